@@ -1,0 +1,89 @@
+"""monolith_envs: PettingZoo AEC environments with exact action masks for the Monolith board games.
+
+Use ``monolith_envs.make(env_id, **config)`` or the versioned modules
+(``from monolith_envs import monolith_arena_v0; env = monolith_arena_v0.env()``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable
+
+from .core.config import ConfigError
+from .core.game import IllegalActionError, InvariantError, MonolithEnvError
+
+__all__ = [
+    "make",
+    "make_game",
+    "available_envs",
+    "register",
+    "ConfigError",
+    "IllegalActionError",
+    "InvariantError",
+    "MonolithEnvError",
+    "UnknownEnvError",
+]
+
+__version__ = "0.1.0"
+
+
+class UnknownEnvError(MonolithEnvError, KeyError):
+    """An env id that is not registered (the message lists the registered ids)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+# env id -> module path of a versioned env module exposing ``env``, ``raw_env`` and ``Game``.
+_REGISTRY: dict[str, str | Callable[[], Any]] = {
+    "monolith_arena_v0": "monolith_envs.monolith_arena_v0",
+}
+
+
+def register(env_id: str, module: str | Callable[[], Any]) -> None:
+    """Register an env id: a module path, or a zero-argument callable returning such a module-like object.
+
+    The module must expose ``env(**kw)``, ``raw_env(**kw)`` and ``Game`` (the game class).
+    """
+    _REGISTRY[env_id] = module
+
+
+def available_envs() -> list[str]:
+    """Ids of the registered, implemented environments."""
+    return list(_REGISTRY)
+
+
+def _module(env_id: str) -> Any:
+    try:
+        entry = _REGISTRY[env_id]
+    except KeyError:
+        raise UnknownEnvError(f"unknown env id {env_id!r}; available: {', '.join(_REGISTRY)}") from None
+    return importlib.import_module(entry) if isinstance(entry, str) else entry()
+
+
+def make(env_id: str, *, wrapped: bool = True, render_mode: str | None = None, illegal_action: str = "raise",
+         **config: Any):
+    """Create an AEC environment.
+
+    Args:
+        env_id: one of :func:`available_envs`.
+        wrapped: True (default) returns ``env()`` (with PettingZoo's OrderEnforcingWrapper); False the bare
+            ``raw_env()``.
+        render_mode: None, "ansi", "human" or "rgb_array".
+        illegal_action: "raise" or "penalize" (see :class:`~monolith_envs.core.aec.RulesAECEnv`).
+        **config: the game's config keys.
+
+    Raises:
+        UnknownEnvError: unknown env id (lists the valid ones).
+        ConfigError: unknown config key (lists the valid ones) or bad value.
+    """
+    mod = _module(env_id)
+    fn = mod.env if wrapped else mod.raw_env
+    return fn(render_mode=render_mode, illegal_action=illegal_action, **config)
+
+
+def make_game(env_id: str, **config: Any):
+    """Create the bare rules engine (a :class:`~monolith_envs.core.game.Game`) for ``env_id``."""
+    mod = _module(env_id)
+    game_cls = getattr(mod, "Game", None) or mod.raw_env.game_cls
+    return game_cls(config)

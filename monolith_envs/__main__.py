@@ -1,0 +1,95 @@
+"""Command line: ``python -m monolith_envs {list,fuzz,replay,check} ...`` (also installed as ``monolith-envs``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def _config(text: str | None) -> dict:
+    if not text:
+        return {}
+    try:
+        cfg = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SystemExit(f"--config is not valid JSON: {exc.msg} at column {exc.colno}: {text!r}") from None
+    if not isinstance(cfg, dict):
+        raise SystemExit(f"--config must be a JSON object like '{{\"num_players\": 3}}', got {text!r}")
+    return cfg
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the process exit code (1 when a fuzz run or replay found a failure)."""
+    import monolith_envs
+    from monolith_envs.core.game import MonolithEnvError
+
+    parser = argparse.ArgumentParser(prog="python -m monolith_envs", description=__doc__)
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    sub.add_parser("list", help="list the registered env ids")
+    f = sub.add_parser("fuzz", help="random masked rollouts with per-step checks and invariants")
+    f.add_argument("env_id")
+    f.add_argument("--games", type=int, default=100)
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--workers", type=int, default=2)
+    f.add_argument("--config", default=None, help='game config as JSON, e.g. \'{"num_players": 3, "mode": "ffa"}\'')
+    f.add_argument("--out", default="fuzz_failures", help="folder for failing episode logs")
+    f.add_argument("--sample", type=int, default=8, help="legal and illegal actions tried per step")
+    f.add_argument("--no-progress", action="store_true")
+    r = sub.add_parser("replay", help="replay an episode log step by step with the text render")
+    r.add_argument("file")
+    r.add_argument("--quiet", action="store_true", help="print only the actions, not the board")
+    c = sub.add_parser("check", help="run the conformance suite (check_env)")
+    c.add_argument("env_id")
+    c.add_argument("--config", default=None)
+    c.add_argument("--games", type=int, default=10)
+    c.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+
+    try:
+        if args.cmd == "list":
+            for e in monolith_envs.available_envs():
+                print(e)
+            return 0
+        if args.cmd == "fuzz":
+            from monolith_envs.core.fuzz import run_fuzz
+
+            n = run_fuzz(args.env_id, args.games, args.seed, args.workers, _config(args.config), args.out,
+                         sample=args.sample, progress=not args.no_progress)
+            return 1 if n else 0
+        if args.cmd == "replay":
+            from monolith_envs.core.replay import load_log, replay_steps
+
+            log = load_log(args.file)
+            print(f"replay {log.env_id} seed={log.seed} config={json.dumps(log.config)} "
+                  f"actions={len(log.actions)}" + (f"\nnote: {log.note.splitlines()[0]}" if log.note else ""))
+            env = None
+            for step, action, env in replay_steps(log, lambda eid, **cfg: monolith_envs.make(eid, wrapped=False, **cfg)):
+                if not args.quiet:
+                    print(env.game.render_text(env.game_state))
+                if action is not None:
+                    print(f"--- step {step}: {env.agent_selection} plays {env.game.layout.decode(action)} [{action}]")
+            if env is not None:
+                g, s = env.game, env.game_state
+                print(f"end: terminal={g.is_terminal(s)} returns={[round(float(x), 4) for x in g.returns(s)]}")
+                try:
+                    g.check_invariants(s)
+                except MonolithEnvError as exc:
+                    print(f"invariant violated at the end: {exc}")
+                    return 1
+            return 0
+        if args.cmd == "check":
+            from monolith_envs.core.testing import check_env
+
+            rep = check_env(args.env_id, _config(args.config), games=args.games, seed=args.seed)
+            print(f"{args.env_id}: {len(rep.checks)} checks passed over {rep.episodes} episodes, "
+                  f"{rep.decisions} decisions")
+            return 0
+    except MonolithEnvError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,297 @@
+"""``RulesAECEnv``: the one PettingZoo AEC adapter, generic over any :class:`~monolith_envs.core.game.Game`.
+
+ARCHITECTURE §5.  Agents are ``player_0 .. player_{n-1}``; ``agent_selection`` follows the engine's
+``current_player`` (the same player often acts several times in a row); rewards are the change of the
+engine's ``returns`` since the previous step; every agent stays in ``agents`` until the match ends, then
+each is stepped once with ``None`` (dead-agent step) and sees its final reward through ``last()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .game import Game, IllegalActionError, MonolithEnvError
+from .replay import EpisodeLog
+
+__all__ = ["RulesAECEnv", "make_env_fns", "coerce_action", "ILLEGAL_ACTION_POLICIES"]
+
+ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
+
+
+def coerce_action(action: Any, n: int) -> int:
+    """Turn a user action into a Python ``int`` in ``0 .. n-1``.
+
+    Accepts Python and numpy integers and 0-d integer arrays.
+
+    Raises:
+        IllegalActionError: ``None``, a bool, a float, a string or any other non-integer, or an integer out
+            of range; the message names the value and what is allowed.
+    """
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        a = int(action)
+    elif isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        a = int(action)
+    else:
+        raise IllegalActionError(
+            repr(action),
+            f"an action must be an integer from 0 to {n - 1}, not a {type(action).__name__}",
+            "pass an int (numpy integers are accepted)",
+        )
+    if not 0 <= a < n:
+        raise IllegalActionError(str(a), f"out of range: actions are integers from 0 to {n - 1}", "")
+    return a
+
+
+class RulesAECEnv(AECEnv):
+    """PettingZoo AEC environment for a rules engine.
+
+    Args:
+        game_cls: the game class; ``game_cls(config)`` validates ``config`` and builds a :class:`Game`.
+        env_id: registered id (e.g. ``"monolith_arena_v0"``).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns text), ``"human"`` (prints text) or
+            ``"rgb_array"`` (``render()`` returns ``uint8[H, W, 3]``).
+        illegal_action: ``"raise"`` (default): an illegal action raises :class:`IllegalActionError` and leaves
+            the state unchanged. ``"penalize"``: like PettingZoo classic's ``TerminateIllegalWrapper``, the
+            offender gets reward -1, the others 0, and the episode terminates (not zero-sum).
+        **config: the game's configuration keys (see the game's spec §1).
+
+    Observations are ``{"observation": float32[obs_size], "action_mask": int8[num_actions]}``; the mask is
+    all zeros for every agent that is not to act.
+
+    Raises:
+        ConfigError: unknown config key or bad value (from the game).
+        ValueError: unknown ``render_mode`` or ``illegal_action``.
+    """
+
+    def __init__(
+        self,
+        game_cls: Callable[[dict], Game],
+        env_id: str,
+        render_mode: str | None = None,
+        illegal_action: str = "raise",
+        **config: Any,
+    ):
+        super().__init__()
+        self.game: Game = game_cls(config)
+        self.env_id = env_id
+        self._game_cls = game_cls
+        if render_mode not in (None, "ansi", "human", "rgb_array"):
+            raise ValueError(f"render_mode={render_mode!r} is not supported; use None, 'ansi', 'human' or 'rgb_array'")
+        if illegal_action not in ILLEGAL_ACTION_POLICIES:
+            raise ValueError(f"illegal_action={illegal_action!r}; allowed: {', '.join(ILLEGAL_ACTION_POLICIES)}")
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.metadata = {
+            "render_modes": ["ansi", "human", "rgb_array"],
+            "name": env_id,
+            "is_parallelizable": False,
+            "render_fps": 2,
+        }
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self._num_actions = self.game.layout.n
+        self._action_space = spaces.Discrete(self._num_actions)
+        self._obs_space = spaces.Dict(
+            {
+                "observation": self.game.obs_spec.space,
+                "action_mask": spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8),
+            }
+        )
+        self.action_spaces = {a: self._action_space for a in self.possible_agents}
+        self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
+        self._state_space: spaces.Box | None = None
+        self._seed_rng: np.random.Generator | None = None
+        self.game_state: Any = None
+        self.episode_log: EpisodeLog | None = None
+        self._mask: np.ndarray | None = None
+        self._done = True
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Dict:
+        """The same ``Dict`` space object for every agent and call."""
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        """The same ``Discrete(num_actions)`` object for every agent and call."""
+        return self._action_space
+
+    @property
+    def state_space(self) -> spaces.Box:
+        """Box of ``state()`` vectors (omniscient, for centralised critics)."""
+        if self._state_space is None:
+            probe = self.game.initial_state(np.random.default_rng(0))
+            m = int(np.asarray(self.game.state_vector(probe)).size)
+            self._state_space = spaces.Box(-np.inf, np.inf, shape=(m,), dtype=np.float32)
+        return self._state_space
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new match.
+
+        A seeded reset reproduces the same match on any instance, also a reused one. ``reset()`` without a
+        seed draws the episode seed from a stream seeded by the last seeded reset (or from OS entropy if
+        there was none), so every episode is replayable from its log. The configuration is kept.
+        """
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+            episode_seed = int(seed)
+        else:
+            if self._seed_rng is None:
+                self._seed_rng = np.random.default_rng()
+            episode_seed = int(self._seed_rng.integers(0, 2**63 - 1))
+        self._rng = np.random.default_rng(episode_seed)
+        self.game_state = self.game.initial_state(self._rng)
+        self.episode_log = EpisodeLog(self.env_id, dict(self.game.config), episode_seed, [])
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._prev_returns = np.zeros(self.game.num_players, np.float64)
+        self._decisions = 0
+        self._mask = None
+        self._done = False
+        self.agent_selection = self.possible_agents[self.game.current_player(self.game_state)]
+
+    def _current_mask(self) -> np.ndarray:
+        if self._mask is None:
+            self._mask = self.game.legal_mask(self.game_state)
+        return self._mask
+
+    def legal_actions(self) -> np.ndarray:
+        """``int64[k]`` legal actions of ``agent_selection`` (empty once the match is over)."""
+        if self._done:
+            return np.zeros(0, np.int64)
+        return np.flatnonzero(self._current_mask())
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Observation of ``agent`` at any time (also when it is not to act)."""
+        p = self.agent_name_mapping[agent]
+        obs = self.game.observe(self.game_state, p)
+        if not self._done and agent == self.agent_selection:
+            mask = self._current_mask().astype(np.int8)
+        else:
+            mask = np.zeros(self._num_actions, np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        """Apply ``action`` for ``agent_selection``.
+
+        Raises:
+            MonolithEnvError: ``step`` before ``reset`` or after every agent has been stepped out.
+            IllegalActionError: a wrong kind of action, out of range, not legal now (policy ``"raise"``), or
+                a non-``None`` action for an agent whose episode is over.
+        """
+        if self.game_state is None:
+            raise MonolithEnvError("step() before reset(): call reset() first")
+        agent = self.agent_selection
+        if not self.agents:
+            raise MonolithEnvError("the episode is over and every agent has been stepped out; call reset()")
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise IllegalActionError(
+                    repr(action), f"the episode is over for {agent}", "only None (the dead-agent step)"
+                )
+            self._was_dead_step(None)
+            return
+        a = coerce_action(action, self._num_actions)
+        mask = self._current_mask()
+        if not mask[a]:
+            if self.illegal_action == "penalize":
+                self._penalize(agent)
+                return
+            # the engine raises with the precise reason and the legal actions
+            self.game.apply(self.game.clone(self.game_state), a, self._rng)
+            raise IllegalActionError(self.game.layout.decode(a), "not legal now", self.game.layout.names(mask))
+        self._cumulative_rewards[agent] = 0.0
+        self.game.apply(self.game_state, a, self._rng)
+        self._mask = None
+        self.episode_log.actions.append(a)
+        self._decisions += 1
+        ret = self.game.returns(self.game_state)
+        delta = ret - self._prev_returns
+        self._prev_returns = np.asarray(ret, np.float64)
+        names = self.possible_agents
+        self.rewards = {names[i]: float(delta[i]) for i in range(len(names))}
+        self._accumulate_rewards()
+        if self.game.is_terminal(self.game_state):
+            self._finish(truncated=False)
+        elif self._decisions >= self.game.max_decisions:
+            self._finish(truncated=True)
+        else:
+            self.agent_selection = names[self.game.current_player(self.game_state)]
+        if self.render_mode == "human":
+            self.render()
+
+    def _finish(self, truncated: bool) -> None:
+        self._done = True
+        for a in self.agents:
+            if truncated:
+                self.truncations[a] = True
+            else:
+                self.terminations[a] = True
+        self.agent_selection = self.agents[0]
+
+    def _penalize(self, agent: str) -> None:
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: (-1.0 if a == agent else 0.0) for a in self.agents}
+        self._accumulate_rewards()
+        self.infos[agent]["illegal_action"] = True
+        self._finish(truncated=False)
+
+    # ------------------------------------------------------------------ views
+    def render(self) -> str | np.ndarray | None:
+        """Text (``"ansi"``/``"human"``) or ``uint8[H, W, 3]`` (``"rgb_array"``) picture of the match."""
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
+            return None
+        if self.game_state is None:
+            raise MonolithEnvError("render() before reset()")
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb(self.game_state)
+        text = self.game.render_text(self.game_state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def state(self) -> np.ndarray:
+        """Omniscient ``float32`` vector of the whole match, for centralised critics."""
+        return np.asarray(self.game.state_vector(self.game_state), np.float32)
+
+    def close(self) -> None:
+        pass
+
+    @property
+    def num_decisions(self) -> int:
+        """Number of actions applied in the current episode."""
+        return self._decisions
+
+
+def make_env_fns(env_id: str, game_cls: Callable[[dict], Game]):
+    """Build the PettingZoo-style ``env`` and ``raw_env`` constructors of a versioned env module.
+
+    ``raw_env(render_mode=None, illegal_action="raise", **config)`` returns the bare :class:`RulesAECEnv`;
+    ``env(**same)`` wraps it in PettingZoo's ``OrderEnforcingWrapper`` (errors for calls out of order).
+    """
+
+    def raw_env(render_mode: str | None = None, illegal_action: str = "raise", **config: Any) -> RulesAECEnv:
+        return RulesAECEnv(game_cls, env_id, render_mode=render_mode, illegal_action=illegal_action, **config)
+
+    def env(render_mode: str | None = None, illegal_action: str = "raise", **config: Any):
+        return wrappers.OrderEnforcingWrapper(raw_env(render_mode, illegal_action, **config))
+
+    raw_env.game_cls = game_cls
+    env.game_cls = game_cls
+    raw_env.__doc__ = f"The bare ``{env_id}`` AEC environment (see RulesAECEnv)."
+    env.__doc__ = f"The ``{env_id}`` AEC environment wrapped in PettingZoo's OrderEnforcingWrapper."
+    return env, raw_env

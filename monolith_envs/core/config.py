@@ -1,0 +1,115 @@
+"""Declared configuration keys and their validation (unknown keys and bad values raise ``ConfigError``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from .game import MonolithEnvError
+
+__all__ = ["ConfigError", "ConfigKey", "validate_config", "one_of", "int_range", "boolean"]
+
+
+class ConfigError(MonolithEnvError, ValueError):
+    """A configuration key that does not exist, or a value that is not allowed (names key, value, allowed)."""
+
+
+Check = Callable[[Any], "str | None"]
+
+
+@dataclass(frozen=True)
+class ConfigKey:
+    """One configuration key.
+
+    Attributes:
+        name: the key.
+        default: value used when the key is not given.
+        doc: one line for docs and error messages.
+        check: returns ``None`` when a value is allowed, else a phrase saying what is allowed.
+    """
+
+    name: str
+    default: Any
+    doc: str = ""
+    check: Check | None = None
+
+
+def one_of(*values: Any) -> Check:
+    """Allowed: exactly one of ``values`` (bools are not ints here)."""
+
+    def check(v: Any) -> str | None:
+        for a in values:
+            if type(v) is type(a) and v == a:
+                return None
+            if isinstance(a, int) and not isinstance(a, bool) and _is_int(v) and v == a:
+                return None
+        return "one of " + ", ".join(repr(a) for a in values)
+
+    return check
+
+
+def _is_int(v: Any) -> bool:
+    import numpy as np
+
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+def int_range(lo: int, hi: int | None = None) -> Check:
+    """Allowed: an integer in ``lo .. hi`` (``hi=None``: no upper bound)."""
+
+    def check(v: Any) -> str | None:
+        if _is_int(v) and v >= lo and (hi is None or v <= hi):
+            return None
+        return f"an integer >= {lo}" if hi is None else f"an integer from {lo} to {hi}"
+
+    return check
+
+
+def boolean() -> Check:
+    """Allowed: ``True`` or ``False``."""
+
+    def check(v: Any) -> str | None:
+        return None if isinstance(v, bool) else "True or False"
+
+    return check
+
+
+def validate_config(
+    env_id: str,
+    keys: Sequence[ConfigKey],
+    given: Mapping[str, Any] | None,
+    cross_check: Callable[[dict], None] | None = None,
+) -> dict:
+    """Merge ``given`` over the declared defaults and validate every value.
+
+    Args:
+        env_id: named in error messages.
+        keys: the declared keys.
+        given: user configuration (may be ``None``).
+        cross_check: optional callable on the merged dict that raises ``ConfigError`` for bad combinations.
+
+    Returns:
+        A new ``dict`` holding every declared key.
+
+    Raises:
+        ConfigError: an unknown key (listing the valid keys) or a disallowed value (naming the key, the value
+            and what is allowed).
+    """
+    by_name = {k.name: k for k in keys}
+    given = dict(given or {})
+    unknown = [k for k in given if k not in by_name]
+    if unknown:
+        raise ConfigError(
+            f"{env_id}: unknown config key(s) {', '.join(map(repr, unknown))}; valid keys: {', '.join(by_name)}"
+        )
+    out = {}
+    for k in keys:
+        v = given.get(k.name, k.default)
+        if k.check is not None and k.name in given:
+            allowed = k.check(v)
+            if allowed is not None:
+                raise ConfigError(f"{env_id}: config {k.name}={v!r} is not allowed; expected {allowed}")
+        out[k.name] = v
+    if cross_check is not None:
+        cross_check(out)
+    return out

@@ -1,0 +1,190 @@
+"""Random masked rollouts with every per-step conformance check and the game's invariants.
+
+Used by the tests and by ``python -m monolith_envs fuzz`` (parallel workers, progress bar, failure logs).
+Rollouts drive the engine exactly like :class:`~monolith_envs.core.aec.RulesAECEnv` does after
+``reset(seed=s)`` (one ``numpy.random.default_rng(s)`` for setup and every ``apply``), so a failing
+rollout is saved as an :class:`~monolith_envs.core.replay.EpisodeLog` that replays in the env.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+import numpy as np
+
+from .game import InvariantError
+from .replay import EpisodeLog
+from .testing import CHECKS, StepCheckFailure, step_checks
+
+__all__ = ["RolloutResult", "fuzz_rollout", "STEP_CHECKS"]
+
+STEP_CHECKS = ("mask_nonempty", "masked_actions_apply", "unmasked_actions_raise", "mask_json_roundtrip",
+               "clone", "observe_all", "hidden_info")
+
+
+@dataclass
+class RolloutResult:
+    """Outcome of one fuzz rollout.
+
+    Attributes:
+        seed: the episode seed.
+        decisions: actions applied.
+        returns: final returns (``None`` on failure).
+        failure: ``None``, or the failed check name (a name from ``CHECKS``, or ``"exception"``).
+        message: the failure's message (with a traceback for unexpected exceptions).
+        actions: every action applied before the failure (the episode log's actions).
+        history: readable names of the last actions.
+    """
+
+    seed: int
+    decisions: int
+    returns: list[float] | None = None
+    failure: str | None = None
+    message: str = ""
+    actions: list[int] = field(default_factory=list)
+    history: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: int = 8) -> RolloutResult:
+    """Play one random masked rollout of ``game`` from ``seed`` and check every step.
+
+    Args:
+        game: a :class:`~monolith_envs.core.game.Game`.
+        seed: episode seed (setup and chance draws as in the env; action choices from ``seed`` too).
+        checks: which checks run (per-step checks of :data:`STEP_CHECKS`, plus ``invariants``, ``zero_sum``,
+            ``ends``).
+        sample: legal / illegal actions tried per step.
+
+    Returns:
+        A :class:`RolloutResult`; never raises for a rules failure (it is reported in the result).
+    """
+    t0 = time.perf_counter()
+    enabled = set(checks)
+    step_names = [c for c in STEP_CHECKS if c in enabled]
+    game_rng = np.random.default_rng(seed)
+    pick_rng = np.random.default_rng([seed, 1])
+    check_rng = np.random.default_rng([seed, 2])
+    actions: list[int] = []
+    decode = game.layout.decode
+
+    def fail(check: str, msg: str) -> RolloutResult:
+        return RolloutResult(seed, len(actions), None, check, msg, actions,
+                             [decode(a) for a in actions[-12:]], time.perf_counter() - t0)
+
+    try:
+        state = game.initial_state(game_rng)
+        while not game.is_terminal(state):
+            if len(actions) >= game.max_decisions:
+                if "ends" in enabled:
+                    return fail("ends", f"no end after max_decisions={game.max_decisions} decisions")
+                break
+            if step_names:
+                try:
+                    mask = step_checks(game, state, check_rng, step_names, sample)
+                except StepCheckFailure as exc:
+                    return fail(exc.check, str(exc))
+            else:
+                mask = game.legal_mask(state)
+            legal = np.flatnonzero(mask)
+            a = int(legal[pick_rng.integers(legal.size)])
+            actions.append(a)
+            game.apply(state, a, game_rng)
+            if "invariants" in enabled:
+                try:
+                    game.check_invariants(state)
+                except InvariantError as exc:
+                    return fail("invariants", str(exc))
+        ret = np.asarray(game.returns(state), np.float64)
+        if "zero_sum" in enabled and game.zero_sum and abs(ret.sum()) > 1e-5:
+            return fail("zero_sum", f"returns {ret.tolist()} do not sum to 0")
+    except Exception as exc:  # noqa: BLE001 - any crash is a finding
+        return fail("exception", f"{exc!r}\n{traceback.format_exc()}")
+    return RolloutResult(seed, len(actions), ret.tolist(), None, "", [], [], time.perf_counter() - t0)
+
+
+# ---------------------------------------------------------------------- command line
+_WORKER_GAME: Any = None
+
+
+def _init_worker(env_id: str, config: dict) -> None:
+    global _WORKER_GAME
+    import monolith_envs
+
+    _WORKER_GAME = monolith_envs.make_game(env_id, **config)
+
+
+def _work(args: tuple[int, int, tuple[str, ...]]) -> RolloutResult:
+    seed, sample, checks = args
+    return fuzz_rollout(_WORKER_GAME, seed, checks, sample)
+
+
+def run_fuzz(env_id: str, games: int, seed: int, workers: int, config: dict, out_dir: str,
+             sample: int = 8, checks: Iterable[str] = CHECKS, progress: bool = True) -> int:
+    """Run ``games`` rollouts with seeds ``seed .. seed+games-1`` on ``workers`` processes.
+
+    Prints each failure (seed, step, action history tail, reproduction commands), writes its episode log
+    to ``out_dir``, and ends with a summary line. Returns the number of failures.
+    """
+    import multiprocessing as mp
+    from pathlib import Path
+
+    import monolith_envs
+
+    game = monolith_envs.make_game(env_id, **config)  # validates the config before workers start
+    full_config = dict(game.config)
+    checks = tuple(checks)
+    jobs = [(seed + i, sample, checks) for i in range(games)]
+    try:
+        from tqdm import tqdm
+    except ImportError:  # the core needs only numpy/gymnasium/pettingzoo
+        tqdm = None
+    t0 = time.perf_counter()
+    results: list[RolloutResult] = []
+    if workers <= 1:
+        _init_worker(env_id, config)
+        it = map(_work, jobs)
+        pool = None
+    else:
+        pool = mp.get_context("spawn").Pool(workers, initializer=_init_worker, initargs=(env_id, config))
+        it = pool.imap_unordered(_work, jobs, chunksize=max(1, min(16, games // (workers * 8) or 1)))
+    bar = tqdm(total=games, unit="game", disable=not progress) if tqdm else None
+    failures = 0
+    out = Path(out_dir)
+    try:
+        for r in it:
+            results.append(r)
+            if bar:
+                bar.update(1)
+            if r.failure:
+                failures += 1
+                out.mkdir(parents=True, exist_ok=True)
+                log = EpisodeLog(env_id, full_config, r.seed, r.actions, note=f"[{r.failure}] {r.message[:2000]}")
+                path = log.save(out / f"{env_id}_seed{r.seed}.json")
+                msg = [
+                    f"FAILURE [{r.failure}] seed={r.seed} step={r.decisions}",
+                    f"  {r.message.splitlines()[0] if r.message else ''}",
+                    "  last actions: " + " -> ".join(r.history),
+                    f"  episode log: {path}",
+                    f"  reproduce: python -m monolith_envs fuzz {env_id} --games 1 --seed {r.seed} --workers 1 "
+                    f"--config '{json.dumps(config)}'",
+                    f"  replay:    python -m monolith_envs replay {path}",
+                ]
+                text = "\n".join(msg)
+                (bar.write(text) if bar else print(text))
+    finally:
+        if bar:
+            bar.close()
+        if pool is not None:
+            pool.close()
+            pool.join()
+    dt = time.perf_counter() - t0
+    decisions = sum(r.decisions for r in results)
+    print(f"fuzz {env_id}: games={len(results)} decisions={decisions} "
+          f"decisions/s={decisions / max(dt, 1e-9):.0f} failures={failures} ({dt:.1f} s, {workers} workers, "
+          f"per-step checks on)")
+    return failures

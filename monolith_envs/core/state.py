@@ -1,0 +1,199 @@
+"""Clone, equality and JSON (de)serialisation for plain-data game states (ARCHITECTURE §2).
+
+A state is built from: ``None``, ``bool``, ``int``, ``float``, ``str``, ``IntEnum`` members, tuples,
+lists, dicts with ``str``/``int`` keys, sets/frozensets, numpy arrays and numpy scalars, and dataclasses
+registered with :func:`state_class`.  Everything else is rejected with a :class:`StateError` naming the
+path of the offending value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import importlib
+from typing import Any, Mapping
+
+import numpy as np
+
+from .game import MonolithEnvError
+
+__all__ = ["StateError", "state_class", "clone_state", "states_equal", "to_dict", "from_dict"]
+
+
+class StateError(MonolithEnvError, ValueError):
+    """A state holds a value that is not plain data, or a serialised state is malformed."""
+
+
+_CLASSES: dict[str, type] = {}
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_IMMUTABLE = (type(None), bool, int, float, str, np.integer, np.floating, np.bool_)
+
+
+def _qualname(cls: type) -> str:
+    return f"{cls.__module__}:{cls.__qualname__}"
+
+
+def state_class(cls: type) -> type:
+    """Class decorator: register a dataclass as a state node so it can be cloned and serialised."""
+    if not dataclasses.is_dataclass(cls):
+        raise TypeError(f"{cls.__name__} must be a dataclass to be a state class")
+    _CLASSES[_qualname(cls)] = cls
+    _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return cls
+
+
+def _enum_ok(cls: type) -> type:
+    _CLASSES[_qualname(cls)] = cls
+    return cls
+
+
+def clone_state(obj: Any) -> Any:
+    """Deep, exact copy of a plain-data state (numpy arrays copied, immutables shared)."""
+    if isinstance(obj, _IMMUTABLE) or isinstance(obj, enum.Enum):
+        return obj
+    if isinstance(obj, np.ndarray):
+        return obj.copy()
+    t = type(obj)
+    fields = _FIELDS.get(t)
+    if fields is not None:
+        new = object.__new__(t)
+        d = new.__dict__ if hasattr(new, "__dict__") else None
+        for name in fields:
+            v = getattr(obj, name)
+            if not (isinstance(v, _IMMUTABLE) or isinstance(v, enum.Enum)):
+                v = clone_state(v)
+            if d is not None:
+                d[name] = v
+            else:
+                object.__setattr__(new, name, v)
+        return new
+    if t is list:
+        return [v if isinstance(v, _IMMUTABLE) else clone_state(v) for v in obj]
+    if t is tuple:
+        return tuple(v if isinstance(v, _IMMUTABLE) else clone_state(v) for v in obj)
+    if t is dict:
+        return {k: (v if isinstance(v, _IMMUTABLE) else clone_state(v)) for k, v in obj.items()}
+    if t in (set, frozenset):
+        return t(obj)
+    raise StateError(f"cannot clone a {t.__name__}: states hold plain data only")
+
+
+def states_equal(a: Any, b: Any) -> bool:
+    """Exact structural equality (arrays compared by dtype, shape and values)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, np.ndarray):
+        return a.dtype == b.dtype and a.shape == b.shape and bool(np.array_equal(a, b))
+    fields = _FIELDS.get(type(a))
+    if fields is not None:
+        return all(states_equal(getattr(a, f), getattr(b, f)) for f in fields)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(states_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(states_equal(a[k], b[k]) for k in a)
+    if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
+        return True  # NaN == NaN for state purposes
+    return bool(a == b)
+
+
+def to_dict(obj: Any, _path: str = "state") -> Any:
+    """JSON-safe encoding of a plain-data state (tagged dicts for arrays, tuples, sets, enums, dataclasses).
+
+    Raises:
+        StateError: a value that is not plain data, with its path (e.g. ``state.tiles[3]``).
+    """
+    if obj is None or isinstance(obj, (bool, str)):
+        return obj
+    if isinstance(obj, enum.Enum):
+        _enum_ok(type(obj))
+        return {"__enum__": _qualname(type(obj)), "value": obj.value}
+    if isinstance(obj, (int, np.integer)) and not isinstance(obj, np.bool_):
+        return int(obj)
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    if isinstance(obj, (float, np.floating)):
+        v = float(obj)
+        if v != v or v in (float("inf"), float("-inf")):
+            return {"__float__": repr(v)}
+        return v
+    if isinstance(obj, np.ndarray):
+        if obj.dtype.kind not in "biuf":
+            raise StateError(f"{_path}: array dtype {obj.dtype} is not plain data")
+        return {"__ndarray__": obj.dtype.str, "shape": list(obj.shape), "data": obj.ravel().tolist()}
+    t = type(obj)
+    fields = _FIELDS.get(t)
+    if fields is not None:
+        return {"__state__": _qualname(t), **{f: to_dict(getattr(obj, f), f"{_path}.{f}") for f in fields}}
+    if t is list:
+        return [to_dict(v, f"{_path}[{i}]") for i, v in enumerate(obj)]
+    if t is tuple:
+        return {"__tuple__": [to_dict(v, f"{_path}[{i}]") for i, v in enumerate(obj)]}
+    if t in (set, frozenset):
+        items = sorted(obj, key=repr)
+        return {"__set__": [to_dict(v, f"{_path}{{}}") for v in items], "frozen": t is frozenset}
+    if t is dict:
+        if all(isinstance(k, str) for k in obj):
+            if any(k.startswith("__") for k in obj):
+                return {"__dict__": [[k, to_dict(v, f"{_path}[{k!r}]")] for k, v in obj.items()]}
+            return {k: to_dict(v, f"{_path}[{k!r}]") for k, v in obj.items()}
+        return {"__dict__": [[to_dict(k, _path), to_dict(v, f"{_path}[{k!r}]")] for k, v in obj.items()]}
+    raise StateError(f"{_path}: a {t.__name__} is not plain data (register dataclasses with @state_class)")
+
+
+def _lookup(name: str, path: str) -> type:
+    cls = _CLASSES.get(name)
+    if cls is None:
+        mod, _, qual = name.partition(":")
+        if mod.startswith("monolith_envs.") or mod.startswith("tests."):
+            try:
+                importlib.import_module(mod)
+            except ImportError:
+                pass
+        cls = _CLASSES.get(name)
+    if cls is None:
+        raise StateError(f"{path}: unknown state class {name!r}")
+    return cls
+
+
+def from_dict(data: Any, _path: str = "state") -> Any:
+    """Inverse of :func:`to_dict`.
+
+    Raises:
+        StateError: malformed input, naming the path and what was expected.
+    """
+    if data is None or isinstance(data, (bool, int, float, str)):
+        return data
+    if isinstance(data, list):
+        return [from_dict(v, f"{_path}[{i}]") for i, v in enumerate(data)]
+    if not isinstance(data, dict):
+        raise StateError(f"{_path}: unexpected {type(data).__name__} in a serialised state")
+    try:
+        if "__ndarray__" in data:
+            arr = np.asarray(data["data"], dtype=np.dtype(data["__ndarray__"]))
+            return arr.reshape(data["shape"])
+        if "__state__" in data:
+            cls = _lookup(data["__state__"], _path)
+            kwargs = {f: from_dict(data[f], f"{_path}.{f}") for f in _FIELDS[cls]}
+            return cls(**kwargs)
+        if "__enum__" in data:
+            return _lookup(data["__enum__"], _path)(data["value"])
+        if "__tuple__" in data:
+            return tuple(from_dict(v, f"{_path}[{i}]") for i, v in enumerate(data["__tuple__"]))
+        if "__set__" in data:
+            items = [from_dict(v, f"{_path}{{}}") for v in data["__set__"]]
+            return frozenset(items) if data.get("frozen") else set(items)
+        if "__float__" in data:
+            return float(data["__float__"])
+        if "__dict__" in data:
+            return {from_dict(k, _path): from_dict(v, f"{_path}[{k!r}]") for k, v in data["__dict__"]}
+    except StateError:
+        raise
+    except (KeyError, TypeError, ValueError) as exc:
+        raise StateError(f"{_path}: malformed serialised value ({exc.__class__.__name__}: {exc})") from None
+    return {k: from_dict(v, f"{_path}[{k!r}]") for k, v in data.items()}
+
+
+def _check_mapping(x: Any) -> Mapping:
+    if not isinstance(x, Mapping):
+        raise StateError(f"expected a mapping, got {type(x).__name__}")
+    return x

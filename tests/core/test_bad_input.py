@@ -1,0 +1,217 @@
+"""Bad input gets a clear error naming what was wrong and what is allowed."""
+
+import json
+
+import numpy as np
+import pytest
+
+import monolith_envs
+from monolith_envs import ConfigError, IllegalActionError, MonolithEnvError, UnknownEnvError
+from monolith_envs.__main__ import main
+from monolith_envs.core.replay import EpisodeLog, LogError, load_log, replay_steps
+
+TOY = "toy_tictactoe_v0"
+
+
+def raw(**cfg):
+    return monolith_envs.make(TOY, wrapped=False, **cfg)
+
+
+def test_unknown_env_id_lists_the_valid_ones():
+    with pytest.raises(UnknownEnvError) as info:
+        monolith_envs.make("monolith_arena_v9")
+    assert "monolith_arena_v9" in str(info.value)
+    assert "monolith_arena_v0" in str(info.value) and TOY in str(info.value)
+
+
+def test_unknown_config_key_lists_valid_keys():
+    with pytest.raises(ConfigError, match=r"unknown config key\(s\) 'max_decision'.*valid keys: max_decisions, extra_turn_face"):
+        raw(max_decision=10)
+
+
+@pytest.mark.parametrize("value", [0, -3, "40", 2.5, True])
+def test_bad_config_value_names_key_value_and_allowed(value):
+    with pytest.raises(ConfigError) as info:
+        raw(max_decisions=value)
+    msg = str(info.value)
+    assert f"max_decisions={value!r}" in msg and "an integer >= 1" in msg
+
+
+def test_numpy_integers_are_accepted_as_actions_and_config():
+    env = raw(max_decisions=np.int64(30))
+    env.reset(seed=1)
+    env.step(np.int64(4))
+    assert env.game_state.board[4] == 0
+    env.step(np.array(0, dtype=np.int32)) if env.agent_selection == "player_0" else env.step(np.uint8(0))
+    assert env.game_state.board[0] != -1
+
+
+def test_unmasked_action_raises_and_names_the_legal_ones():
+    env = raw()
+    env.reset(seed=1)
+    env.step(4)
+    before = env.game_state.board.copy()
+    with pytest.raises(IllegalActionError) as info:
+        env.step(4)
+    msg = str(info.value)
+    assert "MARK(cell=4)" in msg and "cell 4 is taken" in msg and "MARK(cell=0)" in msg
+    assert np.array_equal(env.game_state.board, before)
+
+
+@pytest.mark.parametrize("action, fragment", [
+    (2.0, "not a float"),
+    ("4", "not a str"),
+    (None, "not a NoneType"),
+    (True, "not a bool"),
+    (9, "out of range"),
+    (-1, "out of range"),
+    (np.float32(1), "not a float32"),
+])
+def test_wrong_kind_of_action(action, fragment):
+    env = raw()
+    env.reset(seed=0)
+    with pytest.raises(IllegalActionError, match=fragment):
+        env.step(action)
+    assert (env.game_state.board == -1).all()
+
+
+def play_out(env, seed=0):
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while not env.terminations[env.agent_selection]:
+        env.step(int(rng.choice(env.legal_actions())))
+
+
+def test_stepping_after_the_game_ended():
+    env = raw()
+    play_out(env)
+    with pytest.raises(IllegalActionError, match="episode is over"):
+        env.step(0)
+    for _ in range(2):
+        env.step(None)
+    assert env.agents == []
+    with pytest.raises(MonolithEnvError, match="call reset"):
+        env.step(None)
+
+
+def test_step_before_reset():
+    with pytest.raises(MonolithEnvError, match="before reset"):
+        raw().step(0)
+
+
+def test_render_modes():
+    env = monolith_envs.make(TOY, wrapped=False, render_mode="ansi")
+    env.reset(seed=0)
+    env.step(4)
+    assert env.render().splitlines()[1] == ".X."
+    env = monolith_envs.make(TOY, wrapped=False, render_mode="rgb_array")
+    env.reset(seed=0)
+    env.step(4)
+    img = env.render()
+    assert img.dtype == np.uint8 and img.shape == (90, 90, 3) and tuple(img[45, 45]) == (200, 0, 0)
+    with pytest.raises(ValueError, match="render_mode='svg'"):
+        monolith_envs.make(TOY, render_mode="svg")
+
+
+def test_penalize_policy_terminates_with_minus_one():
+    env = raw(illegal_action="penalize")
+    env.reset(seed=1)
+    env.step(4)
+    offender = env.agent_selection
+    env.step(4)
+    assert all(env.terminations.values())
+    assert env._cumulative_rewards[offender] == -1.0
+
+
+# ---------------------------------------------------------------- episode logs
+def test_log_round_trip_and_exact_replay(tmp_path):
+    env = raw()
+    play_out(env, seed=5)
+    path = env.episode_log.save(tmp_path / "ep.json")
+    log = load_log(path)
+    assert log.actions == env.episode_log.actions and log.seed == 5
+    *_, (n, action, env2) = replay_steps(log, lambda e, **c: monolith_envs.make(e, wrapped=False, **c))
+    assert action is None and n == len(log.actions)
+    assert np.array_equal(env2.game_state.board, env.game_state.board)
+    assert env2.game.returns(env2.game_state).tolist() == env.game.returns(env.game_state).tolist()
+
+
+def test_unseeded_reset_is_replayable_from_its_log():
+    env = raw()
+    env.reset()
+    seed = env.episode_log.seed
+    env.step(int(env.legal_actions()[0]))
+    other = raw()
+    other.reset(seed=seed)
+    assert np.array_equal(other.game_state.cards, env.game_state.cards)
+
+
+def test_truncated_log_file(tmp_path):
+    env = raw()
+    play_out(env)
+    path = env.episode_log.save(tmp_path / "ep.json")
+    text = path.read_text()
+    path.write_text(text[: len(text) // 2])
+    with pytest.raises(LogError, match=r"ep.json: not valid JSON at line \d+ column \d+.*truncated"):
+        load_log(path)
+
+
+@pytest.mark.parametrize("mutate, fragment", [
+    (lambda d: d.pop("seed"), "missing field 'seed'"),
+    (lambda d: d.update(actions="1,2"), "field 'actions' must be a list"),
+    (lambda d: d["actions"].__setitem__(0, "x"), r"actions\[0\] = 'x' is not an integer"),
+    (lambda d: d.update(format="other/9"), "field 'format'"),
+])
+def test_corrupted_log_fields(tmp_path, mutate, fragment):
+    env = raw()
+    play_out(env)
+    data = env.episode_log.to_json()
+    mutate(data)
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(data))
+    with pytest.raises(LogError, match=fragment):
+        load_log(p)
+
+
+def test_log_with_an_illegal_action_fails_at_its_step():
+    env = raw()
+    play_out(env, seed=2)
+    log = env.episode_log
+    bad = EpisodeLog(log.env_id, log.config, log.seed, [log.actions[0], log.actions[0]])
+    with pytest.raises(LogError, match="step 1: logged action .* is not legal"):
+        list(replay_steps(bad, lambda e, **c: monolith_envs.make(e, wrapped=False, **c)))
+
+
+def test_replay_command_prints_steps(tmp_path, capsys):
+    env = raw()
+    play_out(env, seed=4)
+    path = env.episode_log.save(tmp_path / "ep.json")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count("--- step") == len(env.episode_log.actions)
+    assert "end: terminal=True" in out
+
+
+def test_replay_command_reports_a_corrupt_file(tmp_path, capsys):
+    p = tmp_path / "x.json"
+    p.write_text("{\"format\": ")
+    assert main(["replay", str(p)]) == 1
+    assert "not valid JSON" in capsys.readouterr().err
+
+
+def test_fuzz_command_summary_and_failure_report(tmp_path, capsys):
+    from tests.core.test_conformance_checks import MiscountsExtraTurns
+    from tests.toy_game import module_for
+
+    assert main(["fuzz", TOY, "--games", "30", "--seed", "0", "--workers", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "games=30" in out and "failures=0" in out and "decisions/s=" in out
+    mod = module_for(MiscountsExtraTurns, "toy_fuzzbad_v0")
+    monolith_envs.register("toy_fuzzbad_v0", lambda: mod)
+    code = main(["fuzz", "toy_fuzzbad_v0", "--games", "10", "--workers", "1", "--no-progress",
+                 "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "FAILURE [invariants] seed=" in out and "reproduce: python -m monolith_envs fuzz" in out
+    logs = sorted(tmp_path.glob("*.json"))
+    assert logs and load_log(logs[0]).note.startswith("[invariants]")
