@@ -1,0 +1,120 @@
+"""The ``Agent`` protocol shared by every player of a Monolith game (random, heuristic, MCTS, PPO, human).
+
+An agent chooses one action for the seat that must act::
+
+    action = agent.act(observation, action_mask, rng)
+
+* ``observation``: ``float32[obs_size]``, the acting seat's view (the ``"observation"`` entry of the AEC
+  observation dict).
+* ``action_mask``: ``int8`` (or ``bool``) ``[num_actions]``, 1 exactly for the legal actions.
+* ``rng``: a ``numpy.random.Generator``; every random choice of the agent is drawn from it, so a seeded
+  match is reproducible.
+* returns a Python ``int`` with ``action_mask[action] == 1``.
+
+Context hook.  Agents that need more than the observation (search, lookahead, the terminal UI) read the
+rules engine through :meth:`BaseAgent.bind`: runners call ``agent.bind(env)`` with the AEC environment once
+per episode, after ``env.reset``; the agent may then read ``env.unwrapped.game`` (the rules engine),
+``env.unwrapped.game_state`` and ``env.unwrapped.agent_selection``.  Search agents must only use what the
+acting seat may know: they go through ``game.resample_hidden(state, viewer, rng)`` before looking at a
+state (see :mod:`agents.mcts`).  ``agent.reset()`` is called at the start of every episode.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = ["Agent", "BaseAgent", "EnvContext", "masked_choice", "AgentError"]
+
+
+class AgentError(RuntimeError):
+    """An agent cannot act: no legal action in the mask, or a required context (``bind``) is missing."""
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """What every agent implements (see the module docstring for shapes and dtypes)."""
+
+    name: str
+
+    def reset(self) -> None:
+        """Forget everything about the previous episode."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """Return a legal action (``action_mask[action] == 1``)."""
+
+
+class EnvContext:
+    """What :meth:`BaseAgent.bind` gives an agent: the rules engine and the live state of an AEC env.
+
+    Args:
+        env: a PettingZoo AEC env built by :func:`monolith_envs.make` (wrapped or not).
+
+    Attributes:
+        env: the env as given.
+        raw: ``env.unwrapped`` (a :class:`~monolith_envs.core.aec.RulesAECEnv`).
+        game: the rules engine (:class:`~monolith_envs.core.game.Game`).
+    """
+
+    def __init__(self, env: Any):
+        self.env = env
+        self.raw = env.unwrapped
+        self.game = self.raw.game
+
+    @property
+    def state(self) -> Any:
+        """The true current game state (omniscient: search agents must resample hidden parts)."""
+        return self.raw.game_state
+
+    @property
+    def seat(self) -> int:
+        """Seat index of the agent to act now (``agent_selection``)."""
+        return self.raw.agent_name_mapping[self.raw.agent_selection]
+
+
+class BaseAgent:
+    """Convenience base class: no-op :meth:`reset`, :meth:`bind` storing an :class:`EnvContext`.
+
+    Subclasses implement :meth:`act`.  ``needs_env`` tells runners that :meth:`bind` is required.
+    """
+
+    name = "agent"
+    needs_env = False
+
+    def __init__(self) -> None:
+        self.ctx: EnvContext | None = None
+
+    def reset(self) -> None:
+        """Forget everything about the previous episode (default: nothing to forget)."""
+
+    def bind(self, env: Any) -> None:
+        """Give the agent read access to the env's rules engine and state (see the module docstring)."""
+        self.ctx = EnvContext(env)
+
+    def _require_ctx(self) -> EnvContext:
+        if self.ctx is None:
+            raise AgentError(f"{self.name} needs the env: call agent.bind(env) after env.reset()")
+        return self.ctx
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r})"
+
+
+def masked_choice(action_mask: np.ndarray, rng: np.random.Generator) -> int:
+    """A uniformly random legal action.
+
+    Args:
+        action_mask: ``int8``/``bool`` ``[n]``.
+        rng: source of randomness.
+
+    Raises:
+        AgentError: the mask has no legal action.
+    """
+    legal = np.flatnonzero(action_mask)
+    if legal.size == 0:
+        raise AgentError("the action mask has no legal action")
+    return int(legal[rng.integers(legal.size)])

@@ -1,0 +1,192 @@
+"""Monolith Arena heuristic: greedy lookahead scored by a hypothetical Battle.
+
+Hook: the agent reads the rules engine and the state through :meth:`~agents.base.BaseAgent.bind` (it is a
+:class:`~agents.heuristics.generic.StatePolicyAgent`, so the state is first passed through
+``game.resample_hidden(state, seat, rng)``: deck orders and unrevealed Monolith picks are redrawn, and the
+lookahead never sees what the seat may not know).  It uses these engine methods of ``ArenaGame``:
+``hp_vector(state)``, ``start_battle(state, trigger)`` (on clones only), ``tile_count(state, seat)`` and the
+``tables`` of tile types.
+
+Evaluation of a state for seat ``me`` (:func:`evaluate`)::
+
+    V = HP margin now + 0.7 * (HP margin after a Battle fought now - HP margin now)
+        + 0.4 * (own - enemy Champions and Runes left after that Battle) + 0.05 * hand value
+
+where HP margin = own HP - mean HP of the living opponents; a Battle fought now is simulated on a clone
+(``start_battle(clone, 1)``, which resolves completely inside the engine unless an Assassin target must be
+chosen).  A terminal state scores ``1000 * returns[me]``.
+
+Decision (:class:`ArenaHeuristic`): every legal action is applied to a clone; multi-step choices (an Order's
+targets, a Move's destination and facing, a Feature) are followed greedily by a small beam (the 3 best
+children per step) until the seat is back in ``MAIN``, another seat acts, or the game ends; the action with
+the best value is taken.  Starting an Order or a Feature must gain more than ``min_gain`` over ending the
+turn, so Orders are not spent for nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .generic import StatePolicyAgent
+
+__all__ = ["ArenaHeuristic", "make_heuristic", "evaluate", "state_value", "state_policy", "action_prior",
+           "MCTS_DEFAULTS"]
+
+_MAIN, _DISCARD, _GAME_OVER = 3, 2, 27
+_BANNER, _CHAMPION, _RUNE, _ORDER = 0, 1, 2, 3
+
+# MCTS on Arena: random rollouts to the end are long (~100 decisions) and noisy; cut them short, score the
+# leaf with state_value, and search only the root_k root actions with the best one-ply value (action_prior)
+MCTS_DEFAULTS = {"rollout": "random", "rollout_depth": 4, "c": 0.7, "root_k": 6}
+
+
+def _type_values(game: Any) -> list[float]:
+    cached = getattr(game, "_heuristic_type_values", None)
+    if cached is not None:
+        return cached
+    tb = game.tables
+    vals = []
+    for t in range(tb.T):
+        k = tb.kind[t]
+        if k in (_CHAMPION, _RUNE):
+            v = 1.0 + sum(tb.melee[t][0]) + sum(tb.ranged[t][0]) + 0.5 * tb.tough[t] + 2.0 * tb.strike[t]
+            v += 0.5 * len(tb.init[t]) + (2.0 if tb.kill_dirs[t][0] else 0.0)
+        elif k == _ORDER:
+            order = tb.order[t]
+            name = str(getattr(order, "effect", order) or "")
+            v = 3.0 if "battle" in name else 1.5
+        else:
+            v = 0.0
+        vals.append(v)
+    game._heuristic_type_values = vals
+    return vals
+
+
+def _margin(hp: list, me: int, alive: list) -> float:
+    opp = [hp[q] for q in range(len(hp)) if q != me and alive[q]]
+    return float(hp[me]) - (sum(opp) / len(opp) if opp else 0.0)
+
+
+def _board_margin(game: Any, s: Any, me: int) -> float:
+    n = game.num_players
+    counts = [game.tile_count(s, p) for p in range(n)]
+    opp = [counts[q] for q in range(n) if q != me and s.alive[q]]
+    return counts[me] - (sum(opp) / len(opp) if opp else 0.0)
+
+
+def evaluate(game: Any, s: Any, me: int) -> float:
+    """Heuristic value of state ``s`` for seat ``me`` (see the module docstring); larger is better."""
+    if s.terminal:
+        return 1000.0 * float(game.returns(s)[me])
+    hp_now = game.hp_vector(s)
+    now = _margin(hp_now, me, s.alive)
+    if s.b_active:
+        after, board = now, _board_margin(game, s, me)
+    else:
+        c = game.clone(s)
+        game.start_battle(c, 1)
+        if c.terminal:
+            w = c.winners
+            after = 40.0 if (me in w and len(w) < game.num_players) else (-40.0 if me not in w else 0.0)
+        else:
+            after = _margin(game.hp_vector(c), me, c.alive)
+        board = _board_margin(game, c, me)
+    tv = _type_values(game)
+    hand = sum(tv[s.itype[i]] for i in s.hand[me] if i >= 0)
+    return now + 0.7 * (after - now) + 0.4 * board + 0.05 * hand
+
+
+def state_value(game: Any, s: Any) -> np.ndarray:
+    """``float32[num_players]`` in ``(-1, 1)``: ``tanh(evaluate / 8)`` per seat (for MCTS cut-off rollouts)."""
+    if s.terminal:
+        return np.asarray(game.returns(s), np.float32)
+    return np.tanh(np.array([evaluate(game, s, p) for p in range(game.num_players)], np.float32) / 8.0)
+
+
+class ArenaHeuristic(StatePolicyAgent):
+    """Greedy Monolith Arena player (see the module docstring).
+
+    Args:
+        beam: children followed per step of a multi-step choice.
+        max_chain: longest multi-step choice followed.
+        min_gain: value an Order or Feature must add over ending the turn.
+        name: display name.
+    """
+
+    def __init__(self, beam: int = 3, max_chain: int = 4, min_gain: float = 0.05, name: str = "heuristic"):
+        super().__init__()
+        self.beam, self.max_chain, self.min_gain, self.name = beam, max_chain, min_gain, name
+
+    def _in_chain(self, s: Any, me: int) -> bool:
+        return (not s.terminal and s.acting_seat == me and s.sub_phase not in (_MAIN, _DISCARD)
+                and not (s.b_active and s.sub_phase != 26))
+
+    def _chain_value(self, game: Any, s: Any, me: int, depth: int, rng: np.random.Generator) -> float:
+        if depth <= 0 or not self._in_chain(s, me):
+            return evaluate(game, s, me)
+        children = []
+        for a in np.flatnonzero(game.legal_mask(s)):
+            c = game.clone(s)
+            game.apply(c, int(a), rng)
+            children.append((evaluate(game, c, me), c))
+        children.sort(key=lambda x: -x[0])
+        return max(self._chain_value(game, c, me, depth - 1, rng) for _, c in children[: self.beam])
+
+    def policy(self, game: Any, state: Any, seat: int, rng: np.random.Generator) -> int:
+        legal = np.flatnonzero(game.legal_mask(state))
+        if legal.size == 1:
+            return int(legal[0])
+        lay = game.layout
+        end_turn = lay.offset("END_TURN")
+        order_lo, order_hi = lay["PLAY_ORDER"].offset, lay["PLAY_ORDER"].stop
+        feat_lo, feat_hi = lay["USE_FEATURE"].offset, lay["USE_FEATURE"].stop
+        disc_lo, disc_hi = lay["DISCARD"].offset, lay["DISCARD"].stop
+        in_main = state.sub_phase == _MAIN
+        scores = np.empty(legal.size)
+        for i, a in enumerate(legal):
+            a = int(a)
+            if in_main and disc_lo <= a < disc_hi:
+                scores[i] = -np.inf  # voluntary discards never help this evaluation
+                continue
+            c = game.clone(state)
+            game.apply(c, a, rng)
+            v = self._chain_value(game, c, seat, self.max_chain, rng)
+            if in_main and (order_lo <= a < order_hi or feat_lo <= a < feat_hi):
+                v -= self.min_gain
+            if a == end_turn:
+                v += 1e-6  # prefer ending the turn over a neutral action
+            scores[i] = v
+        best = np.flatnonzero(scores >= scores.max() - 1e-9)
+        return int(legal[best[rng.integers(best.size)]])
+
+
+def make_heuristic(env_id: str, **kwargs: Any) -> ArenaHeuristic:
+    """The Arena heuristic agent (``heuristic_for("monolith_arena_v0")``)."""
+    return ArenaHeuristic(**kwargs)
+
+
+def state_policy(game: Any, state: Any, seat: int, rng: np.random.Generator) -> int:
+    """Fast rollout policy for MCTS: one-ply greedy on :func:`evaluate` without chain following."""
+    legal = np.flatnonzero(game.legal_mask(state))
+    if legal.size == 1:
+        return int(legal[0])
+    scores = []
+    for a in legal:
+        c = game.clone(state)
+        game.apply(c, int(a), rng)
+        scores.append(evaluate(game, c, seat))
+    scores = np.asarray(scores)
+    best = np.flatnonzero(scores >= scores.max() - 1e-9)
+    return int(legal[best[rng.integers(best.size)]])
+
+
+def action_prior(game: Any, state: Any, seat: int, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``float64[len(legal)]``: one-ply :func:`evaluate` of each legal action (MCTS root pruning)."""
+    out = np.empty(len(legal))
+    for i, a in enumerate(legal):
+        c = game.clone(state)
+        game.apply(c, int(a), rng)
+        out[i] = evaluate(game, c, seat)
+    return out

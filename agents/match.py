@@ -1,0 +1,78 @@
+"""Play one match of any registered game between agents (used by evaluation, training reports and play)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+__all__ = ["MatchResult", "play_match", "seat_rngs"]
+
+
+@dataclass
+class MatchResult:
+    """Outcome of one match.
+
+    Attributes:
+        returns: ``float32[num_players]`` final returns by seat (engine ``returns``).
+        decisions: number of actions applied.
+        truncated: True if the match hit ``max_decisions``.
+        winners: seats with the highest return when it is > the lowest (empty for a draw or truncation).
+        illegal: number of illegal actions attempted (always 0 unless an agent is broken; the env raises).
+    """
+
+    returns: np.ndarray
+    decisions: int
+    truncated: bool
+    winners: list[int] = field(default_factory=list)
+    illegal: int = 0
+
+
+def seat_rngs(seed: int, n: int) -> list[np.random.Generator]:
+    """One independent ``Generator`` per seat, derived from ``seed`` (reproducible)."""
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n)]
+
+
+def play_match(env: Any, agents: Sequence[Any], seed: int, render: Any = None) -> MatchResult:
+    """Play one match to the end.
+
+    Args:
+        env: an AEC env from :func:`monolith_envs.make` (reused across matches is fine).
+        agents: one agent per seat (``agents[i]`` plays ``player_i``); the same object may fill several
+            seats only if it keeps no per-seat memory.
+        seed: the episode seed (env reset) and the seed of the agents' generators.
+        render: optional callable ``render(text)`` called with the omniscient text render after every step.
+
+    Returns:
+        A :class:`MatchResult`.
+
+    Raises:
+        ValueError: ``len(agents)`` differs from the number of seats.
+        monolith_envs.IllegalActionError: an agent chose an illegal action.
+    """
+    raw = env.unwrapped
+    n = raw.game.num_players
+    if len(agents) != n:
+        raise ValueError(f"{raw.env_id} has {n} seats, got {len(agents)} agents")
+    env.reset(seed=seed)
+    rngs = seat_rngs(seed, n)
+    for ag in agents:
+        ag.reset()
+        if hasattr(ag, "bind"):
+            ag.bind(env)
+    names = raw.possible_agents
+    while True:
+        agent = raw.agent_selection
+        if raw.terminations[agent] or raw.truncations[agent]:
+            break
+        seat = raw.agent_name_mapping[agent]
+        obs = raw.observe(agent)
+        a = agents[seat].act(obs["observation"], obs["action_mask"], rngs[seat])
+        env.step(int(a))
+        if render is not None:
+            render(raw.game.render_text(raw.game_state))
+    ret = np.asarray(raw.game.returns(raw.game_state), np.float32)
+    truncated = bool(raw.truncations[names[0]])
+    winners = [] if truncated or ret.max() <= ret.min() else [int(i) for i in np.flatnonzero(ret == ret.max())]
+    return MatchResult(ret, raw.num_decisions, truncated, winners)

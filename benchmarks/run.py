@@ -1,0 +1,151 @@
+"""Command line: ``python -m benchmarks.run [--quick] [options]``.
+
+Measures every registered ``monolith_envs`` id on its main configurations, the reference games
+(PettingZoo ``connect_four_v3``, ``chess_v6``; OpenSpiel ``chess``, ``backgammon``) and MaskablePPO
+training throughput, then prints the markdown tables and writes them with the JSON under
+``benchmarks/results/`` (``latest.*`` for a full run, ``latest-quick.*`` for ``--quick``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import time
+from pathlib import Path
+
+from .report import compute_ratios, machine_info, render_markdown, write_results
+from .specs import BenchSpec, monolith_specs, reference_specs
+from .timing import BUDGETS, Budget
+
+__all__ = ["main", "run_benchmarks"]
+
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+
+
+def _log(msg: str, t0: float, quiet: bool) -> None:
+    if not quiet:
+        print(f"[{time.perf_counter() - t0:6.1f}s] {msg}", file=sys.stderr, flush=True)
+
+
+def _training_specs(mono: list[BenchSpec], refs: list[BenchSpec], budget: Budget) -> list[BenchSpec]:
+    """Baseline config of each Monolith id (plus its largest player count in a full run) and connect four."""
+    out: list[BenchSpec] = []
+    seen: dict[str, list[BenchSpec]] = {}
+    for s in mono:
+        seen.setdefault(s.env_id, []).append(s)
+    for specs in seen.values():
+        out.append(specs[0])
+        if budget.name == "full":
+            big = max(specs, key=lambda s: (s.config.get("num_players", 0), -specs.index(s)))
+            if big is not specs[0]:
+                out.append(big)
+    out += [s for s in refs if s.kind == "pettingzoo" and s.env_id == "connect_four_v3"]
+    return out
+
+
+def run_benchmarks(budget: Budget, env_ids: list[str] | None = None, imports: tuple[str, ...] = (),
+                   refs: list[str] | None = None, train: bool = True, train_vecs: tuple[str, ...] = ("dummy", "subproc"),
+                   seed: int = 0, quiet: bool = False) -> dict:
+    """Run every measurement and return the result dict (also what is written as JSON).
+
+    Args:
+        budget: one of :data:`benchmarks.timing.BUDGETS` (or a custom :class:`Budget`).
+        env_ids: Monolith env ids to measure (default: all registered).
+        imports: modules to import first (e.g. one that registers extra envs).
+        refs: reference names to measure (default: all; ``[]`` for none).
+        train: measure MaskablePPO throughput.
+        train_vecs: VecEnv kinds for training (``"dummy"``, ``"subproc"``).
+        seed: base seed of every loop.
+        quiet: no progress lines on stderr.
+    """
+    from .monolith import measure_monolith
+    from .references import measure_reference
+
+    t0 = time.perf_counter()
+    meta = machine_info()
+    for mod in imports:
+        importlib.import_module(mod)
+    mono = monolith_specs(env_ids, quick=budget.name != "full", imports=tuple(imports))
+    ref_specs = reference_specs(refs) if refs != [] else []
+    rows = []
+    for spec in ref_specs[:1] + mono + ref_specs[1:]:
+        _log(f"measuring {spec.name}", t0, quiet)
+        if spec.kind == "monolith":
+            rows.append(measure_monolith(spec, budget, seed))
+        else:
+            rows.append(measure_reference(spec, budget, seed))
+        for e in rows[-1]["errors"]:
+            _log(f"  error: {e}", t0, quiet)
+    training: list[dict] = []
+    if train and budget.train_steps > 0:
+        from .train_bench import measure_training
+
+        for spec in _training_specs(mono, ref_specs, budget):
+            if any(r["name"] == spec.name and any(e.startswith("unavailable") for e in r["errors"]) for r in rows):
+                continue
+            for vec in train_vecs:
+                _log(f"training throughput {spec.name} ({vec})", t0, quiet)
+                entry = {"name": spec.name, "kind": spec.kind, "env_id": spec.env_id, "label": spec.label,
+                         "vec": vec, "vec_class": "DummyVecEnv" if vec == "dummy" else "SubprocVecEnv"}
+                try:
+                    entry.update(measure_training(spec, budget, vec, seed))
+                except Exception as exc:
+                    entry["error"] = f"{type(exc).__name__}: {exc}"
+                    _log(f"  error: {entry['error']}", t0, quiet)
+                training.append(entry)
+    result = {
+        "mode": budget.name,
+        "meta": meta,
+        "budget": budget.to_dict(),
+        "rows": rows,
+        "training": training,
+    }
+    result["references"] = compute_ratios(rows, training)
+    try:
+        result["meta"]["load_avg_1m_end"] = round(os.getloadavg()[0], 2)
+    except OSError:
+        result["meta"]["load_avg_1m_end"] = None
+    result["seconds"] = time.perf_counter() - t0
+    return result
+
+
+def main(argv: list[str] | None = None) -> dict:
+    """Parse the command line, run, print the markdown and write ``benchmarks/results/<stem>.{md,json}``."""
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="short budget (about 1-2 minutes)")
+    ap.add_argument("--budget", choices=sorted(BUDGETS), help="explicit budget (overrides --quick)")
+    ap.add_argument("--env", action="append", dest="envs", metavar="ID",
+                    help="Monolith env id to measure (repeatable; default: every registered id)")
+    ap.add_argument("--import", action="append", dest="imports", default=[], metavar="MODULE",
+                    help="import MODULE first, e.g. one that registers an extra env (repeatable)")
+    ap.add_argument("--refs", nargs="*", metavar="NAME",
+                    help="reference games to measure (default all: connect_four_v3 chess_v6 chess backgammon)")
+    ap.add_argument("--no-refs", action="store_true", help="skip the reference games")
+    ap.add_argument("--no-train", action="store_true", help="skip the MaskablePPO throughput")
+    ap.add_argument("--no-subproc", action="store_true", help="training throughput with DummyVecEnv only")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    ap.add_argument("--stem", help="output file stem (default: latest, or latest-quick for a short budget)")
+    ap.add_argument("--no-write", action="store_true", help="print only")
+    ap.add_argument("--quiet", action="store_true", help="no progress lines")
+    args = ap.parse_args(argv)
+    budget = BUDGETS[args.budget or ("quick" if args.quick else "full")]
+    refs = [] if args.no_refs else args.refs
+    result = run_benchmarks(budget, env_ids=args.envs, imports=tuple(args.imports), refs=refs,
+                            train=not args.no_train,
+                            train_vecs=("dummy",) if args.no_subproc else ("dummy", "subproc"),
+                            seed=args.seed, quiet=args.quiet)
+    md = render_markdown(result)
+    print(md)
+    if not args.no_write:
+        stem = args.stem or ("latest" if budget.name == "full" else f"latest-{budget.name}")
+        md_path, json_path = write_results(result, args.out_dir, stem)
+        print(f"wrote {md_path} and {json_path}", file=sys.stderr)
+    return result
+
+
+if __name__ == "__main__":
+    main()

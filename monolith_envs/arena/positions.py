@@ -1,0 +1,326 @@
+"""Build Monolith Arena positions by hand (golden scenarios, tests, tools).
+
+Typical use (spec §10, G3)::
+
+    from monolith_envs.arena.positions import new_position, put_tile, set_hand
+    game, s = new_position(["dragon_empire", "lords_of_the_abyss"])       # MAIN, seat 0, empty board
+    put_tile(game, s, 0, "de_banner", 16)
+    put_tile(game, s, 0, "de_pikeman", 9, facing=1)
+    put_tile(game, s, 1, "la_banner", 2)
+    put_tile(game, s, 1, "la_spike", 10, facing=4)
+    set_turn(game, s, 1)                                                  # seat 1 acts, MAIN
+    set_hand(game, s, 1, ["la_battle"])
+    game.apply(s, 365)                                                    # PLAY_ORDER slot 0
+
+Conventions: ``tile`` is a global type id (int) or a TOML tile id such as ``"de_knight"``; the instance
+used is the lowest-id instance of that type found in the seat's deck (then discard pile).  All helpers
+mutate ``state`` in place, keep every tile in exactly one location (spec §9 invariant 1) and drop the
+engine caches.  They do NOT run the state check; call :func:`settle_position` if wounds may exceed
+toughness.  Every function raises ``ValueError`` on impossible requests (occupied hex, no copy left, ...).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+
+from .rules import dirty, get_fx, settle
+from .state import ArenaState, Sub
+
+__all__ = [
+    "new_position", "empty_position", "put_tile", "set_hand", "set_deck", "set_hp", "set_pool",
+    "set_monolith", "set_turn", "begin_turn", "settle_position", "effects", "find_instance", "tile_at",
+]
+
+L_DECK, L_HAND, L_BOARD, L_MONO, L_DISCARD, L_OUT, L_SETUP = 0, 1, 2, 3, 4, 5, 6
+
+
+def new_position(factions: Sequence[str], **config):
+    """``(game, state)``: a new :class:`ArenaGame` for ``config`` (``factions`` set, ``num_players`` and
+    ``mode`` inferred when omitted: 2 = duel, 3 = ffa, 4 = ffa unless ``mode="teams"``) and its
+    :func:`empty_position`."""
+    from .game import ArenaGame
+
+    cfg = dict(config)
+    cfg["factions"] = list(factions)
+    cfg.setdefault("num_players", len(factions))
+    cfg.setdefault("mode", "duel" if len(factions) == 2 else "ffa")
+    game = ArenaGame(cfg)
+    return game, empty_position(game, factions)
+
+
+def empty_position(game, factions: Sequence[str] | None = None, **_ignored) -> ArenaState:
+    """A state in sub-phase MAIN of seat 0 (turn seat 0, ``first_turn_done`` all True so no opening rules,
+    nothing discarded or used this turn) with an empty board, empty hands, no Banner placed (use
+    :func:`put_tile` with the faction's banner id) and full decks (34 tiles each, top = lowest instance id).
+
+    Args:
+        game: an :class:`ArenaGame`.
+        factions: faction ids per seat; default: ``game.config["factions"]`` (must then be a list).
+    """
+    tb = game.tables
+    if factions is None:
+        factions = game.config["factions"]
+        if factions == "random":
+            raise ValueError("empty_position needs factions (the game config says 'random')")
+    if len(factions) != game.n:
+        raise ValueError(f"{len(factions)} factions for {game.n} seats")
+    s = game.blank_state([tb.faction_index[f] for f in factions])
+    for p in range(game.n):
+        s.deck[p] = list(range(p * 35 + 34, p * 35, -1))
+        for i in s.deck[p]:
+            s.loc[i] = L_DECK
+    s.sub_phase = int(Sub.MAIN)
+    s.turn_seat = s.acting_seat = 0
+    s.first_turn_done = [True] * game.n
+    dirty(s)
+    return s
+
+
+def find_instance(game, s: ArenaState, seat: int, tile, where=(L_DECK, L_DISCARD, L_OUT)) -> int:
+    """Lowest-id instance of type ``tile`` owned by ``seat`` whose location is in ``where`` (tried in that
+    order). Raises ValueError when none is left."""
+    t = game.tables.resolve_type(tile)
+    base = seat * 35
+    for lc in where:
+        for i in range(base, base + 35):
+            if s.itype[i] == t and s.loc[i] == lc:
+                return i
+    raise ValueError(f"seat {seat} has no {game.tables.id_of[t]} left in locations {where}")
+
+
+def _take(s: ArenaState, i: int) -> None:
+    """Detach instance ``i`` from wherever it is (deck, hand, discard, board)."""
+    p = i // 35
+    lc = s.loc[i]
+    if lc == L_DECK:
+        s.deck[p].remove(i)
+    elif lc == L_HAND:
+        k = s.hand[p].index(i)
+        s.hand[p][k] = -1
+        s.fresh[p][k] = False
+    elif lc == L_DISCARD:
+        s.discard[p].remove(i)
+    elif lc == L_BOARD:
+        s.board[s.hexof[i]] = -1
+        s.hexof[i] = -1
+
+
+def put_tile(game, s: ArenaState, seat: int, tile, hex: int, facing: int = 0, wounds: int = 0,
+             poison: int = 0) -> int:
+    """Put a tile of type ``tile`` owned by ``seat`` on the empty ``hex`` at ``facing`` with ``wounds`` and
+    ``poison`` markers (taken from the supply). A Banner is the seat's instance 0, always facing 0; with the
+    module it carries its folded Monolith. A tile put on an empty segment becomes its content.
+    Returns the instance id."""
+    tb = game.tables
+    t = tb.resolve_type(tile)
+    if s.board[hex] >= 0:
+        raise ValueError(f"hex {hex} is occupied by instance {s.board[hex]}")
+    if tb.kind[t] == 0:
+        i = seat * 35
+        if s.itype[i] != t:
+            raise ValueError(f"{tb.id_of[t]} is not the Banner of seat {seat}")
+        if s.loc[i] == L_BOARD:
+            raise ValueError(f"the Banner of seat {seat} is already on hex {s.hexof[i]}")
+        facing = 0
+    else:
+        i = find_instance(game, s, seat, t)
+        _take(s, i)
+    if tb.kind[t] == 3:
+        raise ValueError("Orders cannot stand on the board")
+    fx = get_fx(game, s)
+    s.board[hex] = i
+    s.hexof[i] = hex
+    s.facing[i] = facing % 6
+    s.loc[i] = L_BOARD
+    s.wounds[i] = wounds
+    if poison:
+        if poison > s.poison_supply:
+            raise ValueError(f"only {s.poison_supply} poison markers left")
+        s.poison[i] += poison
+        s.poison_supply -= poison
+    if tb.kind[t] == 0:
+        s.seg_hex[seat] = [hex, hex, hex]
+        s.mono_folded[seat] = True
+    elif game.module and fx.segowner[hex] >= 0:
+        q, k = fx.segowner[hex], fx.segk[hex]
+        if k >= 1 and s.seg_content[q][k - 1] < 0:
+            s.seg_content[q][k - 1] = i
+            s.seg_revealed[q][k - 1] = True
+    dirty(s)
+    return i
+
+
+def set_hand(game, s: ArenaState, seat: int, tiles: Iterable, fresh: Sequence[bool] | bool = False) -> list:
+    """Replace ``seat``'s hand with tiles of the given types (slot order; ``None`` = empty slot). Previous
+    hand tiles go back on top of the deck. ``fresh``: one flag for all, or one per slot. Returns instances."""
+    H = game.H
+    tiles = list(tiles)
+    if len(tiles) > H:
+        raise ValueError(f"{len(tiles)} tiles for a hand of {H}")
+    for k in range(H):
+        i = s.hand[seat][k]
+        if i >= 0:
+            s.hand[seat][k] = -1
+            s.fresh[seat][k] = False
+            s.loc[i] = L_DECK
+            s.deck[seat].append(i)
+    out = []
+    for k, t in enumerate(tiles):
+        if t is None:
+            out.append(-1)
+            continue
+        i = find_instance(game, s, seat, t)
+        _take(s, i)
+        s.hand[seat][k] = i
+        s.loc[i] = L_HAND
+        f = fresh if isinstance(fresh, bool) else bool(fresh[k])
+        s.fresh[seat][k] = f
+        out.append(i)
+    dirty(s)
+    return out
+
+
+def set_deck(game, s: ArenaState, seat: int, tiles: Iterable) -> list:
+    """Make ``seat``'s deck exactly ``tiles`` (listed bottom to top: the last one is drawn first). Other deck
+    tiles leave the game (location OUT). Returns the instances (same order)."""
+    for i in list(s.deck[seat]):
+        s.loc[i] = L_OUT
+    s.deck[seat] = []
+    out = []
+    for t in tiles:
+        i = find_instance(game, s, seat, t, where=(L_OUT, L_DISCARD))
+        _take(s, i)
+        s.loc[i] = L_DECK
+        s.deck[seat].append(i)
+        out.append(i)
+    dirty(s)
+    return out
+
+
+def set_hp(game, s: ArenaState, seat: int, hp: int) -> None:
+    """Set ``seat``'s Banner HP (duel/ffa)."""
+    s.hp[seat] = int(hp)
+    dirty(s)
+
+
+def set_pool(game, s: ArenaState, team: int, hp: int) -> None:
+    """Set alliance ``team``'s pool (teams mode; team 0 = seats 0, 2; team 1 = seats 1, 3)."""
+    s.pool[team] = int(hp)
+    dirty(s)
+
+
+def set_monolith(game, s: ArenaState, seat: int, contents: Sequence = (None, None), folded: bool = True,
+                 hexes: Sequence[int] | None = None, facings: Sequence[int] = (0, 0),
+                 revealed: Sequence[bool] = (False, False), owners: Sequence[int | None] = (None, None)) -> list:
+    """Set ``seat``'s Monolith (module on; the Banner must already be on the board).
+
+    Args:
+        contents: types of segments 2 and 3 (``None`` = empty segment).
+        folded: True: contents inside (off the board). False: ``hexes`` = (h2, h3) and contents stand there.
+        facings: facings of the contents. revealed: public flags (forced True when unfolded).
+        owners: owner seat of each content (default ``seat``; another seat for an enemy tile inside).
+    Returns the content instances (-1 for empty)."""
+    B = s.hexof[seat * 35]
+    if B < 0:
+        raise ValueError("put the Banner on the board first")
+    out = []
+    for k in (0, 1):
+        t = contents[k]
+        if t is None:
+            s.seg_content[seat][k] = -1
+            out.append(-1)
+            continue
+        owner = seat if owners[k] is None else owners[k]
+        i = find_instance(game, s, owner, t)
+        _take(s, i)
+        s.seg_content[seat][k] = i
+        s.facing[i] = facings[k] % 6
+        s.seg_revealed[seat][k] = bool(revealed[k])
+        if folded:
+            s.loc[i] = L_MONO
+        else:
+            h = hexes[k]
+            if s.board[h] >= 0:
+                raise ValueError(f"hex {h} is occupied")
+            s.board[h] = i
+            s.hexof[i] = h
+            s.loc[i] = L_BOARD
+            s.seg_revealed[seat][k] = True
+        out.append(i)
+    s.mono_folded[seat] = bool(folded)
+    s.seg_hex[seat] = [B, B, B] if folded else [B, int(hexes[0]), int(hexes[1])]
+    dirty(s)
+    return out
+
+
+def set_turn(game, s: ArenaState, seat: int, sub_phase: int = Sub.MAIN, discarded: int = 0) -> None:
+    """Make it ``seat``'s turn in ``sub_phase`` (default MAIN) with fresh per-turn fields; ``discarded`` is
+    the number of DISCARD actions already made this turn (1 allows UNFOLD)."""
+    s.turn_seat = s.acting_seat = seat
+    s.sub_phase = int(sub_phase)
+    s.discarded = discarded
+    s.uses = 0
+    s.placed = s.unfolded = s.exception_used = False
+    s.tele_rune_used = []
+    for q in range(game.n):
+        if q != seat:
+            s.fresh[q] = [False] * game.H
+    for i in range(seat * 35, seat * 35 + 35):
+        s.used[i] = 0
+    dirty(s)
+
+
+def begin_turn(game, s: ArenaState, seat: int) -> None:
+    """Start ``seat``'s turn exactly as the rules do (spec §4.1 steps 1-3: compaction, draw, DISCARD/MAIN,
+    last-round trigger)."""
+    for q in range(game.n):
+        s.fresh[q] = [False] * game.H
+    game.start_turn(s, seat)
+
+
+def settle_position(game, s: ArenaState) -> None:
+    """Run the state check (spec §4.6 step 6) on a hand-built position."""
+    dirty(s)
+    settle(game, s)
+
+
+def tile_at(game, s: ArenaState, hex: int):
+    """``(owner, tile id, facing, wounds)`` of the tile on ``hex``, or None."""
+    i = s.board[hex]
+    if i < 0:
+        return None
+    return i // 35, game.tables.id_of[s.itype[i]], s.facing[i], s.wounds[i]
+
+
+def effects(game, s: ArenaState) -> dict:
+    """The continuous effects of the current board (spec §4.6), as plain per-hex lists (19 entries each):
+
+    ``netted`` bool, ``disarmed`` bool, ``initiatives`` tuple (effective values incl. Double Attack extras),
+    ``melee`` / ``ranged``: 6 effective strengths per board direction (0 = no attack), ``toughness`` int,
+    ``venom`` / ``maneuver`` / ``rotate`` / ``pierce`` bool (printed or granted), ``armor``: 6 bools per
+    board direction (entrenchment included), ``regen``: hexes of Regeneration Runes protecting the tile.
+    Empty hexes hold falsy values.
+    """
+    tb = game.tables
+    fx = get_fx(game, s)
+    melee, ranged = [], []
+    for h in range(19):
+        i = s.board[h]
+        if i < 0:
+            melee.append([0] * 6)
+            ranged.append([0] * 6)
+            continue
+        t, f = s.itype[i], s.facing[i]
+        melee.append([(v + fx.melee_b[h]) if v else 0 for v in tb.melee[t][f]])
+        ranged.append([(v + fx.ranged_b[h]) if v else 0 for v in tb.ranged[t][f]])
+    return {
+        "netted": list(fx.netted), "disarmed": list(fx.disarmed), "initiatives": list(fx.inits),
+        "melee": melee, "ranged": ranged, "toughness": list(fx.tough), "venom": list(fx.venom),
+        "maneuver": list(fx.maneuver), "rotate": list(fx.rotate), "pierce": list(fx.pierce),
+        "armor": [list(a) if a is not None else [False] * 6 for a in fx.armor],
+        "regen": [list(r) for r in fx.regen],
+    }
+
+
+

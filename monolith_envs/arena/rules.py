@@ -1,0 +1,1775 @@
+"""Rules of Monolith Arena (spec §3-§4, §8): content tables, continuous effects, turn flow, Orders,
+Features, the Monolith module and Battles.
+
+The engine mutates plain-data :class:`~monolith_envs.arena.state.ArenaState` objects in place.  Continuous
+effects (:class:`Fx`) and the legal mask are cached on the state object (not dataclass fields, so clones and
+serialisation ignore them) and dropped by :func:`dirty` on every change.  ``apply`` never draws randomness.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.config import ConfigError
+from ..core.game import IllegalActionError
+from .actions import Offsets
+from .board import ADJ, DIR_BETWEEN, NB, NEIGHBOURS, TRIANGLES
+from .state import ArenaState, Eff, Sub
+
+__all__ = ["Rules", "Tables", "tables_for", "Fx", "compute_fx", "get_fx", "dirty", "settle", "KIND_NAMES"]
+
+KIND_NAMES = ("banner", "champion", "rune", "order")
+
+KIND_CODE = {"banner": 0, "champion": 1, "rune": 2, "order": 3}
+SCOPE_CONNECTED, SCOPE_ADJACENT, SCOPE_BOUNDLESS = 0, 1, 2
+
+
+class E:
+    """Codes of the continuous (rune / aura) effects of spec §5.3."""
+
+    INIT, MELEE, RANGED, TOUGH, EXTRA, PIERCE, GRANT, TELE, REGEN, DISARM, CHARGE = range(11)
+    BY_NAME = {
+        "initiative_bonus": INIT, "melee_bonus": MELEE, "ranged_bonus": RANGED, "toughness_bonus": TOUGH,
+        "extra_attack": EXTRA, "pierce": PIERCE, "grant": GRANT, "teleport_link": TELE, "regenerate": REGEN,
+        "disarm": DISARM, "charge_bonus": CHARGE,
+    }
+
+
+def _kinds_mask(kinds) -> int:
+    m = 0
+    for k in kinds:
+        m |= 1 << KIND_CODE[k]
+    return m
+
+
+class Tables:
+    """Per-type tables of one :class:`Content`.
+
+    Attributes (lists indexed by global type id ``t``; ``[t][f][d]`` by facing and board direction):
+        T: number of types.  kind[t]: kind code.  tough[t]: printed toughness.  init[t]: tuple of printed
+        initiatives.  strike[t]: strike_any strength.  maneuver/cavalry/venom/teleport/swap[t]: printed
+        features.  melee[t][f][d], ranged[t][f][d]: strength toward direction d (0 = none).
+        armor[t][f][d]: True when the side facing direction d is armored.  net_dirs/kill_dirs/conn_dirs
+        [t][f]: tuples of directions.  boundless[t].  effects[t]: tuples ``(code, amount, kinds_mask,
+        who, scope, feature)`` with who in {"own","enemy","any"}.  order[t]: the order Effect or None.
+        id_of[t], name_of[t]; gid_by_id[id]; faction_index[id]; fac_instances[fi]: 35 global type ids.
+    """
+
+    def __init__(self, content):
+        self.content = content
+        types = content.types
+        self.T = T = len(types)
+        self.kind = [KIND_CODE[t.kind] for t in types]
+        self.tough = [int(t.toughness) for t in types]
+        self.init = [tuple(int(v) for v in t.initiative) for t in types]
+        self.strike = [int(t.strike_any) for t in types]
+        self.maneuver = ["maneuver" in t.features for t in types]
+        self.cavalry = ["cavalry" in t.features for t in types]
+        self.venom = ["venom" in t.features for t in types]
+        self.teleport = ["teleport" in t.features for t in types]
+        self.swap = ["swap" in t.features for t in types]
+        self.boundless = [bool(t.boundless) for t in types]
+        self.count = [int(t.count) for t in types]
+        self.id_of = [t.id for t in types]
+        self.name_of = [t.name for t in types]
+        self.local_of = [int(t.local) for t in types]
+        self.gid_by_id = {t.id: i for i, t in enumerate(types)}
+        self.melee, self.ranged, self.armor = [], [], []
+        self.melee_edges = []
+        self.net_dirs, self.kill_dirs, self.conn_dirs = [], [], []
+        for t in types:
+            me = [0] * 6
+            for e, s in t.melee:
+                me[e % 6] += int(s)
+            ra = [0] * 6
+            for e, s in t.ranged:
+                ra[e % 6] += int(s)
+            ar = [False] * 6
+            for e in t.armor:
+                ar[e % 6] = True
+            self.melee_edges.append(tuple(e for e in range(6) if me[e] > 0))
+            self.melee.append([[me[(d - f) % 6] for d in range(6)] for f in range(6)])
+            self.ranged.append([[ra[(d - f) % 6] for d in range(6)] for f in range(6)])
+            self.armor.append([[ar[(d - f) % 6] for d in range(6)] for f in range(6)])
+            conn = range(6) if t.boundless else t.connect
+            self.net_dirs.append([tuple(sorted((e + f) % 6 for e in set(t.net))) for f in range(6)])
+            self.kill_dirs.append([tuple(sorted((e + f) % 6 for e in set(t.kill))) for f in range(6)])
+            self.conn_dirs.append([tuple(sorted((e + f) % 6 for e in set(conn))) for f in range(6)])
+        self.has_melee = [any(m[0]) for m in self.melee]
+        self.has_ranged = [any(r[0]) for r in self.ranged]
+        self.effects = []
+        for t in types:
+            out = []
+            for ef in t.effects:
+                code = E.BY_NAME.get(ef.effect)
+                if code is None:
+                    continue
+                if t.kind == "banner":
+                    scope = SCOPE_ADJACENT if ef.scope != "boundless" else SCOPE_BOUNDLESS
+                else:
+                    scope = SCOPE_BOUNDLESS if (t.boundless or ef.scope == "boundless") else (
+                        SCOPE_ADJACENT if ef.scope == "adjacent" else SCOPE_CONNECTED)
+                who = "enemy" if code == E.DISARM else ef.who
+                out.append((code, int(ef.amount), _kinds_mask(ef.kinds), who, scope, ef.feature))
+            self.effects.append(tuple(out))
+        self.order = [t.order for t in types]
+        self.is_regen = [any(e[0] == E.REGEN for e in effs) for effs in self.effects]
+        self.tele_uses = [max([int(e.uses) for e in t.effects if e.effect == "teleport_link"] or [0]) for t in types]
+        self.faction_index = {f.id: i for i, f in enumerate(content.factions)}
+        self.fac_instances = [tuple(f.offset + loc for loc in f.instances) for f in content.factions]
+        self.fac_offset = [f.offset for f in content.factions]
+        self.fac_ntypes = [len(f.types) for f in content.factions]
+        self.fac_hp = [int(f.banner_hp) for f in content.factions]
+        # (type, facing) -> directions with a melee attack
+        self.melee_dirs = [[tuple(d for d in range(6) if self.melee[t][f][d] > 0) for f in range(6)] for t in range(T)]
+        self.ranged_dirs = [[tuple(d for d in range(6) if self.ranged[t][f][d] > 0) for f in range(6)] for t in range(T)]
+
+    def resolve_type(self, t) -> int:
+        """Global type id of ``t``: an int id, or a TOML tile id such as ``"de_knight"``.
+
+        Raises:
+            KeyError: unknown tile id (the message lists close ids).
+        """
+        if isinstance(t, (int,)) and not isinstance(t, bool):
+            if not 0 <= t < self.T:
+                raise KeyError(f"type id {t} outside 0..{self.T - 1}")
+            return int(t)
+        try:
+            return self.gid_by_id[t]
+        except KeyError:
+            close = [i for i in self.gid_by_id if str(t).split("_")[-1] in i]
+            raise KeyError(f"unknown tile id {t!r}; similar: {close[:8]}") from None
+
+
+_CACHE: dict = {}
+
+
+def tables_for(content) -> Tables:
+    """The cached :class:`Tables` of ``content`` (one per Content object)."""
+    key = id(content)
+    hit = _CACHE.get(key)
+    if hit is not None and hit.content is content:
+        return hit
+    tab = Tables(content)
+    _CACHE[key] = tab
+    return tab
+
+# ----------------------------------------------------------------------------------------------------
+# Continuous effects (spec §4.6)
+# ----------------------------------------------------------------------------------------------------
+
+OWN, ALLY, ENEMY = 0, 1, 2
+
+
+class Fx:
+    """Continuous effects of one board position (spec §4.6), per hex (lists of 19).
+
+    Attributes:
+        netted, disarmed, marker: bool per hex (marker = carries the Net-order marker).
+        inits: tuple of effective initiatives per hex (empty when the tile never activates).
+        melee_b, ranged_b, charge_b: attack bonuses per hex.  tough: effective toughness per hex.
+        pierce, venom, maneuver, rotate: bool per hex (printed or granted, only if not netted for use).
+        regen: per hex, ascending hexes of own non-netted Regeneration Runes connected to it.
+        tele: per hex, instance ids of own non-netted Teleportation Runes connected to it (by rune hex).
+        segowner, segk: per hex, owner seat and segment index 0-2 of a Monolith segment on it (-1 none;
+            a folded Monolith reports segment 0 on its Banner hex).
+        armor: per hex, 6 bools (side facing each direction armored, entrenchment included).
+    """
+
+    __slots__ = ("netted", "disarmed", "marker", "inits", "melee_b", "ranged_b", "charge_b", "tough", "pierce",
+                 "venom", "maneuver", "rotate", "regen", "tele", "segowner", "segk", "armor")
+
+
+def _rel_matrix(n: int, teams: bool):
+    team = [p % 2 if teams else p for p in range(n)]
+    return [[OWN if a == b else (ALLY if team[a] == team[b] else ENEMY) for b in range(n)] for a in range(n)], team
+
+
+def compute_fx(g, s) -> Fx:
+    """Compute the continuous effects of ``s`` (pure; no removal). See :class:`Fx`."""
+    tb = g.tables
+    board, itype, facing = s.board, s.itype, s.facing
+    REL = g.rel
+    occ = [h for h in range(19) if board[h] >= 0]
+    owner = [-1] * 19
+    typ = [-1] * 19
+    fac = [0] * 19
+    for h in occ:
+        i = board[h]
+        owner[h] = i // 35
+        typ[h] = itype[i]
+        fac[h] = facing[i]
+    # 1. nets
+    marker = [False] * 19
+    if s.net_marker_on >= 0 and s.loc[s.net_marker_on] == 2:
+        marker[s.hexof[s.net_marker_on]] = True
+    netters = None
+    for h in occ:
+        nd = tb.net_dirs[typ[h]][fac[h]]
+        if nd:
+            o = owner[h]
+            for d in nd:
+                x = NB[h][d]
+                if x >= 0 and board[x] >= 0 and REL[o][owner[x]] == ENEMY:
+                    if netters is None:
+                        netters = [[] for _ in range(19)]
+                    netters[x].append(h)
+    netted = list(marker)
+    if netters is not None:
+        # on-cycle detection: x on a cycle iff x reaches itself
+        out = [[] for _ in range(19)]
+        for x in range(19):
+            for h in netters[x]:
+                out[h].append(x)
+        oncycle = [False] * 19
+        for start in range(19):
+            if not out[start]:
+                continue
+            seen = set()
+            stack = list(out[start])
+            while stack:
+                y = stack.pop()
+                if y == start:
+                    oncycle[start] = True
+                    break
+                if y in seen:
+                    continue
+                seen.add(y)
+                stack.extend(out[y])
+        memo = {}
+
+        def is_netted(x):
+            if oncycle[x] or marker[x]:
+                return True
+            r = memo.get(x)
+            if r is not None:
+                return r
+            memo[x] = False  # provisional (cannot recurse into itself off-cycle)
+            r = any(not is_netted(y) for y in netters[x])
+            memo[x] = r
+            return r
+
+        for h in occ:
+            netted[h] = is_netted(h)
+    fx = Fx()
+    fx.netted = netted
+    fx.marker = marker
+    init_b = [0] * 19
+    melee_b = [0] * 19
+    ranged_b = [0] * 19
+    tough_b = [0] * 19
+    charge_b = [0] * 19
+    extra = [0] * 19
+    pierce = [False] * 19
+    venom = [False] * 19
+    maneuver = [False] * 19
+    rotate = [False] * 19
+    disarmed = [False] * 19
+    regen = [()] * 19
+    tele = [()] * 19
+    kind = tb.kind
+    for h in occ:
+        if netted[h]:
+            continue
+        effs = tb.effects[typ[h]]
+        if not effs:
+            continue
+        o = owner[h]
+        for code, amount, kmask, who, scope, feature in effs:
+            if scope == 2:
+                targets = [x for x in occ if owner[x] == o and x != h]
+            elif scope == 1:
+                targets = [x for x in NB[h] if x >= 0 and board[x] >= 0]
+            else:
+                targets = [x for x in (NB[h][d] for d in tb.conn_dirs[typ[h]][fac[h]]) if x >= 0 and board[x] >= 0]
+            for x in targets:
+                r = REL[o][owner[x]]
+                if who == "enemy":
+                    if r != ENEMY:
+                        continue
+                elif who == "any":
+                    if r == ALLY:
+                        continue
+                elif r != OWN:
+                    continue
+                if not (kmask >> kind[typ[x]]) & 1:
+                    continue
+                if code == 0:
+                    init_b[x] += amount
+                elif code == 1:
+                    melee_b[x] += amount
+                elif code == 2:
+                    ranged_b[x] += amount
+                elif code == 3:
+                    tough_b[x] += amount
+                elif code == 4:
+                    extra[x] += 1
+                elif code == 5:
+                    pierce[x] = True
+                elif code == 6:
+                    if feature == "venom":
+                        venom[x] = True
+                    elif feature == "maneuver":
+                        maneuver[x] = True
+                    elif feature == "rotate":
+                        rotate[x] = True
+                elif code == 7:
+                    tele[x] = tele[x] + (board[h],)
+                elif code == 8:
+                    regen[x] = regen[x] + (h,)
+                elif code == 9:
+                    disarmed[x] = True
+                elif code == 10:
+                    charge_b[x] += amount
+    inits = [()] * 19
+    tough = [0] * 19
+    armor = [None] * 19
+    ent = s.entrench_on
+    ALL6 = (True,) * 6
+    for h in occ:
+        t = typ[h]
+        pi = tb.init[t]
+        if pi:
+            vals = [v + init_b[h] for v in pi]
+            if extra[h]:
+                m = max(0, min(vals) - 1)
+                vals.extend([m] * extra[h])
+            inits[h] = tuple(vals)
+        tough[h] = tb.tough[t] + tough_b[h]
+        if tb.venom[t]:
+            venom[h] = True
+        if tb.maneuver[t]:
+            maneuver[h] = True
+        if len(regen[h]) > 1:
+            regen[h] = tuple(sorted(regen[h]))
+        if len(tele[h]) > 1:
+            tele[h] = tuple(sorted(tele[h], key=lambda i: s.hexof[i]))
+        armor[h] = ALL6 if board[h] == ent else tb.armor[t][fac[h]]
+    fx.inits = inits
+    fx.melee_b = melee_b
+    fx.ranged_b = ranged_b
+    fx.charge_b = charge_b
+    fx.tough = tough
+    fx.pierce = pierce
+    fx.venom = venom
+    fx.maneuver = maneuver
+    fx.rotate = rotate
+    fx.disarmed = disarmed
+    fx.regen = regen
+    fx.tele = tele
+    fx.armor = armor
+    segowner = [-1] * 19
+    segk = [-1] * 19
+    if g.module:
+        for p in range(s.num_players):
+            sh = s.seg_hex[p]
+            if sh[0] < 0:
+                continue
+            if s.mono_folded[p]:
+                segowner[sh[0]] = p
+                segk[sh[0]] = 0
+            else:
+                for k in range(3):
+                    segowner[sh[k]] = p
+                    segk[sh[k]] = k
+    fx.segowner = segowner
+    fx.segk = segk
+    return fx
+
+
+def get_fx(g, s) -> Fx:
+    """Cached :func:`compute_fx` (the cache lives on the state object and is dropped on every change)."""
+    fx = s.__dict__.get("_fx")
+    if fx is None:
+        fx = compute_fx(g, s)
+        s.__dict__["_fx"] = fx
+    return fx
+
+
+def dirty_mask(s) -> None:
+    """Drop only the cached mask of ``s`` (after changes that leave the continuous effects unchanged:
+    hands, decks, sub-phase, per-turn flags)."""
+    s.__dict__["_mask"] = None
+
+
+def dirty(s) -> None:
+    """Drop the cached effects and mask of ``s`` (call after any change)."""
+    d = s.__dict__
+    d["_fx"] = None
+    d["_mask"] = None
+    d["_deckcnt"] = None
+
+# ----------------------------------------------------------------------------------------------------
+# Board mutation helpers
+# ----------------------------------------------------------------------------------------------------
+
+L_DECK, L_HAND, L_BOARD, L_MONO, L_DISCARD, L_OUT, L_SETUP = 0, 1, 2, 3, 4, 5, 6
+
+
+def _clear_markers(s, inst: int) -> None:
+    if s.poison[inst]:
+        s.poison_supply += s.poison[inst]
+        s.poison[inst] = 0
+    if s.net_marker_on == inst:
+        s.net_marker_on = -1
+    if s.entrench_on == inst:
+        s.entrench_on = -1
+    s.wounds[inst] = 0
+
+
+def _drop_segment_ref(s, inst: int) -> None:
+    for p in range(s.num_players):
+        sc = s.seg_content[p]
+        for k in (0, 1):
+            if sc[k] == inst:
+                sc[k] = -1
+
+
+def remove_tile(g, s, inst: int, to: int = L_DISCARD) -> None:
+    """Take ``inst`` off the board (or out of a Monolith) to its discard pile (or ``L_OUT``).
+
+    Markers return to their supplies and wounds are cleared (spec §4.6 step 6, §2.3).  A segment whose
+    content leaves becomes empty.
+    """
+    h = s.hexof[inst]
+    if h >= 0 and s.board[h] == inst:
+        s.board[h] = -1
+    s.hexof[inst] = -1
+    if g.module:
+        _drop_segment_ref(s, inst)
+    _clear_markers(s, inst)
+    s.loc[inst] = to
+    if to == L_DISCARD:
+        s.discard[inst // 35].append(inst)
+    dirty(s)
+
+
+def settle(g, s) -> Fx:
+    """State check (spec §4.6 step 6, D14): recompute effects and remove every non-Banner tile with
+    ``wounds > toughness`` until nothing changes. Returns the final :class:`Fx`."""
+    while True:
+        fx = get_fx(g, s)
+        dead = [s.board[h] for h in range(19)
+                if s.board[h] >= 0 and s.board[h] % 35 and s.wounds[s.board[h]] > fx.tough[h]]
+        if not dead:
+            return fx
+        for i in dead:
+            remove_tile(g, s, i)
+
+
+def seg_of_tile(g, s, fx, h: int):
+    """``(owner, k)`` of the Monolith segment carried by the tile on hex ``h`` (k 0-2), or None."""
+    if not g.module:
+        return None
+    p = fx.segowner[h]
+    if p < 0:
+        return None
+    return p, fx.segk[h]
+
+
+def can_relocate(g, s, fx, src: int, dest: int) -> bool:
+    """May the tile on ``src`` relocate to ``dest`` (spec §4.5, D41, D42, inseparability)?"""
+    if dest < 0 or dest == src or s.board[dest] >= 0:
+        return False
+    if not g.module:
+        return True
+    p = fx.segowner[src]
+    if p < 0:
+        return True  # not in a segment: any empty hex, empty segments included
+    if fx.segowner[dest] >= 0:
+        return False
+    if s.mono_folded[p]:
+        return True
+    k = fx.segk[src]
+    pos = list(s.seg_hex[p])
+    pos[k] = dest
+    return _conn3(pos[0], pos[1], pos[2])
+
+
+def relocate(g, s, fx, inst: int, dest: int) -> None:
+    """Move ``inst`` to the empty hex ``dest`` carrying its segment, or entering an empty segment."""
+    src = s.hexof[inst]
+    carried = None
+    if g.module and fx.segowner[src] >= 0:
+        carried = (fx.segowner[src], fx.segk[src])
+    entering = None
+    if g.module and carried is None and fx.segowner[dest] >= 0:
+        entering = (fx.segowner[dest], fx.segk[dest])
+    s.board[src] = -1
+    s.board[dest] = inst
+    s.hexof[inst] = dest
+    if carried is not None:
+        p, k = carried
+        if s.mono_folded[p]:
+            s.seg_hex[p] = [dest, dest, dest]
+        else:
+            s.seg_hex[p][k] = dest
+    if entering is not None:
+        p, k = entering
+        if k >= 1 and s.seg_content[p][k - 1] < 0:
+            s.seg_content[p][k - 1] = inst
+            s.seg_revealed[p][k - 1] = True
+    dirty(s)
+
+
+def place_on_board(g, s, fx, inst: int, h: int, f: int) -> None:
+    """Put ``inst`` on the empty hex ``h`` at facing ``f`` (an empty segment there takes it as content)."""
+    s.board[h] = inst
+    s.hexof[inst] = h
+    s.facing[inst] = f
+    s.loc[inst] = L_BOARD
+    if g.module and fx.segowner[h] >= 0:
+        p, k = fx.segowner[h], fx.segk[h]
+        if k >= 1 and s.seg_content[p][k - 1] < 0:
+            s.seg_content[p][k - 1] = inst
+            s.seg_revealed[p][k - 1] = True
+    dirty(s)
+
+# ----------------------------------------------------------------------------------------------------
+# The rules engine (turn flow, orders, features, Monolith, battles, masks)
+# ----------------------------------------------------------------------------------------------------
+
+_SUB_NAMES = [s.name for s in Sub]
+
+
+_ADJ = tuple(tuple(bool(v) for v in row) for row in ADJ)
+
+
+def _conn3(a: int, b: int, c: int) -> bool:
+    """Each of the three hexes is adjacent to at least one of the other two."""
+    A = _ADJ
+    return (A[a][b] or A[a][c]) and (A[b][a] or A[b][c]) and (A[c][a] or A[c][b])
+
+
+class Rules:
+    """All rules of spec §3-§4 and §8 for one validated configuration and one :class:`Content`.
+
+    :class:`~monolith_envs.arena.game.ArenaGame` builds on this class; everything here takes the state
+    ``s`` explicitly and mutates it in place.
+    """
+
+    def __init__(self, config: dict, content):
+        self.config = config
+        self.content = content
+        self.tables = tables_for(content)
+        self.n = n = int(config["num_players"])
+        self.mode = config["mode"]
+        self.teams = self.mode == "teams"
+        self.ffa = self.mode == "ffa"
+        self.module = bool(config["monolith_module"])
+        self.reinf = bool(config["reinforcement_variant"])
+        self.H = 6 if self.reinf else 3
+        self.off = Offsets(self.H)
+        self.rel, self.team = _rel_matrix(n, self.teams)
+        self.team_hp = int(config["team_hp"])
+        self.NI = 35 * n
+        tb = self.tables
+        for f in content.factions:
+            if len(f.instances) != 35:
+                raise ConfigError(f"faction {f.id!r} has {len(f.instances)} instances, expected 35")
+        if config["factions"] != "random":
+            for fid in config["factions"]:
+                if fid not in tb.faction_index:
+                    raise ConfigError(f"monolith_arena_v0: unknown faction {fid!r}; known: {sorted(tb.faction_index)}")
+        elif len(content.factions) < n:
+            raise ConfigError(f"monolith_arena_v0: {n} players need {n} factions, content has {len(content.factions)}")
+
+    # ------------------------------------------------------------------ setup (spec §3)
+    def blank_state(self, faction_indices) -> ArenaState:
+        """A state with factions assigned, all tiles not dealt (decks empty), HP set (spec §3 steps 1, 3, 4)."""
+        n, H, tb = self.n, self.H, self.tables
+        NI = self.NI
+        s = ArenaState(num_players=n, hand_size=H)
+        s.factions = [int(x) for x in faction_indices]
+        s.itype = [tb.fac_instances[s.factions[p]][i] for p in range(n) for i in range(35)]
+        s.loc = [L_SETUP] * NI
+        s.hexof = [-1] * NI
+        s.facing = [0] * NI
+        s.wounds = [0] * NI
+        s.poison = [0] * NI
+        s.used = [0] * NI
+        s.board = [-1] * 19
+        s.deck = [[] for _ in range(n)]
+        s.hand = [[-1] * H for _ in range(n)]
+        s.fresh = [[False] * H for _ in range(n)]
+        s.discard = [[] for _ in range(n)]
+        s.hp = [tb.fac_hp[s.factions[p]] for p in range(n)]
+        s.pool = [self.team_hp, self.team_hp] if self.teams else [0, 0]
+        s.alive = [True] * n
+        s.elim_order = [-1] * n
+        s.mono_folded = [True] * n
+        s.seg_hex = [[-1, -1, -1] for _ in range(n)]
+        s.seg_content = [[-1, -1] for _ in range(n)]
+        s.seg_revealed = [[False, False] for _ in range(n)]
+        s.first_turn_done = [False] * n
+        s.last_round_owed = [False] * n
+        s.b_acts = [0] * NI
+        s.cum_reward = [0.0] * n
+        s.sub_phase = int(Sub.SETUP_PICK if self.module else Sub.SETUP_BANNER)
+        s.acting_seat = 0
+        s.turn_seat = 0
+        return s
+
+    def new_state(self, rng) -> ArenaState:
+        """Spec §3 steps 1-4: factions (configured or a distinct random draw) and deck permutations."""
+        tb = self.tables
+        if self.config["factions"] == "random":
+            fac = [int(x) for x in rng.choice(len(tb.fac_instances), size=self.n, replace=False)]
+        else:
+            fac = [tb.faction_index[f] for f in self.config["factions"]]
+        s = self.blank_state(fac)
+        for p in range(self.n):
+            perm = rng.permutation(34) + 1
+            s.deck[p] = [p * 35 + int(i) for i in perm]
+            for i in s.deck[p]:
+                s.loc[i] = L_DECK
+        return s
+
+    # ------------------------------------------------------------------ small helpers
+    def cap(self, s) -> int:
+        """Tile uses allowed this turn (spec §4.2, §4.11)."""
+        if not self.reinf:
+            return 1_000_000
+        return 1 if (s.turn_seat == 0 and not s.first_turn_done[0]) else 2
+
+    def kind_of(self, s, inst: int) -> int:
+        """Kind code (0 banner, 1 champion, 2 rune, 3 order) of instance ``inst``."""
+        return self.tables.kind[s.itype[inst]]
+
+    def effect_of(self, s):
+        """The Effect being resolved for the pending Order (its chosen option for a choice)."""
+        ef = self.tables.order[s.itype[s.p_order]]
+        if s.p_mode >= 0:
+            ef = ef.options[s.p_mode]
+        return ef
+
+    def _who_ok(self, seat: int, other: int, who: str) -> bool:
+        r = self.rel[seat][other]
+        if who == "own":
+            return r == OWN
+        if who == "enemy":
+            return r == ENEMY
+        return r != ALLY
+
+    def _kinds_ok(self, s, inst: int, kinds) -> bool:
+        return not kinds or KIND_NAMES[self.tables.kind[s.itype[inst]]] in kinds
+
+    def hp_vector(self, s) -> list:
+        """HP per seat (teams: the seat's alliance pool), floored at 0."""
+        if self.teams:
+            return [max(0, s.pool[self.team[p]]) for p in range(self.n)]
+        return [max(0, h) for h in s.hp]
+
+    # ------------------------------------------------------------------ turn flow (spec §4.1)
+    def start_turn(self, s, seat: int) -> None:
+        """Begin ``seat``'s turn: reset, compact the hand, draw, then DISCARD or MAIN (spec §4.1 steps 1-3)."""
+        H = self.H
+        s.turn_seat = seat
+        s.acting_seat = seat
+        s.discarded = 0
+        s.uses = 0
+        s.placed = False
+        s.unfolded = False
+        s.exception_used = False
+        s.tele_rune_used = []
+        s.p_effect = s.p_order = s.p_mode = s.p_a = s.p_b = s.p_c = -1
+        base = seat * 35
+        used = s.used
+        for i in range(base, base + 35):
+            used[i] = 0
+        kept = [x for x in s.hand[seat] if x >= 0]
+        no_discard = False
+        target = H
+        if not s.first_turn_done[seat] and not self.reinf:
+            if seat == 0:
+                target, no_discard = 1, True
+            elif seat == 1:
+                target, no_discard = 2, True
+        fresh = [False] * len(kept)
+        deck = s.deck[seat]
+        drew = False
+        while len(kept) < target and deck:
+            inst = deck.pop()
+            s.loc[inst] = L_HAND
+            kept.append(inst)
+            fresh.append(True)
+            drew = True
+        if drew and not deck and not s.last_round:
+            s.last_round = True
+            s.last_round_owed = [s.alive[p] and p != seat for p in range(self.n)]
+        s.hand[seat] = kept + [-1] * (H - len(kept))
+        s.fresh[seat] = fresh + [False] * (H - len(fresh))
+        s.sub_phase = int(Sub.DISCARD if (len(kept) == H and not no_discard) else Sub.MAIN)
+        dirty_mask(s)
+
+    def next_seat(self, s, seat: int) -> int:
+        """Next living seat after ``seat`` in turn order."""
+        for k in range(1, self.n + 1):
+            q = (seat + k) % self.n
+            if s.alive[q]:
+                return q
+        return seat
+
+    def end_turn(self, s) -> None:
+        """Spec §4.1 step 6: bookkeeping, then the final Battle or the next living seat's turn."""
+        seat = s.turn_seat
+        s.last_round_owed[seat] = False
+        if s.alive[seat]:
+            s.first_turn_done[seat] = True
+        s.fresh[seat] = [False] * self.H
+        s.p_effect = s.p_order = s.p_mode = s.p_a = s.p_b = s.p_c = -1
+        if s.last_round and not any(s.last_round_owed):
+            s.acting_seat = seat if s.alive[seat] else self.next_seat(s, seat)
+            self.start_battle(s, 2)
+            return
+        self.start_turn(s, self.next_seat(s, seat))
+
+    def back_to_main(self, s) -> None:
+        """Return to sub-phase MAIN of the turn seat, clearing the pending selection."""
+        s.sub_phase = int(Sub.MAIN)
+        s.acting_seat = s.turn_seat
+        s.p_effect = s.p_order = s.p_mode = s.p_a = s.p_b = s.p_c = -1
+        dirty_mask(s)
+
+    # ------------------------------------------------------------------ HP, Banner check, game end (§4.9)
+    def lose_hp(self, s, owner: int, amount: int) -> None:
+        """``owner``'s Banner (teams: its alliance pool) loses ``amount`` HP, floored at 0 (spec §4.7)."""
+        if self.teams:
+            t = self.team[owner]
+            s.pool[t] = max(0, s.pool[t] - amount)
+        else:
+            s.hp[owner] = max(0, s.hp[owner] - amount)
+
+    def eliminate(self, s, q: int) -> None:
+        """Remove ffa seat ``q`` from the game (spec §4.9, D22)."""
+        s.alive[q] = False
+        s.last_round_owed[q] = False
+        base = q * 35
+        fx = get_fx(self, s)
+        # tiles inside q's folded Monolith leave the game (whoever owns them)
+        if self.module:
+            if s.mono_folded[q]:
+                for k in (0, 1):
+                    c = s.seg_content[q][k]
+                    if c >= 0 and s.loc[c] == L_MONO:
+                        remove_tile(self, s, c, L_OUT)
+            s.seg_content[q] = [-1, -1]
+            s.seg_hex[q] = [-1, -1, -1]
+            s.mono_folded[q] = True
+        for i in range(base, base + 35):
+            if s.loc[i] in (L_BOARD, L_MONO):
+                remove_tile(self, s, i, L_OUT)
+        del fx
+        dirty(s)
+
+    def game_over(self, s, winners) -> None:
+        """End the game with ``winners`` (all seats = draw) and set the terminal returns (spec §8)."""
+        s.terminal = True
+        s.winners = sorted(int(w) for w in winners)
+        s.sub_phase = int(Sub.GAME_OVER)
+        s.acting_seat = -1
+        s.b_active = False
+        s.p_effect = s.p_order = s.p_mode = s.p_a = s.p_b = s.p_c = -1
+        term = self.terminal_values(s)
+        if self.config["reward_mode"] == "score":
+            s.cum_reward = [a + b for a, b in zip(s.cum_reward, term)]
+        else:
+            s.cum_reward = list(term)
+        dirty(s)
+
+    def banner_check(self, s) -> bool:
+        """Spec §4.9 Banner check; returns True when the game is over."""
+        n = self.n
+        if self.teams:
+            a = s.pool[0] <= 0
+            b = s.pool[1] <= 0
+            if a or b:
+                if a and b:
+                    self.game_over(s, range(n))
+                else:
+                    lost = 0 if a else 1
+                    self.game_over(s, [p for p in range(n) if self.team[p] != lost])
+                return True
+            return False
+        if not self.ffa:
+            dead = [p for p in range(n) if s.hp[p] <= 0]
+            if dead:
+                self.game_over(s, range(n) if len(dead) == n else [p for p in range(n) if p not in dead])
+                return True
+            return False
+        dead = [p for p in range(n) if s.alive[p] and s.hp[p] <= 0]
+        if not dead:
+            return False
+        for p in dead:
+            s.elim_order[p] = s.elim_count
+        s.elim_count += 1
+        for p in dead:
+            self.eliminate(s, p)
+        settle(self, s)
+        alive = [p for p in range(n) if s.alive[p]]
+        if len(alive) == 1:
+            self.game_over(s, alive)
+            return True
+        if not alive:
+            self.game_over(s, dead)
+            return True
+        return False
+
+    def tile_count(self, s, p: int) -> int:
+        """Own Champions and Runes on the board (tie-break 1, D17)."""
+        kind = self.tables.kind
+        return sum(1 for h in range(19) if s.board[h] >= 0 and s.board[h] // 35 == p
+                   and kind[s.itype[s.board[h]]] in (1, 2))
+
+    def final_result(self, s) -> None:
+        """Winners after the final Battle: HP (pool), then own Champions+Runes, then shared (spec §4.9)."""
+        if self.teams:
+            keys = {}
+            for t in (0, 1):
+                cnt = sum(self.tile_count(s, p) for p in range(self.n) if self.team[p] == t)
+                keys[t] = (s.pool[t], cnt)
+            best = max(keys.values())
+            wt = [t for t in (0, 1) if keys[t] == best]
+            self.game_over(s, [p for p in range(self.n) if self.team[p] in wt])
+            return
+        cands = [p for p in range(self.n) if s.alive[p]]
+        keys = {p: (max(0, s.hp[p]), self.tile_count(s, p)) for p in cands}
+        best = max(keys.values())
+        self.game_over(s, [p for p in cands if keys[p] == best])
+
+    def terminal_values(self, s) -> list:
+        """Terminal reward vector per spec §8 (win_loss, or rank in ffa)."""
+        n = self.n
+        w = set(s.winners)
+        if self.config["reward_mode"] == "rank" and self.ffa:
+            keys = []
+            for p in range(n):
+                if p in w:
+                    keys.append((2, 0, 0))
+                elif s.alive[p]:
+                    keys.append((1, max(0, s.hp[p]), self.tile_count(s, p)))
+                else:
+                    keys.append((0, s.elim_order[p], 0))
+            ranks = []
+            for p in range(n):
+                better = sum(1 for q in range(n) if keys[q] > keys[p])
+                same = sum(1 for q in range(n) if keys[q] == keys[p])
+                ranks.append(better + (same + 1) / 2.0)
+            vals = [1.0 - 2.0 * (r - 1) / (n - 1) for r in ranks]
+            m = sum(vals) / n
+            return [v - m for v in vals]
+        if len(w) == n or not w:
+            return [0.0] * n
+        win = 1.0 / len(w)
+        lose = -1.0 / (n - len(w))
+        return [win if p in w else lose for p in range(n)]
+
+    # ------------------------------------------------------------------ resolution steps (§4.7)
+    def resolve_step(self, s, fx, hits) -> None:
+        """One resolution step: Regeneration, wounds/HP, venom, removal, state check (spec §4.7).
+
+        ``hits``: list of ``(target_hex, strength, source_hex, venom)``; ``fx`` = effects at step start.
+        """
+        if not hits:
+            return
+        board = s.board
+        tough0 = fx.tough
+        by_t = {}
+        for x, st, src, ven in hits:
+            by_t.setdefault(x, []).append((st, src, ven))
+        consumed = []
+        cset = set()
+        live = []
+        for x in sorted(by_t):
+            lst = sorted(by_t[x], key=lambda e: (-e[0], e[1]))
+            runes = [r for r in fx.regen[x] if r not in cset]
+            k = min(len(runes), len(lst))
+            for r in runes[:k]:
+                cset.add(r)
+                consumed.append(r)
+            for e in lst[k:]:
+                live.append((x, e[0], e[1], e[2]))
+        for x, st, src, ven in live:
+            inst = board[x]
+            if inst % 35 == 0:
+                self.lose_hp(s, inst // 35, st)
+            else:
+                s.wounds[inst] += st
+        vlist = sorted((x, src) for x, st, src, ven in live if ven and st >= 1)
+        for x, src in vlist:
+            inst = board[x]
+            if s.poison_supply <= 0:
+                break
+            if inst % 35 == 0 or s.wounds[inst] <= tough0[x]:
+                s.poison[inst] += 1
+                s.poison_supply -= 1
+        gone = [board[h] for h in range(19)
+                if board[h] >= 0 and board[h] % 35 and s.wounds[board[h]] > tough0[h]]
+        for r in consumed:
+            if board[r] >= 0 and board[r] not in gone:
+                gone.append(board[r])
+        for i in gone:
+            remove_tile(self, s, i)
+        dirty(s)
+        settle(self, s)
+
+    def start_battle(self, s, trigger: int) -> None:
+        """Start a Battle (trigger 0 Battle Order, 1 board full, 2 final Battle) and run it (spec §4.7)."""
+        s.b_active = True
+        s.b_trigger = trigger
+        s.b_stage = 0
+        s.b_phase = -1
+        s.b_acts = [0] * self.NI
+        s.b_strikes = []
+        s.b_targets = []
+        s.p_effect = int(Eff.BATTLE)
+        self.run_battle(s)
+
+    def activations(self, s, fx, p: int):
+        """``[(hex, k)]``: tiles activating ``k`` times in phase ``p`` (spec §4.7 step 3.2, D66)."""
+        out = []
+        board = s.board
+        for h in range(19):
+            i = board[h]
+            if i < 0 or fx.netted[h] or fx.disarmed[h]:
+                continue
+            vals = fx.inits[h]
+            if not vals:
+                continue
+            a = vals.count(p)
+            if not a:
+                continue
+            b = max(0, sum(1 for v in vals if v >= p) - s.b_acts[i])
+            k = min(a, b)
+            if k > 0:
+                out.append((h, k))
+        return out
+
+    def attack_hits(self, s, fx, h: int, k: int, extra_melee: int = 0, melee_only: bool = False):
+        """Hits made by ``k`` activations of the tile on ``h`` (melee and ranged; strikes excluded)."""
+        tb = self.tables
+        board = s.board
+        inst = board[h]
+        t = s.itype[inst]
+        f = s.facing[inst]
+        o = inst // 35
+        REL = self.rel[o]
+        hits = []
+        mb = fx.melee_b[h] + extra_melee
+        ven = fx.venom[h]
+        mrow = tb.melee[t][f]
+        for d in tb.melee_dirs[t][f]:
+            x = NB[h][d]
+            if x >= 0 and board[x] >= 0 and REL[board[x] // 35] == ENEMY:
+                for _ in range(k):
+                    hits.append((x, mrow[d] + mb, h, ven))
+        if melee_only:
+            return hits
+        rrow = tb.ranged[t][f]
+        for d in tb.ranged_dirs[t][f]:
+            s0 = rrow[d] + fx.ranged_b[h]
+            back = (d + 3) % 6
+            x = NB[h][d]
+            while x >= 0:
+                j = board[x]
+                if j >= 0 and REL[j // 35] == ENEMY:
+                    st = s0 - (1 if fx.armor[x][back] else 0)
+                    if st > 0:
+                        for _ in range(k):
+                            hits.append((x, st, h, False))
+                    if not fx.pierce[h]:
+                        break
+                x = NB[x][d]
+        return hits
+
+    def run_battle(self, s) -> None:
+        """Run the Battle from its stored resume point until it ends or needs an ASSASSIN_TARGET choice."""
+        tb = self.tables
+        while True:
+            if s.terminal:
+                return
+            st = s.b_stage
+            if st == 0:
+                fx = settle(self, s)
+                self.kill_step(s, fx)
+                fx = settle(self, s)
+                P = 0
+                for h in range(19):
+                    if s.board[h] >= 0 and fx.inits[h]:
+                        P = max(P, max(fx.inits[h]))
+                s.b_phase = P
+                s.b_stage = 1
+            elif st == 1:
+                p = s.b_phase
+                if p < 0:
+                    s.b_stage = 2
+                    continue
+                fx = settle(self, s)
+                acts = self.activations(s, fx, p)
+                strikes = []
+                for h, k in acts:
+                    if tb.strike[s.itype[s.board[h]]] > 0:
+                        strikes.extend([h] * k)
+                if strikes and len(s.b_targets) < len(strikes):
+                    s.b_strikes = strikes
+                    s.sub_phase = int(Sub.ASSASSIN_TARGET)
+                    s.p_effect = int(Eff.STRIKE)
+                    s.p_a = strikes[len(s.b_targets)]
+                    s.acting_seat = s.board[s.p_a] // 35
+                    dirty_mask(s)
+                    return
+                hits = []
+                for h, k in acts:
+                    hits.extend(self.attack_hits(s, fx, h, k))
+                for idx, sh in enumerate(strikes):
+                    si = s.board[sh]
+                    hits.append((s.b_targets[idx], tb.strike[s.itype[si]] + fx.melee_b[sh], sh, fx.venom[sh]))
+                for h, k in acts:
+                    s.b_acts[s.board[h]] += k
+                s.b_strikes = []
+                s.b_targets = []
+                s.p_a = -1
+                self.resolve_step(s, fx, hits)
+                if self.banner_check(s):
+                    return
+                s.b_phase = p - 1
+            elif st == 2:
+                fx = settle(self, s)
+                hits = [(h, s.poison[s.board[h]], -1, False) for h in range(19)
+                        if s.board[h] >= 0 and s.poison[s.board[h]] > 0]
+                self.resolve_step(s, fx, hits)
+                if self.banner_check(s):
+                    return
+                s.b_stage = 3
+            else:
+                self.end_of_battle(s)
+                return
+
+    def kill_step(self, s, fx) -> None:
+        """Spec §4.7 step 2 (D29): kill edges remove enemy non-Banner tiles; killers are removed too."""
+        tb = self.tables
+        board = s.board
+        marked, killers = set(), set()
+        for h in range(19):
+            i = board[h]
+            if i < 0 or fx.netted[h] or fx.disarmed[h]:
+                continue
+            kd = tb.kill_dirs[s.itype[i]][s.facing[i]]
+            if not kd:
+                continue
+            o = i // 35
+            for d in kd:
+                x = NB[h][d]
+                if x >= 0 and board[x] >= 0 and board[x] % 35 and self.rel[o][board[x] // 35] == ENEMY:
+                    marked.add(board[x])
+                    killers.add(i)
+        for i in marked | killers:
+            remove_tile(self, s, i)
+
+    def end_of_battle(self, s) -> None:
+        """Spec §4.7 step 5: Net-order marker off, folding (§4.10), state check, then continue the game."""
+        s.net_marker_on = -1
+        dirty(s)
+        if self.module:
+            fx = get_fx(self, s)
+            fold = []
+            for p in range(self.n):
+                if not s.alive[p] or s.mono_folded[p] or s.seg_hex[p][0] < 0:
+                    continue
+                blocked = False
+                for c in s.seg_content[p]:
+                    if c >= 0 and s.loc[c] == L_BOARD and fx.netted[s.hexof[c]]:
+                        blocked = True
+                if not blocked:
+                    fold.append(p)
+            for p in fold:
+                for c in s.seg_content[p]:
+                    if c >= 0 and s.loc[c] == L_BOARD:
+                        s.board[s.hexof[c]] = -1
+                        s.hexof[c] = -1
+                        s.loc[c] = L_MONO
+                b = s.hexof[p * 35]
+                s.seg_hex[p] = [b, b, b]
+                s.mono_folded[p] = True
+            dirty(s)
+        settle(self, s)
+        s.b_active = False
+        s.b_stage = 0
+        s.b_phase = -1
+        s.b_strikes = []
+        s.b_targets = []
+        trig = s.b_trigger
+        s.b_trigger = -1
+        if trig == 2:
+            self.final_result(s)
+            return
+        if trig == 0:
+            self.end_turn(s)
+            return
+        if s.alive[s.turn_seat]:
+            self.back_to_main(s)
+        else:
+            self.end_turn(s)
+
+    # ------------------------------------------------------------------ option enumerations (§5.3, §6.2)
+    def _own(self, s, seat, h) -> bool:
+        i = s.board[h]
+        return i >= 0 and i // 35 == seat
+
+    def _enemy(self, s, seat, h) -> bool:
+        i = s.board[h]
+        return i >= 0 and self.rel[seat][i // 35] == ENEMY
+
+    def move_tiles(self, s, fx, seat):
+        """Hexes of own non-netted tiles a Move Order may pick (a Banner needs a destination, D10)."""
+        out = []
+        for h in range(19):
+            i = s.board[h]
+            if i < 0 or i // 35 != seat or fx.netted[h]:
+                continue
+            if i % 35 == 0 and not any(can_relocate(self, s, fx, h, x) for x in NEIGHBOURS[h]):
+                continue
+            out.append(h)
+        return out
+
+    def move_dests(self, s, fx, h):
+        """MOVE_DEST options for the tile on ``h``: its own hex (not a Banner) or adjacent legal hexes."""
+        i = s.board[h]
+        out = [x for x in NEIGHBOURS[h] if can_relocate(self, s, fx, h, x)]
+        if i % 35:
+            out.append(h)
+        return out
+
+    def charge_facings(self, s, h, dest):
+        """Facings at ``dest`` aiming a melee edge of the charger (now on ``h``) at an adjacent enemy."""
+        tb = self.tables
+        i = s.board[h]
+        t = s.itype[i]
+        seat = i // 35
+        out = []
+        for f in range(6):
+            for d in tb.melee_dirs[t][f]:
+                x = NB[dest][d]
+                if x >= 0 and x != h and self._enemy(s, seat, x):
+                    out.append(f)
+                    break
+        return out
+
+    def charge_dests(self, s, fx, h):
+        """CHARGE_DEST options: adjacent legal hexes from which some facing aims a melee edge at an enemy."""
+        return [x for x in NEIGHBOURS[h] if can_relocate(self, s, fx, h, x) and self.charge_facings(s, h, x)]
+
+    def charge_tiles(self, s, fx, seat):
+        """CHARGE_TILE options: own non-netted Cavalry tiles with at least one (destination, facing)."""
+        tb = self.tables
+        return [h for h in range(19) if self._own(s, seat, h) and not fx.netted[h]
+                and tb.cavalry[s.itype[s.board[h]]] and self.charge_dests(s, fx, h)]
+
+    def push_dests(self, s, fx, T, U):
+        """Legal Push Back destinations of target ``T`` pushed by ``U`` (spec §5.3 geometry)."""
+        d = DIR_BETWEEN[U][T]
+        out = []
+        for dd in (d, (d + 5) % 6, (d + 1) % 6):
+            c = NB[T][dd]
+            if c >= 0 and can_relocate(self, s, fx, T, c):
+                out.append(c)
+        return sorted(out)
+
+    def push_pushers(self, s, fx, seat, T):
+        """Own non-netted tiles adjacent to ``T`` with at least one legal push destination."""
+        return [U for U in NEIGHBOURS[T] if self._own(s, seat, U) and not fx.netted[U] and self.push_dests(s, fx, T, U)]
+
+    def push_targets(self, s, fx, seat):
+        """Enemy non-entrenched tiles with at least one (pusher, destination)."""
+        return [T for T in range(19) if self._enemy(s, seat, T) and s.board[T] != s.entrench_on
+                and self.push_pushers(s, fx, seat, T)]
+
+    def _match(self, s, seat, h, who, kinds) -> bool:
+        i = s.board[h]
+        if i < 0 or not self._who_ok(seat, i // 35, who):
+            return False
+        return not kinds or KIND_NAMES[self.tables.kind[s.itype[i]]] in kinds
+
+    def wound_targets(self, s, fx, seat, ef):
+        """Hexes of tiles matching the Order's ``who``/``kinds`` (WOUND_TARGET)."""
+        return [h for h in range(19) if self._match(s, seat, h, ef.who, ef.kinds)]
+
+    def entrench_targets(self, s, fx, seat, ef):
+        """Hexes of own tiles matching the Order's ``kinds`` (ENTRENCH_TARGET)."""
+        return [h for h in range(19) if self._match(s, seat, h, "own", ef.kinds)]
+
+    def rotate_targets(self, s, fx, seat, ef):
+        """Hexes of non-netted, non-Banner tiles matching ``who``/``kinds`` (ROTATE_TARGET)."""
+        who = ef.who if ef.who in ("own", "enemy", "any") else "any"
+        return [h for h in range(19) if self._match(s, seat, h, who, ef.kinds) and not fx.netted[h]
+                and s.board[h] % 35 != 0]
+
+    def net_targets(self, s, fx, seat):
+        """Hexes of enemy tiles (NET_TARGET)."""
+        return [h for h in range(19) if self._enemy(s, seat, h)]
+
+    def area_hits(self, s, seat, tri, ef):
+        """Hits of an area Order on triangle ``tri``: own and enemy tiles of ``kinds`` (allies skipped)."""
+        who = "enemy" if ef.who == "enemy" else "any"
+        return [(h, int(ef.amount), -1, False) for h in TRIANGLES[tri] if self._match(s, seat, h, who, ef.kinds)]
+
+    def effect_legal(self, s, fx, seat, ef) -> bool:
+        """True when Order effect ``ef`` has at least one complete legal resolution (spec §5.3)."""
+        name = ef.effect
+        if name == "battle":
+            return not s.last_round
+        if name == "charge":
+            return bool(self.charge_tiles(s, fx, seat))
+        if name == "move":
+            return bool(self.move_tiles(s, fx, seat))
+        if name == "push_back":
+            return bool(self.push_targets(s, fx, seat))
+        if name == "net_mark":
+            return s.net_marker_on < 0 and bool(self.net_targets(s, fx, seat))
+        if name == "wound_target":
+            return bool(self.wound_targets(s, fx, seat, ef))
+        if name == "wound_area":
+            return True
+        if name == "entrench":
+            return s.entrench_on < 0 and bool(self.entrench_targets(s, fx, seat, ef))
+        if name == "rotate_target":
+            return bool(self.rotate_targets(s, fx, seat, ef))
+        if name == "choice":
+            return any(self.effect_legal(s, fx, seat, o) for o in ef.options)
+        return False
+
+    def feature_dests(self, s, fx, h, teleport: bool):
+        """FEATURE_DEST options: maneuver = own hex or adjacent legal; teleport = any legal hex."""
+        if teleport:
+            return [x for x in range(19) if can_relocate(self, s, fx, h, x)]
+        return [h] + [x for x in NEIGHBOURS[h] if can_relocate(self, s, fx, h, x)]
+
+    def swap_partners(self, s, fx, seat, h):
+        """Own non-netted Champions (not the swapper, not in a segment) the tile on ``h`` may swap with."""
+        tb = self.tables
+        return [x for x in range(19) if x != h and self._own(s, seat, x) and not fx.netted[x]
+                and tb.kind[s.itype[s.board[x]]] == 1 and (not self.module or fx.segowner[x] < 0)]
+
+    def unfold_pairs(self, s, fx, seat):
+        """Valid ``(h2, h3)`` for unfolding ``seat``'s Monolith (spec §4.10)."""
+        B = s.hexof[seat * 35]
+        free = [h for h in range(19) if s.board[h] < 0 and fx.segowner[h] < 0]
+        return [(a, b) for a in free for b in free if a != b and _conn3(B, a, b)]
+
+    def can_unfold(self, s, fx, seat) -> bool:
+        """All UNFOLD conditions of spec §4.10 for ``seat``."""
+        if not (self.module and s.mono_folded[seat] and not s.unfolded and s.discarded > 0 and not s.placed
+                and s.seg_hex[seat][0] >= 0):
+            return False
+        B = s.hexof[seat * 35]
+        free = [h for h in range(19) if s.board[h] < 0 and fx.segowner[h] < 0]
+        return any(a != b and _conn3(B, a, b) for a in free for b in free)
+
+    def exception_hexes(self, s, fx, seat):
+        """Hexes of own empty Monolith segments available to the exception placement (D26)."""
+        if not self.module or s.mono_folded[seat] or s.exception_used:
+            return []
+        return [s.seg_hex[seat][k + 1] for k in (0, 1)
+                if s.seg_content[seat][k] < 0 and s.board[s.seg_hex[seat][k + 1]] < 0]
+
+    # ------------------------------------------------------------------ masks (spec §6.2)
+    def teleport_rune(self, s, fx, h):
+        """Instance of the Teleportation Rune the tile on ``h`` would spend, -1 for printed Teleport, None
+        when it cannot teleport."""
+        i = s.board[h]
+        if self.tables.teleport[s.itype[i]]:
+            return -1
+        for r in fx.tele[h]:
+            if s.tele_rune_used.count(r) < self.tables.tele_uses[s.itype[r]]:
+                return r
+        return None
+
+    def compute_mask(self, s) -> np.ndarray:
+        """``bool[n]`` legal actions of ``s`` (spec §6.2)."""
+        o = self.off
+        m = np.zeros(o.n, dtype=bool)
+        if s.terminal:
+            return m
+        sp = s.sub_phase
+        seat = s.acting_seat
+        tb = self.tables
+        if sp == 3:  # MAIN
+            fx = get_fx(self, s)
+            hand = s.hand[seat]
+            H = self.H
+            for k in range(H):
+                if hand[k] >= 0:
+                    m[o.DISCARD + k] = True
+            m[o.END] = True
+            if s.uses < self.cap(s):
+                empty = [h for h in range(19) if s.board[h] < 0]
+                exc = self.exception_hexes(s, fx, seat) if s.unfolded else None
+                orders_ok = {}
+                for k in range(H):
+                    i = hand[k]
+                    if i < 0:
+                        continue
+                    t = s.itype[i]
+                    kd = tb.kind[t]
+                    if kd in (1, 2):
+                        hx = empty if not s.unfolded else (exc if s.fresh[seat][k] else [])
+                        if hx:
+                            base = o.PLACE + k * 114
+                            for h in hx:
+                                m[base + h * 6: base + h * 6 + 6] = True
+                    elif kd == 3:
+                        ok = orders_ok.get(t)
+                        if ok is None:
+                            ok = self.effect_legal(s, fx, seat, tb.order[t])
+                            orders_ok[t] = ok
+                        if ok:
+                            m[o.ORDER + k] = True
+            # features
+            for h in range(19):
+                i = s.board[h]
+                if i < 0 or i // 35 != seat or fx.netted[h]:
+                    continue
+                t = s.itype[i]
+                u = s.used[i]
+                banner = i % 35 == 0
+                if not banner and fx.maneuver[h] and not u & 1:
+                    m[o.FEATURE + h] = True
+                if not u & 2 and self.teleport_rune(s, fx, h) is not None and not banner:
+                    if any(can_relocate(self, s, fx, h, x) for x in range(19)):
+                        m[o.FEATURE + 19 + h] = True
+                if tb.swap[t] and not u & 4 and not (self.module and fx.segowner[h] >= 0):
+                    if self.swap_partners(s, fx, seat, h):
+                        m[o.FEATURE + 38 + h] = True
+                if fx.rotate[h] and not u & 8 and not banner:
+                    m[o.FEATURE + 57 + h] = True
+            if self.can_unfold(s, fx, seat):
+                m[o.UNFOLD] = True
+            return m
+        if sp == 2:  # DISCARD
+            for k in range(self.H):
+                if s.hand[seat][k] >= 0:
+                    m[o.DISCARD + k] = True
+            return m
+        if sp == 0:  # SETUP_PICK
+            fi = s.factions[seat]
+            off = tb.fac_offset[fi]
+            deck_types = {}
+            for i in s.deck[seat]:
+                deck_types[s.itype[i]] = 1
+            for loc in range(tb.fac_ntypes[fi]):
+                t = off + loc
+                if tb.kind[t] in (1, 2) and t in deck_types:
+                    m[o.PICK + loc] = True
+            return m
+        if sp == 1:  # SETUP_BANNER
+            for h in range(19):
+                if s.board[h] < 0:
+                    m[o.HEX + h] = True
+            return m
+        fx = get_fx(self, s)
+        hexes = None
+        rots = None
+        if sp == 4:  # ORDER_MODE
+            ef = tb.order[s.itype[s.p_order]]
+            for k, opt in enumerate(ef.options[:5]):
+                if self.effect_legal(s, fx, seat, opt):
+                    m[o.MODE + k] = True
+            return m
+        if sp == 5:
+            hexes = self.charge_tiles(s, fx, seat)
+        elif sp == 6:
+            hexes = self.charge_dests(s, fx, s.p_a)
+        elif sp == 7:
+            rots = self.charge_facings(s, s.p_a, s.p_b)
+        elif sp == 8:
+            hexes = self.move_tiles(s, fx, seat)
+        elif sp == 9:
+            hexes = self.move_dests(s, fx, s.p_a)
+        elif sp == 10:
+            cur = s.facing[s.board[s.p_a]]
+            rots = [f for f in range(6) if s.p_b != s.p_a or f != cur]
+        elif sp == 11:
+            hexes = self.push_targets(s, fx, seat)
+        elif sp == 12:
+            hexes = self.push_pushers(s, fx, seat, s.p_a)
+        elif sp == 13:
+            hexes = self.push_dests(s, fx, s.p_a, s.p_b)
+        elif sp == 14:
+            hexes = self.net_targets(s, fx, seat)
+        elif sp == 15:
+            hexes = self.wound_targets(s, fx, seat, self.effect_of(s))
+        elif sp == 16:
+            m[o.TRI: o.TRI + 24] = True
+            return m
+        elif sp == 17:
+            hexes = self.entrench_targets(s, fx, seat, self.effect_of(s))
+        elif sp == 18:
+            hexes = self.rotate_targets(s, fx, seat, self.effect_of(s))
+        elif sp == 19:
+            cur = s.facing[s.board[s.p_a]]
+            rots = [f for f in range(6) if f != cur]
+        elif sp == 20:
+            hexes = self.feature_dests(s, fx, s.p_a, s.p_effect == int(Eff.TELEPORT))
+        elif sp == 21:
+            if s.p_effect == int(Eff.TELEPORT):
+                rots = list(range(6))
+            else:
+                cur = s.facing[s.board[s.p_a]]
+                rots = [f for f in range(6) if s.p_b != s.p_a or f != cur]
+        elif sp == 22:
+            hexes = self.swap_partners(s, fx, seat, s.p_a)
+        elif sp == 23:
+            hexes = sorted({a for a, b in self.unfold_pairs(s, fx, seat)})
+        elif sp == 24:
+            hexes = [b for a, b in self.unfold_pairs(s, fx, seat) if a == s.p_a]
+        elif sp == 25:
+            rots = list(range(6))
+        elif sp == 26:
+            hexes = [h for h in range(19) if self._enemy(s, seat, h)]
+        if hexes:
+            for h in hexes:
+                m[o.HEX + h] = True
+        if rots:
+            for f in rots:
+                m[o.ROT + f] = True
+        return m
+
+    def legal_mask(self, s) -> np.ndarray:
+        """Cached :meth:`compute_mask` (a fresh copy is returned)."""
+        mk = s.__dict__.get("_mask")
+        if mk is None:
+            mk = self.compute_mask(s)
+            s.__dict__["_mask"] = mk
+        return mk.copy()
+
+    # ------------------------------------------------------------------ apply
+    def illegal(self, s, a, why=None):
+        """An :class:`IllegalActionError` for action ``a`` naming the reason and the legal actions."""
+        lay = self.layout
+        try:
+            asked = lay.decode(int(a))
+        except (ValueError, TypeError):
+            asked = repr(a)
+        mk = s.__dict__.get("_mask")
+        if mk is None:
+            mk = self.compute_mask(s)
+        if why is None:
+            why = (f"not legal in sub-phase {_SUB_NAMES[s.sub_phase]} for seat {s.acting_seat}"
+                   if not s.terminal else "the game is over")
+        legal = np.flatnonzero(mk)
+        shown = ", ".join(lay.decode(int(x)) for x in legal[:12])
+        if len(legal) > 12:
+            shown += f", ... ({len(legal)} legal actions in all)"
+        return IllegalActionError(asked, why, f"legal now: {shown}" if len(legal) else "no action is legal now")
+
+    def do_apply(self, s, a: int) -> None:
+        """Apply legal action ``a`` (already validated) to ``s`` (spec §3-§4)."""
+        o = self.off
+        sp = s.sub_phase
+        seat = s.acting_seat
+        tb = self.tables
+        if sp == 3 or sp == 2:
+            if o.DISCARD <= a < o.DISCARD + self.H:
+                k = a - o.DISCARD
+                i = s.hand[seat][k]
+                s.hand[seat][k] = -1
+                s.fresh[seat][k] = False
+                s.loc[i] = L_DISCARD
+                s.discard[seat].append(i)
+                s.discarded += 1  # forced or voluntary DISCARD actions both count (§4.10, D4, D39)
+                if sp == 2:
+                    s.sub_phase = int(Sub.MAIN)
+                dirty_mask(s)
+                return
+            if o.PLACE <= a < o.ORDER:
+                r = a - o.PLACE
+                k, h, f = r // 114, (r % 114) // 6, r % 6
+                i = s.hand[seat][k]
+                fx = get_fx(self, s)
+                if s.unfolded:
+                    s.exception_used = True
+                s.hand[seat][k] = -1
+                s.fresh[seat][k] = False
+                place_on_board(self, s, fx, i, h, f)
+                s.uses += 1
+                s.placed = True
+                settle(self, s)
+                if all(x >= 0 for x in s.board):
+                    self.start_battle(s, 1)
+                return
+            if o.ORDER <= a < o.ORDER + self.H:
+                k = a - o.ORDER
+                i = s.hand[seat][k]
+                s.hand[seat][k] = -1
+                s.fresh[seat][k] = False
+                s.loc[i] = L_DISCARD
+                s.discard[seat].append(i)
+                s.uses += 1
+                s.p_order = i
+                s.p_mode = -1
+                ef = tb.order[s.itype[i]]
+                dirty_mask(s)
+                if ef.effect == "choice":
+                    s.p_effect = int(Eff.CHOICE)
+                    s.sub_phase = int(Sub.ORDER_MODE)
+                    return
+                self.begin_effect(s, ef)
+                return
+            if o.FEATURE <= a < o.UNFOLD:
+                r = a - o.FEATURE
+                kind, h = r // 19, r % 19
+                i = s.board[h]
+                s.p_a = h
+                fx = get_fx(self, s)
+                if kind == 0:
+                    s.used[i] |= 1
+                    s.p_effect = int(Eff.MANEUVER)
+                    s.sub_phase = int(Sub.FEATURE_DEST)
+                elif kind == 1:
+                    r_inst = self.teleport_rune(s, fx, h)
+                    s.used[i] |= 2
+                    if r_inst is not None and r_inst >= 0:
+                        s.tele_rune_used.append(r_inst)
+                    s.p_effect = int(Eff.TELEPORT)
+                    s.sub_phase = int(Sub.FEATURE_DEST)
+                elif kind == 2:
+                    s.used[i] |= 4
+                    s.p_effect = int(Eff.SWAP)
+                    s.sub_phase = int(Sub.SWAP_TARGET)
+                else:
+                    s.used[i] |= 8
+                    s.p_effect = int(Eff.ROTATE)
+                    s.sub_phase = int(Sub.ROTATE_FACING)
+                dirty_mask(s)
+                return
+            if a == o.UNFOLD:
+                s.p_effect = int(Eff.UNFOLD)
+                s.sub_phase = int(Sub.UNFOLD_SEG2)
+                dirty_mask(s)
+                return
+            if a == o.END:
+                self.end_turn(s)
+                return
+        if sp == 0:  # SETUP_PICK
+            fi = s.factions[seat]
+            t = tb.fac_offset[fi] + (a - o.PICK)
+            deck = s.deck[seat]
+            inst = min(i for i in deck if s.itype[i] == t)
+            deck.remove(inst)
+            k = 0 if s.seg_content[seat][0] < 0 else 1
+            s.seg_content[seat][k] = inst
+            s.loc[inst] = L_MONO
+            if k == 1:
+                if seat + 1 < self.n:
+                    s.acting_seat = seat + 1
+                else:
+                    s.acting_seat = 0
+                    s.sub_phase = int(Sub.SETUP_BANNER)
+            dirty_mask(s)
+            return
+        if sp == 1:  # SETUP_BANNER
+            h = a - o.HEX
+            b = seat * 35
+            s.board[h] = b
+            s.hexof[b] = h
+            s.facing[b] = 0
+            s.loc[b] = L_BOARD
+            s.seg_hex[seat] = [h, h, h]
+            s.mono_folded[seat] = True
+            dirty(s)
+            if seat + 1 < self.n:
+                s.acting_seat = seat + 1
+            else:
+                self.start_turn(s, 0)
+            return
+        if sp == 4:  # ORDER_MODE
+            s.p_mode = a - o.MODE
+            self.begin_effect(s, self.effect_of(s))
+            return
+        x = a - o.HEX  # SELECT_HEX value (or garbage for other families)
+        f = a - o.ROT
+        fx = get_fx(self, s)
+        if sp == 5:
+            s.p_a = x
+            s.sub_phase = int(Sub.CHARGE_DEST)
+        elif sp == 6:
+            s.p_b = x
+            s.sub_phase = int(Sub.CHARGE_FACING)
+        elif sp == 7:
+            self.resolve_charge(s, fx, f)
+            return
+        elif sp == 8:
+            s.p_a = x
+            s.sub_phase = int(Sub.MOVE_DEST)
+        elif sp == 9:
+            s.p_b = x
+            if s.board[s.p_a] % 35 == 0:
+                relocate(self, s, fx, s.board[s.p_a], x)
+                settle(self, s)
+                self.back_to_main(s)
+                return
+            s.sub_phase = int(Sub.MOVE_FACING)
+        elif sp in (10, 21):
+            i = s.board[s.p_a]
+            if s.p_b != s.p_a:
+                relocate(self, s, fx, i, s.p_b)
+            s.facing[i] = f
+            dirty(s)
+            settle(self, s)
+            self.back_to_main(s)
+            return
+        elif sp == 11:
+            s.p_a = x
+            s.sub_phase = int(Sub.PUSH_PUSHER)
+        elif sp == 12:
+            s.p_b = x
+            s.sub_phase = int(Sub.PUSH_DEST)
+        elif sp == 13:
+            s.p_c = x
+            relocate(self, s, fx, s.board[s.p_a], x)
+            settle(self, s)
+            self.back_to_main(s)
+            return
+        elif sp == 14:
+            s.net_marker_on = s.board[x]
+            dirty(s)
+            settle(self, s)
+            self.back_to_main(s)
+            return
+        elif sp == 15:
+            s.p_a = x
+            ef = self.effect_of(s)
+            self.resolve_step(s, fx, [(x, int(ef.amount), -1, False)])
+            if not self.banner_check(s):
+                self.back_to_main(s)
+            return
+        elif sp == 16:
+            tri = a - o.TRI
+            ef = self.effect_of(s)
+            self.resolve_step(s, fx, self.area_hits(s, seat, tri, ef))
+            if not self.banner_check(s):
+                self.back_to_main(s)
+            return
+        elif sp == 17:
+            s.entrench_on = s.board[x]
+            dirty(s)
+            settle(self, s)
+            self.back_to_main(s)
+            return
+        elif sp == 18:
+            s.p_a = x
+            s.sub_phase = int(Sub.ROTATE_FACING)
+        elif sp == 19:
+            s.facing[s.board[s.p_a]] = f
+            dirty(s)
+            settle(self, s)
+            self.back_to_main(s)
+            return
+        elif sp == 20:
+            s.p_b = x
+            s.sub_phase = int(Sub.FEATURE_FACING)
+        elif sp == 22:
+            h = s.p_a
+            i, j = s.board[h], s.board[x]
+            s.board[h], s.board[x] = j, i
+            s.hexof[i], s.hexof[j] = x, h
+            s.p_b = x
+            dirty(s)
+            settle(self, s)
+            self.back_to_main(s)
+            return
+        elif sp == 23:
+            s.p_a = x
+            s.sub_phase = int(Sub.UNFOLD_SEG3)
+        elif sp == 24:
+            s.p_b = x
+            self.land_monolith(s, seat, s.p_a, x)
+            return
+        elif sp == 25:
+            i = s.unfold_queue.pop(0)
+            s.facing[i] = f
+            if s.unfold_queue:
+                s.acting_seat = s.unfold_queue[0] // 35
+                dirty(s)
+            else:
+                self.finish_unfold(s)
+            return
+        elif sp == 26:
+            s.b_targets.append(x)
+            if len(s.b_targets) < len(s.b_strikes):
+                s.p_a = s.b_strikes[len(s.b_targets)]
+                s.acting_seat = s.board[s.p_a] // 35
+                dirty_mask(s)
+                return
+            s.sub_phase = int(Sub.MAIN)  # internal; the battle sets the next decision point
+            s.acting_seat = s.turn_seat
+            self.run_battle(s)
+            return
+        dirty_mask(s)
+
+    def begin_effect(self, s, ef) -> None:
+        """Enter the first sub-phase of Order effect ``ef`` (or resolve it at once: Battle)."""
+        name = ef.effect
+        table = {
+            "charge": (Eff.CHARGE, Sub.CHARGE_TILE), "move": (Eff.MOVE, Sub.MOVE_TILE),
+            "push_back": (Eff.PUSH_BACK, Sub.PUSH_TARGET), "net_mark": (Eff.NET_MARK, Sub.NET_TARGET),
+            "wound_target": (Eff.WOUND_TARGET, Sub.WOUND_TARGET), "wound_area": (Eff.WOUND_AREA, Sub.AREA_TARGET),
+            "entrench": (Eff.ENTRENCH, Sub.ENTRENCH_TARGET), "rotate_target": (Eff.ROTATE_TARGET, Sub.ROTATE_TARGET),
+        }
+        dirty_mask(s)
+        if name == "battle":
+            s.sub_phase = int(Sub.MAIN)
+            self.start_battle(s, 0)
+            return
+        e, sub = table[name]
+        s.p_effect = int(e)
+        s.sub_phase = int(sub)
+
+    def resolve_charge(self, s, fx, f: int) -> None:
+        """Spec §4.8 step 2-3: move, face, resolve the charger's melee attacks, then end the turn."""
+        i = s.board[s.p_a]
+        relocate(self, s, fx, i, s.p_b)
+        s.facing[i] = f
+        dirty(s)
+        fx = settle(self, s)
+        h = s.p_b
+        hits = []
+        if s.board[h] == i and not fx.netted[h] and not fx.disarmed[h]:
+            hits = self.attack_hits(s, fx, h, 1, extra_melee=fx.charge_b[h], melee_only=True)
+        self.resolve_step(s, fx, hits)
+        if self.banner_check(s):
+            return
+        self.end_turn(s)
+
+    def land_monolith(self, s, seat: int, h2: int, h3: int) -> None:
+        """Unfold ``seat``'s Monolith onto ``h2``/``h3`` (spec §4.10 steps 1-4)."""
+        s.unfolded = True
+        B = s.hexof[seat * 35]
+        s.seg_hex[seat] = [B, h2, h3]
+        s.mono_folded[seat] = False
+        others, own = [], []
+        for k, h in ((0, h2), (1, h3)):
+            c = s.seg_content[seat][k]
+            if c >= 0:
+                s.board[h] = c
+                s.hexof[c] = h
+                s.loc[c] = L_BOARD
+                s.seg_revealed[seat][k] = True
+                (own if c // 35 == seat else others).append(c)
+        s.unfold_queue = others + own
+        dirty(s)
+        if s.unfold_queue:
+            s.sub_phase = int(Sub.UNFOLD_FACING)
+            s.acting_seat = s.unfold_queue[0] // 35
+        else:
+            self.finish_unfold(s)
+
+    def finish_unfold(self, s) -> None:
+        """Spec §4.10 step 5: effects, state check, board-full check."""
+        s.acting_seat = s.turn_seat
+        s.sub_phase = int(Sub.MAIN)
+        s.p_effect = s.p_a = s.p_b = -1
+        dirty(s)
+        settle(self, s)
+        if all(x >= 0 for x in s.board):
+            self.start_battle(s, 1)

@@ -1,0 +1,100 @@
+"""Smoke test of the benchmark harness on the toy game (structure and sanity of the results, no timing)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from benchmarks.report import render_markdown, write_results
+from benchmarks.run import run_benchmarks
+from benchmarks.single_agent import AecSingleAgentEnv
+from benchmarks.timing import BUDGETS
+from tests.toy_game import ENV_ID
+
+TINY = dataclasses.replace(
+    BUDGETS["smoke"], name="tiny", loop_seconds=0.05, repeats=2, warmup_seconds=0.01, latency_states=4,
+    latency_repeats=2, reset_calls=3, progress_games=2, memory_envs=2, memory_steps=3, train_steps=64,
+    train_warmup_steps=32, train_n_steps=32,
+)
+
+
+@pytest.fixture(scope="module")
+def result():
+    return run_benchmarks(TINY, env_ids=[ENV_ID], imports=("tests.conftest",), refs=["connect_four_v3"],
+                          train=True, train_vecs=("dummy",), quiet=True)
+
+
+def _row(result, env_id):
+    return next(r for r in result["rows"] if r["env_id"] == env_id)
+
+
+def test_rows_and_sections(result):
+    assert [r["env_id"] for r in result["rows"]] == ["connect_four_v3", ENV_ID]
+    toy = _row(result, ENV_ID)
+    assert toy["errors"] == []
+    assert (toy["num_players"], toy["num_actions"], toy["obs_size"]) == (2, 9, 23)
+    for section in ("aec", "aec_raw", "engine", "engine_obs"):
+        s = toy[section]
+        assert s["decisions_per_s"] > 0 and s["games_completed"] > 0
+        # tic-tac-toe: a match takes 5..9 marks
+        assert 5 <= s["decisions_per_game"] <= 9
+    lat = toy["latency"]
+    for key in ("reset_us", "initial_state_us", "clone_us", "observe_us", "observe_warm_us", "legal_mask_us",
+                "json_roundtrip_us"):
+        assert 0 < lat[key] < 1e5, key
+    assert lat["json_roundtrip_exact"] is True
+    assert 0 < toy["memory"]["env_bytes"] < 1e6 and 0 < toy["memory"]["state_bytes"] < toy["memory"]["env_bytes"]
+    prog = toy["progress"]
+    assert prog["games"] >= 1
+    assert prog["early"]["legal_actions"] >= prog["late"]["legal_actions"]  # the board fills up
+
+
+def test_ratios_and_targets(result):
+    c4 = _row(result, "connect_four_v3")
+    assert c4["ratios"]["aec_x_c4"] == pytest.approx(1.0)
+    assert c4["targets"] is None
+    toy = _row(result, ENV_ID)
+    assert toy["ratios"]["aec_x_c4"] > 0
+    assert set(toy["targets"]) == {"aec_x_c4", "engine_x_oschess", "clone_us", "reset_us", "env_mb"}
+    assert toy["targets"]["engine_x_oschess"]["met"] is None  # OpenSpiel chess was not measured
+    assert toy["targets"]["clone_us"]["met"] in (True, False)
+
+
+def test_training_entries(result):
+    names = {(e["env_id"], e["vec"]) for e in result["training"]}
+    assert names == {(ENV_ID, "dummy"), ("connect_four_v3", "dummy")}
+    for e in result["training"]:
+        assert "error" not in e, e.get("error")
+        assert e["steps"] >= TINY.train_steps and e["steps_per_s"] > 0
+        assert e["all_seat_decisions_per_s"] >= e["steps_per_s"]
+
+
+def test_report_files(result, tmp_path):
+    md_path, json_path = write_results(result, tmp_path, "t")
+    md = md_path.read_text()
+    assert md == render_markdown(result)
+    for heading in ("## Summary", "## Throughput", "## Ratios to the references", "## Per-call latency and memory", "## Targets", "## Cost by game progress",
+                    "## Cost by player count", "## MaskablePPO training throughput"):
+        assert heading in md
+    data = json.loads(json_path.read_text())
+    assert data["meta"]["cpu"] and data["meta"]["date"]
+    assert data["references"]["connect_four_v3_aec_decisions_per_s"] > 0
+
+
+def test_single_agent_wrapper_masks():
+    from pettingzoo.classic import connect_four_v3
+
+    env = AecSingleAgentEnv(connect_four_v3.raw_env, seed=3)
+    obs, _ = env.reset(seed=3)
+    assert obs.shape == env.observation_space.shape and obs.dtype == np.float32
+    done, steps, rng = False, 0, np.random.default_rng(0)
+    while not done:
+        mask = env.action_masks()
+        assert mask.dtype == bool and mask.any()
+        obs, reward, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+        done = term or trunc
+        steps += 1
+    assert reward in (-1.0, 0.0, 1.0) and steps <= 21

@@ -1,0 +1,274 @@
+"""Single-agent wrapper, self-play pool, configs, evaluation and smoke training runs."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import monolith_envs
+from agents import RandomAgent
+from agents.base import BaseAgent
+from tests.toy_game import ENV_ID as TOY
+from training.config import (CONFIG_DIR, TrainConfigError, apply_overrides, load_config, validate)
+from training.evaluate import run_tournament, wilson_interval
+from training.wrapper import SingleAgentEnv
+
+
+class Scripted(BaseAgent):
+    """Opponent that plays a fixed preference order of cells (first legal one)."""
+
+    def __init__(self, order):
+        super().__init__()
+        self.order = list(order)
+
+    def act(self, observation, action_mask, rng):
+        return next(a for a in self.order if action_mask[a])
+
+
+def toy_position(env: SingleAgentEnv, marks0, marks1, player):
+    s = env.game.clone(env.aec.game_state)
+    s.board[:] = -1
+    s.board[list(marks0)] = 0
+    s.board[list(marks1)] = 1
+    s.player = player
+    s.decisions = len(marks0) + len(marks1)
+    return env.set_state(s)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_learner_winning_move_gives_plus_one(seat):
+    env = SingleAgentEnv(TOY, [Scripted(range(9))], {"extra_turn_face": 7}, seat=seat, seed=0)
+    env.reset()
+    mine, theirs = [0, 1], [3, 4]
+    m0, m1 = (mine, theirs) if seat == 0 else (theirs, mine)
+    _, r, done = toy_position(env, m0, m1, player=seat)
+    assert (r, done) == (0.0, False)
+    assert env.action_masks()[2] and not env.action_masks()[0]
+    obs, reward, term, trunc, info = env.step(2)
+    assert (reward, term, trunc) == (1.0, True, False)
+    assert info["win"] == 1 and info["returns"][seat] == 1.0
+    assert not env.action_masks().any()
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_loss_by_opponents_last_move_gives_minus_one(seat):
+    # the opponent (other seat) completes 3-4-5 right after the learner's non-blocking move
+    opp = 1 - seat
+    env = SingleAgentEnv(TOY, [Scripted([5, 0, 1, 2, 6, 7, 8])], {"extra_turn_face": 7}, seat=seat, seed=0)
+    env.reset()
+    mine, theirs = [0, 8], [3, 4]
+    m0, m1 = (mine, theirs) if seat == 0 else (theirs, mine)
+    toy_position(env, m0, m1, player=seat)
+    obs, reward, term, trunc, info = env.step(1)  # does not block 5
+    assert (reward, term) == (-1.0, True)
+    assert info["win"] == -1 and info["returns"][opp] == 1.0
+
+
+def test_episode_rewards_sum_to_final_return_and_seats_rotate():
+    env = SingleAgentEnv(TOY, [RandomAgent()], seed=3)
+    seats = []
+    for ep in range(40):
+        obs, info = env.reset()
+        seats.append(info["seat"])
+        total, done = 0.0, False
+        rng = np.random.default_rng(ep)
+        while not done:
+            legal = np.flatnonzero(env.action_masks())
+            assert obs.shape == env.observation_space.shape and obs.dtype == np.float32
+            obs, r, term, trunc, info = env.step(int(rng.choice(legal)))
+            total += r
+            done = term or trunc
+        assert total == pytest.approx(float(info["returns"][info["seat"]]))
+    assert seats == [i % 2 for i in range(40)]
+
+
+class MaskSpy(BaseAgent):
+    """Opponent that checks it is only ever asked to act for its own seat, with that seat's mask."""
+
+    needs_env = True
+
+    def __init__(self):
+        super().__init__()
+        self.calls = 0
+
+    def act(self, observation, action_mask, rng):
+        ctx = self._require_ctx()
+        seat = ctx.seat
+        assert seat != self.wrapper.learner
+        legal = ctx.game.legal_mask(ctx.state)
+        assert ctx.game.current_player(ctx.state) == seat
+        np.testing.assert_array_equal(np.asarray(action_mask, bool), legal)
+        np.testing.assert_array_equal(observation, ctx.game.observe(ctx.state, seat))
+        self.calls += 1
+        return int(np.flatnonzero(action_mask)[rng.integers(int(np.sum(action_mask)))])
+
+
+def test_opponents_act_only_with_their_own_mask():
+    spy = MaskSpy()
+    env = SingleAgentEnv(TOY, [spy], seed=1)
+    spy.wrapper = env
+    for ep in range(30):
+        _, info = env.reset()
+        done = False
+        while not done:
+            legal = np.flatnonzero(env.action_masks())
+            assert env.aec.agent_selection == f"player_{info['seat']}"
+            _, _, term, trunc, _ = env.step(int(legal[0]))
+            done = term or trunc
+    assert spy.calls > 60
+
+
+def test_learner_illegal_action_raises():
+    env = SingleAgentEnv(TOY, [RandomAgent()], seed=0, seat=0)
+    env.reset()
+    taken = int(np.flatnonzero(~env.action_masks())[0]) if (~env.action_masks()).any() else None
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    if taken is None:
+        taken = int(np.flatnonzero(~env.action_masks())[0])
+    with pytest.raises(monolith_envs.IllegalActionError):
+        env.step(taken)
+
+
+def test_opponent_pool_mix_and_snapshots():
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from training.selfplay import OpponentPool, SnapshotAgent, policy_weights
+
+    base = SingleAgentEnv(TOY, [RandomAgent()])
+
+    def make_policy():
+        return MaskableActorCriticPolicy(base.observation_space, base.action_space, lambda _: 0.0, net_arch=[8])
+
+    pool = OpponentPool(TOY, {"self": 1.0, "random": 1.0}, pool_size=2, make_policy=make_policy)
+    rng = np.random.default_rng(0)
+    assert all(isinstance(a, RandomAgent) for _ in range(20) for a in pool(rng, 1))  # no snapshot yet
+    for i in range(3):
+        pool.add_snapshot(policy_weights(make_policy()))
+    assert len(pool.snapshots) == 2
+    kinds = [type(pool(rng, 1)[0]) for _ in range(400)]
+    share = kinds.count(SnapshotAgent) / 400
+    assert 0.4 < share < 0.6
+    env = SingleAgentEnv(TOY, pool, seed=0)
+    for _ in range(10):
+        env.reset()
+        done = False
+        while not done:
+            _, _, t, tr, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            done = t or tr
+    with pytest.raises(ValueError, match="make_policy"):
+        OpponentPool(TOY, {"self": 1.0})
+
+
+# ---------------------------------------------------------------------------------------------- configs
+def test_unknown_config_key_is_named_with_valid_keys(tmp_path):
+    p = tmp_path / "bad.toml"
+    p.write_text('env_id = "toy"\nlearning_rat = 0.1\n')
+    with pytest.raises(TrainConfigError) as e:
+        load_config(p)
+    assert "'learning_rat'" in str(e.value) and "learning_rate" in str(e.value) and "valid keys" in str(e.value)
+    with pytest.raises(TrainConfigError, match="unknown config key 'n_stepz'"):
+        apply_overrides(validate({}), ["n_stepz=3"])
+    with pytest.raises(TrainConfigError, match="'n_steps': expected int, got str"):
+        apply_overrides(validate({}), ["n_steps=many"])
+    with pytest.raises(TrainConfigError, match="not key=value"):
+        apply_overrides(validate({}), ["n_steps"])
+
+
+def test_overrides_and_shipped_configs():
+    cfg = apply_overrides(load_config(), ["env_config.reward_mode=win_loss", "learning_rate=1e-3", "n_envs=1"])
+    assert cfg["env_config"]["reward_mode"] == "win_loss" and cfg["env_config"]["num_players"] == 2
+    assert cfg["learning_rate"] == 1e-3 and cfg["n_envs"] == 1 and cfg["name"] == "monolith_arena_2p"
+    shipped = sorted(CONFIG_DIR.glob("*.toml"))
+    assert {p.name for p in shipped} >= {"monolith_arena_2p.toml", "monolith_arena_3p.toml",
+                                          "monolith_arena_4p.toml"}
+    for p in shipped:
+        assert load_config(p)["env_id"]
+
+
+def test_bad_game_config_key_is_reported(tmp_path):
+    from training.train import main
+
+    with pytest.raises(monolith_envs.ConfigError, match="'colour'"):
+        main(["--set", f"env_id={TOY}", "--set", "env_config={colour = 1}", "--set", f"out_dir={tmp_path}"])
+
+
+# ---------------------------------------------------------------------------------------------- evaluation
+def test_wilson_interval_known_values():
+    lo, hi = wilson_interval(5, 10)
+    assert (round(lo, 4), round(hi, 4)) == (0.2366, 0.7634)
+    lo, hi = wilson_interval(0, 20)
+    assert lo == 0.0 and round(hi, 4) == 0.1611
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_tournament_parallel_equals_serial_and_writes_json(tmp_path):
+    from training.evaluate import main
+
+    serial = run_tournament(TOY, ["random", "mcts:20"], 12, seed=5, workers=1)
+    out = tmp_path / "ev.json"
+    data = main(["--env", TOY, "--agents", "random,mcts:20", "--games", "12", "--seed", "5", "--workers", "2",
+                 "--preload", "tests.conftest", "--out", str(out)])
+    assert json.loads(out.read_text()) == json.loads(json.dumps(data))
+    pair = data["pairs"][0]
+    assert pair["games"] == 12 and pair["wins"] + pair["draws"] + pair["losses"] == 12
+    assert [pair["wins"], pair["draws"], pair["losses"]] == [serial["pairs"][0].wins, serial["pairs"][0].draws,
+                                                             serial["pairs"][0].losses]
+    assert serial["pairs"][0].seats == [k % 2 for k in range(12)]
+    assert data["ratings"]["mcts:20"]["mu"] > data["ratings"]["random"]["mu"]
+
+
+# ---------------------------------------------------------------------------------------------- smoke runs
+def _importable(env_id: str) -> bool:
+    try:
+        monolith_envs.make(env_id)
+    except ModuleNotFoundError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("env_id", sorted(set(monolith_envs.available_envs()) | {TOY}))
+def test_smoke_training_run(env_id, tmp_path):
+    from training.train import main
+
+    if not _importable(env_id):
+        pytest.skip(f"{env_id} is registered but its module is not importable yet")
+    report = main([
+        "--set", f"env_id={env_id}", "--set", "env_config={}", "--set", "total_timesteps=256",
+        "--set", "n_steps=128", "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "n_envs=2",
+        "--set", "vec_env=dummy", "--set", "net_arch=[32]", "--set", "eval_every=128", "--set", "eval_games=2",
+        "--set", "final_eval_games=2", "--set", "eval_workers=1", "--set", "snapshot_every=128",
+        "--set", "opponent_mix={self = 1.0, random = 1.0}", "--set", "eval_opponents=['random']",
+        "--set", f"out_dir={tmp_path}", "--set", "name=smoke", "--set", "progress_bar=false",
+        "--set", "checkpoint_every=128",
+    ])
+    run = tmp_path / "smoke"
+    assert report["learner_steps"] == 256
+    assert (run / "final_model.zip").exists() and (run / "learning_curve.png").exists()
+    assert any((run / "checkpoints").glob("model_*_steps.zip"))
+    assert any((run / "tb").rglob("events.out.tfevents.*"))
+    rep = json.loads((run / "report.json").read_text())
+    assert rep["final_eval"]["random"]["games"] == 2 and len(rep["learning_curve"]) >= 2
+    assert rep["throughput"]["env_steps_per_s"] > 0
+
+
+# ---------------------------------------------------------------------------------------------- warm start
+def test_demonstrations_and_behaviour_cloning_fit_a_teacher():
+    from sb3_contrib import MaskablePPO
+
+    from training.pretrain import behaviour_cloning, collect_demonstrations
+
+    data = collect_demonstrations(TOY, {}, 300, teacher="heuristic", opponents=["random"], seed=0, tasks=2)
+    n = len(data["actions"])
+    assert n >= 300 and data["obs"].shape == (n, 23) and data["masks"].shape == (n, 2)
+    masks = np.unpackbits(data["masks"], axis=1, count=9).astype(bool)
+    assert masks[np.arange(n), data["actions"]].all()  # every teacher action was legal
+    assert np.all(np.abs(data["returns"]) <= 1.0 + 1e-6)
+    # a deterministic teacher (lowest legal cell) is learnt almost perfectly
+    data["actions"] = np.array([np.flatnonzero(m)[0] for m in masks])
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv(TOY, [RandomAgent()]), policy_kwargs={"net_arch": [64]},
+                        seed=0, device="cpu")
+    info = behaviour_cloning(model.policy, data, 9, epochs=30, batch_size=64, lr=3e-3)
+    assert info["accuracy"] > 0.9, info["accuracy"]
+    assert info["loss"][-1] < info["loss"][0]

@@ -1,0 +1,292 @@
+"""Train MaskablePPO by self-play on any registered game, then evaluate it and write a report.
+
+Command line (the main job)::
+
+    python -m training.train [--config FILE] [--set key=value ...] [--list-keys]
+
+Default config: ``training/configs/monolith_arena_2p.toml``.  Outputs under ``<out_dir>/<name>/``:
+
+* ``tb/``: TensorBoard logs (PPO losses, episode rewards, ``eval/win_rate_<opponent>``);
+* ``checkpoints/``: periodic model checkpoints; ``final_model.zip``: the final policy;
+* optional behaviour-cloning warm start from a teacher agent (``pretrain_samples``, see
+  :mod:`training.pretrain`) before PPO;
+* ``report.json``: final win rates against the fixed opponents with 95% Wilson intervals, the learning
+  curve, throughput and the resolved config;
+* ``learning_curve.png``: win rate against the fixed opponents over training steps.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from training.config import DEFAULT_CONFIG, TrainConfigError, apply_overrides, describe_keys, load_config
+
+__all__ = ["train", "main", "make_vec_env"]
+
+
+def _make_env_fn(cfg: dict, rank: int):
+    """A picklable env factory for rank ``rank`` (a training env with its own opponent pool)."""
+    env_id, env_config, seed = cfg["env_id"], dict(cfg["env_config"]), cfg["seed"]
+    mix, pool_size, net_arch, seat = dict(cfg["opponent_mix"]), cfg["pool_size"], list(cfg["net_arch"]), cfg["seat"]
+
+    def make():
+        import torch
+
+        torch.set_num_threads(1)
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+        from training.selfplay import OpponentPool
+        from training.wrapper import SingleAgentEnv
+
+        holder: dict[str, Any] = {}
+
+        def make_policy():
+            env = holder["env"]
+            return MaskableActorCriticPolicy(env.observation_space, env.action_space, lambda _: 0.0,
+                                             net_arch=net_arch)
+
+        pool = OpponentPool(env_id, mix, pool_size, make_policy)
+        env = SingleAgentEnv(env_id, pool, env_config, seat=seat, seed=seed * 1000 + rank)
+        holder["env"] = env
+        env.add_snapshot = pool.add_snapshot  # type: ignore[attr-defined]  (reached by env_method)
+        return env
+
+    return make
+
+
+def make_vec_env(cfg: dict):
+    """The training ``VecEnv`` (``DummyVecEnv`` or ``SubprocVecEnv`` per ``vec_env``) with ``VecMonitor``."""
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
+
+    fns = [_make_env_fn(cfg, i) for i in range(cfg["n_envs"])]
+    if cfg["vec_env"] == "subproc" and cfg["n_envs"] > 1:
+        vec = SubprocVecEnv(fns, start_method="spawn")
+    else:
+        vec = DummyVecEnv(fns)
+    return VecMonitor(vec)
+
+
+def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any):
+    from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
+    from tqdm import tqdm
+
+    from training.evaluate import run_pairing, wilson_interval
+    from training.selfplay import policy_weights
+
+    n_envs = cfg["n_envs"]
+
+    class ProgressBar(BaseCallback):
+        """tqdm bar over learner steps."""
+
+        def _on_training_start(self) -> None:
+            self.bar = tqdm(total=cfg["total_timesteps"], desc="train", unit="step", file=sys.stderr,
+                            disable=not cfg["progress_bar"])
+
+        def _on_step(self) -> bool:
+            self.bar.update(n_envs)
+            return True
+
+        def _on_training_end(self) -> None:
+            self.bar.close()
+
+    class Snapshots(BaseCallback):
+        """Push a frozen copy of the policy into every env's self-play pool every ``snapshot_every`` steps."""
+
+        def _on_training_start(self) -> None:
+            self._push()
+            self.last = 0
+
+        def _push(self) -> None:
+            self.training_env.env_method("add_snapshot", policy_weights(self.model.policy))
+
+        def _on_step(self) -> bool:
+            if self.num_timesteps - self.last >= cfg["snapshot_every"]:
+                self.last = self.num_timesteps
+                self._push()
+            return True
+
+    class PeriodicEval(BaseCallback):
+        """Every ``eval_every`` steps: win rate of the current policy against each fixed opponent."""
+
+        def _on_training_start(self) -> None:
+            self.last = 0
+            if cfg["eval_every"] > 0:
+                self.evaluate()  # the starting point (after any behaviour-cloning warm start)
+
+        def _on_step(self) -> bool:
+            if cfg["eval_every"] > 0 and self.num_timesteps - self.last >= cfg["eval_every"]:
+                self.last = self.num_timesteps
+                self.evaluate()
+            return True
+
+        def evaluate(self) -> None:
+            path = run_dir / "eval_model.zip"
+            self.model.save(path)
+            point: dict[str, Any] = {"step": int(self.num_timesteps)}
+            for opp in cfg["eval_opponents"]:
+                pr = run_pairing(cfg["env_id"], f"ppo:{path}", opp, cfg["eval_games"], seed=cfg["seed"] + 10**6,
+                                 env_config=cfg["env_config"], workers=1, executor=executor)
+                n = len(pr.outcomes)
+                lo, hi = wilson_interval(pr.wins, n)
+                point[opp] = {"win_rate": pr.wins / n, "ci95": [lo, hi], "games": n}
+                self.logger.record(f"eval/win_rate_{opp}", pr.wins / n)
+            curve.append(point)
+            self.logger.dump(self.num_timesteps)
+
+    cbs = [ProgressBar(), Snapshots(), PeriodicEval()]
+    if cfg["checkpoint_every"] > 0:
+        cbs.append(CheckpointCallback(max(1, cfg["checkpoint_every"] // n_envs), str(run_dir / "checkpoints"),
+                                      name_prefix="model"))
+    return cbs, cbs[2]
+
+
+def plot_curve(curve: list[dict], opponents: list[str], path: Path, title: str) -> None:
+    """Write the learning curve PNG: win rate (with 95% CI band) per fixed opponent over training steps."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
+    for opp in opponents:
+        pts = [p for p in curve if opp in p]
+        if not pts:
+            continue
+        x = [p["step"] for p in pts]
+        y = [p[opp]["win_rate"] for p in pts]
+        lo = [p[opp]["ci95"][0] for p in pts]
+        hi = [p[opp]["ci95"][1] for p in pts]
+        ax.plot(x, y, marker="o", label=f"vs {opp}")
+        ax.fill_between(x, lo, hi, alpha=0.2)
+    ax.set_xlabel("learner steps")
+    ax.set_ylabel("win rate")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.set_title(title)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def train(cfg: dict) -> dict:
+    """Run one training job from a validated config (see :mod:`training.config`); returns the report dict.
+
+    Raises:
+        monolith_envs.UnknownEnvError / ConfigError: bad ``env_id`` / ``env_config``.
+    """
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    import monolith_envs
+    from training.evaluate import run_pairing
+
+    monolith_envs.make(cfg["env_id"], **cfg["env_config"])  # fail fast on env id / config errors
+    torch.set_num_threads(cfg["torch_threads"])
+    run_dir = Path(cfg["out_dir"]) / cfg["name"]
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
+    t_start = time.perf_counter()
+    vec = make_vec_env(cfg)
+    executor = (ProcessPoolExecutor(cfg["eval_workers"], mp_context=mp.get_context("spawn"))
+                if cfg["eval_workers"] > 1 else None)
+    curve: list[dict] = []
+    try:
+        model = MaskablePPO(
+            "MlpPolicy", vec, learning_rate=cfg["learning_rate"], n_steps=cfg["n_steps"],
+            batch_size=cfg["batch_size"], n_epochs=cfg["n_epochs"], gamma=cfg["gamma"],
+            gae_lambda=cfg["gae_lambda"], clip_range=cfg["clip_range"], ent_coef=cfg["ent_coef"],
+            vf_coef=cfg["vf_coef"], max_grad_norm=cfg["max_grad_norm"],
+            policy_kwargs={"net_arch": list(cfg["net_arch"])}, tensorboard_log=str(run_dir / "tb"),
+            seed=cfg["seed"], device="cpu", verbose=0,
+        )
+        pretrain_info: dict[str, Any] = {}
+        if cfg["pretrain_samples"] > 0:
+            from training.pretrain import behaviour_cloning, collect_demonstrations
+
+            tp = time.perf_counter()
+            data = collect_demonstrations(cfg["env_id"], cfg["env_config"], cfg["pretrain_samples"],
+                                          cfg["pretrain_teacher"], cfg["pretrain_opponents"], cfg["seed"],
+                                          cfg["gamma"], executor=executor, tasks=2 * cfg["eval_workers"])
+            tc = time.perf_counter() - tp
+            info = behaviour_cloning(model.policy, data, vec.action_space.n, cfg["pretrain_epochs"],
+                                     cfg["batch_size"], cfg["pretrain_lr"], cfg["vf_coef"], cfg["seed"])
+            pretrain_info = {"samples": info["samples"], "train_accuracy": info["accuracy"],
+                             "final_loss": info["loss"][-1], "collect_seconds": tc,
+                             "fit_seconds": time.perf_counter() - tp - tc}
+            del data
+        cbs, evaluator = _callbacks(cfg, run_dir, curve, executor)
+        t0 = time.perf_counter()
+        model.learn(cfg["total_timesteps"], callback=cbs, tb_log_name="ppo")
+        t_train = time.perf_counter() - t0
+        opp_steps = int(sum(vec.get_attr("opponent_steps")))
+        final_path = run_dir / "final_model.zip"
+        model.save(final_path)
+        if cfg["eval_every"] > 0 and (not curve or curve[-1]["step"] != model.num_timesteps):
+            evaluator.evaluate()
+        vec.close()
+        t1 = time.perf_counter()
+        final: dict[str, Any] = {}
+        for opp in cfg["eval_opponents"]:
+            pr = run_pairing(cfg["env_id"], f"ppo:{final_path}", opp, cfg["final_eval_games"], seed=cfg["seed"] + 2 * 10**6,
+                             env_config=cfg["env_config"], workers=1, executor=executor,
+                             progress=cfg["progress_bar"])
+            final[opp] = pr.summary()
+        t_eval = time.perf_counter() - t1
+    finally:
+        if executor is not None:
+            executor.shutdown()
+    steps = int(model.num_timesteps)
+    report = {
+        "run": cfg["name"], "env_id": cfg["env_id"], "env_config": cfg["env_config"],
+        "final_model": str(final_path), "learner_steps": steps, "pretrain": pretrain_info,
+        "final_eval": final, "learning_curve": curve,
+        "throughput": {
+            "train_seconds": t_train, "learner_steps_per_s": steps / t_train,
+            "env_steps_per_s": (steps + opp_steps) / t_train, "opponent_steps": opp_steps,
+        },
+        "final_eval_seconds": t_eval, "total_seconds": time.perf_counter() - t_start, "config": cfg,
+    }
+    (run_dir / "report.json").write_text(json.dumps(report, indent=2))
+    plot_curve(curve, cfg["eval_opponents"], run_dir / "learning_curve.png",
+               f"{cfg['name']}: MaskablePPO self-play on {cfg['env_id']}")
+    return report
+
+
+def main(argv: list[str] | None = None) -> dict:
+    """Command-line entry point (see the module docstring)."""
+    ap = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--config", default=None, help=f"TOML config (default: {DEFAULT_CONFIG.name})")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a config key (table entries: env_config.reward_mode=score)")
+    ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
+    args = ap.parse_args(argv)
+    if args.list_keys:
+        print(describe_keys())
+        return {}
+    try:
+        cfg = apply_overrides(load_config(args.config), args.set)
+    except TrainConfigError as e:
+        ap.error(str(e))
+    report = train(cfg)
+    print(f"\nrun {report['run']}: {report['learner_steps']} learner steps in "
+          f"{report['throughput']['train_seconds']:.0f} s "
+          f"({report['throughput']['env_steps_per_s']:.0f} env steps/s incl. opponents)")
+    for opp, s in report["final_eval"].items():
+        print(f"  vs {opp:10s} win rate {s['win_rate']:.3f}  95% CI [{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}]"
+              f"  ({s['wins']}W {s['draws']}D {s['losses']}L of {s['games']})")
+    print(f"report: {Path(cfg['out_dir']) / cfg['name'] / 'report.json'}")
+    return report
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,192 @@
+"""``SingleAgentEnv``: one seat of a multi-player AEC game as a single-agent Gymnasium env.
+
+The learner takes one seat per episode (rotating over the seats, or drawn at random); the other seats are
+played by opponent agents *inside* ``step`` until the learner must decide again or the episode ends.  The
+reward returned by ``step`` is the learner's own AEC reward accumulated since its previous decision (its own
+action's reward plus everything the opponents' actions gave it), so a win by the learner's last move yields
++1 and a loss caused by an opponent's last move yields -1 (``win_loss`` reward modes).  ``action_masks()``
+returns the learner's action mask, as ``sb3_contrib.MaskablePPO`` expects.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import gymnasium as gym
+import numpy as np
+
+import monolith_envs
+
+__all__ = ["SingleAgentEnv", "OpponentSampler"]
+
+# opponent_sampler(rng, num_opponents) -> list of agents (one per opponent seat, in seat order)
+OpponentSampler = Callable[[np.random.Generator, int], Sequence[Any]]
+
+
+class SingleAgentEnv(gym.Env):
+    """Single-agent Gymnasium env around ``monolith_envs.make(env_id, **config)``.
+
+    Args:
+        env_id: registered env id.
+        opponents: a list of agents (cycled over the opponent seats) or an :data:`OpponentSampler`
+            ``sampler(rng, k) -> k agents`` called at every reset (self-play pools use this).
+        env_config: the game's config keys.
+        seat: ``"rotate"`` (default: seat = episode index mod players), ``"random"``, or a fixed seat int.
+        seed: seeds the episode seeds, seat draws and the opponents' generators.
+
+    Spaces: ``observation_space`` = the game's ``Box(float32[obs_size])``; ``action_space`` =
+    ``Discrete(num_actions)``.  ``info`` carries ``"seat"``, ``"action_mask"`` and, at the end,
+    ``"returns"`` (``float32[num_players]``) and ``"win"`` (1 win, 0 draw, -1 loss).
+
+    Raises:
+        ValueError: bad ``seat``.
+        monolith_envs.IllegalActionError: the learner's action is illegal.
+    """
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        env_id: str,
+        opponents: Sequence[Any] | OpponentSampler,
+        env_config: dict | None = None,
+        seat: str | int = "rotate",
+        seed: int | None = None,
+    ):
+        super().__init__()
+        self.env_id = env_id
+        self.env_config = dict(env_config or {})
+        self.aec = monolith_envs.make(env_id, wrapped=False, **self.env_config)
+        self.game = self.aec.game
+        self.num_players = self.game.num_players
+        if not (seat in ("rotate", "random") or (isinstance(seat, int) and 0 <= seat < self.num_players)):
+            raise ValueError(f"seat must be 'rotate', 'random' or 0..{self.num_players - 1}, got {seat!r}")
+        self.seat_mode = seat
+        self.observation_space = self.game.obs_spec.space
+        self.action_space = gym.spaces.Discrete(self.game.layout.n)
+        if callable(opponents) and not isinstance(opponents, (list, tuple)):
+            self._sampler: OpponentSampler = opponents
+        else:
+            pool = list(opponents)
+            if not pool:
+                raise ValueError("at least one opponent agent is needed")
+            self._sampler = lambda rng, k: [pool[i % len(pool)] for i in range(k)]
+        self._rng = np.random.default_rng(seed)
+        self._episode = 0
+        self.learner = 0
+        self.opponents: dict[int, Any] = {}
+        self._opp_rngs: dict[int, np.random.Generator] = {}
+        self._mask = np.zeros(self.game.layout.n, np.int8)
+        self.opponent_steps = 0
+        self._last_obs: np.ndarray | None = None
+
+    # ------------------------------------------------------------------ gym API
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Start an episode: pick the learner's seat and opponents, let opponents act until the learner's turn.
+
+        Returns ``(observation float32[obs_size], info)``.
+        """
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        n = self.num_players
+        if self.seat_mode == "rotate":
+            self.learner = self._episode % n
+        elif self.seat_mode == "random":
+            self.learner = int(self._rng.integers(n))
+        else:
+            self.learner = int(self.seat_mode)
+        self._episode += 1
+        opp_seats = [s for s in range(n) if s != self.learner]
+        agents = list(self._sampler(self._rng, len(opp_seats)))
+        self.opponents = dict(zip(opp_seats, agents))
+        episode_seed = int(self._rng.integers(2**62))
+        self.aec.reset(seed=episode_seed)
+        streams = np.random.SeedSequence(episode_seed).spawn(n)
+        self._opp_rngs = {s: np.random.default_rng(streams[s]) for s in opp_seats}
+        for ag in self.opponents.values():
+            ag.reset()
+            if hasattr(ag, "bind"):
+                ag.bind(self.aec)
+        reward, done = self._play_opponents()
+        # an episode that ends before the learner ever acts is replayed (cannot happen in turn-based games
+        # where every seat acts, but keep the contract: reset returns a decision point)
+        if done:
+            return self.reset()
+        return self._obs(), self._info()
+
+    def step(self, action: int):
+        """Apply the learner's action, then the opponents' until the learner must act or the episode ends.
+
+        Returns ``(observation, reward, terminated, truncated, info)``; ``reward`` is the learner's reward
+        summed over every AEC step since its previous decision.
+        """
+        aec = self.aec
+        me = aec.possible_agents[self.learner]
+        if aec.agent_selection != me or aec.terminations[me] or aec.truncations[me]:
+            raise RuntimeError("step() called when the learner is not to act; call reset()")
+        aec.step(int(action))
+        reward = float(aec.rewards[me])
+        more, done = self._play_opponents()
+        reward += more
+        terminated = bool(aec.terminations[me])
+        truncated = bool(aec.truncations[me]) and not terminated
+        info = self._info()
+        if terminated or truncated:
+            ret = np.asarray(self.game.returns(aec.game_state), np.float32)
+            info["returns"] = ret
+            mine, others = ret[self.learner], np.delete(ret, self.learner)
+            info["win"] = 0 if truncated else (1 if mine > others.max() else (-1 if mine < others.max() else 0))
+        return self._obs(), reward, terminated, truncated, info
+
+    def set_state(self, state: Any) -> tuple[np.ndarray, float, bool]:
+        """Replace the current game state (hand-built positions for tests and curricula).
+
+        The opponents then act until the learner must decide.  Returns ``(observation, learner's reward
+        meanwhile, episode over)``.  The AEC env's reward bookkeeping restarts from ``state``'s returns.
+        """
+        aec = self.aec
+        aec.game_state = state
+        aec._mask = None  # the adapter caches the current mask
+        aec._prev_returns = np.asarray(self.game.returns(state), np.float64)
+        aec.agent_selection = aec.possible_agents[self.game.current_player(state)]
+        reward, done = self._play_opponents()
+        return self._obs(), reward, done
+
+    def action_masks(self) -> np.ndarray:
+        """``bool[num_actions]``: the learner's legal actions (all False once the episode is over)."""
+        return self._mask.astype(bool)
+
+    def render(self) -> str:
+        """Omniscient text render of the current state."""
+        return self.game.render_text(self.aec.game_state)
+
+    # ------------------------------------------------------------------ internals
+    def _play_opponents(self) -> tuple[float, bool]:
+        """Opponents act until the learner's turn; returns (learner's reward meanwhile, episode over)."""
+        aec = self.aec
+        me = aec.possible_agents[self.learner]
+        reward = 0.0
+        while True:
+            agent = aec.agent_selection
+            if aec.terminations[agent] or aec.truncations[agent]:
+                self._mask = np.zeros(self.game.layout.n, np.int8)
+                self._last_obs = None
+                return reward, True
+            if agent == me:
+                o = aec.observe(me)
+                self._mask, self._last_obs = o["action_mask"], o["observation"]
+                return reward, False
+            seat = aec.agent_name_mapping[agent]
+            obs = aec.observe(agent)
+            a = self.opponents[seat].act(obs["observation"], obs["action_mask"], self._opp_rngs[seat])
+            aec.step(int(a))
+            self.opponent_steps += 1
+            reward += float(aec.rewards[me])
+
+    def _obs(self) -> np.ndarray:
+        if self._last_obs is not None:
+            return np.asarray(self._last_obs, np.float32)
+        return np.asarray(self.game.observe(self.aec.game_state, self.learner), np.float32)
+
+    def _info(self) -> dict:
+        return {"seat": self.learner, "action_mask": self._mask}
