@@ -37,6 +37,59 @@ def build_obs_spec(T: int, H: int) -> ObsSpec:
     ])
 
 
+_STATIC_CACHE: dict = {}
+
+
+def _static_rows(tb, o_face: int, o_dir: int, o_acts: int, W: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-(type, facing[, relative owner]) hex rows, computed once per content tables and shared by every
+    game instance (they hold ~1 MB, so building them per env would cost that much memory per env)."""
+    key = (id(tb), W)
+    hit = _STATIC_CACHE.get(key)
+    if hit is not None and hit[0] is tb:
+        return hit[1], hit[2]
+    T = tb.T
+    static = np.zeros((T, 6, W), np.float32)
+    for t in range(T):
+        k = tb.kind[t]
+        for f in range(6):
+            row = static[t, f]
+            if k < 3:
+                row[5 + k] = 1.0
+            row[8 + t] = 1.0
+            row[o_face + f] = 1.0
+            d0 = o_dir
+            for d in range(6):
+                row[d0 + 12 + d] = 1.0 if tb.armor[t][f][d] else 0.0
+            for d in tb.net_dirs[t][f]:
+                row[d0 + 18 + d] = 1.0
+            if k == 2:
+                for d in tb.conn_dirs[t][f]:
+                    row[d0 + 24 + d] = 1.0
+            for d in tb.kill_dirs[t][f]:
+                row[d0 + 30 + d] = 1.0
+    # static2[t, f, r]: the static row plus owner one-hot (relative seat r) and printed attack / initiative
+    # values; row t == T is an empty hex.
+    static2 = np.zeros((T + 1, 6, 4, W), np.float32)
+    static2[:T] = static[:, :, None, :]
+    for r in range(4):
+        static2[:T, :, r, 1 + r] = 1.0
+    static2[T, :, :, 0] = 1.0
+    for t in range(T):
+        cnt = {}
+        for v in tb.init[t]:
+            v = min(v, 9)
+            cnt[v] = cnt.get(v, 0) + 1
+        for f in range(6):
+            row = static2[t, f, :, :]
+            for v, c in cnt.items():
+                row[:, o_acts + v] = min(1.0, 0.5 * c)
+            for d in range(6):
+                row[:, o_dir + d] = min(1.0, tb.melee[t][f][d] / 4.0)
+                row[:, o_dir + 6 + d] = min(1.0, tb.ranged[t][f][d] / 4.0)
+    _STATIC_CACHE[key] = (tb, static, static2)
+    return static, static2
+
+
 class Observer:
     """Builds observations for one game (precomputed static per-(type, facing) hex rows)."""
 
@@ -55,44 +108,7 @@ class Observer:
         self.o_acts = 22 + T
         self.o_dir = 32 + T
         self.o_mono = 68 + T
-        static = np.zeros((T, 6, W), np.float32)
-        for t in range(T):
-            k = tb.kind[t]
-            for f in range(6):
-                row = static[t, f]
-                if k < 3:
-                    row[5 + k] = 1.0
-                row[8 + t] = 1.0
-                row[self.o_face + f] = 1.0
-                d0 = self.o_dir
-                for d in range(6):
-                    row[d0 + 12 + d] = 1.0 if tb.armor[t][f][d] else 0.0
-                for d in tb.net_dirs[t][f]:
-                    row[d0 + 18 + d] = 1.0
-                if k == 2:
-                    for d in tb.conn_dirs[t][f]:
-                        row[d0 + 24 + d] = 1.0
-                for d in tb.kill_dirs[t][f]:
-                    row[d0 + 30 + d] = 1.0
-        # static2[t, f, r]: the static row plus owner one-hot (relative seat r) and printed attack / initiative
-        # values; row t == T is an empty hex.
-        static2 = np.zeros((T + 1, 6, 4, W), np.float32)
-        static2[:T] = static[:, :, None, :]
-        for r in range(4):
-            static2[:T, :, r, 1 + r] = 1.0
-        static2[T, :, :, 0] = 1.0
-        for t in range(T):
-            cnt = {}
-            for v in tb.init[t]:
-                v = min(v, 9)
-                cnt[v] = cnt.get(v, 0) + 1
-            for f in range(6):
-                row = static2[t, f, :, :]
-                for v, c in cnt.items():
-                    row[:, self.o_acts + v] = min(1.0, 0.5 * c)
-                for d in range(6):
-                    row[:, self.o_dir + d] = min(1.0, tb.melee[t][f][d] / 4.0)
-                    row[:, self.o_dir + 6 + d] = min(1.0, tb.ranged[t][f][d] / 4.0)
+        static, static2 = _static_rows(tb, self.o_face, self.o_dir, self.o_acts, W)
         self.static = static
         self.static2 = static2
         self.static_flat = static2.reshape(-1, W)

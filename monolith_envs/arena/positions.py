@@ -116,6 +116,10 @@ def put_tile(game, s: ArenaState, seat: int, tile, hex: int, facing: int = 0, wo
     t = tb.resolve_type(tile)
     if s.board[hex] >= 0:
         raise ValueError(f"hex {hex} is occupied by instance {s.board[hex]}")
+    if tb.kind[t] == 3:
+        raise ValueError(f"{tb.id_of[t]} is an Order: Orders cannot stand on the board")
+    if poison > s.poison_supply:
+        raise ValueError(f"only {s.poison_supply} poison markers left, asked for {poison}")
     if tb.kind[t] == 0:
         i = seat * 35
         if s.itype[i] != t:
@@ -126,8 +130,6 @@ def put_tile(game, s: ArenaState, seat: int, tile, hex: int, facing: int = 0, wo
     else:
         i = find_instance(game, s, seat, t)
         _take(s, i)
-    if tb.kind[t] == 3:
-        raise ValueError("Orders cannot stand on the board")
     fx = get_fx(game, s)
     s.board[hex] = i
     s.hexof[i] = hex
@@ -135,8 +137,6 @@ def put_tile(game, s: ArenaState, seat: int, tile, hex: int, facing: int = 0, wo
     s.loc[i] = L_BOARD
     s.wounds[i] = wounds
     if poison:
-        if poison > s.poison_supply:
-            raise ValueError(f"only {s.poison_supply} poison markers left")
         s.poison[i] += poison
         s.poison_supply -= poison
     if tb.kind[t] == 0:

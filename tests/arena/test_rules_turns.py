@@ -314,3 +314,18 @@ def test_charge_allowed_in_last_round_battle_not():
     set_hand(g, s, 0, ["de_battle_charge"])
     g.apply(s, 365)
     assert legal(g, s) == {496}
+
+
+def test_put_tile_rejects_an_order_without_touching_the_deck():
+    """Regression: a rejected Order must stay in its deck (position helpers validate before mutating)."""
+    import pytest as _pytest
+
+    from monolith_envs.arena.positions import new_position, put_tile
+
+    game, s = new_position(["dragon_empire", "lords_of_the_abyss"])
+    before = game.to_dict(s)
+    with _pytest.raises(ValueError, match="Orders cannot stand on the board"):
+        put_tile(game, s, 0, "de_move", 9)
+    with _pytest.raises(ValueError, match="poison markers left"):
+        put_tile(game, s, 0, "de_knight", 9, poison=6)
+    assert game.to_dict(s) == before
