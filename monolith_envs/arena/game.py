@@ -12,7 +12,7 @@ from ..core.state import to_dict as _to_dict
 from .actions import build_layout
 from .config import ENV_ID, validate
 from .observe import Observer
-from .rules import Rules, dirty, get_fx
+from .rules import Rules, dirty_decks, get_fx
 from .state import ArenaState, Sub, fast_clone
 
 __all__ = ["ArenaGame"]
@@ -178,7 +178,7 @@ class ArenaGame(Rules):
                     deck = rest
             perm = rng.permutation(len(deck))
             s.deck[q] = [deck[j] for j in perm]
-        dirty(s)
+        dirty_decks(s)
         return s
 
     # ------------------------------------------------------------------ invariants (spec §9)

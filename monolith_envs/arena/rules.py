@@ -16,7 +16,7 @@ from .actions import Offsets
 from .board import ADJ, DIR_BETWEEN, NB, NEIGHBOURS, TRIANGLES
 from .state import ArenaState, Eff, Sub
 
-__all__ = ["Rules", "Tables", "tables_for", "Fx", "compute_fx", "get_fx", "dirty", "settle", "KIND_NAMES"]
+__all__ = ["Rules", "Tables", "tables_for", "Fx", "compute_fx", "get_fx", "dirty", "dirty_decks", "settle", "KIND_NAMES"]
 
 KIND_NAMES = ("banner", "champion", "rune", "order")
 
@@ -393,11 +393,21 @@ def dirty_mask(s) -> None:
 
 
 def dirty(s) -> None:
-    """Drop the cached effects and mask of ``s`` (call after any change)."""
+    """Drop the cached effects and mask of ``s`` (call after any change).
+
+    The per-deck type counts cached by the observation are keyed on the deck length and stay valid,
+    because in play a deck only ever loses its top tile (spec §9 invariant 4); code that edits a deck any
+    other way (position building, resampling) calls :func:`dirty_decks` as well.
+    """
     d = s.__dict__
     d["_fx"] = None
     d["_mask"] = None
-    d["_deckcnt"] = None
+
+
+def dirty_decks(s) -> None:
+    """Drop every cache of ``s``, the per-deck type counts included (after editing a deck by hand)."""
+    dirty(s)
+    s.__dict__["_deckcnt"] = None
 
 # ----------------------------------------------------------------------------------------------------
 # Board mutation helpers

@@ -18,7 +18,7 @@ from pettingzoo.utils import wrappers
 from .game import Game, IllegalActionError, MonolithEnvError
 from .replay import EpisodeLog
 
-__all__ = ["RulesAECEnv", "make_env_fns", "coerce_action", "ILLEGAL_ACTION_POLICIES"]
+__all__ = ["RulesAECEnv", "OrderEnforcingEnv", "make_env_fns", "coerce_action", "ILLEGAL_ACTION_POLICIES"]
 
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
 
@@ -154,7 +154,8 @@ class RulesAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
-        self._prev_returns = np.zeros(self.game.num_players, np.float64)
+        self._prev_returns = [0.0] * self.game.num_players
+        self._zero_rewards = True
         self._decisions = 0
         self._mask = None
         self._done = False
@@ -215,12 +216,16 @@ class RulesAECEnv(AECEnv):
         self._mask = None
         self.episode_log.actions.append(a)
         self._decisions += 1
-        ret = self.game.returns(self.game_state)
-        delta = ret - self._prev_returns
-        self._prev_returns = np.asarray(ret, np.float64)
+        ret = self.game.returns(self.game_state).tolist()
         names = self.possible_agents
-        self.rewards = {names[i]: float(delta[i]) for i in range(len(names))}
-        self._accumulate_rewards()
+        if ret != self._prev_returns:
+            self.rewards = {names[i]: r - p for i, (r, p) in enumerate(zip(ret, self._prev_returns))}
+            self._prev_returns = ret
+            self._accumulate_rewards()
+            self._zero_rewards = False
+        elif not self._zero_rewards:
+            self.rewards = dict.fromkeys(names, 0.0)
+            self._zero_rewards = True
         if self.game.is_terminal(self.game_state):
             self._finish(truncated=False)
         elif self._decisions >= self.game.max_decisions:
@@ -277,18 +282,47 @@ class RulesAECEnv(AECEnv):
         return self._decisions
 
 
+class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` (same checks and errors) with direct access to the attributes
+    read on every step (``agent_selection``, ``agents``, ``rewards``, ``terminations``, ``truncations``,
+    ``infos``) and a direct ``last()``, instead of two levels of ``__getattr__`` per access: the wrapper
+    otherwise costs about as much per decision as the adapter itself."""
+
+    def _env_after_reset(self, name: str) -> RulesAECEnv:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return self.env
+
+    agent_selection = property(lambda self: self._env_after_reset("agent_selection").agent_selection)
+    agents = property(lambda self: self._env_after_reset("agents").agents)
+    rewards = property(lambda self: self._env_after_reset("rewards").rewards)
+    terminations = property(lambda self: self._env_after_reset("terminations").terminations)
+    truncations = property(lambda self: self._env_after_reset("truncations").truncations)
+    infos = property(lambda self: self._env_after_reset("infos").infos)
+    _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
+
+    def last(self, observe: bool = True):
+        """``(observation, cumulative reward, termination, truncation, info)`` of ``agent_selection``."""
+        if not self._has_reset:
+            from pettingzoo.utils.env_logger import EnvLogger
+
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
+
+
 def make_env_fns(env_id: str, game_cls: Callable[[dict], Game]):
     """Build the PettingZoo-style ``env`` and ``raw_env`` constructors of a versioned env module.
 
     ``raw_env(render_mode=None, illegal_action="raise", **config)`` returns the bare :class:`RulesAECEnv`;
-    ``env(**same)`` wraps it in PettingZoo's ``OrderEnforcingWrapper`` (errors for calls out of order).
+    ``env(**same)`` wraps it in :class:`OrderEnforcingEnv`, PettingZoo's ``OrderEnforcingWrapper`` with fast
+    attribute access (errors for calls out of order).
     """
 
     def raw_env(render_mode: str | None = None, illegal_action: str = "raise", **config: Any) -> RulesAECEnv:
         return RulesAECEnv(game_cls, env_id, render_mode=render_mode, illegal_action=illegal_action, **config)
 
     def env(render_mode: str | None = None, illegal_action: str = "raise", **config: Any):
-        return wrappers.OrderEnforcingWrapper(raw_env(render_mode, illegal_action, **config))
+        return OrderEnforcingEnv(raw_env(render_mode, illegal_action, **config))
 
     raw_env.game_cls = game_cls
     env.game_cls = game_cls

@@ -21,6 +21,7 @@ class ObsPiece:
         offset: first index in the flat vector.
         low, high: bounds of every value of the piece (used for the gymnasium ``Box``).
         doc: one line saying what it holds and how it is normalised.
+        size: number of floats (derived); stop: one past its last index (derived).
     """
 
     name: str
@@ -30,13 +31,9 @@ class ObsPiece:
     high: float
     doc: str
 
-    @property
-    def size(self) -> int:
-        return int(np.prod(self.shape))
-
-    @property
-    def stop(self) -> int:
-        return self.offset + self.size
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "size", int(np.prod(self.shape)))
+        object.__setattr__(self, "stop", self.offset + self.size)
 
 
 class ObsSpec:
