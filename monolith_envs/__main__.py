@@ -35,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--config", default=None, help='game config as JSON, e.g. \'{"num_players": 3, "mode": "ffa"}\'')
     f.add_argument("--out", default="fuzz_failures", help="folder for failing episode logs")
     f.add_argument("--sample", type=int, default=8, help="legal and illegal actions tried per step")
+    f.add_argument("--check-every", type=int, default=1,
+                   help="run the per-step conformance checks every K decisions (0 = invariants only, fastest)")
     f.add_argument("--no-progress", action="store_true")
     r = sub.add_parser("replay", help="replay an episode log step by step with the text render")
     r.add_argument("file")
@@ -55,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             from monolith_envs.core.fuzz import run_fuzz
 
             n = run_fuzz(args.env_id, args.games, args.seed, args.workers, _config(args.config), args.out,
-                         sample=args.sample, progress=not args.no_progress)
+                         sample=args.sample, progress=not args.no_progress, check_every=args.check_every)
             return 1 if n else 0
         if args.cmd == "replay":
             from monolith_envs.core.replay import load_log, replay_steps

@@ -50,7 +50,8 @@ class RolloutResult:
     seconds: float = 0.0
 
 
-def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: int = 8) -> RolloutResult:
+def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: int = 8,
+                 check_every: int = 1) -> RolloutResult:
     """Play one random masked rollout of ``game`` from ``seed`` and check every step.
 
     Args:
@@ -59,6 +60,8 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
         checks: which checks run (per-step checks of :data:`STEP_CHECKS`, plus ``invariants``, ``zero_sum``,
             ``ends``).
         sample: legal / illegal actions tried per step.
+        check_every: run the per-step checks on every ``check_every``-th decision (1 = all; the game's
+            invariants and the end-of-game checks always run). ``0`` turns the per-step checks off.
 
     Returns:
         A :class:`RolloutResult`; never raises for a rules failure (it is reported in the result).
@@ -83,7 +86,7 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
                 if "ends" in enabled:
                     return fail("ends", f"no end after max_decisions={game.max_decisions} decisions")
                 break
-            if step_names:
+            if step_names and check_every and len(actions) % check_every == 0:
                 try:
                     mask = step_checks(game, state, check_rng, step_names, sample)
                 except StepCheckFailure as exc:
@@ -118,13 +121,14 @@ def _init_worker(env_id: str, config: dict) -> None:
     _WORKER_GAME = monolith_envs.make_game(env_id, **config)
 
 
-def _work(args: tuple[int, int, tuple[str, ...]]) -> RolloutResult:
-    seed, sample, checks = args
-    return fuzz_rollout(_WORKER_GAME, seed, checks, sample)
+def _work(args: tuple[int, int, tuple[str, ...], int]) -> RolloutResult:
+    seed, sample, checks, every = args
+    return fuzz_rollout(_WORKER_GAME, seed, checks, sample, every)
 
 
 def run_fuzz(env_id: str, games: int, seed: int, workers: int, config: dict, out_dir: str,
-             sample: int = 8, checks: Iterable[str] = CHECKS, progress: bool = True) -> int:
+             sample: int = 8, checks: Iterable[str] = CHECKS, progress: bool = True,
+             check_every: int = 1) -> int:
     """Run ``games`` rollouts with seeds ``seed .. seed+games-1`` on ``workers`` processes.
 
     Prints each failure (seed, step, action history tail, reproduction commands), writes its episode log
@@ -138,7 +142,7 @@ def run_fuzz(env_id: str, games: int, seed: int, workers: int, config: dict, out
     game = monolith_envs.make_game(env_id, **config)  # validates the config before workers start
     full_config = dict(game.config)
     checks = tuple(checks)
-    jobs = [(seed + i, sample, checks) for i in range(games)]
+    jobs = [(seed + i, sample, checks, check_every) for i in range(games)]
     try:
         from tqdm import tqdm
     except ImportError:  # the core needs only numpy/gymnasium/pettingzoo
@@ -171,7 +175,7 @@ def run_fuzz(env_id: str, games: int, seed: int, workers: int, config: dict, out
                     "  last actions: " + " -> ".join(r.history),
                     f"  episode log: {path}",
                     f"  reproduce: python -m monolith_envs fuzz {env_id} --games 1 --seed {r.seed} --workers 1 "
-                    f"--config '{json.dumps(config)}'",
+                    f"--config '{json.dumps(config)}' --check-every 1",
                     f"  replay:    python -m monolith_envs replay {path}",
                 ]
                 text = "\n".join(msg)
@@ -186,5 +190,5 @@ def run_fuzz(env_id: str, games: int, seed: int, workers: int, config: dict, out
     decisions = sum(r.decisions for r in results)
     print(f"fuzz {env_id}: games={len(results)} decisions={decisions} "
           f"decisions/s={decisions / max(dt, 1e-9):.0f} failures={failures} ({dt:.1f} s, {workers} workers, "
-          f"per-step checks on)")
+          + (f"per-step checks every {check_every} decisions)" if check_every else "invariants only)"))
     return failures

@@ -27,6 +27,7 @@ class StateError(MonolithEnvError, ValueError):
 _CLASSES: dict[str, type] = {}
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _IMMUTABLE = (type(None), bool, int, float, str, np.integer, np.floating, np.bool_)
+_JSON_SCALARS = frozenset((type(None), bool, int, str))  # encode as themselves (floats need a NaN check)
 
 
 def _qualname(cls: type) -> str:
@@ -88,7 +89,15 @@ def states_equal(a: Any, b: Any) -> bool:
     if fields is not None:
         return all(states_equal(getattr(a, f), getattr(b, f)) for f in fields)
     if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(states_equal(x, y) for x, y in zip(a, b))
+        if len(a) != len(b):
+            return False
+        try:
+            eq = a == b  # fast path: lists of scalars / nested lists compare natively
+        except ValueError:  # arrays inside: compare element by element
+            eq = None
+        if type(eq) is bool:
+            return eq
+        return all(states_equal(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(states_equal(a[k], b[k]) for k in a)
     if isinstance(a, float) and isinstance(b, float) and a != a and b != b:
@@ -125,8 +134,12 @@ def to_dict(obj: Any, _path: str = "state") -> Any:
     if fields is not None:
         return {"__state__": _qualname(t), **{f: to_dict(getattr(obj, f), f"{_path}.{f}") for f in fields}}
     if t is list:
+        if all(type(v) in _JSON_SCALARS for v in obj):
+            return list(obj)
         return [to_dict(v, f"{_path}[{i}]") for i, v in enumerate(obj)]
     if t is tuple:
+        if all(type(v) in _JSON_SCALARS for v in obj):
+            return {"__tuple__": list(obj)}
         return {"__tuple__": [to_dict(v, f"{_path}[{i}]") for i, v in enumerate(obj)]}
     if t in (set, frozenset):
         items = sorted(obj, key=repr)
