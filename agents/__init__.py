@@ -28,9 +28,20 @@ from .ppo import MaskablePPOAgent
 from .random_agent import RandomAgent
 
 __all__ = [
-    "Agent", "AgentError", "BaseAgent", "EnvContext", "masked_choice", "RandomAgent", "MCTSAgent",
-    "MaskablePPOAgent", "HumanAgent", "heuristic_for", "make_agent", "play_match", "MatchResult",
+    "Agent",
+    "AgentError",
     "AgentSpecError",
+    "BaseAgent",
+    "EnvContext",
+    "HumanAgent",
+    "MCTSAgent",
+    "MaskablePPOAgent",
+    "MatchResult",
+    "RandomAgent",
+    "heuristic_for",
+    "make_agent",
+    "masked_choice",
+    "play_match",
 ]
 
 

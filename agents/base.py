@@ -25,7 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Agent", "BaseAgent", "EnvContext", "masked_choice", "AgentError"]
+__all__ = ["Agent", "AgentError", "BaseAgent", "EnvContext", "masked_choice"]
 
 
 class AgentError(RuntimeError):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -26,7 +26,7 @@ def parse_choice(text: str, legal: np.ndarray, names: list[str]) -> int | None:
         return int(legal[i]) if 0 <= i < len(legal) else None
     if t.lstrip("-").isdigit():
         a = int(t)
-        return a if a in set(int(x) for x in legal) else None
+        return a if a in {int(x) for x in legal} else None
     key = t.replace(" ", "").lower()
     norm = [n.replace(" ", "").lower() for n in names]
     for a, n in zip(legal, norm):

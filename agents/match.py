@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -19,14 +20,14 @@ class MatchResult:
         decisions: number of actions applied.
         truncated: True if the match hit ``max_decisions``.
         winners: seats with the highest return when it is > the lowest (empty for a draw or truncation).
-        illegal: number of illegal actions attempted (always 0 unless an agent is broken; the env raises).
+
+    Illegal actions are never counted: the env raises ``IllegalActionError`` on the first one.
     """
 
     returns: np.ndarray
     decisions: int
     truncated: bool
     winners: list[int] = field(default_factory=list)
-    illegal: int = 0
 
 
 def seat_rngs(seed: int, n: int) -> list[np.random.Generator]:

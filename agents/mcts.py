@@ -33,7 +33,7 @@ class Node:
         children: ``{action: Node}``.
     """
 
-    __slots__ = ("player", "n", "avail", "w", "children")
+    __slots__ = ("avail", "children", "n", "player", "w")
 
     def __init__(self, player: int = -1):
         self.player = player
@@ -126,7 +126,7 @@ class MCTSAgent(BaseAgent):
             scores = np.asarray(self.prior_fn(game, det, viewer, legal_root, rng), np.float64)
             keep = np.argsort(-scores, kind="stable")[: self.root_k]
             legal_root = np.sort(np.asarray(legal_root)[keep])
-        root_set = set(int(a) for a in legal_root)
+        root_set = {int(a) for a in legal_root}
         for _ in range(self.simulations):
             state = game.resample_hidden(true_state, viewer, rng)
             self._simulate(game, state, root, root_set, rng)

@@ -41,7 +41,10 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     from agents import HumanAgent, make_agent, play_match
     from training.evaluate import _parse_set
 
-    env = monolith_envs.make(args.env_id, **_parse_set(args.set))
+    try:
+        env = monolith_envs.make(args.env_id, **_parse_set(args.set))
+    except (monolith_envs.MonolithEnvError, ValueError) as e:
+        ap.error(str(e))
     n = env.unwrapped.game.num_players
     seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
     seat = int(np.random.default_rng(seed).integers(n)) if args.seat == "random" else int(args.seat)
@@ -53,9 +56,12 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     for s in range(n):
         if s == seat:
             agents.append(HumanAgent(input_fn, output_fn))
-        else:
+            continue
+        try:
             agents.append(make_agent(specs[k % len(specs)], args.env_id))
-            k += 1
+        except (ValueError, FileNotFoundError) as e:
+            ap.error(str(e))
+        k += 1
     output_fn(f"{args.env_id}, seed {seed}: you are player_{seat}; opponents: "
               + ", ".join(f"player_{i}={a.name}" for i, a in enumerate(agents) if i != seat))
     res = play_match(env, agents, seed)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import gc
 import tracemalloc
+from collections.abc import Callable
 from time import perf_counter, process_time
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -19,8 +20,8 @@ __all__ = [
     "AecRunner",
     "EngineRunner",
     "OpenSpielRunner",
-    "measure_throughput",
     "aec_breakdown",
+    "measure_throughput",
     "memory_per_instance",
     "play_random_steps",
 ]

@@ -7,16 +7,24 @@ import itertools
 import json
 import traceback
 from collections import defaultdict
+from collections.abc import Callable
 from time import perf_counter
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
-from .loops import AecRunner, EngineRunner, aec_breakdown, measure_throughput, memory_per_instance, play_random_steps
+from .loops import (
+    AecRunner,
+    EngineRunner,
+    aec_breakdown,
+    measure_throughput,
+    memory_per_instance,
+    play_random_steps,
+)
 from .specs import BenchSpec
 from .timing import Budget, RandomPolicy, median, per_call_us
 
-__all__ = ["measure_monolith", "instrument_games", "latencies", "empty_row", "guard"]
+__all__ = ["empty_row", "guard", "instrument_games", "latencies", "measure_monolith"]
 
 PHASES = ("early", "mid", "late")
 
@@ -45,7 +53,7 @@ def guard(row: dict, what: str, fn: Callable[[], Any]) -> Any:
     """Run one measurement; on an exception record it in ``row["errors"]`` and return ``None``."""
     try:
         return fn()
-    except Exception as exc:  # a failing part must not stop the other measurements
+    except Exception as exc:  # noqa: BLE001 - a failing part must not stop the other measurements
         tb = traceback.extract_tb(exc.__traceback__)
         where = f" at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else ""
         row["errors"].append(f"{what}: {type(exc).__name__}: {exc}{where}")
@@ -196,7 +204,7 @@ def measure_monolith(spec: BenchSpec, budget: Budget, seed: int = 0) -> dict:
         raw = monolith_envs.make(spec.env_id, wrapped=False, **spec.config)
         game = monolith_envs.make_game(spec.env_id, **spec.config)
         env.reset(seed=seed)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001
         row["errors"].append(f"unavailable: {type(exc).__name__}: {exc}")
         return row
     row["num_players"] = int(game.num_players)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .loops import AecRunner, EngineRunner
 
-__all__ = ["profile_loop", "format_profile", "main"]
+__all__ = ["format_profile", "main", "profile_loop"]
 
 
 def profile_loop(env_id: str, config: dict, loop: str = "aec", seconds: float = 10.0, seed: int = 0,

@@ -15,12 +15,19 @@ from typing import Any
 
 import numpy as np
 
-from .loops import AecRunner, OpenSpielRunner, aec_breakdown, measure_throughput, memory_per_instance, play_random_steps
-from .monolith import guard, empty_row
+from .loops import (
+    AecRunner,
+    OpenSpielRunner,
+    aec_breakdown,
+    measure_throughput,
+    memory_per_instance,
+    play_random_steps,
+)
+from .monolith import empty_row, guard
 from .specs import BenchSpec
 from .timing import Budget, RandomPolicy, per_call_us
 
-__all__ = ["measure_reference", "measure_pettingzoo", "measure_openspiel"]
+__all__ = ["measure_openspiel", "measure_pettingzoo", "measure_reference"]
 
 
 def measure_pettingzoo(spec: BenchSpec, budget: Budget, seed: int = 0) -> dict:
@@ -31,7 +38,7 @@ def measure_pettingzoo(spec: BenchSpec, budget: Budget, seed: int = 0) -> dict:
         env = mod.env()
         raw = mod.raw_env()
         env.reset(seed=seed)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001
         row["errors"].append(f"unavailable: {type(exc).__name__}: {exc}")
         return row
     a0 = env.possible_agents[0]
@@ -85,7 +92,7 @@ def measure_openspiel(spec: BenchSpec, budget: Budget, seed: int = 0) -> dict:
         import pyspiel
 
         game = pyspiel.load_game(spec.env_id)
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001
         row["errors"].append(f"unavailable: {type(exc).__name__}: {exc}")
         return row
     row["num_players"] = int(game.num_players())

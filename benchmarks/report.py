@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-__all__ = ["machine_info", "compute_ratios", "render_markdown", "write_results", "TARGETS", "RATIO_COLUMNS"]
+__all__ = ["RATIO_COLUMNS", "TARGETS", "compute_ratios", "machine_info", "render_markdown", "write_results"]
 
 # (key, description, comparison, threshold)
 TARGETS = [
@@ -55,16 +55,16 @@ def _version(mod: str) -> str | None:
         from importlib.metadata import version
 
         return version(mod)
-    except Exception:
+    except Exception:  # noqa: BLE001
         return None
 
 
 def _git_commit() -> str | None:
     try:
         out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=5,
-                             cwd=Path(__file__).resolve().parent)
+                             check=False, cwd=Path(__file__).resolve().parent)
         return out.stdout.strip() or None
-    except Exception:
+    except Exception:  # noqa: BLE001
         return None
 
 
@@ -221,13 +221,13 @@ def render_markdown(result: dict) -> str:
     lines = [
         f"# monolith_envs benchmarks ({result['mode']})",
         "",
-        f"{meta['date']} · {meta['cpu']} · {meta['cores']} cores · Python {meta['python']} · numpy {meta['numpy']}"
-        f" · pettingzoo {meta['pettingzoo']} · open_spiel {meta['open_spiel']} · torch {meta['torch']}"
-        f" · commit {meta['commit']} · run time {result['seconds']:.0f} s"
-        f" · load average {meta.get('load_avg_1m')} at start, {meta.get('load_avg_1m_end')} at end",
+        (f"{meta['date']} · {meta['cpu']} · {meta['cores']} cores · Python {meta['python']} · numpy {meta['numpy']}"
+         f" · pettingzoo {meta['pettingzoo']} · open_spiel {meta['open_spiel']} · torch {meta['torch']}"
+         f" · commit {meta['commit']} · run time {result['seconds']:.0f} s"
+         f" · load average {meta.get('load_avg_1m')} at start, {meta.get('load_avg_1m_end')} at end"),
         "",
-        f"References in this run: connect_four_v3 AEC {_rate(refs['connect_four_v3_aec_decisions_per_s'])} dec/s;"
-        f" OpenSpiel chess with observation tensors {_rate(refs['openspiel_chess_obs_decisions_per_s'])} dec/s.",
+        (f"References in this run: connect_four_v3 AEC {_rate(refs['connect_four_v3_aec_decisions_per_s'])} dec/s;"
+         f" OpenSpiel chess with observation tensors {_rate(refs['openspiel_chess_obs_decisions_per_s'])} dec/s."),
         "",
     ]
     lines += ["## Summary", ""]
@@ -288,8 +288,8 @@ def render_markdown(result: dict) -> str:
         lines += _table(["Environment", "AEC ÷ C4 (≥ 2×)", "engine ÷ OS chess (≥ 1×)", "clone µs (≤ 20)",
                          "reset µs (≤ 1000)", "MB / env (≤ 1)"], body)
         lines += ["", "## Ratios to the references (same run)", "",
-                  "Speed ratios (higher is better): AEC and engine decisions/s, training env-steps/s. Cost ratios "
-                  "(lower is better): µs per call and KB.", ""]
+                  ("Speed ratios (higher is better): AEC and engine decisions/s. Cost ratios (lower is better): "
+                   "µs per call and KB. Training ratios are in the training table."), ""]
         lines += _table(["Environment"] + [c[0] for c in RATIO_COLUMNS],
                         [[r["name"]] + [_x(v) for v in r.get("ref_ratios", {}).values()] for r in mono])
         lines += ["", "## Cost by game progress (engine calls, median µs per call)", ""]

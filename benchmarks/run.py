@@ -91,7 +91,7 @@ def run_benchmarks(budget: Budget, env_ids: list[str] | None = None, imports: tu
                          "vec": vec, "vec_class": "DummyVecEnv" if vec == "dummy" else "SubprocVecEnv"}
                 try:
                     entry.update(measure_training(spec, budget, vec, seed))
-                except Exception as exc:
+                except Exception as exc:  # noqa: BLE001
                     entry["error"] = f"{type(exc).__name__}: {exc}"
                     _log(f"  error: {entry['error']}", t0, quiet)
                 training.append(entry)

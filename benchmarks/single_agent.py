@@ -6,7 +6,8 @@ Used for the training-throughput benchmark of the reference games, and for Monol
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
@@ -40,7 +41,7 @@ class AecSingleAgentEnv(gym.Env):
     learner's legal actions for ``sb3_contrib.MaskablePPO``.
     """
 
-    metadata = {"render_modes": []}
+    metadata: ClassVar[dict] = {"render_modes": []}
 
     def __init__(self, make_aec: Callable[[], Any], seed: int = 0):
         super().__init__()

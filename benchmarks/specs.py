@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["BenchSpec", "MAIN_CONFIGS", "REFERENCES", "monolith_specs", "reference_specs", "config_label"]
+__all__ = ["MAIN_CONFIGS", "REFERENCES", "BenchSpec", "config_label", "monolith_specs", "reference_specs"]
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def _generic_configs(env_id: str) -> list[tuple[str, dict[str, Any]]]:
     out: list[tuple[str, dict[str, Any]]] = [("default", {})]
     try:
         base = monolith_envs.make_game(env_id)
-    except Exception:  # the env is reported as unavailable later, with the error
+    except Exception:  # noqa: BLE001 - the env is reported as unavailable later, with the error
         return out
     keys = {getattr(k, "name", None) for k in getattr(base, "CONFIG_KEYS", ())}
     if "num_players" in keys:
@@ -91,9 +91,7 @@ def _generic_configs(env_id: str) -> list[tuple[str, dict[str, Any]]]:
                 continue
             try:
                 monolith_envs.make_game(env_id, num_players=n)
-            except ConfigError:
-                continue
-            except Exception:
+            except ConfigError:  # this player count is not accepted
                 continue
             out.append((f"{n}p", {"num_players": n}))
     return out

@@ -5,15 +5,16 @@ from __future__ import annotations
 import gc
 import random
 import statistics
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from time import perf_counter
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 __all__ = [
-    "Budget",
     "BUDGETS",
+    "Budget",
     "RandomPolicy",
     "median",
     "per_call_us",

@@ -25,7 +25,7 @@ def _project_wrapper():
     try:
         mod = importlib.import_module("training.wrapper")
         return getattr(mod, "SingleAgentEnv", None)
-    except Exception:
+    except Exception:  # noqa: BLE001
         return None
 
 

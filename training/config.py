@@ -8,13 +8,23 @@ literals, bare words are strings).
 
 from __future__ import annotations
 
-import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-__all__ = ["KEYS", "TrainConfigError", "load_config", "apply_overrides", "validate", "CONFIG_DIR",
-           "DEFAULT_CONFIG", "describe_keys"]
+import tomllib
+
+__all__ = [
+    "CONFIG_DIR",
+    "DEFAULT_CONFIG",
+    "KEYS",
+    "TrainConfigError",
+    "apply_overrides",
+    "describe_keys",
+    "load_config",
+    "validate",
+]
 
 CONFIG_DIR = Path(__file__).parent / "configs"
 DEFAULT_CONFIG = CONFIG_DIR / "monolith_arena_2p.toml"

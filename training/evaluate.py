@@ -21,17 +21,18 @@ import json
 import math
 import multiprocessing as mp
 import sys
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
-__all__ = ["wilson_interval", "run_pairing", "run_tournament", "PairResult", "main", "format_table"]
+__all__ = ["PairResult", "format_table", "main", "run_pairing", "run_tournament", "wilson_interval"]
 
 
-def wilson_interval(wins: int | float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
     """95% Wilson score interval ``(low, high)`` of a win rate ``wins / n`` (``(0, 1)`` when ``n == 0``)."""
     if n <= 0:
         return 0.0, 1.0
@@ -282,9 +283,14 @@ def main(argv: list[str] | None = None) -> dict:
 
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     env_config = _parse_set(args.set)
-    monolith_envs.make(args.env, **env_config)  # fail fast on a bad env id / config
-    for s in specs:
-        make_agent(s, args.env)  # fail fast on a bad spec
+    try:  # fail fast on a bad env id, game config or agent spec
+        monolith_envs.make(args.env, **env_config)
+        for s in specs:
+            make_agent(s, args.env)
+    except (monolith_envs.MonolithEnvError, ValueError, FileNotFoundError) as e:
+        ap.error(str(e))
+    if len(set(specs)) != len(specs) or len(specs) < 2:
+        ap.error(f"--agents needs at least two distinct specs, got {specs}")
     res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
                          progress=True)
     print(format_table(specs, res["pairs"], res["ratings"]))

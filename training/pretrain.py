@@ -10,11 +10,12 @@ collection runs on worker processes.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-__all__ = ["collect_demonstrations", "behaviour_cloning"]
+__all__ = ["behaviour_cloning", "collect_demonstrations"]
 
 
 def _collect(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -9,17 +9,18 @@ pool for one opponent per opponent seat, drawn independently from the mix ``{"se
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
 from agents import make_agent
 from agents.base import BaseAgent
 
-__all__ = ["SnapshotAgent", "OpponentPool", "policy_weights"]
+__all__ = ["OpponentPool", "SnapshotAgent", "policy_weights"]
 
 
-def policy_weights(policy: Any) -> "OrderedDict[str, np.ndarray]":
+def policy_weights(policy: Any) -> OrderedDict[str, np.ndarray]:
     """A frozen copy of a torch policy's parameters as numpy arrays (picklable, detached from training)."""
     return OrderedDict((k, v.detach().cpu().numpy().copy()) for k, v in policy.state_dict().items())
 

@@ -26,11 +26,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from training.config import DEFAULT_CONFIG, TrainConfigError, apply_overrides, describe_keys, load_config
 
-__all__ = ["train", "main", "make_vec_env"]
+__all__ = ["main", "make_vec_env", "train"]
 
 
 def _make_env_fn(cfg: dict, rank: int):
@@ -88,7 +86,9 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any):
         """tqdm bar over learner steps."""
 
         def _on_training_start(self) -> None:
-            self.bar = tqdm(total=cfg["total_timesteps"], desc="train", unit="step", file=sys.stderr,
+            per_update = cfg["n_steps"] * n_envs  # learn() runs whole rollouts
+            total = -(-cfg["total_timesteps"] // per_update) * per_update
+            self.bar = tqdm(total=total, desc="train", unit="step", file=sys.stderr,
                             disable=not cfg["progress_bar"])
 
         def _on_step(self) -> bool:
@@ -231,7 +231,8 @@ def train(cfg: dict) -> dict:
         opp_steps = int(sum(vec.get_attr("opponent_steps")))
         final_path = run_dir / "final_model.zip"
         model.save(final_path)
-        if cfg["eval_every"] > 0 and (not curve or curve[-1]["step"] != model.num_timesteps):
+        if cfg["eval_every"] > 0 and (not curve or model.num_timesteps - curve[-1]["step"]
+                                      >= cfg["n_steps"] * cfg["n_envs"]):  # a last point unless one is recent
             evaluator.evaluate()
         vec.close()
         t1 = time.perf_counter()

@@ -10,14 +10,15 @@ returns the learner's action mask, as ``sb3_contrib.MaskablePPO`` expects.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
 
 import monolith_envs
 
-__all__ = ["SingleAgentEnv", "OpponentSampler"]
+__all__ = ["OpponentSampler", "SingleAgentEnv"]
 
 # opponent_sampler(rng, num_opponents) -> list of agents (one per opponent seat, in seat order)
 OpponentSampler = Callable[[np.random.Generator, int], Sequence[Any]]
@@ -43,7 +44,7 @@ class SingleAgentEnv(gym.Env):
         monolith_envs.IllegalActionError: the learner's action is illegal.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict] = {"render_modes": ["ansi"]}
 
     def __init__(
         self,
@@ -107,7 +108,7 @@ class SingleAgentEnv(gym.Env):
             ag.reset()
             if hasattr(ag, "bind"):
                 ag.bind(self.aec)
-        reward, done = self._play_opponents()
+        _, done = self._play_opponents()
         # an episode that ends before the learner ever acts is replayed (cannot happen in turn-based games
         # where every seat acts, but keep the contract: reset returns a decision point)
         if done:
@@ -126,7 +127,7 @@ class SingleAgentEnv(gym.Env):
             raise RuntimeError("step() called when the learner is not to act; call reset()")
         aec.step(int(action))
         reward = float(aec.rewards[me])
-        more, done = self._play_opponents()
+        more, _ = self._play_opponents()
         reward += more
         terminated = bool(aec.terminations[me])
         truncated = bool(aec.truncations[me]) and not terminated
@@ -145,9 +146,13 @@ class SingleAgentEnv(gym.Env):
         meanwhile, episode over)``.  The AEC env's reward bookkeeping restarts from ``state``'s returns.
         """
         aec = self.aec
+        # RulesAECEnv has no public setter: reset its mask cache and reward bookkeeping to the new state
         aec.game_state = state
-        aec._mask = None  # the adapter caches the current mask
-        aec._prev_returns = np.asarray(self.game.returns(state), np.float64)
+        aec._mask = None
+        aec._prev_returns = [float(x) for x in self.game.returns(state)]
+        aec.rewards = dict.fromkeys(aec.possible_agents, 0.0)
+        if hasattr(aec, "_zero_rewards"):
+            aec._zero_rewards = True
         aec.agent_selection = aec.possible_agents[self.game.current_player(state)]
         reward, done = self._play_opponents()
         return self._obs(), reward, done

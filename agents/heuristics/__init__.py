@@ -18,13 +18,20 @@ So a new game plugs in by adding one file here, with no change to the agents, tr
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
-from .generic import LookaheadAgent, StatePolicy, ValueFn, random_policy, returns_value
+from .generic import LookaheadAgent, StatePolicy, ValueFn, returns_value
 
-__all__ = ["heuristic_for", "register_heuristic", "value_fn_for", "rollout_policy_for", "prior_fn_for",
-           "heuristic_module"]
+__all__ = [
+    "heuristic_for",
+    "heuristic_module",
+    "prior_fn_for",
+    "register_heuristic",
+    "rollout_policy_for",
+    "value_fn_for",
+]
 
 _REGISTERED: dict[str, ModuleType | Any] = {}
 _FOUND: dict[str, ModuleType | None] = {}  # convention lookups, cached per env id

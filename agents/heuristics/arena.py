@@ -31,8 +31,15 @@ import numpy as np
 
 from .generic import StatePolicyAgent
 
-__all__ = ["ArenaHeuristic", "make_heuristic", "evaluate", "state_value", "state_policy", "action_prior",
-           "MCTS_DEFAULTS"]
+__all__ = [
+    "MCTS_DEFAULTS",
+    "ArenaHeuristic",
+    "action_prior",
+    "evaluate",
+    "make_heuristic",
+    "state_policy",
+    "state_value",
+]
 
 _MAIN, _DISCARD, _GAME_OVER = 3, 2, 27
 _BANNER, _CHAMPION, _RUNE, _ORDER = 0, 1, 2, 3

@@ -8,13 +8,14 @@ from a non-terminal state; MCTS uses it to score depth-limited rollouts.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from ..base import BaseAgent, masked_choice
 
-__all__ = ["StatePolicyAgent", "LookaheadAgent", "returns_value", "random_policy", "StatePolicy", "ValueFn"]
+__all__ = ["LookaheadAgent", "StatePolicy", "StatePolicyAgent", "ValueFn", "random_policy", "returns_value"]
 
 StatePolicy = Callable[[Any, Any, int, np.random.Generator], int]
 ValueFn = Callable[[Any, Any], np.ndarray]

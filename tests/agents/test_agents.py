@@ -6,8 +6,18 @@ import numpy as np
 import pytest
 
 import monolith_envs
-from agents import (AgentError, AgentSpecError, HumanAgent, MCTSAgent, RandomAgent,
-                    MaskablePPOAgent, heuristic_for, make_agent, masked_choice, play_match)
+from agents import (
+    AgentError,
+    AgentSpecError,
+    HumanAgent,
+    MaskablePPOAgent,
+    MCTSAgent,
+    RandomAgent,
+    heuristic_for,
+    make_agent,
+    masked_choice,
+    play_match,
+)
 from agents.base import Agent
 from agents.heuristics.generic import LookaheadAgent
 from agents.human import parse_choice
@@ -168,8 +178,8 @@ def test_untrained_ppo_never_plays_illegal_over_1000_games():
     for g in range(1000):
         ppo = det if g % 2 else sto
         agents = [ppo, RandomAgent()] if g % 4 < 2 else [RandomAgent(), ppo]
-        res = play_match(env, agents, seed=g)
-        assert res.illegal == 0
+        res = play_match(env, agents, seed=g)  # raises IllegalActionError on an illegal move
+        assert res.returns.sum() == 0 and res.decisions >= 3  # three marks at the least
         decisions += res.decisions
     assert spy.calls >= 1000  # every deterministic decision went through predict with a mask
     assert decisions > 5000
@@ -231,3 +241,22 @@ def test_play_cli_human_vs_ai():
     assert "you are player_0" in out[0]
     assert "game over" in out[-1]
     assert res.decisions >= 5 and res.returns.sum() == 0
+
+
+def test_mcts_root_pruning_keeps_the_best_prior_actions():
+    env = toy_env(extra_turn_face=7)
+    env.reset(seed=0)
+    seen = []
+
+    def prior(game, state, seat, legal, rng):
+        seen.append(list(legal))
+        return -np.abs(np.asarray(legal) - 7.2)  # prefers cells 7, then 8, then 6
+
+    m = MCTSAgent(simulations=50, prior_fn=prior, root_k=2)
+    m.bind(env)
+    obs = env.observe("player_0")
+    a = m.act(obs["observation"], obs["action_mask"], np.random.default_rng(0))
+    assert seen == [list(range(9))]
+    assert a in (7, 8) and set(m.last_root.children) == {7, 8}
+    with pytest.raises(ValueError, match="root_k"):
+        MCTSAgent(root_k=0)

@@ -11,7 +11,7 @@ import monolith_envs
 from agents import RandomAgent
 from agents.base import BaseAgent
 from tests.toy_game import ENV_ID as TOY
-from training.config import (CONFIG_DIR, TrainConfigError, apply_overrides, load_config, validate)
+from training.config import CONFIG_DIR, TrainConfigError, apply_overrides, load_config, validate
 from training.evaluate import run_tournament, wilson_interval
 from training.wrapper import SingleAgentEnv
 
@@ -46,7 +46,7 @@ def test_learner_winning_move_gives_plus_one(seat):
     _, r, done = toy_position(env, m0, m1, player=seat)
     assert (r, done) == (0.0, False)
     assert env.action_masks()[2] and not env.action_masks()[0]
-    obs, reward, term, trunc, info = env.step(2)
+    _, reward, term, trunc, info = env.step(2)
     assert (reward, term, trunc) == (1.0, True, False)
     assert info["win"] == 1 and info["returns"][seat] == 1.0
     assert not env.action_masks().any()
@@ -61,7 +61,7 @@ def test_loss_by_opponents_last_move_gives_minus_one(seat):
     mine, theirs = [0, 8], [3, 4]
     m0, m1 = (mine, theirs) if seat == 0 else (theirs, mine)
     toy_position(env, m0, m1, player=seat)
-    obs, reward, term, trunc, info = env.step(1)  # does not block 5
+    _, reward, term, _, info = env.step(1)  # does not block 5
     assert (reward, term) == (-1.0, True)
     assert info["win"] == -1 and info["returns"][opp] == 1.0
 
@@ -184,7 +184,10 @@ def test_overrides_and_shipped_configs():
     assert {p.name for p in shipped} >= {"monolith_arena_2p.toml", "monolith_arena_3p.toml",
                                           "monolith_arena_4p.toml"}
     for p in shipped:
-        assert load_config(p)["env_id"]
+        c = load_config(p)
+        if _importable(c["env_id"]):
+            env = monolith_envs.make(c["env_id"], **c["env_config"])  # the game accepts env_config
+            assert env.unwrapped.game.num_players == c["env_config"].get("num_players", 2)
 
 
 def test_bad_game_config_key_is_reported(tmp_path):
