@@ -156,16 +156,21 @@ class ArenaGame(Rules):
 
     def resample_hidden(self, state: ArenaState, viewer: int, rng: np.random.Generator) -> ArenaState:
         """Copy of ``state`` with every deck order redrawn and, for other seats, their unrevealed Monolith
-        picks exchanged at random with Board tiles of their deck (the viewer only knows the union)."""
+        picks exchanged at random with Board tiles of their deck (the viewer only knows the union).
+
+        The draw depends only on what ``viewer`` knows: decks and pools are sorted by instance id (copies of
+        a type have consecutive ids) before shuffling, so two states that ``viewer`` cannot tell apart give
+        the same sample for the same ``rng`` state (information-set search relies on this).
+        """
         s = fast_clone(state)
         tb = self.tables
         for q in range(self.n):
-            deck = s.deck[q]
+            deck = sorted(s.deck[q])
             if self.module and q != viewer:
                 hidden = [k for k in (0, 1) if s.seg_content[q][k] >= 0 and not s.seg_revealed[q][k]
                           and s.loc[s.seg_content[q][k]] == L_MONO]
                 if hidden:
-                    pool = deck + [s.seg_content[q][k] for k in hidden]
+                    pool = sorted(deck + [s.seg_content[q][k] for k in hidden])
                     board_tiles = [i for i in pool if tb.kind[s.itype[i]] in (1, 2)]
                     pick = list(rng.choice(len(board_tiles), size=len(hidden), replace=False))
                     chosen = [board_tiles[j] for j in pick]

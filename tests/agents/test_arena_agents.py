@@ -78,3 +78,31 @@ def test_arena_wrapper_opponents_use_their_own_mask_3_players():
             done = term or trunc
         assert total == pytest.approx(float(info["returns"][info["seat"]]), abs=1e-5)
     assert Spy.calls > 100
+
+
+def test_arena_mcts_never_reads_hidden_state():
+    """Monolith module on: the opponent's hidden picks and every deck order are resampled in the true state;
+    MCTS (which may only sample what its seat cannot see) must search and play identically."""
+    import monolith_envs
+    from agents.mcts import MCTSAgent
+
+    env = monolith_envs.make("monolith_arena_v0", wrapped=False, monolith_module=True)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(12):  # past the picks and the Banners, into the first turns
+        env.step(int(rng.choice(env.legal_actions())))
+    game = env.game
+    viewer = game.current_player(env.game_state)
+    true_state = game.clone(env.game_state)
+    variants = [true_state] + [game.resample_hidden(true_state, viewer, np.random.default_rng(k)) for k in (1, 2)]
+    assert any(v.deck != true_state.deck for v in variants[1:])  # the hidden part really changed
+    agent = MCTSAgent(simulations=40)
+    agent.bind(env)
+    runs = []
+    for v in variants:
+        env.game_state = game.clone(v)
+        env._mask = None
+        obs = env.observe(env.agent_selection)
+        a = agent.act(obs["observation"], obs["action_mask"], np.random.default_rng(5))
+        runs.append((a, {k: ch.n for k, ch in agent.last_root.children.items()}))
+    assert runs[0] == runs[1] == runs[2]
