@@ -145,15 +145,7 @@ class SingleAgentEnv(gym.Env):
         The opponents then act until the learner must decide.  Returns ``(observation, learner's reward
         meanwhile, episode over)``.  The AEC env's reward bookkeeping restarts from ``state``'s returns.
         """
-        aec = self.aec
-        # RulesAECEnv has no public setter: reset its mask cache and reward bookkeeping to the new state
-        aec.game_state = state
-        aec._mask = None
-        aec._prev_returns = [float(x) for x in self.game.returns(state)]
-        aec.rewards = dict.fromkeys(aec.possible_agents, 0.0)
-        if hasattr(aec, "_zero_rewards"):
-            aec._zero_rewards = True
-        aec.agent_selection = aec.possible_agents[self.game.current_player(state)]
+        self.aec.set_game_state(state)
         reward, done = self._play_opponents()
         return self._obs(), reward, done
 

@@ -161,6 +161,29 @@ class RulesAECEnv(AECEnv):
         self._done = False
         self.agent_selection = self.possible_agents[self.game.current_player(self.game_state)]
 
+    def set_game_state(self, state: Any) -> None:
+        """Continue the current episode from ``state`` (hand-built positions, curricula, search).
+
+        The reward bookkeeping restarts from ``state``'s returns (no reward is paid for the jump), the mask
+        cache is dropped and ``agent_selection`` follows the engine. The episode log records the jump in its
+        ``note``, since its actions no longer replay from the seed alone.
+
+        Raises:
+            MonolithEnvError: ``reset()`` was never called, or ``state`` is terminal.
+        """
+        if self.episode_log is None:
+            raise MonolithEnvError("set_game_state() before reset(): call reset() first")
+        if self.game.is_terminal(state):
+            raise MonolithEnvError("set_game_state() needs a state that is not terminal")
+        self.game_state = state
+        self._mask = None
+        self._prev_returns = [float(x) for x in self.game.returns(state)]
+        self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+        self._zero_rewards = True
+        self._done = False
+        self.agent_selection = self.possible_agents[self.game.current_player(state)]
+        self.episode_log.note = f"state replaced after {len(self.episode_log.actions)} actions; not replayable"
+
     def _current_mask(self) -> np.ndarray:
         if self._mask is None:
             self._mask = self.game.legal_mask(self.game_state)

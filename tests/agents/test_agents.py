@@ -32,15 +32,14 @@ def toy_env(**cfg):
 
 def position(env, marks0, marks1, player, card0=0, card1=0):
     """Put the toy env in a hand-built position (board cells of each seat, seat to move, hidden cards)."""
-    s = env.game_state
+    s = env.game.clone(env.game_state)
     s.board[:] = -1
     s.board[list(marks0)] = 0
     s.board[list(marks1)] = 1
     s.player = player
     s.decisions = len(marks0) + len(marks1)
     s.cards[:] = (card0, card1)
-    env._mask = None
-    env.agent_selection = env.possible_agents[player]
+    env.set_game_state(s)
     return s
 
 

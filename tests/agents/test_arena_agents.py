@@ -100,8 +100,7 @@ def test_arena_mcts_never_reads_hidden_state():
     agent.bind(env)
     runs = []
     for v in variants:
-        env.game_state = game.clone(v)
-        env._mask = None
+        env.set_game_state(game.clone(v))
         obs = env.observe(env.agent_selection)
         a = agent.act(obs["observation"], obs["action_mask"], np.random.default_rng(5))
         runs.append((a, {k: ch.n for k, ch in agent.last_root.children.items()}))

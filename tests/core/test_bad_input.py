@@ -215,3 +215,22 @@ def test_fuzz_command_summary_and_failure_report(tmp_path, capsys):
     assert "FAILURE [invariants] seed=" in out and "reproduce: python -m monolith_envs fuzz" in out
     logs = sorted(tmp_path.glob("*.json"))
     assert logs and load_log(logs[0]).note.startswith("[invariants]")
+
+
+def test_set_game_state_continues_from_a_hand_built_position():
+    env = raw()
+    with pytest.raises(MonolithEnvError, match="before reset"):
+        env.set_game_state(None)
+    env.reset(seed=0)
+    s = env.game.clone(env.game_state)
+    s.board[[0, 1]] = 0
+    s.board[[3, 4]] = 1
+    s.decisions, s.player = 4, 0
+    env.set_game_state(s)
+    assert env.agent_selection == "player_0" and env.legal_actions().tolist() == [2, 5, 6, 7, 8]
+    env.step(2)  # completes the top row: player_0 wins
+    assert env.rewards == {"player_0": 1.0, "player_1": -1.0}
+    assert "not replayable" in env.episode_log.note
+    done = env.game.clone(env.game_state)
+    with pytest.raises(MonolithEnvError, match="not terminal"):
+        env.set_game_state(done)
