@@ -16,20 +16,48 @@ from .rules import get_fx
 __all__ = ["build_obs_spec", "Observer"]
 
 
-def build_obs_spec(T: int, H: int) -> ObsSpec:
-    """The :class:`ObsSpec` for ``T`` tile types and ``H`` hand slots (pieces in spec §7 order)."""
+def obs_bounds(content) -> tuple[float, float]:
+    """Upper bounds ``(hex_high, unseen_high)`` of the two pieces whose values can exceed 1 (spec §7 divides
+    without clipping): effective strength / 4 and activations / 2 in the hex blocks, counts / 4 in the
+    unseen pools.  Derived from the content: the largest printed strength plus every strength bonus of
+    the richest faction, the longest initiative list plus every ``extra_attack`` source, the largest count.
+    """
+    strength, acts, count = 1, 1, 1
+    for fac in content.factions:
+        bonus = extra = 0
+        for t in fac.types:
+            for e in t.effects:
+                if e.effect in ("melee_bonus", "ranged_bonus"):
+                    bonus += e.amount * t.count
+                elif e.effect == "extra_attack":
+                    extra += t.count
+        for t in fac.types:
+            printed = [v for _, v in t.melee] + [v for _, v in t.ranged] + [t.strike_any]
+            strength = max(strength, max(printed) + bonus)
+            acts = max(acts, len(t.initiative) + extra)
+            count = max(count, t.count)
+    return max(1.0, strength / 4.0, acts / 2.0), max(1.0, count / 4.0)
+
+
+def build_obs_spec(T: int, H: int, hex_high: float = 1.0, unseen_high: float = 1.0) -> ObsSpec:
+    """The :class:`ObsSpec` for ``T`` tile types and ``H`` hand slots (pieces in spec §7 order).
+
+    ``hex_high`` and ``unseen_high`` bound the pieces whose spec normalisation can exceed 1 (see
+    :func:`obs_bounds`); ``scalars`` can reach ``H / 2`` through ``uses / 2``.
+    """
     return ObsSpec([
-        ("hex", (19, 76 + T), 0.0, 1.0, "per hex: owner[5] kind[3] type[T] facing[6] wounds/3 tough/3 poison/5 "
-                                        "flags[5] activations per initiative 0-9 [10] dir stats[6x6] monolith[8]"),
+        ("hex", (19, 76 + T), 0.0, hex_high, "per hex: owner[5] kind[3] type[T] facing[6] wounds/3 tough/3 "
+                                             "poison/5 flags[5] activations per initiative 0-9 /2 [10] "
+                                             "dir stats[6x6] (strengths /4) monolith[8]"),
         ("hands", (4, H, T + 1), 0.0, 1.0, "per relative seat and slot: type one-hot, fresh flag"),
-        ("unseen", (4, T), 0.0, 1.0, "counts/4: my deck; others: deck + unrevealed Monolith tiles"),
+        ("unseen", (4, T), 0.0, unseen_high, "counts/4: my deck; others: deck + unrevealed Monolith tiles"),
         ("monolith", (4, 2, T + 3), 0.0, 1.0, "segments 2,3: type (if known), empty, hidden, on board"),
         ("seats", (4, 10), 0.0, 1.0, "alive, hp, deck/35, hand/H, discard/35, ally, folded, unrevealed/2, "
                                      "turn seat, first turn done"),
         ("sub_phase", (28,), 0.0, 1.0, "sub-phase one-hot"),
         ("acting", (4,), 0.0, 1.0, "acting seat, relative"),
         ("turn", (4,), 0.0, 1.0, "turn seat, relative"),
-        ("scalars", (14,), 0.0, 1.0, "turn and game scalars (spec §7)"),
+        ("scalars", (14,), 0.0, max(1.0, H / 2.0), "turn and game scalars (spec §7); uses/2 up to H/2"),
         ("pending_effect", (16,), 0.0, 1.0, "pending effect kind one-hot"),
         ("pending_hex", (3, 19), 0.0, 1.0, "pending hexes A, B, C"),
         ("pending_mode", (5,), 0.0, 1.0, "chosen Order option"),
@@ -40,7 +68,7 @@ def build_obs_spec(T: int, H: int) -> ObsSpec:
 _STATIC_CACHE: dict = {}
 
 
-def _static_rows(tb, o_face: int, o_dir: int, o_acts: int, W: int) -> tuple[np.ndarray, np.ndarray]:
+def _static_rows(tb, o_face: int, o_dir: int, o_acts: int, o_mono: int, W: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-(type, facing[, relative owner]) hex rows, computed once per content tables and shared by every
     game instance (they hold ~1 MB, so building them per env would cost that much memory per env)."""
     key = (id(tb), W)
@@ -74,6 +102,7 @@ def _static_rows(tb, o_face: int, o_dir: int, o_acts: int, W: int) -> tuple[np.n
     for r in range(4):
         static2[:T, :, r, 1 + r] = 1.0
     static2[T, :, :, 0] = 1.0
+    static2[:, :, :, o_mono] = 1.0  # Monolith segment owner: 'none' unless a segment lies there
     for t in range(T):
         cnt = {}
         for v in tb.init[t]:
@@ -82,10 +111,10 @@ def _static_rows(tb, o_face: int, o_dir: int, o_acts: int, W: int) -> tuple[np.n
         for f in range(6):
             row = static2[t, f, :, :]
             for v, c in cnt.items():
-                row[:, o_acts + v] = min(1.0, 0.5 * c)
+                row[:, o_acts + v] = 0.5 * c
             for d in range(6):
-                row[:, o_dir + d] = min(1.0, tb.melee[t][f][d] / 4.0)
-                row[:, o_dir + 6 + d] = min(1.0, tb.ranged[t][f][d] / 4.0)
+                row[:, o_dir + d] = tb.melee[t][f][d] / 4.0
+                row[:, o_dir + 6 + d] = tb.ranged[t][f][d] / 4.0
     _STATIC_CACHE[key] = (tb, static, static2)
     return static, static2
 
@@ -98,7 +127,7 @@ class Observer:
         tb = game.tables
         T = self.T = tb.T
         H = self.H = game.H
-        self.spec = build_obs_spec(T, H)
+        self.spec = build_obs_spec(T, H, *obs_bounds(game.content))
         W = self.W = 76 + T
         self.o_kind = 5
         self.o_type = 8
@@ -108,7 +137,7 @@ class Observer:
         self.o_acts = 22 + T
         self.o_dir = 32 + T
         self.o_mono = 68 + T
-        static, static2 = _static_rows(tb, self.o_face, self.o_dir, self.o_acts, W)
+        static, static2 = _static_rows(tb, self.o_face, self.o_dir, self.o_acts, self.o_mono, W)
         self.static = static
         self.static2 = static2
         self.static_flat = static2.reshape(-1, W)
@@ -182,21 +211,20 @@ class Observer:
                         v = v if v < 9 else 9
                         cnt[v] = cnt.get(v, 0) + 1
                     for v, c in cnt.items():
-                        ia(b + o_acts + v); va(0.5 * c if c < 2 else 1.0)
+                        ia(b + o_acts + v); va(0.5 * c)
             mb = fx.melee_b[h]
             if mb:
                 mrow = tb.melee[t][f]
                 for d in tb.melee_dirs[t][f]:
                     x = (mrow[d] + mb) / 4.0
-                    ia(b + o_dir + d); va(x if x < 1.0 else 1.0)
+                    ia(b + o_dir + d); va(x)
             rb = fx.ranged_b[h]
             if rb:
                 rrow = tb.ranged[t][f]
                 for d in tb.ranged_dirs[t][f]:
                     x = max(0, rrow[d] + rb) / 4.0
-                    ia(b + o_dir + 6 + d); va(x if x < 1.0 else 1.0)
+                    ia(b + o_dir + 6 + d); va(x)
         if g.module:
-            hexv[:, o_mono] = 1.0
             for q in range(n):
                 sh = s.seg_hex[q]
                 if sh[0] < 0 or not s.alive[q]:
@@ -247,7 +275,6 @@ class Observer:
                     c = s.seg_content[q][k]
                     if c >= 0 and not s.seg_revealed[q][k]:
                         u[itype[c]] += 0.25
-            np.minimum(u, 1.0, out=u)
         # ---- monolith contents
         if g.module:
             a0 = sl["monolith"][0]
@@ -298,7 +325,7 @@ class Observer:
         a = sl["scalars"][0]
         cap_active = g.reinf and s.turn_seat == 0 and not s.first_turn_done[0]
         out[a:a + 14] = (
-            min(1.0, float(s.discarded)), min(1.0, s.uses / 2.0), float(s.placed), float(s.unfolded),
+            min(1.0, float(s.discarded)), s.uses / 2.0, float(s.placed), float(s.unfolded),
             float(s.exception_used), float(cap_active), float(s.last_round), sum(s.last_round_owed) / 3.0,
             float(s.b_active), (max(0, min(9, s.b_phase)) / 9.0) if s.b_active else 0.0,
             s.poison_supply / 5.0, float(s.net_marker_on < 0), float(s.entrench_on < 0),

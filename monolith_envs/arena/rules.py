@@ -910,7 +910,9 @@ class Rules:
             inst = board[x]
             if s.poison_supply <= 0:
                 break
-            if inst % 35 == 0 or s.wounds[inst] <= tough0[x]:
+            # "survives this step" (§4.7 Venom): not removed at its end, so neither a tile over its
+            # toughness nor a consumed Regeneration rune (removed "even if it survives" its wounds)
+            if inst % 35 == 0 or (s.wounds[inst] <= tough0[x] and x not in cset):
                 s.poison[inst] += 1
                 s.poison_supply -= 1
         gone = [board[h] for h in range(19)
