@@ -1,5 +1,4 @@
 import monolith_envs
-
 from tests.toy_game import ENV_ID, ToyGame, module_for
 
 _TOY = module_for(ToyGame)

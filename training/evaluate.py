@@ -208,7 +208,7 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     out_pairs = []
     for pi, (a, b) in enumerate(pairs):
         pr = PairResult(a, b)
-        for k, seat, ret, dec, trunc, secs in sorted(results[pi]):
+        for _k, seat, ret, dec, trunc, secs in sorted(results[pi]):
             n = len(ret)
             others = [s for s in range(n) if s != seat]
             o = _outcome(np.asarray(ret), seat, others, trunc)

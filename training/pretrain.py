@@ -96,7 +96,7 @@ def behaviour_cloning(policy: Any, data: dict[str, np.ndarray], n_actions: int, 
     n = len(acts_all)
     losses, correct = [], 0
     policy.set_training_mode(True)
-    for ep in range(epochs):
+    for _epoch in range(epochs):
         order = rng.permutation(n)
         correct = 0
         for start in range(0, n, batch_size):

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-
-from .rules import dirty_decks as dirty, get_fx, settle
+from .rules import dirty_decks as dirty
+from .rules import get_fx, settle
 from .state import ArenaState, Sub
 
 __all__ = [

@@ -899,14 +899,14 @@ class Rules:
                 consumed.append(r)
             for e in lst[k:]:
                 live.append((x, e[0], e[1], e[2]))
-        for x, st, src, ven in live:
+        for x, st, _src, _ven in live:
             inst = board[x]
             if inst % 35 == 0:
                 self.lose_hp(s, inst // 35, st)
             else:
                 s.wounds[inst] += st
         vlist = sorted((x, src) for x, st, src, ven in live if ven and st >= 1)
-        for x, src in vlist:
+        for x, _src in vlist:
             inst = board[x]
             if s.poison_supply <= 0:
                 break

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from monolith_envs.arena.game import ArenaGame
-
 from monolith_envs.arena.positions_text import PositionTextError, parse_position, position_to_text
 from monolith_envs.arena.render import OWNER_COLOURS, hex_center_px, render_rgb, render_text
 

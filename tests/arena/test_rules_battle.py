@@ -3,7 +3,12 @@
 import pytest
 
 from monolith_envs.arena.positions import (
-    effects, new_position, put_tile, set_hand, set_hp, set_turn,
+    effects,
+    new_position,
+    put_tile,
+    set_hand,
+    set_hp,
+    set_turn,
 )
 from monolith_envs.arena.state import Sub
 

@@ -4,7 +4,12 @@ import numpy as np
 
 from monolith_envs.arena.game import ArenaGame
 from monolith_envs.arena.positions import (
-    effects, new_position, put_tile, set_hand, set_monolith, set_turn,
+    effects,
+    new_position,
+    put_tile,
+    set_hand,
+    set_monolith,
+    set_turn,
 )
 from monolith_envs.arena.state import Sub
 

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from monolith_envs.core.actions import ActionLayout
 from monolith_envs.core.observation import ObsSpec

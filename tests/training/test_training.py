@@ -109,7 +109,7 @@ def test_opponents_act_only_with_their_own_mask():
     spy = MaskSpy()
     env = SingleAgentEnv(TOY, [spy], seed=1)
     spy.wrapper = env
-    for ep in range(30):
+    for _ep in range(30):
         _, info = env.reset()
         done = False
         while not done:
@@ -144,7 +144,7 @@ def test_opponent_pool_mix_and_snapshots():
     pool = OpponentPool(TOY, {"self": 1.0, "random": 1.0}, pool_size=2, make_policy=make_policy)
     rng = np.random.default_rng(0)
     assert all(isinstance(a, RandomAgent) for _ in range(20) for a in pool(rng, 1))  # no snapshot yet
-    for i in range(3):
+    for _i in range(3):
         pool.add_snapshot(policy_weights(make_policy()))
     assert len(pool.snapshots) == 2
     kinds = [type(pool(rng, 1)[0]) for _ in range(400)]
