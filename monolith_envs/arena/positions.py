@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from .rules import dirty_decks as dirty
-from .rules import get_fx, settle
+from .rules import get_fx, place_on_board, settle
 from .state import ArenaState, Sub
 
 __all__ = [
@@ -126,27 +126,22 @@ def put_tile(game, s: ArenaState, seat: int, tile, hex: int, facing: int = 0, wo
             raise ValueError(f"{tb.id_of[t]} is not the Banner of seat {seat}")
         if s.loc[i] == L_BOARD:
             raise ValueError(f"the Banner of seat {seat} is already on hex {s.hexof[i]}")
-        facing = 0
     else:
         i = find_instance(game, s, seat, t)
         _take(s, i)
-    fx = get_fx(game, s)
-    s.board[hex] = i
-    s.hexof[i] = hex
-    s.facing[i] = facing % 6
-    s.loc[i] = L_BOARD
+    if tb.kind[t] == 0:
+        s.board[hex] = i
+        s.hexof[i] = hex
+        s.facing[i] = 0
+        s.loc[i] = L_BOARD
+        s.seg_hex[seat] = [hex, hex, hex]
+        s.mono_folded[seat] = True
+    else:  # the engine's own placement: an empty segment on that hex takes the tile as its content
+        place_on_board(game, s, get_fx(game, s), i, hex, facing % 6)
     s.wounds[i] = wounds
     if poison:
         s.poison[i] += poison
         s.poison_supply -= poison
-    if tb.kind[t] == 0:
-        s.seg_hex[seat] = [hex, hex, hex]
-        s.mono_folded[seat] = True
-    elif game.module and fx.segowner[hex] >= 0:
-        q, k = fx.segowner[hex], fx.segk[hex]
-        if k >= 1 and s.seg_content[q][k - 1] < 0:
-            s.seg_content[q][k - 1] = i
-            s.seg_revealed[q][k - 1] = True
     dirty(s)
     return i
 
