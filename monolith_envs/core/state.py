@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import importlib
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -205,8 +205,3 @@ def from_dict(data: Any, _path: str = "state") -> Any:
         raise StateError(f"{_path}: malformed serialised value ({exc.__class__.__name__}: {exc})") from None
     return {k: from_dict(v, f"{_path}[{k!r}]") for k, v in data.items()}
 
-
-def _check_mapping(x: Any) -> Mapping:
-    if not isinstance(x, Mapping):
-        raise StateError(f"expected a mapping, got {type(x).__name__}")
-    return x

@@ -40,4 +40,4 @@ def test_wrapped_env_passes_pettingzoo_api_test():
         api_test(env, num_cycles=150)
     assert "Passed API test" in out.getvalue()
     with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
-        monolith_arena_v0.env().agent_selection
+        _ = monolith_arena_v0.env().agent_selection
