@@ -65,6 +65,17 @@ KEYS: tuple[Key, ...] = (
     Key("ent_coef", float, 0.01, "entropy bonus coefficient"),
     Key("vf_coef", float, 0.5, "value loss coefficient"),
     Key("max_grad_norm", float, 0.5, "gradient clipping"),
+    Key("shaping", str, "none", "reward shaping: 'none', or 'heuristic' = potential-based shaping with the "
+        "game's heuristic state_value (gamma * phi(s') - phi(s), policy-invariant)"),
+    Key("shaping_coef", float, 1.0, "scale of the shaping potential"),
+    Key("features", str, "flat", "policy network: 'flat' (the whole observation into the MLP), 'pieces' (one "
+        "shared encoder per row of each table piece, training/features.py) or 'aligned' (row attention with "
+        "per-place action logits, training/aligned.py)"),
+    Key("row_dim", int, 32, "with features='pieces'/'aligned': encoded size of one table row"),
+    Key("features_dim", int, 256, "with 'pieces': size of the encoded observation; 'aligned': global vector"),
+    Key("token_dim", int, 64, "with features='aligned': size of a place token"),
+    Key("attention_layers", int, 2, "with features='aligned': Transformer encoder layers over the places"),
+    Key("head_hidden", int, 64, "with features='aligned': hidden size of the action head MLPs"),
     Key("net_arch", list, [128, 128], "hidden layer sizes of the policy and value MLPs"),
     Key("pretrain_samples", int, 0, "teacher decisions for a behaviour-cloning warm start (0 = none)"),
     Key("pretrain_teacher", str, "heuristic", "agent spec of the behaviour-cloning teacher"),
@@ -125,10 +136,15 @@ def validate(cfg: Mapping[str, Any]) -> dict:
                                                                list(v) if isinstance(v, list) else v)
     if out["vec_env"] not in ("dummy", "subproc"):
         raise TrainConfigError(f"config key 'vec_env': expected 'dummy' or 'subproc', got {out['vec_env']!r}")
+    if out["features"] not in ("flat", "pieces", "aligned"):
+        raise TrainConfigError(f"config key 'features': expected 'flat', 'pieces' or 'aligned', "
+                               f"got {out['features']!r}")
+    if out["shaping"] not in ("none", "heuristic"):
+        raise TrainConfigError(f"config key 'shaping': expected 'none' or 'heuristic', got {out['shaping']!r}")
     if out["pretrain_samples"] < 0:
         raise TrainConfigError(f"config key 'pretrain_samples': must be >= 0, got {out['pretrain_samples']}")
     for k in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "pool_size", "torch_threads",
-              "eval_workers"):
+              "eval_workers", "row_dim", "features_dim", "token_dim", "attention_layers", "head_hidden"):
         if out[k] < 1:
             raise TrainConfigError(f"config key {k!r}: must be >= 1, got {out[k]}")
     return out

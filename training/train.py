@@ -28,20 +28,71 @@ from typing import Any
 
 from training.config import DEFAULT_CONFIG, TrainConfigError, apply_overrides, describe_keys, load_config
 
-__all__ = ["main", "make_vec_env", "train"]
+__all__ = ["main", "make_vec_env", "policy_class", "policy_kwargs", "train"]
+
+
+def policy_kwargs(cfg: dict) -> dict:
+    """``policy_kwargs`` of the learner's policy from the config: ``net_arch``, and with ``features =
+    "pieces"`` the :class:`~training.features.PieceEncoder`, with ``features = "aligned"`` the
+    :class:`~training.aligned.RowAttentionEncoder` and the :class:`~training.aligned.AlignedHead` settings
+    (the policy class is then :class:`~training.aligned.AlignedMaskablePolicy`, see :func:`policy_class`).
+
+    Raises:
+        TrainConfigError: ``features = "aligned"`` for a game without a board piece named like an action axis.
+    """
+    kw: dict[str, Any] = {"net_arch": list(cfg["net_arch"])}
+    if cfg["features"] == "flat":
+        return kw
+    import monolith_envs
+    from training.features import PieceEncoder, piece_layout
+
+    game = monolith_envs.make_game(cfg["env_id"], **cfg["env_config"])
+    if cfg["features"] == "pieces":
+        kw["features_extractor_class"] = PieceEncoder
+        kw["features_extractor_kwargs"] = {"pieces": piece_layout(game.obs_spec), "row_dim": cfg["row_dim"],
+                                           "features_dim": cfg["features_dim"]}
+        return kw
+    from training.aligned import RowAttentionEncoder, alignment
+
+    try:
+        al = alignment(game.layout, game.obs_spec)
+    except ValueError as e:
+        raise TrainConfigError(f"features = 'aligned' does not fit {cfg['env_id']}: {e}") from None
+    d = cfg["token_dim"]
+    kw["net_arch"] = {"pi": [], "vf": list(cfg["net_arch"])}
+    kw["features_extractor_class"] = RowAttentionEncoder
+    kw["features_extractor_kwargs"] = {"anchor": al["anchor"], "pieces": piece_layout(game.obs_spec), "d": d,
+                                       "global_dim": cfg["features_dim"], "row_dim": cfg["row_dim"],
+                                       "layers": cfg["attention_layers"]}
+    kw["head"] = {"rows": al["anchor"][1], "d": d, "global_dim": cfg["features_dim"],
+                  "families": al["families"], "hidden": cfg["head_hidden"]}
+    return kw
+
+
+def policy_class(cfg: dict) -> Any:
+    """The learner's policy class: ``MaskableActorCriticPolicy``, or ``AlignedMaskablePolicy`` for
+    ``features = "aligned"``."""
+    if cfg["features"] == "aligned":
+        from training.aligned import AlignedMaskablePolicy
+
+        return AlignedMaskablePolicy
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    return MaskableActorCriticPolicy
 
 
 def _make_env_fn(cfg: dict, rank: int):
     """A picklable env factory for rank ``rank`` (a training env with its own opponent pool)."""
     env_id, env_config, seed = cfg["env_id"], dict(cfg["env_config"]), cfg["seed"]
-    mix, pool_size, net_arch, seat = dict(cfg["opponent_mix"]), cfg["pool_size"], list(cfg["net_arch"]), cfg["seat"]
+    mix, pool_size, seat = dict(cfg["opponent_mix"]), cfg["pool_size"], cfg["seat"]
+    shaping, coef, gamma = cfg["shaping"], cfg["shaping_coef"], cfg["gamma"]
+
+    pkw, pcls = policy_kwargs(cfg), policy_class(cfg)
 
     def make():
         import torch
 
         torch.set_num_threads(1)
-        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
         from training.selfplay import OpponentPool
         from training.wrapper import SingleAgentEnv
 
@@ -49,11 +100,16 @@ def _make_env_fn(cfg: dict, rank: int):
 
         def make_policy():
             env = holder["env"]
-            return MaskableActorCriticPolicy(env.observation_space, env.action_space, lambda _: 0.0,
-                                             net_arch=net_arch)
+            return pcls(env.observation_space, env.action_space, lambda _: 0.0, **pkw)
 
         pool = OpponentPool(env_id, mix, pool_size, make_policy)
-        env = SingleAgentEnv(env_id, pool, env_config, seat=seat, seed=seed * 1000 + rank)
+        value_fn = None
+        if shaping == "heuristic":
+            from agents.heuristics import value_fn_for
+
+            value_fn = value_fn_for(env_id)
+        env = SingleAgentEnv(env_id, pool, env_config, seat=seat, seed=seed * 1000 + rank, shaping=value_fn,
+                             shaping_coef=coef, shaping_gamma=gamma)
         holder["env"] = env
         env.add_snapshot = pool.add_snapshot  # type: ignore[attr-defined]  (reached by env_method)
         return env
@@ -172,7 +228,8 @@ def plot_curve(curve: list[dict], opponents: list[str], path: Path, title: str) 
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     ax.set_title(title)
-    ax.legend(loc="lower right")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
@@ -202,11 +259,11 @@ def train(cfg: dict) -> dict:
     curve: list[dict] = []
     try:
         model = MaskablePPO(
-            "MlpPolicy", vec, learning_rate=cfg["learning_rate"], n_steps=cfg["n_steps"],
+            policy_class(cfg), vec, learning_rate=cfg["learning_rate"], n_steps=cfg["n_steps"],
             batch_size=cfg["batch_size"], n_epochs=cfg["n_epochs"], gamma=cfg["gamma"],
             gae_lambda=cfg["gae_lambda"], clip_range=cfg["clip_range"], ent_coef=cfg["ent_coef"],
             vf_coef=cfg["vf_coef"], max_grad_norm=cfg["max_grad_norm"],
-            policy_kwargs={"net_arch": list(cfg["net_arch"])}, tensorboard_log=str(run_dir / "tb"),
+            policy_kwargs=policy_kwargs(cfg), tensorboard_log=str(run_dir / "tb"),
             seed=cfg["seed"], device="cpu", verbose=0,
         )
         pretrain_info: dict[str, Any] = {}

@@ -6,6 +6,13 @@ reward returned by ``step`` is the learner's own AEC reward accumulated since it
 action's reward plus everything the opponents' actions gave it), so a win by the learner's last move yields
 +1 and a loss caused by an opponent's last move yields -1 (``win_loss`` reward modes).  ``action_masks()``
 returns the learner's action mask, as ``sb3_contrib.MaskablePPO`` expects.
+
+Optional potential-based reward shaping (Ng, Harada & Russell 1999): with a potential
+``phi(s) = coef * value_fn(game, s)[learner]`` taken at the learner's decision points (``phi = 0`` once the
+episode is over), each step adds ``gamma * phi(s') - phi(s)`` to the reward.  Shaping of this form leaves the
+optimal policies of the game unchanged; it only makes the signal denser.  ``value_fn`` is typically the
+game's heuristic ``state_value`` hook (:func:`agents.heuristics.value_fn_for`).  It is a training-time
+signal computed from the true state; the policy still sees only its own observation.
 """
 
 from __future__ import annotations
@@ -34,10 +41,14 @@ class SingleAgentEnv(gym.Env):
         env_config: the game's config keys.
         seat: ``"rotate"`` (default: seat = episode index mod players), ``"random"``, or a fixed seat int.
         seed: seeds the episode seeds, seat draws and the opponents' generators.
+        shaping: ``value_fn(game, state) -> float[num_players]`` for potential-based shaping, or ``None``.
+        shaping_coef: scale of the potential (reward units per unit of value).
+        shaping_gamma: the learner's discount factor (must match the algorithm's ``gamma``).
 
     Spaces: ``observation_space`` = the game's ``Box(float32[obs_size])``; ``action_space`` =
     ``Discrete(num_actions)``.  ``info`` carries ``"seat"``, ``"action_mask"`` and, at the end,
-    ``"returns"`` (``float32[num_players]``) and ``"win"`` (1 win, 0 draw, -1 loss).
+    ``"returns"`` (``float32[num_players]``) and ``"win"`` (1 win, 0 draw, -1 loss); with shaping, ``info``
+    also carries ``"game_reward"``, the unshaped part of the reward.
 
     Raises:
         ValueError: bad ``seat``.
@@ -53,6 +64,9 @@ class SingleAgentEnv(gym.Env):
         env_config: dict | None = None,
         seat: str | int = "rotate",
         seed: int | None = None,
+        shaping: Callable[[Any, Any], Any] | None = None,
+        shaping_coef: float = 1.0,
+        shaping_gamma: float = 1.0,
     ):
         super().__init__()
         self.env_id = env_id
@@ -80,6 +94,10 @@ class SingleAgentEnv(gym.Env):
         self._mask = np.zeros(self.game.layout.n, np.int8)
         self.opponent_steps = 0
         self._last_obs: np.ndarray | None = None
+        self._shaping = shaping
+        self._shaping_coef = float(shaping_coef)
+        self._shaping_gamma = float(shaping_gamma)
+        self._phi = 0.0
 
     # ------------------------------------------------------------------ gym API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -113,6 +131,7 @@ class SingleAgentEnv(gym.Env):
         # where every seat acts, but keep the contract: reset returns a decision point)
         if done:
             return self.reset()
+        self._phi = self._potential(False)
         return self._obs(), self._info()
 
     def step(self, action: int):
@@ -132,6 +151,11 @@ class SingleAgentEnv(gym.Env):
         terminated = bool(aec.terminations[me])
         truncated = bool(aec.truncations[me]) and not terminated
         info = self._info()
+        if self._shaping is not None:
+            info["game_reward"] = reward
+            phi = self._potential(terminated or truncated)
+            reward += self._shaping_gamma * phi - self._phi
+            self._phi = phi
         if terminated or truncated:
             ret = np.asarray(self.game.returns(aec.game_state), np.float32)
             info["returns"] = ret
@@ -179,6 +203,12 @@ class SingleAgentEnv(gym.Env):
             aec.step(int(a))
             self.opponent_steps += 1
             reward += float(aec.rewards[me])
+
+    def _potential(self, done: bool) -> float:
+        """Shaping potential of the current state for the learner (0 without shaping or once done)."""
+        if self._shaping is None or done:
+            return 0.0
+        return self._shaping_coef * float(self._shaping(self.game, self.aec.game_state)[self.learner])
 
     def _obs(self) -> np.ndarray:
         if self._last_obs is not None:

@@ -275,3 +275,179 @@ def test_demonstrations_and_behaviour_cloning_fit_a_teacher():
     info = behaviour_cloning(model.policy, data, 9, epochs=30, batch_size=64, lr=3e-3)
     assert info["accuracy"] > 0.9, info["accuracy"]
     assert info["loss"][-1] < info["loss"][0]
+
+
+# ---------------------------------------------------------------------------------------------- shaping
+def _marks_potential(game, s):
+    """Toy potential: (own marks - other marks) / 9 per seat."""
+    b = np.asarray(s.board)
+    d = (np.sum(b == 0) - np.sum(b == 1)) / 9.0
+    return np.array([d, -d], np.float32)
+
+
+@pytest.mark.parametrize("gamma", [1.0, 0.9])
+def test_potential_shaping_adds_gamma_phi_next_minus_phi(gamma):
+    env = SingleAgentEnv(TOY, [RandomAgent()], seed=5, shaping=_marks_potential, shaping_coef=2.0,
+                         shaping_gamma=gamma)
+    for ep in range(30):
+        env.reset()
+        me = env.learner
+        phi = 2.0 * _marks_potential(env.game, env.aec.game_state)[me]
+        phi0, shaped_total, game_total, done = phi, 0.0, 0.0, False
+        rng = np.random.default_rng(ep)
+        while not done:
+            _, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            done = term or trunc
+            nxt = 0.0 if done else 2.0 * _marks_potential(env.game, env.aec.game_state)[me]
+            assert r - info["game_reward"] == pytest.approx(gamma * nxt - phi)
+            phi = nxt
+            shaped_total += r
+            game_total += info["game_reward"]
+        assert game_total == pytest.approx(float(info["returns"][me]))
+        if gamma == 1.0:  # the shaping terms telescope: only -phi(first decision state) is left
+            assert shaped_total == pytest.approx(game_total - phi0)
+
+
+def test_unknown_shaping_and_features_values_are_rejected():
+    with pytest.raises(TrainConfigError, match="'shaping'"):
+        validate({"shaping": "magic"})
+    with pytest.raises(TrainConfigError, match="'features'"):
+        validate({"features": "conv"})
+
+
+# ---------------------------------------------------------------------------------------------- features
+def test_piece_layout_of_arena_follows_the_obs_spec():
+    from training.features import piece_layout
+
+    spec = monolith_envs.make_game("monolith_arena_v0").obs_spec
+    layout = piece_layout(spec)
+    hexes = spec["hex"]
+    assert layout[0] == (0, 19, hexes.shape[1])
+    assert (spec["hands"].offset, 12, spec["hands"].shape[-1]) in layout
+    assert all(spec.size >= off + r * w for off, r, w in layout)
+    assert not any(p.offset == off for p in spec.pieces if len(p.shape) == 1 for off, _, _ in layout)
+
+
+def test_piece_encoder_shares_row_weights_and_keeps_positions():
+    import torch
+    from gymnasium.spaces import Box
+
+    from training.features import PieceEncoder, piece_layout
+
+    spec = monolith_envs.make_game(TOY).obs_spec
+    layout = piece_layout(spec, min_width=2)
+    assert layout == [(spec["board"].offset, 9, 2)]
+    enc = PieceEncoder(Box(0, 1, (spec.size,), np.float32), layout, row_dim=4, features_dim=16)
+    assert enc.rest.tolist() == list(range(spec["board"].stop, spec.size))
+    torch.manual_seed(0)
+    x = torch.zeros(2, spec.size)
+    x[0, spec["board"].offset + 0] = 1.0  # my mark on cell 0
+    x[1, spec["board"].offset + 2 * 4] = 1.0  # my mark on cell 4
+    rows = x[:, :18].reshape(2, 9, 2)
+    coded = enc.encoders[0](rows)
+    assert torch.equal(coded[0, 0], coded[1, 4])  # the same row content gets the same code anywhere
+    out = enc(x)
+    assert out.shape == (2, 16) and out.dtype == torch.float32
+    assert not torch.equal(out[0], out[1])  # ... but the position of the row still matters
+    with pytest.raises(ValueError, match="does not fit"):
+        PieceEncoder(Box(0, 1, (spec.size,), np.float32), [(10, 9, 2)])
+
+
+def test_pieces_features_with_shaping_train_save_and_play(tmp_path):
+    from agents import make_agent
+    from training.train import main
+
+    report = main([
+        "--set", "total_timesteps=128", "--set", "n_steps=64", "--set", "batch_size=64", "--set", "n_epochs=1",
+        "--set", "n_envs=2", "--set", "vec_env=dummy", "--set", "features=pieces", "--set", "row_dim=8",
+        "--set", "features_dim=32", "--set", "net_arch=[16]", "--set", "shaping=heuristic",
+        "--set", "eval_every=0", "--set", "final_eval_games=2", "--set", "eval_workers=1",
+        "--set", "opponent_mix={random = 1.0}", "--set", "eval_opponents=['random']",
+        "--set", f"out_dir={tmp_path}", "--set", "name=pieces", "--set", "progress_bar=false",
+        "--set", "checkpoint_every=0",
+    ])
+    assert report["learner_steps"] == 128
+    agent = make_agent(f"ppo:{tmp_path / 'pieces' / 'final_model.zip'}", "monolith_arena_v0")
+    assert type(agent.model.policy.features_extractor).__name__ == "PieceEncoder"
+    env = monolith_envs.make("monolith_arena_v0")
+    env.reset(seed=0)
+    obs, *_ = env.last()
+    a = agent.act(obs["observation"], obs["action_mask"], np.random.default_rng(0))
+    assert obs["action_mask"][a] == 1
+
+
+# ---------------------------------------------------------------------------------------------- aligned policy
+def test_alignment_of_arena_actions_to_hex_rows():
+    from training.aligned import alignment
+
+    game = monolith_envs.make_game("monolith_arena_v0")
+    al = alignment(game.layout, game.obs_spec)
+    assert al["anchor"] == (game.obs_spec["hex"].offset, 19, game.obs_spec["hex"].shape[1])
+    by_name = {f.name: a for f, (_, _, a) in zip(game.layout.families, al["families"])}
+    assert by_name == {"PICK_TYPE": -1, "DISCARD": -1, "PLACE": 1, "PLAY_ORDER": -1, "USE_FEATURE": 1,
+                       "UNFOLD": -1, "END_TURN": -1, "SELECT_HEX": 0, "SELECT_ROT": -1, "SELECT_TRIANGLE": -1,
+                       "SELECT_MODE": -1}
+    assert sum(size for size, _, _ in al["families"]) == game.layout.n
+
+
+def test_alignment_needs_a_piece_named_like_an_action_axis():
+    from training.aligned import alignment
+
+    game = monolith_envs.make_game(TOY)  # obs piece "board", action axis "cell"
+    with pytest.raises(ValueError, match="no observation piece is named like an action axis"):
+        alignment(game.layout, game.obs_spec)
+    with pytest.raises(TrainConfigError, match="does not fit toy_tictactoe_v0"):
+        from training.train import policy_kwargs
+
+        policy_kwargs(validate({"env_id": TOY, "features": "aligned"}))
+
+
+def test_aligned_head_puts_each_place_logit_at_its_flat_index():
+    import torch
+
+    from training.aligned import AlignedHead
+
+    rows, d, gdim = 3, 4, 5
+    # families: A[2] (pooled), B[2][rows] (aligned on axis 1), C[rows] (aligned on axis 0)
+    head = AlignedHead(rows, d, gdim, [(2, (2,), -1), (2 * rows, (2, rows), 1), (rows, (rows,), 0)], hidden=8)
+    torch.manual_seed(0)
+    latent = torch.randn(1, rows * d + d + gdim)
+    base = head(latent)
+    assert base.shape == (1, 2 + 2 * rows + rows)
+    for r in range(rows):
+        moved = latent.clone()
+        moved[0, r * d:(r + 1) * d] += 1.0  # change place r's code only
+        diff = (head(moved) - base)[0].abs() > 1e-7
+        b_changed = [k * rows + q for k in range(2) for q in range(rows) if diff[2 + k * rows + q]]
+        c_changed = [q for q in range(rows) if diff[2 + 2 * rows + q]]
+        # place logits move only at place r; the pooled family moves through the mean of the codes
+        assert b_changed == [r, rows + r] and c_changed == [r]
+
+
+def test_aligned_policy_trains_saves_and_reloads(tmp_path):
+    import torch
+
+    from agents import make_agent
+    from training.train import main
+
+    main([
+        "--set", "total_timesteps=128", "--set", "n_steps=64", "--set", "batch_size=64", "--set", "n_epochs=1",
+        "--set", "n_envs=2", "--set", "vec_env=dummy", "--set", "features=aligned", "--set", "token_dim=16",
+        "--set", "features_dim=32", "--set", "row_dim=8", "--set", "head_hidden=16", "--set", "net_arch=[16]",
+        "--set", "attention_layers=1", "--set", "eval_every=0", "--set", "final_eval_games=2",
+        "--set", "eval_workers=1", "--set", "opponent_mix={random = 1.0, self = 1.0}", "--set", "snapshot_every=64",
+        "--set", "eval_opponents=['random']", "--set", f"out_dir={tmp_path}", "--set", "name=al",
+        "--set", "progress_bar=false", "--set", "checkpoint_every=0",
+    ])
+    agent = make_agent(f"ppo:{tmp_path / 'al' / 'final_model.zip'}", "monolith_arena_v0")
+    assert type(agent.model.policy).__name__ == "AlignedMaskablePolicy"
+    env = monolith_envs.make("monolith_arena_v0")
+    env.reset(seed=1)
+    obs, *_ = env.last()
+    probs = agent.action_probabilities(obs["observation"], obs["action_mask"])
+    assert probs.shape == (env.game.layout.n,) and probs.sum() == pytest.approx(1.0)
+    assert np.all(probs[obs["action_mask"] == 0] == 0.0)
+    with torch.no_grad():
+        again = make_agent(f"ppo:{tmp_path / 'al' / 'final_model.zip'}", "monolith_arena_v0")
+        np.testing.assert_allclose(again.action_probabilities(obs["observation"], obs["action_mask"]), probs,
+                                   rtol=1e-6)
