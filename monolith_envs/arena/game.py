@@ -51,6 +51,7 @@ class ArenaGame(Rules):
         self.obs_spec = self.observer.spec
         self.zero_sum = True
         self.max_decisions = int(cfg["max_decisions"])
+        self._score_mode = cfg["reward_mode"] == "score"
 
     # ------------------------------------------------------------------ protocol
     def initial_state(self, rng: np.random.Generator) -> ArenaState:
@@ -81,7 +82,7 @@ class ArenaGame(Rules):
             state.__dict__["_mask"] = mk
         if not mk[a]:
             raise self.illegal(state, a)
-        score = self.config["reward_mode"] == "score"
+        score = self._score_mode
         if score:
             before = self.hp_vector(state)
         self.do_apply(state, a)

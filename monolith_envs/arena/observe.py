@@ -68,59 +68,54 @@ def build_obs_spec(T: int, H: int, hex_high: float = 1.0, unseen_high: float = 1
 _STATIC_CACHE: dict = {}
 
 
-def _static_rows(tb, o_face: int, o_dir: int, o_acts: int, o_mono: int, W: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per-(type, facing[, relative owner]) hex rows, computed once per content tables and shared by every
-    game instance (they hold ~1 MB, so building them per env would cost that much memory per env)."""
+def _static_rows(tb, o_face: int, o_wtp: int, o_dir: int, o_acts: int, o_mono: int, W: int) -> np.ndarray:
+    """``float32[T + 1, 6, 4, W]``: the hex row of type ``t`` at facing ``f`` owned by relative seat ``r``
+    with its printed values (kind, type, facing, toughness, activations, direction stats, no Monolith
+    segment); row ``t == T`` is an empty hex.  Computed once per content tables and shared by every game
+    instance (about 1 MB, so building it per env would cost that much memory per env)."""
     key = (id(tb), W)
     hit = _STATIC_CACHE.get(key)
     if hit is not None and hit[0] is tb:
-        return hit[1], hit[2]
+        return hit[1]
     T = tb.T
-    static = np.zeros((T, 6, W), np.float32)
+    static = np.zeros((T + 1, 6, 4, W), np.float32)
     for t in range(T):
         k = tb.kind[t]
-        for f in range(6):
-            row = static[t, f]
-            if k < 3:
-                row[5 + k] = 1.0
-            row[8 + t] = 1.0
-            row[o_face + f] = 1.0
-            d0 = o_dir
-            for d in range(6):
-                row[d0 + 12 + d] = 1.0 if tb.armor[t][f][d] else 0.0
-            for d in tb.net_dirs[t][f]:
-                row[d0 + 18 + d] = 1.0
-            if k == 2:
-                for d in tb.conn_dirs[t][f]:
-                    row[d0 + 24 + d] = 1.0
-            for d in tb.kill_dirs[t][f]:
-                row[d0 + 30 + d] = 1.0
-    # static2[t, f, r]: the static row plus owner one-hot (relative seat r) and printed attack / initiative
-    # values; row t == T is an empty hex.
-    static2 = np.zeros((T + 1, 6, 4, W), np.float32)
-    static2[:T] = static[:, :, None, :]
-    for r in range(4):
-        static2[:T, :, r, 1 + r] = 1.0
-    static2[T, :, :, 0] = 1.0
-    static2[:, :, :, o_mono] = 1.0  # Monolith segment owner: 'none' unless a segment lies there
-    for t in range(T):
-        cnt = {}
+        cnt: dict = {}
         for v in tb.init[t]:
             v = min(v, 9)
             cnt[v] = cnt.get(v, 0) + 1
+        tg = tb.tough[t]
         for f in range(6):
-            row = static2[t, f, :, :]
+            row = static[t, f]  # [4, W], one row per relative owner
+            for r in range(4):
+                row[r, 1 + r] = 1.0
+            if k < 3:
+                row[:, 5 + k] = 1.0
+            row[:, 8 + t] = 1.0
+            row[:, o_face + f] = 1.0
+            row[:, o_wtp + 1] = tg / 3.0 if tg < 3 else 1.0
             for v, c in cnt.items():
                 row[:, o_acts + v] = 0.5 * c
             for d in range(6):
                 row[:, o_dir + d] = tb.melee[t][f][d] / 4.0
                 row[:, o_dir + 6 + d] = tb.ranged[t][f][d] / 4.0
-    _STATIC_CACHE[key] = (tb, static, static2)
-    return static, static2
+                row[:, o_dir + 12 + d] = 1.0 if tb.armor[t][f][d] else 0.0
+            for d in tb.net_dirs[t][f]:
+                row[:, o_dir + 18 + d] = 1.0
+            if k == 2:
+                for d in tb.conn_dirs[t][f]:
+                    row[:, o_dir + 24 + d] = 1.0
+            for d in tb.kill_dirs[t][f]:
+                row[:, o_dir + 30 + d] = 1.0
+    static[T, :, :, 0] = 1.0
+    static[:, :, :, o_mono] = 1.0  # Monolith segment owner: 'none' unless a segment lies there
+    _STATIC_CACHE[key] = (tb, static)
+    return static
 
 
 class Observer:
-    """Builds observations for one game (precomputed static per-(type, facing) hex rows)."""
+    """Builds observations for one game (precomputed static per-(type, facing, relative owner) hex rows)."""
 
     def __init__(self, game):
         self.g = game
@@ -128,6 +123,7 @@ class Observer:
         T = self.T = tb.T
         H = self.H = game.H
         self.spec = build_obs_spec(T, H, *obs_bounds(game.content))
+        self.size = self.spec.size
         W = self.W = 76 + T
         self.o_kind = 5
         self.o_type = 8
@@ -137,94 +133,133 @@ class Observer:
         self.o_acts = 22 + T
         self.o_dir = 32 + T
         self.o_mono = 68 + T
-        static, static2 = _static_rows(tb, self.o_face, self.o_dir, self.o_acts, self.o_mono, W)
+        static = _static_rows(tb, self.o_face, self.o_wtp, self.o_dir, self.o_acts, self.o_mono, W)
         self.static = static
-        self.static2 = static2
-        self.static_flat = static2.reshape(-1, W)
-        pieces = self.spec
-        self.sl = {p.name: (p.offset, p.stop) for p in pieces.pieces}
+        self.static_flat = static.reshape(-1, W)
+        self.empty_row = T * 24  # flat row index ((t * 6 + f) * 4 + r) of an empty hex
+        self.sl = {p.name: (p.offset, p.stop) for p in self.spec.pieces}
+        n = game.n
+        self.rels = [tuple((q - p) % n for q in range(n)) for p in range(n)]
+        a_hands = self.sl["hands"][0]
+        a_unseen = self.sl["unseen"][0]
+        a_seats = self.sl["seats"][0]
+        self.hand_base = [tuple(a_hands + r * H * (T + 1) for r in rel) for rel in self.rels]
+        self.unseen_base = [tuple(a_unseen + r * T for r in rel) for rel in self.rels]
+        self.a_seats = a_seats
+        self.order = [tuple((p + r) % n for r in range(n)) for p in range(n)]  # seats in relative order
+        sl = self.sl
+        self.a_sub, self.a_acting, self.a_turn, self.a_scalars = (
+            sl["sub_phase"][0], sl["acting"][0], sl["turn"][0], sl["scalars"][0])
+        self.a_peff, self.a_phex, self.a_pmode = sl["pending_effect"][0], sl["pending_hex"][0], sl["pending_mode"][0]
+        self._last: tuple | None = None  # (fx, p, hex block) of the last observation
+        a = self.sl["config"][0]
+        self.config_ones = [a + k for k, on in enumerate((game.module, game.reinf, game.teams)) if on]
+
+    def _hex_block(self, fx, p: int) -> np.ndarray:
+        """``float32[19 * W]``: the hex blocks as seat ``p`` sees the board of ``fx`` before the per-tile
+        markers (wounds, poison, used, Net-order marker, entrenchment, Monolith segments): static rows plus
+        the values the continuous effects change.
+
+        The last block is kept, keyed on the identity of the :class:`~monolith_envs.arena.rules.Fx` object
+        (held, so it cannot be replaced by another at the same address) and ``p``: an effects object is
+        cached on one state and dropped by :func:`~monolith_envs.arena.rules.dirty` on every change of the
+        board, types, facings or markers it was computed from, which are all the block depends on.
+        """
+        last = self._last
+        if last is not None and last[0] is fx and last[1] == p:
+            return last[2]
+        rel = self.rels[p]
+        E = self.empty_row
+        rows = [E if t < 0 else (t * 6 + f) * 4 + rel[o] for t, f, o in zip(fx.typ, fx.fac, fx.owner)]
+        block = self.static_flat.take(rows, 0).reshape(-1)
+        touched = fx.touched
+        if touched:
+            tb = self.g.tables
+            W, o_wtp, o_flags, o_acts, o_dir = self.W, self.o_wtp, self.o_flags, self.o_acts, self.o_dir
+            p_tough, p_init, melee, ranged, melee_dirs, ranged_dirs = (
+                tb.tough, tb.init, tb.melee, tb.ranged, tb.melee_dirs, tb.ranged_dirs)
+            typ, fac = fx.typ, fx.fac
+            f_tough, f_inits, f_net, f_dis, f_mb, f_rb = (
+                fx.tough, fx.inits, fx.netted, fx.disarmed, fx.melee_b, fx.ranged_b)
+            o = memoryview(block)
+            for h in set(touched):
+                t = typ[h]
+                f = fac[h]
+                b = h * W
+                tg = f_tough[h]
+                if tg != p_tough[t]:
+                    o[b + o_wtp + 1] = tg / 3.0 if tg < 3 else 1.0
+                net = f_net[h]
+                dis = f_dis[h]
+                if net:
+                    o[b + o_flags] = 1.0
+                if dis:
+                    o[b + o_flags + 2] = 1.0
+                vals = f_inits[h]
+                if net or dis or vals != p_init[t]:
+                    b2 = b + o_acts
+                    block[b2:b2 + 10] = 0.0
+                    if not net and not dis:
+                        for v in vals:
+                            o[b2 + (v if v < 9 else 9)] += 0.5
+                mb = f_mb[h]
+                if mb:
+                    mrow = melee[t][f]
+                    for d in melee_dirs[t][f]:
+                        o[b + o_dir + d] = (mrow[d] + mb) / 4.0
+                rb = f_rb[h]
+                if rb:
+                    rrow = ranged[t][f]
+                    for d in ranged_dirs[t][f]:
+                        o[b + o_dir + 6 + d] = max(0, rrow[d] + rb) / 4.0
+        self._last = (fx, p, block)
+        return block
 
     def observe(self, s, p: int, omniscient: bool = False) -> np.ndarray:
         """``float32[size]`` observation of seat ``p`` (``omniscient``: also show every hidden tile)."""
         g = self.g
-        tb = g.tables
         T, H, W = self.T, self.H, self.W
         n = g.n
-        out = np.zeros(self.spec.size, np.float32)
-        rel = [(q - p) % n for q in range(n)]
-        fx = get_fx(g, s)
-        I = []  # flat indices
-        V = []  # values (written once at the end; later writes win)
-        ia, va = I.append, V.append
-        # ---- hex blocks
+        module = g.module
+        out = np.zeros(self.size, np.float32)
+        o = memoryview(out)  # single elements are written through this (values are cast to float32)
+        rel = self.rels[p]
+        fx = s.__dict__.get("_fx")
+        if fx is None:
+            fx = get_fx(g, s)
+        itype = s.itype
         board = s.board
-        itype, facing, wounds, poison, used = s.itype, s.facing, s.wounds, s.poison, s.used
-        o_dir, o_flags, o_acts, o_wtp, o_mono = self.o_dir, self.o_flags, self.o_acts, self.o_wtp, self.o_mono
-        occ, ts, fs = [], [], []
-        netm, ent = s.net_marker_on, s.entrench_on
-        for h in range(19):
-            i = board[h]
-            if i < 0:
-                continue
-            occ.append(h)
-            ts.append(itype[i])
-            fs.append(facing[i])
-        hexv = out[: 19 * W].reshape(19, W)
-        rows = [T * 24] * 19  # flat index ((t * 6 + f) * 4 + r) into static2
-        for h, t, f in zip(occ, ts, fs):
-            rows[h] = (t * 6 + f) * 4 + rel[board[h] // 35]
-        np.take(self.static_flat, rows, axis=0, out=hexv)
-        inits_p = tb.init
-        for h, t, f in zip(occ, ts, fs):
-            i = board[h]
-            b = h * W
-            w = wounds[i]
-            if w:
-                ia(b + o_wtp); va(w / 3.0 if w < 3 else 1.0)
-            tg = fx.tough[h]
-            if tg:
-                ia(b + o_wtp + 1); va(tg / 3.0 if tg < 3 else 1.0)
-            pz = poison[i]
-            if pz:
-                ia(b + o_wtp + 2); va(pz / 5.0)
-            net = fx.netted[h]
-            dis = fx.disarmed[h]
-            if net:
-                ia(b + o_flags); va(1.0)
-            if netm == i:
-                ia(b + o_flags + 1); va(1.0)
-            if dis:
-                ia(b + o_flags + 2); va(1.0)
-            if ent == i:
-                ia(b + o_flags + 3); va(1.0)
-                for d in range(6):
-                    ia(b + o_dir + 12 + d); va(1.0)
-            if used[i]:
-                ia(b + o_flags + 4); va(1.0)
-            vals = fx.inits[h]
-            if net or dis or vals != inits_p[t]:
-                row = hexv[h]
-                row[o_acts:o_acts + 10] = 0.0
-                if vals and not net and not dis:
-                    cnt = {}
-                    for v in vals:
-                        v = v if v < 9 else 9
-                        cnt[v] = cnt.get(v, 0) + 1
-                    for v, c in cnt.items():
-                        ia(b + o_acts + v); va(0.5 * c)
-            mb = fx.melee_b[h]
-            if mb:
-                mrow = tb.melee[t][f]
-                for d in tb.melee_dirs[t][f]:
-                    x = (mrow[d] + mb) / 4.0
-                    ia(b + o_dir + d); va(x)
-            rb = fx.ranged_b[h]
-            if rb:
-                rrow = tb.ranged[t][f]
-                for d in tb.ranged_dirs[t][f]:
-                    x = max(0, rrow[d] + rb) / 4.0
-                    ia(b + o_dir + 6 + d); va(x)
-        if g.module:
+        # ---- hex blocks: static rows and effect-dependent values, then per-tile markers
+        out[: 19 * W] = self._hex_block(fx, p)
+        occ = fx.occ
+        wounds, poison, used = s.wounds, s.poison, s.used
+        o_wtp, o_flags = self.o_wtp, self.o_flags
+        # (x.count(0) != len(x) is a fast any(x); tiles folded into a Monolith keep wounds and poison)
+        if wounds.count(0) != len(wounds):
+            for h in occ:
+                w = wounds[board[h]]
+                if w:
+                    o[h * W + o_wtp] = w / 3.0 if w < 3 else 1.0
+        if poison.count(0) != len(poison):
+            for h in occ:
+                pz = poison[board[h]]
+                if pz:
+                    o[h * W + o_wtp + 2] = pz / 5.0
+        if used.count(0) != len(used):
+            for h in occ:
+                if used[board[h]]:
+                    o[h * W + o_flags + 4] = 1.0
+        m = s.net_marker_on
+        if m >= 0 and m in board:
+            o[board.index(m) * W + o_flags + 1] = 1.0
+        m = s.entrench_on
+        if m >= 0 and m in board:
+            b = board.index(m) * W
+            o[b + o_flags + 3] = 1.0
+            b += self.o_dir + 12
+            out[b:b + 6] = 1.0
+        if module:
+            o_mono = self.o_mono
             for q in range(n):
                 sh = s.seg_hex[q]
                 if sh[0] < 0 or not s.alive[q]:
@@ -232,115 +267,157 @@ class Observer:
                 r = rel[q]
                 if s.mono_folded[q]:
                     b = sh[0] * W + o_mono
-                    ia(b); va(0.0)
-                    ia(b + 1 + r); va(1.0)
-                    for k in range(3):
-                        ia(b + 5 + k); va(1.0)
+                    o[b] = 0.0
+                    o[b + 1 + r] = 1.0
+                    o[b + 5] = o[b + 6] = o[b + 7] = 1.0
                 else:
                     for k in range(3):
                         b = sh[k] * W + o_mono
-                        ia(b); va(0.0)
-                        ia(b + 1 + r); va(1.0)
-                        ia(b + 5 + k); va(1.0)
-        sl = self.sl
+                        o[b] = 0.0
+                        o[b + 1 + r] = 1.0
+                        o[b + 5 + k] = 1.0
         # ---- hands
-        a0 = sl["hands"][0]
-        for q in range(n):
-            base = a0 + rel[q] * H * (T + 1)
-            hq = s.hand[q]
-            fq = s.fresh[q]
-            for k in range(H):
-                i = hq[k]
+        T1 = T + 1
+        fresh = s.fresh
+        for q, b in enumerate(self.hand_base[p]):
+            fq = fresh[q]
+            for k, i in enumerate(s.hand[q]):
                 if i >= 0:
-                    b = base + k * (T + 1)
-                    ia(b + itype[i]); va(1.0)
+                    o[b + itype[i]] = 1.0
                     if fq[k]:
-                        ia(b + T); va(1.0)
-        # ---- unseen pools (deck counts cached on the state per deck length; rules.dirty drops the cache)
-        a0 = sl["unseen"][0]
+                        o[b + T] = 1.0
+                b += T1
+        # ---- unseen pools (deck counts cached on the state, see _deck_counts)
         dc = s.__dict__.get("_deckcnt")
         if dc is None:
             dc = s.__dict__["_deckcnt"] = {}
+        ub = self.unseen_base[p]
         for q in range(n):
             deck = s.deck[q]
             e = dc.get(q)
             if e is None or e[0] != len(deck):
-                arr = np.bincount(np.fromiter((itype[i] for i in deck), np.intp, len(deck)), minlength=T)
-                e = dc[q] = (len(deck), arr.astype(np.float32) * 0.25)
-            b = a0 + rel[q] * T
-            u = out[b:b + T]
-            u[:] = e[1]
-            if q != p and g.module and not omniscient:
+                e = dc[q] = _deck_counts(deck, itype, T, e)
+            b = ub[q]
+            out[b:b + T] = e[1]
+            if q != p and module and not omniscient:
                 for k in (0, 1):
                     c = s.seg_content[q][k]
                     if c >= 0 and not s.seg_revealed[q][k]:
-                        u[itype[c]] += 0.25
+                        o[b + itype[c]] += 0.25
         # ---- monolith contents
-        if g.module:
-            a0 = sl["monolith"][0]
+        if module:
+            a0 = self.sl["monolith"][0]
+            T3 = T + 3
             for q in range(n):
                 if not s.alive[q]:
                     continue
+                b = a0 + rel[q] * 2 * T3
                 for k in (0, 1):
                     c = s.seg_content[q][k]
-                    b = a0 + (rel[q] * 2 + k) * (T + 3)
                     if c < 0:
-                        ia(b + T); va(1.0)
-                        continue
-                    rev = s.seg_revealed[q][k]
-                    if q == p or rev or omniscient:
-                        ia(b + itype[c]); va(1.0)
-                    if not rev:
-                        ia(b + T + 1); va(1.0)
-                    if s.loc[c] == 2:
-                        ia(b + T + 2); va(1.0)
-        if I:
-            out[I] = V
-        # ---- per-seat scalars
-        a0 = sl["seats"][0]
-        for q in range(n):
-            hq = s.hand[q]
-            if g.teams:
-                hpv = min(1.0, max(0, s.pool[g.team[q]]) / g.team_hp)
-            else:
-                hpv = min(1.0, max(0, s.hp[q]) / max(1, tb.fac_hp[s.factions[q]]))
-            mono_f = mono_u = 0.0
-            if g.module:
-                mono_f = 1.0 if s.mono_folded[q] else 0.0
+                        o[b + T] = 1.0
+                    else:
+                        rev = s.seg_revealed[q][k]
+                        if q == p or rev or omniscient:
+                            o[b + itype[c]] = 1.0
+                        if not rev:
+                            o[b + T + 1] = 1.0
+                        if s.loc[c] == 2:
+                            o[b + T + 2] = 1.0
+                    b += T3
+        # ---- per-seat scalars (only the values that are not 0 are written)
+        teams = g.teams
+        alive, hand, deck, discard, done = s.alive, s.hand, s.deck, s.discard, s.first_turn_done
+        hp, factions, fac_hp = s.hp, s.factions, g.tables.fac_hp
+        ts = s.turn_seat
+        b = self.a_seats
+        for q in self.order[p]:
+            if alive[q]:
+                o[b] = 1.0
+            if teams:
+                o[b + 1] = min(1.0, max(0, s.pool[g.team[q]]) / g.team_hp)
+                if q != p and g.team[q] == g.team[p]:
+                    o[b + 5] = 1.0
+            elif hp[q] > 0:
+                x = hp[q] / max(1, fac_hp[factions[q]])
+                o[b + 1] = x if x < 1.0 else 1.0
+            o[b + 2] = len(deck[q]) / 35.0
+            o[b + 3] = (H - hand[q].count(-1)) / H
+            x = len(discard[q])
+            if x:
+                o[b + 4] = x / 35.0 if x < 35 else 1.0
+            if module:
+                if s.mono_folded[q]:
+                    o[b + 6] = 1.0
                 sc = s.seg_content[q]
                 sr = s.seg_revealed[q]
-                mono_u = ((sc[0] >= 0 and not sr[0]) + (sc[1] >= 0 and not sr[1])) / 2.0
-            b = a0 + rel[q] * 10
-            out[b:b + 10] = (
-                1.0 if s.alive[q] else 0.0, hpv, len(s.deck[q]) / 35.0, (H - hq.count(-1)) / H,
-                min(1.0, len(s.discard[q]) / 35.0),
-                1.0 if (g.teams and q != p and g.team[q] == g.team[p]) else 0.0,
-                mono_f, mono_u, 1.0 if s.turn_seat == q else 0.0, 1.0 if s.first_turn_done[q] else 0.0,
-            )
+                o[b + 7] = ((sc[0] >= 0 and not sr[0]) + (sc[1] >= 0 and not sr[1])) / 2.0
+            if ts == q:
+                o[b + 8] = 1.0
+            if done[q]:
+                o[b + 9] = 1.0
+            b += 10
         # ---- global
-        out[sl["sub_phase"][0] + s.sub_phase] = 1.0
+        o[self.a_sub + s.sub_phase] = 1.0
         if s.acting_seat >= 0:
-            out[sl["acting"][0] + rel[s.acting_seat]] = 1.0
-        out[sl["turn"][0] + rel[s.turn_seat]] = 1.0
-        a = sl["scalars"][0]
-        cap_active = g.reinf and s.turn_seat == 0 and not s.first_turn_done[0]
-        out[a:a + 14] = (
-            min(1.0, float(s.discarded)), s.uses / 2.0, float(s.placed), float(s.unfolded),
-            float(s.exception_used), float(cap_active), float(s.last_round), sum(s.last_round_owed) / 3.0,
-            float(s.b_active), (max(0, min(9, s.b_phase)) / 9.0) if s.b_active else 0.0,
-            s.poison_supply / 5.0, float(s.net_marker_on < 0), float(s.entrench_on < 0),
-            min(1.0, s.decisions / g.max_decisions),
-        )
+            o[self.a_acting + rel[s.acting_seat]] = 1.0
+        o[self.a_turn + rel[ts]] = 1.0
+        a = self.a_scalars
+        x = s.discarded
+        if x:
+            o[a] = 1.0 if x >= 1 else float(x)
+        if s.uses:
+            o[a + 1] = s.uses / 2.0
+        if s.placed:
+            o[a + 2] = 1.0
+        if s.unfolded:
+            o[a + 3] = 1.0
+        if s.exception_used:
+            o[a + 4] = 1.0
+        if g.reinf and ts == 0 and not done[0]:  # the first turn's use cap is active
+            o[a + 5] = 1.0
+        if s.last_round:
+            o[a + 6] = 1.0
+        owed = sum(s.last_round_owed)
+        if owed:
+            o[a + 7] = owed / 3.0
+        if s.b_active:
+            o[a + 8] = 1.0
+            o[a + 9] = max(0, min(9, s.b_phase)) / 9.0
+        o[a + 10] = s.poison_supply / 5.0
+        if s.net_marker_on < 0:
+            o[a + 11] = 1.0
+        if s.entrench_on < 0:
+            o[a + 12] = 1.0
+        x = s.decisions / g.max_decisions
+        o[a + 13] = x if x < 1.0 else 1.0
         if s.p_effect >= 0:
-            out[sl["pending_effect"][0] + s.p_effect] = 1.0
-        a = sl["pending_hex"][0]
-        for k, h in enumerate((s.p_a, s.p_b, s.p_c)):
+            o[self.a_peff + s.p_effect] = 1.0
+        a = self.a_phex
+        for h in (s.p_a, s.p_b, s.p_c):
             if 0 <= h < 19:
-                out[a + 19 * k + h] = 1.0
+                o[a + h] = 1.0
+            a += 19
         if 0 <= s.p_mode < 5:
-            out[sl["pending_mode"][0] + s.p_mode] = 1.0
-        a = sl["config"][0]
-        out[a] = float(g.module)
-        out[a + 1] = float(g.reinf)
-        out[a + 2] = float(g.teams)
+            o[self.a_pmode + s.p_mode] = 1.0
+        for a in self.config_ones:
+            o[a] = 1.0
         return out
+
+
+def _deck_counts(deck: list, itype: list, T: int, old) -> tuple:
+    """``(len(deck), float32[T] type counts / 4, copy of deck)`` for the unseen-pool piece.
+
+    ``old`` is the previous entry for this deck (or None).  In play a deck only ever loses tiles from its
+    top (spec §9 invariant 4), so when ``deck`` is the start of the old copy the counts of the removed tiles
+    are subtracted (quarters are exact in float32); otherwise (a Monolith pick during setup) they are
+    recounted.  Code that edits a deck any other way drops the cache (:func:`rules.dirty_decks`).
+    """
+    L = len(deck)
+    if old is not None and L < old[0] and old[2][:L] == deck:
+        arr = old[1].copy()
+        for i in old[2][L:]:
+            arr[itype[i]] -= 0.25
+        return L, arr, old[2][:L]
+    arr = np.bincount(np.fromiter((itype[i] for i in deck), np.intp, L), minlength=T).astype(np.float32) * 0.25
+    return L, arr, list(deck)

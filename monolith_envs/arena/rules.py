@@ -35,6 +35,11 @@ class E:
     }
 
 
+OWN, ALLY, ENEMY = 0, 1, 2
+_OWN_BIT = 1 << OWN
+_WHO_BITS = {"own": _OWN_BIT, "enemy": 1 << ENEMY, "any": _OWN_BIT | (1 << ENEMY)}
+
+
 def _kinds_mask(kinds) -> int:
     m = 0
     for k in kinds:
@@ -51,7 +56,9 @@ class Tables:
         features.  melee[t][f][d], ranged[t][f][d]: strength toward direction d (0 = none).
         armor[t][f][d]: True when the side facing direction d is armored.  net_dirs/kill_dirs/conn_dirs
         [t][f]: tuples of directions.  boundless[t].  effects[t]: tuples ``(code, amount, kinds_mask,
-        who, scope, feature)`` with who in {"own","enemy","any"}.  order[t]: the order Effect or None.
+        who, scope, feature)`` with who in {"own","enemy","any"}; fx_effects[t]: the same with ``who`` as a
+        bit mask of the accepted relations (bits OWN, ALLY, ENEMY).  conn_hexes[t][f][h]: on-board hexes
+        in the connected directions of a tile on hex h.  has_net[t].  order[t]: the order Effect or None.
         id_of[t], name_of[t]; gid_by_id[id]; faction_index[id]; fac_instances[fi]: 35 global type ids.
     """
 
@@ -95,6 +102,7 @@ class Tables:
             self.net_dirs.append([tuple(sorted((e + f) % 6 for e in set(t.net))) for f in range(6)])
             self.kill_dirs.append([tuple(sorted((e + f) % 6 for e in set(t.kill))) for f in range(6)])
             self.conn_dirs.append([tuple(sorted((e + f) % 6 for e in set(conn))) for f in range(6)])
+        self.has_net = [bool(t.net) for t in types]
         self.has_melee = [any(m[0]) for m in self.melee]
         self.has_ranged = [any(r[0]) for r in self.ranged]
         self.effects = []
@@ -112,6 +120,12 @@ class Tables:
                 who = "enemy" if code == E.DISARM else ef.who
                 out.append((code, int(ef.amount), _kinds_mask(ef.kinds), who, scope, ef.feature))
             self.effects.append(tuple(out))
+        # effects[t] with ``who`` as a bit mask of the accepted relations (bit OWN / ALLY / ENEMY)
+        self.fx_effects = [tuple((code, amount, kmask, _WHO_BITS.get(who, 1 << OWN), scope, feature)
+                                 for code, amount, kmask, who, scope, feature in effs) for effs in self.effects]
+        # conn_hexes[t][f][h]: on-board hexes in the connected directions of a tile on hex h
+        self.conn_hexes = [[tuple(tuple(NB[h][d] for d in self.conn_dirs[t][f] if NB[h][d] >= 0) for h in range(19))
+                            for f in range(6)] for t in range(T)]
         self.order = [t.order for t in types]
         self.is_regen = [any(e[0] == E.REGEN for e in effs) for effs in self.effects]
         self.tele_uses = [max([int(e.uses) for e in t.effects if e.effect == "teleport_link"] or [0]) for t in types]
@@ -158,8 +172,6 @@ def tables_for(content) -> Tables:
 # Continuous effects (spec §4.6)
 # ----------------------------------------------------------------------------------------------------
 
-OWN, ALLY, ENEMY = 0, 1, 2
-
 
 class Fx:
     """Continuous effects of one board position (spec §4.6), per hex (lists of 19).
@@ -174,10 +186,16 @@ class Fx:
         segowner, segk: per hex, owner seat and segment index 0-2 of a Monolith segment on it (-1 none;
             a folded Monolith reports segment 0 on its Banner hex).
         armor: per hex, 6 bools (side facing each direction armored, entrenchment included).
+        occ: occupied hexes, ascending.  owner, typ, fac: per hex, the owner seat, type and facing of its
+            tile (-1, -1, 0 when empty).
+        touched: hexes whose netted, disarmed, inits, melee_b, ranged_b or tough can differ from the
+            printed values of their tile (netted, or the target of such an effect); every other occupied
+            hex has exactly its printed values.  May repeat a hex.
     """
 
     __slots__ = ("netted", "disarmed", "marker", "inits", "melee_b", "ranged_b", "charge_b", "tough", "pierce",
-                 "venom", "maneuver", "rotate", "regen", "tele", "segowner", "segk", "armor")
+                 "venom", "maneuver", "rotate", "regen", "tele", "segowner", "segk", "armor",
+                 "occ", "owner", "typ", "fac", "touched")
 
 
 def _rel_matrix(n: int, teams: bool):
@@ -190,27 +208,32 @@ def compute_fx(g, s) -> Fx:
     tb = g.tables
     board, itype, facing = s.board, s.itype, s.facing
     REL = g.rel
-    occ = [h for h in range(19) if board[h] >= 0]
+    occ = []
     owner = [-1] * 19
     typ = [-1] * 19
     fac = [0] * 19
-    for h in occ:
-        i = board[h]
-        owner[h] = i // 35
-        typ[h] = itype[i]
-        fac[h] = facing[i]
+    h = 0
+    for i in board:
+        if i >= 0:
+            occ.append(h)
+            owner[h] = i // 35
+            typ[h] = itype[i]
+            fac[h] = facing[i]
+        h += 1
     # 1. nets
     marker = [False] * 19
     if s.net_marker_on >= 0 and s.loc[s.net_marker_on] == 2:
         marker[s.hexof[s.net_marker_on]] = True
     netters = None
-    for h in occ:
-        nd = tb.net_dirs[typ[h]][fac[h]]
+    net_dirs, has_net = tb.net_dirs, tb.has_net
+    for h in [h for h in occ if has_net[typ[h]]]:
+        nd = net_dirs[typ[h]][fac[h]]
         if nd:
-            o = owner[h]
+            rel_o = REL[owner[h]]
+            nb = NB[h]
             for d in nd:
-                x = NB[h][d]
-                if x >= 0 and board[x] >= 0 and REL[o][owner[x]] == ENEMY:
+                x = nb[d]
+                if x >= 0 and board[x] >= 0 and rel_o[owner[x]] == ENEMY:
                     if netters is None:
                         netters = [[] for _ in range(19)]
                     netters[x].append(h)
@@ -251,6 +274,9 @@ def compute_fx(g, s) -> Fx:
 
         for h in occ:
             netted[h] = is_netted(h)
+        touched = [h for h in occ if netted[h]]
+    else:
+        touched = [h for h in occ if marker[h]] if s.net_marker_on >= 0 else []
     fx = Fx()
     fx.netted = netted
     fx.marker = marker
@@ -268,83 +294,103 @@ def compute_fx(g, s) -> Fx:
     regen = [()] * 19
     tele = [()] * 19
     kind = tb.kind
+    fx_effects = tb.fx_effects
+    multi = None  # hexes given a regen / tele entry (sorted below when they get several)
     for h in occ:
-        if netted[h]:
-            continue
-        effs = tb.effects[typ[h]]
-        if not effs:
+        effs = fx_effects[typ[h]]
+        if not effs or netted[h]:
             continue
         o = owner[h]
-        for code, amount, kmask, who, scope, feature in effs:
+        rel_o = REL[o]
+        for code, amount, kmask, wbits, scope, feature in effs:
             if scope == 2:
-                targets = [x for x in occ if owner[x] == o and x != h]
+                cand = [x for x in occ if owner[x] == o and x != h]
             elif scope == 1:
-                targets = [x for x in NB[h] if x >= 0 and board[x] >= 0]
+                cand = NEIGHBOURS[h]
             else:
-                targets = [x for x in (NB[h][d] for d in tb.conn_dirs[typ[h]][fac[h]]) if x >= 0 and board[x] >= 0]
-            for x in targets:
-                r = REL[o][owner[x]]
-                if who == "enemy":
-                    if r != ENEMY:
-                        continue
-                elif who == "any":
-                    if r == ALLY:
-                        continue
-                elif r != OWN:
-                    continue
-                if not (kmask >> kind[typ[x]]) & 1:
-                    continue
-                if code == 0:
+                cand = tb.conn_hexes[typ[h]][fac[h]][h]
+            # occupied targets of an accepted relation and kind (only a seat's own tiles are OWN to it)
+            if wbits == _OWN_BIT:
+                targets = [x for x in cand if owner[x] == o and (kmask >> kind[typ[x]]) & 1]
+            else:
+                targets = [x for x in cand if typ[x] >= 0 and (wbits >> rel_o[owner[x]]) & 1
+                           and (kmask >> kind[typ[x]]) & 1]
+            if not targets:
+                continue
+            if code == 0:
+                for x in targets:
                     init_b[x] += amount
-                elif code == 1:
+                touched += targets
+            elif code == 1:
+                for x in targets:
                     melee_b[x] += amount
-                elif code == 2:
+                touched += targets
+            elif code == 2:
+                for x in targets:
                     ranged_b[x] += amount
-                elif code == 3:
+                touched += targets
+            elif code == 3:
+                for x in targets:
                     tough_b[x] += amount
-                elif code == 4:
+                touched += targets
+            elif code == 4:
+                for x in targets:
                     extra[x] += 1
-                elif code == 5:
+                touched += targets
+            elif code == 5:
+                for x in targets:
                     pierce[x] = True
-                elif code == 6:
-                    if feature == "venom":
-                        venom[x] = True
-                    elif feature == "maneuver":
-                        maneuver[x] = True
-                    elif feature == "rotate":
-                        rotate[x] = True
-                elif code == 7:
+            elif code == 6:
+                flags = venom if feature == "venom" else maneuver if feature == "maneuver" else (
+                    rotate if feature == "rotate" else None)
+                if flags is not None:
+                    for x in targets:
+                        flags[x] = True
+            elif code == 7:
+                for x in targets:
                     tele[x] = tele[x] + (board[h],)
-                elif code == 8:
+                multi = targets if multi is None else multi + targets
+            elif code == 8:
+                for x in targets:
                     regen[x] = regen[x] + (h,)
-                elif code == 9:
+                multi = targets if multi is None else multi + targets
+            elif code == 9:
+                for x in targets:
                     disarmed[x] = True
-                elif code == 10:
+                touched += targets
+            elif code == 10:
+                for x in targets:
                     charge_b[x] += amount
     inits = [()] * 19
     tough = [0] * 19
     armor = [None] * 19
     ent = s.entrench_on
     ALL6 = (True,) * 6
+    p_init, p_tough, p_venom, p_maneuver, p_armor = tb.init, tb.tough, tb.venom, tb.maneuver, tb.armor
     for h in occ:
         t = typ[h]
-        pi = tb.init[t]
+        pi = p_init[t]
         if pi:
-            vals = [v + init_b[h] for v in pi]
-            if extra[h]:
-                m = max(0, min(vals) - 1)
-                vals.extend([m] * extra[h])
-            inits[h] = tuple(vals)
-        tough[h] = tb.tough[t] + tough_b[h]
-        if tb.venom[t]:
+            if init_b[h] or extra[h]:
+                vals = [v + init_b[h] for v in pi]
+                if extra[h]:
+                    m = max(0, min(vals) - 1)
+                    vals.extend([m] * extra[h])
+                inits[h] = tuple(vals)
+            else:
+                inits[h] = pi
+        tough[h] = p_tough[t] + tough_b[h]
+        if p_venom[t]:
             venom[h] = True
-        if tb.maneuver[t]:
+        if p_maneuver[t]:
             maneuver[h] = True
-        if len(regen[h]) > 1:
-            regen[h] = tuple(sorted(regen[h]))
-        if len(tele[h]) > 1:
-            tele[h] = tuple(sorted(tele[h], key=lambda i: s.hexof[i]))
-        armor[h] = ALL6 if board[h] == ent else tb.armor[t][fac[h]]
+        armor[h] = ALL6 if board[h] == ent else p_armor[t][fac[h]]
+    if multi is not None:
+        for h in multi:
+            if len(regen[h]) > 1:
+                regen[h] = tuple(sorted(regen[h]))
+            if len(tele[h]) > 1:
+                tele[h] = tuple(sorted(tele[h], key=lambda i: s.hexof[i]))
     fx.inits = inits
     fx.melee_b = melee_b
     fx.ranged_b = ranged_b
@@ -358,6 +404,11 @@ def compute_fx(g, s) -> Fx:
     fx.regen = regen
     fx.tele = tele
     fx.armor = armor
+    fx.occ = occ
+    fx.owner = owner
+    fx.typ = typ
+    fx.fac = fac
+    fx.touched = touched
     segowner = [-1] * 19
     segk = [-1] * 19
     if g.module:
@@ -388,16 +439,18 @@ def get_fx(g, s) -> Fx:
 
 def dirty_mask(s) -> None:
     """Drop only the cached mask of ``s`` (after changes that leave the continuous effects unchanged:
-    hands, decks, sub-phase, per-turn flags)."""
+    hands, decks, sub-phase, per-turn flags, wounds, poison markers, HP).  The inputs of the effects are
+    the board, types, facings, the Net-order and entrenchment markers and the Monolith segments."""
     s.__dict__["_mask"] = None
 
 
 def dirty(s) -> None:
     """Drop the cached effects and mask of ``s`` (call after any change).
 
-    The per-deck type counts cached by the observation are keyed on the deck length and stay valid,
-    because in play a deck only ever loses its top tile (spec §9 invariant 4); code that edits a deck any
-    other way (position building, resampling) calls :func:`dirty_decks` as well.
+    The observation's board rows are tied to the cached effects object and go with it.  The per-deck type
+    counts cached by the observation are keyed on the deck length and stay valid, because in play a deck
+    only ever loses tiles from its top (spec §9 invariant 4; a Monolith pick is recounted); code that edits
+    a deck any other way (position building, resampling) calls :func:`dirty_decks` as well.
     """
     d = s.__dict__
     d["_fx"] = None
@@ -459,8 +512,11 @@ def settle(g, s) -> Fx:
     ``wounds > toughness`` until nothing changes. Returns the final :class:`Fx`."""
     while True:
         fx = get_fx(g, s)
-        dead = [s.board[h] for h in range(19)
-                if s.board[h] >= 0 and s.board[h] % 35 and s.wounds[s.board[h]] > fx.tough[h]]
+        wounds = s.wounds
+        if wounds.count(0) == len(wounds):  # no wounds (toughness is never negative: printed >= 0, bonuses >= 1)
+            return fx
+        board, tough = s.board, fx.tough
+        dead = [board[h] for h in fx.occ if wounds[board[h]] > tough[h] and board[h] % 35]
         if not dead:
             return fx
         for i in dead:
@@ -543,6 +599,9 @@ _SUB_NAMES = [s.name for s in Sub]
 
 
 _ADJ = tuple(tuple(bool(v) for v in row) for row in ADJ)
+_ZEROS35 = [0] * 35
+_ONES6 = b"\x01" * 6
+_ZEROS6 = bytes(6)
 
 
 def _conn3(a: int, b: int, c: int) -> bool:
@@ -684,9 +743,7 @@ class Rules:
         s.tele_rune_used = []
         s.p_effect = s.p_order = s.p_mode = s.p_a = s.p_b = s.p_c = -1
         base = seat * 35
-        used = s.used
-        for i in range(base, base + 35):
-            used[i] = 0
+        s.used[base:base + 35] = _ZEROS35
         kept = [x for x in s.hand[seat] if x >= 0]
         no_discard = False
         target = H
@@ -921,8 +978,9 @@ class Rules:
             if board[r] >= 0 and board[r] not in gone:
                 gone.append(board[r])
         for i in gone:
-            remove_tile(self, s, i)
-        dirty(s)
+            remove_tile(self, s, i)  # (drops the cached effects)
+        # wounds, poison and HP are not inputs of the continuous effects: only the mask is stale
+        dirty_mask(s)
         settle(self, s)
 
     def start_battle(self, s, trigger: int) -> None:
@@ -1298,8 +1356,12 @@ class Rules:
 
     def compute_mask(self, s) -> np.ndarray:
         """``bool[n]`` legal actions of ``s`` (spec §6.2)."""
+        return np.frombuffer(self._mask_bytes(s), np.bool_)
+
+    def _mask_bytes(self, s) -> bytearray:
+        """:meth:`compute_mask` as a ``bytearray`` of 0/1 (cheaper to fill than an array)."""
         o = self.off
-        m = np.zeros(o.n, dtype=bool)
+        m = bytearray(o.n)
         if s.terminal:
             return m
         sp = s.sub_phase
@@ -1309,58 +1371,65 @@ class Rules:
             fx = get_fx(self, s)
             hand = s.hand[seat]
             H = self.H
+            board = s.board
             for k in range(H):
                 if hand[k] >= 0:
-                    m[o.DISCARD + k] = True
-            m[o.END] = True
+                    m[o.DISCARD + k] = 1
+            m[o.END] = 1
             if s.uses < self.cap(s):
-                empty = [h for h in range(19) if s.board[h] < 0]
-                exc = self.exception_hexes(s, fx, seat) if s.unfolded else None
+                itype, kind = s.itype, tb.kind
+                unfolded = s.unfolded
+                exc = self.exception_hexes(s, fx, seat) if unfolded else None
+                place = None  # PLACE row of one slot: the 6 facings of every empty hex
                 orders_ok = {}
                 for k in range(H):
                     i = hand[k]
                     if i < 0:
                         continue
-                    t = s.itype[i]
-                    kd = tb.kind[t]
-                    if kd in (1, 2):
-                        hx = empty if not s.unfolded else (exc if s.fresh[seat][k] else [])
-                        if hx:
-                            base = o.PLACE + k * 114
-                            for h in hx:
-                                m[base + h * 6: base + h * 6 + 6] = True
+                    t = itype[i]
+                    kd = kind[t]
+                    if kd == 1 or kd == 2:
+                        base = o.PLACE + k * 114
+                        if not unfolded:
+                            if place is None:
+                                place = b"".join([_ONES6 if x < 0 else _ZEROS6 for x in board])
+                            m[base: base + 114] = place
+                        elif s.fresh[seat][k]:
+                            for h in exc:
+                                m[base + h * 6: base + h * 6 + 6] = _ONES6
                     elif kd == 3:
                         ok = orders_ok.get(t)
                         if ok is None:
                             ok = self.effect_legal(s, fx, seat, tb.order[t])
                             orders_ok[t] = ok
                         if ok:
-                            m[o.ORDER + k] = True
+                            m[o.ORDER + k] = 1
             # features
-            for h in range(19):
-                i = s.board[h]
-                if i < 0 or i // 35 != seat or fx.netted[h]:
-                    continue
-                t = s.itype[i]
-                u = s.used[i]
+            used, netted, owner = s.used, fx.netted, fx.owner
+            F = o.FEATURE
+            for h in [h for h in fx.occ if owner[h] == seat and not netted[h]]:
+                i = board[h]
+                t = fx.typ[h]
+                u = used[i]
                 banner = i % 35 == 0
                 if not banner and fx.maneuver[h] and not u & 1:
-                    m[o.FEATURE + h] = True
-                if not u & 2 and self.teleport_rune(s, fx, h) is not None and not banner:
+                    m[F + h] = 1
+                if (not banner and not u & 2 and (tb.teleport[t] or fx.tele[h])
+                        and self.teleport_rune(s, fx, h) is not None):
                     if any(can_relocate(self, s, fx, h, x) for x in range(19)):
-                        m[o.FEATURE + 19 + h] = True
+                        m[F + 19 + h] = 1
                 if tb.swap[t] and not u & 4 and not (self.module and fx.segowner[h] >= 0):
                     if self.swap_partners(s, fx, seat, h):
-                        m[o.FEATURE + 38 + h] = True
+                        m[F + 38 + h] = 1
                 if fx.rotate[h] and not u & 8 and not banner:
-                    m[o.FEATURE + 57 + h] = True
-            if self.can_unfold(s, fx, seat):
-                m[o.UNFOLD] = True
+                    m[F + 57 + h] = 1
+            if self.module and self.can_unfold(s, fx, seat):
+                m[o.UNFOLD] = 1
             return m
         if sp == 2:  # DISCARD
             for k in range(self.H):
                 if s.hand[seat][k] >= 0:
-                    m[o.DISCARD + k] = True
+                    m[o.DISCARD + k] = 1
             return m
         if sp == 0:  # SETUP_PICK
             fi = s.factions[seat]
@@ -1371,12 +1440,12 @@ class Rules:
             for loc in range(tb.fac_ntypes[fi]):
                 t = off + loc
                 if tb.kind[t] in (1, 2) and t in deck_types:
-                    m[o.PICK + loc] = True
+                    m[o.PICK + loc] = 1
             return m
         if sp == 1:  # SETUP_BANNER
             for h in range(19):
                 if s.board[h] < 0:
-                    m[o.HEX + h] = True
+                    m[o.HEX + h] = 1
             return m
         fx = get_fx(self, s)
         hexes = None
@@ -1385,7 +1454,7 @@ class Rules:
             ef = tb.order[s.itype[s.p_order]]
             for k, opt in enumerate(ef.options[:5]):
                 if self.effect_legal(s, fx, seat, opt):
-                    m[o.MODE + k] = True
+                    m[o.MODE + k] = 1
             return m
         if sp == 5:
             hexes = self.charge_tiles(s, fx, seat)
@@ -1411,7 +1480,7 @@ class Rules:
         elif sp == 15:
             hexes = self.wound_targets(s, fx, seat, self.effect_of(s))
         elif sp == 16:
-            m[o.TRI: o.TRI + 24] = True
+            m[o.TRI: o.TRI + 24] = b"\x01" * 24
             return m
         elif sp == 17:
             hexes = self.entrench_targets(s, fx, seat, self.effect_of(s))
@@ -1440,10 +1509,10 @@ class Rules:
             hexes = [h for h in range(19) if self._enemy(s, seat, h)]
         if hexes:
             for h in hexes:
-                m[o.HEX + h] = True
+                m[o.HEX + h] = 1
         if rots:
             for f in rots:
-                m[o.ROT + f] = True
+                m[o.ROT + f] = 1
         return m
 
     def legal_mask(self, s) -> np.ndarray:
@@ -1506,7 +1575,7 @@ class Rules:
                 s.uses += 1
                 s.placed = True
                 settle(self, s)
-                if all(x >= 0 for x in s.board):
+                if min(s.board) >= 0:  # board full
                     self.start_battle(s, 1)
                 return
             if o.ORDER <= a < o.ORDER + self.H:
@@ -1783,5 +1852,5 @@ class Rules:
         s.p_effect = s.p_a = s.p_b = -1
         dirty(s)
         settle(self, s)
-        if all(x >= 0 for x in s.board):
+        if min(s.board) >= 0:  # board full
             self.start_battle(s, 1)

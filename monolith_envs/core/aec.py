@@ -14,6 +14,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .game import Game, IllegalActionError, MonolithEnvError
 from .replay import EpisodeLog
@@ -200,7 +202,10 @@ class RulesAECEnv(AECEnv):
         p = self.agent_name_mapping[agent]
         obs = self.game.observe(self.game_state, p)
         if not self._done and agent == self.agent_selection:
-            mask = self._current_mask().astype(np.int8)
+            mask = self._mask
+            if mask is None:
+                mask = self._current_mask()
+            mask = mask.astype(np.int8)
         else:
             mask = np.zeros(self._num_actions, np.int8)
         return {"observation": obs, "action_mask": mask}
@@ -225,21 +230,27 @@ class RulesAECEnv(AECEnv):
                 )
             self._was_dead_step(None)
             return
-        a = coerce_action(action, self._num_actions)
-        mask = self._current_mask()
+        if type(action) is int and 0 <= action < self._num_actions:
+            a = action
+        else:
+            a = coerce_action(action, self._num_actions)
+        mask = self._mask
+        if mask is None:
+            mask = self._current_mask()
+        game, state = self.game, self.game_state
         if not mask[a]:
             if self.illegal_action == "penalize":
                 self._penalize(agent)
                 return
             # the engine raises with the precise reason and the legal actions
-            self.game.apply(self.game.clone(self.game_state), a, self._rng)
-            raise IllegalActionError(self.game.layout.decode(a), "not legal now", self.game.layout.names(mask))
+            game.apply(game.clone(state), a, self._rng)
+            raise IllegalActionError(game.layout.decode(a), "not legal now", game.layout.names(mask))
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply(self.game_state, a, self._rng)
+        game.apply(state, a, self._rng)
         self._mask = None
         self.episode_log.actions.append(a)
         self._decisions += 1
-        ret = self.game.returns(self.game_state).tolist()
+        ret = game.returns(state).tolist()
         names = self.possible_agents
         if ret != self._prev_returns:
             self.rewards = {names[i]: r - p for i, (r, p) in enumerate(zip(ret, self._prev_returns))}
@@ -249,12 +260,12 @@ class RulesAECEnv(AECEnv):
         elif not self._zero_rewards:
             self.rewards = dict.fromkeys(names, 0.0)
             self._zero_rewards = True
-        if self.game.is_terminal(self.game_state):
+        if game.is_terminal(state):
             self._finish(truncated=False)
-        elif self._decisions >= self.game.max_decisions:
+        elif self._decisions >= game.max_decisions:
             self._finish(truncated=True)
         else:
-            self.agent_selection = names[self.game.current_player(self.game_state)]
+            self.agent_selection = names[game.current_player(state)]
         if self.render_mode == "human":
             self.render()
 
@@ -308,8 +319,9 @@ class RulesAECEnv(AECEnv):
 class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` (same checks and errors) with direct access to the attributes
     read on every step (``agent_selection``, ``agents``, ``rewards``, ``terminations``, ``truncations``,
-    ``infos``) and a direct ``last()``, instead of two levels of ``__getattr__`` per access: the wrapper
-    otherwise costs about as much per decision as the adapter itself."""
+    ``infos``) and a direct ``last()``, ``step()`` and ``agent_iter()`` iterator, instead of two levels of
+    ``__getattr__`` or ``super()`` calls per access: the wrapper otherwise costs about as much per decision
+    as the adapter itself."""
 
     def _env_after_reset(self, name: str) -> RulesAECEnv:
         if not self._has_reset:
@@ -324,13 +336,48 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
     infos = property(lambda self: self._env_after_reset("infos").infos)
     _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
 
+    def step(self, action: Any) -> None:
+        """PettingZoo's checks (``step`` before ``reset``, after the last agent left), then the env's ``step``."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self.env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> "_AgentIterable":
+        """PettingZoo's order-enforcing ``agent_iter`` (same checks and errors), with a direct ``__next__``."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
     def last(self, observe: bool = True):
         """``(observation, cumulative reward, termination, truncation, info)`` of ``agent_selection``."""
         if not self._has_reset:
-            from pettingzoo.utils.env_logger import EnvLogger
-
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> "_AgentIterator":
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """``AECOrderEnforcingIterator`` reading the wrapped env's ``agents`` and ``agent_selection`` directly
+    (the wrapper has been reset: ``agent_iter`` checks it)."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        env = wrapper.env
+        if not env.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return env.agent_selection
 
 
 def make_env_fns(env_id: str, game_cls: Callable[[dict], Game]):
