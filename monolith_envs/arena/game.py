@@ -78,7 +78,7 @@ class ArenaGame(Rules):
             raise self.illegal(state, a, f"action {a} outside 0..{self.off.n - 1}")
         mk = state.__dict__.get("_mask")
         if mk is None:
-            mk = self.compute_mask(state)
+            mk = np.frombuffer(self._mask_bytes(state), np.bool_)
             state.__dict__["_mask"] = mk
         if not mk[a]:
             raise self.illegal(state, a)
@@ -110,7 +110,11 @@ class ArenaGame(Rules):
 
     def legal_mask(self, state: ArenaState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (all False when terminal)."""
-        return Rules.legal_mask(self, state)
+        mk = state.__dict__.get("_mask")
+        if mk is None:
+            mk = np.frombuffer(self._mask_bytes(state), np.bool_)
+            state.__dict__["_mask"] = mk
+        return mk.copy()
 
     def clone(self, state: ArenaState) -> ArenaState:
         """Exact, independent copy."""

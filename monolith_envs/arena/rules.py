@@ -3,7 +3,11 @@ Features, the Monolith module and Battles.
 
 The engine mutates plain-data :class:`~monolith_envs.arena.state.ArenaState` objects in place.  Continuous
 effects (:class:`Fx`) and the legal mask are cached on the state object (not dataclass fields, so clones and
-serialisation ignore them) and dropped by :func:`dirty` on every change.  ``apply`` never draws randomness.
+serialisation ignore them) and dropped by :func:`dirty` on every change; after a placement, a move or
+rotation, or a removal that provably leaves every other tile's effects unchanged (or changes them by known
+amounts), the engine stores effects derived from the previous ones instead (:func:`place_fx`,
+:func:`move_fx`, :func:`remove_fx`), equal to what :func:`compute_fx` returns.  ``apply`` never draws
+randomness.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from .actions import Offsets
 from .board import ADJ, DIR_BETWEEN, NB, NEIGHBOURS, TRIANGLES
 from .state import ArenaState, Eff, Sub
 
-__all__ = ["Rules", "Tables", "tables_for", "Fx", "compute_fx", "get_fx", "dirty", "dirty_decks", "settle", "KIND_NAMES"]
+__all__ = ["Rules", "Tables", "tables_for", "Fx", "compute_fx", "place_fx", "move_fx", "remove_fx", "get_fx", "dirty", "dirty_decks", "settle", "KIND_NAMES"]
 
 KIND_NAMES = ("banner", "champion", "rune", "order")
 
@@ -36,6 +40,7 @@ class E:
 
 
 OWN, ALLY, ENEMY = 0, 1, 2
+_WHO_RELS = {"own": (OWN,), "enemy": (ENEMY,)}  # accepted relations of an Order's ``who`` (others: not ALLY)
 _OWN_BIT = 1 << OWN
 _WHO_BITS = {"own": _OWN_BIT, "enemy": 1 << ENEMY, "any": _OWN_BIT | (1 << ENEMY)}
 
@@ -188,14 +193,36 @@ class Fx:
         armor: per hex, 6 bools (side facing each direction armored, entrenchment included).
         occ: occupied hexes, ascending.  owner, typ, fac: per hex, the owner seat, type and facing of its
             tile (-1, -1, 0 when empty).
-        touched: hexes whose netted, disarmed, inits, melee_b, ranged_b or tough can differ from the
-            printed values of their tile (netted, or the target of such an effect); every other occupied
-            hex has exactly its printed values.  May repeat a hex.
+        touched: occupied hexes, possibly repeated, including every hex whose netted, disarmed, inits,
+            melee_b, ranged_b or tough can differ from the printed values of its tile (netted, or the target
+            of such an effect; a hex whose last such source left may remain); every other occupied hex has
+            exactly its printed values.
+        init_b, extra: per hex, the initiative bonus and the number of extra attacks granted.
+        src: ascending hexes of the non-netted tiles with continuous effects (the active sources).
+        memo: values derived from this position only, filled on demand by the MAIN legal mask (keys:
+            see ``_MEMO_PLACE``).
+
+    An ``Fx`` is never modified once built: :func:`place_fx`, :func:`move_fx` and :func:`remove_fx` derive
+    a new one from the previous position's (sharing the lists that do not change).
     """
 
     __slots__ = ("netted", "disarmed", "marker", "inits", "melee_b", "ranged_b", "charge_b", "tough", "pierce",
                  "venom", "maneuver", "rotate", "regen", "tele", "segowner", "segk", "armor",
-                 "occ", "owner", "typ", "fac", "touched")
+                 "occ", "owner", "typ", "fac", "touched", "init_b", "extra", "src", "memo")
+
+
+_ONES6 = b"\x01" * 6
+_ZEROS6 = bytes(6)
+
+# Keys of ``Fx.memo`` (values derived from the position only, used by the MAIN legal mask):
+# _MEMO_PLACE: the PLACE row of one hand slot (bytes, 6 facings per hex, 1 on empty hexes);
+# -2 - seat: Rules._feature_rows(s, fx, seat); 8 * t + 2 * seat + last_round: effect_legal of Order type t.
+_MEMO_PLACE = -1
+
+
+def _place_row(board) -> bytes:
+    """The PLACE row of one hand slot: 6 bytes per hex, 1 when the hex is empty."""
+    return b"".join([_ONES6 if x < 0 else _ZEROS6 for x in board])
 
 
 def _rel_matrix(n: int, teams: bool):
@@ -296,10 +323,12 @@ def compute_fx(g, s) -> Fx:
     kind = tb.kind
     fx_effects = tb.fx_effects
     multi = None  # hexes given a regen / tele entry (sorted below when they get several)
+    src = []
     for h in occ:
         effs = fx_effects[typ[h]]
         if not effs or netted[h]:
             continue
+        src.append(h)
         o = owner[h]
         rel_o = REL[o]
         for code, amount, kmask, wbits, scope, feature in effs:
@@ -409,6 +438,10 @@ def compute_fx(g, s) -> Fx:
     fx.typ = typ
     fx.fac = fac
     fx.touched = touched
+    fx.init_b = init_b
+    fx.extra = extra
+    fx.src = src
+    fx.memo = {}
     segowner = [-1] * 19
     segk = [-1] * 19
     if g.module:
@@ -426,6 +459,370 @@ def compute_fx(g, s) -> Fx:
     fx.segowner = segowner
     fx.segk = segk
     return fx
+
+
+def _add_effect(code, amount, feature, targets, src_hex, src_inst, init_b, melee_b, ranged_b, tough, extra,
+                pierce, venom, maneuver, rotate, tele, regen, disarmed, charge_b, touched) -> None:
+    """Apply one effect of the source on ``src_hex`` to ``targets`` as :func:`compute_fx` does (``tough``
+    takes the toughness bonus directly; regen / tele entries are appended, the caller sorts them)."""
+    if code == 0:
+        for x in targets:
+            init_b[x] += amount
+        touched += targets
+    elif code == 1:
+        for x in targets:
+            melee_b[x] += amount
+        touched += targets
+    elif code == 2:
+        for x in targets:
+            ranged_b[x] += amount
+        touched += targets
+    elif code == 3:
+        for x in targets:
+            tough[x] += amount
+        touched += targets
+    elif code == 4:
+        for x in targets:
+            extra[x] += 1
+        touched += targets
+    elif code == 5:
+        for x in targets:
+            pierce[x] = True
+    elif code == 6:
+        flags = venom if feature == "venom" else maneuver if feature == "maneuver" else (
+            rotate if feature == "rotate" else None)
+        if flags is not None:
+            for x in targets:
+                flags[x] = True
+    elif code == 7:
+        for x in targets:
+            tele[x] = tele[x] + (src_inst,)
+    elif code == 8:
+        for x in targets:
+            regen[x] = regen[x] + (src_hex,)
+    elif code == 9:
+        for x in targets:
+            disarmed[x] = True
+        touched += targets
+    elif code == 10:
+        for x in targets:
+            charge_b[x] += amount
+
+
+def _inits(printed: tuple, bonus: int, extra: int) -> tuple:
+    """Effective initiatives of a tile with ``printed`` initiatives (not empty), an initiative ``bonus`` and
+    ``extra`` extra attacks, as in :func:`compute_fx`."""
+    if not bonus and not extra:
+        return printed
+    vals = [v + bonus for v in printed]
+    if extra:
+        m = max(0, min(vals) - 1)
+        vals.extend([m] * extra)
+    return tuple(vals)
+
+
+def _source_targets(tb, rel_o, occ, owner, typ, h: int, t: int, f: int, o: int, effect) -> list:
+    """Occupied hexes that ``effect`` (an entry of ``tb.fx_effects``) of the tile of type ``t`` at facing
+    ``f`` owned by ``o`` on hex ``h`` applies to, as in :func:`compute_fx` (``rel_o``: relations of ``o``)."""
+    _code, _amount, kmask, wbits, scope, _feature = effect
+    kind = tb.kind
+    if scope == 2:
+        cand = [x for x in occ if owner[x] == o and x != h]
+    elif scope == 1:
+        cand = NEIGHBOURS[h]
+    else:
+        cand = tb.conn_hexes[t][f][h]
+    if wbits == _OWN_BIT:
+        return [x for x in cand if owner[x] == o and (kmask >> kind[typ[x]]) & 1]
+    return [x for x in cand if typ[x] >= 0 and (wbits >> rel_o[owner[x]]) & 1 and (kmask >> kind[typ[x]]) & 1]
+
+
+def place_fx(g, s, fx: Fx, h: int):
+    """The effects of ``s`` right after one tile was put on the hex ``h``, which was empty in the position
+    of ``fx`` (nothing else changed), derived from ``fx``; None when the new tile has Net edges or carries
+    the Net-order marker (then use :func:`compute_fx`).
+
+    Exact: a tile without Net edges nets nobody, so every other tile keeps its netted state and every
+    existing source keeps its targets; the new tile only adds itself as a target of the existing sources
+    and, when it has effects and is not netted, its own targets.
+    """
+    tb = g.tables
+    board = s.board
+    inst = board[h]
+    t = s.itype[inst]
+    if tb.has_net[t] or s.net_marker_on == inst:
+        return None
+    f = s.facing[inst]
+    o = inst // 35
+    REL = g.rel
+    owner, typ = fx.owner, fx.typ
+    # is the new tile netted? (its netters: adjacent enemy tiles with a Net edge toward h)
+    net_h = False
+    has_net, net_dirs, f_netted = tb.has_net, tb.net_dirs, fx.netted
+    d = 0
+    for y in NB[h]:
+        if y >= 0:
+            ty = typ[y]
+            if ty >= 0 and has_net[ty] and (d + 3) % 6 in net_dirs[ty][fx.fac[y]] and REL[owner[y]][o] == ENEMY \
+                    and not f_netted[y]:
+                net_h = True
+                break
+        d += 1
+    kind = tb.kind
+    fx_effects = tb.fx_effects
+    kt = kind[t]
+    ADJ_ = _ADJ
+    # 1. effects of the existing sources on the new tile (ascending source hexes, as compute_fx)
+    hits = []
+    for x in fx.src:
+        ox = owner[x]
+        rel = REL[ox][o]
+        for code, amount, kmask, wbits, scope, feature in fx_effects[typ[x]]:
+            if not (kmask >> kt) & 1:
+                continue
+            if wbits == _OWN_BIT:
+                if ox != o:
+                    continue
+            elif not (wbits >> rel) & 1:
+                continue
+            if scope == 2:
+                if ox != o:
+                    continue
+            elif scope == 1:
+                if not ADJ_[x][h]:
+                    continue
+            elif h not in tb.conn_hexes[typ[x]][fx.fac[x]][x]:
+                continue
+            hits.append((code, amount, feature, x))
+    effs = () if net_h else fx_effects[t]
+    occ = sorted(fx.occ + [h])
+    owner = list(owner)
+    owner[h] = o
+    typ = list(typ)
+    typ[h] = t
+    fac = list(fx.fac)
+    fac[h] = f
+    if net_h:
+        netted = list(f_netted)
+        netted[h] = True
+        touched = fx.touched + [h]
+    else:
+        netted = f_netted
+        touched = fx.touched
+    tough = list(fx.tough)
+    venom, maneuver = fx.venom, fx.maneuver
+    changed = ()
+    multi = ()  # hexes that got a regen / tele entry
+    if hits or effs:
+        touched = list(touched)
+        init_b, melee_b, ranged_b, extra = list(fx.init_b), list(fx.melee_b), list(fx.ranged_b), list(fx.extra)
+        pierce, venom, maneuver, rotate, tele, regen, disarmed, charge_b = (
+            list(fx.pierce), list(venom), list(maneuver), list(fx.rotate), list(fx.tele), list(fx.regen),
+            list(fx.disarmed), list(fx.charge_b))
+        multi = []
+        for code, amount, feature, x in hits:
+            _add_effect(code, amount, feature, [h], x, board[x], init_b, melee_b, ranged_b, tough, extra, pierce,
+                        venom, maneuver, rotate, tele, regen, disarmed, charge_b, touched)
+            if code == 7 or code == 8:
+                multi.append(h)
+        # 2. the new tile as a source
+        if effs:
+            src = sorted(fx.src + [h])
+            rel_o = REL[o]
+            changed = []
+            for effect in effs:
+                targets = _source_targets(tb, rel_o, occ, owner, typ, h, t, f, o, effect)
+                if not targets:
+                    continue
+                code, amount, _kmask, _wbits, _scope, feature = effect
+                _add_effect(code, amount, feature, targets, h, inst, init_b, melee_b, ranged_b, tough, extra,
+                            pierce, venom, maneuver, rotate, tele, regen, disarmed, charge_b, touched)
+                if code == 7 or code == 8:
+                    multi += targets
+                changed += targets
+        else:
+            src = fx.src
+    else:  # nothing but the new tile's own printed values changes
+        init_b, melee_b, ranged_b, extra = fx.init_b, fx.melee_b, fx.ranged_b, fx.extra
+        pierce, rotate, tele, regen, disarmed, charge_b = (
+            fx.pierce, fx.rotate, fx.tele, fx.regen, fx.disarmed, fx.charge_b)
+        src = fx.src
+    # 3. effective values of the new tile and of the tiles it affects
+    p_init = tb.init
+    inits = list(fx.inits)
+    tough[h] += tb.tough[t]
+    for x in (h, *changed):
+        if p_init[typ[x]]:
+            inits[x] = _inits(p_init[typ[x]], init_b[x], extra[x])
+    if tb.venom[t] and not venom[h]:
+        venom = list(venom)
+        venom[h] = True
+    if tb.maneuver[t] and not maneuver[h]:
+        maneuver = list(maneuver)
+        maneuver[h] = True
+    armor = list(fx.armor)
+    armor[h] = (True,) * 6 if inst == s.entrench_on else tb.armor[t][f]
+    hexof = s.hexof
+    for x in multi:
+        if len(regen[x]) > 1:
+            regen[x] = tuple(sorted(regen[x]))
+        if len(tele[x]) > 1:
+            tele[x] = tuple(sorted(tele[x], key=lambda i: hexof[i]))
+    nfx = Fx()
+    nfx.netted = netted
+    nfx.marker = fx.marker
+    nfx.inits = inits
+    nfx.melee_b = melee_b
+    nfx.ranged_b = ranged_b
+    nfx.charge_b = charge_b
+    nfx.tough = tough
+    nfx.pierce = pierce
+    nfx.venom = venom
+    nfx.maneuver = maneuver
+    nfx.rotate = rotate
+    nfx.disarmed = disarmed
+    nfx.regen = regen
+    nfx.tele = tele
+    nfx.armor = armor
+    nfx.occ = occ
+    nfx.owner = owner
+    nfx.typ = typ
+    nfx.fac = fac
+    nfx.touched = touched
+    nfx.init_b = init_b
+    nfx.extra = extra
+    nfx.src = src
+    row = fx.memo.get(_MEMO_PLACE)
+    nfx.memo = {} if row is None else {_MEMO_PLACE: row[:6 * h] + _ZEROS6 + row[6 * h + 6:]}
+    nfx.segowner = fx.segowner
+    nfx.segk = fx.segk
+    return nfx
+
+
+def _cleared(values: list, h: int, empty):
+    """``values`` with entry ``h`` set to ``empty`` (the same list when it already is)."""
+    if values[h] == empty:
+        return values
+    values = list(values)
+    values[h] = empty
+    return values
+
+
+def _without(fx: Fx, h: int) -> Fx:
+    """``fx`` with the hex ``h`` emptied and nothing else changed (valid when the tile on ``h`` affects no
+    other tile: not an effect source, no Net edges, not carrying the Net-order marker)."""
+    base = Fx()
+    base.occ = [x for x in fx.occ if x != h]
+    base.owner = _cleared(fx.owner, h, -1)
+    base.typ = _cleared(fx.typ, h, -1)
+    base.fac = _cleared(fx.fac, h, 0)
+    base.netted = _cleared(fx.netted, h, False)
+    base.marker = fx.marker
+    base.inits = _cleared(fx.inits, h, ())
+    base.tough = _cleared(fx.tough, h, 0)
+    base.armor = _cleared(fx.armor, h, None)
+    base.init_b = _cleared(fx.init_b, h, 0)
+    base.extra = _cleared(fx.extra, h, 0)
+    base.melee_b = _cleared(fx.melee_b, h, 0)
+    base.ranged_b = _cleared(fx.ranged_b, h, 0)
+    base.charge_b = _cleared(fx.charge_b, h, 0)
+    base.pierce = _cleared(fx.pierce, h, False)
+    base.venom = _cleared(fx.venom, h, False)
+    base.maneuver = _cleared(fx.maneuver, h, False)
+    base.rotate = _cleared(fx.rotate, h, False)
+    base.disarmed = _cleared(fx.disarmed, h, False)
+    base.regen = _cleared(fx.regen, h, ())
+    base.tele = _cleared(fx.tele, h, ())
+    base.touched = [x for x in fx.touched if x != h] if h in fx.touched else fx.touched
+    base.src = fx.src
+    base.segowner = fx.segowner
+    base.segk = fx.segk
+    row = fx.memo.get(_MEMO_PLACE)
+    base.memo = {} if row is None else {_MEMO_PLACE: row[:6 * h] + _ONES6 + row[6 * h + 6:]}
+    return base
+
+
+def remove_fx(g, s, fx: Fx, h: int):
+    """The effects after the tile on hex ``h`` leaves the board (called before the removal, with ``fx``
+    the current effects), or None when it has Net edges, carries the Net-order marker or is an active
+    source of pierce, grant or disarm effects (then use :func:`compute_fx`).
+
+    Exact: such a tile nets nobody, so every other tile keeps its netted state and every other source its
+    targets; its own hex becomes empty and, when it is an active source, its bonuses and Regeneration /
+    Teleportation entries are taken off its targets (which stay in ``touched``).
+    """
+    tb = g.tables
+    t = fx.typ[h]
+    inst = s.board[h]
+    if tb.has_net[t] or inst == s.net_marker_on:
+        return None
+    if h not in fx.src:
+        return _without(fx, h)
+    effs = tb.fx_effects[t]
+    for e in effs:
+        if e[0] == 5 or e[0] == 6 or e[0] == 9:  # flags: another source may grant the same
+            return None
+    o = fx.owner[h]
+    targets_of = [_source_targets(tb, g.rel[o], fx.occ, fx.owner, fx.typ, h, t, fx.fac[h], o, e) for e in effs]
+    base = _without(fx, h)
+    base.src = [x for x in fx.src if x != h]
+    init_b, melee_b, ranged_b, tough, extra, charge_b, regen, tele, inits = (
+        list(base.init_b), list(base.melee_b), list(base.ranged_b), list(base.tough), list(base.extra),
+        list(base.charge_b), list(base.regen), list(base.tele), list(base.inits))
+    changed = []
+    for (code, amount, _k, _w, _s, _f), targets in zip(effs, targets_of):
+        if not targets:
+            continue
+        if code == 0:
+            for x in targets:
+                init_b[x] -= amount
+            changed += targets
+        elif code == 1:
+            for x in targets:
+                melee_b[x] -= amount
+        elif code == 2:
+            for x in targets:
+                ranged_b[x] -= amount
+        elif code == 3:
+            for x in targets:
+                tough[x] -= amount
+        elif code == 4:
+            for x in targets:
+                extra[x] -= 1
+            changed += targets
+        elif code == 7:
+            for x in targets:
+                tele[x] = tuple(i for i in tele[x] if i != inst)
+        elif code == 8:
+            for x in targets:
+                regen[x] = tuple(r for r in regen[x] if r != h)
+        elif code == 10:
+            for x in targets:
+                charge_b[x] -= amount
+    p_init = tb.init
+    typ = base.typ
+    for x in changed:
+        if p_init[typ[x]]:
+            inits[x] = _inits(p_init[typ[x]], init_b[x], extra[x])
+    base.init_b, base.melee_b, base.ranged_b, base.tough, base.extra = init_b, melee_b, ranged_b, tough, extra
+    base.charge_b, base.regen, base.tele, base.inits = charge_b, regen, tele, inits
+    return base
+
+
+def move_fx(g, s, fx: Fx, src: int, dest: int):
+    """The effects of ``s`` right after the tile now on ``dest`` moved there from ``src`` and/or changed its
+    facing (``src == dest``: facing only), nothing else changed since ``fx``, derived from ``fx``; None
+    when on ``src`` it affected other tiles (an active effect source, Net edges, the Net-order marker),
+    or it carries a Monolith segment (then use :func:`compute_fx`).
+
+    Exact: taking such a tile off ``src`` restores the empty-hex values there and changes nothing else;
+    putting it on ``dest`` is :func:`place_fx`.
+    """
+    inst = s.board[dest]
+    if (g.tables.has_net[s.itype[inst]] or inst == s.net_marker_on or src in fx.src
+            or (g.module and fx.segowner[src] >= 0)):
+        return None
+    return place_fx(g, s, _without(fx, src), dest)
 
 
 def get_fx(g, s) -> Fx:
@@ -446,6 +843,9 @@ def dirty_mask(s) -> None:
 
 def dirty(s) -> None:
     """Drop the cached effects and mask of ``s`` (call after any change).
+
+    A cached :class:`Fx` is therefore always that of the current position, which :func:`remove_tile` and
+    the engine's placement, move and rotation steps rely on to derive the next one.
 
     The observation's board rows are tied to the cached effects object and go with it.  The per-deck type
     counts cached by the observation are keyed on the deck length and stay valid, because in play a deck
@@ -492,10 +892,15 @@ def remove_tile(g, s, inst: int, to: int = L_DISCARD) -> None:
     """Take ``inst`` off the board (or out of a Monolith) to its discard pile (or ``L_OUT``).
 
     Markers return to their supplies and wounds are cleared (spec §4.6 step 6, §2.3).  A segment whose
-    content leaves becomes empty.
+    content leaves becomes empty.  The cached mask is dropped; the cached effects are replaced by
+    :func:`remove_fx` when it applies, else dropped.
     """
     h = s.hexof[inst]
+    nfx = None
     if h >= 0 and s.board[h] == inst:
+        fx = s.__dict__.get("_fx")  # (a cached Fx is always that of the current position)
+        if fx is not None:
+            nfx = remove_fx(g, s, fx, h)
         s.board[h] = -1
     s.hexof[inst] = -1
     if g.module:
@@ -505,6 +910,8 @@ def remove_tile(g, s, inst: int, to: int = L_DISCARD) -> None:
     if to == L_DISCARD:
         s.discard[inst // 35].append(inst)
     dirty(s)
+    if nfx is not None:
+        s.__dict__["_fx"] = nfx
 
 
 def settle(g, s) -> Fx:
@@ -600,8 +1007,6 @@ _SUB_NAMES = [s.name for s in Sub]
 
 _ADJ = tuple(tuple(bool(v) for v in row) for row in ADJ)
 _ZEROS35 = [0] * 35
-_ONES6 = b"\x01" * 6
-_ZEROS6 = bytes(6)
 
 
 def _conn3(a: int, b: int, c: int) -> bool:
@@ -972,13 +1377,13 @@ class Rules:
             if inst % 35 == 0 or (s.wounds[inst] <= tough0[x] and x not in cset):
                 s.poison[inst] += 1
                 s.poison_supply -= 1
-        gone = [board[h] for h in range(19)
-                if board[h] >= 0 and board[h] % 35 and s.wounds[board[h]] > tough0[h]]
+        wounds = s.wounds  # (the board is still that of fx: hits change wounds, HP and poison only)
+        gone = [board[h] for h in fx.occ if board[h] % 35 and wounds[board[h]] > tough0[h]]
         for r in consumed:
             if board[r] >= 0 and board[r] not in gone:
                 gone.append(board[r])
         for i in gone:
-            remove_tile(self, s, i)  # (drops the cached effects)
+            remove_tile(self, s, i)  # (updates or drops the cached effects)
         # wounds, poison and HP are not inputs of the continuous effects: only the mask is stale
         dirty_mask(s)
         settle(self, s)
@@ -998,19 +1403,18 @@ class Rules:
     def activations(self, s, fx, p: int):
         """``[(hex, k)]``: tiles activating ``k`` times in phase ``p`` (spec §4.7 step 3.2, D66)."""
         out = []
-        board = s.board
-        for h in range(19):
-            i = board[h]
-            if i < 0 or fx.netted[h] or fx.disarmed[h]:
-                continue
-            vals = fx.inits[h]
-            if not vals:
+        board, b_acts = s.board, s.b_acts
+        netted, disarmed, inits = fx.netted, fx.disarmed, fx.inits
+        for h in fx.occ:
+            vals = inits[h]
+            if not vals or netted[h] or disarmed[h]:
                 continue
             a = vals.count(p)
             if not a:
                 continue
-            b = max(0, sum(1 for v in vals if v >= p) - s.b_acts[i])
-            k = min(a, b)
+            k = sum(1 for v in vals if v >= p) - b_acts[board[h]]
+            if k > a:
+                k = a
             if k > 0:
                 out.append((h, k))
         return out
@@ -1064,9 +1468,10 @@ class Rules:
                 self.kill_step(s, fx)
                 fx = settle(self, s)
                 P = 0
-                for h in range(19):
-                    if s.board[h] >= 0 and fx.inits[h]:
-                        P = max(P, max(fx.inits[h]))
+                inits = fx.inits
+                for h in fx.occ:
+                    if inits[h]:
+                        P = max(P, max(inits[h]))
                 s.b_phase = P
                 s.b_stage = 1
             elif st == 1:
@@ -1138,8 +1543,11 @@ class Rules:
 
     def end_of_battle(self, s) -> None:
         """Spec §4.7 step 5: Net-order marker off, folding (§4.10), state check, then continue the game."""
-        s.net_marker_on = -1
-        dirty(s)
+        if s.net_marker_on >= 0:
+            s.net_marker_on = -1
+            dirty(s)
+        else:
+            dirty_mask(s)  # (the effects do not change)
         if self.module:
             fx = get_fx(self, s)
             fold = []
@@ -1161,7 +1569,8 @@ class Rules:
                 b = s.hexof[p * 35]
                 s.seg_hex[p] = [b, b, b]
                 s.mono_folded[p] = True
-            dirty(s)
+            if fold:
+                dirty(s)
         settle(self, s)
         s.b_active = False
         s.b_stage = 0
@@ -1284,28 +1693,83 @@ class Rules:
         return [(h, int(ef.amount), -1, False) for h in TRIANGLES[tri] if self._match(s, seat, h, who, ef.kinds)]
 
     def effect_legal(self, s, fx, seat, ef) -> bool:
-        """True when Order effect ``ef`` has at least one complete legal resolution (spec §5.3)."""
+        """True when Order effect ``ef`` has at least one complete legal resolution (spec §5.3).
+
+        Same answers as testing the option lists (``charge_tiles``, ``move_tiles``, ``push_targets``,
+        ``net_targets``, ``wound_targets``, ``entrench_targets``, ``rotate_targets``) for emptiness, but
+        stops at the first option found.
+        """
         name = ef.effect
         if name == "battle":
             return not s.last_round
         if name == "charge":
-            return bool(self.charge_tiles(s, fx, seat))
+            return self._can_charge(s, fx, seat)
         if name == "move":
-            return bool(self.move_tiles(s, fx, seat))
+            return self._can_move(s, fx, seat)
         if name == "push_back":
-            return bool(self.push_targets(s, fx, seat))
+            return self._can_push(s, fx, seat)
         if name == "net_mark":
-            return s.net_marker_on < 0 and bool(self.net_targets(s, fx, seat))
+            return s.net_marker_on < 0 and self._has_match(s, fx, seat, "enemy", ())
         if name == "wound_target":
-            return bool(self.wound_targets(s, fx, seat, ef))
+            return self._has_match(s, fx, seat, ef.who, ef.kinds)
         if name == "wound_area":
             return True
         if name == "entrench":
-            return s.entrench_on < 0 and bool(self.entrench_targets(s, fx, seat, ef))
+            return s.entrench_on < 0 and self._has_match(s, fx, seat, "own", ef.kinds)
         if name == "rotate_target":
-            return bool(self.rotate_targets(s, fx, seat, ef))
+            return self._has_match(s, fx, seat, ef.who, ef.kinds, rotatable=True)
         if name == "choice":
             return any(self.effect_legal(s, fx, seat, o) for o in ef.options)
+        return False
+
+    def _has_match(self, s, fx, seat, who, kinds, rotatable: bool = False) -> bool:
+        """Is some tile matching ``who``/``kinds`` on the board (``_match``; ``rotatable``: also not netted and
+        not a Banner)?  ``who`` other than "own"/"enemy" accepts every relation but ALLY."""
+        rels = _WHO_RELS.get(who, (OWN, ENEMY))
+        rel = self.rel[seat]
+        kind = self.tables.kind
+        owner, typ, netted, board = fx.owner, fx.typ, fx.netted, s.board
+        for h in fx.occ:
+            if rel[owner[h]] in rels and (not kinds or KIND_NAMES[kind[typ[h]]] in kinds):
+                if not rotatable or (not netted[h] and board[h] % 35):
+                    return True
+        return False
+
+    def _can_move(self, s, fx, seat) -> bool:
+        """``bool(move_tiles(s, fx, seat))``."""
+        owner, netted, board = fx.owner, fx.netted, s.board
+        for h in fx.occ:
+            if owner[h] == seat and not netted[h]:
+                if board[h] % 35 or any(can_relocate(self, s, fx, h, x) for x in NEIGHBOURS[h]):
+                    return True
+        return False
+
+    def _can_charge(self, s, fx, seat) -> bool:
+        """``bool(charge_tiles(s, fx, seat))``."""
+        owner, netted, typ, cavalry = fx.owner, fx.netted, fx.typ, self.tables.cavalry
+        for h in fx.occ:
+            if owner[h] == seat and not netted[h] and cavalry[typ[h]]:
+                for x in NEIGHBOURS[h]:
+                    if can_relocate(self, s, fx, h, x) and self.charge_facings(s, h, x):
+                        return True
+        return False
+
+    def _can_push(self, s, fx, seat) -> bool:
+        """``bool(push_targets(s, fx, seat))``."""
+        rel = self.rel[seat]
+        owner, netted, board = fx.owner, fx.netted, s.board
+        ent = s.entrench_on
+        for T in fx.occ:
+            if rel[owner[T]] != ENEMY or board[T] == ent:
+                continue
+            nb = NB[T]
+            for U in NEIGHBOURS[T]:
+                if owner[U] == seat and not netted[U]:
+                    d = DIR_BETWEEN[U][T]
+                    for dd in (d, (d + 5) % 6, (d + 1) % 6):
+                        c = nb[dd]
+                        if c >= 0 and can_relocate(self, s, fx, T, c):
+                            return True
         return False
 
     def feature_dests(self, s, fx, h, teleport: bool):
@@ -1354,6 +1818,45 @@ class Rules:
                 return r
         return None
 
+    def _feature_rows(self, s, fx, seat) -> list:
+        """``[(h, inst, maneuver, teleport, swap, rotate)]`` for the own non-netted tiles that could use a
+        Feature in this position if it is unused this turn: ``teleport`` 1 = printed, 2 = through a
+        Teleportation Rune (its uses left are checked per state), 0 = no (or no legal destination)."""
+        tb = self.tables
+        board = s.board
+        module = self.module
+        out = []
+        owner, netted, typ, segowner = fx.owner, fx.netted, fx.typ, fx.segowner
+        kind = tb.kind
+        empty = -1 in board
+        maneuver, rotate, tele_runes, teleport, swaps = fx.maneuver, fx.rotate, fx.tele, tb.teleport, tb.swap
+        for h in fx.occ:
+            if owner[h] != seat or netted[h]:
+                continue
+            t = typ[h]
+            if not (maneuver[h] or rotate[h] or tele_runes[h] or teleport[t] or swaps[t]):
+                continue
+            i = board[h]
+            banner = i % 35 == 0
+            man = not banner and fx.maneuver[h]
+            tele = 0
+            if not banner and (tb.teleport[t] or fx.tele[h]) and empty:
+                # without a segment on h any empty hex is a destination (can_relocate)
+                if not module or segowner[h] < 0 or any(can_relocate(self, s, fx, h, x) for x in range(19)):
+                    tele = 1 if tb.teleport[t] else 2
+            swap = False
+            if tb.swap[t] and not (module and segowner[h] >= 0):
+                # swap_partners(s, fx, seat, h) is not empty
+                for x in fx.occ:
+                    if (x != h and owner[x] == seat and not netted[x] and kind[typ[x]] == 1
+                            and not (module and segowner[x] >= 0)):
+                        swap = True
+                        break
+            rot = fx.rotate[h] and not banner
+            if man or tele or swap or rot:
+                out.append((h, i, man, tele, swap, rot))
+        return out
+
     def compute_mask(self, s) -> np.ndarray:
         """``bool[n]`` legal actions of ``s`` (spec §6.2)."""
         return np.frombuffer(self._mask_bytes(s), np.bool_)
@@ -1369,60 +1872,56 @@ class Rules:
         tb = self.tables
         if sp == 3:  # MAIN
             fx = get_fx(self, s)
+            memo = fx.memo  # pieces that depend on the position only (keys: see _MEMO_PLACE)
             hand = s.hand[seat]
-            H = self.H
-            board = s.board
-            for k in range(H):
-                if hand[k] >= 0:
-                    m[o.DISCARD + k] = 1
             m[o.END] = 1
-            if s.uses < self.cap(s):
-                itype, kind = s.itype, tb.kind
-                unfolded = s.unfolded
-                exc = self.exception_hexes(s, fx, seat) if unfolded else None
-                place = None  # PLACE row of one slot: the 6 facings of every empty hex
-                orders_ok = {}
-                for k in range(H):
-                    i = hand[k]
-                    if i < 0:
-                        continue
-                    t = itype[i]
-                    kd = kind[t]
-                    if kd == 1 or kd == 2:
-                        base = o.PLACE + k * 114
-                        if not unfolded:
+            can_use = not self.reinf or s.uses < self.cap(s)  # (the cap only binds in the variant)
+            unfolded = s.unfolded
+            place = None
+            for k in range(self.H):
+                i = hand[k]
+                if i < 0:
+                    continue
+                m[o.DISCARD + k] = 1
+                if not can_use:
+                    continue
+                t = s.itype[i]
+                kd = tb.kind[t]
+                if kd == 1 or kd == 2:
+                    base = o.PLACE + k * 114
+                    if not unfolded:
+                        if place is None:
+                            place = memo.get(_MEMO_PLACE)
                             if place is None:
-                                place = b"".join([_ONES6 if x < 0 else _ZEROS6 for x in board])
-                            m[base: base + 114] = place
-                        elif s.fresh[seat][k]:
-                            for h in exc:
-                                m[base + h * 6: base + h * 6 + 6] = _ONES6
-                    elif kd == 3:
-                        ok = orders_ok.get(t)
-                        if ok is None:
-                            ok = self.effect_legal(s, fx, seat, tb.order[t])
-                            orders_ok[t] = ok
-                        if ok:
-                            m[o.ORDER + k] = 1
-            # features
-            used, netted, owner = s.used, fx.netted, fx.owner
-            F = o.FEATURE
-            for h in [h for h in fx.occ if owner[h] == seat and not netted[h]]:
-                i = board[h]
-                t = fx.typ[h]
-                u = used[i]
-                banner = i % 35 == 0
-                if not banner and fx.maneuver[h] and not u & 1:
-                    m[F + h] = 1
-                if (not banner and not u & 2 and (tb.teleport[t] or fx.tele[h])
-                        and self.teleport_rune(s, fx, h) is not None):
-                    if any(can_relocate(self, s, fx, h, x) for x in range(19)):
+                                place = memo[_MEMO_PLACE] = _place_row(s.board)
+                        m[base: base + 114] = place
+                    elif s.fresh[seat][k]:
+                        for h in self.exception_hexes(s, fx, seat):
+                            m[base + h * 6: base + h * 6 + 6] = _ONES6
+                elif kd == 3:
+                    # the effects read the position and, for a Battle, the last-round flag only
+                    key = 8 * t + 2 * seat + (1 if s.last_round else 0)
+                    ok = memo.get(key)
+                    if ok is None:
+                        ok = memo[key] = self.effect_legal(s, fx, seat, tb.order[t])
+                    if ok:
+                        m[o.ORDER + k] = 1
+            feats = memo.get(-2 - seat)
+            if feats is None:
+                feats = memo[-2 - seat] = self._feature_rows(s, fx, seat)
+            if feats:
+                used = s.used
+                F = o.FEATURE
+                for h, i, man, tele, swap, rot in feats:
+                    u = used[i]
+                    if man and not u & 1:
+                        m[F + h] = 1
+                    if tele and not u & 2 and (tele == 1 or self.teleport_rune(s, fx, h) is not None):
                         m[F + 19 + h] = 1
-                if tb.swap[t] and not u & 4 and not (self.module and fx.segowner[h] >= 0):
-                    if self.swap_partners(s, fx, seat, h):
+                    if swap and not u & 4:
                         m[F + 38 + h] = 1
-                if fx.rotate[h] and not u & 8 and not banner:
-                    m[F + 57 + h] = 1
+                    if rot and not u & 8:
+                        m[F + 57 + h] = 1
             if self.module and self.can_unfold(s, fx, seat):
                 m[o.UNFOLD] = 1
             return m
@@ -1572,6 +2071,7 @@ class Rules:
                 s.hand[seat][k] = -1
                 s.fresh[seat][k] = False
                 place_on_board(self, s, fx, i, h, f)
+                s.__dict__["_fx"] = place_fx(self, s, fx, h)  # (None: recomputed by settle)
                 s.uses += 1
                 s.placed = True
                 settle(self, s)
@@ -1695,7 +2195,8 @@ class Rules:
             if s.p_b != s.p_a:
                 relocate(self, s, fx, i, s.p_b)
             s.facing[i] = f
-            dirty(s)
+            s.__dict__["_fx"] = move_fx(self, s, fx, s.p_a, s.p_b)  # (None: recomputed by settle)
+            s.__dict__["_mask"] = None
             settle(self, s)
             self.back_to_main(s)
             return
@@ -1708,6 +2209,7 @@ class Rules:
         elif sp == 13:
             s.p_c = x
             relocate(self, s, fx, s.board[s.p_a], x)
+            s.__dict__["_fx"] = move_fx(self, s, fx, s.p_a, x)  # (None: recomputed by settle)
             settle(self, s)
             self.back_to_main(s)
             return
@@ -1742,7 +2244,8 @@ class Rules:
             s.sub_phase = int(Sub.ROTATE_FACING)
         elif sp == 19:
             s.facing[s.board[s.p_a]] = f
-            dirty(s)
+            s.__dict__["_fx"] = move_fx(self, s, fx, s.p_a, s.p_a)  # (None: recomputed by settle)
+            s.__dict__["_mask"] = None
             settle(self, s)
             self.back_to_main(s)
             return
