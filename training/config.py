@@ -77,7 +77,10 @@ KEYS: tuple[Key, ...] = (
     Key("attention_layers", int, 2, "with features='aligned': Transformer encoder layers over the places"),
     Key("head_hidden", int, 64, "with features='aligned': hidden size of the action head MLPs"),
     Key("net_arch", list, [128, 128], "hidden layer sizes of the policy and value MLPs"),
-    Key("pretrain_samples", int, 0, "teacher decisions for a behaviour-cloning warm start (0 = none)"),
+    Key("pretrain_samples", int, 0, "decision states for a warm start before PPO (0 = none)"),
+    Key("pretrain_targets", str, "teacher", "warm start: 'teacher' (behaviour cloning of pretrain_teacher) or "
+        "'values' (distil softmax(state_value of each legal action / pretrain_tau), training/pretrain.py)"),
+    Key("pretrain_tau", float, 0.02, "with pretrain_targets='values': temperature of the soft targets"),
     Key("pretrain_teacher", str, "heuristic", "agent spec of the behaviour-cloning teacher"),
     Key("pretrain_opponents", list, ["random"], "agent specs the teacher plays against while collecting"),
     Key("pretrain_epochs", int, 5, "behaviour-cloning epochs over the samples"),
@@ -141,6 +144,11 @@ def validate(cfg: Mapping[str, Any]) -> dict:
                                f"got {out['features']!r}")
     if out["shaping"] not in ("none", "heuristic"):
         raise TrainConfigError(f"config key 'shaping': expected 'none' or 'heuristic', got {out['shaping']!r}")
+    if out["pretrain_targets"] not in ("teacher", "values"):
+        raise TrainConfigError(f"config key 'pretrain_targets': expected 'teacher' or 'values', "
+                               f"got {out['pretrain_targets']!r}")
+    if out["pretrain_tau"] <= 0:
+        raise TrainConfigError(f"config key 'pretrain_tau': must be > 0, got {out['pretrain_tau']}")
     if out["pretrain_samples"] < 0:
         raise TrainConfigError(f"config key 'pretrain_samples': must be >= 0, got {out['pretrain_samples']}")
     for k in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "pool_size", "torch_threads",

@@ -1,10 +1,19 @@
-"""Behaviour-cloning warm start: fit the MaskablePPO policy to a teacher agent's decisions before PPO.
+"""Warm starts before PPO: behaviour cloning of a teacher agent, or distillation of the game's action values.
+
+**Behaviour cloning** (``pretrain_targets = "teacher"``): fit the MaskablePPO policy to a teacher agent's
+decisions.
 
 A teacher (by default the game's heuristic) plays the learner's seat of :class:`~training.wrapper.SingleAgentEnv`
 against the configured opponents; every teacher decision gives one sample ``(observation, action mask,
 action, discounted return-to-go)`` seen exactly as the PPO learner would see it.  The policy is then fitted by
 masked cross-entropy on the actions and the value head by mean squared error on the returns.  Sample
 collection runs on worker processes.
+
+**Value distillation** (``pretrain_targets = "values"``, :func:`collect_value_targets`,
+:func:`value_distillation`): every legal action of a sampled decision state is scored with the game's
+heuristic ``state_value`` of the state it leads to, and the policy is fitted to the soft target
+``softmax(values / tau)`` over the legal actions.  One state gives a ranking of all its actions instead of
+one teacher choice, so far fewer states are needed than for behaviour cloning.
 """
 
 from __future__ import annotations
@@ -15,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["behaviour_cloning", "collect_demonstrations"]
+__all__ = ["behaviour_cloning", "collect_demonstrations", "collect_value_targets", "value_distillation"]
 
 
 def _collect(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -118,3 +127,123 @@ def behaviour_cloning(policy: Any, data: dict[str, np.ndarray], n_actions: int, 
                 correct += int((dist.distribution.probs.argmax(dim=1) == acts).sum())
     policy.set_training_mode(False)
     return {"loss": losses, "accuracy": correct / max(1, n), "samples": n}
+
+
+# ---------------------------------------------------------------------------------------------- value targets
+def _collect_values(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    env_id, env_config, n_samples, seed, label_prob = args
+    import monolith_envs
+    from agents.heuristics import rollout_policy_for, value_fn_for
+
+    game = monolith_envs.make_game(env_id, **env_config)
+    value, strong_policy = value_fn_for(env_id), rollout_policy_for(env_id)
+    n_players, n_actions = game.num_players, game.layout.n
+    rng = np.random.default_rng(seed)
+    obs_l, mask_l, val_l = [], [], []
+    while len(obs_l) < n_samples:
+        state = game.initial_state(rng)
+        strong = int(rng.integers(n_players + 1))  # this seat plays the heuristic policy (n_players: none)
+        while not game.is_terminal(state) and len(obs_l) < n_samples:
+            seat = game.current_player(state)
+            mask = game.legal_mask(state)
+            legal = np.flatnonzero(mask)
+            if legal.size > 1 and rng.random() < label_prob:
+                vals = np.zeros(n_actions, np.float16)
+                for a in legal:
+                    child = game.clone(state)
+                    game.apply(child, int(a), rng)
+                    vals[a] = float(value(game, child)[seat])
+                obs_l.append(np.asarray(game.observe(state, seat), np.float16))
+                mask_l.append(np.packbits(mask.astype(bool)))
+                val_l.append(vals)
+            if seat == strong:
+                a = int(strong_policy(game, game.resample_hidden(state, seat, rng), seat, rng))
+                if not mask[a]:
+                    a = int(legal[rng.integers(legal.size)])
+            else:
+                a = int(legal[rng.integers(legal.size)])
+            game.apply(state, a, rng)
+    return np.stack(obs_l), np.stack(mask_l), np.stack(val_l)
+
+
+def collect_value_targets(env_id: str, env_config: dict, n_samples: int, seed: int = 0, label_prob: float = 0.25,
+                          executor: Any = None, tasks: int = 4) -> dict[str, np.ndarray]:
+    """Decision states labelled with the game's value of every legal action (for :func:`value_distillation`).
+
+    States come from games in which one seat (drawn per game, or none) plays the game's fast heuristic
+    policy (``rollout_policy_for(env_id)``, after ``resample_hidden``) and the others play uniformly at
+    random; each decision with more than one legal action is labelled with probability ``label_prob``: every
+    legal action is applied to a clone and scored by the game's ``state_value`` hook
+    (``value_fn_for(env_id)``) for the acting seat.
+
+    Returns ``{"obs": float16[N, obs_size], "masks": uint8[N, ceil(n/8)]`` (bit-packed),
+    ``"values": float16[N, n]}`` (0 at illegal actions), ``N = n_samples`` rounded up to ``tasks`` parts.
+    ``executor``: a process pool for the ``tasks`` collection tasks (``None``: in this process).
+    """
+    per = math.ceil(n_samples / tasks)
+    jobs = [(env_id, dict(env_config), per, seed * 7919 + 104729 * i + 17, float(label_prob)) for i in range(tasks)]
+    parts = list(executor.map(_collect_values, jobs)) if executor is not None else [_collect_values(j) for j in jobs]
+    return {"obs": np.concatenate([p[0] for p in parts]), "masks": np.concatenate([p[1] for p in parts]),
+            "values": np.concatenate([p[2] for p in parts])}
+
+
+def value_distillation(policy: Any, data: dict[str, np.ndarray], n_actions: int, tau: float = 0.02,
+                       epochs: int = 5, batch_size: int = 256, lr: float = 1e-3, holdout: float = 0.1,
+                       seed: int = 0) -> dict:
+    """Fit ``policy``'s action distribution to ``softmax(values / tau)`` over the legal actions, in place.
+
+    Loss per minibatch: the cross-entropy ``-sum_a q(a) log pi(a | obs, mask)`` with the soft target ``q``;
+    a fresh Adam optimiser with learning rate ``lr``.  A ``holdout`` share of the states is kept out of the
+    fit and scored at the end.
+
+    Returns:
+        ``{"loss": [...], "samples": int, "holdout_agreement": share of held-out states whose most probable
+        action is a best-valued one, "holdout_value_gain": mean of (value of the policy's most probable action
+        - mean legal value) / (best - mean legal value) over held-out states where actions differ}``.
+    """
+    import torch
+
+    rng = np.random.default_rng(seed)
+    n = len(data["obs"])
+    order = rng.permutation(n)
+    n_hold = int(round(n * holdout))
+    hold, fit = order[:n_hold], order[n_hold:]
+    masks_all = np.unpackbits(data["masks"], axis=1, count=n_actions).astype(bool)
+    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+    losses: list[float] = []
+
+    def batch(idx: np.ndarray):
+        obs = torch.as_tensor(data["obs"][idx].astype(np.float32))
+        masks = masks_all[idx]
+        vals = torch.as_tensor(data["values"][idx].astype(np.float32))
+        return obs, masks, vals, torch.as_tensor(masks)
+
+    policy.set_training_mode(True)
+    for _epoch in range(epochs):
+        perm = fit[rng.permutation(len(fit))]
+        for start in range(0, len(perm), batch_size):
+            obs, masks, vals, m = batch(perm[start:start + batch_size])
+            target = torch.softmax(torch.where(m, vals / tau, torch.full_like(vals, -1e9)), dim=1)
+            logits = policy.get_distribution(obs, action_masks=masks).distribution.logits
+            logp = torch.log_softmax(logits, dim=1)
+            loss = -(target * torch.where(m, logp, torch.zeros_like(logp))).sum(dim=1).mean()
+            opt.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            opt.step()
+            losses.append(float(loss.detach()))
+    policy.set_training_mode(False)
+    agree, gains = [], []
+    with torch.no_grad():
+        for start in range(0, n_hold, 1024):
+            obs, masks, vals, m = batch(hold[start:start + 1024])
+            best = policy.get_distribution(obs, action_masks=masks).distribution.probs.argmax(dim=1)
+            got = vals.gather(1, best[:, None])[:, 0]
+            top = torch.where(m, vals, torch.full_like(vals, -1e9)).max(dim=1).values
+            mean = (vals * m).sum(dim=1) / m.sum(dim=1)
+            agree.extend((got >= top - 1e-3).tolist())
+            spread = top - mean
+            ok = spread > 1e-3
+            gains.extend(((got - mean)[ok] / spread[ok]).tolist())
+    return {"loss": losses, "samples": int(n), "holdout_agreement": float(np.mean(agree)) if agree else float("nan"),
+            "holdout_value_gain": float(np.mean(gains)) if gains else float("nan")}

@@ -267,7 +267,21 @@ def train(cfg: dict) -> dict:
             seed=cfg["seed"], device="cpu", verbose=0,
         )
         pretrain_info: dict[str, Any] = {}
-        if cfg["pretrain_samples"] > 0:
+        if cfg["pretrain_samples"] > 0 and cfg["pretrain_targets"] == "values":
+            from training.pretrain import collect_value_targets, value_distillation
+
+            tp = time.perf_counter()
+            data = collect_value_targets(cfg["env_id"], cfg["env_config"], cfg["pretrain_samples"], cfg["seed"],
+                                         executor=executor, tasks=2 * cfg["eval_workers"])
+            tc = time.perf_counter() - tp
+            info = value_distillation(model.policy, data, vec.action_space.n, cfg["pretrain_tau"],
+                                      cfg["pretrain_epochs"], cfg["batch_size"], cfg["pretrain_lr"], seed=cfg["seed"])
+            pretrain_info = {"targets": "values", "samples": info["samples"],
+                             "holdout_agreement": info["holdout_agreement"],
+                             "holdout_value_gain": info["holdout_value_gain"], "final_loss": info["loss"][-1],
+                             "collect_seconds": tc, "fit_seconds": time.perf_counter() - tp - tc}
+            del data
+        elif cfg["pretrain_samples"] > 0:
             from training.pretrain import behaviour_cloning, collect_demonstrations
 
             tp = time.perf_counter()
@@ -277,7 +291,7 @@ def train(cfg: dict) -> dict:
             tc = time.perf_counter() - tp
             info = behaviour_cloning(model.policy, data, vec.action_space.n, cfg["pretrain_epochs"],
                                      cfg["batch_size"], cfg["pretrain_lr"], cfg["vf_coef"], cfg["seed"])
-            pretrain_info = {"samples": info["samples"], "train_accuracy": info["accuracy"],
+            pretrain_info = {"targets": "teacher", "samples": info["samples"], "train_accuracy": info["accuracy"],
                              "final_loss": info["loss"][-1], "collect_seconds": tc,
                              "fit_seconds": time.perf_counter() - tp - tc}
             del data

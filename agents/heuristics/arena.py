@@ -36,6 +36,7 @@ __all__ = [
     "ArenaHeuristic",
     "action_prior",
     "evaluate",
+    "evaluate_all",
     "make_heuristic",
     "state_policy",
     "state_value",
@@ -105,11 +106,42 @@ def evaluate(game: Any, s: Any, me: int) -> float:
     return now + 0.7 * (after - now) + 0.4 * board + 0.05 * hand
 
 
+def evaluate_all(game: Any, s: Any) -> list[float]:
+    """:func:`evaluate` for every seat at once (``[evaluate(game, s, p) for p in seats]``, same values), with
+    one hypothetical Battle shared by all seats instead of one per seat."""
+    n = game.num_players
+    if s.terminal:
+        return [1000.0 * float(r) for r in game.returns(s)]
+    hp_now = game.hp_vector(s)
+    if s.b_active:
+        c = s
+    else:
+        c = game.clone(s)
+        game.start_battle(c, 1)
+    hp_after = None if c.terminal else game.hp_vector(c)
+    tv = _type_values(game)
+    out = []
+    for me in range(n):
+        now = _margin(hp_now, me, s.alive)
+        if c is s:
+            after = now
+        elif c.terminal:
+            w = c.winners
+            after = 40.0 if (me in w and len(w) < n) else (-40.0 if me not in w else 0.0)
+        else:
+            after = _margin(hp_after, me, c.alive)
+        board = _board_margin(game, c, me)
+        hand = sum(tv[s.itype[i]] for i in s.hand[me] if i >= 0)
+        out.append(now + 0.7 * (after - now) + 0.4 * board + 0.05 * hand)
+    return out
+
+
 def state_value(game: Any, s: Any) -> np.ndarray:
-    """``float32[num_players]`` in ``(-1, 1)``: ``tanh(evaluate / 8)`` per seat (for MCTS cut-off rollouts)."""
+    """``float32[num_players]`` in ``(-1, 1)``: ``tanh(evaluate / 8)`` per seat (MCTS cut-off rollouts, reward
+    shaping and value distillation in ``training``); the game's returns once terminal."""
     if s.terminal:
         return np.asarray(game.returns(s), np.float32)
-    return np.tanh(np.array([evaluate(game, s, p) for p in range(game.num_players)], np.float32) / 8.0)
+    return np.tanh(np.array(evaluate_all(game, s), np.float32) / 8.0)
 
 
 class ArenaHeuristic(StatePolicyAgent):

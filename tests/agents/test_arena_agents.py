@@ -105,3 +105,20 @@ def test_arena_mcts_never_reads_hidden_state():
         a = agent.act(obs["observation"], obs["action_mask"], np.random.default_rng(5))
         runs.append((a, {k: ch.n for k, ch in agent.last_root.children.items()}))
     assert runs[0] == runs[1] == runs[2]
+
+
+@pytest.mark.parametrize("config", [{}, {"num_players": 4, "mode": "teams", "monolith_module": True}])
+def test_evaluate_all_equals_evaluate_per_seat(config):
+    from agents.heuristics.arena import evaluate, evaluate_all, state_value
+
+    game = monolith_envs.make_game("monolith_arena_v0", **config)
+    rng = np.random.default_rng(3)
+    state, checked = game.initial_state(rng), 0
+    while checked < 150:
+        if game.is_terminal(state):
+            state = game.initial_state(rng)
+        per_seat = [evaluate(game, state, p) for p in range(game.num_players)]
+        assert evaluate_all(game, state) == per_seat
+        np.testing.assert_array_equal(state_value(game, state), np.tanh(np.float32(per_seat) / 8.0))
+        game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))), rng)
+        checked += 1

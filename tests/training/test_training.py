@@ -11,6 +11,7 @@ import monolith_envs
 from agents import RandomAgent
 from agents.base import BaseAgent
 from tests.toy_game import ENV_ID as TOY
+from tests.toy_game import LINES
 from training.config import CONFIG_DIR, TrainConfigError, apply_overrides, load_config, validate
 from training.evaluate import run_tournament, wilson_interval
 from training.wrapper import SingleAgentEnv
@@ -451,3 +452,52 @@ def test_aligned_policy_trains_saves_and_reloads(tmp_path):
         again = make_agent(f"ppo:{tmp_path / 'al' / 'final_model.zip'}", "monolith_arena_v0")
         np.testing.assert_allclose(again.action_probabilities(obs["observation"], obs["action_mask"]), probs,
                                    rtol=1e-6)
+
+
+# ---------------------------------------------------------------------------------------------- value distillation
+def test_value_targets_score_every_legal_action_with_the_value_hook():
+    from training.pretrain import collect_value_targets
+
+    data = collect_value_targets(TOY, {}, 200, seed=0, label_prob=0.5, tasks=2)
+    n = len(data["obs"])
+    assert n == 200 and data["obs"].shape == (n, 23) and data["values"].shape == (n, 9)
+    masks = np.unpackbits(data["masks"], axis=1, count=9).astype(bool)
+    assert (masks.sum(axis=1) > 1).all()  # only real choices are labelled
+    assert np.all(data["values"][~masks] == 0)
+    # the toy game has no heuristic module: the value hook is the engine's returns (+1 for a winning mark)
+    assert set(np.unique(data["values"][masks]).tolist()) <= {-1.0, 0.0, 1.0}
+    assert (data["values"][masks] == 1.0).any()
+    for i in np.flatnonzero((data["values"] == 1.0).any(axis=1))[:10]:
+        board = data["obs"][i][:18].reshape(9, 2)
+        a = int(np.argmax(data["values"][i]))
+        mine = set(np.flatnonzero(board[:, 0] == 1)) | {a}
+        assert any(set(int(x) for x in line) <= mine for line in LINES), (i, a)  # the mark completes a line
+
+
+def test_value_distillation_learns_a_deterministic_ranking():
+    from sb3_contrib import MaskablePPO
+
+    from training.pretrain import value_distillation
+
+    rng = np.random.default_rng(0)
+    n = 1500
+    obs = np.zeros((n, 23), np.float16)
+    masks = np.zeros((n, 9), bool)
+    values = np.zeros((n, 9), np.float16)
+    for i in range(n):
+        legal = rng.random(9) < 0.6
+        legal[rng.integers(9)] = True
+        legal[(np.flatnonzero(legal)[0] + 1) % 9] = True
+        masks[i] = legal
+        obs[i, :9] = legal  # the free cells are visible
+        values[i, legal] = 0.1
+        values[i, np.flatnonzero(legal)[0]] = 0.5  # the lowest free cell is the best action
+    data = {"obs": obs, "masks": np.packbits(masks, axis=1), "values": values}
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv(TOY, [RandomAgent()]), policy_kwargs={"net_arch": [64]},
+                        seed=0, device="cpu")
+    info = value_distillation(model.policy, data, 9, tau=0.05, epochs=25, batch_size=64, lr=3e-3)
+    assert info["samples"] == n
+    assert info["holdout_agreement"] > 0.9 and info["holdout_value_gain"] > 0.9, info
+    assert np.mean(info["loss"][-10:]) < np.mean(info["loss"][:10])
+    with pytest.raises(TrainConfigError, match="'pretrain_targets'"):
+        validate({"pretrain_targets": "oracle"})
