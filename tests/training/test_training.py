@@ -245,7 +245,8 @@ def test_smoke_training_run(env_id, tmp_path):
         "--set", "final_eval_games=2", "--set", "eval_workers=1", "--set", "snapshot_every=128",
         "--set", "opponent_mix={self = 1.0, random = 1.0}", "--set", "eval_opponents=['random']",
         "--set", f"out_dir={tmp_path}", "--set", "name=smoke", "--set", "progress_bar=false",
-        "--set", "checkpoint_every=128",
+        "--set", "checkpoint_every=128", "--set", "pretrain_samples=64", "--set", "pretrain_targets=values",
+        "--set", "pretrain_epochs=1",
     ])
     run = tmp_path / "smoke"
     assert report["learner_steps"] == 256
@@ -255,6 +256,7 @@ def test_smoke_training_run(env_id, tmp_path):
     rep = json.loads((run / "report.json").read_text())
     assert rep["final_eval"]["random"]["games"] == 2 and len(rep["learning_curve"]) >= 2
     assert rep["throughput"]["env_steps_per_s"] > 0
+    assert rep["pretrain"]["targets"] == "values" and rep["pretrain"]["samples"] == 64
 
 
 # ---------------------------------------------------------------------------------------------- warm start
@@ -365,7 +367,7 @@ def test_pieces_features_with_shaping_train_save_and_play(tmp_path):
         "--set", "eval_every=0", "--set", "final_eval_games=2", "--set", "eval_workers=1",
         "--set", "opponent_mix={random = 1.0}", "--set", "eval_opponents=['random']",
         "--set", f"out_dir={tmp_path}", "--set", "name=pieces", "--set", "progress_bar=false",
-        "--set", "checkpoint_every=0",
+        "--set", "checkpoint_every=0", "--set", "pretrain_samples=0",
     ])
     assert report["learner_steps"] == 128
     agent = make_agent(f"ppo:{tmp_path / 'pieces' / 'final_model.zip'}", "monolith_arena_v0")
@@ -438,7 +440,7 @@ def test_aligned_policy_trains_saves_and_reloads(tmp_path):
         "--set", "attention_layers=1", "--set", "eval_every=0", "--set", "final_eval_games=2",
         "--set", "eval_workers=1", "--set", "opponent_mix={random = 1.0, self = 1.0}", "--set", "snapshot_every=64",
         "--set", "eval_opponents=['random']", "--set", f"out_dir={tmp_path}", "--set", "name=al",
-        "--set", "progress_bar=false", "--set", "checkpoint_every=0",
+        "--set", "progress_bar=false", "--set", "checkpoint_every=0", "--set", "pretrain_samples=0",
     ])
     agent = make_agent(f"ppo:{tmp_path / 'al' / 'final_model.zip'}", "monolith_arena_v0")
     assert type(agent.model.policy).__name__ == "AlignedMaskablePolicy"
