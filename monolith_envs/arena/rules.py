@@ -320,76 +320,26 @@ def compute_fx(g, s) -> Fx:
     disarmed = [False] * 19
     regen = [()] * 19
     tele = [()] * 19
-    kind = tb.kind
     fx_effects = tb.fx_effects
     multi = None  # hexes given a regen / tele entry (sorted below when they get several)
     src = []
     for h in occ:
-        effs = fx_effects[typ[h]]
+        t = typ[h]
+        effs = fx_effects[t]
         if not effs or netted[h]:
             continue
         src.append(h)
         o = owner[h]
         rel_o = REL[o]
-        for code, amount, kmask, wbits, scope, feature in effs:
-            if scope == 2:
-                cand = [x for x in occ if owner[x] == o and x != h]
-            elif scope == 1:
-                cand = NEIGHBOURS[h]
-            else:
-                cand = tb.conn_hexes[typ[h]][fac[h]][h]
-            # occupied targets of an accepted relation and kind (only a seat's own tiles are OWN to it)
-            if wbits == _OWN_BIT:
-                targets = [x for x in cand if owner[x] == o and (kmask >> kind[typ[x]]) & 1]
-            else:
-                targets = [x for x in cand if typ[x] >= 0 and (wbits >> rel_o[owner[x]]) & 1
-                           and (kmask >> kind[typ[x]]) & 1]
+        for effect in effs:
+            targets = _source_targets(tb, rel_o, occ, owner, typ, h, t, fac[h], o, effect)
             if not targets:
                 continue
-            if code == 0:
-                for x in targets:
-                    init_b[x] += amount
-                touched += targets
-            elif code == 1:
-                for x in targets:
-                    melee_b[x] += amount
-                touched += targets
-            elif code == 2:
-                for x in targets:
-                    ranged_b[x] += amount
-                touched += targets
-            elif code == 3:
-                for x in targets:
-                    tough_b[x] += amount
-                touched += targets
-            elif code == 4:
-                for x in targets:
-                    extra[x] += 1
-                touched += targets
-            elif code == 5:
-                for x in targets:
-                    pierce[x] = True
-            elif code == 6:
-                flags = venom if feature == "venom" else maneuver if feature == "maneuver" else (
-                    rotate if feature == "rotate" else None)
-                if flags is not None:
-                    for x in targets:
-                        flags[x] = True
-            elif code == 7:
-                for x in targets:
-                    tele[x] = tele[x] + (board[h],)
+            code, amount, _kmask, _wbits, _scope, feature = effect
+            _add_effect(code, amount, feature, targets, h, board[h], init_b, melee_b, ranged_b, tough_b, extra,
+                        pierce, venom, maneuver, rotate, tele, regen, disarmed, charge_b, touched)
+            if code == 7 or code == 8:
                 multi = targets if multi is None else multi + targets
-            elif code == 8:
-                for x in targets:
-                    regen[x] = regen[x] + (h,)
-                multi = targets if multi is None else multi + targets
-            elif code == 9:
-                for x in targets:
-                    disarmed[x] = True
-                touched += targets
-            elif code == 10:
-                for x in targets:
-                    charge_b[x] += amount
     inits = [()] * 19
     tough = [0] * 19
     armor = [None] * 19
@@ -398,16 +348,8 @@ def compute_fx(g, s) -> Fx:
     p_init, p_tough, p_venom, p_maneuver, p_armor = tb.init, tb.tough, tb.venom, tb.maneuver, tb.armor
     for h in occ:
         t = typ[h]
-        pi = p_init[t]
-        if pi:
-            if init_b[h] or extra[h]:
-                vals = [v + init_b[h] for v in pi]
-                if extra[h]:
-                    m = max(0, min(vals) - 1)
-                    vals.extend([m] * extra[h])
-                inits[h] = tuple(vals)
-            else:
-                inits[h] = pi
+        if p_init[t]:
+            inits[h] = _inits(p_init[t], init_b[h], extra[h])
         tough[h] = p_tough[t] + tough_b[h]
         if p_venom[t]:
             venom[h] = True
@@ -463,8 +405,9 @@ def compute_fx(g, s) -> Fx:
 
 def _add_effect(code, amount, feature, targets, src_hex, src_inst, init_b, melee_b, ranged_b, tough, extra,
                 pierce, venom, maneuver, rotate, tele, regen, disarmed, charge_b, touched) -> None:
-    """Apply one effect of the source on ``src_hex`` to ``targets`` as :func:`compute_fx` does (``tough``
-    takes the toughness bonus directly; regen / tele entries are appended, the caller sorts them)."""
+    """Apply one effect of the source on ``src_hex`` (instance ``src_inst``) to ``targets``, in
+    :func:`compute_fx` and :func:`place_fx` (``tough`` receives the toughness bonus; regen / tele entries are
+    appended, the caller sorts them; hexes whose printed values change are appended to ``touched``)."""
     if code == 0:
         for x in targets:
             init_b[x] += amount
@@ -511,7 +454,7 @@ def _add_effect(code, amount, feature, targets, src_hex, src_inst, init_b, melee
 
 def _inits(printed: tuple, bonus: int, extra: int) -> tuple:
     """Effective initiatives of a tile with ``printed`` initiatives (not empty), an initiative ``bonus`` and
-    ``extra`` extra attacks, as in :func:`compute_fx`."""
+    ``extra`` extra attacks (each at one below the lowest effective initiative, at least 0)."""
     if not bonus and not extra:
         return printed
     vals = [v + bonus for v in printed]
@@ -523,7 +466,9 @@ def _inits(printed: tuple, bonus: int, extra: int) -> tuple:
 
 def _source_targets(tb, rel_o, occ, owner, typ, h: int, t: int, f: int, o: int, effect) -> list:
     """Occupied hexes that ``effect`` (an entry of ``tb.fx_effects``) of the tile of type ``t`` at facing
-    ``f`` owned by ``o`` on hex ``h`` applies to, as in :func:`compute_fx` (``rel_o``: relations of ``o``)."""
+    ``f`` owned by ``o`` on hex ``h`` applies to (``rel_o``: relations of ``o``): the scope's candidates
+    (connected hexes, neighbours, or all own tiles) holding a tile of an accepted relation and kind; only a
+    seat's own tiles are OWN to it."""
     _code, _amount, kmask, wbits, scope, _feature = effect
     kind = tb.kind
     if scope == 2:
