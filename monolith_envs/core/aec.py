@@ -34,6 +34,8 @@ def coerce_action(action: Any, n: int) -> int:
         IllegalActionError: ``None``, a bool, a float, a string or any other non-integer, or an integer out
             of range; the message names the value and what is allowed.
     """
+    if type(action) is int and 0 <= action < n:  # the common case, first
+        return action
     if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
         a = int(action)
     elif isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
@@ -202,10 +204,7 @@ class RulesAECEnv(AECEnv):
         p = self.agent_name_mapping[agent]
         obs = self.game.observe(self.game_state, p)
         if not self._done and agent == self.agent_selection:
-            mask = self._mask
-            if mask is None:
-                mask = self._current_mask()
-            mask = mask.astype(np.int8)
+            mask = self._current_mask().astype(np.int8)
         else:
             mask = np.zeros(self._num_actions, np.int8)
         return {"observation": obs, "action_mask": mask}
@@ -230,13 +229,8 @@ class RulesAECEnv(AECEnv):
                 )
             self._was_dead_step(None)
             return
-        if type(action) is int and 0 <= action < self._num_actions:
-            a = action
-        else:
-            a = coerce_action(action, self._num_actions)
-        mask = self._mask
-        if mask is None:
-            mask = self._current_mask()
+        a = coerce_action(action, self._num_actions)
+        mask = self._current_mask()
         game, state = self.game, self.game_state
         if not mask[a]:
             if self.illegal_action == "penalize":
