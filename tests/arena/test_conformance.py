@@ -3,18 +3,11 @@
 import pytest
 
 from monolith_envs.core.testing import CHECKS, check_env
+from tests.arena.configs import pick
 
-CONFIGS = {
-    "duel": {},
-    "ffa3": {"num_players": 3, "mode": "ffa"},
-    "ffa4": {"num_players": 4, "mode": "ffa"},
-    "teams": {"num_players": 4, "mode": "teams"},
-    "module": {"monolith_module": True},
-    "module_ffa3": {"num_players": 3, "mode": "ffa", "monolith_module": True},
-    "reinforcement": {"reinforcement_variant": True},
-    "rank_ffa4": {"num_players": 4, "mode": "ffa", "reward_mode": "rank"},
-    "score_module": {"monolith_module": True, "reward_mode": "score"},
-}
+CONFIGS = pick(
+    "duel", "ffa3", "ffa4", "teams", "module", "module_ffa3", "reinforcement", "rank_ffa4", "score_module",
+)
 
 
 @pytest.mark.parametrize("name", list(CONFIGS))

@@ -12,16 +12,9 @@ import pytest
 from monolith_envs.arena.game import ArenaGame
 from monolith_envs.core.game import IllegalActionError
 from monolith_envs.core.state import states_equal
+from tests.arena.configs import pick
 
-CONFIGS = {
-    "duel": {},
-    "ffa3": {"num_players": 3, "mode": "ffa"},
-    "ffa4": {"num_players": 4, "mode": "ffa", "reward_mode": "rank"},
-    "teams": {"num_players": 4, "mode": "teams"},
-    "module": {"monolith_module": True, "reward_mode": "score"},
-    "reinforcement": {"reinforcement_variant": True},
-    "module_ffa_reinf": {"monolith_module": True, "num_players": 3, "mode": "ffa", "reinforcement_variant": True},
-}
+CONFIGS = pick("duel", "ffa3", "rank_ffa4", "teams", "score_module", "reinforcement", "module_ffa3_reinf")
 GAMES = 50
 
 

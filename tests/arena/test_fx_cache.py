@@ -12,18 +12,10 @@ import pytest
 from monolith_envs.arena import rules
 from monolith_envs.arena.game import ArenaGame
 from monolith_envs.arena.state import Sub, fast_clone
+from tests.arena.configs import pick
 from tests.arena.reference_observe import reference_fx
 
-CONFIGS = {
-    "duel": {},
-    "ffa3": {"num_players": 3, "mode": "ffa"},
-    "ffa4": {"num_players": 4, "mode": "ffa"},
-    "teams": {"num_players": 4, "mode": "teams"},
-    "module": {"monolith_module": True},
-    "reinforcement": {"reinforcement_variant": True},
-    "module_teams": {"monolith_module": True, "num_players": 4, "mode": "teams"},
-    "module_ffa4_reinf": {"monolith_module": True, "num_players": 4, "mode": "ffa", "reinforcement_variant": True},
-}
+CONFIGS = pick("duel", "ffa3", "ffa4", "teams", "module", "reinforcement", "module_teams", "module_ffa4_reinf")
 GAMES = 8
 
 REF_FIELDS = ("netted", "disarmed", "marker", "inits", "melee_b", "ranged_b", "charge_b", "tough", "pierce",

@@ -13,20 +13,12 @@ import monolith_envs
 from monolith_envs.arena.game import ArenaGame
 from monolith_envs.arena.rules import Fx, get_fx
 from monolith_envs.arena.state import fast_clone
+from tests.arena.configs import pick
 from tests.arena.reference_observe import reference_fx, reference_observe
 
-CONFIGS = {
-    "duel": {},
-    "ffa3": {"num_players": 3, "mode": "ffa"},
-    "ffa4": {"num_players": 4, "mode": "ffa"},
-    "teams": {"num_players": 4, "mode": "teams"},
-    "module": {"monolith_module": True},
-    "reinforcement": {"reinforcement_variant": True},
-    "module_reinf": {"monolith_module": True, "reinforcement_variant": True},
-    "module_ffa3": {"monolith_module": True, "num_players": 3, "mode": "ffa"},
-    "module_teams": {"monolith_module": True, "num_players": 4, "mode": "teams"},
-    "module_ffa4_reinf": {"monolith_module": True, "num_players": 4, "mode": "ffa", "reinforcement_variant": True},
-}
+CONFIGS = pick(
+    "duel", "ffa3", "ffa4", "teams", "module", "reinforcement", "module_reinf", "module_ffa3", "module_teams", "module_ffa4_reinf",
+)
 GAMES = 3
 
 
