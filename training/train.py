@@ -28,7 +28,7 @@ from typing import Any
 
 from training.config import DEFAULT_CONFIG, TrainConfigError, apply_overrides, describe_keys, load_config
 
-__all__ = ["main", "make_vec_env", "policy_class", "policy_kwargs", "train"]
+__all__ = ["main", "make_vec_env", "policy_class", "policy_kwargs", "train", "warm_start"]
 
 
 def policy_kwargs(cfg: dict) -> dict:
@@ -235,6 +235,33 @@ def plot_curve(curve: list[dict], opponents: list[str], path: Path, title: str) 
     plt.close(fig)
 
 
+def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any) -> dict:
+    """Fit ``policy`` before PPO per ``pretrain_targets`` (see :mod:`training.pretrain`): ``"values"`` distils
+    the game's action values, ``"teacher"`` clones ``pretrain_teacher``'s decisions.  Collection runs on
+    ``executor`` (``2 * eval_workers`` tasks).  Returns the report's ``pretrain`` entry."""
+    from training import pretrain
+
+    tasks = 2 * cfg["eval_workers"]
+    t0 = time.perf_counter()
+    if cfg["pretrain_targets"] == "values":
+        data = pretrain.collect_value_targets(cfg["env_id"], cfg["env_config"], cfg["pretrain_samples"],
+                                              cfg["seed"], executor=executor, tasks=tasks)
+        t1 = time.perf_counter()
+        info = pretrain.value_distillation(policy, data, n_actions, cfg["pretrain_tau"], cfg["pretrain_epochs"],
+                                           cfg["batch_size"], cfg["pretrain_lr"], seed=cfg["seed"])
+        out = {"holdout_agreement": info["holdout_agreement"], "holdout_value_gain": info["holdout_value_gain"]}
+    else:
+        data = pretrain.collect_demonstrations(cfg["env_id"], cfg["env_config"], cfg["pretrain_samples"],
+                                               cfg["pretrain_teacher"], cfg["pretrain_opponents"], cfg["seed"],
+                                               cfg["gamma"], executor=executor, tasks=tasks)
+        t1 = time.perf_counter()
+        info = pretrain.behaviour_cloning(policy, data, n_actions, cfg["pretrain_epochs"], cfg["batch_size"],
+                                          cfg["pretrain_lr"], cfg["vf_coef"], cfg["seed"])
+        out = {"train_accuracy": info["accuracy"]}
+    return {"targets": cfg["pretrain_targets"], "samples": info["samples"], **out, "final_loss": info["loss"][-1],
+            "collect_seconds": t1 - t0, "fit_seconds": time.perf_counter() - t1}
+
+
 def train(cfg: dict) -> dict:
     """Run one training job from a validated config (see :mod:`training.config`); returns the report dict.
 
@@ -266,35 +293,8 @@ def train(cfg: dict) -> dict:
             policy_kwargs=policy_kwargs(cfg), tensorboard_log=str(run_dir / "tb"),
             seed=cfg["seed"], device="cpu", verbose=0,
         )
-        pretrain_info: dict[str, Any] = {}
-        if cfg["pretrain_samples"] > 0 and cfg["pretrain_targets"] == "values":
-            from training.pretrain import collect_value_targets, value_distillation
-
-            tp = time.perf_counter()
-            data = collect_value_targets(cfg["env_id"], cfg["env_config"], cfg["pretrain_samples"], cfg["seed"],
-                                         executor=executor, tasks=2 * cfg["eval_workers"])
-            tc = time.perf_counter() - tp
-            info = value_distillation(model.policy, data, vec.action_space.n, cfg["pretrain_tau"],
-                                      cfg["pretrain_epochs"], cfg["batch_size"], cfg["pretrain_lr"], seed=cfg["seed"])
-            pretrain_info = {"targets": "values", "samples": info["samples"],
-                             "holdout_agreement": info["holdout_agreement"],
-                             "holdout_value_gain": info["holdout_value_gain"], "final_loss": info["loss"][-1],
-                             "collect_seconds": tc, "fit_seconds": time.perf_counter() - tp - tc}
-            del data
-        elif cfg["pretrain_samples"] > 0:
-            from training.pretrain import behaviour_cloning, collect_demonstrations
-
-            tp = time.perf_counter()
-            data = collect_demonstrations(cfg["env_id"], cfg["env_config"], cfg["pretrain_samples"],
-                                          cfg["pretrain_teacher"], cfg["pretrain_opponents"], cfg["seed"],
-                                          cfg["gamma"], executor=executor, tasks=2 * cfg["eval_workers"])
-            tc = time.perf_counter() - tp
-            info = behaviour_cloning(model.policy, data, vec.action_space.n, cfg["pretrain_epochs"],
-                                     cfg["batch_size"], cfg["pretrain_lr"], cfg["vf_coef"], cfg["seed"])
-            pretrain_info = {"targets": "teacher", "samples": info["samples"], "train_accuracy": info["accuracy"],
-                             "final_loss": info["loss"][-1], "collect_seconds": tc,
-                             "fit_seconds": time.perf_counter() - tp - tc}
-            del data
+        pretrain_info = (warm_start(cfg, model.policy, vec.action_space.n, executor)
+                         if cfg["pretrain_samples"] > 0 else {})
         cbs, evaluator = _callbacks(cfg, run_dir, curve, executor)
         t0 = time.perf_counter()
         model.learn(cfg["total_timesteps"], callback=cbs, tb_log_name="ppo")
