@@ -47,10 +47,10 @@ class ArenaGame(Rules):
         super().__init__(cfg, content)
         self.num_players = self.n
         self.layout = build_layout(self.H)
+        self.max_decisions = int(cfg["max_decisions"])
         self.observer = Observer(self)
         self.obs_spec = self.observer.spec
         self.zero_sum = True
-        self.max_decisions = int(cfg["max_decisions"])
         self._score_mode = cfg["reward_mode"] == "score"
 
     # ------------------------------------------------------------------ protocol

@@ -8,12 +8,27 @@ Monolith tiles).
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ..core.observation import ObsSpec
 from .rules import get_fx
 
-__all__ = ["build_obs_spec", "Observer"]
+try:  # the compiled builder (setup.py); the pure-Python one below is the reference and the fallback
+    from . import _fastobs
+except ImportError:  # pragma: no cover - depends on the install
+    _fastobs = None
+
+__all__ = ["build_obs_spec", "Observer", "compiled_available"]
+
+#: Set to ``1`` to use the pure-Python observation even when the compiled one is built.
+PURE_PYTHON_ENV = "MONOLITH_ENVS_PURE_PYTHON"
+
+
+def compiled_available() -> bool:
+    """True when the compiled observation builder ``monolith_envs.arena._fastobs`` was built and loads."""
+    return _fastobs is not None
 
 
 def obs_bounds(content) -> tuple[float, float]:
@@ -115,9 +130,19 @@ def _static_rows(tb, o_face: int, o_wtp: int, o_dir: int, o_acts: int, o_mono: i
 
 
 class Observer:
-    """Builds observations for one game (precomputed static per-(type, facing, relative owner) hex rows)."""
+    """Builds observations for one game (precomputed static per-(type, facing, relative owner) hex rows).
 
-    def __init__(self, game):
+    Args:
+        game: the :class:`~monolith_envs.arena.game.ArenaGame`.
+        compiled: use the compiled builder (``monolith_envs.arena._fastobs``); ``None`` (default) uses it when
+            it is built and the environment variable ``MONOLITH_ENVS_PURE_PYTHON`` is not ``1``.  Both give the
+            same values (``tests/arena/test_fastobs.py``); :meth:`observe_python` is the reference.
+
+    Raises:
+        RuntimeError: ``compiled=True`` but the extension is not built.
+    """
+
+    def __init__(self, game, compiled: bool | None = None):
         self.g = game
         tb = game.tables
         T = self.T = tb.T
@@ -154,6 +179,24 @@ class Observer:
         self._last: tuple | None = None  # (fx, p, hex block) of the last observation
         a = self.sl["config"][0]
         self.config_ones = [a + k for k, on in enumerate((game.module, game.reinf, game.teams)) if on]
+        if compiled is None:
+            compiled = _fastobs is not None and os.environ.get(PURE_PYTHON_ENV, "") != "1"
+        elif compiled and _fastobs is None:
+            raise RuntimeError("the compiled observation builder monolith_envs.arena._fastobs is not built "
+                               "(reinstall with a C compiler: pip install -e .)")
+        self.compiled = bool(compiled)
+        self._ctx = self._make_context(game) if self.compiled else None
+
+    def _make_context(self, game):
+        tb = game.tables
+        sl = self.sl
+        ints = [self.T, self.H, self.W, game.n, self.size, int(game.module), int(game.reinf), int(game.teams),
+                int(game.max_decisions), 0, self.o_wtp, self.o_flags, self.o_acts, self.o_dir, self.o_mono,
+                sl["hands"][0], sl["unseen"][0], sl["monolith"][0], sl["seats"][0], sl["sub_phase"][0],
+                sl["acting"][0], sl["turn"][0], sl["scalars"][0], sl["pending_effect"][0], sl["pending_hex"][0],
+                sl["pending_mode"][0], sl["config"][0], self.empty_row]
+        return _fastobs.make_context(self.static_flat, ints, tb.tough, tb.melee, tb.ranged, tb.melee_dirs,
+                                     tb.ranged_dirs, tb.fac_hp, list(game.team), float(game.team_hp))
 
     def _hex_block(self, fx, p: int) -> np.ndarray:
         """``float32[19 * W]``: the hex blocks as seat ``p`` sees the board of ``fx`` before the per-tile
@@ -216,7 +259,22 @@ class Observer:
         return block
 
     def observe(self, s, p: int, omniscient: bool = False) -> np.ndarray:
-        """``float32[size]`` observation of seat ``p`` (``omniscient``: also show every hidden tile)."""
+        """``float32[size]`` observation of seat ``p`` (``omniscient``: also show every hidden tile).
+
+        Raises:
+            ValueError: ``p`` is not a seat of this game (compiled builder; the Python one raises IndexError).
+        """
+        if self._ctx is None:
+            return self.observe_python(s, p, omniscient)
+        fx = s.__dict__.get("_fx")
+        if fx is None:
+            fx = get_fx(self.g, s)
+        out = np.zeros(self.size, np.float32)
+        _fastobs.observe(self._ctx, s, fx, p, omniscient, out)
+        return out
+
+    def observe_python(self, s, p: int, omniscient: bool = False) -> np.ndarray:
+        """The pure-Python observation (the reference of the compiled builder; same values)."""
         g = self.g
         T, H, W = self.T, self.H, self.W
         n = g.n

@@ -1,0 +1,18 @@
+"""Build of the optional compiled parts (the project metadata is in ``pyproject.toml``).
+
+``monolith_envs.arena._fastobs`` builds the Monolith Arena observation in C. It is optional: when no C
+compiler is available the install goes on and the envs use the equivalent pure-Python code.
+"""
+
+from setuptools import Extension, setup
+
+setup(
+    ext_modules=[
+        Extension(
+            "monolith_envs.arena._fastobs",
+            sources=["monolith_envs/arena/_fastobs.c"],
+            extra_compile_args=["-O2"],
+            optional=True,
+        )
+    ]
+)

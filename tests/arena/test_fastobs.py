@@ -1,0 +1,101 @@
+"""The compiled observation builder (``monolith_envs.arena._fastobs``) equals the pure-Python one.
+
+``Observer.observe`` uses the compiled builder when it is built; ``Observer.observe_python`` is the
+reference it must equal, value for value, for every seat (and the omniscient view) at every decision of
+seeded random games in every named configuration.  Set ``MONOLITH_ENVS_PURE_PYTHON=1`` to run without the
+extension (these tests are then skipped, and the envs use the Python builder).
+"""
+
+import os
+import random
+
+import numpy as np
+import pytest
+
+from monolith_envs.arena.game import ArenaGame
+from monolith_envs.arena.observe import PURE_PYTHON_ENV, Observer, compiled_available
+from monolith_envs.arena.state import fast_clone
+from tests.arena.configs import ARENA_CONFIGS
+
+PURE = os.environ.get(PURE_PYTHON_ENV, "") == "1"
+needs_compiled = pytest.mark.skipif(PURE, reason=f"{PURE_PYTHON_ENV}=1: pure-Python observations requested")
+GAMES = 3
+
+
+@needs_compiled
+def test_compiled_builder_is_built_and_used():
+    assert compiled_available(), (
+        "monolith_envs.arena._fastobs is not built: reinstall with a C compiler (pip install -e .), or set "
+        f"{PURE_PYTHON_ENV}=1 to run on the pure-Python observation"
+    )
+    g = ArenaGame({})
+    assert g.observer.compiled
+    assert not Observer(g, compiled=False).compiled
+
+
+@needs_compiled
+@pytest.mark.parametrize("name", list(ARENA_CONFIGS))
+def test_compiled_observation_equals_python(name):
+    g = ArenaGame(ARENA_CONFIGS[name])
+    obs = g.observer
+    rnd = random.Random(7)
+    checked = 0
+    for k in range(GAMES):
+        s = g.initial_state(np.random.default_rng(100 + k))
+        while True:
+            for p in range(g.n):
+                for omniscient in (False, True):
+                    got = obs.observe(s, p, omniscient)
+                    want = obs.observe_python(s, p, omniscient)
+                    assert got.dtype == np.float32 and got.shape == (obs.size,)
+                    assert np.array_equal(got, want), (
+                        f"{name} game {k} decision {s.decisions} seat {p} omniscient {omniscient}: "
+                        f"differs at {np.flatnonzero(got != want)[:10].tolist()}")
+                    checked += 1
+            if g.is_terminal(s) or s.decisions >= 1500:
+                break
+            legal = np.flatnonzero(g.legal_mask(s))
+            g.apply(s, int(legal[rnd.randrange(legal.size)]))
+    assert checked > 500
+
+
+@needs_compiled
+def test_compiled_observation_returns_a_fresh_array():
+    g = ArenaGame({})
+    s = g.initial_state(np.random.default_rng(0))
+    a = g.observe(s, 0)
+    a[:] = 7.0
+    b = g.observe(s, 0)
+    assert np.array_equal(b, g.observer.observe_python(s, 0))
+
+
+@needs_compiled
+def test_compiled_observation_rejects_bad_input_with_named_errors():
+    g = ArenaGame({})
+    s = g.initial_state(np.random.default_rng(0))
+    with pytest.raises(ValueError, match="seat 5 outside 0..1"):
+        g.observer.observe(s, 5)
+    bad = fast_clone(s)
+    bad.wounds = "not a list"
+    with pytest.raises(TypeError, match="wounds must be a list or tuple"):
+        g.observer.observe(bad, 0)
+    bad = fast_clone(s)
+    bad.hand[0][0] = 10_000  # an instance id outside itype
+    with pytest.raises(IndexError, match="outside itype"):
+        g.observer.observe(bad, 0)
+    bad = fast_clone(s)
+    bad.sub_phase = 99
+    with pytest.raises(ValueError, match="sub_phase 99"):
+        g.observer.observe(bad, 0)
+    bad = fast_clone(s)
+    del bad.__dict__["turn_seat"]
+    with pytest.raises(AttributeError, match="no field turn_seat"):
+        g.observer.observe(bad, 0)
+
+
+def test_pure_python_switch(monkeypatch):
+    monkeypatch.setenv(PURE_PYTHON_ENV, "1")
+    g = ArenaGame({})
+    assert not g.observer.compiled
+    s = g.initial_state(np.random.default_rng(0))
+    assert g.observe(s, 1).shape == (g.observer.size,)
