@@ -56,7 +56,26 @@ static PyObject **items_of(PyObject *o, Py_ssize_t *len, const char *what) {
     return NULL;
 }
 
-static int as_int(PyObject *o, long *v, const char *what) {
+/* The value of a small int (or bool) read straight from the object, without a call, when the object
+ * is a compact int (every value the state holds); anything else goes through PyLong_AsLong. */
+static inline int small_int(PyObject *o, long *v) {
+#if PY_VERSION_HEX >= 0x030C0000
+    if (PyLong_Check(o) && PyUnstable_Long_IsCompact((PyLongObject *)o)) {
+        *v = (long)PyUnstable_Long_CompactValue((PyLongObject *)o);
+        return 1;
+    }
+#else
+    if (PyLong_Check(o)) {
+        Py_ssize_t size = Py_SIZE(o);
+        if (size == 0) { *v = 0; return 1; }
+        if (size == 1) { *v = (long)((PyLongObject *)o)->ob_digit[0]; return 1; }
+        if (size == -1) { *v = -(long)((PyLongObject *)o)->ob_digit[0]; return 1; }
+    }
+#endif
+    return 0;
+}
+
+static int as_int_slow(PyObject *o, long *v, const char *what) {
     long x = PyLong_AsLong(o);
     if (x == -1 && PyErr_Occurred()) {
         PyErr_Clear();
@@ -65,6 +84,11 @@ static int as_int(PyObject *o, long *v, const char *what) {
     }
     *v = x;
     return 0;
+}
+
+static inline int as_int(PyObject *o, long *v, const char *what) {
+    if (small_int(o, v)) return 0;
+    return as_int_slow(o, v, what);
 }
 
 typedef struct { PyObject **it; Py_ssize_t n; const char *name; } Seq;
@@ -76,7 +100,7 @@ static int seq(PyObject *o, Seq *s, const char *name) {
 }
 
 /* item i of s as a long; -1 and an exception on error (bounds checked) */
-static int at(const Seq *s, long i, long *v) {
+static inline int at(const Seq *s, long i, long *v) {
     if (i < 0 || i >= s->n) {
         PyErr_Format(PyExc_IndexError, "observation: index %ld outside %s (length %zd)", i, s->name, s->n);
         return -1;
