@@ -128,6 +128,14 @@ class ArenaGame(Rules):
         """``float32[n]``: terminal values (win_loss/rank; zeros before the end) or cumulative score (spec §8)."""
         return np.asarray(state.cum_reward, dtype=np.float32)
 
+    def returns_list(self, state: ArenaState) -> list:
+        """:meth:`returns` as a list of Python floats (the float32 values), without building an array while
+        every return is still 0 (all of a ``win_loss`` or ``rank`` match before its end)."""
+        r = state.cum_reward
+        if r.count(0) == len(r):
+            return [0.0] * len(r)
+        return np.asarray(r, dtype=np.float32).tolist()
+
     def observe(self, state: ArenaState, player: int) -> np.ndarray:
         """``float32[obs_spec.size]`` seat-relative observation of ``player`` (spec §7)."""
         return self.observer.observe(state, int(player))

@@ -115,6 +115,8 @@ class RulesAECEnv(AECEnv):
         self.episode_log: EpisodeLog | None = None
         self._mask: np.ndarray | None = None
         self._done = True
+        fast = getattr(self.game, "returns_list", None)  # optional fast path (see Game)
+        self._returns_list = fast if callable(fast) else None
 
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -230,7 +232,9 @@ class RulesAECEnv(AECEnv):
             self._was_dead_step(None)
             return
         a = coerce_action(action, self._num_actions)
-        mask = self._current_mask()
+        mask = self._mask
+        if mask is None:
+            mask = self._current_mask()
         game, state = self.game, self.game_state
         if not mask[a]:
             if self.illegal_action == "penalize":
@@ -244,7 +248,7 @@ class RulesAECEnv(AECEnv):
         self._mask = None
         self.episode_log.actions.append(a)
         self._decisions += 1
-        ret = game.returns(state).tolist()
+        ret = self._returns_list(state) if self._returns_list is not None else game.returns(state).tolist()
         names = self.possible_agents
         if ret != self._prev_returns:
             self.rewards = {names[i]: r - p for i, (r, p) in enumerate(zip(ret, self._prev_returns))}

@@ -69,6 +69,10 @@ class Game(Protocol):
         zero_sum: True when ``returns`` always sums to 0 (checked by the conformance suite).
         max_decisions: truncation limit (number of ``apply`` calls per episode).
 
+    Optional fast path (not part of the protocol check): ``returns_list(state) -> list[float]``, equal to
+    ``returns(state).tolist()``; :class:`~monolith_envs.core.aec.RulesAECEnv` calls it after every step
+    when the game defines it.
+
     All randomness comes from the ``rng`` arguments (``numpy.random.Generator``); states hold plain data
     only, so :mod:`monolith_envs.core.state` can clone, compare and serialise them.
     """

@@ -2,8 +2,8 @@
 
 Per game: ``check_invariants`` after every apply; sampled masked actions apply on a clone (all of them when
 there are few), sampled unmasked actions raise; ``to_dict``/``from_dict`` round-trips with the same mask;
-clone + same actions = same state; hidden information does not leak; returns sum to 0; the game ends well
-before ``max_decisions``.
+clone + same actions = same state; hidden information does not leak; returns sum to 0 and ``returns_list``
+equals ``returns``; the game ends well before ``max_decisions``.
 """
 
 import numpy as np
@@ -57,6 +57,7 @@ def test_random_play(name):
             hp_before = list(s.hp) + list(s.pool)
             g.apply(s, a)
             g.check_invariants(s)
+            assert g.returns_list(s) == g.returns(s).tolist()  # the AEC env's fast path
             assert all(x <= y for x, y in zip(list(s.hp) + list(s.pool), hp_before)), "HP increased"
             if deck_start is not None:
                 for p in range(g.num_players):  # invariant 4: decks only lose their top
