@@ -215,6 +215,17 @@ def _table(header: list[str], rows: list[list[str]], align: str | None = None) -
     return out
 
 
+def _compiled_line(meta: dict) -> str:
+    mods = meta.get("compiled_modules")
+    if mods is None:  # a result file written before this field existed
+        return "Compiled modules: not recorded."
+    if meta.get("pure_python"):
+        return "Compiled modules: none used (MONOLITH_ENVS_PURE_PYTHON=1: pure-Python code throughout)."
+    if not mods:
+        return "Compiled modules: none built or loaded (pure-Python code throughout)."
+    return "Compiled modules used: " + ", ".join(f"`{m}`" for m in mods) + "."
+
+
 def render_markdown(result: dict) -> str:
     """The markdown report: meta line, throughput, latency/memory, targets, progress, player count, training."""
     meta, rows, training, refs = result["meta"], result["rows"], result["training"], result["references"]
@@ -225,6 +236,8 @@ def render_markdown(result: dict) -> str:
          f" · pettingzoo {meta['pettingzoo']} · open_spiel {meta['open_spiel']} · torch {meta['torch']}"
          f" · commit {meta['commit']} · run time {result['seconds']:.0f} s"
          f" · load average {meta.get('load_avg_1m')} at start, {meta.get('load_avg_1m_end')} at end"),
+        "",
+        _compiled_line(meta),
         "",
         (f"References in this run: connect_four_v3 AEC {_rate(refs['connect_four_v3_aec_decisions_per_s'])} dec/s;"
          f" OpenSpiel chess with observation tensors {_rate(refs['openspiel_chess_obs_decisions_per_s'])} dec/s."),

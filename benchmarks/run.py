@@ -103,12 +103,24 @@ def run_benchmarks(budget: Budget, env_ids: list[str] | None = None, imports: tu
         "training": training,
     }
     result["references"] = compute_ratios(rows, training)
+    result["meta"]["compiled_modules"] = compiled_modules()
+    result["meta"]["pure_python"] = os.environ.get("MONOLITH_ENVS_PURE_PYTHON", "") == "1"
     try:
         result["meta"]["load_avg_1m_end"] = round(os.getloadavg()[0], 2)
     except OSError:
         result["meta"]["load_avg_1m_end"] = None
     result["seconds"] = time.perf_counter() - t0
     return result
+
+
+def compiled_modules() -> list[str]:
+    """The compiled extension modules of ``monolith_envs`` loaded in this process (e.g. the Arena's
+    observation builder), sorted; the pure-Python fallbacks are used where one is missing."""
+    import sys
+
+    return sorted(name for name, mod in list(sys.modules.items())
+                  if name.startswith("monolith_envs.") and str(getattr(mod, "__file__", "") or "").endswith(
+                      (".so", ".pyd")))
 
 
 def main(argv: list[str] | None = None) -> dict:

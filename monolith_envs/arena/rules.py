@@ -216,7 +216,8 @@ _ZEROS6 = bytes(6)
 
 # Keys of ``Fx.memo`` (values derived from the position only, used by the MAIN legal mask):
 # _MEMO_PLACE: the PLACE row of one hand slot (bytes, 6 facings per hex, 1 on empty hexes);
-# -2 - seat: Rules._feature_rows(s, fx, seat); 8 * t + 2 * seat + last_round: effect_legal of Order type t.
+# -2 - seat: Rules._feature_rows(s, fx, seat); 8 * t + 2 * seat + last_round: effect_legal of Order type t;
+# -20 - seat: whether seat's folded Monolith has a free pair of hexes to unfold into (Rules.can_unfold).
 _MEMO_PLACE = -1
 
 
@@ -958,6 +959,11 @@ def _conn3(a: int, b: int, c: int) -> bool:
     """Each of the three hexes is adjacent to at least one of the other two."""
     A = _ADJ
     return (A[a][b] or A[a][c]) and (A[b][a] or A[b][c]) and (A[c][a] or A[c][b])
+
+
+# _UNFOLD_PAIRS[B]: every (h2, h3), h2 != h3, in ascending order, with _conn3(B, h2, h3)
+_UNFOLD_PAIRS = tuple(tuple((a, b) for a in range(19) for b in range(19) if a != b and _conn3(B, a, b))
+                      for B in range(19))
 
 
 class Rules:
@@ -1731,18 +1737,22 @@ class Rules:
 
     def unfold_pairs(self, s, fx, seat):
         """Valid ``(h2, h3)`` for unfolding ``seat``'s Monolith (spec §4.10)."""
-        B = s.hexof[seat * 35]
-        free = [h for h in range(19) if s.board[h] < 0 and fx.segowner[h] < 0]
-        return [(a, b) for a in free for b in free if a != b and _conn3(B, a, b)]
+        board, segowner = s.board, fx.segowner
+        free = [board[h] < 0 and segowner[h] < 0 for h in range(19)]
+        return [(a, b) for a, b in _UNFOLD_PAIRS[s.hexof[seat * 35]] if free[a] and free[b]]
 
     def can_unfold(self, s, fx, seat) -> bool:
         """All UNFOLD conditions of spec §4.10 for ``seat``."""
         if not (self.module and s.mono_folded[seat] and not s.unfolded and s.discarded > 0 and not s.placed
                 and s.seg_hex[seat][0] >= 0):
             return False
-        B = s.hexof[seat * 35]
-        free = [h for h in range(19) if s.board[h] < 0 and fx.segowner[h] < 0]
-        return any(a != b and _conn3(B, a, b) for a in free for b in free)
+        key = -20 - seat  # whether a pair exists depends on the position only (fx.memo)
+        ok = fx.memo.get(key)
+        if ok is None:
+            board, segowner = s.board, fx.segowner
+            free = [board[h] < 0 and segowner[h] < 0 for h in range(19)]
+            ok = fx.memo[key] = any(free[a] and free[b] for a, b in _UNFOLD_PAIRS[s.hexof[seat * 35]])
+        return ok
 
     def exception_hexes(self, s, fx, seat):
         """Hexes of own empty Monolith segments available to the exception placement (D26)."""

@@ -81,7 +81,17 @@ def test_report_files(result, tmp_path):
         assert heading in md
     data = json.loads(json_path.read_text())
     assert data["meta"]["cpu"] and data["meta"]["date"]
+    assert isinstance(data["meta"]["compiled_modules"], list) and "ompiled modules" in md
     assert data["references"]["connect_four_v3_aec_decisions_per_s"] > 0
+
+
+def test_compiled_modules_lists_the_loaded_extension():
+    from benchmarks.run import compiled_modules
+    from monolith_envs.arena.observe import compiled_available
+
+    mods = compiled_modules()
+    assert all(m.startswith("monolith_envs.") for m in mods)
+    assert ("monolith_envs.arena._fastobs" in mods) == compiled_available()
 
 
 def test_single_agent_wrapper_masks():
