@@ -187,6 +187,18 @@ class Observer:
         self.compiled = bool(compiled)
         self._ctx = self._make_context(game) if self.compiled else None
 
+    def __getstate__(self) -> dict:
+        """Copy and pickle support: the compiled context (a capsule) is not copied; the first observation
+        of the copy builds its own (the game may not be fully restored yet when this object is)."""
+        state = self.__dict__.copy()
+        state["_ctx"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if _fastobs is None:  # unpickled where the extension is not built
+            self.compiled = False
+
     def _make_context(self, game):
         tb = game.tables
         sl = self.sl
@@ -264,13 +276,16 @@ class Observer:
         Raises:
             ValueError: ``p`` is not a seat of this game (compiled builder; the Python one raises IndexError).
         """
-        if self._ctx is None:
-            return self.observe_python(s, p, omniscient)
+        ctx = self._ctx
+        if ctx is None:
+            if not self.compiled:
+                return self.observe_python(s, p, omniscient)
+            ctx = self._ctx = self._make_context(self.g)  # after a copy or unpickling
         fx = s.__dict__.get("_fx")
         if fx is None:
             fx = get_fx(self.g, s)
         out = np.zeros(self.size, np.float32)
-        _fastobs.observe(self._ctx, s, fx, p, omniscient, out)
+        _fastobs.observe(ctx, s, fx, p, omniscient, out)
         return out
 
     def observe_python(self, s, p: int, omniscient: bool = False) -> np.ndarray:

@@ -99,3 +99,25 @@ def test_pure_python_switch(monkeypatch):
     assert not g.observer.compiled
     s = g.initial_state(np.random.default_rng(0))
     assert g.observe(s, 1).shape == (g.observer.size,)
+
+
+def test_deepcopied_env_observes_like_the_original():
+    import copy
+
+    import monolith_envs
+
+    env = monolith_envs.make("monolith_arena_v0", monolith_module=True)
+    env.reset(seed=4)
+    rnd = random.Random(4)
+    for _ in range(30):
+        mask = env.observe(env.agent_selection)["action_mask"]
+        env.step(int(rnd.choice(np.flatnonzero(mask))))
+    twin = copy.deepcopy(env)
+    assert twin.unwrapped.game.observer.compiled == env.unwrapped.game.observer.compiled
+    for _ in range(30):
+        a, b = env.observe(env.agent_selection), twin.observe(twin.agent_selection)
+        assert np.array_equal(a["observation"], b["observation"])
+        assert np.array_equal(a["action_mask"], b["action_mask"])
+        action = int(rnd.choice(np.flatnonzero(a["action_mask"])))
+        env.step(action)
+        twin.step(action)
