@@ -11,7 +11,6 @@ setup(
         Extension(
             "monolith_envs.arena._fastobs",
             sources=["monolith_envs/arena/_fastobs.c"],
-            extra_compile_args=["-O2"],
             optional=True,
         )
     ]

@@ -193,17 +193,35 @@ static int read_ints(PyObject *o, int *dst, Py_ssize_t want, const char *what) {
     return 0;
 }
 
-/* table[t][f][d] (T x 6 x 6 ints) into dst[(t * 6 + f) * 6 + d] */
-static int read_t66(PyObject *o, int *dst, int T, const char *what) {
+/* the T per-type entries of a table (a list/tuple of length T), or NULL */
+static PyObject **types_of(PyObject *o, int T, const char *what) {
     Py_ssize_t n;
     PyObject **it = items_of(o, &n, what);
+    if (it && n != T) {
+        PyErr_Format(PyExc_ValueError, "make_context: %s has %zd types, expected %d", what, n, T);
+        return NULL;
+    }
+    return it;
+}
+
+/* the 6 per-facing entries of type t's entry, or NULL */
+static PyObject **facings_of(PyObject *entry, int t, const char *what) {
+    Py_ssize_t nf;
+    PyObject **fs = items_of(entry, &nf, what);
+    if (fs && nf != 6) {
+        PyErr_Format(PyExc_ValueError, "make_context: %s[%d] needs 6 facings", what, t);
+        return NULL;
+    }
+    return fs;
+}
+
+/* table[t][f][d] (T x 6 x 6 ints) into dst[(t * 6 + f) * 6 + d] */
+static int read_t66(PyObject *o, int *dst, int T, const char *what) {
+    PyObject **it = types_of(o, T, what);
     if (!it) return -1;
-    if (n != T) { PyErr_Format(PyExc_ValueError, "make_context: %s has %zd types, expected %d", what, n, T); return -1; }
     for (int t = 0; t < T; t++) {
-        Py_ssize_t nf;
-        PyObject **fs = items_of(it[t], &nf, what);
+        PyObject **fs = facings_of(it[t], t, what);
         if (!fs) return -1;
-        if (nf != 6) { PyErr_Format(PyExc_ValueError, "make_context: %s[%d] needs 6 facings", what, t); return -1; }
         for (int f = 0; f < 6; f++)
             if (read_ints(fs[f], dst + (t * 6 + f) * 6, 6, what) < 0) return -1;
     }
@@ -212,15 +230,11 @@ static int read_t66(PyObject *o, int *dst, int T, const char *what) {
 
 /* dirs[t][f] (tuples of directions) into bit masks dst[t * 6 + f] */
 static int read_dirs(PyObject *o, unsigned char *dst, int T, const char *what) {
-    Py_ssize_t n;
-    PyObject **it = items_of(o, &n, what);
+    PyObject **it = types_of(o, T, what);
     if (!it) return -1;
-    if (n != T) { PyErr_Format(PyExc_ValueError, "make_context: %s has %zd types, expected %d", what, n, T); return -1; }
     for (int t = 0; t < T; t++) {
-        Py_ssize_t nf;
-        PyObject **fs = items_of(it[t], &nf, what);
+        PyObject **fs = facings_of(it[t], t, what);
         if (!fs) return -1;
-        if (nf != 6) { PyErr_Format(PyExc_ValueError, "make_context: %s[%d] needs 6 facings", what, t); return -1; }
         for (int f = 0; f < 6; f++) {
             Py_ssize_t nd;
             PyObject **ds = items_of(fs[f], &nd, what);

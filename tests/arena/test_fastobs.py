@@ -121,3 +121,29 @@ def test_deepcopied_env_observes_like_the_original():
         action = int(rnd.choice(np.flatnonzero(a["action_mask"])))
         env.step(action)
         twin.step(action)
+
+
+@needs_compiled
+def test_compiled_context_rejects_malformed_tables():
+    from monolith_envs.arena import _fastobs
+
+    g = ArenaGame({})
+    obs, tb = g.observer, g.tables
+    ok = obs._make_context(g)
+    assert ok is not None
+    args = [obs.static_flat, None, tb.tough, tb.melee, tb.ranged, tb.melee_dirs, tb.ranged_dirs, tb.fac_hp,
+            list(g.team), float(g.team_hp)]
+    with pytest.raises(ValueError, match="ints has 3 items, expected 28"):
+        _fastobs.make_context(*(args[:1] + [[1, 2, 3]] + args[2:]))
+    good_ints = [obs.T, obs.H, obs.W, g.n, obs.size, 0, 0, 0, 10, 0, obs.o_wtp, obs.o_flags, obs.o_acts,
+                 obs.o_dir, obs.o_mono] + [0] * 12 + [obs.empty_row]
+    bad = list(args)
+    bad[1] = good_ints
+    bad[3] = tb.melee[:-1]
+    with pytest.raises(ValueError, match="melee has .* types, expected"):
+        _fastobs.make_context(*bad)
+    bad = list(args)
+    bad[1] = good_ints
+    bad[0] = obs.static_flat[:-1]
+    with pytest.raises(ValueError, match="static rows must be float32"):
+        _fastobs.make_context(*bad)
