@@ -12,6 +12,8 @@ randomness.
 
 from __future__ import annotations
 
+from bisect import insort
+
 import numpy as np
 
 from ..core.config import ConfigError
@@ -505,31 +507,28 @@ def place_fx(g, s, fx: Fx, h: int):
     # is the new tile netted? (its netters: adjacent enemy tiles with a Net edge toward h)
     net_h = False
     has_net, net_dirs, f_netted = tb.has_net, tb.net_dirs, fx.netted
-    d = 0
-    for y in NB[h]:
-        if y >= 0:
-            ty = typ[y]
-            if ty >= 0 and has_net[ty] and (d + 3) % 6 in net_dirs[ty][fx.fac[y]] and REL[owner[y]][o] == ENEMY \
-                    and not f_netted[y]:
-                net_h = True
-                break
-        d += 1
+    for y, back in _NB_BACK[h]:
+        ty = typ[y]
+        if ty >= 0 and has_net[ty] and back in net_dirs[ty][fx.fac[y]] and REL[owner[y]][o] == ENEMY \
+                and not f_netted[y]:
+            net_h = True
+            break
     kind = tb.kind
     fx_effects = tb.fx_effects
     kt = kind[t]
     ADJ_ = _ADJ
+    conn_hexes = tb.conn_hexes
     # 1. effects of the existing sources on the new tile (ascending source hexes, as compute_fx)
     hits = []
     for x in fx.src:
         ox = owner[x]
-        rel = REL[ox][o]
         for code, amount, kmask, wbits, scope, feature in fx_effects[typ[x]]:
             if not (kmask >> kt) & 1:
                 continue
             if wbits == _OWN_BIT:
                 if ox != o:
                     continue
-            elif not (wbits >> rel) & 1:
+            elif not (wbits >> REL[ox][o]) & 1:
                 continue
             if scope == 2:
                 if ox != o:
@@ -537,11 +536,12 @@ def place_fx(g, s, fx: Fx, h: int):
             elif scope == 1:
                 if not ADJ_[x][h]:
                     continue
-            elif h not in tb.conn_hexes[typ[x]][fx.fac[x]][x]:
+            elif h not in conn_hexes[typ[x]][fx.fac[x]][x]:
                 continue
             hits.append((code, amount, feature, x))
     effs = () if net_h else fx_effects[t]
-    occ = sorted(fx.occ + [h])
+    occ = fx.occ.copy()
+    insort(occ, h)
     owner = list(owner)
     owner[h] = o
     typ = list(typ)
@@ -573,7 +573,8 @@ def place_fx(g, s, fx: Fx, h: int):
                 multi.append(h)
         # 2. the new tile as a source
         if effs:
-            src = sorted(fx.src + [h])
+            src = fx.src.copy()
+            insort(src, h)
             rel_o = REL[o]
             changed = []
             for effect in effs:
@@ -949,10 +950,21 @@ def place_on_board(g, s, fx, inst: int, h: int, f: int) -> None:
 # ----------------------------------------------------------------------------------------------------
 
 _SUB_NAMES = [s.name for s in Sub]
+# sub-phases whose legal options do not read the continuous effects (CHARGE_FACING, MOVE_FACING,
+# AREA_TARGET, ROTATE_FACING, FEATURE_FACING, UNFOLD_FACING, ASSASSIN_TARGET)
+_FX_FREE_SUBS = frozenset((7, 10, 16, 19, 21, 25, 26))
 
 
 _ADJ = tuple(tuple(bool(v) for v in row) for row in ADJ)
+# _NB_BACK[h]: (y, d) for each on-board neighbour y of h, d the direction from y back to h
+_NB_BACK = tuple(tuple((y, (d + 3) % 6) for d, y in enumerate(NB[h]) if y >= 0) for h in range(19))
 _ZEROS35 = [0] * 35
+
+
+def _strongest_first(hit) -> tuple:
+    """Sort key of the ``(strength, source_hex, venom)`` hits on one target: strongest first, then by
+    ascending source hex (Regeneration cancels the first ones)."""
+    return -hit[0], hit[1]
 
 
 def _conn3(a: int, b: int, c: int) -> bool:
@@ -1303,15 +1315,20 @@ class Rules:
         consumed = []
         cset = set()
         live = []
+        regen = fx.regen
         for x in sorted(by_t):
-            lst = sorted(by_t[x], key=lambda e: (-e[0], e[1]))
-            runes = [r for r in fx.regen[x] if r not in cset]
-            k = min(len(runes), len(lst))
-            for r in runes[:k]:
-                cset.add(r)
-                consumed.append(r)
-            for e in lst[k:]:
-                live.append((x, e[0], e[1], e[2]))
+            lst = by_t[x]
+            if len(lst) > 1:
+                lst.sort(key=_strongest_first)
+            k = 0
+            if regen[x]:
+                runes = [r for r in regen[x] if r not in cset]
+                k = min(len(runes), len(lst))
+                for r in runes[:k]:
+                    cset.add(r)
+                    consumed.append(r)
+            for st, src, ven in lst[k:]:
+                live.append((x, st, src, ven))
         for x, st, _src, _ven in live:
             inst = board[x]
             if inst % 35 == 0:
@@ -1358,12 +1375,11 @@ class Rules:
         netted, disarmed, inits = fx.netted, fx.disarmed, fx.inits
         for h in fx.occ:
             vals = inits[h]
-            if not vals or netted[h] or disarmed[h]:
+            if p not in vals or netted[h] or disarmed[h]:
                 continue
             a = vals.count(p)
-            if not a:
-                continue
-            k = sum(1 for v in vals if v >= p) - b_acts[board[h]]
+            # initiatives >= p: all of them when each equals p (the usual single initiative)
+            k = (a if len(vals) == a else len([v for v in vals if v >= p])) - b_acts[board[h]]
             if k > a:
                 k = a
             if k > 0:
@@ -1383,11 +1399,11 @@ class Rules:
         mb = fx.melee_b[h] + extra_melee
         ven = fx.venom[h]
         mrow = tb.melee[t][f]
+        nb = NB[h]
         for d in tb.melee_dirs[t][f]:
-            x = NB[h][d]
+            x = nb[d]
             if x >= 0 and board[x] >= 0 and REL[board[x] // 35] == ENEMY:
-                for _ in range(k):
-                    hits.append((x, mrow[d] + mb, h, ven))
+                hits += [(x, mrow[d] + mb, h, ven)] * k
         if melee_only:
             return hits
         rrow = tb.ranged[t][f]
@@ -1400,8 +1416,7 @@ class Rules:
                 if j >= 0 and REL[j // 35] == ENEMY:
                     st = s0 - (1 if fx.armor[x][back] else 0)
                     if st > 0:
-                        for _ in range(k):
-                            hits.append((x, st, h, False))
+                        hits += [(x, st, h, False)] * k
                     if not fx.pierce[h]:
                         break
                 x = NB[x][d]
@@ -1473,20 +1488,20 @@ class Rules:
 
     def kill_step(self, s, fx) -> None:
         """Spec §4.7 step 2 (D29): kill edges remove enemy non-Banner tiles; killers are removed too."""
-        tb = self.tables
         board = s.board
+        kill_dirs = self.tables.kill_dirs
+        typ, fac, owner, netted, disarmed = fx.typ, fx.fac, fx.owner, fx.netted, fx.disarmed
         marked, killers = set(), set()
-        for h in range(19):
+        for h in fx.occ:
+            kd = kill_dirs[typ[h]][fac[h]]
+            if not kd or netted[h] or disarmed[h]:
+                continue
             i = board[h]
-            if i < 0 or fx.netted[h] or fx.disarmed[h]:
-                continue
-            kd = tb.kill_dirs[s.itype[i]][s.facing[i]]
-            if not kd:
-                continue
-            o = i // 35
+            rel = self.rel[owner[h]]
+            nb = NB[h]
             for d in kd:
-                x = NB[h][d]
-                if x >= 0 and board[x] >= 0 and board[x] % 35 and self.rel[o][board[x] // 35] == ENEMY:
+                x = nb[d]
+                if x >= 0 and board[x] >= 0 and board[x] % 35 and rel[board[x] // 35] == ENEMY:
                     marked.add(board[x])
                     killers.add(i)
         for i in marked | killers:
@@ -1901,7 +1916,7 @@ class Rules:
                 if s.board[h] < 0:
                     m[o.HEX + h] = 1
             return m
-        fx = get_fx(self, s)
+        fx = None if sp in _FX_FREE_SUBS else get_fx(self, s)
         hexes = None
         rots = None
         if sp == 4:  # ORDER_MODE
@@ -2124,6 +2139,15 @@ class Rules:
             return
         x = a - o.HEX  # SELECT_HEX value (or garbage for other families)
         f = a - o.ROT
+        if sp == 25:  # UNFOLD_FACING (does not read the effects of the position being unfolded)
+            i = s.unfold_queue.pop(0)
+            s.facing[i] = f
+            if s.unfold_queue:
+                s.acting_seat = s.unfold_queue[0] // 35
+                dirty(s)
+            else:
+                self.finish_unfold(s)
+            return
         fx = get_fx(self, s)
         if sp == 5:
             s.p_a = x
@@ -2223,15 +2247,6 @@ class Rules:
         elif sp == 24:
             s.p_b = x
             self.land_monolith(s, seat, s.p_a, x)
-            return
-        elif sp == 25:
-            i = s.unfold_queue.pop(0)
-            s.facing[i] = f
-            if s.unfold_queue:
-                s.acting_seat = s.unfold_queue[0] // 35
-                dirty(s)
-            else:
-                self.finish_unfold(s)
             return
         elif sp == 26:
             s.b_targets.append(x)
