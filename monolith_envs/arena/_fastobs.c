@@ -75,11 +75,23 @@ static inline int small_int(PyObject *o, long *v) {
     return 0;
 }
 
+/* Objects whose conversion cannot run Python code: ints (and bools), and integer types defined in C such
+ * as numpy's.  Anything else is refused, so no Python code can run (and, say, resize a list whose items
+ * are being read) while an observation is built. */
+static int c_defined_number(PyObject *o) {
+    return PyLong_Check(o) || (!(Py_TYPE(o)->tp_flags & Py_TPFLAGS_HEAPTYPE) && PyIndex_Check(o));
+}
+
 static int as_int_slow(PyObject *o, long *v, const char *what) {
+    if (!c_defined_number(o)) {
+        PyErr_Format(PyExc_TypeError, "observation: %s holds %.80s, expected int", what, Py_TYPE(o)->tp_name);
+        return -1;
+    }
     long x = PyLong_AsLong(o);
     if (x == -1 && PyErr_Occurred()) {
         PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "observation: %s holds %.80s, expected int", what, Py_TYPE(o)->tp_name);
+        PyErr_Format(PyExc_ValueError, "observation: %s holds a %.80s that is not a C long integer", what,
+                     Py_TYPE(o)->tp_name);
         return -1;
     }
     *v = x;
@@ -158,15 +170,27 @@ static int field_seq(PyObject *d, int k, Seq *s) {
     return seq(o, s, KNAMES[k]);
 }
 
+static int truth(PyObject *o, const char *what) { /* 1, 0, or -1 on error; ints and bools only */
+    long v;
+    if (as_int(o, &v, what) < 0) return -1;
+    return v != 0;
+}
+
 static int field_true(PyObject *d, int k) { /* 1, 0, or -1 on error */
     PyObject *o = field(d, k);
     if (!o) return -1;
-    return PyObject_IsTrue(o);
+    return truth(o, KNAMES[k]);
 }
 
 static double field_double(PyObject *d, int k, int *err) {
     PyObject *o = field(d, k);
     if (!o) { *err = 1; return 0.0; }
+    if (!PyFloat_Check(o) && !c_defined_number(o)) {
+        PyErr_Format(PyExc_TypeError, "observation: %s holds %.80s, expected a number", KNAMES[k],
+                     Py_TYPE(o)->tp_name);
+        *err = 1;
+        return 0.0;
+    }
     double x = PyFloat_AsDouble(o);
     if (x == -1.0 && PyErr_Occurred()) { *err = 1; return 0.0; }
     return x;
@@ -358,7 +382,7 @@ static int hex_block(const Ctx *c, PyObject *fx, const long *rel, float *out) {
             PyErr_SetString(PyExc_IndexError, "observation: fx.netted/disarmed shorter than the board");
             goto done;
         }
-        int tn = PyObject_IsTrue(net.it[h]), td = PyObject_IsTrue(dis.it[h]);
+        int tn = truth(net.it[h], "fx.netted"), td = truth(dis.it[h], "fx.disarmed");
         if (tn < 0 || td < 0) goto done;
         nt = tn; ds = td;
         if (nt) b[c->o_flags] = 1.0f;
