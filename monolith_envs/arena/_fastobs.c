@@ -75,15 +75,22 @@ static inline int small_int(PyObject *o, long *v) {
     return 0;
 }
 
-/* Objects whose conversion cannot run Python code: ints (and bools), and integer types defined in C such
- * as numpy's.  Anything else is refused, so no Python code can run (and, say, resize a list whose items
- * are being read) while an observation is built. */
-static int c_defined_number(PyObject *o) {
-    return PyLong_Check(o) || (!(Py_TYPE(o)->tp_flags & Py_TPFLAGS_HEAPTYPE) && PyIndex_Check(o));
-}
+/* Objects whose conversion cannot run Python code: ints (and bools), and integer or boolean types defined
+ * in C such as numpy's.  Anything else is refused, so no Python code can run (and, say, resize a list
+ * whose items are being read) while an observation is built. */
+static int c_defined(PyObject *o) { return !(Py_TYPE(o)->tp_flags & Py_TPFLAGS_HEAPTYPE); }
+
+static int c_defined_number(PyObject *o) { return PyLong_Check(o) || (c_defined(o) && PyIndex_Check(o)); }
 
 static int as_int_slow(PyObject *o, long *v, const char *what) {
     if (!c_defined_number(o)) {
+        PyNumberMethods *nb = Py_TYPE(o)->tp_as_number;
+        if (c_defined(o) && nb && nb->nb_bool) { /* a C-defined boolean (numpy.bool_): 0 or 1 */
+            int t = PyObject_IsTrue(o);
+            if (t < 0) return -1;
+            *v = t;
+            return 0;
+        }
         PyErr_Format(PyExc_TypeError, "observation: %s holds %.80s, expected int", what, Py_TYPE(o)->tp_name);
         return -1;
     }
@@ -185,7 +192,8 @@ static int field_true(PyObject *d, int k) { /* 1, 0, or -1 on error */
 static double field_double(PyObject *d, int k, int *err) {
     PyObject *o = field(d, k);
     if (!o) { *err = 1; return 0.0; }
-    if (!PyFloat_Check(o) && !c_defined_number(o)) {
+    PyNumberMethods *nb = Py_TYPE(o)->tp_as_number;
+    if (!PyFloat_Check(o) && !c_defined_number(o) && !(c_defined(o) && nb && nb->nb_float)) {
         PyErr_Format(PyExc_TypeError, "observation: %s holds %.80s, expected a number", KNAMES[k],
                      Py_TYPE(o)->tp_name);
         *err = 1;

@@ -147,3 +147,54 @@ def test_compiled_context_rejects_malformed_tables():
     bad[0] = obs.static_flat[:-1]
     with pytest.raises(ValueError, match="static rows must be float32"):
         _fastobs.make_context(*bad)
+
+
+class _RunsPythonCode:
+    """A value whose conversion would run Python code (here: empty a list the builder may be reading)."""
+
+    def __init__(self, victim: list):
+        self.victim = victim
+
+    def __bool__(self):
+        self.victim.clear()
+        return True
+
+    def __index__(self):
+        self.victim.clear()
+        return 1
+
+
+@needs_compiled
+def test_compiled_observation_refuses_values_that_run_python_code():
+    g = ArenaGame({})
+    s = g.initial_state(np.random.default_rng(0))
+    bad = fast_clone(s)
+    bad.placed = _RunsPythonCode(bad.deck[0])
+    with pytest.raises(TypeError, match="placed holds _RunsPythonCode, expected int"):
+        g.observer.observe(bad, 0)
+    assert bad.deck[0] == s.deck[0]  # never called
+    bad = fast_clone(s)
+    bad.alive[1] = _RunsPythonCode(bad.deck[1])
+    with pytest.raises(TypeError, match="alive holds _RunsPythonCode"):
+        g.observer.observe(bad, 0)
+    bad = fast_clone(s)
+    bad.hand[0][0] = 2**80
+    with pytest.raises(ValueError, match="hand holds a int that is not a C long"):
+        g.observer.observe(bad, 0)
+
+
+@needs_compiled
+def test_compiled_observation_accepts_numpy_scalars_like_python():
+    g = ArenaGame({"monolith_module": True})
+    s = g.initial_state(np.random.default_rng(1))
+    rnd = random.Random(1)
+    for _ in range(40):
+        legal = np.flatnonzero(g.legal_mask(s))
+        g.apply(s, int(legal[rnd.randrange(legal.size)]))
+    odd = fast_clone(s)
+    odd.hand = [[np.int64(i) for i in h] for h in odd.hand]
+    odd.fresh = [[np.bool_(f) for f in fr] for fr in odd.fresh]
+    odd.alive = [np.bool_(a) for a in odd.alive]
+    odd.uses = np.float32(odd.uses)
+    for p in range(g.n):
+        assert np.array_equal(g.observer.observe(odd, p), g.observer.observe_python(s, p))
