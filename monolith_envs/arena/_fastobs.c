@@ -75,30 +75,38 @@ static inline int small_int(PyObject *o, long *v) {
     return 0;
 }
 
-/* Objects whose conversion cannot run Python code: ints (and bools), and integer or boolean types defined
- * in C such as numpy's.  Anything else is refused, so no Python code can run (and, say, resize a list
- * whose items are being read) while an observation is built. */
-static int c_defined(PyObject *o) { return !(Py_TYPE(o)->tp_flags & Py_TPFLAGS_HEAPTYPE); }
+/* Values whose conversion cannot run Python code: ints (and bools) and numpy's scalar types, which are
+ * defined in C (a Python subclass of them is a heap type with another name).  Anything else is refused,
+ * so no Python code can run (and, say, resize a list whose items are being read) while an observation is
+ * built.  Generic C-defined types are not enough: a weakref proxy, for one, forwards to Python code. */
+static int numpy_scalar(PyObject *o) { /* not numpy.ndarray: a 0-d object array converts its element */
+    const char *name = Py_TYPE(o)->tp_name;
+    return !(Py_TYPE(o)->tp_flags & Py_TPFLAGS_HEAPTYPE) && strncmp(name, "numpy.", 6) == 0 &&
+           strcmp(name, "numpy.ndarray") != 0;
+}
 
-static int c_defined_number(PyObject *o) { return PyLong_Check(o) || (c_defined(o) && PyIndex_Check(o)); }
+static int numpy_bool(PyObject *o) { /* numpy.bool (numpy 2) or numpy.bool_ (numpy 1) */
+    return numpy_scalar(o) && strncmp(Py_TYPE(o)->tp_name + 6, "bool", 4) == 0;
+}
 
 static int as_int_slow(PyObject *o, long *v, const char *what) {
-    if (!c_defined_number(o)) {
-        PyNumberMethods *nb = Py_TYPE(o)->tp_as_number;
-        if (c_defined(o) && nb && nb->nb_bool) { /* a C-defined boolean (numpy.bool_): 0 or 1 */
-            int t = PyObject_IsTrue(o);
-            if (t < 0) return -1;
-            *v = t;
-            return 0;
-        }
+    if (numpy_bool(o)) {
+        int t = PyObject_IsTrue(o);
+        if (t < 0) return -1;
+        *v = t;
+        return 0;
+    }
+    if (!PyLong_Check(o) && !(numpy_scalar(o) && PyIndex_Check(o))) {
         PyErr_Format(PyExc_TypeError, "observation: %s holds %.80s, expected int", what, Py_TYPE(o)->tp_name);
         return -1;
     }
     long x = PyLong_AsLong(o);
     if (x == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "observation: %s holds a %.80s that is not a C long integer", what,
-                     Py_TYPE(o)->tp_name);
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "observation: %s holds a %.80s that is not a C long integer", what,
+                         Py_TYPE(o)->tp_name);
+        }
         return -1;
     }
     *v = x;
@@ -193,7 +201,7 @@ static double field_double(PyObject *d, int k, int *err) {
     PyObject *o = field(d, k);
     if (!o) { *err = 1; return 0.0; }
     PyNumberMethods *nb = Py_TYPE(o)->tp_as_number;
-    if (!PyFloat_Check(o) && !c_defined_number(o) && !(c_defined(o) && nb && nb->nb_float)) {
+    if (!PyFloat_Check(o) && !PyLong_Check(o) && !(numpy_scalar(o) && nb && (nb->nb_float || nb->nb_index))) {
         PyErr_Format(PyExc_TypeError, "observation: %s holds %.80s, expected a number", KNAMES[k],
                      Py_TYPE(o)->tp_name);
         *err = 1;

@@ -33,12 +33,21 @@ def build_layout(hand_size: int) -> ActionLayout:
         ("SELECT_TRIANGLE", (24,), ("triangle",)),
         ("SELECT_MODE", (5,), ("mode",)),
     ]
-    labels = {
-        "feature": lambda i: FEATURE_KINDS[i],
-        "triangle": lambda i: f"{i}{TRIANGLES[i]}".replace(" ", ""),
-        "facing": lambda i: f"{i}({DIR_NAMES[i]})",
-    }
+    labels = {"feature": _feature_label, "triangle": _triangle_label, "facing": _facing_label}
     return ActionLayout(fams, labels=labels)
+
+
+# Labels of the axis values in action names (module functions, so that a layout, and a game, can be pickled)
+def _feature_label(i: int) -> str:
+    return FEATURE_KINDS[i]
+
+
+def _triangle_label(i: int) -> str:
+    return f"{i}{TRIANGLES[i]}".replace(" ", "")
+
+
+def _facing_label(i: int) -> str:
+    return f"{i}({DIR_NAMES[i]})"
 
 
 class Offsets:

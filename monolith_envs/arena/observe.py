@@ -274,7 +274,8 @@ class Observer:
         """``float32[size]`` observation of seat ``p`` (``omniscient``: also show every hidden tile).
 
         Raises:
-            ValueError: ``p`` is not a seat of this game (compiled builder; the Python one raises IndexError).
+            ValueError: ``p`` is not a seat of this game.
+            TypeError, IndexError, ValueError: a malformed state (the compiled builder names the field).
         """
         ctx = self._ctx
         if ctx is None:
@@ -289,8 +290,14 @@ class Observer:
         return out
 
     def observe_python(self, s, p: int, omniscient: bool = False) -> np.ndarray:
-        """The pure-Python observation (the reference of the compiled builder; same values)."""
+        """The pure-Python observation (the reference of the compiled builder; same values).
+
+        Raises:
+            ValueError: ``p`` is not a seat of this game.
+        """
         g = self.g
+        if not 0 <= p < g.n:
+            raise ValueError(f"observation: seat {p} outside 0..{g.n - 1}")
         T, H, W = self.T, self.H, self.W
         n = g.n
         module = g.module
@@ -492,5 +499,9 @@ def _deck_counts(deck: list, itype: list, T: int, old) -> tuple:
         for i in old[2][L:]:
             arr[itype[i]] -= 0.25
         return L, arr, old[2][:L]
-    arr = np.bincount(np.fromiter((itype[i] for i in deck), np.intp, L), minlength=T).astype(np.float32) * 0.25
+    types = np.fromiter((itype[i] for i in deck), np.intp, L)
+    if L and not (0 <= types.min() and types.max() < T):  # (bincount would allocate up to the largest value)
+        bad = int(types.min()) if types.min() < 0 else int(types.max())
+        raise IndexError(f"observation: deck holds a tile of type {bad} outside 0..{T - 1}")
+    arr = np.bincount(types, minlength=T).astype(np.float32) * 0.25
     return L, arr, list(deck)

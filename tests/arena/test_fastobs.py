@@ -8,6 +8,7 @@ extension (these tests are then skipped, and the envs use the Python builder).
 
 import os
 import random
+import weakref
 
 import numpy as np
 import pytest
@@ -18,11 +19,13 @@ from monolith_envs.arena.state import fast_clone
 from tests.arena.configs import ARENA_CONFIGS
 
 PURE = os.environ.get(PURE_PYTHON_ENV, "") == "1"
-needs_compiled = pytest.mark.skipif(PURE, reason=f"{PURE_PYTHON_ENV}=1: pure-Python observations requested")
+pure_requested = pytest.mark.skipif(PURE, reason=f"{PURE_PYTHON_ENV}=1: pure-Python observations requested")
+# without the extension only test_compiled_builder_is_built_and_used fails (and says how to build it)
+needs_compiled = pytest.mark.skipif(PURE or not compiled_available(), reason="the compiled builder is not used")
 GAMES = 3
 
 
-@needs_compiled
+@pure_requested
 def test_compiled_builder_is_built_and_used():
     assert compiled_available(), (
         "monolith_envs.arena._fastobs is not built: reinstall with a C compiler (pip install -e .), or set "
@@ -181,6 +184,54 @@ def test_compiled_observation_refuses_values_that_run_python_code():
     bad.hand[0][0] = 2**80
     with pytest.raises(ValueError, match="hand holds a int that is not a C long"):
         g.observer.observe(bad, 0)
+    # C-defined wrappers that forward to Python code are refused as well
+    target = _RunsPythonCode(s.deck[0])
+    bad = fast_clone(s)
+    bad.deck[0] = [weakref.proxy(target)] + bad.deck[0]
+    with pytest.raises(TypeError, match="deck holds weakref.ProxyType, expected int"):
+        g.observer.observe(bad, 0)
+    bad = fast_clone(s)
+    bad.turn_seat = np.array(_RunsPythonCode(bad.deck[0]), dtype=object)
+    with pytest.raises(TypeError, match="turn_seat holds numpy.ndarray, expected int"):
+        g.observer.observe(bad, 0)
+    assert s.deck[0] and bad.deck[0] == s.deck[0]
+    for value in (None, 2.0, "1"):  # no silent conversion of non-ints
+        bad = fast_clone(s)
+        bad.poison_supply = value
+        with pytest.raises(TypeError, match="poison_supply holds"):
+            g.observer.observe(bad, 0)
+
+
+def test_both_builders_reject_a_seat_out_of_range_and_a_bad_tile_type():
+    g = ArenaGame({})
+    s = g.initial_state(np.random.default_rng(0))
+    for builder in (g.observer.observe, g.observer.observe_python):
+        for seat in (-1, 2):
+            with pytest.raises(ValueError, match=f"seat {seat} outside 0..1"):
+                builder(s, seat)
+    bad = fast_clone(s)
+    bad.itype[bad.deck[0][0]] = 2**62  # np.bincount would try to allocate that many counters
+    with pytest.raises(IndexError, match="type"):
+        g.observer.observe_python(bad, 0)
+    if g.observer.compiled:
+        with pytest.raises(IndexError, match="type"):
+            g.observer.observe(bad, 0)
+
+
+def test_game_and_env_can_be_pickled():
+    import pickle
+
+    import monolith_envs
+
+    g = ArenaGame({"monolith_module": True})
+    s = g.initial_state(np.random.default_rng(5))
+    g2 = pickle.loads(pickle.dumps(g))
+    assert g2.observer.compiled == g.observer.compiled
+    assert np.array_equal(g2.observe(s, 1), g.observe(s, 1))
+    env = monolith_envs.make("monolith_arena_v0")
+    env.reset(seed=5)
+    twin = pickle.loads(pickle.dumps(env))
+    assert np.array_equal(twin.observe("player_0")["observation"], env.observe("player_0")["observation"])
 
 
 @needs_compiled
