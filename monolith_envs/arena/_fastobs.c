@@ -7,6 +7,10 @@
  *
  *   make_context(static_rows, ints, tough, melee, ranged, melee_dirs, ranged_dirs, fac_hp, team, team_hp)
  *       -> capsule
+ *     ints (27): T, H, W, n, size, module, reinf, teams, max_decisions, the hex-row offsets o_wtp, o_flags,
+ *     o_acts, o_dir, o_mono, the piece offsets of hands, unseen, monolith, seats, sub_phase, acting, turn,
+ *     scalars, pending_effect, pending_hex, pending_mode, config, and the static row of an empty hex
+ *     (Observer._make_context builds it).
  *   observe(context, state, fx, p, omniscient, out) -> None     (out: writable float32 buffer of zeros)
  *
  * Errors: TypeError for a state field that is not a list/tuple of ints, IndexError for an index outside
@@ -185,7 +189,7 @@ static int field_seq(PyObject *d, int k, Seq *s) {
     return seq(o, s, KNAMES[k]);
 }
 
-static int truth(PyObject *o, const char *what) { /* 1, 0, or -1 on error; ints and bools only */
+static int truth(PyObject *o, const char *what) { /* 1, 0, or -1 on error; values as in as_int */
     long v;
     if (as_int(o, &v, what) < 0) return -1;
     return v != 0;
@@ -292,7 +296,7 @@ static int read_dirs(PyObject *o, unsigned char *dst, int T, const char *what) {
     return 0;
 }
 
-#define N_INTS 28
+#define N_INTS 27
 
 static PyObject *make_context(PyObject *self, PyObject *args) {
     PyObject *stat, *ints, *tough, *melee, *ranged, *mdirs, *rdirs, *fac_hp, *team;
@@ -307,11 +311,12 @@ static PyObject *make_context(PyObject *self, PyObject *args) {
     int v[N_INTS];
     if (read_ints(ints, v, N_INTS, "ints") < 0) goto fail;
     c->T = v[0]; c->H = v[1]; c->W = v[2]; c->n = v[3]; c->size = v[4];
-    c->module = v[5]; c->reinf = v[6]; c->teams = v[7]; c->max_decisions = v[8]; c->team_hp = team_hp > 0 ? team_hp : 1.0; /* v[9] unused */
-    c->o_wtp = v[10]; c->o_flags = v[11]; c->o_acts = v[12]; c->o_dir = v[13]; c->o_mono = v[14];
-    c->a_hands = v[15]; c->a_unseen = v[16]; c->a_mono = v[17]; c->a_seats = v[18]; c->a_sub = v[19];
-    c->a_acting = v[20]; c->a_turn = v[21]; c->a_scalars = v[22]; c->a_peff = v[23]; c->a_phex = v[24];
-    c->a_pmode = v[25]; c->a_config = v[26]; c->empty_row = v[27];
+    c->module = v[5]; c->reinf = v[6]; c->teams = v[7]; c->max_decisions = v[8];
+    c->o_wtp = v[9]; c->o_flags = v[10]; c->o_acts = v[11]; c->o_dir = v[12]; c->o_mono = v[13];
+    c->a_hands = v[14]; c->a_unseen = v[15]; c->a_mono = v[16]; c->a_seats = v[17]; c->a_sub = v[18];
+    c->a_acting = v[19]; c->a_turn = v[20]; c->a_scalars = v[21]; c->a_peff = v[22]; c->a_phex = v[23];
+    c->a_pmode = v[24]; c->a_config = v[25]; c->empty_row = v[26];
+    c->team_hp = team_hp > 0 ? team_hp : 1.0;
     if (c->T <= 0 || c->T > MAXT || c->n < 1 || c->n > 4 || c->H < 1 || c->W < 1 || c->max_decisions < 1) {
         PyErr_SetString(PyExc_ValueError, "make_context: T, n, H, W or max_decisions out of range");
         goto fail;

@@ -200,10 +200,12 @@ class Observer:
             self.compiled = False
 
     def _make_context(self, game):
+        """The compiled builder's context (a capsule): sizes, flags, offsets and the printed tables, in the
+        order ``make_context`` documents in ``_fastobs.c``; it keeps a reference to the shared static rows."""
         tb = game.tables
         sl = self.sl
         ints = [self.T, self.H, self.W, game.n, self.size, int(game.module), int(game.reinf), int(game.teams),
-                int(game.max_decisions), 0, self.o_wtp, self.o_flags, self.o_acts, self.o_dir, self.o_mono,
+                int(game.max_decisions), self.o_wtp, self.o_flags, self.o_acts, self.o_dir, self.o_mono,
                 sl["hands"][0], sl["unseen"][0], sl["monolith"][0], sl["seats"][0], sl["sub_phase"][0],
                 sl["acting"][0], sl["turn"][0], sl["scalars"][0], sl["pending_effect"][0], sl["pending_hex"][0],
                 sl["pending_mode"][0], sl["config"][0], self.empty_row]

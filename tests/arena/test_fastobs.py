@@ -136,9 +136,9 @@ def test_compiled_context_rejects_malformed_tables():
     assert ok is not None
     args = [obs.static_flat, None, tb.tough, tb.melee, tb.ranged, tb.melee_dirs, tb.ranged_dirs, tb.fac_hp,
             list(g.team), float(g.team_hp)]
-    with pytest.raises(ValueError, match="ints has 3 items, expected 28"):
+    with pytest.raises(ValueError, match="ints has 3 items, expected 27"):
         _fastobs.make_context(*(args[:1] + [[1, 2, 3]] + args[2:]))
-    good_ints = [obs.T, obs.H, obs.W, g.n, obs.size, 0, 0, 0, 10, 0, obs.o_wtp, obs.o_flags, obs.o_acts,
+    good_ints = [obs.T, obs.H, obs.W, g.n, obs.size, 0, 0, 0, 10, obs.o_wtp, obs.o_flags, obs.o_acts,
                  obs.o_dir, obs.o_mono] + [0] * 12 + [obs.empty_row]
     bad = list(args)
     bad[1] = good_ints
