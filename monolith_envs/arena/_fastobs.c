@@ -147,6 +147,16 @@ static int sub_seq(const Seq *s, long i, Seq *out) {
     return seq(s->it[i], out, s->name);
 }
 
+/* the tile type of instance inst (an index into itype), checked to lie in 0..T-1 */
+static int tile_type(const Seq *itype, long inst, int T, long *ty) {
+    if (at(itype, inst, ty) < 0) return -1;
+    if (*ty < 0 || *ty >= T) {
+        PyErr_Format(PyExc_IndexError, "observation: instance %ld has type %ld outside 0..%d", inst, *ty, T - 1);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- state attribute access through the instance dict (interned keys) ---- */
 enum {
     K_itype, K_board, K_wounds, K_poison, K_used, K_net_marker_on, K_entrench_on, K_seg_hex, K_alive,
@@ -555,8 +565,7 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
             long i, ty, fr;
             TRY(at(&hq, k, &i));
             if (i >= 0) {
-                TRY(at(&itype, i, &ty));
-                if (ty < 0 || ty >= T) { PyErr_Format(PyExc_IndexError, "observation: type %ld", ty); goto fail; }
+                TRY(tile_type(&itype, i, T, &ty));
                 b[ty] = 1.0f;
                 TRY(at(&fq, k, &fr));
                 if (fr) b[T] = 1.0f;
@@ -574,8 +583,7 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         for (Py_ssize_t k = 0; k < dq.n; k++) {
             long i, ty;
             TRY(as_int(dq.it[k], &i, "deck"));
-            TRY(at(&itype, i, &ty));
-            if (ty < 0 || ty >= T) { PyErr_Format(PyExc_IndexError, "observation: type %ld", ty); goto fail; }
+            TRY(tile_type(&itype, i, T, &ty));
             b[ty] += 0.25f;
         }
         if (q != p && c->module && !omni) {
@@ -587,8 +595,7 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
                 TRY(at(&sc, k, &ci));
                 TRY(at(&sr, k, &rv));
                 if (ci >= 0 && !rv) {
-                    TRY(at(&itype, ci, &ty));
-                    if (ty < 0 || ty >= T) { PyErr_Format(PyExc_IndexError, "observation: type %ld", ty); goto fail; }
+                    TRY(tile_type(&itype, ci, T, &ty));
                     b[ty] += 0.25f;
                 }
             }
@@ -613,8 +620,7 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
                 } else {
                     TRY(at(&sr, k, &rv));
                     if (q == p || rv || omni) {
-                        TRY(at(&itype, ci, &ty));
-                        if (ty < 0 || ty >= T) { PyErr_Format(PyExc_IndexError, "observation: type %ld", ty); goto fail; }
+                        TRY(tile_type(&itype, ci, T, &ty));
                         b[ty] = 1.0f;
                     }
                     if (!rv) b[T + 1] = 1.0f;

@@ -232,9 +232,7 @@ class RulesAECEnv(AECEnv):
             self._was_dead_step(None)
             return
         a = coerce_action(action, self._num_actions)
-        mask = self._mask
-        if mask is None:
-            mask = self._current_mask()
+        mask = self._current_mask()
         game, state = self.game, self.game_state
         if not mask[a]:
             if self.illegal_action == "penalize":
