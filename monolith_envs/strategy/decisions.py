@@ -8,10 +8,10 @@ Each ``m_*(R, s, pd)`` returns the legal flat actions (ascending) of the open de
 
 from __future__ import annotations
 
-from .board import PRIV0, Rules
+from .board import PRIV0
 from .effects import discard_card, keep_rune, place_private_reveal
 from .payments import pay_apply, reveal_src_apply, start_reveal
-from .state import Kind, Side, StrategyState
+from .state import Kind, Side
 
 __all__ = ["MASKS", "APPLIES"]
 

@@ -13,7 +13,7 @@ from ..core.observation import ObsSpec
 from .board import PRIV0, Rules
 from .state import Kind, StrategyState
 
-__all__ = ["build_spec", "observe"]
+__all__ = ["build_spec", "Observer"]
 
 
 def build_spec(R: Rules) -> ObsSpec:
