@@ -8,8 +8,16 @@ import pytest
 
 from monolith_envs.arena.game import ArenaGame
 from monolith_envs.arena.state import fast_clone
-from monolith_envs.core.state import (clear_transient, clone_state, from_dict, state_class, states_equal, to_dict,
-                                      transient, transient_fields)
+from monolith_envs.core.state import (
+    clear_transient,
+    clone_state,
+    from_dict,
+    state_class,
+    states_equal,
+    to_dict,
+    transient,
+    transient_fields,
+)
 
 
 @state_class
