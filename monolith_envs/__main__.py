@@ -77,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"--- step {step}: {env.agent_selection} plays {env.game.layout.decode(action)} [{action}]")
                 prev = step
             if env is not None:
+                if log.chance is not None:
+                    print(f"chance events checked: {len(log.chance)} (the replayed draws are the logged ones)")
                 g, s = env.game, env.game_state
                 print(f"end: terminal={g.is_terminal(s)} returns={[round(float(x), 4) for x in g.returns(s)]}")
                 try:

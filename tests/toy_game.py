@@ -20,7 +20,14 @@ from monolith_envs.core.actions import ActionLayout
 from monolith_envs.core.aec import make_env_fns
 from monolith_envs.core.base import GameBase
 from monolith_envs.core.config import ConfigKey, int_range, validate_config
-from monolith_envs.core.game import ChanceMode, GameInfo, IllegalActionError, Information, InvariantError, Utility
+from monolith_envs.core.game import (
+    ChanceMode,
+    GameInfo,
+    IllegalActionError,
+    Information,
+    InvariantError,
+    Utility,
+)
 from monolith_envs.core.observation import ObsSpec
 from monolith_envs.core.returns import require_terminal, winners_outcome
 from monolith_envs.core.state import state_class

@@ -496,11 +496,10 @@ def _check_chance_log(env, game: Game, ep_seed: int, raw) -> None:
         raise ConformanceError("chance_logged", f"seed {ep_seed}: GAME_INFO.chance is setup_only, but apply drew "
                                f"{[str(e) for e in log.chance[:4]]} (first at step {log.chance[0].step})")
     back = EpisodeLog.from_json(json.loads(json.dumps(log.to_json())))
-    last = None
     try:
-        for _, _, last in replay_steps(back, lambda _id, **cfg: raw()):
-            pass
+        steps = list(replay_steps(back, lambda _id, **cfg: raw()))
     except LogError as exc:
         raise ConformanceError("chance_logged", f"seed {ep_seed}: the episode log does not replay: {exc}") from exc
-    if last is None or game.to_dict(last.game_state) != game.to_dict(env.game_state):
+    last = steps[-1][2]
+    if game.to_dict(last.game_state) != game.to_dict(env.game_state):
         raise ConformanceError("chance_logged", f"seed {ep_seed}: replaying seed + actions gives another final state")
