@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ..core.actions import coerce_action
 from ..core.game import InvariantError
 from ..core.state import from_dict as _from_dict
 from ..core.state import to_dict as _to_dict
@@ -68,10 +69,7 @@ class ArenaGame(Rules):
         Raises:
             IllegalActionError: not an action, or not legal now (message lists the legal actions).
         """
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise self.illegal(state, -1, f"{action!r} is not an action index") from None
+        a = action if type(action) is int else coerce_action(action)  # no float or bool is truncated
         if state.terminal:
             raise self.illegal(state, a, "the game is over")
         if not 0 <= a < self.off.n:
