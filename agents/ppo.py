@@ -52,7 +52,7 @@ _NUMPY |= {("numpy.random._pickle", "__generator_ctor"), ("numpy.random._pickle"
 ALLOWED_GLOBALS: frozenset[tuple[str, str]] = frozenset(_NUMPY | {
     ("gymnasium.spaces.box", "Box"), ("gymnasium.spaces.discrete", "Discrete"),
     ("gymnasium.spaces.multi_discrete", "MultiDiscrete"), ("gymnasium.spaces.multi_binary", "MultiBinary"),
-    ("gymnasium.spaces.dict", "Dict"), ("collections", "OrderedDict"),
+    ("gymnasium.spaces.dict", "Dict"), ("collections", "OrderedDict"), ("collections", "deque"),
     ("sb3_contrib.common.maskable.policies", "MaskableActorCriticPolicy"),
     ("sb3_contrib.common.maskable.policies", "MaskableMultiInputActorCriticPolicy"),
     ("sb3_contrib.common.maskable.buffers", "MaskableRolloutBuffer"),
@@ -68,8 +68,9 @@ ALLOWED_GLOBALS: frozenset[tuple[str, str]] = frozenset(_NUMPY | {
     ("training.features", "PieceEncoder"),
     ("training.aligned", "AlignedMaskablePolicy"), ("training.aligned", "RowAttentionEncoder"),
 })
-#: entries that only training reads; an entry the restricted unpickler refuses is replaced by a default
-_TRAINING_ONLY = ("lr_schedule", "clip_range", "clip_range_vf", "rollout_buffer_class", "rollout_buffer_kwargs")
+#: the entries acting needs; any other entry (schedules, buffers, episode statistics, ...) is only read by
+#: training, and one that the restricted unpickler refuses is replaced by a default instead
+_NEEDED = ("policy_class", "policy_kwargs", "observation_space", "action_space")
 
 
 class ModelTrustError(AgentError):
@@ -113,7 +114,7 @@ def _safe_objects(path: Path) -> dict[str, Any]:
             raw = base64.b64decode(str(item[":serialized:"]).encode(), validate=False)
             out[key] = _RestrictedUnpickler(io.BytesIO(raw)).load()
         except Exception as e:  # noqa: BLE001  (any failure of a hostile pickle is a refusal)
-            if key in _TRAINING_ONLY:
+            if key not in _NEEDED:
                 out[key] = _training_default(key)
                 continue
             raise ModelTrustError(
@@ -129,9 +130,11 @@ def _training_default(key: str) -> Any:
         return MaskableRolloutBuffer
     if key == "rollout_buffer_kwargs":
         return {}
-    from stable_baselines3.common.utils import FloatSchedule
+    if key in ("lr_schedule", "clip_range", "clip_range_vf"):
+        from stable_baselines3.common.utils import FloatSchedule
 
-    return FloatSchedule(0.0)
+        return FloatSchedule(0.0)
+    return None
 
 
 def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | None = None):
