@@ -76,10 +76,10 @@ class ArenaGame(Rules):
             raise self.illegal(state, a, "the game is over")
         if not 0 <= a < self.off.n:
             raise self.illegal(state, a, f"action {a} outside 0..{self.off.n - 1}")
-        mk = state.__dict__.get("_mask")
+        mk = state.mask_cache
         if mk is None:
             mk = np.frombuffer(self._mask_bytes(state), np.bool_)
-            state.__dict__["_mask"] = mk
+            state.mask_cache = mk
         if not mk[a]:
             raise self.illegal(state, a)
         score = self._score_mode
@@ -87,7 +87,7 @@ class ArenaGame(Rules):
             before = self.hp_vector(state)
         self.do_apply(state, a)
         state.decisions += 1
-        state.__dict__["_mask"] = None
+        state.mask_cache = None
         if score:
             after = self.hp_vector(state)
             self._score(state, before, after)
@@ -110,10 +110,10 @@ class ArenaGame(Rules):
 
     def legal_mask(self, state: ArenaState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (all False when terminal)."""
-        mk = state.__dict__.get("_mask")
+        mk = state.mask_cache
         if mk is None:
             mk = np.frombuffer(self._mask_bytes(state), np.bool_)
-            state.__dict__["_mask"] = mk
+            state.mask_cache = mk
         return mk.copy()
 
     def clone(self, state: ArenaState) -> ArenaState:

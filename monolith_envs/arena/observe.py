@@ -284,7 +284,7 @@ class Observer:
             if not self.compiled:
                 return self.observe_python(s, p, omniscient)
             ctx = self._ctx = self._make_context(self.g)  # after a copy or unpickling
-        fx = s.__dict__.get("_fx")
+        fx = s.fx_cache
         if fx is None:
             fx = get_fx(self.g, s)
         out = np.zeros(self.size, np.float32)
@@ -306,7 +306,7 @@ class Observer:
         out = np.zeros(self.size, np.float32)
         o = memoryview(out)  # single elements are written through this (values are cast to float32)
         rel = self.rels[p]
-        fx = s.__dict__.get("_fx")
+        fx = s.fx_cache
         if fx is None:
             fx = get_fx(g, s)
         itype = s.itype
@@ -370,9 +370,9 @@ class Observer:
                         o[b + T] = 1.0
                 b += T1
         # ---- unseen pools (deck counts cached on the state, see _deck_counts)
-        dc = s.__dict__.get("_deckcnt")
+        dc = s.deck_counts
         if dc is None:
-            dc = s.__dict__["_deckcnt"] = {}
+            dc = s.deck_counts = {}
         ub = self.unseen_base[p]
         for q in range(n):
             deck = s.deck[q]

@@ -774,10 +774,10 @@ def move_fx(g, s, fx: Fx, src: int, dest: int):
 
 def get_fx(g, s) -> Fx:
     """Cached :func:`compute_fx` (the cache lives on the state object and is dropped on every change)."""
-    fx = s.__dict__.get("_fx")
+    fx = s.fx_cache
     if fx is None:
         fx = compute_fx(g, s)
-        s.__dict__["_fx"] = fx
+        s.fx_cache = fx
     return fx
 
 
@@ -785,7 +785,7 @@ def dirty_mask(s) -> None:
     """Drop only the cached mask of ``s`` (after changes that leave the continuous effects unchanged:
     hands, decks, sub-phase, per-turn flags, wounds, poison markers, HP).  The inputs of the effects are
     the board, types, facings, the Net-order and entrenchment markers and the Monolith segments."""
-    s.__dict__["_mask"] = None
+    s.mask_cache = None
 
 
 def dirty(s) -> None:
@@ -799,15 +799,14 @@ def dirty(s) -> None:
     only ever loses tiles from its top (spec §9 invariant 4; a Monolith pick is recounted); code that edits
     a deck any other way (position building, resampling) calls :func:`dirty_decks` as well.
     """
-    d = s.__dict__
-    d["_fx"] = None
-    d["_mask"] = None
+    s.fx_cache = None
+    s.mask_cache = None
 
 
 def dirty_decks(s) -> None:
     """Drop every cache of ``s``, the per-deck type counts included (after editing a deck by hand)."""
     dirty(s)
-    s.__dict__["_deckcnt"] = None
+    s.deck_counts = None
 
 # ----------------------------------------------------------------------------------------------------
 # Board mutation helpers
@@ -845,7 +844,7 @@ def remove_tile(g, s, inst: int, to: int = L_DISCARD) -> None:
     h = s.hexof[inst]
     nfx = None
     if h >= 0 and s.board[h] == inst:
-        fx = s.__dict__.get("_fx")  # (a cached Fx is always that of the current position)
+        fx = s.fx_cache  # (a cached Fx is always that of the current position)
         if fx is not None:
             nfx = remove_fx(g, s, fx, h)
         s.board[h] = -1
@@ -858,7 +857,7 @@ def remove_tile(g, s, inst: int, to: int = L_DISCARD) -> None:
         s.discard[inst // 35].append(inst)
     dirty(s)
     if nfx is not None:
-        s.__dict__["_fx"] = nfx
+        s.fx_cache = nfx
 
 
 def settle(g, s) -> Fx:
@@ -1986,10 +1985,10 @@ class Rules:
 
     def legal_mask(self, s) -> np.ndarray:
         """Cached :meth:`compute_mask` (a fresh copy is returned)."""
-        mk = s.__dict__.get("_mask")
+        mk = s.mask_cache
         if mk is None:
             mk = self.compute_mask(s)
-            s.__dict__["_mask"] = mk
+            s.mask_cache = mk
         return mk.copy()
 
     # ------------------------------------------------------------------ apply
@@ -2000,7 +1999,7 @@ class Rules:
             asked = lay.decode(int(a))
         except (ValueError, TypeError):
             asked = repr(a)
-        mk = s.__dict__.get("_mask")
+        mk = s.mask_cache
         if mk is None:
             mk = self.compute_mask(s)
         if why is None:
@@ -2041,7 +2040,7 @@ class Rules:
                 s.hand[seat][k] = -1
                 s.fresh[seat][k] = False
                 place_on_board(self, s, fx, i, h, f)
-                s.__dict__["_fx"] = place_fx(self, s, fx, h)  # (None: recomputed by settle)
+                s.fx_cache = place_fx(self, s, fx, h)  # (None: recomputed by settle)
                 s.uses += 1
                 s.placed = True
                 settle(self, s)
@@ -2174,8 +2173,8 @@ class Rules:
             if s.p_b != s.p_a:
                 relocate(self, s, fx, i, s.p_b)
             s.facing[i] = f
-            s.__dict__["_fx"] = move_fx(self, s, fx, s.p_a, s.p_b)  # (None: recomputed by settle)
-            s.__dict__["_mask"] = None
+            s.fx_cache = move_fx(self, s, fx, s.p_a, s.p_b)  # (None: recomputed by settle)
+            s.mask_cache = None
             settle(self, s)
             self.back_to_main(s)
             return
@@ -2188,7 +2187,7 @@ class Rules:
         elif sp == 13:
             s.p_c = x
             relocate(self, s, fx, s.board[s.p_a], x)
-            s.__dict__["_fx"] = move_fx(self, s, fx, s.p_a, x)  # (None: recomputed by settle)
+            s.fx_cache = move_fx(self, s, fx, s.p_a, x)  # (None: recomputed by settle)
             settle(self, s)
             self.back_to_main(s)
             return
@@ -2223,8 +2222,8 @@ class Rules:
             s.sub_phase = int(Sub.ROTATE_FACING)
         elif sp == 19:
             s.facing[s.board[s.p_a]] = f
-            s.__dict__["_fx"] = move_fx(self, s, fx, s.p_a, s.p_a)  # (None: recomputed by settle)
-            s.__dict__["_mask"] = None
+            s.fx_cache = move_fx(self, s, fx, s.p_a, s.p_a)  # (None: recomputed by settle)
+            s.mask_cache = None
             settle(self, s)
             self.back_to_main(s)
             return
