@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ..core.actions import coerce_action
 from ..core.base import GameBase
 from ..core.game import ChanceMode, GameInfo, Information, InvariantError, Outcome, Utility
 from ..core.returns import require_terminal, score_potential, winners_outcome
@@ -75,10 +76,7 @@ class ArenaGame(Rules, GameBase):
         Raises:
             IllegalActionError: not an action, or not legal now (message lists the legal actions).
         """
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise self.illegal(state, -1, f"{action!r} is not an action index") from None
+        a = action if type(action) is int else coerce_action(action)  # no float or bool is truncated
         if state.terminal:
             raise self.illegal(state, a, "the game is over")
         if not 0 <= a < self.off.n:

@@ -17,39 +17,17 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
+from .actions import coerce_action
 from .chance import ChanceRecorder, NoDrawRng
+from .config import ConfigError
 from .game import Game, IllegalActionError, MonolithEnvError
 from .replay import EpisodeLog
 
 __all__ = ["RulesAECEnv", "OrderEnforcingEnv", "make_env_fns", "coerce_action", "ILLEGAL_ACTION_POLICIES"]
 
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
-
-
-def coerce_action(action: Any, n: int) -> int:
-    """Turn a user action into a Python ``int`` in ``0 .. n-1``.
-
-    Accepts Python and numpy integers and 0-d integer arrays.
-
-    Raises:
-        IllegalActionError: ``None``, a bool, a float, a string or any other non-integer, or an integer out
-            of range; the message names the value and what is allowed.
-    """
-    if type(action) is int and 0 <= action < n:  # the common case, first
-        return action
-    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
-        a = int(action)
-    elif isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-        a = int(action)
-    else:
-        raise IllegalActionError(
-            repr(action),
-            f"an action must be an integer from 0 to {n - 1}, not a {type(action).__name__}",
-            "pass an int (numpy integers are accepted)",
-        )
-    if not 0 <= a < n:
-        raise IllegalActionError(str(a), f"out of range: actions are integers from 0 to {n - 1}", "")
-    return a
+RENDER_MODES = (None, "ansi", "human", "rgb_array")
+_STEP_AFTER_END = "step() after the episode ended and every agent was stepped out with None; call reset()"
 
 
 class RulesAECEnv(AECEnv):
@@ -74,7 +52,7 @@ class RulesAECEnv(AECEnv):
 
     Raises:
         ConfigError: unknown config key or bad value (from the game).
-        ValueError: unknown ``render_mode`` or ``illegal_action``.
+        ConfigError: unknown ``render_mode`` or ``illegal_action`` (a ``ValueError``).
     """
 
     def __init__(
@@ -89,10 +67,12 @@ class RulesAECEnv(AECEnv):
         self.game: Game = game_cls(config)
         self.env_id = env_id
         self._game_cls = game_cls
-        if render_mode not in (None, "ansi", "human", "rgb_array"):
-            raise ValueError(f"render_mode={render_mode!r} is not supported; use None, 'ansi', 'human' or 'rgb_array'")
-        if illegal_action not in ILLEGAL_ACTION_POLICIES:
-            raise ValueError(f"illegal_action={illegal_action!r}; allowed: {', '.join(ILLEGAL_ACTION_POLICIES)}")
+        if not any(render_mode is m or (type(render_mode) is str and render_mode == m) for m in RENDER_MODES):
+            raise ConfigError(f"{env_id}: render_mode={render_mode!r} is not supported; expected one of None, "
+                              "'ansi', 'human', 'rgb_array'")
+        if not (type(illegal_action) is str and illegal_action in ILLEGAL_ACTION_POLICIES):
+            raise ConfigError(f"{env_id}: illegal_action={illegal_action!r} is not allowed; expected one of "
+                              + ", ".join(map(repr, ILLEGAL_ACTION_POLICIES)))
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.metadata = {
@@ -230,11 +210,12 @@ class RulesAECEnv(AECEnv):
             raise MonolithEnvError("step() before reset(): call reset() first")
         agent = self.agent_selection
         if not self.agents:
-            raise MonolithEnvError("the episode is over and every agent has been stepped out; call reset()")
+            raise MonolithEnvError(_STEP_AFTER_END)
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
                 raise IllegalActionError(
-                    repr(action), f"the episode is over for {agent}", "only None (the dead-agent step)"
+                    repr(action), f"the episode is over for {agent}",
+                    f"step(None) is the only step now (the dead-agent step that removes {agent})",
                 )
             self._was_dead_step(None)
             return
@@ -352,12 +333,12 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
     _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
 
     def step(self, action: Any) -> None:
-        """PettingZoo's checks (``step`` before ``reset``, after the last agent left), then the env's ``step``."""
+        """PettingZoo's check of ``step`` before ``reset``, then the env's ``step``; a step after the last
+        agent left raises the bare env's :class:`MonolithEnvError` (PettingZoo's wrapper only warns)."""
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
-        elif not self.env.agents:
-            self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
+        elif not self.env.agents:  # the same error as the bare env (not PettingZoo's mere warning)
+            raise MonolithEnvError(_STEP_AFTER_END)
         else:
             self._has_updated = True
             self.env.step(action)

@@ -139,7 +139,8 @@ class IllegalActionError(MonolithEnvError, ValueError):
     Args:
         asked: readable description of the requested action (e.g. ``"place(slot=0, hex=9, rot=1)"``).
         why: the reason it is illegal (e.g. ``"hex 9 is occupied"``).
-        legal: readable names of the legal actions now (a long list is shortened), or a sentence.
+        legal: readable names of the legal actions now (a long list is shortened), or a sentence ("" adds
+            nothing).
     """
 
     def __init__(self, asked: str, why: str, legal: Sequence[str] | str = ()):
@@ -153,7 +154,7 @@ class IllegalActionError(MonolithEnvError, ValueError):
             legal_txt = f"legal now: {shown}" if legal else "no action is legal now"
         self.asked = asked
         self.why = why
-        super().__init__(f"illegal action {asked}: {why}; {legal_txt}")
+        super().__init__(f"illegal action {asked}: {why}" + (f"; {legal_txt}" if legal_txt else ""))
 
 
 class InvariantError(MonolithEnvError, AssertionError):
