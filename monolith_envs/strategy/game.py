@@ -7,15 +7,13 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ..core.base import GameBase
 from ..core.config import ConfigError
-from ..core.game import IllegalActionError
-from ..core.state import clone_state
-from ..core.state import from_dict as _from_dict
-from ..core.state import to_dict as _to_dict
+from ..core.game import ChanceMode, GameInfo, IllegalActionError, Information, Utility
 from . import hidden, invariants, returns
 from .actions import Offsets, build_layout
 from .board import Rules
-from .config import ENV_ID, validate
+from .config import CONFIG_KEYS, ENV_ID, validate
 from .content import load_content
 from .flow import run
 from .observe import Observer
@@ -23,15 +21,10 @@ from .setup_game import new_state
 from .state import Kind, StrategyState
 from .table import TABLE
 
-try:  # the shared base class and static game description (core contract §2)
-    from ..core.base import GameBase as _Base
-except ImportError:  # pragma: no cover - before the core lands
-    _Base = object
-
 __all__ = ["StrategyGame"]
 
 
-class StrategyGame(_Base):
+class StrategyGame(GameBase):
     """Monolith: The Strategy Game for 1-4 seats (1 = the solo variant).
 
     Args:
@@ -43,9 +36,15 @@ class StrategyGame(_Base):
 
     Attributes:
         env_id, config, num_players, layout (538 actions for the reference content), obs_spec (2,737
-        floats), zero_sum (True with 2-4 seats), max_decisions, rules (the :class:`Rules` tables).
+        floats), utility (ZERO_SUM, SOLO_GOAL with one seat), teams (each seat alone), max_decisions,
+        rules (the :class:`Rules` tables).
     """
 
+    GAME_INFO = GameInfo(
+        env_id=ENV_ID, name="Monolith: The Strategy Game", min_players=1, max_players=4,
+        utility=Utility.ZERO_SUM, chance=ChanceMode.DURING_PLAY, information=Information.IMPERFECT, teams=False,
+        config_keys=CONFIG_KEYS, max_length=int(next(k.default for k in CONFIG_KEYS if k.name == "max_decisions")))
+    STATE_CLASS = StrategyState
     env_id = ENV_ID
 
     def __init__(self, config: Mapping[str, Any] | None = None):
@@ -62,10 +61,8 @@ class StrategyGame(_Base):
         R.END_TURN = R.off.END_TURN
         self.observer = Observer(R)
         self.obs_spec = self.observer.spec
-        self.zero_sum = n >= 2
         self.max_decisions = int(cfg["max_decisions"])
         self.solo_goal = content.tolls[cfg["solo_goal_stone"] - 1][0]
-        self.teams = tuple((p,) for p in range(n))
 
     # ------------------------------------------------------------------ protocol
     def initial_state(self, rng: np.random.Generator) -> StrategyState:
@@ -123,18 +120,17 @@ class StrategyGame(_Base):
         """Run the engine on a hand-built state until a decision is open or the game ends."""
         run(self.rules, state, rng)
 
-    def clone(self, state: StrategyState) -> StrategyState:
-        return clone_state(state)
-
     def is_terminal(self, state: StrategyState) -> bool:
         return bool(state.terminal)
 
     def returns(self, state: StrategyState) -> np.ndarray:
         """``float32[n]`` (docs §8): terminal values in win_loss / rank; the running score in score mode."""
-        return np.asarray(returns.returns(self, state), np.float32)
+        return returns.returns(self, state)
 
     def returns_list(self, state: StrategyState) -> list:
-        return np.asarray(returns.returns(self, state), np.float32).tolist()
+        if not state.terminal and self.config["reward_mode"] != "score":
+            return [0.0] * self.num_players
+        return returns.returns(self, state).tolist()
 
     def outcome(self, state: StrategyState) -> tuple:
         """One :class:`Outcome` per seat for a terminal state (solo: SUCCESS/FAILURE)."""
@@ -150,9 +146,6 @@ class StrategyGame(_Base):
             raise ValueError(f"player {player} is not a seat of this {self.num_players}-player game")
         return self.observer.observe(state, int(player))
 
-    def state_vector(self, state: StrategyState) -> np.ndarray:
-        return np.concatenate([self.observer.observe(state, p) for p in range(self.num_players)])
-
     def render_text(self, state: StrategyState, viewer: int | None = None) -> str:
         from .render import render_text
 
@@ -162,15 +155,6 @@ class StrategyGame(_Base):
         from .render import render_rgb
 
         return render_rgb(self, state)
-
-    def to_dict(self, state: StrategyState) -> dict:
-        return _to_dict(state)
-
-    def from_dict(self, data: Mapping[str, Any]) -> StrategyState:
-        s = _from_dict(data)
-        if not isinstance(s, StrategyState):
-            raise TypeError(f"not a serialised StrategyState: {type(s).__name__}")
-        return s
 
     def resample_hidden(self, state: StrategyState, viewer: int, rng: np.random.Generator) -> StrategyState:
         """A copy with everything ``viewer`` cannot know redrawn (docs §7 visibility)."""

@@ -3,6 +3,7 @@ with and without Exalted rounds and Player Powers, plus the intro layouts (docs/
 
 import pytest
 
+from monolith_envs import monolith_strategy_v0
 from monolith_envs.core.testing import CHECKS, check_env
 
 CONFIGS = {
@@ -17,6 +18,6 @@ CONFIGS["score_2p"] = {"num_players": 2, "reward_mode": "score"}
 
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_check_env(name):
-    report = check_env("monolith_strategy_v0", CONFIGS[name], games=1, seed=5, sample=6, api_cycles=40)
+    report = check_env(monolith_strategy_v0.raw_env, CONFIGS[name], games=1, seed=5, sample=6, api_cycles=40)
     assert report.checks == list(CHECKS)
     assert report.episodes == 1 and report.decisions > 20
