@@ -8,7 +8,6 @@ import numpy as np
 
 from ..core.actions import coerce_action
 from ..core.game import InvariantError
-from ..core.state import from_dict as _from_dict
 from ..core.state import to_dict as _to_dict
 from .actions import build_layout
 from .config import ENV_ID, validate
@@ -159,11 +158,16 @@ class ArenaGame(Rules):
         return _to_dict(state)
 
     def from_dict(self, data: Mapping[str, Any]) -> ArenaState:
-        """Inverse of :meth:`to_dict`."""
-        s = _from_dict(data)
-        if not isinstance(s, ArenaState):
-            raise TypeError(f"not a serialised ArenaState: {type(s).__name__}")
-        return s
+        """Inverse of :meth:`to_dict`, checked against this game (:mod:`.state_check`).
+
+        Raises:
+            StateError: a field of the wrong type, length or range, a sub-phase that does not exist, a
+                player count or hand size other than this game's, or an inconsistent state; the message
+                names the field.
+        """
+        from .state_check import load
+
+        return load(self, data)
 
     def resample_hidden(self, state: ArenaState, viewer: int, rng: np.random.Generator) -> ArenaState:
         """Copy of ``state`` with every deck order redrawn and, for other seats, their unrevealed Monolith
