@@ -2,7 +2,8 @@
 (docs/monolith_arena.md §2.5), checked by ``ArenaGame.from_dict``.
 
 Types, list lengths and ranges per field come from :func:`schema` (lengths follow the game's player count
-and hand size); :func:`load` adds the cross-field checks: the player count and hand size of the game,
+and hand size), checked by :func:`monolith_envs.core.state_schema.load_state`; :func:`cross_check` adds the
+cross-field checks: the player count and hand size of the game,
 distinct factions, tile types matching the factions, board / location / hex agreeing, and the game's
 invariants.  Every problem is a :class:`~monolith_envs.core.state.StateError` naming the field.
 """
@@ -14,10 +15,10 @@ from typing import Any
 from ..core.config import C_INT_MAX
 from ..core.game import InvariantError
 from ..core.state import StateError
-from ..core.state_schema import Bool, Choice, Float, Int, List, Spec, load_state, state_error
+from ..core.state_schema import Bool, Choice, Float, Int, List, Spec, state_error
 from .state import ArenaState, Eff, Loc, Sub
 
-__all__ = ["load", "schema"]
+__all__ = ["cross_check", "schema"]
 
 _BIG = 10**6  # bound of counters that have no rule limit (wounds, activations, HP below zero)
 
@@ -100,15 +101,13 @@ def _schema(n: int, H: int, T: int, nfac: int) -> dict[str, Spec]:
     }
 
 
-def load(game: Any, data: Any) -> ArenaState:
-    """The state serialised in ``data``, checked against ``game``.
+def cross_check(game: Any, s: ArenaState) -> None:
+    """Checks across fields of a state whose fields passed :func:`schema`.
 
     Raises:
-        StateError: a field of the wrong type, length or range (naming it, e.g. ``state.sub_phase``), a
-            player count or hand size other than the game's, repeated factions, tile types that are not
-            the factions' tiles, a board that disagrees with the tiles' locations, or a broken invariant.
+        StateError: repeated factions, tile types that are not the factions' tiles, a board that disagrees
+            with the tiles' locations and hexes, ``terminal`` without ``GAME_OVER``, or a broken invariant.
     """
-    s = load_state(data, ArenaState, schema(game))
     if len(set(s.factions)) != len(s.factions):
         raise state_error("state.factions", s.factions, "distinct faction indices")
     inst = game.tables.fac_instances
@@ -130,4 +129,3 @@ def load(game: Any, data: Any) -> ArenaState:
         game.check_invariants(s)
     except InvariantError as exc:
         raise StateError(f"state: {exc}") from None
-    return s

@@ -18,6 +18,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .actions import coerce_action
+from .chance import ChanceRecorder, NoDrawRng
 from .config import ConfigError
 from .game import Game, IllegalActionError, MonolithEnvError
 from .replay import EpisodeLog
@@ -38,12 +39,16 @@ class RulesAECEnv(AECEnv):
         render_mode: ``None``, ``"ansi"`` (``render()`` returns text), ``"human"`` (prints text) or
             ``"rgb_array"`` (``render()`` returns ``uint8[H, W, 3]``).
         illegal_action: ``"raise"`` (default): an illegal action raises :class:`IllegalActionError` and leaves
-            the state unchanged. ``"penalize"``: like PettingZoo classic's ``TerminateIllegalWrapper``, the
+            the state and the episode's generator unchanged. ``"penalize"``: like PettingZoo classic's ``TerminateIllegalWrapper``, the
             offender gets reward -1, the others 0, and the episode terminates (not zero-sum).
         **config: the game's configuration keys (see the game's spec §1).
 
     Observations are ``{"observation": float32[obs_size], "action_mask": int8[num_actions]}``; the mask is
     all zeros for every agent that is not to act.
+
+    ``initial_state`` gets the episode generator (``numpy.random.default_rng(episode_seed)``); ``apply`` gets
+    it wrapped in a :class:`~monolith_envs.core.chance.ChanceRecorder`, so its draws are the chance events
+    of ``episode_log``.
 
     Raises:
         ConfigError: unknown config key or bad value (from the game).
@@ -133,7 +138,9 @@ class RulesAECEnv(AECEnv):
             episode_seed = int(self._seed_rng.integers(0, 2**63 - 1))
         self._rng = np.random.default_rng(episode_seed)
         self.game_state = self.game.initial_state(self._rng)
-        self.episode_log = EpisodeLog(self.env_id, dict(self.game.config), episode_seed, [])
+        self.episode_log = EpisodeLog(self.env_id, dict(self.game.config), episode_seed, [], chance=[])
+        # apply draws through the recorder: same numbers as the bare generator, each logged as a chance event
+        self._chance = ChanceRecorder(self._rng, self.episode_log.chance)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -219,11 +226,10 @@ class RulesAECEnv(AECEnv):
             if self.illegal_action == "penalize":
                 self._penalize(agent)
                 return
-            # the engine raises with the precise reason and the legal actions
-            game.apply(game.clone(state), a, self._rng)
-            raise IllegalActionError(game.layout.decode(a), "not legal now", game.layout.names(mask))
+            raise self._explain_illegal(a, mask)
         self._cumulative_rewards[agent] = 0.0
-        game.apply(state, a, self._rng)
+        self._chance.step = self._decisions
+        game.apply(state, a, self._chance)
         self._mask = None
         self.episode_log.actions.append(a)
         self._decisions += 1
@@ -245,6 +251,19 @@ class RulesAECEnv(AECEnv):
             self.agent_selection = names[game.current_player(state)]
         if self.render_mode == "human":
             self.render()
+
+    def _explain_illegal(self, a: int, mask: np.ndarray) -> IllegalActionError:
+        """The engine's own :class:`IllegalActionError` for masked-out ``a`` (the precise reason), got by
+        applying it to a clone with a generator that refuses every draw, so the episode's generator and
+        state are untouched; a generic one if the engine does not raise it."""
+        game = self.game
+        try:
+            game.apply(game.clone(self.game_state), a, NoDrawRng("while rejecting an illegal action"))
+        except IllegalActionError as exc:
+            return exc
+        except Exception:  # noqa: BLE001 - an engine that draws first (or fails) still gets a clear message
+            pass
+        return IllegalActionError(game.layout.decode(a), "not legal now", game.layout.names(mask))
 
     def _finish(self, truncated: bool) -> None:
         self._done = True
