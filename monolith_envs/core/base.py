@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Mapping
 import numpy as np
 
 from .game import GameInfo, Utility
-from .state import StateError, clone_state, from_dict, to_dict
+from .state import StateError, clear_transient, clone_state, from_dict, to_dict
 
 __all__ = ["GameBase"]
 
@@ -95,6 +95,7 @@ class GameBase:
 
             s = load_state(data, self.STATE_CLASS, schema)
             self.check_state(s)
+            clear_transient(s)  # caches the checks filled are not part of the state read
             return s
         s = from_dict(data)
         want = self.STATE_CLASS
