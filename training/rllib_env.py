@@ -16,7 +16,8 @@ inside the env.  This adapter keeps that design: at every reset each seat gets a
 Only learner seats appear in the dicts RLlib sees.  The reward of a learner seat is its AEC reward summed
 over every decision since its previous one (its own action and everything played after it), delivered
 with its next observation or at the end; at the end every learner seat that acted gets its last
-observation (an all-zero mask) with ``terminated`` (or ``truncated`` at ``max_decisions``).
+observation (an all-zero mask) with ``terminated`` (or ``truncated`` at ``max_decisions``), and its
+``info["win"]``: 1 for a win (or a solo success), 0 a draw or truncation, -1 a loss, from ``game.outcome``.
 
 Spaces: every agent has ``Dict({"observation": Box(float32[obs_size]), "action_mask": Box(int8[n])})`` and
 ``Discrete(n)``, the AEC env's own spaces.  Importing this module imports Ray (``MultiAgentEnv``).
@@ -33,12 +34,14 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 import monolith_envs
 from agents.base import BaseAgent
+from monolith_envs.core.game import Outcome
 from training.selfplay import OpponentPool
 
 __all__ = ["LEARNER", "IllegalLearnerAction", "ModuleSnapshotAgent", "MonolithMultiAgentEnv", "SHARED_MODULE"]
 
 LEARNER = "learner"
 SHARED_MODULE = "shared"
+_SCORE = {Outcome.WIN: 1, Outcome.SUCCESS: 1, Outcome.DRAW: 0, Outcome.LOSS: -1, Outcome.FAILURE: -1}
 
 
 class IllegalLearnerAction(RuntimeError):
@@ -234,18 +237,11 @@ class MonolithMultiAgentEnv(MultiAgentEnv):
         ret = np.asarray(self.game.returns(aec.game_state), np.float64)
         obs = {a: aec.observe(a) for a in names}
         rew = {self.possible_agents[s]: self._pending[s] for s in done}
-        infos = {self.possible_agents[s]: {"seat": s, "returns": ret.tolist(), "win": _win(ret, s, truncated)}
-                 for s in done}
+        outcome = None if truncated else self.game.outcome(aec.game_state)
+        infos = {self.possible_agents[s]: {"seat": s, "returns": ret.tolist(),
+                                           "win": 0 if outcome is None else _SCORE[outcome[s]]} for s in done}
         term = {a: not truncated for a in names}
         trunc = {a: truncated for a in names}
         term["__all__"], trunc["__all__"] = not truncated, truncated
         self.agents = []
         return obs, rew, term, trunc, infos
-
-
-def _win(ret: np.ndarray, seat: int, truncated: bool) -> int:
-    """1 win, 0 draw (or truncation), -1 loss of ``seat`` by the final returns."""
-    if truncated or ret.size < 2:
-        return 0
-    best = float(np.delete(ret, seat).max())
-    return 1 if ret[seat] > best else (-1 if ret[seat] < best else 0)

@@ -1,7 +1,7 @@
 """The Ray backend of ``python -m monolith_envs fuzz ENV_ID --backend ray [--address ...]``.
 
 The games are cut into chunks of consecutive seeds; each chunk is one Ray task (one CPU) that builds the
-game once per worker process and plays its seeds with :func:`~monolith_envs.core.fuzz.fuzz_rollout`,
+game once per worker process (from the game class, which Ray pickles by its module path) and plays its seeds with :func:`~monolith_envs.core.fuzz.fuzz_rollout`,
 exactly as a local worker does.  At most ``2 * workers`` tasks are in flight: a campaign of 10^9
 decisions never puts millions of tasks in the object store at once, and results stream back as tasks
 finish (``ray.wait``), so :func:`~monolith_envs.core.fuzz.run_fuzz` prints progress, failure reports,
@@ -9,15 +9,14 @@ episode logs and reproduce commands the same way for both backends.  Ray schedul
 node of the cluster; only the seeds go out and only :class:`~monolith_envs.core.fuzz.RolloutResult`\\ s
 come back (the action list of a failure, a few numbers otherwise).
 
-Every node must have this package installed (and any ``preload`` module importable). Ray is imported here
-only, and only when this backend is chosen.
+Every node must have this package installed (and the game class's module importable). Ray is imported
+here only, and only when this backend is chosen.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Any
 
 from .fuzz import RolloutResult, fuzz_rollout
@@ -31,20 +30,16 @@ class RayBackendError(RuntimeError):
     """Ray is not installed, or the cluster at ``address`` cannot be reached (the message says which)."""
 
 
-def _game(env_id: str, config: dict, preload: Sequence[str]) -> Any:
-    """The game of ``(env_id, config)``, built once per Ray worker process."""
-    key = json.dumps([env_id, config, list(preload)], sort_keys=True)
+def _game(game_cls: Any, config: dict) -> Any:
+    """The game of ``(game_cls, config)``, built once per Ray worker process."""
+    key = json.dumps([game_cls.__module__, game_cls.__qualname__, config], sort_keys=True)
     if key not in _GAMES:
-        for mod in preload:
-            importlib.import_module(mod)
-        import monolith_envs
-
-        _GAMES[key] = monolith_envs.make_game(env_id, **config)
+        _GAMES[key] = game_cls(config)
     return _GAMES[key]
 
 
-def _chunk(env_id: str, config: dict, preload: Sequence[str], jobs: list[tuple]) -> list[RolloutResult]:
-    game = _game(env_id, config, preload)
+def _chunk(game_cls: Any, config: dict, jobs: list[tuple]) -> list[RolloutResult]:
+    game = _game(game_cls, config)
     return [fuzz_rollout(game, seed, checks, sample, every) for seed, sample, checks, every in jobs]
 
 
@@ -66,18 +61,17 @@ def _connect(address: str | None, workers: int) -> tuple[Any, bool]:
     return ray, True
 
 
-def ray_results(env_id: str, config: dict, jobs: list[tuple], workers: int, address: str | None = None,
-                preload: Sequence[str] = (), chunk: int | None = None) -> Iterator[RolloutResult]:
+def ray_results(game_cls: Any, config: dict, jobs: list[tuple], workers: int, address: str | None = None,
+                chunk: int | None = None) -> Iterator[RolloutResult]:
     """Yield the :class:`RolloutResult` of every job as Ray tasks finish (unordered, like ``imap_unordered``).
 
     Args:
-        env_id, config: the game (``config`` as the user gave it; each worker validates it again).
+        game_cls, config: the game (``config`` as the user gave it; each worker validates it again).
         jobs: ``(seed, sample, checks, check_every)`` per game, as :func:`~monolith_envs.core.fuzz.run_fuzz`
             builds them.
         workers: tasks running at once (``2 * workers`` in flight); with no ``address`` also the CPUs of
             the local Ray instance this starts.
         address: ``"auto"`` or ``"HOST:PORT"`` of a running cluster; ``None`` starts a local instance.
-        preload: modules each worker imports first (they register extra env ids).
         chunk: games per task (default: about 8 tasks per worker, at most 64 games).
 
     Raises:
@@ -93,7 +87,7 @@ def ray_results(env_id: str, config: dict, jobs: list[tuple], workers: int, addr
     pending: list[Any] = []
     try:
         for part in chunks:
-            pending.append(task.remote(env_id, cfg_ref, tuple(preload), part))
+            pending.append(task.remote(game_cls, cfg_ref, part))
             if len(pending) >= 2 * workers:
                 done, pending = ray.wait(pending, num_returns=1)
                 yield from ray.get(done[0])

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-FAULTY_PRELOAD = "tests.distributed.faulty"  # the fuzz tests' Ray workers import it: it registers toy_faulty_v0
 TOY_PRELOAD = "tests.distributed.toy"  # the RLlib tests' env runners import it: it registers toy_tictactoe_v0
 FAULTY_ID = "toy_faulty_v0"
 

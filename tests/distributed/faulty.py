@@ -1,14 +1,15 @@
-"""``toy_faulty_v0``, registered on import by the Ray workers of the fuzz tests (``preload``); the test
-process registers it only for the tests that use it (the ``faulty_game`` fixture).
+"""``FaultyToyGame`` (``toy_faulty_v0``): the toy game (tests/toy_game.py) with a failure injected.
 
-It is the toy game (tests/toy_game.py) with a failure injected: its invariants check fails when the
-centre cell (4) is marked after two decisions, which uniform random play reaches in 2 games of 9 (1/9 on
-the first mark, 8/9 * 1/8 on the second).
+Its invariants check fails when the centre cell (4) is marked after two decisions, which uniform random
+play reaches in 2 games of 9 (1/9 on the first mark, 8/9 * 1/8 on the second).  The Ray fuzz tests ship
+the class to the workers (Ray pickles it by this module's path); the test process registers the env id
+only for the tests that use it (the ``faulty_game`` fixture), so that no other test's env list sees it.
 """
 
 from __future__ import annotations
 
-import monolith_envs
+import dataclasses
+
 from monolith_envs.core.game import InvariantError
 from tests.toy_game import ToyGame, module_for
 
@@ -18,7 +19,7 @@ FAULTY_ID = "toy_faulty_v0"
 class FaultyToyGame(ToyGame):
     """The toy game whose invariants reject a marked centre after two decisions."""
 
-    env_id = FAULTY_ID
+    GAME_INFO = dataclasses.replace(ToyGame.GAME_INFO, env_id=FAULTY_ID, name="Faulty toy tic-tac-toe")
 
     def check_invariants(self, s):
         super().check_invariants(s)
@@ -32,6 +33,3 @@ _FAULTY = module_for(FaultyToyGame, FAULTY_ID)
 def faulty_module():
     """The registry entry of ``toy_faulty_v0``."""
     return _FAULTY
-
-
-monolith_envs.register(FAULTY_ID, faulty_module)

@@ -9,7 +9,8 @@ import pytest
 from monolith_envs.__main__ import main
 from monolith_envs.core.fuzz import run_fuzz
 from monolith_envs.core.replay import load_log
-from tests.distributed.conftest import FAULTY_ID, FAULTY_PRELOAD
+from tests.distributed.faulty import FaultyToyGame
+from tests.toy_game import ToyGame
 
 
 def _reports(text: str) -> list[str]:
@@ -19,10 +20,9 @@ def _reports(text: str) -> list[str]:
 
 
 def test_ray_backend_finds_the_injected_failure_like_the_local_one(ray_local, faulty_game, tmp_path, capsys):
-    n_ray = run_fuzz(FAULTY_ID, 40, 0, 2, {}, str(tmp_path / "fuzz_ray"), progress=False, backend="ray",
-                     preload=[FAULTY_PRELOAD])
+    n_ray = run_fuzz(FaultyToyGame, 40, 0, 2, {}, str(tmp_path / "fuzz_ray"), progress=False, backend="ray")
     ray_out = capsys.readouterr().out
-    n_local = run_fuzz(FAULTY_ID, 40, 0, 1, {}, str(tmp_path / "fuzz_local"), progress=False)
+    n_local = run_fuzz(FaultyToyGame, 40, 0, 1, {}, str(tmp_path / "fuzz_local"), progress=False)
     local_out = capsys.readouterr().out
     assert n_ray == n_local and n_ray > 0
     assert "on ray" in ray_out and f"failures={n_ray}" in ray_out
@@ -39,7 +39,7 @@ def test_ray_backend_finds_the_injected_failure_like_the_local_one(ray_local, fa
 
 
 def test_a_ray_failure_log_replays_to_the_failure(ray_local, faulty_game, tmp_path, capsys):
-    run_fuzz(FAULTY_ID, 20, 0, 2, {}, str(tmp_path), progress=False, backend="ray", preload=[FAULTY_PRELOAD])
+    run_fuzz(FaultyToyGame, 20, 0, 2, {}, str(tmp_path), progress=False, backend="ray")
     capsys.readouterr()
     log = sorted(tmp_path.glob("*.json"))[0]
     assert main(["replay", str(log), "--quiet"]) == 1
@@ -61,7 +61,7 @@ def test_without_ray_the_backend_says_how_to_install_it(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(RayBackendError, match=r"pip install -e '.\[distributed\]'"):
-        next(ray_results("toy_tictactoe_v0", {}, [(0, 8, ("invariants",), 1)], 1))
+        next(ray_results(ToyGame, {}, [(0, 8, ("invariants",), 1)], 1))
 
 
 def test_monolith_envs_does_not_import_ray():
