@@ -137,9 +137,9 @@ def main(argv: list[str] | None = None) -> dict:
     from benchmarks.specs import BenchSpec
     from benchmarks.timing import BUDGETS
     from benchmarks.train_bench import measure_training
-    from training.evaluate import _parse_set
+    from monolith_envs.core.config import parse_settings
 
-    env_config = _parse_set(args.set)
+    env_config = parse_settings(args.set)
     budget = BUDGETS["quick" if args.quick else "full"]
     steps = budget.train_steps
     games = (40, 6) if args.quick else (200, 24)
