@@ -8,6 +8,9 @@ Champions and Runes on the board); :func:`game_over` records the winners and the
 
 from __future__ import annotations
 
+import numpy as np
+
+from ..core import returns
 from .effects import dirty, get_fx
 from .relocation import remove_tile, settle
 from .state import INSTANCES_PER_SEAT as PER_SEAT
@@ -131,7 +134,7 @@ def final_result(g, s) -> None:
 
 
 def terminal_values(g, s) -> list:
-    """Terminal reward vector per docs/monolith_arena.md §8 (win_loss, or rank in ffa)."""
+    """Terminal reward vector per docs/monolith_arena.md §8 (win_loss, or rank in ffa), float64 (core/returns.py)."""
     n = g.n
     w = set(s.winners)
     if g.config["reward_mode"] == "rank" and g.ffa:
@@ -143,16 +146,5 @@ def terminal_values(g, s) -> list:
                 keys.append((1, max(0, s.hp[p]), tile_count(g, s, p)))
             else:
                 keys.append((0, s.elim_order[p], 0))
-        ranks = []
-        for p in range(n):
-            better = sum(1 for q in range(n) if keys[q] > keys[p])
-            same = sum(1 for q in range(n) if keys[q] == keys[p])
-            ranks.append(better + (same + 1) / 2.0)
-        vals = [1.0 - 2.0 * (r - 1) / (n - 1) for r in ranks]
-        m = sum(vals) / n
-        return [v - m for v in vals]
-    if len(w) == n or not w:
-        return [0.0] * n
-    win = 1.0 / len(w)
-    lose = -1.0 / (n - len(w))
-    return [win if p in w else lose for p in range(n)]
+        return returns.rank(keys, np.float64).tolist()
+    return returns.win_loss(n, w, np.float64).tolist()

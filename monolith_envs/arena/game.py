@@ -6,9 +6,11 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..core.state import from_dict as _from_dict
-from ..core.state import to_dict as _to_dict
-from .config import ENV_ID, validate
+from ..core.actions import coerce_action
+from ..core.base import GameBase
+from ..core.game import ChanceMode, GameInfo, Information, Outcome, Utility
+from ..core.returns import require_terminal, score_potential, winners_outcome
+from .config import CONFIG_KEYS, ENV_ID, validate
 from .context import RulesContext, hp_vector
 from .effects import dirty_decks
 from .invariants import check_invariants
@@ -23,7 +25,7 @@ __all__ = ["ArenaGame"]
 _BOARD_KINDS = (Kind.CHAMPION, Kind.RUNE)
 
 
-class ArenaGame:
+class ArenaGame(GameBase):
     """Monolith Arena rules engine (docs/monolith_arena.md) implementing :class:`~monolith_envs.core.game.Game`.
 
     Args:
@@ -39,10 +41,16 @@ class ArenaGame:
 
     The rules live in the modules of :mod:`monolith_envs.arena` (see :mod:`monolith_envs.arena.table`); the game
     holds their context, ``rules`` (a :class:`~monolith_envs.arena.context.RulesContext`), and shows its
-    ``config``, ``content``, ``tables``, ``n``, ``H``, ``module``, ``reinf``, ``team``, ``team_hp`` and ``off``.
-    Hand-built positions: :mod:`monolith_envs.arena.positions`, :mod:`monolith_envs.arena.positions_text`.
+    ``config``, ``content``, ``tables``, ``n``, ``H``, ``module``, ``reinf``, ``team_mode``, ``team``,
+    ``team_hp`` and ``off``.  Hand-built positions: :mod:`monolith_envs.arena.positions`,
+    :mod:`monolith_envs.arena.positions_text`.
     """
 
+    GAME_INFO = GameInfo(
+        env_id=ENV_ID, name="Monolith Arena", min_players=2, max_players=4, utility=Utility.ZERO_SUM,
+        chance=ChanceMode.SETUP_ONLY, information=Information.IMPERFECT, teams=True, config_keys=CONFIG_KEYS,
+        max_length=int(next(k.default for k in CONFIG_KEYS if k.name == "max_decisions")))
+    STATE_CLASS = ArenaState
     env_id = ENV_ID
 
     def __init__(self, config: Mapping[str, Any] | None = None):
@@ -54,12 +62,14 @@ class ArenaGame:
         self.config, self.content, self.tables = cfg, content, g.tables
         self.n = self.num_players = g.n
         self.H, self.module, self.reinf, self.off, self.layout = g.H, g.module, g.reinf, g.off, g.layout
-        self.team, self.team_hp, self.teams = g.team, g.team_hp, g.team_mode
+        self.team_mode, self.team, self.team_hp = g.team_mode, g.team, g.team_hp
         self.max_decisions = g.max_decisions
         self.observer = Observer(g)
         self.obs_spec = self.observer.spec
         self.zero_sum = True
         self._score_mode = cfg["reward_mode"] == "score"
+        if self.team_mode:  # seats 0/2 against 1/3 (docs/monolith_arena.md §1)
+            self.teams = tuple(tuple(p for p in range(self.n) if self.team[p] == t) for t in (0, 1))
 
     # ------------------------------------------------------------------ protocol
     def initial_state(self, rng: np.random.Generator) -> ArenaState:
@@ -77,10 +87,7 @@ class ArenaGame:
             IllegalActionError: not an action, or not legal now (message lists the legal actions).
         """
         g = self.rules
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise illegal(g, state, -1, f"{action!r} is not an action index") from None
+        a = action if type(action) is int else coerce_action(action)  # no float or bool is truncated
         if state.terminal:
             raise illegal(g, state, a, "the game is over")
         if not 0 <= a < self.off.n:
@@ -98,20 +105,30 @@ class ArenaGame:
             self._score(state, before, after)
 
     def _score(self, s, before, after) -> None:
+        """``score`` mode (docs/monolith_arena.md §8): add the change of the score potential of HP (teams: of the two pools)."""
         n = self.n
         d = [after[p] - before[p] for p in range(n)]
         if not any(d):
             return
-        if self.rules.team_mode:
-            dt = [d[0], d[1]]  # seats 0/2 share pool 0, seats 1/3 pool 1
+        if self.team_mode:
+            dt = score_potential([d[0], d[1]], self.team_hp, np.float64).tolist()  # seats 0/2 pool 0, 1/3 pool 1
             for p in range(n):
-                t = self.team[p]
-                s.cum_reward[p] += (dt[t] - dt[1 - t]) / self.team_hp
+                s.cum_reward[p] += dt[self.team[p]]
             return
         hp0 = self.tables.fac_hp
+        dp = score_potential(d, [hp0[s.factions[p]] for p in range(n)], np.float64).tolist()
         for p in range(n):
-            others = [d[q] for q in range(n) if q != p]
-            s.cum_reward[p] += (d[p] - sum(others) / len(others)) / hp0[s.factions[p]]
+            s.cum_reward[p] += dp[p]
+
+    def outcome(self, state: ArenaState) -> tuple[Outcome, ...]:
+        """Per-seat result (docs/monolith_arena.md §4.9, §8): the winners (teams: both seats of the winning alliance) WIN, the
+        others LOSE; a draw of every seat is DRAW for all.
+
+        Raises:
+            MonolithEnvError: the game is not over.
+        """
+        require_terminal(self, state)
+        return winners_outcome(self.n, state.winners)
 
     def legal_mask(self, state: ArenaState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (all False when terminal)."""
@@ -156,17 +173,6 @@ class ArenaGame:
         from .render import render_rgb
 
         return render_rgb(self, state)
-
-    def to_dict(self, state: ArenaState) -> dict:
-        """JSON-safe representation of ``state``."""
-        return _to_dict(state)
-
-    def from_dict(self, data: Mapping[str, Any]) -> ArenaState:
-        """Inverse of :meth:`to_dict`."""
-        s = _from_dict(data)
-        if not isinstance(s, ArenaState):
-            raise TypeError(f"not a serialised ArenaState: {type(s).__name__}")
-        return s
 
     def resample_hidden(self, state: ArenaState, viewer: int, rng: np.random.Generator) -> ArenaState:
         """Copy of ``state`` with every deck order redrawn and, for other seats, their unrevealed Monolith
