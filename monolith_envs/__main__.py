@@ -1,4 +1,5 @@
-"""Command line: ``python -m monolith_envs {list,fuzz,replay,check} ...`` (also installed as ``monolith-envs``).
+"""Command line: ``python -m monolith_envs {list,info,fuzz,replay,check} ...`` (also installed as
+``monolith-envs``).
 
 Exit status: 0 success; 1 a fuzz run found a failure or a replay ended with a broken invariant; 2 bad input
 (bad arguments, a bad ``--config``, a malformed or non-replaying episode log), reported on one line
@@ -56,6 +57,13 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
+def _info_line(info) -> str:
+    """``"players 2-4, zero_sum, setup_only, imperfect, teams"`` from a GameInfo."""
+    players = f"{info.min_players}-{info.max_players}" if info.min_players != info.max_players else f"{info.min_players}"
+    return (f"players {players}, {info.utility.value}, {info.chance.value}, {info.information.value}"
+            + (", teams" if info.teams else ""))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code (1 when a fuzz run or replay found a failure)."""
     import monolith_envs
@@ -64,8 +72,12 @@ def main(argv: list[str] | None = None) -> int:
     fmt = argparse.ArgumentDefaultsHelpFormatter
     parser = argparse.ArgumentParser(prog="python -m monolith_envs", description=__doc__, formatter_class=fmt)
     sub = parser.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("list", help="list the registered env ids", formatter_class=fmt).add_argument(
-        "--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
+    sub.add_parser("list", help="list the registered env ids with their players, utility, chance and information",
+                   formatter_class=fmt).add_argument("--preload", action="append", default=[], metavar="MODULE",
+                                                     help=_PRELOAD_HELP)
+    i = sub.add_parser("info", help="a game's static info (GAME_INFO) and its config keys", formatter_class=fmt)
+    i.add_argument("env_id", help="a registered env id (see the list command)")
+    i.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     f = sub.add_parser("fuzz", help="random masked rollouts with per-step checks and invariants", formatter_class=fmt)
     f.add_argument("env_id", help="a registered env id (see the list command)")
     f.add_argument("--games", type=_int_at_least(1), default=100, help="number of rollouts (>= 1)")
@@ -96,7 +108,16 @@ def main(argv: list[str] | None = None) -> int:
         _preload(args.preload)
         if args.cmd == "list":
             for e in monolith_envs.available_envs():
-                print(e)
+                try:
+                    print(f"{e:24s} {_info_line(monolith_envs.game_class(e).GAME_INFO)}")
+                except ImportError as exc:  # a registered module that does not import: still listed
+                    print(f"{e:24s} (not importable: {exc})")
+            return 0
+        if args.cmd == "info":
+            info = monolith_envs.game_class(args.env_id).GAME_INFO
+            print(f"{info.env_id}: {info.name}\n  {_info_line(info)}\n  max_length {info.max_length}\nconfig keys:")
+            for k in info.config_keys:
+                print(f"  {k.name} = {json.dumps(k.default, default=str)}  ({k.doc})")
             return 0
         if args.cmd == "fuzz":
             from monolith_envs.core.fuzz import run_fuzz
