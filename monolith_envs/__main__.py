@@ -92,6 +92,11 @@ def main(argv: list[str] | None = None) -> int:
                    help="run the per-step conformance checks every K decisions (0 = invariants only, fastest)")
     f.add_argument("--no-progress", action="store_true", help="no progress bar")
     f.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
+    f.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local: a process pool on this machine; ray: Ray tasks (needs the [distributed] extra)")
+    f.add_argument("--address", default=None,
+                   help="with --backend ray: 'auto' or HOST:PORT of a running Ray cluster (default: start a "
+                        "local Ray instance with --workers CPUs)")
     r = sub.add_parser("replay", help="replay an episode log step by step with the text render", formatter_class=fmt)
     r.add_argument("file", help="an episode log (format: docs/episode_log.md)")
     r.add_argument("--quiet", action="store_true", help="print only the actions, not the board")
@@ -124,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
 
             n = run_fuzz(monolith_envs.game_class(args.env_id), args.games, args.seed, args.workers, args.config,
                          args.out, sample=args.sample, progress=not args.no_progress, check_every=args.check_every,
-                         preload=args.preload, env_id=args.env_id)
+                         backend=args.backend, address=args.address, preload=args.preload,
+                         env_id=args.env_id)
             return 1 if n else 0
         if args.cmd == "replay":
             from monolith_envs.core.replay import LogError, load_log, replay_steps
