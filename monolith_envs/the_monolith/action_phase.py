@@ -12,7 +12,7 @@ __all__ = ["frame_action_start", "start_rest"]
 
 
 def start_rest(g, s) -> None:
-    """docs §4.7: the rest phase; step 1 (blood leaves the board) here, the scoring steps as frames."""
+    """docs §4.7: the rest phase; its steps run as frames (:data:`REST_FRAMES`)."""
     s.phase = Phase.REST
     s.current = s.first
     s.owed = 0
@@ -20,11 +20,18 @@ def start_rest(g, s) -> None:
     s.free_fate = 0
     s.last_space = s.man_space = NONE
     s.win_kind = NONE
+    s.stack.extend([fr, 0, 0] for fr in REST_FRAMES)
+
+
+REST_FRAMES = (Frame.REST_END, Frame.REST_SCRIPT, Frame.REST_BOASTS, Frame.REST_TEMPLES, Frame.REST_OBJ,
+               Frame.REST_EVENTS, Frame.REST_DIVS, Frame.REST_BLOOD)
+"""The rest phase's steps, bottom of the stack first (step 1 runs first)."""
+
+
+def frame_rest_blood(g, s, _a, _b, rng) -> None:
+    """docs §4.7 step 1: every blood marker leaves the board."""
     for sp in range(g.N):
         s.blood[sp] = 0
-    for fr in (Frame.REST_END, Frame.REST_SCRIPT, Frame.REST_BOASTS, Frame.REST_TEMPLES, Frame.REST_OBJ,
-               Frame.REST_EVENTS, Frame.REST_DIVS):
-        s.stack.append([fr, 0, 0])
 
 
 def _next_not_out(s, p: int, include_self: bool) -> int:

@@ -113,6 +113,7 @@ class Frame(IntEnum):
     SETUP_DISCARD = 24     # a = turn-order index for the setup objective discard
     DRAFT_NEXT = 25        # next auction or the free pick
     FINISH_SETUP = 26      # shaman setups after the draft
+    REST_BLOOD = 27        # rest step 1: blood leaves the board
 
 
 @state_class

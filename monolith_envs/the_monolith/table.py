@@ -83,4 +83,5 @@ FRAMES: dict = {
     Frame.SETUP_DISCARD: op.frame_setup_discard,
     Frame.DRAFT_NEXT: op.frame_draft_next,
     Frame.FINISH_SETUP: op.frame_finish_setup,
+    Frame.REST_BLOOD: act.frame_rest_blood,
 }
