@@ -11,9 +11,10 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import os
-import tomllib
 from dataclasses import dataclass
 from typing import Any
+
+import tomllib
 
 from ..core.game import MonolithEnvError
 

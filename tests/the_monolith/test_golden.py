@@ -381,6 +381,7 @@ def test_g13_event_drawer_tie_sacred_grove():
     assert s.events == [[0, 11]]
     rng = np.random.default_rng(0)
     for p in (1, 2, 3, 0):
+        assert s.current == p
         play(g, s, 5, rng=rng)
     while s.phase == Phase.ACTION:
         play(g, s, 257, rng=rng)
