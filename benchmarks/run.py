@@ -3,7 +3,8 @@
 Measures every registered ``monolith_envs`` id on its main configurations, the reference games
 (PettingZoo ``connect_four_v3``, ``chess_v6``; OpenSpiel ``chess``, ``backgammon``) and MaskablePPO
 training throughput, then prints the markdown tables and writes them with the JSON under
-``benchmarks/results/`` (``latest.*`` for a full run, ``latest-quick.*`` for ``--quick``).
+``runs/benchmarks/`` (``latest.*`` for a full run, ``latest-quick.*`` for ``--quick``).  The committed
+results in ``benchmarks/results/`` are only replaced with ``--publish``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ from .timing import BUDGETS, Budget
 
 __all__ = ["main", "run_benchmarks"]
 
+#: the committed results (written only with ``--publish``)
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
+#: default output folder of a run (relative to the working directory; ``runs/`` is git-ignored)
+RUNS_DIR = Path("runs") / "benchmarks"
 
 
 def _log(msg: str, t0: float, quiet: bool) -> None:
@@ -124,7 +128,8 @@ def compiled_modules() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    """Parse the command line, run, print the markdown and write ``benchmarks/results/<stem>.{md,json}``."""
+    """Parse the command line, run, print the markdown and write ``<out-dir>/<stem>.{md,json}`` (default
+    ``runs/benchmarks/``; ``--publish``: ``benchmarks/results/``)."""
     ap = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="short budget (about 1-2 minutes)")
@@ -139,7 +144,10 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--no-train", action="store_true", help="skip the MaskablePPO throughput")
     ap.add_argument("--no-subproc", action="store_true", help="training throughput with DummyVecEnv only")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out-dir", type=Path, default=RESULTS_DIR)
+    ap.add_argument("--out-dir", type=Path, default=None,
+                    help=f"output folder (default: {RUNS_DIR}; with --publish: {RESULTS_DIR})")
+    ap.add_argument("--publish", action="store_true",
+                    help="write into the committed benchmarks/results/ (replaces the published tables)")
     ap.add_argument("--stem", help="output file stem (default: latest, or latest-quick for a short budget)")
     ap.add_argument("--no-write", action="store_true", help="print only")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
@@ -154,7 +162,8 @@ def main(argv: list[str] | None = None) -> dict:
     print(md)
     if not args.no_write:
         stem = args.stem or ("latest" if budget.name == "full" else f"latest-{budget.name}")
-        md_path, json_path = write_results(result, args.out_dir, stem)
+        out_dir = args.out_dir or (RESULTS_DIR if args.publish else RUNS_DIR)
+        md_path, json_path = write_results(result, out_dir, stem)
         print(f"wrote {md_path} and {json_path}", file=sys.stderr)
     return result
 

@@ -3,13 +3,26 @@
 Command line::
 
     python -m training.evaluate --env monolith_arena_v0 --agents random,heuristic,mcts:200,ppo:PATH \
-        --games 100 --seed 0 [--workers 2] [--out results.json] [--set num_players=2]
+        --games 100 --seed 0 [--workers 2] [--out results.json] [--set num_players=2] [--record-dir DIR]
+        [--trust-model-files]
 
 Every pair of agents plays ``--games`` matches; in game ``k`` of a pair the first agent sits at seat
 ``k mod num_players`` and the second fills the other seats (seat rotation), and the episode seed is
 ``seed + k`` for every pair (the same deals for every pairing).  Matches run on ``--workers`` processes;
 results are gathered and applied to the ratings in a fixed order, so the output does not depend on timing.
 Ratings: openskill's Plackett-Luce model, one update per match (ranked by each agent's best seat return).
+
+Worker model: with ``--workers`` above 1 the matches run in a ``ProcessPoolExecutor`` whose processes are
+*spawned* (a fresh interpreter each, the same on every OS; forking a process that holds torch threads is not
+safe).  A spawned worker imports the module that started it, so a script that calls :func:`run_pairing` or
+:func:`run_tournament` must keep its top-level code under ``if __name__ == "__main__":``, or every worker
+re-runs the whole script.  Each worker builds its own env and agents from the spec strings (``ppo:PATH``
+models are loaded once per task) and sets torch to one thread.  ``workers=1`` plays in the calling process.
+
+Model files given as ``ppo:PATH`` are untrusted: they are loaded without running code from the file, and
+a file that needs more is refused (:mod:`agents.ppo`); ``--trust-model-files`` lifts that for files you
+trust.  The JSON goes to ``runs/eval/`` unless ``--out`` says otherwise; ``--record-dir`` writes every
+match's episode log (``python -m monolith_envs replay FILE``).
 """
 
 from __future__ import annotations
@@ -20,6 +33,7 @@ import itertools
 import json
 import math
 import multiprocessing as mp
+import os
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -98,7 +112,7 @@ def _play_chunk(args: tuple) -> list[tuple]:
     """Worker: play the games ``ks`` of one pairing; returns ``(k, seat, returns, decisions, truncated, secs)``."""
     import time
 
-    env_id, env_config, spec_a, spec_b, seed, ks, preload = args
+    env_id, env_config, spec_a, spec_b, seed, ks, preload, record = (tuple(args) + (None,))[:8]
     for mod in preload:
         importlib.import_module(mod)
     import monolith_envs
@@ -122,7 +136,18 @@ def _play_chunk(args: tuple) -> list[tuple]:
         t = time.perf_counter()
         res = play_match(env, seats, seed=seed + k)
         out.append((k, seat, res.returns.tolist(), res.decisions, res.truncated, time.perf_counter() - t))
+        if record is not None:  # (folder, file-name prefix)
+            _record_match(env.unwrapped, Path(record[0]) / f"{record[1]}_game{k:04d}.json",
+                          f"{spec_a} at seat {seat} vs {spec_b}")
     return out
+
+
+def _record_match(raw: Any, path: Path, note: str) -> None:
+    """Write the episode log of the match just played (replay with ``python -m monolith_envs replay``)."""
+    log = raw.episode_log
+    log.note = note if not log.note else f"{note}; {log.note}"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    log.save(path)
 
 
 def _executor(workers: int) -> ProcessPoolExecutor | None:
@@ -133,8 +158,12 @@ def _executor(workers: int) -> ProcessPoolExecutor | None:
 
 def run_pairing(env_id: str, spec_a: str, spec_b: str, games: int, seed: int = 0, env_config: dict | None = None,
                 workers: int = 2, preload: Sequence[str] = (), executor: Any = None, chunk: int | None = None,
-                progress: bool = False) -> PairResult:
+                progress: bool = False, record_dir: str | Path | None = None) -> PairResult:
     """Play ``games`` matches of ``spec_a`` against ``spec_b`` (seat rotation, seeds ``seed + k``).
+
+    Worker model: ``workers > 1`` plays on a pool of *spawned* processes (see the module docstring: a
+    calling script needs ``if __name__ == "__main__":``); ``workers=1`` plays here; ``executor`` reuses a
+    pool.  Results do not depend on the number of workers.
 
     Args:
         env_id: registered env id.
@@ -147,16 +176,20 @@ def run_pairing(env_id: str, spec_a: str, spec_b: str, games: int, seed: int = 0
         executor: an existing executor to reuse (then ``workers`` is ignored).
         chunk: games per task (default: about 4 tasks per worker).
         progress: show a tqdm bar.
+        record_dir: write each match's episode log there (``pair0_game<k>.json``).
     """
     return run_tournament(env_id, [spec_a, spec_b], games, seed, env_config, workers, preload, executor,
-                          pairs=[(spec_a, spec_b)], chunk=chunk, progress=progress)["pairs"][0]
+                          pairs=[(spec_a, spec_b)], chunk=chunk, progress=progress, record_dir=record_dir)["pairs"][0]
 
 
 def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0, env_config: dict | None = None,
                    workers: int = 2, preload: Sequence[str] = (), executor: Any = None,
                    pairs: Sequence[tuple[str, str]] | None = None, chunk: int | None = None,
-                   progress: bool = False) -> dict:
+                   progress: bool = False, record_dir: str | Path | None = None) -> dict:
     """Every pair of ``specs`` plays ``games`` matches; returns ``{"pairs": [PairResult], "ratings": {...}}``.
+
+    Matches run as in :func:`run_pairing` (spawned worker processes when ``workers > 1``); with
+    ``record_dir`` each match's episode log is written as ``pair<i>_game<k>.json``.
 
     Ratings are openskill Plackett-Luce ``{spec: {"mu", "sigma", "ordinal"}}`` after all matches, applied in
     (pair, game) order.
@@ -181,7 +214,7 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     for pi, (a, b) in enumerate(pairs):
         for start in range(0, games, size):
             tasks.append((pi, (env_id, env_config, a, b, seed, list(range(start, min(games, start + size))),
-                               tuple(preload))))
+                               tuple(preload), None if record_dir is None else (str(record_dir), f"pair{pi}"))))
     results: dict[int, list[tuple]] = {i: [] for i in range(len(pairs))}
     bar = tqdm(total=games * len(pairs), desc="games", disable=not progress, file=sys.stderr)
     try:
@@ -274,12 +307,21 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="game config key")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
                     help="module to import first in every process (registers extra env ids)")
-    ap.add_argument("--out", default=None, help="JSON output path (default: eval_<env>_<seed>.json)")
+    ap.add_argument("--out", default=None, help="JSON output path (default: runs/eval/eval_<env>_<seed>.json)")
+    ap.add_argument("--record-dir", default=None, metavar="DIR",
+                    help="write every match's episode log to DIR (replay: python -m monolith_envs replay FILE)")
+    ap.add_argument("--trust-model-files", action="store_true",
+                    help="let ppo:PATH model files run the code they name when loaded (only for files you "
+                         "trust; by default a model is loaded without running code from it, or refused)")
     args = ap.parse_args(argv)
+    if args.trust_model_files:
+        from agents.ppo import TRUST_ENV_VAR
+
+        os.environ[TRUST_ENV_VAR] = "1"  # spawned workers inherit it
     for mod in args.preload:
         importlib.import_module(mod)
     import monolith_envs
-    from agents import make_agent
+    from agents import AgentError, make_agent
 
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     env_config = _parse_set(args.set)
@@ -287,18 +329,19 @@ def main(argv: list[str] | None = None) -> dict:
         monolith_envs.make(args.env, **env_config)
         for s in specs:
             make_agent(s, args.env)
-    except (monolith_envs.MonolithEnvError, ValueError, FileNotFoundError) as e:
+    except (monolith_envs.MonolithEnvError, ValueError, FileNotFoundError, AgentError) as e:
         ap.error(str(e))
     if len(set(specs)) != len(specs) or len(specs) < 2:
         ap.error(f"--agents needs at least two distinct specs, got {specs}")
     res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
-                         progress=True)
+                         progress=True, record_dir=args.record_dir)
     print(format_table(specs, res["pairs"], res["ratings"]))
     out = {
         "env_id": args.env, "env_config": env_config, "agents": specs, "games_per_pair": args.games,
         "seed": args.seed, "pairs": [p.summary() for p in res["pairs"]], "ratings": res["ratings"],
     }
-    path = Path(args.out or f"eval_{args.env}_{args.seed}.json")
+    path = Path(args.out) if args.out else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=2))
     print(f"wrote {path}")
     return out

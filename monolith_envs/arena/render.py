@@ -18,6 +18,7 @@ import math
 
 import numpy as np
 
+from ..core.raster import blend, canvas, hex_direction, hex_grid, text
 from .board import COORDS, NUM_HEXES
 from .rules import get_fx, tables_for
 from .state import Eff, Sub
@@ -91,7 +92,7 @@ def _module(game, state) -> bool:
 
 
 def _teams(game) -> bool:
-    t = getattr(game, "teams", None)
+    t = getattr(game, "team_mode", None)
     if t is None:
         cfg = getattr(game, "config", None) or {}
         t = cfg.get("mode") == "teams"
@@ -242,37 +243,6 @@ def _pending_text(tb, state) -> str:
 # picture
 # --------------------------------------------------------------------------------------------------
 
-_FONT_SRC = {
-    "0": "111101101101111", "1": "010110010010111", "2": "111001111100111", "3": "111001111001111",
-    "4": "101101111001001", "5": "111100111001111", "6": "111100111101111", "7": "111001010010010",
-    "8": "111101111101111", "9": "111101111001111", "A": "010101111101101", "B": "110101110101110",
-    "C": "011100100100011", "D": "110101101101110", "E": "111100110100111", "F": "111100110100100",
-    "G": "011100101101011", "H": "101101111101101", "I": "111010010010111", "J": "001001001101010",
-    "K": "101101110101101", "L": "100100100100111", "M": "101111111101101", "N": "110101101101101",
-    "O": "010101101101010", "P": "110101110100100", "Q": "010101101110011", "R": "110101110101101",
-    "S": "011100010001110", "T": "111010010010010", "U": "101101101101111", "V": "101101101101010",
-    "W": "101101111111101", "X": "101101010101101", "Y": "101101010010010", "Z": "111001010100111",
-    "/": "001001010100100", ":": "000010000010000", "-": "000000111000000", ".": "000000000000010",
-    "?": "111001010000010", " ": "000000000000000",
-}
-_FONT = {c: np.array([int(b) for b in bits], dtype=bool).reshape(5, 3) for c, bits in _FONT_SRC.items()}
-
-
-def _text(img: np.ndarray, x: int, y: int, s: str, colour, scale: int = 2) -> None:
-    """Draw ``s`` (upper-cased, 3x5 glyphs) with its top-left corner at ``(x, y)``."""
-    H, W, _ = img.shape
-    for ch in s.upper():
-        g = _FONT.get(ch, _FONT["?"])
-        big = np.kron(g, np.ones((scale, scale), dtype=bool))
-        h, w = big.shape
-        y0, x0 = max(0, y), max(0, x)
-        y1, x1 = min(H, y + h), min(W, x + w)
-        if y1 > y0 and x1 > x0:
-            sub = big[y0 - y:y1 - y, x0 - x:x1 - x]
-            img[y0:y1, x0:x1][sub] = colour
-        x += 4 * scale
-
-
 _LABEL_OVERRIDES = {"Assassin": "ASN"}
 
 
@@ -293,42 +263,15 @@ def hex_center_px(h: int) -> tuple[float, float]:
     return (_BOARD_CX + _HEX_R * math.sqrt(3) * (q + r / 2.0), _BOARD_CY + _HEX_R * 1.5 * r)
 
 
-def _dir_unit(d: int) -> tuple[float, float]:
-    a = math.radians(-60.0 + 60.0 * d)  # 0 NE, 1 E, ... clockwise on screen (y down)
-    return math.cos(a), math.sin(a)
-
-
 _GEOM: dict[str, np.ndarray] = {}
 
 
 def _geometry() -> dict[str, np.ndarray]:
-    """Per-pixel hex index, local offsets and hex norm (computed once)."""
-    if _GEOM:
-        return _GEOM
-    H, W = RGB_SIZE
-    yy, xx = np.mgrid[0:H, 0:W].astype(np.float64)
-    idx = np.full((H, W), -1, dtype=np.int16)
-    dx = np.zeros((H, W))
-    dy = np.zeros((H, W))
-    norm = np.full((H, W), np.inf)
-    normals = [_dir_unit(d) for d in range(3)]
-    for h in range(NUM_HEXES):
-        cx, cy = hex_center_px(h)
-        ox, oy = xx - cx, yy - cy
-        n = np.max(np.stack([np.abs(ox * a + oy * b) for a, b in normals]), axis=0)
-        inside = n < norm
-        idx[inside] = h
-        norm[inside] = n[inside]
-        dx[inside] = ox[inside]
-        dy[inside] = oy[inside]
-    apothem = _HEX_R * math.sqrt(3) / 2.0
-    idx[norm > apothem] = -1
-    _GEOM.update(idx=idx, dx=dx, dy=dy, norm=norm, apothem=np.array(apothem))
+    """Per-pixel hex index, local offsets and hex norm of the board (computed once; see
+    :func:`monolith_envs.core.raster.hex_grid`)."""
+    if not _GEOM:
+        _GEOM.update(hex_grid(RGB_SIZE[0], RGB_SIZE[1], [hex_center_px(h) for h in range(NUM_HEXES)], _HEX_R))
     return _GEOM
-
-
-def _blend(c, k: float):
-    return tuple(round(v * k + 255 * (1 - k)) for v in c)
 
 
 def render_rgb(game, state) -> np.ndarray:
@@ -344,8 +287,7 @@ def render_rgb(game, state) -> np.ndarray:
     tb = _tables(game)
     g = _geometry()
     Hh, Ww = RGB_SIZE
-    img = np.empty((Hh, Ww, 3), dtype=np.uint8)
-    img[:] = _BG
+    img = canvas(Hh, Ww, _BG)
     idx, dx, dy, norm = g["idx"], g["dx"], g["dy"], g["norm"]
     ap = float(g["apothem"])
     netted = _netted(game, state)
@@ -360,7 +302,7 @@ def render_rgb(game, state) -> np.ndarray:
             owner = i // 35
             col = OWNER_COLOURS[owner % 4]
             kind = tb.kind[state.itype[i]]
-            img[cell] = _blend(col, 0.55) if kind == 2 else col
+            img[cell] = blend(col, 0.55) if kind == 2 else col
             t = state.itype[i]
             f = state.facing[i]
             hx, hy = dx[cell], dy[cell]
@@ -368,7 +310,7 @@ def render_rgb(game, state) -> np.ndarray:
             sub[:] = img[cell]
             # attack ticks: short bars in the outer ring on each attacking direction
             for d in range(6):
-                ux, uy = _dir_unit(d)
+                ux, uy = hex_direction(d)
                 along = hx * ux + hy * uy
                 perp = np.abs(-hx * uy + hy * ux)
                 if tb.armor[t][f][d] or state.entrench_on == i:
@@ -381,7 +323,7 @@ def render_rgb(game, state) -> np.ndarray:
                     m = (along > ap * 0.68) & (along < ap * 0.86) & (perp < 1.0 + 2.5 * tb.ranged[t][f][d])
                     sub[m] = (250, 235, 120)
             # front wedge (printed edge 0)
-            ux, uy = _dir_unit(f % 6)
+            ux, uy = hex_direction(f % 6)
             along = hx * ux + hy * uy
             perp = np.abs(-hx * uy + hy * ux)
             wedge = (along > ap * 0.45) & (along < ap * 0.68) & (perp < (ap * 0.68 - along) * 0.9)
@@ -395,7 +337,7 @@ def render_rgb(game, state) -> np.ndarray:
             img[cell] = sub
             cx, cy = hex_center_px(h)
             label = _label(tb.name_of[t], kind)
-            _text(img, int(cx - len(label) * 4 + 1), int(cy - 7), label, _WHITE if kind != 2 else _DARK)
+            text(img, int(cx - len(label) * 4 + 1), int(cy - 7), label, _WHITE if kind != 2 else _DARK)
             # wounds: red pips along the bottom
             nw = min(state.wounds[i], 5)
             for k in range(nw):
@@ -413,12 +355,12 @@ def render_rgb(game, state) -> np.ndarray:
             border &= ~cell
             cx, cy = hex_center_px(h)
             if not state.mono_folded[p]:
-                _text(img, int(cx + 12), int(cy + 16), f"S{k}", _DARK, scale=1)
+                text(img, int(cx + 12), int(cy + 16), f"S{k}", _DARK, scale=1)
     img[border] = _EDGE
     # hex numbers (small) at the top-left corner of each hex
     for h in range(NUM_HEXES):
         cx, cy = hex_center_px(h)
-        _text(img, int(cx - 19), int(cy - 24), f"{h}", (90, 90, 90), scale=1)
+        text(img, int(cx - 19), int(cy - 24), f"{h}", (90, 90, 90), scale=1)
     # HP bars
     n = state.num_players
     teams = _teams(game)
@@ -430,11 +372,11 @@ def render_rgb(game, state) -> np.ndarray:
             hp, full = max(0, state.hp[p]), max(1, tb.fac_hp[state.factions[p]])
         row = y + p * 16
         col = OWNER_COLOURS[p % 4]
-        _text(img, 10, row, f"P{p}", col)
+        text(img, 10, row, f"P{p}", col)
         img[row:row + 10, 40:340] = (225, 225, 225)
         L = round(300 * min(1.0, hp / full))
         img[row:row + 10, 40:40 + L] = col if state.alive[p] else (120, 120, 120)
-        _text(img, 348, row, str(hp), _DARK)
+        text(img, 348, row, str(hp), _DARK)
         if p == state.acting_seat and not state.terminal:
             img[row + 2:row + 8, 2:7] = _DARK
     return img

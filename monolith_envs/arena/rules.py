@@ -16,6 +16,7 @@ from bisect import insort
 
 import numpy as np
 
+from ..core import returns
 from ..core.config import ConfigError
 from ..core.game import IllegalActionError
 from .actions import Offsets
@@ -774,10 +775,10 @@ def move_fx(g, s, fx: Fx, src: int, dest: int):
 
 def get_fx(g, s) -> Fx:
     """Cached :func:`compute_fx` (the cache lives on the state object and is dropped on every change)."""
-    fx = s.__dict__.get("_fx")
+    fx = s.fx_cache
     if fx is None:
         fx = compute_fx(g, s)
-        s.__dict__["_fx"] = fx
+        s.fx_cache = fx
     return fx
 
 
@@ -785,7 +786,7 @@ def dirty_mask(s) -> None:
     """Drop only the cached mask of ``s`` (after changes that leave the continuous effects unchanged:
     hands, decks, sub-phase, per-turn flags, wounds, poison markers, HP).  The inputs of the effects are
     the board, types, facings, the Net-order and entrenchment markers and the Monolith segments."""
-    s.__dict__["_mask"] = None
+    s.mask_cache = None
 
 
 def dirty(s) -> None:
@@ -799,15 +800,14 @@ def dirty(s) -> None:
     only ever loses tiles from its top (spec §9 invariant 4; a Monolith pick is recounted); code that edits
     a deck any other way (position building, resampling) calls :func:`dirty_decks` as well.
     """
-    d = s.__dict__
-    d["_fx"] = None
-    d["_mask"] = None
+    s.fx_cache = None
+    s.mask_cache = None
 
 
 def dirty_decks(s) -> None:
     """Drop every cache of ``s``, the per-deck type counts included (after editing a deck by hand)."""
     dirty(s)
-    s.__dict__["_deckcnt"] = None
+    s.deck_counts = None
 
 # ----------------------------------------------------------------------------------------------------
 # Board mutation helpers
@@ -845,7 +845,7 @@ def remove_tile(g, s, inst: int, to: int = L_DISCARD) -> None:
     h = s.hexof[inst]
     nfx = None
     if h >= 0 and s.board[h] == inst:
-        fx = s.__dict__.get("_fx")  # (a cached Fx is always that of the current position)
+        fx = s.fx_cache  # (a cached Fx is always that of the current position)
         if fx is not None:
             nfx = remove_fx(g, s, fx, h)
         s.board[h] = -1
@@ -858,7 +858,7 @@ def remove_tile(g, s, inst: int, to: int = L_DISCARD) -> None:
         s.discard[inst // 35].append(inst)
     dirty(s)
     if nfx is not None:
-        s.__dict__["_fx"] = nfx
+        s.fx_cache = nfx
 
 
 def settle(g, s) -> Fx:
@@ -991,13 +991,13 @@ class Rules:
         self.tables = tables_for(content)
         self.n = n = int(config["num_players"])
         self.mode = config["mode"]
-        self.teams = self.mode == "teams"
+        self.team_mode = self.mode == "teams"
         self.ffa = self.mode == "ffa"
         self.module = bool(config["monolith_module"])
         self.reinf = bool(config["reinforcement_variant"])
         self.H = 6 if self.reinf else 3
         self.off = Offsets(self.H)
-        self.rel, self.team = _rel_matrix(n, self.teams)
+        self.rel, self.team = _rel_matrix(n, self.team_mode)
         self.team_hp = int(config["team_hp"])
         self.NI = 35 * n
         tb = self.tables
@@ -1031,7 +1031,7 @@ class Rules:
         s.fresh = [[False] * H for _ in range(n)]
         s.discard = [[] for _ in range(n)]
         s.hp = [tb.fac_hp[s.factions[p]] for p in range(n)]
-        s.pool = [self.team_hp, self.team_hp] if self.teams else [0, 0]
+        s.pool = [self.team_hp, self.team_hp] if self.team_mode else [0, 0]
         s.alive = [True] * n
         s.elim_order = [-1] * n
         s.mono_folded = [True] * n
@@ -1093,7 +1093,7 @@ class Rules:
 
     def hp_vector(self, s) -> list:
         """HP per seat (teams: the seat's alliance pool), floored at 0."""
-        if self.teams:
+        if self.team_mode:
             return [max(0, s.pool[self.team[p]]) for p in range(self.n)]
         return [max(0, h) for h in s.hp]
 
@@ -1169,7 +1169,7 @@ class Rules:
     # ------------------------------------------------------------------ HP, Banner check, game end (§4.9)
     def lose_hp(self, s, owner: int, amount: int) -> None:
         """``owner``'s Banner (teams: its alliance pool) loses ``amount`` HP, floored at 0 (spec §4.7)."""
-        if self.teams:
+        if self.team_mode:
             t = self.team[owner]
             s.pool[t] = max(0, s.pool[t] - amount)
         else:
@@ -1215,7 +1215,7 @@ class Rules:
     def banner_check(self, s) -> bool:
         """Spec §4.9 Banner check; returns True when the game is over."""
         n = self.n
-        if self.teams:
+        if self.team_mode:
             a = s.pool[0] <= 0
             b = s.pool[1] <= 0
             if a or b:
@@ -1258,7 +1258,7 @@ class Rules:
 
     def final_result(self, s) -> None:
         """Winners after the final Battle: HP (pool), then own Champions+Runes, then shared (spec §4.9)."""
-        if self.teams:
+        if self.team_mode:
             keys = {}
             for t in (0, 1):
                 cnt = sum(self.tile_count(s, p) for p in range(self.n) if self.team[p] == t)
@@ -1273,7 +1273,7 @@ class Rules:
         self.game_over(s, [p for p in cands if keys[p] == best])
 
     def terminal_values(self, s) -> list:
-        """Terminal reward vector per spec §8 (win_loss, or rank in ffa)."""
+        """Terminal reward vector per spec §8 (win_loss, or rank in ffa), float64 (core/returns.py)."""
         n = self.n
         w = set(s.winners)
         if self.config["reward_mode"] == "rank" and self.ffa:
@@ -1285,19 +1285,8 @@ class Rules:
                     keys.append((1, max(0, s.hp[p]), self.tile_count(s, p)))
                 else:
                     keys.append((0, s.elim_order[p], 0))
-            ranks = []
-            for p in range(n):
-                better = sum(1 for q in range(n) if keys[q] > keys[p])
-                same = sum(1 for q in range(n) if keys[q] == keys[p])
-                ranks.append(better + (same + 1) / 2.0)
-            vals = [1.0 - 2.0 * (r - 1) / (n - 1) for r in ranks]
-            m = sum(vals) / n
-            return [v - m for v in vals]
-        if len(w) == n or not w:
-            return [0.0] * n
-        win = 1.0 / len(w)
-        lose = -1.0 / (n - len(w))
-        return [win if p in w else lose for p in range(n)]
+            return returns.rank(keys, np.float64).tolist()
+        return returns.win_loss(n, w, np.float64).tolist()
 
     # ------------------------------------------------------------------ resolution steps (§4.7)
     def resolve_step(self, s, fx, hits) -> None:
@@ -1986,10 +1975,10 @@ class Rules:
 
     def legal_mask(self, s) -> np.ndarray:
         """Cached :meth:`compute_mask` (a fresh copy is returned)."""
-        mk = s.__dict__.get("_mask")
+        mk = s.mask_cache
         if mk is None:
             mk = self.compute_mask(s)
-            s.__dict__["_mask"] = mk
+            s.mask_cache = mk
         return mk.copy()
 
     # ------------------------------------------------------------------ apply
@@ -2000,7 +1989,7 @@ class Rules:
             asked = lay.decode(int(a))
         except (ValueError, TypeError):
             asked = repr(a)
-        mk = s.__dict__.get("_mask")
+        mk = s.mask_cache
         if mk is None:
             mk = self.compute_mask(s)
         if why is None:
@@ -2041,7 +2030,7 @@ class Rules:
                 s.hand[seat][k] = -1
                 s.fresh[seat][k] = False
                 place_on_board(self, s, fx, i, h, f)
-                s.__dict__["_fx"] = place_fx(self, s, fx, h)  # (None: recomputed by settle)
+                s.fx_cache = place_fx(self, s, fx, h)  # (None: recomputed by settle)
                 s.uses += 1
                 s.placed = True
                 settle(self, s)
@@ -2174,8 +2163,8 @@ class Rules:
             if s.p_b != s.p_a:
                 relocate(self, s, fx, i, s.p_b)
             s.facing[i] = f
-            s.__dict__["_fx"] = move_fx(self, s, fx, s.p_a, s.p_b)  # (None: recomputed by settle)
-            s.__dict__["_mask"] = None
+            s.fx_cache = move_fx(self, s, fx, s.p_a, s.p_b)  # (None: recomputed by settle)
+            s.mask_cache = None
             settle(self, s)
             self.back_to_main(s)
             return
@@ -2188,7 +2177,7 @@ class Rules:
         elif sp == 13:
             s.p_c = x
             relocate(self, s, fx, s.board[s.p_a], x)
-            s.__dict__["_fx"] = move_fx(self, s, fx, s.p_a, x)  # (None: recomputed by settle)
+            s.fx_cache = move_fx(self, s, fx, s.p_a, x)  # (None: recomputed by settle)
             settle(self, s)
             self.back_to_main(s)
             return
@@ -2223,8 +2212,8 @@ class Rules:
             s.sub_phase = int(Sub.ROTATE_FACING)
         elif sp == 19:
             s.facing[s.board[s.p_a]] = f
-            s.__dict__["_fx"] = move_fx(self, s, fx, s.p_a, s.p_a)  # (None: recomputed by settle)
-            s.__dict__["_mask"] = None
+            s.fx_cache = move_fx(self, s, fx, s.p_a, s.p_a)  # (None: recomputed by settle)
+            s.mask_cache = None
             settle(self, s)
             self.back_to_main(s)
             return

@@ -10,8 +10,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
-from ..core.state import state_class
+from ..core.state import state_class, transient, transient_fields
 
 __all__ = ["Loc", "Sub", "Eff", "ArenaState", "fast_clone", "TILES_PER_PLAYER"]
 
@@ -97,9 +98,11 @@ class ArenaState:
     -1 before the Banner is placed or after elimination), ``seg_content[p][2]`` (segments 2, 3: instance or
     -1), ``seg_revealed[p][2]``.  Battle bookkeeping: ``b_*`` (stage 0 start, 1 phases, 2 poison, 3 end).
 
-    The engine caches the continuous effects and the legal mask on the object (outside the dataclass
-    fields); code that edits a state by hand must call :func:`monolith_envs.arena.rules.dirty` afterwards
-    (the helpers of :mod:`monolith_envs.arena.positions` do).
+    Transient fields (:func:`monolith_envs.core.state.transient`: clones, equality and serialisation
+    ignore them): ``fx_cache`` the continuous effects of the position, ``mask_cache`` the legal mask,
+    ``deck_counts`` the observation's per-deck type counts.  Code that edits a state by hand must call
+    :func:`monolith_envs.core.state.clear_transient` afterwards (the helpers of
+    :mod:`monolith_envs.arena.positions` do).
     """
 
     num_players: int
@@ -159,27 +162,35 @@ class ArenaState:
     terminal: bool = False
     winners: list = field(default_factory=list)
     cum_reward: list = field(default_factory=list)
+    fx_cache: Any = transient()
+    mask_cache: Any = transient()
+    deck_counts: Any = transient()
 
 
-_FIELDS = tuple(f.name for f in dataclasses.fields(ArenaState))
+_FIELDS = tuple(f.name for f in dataclasses.fields(ArenaState) if f.name not in transient_fields(ArenaState))
 _NESTED = frozenset({"deck", "hand", "fresh", "discard", "seg_hex", "seg_content", "seg_revealed"})
-_FLAT = frozenset(
-    {"factions", "itype", "loc", "hexof", "facing", "wounds", "poison", "used", "board", "hp", "pool", "alive",
-     "elim_order", "mono_folded", "first_turn_done", "tele_rune_used", "last_round_owed", "unfold_queue",
-     "b_acts", "b_strikes", "b_targets", "winners", "cum_reward"}
-)
 
 
-def fast_clone(s: ArenaState) -> ArenaState:
-    """Exact independent copy of ``s`` (caches attached to ``s`` are not copied)."""
-    new = object.__new__(ArenaState)
-    d = new.__dict__
-    src = s.__dict__
-    for name in _FIELDS:
-        v = src[name]
-        if name in _FLAT:
-            v = list(v)
-        elif name in _NESTED:
-            v = [list(x) for x in v]
-        d[name] = v
-    return new
+def _clone_source() -> str:
+    """Source of :func:`fast_clone`: one assignment per persistent field (lists of lists copied two deep,
+    flat lists once, scalars shared), so a clone costs one attribute read and write per field."""
+    lines = ["def fast_clone(s):", "    new = _new(ArenaState)"]
+    for f in dataclasses.fields(ArenaState):
+        name = f.name
+        if name not in _FIELDS:
+            continue
+        if name in _NESTED:
+            lines.append(f"    new.{name} = [list(x) for x in s.{name}]")
+        elif f.type == "list":
+            lines.append(f"    new.{name} = list(s.{name})")
+        else:
+            lines.append(f"    new.{name} = s.{name}")
+    lines.append("    return new")
+    return "\n".join(lines)
+
+
+_ns: dict = {"_new": object.__new__, "ArenaState": ArenaState}
+exec(_clone_source(), _ns)  # noqa: S102 (generated from the dataclass fields above)
+fast_clone = _ns["fast_clone"]
+fast_clone.__doc__ = "Exact independent copy of an ArenaState; its transient fields are None (caches not copied)."
+fast_clone.__module__ = __name__

@@ -4,6 +4,12 @@ A state is built from: ``None``, ``bool``, ``int``, ``float``, ``str``, ``IntEnu
 lists, dicts with ``str``/``int`` keys, sets/frozensets, numpy arrays and numpy scalars, and dataclasses
 registered with :func:`state_class`.  Everything else is rejected with a :class:`StateError` naming the
 path of the offending value.
+
+Transient fields: a state class may declare caches derived from its other fields with :func:`transient`
+(after the ordinary fields).  They default to None; :func:`clone_state` gives the copy None,
+:func:`states_equal` and :func:`to_dict` ignore them, :func:`from_dict` leaves them None, and
+:func:`clear_transient` resets them all (call it after editing a state by hand).  Code reads and writes them
+as ordinary attributes (never through ``state.__dict__``).
 """
 
 from __future__ import annotations
@@ -17,7 +23,8 @@ import numpy as np
 
 from .game import MonolithEnvError
 
-__all__ = ["StateError", "state_class", "clone_state", "states_equal", "to_dict", "from_dict"]
+__all__ = ["StateError", "state_class", "transient", "transient_fields", "clear_transient", "clone_state",
+           "states_equal", "to_dict", "from_dict"]
 
 
 class StateError(MonolithEnvError, ValueError):
@@ -25,7 +32,9 @@ class StateError(MonolithEnvError, ValueError):
 
 
 _CLASSES: dict[str, type] = {}
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_FIELDS: dict[type, tuple[str, ...]] = {}  # the ordinary (persistent) fields of each state class
+_TRANSIENT: dict[type, tuple[str, ...]] = {}
+_TRANSIENT_KEY = "monolith_envs.transient"
 _IMMUTABLE = (type(None), bool, int, float, str, np.integer, np.floating, np.bool_)
 _JSON_SCALARS = frozenset((type(None), bool, int, str))  # encode as themselves (floats need a NaN check)
 
@@ -34,13 +43,47 @@ def _qualname(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
+def transient() -> Any:
+    """A dataclass field for a cache derived from the other fields of a state (default None).
+
+    Example::
+
+        @state_class
+        @dataclass
+        class MyState:
+            board: list
+            mask_cache: Any = transient()
+    """
+    return dataclasses.field(default=None, compare=False, repr=False, metadata={_TRANSIENT_KEY: True})
+
+
 def state_class(cls: type) -> type:
-    """Class decorator: register a dataclass as a state node so it can be cloned and serialised."""
+    """Class decorator: register a dataclass as a state node so it can be cloned and serialised.
+
+    Raises:
+        TypeError: ``cls`` is not a dataclass, or declares a :func:`transient` field before an ordinary one.
+    """
     if not dataclasses.is_dataclass(cls):
         raise TypeError(f"{cls.__name__} must be a dataclass to be a state class")
+    fields = dataclasses.fields(cls)
+    flags = [bool(f.metadata.get(_TRANSIENT_KEY)) for f in fields]
+    if any(a and not b for a, b in zip(flags, flags[1:])):
+        raise TypeError(f"{cls.__name__}: declare the transient fields after the ordinary ones")
     _CLASSES[_qualname(cls)] = cls
-    _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    _FIELDS[cls] = tuple(f.name for f, tr in zip(fields, flags) if not tr)
+    _TRANSIENT[cls] = tuple(f.name for f, tr in zip(fields, flags) if tr)
     return cls
+
+
+def transient_fields(cls: type) -> tuple[str, ...]:
+    """Names of the :func:`transient` fields of a registered state class (empty for other types)."""
+    return _TRANSIENT.get(cls, ())
+
+
+def clear_transient(state: Any) -> None:
+    """Reset every :func:`transient` field of ``state`` (a registered state class instance) to None."""
+    for name in _TRANSIENT.get(type(state), ()):
+        setattr(state, name, None)
 
 
 def _enum_ok(cls: type) -> type:
@@ -58,15 +101,13 @@ def clone_state(obj: Any) -> Any:
     fields = _FIELDS.get(t)
     if fields is not None:
         new = object.__new__(t)
-        d = new.__dict__ if hasattr(new, "__dict__") else None
         for name in fields:
             v = getattr(obj, name)
             if not (isinstance(v, _IMMUTABLE) or isinstance(v, enum.Enum)):
                 v = clone_state(v)
-            if d is not None:
-                d[name] = v
-            else:
-                object.__setattr__(new, name, v)
+            object.__setattr__(new, name, v)
+        for name in _TRANSIENT[t]:
+            object.__setattr__(new, name, None)
         return new
     if t is list:
         return [v if isinstance(v, _IMMUTABLE) else clone_state(v) for v in obj]

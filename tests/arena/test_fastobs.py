@@ -91,7 +91,7 @@ def test_compiled_observation_rejects_bad_input_with_named_errors():
     with pytest.raises(ValueError, match="sub_phase 99"):
         g.observer.observe(bad, 0)
     bad = fast_clone(s)
-    del bad.__dict__["turn_seat"]
+    delattr(bad, "turn_seat")
     with pytest.raises(AttributeError, match="no field turn_seat"):
         g.observer.observe(bad, 0)
 

@@ -47,7 +47,7 @@ def test_cached_effects_are_exact_whenever_read(name, monkeypatch):
     plain_get_fx = rules.get_fx
 
     def checked_get_fx(game, s):
-        fx = s.__dict__.get("_fx")
+        fx = s.fx_cache
         if fx is not None:
             _assert_exact(game, s, fx)
             used["hit"] += 1
@@ -73,7 +73,7 @@ def test_cached_effects_are_exact_whenever_read(name, monkeypatch):
             if s.sub_phase == int(Sub.MAIN):  # memoised mask pieces of a reused Fx
                 assert np.array_equal(mask, g.compute_mask(fast_clone(s)))
             g.apply(s, int(rng.choice(np.flatnonzero(mask))))
-            fx = s.__dict__.get("_fx")
+            fx = s.fx_cache
             if fx is not None and not s.terminal:
                 _assert_exact(g, s, fx)
     assert used["hit"] > 200

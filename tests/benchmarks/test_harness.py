@@ -108,3 +108,20 @@ def test_single_agent_wrapper_masks():
         done = term or trunc
         steps += 1
     assert reward in (-1.0, 0.0, 1.0) and steps <= 21
+
+
+def test_quick_run_never_overwrites_committed_results(result, tmp_path, monkeypatch, capsys):
+    import benchmarks.run as run
+
+    monkeypatch.setattr(run, "run_benchmarks", lambda *a, **k: result)
+    committed = {p.name: p.read_bytes() for p in run.RESULTS_DIR.glob("latest-quick.*")}
+    monkeypatch.chdir(tmp_path)
+    run.main(["--quick", "--quiet"])
+    assert sorted(p.name for p in (tmp_path / "runs" / "benchmarks").iterdir()) == ["latest-quick.json",
+                                                                                   "latest-quick.md"]
+    assert {p.name: p.read_bytes() for p in run.RESULTS_DIR.glob("latest-quick.*")} == committed
+    published = tmp_path / "published"
+    monkeypatch.setattr(run, "RESULTS_DIR", published)  # --publish writes to the committed folder
+    run.main(["--quick", "--quiet", "--publish"])
+    assert (published / "latest-quick.md").read_text() == render_markdown(result)
+    assert "wrote runs/benchmarks/latest-quick.md" in capsys.readouterr().err

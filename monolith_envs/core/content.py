@@ -1,0 +1,512 @@
+"""Safe reading and strict validation of content files (TOML), shared by every game's content loader.
+
+A game's ``content.py`` reads its files with :func:`load_toml` (a path) or :func:`load_toml_resource` (a
+file shipped in the package) and reads each table (a tile, a card, a section) through :class:`Fields`,
+whose typed readers check the type and the bounds of every value.  Every problem is a
+:class:`ContentError` naming the file, the line (when known), the item (tile or card id) and the field.
+
+What :func:`load_toml` refuses (each a ``ContentError``, never a hang, a ``RecursionError`` or a
+``UnicodeDecodeError``): anything that is not a regular file (``/dev/zero``, a FIFO, a directory; a FIFO is
+opened non-blocking, so it cannot hang), a file above ``max_bytes``, bytes that are not UTF-8, a TOML
+syntax error, tables or arrays nested deeper than ``max_depth``, and any integer outside
+``-int_limit .. int_limit`` (the default fits a C ``int``), wherever it is in the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.resources
+import math
+import os
+import re
+import stat
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+from .game import MonolithEnvError
+
+__all__ = [
+    "ContentError",
+    "Fields",
+    "INT_LIMIT",
+    "MAX_DEPTH",
+    "MAX_FILE_BYTES",
+    "REQUIRED",
+    "TomlFile",
+    "load_toml",
+    "load_toml_resource",
+    "parse_toml",
+    "read_text",
+]
+
+MAX_FILE_BYTES = 1 << 20
+"""Default size cap of a content file (1 MiB; the largest reference file is about 10 KiB)."""
+
+MAX_DEPTH = 8
+"""Default limit of nested tables and arrays (the top-level table is depth 0)."""
+
+INT_LIMIT = 2**31 - 1
+"""Default bound of any integer in a content file: ``|v| <= INT_LIMIT`` (a C ``int``)."""
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+"""Default of a :class:`Fields` reader meaning "the field must be present"."""
+
+
+class ContentError(MonolithEnvError, ValueError):
+    """A content file that cannot be read or breaks its schema.
+
+    The message has the form ``"<file>:<line>: <label> '<item>', field '<field>': <problem>; allowed:
+    <...>"``; parts that do not apply are left out (line 0 = unknown, empty item or field).
+
+    Args:
+        path: the file (as given, or the resource path of a shipped file).
+        line: 1-based line number (0 when unknown).
+        item: the id of the tile/card concerned ("" for file- or section-level problems).
+        field: the offending field, dotted for nested tables (e.g. ``"faction.banner_hp"``).
+        problem: what is wrong.
+        allowed: what would be accepted.
+        label: the word for an item in the message (``"tile"``, ``"card"``; default ``"item"``).
+
+    Attributes:
+        path, line, item, field, problem, allowed: as given; ``tile_id`` is ``item``.
+    """
+
+    def __init__(self, path: str, line: int, item: str, field: str, problem: str, allowed: str = "",
+                 label: str = "item"):
+        self.path = str(path)
+        self.line = int(line)
+        self.item = item
+        self.field = field
+        self.problem = problem
+        self.allowed = allowed
+        where = f"{self.path}:{self.line}" if line else self.path
+        parts = []
+        if item:
+            parts.append(f"{label} '{item}'")
+        if field:
+            parts.append(f"field '{field}'")
+        msg = where + (": " + ", ".join(parts) if parts else "") + f": {problem}"
+        if allowed:
+            msg += f"; allowed: {allowed}"
+        super().__init__(msg)
+
+    @property
+    def tile_id(self) -> str:
+        """The item id (name used by tile-based games)."""
+        return self.item
+
+
+# ---------------------------------------------------------------------------------------------------
+# Reading files
+# ---------------------------------------------------------------------------------------------------
+
+
+def read_text(path: str | os.PathLike, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """The text of a regular file of at most ``max_bytes`` bytes, decoded as strict UTF-8.
+
+    Raises:
+        ContentError: the file is missing or unreadable, not a regular file (device, FIFO, directory,
+            socket), larger than ``max_bytes``, or not valid UTF-8 (naming the line and byte offset).
+    """
+    p = os.fspath(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(p, flags)
+    except OSError as exc:
+        raise ContentError(p, 0, "", "", f"cannot read the file: {exc.strerror or exc}",
+                           "a readable regular TOML file") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = ("a directory" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode)
+                    else "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "not a file")
+            raise ContentError(p, 0, "", "", f"not a regular file ({kind})", "a regular TOML file")
+        if st.st_size > max_bytes:
+            raise ContentError(p, 0, "", "", f"file of {st.st_size} bytes is too large",
+                               f"at most {max_bytes} bytes")
+        chunks, total = [], 0
+        while True:  # read at most max_bytes + 1 even if the file grows meanwhile
+            b = os.read(fd, max_bytes + 1 - total)
+            if not b:
+                break
+            chunks.append(b)
+            total += len(b)
+            if total > max_bytes:
+                raise ContentError(p, 0, "", "", "file is too large", f"at most {max_bytes} bytes")
+    except OSError as exc:
+        raise ContentError(p, 0, "", "", f"cannot read the file: {exc.strerror or exc}",
+                           "a readable regular TOML file") from None
+    finally:
+        os.close(fd)
+    return decode_utf8(b"".join(chunks), p)
+
+
+def decode_utf8(data: bytes, path: str) -> str:
+    """``data`` decoded as strict UTF-8 (a leading byte-order mark is dropped).
+
+    Raises:
+        ContentError: invalid UTF-8, naming the line and the byte offset.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ContentError(path, line, "", "", f"byte {exc.start} (0x{data[exc.start]:02x}) is not valid UTF-8",
+                           "UTF-8 text") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def parse_toml(text: str, path: str, max_depth: int = MAX_DEPTH, int_limit: int = INT_LIMIT,
+               label: str = "item") -> dict:
+    """Parse TOML text and check its nesting depth and every integer.
+
+    Raises:
+        ContentError: a syntax error (with its line), nesting deeper than ``max_depth``, or an integer
+            outside ``-int_limit .. int_limit`` or with too many digits (naming the dotted key path from
+            the nearest table with a string ``id``, which is named as the item with the word ``label``).
+    """
+    _precheck_depth(text, path, max_depth)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        raise ContentError(path, int(m.group(1)) if m else 0, "", "", f"TOML syntax error: {exc}",
+                           "TOML 1.0 syntax") from None
+    except RecursionError:
+        raise ContentError(path, 0, "", "", "tables or arrays nested too deeply",
+                           f"at most {max_depth} levels") from None
+    except ValueError as exc:  # e.g. an integer with more digits than Python converts
+        raise ContentError(path, 0, "", "", f"value cannot be read: {exc}",
+                           f"integers from {-int_limit} to {int_limit}") from None
+    _check_tree(data, text, path, max_depth, int_limit, label)
+    return data
+
+
+def _precheck_depth(text: str, path: str, max_depth: int) -> None:
+    """Reject bracket nesting deeper than ``max_depth + 2`` before the recursive parser runs.
+
+    Brackets inside strings and comments are skipped.  This keeps the parser away from Python's recursion
+    limit; :func:`_check_tree` applies the exact limit to the parsed data (dotted keys nest too).
+    """
+    limit = max_depth + 2
+    depth, i, n = 0, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "[{":
+            depth += 1
+            if depth > limit:
+                raise ContentError(path, text.count("\n", 0, i) + 1, "", "", "tables or arrays nested too deeply",
+                                   f"at most {max_depth} levels")
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        elif ch == "#":
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif ch in "\"'":
+            triple = text.startswith(ch * 3, i)
+            close = ch * 3 if triple else ch
+            j = i + len(close)
+            while j < n:
+                if ch == '"' and text[j] == "\\":
+                    j += 2
+                    continue
+                if text.startswith(close, j) or (not triple and text[j] == "\n"):
+                    break
+                j += 1
+            i = j + len(close)
+            continue
+        i += 1
+
+
+def _check_tree(data: Any, text: str, path: str, max_depth: int, int_limit: int, label: str) -> None:
+    """Exact depth and integer limits over the parsed data; a table in an array (``[[tiles]]``) with a
+    string ``id`` names the item, and the field is the key path inside it."""
+    stack: list[tuple[Any, str, str, int, bool]] = [(data, "", "", 0, False)]
+    while stack:
+        v, item, key, depth, in_list = stack.pop()
+        if isinstance(v, (dict, list)) and depth > max_depth:
+            raise ContentError(path, 0, item, key, "tables or arrays nested too deeply",
+                               f"at most {max_depth} levels", label)
+        if isinstance(v, dict):
+            if in_list and isinstance(v.get("id"), str):
+                item, key = v["id"], ""
+            stack.extend((x, item, f"{key}.{k}" if key else str(k), depth + 1, False) for k, x in v.items())
+        elif isinstance(v, list):
+            stack.extend((x, item, f"{key}[{i}]", depth + 1, True) for i, x in enumerate(v))
+        elif isinstance(v, int) and not isinstance(v, bool) and not -int_limit <= v <= int_limit:
+            raise ContentError(path, _value_line(text, key, str(v)), item, key, f"integer {_short(v)} is too large",
+                               f"integers from {-int_limit} to {int_limit}", label)
+        elif isinstance(v, float) and not math.isfinite(v):
+            raise ContentError(path, _value_line(text, key, ""), item, key, f"{v} is not a finite number",
+                               "finite numbers", label)
+
+
+def _value_line(text: str, key: str, value: str) -> int:
+    """Best-effort line of ``key = ... value`` (0 when not found)."""
+    name = re.split(r"[.\[]", key.rsplit(".", 1)[-1])[0] if key else ""
+    if not name:
+        return 0
+    pat = re.compile(rf"\s*[\"']?{re.escape(name)}[\"']?\s*=.*{re.escape(value[:30])}")
+    for i, ln in enumerate(text.splitlines()):
+        if pat.match(ln):
+            return i + 1
+    return 0
+
+
+def _short(v: Any) -> str:
+    s = repr(v)
+    return s if len(s) <= 40 else s[:20] + f"...({len(s)} characters)"
+
+
+@dataclass(frozen=True, eq=False)
+class TomlFile:
+    """A content file read and parsed by :func:`load_toml`.
+
+    Attributes:
+        path: the file name used in messages.
+        text: the decoded text.
+        data: the parsed top-level table.
+        digest: SHA-256 of the text (hex); caches key on ``(path, digest)`` so an edited file is reloaded.
+    """
+
+    path: str
+    text: str
+    data: dict
+    digest: str
+    lines: tuple[str, ...] = field(repr=False, default=())
+
+    def line_of(self, key: str, start: int = 1, stop: int | None = None) -> int:
+        """1-based line of the first ``key = ...`` in lines ``start .. stop-1`` (0 when not found)."""
+        lines = self.lines or tuple(self.text.splitlines())
+        pat = re.compile(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=")
+        for i in range(max(start, 1) - 1, len(lines) if stop is None else min(stop - 1, len(lines))):
+            if pat.match(lines[i]):
+                return i + 1
+        return 0
+
+    def header_lines(self, name: str, array: bool = True) -> list[int]:
+        """1-based lines of every ``[[name]]`` header (``array=False``: ``[name]``)."""
+        lines = self.lines or tuple(self.text.splitlines())
+        pat = re.compile(rf"\s*\[\[\s*{re.escape(name)}\s*\]\]" if array else rf"\s*\[\s*{re.escape(name)}\s*\]")
+        return [i + 1 for i, ln in enumerate(lines) if pat.match(ln)]
+
+
+def _make(path: str, text: str, max_depth: int, int_limit: int, label: str) -> TomlFile:
+    data = parse_toml(text, path, max_depth, int_limit, label)
+    return TomlFile(path, text, data, hashlib.sha256(text.encode("utf-8")).hexdigest(),
+                    tuple(text.splitlines()))
+
+
+def load_toml(path: str | os.PathLike, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH,
+              int_limit: int = INT_LIMIT, label: str = "item") -> TomlFile:
+    """Read (:func:`read_text`) and parse (:func:`parse_toml`) one TOML file.
+
+    Raises:
+        ContentError: anything :func:`read_text` or :func:`parse_toml` refuses.
+    """
+    p = os.fspath(path)
+    return _make(p, read_text(p, max_bytes), max_depth, int_limit, label)
+
+
+def load_toml_resource(package: str, *parts: str, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH,
+                       int_limit: int = INT_LIMIT, label: str = "item") -> TomlFile:
+    """Read and parse a TOML file shipped in ``package`` (``importlib.resources``), e.g.
+    ``load_toml_resource("monolith_envs.arena", "data", "dragon_empire.toml")``.
+
+    Raises:
+        ContentError: as :func:`load_toml`.
+    """
+    res = importlib.resources.files(package).joinpath(*parts)
+    p = str(res)
+    try:
+        data = res.read_bytes()
+    except OSError as exc:
+        raise ContentError(p, 0, "", "", f"cannot read the file: {exc.strerror or exc}", "a shipped TOML file") from None
+    if len(data) > max_bytes:
+        raise ContentError(p, 0, "", "", f"file of {len(data)} bytes is too large", f"at most {max_bytes} bytes")
+    return _make(p, decode_utf8(data, p), max_depth, int_limit, label)
+
+
+# ---------------------------------------------------------------------------------------------------
+# Typed field readers
+# ---------------------------------------------------------------------------------------------------
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _rng(lo: int | float | None, hi: int | float | None, what: str = "an integer") -> str:
+    if lo is not None and hi is not None:
+        return f"{what} from {lo} to {hi}"
+    if lo is not None:
+        return f"{what} >= {lo}"
+    if hi is not None:
+        return f"{what} <= {hi}"
+    return what
+
+
+class Fields:
+    """Typed, bounded reader of one TOML table (a tile, a card, a section).
+
+    Args:
+        table: the parsed table (anything else raises ``ContentError`` at construction).
+        path: the file name for messages.
+        item: id of the tile/card ("" for a section).
+        prefix: prepended to field names in messages (e.g. ``"faction."``).
+        label: the word for an item in messages (``"tile"``, ``"card"``).
+        line: ``line(field) -> int`` gives the line of a field (0 = unknown); default: none known.
+
+    Every reader takes the field name, its bounds and a ``default`` (:data:`REQUIRED`: the field must be
+    present) and raises ``ContentError(path, line, item, prefix + field, problem, allowed)`` for a missing
+    required field, a wrong type or a value out of bounds. Bools are never integers.
+    """
+
+    def __init__(self, table: Any, path: str, item: str = "", prefix: str = "", label: str = "item",
+                 line: Callable[[str], int] | None = None):
+        self.path = path
+        self.item = item
+        self.prefix = prefix
+        self.label = label
+        self._line = line
+        if not isinstance(table, dict):
+            raise self.err("", f"{_short(table)} is not a table", "a TOML table")
+        self.table = table
+
+    def err(self, field: str, problem: str, allowed: str = "") -> ContentError:
+        """The :class:`ContentError` for ``field`` of this table."""
+        line = self._line(field) if self._line else 0
+        name = self.prefix + field if field else self.prefix.rstrip(".")
+        return ContentError(self.path, line, self.item, name, problem, allowed, self.label)
+
+    def __contains__(self, field: str) -> bool:
+        return field in self.table
+
+    def check_keys(self, allowed: Iterable[str], required: Iterable[str] = ()) -> None:
+        """Every key is in ``allowed`` and every key of ``required`` is present."""
+        allowed = tuple(allowed)
+        for k in required:
+            if k not in self.table:
+                raise self.err(k, "missing", "required: " + ", ".join(required))
+        for k in self.table:
+            if k not in allowed:
+                raise self.err(k, f"unknown field {k!r}", ", ".join(allowed))
+
+    def raw(self, field: str, default: Any = REQUIRED) -> Any:
+        """The value as parsed (no check), or ``default``."""
+        if field in self.table:
+            return self.table[field]
+        if default is REQUIRED:
+            raise self.err(field, "missing")
+        return default
+
+    def int(self, field: str, lo: int | None = None, hi: int | None = None, default: Any = REQUIRED) -> int:
+        """An integer in ``lo .. hi``."""
+        v = self.raw(field, default)
+        if not _is_int(v):
+            raise self.err(field, f"{_short(v)} is not an integer", _rng(lo, hi))
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            raise self.err(field, f"{v} is out of range", _rng(lo, hi))
+        return v
+
+    def number(self, field: str, lo: float | None = None, hi: float | None = None, default: Any = REQUIRED) -> float:
+        """A finite int or float in ``lo .. hi``, returned as a float."""
+        v = self.raw(field, default)
+        if not (_is_int(v) or isinstance(v, float)) or not math.isfinite(v):
+            raise self.err(field, f"{_short(v)} is not a number", _rng(lo, hi, "a number"))
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            raise self.err(field, f"{v} is out of range", _rng(lo, hi, "a number"))
+        return float(v)
+
+    def bool(self, field: str, default: Any = REQUIRED) -> bool:
+        """``true`` or ``false``."""
+        v = self.raw(field, default)
+        if not isinstance(v, bool):
+            raise self.err(field, f"{_short(v)} is not a boolean", "true or false")
+        return v
+
+    def str(self, field: str, default: Any = REQUIRED, pattern: str | None = None, max_len: int = 1000,
+            allowed: str = "") -> str:
+        """A string of at most ``max_len`` characters, fully matching ``pattern`` when given."""
+        v = self.raw(field, default)
+        what = allowed or ("a string matching " + pattern if pattern else "a string")
+        if not isinstance(v, str):
+            raise self.err(field, f"{_short(v)} is not a string", what)
+        if len(v) > max_len:
+            raise self.err(field, f"string of {len(v)} characters is too long", f"at most {max_len} characters")
+        if pattern is not None and not re.fullmatch(pattern, v):
+            raise self.err(field, f"{_short(v)} is not allowed", what)
+        return v
+
+    def choice(self, field: str, options: Sequence[Any], default: Any = REQUIRED) -> Any:
+        """One of ``options`` (compared by type and value)."""
+        v = self.raw(field, default)
+        if not any(type(v) is type(o) and v == o for o in options):
+            raise self.err(field, f"{_short(v)} is not allowed", ", ".join(map(str, options)))
+        return v
+
+    def list(self, field: str, default: Any = (), min_len: int = 0, max_len: int = 64) -> list:
+        """A list (items unchecked) of ``min_len .. max_len`` items."""
+        v = self.raw(field, default)
+        if isinstance(v, tuple):
+            v = list(v)
+        if not isinstance(v, list):
+            raise self.err(field, f"{_short(v)} is not a list", f"a list of {min_len} to {max_len} items")
+        if not min_len <= len(v) <= max_len:
+            raise self.err(field, f"list of {len(v)} items", f"a list of {min_len} to {max_len} items")
+        return v
+
+    def int_list(self, field: str, lo: int | None = None, hi: int | None = None, default: Any = (),
+                 min_len: int = 0, max_len: int = 64, unique: bool = False) -> tuple[int, ...]:
+        """A list of integers in ``lo .. hi`` (``unique``: no value twice), as a tuple."""
+        items = self.list(field, default, min_len, max_len)
+        out: list[int] = []
+        for x in items:
+            if not _is_int(x) or (lo is not None and x < lo) or (hi is not None and x > hi):
+                raise self.err(field, f"value {_short(x)} is out of range", "a list of " + _rng(lo, hi, "integers"))
+            if unique and x in out:
+                raise self.err(field, f"value {x} is listed twice", "each value at most once")
+            out.append(x)
+        return tuple(out)
+
+    def str_list(self, field: str, options: Sequence[str] | None = None, default: Any = (), min_len: int = 0,
+                 max_len: int = 64, unique: bool = False) -> tuple[str, ...]:
+        """A list of strings (each one of ``options`` when given), as a tuple."""
+        items = self.list(field, default, min_len, max_len)
+        allowed = ", ".join(options) if options is not None else "strings"
+        out: list[str] = []
+        for x in items:
+            if not isinstance(x, str) or (options is not None and x not in options):
+                raise self.err(field, f"value {_short(x)} is not allowed", allowed)
+            if unique and x in out:
+                raise self.err(field, f"value {x!r} is listed twice", "each value at most once")
+            out.append(x)
+        return tuple(out)
+
+    def table_of(self, field: str, default: Any = REQUIRED, item: str | None = None) -> Fields:
+        """A nested table as its own :class:`Fields` (field names prefixed with ``field.``)."""
+        v = self.raw(field, default)
+        return Fields(v, self.path, self.item if item is None else item, f"{self.prefix}{field}.", self.label,
+                      self._line)
+
+    def tables(self, field: str, default: Any = (), min_len: int = 0, max_len: int = 256) -> list[dict]:
+        """A list of tables (``[[field]]`` or an array of inline tables)."""
+        items = self.list(field, default, min_len, max_len)
+        for i, x in enumerate(items):
+            if not isinstance(x, dict):
+                raise self.err(field, f"entry {i} ({_short(x)}) is not a table", "tables")
+        return items

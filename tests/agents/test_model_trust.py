@@ -1,0 +1,98 @@
+"""Untrusted model files: ``ppo:PATH`` never runs code from the file unless it is marked trusted."""
+
+from __future__ import annotations
+
+import base64
+import json
+import pickle
+import zipfile
+
+import numpy as np
+import pytest
+
+from agents import MaskablePPOAgent, RandomAgent, make_agent
+from agents.ppo import ModelTrustError, load_maskable_ppo
+from tests.toy_game import ENV_ID
+
+
+class _WritesFile:
+    """Unpickling this calls ``pathlib.Path.write_text`` (a stand-in for any code a hostile file runs)."""
+
+    def __init__(self, target):
+        self.target = target
+
+    def __reduce__(self):
+        import pathlib
+
+        return (pathlib.Path.write_text, (pathlib.Path(self.target), "owned"))
+
+
+@pytest.fixture(scope="module")
+def toy_model(tmp_path_factory):
+    from sb3_contrib import MaskablePPO
+
+    from training.wrapper import SingleAgentEnv
+
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv(ENV_ID, [RandomAgent()]), n_steps=32, batch_size=32,
+                        policy_kwargs={"net_arch": [8]}, seed=0, device="cpu")
+    path = tmp_path_factory.mktemp("model") / "toy.zip"
+    model.save(path)
+    return path
+
+
+def _craft(src, dst, key, target):
+    """Copy model zip ``src`` to ``dst`` with the pickled entry ``key`` replaced by the file-writing payload."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for item in zin.infolist():
+            blob = zin.read(item.filename)
+            if item.filename == "data":
+                data = json.loads(blob)
+                data[key] = {":type:": "<class 'x'>",
+                             ":serialized:": base64.b64encode(pickle.dumps(_WritesFile(target))).decode()}
+                blob = json.dumps(data).encode()
+            zout.writestr(item, blob)
+    return dst
+
+
+def test_own_model_loads_untrusted_and_acts_like_a_trusted_load(toy_model):
+    safe, full = load_maskable_ppo(toy_model), load_maskable_ppo(toy_model, trusted=True)
+    obs = np.linspace(0, 1, 23, dtype=np.float32)
+    mask = np.array([1, 0, 1, 1, 0, 0, 1, 0, 1], bool)
+    a_safe = safe.predict(obs, action_masks=mask, deterministic=True)[0]
+    assert a_safe == full.predict(obs, action_masks=mask, deterministic=True)[0] and mask[a_safe]
+    assert make_agent(f"ppo:{toy_model}", ENV_ID).act(obs, mask.astype(np.int8), np.random.default_rng(0)) == a_safe
+
+
+@pytest.mark.parametrize("key", ["observation_space", "policy_class"])
+def test_crafted_model_is_refused_and_runs_nothing(toy_model, tmp_path, key):
+    target = tmp_path / "pwned.txt"
+    bad = _craft(toy_model, tmp_path / "bad.zip", key, target)
+    with pytest.raises(ModelTrustError, match=f"{key}.*--trust-model-files"):
+        MaskablePPOAgent(bad)
+    assert not target.exists()
+    # the payload is real: a trusted load runs it (what every load did before)
+    try:  # the int that write_text returns is no space or class, so SB3 fails after running the payload
+        load_maskable_ppo(bad, trusted=True)
+    except (AttributeError, TypeError, ValueError, AssertionError):
+        pass
+    assert target.read_text() == "owned"
+
+
+def test_crafted_training_only_entry_is_replaced_not_run(toy_model, tmp_path):
+    target = tmp_path / "pwned.txt"
+    bad = _craft(toy_model, tmp_path / "bad.zip", "lr_schedule", target)
+    model = load_maskable_ppo(bad)  # the schedule is only read by training: a default stands in
+    assert not target.exists() and model.action_space.n == 9
+
+
+def test_evaluate_cli_refuses_crafted_model(toy_model, tmp_path, capsys, monkeypatch):
+    from training.evaluate import main
+
+    monkeypatch.delenv("MONOLITH_ENVS_TRUST_MODELS", raising=False)
+    target = tmp_path / "pwned.txt"
+    bad = _craft(toy_model, tmp_path / "bad.zip", "action_space", target)
+    with pytest.raises(SystemExit) as exc:
+        main(["--env", ENV_ID, "--agents", f"random,ppo:{bad}", "--games", "2", "--workers", "1",
+              "--out", str(tmp_path / "e.json")])
+    assert exc.value.code == 2 and not target.exists() and not (tmp_path / "e.json").exists()
+    assert "--trust-model-files" in capsys.readouterr().err

@@ -1,0 +1,28 @@
+"""Commands write under ``runs/`` (never into the working directory or tracked files) and record games."""
+
+from __future__ import annotations
+
+import json
+
+import monolith_envs
+from monolith_envs.core.replay import load_log, replay_steps
+from tests.toy_game import ENV_ID
+
+
+def test_evaluate_writes_under_runs_and_records_every_match(tmp_path, monkeypatch, capsys):
+    from training.evaluate import main
+
+    monkeypatch.chdir(tmp_path)
+    out = main(["--env", ENV_ID, "--agents", "random,heuristic", "--games", "3", "--workers", "1",
+                "--record-dir", "games"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["games", "runs"]  # no eval_*.json in the cwd
+    written = tmp_path / "runs" / "eval" / f"eval_{ENV_ID}_0.json"
+    assert json.loads(written.read_text())["pairs"] == out["pairs"]
+    logs = sorted((tmp_path / "games").iterdir())
+    assert [p.name for p in logs] == ["pair0_game0000.json", "pair0_game0001.json", "pair0_game0002.json"]
+    for k, p in enumerate(logs):
+        log = load_log(p)
+        assert log.seed == k and f"random at seat {k % 2} vs heuristic" in log.note
+        *_, (_, _, env) = replay_steps(log, lambda eid, **c: monolith_envs.make(eid, wrapped=False, **c))
+        assert env.game.is_terminal(env.game_state)
+    assert sum(len(load_log(p).actions) for p in logs) == out["pairs"][0]["mean_decisions"] * 3
