@@ -7,7 +7,7 @@ and the state ``s``; seats are absolute.
 from __future__ import annotations
 
 __all__ = ["modifiers", "tunnels_now", "neighbours", "units", "occupies", "controller", "controllers",
-           "cremate", "occupancy_check", "kill", "has_enemy_living"]
+           "cremate", "occupancy_check", "kill", "has_enemy_living", "units_text"]
 
 
 def modifiers(g, s, p: int) -> dict:
@@ -130,3 +130,19 @@ def kill(s, p: int, q: int, sp: int) -> None:
         s.favour[p] += 3
     s.kills_today[p] += 1
     occupancy_check(s, q, sp)
+
+
+def units_text(s, sp: int) -> str:
+    """The units in ``sp`` in the docs §10 notation, e.g. ``P0{2W,1w,S} P2{1W}`` ('' when empty)."""
+    parts = []
+    for p in range(s.n):
+        u = []
+        if s.living[sp][p]:
+            u.append(f"{s.living[sp][p]}W")
+        if s.dead[sp][p]:
+            u.append(f"{s.dead[sp][p]}w")
+        if s.shaman_space[p] == sp:
+            u.append("S" if s.shaman_alive[p] else "s")
+        if u:
+            parts.append(f"P{p}{{{','.join(u)}}}")
+    return " ".join(parts)

@@ -12,13 +12,20 @@ from typing import Any, Mapping
 
 import numpy as np
 
+from ..core.base import GameBase
 from ..core.config import ConfigError
-from ..core.game import IllegalActionError, InvariantError
+from ..core.game import (
+    ChanceMode,
+    GameInfo,
+    IllegalActionError,
+    Information,
+    InvariantError,
+    Utility,
+)
+from ..core.returns import rank, require_terminal, score_potential, win_loss, winners_outcome
 from ..core.state import clone_state
-from ..core.state import from_dict as _from_dict
-from ..core.state import to_dict as _to_dict
 from .actions import Offsets, action_index, action_name, build_layout
-from .config import ENV_ID, validate
+from .config import CONFIG_KEYS, ENV_ID, validate
 from .content import load_content
 from .state import NONE, MonolithState, Phase, Sub
 from .table import FRAMES, TABLE
@@ -28,7 +35,7 @@ __all__ = ["MonolithGame"]
 _MAX_AUTO = 10_000
 
 
-class MonolithGame:
+class MonolithGame(GameBase):
     """The Monolith rules engine (docs/the_monolith.md) implementing :class:`~monolith_envs.core.game.Game`.
 
     Args:
@@ -43,6 +50,11 @@ class MonolithGame:
         zero_sum (True), max_decisions, content, and the static map tables (``N``, ``R``, ``active``, ...).
     """
 
+    GAME_INFO = GameInfo(
+        env_id=ENV_ID, name="The Monolith", min_players=2, max_players=4, utility=Utility.ZERO_SUM,
+        chance=ChanceMode.DURING_PLAY, information=Information.IMPERFECT, teams=False, config_keys=CONFIG_KEYS,
+        max_length=int(next(k.default for k in CONFIG_KEYS if k.name == "max_decisions")))
+    STATE_CLASS = MonolithState
     env_id = ENV_ID
 
     def __init__(self, config: Mapping[str, Any] | None = None):
@@ -99,7 +111,6 @@ class MonolithGame:
             setattr(self, "A_" + name, getattr(self.off, name))
         self.layout = build_layout(self.N, self.R, self.S)
         self.max_decisions = int(cfg["max_decisions"])
-        self.zero_sum = True
         self.reward_mode = cfg["reward_mode"]
         from .observe import Observer
 
@@ -114,6 +125,7 @@ class MonolithGame:
                 return
             if s.sub != NONE:
                 legal = TABLE[s.sub][0](self, s, s.current)
+                s.legal_cache = legal
                 if len(legal) == 1 and legal[0] == 0:
                     TABLE[s.sub][1](self, s, s.current, 0, rng)
                     continue
@@ -121,6 +133,7 @@ class MonolithGame:
                     raise InvariantError(f"the_monolith: decision {Sub(s.sub).name} of seat {s.current} has no "
                                          "legal action")
                 return
+            s.legal_cache = None
             if not s.stack:
                 raise InvariantError("the_monolith: no pending decision and no pending rule step")
             fr = s.stack.pop()
@@ -131,7 +144,10 @@ class MonolithGame:
         """Sorted legal action indices of the decider (empty when terminal)."""
         if s.terminal or s.sub == NONE:
             return []
-        return sorted(TABLE[s.sub][0](self, s, s.current))
+        lg = s.legal_cache
+        if lg is None:
+            lg = s.legal_cache = TABLE[s.sub][0](self, s, s.current)
+        return sorted(lg)
 
     # ------------------------------------------------------------------ protocol
     def initial_state(self, rng: np.random.Generator) -> MonolithState:
@@ -175,12 +191,25 @@ class MonolithGame:
             raise self.illegal(state, a, "the game is over")
         if not 0 <= a < self.off.n:
             raise self.illegal(state, a, f"action {a} outside 0..{self.off.n - 1}")
-        mask_fn, apply_fn = TABLE[state.sub]
-        if a not in mask_fn(self, state, state.current):
+        lg = state.legal_cache
+        if lg is None:
+            lg = TABLE[state.sub][0](self, state, state.current)
+        if a not in lg:
             raise self.illegal(state, a, f"not legal in {Sub(state.sub).name}")
-        if rng is None:
-            rng = _NoRng()
+        if rng is None:  # no chance given: resolve on a copy, so a draw leaves the state unchanged
+            import dataclasses
+
+            work = clone_state(state)
+            self._apply(work, a, _NoRng())
+            for f in dataclasses.fields(work):
+                setattr(state, f.name, getattr(work, f.name))
+            return
+        self._apply(state, a, rng)
+
+    def _apply(self, state: MonolithState, a: int, rng) -> None:
+        apply_fn = TABLE[state.sub][1]
         state.favour_floor = list(state.favour)
+        state.legal_cache = None
         apply_fn(self, state, state.current, a, rng)
         state.decisions += 1
         self.run(state, rng)
@@ -188,21 +217,16 @@ class MonolithGame:
             self._score(state)
 
     def _score(self, s: MonolithState) -> None:
-        n, f, k = s.n, s.favour, self.config["score_scale"]
-        tot = sum(f)
-        s.cum = [k * (f[p] - (tot - f[p]) / (n - 1)) for p in range(n)]
+        s.cum = score_potential(s.favour, 1.0 / self.config["score_scale"], np.float64).tolist()
 
     def finish_returns(self, s: MonolithState) -> None:
-        """Terminal returns (docs §8): win_loss, rank, or score."""
+        """Terminal returns (docs §8): win_loss, rank (ties broken by the §8 rule, so every place is
+        distinct), or score."""
         n = s.n
-        order = self.ranking(s)
         if self.reward_mode == "win_loss":
-            s.cum = [1.0 if p == order[0] else -1.0 / (n - 1) for p in range(n)]
+            s.cum = win_loss(n, [self.ranking(s)[0]], np.float64).tolist()
         elif self.reward_mode == "rank":
-            r = [0.0] * n
-            for i, p in enumerate(order):
-                r[p] = 1.0 - 2.0 * i / (n - 1)
-            s.cum = r
+            s.cum = rank([(s.favour[p], -((p - s.first) % n)) for p in range(n)], np.float64).tolist()
         else:
             self._score(s)
 
@@ -212,9 +236,15 @@ class MonolithGame:
 
         return final_ranking(s)
 
-    def clone(self, state: MonolithState) -> MonolithState:
-        """Exact, independent copy."""
-        return clone_state(state)
+    def outcome(self, state: MonolithState) -> tuple:
+        """Per-seat result of a finished game: the one winner WIN, the others LOSS (docs §8: there is
+        always exactly one winner).
+
+        Raises:
+            MonolithEnvError: the game is not over.
+        """
+        require_terminal(self, state)
+        return winners_outcome(state.n, [self.ranking(state)[0]])
 
     def is_terminal(self, state: MonolithState) -> bool:
         return bool(state.terminal)
@@ -231,10 +261,6 @@ class MonolithGame:
         """``float32[obs_spec.size]`` seat-relative observation (docs §7)."""
         return self.observer.observe(state, int(player))
 
-    def state_vector(self, state: MonolithState) -> np.ndarray:
-        """Every seat's observation, concatenated (seat 0 first)."""
-        return np.concatenate([self.observer.observe(state, p) for p in range(self.n)])
-
     def render_text(self, state: MonolithState, viewer: int | None = None) -> str:
         from .render import render_text
 
@@ -244,15 +270,6 @@ class MonolithGame:
         from .render import render_rgb
 
         return render_rgb(self, state)
-
-    def to_dict(self, state: MonolithState) -> dict:
-        return _to_dict(state)
-
-    def from_dict(self, data: Mapping[str, Any]) -> MonolithState:
-        s = _from_dict(data)
-        if not isinstance(s, MonolithState):
-            raise TypeError(f"not a serialised MonolithState: {type(s).__name__}")
-        return s
 
     def resample_hidden(self, state: MonolithState, viewer: int, rng: np.random.Generator) -> MonolithState:
         """Copy with what ``viewer`` cannot know redrawn (docs §7 visibility): the order of the three decks,

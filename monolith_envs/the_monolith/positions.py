@@ -38,6 +38,7 @@ import ast
 import re
 
 from ..core.game import MonolithEnvError
+from .board import units_text
 from .state import NONE, Frame, Phase, Sub
 
 __all__ = ["PositionError", "parse_position", "format_position"]
@@ -353,17 +354,8 @@ def format_position(g, s) -> str:
         f += [k for k in ("committed", "out") if getattr(s, k)[p]]
         out.append(f"P{p} " + " ".join(f))
     for sp in g.active_spaces:
-        parts = []
-        for p in range(s.n):
-            u = []
-            if s.living[sp][p]:
-                u.append(f"{s.living[sp][p]}W")
-            if s.dead[sp][p]:
-                u.append(f"{s.dead[sp][p]}w")
-            if s.shaman_space[p] == sp:
-                u.append("S" if s.shaman_alive[p] else "s")
-            if u:
-                parts.append(f"P{p}{{{','.join(u)}}}")
+        units = units_text(s, sp)
+        parts = [units] if units else []
         if s.blood[sp]:
             parts.append(f"blood={s.blood[sp]}")
         if any(s.boast[sp]):

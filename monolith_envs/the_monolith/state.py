@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Any
 
-from ..core.state import state_class
+from ..core.state import state_class, transient
 
 __all__ = ["Phase", "Sub", "Frame", "Win", "Zone", "MonolithState", "NONE"]
 
@@ -201,4 +202,5 @@ class MonolithState:
     # flow and returns
     stack: list = field(default_factory=list)
     cum: list = field(default_factory=list)
-    favour_floor: list = field(default_factory=list)  # favour after the previous apply (invariant 9)
+    favour_floor: list = field(default_factory=list)  # favour before the last apply (invariant 9)
+    legal_cache: Any = transient()  # legal actions of the pending decision (mutating a state by hand: clear it)

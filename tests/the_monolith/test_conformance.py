@@ -2,6 +2,7 @@
 
 import pytest
 
+from monolith_envs import the_monolith_v0
 from monolith_envs.core.testing import CHECKS, check_env
 
 CONFIGS = {
@@ -16,6 +17,6 @@ CONFIGS = {
 
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_check_env(name):
-    report = check_env("the_monolith_v0", CONFIGS[name], games=1, seed=5, api_cycles=60)
+    report = check_env(the_monolith_v0.raw_env, CONFIGS[name], games=1, seed=5, api_cycles=60)
     assert report.checks == list(CHECKS)
     assert report.episodes == 1

@@ -85,8 +85,7 @@ def test_the_rng_is_untouched_by_a_rejected_action():
     rng = ScriptedRng([0.1, 0.5, 0.9])
     with pytest.raises(IllegalActionError):
         g.apply(s, 1, rng)  # march: P0 has no warrior on the board
-    assert rng.used == 0 if hasattr(rng, "used") else True
-    g.apply(s, 5, rng)  # commit: the lift draws three zones
+    g.apply(s, 5, rng)  # commit: the lift draws three zones (a draw by the rejected action would shift them)
     assert s.board[0] == [1, 1, 1]
 
 
