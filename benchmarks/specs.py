@@ -53,11 +53,18 @@ MAIN_CONFIGS: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("4p ffa", {"num_players": 4, "mode": "ffa"}),
         ("4p teams", {"num_players": 4, "mode": "teams"}),
     ],
+    "the_monolith_v0": [
+        ("4p", {}),
+        ("3p", {"num_players": 3}),
+        ("2p", {"num_players": 2}),
+        ("4p draft", {"shaman_assignment": "draft"}),
+    ],
 }
 
 # Configurations measured in --quick mode (a subset: baseline, module, largest player count).
 QUICK_LABELS: dict[str, tuple[str, ...]] = {
     "monolith_arena_v0": ("2p duel", "2p duel monolith", "3p ffa", "4p ffa"),
+    "the_monolith_v0": ("4p", "3p"),
 }
 
 REFERENCES: list[tuple[str, str]] = [
