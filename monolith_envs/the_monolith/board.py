@@ -79,6 +79,8 @@ def has_enemy_living(s, p: int, sp: int) -> bool:
 
 
 def _weights(g, s) -> list:
+    if not any(s.held):
+        return [1] * s.n
     return [max(1, modifiers(g, s, p).get("shaman_control_weight", 1)) for p in range(s.n)]
 
 
@@ -86,9 +88,12 @@ def controller(g, s, sp: int, weights: list | None = None) -> int:
     """docs §4.1 (D16): the seat with the strictly largest u_p(s) >= 1, or -1."""
     if weights is None:
         weights = _weights(g, s)
+    row = s.living[sp]
     best, who, tie = 0, -1, False
     for p in range(s.n):
-        u = units(g, s, p, sp, weights[p])
+        u = row[p]
+        if s.shaman_space[p] == sp and s.shaman_alive[p]:
+            u += weights[p]
         if u > best:
             best, who, tie = u, p, False
         elif u == best and u > 0:
@@ -98,8 +103,26 @@ def controller(g, s, sp: int, weights: list | None = None) -> int:
 
 def controllers(g, s) -> list:
     """Controller of every space (-1 for none or locked)."""
+    n = s.n
     w = _weights(g, s)
-    return [controller(g, s, sp, w) if g.active[sp] else -1 for sp in range(g.N)]
+    out = [-1] * g.N
+    for sp in g.active_spaces:
+        row = s.living[sp]
+        best, who, tie = 0, -1, False
+        for p in range(n):
+            u = row[p]
+            if u > best:
+                best, who, tie = u, p, False
+            elif u == best and u > 0:
+                tie = True
+        out[sp] = -1 if tie else who
+    for p in range(n):  # add the living shamans (few), then recompute those spaces
+        if s.shaman_alive[p]:
+            out[s.shaman_space[p]] = -2
+    for sp in range(g.N):
+        if out[sp] == -2:
+            out[sp] = controller(g, s, sp, w)
+    return out
 
 
 def cremate(s, p: int, sp: int) -> None:

@@ -204,7 +204,11 @@ def power_usable(g, s, p: int, k: int, window: int, used: list) -> bool:
 
 def usable_powers(g, s, p: int, window: int, used: list) -> list:
     """Power slots of ``p`` usable now in ``window``."""
-    return [k for k in (0, 1, 2, 3) if power_usable(g, s, p, k, window, used)]
+    dw = g.div_window
+    ks = [k for k, c in enumerate(s.held[p]) if dw[c] == window]
+    if g.shaman_window[s.shaman_id[p]] == window:
+        ks.append(3)
+    return [k for k in ks if power_usable(g, s, p, k, window, used)] if ks else ks
 
 
 def auto_powers(g, s, p: int, window: int, rng) -> None:

@@ -27,6 +27,7 @@ from ..core.state import clone_state
 from .actions import Offsets, action_index, action_name, build_layout
 from .config import CONFIG_KEYS, ENV_ID, validate
 from .content import load_content
+from .effects import WINDOW_CODE
 from .state import NONE, MonolithState, Phase, Sub
 from .table import FRAMES, TABLE
 
@@ -109,6 +110,9 @@ class MonolithGame(GameBase):
         for name in ("PASS", "ORDER", "SPACE", "NUMBER", "ROW", "POWER", "DISCARD", "OBJECTIVE", "FATE", "SLAY",
                      "MANEUVER", "BOAST", "SACRIFICE", "RELENT", "SHAMAN"):
             setattr(self, "A_" + name, getattr(self.off, name))
+        self.n_actions = self.off.n
+        self.div_window = [WINDOW_CODE[d.window] for d in self.divs]
+        self.shaman_window = [WINDOW_CODE[sh.window] for sh in self.shamans]
         self.layout = build_layout(self.N, self.R, self.S)
         self.max_decisions = int(cfg["max_decisions"])
         self.reward_mode = cfg["reward_mode"]
@@ -165,7 +169,7 @@ class MonolithGame(GameBase):
 
     def legal_mask(self, state: MonolithState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (docs §6.2; all False when terminal)."""
-        m = np.zeros(self.off.n, np.bool_)
+        m = np.zeros(self.n_actions, np.bool_)
         m[self.legal_actions(state)] = True
         return m
 
@@ -189,8 +193,8 @@ class MonolithGame(GameBase):
         a = int(action)
         if state.terminal:
             raise self.illegal(state, a, "the game is over")
-        if not 0 <= a < self.off.n:
-            raise self.illegal(state, a, f"action {a} outside 0..{self.off.n - 1}")
+        if not 0 <= a < self.n_actions:
+            raise self.illegal(state, a, f"action {a} outside 0..{self.n_actions - 1}")
         lg = state.legal_cache
         if lg is None:
             lg = TABLE[state.sub][0](self, state, state.current)

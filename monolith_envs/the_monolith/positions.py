@@ -310,8 +310,8 @@ def parse_position(text: str, rng=None):
         if s.sub == Sub.ACTION_CHOOSE and s.owed == 0:
             s.owed = 2
     if s.phase == Phase.ACTION:
-        for p in range(n):  # no heart on the action board means out (docs §4.6)
-            if sum(s.board[p]) == 0:
+        for p in range(n):  # no heart on the action board means out (docs §4.6), except for the decider
+            if sum(s.board[p]) == 0 and (p != s.current or s.sub == Sub.ACTION_CHOOSE):  # in mid-action
                 s.out[p] = True
     if g.reward_mode == "score" and not s.terminal:
         g._score(s)
