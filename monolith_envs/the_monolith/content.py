@@ -9,14 +9,11 @@ shaman or card id), the field and what is allowed there.
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import os
 from dataclasses import dataclass
 from typing import Any
 
-import tomllib
-
-from ..core.game import MonolithEnvError
+from ..core.content import ContentError, load_toml, load_toml_resource
 
 __all__ = [
     "BUILDINGS", "COSTS", "EFFECT_OPS", "MODIFIERS", "PREDICATES", "ROLES", "WINDOWS",
@@ -81,10 +78,6 @@ _PER_PLAYER_OPS = FAVOUR_OPS[1:] + ("take_unearned", "gain_anger")
 
 MAX_SPACES = 40
 MAX_SLOTS = 6
-
-
-class ContentError(MonolithEnvError, ValueError):
-    """A content file that is missing, not TOML, or breaks a rule of its schema (names file, item, field)."""
 
 
 @dataclass(frozen=True)
@@ -180,11 +173,11 @@ class _Reader:
         self.fname = fname
 
     def fail(self, item: str, field: str, msg: str):
-        raise ContentError(f"{self.fname}: {item}: field {field!r}: {msg}")
+        raise ContentError(self.fname, 0, item, field, msg, label="in")
 
     def table(self, d: Any, item: str, allowed: tuple, required: tuple) -> dict:
         if not isinstance(d, dict):
-            raise ContentError(f"{self.fname}: {item}: expected a table, got {type(d).__name__}")
+            raise ContentError(self.fname, 0, item, "", f"expected a table, got {type(d).__name__}", label="in")
         extra = [k for k in d if k not in allowed]
         if extra:
             self.fail(item, extra[0], f"unknown field; allowed: {', '.join(allowed)}")
@@ -248,22 +241,13 @@ class _Reader:
 
 
 def _read(path: str | None, default_name: str) -> tuple[str, dict]:
+    """``(file name for messages, parsed table)`` through the core's safe TOML reader (regular files only,
+    size, depth and integer limits)."""
     if path is None:
-        res = importlib.resources.files("monolith_envs.the_monolith") / "data" / default_name
-        fname, raw = f"data/{default_name}", res.read_bytes()
-    else:
-        fname = os.fspath(path)
-        try:
-            with open(fname, "rb") as fh:
-                raw = fh.read(2_000_001)
-        except OSError as exc:
-            raise ContentError(f"{fname}: cannot read the content file ({exc.strerror})") from None
-        if len(raw) > 2_000_000:
-            raise ContentError(f"{fname}: larger than 2 MB; not a content file")
-    try:
-        return fname, tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ContentError(f"{fname}: not valid UTF-8 TOML ({exc})") from None
+        tf = load_toml_resource("monolith_envs.the_monolith", "data", default_name)
+        return f"data/{default_name}", tf.data
+    tf = load_toml(path)
+    return tf.path, tf.data
 
 
 def _load_map(fname: str, doc: dict) -> MapData:
