@@ -1,4 +1,4 @@
-"""Command line: ``python -m monolith_envs {list,fuzz,replay,check} ...`` (also installed as ``monolith-envs``)."""
+"""Command line: ``python -m monolith_envs {list,fuzz,replay,check,playthrough} ...`` (also installed as ``monolith-envs``)."""
 
 from __future__ import annotations
 
@@ -46,6 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--config", default=None)
     c.add_argument("--games", type=int, default=10)
     c.add_argument("--seed", type=int, default=0)
+    pt = sub.add_parser("playthrough", help="compare (or --regenerate) the stored golden playthroughs")
+    pt.add_argument("env_ids", nargs="*", help="default: every registered env id")
+    pt.add_argument("--regenerate", action="store_true")
+    pt.add_argument("--dir", default="tests/playthroughs")
     args = parser.parse_args(argv)
 
     try:
@@ -95,6 +99,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.env_id}: {len(rep.checks)} checks passed over {rep.episodes} episodes, "
                   f"{rep.decisions} decisions")
             return 0
+        if args.cmd == "playthrough":
+            from monolith_envs.core.playthrough import run_command
+
+            return run_command(args.env_ids or monolith_envs.available_envs(), args.regenerate, args.dir,
+                               lambda env_id, **cfg: monolith_envs.make(env_id, wrapped=False, **cfg))
     except MonolithEnvError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
