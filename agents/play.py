@@ -39,10 +39,11 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
         importlib.import_module(mod)
     import monolith_envs
     from agents import HumanAgent, make_agent, play_match
-    from training.evaluate import _parse_set
+    from agents.match import seat_verdict
+    from monolith_envs.core.config import parse_settings
 
     try:
-        env = monolith_envs.make(args.env_id, **_parse_set(args.set))
+        env = monolith_envs.make(args.env_id, **parse_settings(args.set))
     except (monolith_envs.MonolithEnvError, ValueError) as e:
         ap.error(str(e))
     n = env.unwrapped.game.num_players
@@ -67,8 +68,8 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     res = play_match(env, agents, seed)
     raw = env.unwrapped
     output_fn(raw.game.render_text(raw.game_state, viewer=seat))
-    verdict = ("truncated" if res.truncated else "you win" if seat in res.winners and len(res.winners) == 1
-               else "shared win" if seat in res.winners else "draw" if not res.winners else "you lose")
+    verdict = {"win": "you win", "draw": "draw", "loss": "you lose", "success": "you reach the goal",
+               "failure": "you miss the goal", "truncated": "truncated"}[seat_verdict(res, seat)]
     output_fn(f"game over after {res.decisions} decisions: returns {res.returns.tolist()} -> {verdict}")
     return res
 
