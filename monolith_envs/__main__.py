@@ -47,6 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--check-every", type=int, default=1,
                    help="run the per-step conformance checks every K decisions (0 = invariants only, fastest)")
     f.add_argument("--no-progress", action="store_true")
+    f.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local: a process pool on this machine; ray: Ray tasks (needs the [distributed] extra)")
+    f.add_argument("--address", default=None,
+                   help="with --backend ray: 'auto' or HOST:PORT of a running Ray cluster (default: start a "
+                        "local Ray instance with --workers CPUs)")
     r = sub.add_parser("replay", help="replay an episode log step by step with the text render")
     r.add_argument("file")
     r.add_argument("--quiet", action="store_true", help="print only the actions, not the board")
@@ -79,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
             from monolith_envs.core.fuzz import run_fuzz
 
             n = run_fuzz(monolith_envs.game_class(args.env_id), args.games, args.seed, args.workers, _config(args.config), args.out,
-                         sample=args.sample, progress=not args.no_progress, check_every=args.check_every)
+                         sample=args.sample, progress=not args.no_progress, check_every=args.check_every,
+                         backend=args.backend, address=args.address)
             return 1 if n else 0
         if args.cmd == "replay":
             from monolith_envs.core.replay import load_log, replay_steps

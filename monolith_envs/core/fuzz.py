@@ -132,15 +132,17 @@ def _work(args: tuple[int, int, tuple[str, ...], int]) -> RolloutResult:
 
 def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, out_dir: str,
              sample: int = 8, checks: Iterable[str] = CHECKS, progress: bool = True,
-             check_every: int = 1) -> int:
+             check_every: int = 1, backend: str = "local", address: str | None = None) -> int:
     """Run ``games`` rollouts with seeds ``seed .. seed+games-1`` on ``workers`` processes.
 
     Args:
         game_cls: the game class (``game_cls(config)`` builds the game; importable by module path, so
             spawned workers can build it too); its ``GAME_INFO.env_id`` names the logs.
+        backend: ``"local"`` (a process pool) or ``"ray"``: Ray tasks, ``workers`` at once, on the cluster
+            at ``address`` or on a local Ray instance (:mod:`monolith_envs.core.fuzz_ray`).
 
     Prints each failure (seed, step, action history tail, reproduction commands), writes its episode log
-    to ``out_dir``, and ends with a summary line. Returns the number of failures.
+    to ``out_dir``, and ends with a summary line, the same for both backends. Returns the number of failures.
 
     Raises:
         ConfigError: a bad ``config`` (checked before the workers start).
@@ -159,7 +161,11 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
         tqdm = None
     t0 = time.perf_counter()
     results: list[RolloutResult] = []
-    if workers <= 1:
+    if backend == "ray":
+        from .fuzz_ray import ray_results
+
+        it, pool = ray_results(game_cls, config, jobs, workers, address), None
+    elif workers <= 1:
         _init_worker(game_cls, config)
         it = map(_work, jobs)
         pool = None
@@ -194,12 +200,15 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
     finally:
         if bar:
             bar.close()
+        if hasattr(it, "close"):
+            it.close()
         if pool is not None:
             pool.close()
             pool.join()
     dt = time.perf_counter() - t0
     decisions = sum(r.decisions for r in results)
     print(f"fuzz {env_id}: games={len(results)} decisions={decisions} "
-          f"decisions/s={decisions / max(dt, 1e-9):.0f} failures={failures} ({dt:.1f} s, {workers} workers, "
+          f"decisions/s={decisions / max(dt, 1e-9):.0f} failures={failures} ({dt:.1f} s, {workers} workers"
+          + (" on ray, " if backend == "ray" else ", ")
           + (f"per-step checks every {check_every} decisions)" if check_every else "invariants only)"))
     return failures
