@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import monolith_envs
-from monolith_envs.core.playthrough import compare, legal_text, main_configs, regenerate
+from monolith_envs.core.playthrough import cannot_print, compare, legal_text, main_configs, regenerate
 
 FOLDER = Path(__file__).resolve().parent / "playthroughs"
 REGENERATE = os.environ.get("MONOLITH_REGENERATE") == "1"
@@ -27,14 +27,7 @@ def make(env_id, **cfg):
 
 
 def renderable(env_id: str) -> str | None:
-    """None when the env's game can print its state, else why not (a game still without ``render_text``)."""
-    env = make(env_id)
-    env.reset(seed=0)
-    try:
-        env.game.render_text(env.game_state)
-    except (NotImplementedError, ImportError) as exc:
-        return f"{env_id} cannot print its state yet ({exc!r}), so it has no playthrough"
-    return None
+    return cannot_print(env_id, make)
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)

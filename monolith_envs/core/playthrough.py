@@ -26,7 +26,7 @@ import numpy as np
 from .game import MonolithEnvError
 
 __all__ = ["SEEDS", "PlaythroughError", "main_configs", "playthrough", "legal_text", "expected_files",
-           "regenerate", "compare", "run_command"]
+           "regenerate", "compare", "run_command", "cannot_print"]
 
 #: The seeds of the stored games (two per main config).
 SEEDS: tuple[int, ...] = (0, 1)
@@ -210,9 +210,29 @@ def compare(env_ids: Sequence[str], make: Make, folder: str | Path) -> list[str]
     return problems
 
 
+def cannot_print(env_id: str, make: Make) -> str | None:
+    """None when the env's game can print its state (a playthrough needs it), else why not: a game that is
+    still without ``render_text`` raises ``NotImplementedError`` or lacks the module it imports."""
+    env = make(env_id)
+    env.reset(seed=0)
+    try:
+        env.game.render_text(env.game_state)
+    except (NotImplementedError, ImportError) as exc:
+        return f"{env_id} cannot print its state yet ({exc!r}), so it has no playthrough"
+    return None
+
+
 def run_command(env_ids: Sequence[str], regenerate_files: bool, folder: str | Path, make: Make) -> int:
     """The ``playthrough`` command: rewrite (``regenerate_files``) or compare the stored games; the exit code
     is 1 when a comparison found a difference."""
+    kept = []
+    for env_id in env_ids:
+        why = cannot_print(env_id, make)
+        if why:
+            print(f"skipped: {why}")
+        else:
+            kept.append(env_id)
+    env_ids = kept
     if regenerate_files:
         paths = regenerate(env_ids, make, folder)
         print(f"wrote {len(paths)} playthroughs under {folder}")
