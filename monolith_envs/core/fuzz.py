@@ -98,7 +98,7 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
                 try:
                     mask = step_checks(game, state, check_rng, step_names, sample)
                 except StepCheckFailure as exc:
-                    return fail(exc.check, str(exc))
+                    return fail(exc.check, exc.detail)
             else:
                 mask = game.legal_mask(state)
             legal = np.flatnonzero(mask)
