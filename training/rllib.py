@@ -139,8 +139,7 @@ def _init_ray(cfg: dict) -> bool:
 
     if ray.is_initialized():
         return False
-    kw: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False,
-                          "_node_ip_address": "127.0.0.1"}  # a local instance stays on the loopback interface
+    kw: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False}
     if cfg["address"]:
         ray.init(address=cfg["address"], log_to_driver=False)
     else:
