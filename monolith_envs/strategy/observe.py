@@ -64,7 +64,6 @@ class Observer:
         layout and Round card of ``s``."""
         R, o = self.R, self.o
         C = R.C
-        lo, hi = o["round_card"], o["players"]
         v = np.zeros(self.spec.size, np.float32)
         b = o["round_card"]
         if s.rc_pos:
@@ -86,18 +85,18 @@ class Observer:
             v[row] = 1
             v[row + 1 + req] = 1
             v[row + 8] = res
-        tpl = v[lo:hi].copy()
+        tpl = v  # the whole vector: zeros outside the static blocks, copied by observe
         if len(self._tpl) > 256:
             self._tpl.clear()
         self._tpl[R.geometry(s)[2]] = tpl
         return tpl
 
     def observe(self, s: StrategyState, me: int) -> np.ndarray:
-        """``float32[size]``: the observation of seat ``me`` (docs §7). Values are gathered as (index,
-        value) pairs and written with one numpy assignment; the final clip to 1 does every ratio's cap."""
+        """``float32[size]``: the observation of seat ``me`` (docs §7). The static blocks come from a
+        template vector cached per board layout and Round card; the other values are gathered as (index,
+        value) pairs, clipped to 1 (every ratio's cap) and written with one numpy assignment."""
         R, o = self.R, self.o
         n, K, C = R.n, R.K, R.C
-        v = np.zeros(self.spec.size, np.float32)
         pd = s.pending
         kind = pd["k"] if pd else 0
         decider = pd["seat"] if pd else -1
@@ -137,7 +136,7 @@ class Observer:
         tpl = self._tpl.get(R.geometry(s)[2])
         if tpl is None:
             tpl = self._template(s)
-        v[o["round_card"]:o["players"]] = tpl
+        v = tpl.copy()
         b = o["positions"]
         br = self.brow
         ss, sf, blk = s.sock_seat, s.sock_face, s.blocked
@@ -219,11 +218,12 @@ class Observer:
         if acc:
             ix += list(acc)
             va += list(acc.values())
-        v[ix] = va
-        # D: decision context
+        x = np.fromiter(va, np.float64, len(va))
+        np.minimum(x, 1.0, out=x)
+        v[np.fromiter(ix, np.intp, len(ix))] = x
+        # D: decision context (every value already capped at 1)
         if pd:
             self._decision(v, s, pd, me, decider)
-        np.minimum(v, 1.0, out=v)
         return v
 
     def _decision(self, v, s, pd, me, decider):
@@ -258,7 +258,7 @@ class Observer:
             v[o4] = min(1.0, pd["owed"] / 5)
         rv = s.reveal[decider] if decider >= 0 else None
         if rv:
-            v[o4 + 1] = rv["target"] / 6
+            v[o4 + 1] = min(1.0, rv["target"] / 6)
             v[o4 + 2] = min(1.0, rv["marked"] / 6)
         if kind == Kind.RUNE_PICK and me == decider:
             for j, c in enumerate(pd["cands"]):
