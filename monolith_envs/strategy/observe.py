@@ -7,6 +7,8 @@ unrevealed private Runes of others and another player's Secrecy candidates never
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import numpy as np
 
 from ..core.observation import ObsSpec
@@ -56,7 +58,7 @@ class Observer:
         self.rel = [[(q - me) % n for q in range(n)] for me in range(n)]
         self.disc_kinds = [k for k in range(K) if not R.is_pp[k]]
         self.pp_list = [k for k in range(K) if R.is_pp[k]]
-        self.toll_spaces = [sp for sp, _ in R.content.tolls]
+        self.toll_spaces = sorted(sp for sp, _ in R.content.tolls)  # ascending, for bisect
         self.init_sizes = (max(1, R.skill_total), max(1, R.power_total), max(1, R.rune_total - (3 if R.solo else 6)))
 
     def _template(self, s: StrategyState) -> np.ndarray:
@@ -143,19 +145,22 @@ class Observer:
         so = o["sockets"]
         acc: dict = {}
         on_board = [0] * n
-        for sid in [i for i in range(52) if ss[i] >= 0]:
-            q = ss[sid]
+        for sid, q in zip(range(52), ss):
+            if q < 0:
+                continue
             on_board[q] += 1
             r = rel[q]
-            row = b + (sid >> 2) * br + C
-            acc[row + 2 + r] = acc.get(row + 2 + r, 0.0) + 0.25
-            acc[row + 6 + r] = acc.get(row + 6 + r, 0.0) + sf[sid] / 24
+            k1 = b + (sid >> 2) * br + C + 2 + r
+            acc[k1] = acc.get(k1, 0.0) + 0.25
+            f = sf[sid]
+            acc[k1 + 4] = acc.get(k1 + 4, 0.0) + f / 24
             srow = so + sid * 15
             ix += [srow + 10 + r, srow + 14]
-            va += [1.0, sf[sid] / 6]
-        for sid in [i for i in range(52) if blk[i]]:
-            ix.append(so + sid * 15 + 9)
-            va.append(1.0)
+            va += [1.0, f / 6]
+        if any(blk):
+            for sid in [i for i in range(52) if blk[i]]:
+                ix.append(so + sid * 15 + 9)
+                va.append(1.0)
         board = R.content.board
         for slot, pr in enumerate(s.priv[me]):
             for i, req in enumerate(board[pr["card"]].sockets):
@@ -176,8 +181,8 @@ class Observer:
             row = b + rel[q] * pr_
             vq = s.vp[q]
             ix += [row, row + 1, row + 2, row + 3, row + 4]
-            va += [1.0, vq / vic, sum(1 for sp in tolls if vq >= sp) / nst, s.gems[q] / 20,
-                   R.hand_size(s, q) / 5]
+            va += [1.0, vq / vic, bisect_right(tolls, vq) / nst, s.gems[q] / 20,
+                   (sum(s.hand[q]) + sum(s.cast[q])) / 5]
             cast = s.cast[q]
             if any(cast):
                 for k, c in enumerate(cast):
