@@ -1,6 +1,7 @@
 """A digest of Monolith Strategy's behaviour: sha256 over every state, mask, observation and return at every
 decision of seeded random games in each config of :data:`DIGEST_CONFIGS`, plus the same games played through
-the AEC env (``env.last()`` of the agent to act, every agent's reward, termination and truncation).
+the AEC env (``env.last()`` of the agent to act, every agent's reward, termination and truncation, and the
+episode log with its chance events at the end of each game).
 
 A refactoring or an optimisation must leave every digest unchanged; a rule change regenerates them on
 purpose::
@@ -85,6 +86,7 @@ def env_digest(config: dict, games: int = ENV_GAMES) -> str:
                 action = int(pick.choice(np.flatnonzero(obs["action_mask"])))
                 h.update(action.to_bytes(2, "little"))
             env.step(action)
+        h.update(json.dumps(env.episode_log.to_json(), sort_keys=True).encode())
     env.close()
     return h.hexdigest()
 
