@@ -130,6 +130,12 @@ class ChanceRecorder:
 
     def integers(self, low: Any, high: Any = None, size: Any = None) -> Any:
         """``Generator.integers(low, high, size)`` (``high`` exclusive), recorded."""
+        if size is None and type(low) is int and (high is None or type(high) is int):
+            # the common die roll: the same event as _record builds, without the generic formatting
+            v = self.rng.integers(low, high)
+            text = f"integers({low})" if high is None else f"integers({low}, {high})"
+            self.events.append(ChanceEvent(self.step, "integers", text, json_value(v)))
+            return v
         args = (low,) if high is None else (low, high)
         kw = {} if size is None else {"size": size}
         return self._record("integers", args, kw, self.rng.integers(low, high, size))
