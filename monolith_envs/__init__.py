@@ -15,6 +15,8 @@ from .core.game import IllegalActionError, InvariantError, MonolithEnvError
 __all__ = [
     "make",
     "make_game",
+    "env_module",
+    "game_class",
     "available_envs",
     "register",
     "ConfigError",
@@ -53,12 +55,31 @@ def available_envs() -> list[str]:
     return list(_REGISTRY)
 
 
-def _module(env_id: str) -> Any:
+def env_module(env_id: str) -> Any:
+    """The versioned env module of ``env_id`` (``env``, ``raw_env``, ``Game``).
+
+    Raises:
+        UnknownEnvError: unknown env id (lists the valid ones).
+    """
     try:
         entry = _REGISTRY[env_id]
     except KeyError:
         raise UnknownEnvError(f"unknown env id {env_id!r}; available: {', '.join(_REGISTRY)}") from None
     return importlib.import_module(entry) if isinstance(entry, str) else entry()
+
+
+_module = env_module
+
+
+def game_class(env_id: str) -> Any:
+    """The game class of ``env_id``; its ``GAME_INFO`` is the game's static
+    :class:`~monolith_envs.core.game.GameInfo`.
+
+    Raises:
+        UnknownEnvError: unknown env id.
+    """
+    mod = env_module(env_id)
+    return getattr(mod, "Game", None) or mod.raw_env.game_cls
 
 
 def make(env_id: str, *, wrapped: bool = True, render_mode: str | None = None, illegal_action: str = "raise",
@@ -84,6 +105,4 @@ def make(env_id: str, *, wrapped: bool = True, render_mode: str | None = None, i
 
 def make_game(env_id: str, **config: Any):
     """Create the bare rules engine (a :class:`~monolith_envs.core.game.Game`) for ``env_id``."""
-    mod = _module(env_id)
-    game_cls = getattr(mod, "Game", None) or mod.raw_env.game_cls
-    return game_cls(config)
+    return game_class(env_id)(config)

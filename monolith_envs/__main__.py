@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "fuzz":
             from monolith_envs.core.fuzz import run_fuzz
 
-            n = run_fuzz(args.env_id, args.games, args.seed, args.workers, _config(args.config), args.out,
+            n = run_fuzz(monolith_envs.game_class(args.env_id), args.games, args.seed, args.workers, _config(args.config), args.out,
                          sample=args.sample, progress=not args.no_progress, check_every=args.check_every)
             return 1 if n else 0
         if args.cmd == "replay":
@@ -66,12 +66,19 @@ def main(argv: list[str] | None = None) -> int:
             print(f"replay {log.env_id} seed={log.seed} config={json.dumps(log.config)} "
                   f"actions={len(log.actions)}" + (f"\nnote: {log.note.splitlines()[0]}" if log.note else ""))
             env = None
+            prev = None
             for step, action, env in replay_steps(log, lambda eid, **cfg: monolith_envs.make(eid, wrapped=False, **cfg)):
+                if prev is not None:
+                    for ev in env.episode_log.chance_at(prev):
+                        print(f"    chance: {ev}")
                 if not args.quiet:
                     print(env.game.render_text(env.game_state))
                 if action is not None:
                     print(f"--- step {step}: {env.agent_selection} plays {env.game.layout.decode(action)} [{action}]")
+                prev = step
             if env is not None:
+                if log.chance is not None:
+                    print(f"chance events checked: {len(log.chance)} (the replayed draws are the logged ones)")
                 g, s = env.game, env.game_state
                 print(f"end: terminal={g.is_terminal(s)} returns={[round(float(x), 4) for x in g.returns(s)]}")
                 try:
@@ -83,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "check":
             from monolith_envs.core.testing import check_env
 
-            rep = check_env(args.env_id, _config(args.config), games=args.games, seed=args.seed)
+            rep = check_env(monolith_envs.env_module(args.env_id).raw_env, _config(args.config), games=args.games,
+                            seed=args.seed)
             print(f"{args.env_id}: {len(rep.checks)} checks passed over {rep.episodes} episodes, "
                   f"{rep.decisions} decisions")
             return 0

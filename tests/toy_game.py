@@ -18,10 +18,19 @@ import numpy as np
 
 from monolith_envs.core.actions import ActionLayout
 from monolith_envs.core.aec import make_env_fns
+from monolith_envs.core.base import GameBase
 from monolith_envs.core.config import ConfigKey, int_range, validate_config
-from monolith_envs.core.game import IllegalActionError, InvariantError
+from monolith_envs.core.game import (
+    ChanceMode,
+    GameInfo,
+    IllegalActionError,
+    Information,
+    InvariantError,
+    Utility,
+)
 from monolith_envs.core.observation import ObsSpec
-from monolith_envs.core.state import clone_state, from_dict, state_class, to_dict
+from monolith_envs.core.returns import require_terminal, winners_outcome
+from monolith_envs.core.state import state_class
 
 LINES = np.array([[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]])
 ENV_ID = "toy_tictactoe_v0"
@@ -38,17 +47,21 @@ class ToyState:
     returns: np.ndarray  # float32[2]
 
 
-class ToyGame:
+CONFIG_KEYS = (
+    ConfigKey("max_decisions", 40, "truncation limit", int_range(1)),
+    ConfigKey("extra_turn_face", 6, "die face that gives an extra turn (7 = never)", int_range(1, 7)),
+)
+
+
+class ToyGame(GameBase):
     """Tic-tac-toe with hidden cards and an extra-turn die (test-only)."""
 
-    CONFIG_KEYS = (
-        ConfigKey("max_decisions", 40, "truncation limit", int_range(1)),
-        ConfigKey("extra_turn_face", 6, "die face that gives an extra turn (7 = never)", int_range(1, 7)),
-    )
-
-    env_id = ENV_ID
+    GAME_INFO = GameInfo(env_id=ENV_ID, name="Toy tic-tac-toe", min_players=2, max_players=2,
+                         utility=Utility.ZERO_SUM, chance=ChanceMode.DURING_PLAY,
+                         information=Information.IMPERFECT, teams=False, config_keys=CONFIG_KEYS, max_length=40)
+    STATE_CLASS = ToyState
+    CONFIG_KEYS = CONFIG_KEYS
     num_players = 2
-    zero_sum = True
 
     def __init__(self, config=None):
         self.config = validate_config(self.env_id, self.CONFIG_KEYS, config)
@@ -101,6 +114,10 @@ class ToyGame:
     def returns(self, s):
         return s.returns.copy()
 
+    def outcome(self, s):
+        require_terminal(self, s)
+        return winners_outcome(2, [] if s.winner < 0 else [s.winner])
+
     def observe(self, s, p):
         o = self.obs_spec.zeros()
         v = self.obs_spec.views(o)
@@ -138,15 +155,6 @@ class ToyGame:
             raise InvariantError(f"{marks} marks on the board after {s.decisions} decisions")
         if s.winner == -2 and not (s.board == -1).any():
             raise InvariantError("full board but the game is not over")
-
-    def clone(self, s):
-        return clone_state(s)
-
-    def to_dict(self, s):
-        return to_dict(s)
-
-    def from_dict(self, d):
-        return from_dict(d)
 
 
 def module_for(game_cls, env_id=ENV_ID, aec_cls=None):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..core.config import ConfigError, ConfigKey, boolean, int_range, one_of, validate_config
+from ..core.config import C_INT_MAX, ConfigError, ConfigKey, boolean, int_range, one_of, validate_config
 
 __all__ = ["ENV_ID", "CONFIG_KEYS", "validate"]
 
@@ -36,7 +36,8 @@ CONFIG_KEYS: tuple[ConfigKey, ...] = (
     ConfigKey("faction_files", None, "list of faction TOML paths (None = the 4 reference files)", _paths_check),
     ConfigKey("team_hp", 30, "alliance HP pool in teams mode", int_range(1, 10_000)),
     ConfigKey("reward_mode", "win_loss", "win_loss, rank or score (spec §8)", one_of("win_loss", "rank", "score")),
-    ConfigKey("max_decisions", 5000, "truncation limit (applies per episode)", int_range(1)),
+    ConfigKey("max_decisions", 5000, "truncation limit (applies per episode; at most 2**31-1, a C int of the "
+              "compiled observation)", int_range(1, C_INT_MAX)),
 )
 
 

@@ -6,11 +6,12 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..core.game import InvariantError
-from ..core.state import from_dict as _from_dict
-from ..core.state import to_dict as _to_dict
+from ..core.actions import coerce_action
+from ..core.base import GameBase
+from ..core.game import ChanceMode, GameInfo, Information, InvariantError, Outcome, Utility
+from ..core.returns import require_terminal, score_potential, winners_outcome
 from .actions import build_layout
-from .config import ENV_ID, validate
+from .config import CONFIG_KEYS, ENV_ID, validate
 from .observe import Observer
 from .rules import Rules, dirty_decks, get_fx
 from .state import ArenaState, Sub, fast_clone
@@ -20,7 +21,7 @@ __all__ = ["ArenaGame"]
 L_DECK, L_HAND, L_BOARD, L_MONO, L_DISCARD, L_OUT, L_SETUP = 0, 1, 2, 3, 4, 5, 6
 
 
-class ArenaGame(Rules):
+class ArenaGame(Rules, GameBase):
     """Monolith Arena rules engine (spec ``monolith_arena.md``) implementing :class:`~monolith_envs.core.game.Game`.
 
     Args:
@@ -37,6 +38,11 @@ class ArenaGame(Rules):
     Hand-built positions: see :mod:`monolith_envs.arena.positions` (``ArenaGame.empty_position``).
     """
 
+    GAME_INFO = GameInfo(
+        env_id=ENV_ID, name="Monolith Arena", min_players=2, max_players=4, utility=Utility.ZERO_SUM,
+        chance=ChanceMode.SETUP_ONLY, information=Information.IMPERFECT, teams=True, config_keys=CONFIG_KEYS,
+        max_length=int(next(k.default for k in CONFIG_KEYS if k.name == "max_decisions")))
+    STATE_CLASS = ArenaState
     env_id = ENV_ID
 
     def __init__(self, config: Mapping[str, Any] | None = None):
@@ -52,6 +58,8 @@ class ArenaGame(Rules):
         self.obs_spec = self.observer.spec
         self.zero_sum = True
         self._score_mode = cfg["reward_mode"] == "score"
+        if self.team_mode:  # seats 0/2 against 1/3 (spec §1)
+            self.teams = tuple(tuple(p for p in range(self.n) if self.team[p] == t) for t in (0, 1))
 
     # ------------------------------------------------------------------ protocol
     def initial_state(self, rng: np.random.Generator) -> ArenaState:
@@ -68,10 +76,7 @@ class ArenaGame(Rules):
         Raises:
             IllegalActionError: not an action, or not legal now (message lists the legal actions).
         """
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise self.illegal(state, -1, f"{action!r} is not an action index") from None
+        a = action if type(action) is int else coerce_action(action)  # no float or bool is truncated
         if state.terminal:
             raise self.illegal(state, a, "the game is over")
         if not 0 <= a < self.off.n:
@@ -93,20 +98,30 @@ class ArenaGame(Rules):
             self._score(state, before, after)
 
     def _score(self, s, before, after) -> None:
+        """``score`` mode (spec §8): add the change of the score potential of HP (teams: of the two pools)."""
         n = self.n
         d = [after[p] - before[p] for p in range(n)]
         if not any(d):
             return
-        if self.teams:
-            dt = [d[0], d[1]]  # seats 0/2 share pool 0, seats 1/3 pool 1
+        if self.team_mode:
+            dt = score_potential([d[0], d[1]], self.team_hp, np.float64).tolist()  # seats 0/2 pool 0, 1/3 pool 1
             for p in range(n):
-                t = self.team[p]
-                s.cum_reward[p] += (dt[t] - dt[1 - t]) / self.team_hp
+                s.cum_reward[p] += dt[self.team[p]]
             return
         hp0 = self.tables.fac_hp
+        dp = score_potential(d, [hp0[s.factions[p]] for p in range(n)], np.float64).tolist()
         for p in range(n):
-            others = [d[q] for q in range(n) if q != p]
-            s.cum_reward[p] += (d[p] - sum(others) / len(others)) / hp0[s.factions[p]]
+            s.cum_reward[p] += dp[p]
+
+    def outcome(self, state: ArenaState) -> tuple[Outcome, ...]:
+        """Per-seat result (spec §4.9, §8): the winners (teams: both seats of the winning alliance) WIN, the
+        others LOSE; a draw of every seat is DRAW for all.
+
+        Raises:
+            MonolithEnvError: the game is not over.
+        """
+        require_terminal(self, state)
+        return winners_outcome(self.n, state.winners)
 
     def legal_mask(self, state: ArenaState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (all False when terminal)."""
@@ -155,17 +170,6 @@ class ArenaGame(Rules):
         from .render import render_rgb
 
         return render_rgb(self, state)
-
-    def to_dict(self, state: ArenaState) -> dict:
-        """JSON-safe representation of ``state``."""
-        return _to_dict(state)
-
-    def from_dict(self, data: Mapping[str, Any]) -> ArenaState:
-        """Inverse of :meth:`to_dict`."""
-        s = _from_dict(data)
-        if not isinstance(s, ArenaState):
-            raise TypeError(f"not a serialised ArenaState: {type(s).__name__}")
-        return s
 
     def resample_hidden(self, state: ArenaState, viewer: int, rng: np.random.Generator) -> ArenaState:
         """Copy of ``state`` with every deck order redrawn and, for other seats, their unrevealed Monolith

@@ -178,7 +178,7 @@ class Observer:
         self.a_peff, self.a_phex, self.a_pmode = sl["pending_effect"][0], sl["pending_hex"][0], sl["pending_mode"][0]
         self._last: tuple | None = None  # (fx, p, hex block) of the last observation
         a = self.sl["config"][0]
-        self.config_ones = [a + k for k, on in enumerate((game.module, game.reinf, game.teams)) if on]
+        self.config_ones = [a + k for k, on in enumerate((game.module, game.reinf, game.team_mode)) if on]
         if compiled is None:
             compiled = _fastobs is not None and os.environ.get(PURE_PYTHON_ENV, "") != "1"
         elif compiled and _fastobs is None:
@@ -204,7 +204,7 @@ class Observer:
         order ``make_context`` documents in ``_fastobs.c``; it keeps a reference to the shared static rows."""
         tb = game.tables
         sl = self.sl
-        ints = [self.T, self.H, self.W, game.n, self.size, int(game.module), int(game.reinf), int(game.teams),
+        ints = [self.T, self.H, self.W, game.n, self.size, int(game.module), int(game.reinf), int(game.team_mode),
                 int(game.max_decisions), self.o_wtp, self.o_flags, self.o_acts, self.o_dir, self.o_mono,
                 sl["hands"][0], sl["unseen"][0], sl["monolith"][0], sl["seats"][0], sl["sub_phase"][0],
                 sl["acting"][0], sl["turn"][0], sl["scalars"][0], sl["pending_effect"][0], sl["pending_hex"][0],
@@ -408,7 +408,7 @@ class Observer:
                             o[b + T + 2] = 1.0
                     b += T3
         # ---- per-seat scalars (only the values that are not 0 are written)
-        teams = g.teams
+        teams = g.team_mode
         alive, hand, deck, discard, done = s.alive, s.hand, s.deck, s.discard, s.first_turn_done
         hp, factions, fac_hp = s.hp, s.factions, g.tables.fac_hp
         ts = s.turn_seat

@@ -337,10 +337,10 @@ def position_to_text(game, s: ArenaState) -> str:
         if items:
             out.append(f"hand P{p}: " + ", ".join(items))
         out.append(f"deck P{p}: " + ", ".join(tb.id_of[s.itype[i]] for i in s.deck[p]))
-        if game.teams:
+        if game.team_mode:
             continue
         out.append(f"hp P{p}: {s.hp[p]}")
-    if game.teams:
+    if game.team_mode:
         out.append(f"pool A: {s.pool[0]}")
         out.append(f"pool B: {s.pool[1]}")
     tail = f"turn: P{s.turn_seat}"

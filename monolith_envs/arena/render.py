@@ -92,7 +92,7 @@ def _module(game, state) -> bool:
 
 
 def _teams(game) -> bool:
-    t = getattr(game, "teams", None)
+    t = getattr(game, "team_mode", None)
     if t is None:
         cfg = getattr(game, "config", None) or {}
         t = cfg.get("mode") == "teams"

@@ -16,6 +16,7 @@ from bisect import insort
 
 import numpy as np
 
+from ..core import returns
 from ..core.config import ConfigError
 from ..core.game import IllegalActionError
 from .actions import Offsets
@@ -990,13 +991,13 @@ class Rules:
         self.tables = tables_for(content)
         self.n = n = int(config["num_players"])
         self.mode = config["mode"]
-        self.teams = self.mode == "teams"
+        self.team_mode = self.mode == "teams"
         self.ffa = self.mode == "ffa"
         self.module = bool(config["monolith_module"])
         self.reinf = bool(config["reinforcement_variant"])
         self.H = 6 if self.reinf else 3
         self.off = Offsets(self.H)
-        self.rel, self.team = _rel_matrix(n, self.teams)
+        self.rel, self.team = _rel_matrix(n, self.team_mode)
         self.team_hp = int(config["team_hp"])
         self.NI = 35 * n
         tb = self.tables
@@ -1030,7 +1031,7 @@ class Rules:
         s.fresh = [[False] * H for _ in range(n)]
         s.discard = [[] for _ in range(n)]
         s.hp = [tb.fac_hp[s.factions[p]] for p in range(n)]
-        s.pool = [self.team_hp, self.team_hp] if self.teams else [0, 0]
+        s.pool = [self.team_hp, self.team_hp] if self.team_mode else [0, 0]
         s.alive = [True] * n
         s.elim_order = [-1] * n
         s.mono_folded = [True] * n
@@ -1092,7 +1093,7 @@ class Rules:
 
     def hp_vector(self, s) -> list:
         """HP per seat (teams: the seat's alliance pool), floored at 0."""
-        if self.teams:
+        if self.team_mode:
             return [max(0, s.pool[self.team[p]]) for p in range(self.n)]
         return [max(0, h) for h in s.hp]
 
@@ -1168,7 +1169,7 @@ class Rules:
     # ------------------------------------------------------------------ HP, Banner check, game end (§4.9)
     def lose_hp(self, s, owner: int, amount: int) -> None:
         """``owner``'s Banner (teams: its alliance pool) loses ``amount`` HP, floored at 0 (spec §4.7)."""
-        if self.teams:
+        if self.team_mode:
             t = self.team[owner]
             s.pool[t] = max(0, s.pool[t] - amount)
         else:
@@ -1214,7 +1215,7 @@ class Rules:
     def banner_check(self, s) -> bool:
         """Spec §4.9 Banner check; returns True when the game is over."""
         n = self.n
-        if self.teams:
+        if self.team_mode:
             a = s.pool[0] <= 0
             b = s.pool[1] <= 0
             if a or b:
@@ -1257,7 +1258,7 @@ class Rules:
 
     def final_result(self, s) -> None:
         """Winners after the final Battle: HP (pool), then own Champions+Runes, then shared (spec §4.9)."""
-        if self.teams:
+        if self.team_mode:
             keys = {}
             for t in (0, 1):
                 cnt = sum(self.tile_count(s, p) for p in range(self.n) if self.team[p] == t)
@@ -1272,7 +1273,7 @@ class Rules:
         self.game_over(s, [p for p in cands if keys[p] == best])
 
     def terminal_values(self, s) -> list:
-        """Terminal reward vector per spec §8 (win_loss, or rank in ffa)."""
+        """Terminal reward vector per spec §8 (win_loss, or rank in ffa), float64 (core/returns.py)."""
         n = self.n
         w = set(s.winners)
         if self.config["reward_mode"] == "rank" and self.ffa:
@@ -1284,19 +1285,8 @@ class Rules:
                     keys.append((1, max(0, s.hp[p]), self.tile_count(s, p)))
                 else:
                     keys.append((0, s.elim_order[p], 0))
-            ranks = []
-            for p in range(n):
-                better = sum(1 for q in range(n) if keys[q] > keys[p])
-                same = sum(1 for q in range(n) if keys[q] == keys[p])
-                ranks.append(better + (same + 1) / 2.0)
-            vals = [1.0 - 2.0 * (r - 1) / (n - 1) for r in ranks]
-            m = sum(vals) / n
-            return [v - m for v in vals]
-        if len(w) == n or not w:
-            return [0.0] * n
-        win = 1.0 / len(w)
-        lose = -1.0 / (n - len(w))
-        return [win if p in w else lose for p in range(n)]
+            return returns.rank(keys, np.float64).tolist()
+        return returns.win_loss(n, w, np.float64).tolist()
 
     # ------------------------------------------------------------------ resolution steps (§4.7)
     def resolve_step(self, s, fx, hits) -> None:

@@ -3,11 +3,40 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["ActionFamily", "ActionLayout"]
+__all__ = ["ActionFamily", "ActionLayout", "coerce_action"]
+
+
+def coerce_action(action: Any, n: int | None = None) -> int:
+    """Turn a user action into a Python ``int`` (in ``0 .. n-1`` when ``n`` is given).
+
+    Accepts Python and numpy integers and 0-d integer arrays; ``env.step`` and every game's ``apply`` use
+    it, so both reject the same values.
+
+    Raises:
+        IllegalActionError: ``None``, a bool, a float (``446.9`` is not truncated to 446), a string or any
+            other non-integer, or an integer out of range; the message names the value and what is allowed.
+    """
+    if type(action) is int and (n is None or 0 <= action < n):  # the common case, first
+        return action
+    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+        a = int(action)
+    elif isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        a = int(action)
+    else:
+        from .game import IllegalActionError  # game.py imports this module
+
+        what = f"an integer from 0 to {n - 1}" if n is not None else "an integer"
+        raise IllegalActionError(repr(action), f"an action must be {what}, not a {type(action).__name__}",
+                                 "pass an int (numpy integers are accepted)")
+    if n is not None and not 0 <= a < n:
+        from .game import IllegalActionError
+
+        raise IllegalActionError(str(a), f"out of range: actions are integers from 0 to {n - 1}", "")
+    return a
 
 
 @dataclass(frozen=True)

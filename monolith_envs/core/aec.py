@@ -17,38 +17,17 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
+from .actions import coerce_action
+from .chance import ChanceRecorder, NoDrawRng
+from .config import ConfigError
 from .game import Game, IllegalActionError, MonolithEnvError
 from .replay import EpisodeLog
 
 __all__ = ["RulesAECEnv", "OrderEnforcingEnv", "make_env_fns", "coerce_action", "ILLEGAL_ACTION_POLICIES"]
 
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
-
-
-def coerce_action(action: Any, n: int) -> int:
-    """Turn a user action into a Python ``int`` in ``0 .. n-1``.
-
-    Accepts Python and numpy integers and 0-d integer arrays.
-
-    Raises:
-        IllegalActionError: ``None``, a bool, a float, a string or any other non-integer, or an integer out
-            of range; the message names the value and what is allowed.
-    """
-    if type(action) is int and 0 <= action < n:  # the common case, first
-        return action
-    if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
-        a = int(action)
-    elif isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
-        a = int(action)
-    else:
-        raise IllegalActionError(
-            repr(action),
-            f"an action must be an integer from 0 to {n - 1}, not a {type(action).__name__}",
-            "pass an int (numpy integers are accepted)",
-        )
-    if not 0 <= a < n:
-        raise IllegalActionError(str(a), f"out of range: actions are integers from 0 to {n - 1}", "")
-    return a
+RENDER_MODES = (None, "ansi", "human", "rgb_array")
+_STEP_AFTER_END = "step() after the episode ended and every agent was stepped out with None; call reset()"
 
 
 class RulesAECEnv(AECEnv):
@@ -60,16 +39,20 @@ class RulesAECEnv(AECEnv):
         render_mode: ``None``, ``"ansi"`` (``render()`` returns text), ``"human"`` (prints text) or
             ``"rgb_array"`` (``render()`` returns ``uint8[H, W, 3]``).
         illegal_action: ``"raise"`` (default): an illegal action raises :class:`IllegalActionError` and leaves
-            the state unchanged. ``"penalize"``: like PettingZoo classic's ``TerminateIllegalWrapper``, the
+            the state and the episode's generator unchanged. ``"penalize"``: like PettingZoo classic's ``TerminateIllegalWrapper``, the
             offender gets reward -1, the others 0, and the episode terminates (not zero-sum).
         **config: the game's configuration keys (see the game's spec §1).
 
     Observations are ``{"observation": float32[obs_size], "action_mask": int8[num_actions]}``; the mask is
     all zeros for every agent that is not to act.
 
+    ``initial_state`` gets the episode generator (``numpy.random.default_rng(episode_seed)``); ``apply`` gets
+    it wrapped in a :class:`~monolith_envs.core.chance.ChanceRecorder`, so its draws are the chance events
+    of ``episode_log``.
+
     Raises:
         ConfigError: unknown config key or bad value (from the game).
-        ValueError: unknown ``render_mode`` or ``illegal_action``.
+        ConfigError: unknown ``render_mode`` or ``illegal_action`` (a ``ValueError``).
     """
 
     def __init__(
@@ -84,10 +67,12 @@ class RulesAECEnv(AECEnv):
         self.game: Game = game_cls(config)
         self.env_id = env_id
         self._game_cls = game_cls
-        if render_mode not in (None, "ansi", "human", "rgb_array"):
-            raise ValueError(f"render_mode={render_mode!r} is not supported; use None, 'ansi', 'human' or 'rgb_array'")
-        if illegal_action not in ILLEGAL_ACTION_POLICIES:
-            raise ValueError(f"illegal_action={illegal_action!r}; allowed: {', '.join(ILLEGAL_ACTION_POLICIES)}")
+        if not any(render_mode is m or (type(render_mode) is str and render_mode == m) for m in RENDER_MODES):
+            raise ConfigError(f"{env_id}: render_mode={render_mode!r} is not supported; expected one of None, "
+                              "'ansi', 'human', 'rgb_array'")
+        if not (type(illegal_action) is str and illegal_action in ILLEGAL_ACTION_POLICIES):
+            raise ConfigError(f"{env_id}: illegal_action={illegal_action!r} is not allowed; expected one of "
+                              + ", ".join(map(repr, ILLEGAL_ACTION_POLICIES)))
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.metadata = {
@@ -153,7 +138,9 @@ class RulesAECEnv(AECEnv):
             episode_seed = int(self._seed_rng.integers(0, 2**63 - 1))
         self._rng = np.random.default_rng(episode_seed)
         self.game_state = self.game.initial_state(self._rng)
-        self.episode_log = EpisodeLog(self.env_id, dict(self.game.config), episode_seed, [])
+        self.episode_log = EpisodeLog(self.env_id, dict(self.game.config), episode_seed, [], chance=[])
+        # apply draws through the recorder: same numbers as the bare generator, each logged as a chance event
+        self._chance = ChanceRecorder(self._rng, self.episode_log.chance)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -223,11 +210,12 @@ class RulesAECEnv(AECEnv):
             raise MonolithEnvError("step() before reset(): call reset() first")
         agent = self.agent_selection
         if not self.agents:
-            raise MonolithEnvError("the episode is over and every agent has been stepped out; call reset()")
+            raise MonolithEnvError(_STEP_AFTER_END)
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
                 raise IllegalActionError(
-                    repr(action), f"the episode is over for {agent}", "only None (the dead-agent step)"
+                    repr(action), f"the episode is over for {agent}",
+                    f"step(None) is the only step now (the dead-agent step that removes {agent})",
                 )
             self._was_dead_step(None)
             return
@@ -238,11 +226,10 @@ class RulesAECEnv(AECEnv):
             if self.illegal_action == "penalize":
                 self._penalize(agent)
                 return
-            # the engine raises with the precise reason and the legal actions
-            game.apply(game.clone(state), a, self._rng)
-            raise IllegalActionError(game.layout.decode(a), "not legal now", game.layout.names(mask))
+            raise self._explain_illegal(a, mask)
         self._cumulative_rewards[agent] = 0.0
-        game.apply(state, a, self._rng)
+        self._chance.step = self._decisions
+        game.apply(state, a, self._chance)
         self._mask = None
         self.episode_log.actions.append(a)
         self._decisions += 1
@@ -264,6 +251,19 @@ class RulesAECEnv(AECEnv):
             self.agent_selection = names[game.current_player(state)]
         if self.render_mode == "human":
             self.render()
+
+    def _explain_illegal(self, a: int, mask: np.ndarray) -> IllegalActionError:
+        """The engine's own :class:`IllegalActionError` for masked-out ``a`` (the precise reason), got by
+        applying it to a clone with a generator that refuses every draw, so the episode's generator and
+        state are untouched; a generic one if the engine does not raise it."""
+        game = self.game
+        try:
+            game.apply(game.clone(self.game_state), a, NoDrawRng("while rejecting an illegal action"))
+        except IllegalActionError as exc:
+            return exc
+        except Exception:  # noqa: BLE001 - an engine that draws first (or fails) still gets a clear message
+            pass
+        return IllegalActionError(game.layout.decode(a), "not legal now", game.layout.names(mask))
 
     def _finish(self, truncated: bool) -> None:
         self._done = True
@@ -333,12 +333,12 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
     _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
 
     def step(self, action: Any) -> None:
-        """PettingZoo's checks (``step`` before ``reset``, after the last agent left), then the env's ``step``."""
+        """PettingZoo's check of ``step`` before ``reset``, then the env's ``step``; a step after the last
+        agent left raises the bare env's :class:`MonolithEnvError` (PettingZoo's wrapper only warns)."""
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
-        elif not self.env.agents:
-            self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
+        elif not self.env.agents:  # the same error as the bare env (not PettingZoo's mere warning)
+            raise MonolithEnvError(_STEP_AFTER_END)
         else:
             self._has_updated = True
             self.env.step(action)

@@ -7,7 +7,10 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .game import MonolithEnvError
 
-__all__ = ["ConfigError", "ConfigKey", "validate_config", "one_of", "int_range", "boolean"]
+__all__ = ["ConfigError", "ConfigKey", "validate_config", "one_of", "int_range", "boolean", "C_INT_MAX"]
+
+C_INT_MAX = 2**31 - 1
+"""Upper bound for integer config values that compiled code stores in a C ``int`` (e.g. ``max_decisions``)."""
 
 
 class ConfigError(MonolithEnvError, ValueError):
@@ -89,7 +92,8 @@ def validate_config(
         cross_check: optional callable on the merged dict that raises ``ConfigError`` for bad combinations.
 
     Returns:
-        A new ``dict`` holding every declared key.
+        A new ``dict`` holding every declared key (numpy integers converted to ``int``; nothing is rounded or
+        truncated: a value either passes its check exactly or raises).
 
     Raises:
         ConfigError: an unknown key (listing the valid keys) or a disallowed value (naming the key, the value
@@ -109,6 +113,8 @@ def validate_config(
             allowed = k.check(v)
             if allowed is not None:
                 raise ConfigError(f"{env_id}: config {k.name}={v!r} is not allowed; expected {allowed}")
+        if _is_int(v):
+            v = int(v)  # numpy integers become exact Python ints (JSON-safe in episode logs)
         out[k.name] = v
     if cross_check is not None:
         cross_check(out)

@@ -16,13 +16,14 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from .game import InvariantError
+from .chance import ChanceRecorder
+from .game import InvariantError, Utility
 from .replay import EpisodeLog
 from .testing import CHECKS, StepCheckFailure, step_checks
 
 __all__ = ["RolloutResult", "fuzz_rollout", "STEP_CHECKS"]
 
-STEP_CHECKS = ("mask_nonempty", "masked_actions_apply", "unmasked_actions_raise", "mask_json_roundtrip",
+STEP_CHECKS = ("mask_nonempty", "masked_actions_apply", "unmasked_actions_raise", "rejected_no_draw", "mask_json_roundtrip",
                "clone", "observe_all", "hidden_info")
 
 
@@ -38,6 +39,8 @@ class RolloutResult:
         message: the failure's message (with a traceback for unexpected exceptions).
         actions: every action applied before the failure (the episode log's actions).
         history: readable names of the last actions.
+        seconds: wall time of the rollout.
+        chance: the chance events of ``actions`` (on failure; for the episode log).
     """
 
     seed: int
@@ -48,6 +51,7 @@ class RolloutResult:
     actions: list[int] = field(default_factory=list)
     history: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    chance: list = field(default_factory=list)
 
 
 def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: int = 8,
@@ -73,11 +77,12 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
     pick_rng = np.random.default_rng([seed, 1])
     check_rng = np.random.default_rng([seed, 2])
     actions: list[int] = []
+    chance = ChanceRecorder(game_rng)  # the env's draws: same numbers, each a chance event
     decode = game.layout.decode
 
     def fail(check: str, msg: str) -> RolloutResult:
         return RolloutResult(seed, len(actions), None, check, msg, actions,
-                             [decode(a) for a in actions[-12:]], time.perf_counter() - t0)
+                             [decode(a) for a in actions[-12:]], time.perf_counter() - t0, chance.events)
 
     try:
         state = game.initial_state(game_rng)
@@ -95,15 +100,16 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
                 mask = game.legal_mask(state)
             legal = np.flatnonzero(mask)
             a = int(legal[pick_rng.integers(legal.size)])
+            chance.step = len(actions)
             actions.append(a)
-            game.apply(state, a, game_rng)
+            game.apply(state, a, chance)
             if "invariants" in enabled:
                 try:
                     game.check_invariants(state)
                 except InvariantError as exc:
                     return fail("invariants", str(exc))
         ret = np.asarray(game.returns(state), np.float64)
-        if "zero_sum" in enabled and game.zero_sum and abs(ret.sum()) > 1e-5:
+        if "zero_sum" in enabled and game.utility is Utility.ZERO_SUM and abs(ret.sum()) > 1e-5:
             return fail("zero_sum", f"returns {ret.tolist()} do not sum to 0")
     except Exception as exc:  # noqa: BLE001 - any crash is a finding
         return fail("exception", f"{exc!r}\n{traceback.format_exc()}")
@@ -114,11 +120,9 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
 _WORKER_GAME: Any = None
 
 
-def _init_worker(env_id: str, config: dict) -> None:
+def _init_worker(game_cls: Any, config: dict) -> None:
     global _WORKER_GAME
-    import monolith_envs
-
-    _WORKER_GAME = monolith_envs.make_game(env_id, **config)
+    _WORKER_GAME = game_cls(config)
 
 
 def _work(args: tuple[int, int, tuple[str, ...], int]) -> RolloutResult:
@@ -126,20 +130,26 @@ def _work(args: tuple[int, int, tuple[str, ...], int]) -> RolloutResult:
     return fuzz_rollout(_WORKER_GAME, seed, checks, sample, every)
 
 
-def run_fuzz(env_id: str, games: int, seed: int, workers: int, config: dict, out_dir: str,
+def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, out_dir: str,
              sample: int = 8, checks: Iterable[str] = CHECKS, progress: bool = True,
              check_every: int = 1) -> int:
     """Run ``games`` rollouts with seeds ``seed .. seed+games-1`` on ``workers`` processes.
 
+    Args:
+        game_cls: the game class (``game_cls(config)`` builds the game; importable by module path, so
+            spawned workers can build it too); its ``GAME_INFO.env_id`` names the logs.
+
     Prints each failure (seed, step, action history tail, reproduction commands), writes its episode log
     to ``out_dir``, and ends with a summary line. Returns the number of failures.
+
+    Raises:
+        ConfigError: a bad ``config`` (checked before the workers start).
     """
     import multiprocessing as mp
     from pathlib import Path
 
-    import monolith_envs
-
-    game = monolith_envs.make_game(env_id, **config)  # validates the config before workers start
+    game = game_cls(config)  # validates the config before workers start
+    env_id = game.env_id
     full_config = dict(game.config)
     checks = tuple(checks)
     jobs = [(seed + i, sample, checks, check_every) for i in range(games)]
@@ -150,11 +160,11 @@ def run_fuzz(env_id: str, games: int, seed: int, workers: int, config: dict, out
     t0 = time.perf_counter()
     results: list[RolloutResult] = []
     if workers <= 1:
-        _init_worker(env_id, config)
+        _init_worker(game_cls, config)
         it = map(_work, jobs)
         pool = None
     else:
-        pool = mp.get_context("spawn").Pool(workers, initializer=_init_worker, initargs=(env_id, config))
+        pool = mp.get_context("spawn").Pool(workers, initializer=_init_worker, initargs=(game_cls, config))
         it = pool.imap_unordered(_work, jobs, chunksize=max(1, min(16, games // (workers * 8) or 1)))
     bar = tqdm(total=games, unit="game", disable=not progress) if tqdm else None
     failures = 0
@@ -167,7 +177,8 @@ def run_fuzz(env_id: str, games: int, seed: int, workers: int, config: dict, out
             if r.failure:
                 failures += 1
                 out.mkdir(parents=True, exist_ok=True)
-                log = EpisodeLog(env_id, full_config, r.seed, r.actions, note=f"[{r.failure}] {r.message[:2000]}")
+                log = EpisodeLog(env_id, full_config, r.seed, r.actions, note=f"[{r.failure}] {r.message[:2000]}",
+                                 chance=list(r.chance))
                 path = log.save(out / f"{env_id}_seed{r.seed}.json")
                 msg = [
                     f"FAILURE [{r.failure}] seed={r.seed} step={r.decisions}",

@@ -8,7 +8,9 @@ follows :class:`Game` to the AEC API.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
@@ -16,11 +18,113 @@ from .actions import ActionLayout
 from .observation import ObsSpec
 
 __all__ = [
+    "ChanceMode",
     "Game",
+    "GameInfo",
     "IllegalActionError",
+    "Information",
     "InvariantError",
     "MonolithEnvError",
+    "Outcome",
+    "Utility",
 ]
+
+
+class Utility(str, Enum):
+    """How the returns of the seats relate (OpenSpiel's ``GameType.utility``).
+
+    ``ZERO_SUM``: the returns always sum to 0; ``GENERAL_SUM``: no constraint; ``SOLO_GOAL``: one seat plays
+    against the game and either reaches its goal (``Outcome.SUCCESS``) or not (``Outcome.FAILURE``).
+    """
+
+    ZERO_SUM = "zero_sum"
+    GENERAL_SUM = "general_sum"
+    SOLO_GOAL = "solo_goal"
+
+
+class ChanceMode(str, Enum):
+    """When the game draws at random: only in ``initial_state`` (``SETUP_ONLY``), or also inside ``apply``
+    (``DURING_PLAY``: dice, tower drops; those draws are chance events of the episode log)."""
+
+    SETUP_ONLY = "setup_only"
+    DURING_PLAY = "during_play"
+
+
+class Information(str, Enum):
+    """``PERFECT``: every seat may know the whole state; ``IMPERFECT``: some facts are hidden from some seat
+    (hands, deck orders, secret objectives) and ``resample_hidden`` redraws them."""
+
+    PERFECT = "perfect"
+    IMPERFECT = "imperfect"
+
+
+class Outcome(str, Enum):
+    """The result of one seat in a finished game: ``WIN`` / ``DRAW`` / ``LOSS`` with several seats (allies
+    share one), ``SUCCESS`` / ``FAILURE`` in a one-seat game."""
+
+    WIN = "win"
+    DRAW = "draw"
+    LOSS = "loss"
+    SUCCESS = "success"
+    FAILURE = "failure"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about a game, the same for every configuration (like OpenSpiel's ``GameType``).
+
+    Every game class has one as its class attribute ``GAME_INFO``; tools (evaluation, benchmarks, the CLI)
+    read it instead of trying configurations.
+
+    Attributes:
+        env_id: the registered id, e.g. ``"monolith_arena_v0"``.
+        name: the game's name for people, e.g. ``"Monolith Arena"``.
+        min_players, max_players: the range of ``num_players`` the config accepts (1 = a solo game exists).
+        utility: :class:`Utility` of the configs with two seats or more (a one-seat config is always
+            ``SOLO_GOAL``; the instance's ``utility`` says which applies).
+        chance: :class:`ChanceMode`.
+        information: :class:`Information`.
+        teams: True when some config puts seats in teams (the instance's ``teams`` gives the partition).
+        config_keys: the tuple of :class:`~monolith_envs.core.config.ConfigKey` the game accepts.
+        max_length: the default ``max_decisions`` (truncation limit).
+
+    Raises:
+        ValueError: on construction, a player range that is empty or below 1, a ``max_length`` below 1, or
+            a field of the wrong type (the message names it).
+    """
+
+    env_id: str
+    name: str
+    min_players: int
+    max_players: int
+    utility: Utility
+    chance: ChanceMode
+    information: Information
+    teams: bool
+    config_keys: tuple
+    max_length: int
+
+    def __post_init__(self) -> None:
+        for key, typ in (("utility", Utility), ("chance", ChanceMode), ("information", Information)):
+            v = getattr(self, key)
+            if not isinstance(v, typ):
+                raise ValueError(f"GameInfo.{key} must be a {typ.__name__} member, got {v!r}")
+        if not 1 <= self.min_players <= self.max_players:
+            raise ValueError(f"GameInfo of {self.env_id}: players {self.min_players}..{self.max_players} is not a "
+                             "range with 1 <= min_players <= max_players")
+        if self.max_length < 1:
+            raise ValueError(f"GameInfo of {self.env_id}: max_length {self.max_length} must be >= 1")
+        if not isinstance(self.config_keys, tuple):
+            raise ValueError(f"GameInfo of {self.env_id}: config_keys must be a tuple of ConfigKey")
+
+    @property
+    def player_counts(self) -> range:
+        """``range(min_players, max_players + 1)``."""
+        return range(self.min_players, self.max_players + 1)
+
+    def config_key(self, name: str):
+        """The :class:`~monolith_envs.core.config.ConfigKey` called ``name``, or None."""
+        return next((k for k in self.config_keys if k.name == name), None)
 
 
 class MonolithEnvError(Exception):
@@ -35,7 +139,8 @@ class IllegalActionError(MonolithEnvError, ValueError):
     Args:
         asked: readable description of the requested action (e.g. ``"place(slot=0, hex=9, rot=1)"``).
         why: the reason it is illegal (e.g. ``"hex 9 is occupied"``).
-        legal: readable names of the legal actions now (a long list is shortened), or a sentence.
+        legal: readable names of the legal actions now (a long list is shortened), or a sentence ("" adds
+            nothing).
     """
 
     def __init__(self, asked: str, why: str, legal: Sequence[str] | str = ()):
@@ -49,7 +154,7 @@ class IllegalActionError(MonolithEnvError, ValueError):
             legal_txt = f"legal now: {shown}" if legal else "no action is legal now"
         self.asked = asked
         self.why = why
-        super().__init__(f"illegal action {asked}: {why}; {legal_txt}")
+        super().__init__(f"illegal action {asked}: {why}" + (f"; {legal_txt}" if legal_txt else ""))
 
 
 class InvariantError(MonolithEnvError, AssertionError):
@@ -61,27 +166,41 @@ class Game(Protocol):
     """A rules engine for one game and one configuration (ARCHITECTURE §2).
 
     Attributes:
+        GAME_INFO: the class's static :class:`GameInfo`.
         env_id: the registered id, e.g. ``"monolith_arena_v0"``.
         config: the validated configuration (a plain ``dict``; every key present).
         num_players: number of seats; agents are ``player_0 .. player_{n-1}``.
         layout: the :class:`ActionLayout`; ``layout.n`` actions form one ``Discrete(n)``.
         obs_spec: the :class:`ObsSpec` of ``observe``; ``obs_spec.size`` floats.
-        zero_sum: True when ``returns`` always sums to 0 (checked by the conformance suite).
+        utility: the :class:`Utility` of this config (``SOLO_GOAL`` when ``num_players == 1``).
+        teams: the partition of the seats into teams, a tuple of tuples of seats (each seat alone when the
+            config has no teams), e.g. ``((0, 2), (1, 3))``.
+        zero_sum: ``utility is Utility.ZERO_SUM`` (checked by the conformance suite).
         max_decisions: truncation limit (number of ``apply`` calls per episode).
+
+    :class:`~monolith_envs.core.base.GameBase` gives defaults for ``clone``, ``to_dict``, ``from_dict``,
+    ``state_vector``, ``returns_list``, ``resample_hidden``, ``check_invariants``, ``utility``, ``teams`` and
+    ``zero_sum``.
 
     Optional fast path (not part of the protocol check): ``returns_list(state) -> list[float]``, equal to
     ``returns(state).tolist()``; :class:`~monolith_envs.core.aec.RulesAECEnv` calls it after every step
     when the game defines it.
 
-    All randomness comes from the ``rng`` arguments (``numpy.random.Generator``); states hold plain data
+    All randomness comes from the ``rng`` arguments, and only through ``rng.integers``, ``rng.permutation``,
+    ``rng.choice`` and ``rng.random`` (the env passes a :class:`~monolith_envs.core.chance.ChanceRecorder`
+    to ``apply``, which logs each draw as a chance event). ``apply`` draws only once it has decided that
+    the action is legal: a rejected action consumes nothing and changes nothing. States hold plain data
     only, so :mod:`monolith_envs.core.state` can clone, compare and serialise them.
     """
 
+    GAME_INFO: ClassVar[GameInfo]
     env_id: str
     config: Mapping[str, Any]
     num_players: int
     layout: ActionLayout
     obs_spec: ObsSpec
+    utility: Utility
+    teams: tuple
     zero_sum: bool
     max_decisions: int
 
@@ -109,6 +228,14 @@ class Game(Protocol):
 
     def returns(self, state: Any) -> np.ndarray:
         """``float32[num_players]``: cumulative return of each seat so far (terminal values at the end)."""
+
+    def outcome(self, state: Any) -> tuple:
+        """``tuple[Outcome, ...]``, one per seat, of a terminal state: WIN / DRAW / LOSS (allies share one),
+        SUCCESS / FAILURE in a one-seat game.
+
+        Raises:
+            MonolithEnvError: ``state`` is not terminal.
+        """
 
     def observe(self, state: Any, player: int) -> np.ndarray:
         """``float32[obs_spec.size]``: what ``player`` may know, seat-relative (ARCHITECTURE §4)."""

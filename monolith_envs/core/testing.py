@@ -2,11 +2,15 @@
 
 Shipped in the package (like pgx's ``api_test``) so that users who add content or games can run it::
 
+    from monolith_envs import monolith_arena_v0
     from monolith_envs.core.testing import check_env
-    report = check_env("monolith_arena_v0", {"num_players": 3, "mode": "ffa"}, games=5, seed=0)
+    report = check_env(monolith_arena_v0.raw_env, {"num_players": 3, "mode": "ffa"}, games=5, seed=0)
 
 Each check has a name (see :data:`CHECKS`); a failure raises :class:`ConformanceError` naming the check,
 the episode seed and step, and what went wrong.
+
+:class:`ScriptedRng` (in :mod:`monolith_envs.core.scripted`, exported here) forces the draws of ``apply`` in
+golden scenarios: ``game.apply(state, action, ScriptedRng([4, 2, 6]))``.
 """
 
 from __future__ import annotations
@@ -20,9 +24,12 @@ from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
-from .game import Game, IllegalActionError, InvariantError, MonolithEnvError
+from .chance import ChanceError, ChanceRecorder
+from .game import ChanceMode, Game, IllegalActionError, InvariantError, MonolithEnvError, Outcome, Utility
+from .scripted import ScriptedRng, ScriptedRngError
 
-__all__ = ["CHECKS", "ConformanceError", "ConformanceReport", "check_env", "step_checks", "StepCheckFailure"]
+__all__ = ["CHECKS", "ConformanceError", "ConformanceReport", "check_env", "step_checks", "StepCheckFailure",
+           "ScriptedRng", "ScriptedRngError"]
 
 #: Every check of the suite, in the order they run.
 CHECKS: tuple[str, ...] = (
@@ -33,6 +40,7 @@ CHECKS: tuple[str, ...] = (
     "mask_nonempty",       # mask non-empty iff a live agent must act
     "masked_actions_apply",
     "unmasked_actions_raise",
+    "rejected_no_draw",    # a rejected action draws nothing, in the engine and through env.step
     "mask_json_roundtrip",  # mask equals a recomputation on from_dict(json(to_dict(state)))
     "clone",               # clone equal and independent
     "observe_all",         # every agent observable; obs in space; non-acting masks all zero
@@ -41,6 +49,8 @@ CHECKS: tuple[str, ...] = (
     "hidden_info",         # resampling what a viewer may not know leaves its observation byte-identical
     "invariants",          # the game's invariants hook
     "ends",                # episodes end before max_decisions in random play
+    "chance_logged",       # apply's draws are chance events; seed + actions replay them; setup_only draws none
+    "outcome",             # GAME_INFO and the instance's utility / teams agree; outcome() of every end
 )
 
 
@@ -121,29 +131,33 @@ def step_checks(
         for a in _sample(legal, sample, rng):
             c = game.clone(state)
             try:
-                game.apply(c, int(a), np.random.default_rng(int(a)))
+                game.apply(c, int(a), ChanceRecorder(np.random.default_rng(int(a))))
             except Exception as exc:  # noqa: BLE001 - report any failure of a masked action
                 raise StepCheckFailure(
                     "masked_actions_apply", f"masked action {layout.decode(int(a))} raised {exc!r}"
                 ) from exc
-    if "unmasked_actions_raise" in en:
+    if "unmasked_actions_raise" in en or "rejected_no_draw" in en:
+        name = "unmasked_actions_raise" if "unmasked_actions_raise" in en else "rejected_no_draw"
         illegal = np.flatnonzero(~mask)
         for a in _sample(illegal, sample, rng):
             c = game.clone(state)
+            rec = ChanceRecorder(np.random.default_rng(0))
             try:
-                game.apply(c, int(a), np.random.default_rng(0))
+                game.apply(c, int(a), rec)
             except IllegalActionError:
+                if "rejected_no_draw" in en and rec.events:
+                    raise StepCheckFailure(
+                        "rejected_no_draw", f"illegal {layout.decode(int(a))} drew "
+                        f"{[str(e) for e in rec.events]} before it was rejected") from None
                 if not _same_state(game, c, state):
                     raise StepCheckFailure(
-                        "unmasked_actions_raise", f"illegal {layout.decode(int(a))} raised but changed the state"
-                    ) from None
+                        name, f"illegal {layout.decode(int(a))} raised but changed the state") from None
                 continue
             except Exception as exc:  # noqa: BLE001
                 raise StepCheckFailure(
-                    "unmasked_actions_raise",
-                    f"illegal {layout.decode(int(a))} raised {exc!r}, expected IllegalActionError",
+                    name, f"illegal {layout.decode(int(a))} raised {exc!r}, expected IllegalActionError",
                 ) from exc
-            raise StepCheckFailure("unmasked_actions_raise", f"unmasked action {layout.decode(int(a))} was accepted")
+            raise StepCheckFailure(name, f"unmasked action {layout.decode(int(a))} was accepted")
     data = game.to_dict(state) if ("mask_json_roundtrip" in en or "clone" in en) else None
     if "mask_json_roundtrip" in en:
         back = game.from_dict(json.loads(json.dumps(data)))
@@ -190,15 +204,6 @@ def step_checks(
     return mask
 
 
-def _make(env_id: str, config: Mapping, wrapped: bool, env_fn: Callable | None):
-    if env_fn is not None:
-        e = env_fn(**dict(config))
-        return e
-    import monolith_envs
-
-    return monolith_envs.make(env_id, wrapped=wrapped, **dict(config))
-
-
 def _transcript(env, seed: int, actions: list[int] | None = None, act_seed: int = 0) -> tuple[list, list[int]]:
     env.reset(seed=seed)
     rng = np.random.default_rng(act_seed)
@@ -224,7 +229,7 @@ def _transcript(env, seed: int, actions: list[int] | None = None, act_seed: int 
 
 
 def check_env(
-    env_id: str,
+    env_fn: Callable[..., Any],
     config: Mapping[str, Any] | None = None,
     games: int = 10,
     seed: int = 0,
@@ -232,39 +237,43 @@ def check_env(
     only: Iterable[str] | None = None,
     skip: Iterable[str] = (),
     sample: int = 12,
-    env_fn: Callable[..., Any] | None = None,
     api_cycles: int = 200,
 ) -> ConformanceReport:
-    """Run the conformance suite on ``env_id`` with ``config``.
+    """Run the conformance suite on the env that ``env_fn(**config)`` builds.
 
     Args:
-        env_id: a registered env id (or any label when ``env_fn`` is given).
+        env_fn: ``env_fn(**config)`` returns an unwrapped :class:`~monolith_envs.core.aec.RulesAECEnv`, e.g.
+            ``monolith_envs.monolith_arena_v0.raw_env`` (the core never looks an env id up).
         config: the game configuration (validated by the game).
         games: number of seeded random episodes for the per-episode and per-step checks.
         seed: base seed; episode ``i`` uses seed ``seed + i``.
         only: run only these checks (names from :data:`CHECKS`).
         skip: checks to leave out.
         sample: legal and illegal actions tried per step.
-        env_fn: optional ``env_fn(**config)`` returning an unwrapped :class:`RulesAECEnv`; defaults to
-            ``monolith_envs.make(env_id, wrapped=False, **config)``.
         api_cycles: cycles for PettingZoo's ``api_test`` / ``seed_test``.
 
     Returns:
-        A :class:`ConformanceReport`.
+        A :class:`ConformanceReport` (its ``env_id`` is the env's).
 
     Raises:
         ConformanceError: the first failing check, naming it, the episode seed, step and details.
         ValueError: unknown check names in ``only`` / ``skip``.
+        TypeError: ``env_fn`` is not callable (an env id string: pass the env module's ``raw_env``).
     """
+    if not callable(env_fn):
+        raise TypeError(f"check_env() takes the env factory (e.g. monolith_arena_v0.raw_env), not {env_fn!r}; "
+                        "from an env id: monolith_envs.env_module(env_id).raw_env")
     config = dict(config or {})
     names = set(CHECKS if only is None else only) - set(skip)
     unknown = names - set(CHECKS)
     if unknown:
         raise ValueError(f"unknown checks {sorted(unknown)}; checks: {', '.join(CHECKS)}")
-    report = ConformanceReport(env_id, config)
 
     def raw():
-        return _make(env_id, config, False, env_fn)
+        return env_fn(**config)
+
+    probe = raw()
+    report = ConformanceReport(probe.env_id, config)
 
     if "api_test" in names:
         from pettingzoo.test import api_test
@@ -311,76 +320,186 @@ def check_env(
                     "config_kept", f"config changed by reset(seed={s}): {dict(env.game.config)} != {want}")
         report.checks.append("config_kept")
 
-    step_names = [c for c in ("mask_nonempty", "masked_actions_apply", "unmasked_actions_raise",
+    if "outcome" in names:
+        _check_static_info(probe.game)
+
+    step_names = [c for c in ("mask_nonempty", "masked_actions_apply", "unmasked_actions_raise", "rejected_no_draw",
                               "mask_json_roundtrip", "clone", "observe_all", "hidden_info") if c in names]
-    episode_names = {"observe_all", "dead_steps", "zero_sum", "invariants", "ends", "mask_nonempty"} & names
+    episode_names = {"observe_all", "dead_steps", "zero_sum", "invariants", "ends", "mask_nonempty",
+                     "rejected_no_draw", "chance_logged", "outcome"} & names
     if step_names or episode_names:
         env = raw()
         game = env.game
         for g in range(games):
             ep_seed = seed + g
-            rng = np.random.default_rng(10_000 + ep_seed)
-            env.reset(seed=ep_seed)
-            seen_reward = {a: 0.0 for a in env.possible_agents}
-            dead_stepped: list[str] = []
-            steps = 0
-            while env.agents:
-                agent = env.agent_selection
-                obs, rew, term, trunc, _ = env.last()
-                if term or trunc:
-                    seen_reward[agent] += rew
-                    dead_stepped.append(agent)
-                    if "observe_all" in names and obs["action_mask"].any():
-                        raise ConformanceError("observe_all", f"seed {ep_seed}: {agent} is done but its mask is not zero")
-                    env.step(None)
-                    continue
-                seen_reward[agent] += rew
-                state = env.game_state
-                where = f"seed {ep_seed}, step {steps}"
-                p = env.agent_name_mapping[agent]
-                if "mask_nonempty" in names and game.current_player(state) != p:
-                    raise ConformanceError("mask_nonempty", f"{where}: agent_selection {agent} is not the current player")
-                try:
-                    mask = step_checks(game, state, rng, step_names, sample)
-                except StepCheckFailure as exc:
-                    raise ConformanceError(exc.check, f"{where}: {exc}") from exc
-                if "observe_all" in names:
-                    for other in env.possible_agents:
-                        o = env.observe(other)
-                        if other == agent:
-                            if not np.array_equal(o["action_mask"].astype(bool), mask):
-                                raise ConformanceError("observe_all", f"{where}: acting agent's mask != legal_mask")
-                        elif o["action_mask"].any():
-                            raise ConformanceError("observe_all", f"{where}: non-acting {other} has a non-zero mask")
-                        if o["observation"].shape != (game.obs_spec.size,) or o["action_mask"].dtype != np.int8:
-                            raise ConformanceError("observe_all", f"{where}: bad observation of {other}")
-                a = int(rng.choice(np.flatnonzero(mask)))
-                env.step(a)
-                steps += 1
-                if "invariants" in names:
-                    try:
-                        game.check_invariants(env.game_state)
-                    except InvariantError as exc:
-                        hist = [game.layout.decode(x) for x in env.episode_log.actions[-6:]]
-                        raise ConformanceError("invariants", f"{where}: {exc}; last actions {hist}") from exc
-            final = np.asarray(game.returns(env.game_state), np.float64)
-            if "ends" in names and not game.is_terminal(env.game_state):
-                raise ConformanceError(
-                    "ends", f"seed {ep_seed}: episode truncated at max_decisions={game.max_decisions} in random play")
-            if "dead_steps" in names:
-                if sorted(dead_stepped) != sorted(env.possible_agents):
-                    raise ConformanceError(
-                        "dead_steps", f"seed {ep_seed}: agents stepped with None: {dead_stepped}, expected each of "
-                        f"{env.possible_agents} exactly once")
-                for i, ag in enumerate(env.possible_agents):
-                    if abs(seen_reward[ag] - final[i]) > 1e-5:
-                        raise ConformanceError(
-                            "dead_steps", f"seed {ep_seed}: {ag} saw rewards summing to {seen_reward[ag]}, "
-                            f"but its return is {final[i]}")
-            if "zero_sum" in names and game.zero_sum and abs(final.sum()) > 1e-5:
-                raise ConformanceError("zero_sum", f"seed {ep_seed}: returns {final.tolist()} do not sum to 0")
+            steps = _check_episode(env, game, ep_seed, names, step_names, sample, raw)
             report.episodes += 1
             report.decisions += steps
             report.lengths.append(steps)
         report.checks.extend(c for c in CHECKS if c in names and c not in report.checks)
     return report
+
+
+def _check_static_info(game: Game) -> None:
+    """The ``outcome`` check's static part: GAME_INFO present and consistent with the instance."""
+    info = getattr(type(game), "GAME_INFO", None)
+    if info is None:
+        raise ConformanceError("outcome", f"{type(game).__name__} has no class attribute GAME_INFO")
+    n = game.num_players
+    if not info.min_players <= n <= info.max_players:
+        raise ConformanceError("outcome", f"num_players {n} outside GAME_INFO's {info.min_players}.."
+                               f"{info.max_players}")
+    want = Utility.SOLO_GOAL if n == 1 else info.utility
+    if game.utility is not want:
+        raise ConformanceError("outcome", f"utility {game.utility!r} with {n} seats; GAME_INFO says {want!r}")
+    seats = sorted(p for team in game.teams for p in team)
+    if seats != list(range(n)) or any(not isinstance(t, tuple) or not t for t in game.teams):
+        raise ConformanceError("outcome", f"teams {game.teams!r} is not a partition of the seats 0..{n - 1} "
+                               "into non-empty tuples")
+    if not info.teams and any(len(t) > 1 for t in game.teams):
+        raise ConformanceError("outcome", f"teams {game.teams!r} although GAME_INFO.teams is False")
+
+
+def _check_outcome(game: Game, state: Any, final: np.ndarray, where: str) -> None:
+    """The ``outcome`` check at a terminal state: one Outcome per seat, allies equal, signs agree."""
+    out = tuple(game.outcome(state))
+    n = game.num_players
+    if len(out) != n or not all(isinstance(o, Outcome) for o in out):
+        raise ConformanceError("outcome", f"{where}: outcome() must give {n} Outcome members, got {out!r}")
+    solo = {Outcome.SUCCESS, Outcome.FAILURE}
+    if n == 1:
+        if out[0] not in solo:
+            raise ConformanceError("outcome", f"{where}: a one-seat game ends in SUCCESS or FAILURE, got {out[0]!r}")
+        return
+    if any(o in solo for o in out):
+        raise ConformanceError("outcome", f"{where}: SUCCESS/FAILURE in a game with {n} seats: {out!r}")
+    for team in game.teams:
+        if len({out[p] for p in team}) > 1:
+            raise ConformanceError("outcome", f"{where}: allies {team} have different outcomes {out!r}")
+    if game.utility is Utility.ZERO_SUM and len(game.teams) > 1 and len(set(out)) == 1 and out[0] is not Outcome.DRAW:
+        raise ConformanceError("outcome", f"{where}: every seat has {out[0]!r} in a zero-sum game (a shared result "
+                               "is a DRAW)")
+    if game.utility is Utility.ZERO_SUM and any(final):
+        for p in range(n):
+            for q in range(n):
+                if out[p] is Outcome.WIN and out[q] is Outcome.LOSS and not final[p] > final[q]:
+                    raise ConformanceError("outcome", f"{where}: seat {p} wins and seat {q} loses, but their "
+                                           f"returns are {final[p]} and {final[q]}")
+
+
+def _try_illegal(env, game: Game, where: str, rng: np.random.Generator) -> None:
+    """``rejected_no_draw`` through the env: ``env.step`` of an illegal action raises and changes nothing
+    (the episode's later draws are then checked by ``chance_logged``'s replay)."""
+    illegal = np.flatnonzero(~np.asarray(game.legal_mask(env.game_state)))
+    if not illegal.size:
+        return
+    a = int(rng.choice(illegal))
+    before = game.to_dict(env.game_state)
+    n_events = len(env.episode_log.chance)
+    try:
+        env.step(a)
+    except IllegalActionError:
+        pass
+    else:
+        raise ConformanceError("rejected_no_draw", f"{where}: env.step({game.layout.decode(a)}) of a masked-out "
+                               "action did not raise")
+    if game.to_dict(env.game_state) != before or len(env.episode_log.chance) != n_events:
+        raise ConformanceError("rejected_no_draw", f"{where}: env.step of illegal {game.layout.decode(a)} changed "
+                               "the state or logged a draw")
+
+
+def _check_episode(env, game: Game, ep_seed: int, names: set, step_names: list, sample: int, raw) -> int:
+    """One seeded random episode with the per-step and per-episode checks; returns its length."""
+    rng = np.random.default_rng(10_000 + ep_seed)
+    env.reset(seed=ep_seed)
+    seen_reward = {a: 0.0 for a in env.possible_agents}
+    dead_stepped: list[str] = []
+    steps = 0
+    while env.agents:
+        agent = env.agent_selection
+        obs, rew, term, trunc, _ = env.last()
+        if term or trunc:
+            seen_reward[agent] += rew
+            dead_stepped.append(agent)
+            if "observe_all" in names and obs["action_mask"].any():
+                raise ConformanceError("observe_all", f"seed {ep_seed}: {agent} is done but its mask is not zero")
+            env.step(None)
+            continue
+        seen_reward[agent] += rew
+        state = env.game_state
+        where = f"seed {ep_seed}, step {steps}"
+        p = env.agent_name_mapping[agent]
+        if "mask_nonempty" in names and game.current_player(state) != p:
+            raise ConformanceError("mask_nonempty", f"{where}: agent_selection {agent} is not the current player")
+        try:
+            mask = step_checks(game, state, rng, step_names, sample)
+        except StepCheckFailure as exc:
+            raise ConformanceError(exc.check, f"{where}: {exc}") from exc
+        if "observe_all" in names:
+            for other in env.possible_agents:
+                o = env.observe(other)
+                if other == agent:
+                    if not np.array_equal(o["action_mask"].astype(bool), mask):
+                        raise ConformanceError("observe_all", f"{where}: acting agent's mask != legal_mask")
+                elif o["action_mask"].any():
+                    raise ConformanceError("observe_all", f"{where}: non-acting {other} has a non-zero mask")
+                if o["observation"].shape != (game.obs_spec.size,) or o["action_mask"].dtype != np.int8:
+                    raise ConformanceError("observe_all", f"{where}: bad observation of {other}")
+        # rejected actions inside the episode: they must change nothing, and (chance_logged) the episode must
+        # still replay from seed + actions, i.e. they consumed nothing of the episode's generator
+        if ({"rejected_no_draw", "chance_logged"} & names) and steps % 4 == 0 and env.illegal_action == "raise":
+            _try_illegal(env, game, where, rng)
+        a = int(rng.choice(np.flatnonzero(mask)))
+        try:
+            env.step(a)
+        except ChanceError as exc:
+            raise ConformanceError("chance_logged", f"{where}: {exc}") from exc
+        steps += 1
+        if "invariants" in names:
+            try:
+                game.check_invariants(env.game_state)
+            except InvariantError as exc:
+                hist = [game.layout.decode(x) for x in env.episode_log.actions[-6:]]
+                raise ConformanceError("invariants", f"{where}: {exc}; last actions {hist}") from exc
+    final = np.asarray(game.returns(env.game_state), np.float64)
+    terminal = game.is_terminal(env.game_state)
+    if "ends" in names and not terminal:
+        raise ConformanceError(
+            "ends", f"seed {ep_seed}: episode truncated at max_decisions={game.max_decisions} in random play")
+    if "dead_steps" in names:
+        if sorted(dead_stepped) != sorted(env.possible_agents):
+            raise ConformanceError(
+                "dead_steps", f"seed {ep_seed}: agents stepped with None: {dead_stepped}, expected each of "
+                f"{env.possible_agents} exactly once")
+        for i, ag in enumerate(env.possible_agents):
+            if abs(seen_reward[ag] - final[i]) > 1e-5:
+                raise ConformanceError(
+                    "dead_steps", f"seed {ep_seed}: {ag} saw rewards summing to {seen_reward[ag]}, "
+                    f"but its return is {final[i]}")
+    if "zero_sum" in names and game.utility is Utility.ZERO_SUM and abs(final.sum()) > 1e-5:
+        raise ConformanceError("zero_sum", f"seed {ep_seed}: returns {final.tolist()} do not sum to 0")
+    if "outcome" in names and terminal:
+        _check_outcome(game, env.game_state, final, f"seed {ep_seed}")
+    if "chance_logged" in names:
+        _check_chance_log(env, game, ep_seed, raw)
+    return steps
+
+
+def _check_chance_log(env, game: Game, ep_seed: int, raw) -> None:
+    """``chance_logged``: a setup-only game drew nothing in ``apply``; the episode log (seed + actions +
+    chance events) replays on a fresh env with the same draws and the same final state."""
+    from .replay import EpisodeLog, LogError, replay_steps
+
+    log = env.episode_log
+    info = getattr(type(game), "GAME_INFO", None)
+    if info is not None and info.chance is ChanceMode.SETUP_ONLY and log.chance:
+        raise ConformanceError("chance_logged", f"seed {ep_seed}: GAME_INFO.chance is setup_only, but apply drew "
+                               f"{[str(e) for e in log.chance[:4]]} (first at step {log.chance[0].step})")
+    back = EpisodeLog.from_json(json.loads(json.dumps(log.to_json())))
+    try:
+        steps = list(replay_steps(back, lambda _id, **cfg: raw()))
+    except LogError as exc:
+        raise ConformanceError("chance_logged", f"seed {ep_seed}: the episode log does not replay: {exc}") from exc
+    last = steps[-1][2]
+    if game.to_dict(last.game_state) != game.to_dict(env.game_state):
+        raise ConformanceError("chance_logged", f"seed {ep_seed}: replaying seed + actions gives another final state")

@@ -321,7 +321,7 @@ def reference_observe(game, s, p: int, omniscient: bool = False) -> np.ndarray:
 
     # ---- per-seat scalars
     for q in range(n):
-        if g.teams:
+        if g.team_mode:
             hpv = min(1.0, max(0, s.pool[g.team[q]]) / g.team_hp)
         else:
             hpv = min(1.0, max(0, s.hp[q]) / max(1, tb.fac_hp[s.factions[q]]))
@@ -331,7 +331,7 @@ def reference_observe(game, s, p: int, omniscient: bool = False) -> np.ndarray:
             hidden = sum(1 for k in (0, 1) if s.seg_content[q][k] >= 0 and not s.seg_revealed[q][k])
             mono_u = hidden / 2.0
         in_hand = sum(1 for i in s.hand[q] if i >= 0)
-        ally = g.teams and q != p and g.team[q] == g.team[p]
+        ally = g.team_mode and q != p and g.team[q] == g.team[p]
         vals = [
             1.0 if s.alive[q] else 0.0, hpv, len(s.deck[q]) / 35.0, in_hand / H,
             min(1.0, len(s.discard[q]) / 35.0), 1.0 if ally else 0.0, mono_f, mono_u,
@@ -365,5 +365,5 @@ def reference_observe(game, s, p: int, omniscient: bool = False) -> np.ndarray:
         out[off["pending_mode"] + s.p_mode] = 1.0
     out[off["config"]] = float(g.module)
     out[off["config"] + 1] = float(g.reinf)
-    out[off["config"] + 2] = float(g.teams)
+    out[off["config"] + 2] = float(g.team_mode)
     return out

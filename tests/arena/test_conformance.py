@@ -2,6 +2,7 @@
 
 import pytest
 
+from monolith_envs import monolith_arena_v0
 from monolith_envs.core.testing import CHECKS, check_env
 from tests.arena.configs import pick
 
@@ -12,7 +13,7 @@ CONFIGS = pick(
 
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_check_env(name):
-    report = check_env("monolith_arena_v0", CONFIGS[name], games=3, seed=11, api_cycles=120)
+    report = check_env(monolith_arena_v0.raw_env, CONFIGS[name], games=3, seed=11, api_cycles=120)
     assert report.checks == list(CHECKS)
     assert report.episodes == 3
 

@@ -148,7 +148,7 @@ def test_position_text_features():
     assert s.seg_revealed[0] == [True, False] and s.facing[wraith] == 2
     assert s.hand[0][1] == -1 and s.fresh[0] == [True, False, False]
     game, s = parse_position(TEAMS)
-    assert game.teams and s.pool == [3, 30] and s.entrench_on == s.board[9]
+    assert game.team_mode and s.pool == [3, 30] and s.entrench_on == s.board[9]
     assert (s.turn_seat, s.acting_seat, s.sub_phase) == (1, 1, 2)
     assert "pool A=3" in render_text(game, s) and "09:0.de_pikeman/0/0 E" in render_text(game, s)
 

@@ -1,19 +1,23 @@
 """The conformance suite passes on the toy game, and each of its checks catches a deliberately broken variant."""
 
 import copy
+import dataclasses
 
 import numpy as np
 import pytest
 
-import monolith_envs
 from monolith_envs.core.aec import RulesAECEnv
+from monolith_envs.core.game import ChanceMode, IllegalActionError, Outcome
 from monolith_envs.core.testing import CHECKS, ConformanceError, check_env
 from tests.toy_game import ToyGame, module_for
 
+TOY = module_for(ToyGame).raw_env
+
 
 def test_toy_game_passes_every_check():
-    report = check_env("toy_tictactoe_v0", games=25, seed=3)
+    report = check_env(TOY, games=25, seed=3)
     assert report.checks == list(CHECKS)
+    assert report.env_id == "toy_tictactoe_v0"
     assert report.episodes == 25
     assert all(3 <= n <= 9 for n in report.lengths)  # extra turns allow a 3-mark win
     assert sum(report.lengths) == report.decisions
@@ -21,7 +25,12 @@ def test_toy_game_passes_every_check():
 
 def test_unknown_check_name_is_rejected():
     with pytest.raises(ValueError, match="unknown checks"):
-        check_env("toy_tictactoe_v0", only=["nope"])
+        check_env(TOY, only=["nope"])
+
+
+def test_an_env_id_instead_of_a_factory_is_refused_with_the_fix():
+    with pytest.raises(TypeError, match=r"env factory .*raw_env"):
+        check_env("toy_tictactoe_v0")
 
 
 # ---------------------------------------------------------------- broken variants, one per check
@@ -31,8 +40,10 @@ class Float64Obs(ToyGame):
 
 
 class GlobalDie(ToyGame):
+    """Rolls with numpy's global generator (a 6 half of the time), outside the episode's seed."""
+
     def apply(self, s, action, rng):
-        super().apply(s, action, np.random.default_rng(np.random.randint(1 << 30)))
+        super().apply(s, action, _Fixed(int(np.random.randint(5, 7))))
 
 
 class AlternatingStarter(ToyGame):
@@ -127,6 +138,44 @@ class MiscountsExtraTurns(ToyGame):
             s.decisions += 1  # double-counts an extra turn: breaks the marks == decisions invariant
 
 
+class RollsBeforeRejecting(ToyGame):
+    """Rolls its die first and only then looks at the action: a rejected action consumes a draw."""
+
+    def apply(self, s, action, rng):
+        face = int(rng.integers(1, 7))
+        if s.winner != -2 or not 0 <= int(action) < 9 or s.board[int(action)] != -1:
+            raise IllegalActionError(str(action), "not legal now", [])
+        super().apply(s, action, _Fixed(face))
+
+
+class _Fixed:
+    def __init__(self, face):
+        self.face = face
+
+    def integers(self, low, high=None, size=None):
+        return self.face
+
+
+class OldExplainEnv(RulesAECEnv):
+    """Explains a rejected action the old way: apply on a clone with the episode generator."""
+
+    def _explain_illegal(self, a, mask):
+        try:
+            self.game.apply(self.game.clone(self.game_state), a, self._rng)
+        except IllegalActionError as exc:
+            return exc
+        return IllegalActionError(str(a), "not legal now", [])
+
+
+class DeclaresNoChance(ToyGame):
+    GAME_INFO = dataclasses.replace(ToyGame.GAME_INFO, chance=ChanceMode.SETUP_ONLY)
+
+
+class EveryoneWins(ToyGame):
+    def outcome(self, s):
+        return (Outcome.WIN, Outcome.WIN)
+
+
 class LimitTooLow(ToyGame):
     """Its truncation limit is shorter than its games."""
 
@@ -151,6 +200,9 @@ BROKEN = [
     ("hidden_info", LeaksOpponentCard, None, {}),
     ("invariants", MiscountsExtraTurns, None, {}),
     ("ends", LimitTooLow, None, {}),
+    ("rejected_no_draw", RollsBeforeRejecting, None, {}),
+    ("chance_logged", DeclaresNoChance, None, {}),
+    ("outcome", EveryoneWins, None, {}),
 ]
 
 
@@ -160,13 +212,30 @@ def test_every_check_has_a_broken_variant():
 
 @pytest.mark.parametrize("check, game_cls, aec_cls, config", BROKEN, ids=[b[0] for b in BROKEN])
 def test_check_catches_broken_variant(check, game_cls, aec_cls, config):
-    env_id = f"toy_broken_{check}_v0"
-    mod = module_for(game_cls, env_id, aec_cls)
-    monolith_envs.register(env_id, lambda: mod)
+    broken = module_for(game_cls, f"toy_broken_{check}_v0", aec_cls).raw_env
     # the real game passes this very check with the same config ...
-    check_env("toy_tictactoe_v0", config, games=15, seed=0, only=[check])
+    check_env(TOY, config, games=15, seed=0, only=[check])
     # ... and the broken variant fails it, with the check named
     with pytest.raises(ConformanceError) as info:
-        check_env(env_id, config, games=15, seed=0, only=[check])
+        check_env(broken, config, games=15, seed=0, only=[check])
     assert info.value.check == check
     assert f"[{check}]" in str(info.value)
+
+
+def test_rolling_before_rejecting_is_named_with_the_draw():
+    broken = module_for(RollsBeforeRejecting, "toy_rolls_first_v0").raw_env
+    with pytest.raises(ConformanceError, match=r"\[rejected_no_draw\].*drew \['integers\(1, 7\) -> \d'\] before it was rejected"):
+        check_env(broken, games=3, seed=0, only=["rejected_no_draw"])
+
+
+def test_old_env_explanation_consumes_the_generator_and_the_replay_check_sees_it():
+    """The env-level half: explaining an illegal action with the episode generator (the old RulesAECEnv)
+    shifts every later draw of an engine that rolls first; the log then fails to replay."""
+    old = module_for(RollsBeforeRejecting, "toy_old_env_v0", OldExplainEnv).raw_env
+    with pytest.raises(ConformanceError) as info:
+        check_env(old, games=15, seed=0, only=["chance_logged"])
+    assert info.value.check == "chance_logged"
+    assert "does not replay" in str(info.value) or "another final state" in str(info.value)
+    # the fixed env explains without drawing, so the same engine's episodes replay
+    fixed = module_for(RollsBeforeRejecting, "toy_fixed_env_v0").raw_env
+    check_env(fixed, games=15, seed=0, only=["chance_logged"])

@@ -1,0 +1,107 @@
+"""``GameBase``: the defaults of the :class:`~monolith_envs.core.game.Game` contract, so that a game's
+``game.py`` holds only its rules.
+
+A game subclasses it, sets the class attribute ``GAME_INFO`` (a :class:`~monolith_envs.core.game.GameInfo`)
+and, in ``__init__``, ``config``, ``num_players``, ``layout``, ``obs_spec`` and ``max_decisions``; then it
+writes ``initial_state``, ``current_player``, ``legal_mask``, ``apply``, ``is_terminal``, ``returns``,
+``outcome``, ``observe``, ``render_text`` and ``render_rgb``. Everything below is a default it may override
+(``utility``, ``teams``, ``zero_sum`` and ``env_id`` also by plain assignment in ``__init__``).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any, ClassVar, Mapping
+
+import numpy as np
+
+from .game import GameInfo, Utility
+from .state import StateError, clone_state, from_dict, to_dict
+
+__all__ = ["GameBase"]
+
+
+class GameBase:
+    """Defaults for a :class:`~monolith_envs.core.game.Game` (see the module docstring).
+
+    Class attributes:
+        GAME_INFO: the game's static :class:`GameInfo` (required).
+        STATE_CLASS: optional; the state dataclass, so that :meth:`from_dict` rejects another class.
+    """
+
+    GAME_INFO: ClassVar[GameInfo]
+    STATE_CLASS: ClassVar[type | None] = None
+    num_players: int
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        info = cls.__dict__.get("GAME_INFO")
+        if info is not None and not isinstance(info, GameInfo):
+            raise TypeError(f"{cls.__name__}.GAME_INFO must be a GameInfo, got {type(info).__name__}")
+
+    # ------------------------------------------------------------------ static facts per instance
+    @cached_property
+    def env_id(self) -> str:
+        """``GAME_INFO.env_id``."""
+        return self.GAME_INFO.env_id
+
+    @cached_property
+    def utility(self) -> Utility:
+        """``Utility.SOLO_GOAL`` with one seat, else ``GAME_INFO.utility``."""
+        return Utility.SOLO_GOAL if self.num_players == 1 else self.GAME_INFO.utility
+
+    @cached_property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The partition of the seats into teams: each seat alone, ``((0,), (1,), ...)``."""
+        return tuple((p,) for p in range(self.num_players))
+
+    @cached_property
+    def zero_sum(self) -> bool:
+        """``utility is Utility.ZERO_SUM``."""
+        return self.utility is Utility.ZERO_SUM
+
+    # ------------------------------------------------------------------ plain-data state defaults
+    def clone(self, state: Any) -> Any:
+        """An exact, independent copy (:func:`~monolith_envs.core.state.clone_state`)."""
+        return clone_state(state)
+
+    def to_dict(self, state: Any) -> dict:
+        """JSON-safe representation (:func:`~monolith_envs.core.state.to_dict`)."""
+        return to_dict(state)
+
+    def from_dict(self, data: Mapping[str, Any]) -> Any:
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            StateError: malformed data, or (with ``STATE_CLASS`` set) a state of another class.
+        """
+        s = from_dict(data)
+        want = self.STATE_CLASS
+        if want is not None and not isinstance(s, want):
+            raise StateError(f"{self.env_id}: from_dict() expects a serialised {want.__name__}, "
+                             f"got a {type(s).__name__}")
+        return s
+
+    def returns_list(self, state: Any) -> list[float]:
+        """``returns(state).tolist()`` (the env's per-step fast path; a game may give a cheaper one)."""
+        return np.asarray(self.returns(state), np.float32).tolist()
+
+    def state_vector(self, state: Any) -> np.ndarray:
+        """``float32[num_players * obs_spec.size]``: every seat's observation, seat 0 first.
+
+        A game with hidden information that a centralised critic should see overrides this.
+        """
+        return np.concatenate([np.asarray(self.observe(state, p), np.float32) for p in range(self.num_players)])
+
+    def resample_hidden(self, state: Any, viewer: int, rng: np.random.Generator) -> Any:
+        """A clone of ``state`` (the default of a perfect-information game: nothing is hidden)."""
+        return self.clone(state)
+
+    def check_invariants(self, state: Any) -> None:
+        """No invariant (a game overrides this with its rules' invariants, raising ``InvariantError``)."""
+
+    # ------------------------------------------------------------------ rules (the game writes these)
+    def outcome(self, state: Any) -> tuple:
+        """Per-seat :class:`~monolith_envs.core.game.Outcome` of a terminal state (the game writes this;
+        :func:`~monolith_envs.core.returns.winners_outcome` and ``solo_outcome`` build it)."""
+        raise NotImplementedError(f"{type(self).__name__} must define outcome(state)")
