@@ -41,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("replay", help="replay an episode log step by step with the text render")
     r.add_argument("file")
     r.add_argument("--quiet", action="store_true", help="print only the actions, not the board")
+    r.add_argument("--html", default=None, metavar="OUT.html",
+                   help="write one self-contained HTML page (picture of every decision, slider, step buttons, "
+                        "decoded actions and chance events) instead of printing")
     c = sub.add_parser("check", help="run the conformance suite (check_env)")
     c.add_argument("env_id")
     c.add_argument("--config", default=None)
@@ -63,6 +66,12 @@ def main(argv: list[str] | None = None) -> int:
             from monolith_envs.core.replay import load_log, replay_steps
 
             log = load_log(args.file)
+            if args.html:
+                from monolith_envs.core.html_replay import write_html_replay
+
+                out = write_html_replay(log, args.html, lambda eid, **cfg: monolith_envs.make(eid, wrapped=False, **cfg))
+                print(f"wrote {out} ({len(log.actions) + 1} steps of {log.env_id} seed {log.seed})")
+                return 0
             print(f"replay {log.env_id} seed={log.seed} config={json.dumps(log.config)} "
                   f"actions={len(log.actions)}" + (f"\nnote: {log.note.splitlines()[0]}" if log.note else ""))
             env = None
