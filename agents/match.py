@@ -8,18 +8,23 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MatchResult", "play_match", "seat_rngs"]
+from monolith_envs.core.game import Outcome
+
+__all__ = ["MatchResult", "play_match", "seat_rngs", "seat_verdict"]
 
 
 @dataclass
 class MatchResult:
-    """Outcome of one match.
+    """Result of one match.
 
     Attributes:
         returns: ``float32[num_players]`` final returns by seat (engine ``returns``).
         decisions: number of actions applied.
         truncated: True if the match hit ``max_decisions``.
-        winners: seats with the highest return when it is > the lowest (empty for a draw or truncation).
+        outcome: the game's per-seat :class:`~monolith_envs.core.game.Outcome` tuple (``game.outcome``), or
+            ``None`` when truncated (the game did not end).
+        winners: the seats whose outcome is ``WIN`` or ``SUCCESS`` (allies together; empty for a draw, a
+            failure or a truncation).
 
     Illegal actions are never counted: the env raises ``IllegalActionError`` on the first one.
     """
@@ -28,6 +33,18 @@ class MatchResult:
     decisions: int
     truncated: bool
     winners: list[int] = field(default_factory=list)
+    outcome: tuple | None = None
+
+    def seat_outcome(self, seat: int) -> Outcome | None:
+        """``outcome[seat]``, or ``None`` for a truncated match."""
+        return None if self.outcome is None else self.outcome[seat]
+
+
+def seat_verdict(result: MatchResult, seat: int) -> str:
+    """One word for ``seat``'s result: ``"win"``, ``"draw"``, ``"loss"``, ``"success"``, ``"failure"`` or
+    ``"truncated"``."""
+    o = result.seat_outcome(seat)
+    return "truncated" if o is None else o.value
 
 
 def seat_rngs(seed: int, n: int) -> list[np.random.Generator]:
@@ -46,7 +63,8 @@ def play_match(env: Any, agents: Sequence[Any], seed: int, render: Any = None) -
         render: optional callable ``render(text)`` called with the omniscient text render after every step.
 
     Returns:
-        A :class:`MatchResult`.
+        A :class:`MatchResult`; its outcome comes from ``game.outcome`` (never from the returns' signs). A
+        one-seat game takes one agent.
 
     Raises:
         ValueError: ``len(agents)`` differs from the number of seats.
@@ -73,7 +91,9 @@ def play_match(env: Any, agents: Sequence[Any], seed: int, render: Any = None) -
         env.step(int(a))
         if render is not None:
             render(raw.game.render_text(raw.game_state))
-    ret = np.asarray(raw.game.returns(raw.game_state), np.float32)
-    truncated = bool(raw.truncations[names[0]])
-    winners = [] if truncated or ret.max() <= ret.min() else [int(i) for i in np.flatnonzero(ret == ret.max())]
-    return MatchResult(ret, raw.num_decisions, truncated, winners)
+    game, state = raw.game, raw.game_state
+    ret = np.asarray(game.returns(state), np.float32)
+    truncated = bool(raw.truncations[names[0]]) and not game.is_terminal(state)
+    outcome = None if truncated else tuple(game.outcome(state))
+    winners = [] if outcome is None else [i for i, o in enumerate(outcome) if o in (Outcome.WIN, Outcome.SUCCESS)]
+    return MatchResult(ret, raw.num_decisions, truncated, winners, outcome)

@@ -74,12 +74,12 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
         importlib.import_module(mod)
     import monolith_envs
     from agents import AgentError, HumanAgent, make_agent
-    from agents.match import MatchResult, seat_rngs
+    from agents.match import MatchResult, seat_rngs, seat_verdict
     from agents.terminal import QuitGame, pieces_for, wrap
-    from training.evaluate import _parse_set
+    from monolith_envs.core.config import parse_settings
 
     try:
-        env = monolith_envs.make(args.env_id, **_parse_set(args.set))
+        env = monolith_envs.make(args.env_id, **parse_settings(args.set))
     except (monolith_envs.MonolithEnvError, ValueError) as e:
         ap.error(str(e))
     raw, game = env.unwrapped, env.unwrapped.game
@@ -125,14 +125,17 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
         _record(args.record, raw, agents, seat, out)
         return None
     out(pieces.board(game, raw.game_state, seat))
-    ret = np.asarray(game.returns(raw.game_state), np.float32)
-    truncated = bool(raw.truncations[raw.possible_agents[0]])
-    mine = game.outcome(raw.game_state)[seat].value if not truncated else "truncated"
-    verdict = {"win": "you win", "loss": "you lose", "draw": "a draw"}.get(mine, mine)
+    state = raw.game_state
+    ret = np.asarray(game.returns(state), np.float32)
+    truncated = bool(raw.truncations[raw.possible_agents[0]]) and not game.is_terminal(state)
+    outcome = None if truncated else tuple(game.outcome(state))
+    winners = [] if outcome is None else [i for i, o in enumerate(outcome) if o.value in ("win", "success")]
+    res = MatchResult(ret, raw.num_decisions, truncated, winners, outcome)
+    verdict = {"win": "you win", "draw": "a draw", "loss": "you lose", "success": "you reach the goal",
+               "failure": "you miss the goal", "truncated": "truncated"}[seat_verdict(res, seat)]
     out(f"game over after {raw.num_decisions} decisions: {verdict} (returns {[round(float(x), 3) for x in ret]})")
     _record(args.record, raw, agents, seat, out)
-    winners = [] if truncated or ret.max() <= ret.min() else [int(i) for i in np.flatnonzero(ret == ret.max())]
-    return MatchResult(ret, raw.num_decisions, truncated, winners)
+    return res
 
 
 def _record(path: str | None, raw, agents, seat: int, out) -> None:

@@ -11,7 +11,6 @@ functions that make many tiny calls are overstated; use ``py-spy record`` for a 
 from __future__ import annotations
 
 import argparse
-import ast
 import cProfile
 import importlib
 import io
@@ -19,6 +18,8 @@ import pstats
 import sys
 from collections import defaultdict
 from pathlib import Path
+
+from monolith_envs.core.config import parse_settings
 
 from .loops import AecRunner, EngineRunner
 
@@ -83,17 +84,6 @@ def format_profile(stats: pstats.Stats, decisions: int, top: int = 25) -> str:
     return out.getvalue()
 
 
-def _parse_set(items: list[str]) -> dict:
-    cfg = {}
-    for it in items:
-        k, _, v = it.partition("=")
-        try:
-            cfg[k] = ast.literal_eval(v)
-        except (ValueError, SyntaxError):
-            cfg[k] = v
-    return cfg
-
-
 def main(argv: list[str] | None = None) -> str:
     """Command line entry point; prints (and optionally writes) the profile tables."""
     ap = argparse.ArgumentParser(prog="python -m benchmarks.profiling", description=__doc__,
@@ -109,7 +99,7 @@ def main(argv: list[str] | None = None) -> str:
     args = ap.parse_args(argv)
     for mod in args.imports:
         importlib.import_module(mod)
-    cfg = _parse_set(args.set)
+    cfg = parse_settings(args.set)
     stats, decisions = profile_loop(args.env, cfg, args.loop, args.seconds, args.seed)
     text = f"{args.env} {cfg or ''} loop={args.loop}\n" + format_profile(stats, decisions, args.top)
     print(text)

@@ -1,7 +1,8 @@
 """Which environments and configurations the benchmark measures.
 
 Every registered ``monolith_envs`` id is measured on its *main configurations*: the table below for the
-ids we know, otherwise the default configuration plus every ``num_players`` value the game accepts.
+ids we know, otherwise the default configuration plus every other player count of the game's
+``GAME_INFO`` (``min_players .. max_players``).
 The references (PettingZoo classic and OpenSpiel) are listed in :data:`REFERENCES`.
 """
 
@@ -76,22 +77,24 @@ def config_label(config: dict[str, Any]) -> str:
 
 
 def _generic_configs(env_id: str) -> list[tuple[str, dict[str, Any]]]:
+    """The default config, plus one per other player count of ``GAME_INFO`` (when the game declares a
+    ``num_players`` key and accepts that count without other keys)."""
     import monolith_envs
     from monolith_envs import ConfigError
 
     out: list[tuple[str, dict[str, Any]]] = [("default", {})]
     try:
+        info = monolith_envs.game_class(env_id).GAME_INFO
         base = monolith_envs.make_game(env_id)
     except Exception:  # noqa: BLE001 - the env is reported as unavailable later, with the error
         return out
-    keys = {getattr(k, "name", None) for k in getattr(base, "CONFIG_KEYS", ())}
-    if "num_players" in keys:
-        for n in (2, 3, 4, 5, 6):
+    if info.config_key("num_players") is not None:
+        for n in info.player_counts:
             if n == base.num_players:
                 continue
             try:
                 monolith_envs.make_game(env_id, num_players=n)
-            except ConfigError:  # this player count is not accepted
+            except ConfigError:  # this count needs other keys too (e.g. a mode)
                 continue
             out.append((f"{n}p", {"num_players": n}))
     return out

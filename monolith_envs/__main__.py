@@ -1,4 +1,4 @@
-"""Command line: ``python -m monolith_envs {list,fuzz,replay,check} ...`` (also installed as ``monolith-envs``)."""
+"""Command line: ``python -m monolith_envs {list,info,fuzz,replay,check} ...`` (also installed as ``monolith-envs``)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,13 @@ def _config(text: str | None) -> dict:
     return cfg
 
 
+def _info_line(info) -> str:
+    """``"players 2-4, zero_sum, setup_only, imperfect, teams"`` from a GameInfo."""
+    players = f"{info.min_players}-{info.max_players}" if info.min_players != info.max_players else f"{info.min_players}"
+    return (f"players {players}, {info.utility.value}, {info.chance.value}, {info.information.value}"
+            + (", teams" if info.teams else ""))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code (1 when a fuzz run or replay found a failure)."""
     import monolith_envs
@@ -26,7 +33,9 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m monolith_envs", description=__doc__)
     sub = parser.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("list", help="list the registered env ids")
+    sub.add_parser("list", help="list the registered env ids with their players, utility, chance and information")
+    i = sub.add_parser("info", help="a game's static info (GAME_INFO) and its config keys")
+    i.add_argument("env_id")
     f = sub.add_parser("fuzz", help="random masked rollouts with per-step checks and invariants")
     f.add_argument("env_id")
     f.add_argument("--games", type=int, default=100)
@@ -54,7 +63,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.cmd == "list":
             for e in monolith_envs.available_envs():
-                print(e)
+                try:
+                    print(f"{e:24s} {_info_line(monolith_envs.game_class(e).GAME_INFO)}")
+                except ImportError as exc:  # a registered module that does not import: still listed
+                    print(f"{e:24s} (not importable: {exc})")
+            return 0
+        if args.cmd == "info":
+            info = monolith_envs.game_class(args.env_id).GAME_INFO
+            print(f"{info.env_id}: {info.name}\n  {_info_line(info)}\n  max_length {info.max_length}\nconfig keys:")
+            for k in info.config_keys:
+                print(f"  {k.name} = {json.dumps(k.default, default=str)}  ({k.doc})")
             return 0
         if args.cmd == "fuzz":
             from monolith_envs.core.fuzz import run_fuzz

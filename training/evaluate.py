@@ -7,10 +7,17 @@ Command line::
         [--trust-model-files]
 
 Every pair of agents plays ``--games`` matches; in game ``k`` of a pair the first agent sits at seat
-``k mod num_players`` and the second fills the other seats (seat rotation), and the episode seed is
-``seed + k`` for every pair (the same deals for every pairing).  Matches run on ``--workers`` processes;
-results are gathered and applied to the ratings in a fixed order, so the output does not depend on timing.
-Ratings: openskill's Plackett-Luce model, one update per match (ranked by each agent's best seat return).
+``k mod num_players`` and the second fills the other seats (seat rotation; in a config with teams the first
+agent fills every seat of team ``k mod number_of_teams``, e.g. seats 0 and 2 of a 2v2), and the episode seed
+is ``seed + k`` for every pair (the same deals for every pairing).  A match's result is the game's own
+per-seat outcome (``game.outcome``: win, draw or loss; allies share one), never the sign of the returns; a
+truncated match counts as a draw.  Matches run on ``--workers`` processes; results are gathered and applied
+to the ratings in a fixed order, so the output does not depend on timing.  Ratings: openskill's
+Plackett-Luce model, one update per match.
+
+A one-seat game (solo) has no pairs: each agent plays ``--games`` episodes alone (``--agents`` may name just
+one) and gets its success rate with a 95% Wilson interval and its mean final score (its final return; a
+truncated episode is a failure).
 
 Worker model: with ``--workers`` above 1 the matches run in a ``ProcessPoolExecutor`` whose processes are
 *spawned* (a fresh interpreter each, the same on every OS; forking a process that holds torch threads is not
@@ -43,7 +50,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["PairResult", "format_table", "main", "run_pairing", "run_tournament", "wilson_interval"]
+__all__ = ["PairResult", "SoloResult", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
+           "main", "run_pairing", "run_solo", "run_tournament", "seating", "wilson_interval"]
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -61,8 +69,9 @@ def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[
 class PairResult:
     """Outcome of ``games`` matches of agent ``a`` against agent ``b`` (from ``a``'s side).
 
-    ``outcomes[k]`` is ``1`` (a won), ``0`` (draw / shared win / truncation) or ``-1`` (a lost) for game k;
-    ``seats[k]`` is a's seat; ``returns[k]`` the returns by seat; ``decisions[k]`` the match length.
+    ``outcomes[k]`` is ``1`` (a's seats WIN), ``0`` (DRAW, or a truncation) or ``-1`` (LOSS) for game k, read
+    from ``game.outcome``; ``seats[k]`` is a's (first) seat; ``returns[k]`` the returns by seat;
+    ``decisions[k]`` the match length.
     """
 
     a: str
@@ -76,12 +85,12 @@ class PairResult:
 
     @property
     def wins(self) -> int:
-        """Games ``a`` won outright."""
+        """Games ``a``'s seats won."""
         return sum(1 for o in self.outcomes if o > 0)
 
     @property
     def draws(self) -> int:
-        """Games with no outright winner between ``a`` and ``b`` (draws, shared wins, truncations)."""
+        """Games drawn (outcome DRAW) or truncated."""
         return sum(1 for o in self.outcomes if o == 0)
 
     @property
@@ -101,15 +110,46 @@ class PairResult:
         }
 
 
-def _outcome(ret: np.ndarray, seat: int, others: list[int], truncated: bool) -> int:
-    if truncated:
-        return 0
-    mine, best_other = float(ret[seat]), float(max(ret[o] for o in others))
-    return 1 if mine > best_other else (-1 if mine < best_other else 0)
+@dataclass
+class SoloResult:
+    """``games`` episodes of agent ``agent`` alone in a one-seat game.
+
+    ``successes[k]`` is 1 when episode k ended in ``Outcome.SUCCESS`` (0 for FAILURE or a truncation);
+    ``scores[k]`` its final return; ``decisions[k]`` its length.
+    """
+
+    agent: str
+    games: int = 0
+    successes: list[int] = field(default_factory=list)
+    scores: list[float] = field(default_factory=list)
+    decisions: list[int] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def summary(self) -> dict:
+        """JSON-ready dict: successes, success_rate and its 95% Wilson interval, mean_score, mean length."""
+        n = len(self.successes)
+        k = sum(self.successes)
+        lo, hi = wilson_interval(k, n)
+        return {
+            "agent": self.agent, "games": n, "successes": k, "success_rate": k / n if n else 0.0,
+            "ci95": [lo, hi], "mean_score": float(np.mean(self.scores)) if self.scores else 0.0,
+            "mean_decisions": float(np.mean(self.decisions)) if self.decisions else 0.0, "seconds": self.seconds,
+        }
+
+
+_SIGN = {"win": 1, "success": 1, "draw": 0, "loss": -1, "failure": 0}
+
+
+def seating(game: Any, k: int) -> list[int]:
+    """The seats the first agent fills in game ``k``: every seat of team ``k mod len(game.teams)`` (one seat,
+    ``k mod num_players``, when each seat is its own team)."""
+    teams = game.teams
+    return list(teams[k % len(teams)])
 
 
 def _play_chunk(args: tuple) -> list[tuple]:
-    """Worker: play the games ``ks`` of one pairing; returns ``(k, seat, returns, decisions, truncated, secs)``."""
+    """Worker: play the games ``ks`` of one pairing (``spec_b`` None: solo); returns per game ``(k, a's seats,
+    returns, decisions, truncated, outcome values or None, secs)``."""
     import time
 
     env_id, env_config, spec_a, spec_b, seed, ks, preload, record = (tuple(args) + (None,))[:8]
@@ -125,20 +165,24 @@ def _play_chunk(args: tuple) -> list[tuple]:
     except ImportError:
         pass
     env = monolith_envs.make(env_id, wrapped=False, **env_config)
-    n = env.unwrapped.game.num_players
-    agent_a = make_agent(spec_a, env_id)
-    b_agents = [make_agent(spec_b, env_id) for _ in range(n - 1)]
+    game = env.unwrapped.game
+    n = game.num_players
+    a_agents = [make_agent(spec_a, env_id) for _ in range(max(len(t) for t in game.teams))]
+    b_agents = [] if spec_b is None else [make_agent(spec_b, env_id) for _ in range(n - 1)]
     out = []
     for k in ks:
-        seat = k % n
-        seats: list[Any] = list(b_agents)
-        seats.insert(seat, agent_a)
+        mine = seating(game, k)
+        a_iter, b_iter = iter(a_agents), iter(b_agents)
+        seats: list[Any] = [next(a_iter) if s in mine else next(b_iter) for s in range(n)]
         t = time.perf_counter()
         res = play_match(env, seats, seed=seed + k)
-        out.append((k, seat, res.returns.tolist(), res.decisions, res.truncated, time.perf_counter() - t))
+        outcome = None if res.outcome is None else [o.value for o in res.outcome]
+        out.append((k, mine, res.returns.tolist(), res.decisions, res.truncated, outcome, time.perf_counter() - t))
         if record is not None:  # (folder, file-name prefix)
+            vs = "alone" if spec_b is None else f"vs {spec_b}"
+            where = f"seat {mine[0]}" if len(mine) == 1 else f"seats {', '.join(map(str, mine))}"
             _record_match(env.unwrapped, Path(record[0]) / f"{record[1]}_game{k:04d}.json",
-                          f"{spec_a} at seat {seat} vs {spec_b}")
+                          f"{spec_a} at {where} {vs}")
     return out
 
 
@@ -186,23 +230,32 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
                    workers: int = 2, preload: Sequence[str] = (), executor: Any = None,
                    pairs: Sequence[tuple[str, str]] | None = None, chunk: int | None = None,
                    progress: bool = False, record_dir: str | Path | None = None) -> dict:
-    """Every pair of ``specs`` plays ``games`` matches; returns ``{"pairs": [PairResult], "ratings": {...}}``.
+    """Every pair of ``specs`` plays ``games`` matches; returns ``{"pairs": [PairResult], "solo": [],
+    "ratings": {...}}``. In a one-seat config every spec plays ``games`` episodes alone instead: ``{"pairs": [],
+    "solo": [SoloResult per spec], "ratings": {}}``.
 
     Matches run as in :func:`run_pairing` (spawned worker processes when ``workers > 1``); with
-    ``record_dir`` each match's episode log is written as ``pair<i>_game<k>.json``.
+    ``record_dir`` each match's episode log is written as ``pair<i>_game<k>.json`` (``solo<i>_...``).
 
     Ratings are openskill Plackett-Luce ``{spec: {"mu", "sigma", "ordinal"}}`` after all matches, applied in
     (pair, game) order.
 
     Raises:
-        ValueError: fewer than two distinct specs, or ``games < 1``.
+        ValueError: fewer than two distinct specs (one-seat: none, or a repeated one), or ``games < 1``.
     """
     from tqdm import tqdm
+
+    import monolith_envs
 
     env_config = dict(env_config or {})
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
-    if pairs is None:
+    solo = monolith_envs.make_game(env_id, **env_config).num_players == 1
+    if solo:
+        if len(set(specs)) != len(specs) or not specs:
+            raise ValueError(f"need at least one agent spec, each once, got {list(specs)}")
+        pairs = [(s, None) for s in specs]
+    elif pairs is None:
         if len(set(specs)) != len(specs) or len(specs) < 2:
             raise ValueError(f"need at least two distinct agent specs, got {list(specs)}")
         pairs = list(itertools.combinations(specs, 2))
@@ -212,9 +265,10 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     size = chunk or max(1, math.ceil(games / max(1, 4 * n_workers)))
     tasks = []
     for pi, (a, b) in enumerate(pairs):
+        prefix = f"solo{pi}" if solo else f"pair{pi}"
         for start in range(0, games, size):
             tasks.append((pi, (env_id, env_config, a, b, seed, list(range(start, min(games, start + size))),
-                               tuple(preload), None if record_dir is None else (str(record_dir), f"pair{pi}"))))
+                               tuple(preload), None if record_dir is None else (str(record_dir), prefix))))
     results: dict[int, list[tuple]] = {i: [] for i in range(len(pairs))}
     bar = tqdm(total=games * len(pairs), desc="games", disable=not progress, file=sys.stderr)
     try:
@@ -233,6 +287,18 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
         bar.close()
         if own and ex is not None:
             ex.shutdown()
+    if solo:
+        solos = []
+        for pi, (a, _) in enumerate(pairs):
+            sr = SoloResult(a)
+            for _k, _mine, ret, dec, _trunc, outcome, secs in sorted(results[pi]):
+                sr.successes.append(int(outcome is not None and outcome[0] == "success"))
+                sr.scores.append(float(ret[0]))
+                sr.decisions.append(dec)
+                sr.seconds += secs
+            sr.games = len(sr.successes)
+            solos.append(sr)
+        return {"pairs": [], "solo": solos, "ratings": {}}
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
@@ -241,12 +307,10 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     out_pairs = []
     for pi, (a, b) in enumerate(pairs):
         pr = PairResult(a, b)
-        for _k, seat, ret, dec, trunc, secs in sorted(results[pi]):
-            n = len(ret)
-            others = [s for s in range(n) if s != seat]
-            o = _outcome(np.asarray(ret), seat, others, trunc)
+        for _k, mine, ret, dec, _trunc, outcome, secs in sorted(results[pi]):
+            o = 0 if outcome is None else _SIGN[outcome[mine[0]]]
             pr.outcomes.append(o)
-            pr.seats.append(seat)
+            pr.seats.append(mine[0])
             pr.returns.append(ret)
             pr.decisions.append(dec)
             pr.seconds += secs
@@ -257,7 +321,44 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
         pr.games = len(pr.outcomes)
         out_pairs.append(pr)
     rating_out = {s: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for s, r in ratings.items()}
-    return {"pairs": out_pairs, "ratings": rating_out}
+    return {"pairs": out_pairs, "solo": [], "ratings": rating_out}
+
+
+def run_solo(env_id: str, spec: str, games: int, seed: int = 0, env_config: dict | None = None,
+             workers: int = 2, **kw: Any) -> SoloResult:
+    """``games`` episodes of ``spec`` alone in a one-seat game (seeds ``seed + k``); see :func:`run_tournament`.
+
+    Raises:
+        ValueError: the config has more than one seat, or ``games < 1``.
+    """
+    import monolith_envs
+
+    if monolith_envs.make_game(env_id, **dict(env_config or {})).num_players != 1:
+        raise ValueError(f"run_solo() is for one-seat configs; {env_id} with {env_config} has more seats")
+    return run_tournament(env_id, [spec], games, seed, env_config, workers, **kw)["solo"][0]
+
+
+def eval_labels(env_id: str, env_config: dict | None, opponents: Sequence[str]) -> list[str]:
+    """The evaluation columns of a training run: the fixed ``opponents``, or ``["alone"]`` in a one-seat
+    config (where there is nobody to play against)."""
+    import monolith_envs
+
+    return ["alone"] if monolith_envs.make_game(env_id, **dict(env_config or {})).num_players == 1 else list(opponents)
+
+
+def evaluate_against(env_id: str, spec: str, opponent: str, games: int, seed: int = 0,
+                     env_config: dict | None = None, **kw: Any) -> dict:
+    """``spec``'s result against ``opponent`` (:meth:`PairResult.summary`), or, in a one-seat config
+    (``opponent`` is then ignored, see :func:`eval_labels`), alone (:meth:`SoloResult.summary`) with the same
+    keys added: ``wins`` = successes, ``losses`` = failures (truncations included), ``draws`` = 0, ``win_rate``
+    = success rate. ``kw`` goes to :func:`run_tournament` (``workers``, ``executor``, ``progress``)."""
+    import monolith_envs
+
+    if monolith_envs.make_game(env_id, **dict(env_config or {})).num_players == 1:
+        s = run_tournament(env_id, [spec], games, seed, env_config, **kw)["solo"][0].summary()
+        return {**s, "opponent": "alone", "wins": s["successes"], "draws": 0, "losses": s["games"] - s["successes"],
+                "win_rate": s["success_rate"]}
+    return run_pairing(env_id, spec, opponent, games, seed, env_config, **kw).summary()
 
 
 def format_table(specs: Sequence[str], pairs: Sequence[PairResult], ratings: dict) -> str:
@@ -283,16 +384,16 @@ def format_table(specs: Sequence[str], pairs: Sequence[PairResult], ratings: dic
     return "\n".join(lines)
 
 
-def _parse_set(items: list[str]) -> dict:
-    from training.config import _parse_value
-
-    out = {}
-    for it in items:
-        k, sep, v = it.partition("=")
-        if not sep:
-            raise SystemExit(f"--set expects key=value, got {it!r}")
-        out[k.strip()] = _parse_value(v.strip())
-    return out
+def format_solo_table(solos: Sequence[SoloResult]) -> str:
+    """One line per agent of a one-seat game: success rate [95% Wilson CI], mean final score, mean length."""
+    w0 = max(8, max(len(s.agent) for s in solos))
+    lines = ["success rate [95% Wilson CI], mean final score (return), mean decisions"]
+    for s in solos:
+        d = s.summary()
+        lo, hi = d["ci95"]
+        lines.append(f"  {s.agent.ljust(w0)}  {d['success_rate']:5.1%} [{lo:.2f},{hi:.2f}]  "
+                     f"score={d['mean_score']:7.3f}  decisions={d['mean_decisions']:7.1f}  ({d['games']} games)")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -322,24 +423,27 @@ def main(argv: list[str] | None = None) -> dict:
         importlib.import_module(mod)
     import monolith_envs
     from agents import AgentError, make_agent
+    from monolith_envs.core.config import parse_settings
 
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
-    env_config = _parse_set(args.set)
     try:  # fail fast on a bad env id, game config or agent spec
-        monolith_envs.make(args.env, **env_config)
+        env_config = parse_settings(args.set)
+        solo = monolith_envs.make(args.env, **env_config).unwrapped.game.num_players == 1
         for s in specs:
             make_agent(s, args.env)
     except (monolith_envs.MonolithEnvError, ValueError, FileNotFoundError, AgentError) as e:
         ap.error(str(e))
-    if len(set(specs)) != len(specs) or len(specs) < 2:
-        ap.error(f"--agents needs at least two distinct specs, got {specs}")
+    if len(set(specs)) != len(specs) or len(specs) < (1 if solo else 2):
+        ap.error(f"--agents needs {'one spec or more' if solo else 'at least two'} distinct specs, got {specs}")
     res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
                          progress=True, record_dir=args.record_dir)
-    print(format_table(specs, res["pairs"], res["ratings"]))
+    print(format_solo_table(res["solo"]) if solo else format_table(specs, res["pairs"], res["ratings"]))
     out = {
         "env_id": args.env, "env_config": env_config, "agents": specs, "games_per_pair": args.games,
         "seed": args.seed, "pairs": [p.summary() for p in res["pairs"]], "ratings": res["ratings"],
     }
+    if solo:
+        out["solo"] = [s.summary() for s in res["solo"]]
     path = Path(args.out) if args.out else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=2))

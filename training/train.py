@@ -148,7 +148,7 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any):
     from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
     from tqdm import tqdm
 
-    from training.evaluate import run_pairing, wilson_interval
+    from training.evaluate import eval_labels, evaluate_against
     from training.selfplay import policy_weights
 
     n_envs = cfg["n_envs"]
@@ -203,13 +203,11 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any):
             path = run_dir / "eval_model.zip"
             self.model.save(path)
             point: dict[str, Any] = {"step": int(self.num_timesteps)}
-            for opp in cfg["eval_opponents"]:
-                pr = run_pairing(cfg["env_id"], f"ppo:{path}", opp, cfg["eval_games"], seed=cfg["seed"] + 10**6,
-                                 env_config=cfg["env_config"], workers=1, executor=executor)
-                n = len(pr.outcomes)
-                lo, hi = wilson_interval(pr.wins, n)
-                point[opp] = {"win_rate": pr.wins / n, "ci95": [lo, hi], "games": n}
-                self.logger.record(f"eval/win_rate_{opp}", pr.wins / n)
+            for opp in eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"]):  # one-seat: "alone"
+                s = evaluate_against(cfg["env_id"], f"ppo:{path}", opp, cfg["eval_games"], seed=cfg["seed"] + 10**6,
+                                     env_config=cfg["env_config"], workers=1, executor=executor)
+                point[opp] = {"win_rate": s["win_rate"], "ci95": s["ci95"], "games": s["games"]}
+                self.logger.record(f"eval/win_rate_{opp}", s["win_rate"])
             curve.append(point)
             self.logger.dump(self.num_timesteps)
 
@@ -315,7 +313,7 @@ def train(cfg: dict) -> dict:
     from sb3_contrib import MaskablePPO
 
     import monolith_envs
-    from training.evaluate import run_pairing
+    from training.evaluate import eval_labels, evaluate_against
 
     monolith_envs.make(cfg["env_id"], **cfg["env_config"])  # fail fast on env id / config errors
     torch.set_num_threads(cfg["torch_threads"])
@@ -362,11 +360,11 @@ def train(cfg: dict) -> dict:
                      f"{', '.join(cfg['eval_opponents'])} (seats rotate)")
         t1 = time.perf_counter()
         final: dict[str, Any] = {}
-        for opp in cfg["eval_opponents"]:
-            pr = run_pairing(cfg["env_id"], f"ppo:{final_path}", opp, cfg["final_eval_games"], seed=cfg["seed"] + 2 * 10**6,
-                             env_config=cfg["env_config"], workers=1, executor=executor,
-                             progress=cfg["progress_bar"])
-            final[opp] = pr.summary()
+        labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])  # one-seat: ["alone"]
+        for opp in labels:
+            final[opp] = evaluate_against(cfg["env_id"], f"ppo:{final_path}", opp, cfg["final_eval_games"],
+                                          seed=cfg["seed"] + 2 * 10**6, env_config=cfg["env_config"], workers=1,
+                                          executor=executor, progress=cfg["progress_bar"])
         t_eval = time.perf_counter() - t1
         stages.end()
     finally:
@@ -385,7 +383,7 @@ def train(cfg: dict) -> dict:
         "stage_seconds": dict(stages.seconds), "config": cfg,
     }
     (run_dir / "report.json").write_text(json.dumps(report, indent=2))
-    plot_curve(curve, cfg["eval_opponents"], run_dir / "learning_curve.png",
+    plot_curve(curve, labels, run_dir / "learning_curve.png",
                f"{cfg['name']}: MaskablePPO on {cfg['env_id']}", warm_start=bool(pretrain_info))
     return report
 

@@ -1,7 +1,8 @@
-"""``SingleAgentEnv``: one seat of a multi-player AEC game as a single-agent Gymnasium env.
+"""``SingleAgentEnv``: one seat of an AEC game as a single-agent Gymnasium env.
 
 The learner takes one seat per episode (rotating over the seats, or drawn at random); the other seats are
-played by opponent agents *inside* ``step`` until the learner must decide again or the episode ends.  The
+played by opponent agents *inside* ``step`` until the learner must decide again or the episode ends.  A
+one-seat (solo) game needs no opponents: the learner plays alone.  The
 reward returned by ``step`` is the learner's own AEC reward accumulated since its previous decision (its own
 action's reward plus everything the opponents' actions gave it), so a win by the learner's last move yields
 +1 and a loss caused by an opponent's last move yields -1 (``win_loss`` reward modes).  ``action_masks()``
@@ -27,6 +28,8 @@ import monolith_envs
 
 __all__ = ["OpponentSampler", "SingleAgentEnv"]
 
+_WIN_SIGN = {"win": 1, "success": 1, "draw": 0, "truncated": 0, "loss": -1, "failure": -1}
+
 # opponent_sampler(rng, num_opponents) -> list of agents (one per opponent seat, in seat order)
 OpponentSampler = Callable[[np.random.Generator, int], Sequence[Any]]
 
@@ -37,7 +40,8 @@ class SingleAgentEnv(gym.Env):
     Args:
         env_id: registered env id.
         opponents: a list of agents (cycled over the opponent seats) or an :data:`OpponentSampler`
-            ``sampler(rng, k) -> k agents`` called at every reset (self-play pools use this).
+            ``sampler(rng, k) -> k agents`` called at every reset (self-play pools use this); may be empty
+            (or ``None``) for a one-seat game.
         env_config: the game's config keys.
         seat: ``"rotate"`` (default: seat = episode index mod players), ``"random"``, or a fixed seat int.
         seed: seeds the episode seeds, seat draws and the opponents' generators.
@@ -47,11 +51,13 @@ class SingleAgentEnv(gym.Env):
 
     Spaces: ``observation_space`` = the game's ``Box(float32[obs_size])``; ``action_space`` =
     ``Discrete(num_actions)``.  ``info`` carries ``"seat"``, ``"action_mask"`` and, at the end,
-    ``"returns"`` (``float32[num_players]``) and ``"win"`` (1 win, 0 draw, -1 loss); with shaping, ``info``
-    also carries ``"game_reward"``, the unshaped part of the reward.
+    ``"returns"`` (``float32[num_players]``), ``"outcome"`` (the learner's ``Outcome`` value from
+    ``game.outcome``: ``"win"``, ``"draw"``, ``"loss"``, ``"success"``, ``"failure"``, or ``"truncated"``) and
+    ``"win"`` (1 for win or success, 0 for draw or truncation, -1 for loss or failure; allies share one);
+    with shaping, ``info`` also carries ``"game_reward"``, the unshaped part of the reward.
 
     Raises:
-        ValueError: bad ``seat``.
+        ValueError: bad ``seat``, or no opponent for a game with several seats.
         monolith_envs.IllegalActionError: the learner's action is illegal.
     """
 
@@ -60,7 +66,7 @@ class SingleAgentEnv(gym.Env):
     def __init__(
         self,
         env_id: str,
-        opponents: Sequence[Any] | OpponentSampler,
+        opponents: Sequence[Any] | OpponentSampler | None = None,
         env_config: dict | None = None,
         seat: str | int = "rotate",
         seed: int | None = None,
@@ -82,9 +88,9 @@ class SingleAgentEnv(gym.Env):
         if callable(opponents) and not isinstance(opponents, (list, tuple)):
             self._sampler: OpponentSampler = opponents
         else:
-            pool = list(opponents)
-            if not pool:
-                raise ValueError("at least one opponent agent is needed")
+            pool = list(opponents or ())
+            if not pool and self.num_players > 1:
+                raise ValueError(f"{env_id} has {self.num_players} seats: at least one opponent agent is needed")
             self._sampler = lambda rng, k: [pool[i % len(pool)] for i in range(k)]
         self._rng = np.random.default_rng(seed)
         self._episode = 0
@@ -157,10 +163,11 @@ class SingleAgentEnv(gym.Env):
             reward += self._shaping_gamma * phi - self._phi
             self._phi = phi
         if terminated or truncated:
-            ret = np.asarray(self.game.returns(aec.game_state), np.float32)
-            info["returns"] = ret
-            mine, others = ret[self.learner], np.delete(ret, self.learner)
-            info["win"] = 0 if truncated else (1 if mine > others.max() else (-1 if mine < others.max() else 0))
+            state = aec.game_state
+            info["returns"] = np.asarray(self.game.returns(state), np.float32)
+            outcome = "truncated" if truncated else self.game.outcome(state)[self.learner].value
+            info["outcome"] = outcome
+            info["win"] = _WIN_SIGN[outcome]
         return self._obs(), reward, terminated, truncated, info
 
     def set_state(self, state: Any) -> tuple[np.ndarray, float, bool]:

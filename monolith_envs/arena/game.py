@@ -171,6 +171,18 @@ class ArenaGame(Rules, GameBase):
 
         return render_rgb(self, state)
 
+    def state_schema(self) -> dict:
+        """The field specs of a serialised state of this game (:func:`.state_check.schema`)."""
+        from .state_check import schema
+
+        return schema(self)
+
+    def check_state(self, state: ArenaState) -> None:
+        """Cross-field checks of a state read by ``from_dict`` (:func:`.state_check.cross_check`)."""
+        from .state_check import cross_check
+
+        cross_check(self, state)
+
     def resample_hidden(self, state: ArenaState, viewer: int, rng: np.random.Generator) -> ArenaState:
         """Copy of ``state`` with every deck order redrawn and, for other seats, their unrevealed Monolith
         picks exchanged at random with Board tiles of their deck (the viewer only knows the union).

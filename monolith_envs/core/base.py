@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Mapping
 import numpy as np
 
 from .game import GameInfo, Utility
-from .state import StateError, clone_state, from_dict, to_dict
+from .state import StateError, clear_transient, clone_state, from_dict, to_dict
 
 __all__ = ["GameBase"]
 
@@ -69,12 +69,34 @@ class GameBase:
         """JSON-safe representation (:func:`~monolith_envs.core.state.to_dict`)."""
         return to_dict(state)
 
+    def state_schema(self) -> Mapping[str, Any] | None:
+        """Field -> :mod:`~monolith_envs.core.state_schema` spec of a state of this configuration, checked
+        by :meth:`from_dict` (with ``STATE_CLASS`` set); ``None`` (the default): no field checks."""
+        return None
+
+    def check_state(self, state: Any) -> None:
+        """Cross-field checks of a state read by :meth:`from_dict` after its schema passed (raise
+        :class:`~monolith_envs.core.state.StateError` naming the field); the default checks nothing."""
+
     def from_dict(self, data: Mapping[str, Any]) -> Any:
         """Inverse of :meth:`to_dict`.
 
+        With ``STATE_CLASS`` and :meth:`state_schema` given, the data is checked by
+        :func:`~monolith_envs.core.state_schema.load_state` (nesting depth, exact field set, every field's
+        type and range), then by :meth:`check_state`.
+
         Raises:
-            StateError: malformed data, or (with ``STATE_CLASS`` set) a state of another class.
+            StateError: malformed data, or (with ``STATE_CLASS`` set) a state of another class, or a field
+                that breaks the schema (named, e.g. ``state.board[3]``).
         """
+        schema = self.state_schema() if self.STATE_CLASS is not None else None
+        if schema is not None:
+            from .state_schema import load_state
+
+            s = load_state(data, self.STATE_CLASS, schema)
+            self.check_state(s)
+            clear_transient(s)  # caches the checks filled are not part of the state read
+            return s
         s = from_dict(data)
         want = self.STATE_CLASS
         if want is not None and not isinstance(s, want):

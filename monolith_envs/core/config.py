@@ -7,7 +7,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .game import MonolithEnvError
 
-__all__ = ["ConfigError", "ConfigKey", "validate_config", "one_of", "int_range", "boolean", "C_INT_MAX"]
+__all__ = ["ConfigError", "ConfigKey", "validate_config", "one_of", "int_range", "boolean", "C_INT_MAX",
+           "parse_value", "parse_settings"]
 
 C_INT_MAX = 2**31 - 1
 """Upper bound for integer config values that compiled code stores in a C ``int`` (e.g. ``max_decisions``)."""
@@ -118,4 +119,30 @@ def validate_config(
         out[k.name] = v
     if cross_check is not None:
         cross_check(out)
+    return out
+
+
+def parse_value(text: str) -> Any:
+    """A command-line value as TOML reads it (``4`` int, ``true`` bool, ``"a"`` / ``[1, 2]``), or the bare
+    text as a string when it is not a TOML value (``teams``)."""
+    import tomllib
+
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def parse_settings(items: Sequence[str]) -> dict:
+    """``["num_players=4", "mode=teams"]`` -> ``{"num_players": 4, "mode": "teams"}`` (``--set`` options).
+
+    Raises:
+        ConfigError: an item without ``=`` or with an empty key (the message quotes it).
+    """
+    out: dict = {}
+    for it in items:
+        k, sep, v = it.partition("=")
+        if not sep or not k.strip():
+            raise ConfigError(f"a setting is KEY=VALUE (e.g. num_players=4), got {it!r}")
+        out[k.strip()] = parse_value(v.strip())
     return out

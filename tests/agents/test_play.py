@@ -136,7 +136,8 @@ def test_terminal_eof_in_a_real_process_has_no_traceback(tmp_path):
                                                                                          "player_1, player_2")])
 def test_wrong_number_of_opponents_is_an_error_naming_the_seats(opponents, n, seats, capsys):
     with pytest.raises(SystemExit) as exc:
-        main([ARENA, "--set", f"num_players={n}", "--opponents", opponents], input_fn=always("quit"))
+        main([ARENA, "--set", f"num_players={n}", "--set", f"mode={'duel' if n == 2 else 'ffa'}", "--opponents",
+              opponents], input_fn=always("quit"))
     err = capsys.readouterr().err
     assert exc.value.code == 2 and f"one for each of {seats}" in err and f"has {n} seats" in err
 

@@ -141,3 +141,25 @@ def test_arena_game_info_teams_and_the_2v2_outcome():
     else:
         assert out == (Outcome.DRAW,) * 4 and ret.tolist() == [0.0] * 4
     assert env.episode_log.chance == []  # Arena draws only at setup
+
+
+def test_cli_list_and_info_read_game_info(capsys):
+    from monolith_envs.__main__ import main
+
+    assert main(["list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "monolith_arena_v0        players 2-4, zero_sum, setup_only, imperfect, teams" in lines
+    assert "toy_pig_v0               players 1-2, zero_sum, during_play, perfect" in lines
+    assert main(["info", "monolith_arena_v0"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("monolith_arena_v0: Monolith Arena\n") and "  max_length 5000\n" in out
+    assert '  mode = "duel"  (duel (2 players), ffa (3-4), teams (exactly 4, 2v2))' in out
+
+
+def test_benchmark_configs_of_an_unlisted_game_come_from_game_info():
+    from benchmarks.specs import monolith_specs
+
+    specs = monolith_specs(["toy_pig_v0", "toy_tictactoe_v0"])
+    assert [(s.env_id, s.label, s.config) for s in specs] == [
+        ("toy_pig_v0", "default", {}), ("toy_pig_v0", "2p", {"num_players": 2}),
+        ("toy_tictactoe_v0", "default", {})]

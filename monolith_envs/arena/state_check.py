@@ -1,0 +1,131 @@
+"""The schema of a serialised :class:`~monolith_envs.arena.state.ArenaState` for one game configuration
+(docs/monolith_arena.md §2.5), checked by ``ArenaGame.from_dict``.
+
+Types, list lengths and ranges per field come from :func:`schema` (lengths follow the game's player count
+and hand size), checked by :func:`monolith_envs.core.state_schema.load_state`; :func:`cross_check` adds the
+cross-field checks: the player count and hand size of the game,
+distinct factions, tile types matching the factions, board / location / hex agreeing, and the game's
+invariants.  Every problem is a :class:`~monolith_envs.core.state.StateError` naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.config import C_INT_MAX
+from ..core.game import InvariantError
+from ..core.state import StateError
+from ..core.state_schema import Bool, Choice, Float, Int, List, Spec, state_error
+from .state import ArenaState, Eff, Loc, Sub
+
+__all__ = ["cross_check", "schema"]
+
+_BIG = 10**6  # bound of counters that have no rule limit (wounds, activations, HP below zero)
+
+
+def schema(game: Any) -> dict[str, Spec]:
+    """Field -> spec for ``game`` (an :class:`~monolith_envs.arena.game.ArenaGame`)."""
+    key = (game.n, game.H, len(game.tables.kind), len(game.tables.fac_hp))
+    hit = _SCHEMAS.get(key)
+    if hit is None:
+        hit = _SCHEMAS[key] = _schema(*key)
+    return hit
+
+
+_SCHEMAS: dict[tuple[int, int, int, int], dict[str, Spec]] = {}
+
+
+def _schema(n: int, H: int, T: int, nfac: int) -> dict[str, Spec]:
+    NI = 35 * n
+    inst, inst_or_none, hex_or_none = Int(0, NI - 1), Int(-1, NI - 1), Int(-1, 18)
+    seat = Int(0, n - 1)
+    flags_n = List(Bool(), n)
+    return {
+        "num_players": Choice((n,)),
+        "hand_size": Choice((H,)),
+        "factions": List(Int(0, nfac - 1), n),
+        "itype": List(Int(0, T - 1), NI),
+        "loc": List(Choice(tuple(int(x) for x in Loc), tuple(f"{int(x)} ({x.name})" for x in Loc)), NI),
+        "hexof": List(hex_or_none, NI),
+        "facing": List(Int(0, 5), NI),
+        "wounds": List(Int(0, _BIG), NI),
+        "poison": List(Int(0, 5), NI),
+        "used": List(Int(0, 15), NI),
+        "board": List(inst_or_none, 19),
+        "deck": List(List(inst, max_len=35), n),
+        "hand": List(List(inst_or_none, H), n),
+        "fresh": List(List(Bool(), H), n),
+        "discard": List(List(inst, max_len=35), n),
+        "hp": List(Int(-_BIG, _BIG), n),
+        "pool": List(Int(-_BIG, _BIG), 2),
+        "alive": flags_n,
+        "elim_order": List(Int(-1, n), n),
+        "elim_count": Int(0, n),
+        "mono_folded": flags_n,
+        "seg_hex": List(List(hex_or_none, 3), n),
+        "seg_content": List(List(inst_or_none, 2), n),
+        "seg_revealed": List(List(Bool(), 2), n),
+        "poison_supply": Int(0, 5),
+        "net_marker_on": inst_or_none,
+        "entrench_on": inst_or_none,
+        "turn_seat": seat,
+        "first_turn_done": flags_n,
+        "sub_phase": Choice(tuple(int(x) for x in Sub), tuple(f"{int(x)} ({x.name})" for x in Sub)),
+        "acting_seat": Int(-1, n - 1),
+        "discarded": Int(0, 35),
+        "uses": Int(0, 35),
+        "placed": Bool(),
+        "unfolded": Bool(),
+        "exception_used": Bool(),
+        "tele_rune_used": List(inst, max_len=NI),
+        "last_round": Bool(),
+        "last_round_owed": flags_n,
+        "p_effect": Int(-1, len(Eff) - 1),
+        "p_order": inst_or_none,
+        "p_mode": Int(-1, 4),
+        "p_a": hex_or_none,
+        "p_b": hex_or_none,
+        "p_c": hex_or_none,
+        "unfold_queue": List(inst, max_len=NI),
+        "b_active": Bool(),
+        "b_trigger": Int(-1, 2),
+        "b_phase": Int(-1, _BIG),
+        "b_stage": Int(0, 3),
+        "b_acts": List(Int(0, _BIG), NI),
+        "b_strikes": List(Int(0, 18), max_len=19),
+        "b_targets": List(Int(0, 18), max_len=19),
+        "decisions": Int(0, C_INT_MAX),
+        "terminal": Bool(),
+        "winners": List(seat, max_len=n),
+        "cum_reward": List(Float(), n),
+    }
+
+
+def cross_check(game: Any, s: ArenaState) -> None:
+    """Checks across fields of a state whose fields passed :func:`schema`.
+
+    Raises:
+        StateError: repeated factions, tile types that are not the factions' tiles, a board that disagrees
+            with the tiles' locations and hexes, ``terminal`` without ``GAME_OVER``, or a broken invariant.
+    """
+    if len(set(s.factions)) != len(s.factions):
+        raise state_error("state.factions", s.factions, "distinct faction indices")
+    inst = game.tables.fac_instances
+    for p, f in enumerate(s.factions):
+        expected = list(inst[f])
+        if s.itype[35 * p:35 * p + 35] != expected:
+            i = next(i for i in range(35) if s.itype[35 * p + i] != expected[i])
+            raise state_error(f"state.itype[{35 * p + i}]", s.itype[35 * p + i],
+                              f"{expected[i]}, the type of instance {i} of faction {f}")
+    for h, i in enumerate(s.board):
+        if i >= 0 and (s.loc[i] != Loc.BOARD or s.hexof[i] != h):
+            raise state_error(f"state.board[{h}]", i, f"a tile whose loc is BOARD and hexof is {h}")
+    for i, h in enumerate(s.hexof):
+        if (h >= 0) != (s.loc[i] == Loc.BOARD) or (h >= 0 and s.board[h] != i):
+            raise state_error(f"state.hexof[{i}]", h, "the hex holding the tile on the board, -1 off the board")
+    if s.terminal != (s.sub_phase == Sub.GAME_OVER):
+        raise state_error("state.sub_phase", s.sub_phase, "GAME_OVER exactly when state.terminal is true")
+    try:
+        game.check_invariants(s)
+    except InvariantError as exc:
+        raise StateError(f"state: {exc}") from None
