@@ -39,6 +39,7 @@ class UnknownEnvError(MonolithEnvError, KeyError):
 # env id -> module path of a versioned env module exposing ``env``, ``raw_env`` and ``Game``.
 _REGISTRY: dict[str, str | Callable[[], Any]] = {
     "monolith_arena_v0": "monolith_envs.monolith_arena_v0",
+    "monolith_strategy_v0": "monolith_envs.monolith_strategy_v0",
 }
 
 

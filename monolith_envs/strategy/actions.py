@@ -1,0 +1,52 @@
+"""The action layout of ``monolith_strategy_v0``: 15 named families in the fixed order of
+docs/monolith_strategy.md §6.1 (538 actions for K = 29)."""
+
+from __future__ import annotations
+
+from ..core.actions import ActionLayout
+
+__all__ = ["build_layout", "Offsets", "FAMILIES"]
+
+FAMILIES = ("place", "set_aside", "end_turn", "cast", "choose_opponent", "choose_face", "choose_socket",
+            "choose_index", "decline", "pay_gems", "pay_card", "discard", "round_side", "start_bonus",
+            "final_reveal")
+
+
+def _face(i: int) -> str:
+    return str(i + 1)
+
+
+def build_layout(K: int) -> ActionLayout:
+    """The layout for ``K`` action-card kinds (total 451 + 3K)."""
+    return ActionLayout(
+        [
+            ("place", (6, 60), ("face", "sid")),
+            ("set_aside", (6,), ("face",)),
+            ("end_turn", (), ()),
+            ("cast", (K,), ("kind",)),
+            ("choose_opponent", (3,), ("i",)),
+            ("choose_face", (6,), ("face",)),
+            ("choose_socket", (60,), ("sid",)),
+            ("choose_index", (2,), ("j",)),
+            ("decline", (), ()),
+            ("pay_gems", (), ()),
+            ("pay_card", (K,), ("kind",)),
+            ("discard", (K,), ("kind",)),
+            ("round_side", (2,), ("side",)),
+            ("start_bonus", (2,), ("bonus",)),
+            ("final_reveal", (7,), ("k",)),
+        ],
+        labels={"face": _face},
+    )
+
+
+class Offsets:
+    """First flat index of every family (attribute names in upper case), and ``n``."""
+
+    def __init__(self, layout: ActionLayout):
+        for f in layout.families:
+            setattr(self, f.name.upper(), f.offset)
+        self.n = layout.n
+        self.fam_of = []
+        for f in layout.families:
+            self.fam_of += [(f.name, i) for i in range(f.size)]

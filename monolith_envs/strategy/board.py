@@ -1,0 +1,213 @@
+"""The rules context (content + config tables) and board geometry: active cards, sockets, availability,
+dice on a card (docs/monolith_strategy.md §2.2, §4.2, §4.6)."""
+
+from __future__ import annotations
+
+from .content import Content
+from .state import Side, StrategyState
+
+__all__ = ["Rules", "PRIV0", "NSOCK"]
+
+PRIV0 = 52   # first private socket id (docs §2.2)
+NSOCK = 60
+
+
+class Rules:
+    """Immutable tables shared by every state of one game: content, seat count, solo flag, decks.
+
+    Attributes:
+        content: the :class:`Content`; n: seats; solo: n == 1; K, C, X: kinds, board cards, Exalted sides.
+        skill_cards / power_cards: the deck contents (kind indexes, one per copy, content order).
+        pp_kinds: Player Power kinds in play for this seat count; rune_pool: Rune card indexes in play.
+        fates: Fate card indexes in play; extra_fate: the card with the ``extra_fate`` setup line (or -1).
+    """
+
+    def __init__(self, content: Content, n: int, cfg: dict):
+        self.content = c = content
+        self.n = n
+        self.solo = n == 1
+        self.cfg = cfg
+        self.K, self.C, self.X = c.K, c.C, c.X
+        self.exalted = bool(cfg["exalted"])
+        self.player_powers = bool(cfg["player_powers"])
+        self.victory = c.victory
+        self.toll_at = {sp: (i, cost) for i, (sp, cost) in enumerate(c.tolls)}
+        self.hand_limit = c.hand_limit
+        self.dpp = c.dice_per_player
+        self.total_gems = c.gems_per_player * n
+
+        def ok_action(a):
+            return not self.solo or (a.solo and not a.attack)
+
+        def ok_board(b):
+            return b.enabled and (not self.solo or (b.solo and not b.attack))
+
+        self.action_ok = [ok_action(a) for a in c.actions]
+        self.skill_cards = [a.index for a in c.actions if a.deck == "skill" and ok_action(a) for _ in range(a.copies)]
+        self.power_cards = [a.index for a in c.actions if a.deck == "power" and ok_action(a) for _ in range(a.copies)]
+        self.pp_kinds = [a.index for a in c.actions if a.deck == "player_power" and ok_action(a)] \
+            if self.player_powers else []
+        self.is_skill = [a.deck == "skill" for a in c.actions]
+        self.is_power = [a.deck == "power" for a in c.actions]
+        self.is_pp = [a.deck == "player_power" for a in c.actions]
+        self.anytime = [a.keyword in ("play_anytime", "player_power") for a in c.actions]
+        self.gems_of = [a.gems for a in c.actions]
+        self.gem_kinds = [a.index for a in c.actions if a.gems > 0]
+        self.copies = [a.copies for a in c.actions]
+        self.starting = [b.index for b in c.board if b.set == "starting" and b.enabled]
+        self.solo_cards = [b.index for b in c.board if b.set == "solo" and b.enabled]
+        self.fates = [b.index for b in c.board if b.set == "fate" and ok_board(b)]
+        self.extra_fate = next((b.index for b in c.board if any(ln.op == "extra_fate" for ln in b.setup)), -1)
+        self.rune_pool = [b.index for b in c.board if b.set in ("rune", "blank") and ok_board(b)]
+        self.by_id = {b.id: b.index for b in c.board}
+        self.by_number = {b.number: b.index for b in c.board}
+        self.kind_by_id = {a.id: a.index for a in c.actions}
+        self.second_fate_pos = 7 if self.solo else 13
+        self.skill_total = len(self.skill_cards)
+        self.power_total = len(self.power_cards)
+        self.rune_total = len(self.rune_pool)
+        self.order_cache = [[(p + i) % n for i in range(n)] for p in range(n)]
+
+    # ------------------------------------------------------------------ seats
+    def order(self, s: StrategyState) -> list:
+        """Seats in turn order from the Primus holder."""
+        return self.order_cache[s.primus]
+
+    # ------------------------------------------------------------------ cards and sockets
+    def active(self, s: StrategyState, pos: int):
+        """``(kind, obj)`` of the active card at ``pos``: ("card", BoardCard), ("exalted", RoundCard) or
+        (None, None) (empty, or covered by a normal-side Round card) (docs §4.6 rule 1)."""
+        if pos == s.rc_pos:
+            if s.rc_side == Side.EXALTED:
+                return "exalted", self.content.round_cards[s.rc_round - 1]
+            return None, None
+        b = s.board[pos]
+        if b < 0:
+            return None, None
+        return "card", self.content.board[b]
+
+    def socket_req(self, s: StrategyState, sid: int, seat: int):
+        """Requirement (0 = ANY, 1-6) of socket ``sid`` as seen by ``seat``, or None if it does not exist;
+        second value: reserved."""
+        if sid >= PRIV0:
+            slot, idx = divmod(sid - PRIV0, 4)
+            pr = s.priv[seat]
+            if slot >= len(pr):
+                return None, False
+            socks = self.content.board[pr[slot]["card"]].sockets
+            return (socks[idx] if idx < len(socks) else None), False
+        kind, obj = self.active(s, sid // 4 + 1)
+        if kind is None:
+            return None, False
+        idx = sid % 4
+        if idx >= len(obj.sockets):
+            return None, False
+        return obj.sockets[idx], (kind == "exalted" and obj.reserved)
+
+    def occupant(self, s: StrategyState, sid: int, seat: int):
+        """``(seat, face)`` of the die in ``sid`` (private ids relative to ``seat``) or None."""
+        if sid >= PRIV0:
+            slot, idx = divmod(sid - PRIV0, 4)
+            pr = s.priv[seat]
+            if slot >= len(pr) or not pr[slot]["occ"][idx]:
+                return None
+            return seat, pr[slot]["occ"][idx]
+        if s.sock_seat[sid] < 0:
+            return None
+        return s.sock_seat[sid], s.sock_face[sid]
+
+    def available(self, s: StrategyState, seat: int, face: int, stacker: bool = True) -> list:
+        """Socket ids available to ``seat`` for a die showing ``face`` (docs §4.6 rules 1-4); Stacker bumps
+        count when ``stacker`` and the turn's ``stack_ready`` is set."""
+        out = []
+        bump = stacker and s.turn["stack_ready"] and s.phase == 1 and s.turn["player"] == seat
+        sock_seat, sock_face, blocked = s.sock_seat, s.sock_face, s.blocked
+        for pos in range(1, 14):
+            kind, obj = self.active(s, pos)
+            if kind is None:
+                continue
+            if kind == "exalted" and obj.reserved:
+                continue
+            base = (pos - 1) * 4
+            for i, req in enumerate(obj.sockets):
+                sid = base + i
+                if blocked[sid] or (req and req != face):
+                    continue
+                occ = sock_seat[sid]
+                if occ < 0 or (bump and occ != seat and sock_face[sid] < face):
+                    out.append(sid)
+        for slot, pr in enumerate(s.priv[seat]):
+            socks = self.content.board[pr["card"]].sockets
+            for i, req in enumerate(socks):
+                if not pr["occ"][i] and (not req or req == face):
+                    out.append(PRIV0 + slot * 4 + i)
+        return out
+
+    def blockable(self, s: StrategyState) -> list:
+        """SOCKET_BLOCK options: board sockets on an active card, existing, not reserved, empty, unblocked."""
+        out = []
+        for pos in range(1, 14):
+            kind, obj = self.active(s, pos)
+            if kind is None or (kind == "exalted" and obj.reserved):
+                continue
+            base = (pos - 1) * 4
+            for i in range(len(obj.sockets)):
+                sid = base + i
+                if not s.blocked[sid] and s.sock_seat[sid] < 0:
+                    out.append(sid)
+        return out
+
+    def dice_on(self, s: StrategyState, where) -> dict:
+        """``{seat: [faces]}`` of the dice on a card: ``where`` is a position (int) or ``[owner, slot]``."""
+        out: dict = {}
+        if isinstance(where, int):
+            base = (where - 1) * 4
+            for sid in range(base, base + 4):
+                q = s.sock_seat[sid]
+                if q >= 0:
+                    out.setdefault(q, []).append(s.sock_face[sid])
+        else:
+            owner, slot = where
+            faces = [f for f in s.priv[owner][slot]["occ"] if f]
+            if faces:
+                out[owner] = faces
+        return out
+
+    def own_socketed(self, s: StrategyState, seat: int, reserved: bool = False) -> list:
+        """``(sid, face)`` of every die of ``seat`` in a socket (private ids relative to ``seat``); dice in
+        reserved sockets only when ``reserved``."""
+        out = []
+        for sid in range(52):
+            if s.sock_seat[sid] == seat:
+                _, res = self.socket_req(s, sid, seat)
+                if reserved or not res:
+                    out.append((sid, s.sock_face[sid]))
+        for slot, pr in enumerate(s.priv[seat]):
+            for i, f in enumerate(pr["occ"]):
+                if f:
+                    out.append((PRIV0 + slot * 4 + i, f))
+        return out
+
+    def hand_size(self, s: StrategyState, p: int) -> int:
+        return sum(s.hand[p]) + sum(s.cast[p])
+
+    def spendable(self, s: StrategyState, p: int) -> tuple:
+        """``(physical gems, {kind: uncast copies})`` that may pay now (earmarked items left out, docs §4.18)."""
+        phys = s.gems[p]
+        cards = {k: s.hand[p][k] for k in self.gem_kinds if s.hand[p][k] > 0}
+        rv = s.reveal[p]
+        if rv:
+            for it in rv["items"]:
+                if it[0] == "g":
+                    phys -= it[1]
+                elif not it[3]:
+                    cards[it[1]] -= 1
+        return phys, {k: v for k, v in cards.items() if v > 0}
+
+    def spend_value(self, s: StrategyState, p: int) -> int:
+        phys, cards = self.spendable(s, p)
+        return phys + sum(self.gems_of[k] * v for k, v in cards.items())
+
+    def gem_value(self, s: StrategyState, p: int) -> int:
+        """Physical gems plus the printed gems of every card in hand (uncast and cast)."""
+        return s.gems[p] + sum(self.gems_of[k] * (s.hand[p][k] + s.cast[p][k]) for k in self.gem_kinds)

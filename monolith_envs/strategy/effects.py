@@ -1,0 +1,454 @@
+"""Effect lines: recipients, conditions, scales, Guard and every op of the vocabulary
+(docs/monolith_strategy.md §4.9, §4.10, §4.12-4.16, §5.2).
+
+A line runs as tasks on the work stack: ``line`` works out its recipients (turn order from whoever holds
+the Primus when the line starts, docs §4.9) and then, per recipient, ``rcp`` checks the conditions and offers
+the cost, and ``op`` computes the amount, checks Guard and applies the op.  Ops that need a choice open a
+decision (``pending``) whose answer pushes the continuation.
+"""
+
+from __future__ import annotations
+
+from .board import PRIV0, Rules
+from .content import BOARD, Line
+from .state import Kind, StrategyState
+
+__all__ = ["get_line", "push_lines", "TASKS", "ctx_of", "win"]
+
+
+def get_line(R: Rules, src: list) -> Line:
+    typ, i, grp, li = src
+    c = R.content
+    if typ == "b":
+        card = c.board[i]
+    elif typ == "x":
+        card = c.round_cards[i]
+    else:
+        card = c.actions[i]
+    return getattr(card, grp)[li]
+
+
+def ctx_of(c: str, actor: int = -1, where=0, atk: bool = False) -> dict:
+    return {"c": c, "actor": actor, "where": where, "atk": atk}
+
+
+def push_lines(s: StrategyState, typ: str, i: int, grp: str, count: int, ctx: dict) -> None:
+    """Push ``count`` lines of a card so that they run in printed order."""
+    for li in range(count - 1, -1, -1):
+        s.tasks.append({"t": "line", "src": [typ, i, grp, li], "ctx": ctx, "rec": None, "i": 0})
+
+
+def win(s: StrategyState, p: int) -> None:
+    """VICTORY: the game ends at once with ``p`` as sole winner (docs §4.11, §8)."""
+    s.winner = p
+    s.terminal = True
+    s.phase = 5
+    s.pending = None
+    s.tasks.clear()
+
+
+# ---------------------------------------------------------------------------------------------- recipients
+def _totals(R: Rules, s: StrategyState, ctx: dict) -> dict:
+    return {q: sum(f) for q, f in R.dice_on(s, ctx["where"]).items()}
+
+
+def board_selector(R: Rules, s: StrategyState, who: str, ctx: dict) -> list:
+    """Seats named by a BOARD selector, in turn order from the Primus holder (docs §5.2)."""
+    tot = _totals(R, s, ctx)
+    order = R.order(s)
+    if who == "each_here":
+        return [q for q in order if q in tot]
+    if who == "each_opponent":
+        if isinstance(ctx["where"], list):
+            return [q for q in order if q != ctx["where"][0]]
+        return [q for q in order if q not in tot]
+    if not tot:
+        return []
+    if who in ("highest", "highest_unique", "others_here"):
+        m = max(tot.values())
+        top = [q for q in order if tot.get(q, -1) == m]
+        if who == "highest":
+            return top
+        if who == "highest_unique":
+            return top if len(top) == 1 else []
+        return [q for q in order if q in tot and q not in top]
+    if who == "lowest":
+        m = min(tot.values())
+        return [q for q in order if tot.get(q, 99) == m]
+    raise AssertionError(who)
+
+
+def recipients(R: Rules, s: StrategyState, ln: Line, ctx: dict) -> list | None:
+    """Recipients of a line, or None when the actor must first pick an opponent (OPPONENT)."""
+    who = ln.who
+    if ctx["c"] == BOARD:
+        return board_selector(R, s, who, ctx)
+    order = R.order(s)
+    if who == "self":
+        return [ctx["actor"]]
+    if who == "each_other":
+        return [q for q in order if q != ctx["actor"]]
+    if who == "chosen_opponent":
+        return None
+    if who == "all_players":
+        return list(order)
+    if who == "trailer":
+        m = min(s.vp)
+        return [q for q in order if s.vp[q] == m]
+    raise AssertionError(who)
+
+
+def opponent_pick(R: Rules, s: StrategyState, decider: int, eligible: list, then: dict) -> None:
+    """Open an OPPONENT decision (or skip it when nobody is eligible, docs §4.20 g)."""
+    if not eligible:
+        return
+    s.pending = {"k": int(Kind.OPPONENT), "seat": decider, "elig": eligible, "then": then}
+
+
+# ---------------------------------------------------------------------------------------------- conditions
+def _cond_ok(R: Rules, s: StrategyState, ln: Line, ctx: dict, r: int) -> bool:
+    if not ln.cond:
+        return True
+    faces = R.dice_on(s, ctx["where"]).get(r, []) if ctx["c"] == BOARD else []
+    total = sum(faces)
+    for name, k in ln.cond:
+        if name == "fewest_vp":
+            if any(s.vp[q] < s.vp[r] for q in range(R.n) if q != r):
+                return False
+        elif name == "total_min":
+            if total < k:
+                return False
+        elif name == "total_max":
+            if total > k:
+                return False
+        elif name == "total_eq":
+            if total != k:
+                return False
+        elif name == "dice_min":
+            if len(faces) < k:
+                return False
+        elif name == "pair":
+            if len(set(faces)) == len(faces):
+                return False
+        elif name == "run":
+            fs = set(faces)
+            if not any(all(v + j in fs for j in range(k)) for v in range(1, 8 - k)):
+                return False
+        elif name == "all_even":
+            if not faces or any(f % 2 for f in faces):
+                return False
+        elif name == "all_odd":
+            if not faces or any(f % 2 == 0 for f in faces):
+                return False
+    return True
+
+
+def amount(R: Rules, s: StrategyState, ln: Line, ctx: dict, r: int) -> int:
+    """``n × scale``, capped at ``max`` (docs §5.2)."""
+    sc = ln.scale
+    if sc == "flat":
+        m = 1
+    elif sc == "per_shared_card":
+        m = 0
+        for pos in range(1, 14):
+            here = R.dice_on(s, pos)
+            if r in here and len(here) > 1:
+                m += 1
+    else:
+        faces = R.dice_on(s, ctx["where"]).get(r, [])
+        if sc == "per_die":
+            m = len(faces)
+        elif sc == "per_pair":
+            m = sum(faces.count(f) // 2 for f in set(faces))
+        else:
+            m = sum(faces) // ln.k
+    a = ln.n * m
+    return min(a, ln.max) if ln.max else a
+
+
+def guarded(s: StrategyState, v: int, ctx: dict) -> bool:
+    """Guard (docs §4.13): on an attack card, a victim with a charge uses it up and is unaffected."""
+    if ctx["atk"] and s.guard[v] > 0:
+        s.guard[v] -= 1
+        return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------- line tasks
+def t_line(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    ln = get_line(R, t["src"])
+    rec = t["rec"]
+    if rec is None:
+        rec = recipients(R, s, ln, t["ctx"])
+        if rec is None:  # chosen_opponent: the actor picks (docs §5.2)
+            actor = t["ctx"]["actor"]
+            then = dict(t, rec="opp")
+            opponent_pick(R, s, actor, [q for q in R.order(s) if q != actor], then)
+            if s.pending is not None:
+                s.pending["src"] = t["src"]
+            return
+        t["rec"] = rec
+    elif rec == "opp":
+        t["rec"] = rec = [t.pop("opp")]
+    i = t["i"]
+    if i >= len(rec):
+        return
+    s.tasks.append(dict(t, i=i + 1))
+    s.tasks.append({"t": "rcp", "src": t["src"], "ctx": t["ctx"], "r": rec[i], "nrec": len(rec)})
+
+
+def t_rcp(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Condition, then cost (docs §4.10 D12), then the op."""
+    ln = get_line(R, t["src"])
+    r = t["r"]
+    if not _cond_ok(R, s, ln, t["ctx"], r):
+        return
+    op = dict(t, t="op")
+    if ln.cost:
+        from .payments import offer
+
+        offer(R, s, r, ln.cost, "cost", op, None, src=t["src"])
+        return
+    s.tasks.append(op)
+
+
+def _victims(R: Rules, s: StrategyState, ln: Line, ctx: dict, r: int) -> list:
+    fr = ln.from_
+    if fr == "each_other":
+        return [q for q in R.order(s) if q != ctx["actor"]]
+    return board_selector(R, s, fr, ctx)
+
+
+def t_op(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Amount, Guard, then the op (docs §4.9); a decision it opens records the source card."""
+    _op(R, s, t, rng)
+    pd = s.pending
+    if pd is not None and pd.get("src") is None:
+        pd["src"] = t["src"]
+
+
+def _op(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    ln = get_line(R, t["src"])
+    ctx, r = t["ctx"], t["r"]
+    op = ln.op
+    a = amount(R, s, ln, ctx, r)
+    if op in ("lose_vp", "lose_gems", "discard", "exile_die"):
+        if guarded(s, r, ctx):
+            return
+    if op == "gain_vp":
+        if a > 0:
+            s.tasks.append({"t": "vp", "p": r, "left": a, "rv": False})
+    elif op == "lose_vp":
+        s.vp[r] = max(0, s.vp[r] - a)
+    elif op == "gain_gems":
+        x = min(a, s.source_gems)
+        s.source_gems -= x
+        s.gems[r] += x
+    elif op == "lose_gems":
+        x = min(a, s.gems[r])
+        s.gems[r] -= x
+        s.source_gems += x
+    elif op in ("steal_vp", "steal_gems"):
+        if "opp" in t:
+            vs = [t["opp"]]
+        elif ln.from_ == "chosen_opponent":
+            if ctx["c"] == BOARD:
+                here = R.dice_on(s, ctx["where"])
+                elig = [q for q in R.order(s) if q != r and q not in here]
+            else:
+                elig = [q for q in R.order(s) if q != r]
+            opponent_pick(R, s, r, elig, dict(t))
+            return
+        else:
+            vs = _victims(R, s, ln, ctx, r)
+        name = "steal_vp1" if op == "steal_vp" else "steal_gems1"
+        for v in reversed(vs):
+            s.tasks.append({"t": name, "r": r, "v": v, "a": a, "atk": ctx["atk"]})
+    elif op == "draw":
+        deck = s.skill_deck if ln.deck == "skill" else s.power_deck
+        got = 0
+        for _ in range(min(a, len(deck))):
+            s.hand[r][deck.pop(0)] += 1
+            got += 1
+        if got:
+            s.tasks.append({"t": "hlimit", "p": r})
+    elif op == "discard":
+        x = min(a, R.hand_size(s, r))
+        if x:
+            s.tasks.append({"t": "discard", "p": r, "left": x, "src": t["src"]})
+    elif op == "gain_die":
+        for _ in range(min(a, s.src_dice[r])):
+            s.src_dice[r] -= 1
+            s.pool[r][int(rng.integers(1, 7)) - 1] += 1
+    elif op == "exile_die":
+        pool = s.pool[r]
+        for _ in range(a):
+            f = next((f for f in range(5, -1, -1) if pool[f]), -1)
+            if f < 0:
+                break
+            pool[f] -= 1
+            s.aside[r] += 1
+    elif op == "reroll":
+        if ln.which == "all":
+            pool = s.pool[r]
+            k = sum(pool)
+            for f in range(6):
+                pool[f] = 0
+            for _ in range(k):
+                pool[int(rng.integers(1, 7)) - 1] += 1
+        else:
+            _face_src(R, s, r, 0, {"mode": "reroll"})
+    elif op == "set_face":
+        if ln.where == "socketed":
+            opts = [sid for sid, f in R.own_socketed(s, r, reserved=True) if f != ln.face]
+            if opts:
+                s.pending = {"k": int(Kind.SOCKET_SRC), "seat": r, "opts": opts, "mode": "set", "face": ln.face}
+        elif ln.which == "chosen":
+            _face_src(R, s, r, ln.face, {"mode": "set" if ln.face else "set_any", "face": ln.face})
+        else:
+            if r != ctx["actor"] and guarded(s, r, ctx):
+                return
+            pool = s.pool[r]
+            rng_f = range(5, -1, -1) if ln.which == "highest" else range(6)
+            f = next((f for f in rng_f if pool[f]), -1)
+            if f >= 0 and f != ln.face - 1:
+                pool[f] -= 1
+                pool[ln.face - 1] += 1
+    elif op == "adjust_face":
+        _face_src(R, s, r, 0, {"mode": "adjust"})
+    elif op == "extra_placement":
+        if s.phase == 1 and s.turn["player"] == r:
+            s.turn["left"] += a
+    elif op == "move_die":
+        opts = move_sources(R, s, r)
+        if opts:
+            s.pending = {"k": int(Kind.SOCKET_SRC), "seat": r, "opts": opts, "mode": "move"}
+    elif op == "block_socket":
+        s.tasks.append({"t": "block", "p": r, "left": a, "src": t["src"]})
+    elif op == "take_primus":
+        if t["nrec"] == 1 and not s.primus_locked and not R.solo:
+            s.primus = r
+            if ln.lock:
+                s.primus_locked = True
+    elif op == "guard":
+        s.guard[r] += a
+    elif op == "stack":
+        if s.phase == 1 and s.turn["player"] == r:
+            s.turn["stack_ready"] = True
+    elif op == "secret_rune":
+        look = min(ln.look, len(s.rune_deck))
+        if look and len(s.priv[r]) < 2:
+            cands = s.rune_deck[:look]
+            del s.rune_deck[:look]
+            if look == 1:
+                keep_rune(s, r, cands, 0)
+            else:
+                s.pending = {"k": int(Kind.RUNE_PICK), "seat": r, "cands": cands}
+    elif op == "chase":
+        best = max((s.vp[q] for q in range(R.n) if q != r), default=0)
+        s.chase[r] = [min(R.victory, max(s.vp[r] + 2, best + 1)), ln.bonus]
+    elif op == "auto_socket":
+        pool = s.pool[r]
+        f = next((f for f in range(6) if pool[f]), -1)
+        sid = (s.rc_pos - 1) * 4 + r
+        if f >= 0 and s.sock_seat[sid] < 0:
+            pool[f] -= 1
+            s.sock_seat[sid] = r
+            s.sock_face[sid] = f + 1
+    elif op == "extra_fate":
+        pass  # applied by the setup itself (docs §4.15)
+    else:  # pragma: no cover - the loader admits only the ops above
+        raise AssertionError(op)
+
+
+def keep_rune(s: StrategyState, p: int, cands: list, j: int) -> None:
+    """Secrecy (docs §4.14): candidate ``j`` becomes p's next private Rune, the other goes to the bottom."""
+    s.priv[p].append({"card": cands[j], "revealed": False, "occ": [0, 0, 0, 0]})
+    for i, c in enumerate(cands):
+        if i != j:
+            s.rune_deck.append(c)
+
+
+def move_sources(R: Rules, s: StrategyState, p: int) -> list:
+    """SOCKET_SRC options of move_die: p's non-reserved socketed dice with at least one destination."""
+    return [sid for sid, f in R.own_socketed(s, p) if any(d != sid for d in R.available(s, p, f, False))]
+
+
+def _face_src(R: Rules, s: StrategyState, p: int, fixed: int, extra: dict) -> None:
+    opts = [f + 1 for f in range(6) if s.pool[p][f] and f + 1 != fixed]
+    if opts:
+        s.pending = {"k": int(Kind.FACE_SRC), "seat": p, "opts": opts, **extra}
+
+
+def t_steal_vp1(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    v, r = t["v"], t["r"]
+    if t["atk"] and s.guard[v] > 0:
+        s.guard[v] -= 1
+        return
+    x = min(t["a"], s.vp[v])
+    s.vp[v] -= x
+    if x:
+        s.tasks.append({"t": "vp", "p": r, "left": x, "rv": False})
+
+
+def t_steal_gems1(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    v, r = t["v"], t["r"]
+    if t["atk"] and s.guard[v] > 0:
+        s.guard[v] -= 1
+        return
+    x = min(t["a"], s.gems[v])
+    s.gems[v] -= x
+    s.gems[r] += x
+
+
+def t_hlimit(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Hand limit (docs §4.12 D17): discard down to the limit at once."""
+    p = t["p"]
+    over = R.hand_size(s, p) - R.hand_limit
+    if over > 0:
+        s.pending = {"k": int(Kind.DISCARD), "seat": p, "then": {"t": "hlimit", "p": p}, "owed": over}
+
+
+def t_discard(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    p, left = t["p"], t["left"]
+    if left > 0 and R.hand_size(s, p) > 0:
+        then = {"t": "discard", "p": p, "left": left - 1, "src": t["src"]}
+        s.pending = {"k": int(Kind.DISCARD), "seat": p, "then": then, "owed": left, "src": t["src"]}
+
+
+def t_block(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    if t["left"] > 0 and R.blockable(s):
+        s.pending = {"k": int(Kind.SOCKET_BLOCK), "seat": t["p"], "then": dict(t, left=t["left"] - 1),
+                     "src": t["src"]}
+
+
+def discard_card(R: Rules, s: StrategyState, p: int, k: int) -> None:
+    """Discard one copy of kind k (a cast copy first, docs §4.12) to its pile; a cast Player Power also
+    leaves the queue."""
+    if s.cast[p][k]:
+        s.cast[p][k] -= 1
+        if R.is_pp[k]:
+            s.pp_queue.remove([p, k])
+    else:
+        s.hand[p][k] -= 1
+    to_pile(R, s, k)
+
+
+def to_pile(R: Rules, s: StrategyState, k: int) -> None:
+    if R.is_skill[k]:
+        s.skill_discard[k] += 1
+    elif R.is_power[k]:
+        s.power_discard[k] += 1
+    else:
+        s.pp_gone[k] += 1
+
+
+def place_private_reveal(s: StrategyState, p: int, sid: int) -> None:
+    if sid >= PRIV0:
+        s.priv[p][(sid - PRIV0) // 4]["revealed"] = True
+
+
+TASKS = {
+    "line": t_line, "rcp": t_rcp, "op": t_op, "steal_vp1": t_steal_vp1, "steal_gems1": t_steal_gems1,
+    "hlimit": t_hlimit, "discard": t_discard, "block": t_block,
+}

@@ -1,0 +1,288 @@
+"""The round outline: Round card, Chance, Exalted start, Action Phase turns, Player Powers, Resolution,
+chase checks, Advancement and Final Scoring (docs/monolith_strategy.md §4.1-4.9, §4.15, §4.17, §4.18, §8).
+
+:func:`run` drives the engine: it runs tasks from the stack until a decision is open or the game is over;
+when the stack is empty the next :class:`Flow` step of the round outline pushes new work.
+"""
+
+from __future__ import annotations
+
+from . import effects, payments
+from .board import Rules
+from .effects import push_lines
+from .state import Flow, Kind, Phase, Side, StrategyState
+
+__all__ = ["run", "TASKS", "roll_pool", "round_card_roll"]
+
+
+def run(R: Rules, s: StrategyState, rng) -> None:
+    """Run the engine until a decision is open (``pending``) or the game is over."""
+    tasks = s.tasks
+    while s.pending is None and not s.terminal:
+        if tasks:
+            t = tasks.pop()
+            TASKS[t["t"]](R, s, t, rng)
+        else:
+            FLOW[s.flow](R, s, rng)
+
+
+def roll_pool(s: StrategyState, p: int, rng) -> None:
+    pool = s.pool[p]
+    k = sum(pool)
+    for f in range(6):
+        pool[f] = 0
+    for _ in range(k):
+        pool[int(rng.integers(1, 7)) - 1] += 1
+
+
+def round_card_roll(R: Rules, s: StrategyState, rng) -> None:
+    """Place the Round card of round ``rc_round`` (2d6, solo 1d6, docs §4.2 D3/D4), then SIDE."""
+    pos = int(rng.integers(1, 7))
+    if not R.solo:
+        pos += int(rng.integers(1, 7))
+    s.rc_pos = pos
+    s.rc_side = int(Side.NORMAL)
+    if R.exalted:
+        s.pending = {"k": int(Kind.SIDE), "seat": s.primus}
+
+
+# ---------------------------------------------------------------------------------------------- flow steps
+def f_bonus(R: Rules, s: StrategyState, rng) -> None:
+    """Start bonus (docs §3 step 8): each non-Primus player from the seat after the Primus."""
+    s.flow = Flow.ROUND_CARD
+    for q in reversed(R.order(s)[1:]):
+        s.tasks.append({"t": "bonus", "p": q})
+
+
+def f_round_card(R: Rules, s: StrategyState, rng) -> None:
+    s.flow = Flow.CHANCE
+    s.rc_round = s.round
+    round_card_roll(R, s, rng)
+
+
+def f_chance(R: Rules, s: StrategyState, rng) -> None:
+    """Chance Phase (docs §4.4): everyone rolls every pool die, in turn order from the Primus."""
+    s.phase = Phase.ACTION
+    for p in R.order(s):
+        roll_pool(s, p, rng)
+    s.flow = Flow.EXALTED_START
+
+
+def f_exalted_start(R: Rules, s: StrategyState, rng) -> None:
+    s.flow = Flow.ACTION
+    if s.rc_side == Side.EXALTED:
+        rc = R.content.round_cards[s.rc_round - 1]
+        push_lines(s, "x", rc.index, "start", len(rc.start), effects.ctx_of("START", -1, s.rc_pos))
+
+
+def f_action(R: Rules, s: StrategyState, rng) -> None:
+    """First turn: the Primus holder, or the next seat clockwise with a pool die (docs §4.6)."""
+    s.flow = Flow.PRE
+    first = next((q for q in R.order(s) if sum(s.pool[q])), -1)
+    if first >= 0:
+        start_turn(s, first)
+
+
+def start_turn(s: StrategyState, p: int) -> None:
+    s.turn = {"player": p, "left": 1, "socketed": False, "mandatory_done": False, "stack_ready": False}
+    s.tasks.append({"t": "turn"})
+
+
+def f_pre(R: Rules, s: StrategyState, rng) -> None:
+    """Pre-resolution (docs §4.8): queued Player Powers in turn order from the Primus holder."""
+    s.flow = Flow.RESOLUTION
+    s.phase = Phase.RESOLUTION
+    s.turn = dict(s.turn, left=0, stack_ready=False)
+    order = R.order(s)
+    queue = sorted(s.pp_queue, key=lambda e: order.index(e[0]))
+    for p, k in reversed(queue):
+        s.tasks.append({"t": "pp_fire", "p": p, "k": k})
+
+
+def f_resolution(R: Rules, s: StrategyState, rng) -> None:
+    s.flow = Flow.FINAL if s.round >= R.content.rounds else Flow.ADVANCE
+    s.tasks.append({"t": "chase_check"})
+    s.tasks.append({"t": "res_priv", "list": None, "i": 0})
+    s.tasks.append({"t": "res_pos", "pos": 1})
+
+
+def f_advance(R: Rules, s: StrategyState, rng) -> None:
+    """Advancement steps 1-2 (docs §4.17): clean-up, then the next Round card and its SIDE."""
+    s.phase = Phase.ADVANCEMENT
+    for p in range(R.n):
+        s.pool[p][0] += s.aside[p]  # returned dice show 1 until the Chance roll
+        s.aside[p] = 0
+        s.guard[p] = 0
+        s.chase[p] = None
+    s.blocked = [False] * 52
+    s.turn = dict(s.turn, stack_ready=False)
+    s.primus_locked = False
+    s.flow = Flow.ADVANCE_REST
+    s.rc_round = s.round + 1
+    round_card_roll(R, s, rng)
+
+
+def f_advance_rest(R: Rules, s: StrategyState, rng) -> None:
+    """Advancement steps 3-5: cast cards back, one die from the Source, next round's Chance roll."""
+    for p in range(R.n):
+        for k in range(R.K):
+            s.hand[p][k] += s.cast[p][k]
+            s.cast[p][k] = 0
+        if s.src_dice[p]:
+            s.src_dice[p] -= 1
+            s.pool[p][0] += 1
+    s.round += 1
+    s.flow = Flow.CHANCE
+
+
+def f_final(R: Rules, s: StrategyState, rng) -> None:
+    """Final Scoring (docs §4.18): cast cards back, chase markers cleared, reveals from the Primus."""
+    s.phase = Phase.FINAL
+    for p in range(R.n):
+        for k in range(R.K):
+            s.hand[p][k] += s.cast[p][k]
+            s.cast[p][k] = 0
+        s.chase[p] = None
+    s.flow = Flow.END
+    for p in reversed(R.order(s)):
+        s.tasks.append({"t": "reveal_p", "p": p})
+
+
+def rank_keys(R: Rules, s: StrategyState) -> list:
+    """Per seat (vp, gem value, Power cards held) (docs §8)."""
+    out = []
+    for p in range(R.n):
+        powers = sum(s.hand[p][k] + s.cast[p][k] for k in range(R.K) if R.is_power[k])
+        out.append([s.vp[p], R.gem_value(s, p), powers])
+    return out
+
+
+def f_end(R: Rules, s: StrategyState, rng) -> None:
+    """Rank after Final Scoring; a shared top place on all keys means no winner (docs §8 D35)."""
+    keys = rank_keys(R, s)
+    s.ranking = keys
+    best = max(keys)
+    top = [p for p in range(R.n) if keys[p] == best]
+    s.winner = top[0] if len(top) == 1 and not R.solo else -1
+    s.terminal = True
+    s.phase = Phase.OVER
+
+
+FLOW = {Flow.BONUS: f_bonus, Flow.ROUND_CARD: f_round_card, Flow.CHANCE: f_chance,
+        Flow.EXALTED_START: f_exalted_start, Flow.ACTION: f_action, Flow.PRE: f_pre,
+        Flow.RESOLUTION: f_resolution, Flow.ADVANCE: f_advance, Flow.ADVANCE_REST: f_advance_rest,
+        Flow.FINAL: f_final, Flow.END: f_end}
+FLOW = {int(k): v for k, v in FLOW.items()}
+
+
+# ---------------------------------------------------------------------------------------------- tasks
+def t_bonus(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    if s.skill_deck or s.source_gems:
+        s.pending = {"k": int(Kind.BONUS), "seat": t["p"]}
+
+
+def t_turn(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Open the TURN decision, or end the turn when ``end_turn`` is the only legal action (D28)."""
+    from .turn import turn_mask_list
+
+    p = s.turn["player"]
+    legal = turn_mask_list(R, s)
+    if len(legal) == 1 and legal[0] == R.END_TURN:
+        end_turn(R, s)
+        return
+    s.pending = {"k": int(Kind.TURN), "seat": p}
+
+
+def end_turn(R: Rules, s: StrategyState) -> None:
+    """Next seat clockwise (from the turn player, D40) with a pool die; none: the Action Phase ends."""
+    p = s.turn["player"]
+    n = R.n
+    s.turn["stack_ready"] = False
+    for i in range(1, n + 1):
+        q = (p + i) % n
+        if sum(s.pool[q]):
+            start_turn(s, q)
+            return
+
+
+def t_pp_fire(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    p, k = t["p"], t["k"]
+    if [p, k] not in s.pp_queue:
+        return
+    s.pp_queue.remove([p, k])
+    s.cast[p][k] -= 1
+    s.pp_gone[k] += 1
+    card = R.content.actions[k]
+    push_lines(s, "a", k, "effect", len(card.effect), effects.ctx_of("PRE", p, 0, False))
+
+
+def t_res_pos(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Resolve one position (docs §4.9): its lines if it holds a die (not for Immediate cards), then the
+    dice go back to their pools."""
+    pos = t["pos"]
+    if pos < 13:
+        s.tasks.append({"t": "res_pos", "pos": pos + 1})
+    kind, obj = R.active(s, pos)
+    if kind is None:
+        return
+    here = R.dice_on(s, pos)
+    if not here:
+        return
+    s.tasks.append({"t": "res_ret", "where": pos})
+    if kind == "card":
+        if obj.immediate:
+            return
+        push_lines(s, "b", obj.index, "effect", len(obj.effect), effects.ctx_of("BOARD", -1, pos, obj.attack))
+    else:
+        push_lines(s, "x", obj.index, "resolve", len(obj.resolve), effects.ctx_of("BOARD", -1, pos, False))
+
+
+def t_res_ret(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    where = t["where"]
+    if isinstance(where, int):
+        base = (where - 1) * 4
+        for sid in range(base, base + 4):
+            q = s.sock_seat[sid]
+            if q >= 0:
+                s.pool[q][s.sock_face[sid] - 1] += 1
+                s.sock_seat[sid] = -1
+                s.sock_face[sid] = 0
+    else:
+        owner, slot = where
+        occ = s.priv[owner][slot]["occ"]
+        for i, f in enumerate(occ):
+            if f:
+                s.pool[owner][f - 1] += 1
+                occ[i] = 0
+
+
+def t_res_priv(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Private Runes after position 13: owners from the Primus holder, slot 0 before slot 1."""
+    lst = t["list"]
+    if lst is None:
+        lst = [[o, sl] for o in R.order(s) for sl in range(len(s.priv[o]))]
+    i = t["i"]
+    if i >= len(lst):
+        return
+    s.tasks.append({"t": "res_priv", "list": lst, "i": i + 1})
+    o, sl = lst[i]
+    if not R.dice_on(s, [o, sl]):
+        return
+    s.tasks.append({"t": "res_ret", "where": [o, sl]})
+    card = R.content.board[s.priv[o][sl]["card"]]
+    if not card.immediate:
+        push_lines(s, "b", card.index, "effect", len(card.effect), effects.ctx_of("BOARD", -1, [o, sl], card.attack))
+
+
+def t_chase_check(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Chase markers (docs §4.15): each player whose VP reached their marker gains the bonus."""
+    for p in reversed(R.order(s)):
+        ch = s.chase[p]
+        if ch is not None and s.vp[p] >= ch[0]:
+            s.tasks.append({"t": "vp", "p": p, "left": ch[1], "rv": False})
+
+
+TASKS = {"bonus": t_bonus, "turn": t_turn, "pp_fire": t_pp_fire, "res_pos": t_res_pos, "res_ret": t_res_ret,
+         "res_priv": t_res_priv, "chase_check": t_chase_check}
+TASKS.update(effects.TASKS)
+TASKS.update(payments.TASKS)

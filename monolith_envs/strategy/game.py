@@ -1,0 +1,165 @@
+"""``StrategyGame``: the Monolith Strategy rules engine behind ``monolith_strategy_v0`` (the core Game
+contract; docs/monolith_strategy.md)."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..core.base import GameBase
+from ..core.config import ConfigError
+from ..core.game import ChanceMode, GameInfo, IllegalActionError, Information, Utility
+from . import hidden, invariants, returns
+from .actions import Offsets, build_layout
+from .board import Rules
+from .config import CONFIG_KEYS, ENV_ID, validate
+from .content import load_content
+from .flow import run
+from .observe import Observer
+from .setup_game import new_state
+from .state import Kind, StrategyState
+from .table import TABLE
+
+__all__ = ["StrategyGame"]
+
+
+class StrategyGame(GameBase):
+    """Monolith: The Strategy Game for 1-4 seats (1 = the solo variant).
+
+    Args:
+        config: the keys of docs §1 (:mod:`monolith_envs.strategy.config`), or None for the defaults.
+
+    Raises:
+        ConfigError: unknown key or bad value; ``solo_goal_stone`` beyond the content's stones.
+        ContentError: a content file that does not validate (file, card and field named).
+
+    Attributes:
+        env_id, config, num_players, layout (538 actions for the reference content), obs_spec (2,737
+        floats), utility (ZERO_SUM, SOLO_GOAL with one seat), teams (each seat alone), max_decisions,
+        rules (the :class:`Rules` tables).
+    """
+
+    GAME_INFO = GameInfo(
+        env_id=ENV_ID, name="Monolith: The Strategy Game", min_players=1, max_players=4,
+        utility=Utility.ZERO_SUM, chance=ChanceMode.DURING_PLAY, information=Information.IMPERFECT, teams=False,
+        config_keys=CONFIG_KEYS, max_length=int(next(k.default for k in CONFIG_KEYS if k.name == "max_decisions")))
+    STATE_CLASS = StrategyState
+    env_id = ENV_ID
+
+    def __init__(self, config: Mapping[str, Any] | None = None):
+        cfg = validate(config)
+        content = load_content(cfg["content"])
+        if cfg["solo_goal_stone"] > len(content.tolls):
+            raise ConfigError(f"{ENV_ID}: solo_goal_stone={cfg['solo_goal_stone']} but the content has "
+                              f"{len(content.tolls)} toll stones")
+        self.config = cfg
+        self.num_players = n = cfg["num_players"]
+        self.layout = build_layout(content.K)
+        R = self.rules = Rules(content, n, cfg)
+        R.off = Offsets(self.layout)
+        R.END_TURN = R.off.END_TURN
+        self.observer = Observer(R)
+        self.obs_spec = self.observer.spec
+        self.max_decisions = int(cfg["max_decisions"])
+        self.solo_goal = content.tolls[cfg["solo_goal_stone"] - 1][0]
+
+    # ------------------------------------------------------------------ protocol
+    def initial_state(self, rng: np.random.Generator) -> StrategyState:
+        """Setup (docs §3): shuffles, deals and the roll-off, up to the first decision."""
+        return new_state(self.rules, rng)
+
+    def current_player(self, state: StrategyState) -> int:
+        """The decider of the open decision, or -1 when terminal."""
+        return -1 if state.terminal or state.pending is None else state.pending["seat"]
+
+    def legal_list(self, state: StrategyState) -> list:
+        """Legal flat actions (ascending); empty when terminal."""
+        pd = state.pending
+        if state.terminal or pd is None:
+            return []
+        return TABLE[pd["k"]][0](self.rules, state, pd)
+
+    def legal_mask(self, state: StrategyState) -> np.ndarray:
+        """``bool[layout.n]``: exactly the legal actions of the decider (all False when terminal)."""
+        m = np.zeros(self.layout.n, np.bool_)
+        legal = self.legal_list(state)
+        if legal:
+            m[legal] = True
+        return m
+
+    def apply(self, state: StrategyState, action: int, rng: np.random.Generator) -> None:
+        """Answer the open decision with ``action`` and run the engine to the next decision (docs §6.2).
+
+        Dice are drawn from ``rng`` only after the action is known to be legal.
+
+        Raises:
+            IllegalActionError: not an action index, or not legal now (the message lists the legal ones).
+        """
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(repr(action), "an action is an integer index", self._legal_names(state))
+        a = int(action)
+        if state.terminal:
+            raise IllegalActionError(str(a), "the game is over", [])
+        if not 0 <= a < self.layout.n:
+            raise IllegalActionError(str(a), f"outside 0..{self.layout.n - 1}", self._legal_names(state))
+        pd = state.pending
+        legal = TABLE[pd["k"]][0](self.rules, state, pd)
+        if a not in legal:
+            why = f"not legal in {Kind(pd['k']).name} of player_{pd['seat']}"
+            raise IllegalActionError(self.layout.decode(a), why, [self.layout.decode(x) for x in legal])
+        state.pending = None
+        TABLE[pd["k"]][1](self.rules, state, pd, a, rng)
+        state.decisions += 1
+        run(self.rules, state, rng)
+
+    def _legal_names(self, state) -> list:
+        return [self.layout.decode(x) for x in self.legal_list(state)]
+
+    def settle(self, state: StrategyState, rng) -> None:
+        """Run the engine on a hand-built state until a decision is open or the game ends."""
+        run(self.rules, state, rng)
+
+    def is_terminal(self, state: StrategyState) -> bool:
+        return bool(state.terminal)
+
+    def returns(self, state: StrategyState) -> np.ndarray:
+        """``float32[n]`` (docs §8): terminal values in win_loss / rank; the running score in score mode."""
+        return returns.returns(self, state)
+
+    def returns_list(self, state: StrategyState) -> list:
+        if not state.terminal and self.config["reward_mode"] != "score":
+            return [0.0] * self.num_players
+        return returns.returns(self, state).tolist()
+
+    def outcome(self, state: StrategyState) -> tuple:
+        """One :class:`Outcome` per seat for a terminal state (solo: SUCCESS/FAILURE)."""
+        return returns.outcome(self, state)
+
+    def success(self, state: StrategyState) -> bool:
+        """Solo goal (docs §4.19): VICTORY, or ending on or past the goal stone."""
+        return state.vp[0] >= self.solo_goal or state.vp[0] >= self.rules.victory
+
+    def observe(self, state: StrategyState, player: int) -> np.ndarray:
+        """``float32[obs_spec.size]`` seat-relative observation (docs §7)."""
+        if not 0 <= int(player) < self.num_players:
+            raise ValueError(f"player {player} is not a seat of this {self.num_players}-player game")
+        return self.observer.observe(state, int(player))
+
+    def render_text(self, state: StrategyState, viewer: int | None = None) -> str:
+        from .render import render_text
+
+        return render_text(self, state, viewer)
+
+    def render_rgb(self, state: StrategyState) -> np.ndarray:
+        from .render import render_rgb
+
+        return render_rgb(self, state)
+
+    def resample_hidden(self, state: StrategyState, viewer: int, rng: np.random.Generator) -> StrategyState:
+        """A copy with everything ``viewer`` cannot know redrawn (docs §7 visibility)."""
+        return hidden.resample(self, state, viewer, rng)
+
+    def check_invariants(self, state: StrategyState) -> None:
+        """The docs §9 invariants; raises InvariantError naming the broken one."""
+        invariants.check(self, state)

@@ -1,0 +1,127 @@
+"""Plain-data state of ``monolith_strategy_v0`` and the names of its phases and decision kinds
+(docs/monolith_strategy.md §2.3, §6.2).
+
+Everything in :class:`StrategyState` is an int, bool, list, dict or None, so ``core.state`` clones, compares
+and serialises it.  Conventions:
+
+* ``board[pos]`` for pos 1-13 is a board-card index (``Content.board``) or -1; ``board[0]`` is unused.
+* board socket ``sid`` (0-51) = ``(pos - 1) * 4 + socket_index``; ``sock_seat[sid]`` is -1 (empty) or the
+  occupant's seat, ``sock_face[sid]`` its face (0 when empty).
+* ``pool[p][f]`` counts unsocketed dice of seat p showing face ``f + 1``.
+* ``priv[p]`` lists p's private Runes as ``{"card", "revealed", "occ": [face or 0] * 4}`` (slot order).
+* ``pending`` is the open decision: ``{"k": Kind, "seat": decider, ...context}`` (None only when terminal).
+* ``tasks`` is the effect work stack (top = last): JSON records ``{"t": name, ...}`` (docs §4.20).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
+
+from ..core.state import state_class
+
+__all__ = ["Phase", "Kind", "Side", "Flow", "StrategyState"]
+
+
+class Phase(IntEnum):
+    """Phase of the round (docs §4.1); the observation's phase one-hot uses this order."""
+
+    SETUP = 0
+    ACTION = 1
+    RESOLUTION = 2
+    ADVANCEMENT = 3
+    FINAL = 4
+    OVER = 5
+
+
+class Kind(IntEnum):
+    """Decision kinds = sub-phases (docs §6.2); 0 means no decision (terminal)."""
+
+    NONE = 0
+    BONUS = 1
+    SIDE = 2
+    TURN = 3
+    OPPONENT = 4
+    FACE_SRC = 5
+    FACE_NEW = 6
+    SOCKET_SRC = 7
+    SOCKET_DST = 8
+    SOCKET_BLOCK = 9
+    RUNE_PICK = 10
+    PAY_OFFER = 11
+    PAY_MORE = 12
+    DISCARD = 13
+    REVEAL_COUNT = 14
+    REVEAL_SRC = 15
+
+
+class Side(IntEnum):
+    """Side of the Round card (docs §4.2)."""
+
+    NORMAL = 0
+    EXALTED = 1
+
+
+class Flow(IntEnum):
+    """Next step of the round outline, run when the task stack is empty (docs §4.1)."""
+
+    BONUS = 0          # opening start bonus (round 1)
+    ROUND_CARD = 1     # roll and place the Round card, then SIDE
+    CHANCE = 2         # everybody rolls (docs §4.4)
+    EXALTED_START = 3  # docs §4.5
+    ACTION = 4         # first turn of the Action Phase
+    PRE = 5            # Player Powers (docs §4.8)
+    RESOLUTION = 6     # docs §4.9
+    ADVANCE = 7        # Advancement steps 1-2 (docs §4.17)
+    ADVANCE_REST = 8   # Advancement steps 3-5
+    FINAL = 9          # Final Scoring (docs §4.18)
+    END = 10           # rank and finish
+
+
+@state_class
+@dataclass
+class StrategyState:
+    """Every mutable fact of one match (docs §2.3). See the module docstring for the conventions."""
+
+    n: int
+    round: int = 1
+    phase: int = 0
+    flow: int = 0
+    pending: Any = None
+    tasks: list = field(default_factory=list)
+    primus: int = 0
+    primus_locked: bool = False
+    source_gems: int = 0
+    vp: list = field(default_factory=list)
+    gems: list = field(default_factory=list)
+    pool: list = field(default_factory=list)
+    src_dice: list = field(default_factory=list)
+    aside: list = field(default_factory=list)
+    board: list = field(default_factory=lambda: [-1] * 14)
+    rc_round: int = 0          # number of the Round card on the board (0: none yet)
+    rc_pos: int = 0            # position it covers (0: none)
+    rc_side: int = 0           # Side
+    sock_seat: list = field(default_factory=lambda: [-1] * 52)
+    sock_face: list = field(default_factory=lambda: [0] * 52)
+    blocked: list = field(default_factory=lambda: [False] * 52)
+    priv: list = field(default_factory=list)
+    hand: list = field(default_factory=list)
+    cast: list = field(default_factory=list)
+    pp_queue: list = field(default_factory=list)
+    skill_deck: list = field(default_factory=list)
+    power_deck: list = field(default_factory=list)
+    rune_deck: list = field(default_factory=list)
+    skill_discard: list = field(default_factory=list)
+    power_discard: list = field(default_factory=list)
+    pp_gone: list = field(default_factory=list)
+    pp_out: list = field(default_factory=list)      # undealt Player Power kinds (out of the game, unseen)
+    guard: list = field(default_factory=list)
+    chase: list = field(default_factory=list)       # per seat None or [marker, bonus]
+    turn: dict = field(default_factory=lambda: {"player": 0, "left": 0, "socketed": False,
+                                                "mandatory_done": False, "stack_ready": False})
+    reveal: list = field(default_factory=list)      # per seat None or {"target", "items"}
+    decisions: int = 0
+    winner: int = -1               # VICTORY or final winner; -1 none (yet) or a tie (no winner)
+    terminal: bool = False
+    ranking: list = field(default_factory=list)     # final sort keys per seat (higher is better)
