@@ -165,7 +165,12 @@ class SingleAgentEnv(gym.Env):
         if terminated or truncated:
             state = aec.game_state
             info["returns"] = np.asarray(self.game.returns(state), np.float32)
-            outcome = "truncated" if truncated else self.game.outcome(state)[self.learner].value
+            if truncated:
+                outcome = "truncated"
+            elif not self.game.is_terminal(state):  # illegal_action="penalize" ended it: the offender lost
+                outcome = "loss" if aec.infos[me].get("illegal_action") else "draw"
+            else:
+                outcome = self.game.outcome(state)[self.learner].value
             info["outcome"] = outcome
             info["win"] = _WIN_SIGN[outcome]
         return self._obs(), reward, terminated, truncated, info

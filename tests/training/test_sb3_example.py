@@ -27,4 +27,17 @@ def test_readme_section_names_the_script_and_the_two_pitfalls():
     text = (ROOT / "README.md").read_text()
     section = text.split("## Train your own agent with SB3", 1)[1].split("\n## ", 1)[0]
     assert "examples/train_sb3.py" in section and 'if __name__ == "__main__":' in section
-    assert 'illegal_action="penalize"' in section and "spawn" in section
+    assert '{"illegal_action": "penalize"}' in section and "spawn" in section
+
+
+def test_penalized_illegal_action_ends_the_episode_as_a_loss():
+    import numpy as np
+
+    from agents import RandomAgent
+    from training.wrapper import SingleAgentEnv
+
+    env = SingleAgentEnv("monolith_arena_v0", [RandomAgent()], {"illegal_action": "penalize"}, seat=0, seed=0)
+    obs, info = env.reset(seed=0)
+    illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["outcome"], info["win"]) == (-1.0, True, False, "loss", -1)
