@@ -90,7 +90,9 @@ class ArenaGame(Rules, GameBase):
         score = self._score_mode
         if score:
             before = self.hp_vector(state)
+        seat = state.acting_seat
         self.do_apply(state, a)
+        state.last_move = (seat, a)
         state.decisions += 1
         state.mask_cache = None
         if score:
