@@ -11,6 +11,8 @@ builds one from a short spec string, as used on the command lines:
                           (``random``/``heuristic``), ``depth`` (rollout depth, ``none`` = to the end),
                           ``k`` (root actions kept after the game's prior, ``none`` = all)
 ``ppo:PATH``              :class:`MaskablePPOAgent` loading a saved MaskablePPO ``.zip``
+``rllib:PATH``            :class:`~agents.rllib_agent.RLlibAgent`: the shared policy of a
+                          ``training.rllib`` checkpoint (needs the ``[distributed]`` extra)
 ``human``                 :class:`HumanAgent` (terminal)
 ========================  ====================================================================
 """
@@ -50,7 +52,7 @@ class AgentSpecError(ValueError):
 
 
 _FORMS = ("random | heuristic | mcts:N[:c=1.4][:rollout=random|heuristic][:depth=D|none][:k=K|none] | ppo:PATH "
-          "| human")
+          "| rllib:CHECKPOINT | human")
 
 
 def mcts_for(env_id: str, simulations: int, **overrides: Any) -> MCTSAgent:
@@ -75,7 +77,7 @@ def make_agent(spec: str, env_id: str) -> Any:
 
     Raises:
         AgentSpecError: unknown agent kind or malformed options.
-        FileNotFoundError: ``ppo:PATH`` with no such model.
+        FileNotFoundError: ``ppo:PATH`` / ``rllib:PATH`` with no such model or checkpoint.
     """
     kind, _, rest = spec.strip().partition(":")
     kind = kind.lower()
@@ -87,6 +89,10 @@ def make_agent(spec: str, env_id: str) -> Any:
         return HumanAgent()
     if kind == "ppo" and rest:
         return MaskablePPOAgent(rest, name=f"ppo:{rest}")
+    if kind == "rllib" and rest:
+        from .rllib_agent import RLlibAgent
+
+        return RLlibAgent(rest, name=f"rllib:{rest}")
     if kind == "mcts":
         parts = rest.split(":") if rest else ["200"]
         try:

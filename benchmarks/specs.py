@@ -54,11 +54,18 @@ MAIN_CONFIGS: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("4p ffa", {"num_players": 4, "mode": "ffa"}),
         ("4p teams", {"num_players": 4, "mode": "teams"}),
     ],
+    "monolith_strategy_v0": [
+        ("2p", {"num_players": 2}),
+        ("4p", {"num_players": 4}),
+        ("solo", {"num_players": 1}),
+        ("4p exalted+powers", {"num_players": 4, "player_powers": True}),
+    ],
 }
 
 # Configurations measured in --quick mode (a subset: baseline, module, largest player count).
 QUICK_LABELS: dict[str, tuple[str, ...]] = {
     "monolith_arena_v0": ("2p duel", "2p duel monolith", "3p ffa", "4p ffa"),
+    "monolith_strategy_v0": ("2p", "4p", "solo"),
 }
 
 REFERENCES: list[tuple[str, str]] = [

@@ -1,22 +1,60 @@
-"""Command line: ``python -m monolith_envs {list,info,fuzz,replay,check} ...`` (also installed as ``monolith-envs``)."""
+"""Command line: ``python -m monolith_envs {list,info,fuzz,replay,check} ...`` (also installed as
+``monolith-envs``).
+
+Exit status: 0 success; 1 a fuzz run found a failure or a replay ended with a broken invariant; 2 bad input
+(bad arguments, a bad ``--config``, a malformed or non-replaying episode log), reported on one line
+``error: ...`` on stderr, never as a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 
 
 def _config(text: str | None) -> dict:
+    """``--config`` JSON text as a dict (argparse ``type``: a bad value is a usage error, exit status 2)."""
     if not text:
         return {}
     try:
         cfg = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SystemExit(f"--config is not valid JSON: {exc.msg} at column {exc.colno}: {text!r}") from None
+    except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+        why = f"{exc.msg} at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else "unreadable"
+        raise argparse.ArgumentTypeError(f"not valid JSON ({why}): {text[:80]!r}") from None
     if not isinstance(cfg, dict):
-        raise SystemExit(f"--config must be a JSON object like '{{\"num_players\": 3}}', got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a JSON object like '{{\"num_players\": 3}}', got {text[:80]!r}")
     return cfg
+
+
+def _int_at_least(lo: int):
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if v < lo:
+            raise argparse.ArgumentTypeError(f"{v} is below {lo}; expected an integer >= {lo}")
+        return v
+
+    parse.__name__ = f"int>={lo}"
+    return parse
+
+
+def _preload(modules: list[str]) -> None:
+    """Import each ``--preload`` module (it may register envs with ``monolith_envs.register``)."""
+    from monolith_envs.core.game import MonolithEnvError
+
+    for m in modules:
+        try:
+            importlib.import_module(m)
+        except ImportError as exc:
+            raise MonolithEnvError(f"--preload {m}: cannot import it ({exc})") from None
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
 
 
 def _info_line(info) -> str:
@@ -31,36 +69,51 @@ def main(argv: list[str] | None = None) -> int:
     import monolith_envs
     from monolith_envs.core.game import MonolithEnvError
 
-    parser = argparse.ArgumentParser(prog="python -m monolith_envs", description=__doc__)
+    fmt = argparse.ArgumentDefaultsHelpFormatter
+    parser = argparse.ArgumentParser(prog="python -m monolith_envs", description=__doc__, formatter_class=fmt)
     sub = parser.add_subparsers(dest="cmd", required=True)
-    sub.add_parser("list", help="list the registered env ids with their players, utility, chance and information")
-    i = sub.add_parser("info", help="a game's static info (GAME_INFO) and its config keys")
-    i.add_argument("env_id")
-    f = sub.add_parser("fuzz", help="random masked rollouts with per-step checks and invariants")
-    f.add_argument("env_id")
-    f.add_argument("--games", type=int, default=100)
-    f.add_argument("--seed", type=int, default=0)
-    f.add_argument("--workers", type=int, default=2)
-    f.add_argument("--config", default=None, help='game config as JSON, e.g. \'{"num_players": 3, "mode": "ffa"}\'')
-    f.add_argument("--out", default="fuzz_failures", help="folder for failing episode logs")
-    f.add_argument("--sample", type=int, default=8, help="legal and illegal actions tried per step")
-    f.add_argument("--check-every", type=int, default=1,
+    sub.add_parser("list", help="list the registered env ids with their players, utility, chance and information",
+                   formatter_class=fmt).add_argument("--preload", action="append", default=[], metavar="MODULE",
+                                                     help=_PRELOAD_HELP)
+    i = sub.add_parser("info", help="a game's static info (GAME_INFO) and its config keys", formatter_class=fmt)
+    i.add_argument("env_id", help="a registered env id (see the list command)")
+    i.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
+    f = sub.add_parser("fuzz", help="random masked rollouts with per-step checks and invariants", formatter_class=fmt)
+    f.add_argument("env_id", help="a registered env id (see the list command)")
+    f.add_argument("--games", type=_int_at_least(1), default=100, help="number of rollouts (>= 1)")
+    f.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the first rollout (>= 0)")
+    f.add_argument("--workers", type=_int_at_least(1), default=2, help="worker processes (>= 1)")
+    f.add_argument("--config", type=_config, default={},
+                   help='game config as JSON, e.g. \'{"num_players": 3, "mode": "ffa"}\'')
+    f.add_argument("--out", default="fuzz_failures",
+                   help="folder for failing episode logs (checked before the run)")
+    f.add_argument("--sample", type=_int_at_least(0), default=8, help="legal and illegal actions tried per step")
+    f.add_argument("--check-every", type=_int_at_least(0), default=1,
                    help="run the per-step conformance checks every K decisions (0 = invariants only, fastest)")
-    f.add_argument("--no-progress", action="store_true")
-    r = sub.add_parser("replay", help="replay an episode log step by step with the text render")
-    r.add_argument("file")
+    f.add_argument("--no-progress", action="store_true", help="no progress bar")
+    f.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
+    f.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local: a process pool on this machine; ray: Ray tasks (needs the [distributed] extra)")
+    f.add_argument("--address", default=None,
+                   help="with --backend ray: 'auto' or HOST:PORT of a running Ray cluster (default: start a "
+                        "local Ray instance with --workers CPUs)")
+    r = sub.add_parser("replay", help="replay an episode log step by step with the text render", formatter_class=fmt)
+    r.add_argument("file", help="an episode log (format: docs/episode_log.md)")
     r.add_argument("--quiet", action="store_true", help="print only the actions, not the board")
     r.add_argument("--html", default=None, metavar="OUT.html",
                    help="write one self-contained HTML page (picture of every decision, slider, step buttons, "
                         "decoded actions and chance events) instead of printing")
-    c = sub.add_parser("check", help="run the conformance suite (check_env)")
-    c.add_argument("env_id")
-    c.add_argument("--config", default=None)
-    c.add_argument("--games", type=int, default=10)
-    c.add_argument("--seed", type=int, default=0)
+    r.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
+    c = sub.add_parser("check", help="run the conformance suite (check_env)", formatter_class=fmt)
+    c.add_argument("env_id", help="a registered env id (see the list command)")
+    c.add_argument("--config", type=_config, default={}, help="game config as JSON")
+    c.add_argument("--games", type=_int_at_least(1), default=10, help="episodes played (>= 1)")
+    c.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the first episode (>= 0)")
+    c.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     args = parser.parse_args(argv)
 
     try:
+        _preload(args.preload)
         if args.cmd == "list":
             for e in monolith_envs.available_envs():
                 try:
@@ -77,13 +130,19 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "fuzz":
             from monolith_envs.core.fuzz import run_fuzz
 
-            n = run_fuzz(monolith_envs.game_class(args.env_id), args.games, args.seed, args.workers, _config(args.config), args.out,
-                         sample=args.sample, progress=not args.no_progress, check_every=args.check_every)
+            n = run_fuzz(monolith_envs.game_class(args.env_id), args.games, args.seed, args.workers, args.config,
+                         args.out, sample=args.sample, progress=not args.no_progress, check_every=args.check_every,
+                         backend=args.backend, address=args.address, preload=args.preload,
+                         env_id=args.env_id)
             return 1 if n else 0
         if args.cmd == "replay":
-            from monolith_envs.core.replay import load_log, replay_steps
+            from monolith_envs.core.replay import LogError, load_log, replay_steps
 
-            log = load_log(args.file)
+            try:
+                log = load_log(args.file)
+            except LogError as exc:  # the message starts with the file name
+                print(f"error: {_one_line(exc)}", file=sys.stderr)
+                return 2
             if args.html:
                 from monolith_envs.core.html_replay import write_html_replay
 
@@ -94,15 +153,20 @@ def main(argv: list[str] | None = None) -> int:
                   f"actions={len(log.actions)}" + (f"\nnote: {log.note.splitlines()[0]}" if log.note else ""))
             env = None
             prev = None
-            for step, action, env in replay_steps(log, lambda eid, **cfg: monolith_envs.make(eid, wrapped=False, **cfg)):
-                if prev is not None:
-                    for ev in env.episode_log.chance_at(prev):
-                        print(f"    chance: {ev}")
-                if not args.quiet:
-                    print(env.game.render_text(env.game_state))
-                if action is not None:
-                    print(f"--- step {step}: {env.agent_selection} plays {env.game.layout.decode(action)} [{action}]")
-                prev = step
+            steps = replay_steps(log, lambda eid, **cfg: monolith_envs.make(eid, wrapped=False, **cfg))
+            try:
+                for step, action, env in steps:
+                    if prev is not None:
+                        for ev in env.episode_log.chance_at(prev):
+                            print(f"    chance: {ev}")
+                    if not args.quiet:
+                        print(env.game.render_text(env.game_state))
+                    if action is not None:
+                        print(f"--- step {step}: {env.agent_selection} plays {env.game.layout.decode(action)} [{action}]")
+                    prev = step
+            except MonolithEnvError as exc:
+                print(f"error: {args.file}: {_one_line(exc)}", file=sys.stderr)
+                return 2
             if env is not None:
                 if log.chance is not None:
                     print(f"chance events checked: {len(log.chance)} (the replayed draws are the logged ones)")
@@ -117,15 +181,19 @@ def main(argv: list[str] | None = None) -> int:
         if args.cmd == "check":
             from monolith_envs.core.testing import check_env
 
-            rep = check_env(monolith_envs.env_module(args.env_id).raw_env, _config(args.config), games=args.games,
+            rep = check_env(monolith_envs.env_module(args.env_id).raw_env, args.config, games=args.games,
                             seed=args.seed)
             print(f"{args.env_id}: {len(rep.checks)} checks passed over {rep.episodes} episodes, "
                   f"{rep.decisions} decisions")
             return 0
     except MonolithEnvError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
+        return 2
     return 0
+
+
+_PRELOAD_HELP = ("import MODULE first (repeatable), e.g. one that calls monolith_envs.register, so envs registered "
+                 "at run time can be used")
 
 
 if __name__ == "__main__":

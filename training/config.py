@@ -100,12 +100,12 @@ KEYS: tuple[Key, ...] = (
 _BY_NAME = {k.name: k for k in KEYS}
 
 
-def describe_keys() -> str:
-    """One line per key: name, type, default, meaning."""
+def describe_keys(keys: tuple[Key, ...] = KEYS) -> str:
+    """One line per key (default: this module's): name, type, default, meaning."""
     out = []
-    for k in KEYS:
+    for k in keys:
         t = k.type.__name__ if isinstance(k.type, type) else "|".join(x.__name__ for x in k.type)
-        out.append(f"{k.name:18s} {t:8s} default={k.default!r}\n    {k.doc}")
+        out.append(f"{k.name:20s} {t:8s} default={k.default!r}\n    {k.doc}")
     return "\n".join(out)
 
 
@@ -158,6 +158,24 @@ def validate(cfg: Mapping[str, Any]) -> dict:
     return out
 
 
+def read_toml(p: Path) -> tuple[Path, dict]:
+    """``(path, table)`` of a TOML config file; a bare name is also looked up in ``training/configs/``.
+
+    Raises:
+        TrainConfigError: missing file or TOML syntax error.
+    """
+    if not p.exists() and (CONFIG_DIR / p).exists():
+        p = CONFIG_DIR / p
+    try:
+        with open(p, "rb") as f:
+            return p, tomllib.load(f)
+    except FileNotFoundError:
+        avail = ", ".join(sorted(x.name for x in CONFIG_DIR.glob("*.toml")))
+        raise TrainConfigError(f"config file {str(p)!r} not found; shipped configs: {avail}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise TrainConfigError(f"{p}: TOML syntax error: {e}") from None
+
+
 def load_config(path: str | Path | None = None) -> dict:
     """Read and validate a TOML config (default: ``training/configs/monolith_arena_2p.toml``).
 
@@ -166,17 +184,7 @@ def load_config(path: str | Path | None = None) -> dict:
     Raises:
         TrainConfigError: missing file, TOML syntax error, unknown key or wrong type.
     """
-    p = Path(path) if path is not None else DEFAULT_CONFIG
-    if not p.exists() and (CONFIG_DIR / p).exists():
-        p = CONFIG_DIR / p
-    try:
-        with open(p, "rb") as f:
-            raw = tomllib.load(f)
-    except FileNotFoundError:
-        avail = ", ".join(sorted(x.name for x in CONFIG_DIR.glob("*.toml")))
-        raise TrainConfigError(f"config file {str(p)!r} not found; shipped configs: {avail}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise TrainConfigError(f"{p}: TOML syntax error: {e}") from None
+    p, raw = read_toml(Path(path) if path is not None else DEFAULT_CONFIG)
     cfg = validate(raw)
     if not cfg["name"]:
         cfg["name"] = p.stem
@@ -190,12 +198,16 @@ def _parse_value(text: str) -> Any:
         return text  # a bare word is a string
 
 
-def apply_overrides(cfg: Mapping[str, Any], overrides: list[str]) -> dict:
+def apply_overrides(cfg: Mapping[str, Any], overrides: list[str], keys: Mapping[str, Key] | None = None,
+                    validator: Any = None) -> dict:
     """Apply ``key=value`` overrides (``table.key=value`` for an entry of a table key) and revalidate.
+
+    ``keys`` / ``validator``: another trainer's key table and ``validate`` (default: this module's).
 
     Raises:
         TrainConfigError: malformed override, unknown key, or wrong type.
     """
+    by_name = _BY_NAME if keys is None else keys
     out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in cfg.items()}
     for item in overrides:
         key, sep, text = item.partition("=")
@@ -204,14 +216,14 @@ def apply_overrides(cfg: Mapping[str, Any], overrides: list[str]) -> dict:
             raise TrainConfigError(f"override {item!r} is not key=value")
         value = _parse_value(text.strip())
         top, dot, sub = key.partition(".")
-        if top not in _BY_NAME:
+        if top not in by_name:
             raise TrainConfigError(f"unknown config key {top!r} in override {item!r}; valid keys: "
-                                   f"{', '.join(_BY_NAME)}")
+                                   f"{', '.join(by_name)}")
         if dot:
-            if _BY_NAME[top].type is not dict:
+            if by_name[top].type is not dict:
                 raise TrainConfigError(f"config key {top!r} is not a table; cannot set {key!r}")
             out[top] = dict(out.get(top) or {})
             out[top][sub] = value
         else:
             out[top] = value
-    return validate(out)
+    return (validator or validate)(out)

@@ -91,6 +91,9 @@ def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: 
 
 def _pct(s: dict) -> str:
     lo, hi = s["ci95"]
+    if "success_rate" in s:  # a one-seat game, evaluated alone
+        return (f"{s['success_rate']:6.1%} success  (95% CI {lo:.1%}-{hi:.1%})  {s['successes']} of {s['games']}, "
+                f"mean score {s['mean_score']:.3g}")
     return (f"{s['win_rate']:6.1%}  (95% CI {lo:.1%}-{hi:.1%})  {s['wins']}W {s['draws']}D {s['losses']}L "
             f"of {s['games']}")
 
@@ -104,7 +107,8 @@ def format_summary(report: dict, run_dir: Path) -> str:
     stages = report.get("stage_seconds") or {}
     if stages:
         lines.append("  stages: " + ", ".join(f"{k} {v:.0f} s" for k, v in stages.items()))
-    lines.append("final evaluation (the learner in one seat, the opponent in every other seat):")
+    lines.append("final evaluation (the learner in one seat, the opponent in every other seat; alone in a "
+                 "one-seat game):")
     for opp, s in report["final_eval"].items():
         lines.append(f"  vs {opp:10s} {_pct(s)}")
     ckpt = run_dir / "checkpoints"

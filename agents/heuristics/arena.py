@@ -29,6 +29,12 @@ from typing import Any
 
 import numpy as np
 
+from monolith_envs.arena.battle import start_battle
+from monolith_envs.arena.context import hp_vector
+from monolith_envs.arena.endgame import tile_count
+from monolith_envs.arena.state import Sub, Trigger
+from monolith_envs.arena.tables import Kind
+
 from .generic import StatePolicyAgent
 
 __all__ = [
@@ -42,8 +48,7 @@ __all__ = [
     "state_value",
 ]
 
-_MAIN, _DISCARD, _GAME_OVER = 3, 2, 27
-_BANNER, _CHAMPION, _RUNE, _ORDER = 0, 1, 2, 3
+_MAIN, _DISCARD = int(Sub.MAIN), int(Sub.DISCARD)
 
 # MCTS on Arena: random rollouts to the end are long (~100 decisions) and noisy; cut them short, score the
 # leaf with state_value, and search only the root_k root actions with the best one-ply value (action_prior)
@@ -58,10 +63,10 @@ def _type_values(game: Any) -> list[float]:
     vals = []
     for t in range(tb.T):
         k = tb.kind[t]
-        if k in (_CHAMPION, _RUNE):
+        if k in (Kind.CHAMPION, Kind.RUNE):
             v = 1.0 + sum(tb.melee[t][0]) + sum(tb.ranged[t][0]) + 0.5 * tb.tough[t] + 2.0 * tb.strike[t]
             v += 0.5 * len(tb.init[t]) + (2.0 if tb.kill_dirs[t][0] else 0.0)
-        elif k == _ORDER:
+        elif k == Kind.ORDER:
             order = tb.order[t]
             name = str(getattr(order, "effect", order) or "")
             v = 3.0 if "battle" in name else 1.5
@@ -79,7 +84,7 @@ def _margin(hp: list, me: int, alive: list) -> float:
 
 def _board_margin(game: Any, s: Any, me: int) -> float:
     n = game.num_players
-    counts = [game.tile_count(s, p) for p in range(n)]
+    counts = [tile_count(game.rules, s, p) for p in range(n)]
     opp = [counts[q] for q in range(n) if q != me and s.alive[q]]
     return counts[me] - (sum(opp) / len(opp) if opp else 0.0)
 
@@ -88,18 +93,18 @@ def evaluate(game: Any, s: Any, me: int) -> float:
     """Heuristic value of state ``s`` for seat ``me`` (see the module docstring); larger is better."""
     if s.terminal:
         return 1000.0 * float(game.returns(s)[me])
-    hp_now = game.hp_vector(s)
+    hp_now = hp_vector(game.rules, s)
     now = _margin(hp_now, me, s.alive)
     if s.b_active:
         after, board = now, _board_margin(game, s, me)
     else:
         c = game.clone(s)
-        game.start_battle(c, 1)
+        start_battle(game.rules, c, Trigger.BOARD_FULL)
         if c.terminal:
             w = c.winners
             after = 40.0 if (me in w and len(w) < game.num_players) else (-40.0 if me not in w else 0.0)
         else:
-            after = _margin(game.hp_vector(c), me, c.alive)
+            after = _margin(hp_vector(game.rules, c), me, c.alive)
         board = _board_margin(game, c, me)
     tv = _type_values(game)
     hand = sum(tv[s.itype[i]] for i in s.hand[me] if i >= 0)
@@ -112,13 +117,13 @@ def evaluate_all(game: Any, s: Any) -> list[float]:
     n = game.num_players
     if s.terminal:
         return [1000.0 * float(r) for r in game.returns(s)]
-    hp_now = game.hp_vector(s)
+    hp_now = hp_vector(game.rules, s)
     if s.b_active:
         c = s
     else:
         c = game.clone(s)
-        game.start_battle(c, 1)
-    hp_after = None if c.terminal else game.hp_vector(c)
+        start_battle(game.rules, c, Trigger.BOARD_FULL)
+    hp_after = None if c.terminal else hp_vector(game.rules, c)
     tv = _type_values(game)
     out = []
     for me in range(n):
@@ -160,7 +165,7 @@ class ArenaHeuristic(StatePolicyAgent):
 
     def _in_chain(self, s: Any, me: int) -> bool:
         return (not s.terminal and s.acting_seat == me and s.sub_phase not in (_MAIN, _DISCARD)
-                and not (s.b_active and s.sub_phase != 26))
+                and not (s.b_active and s.sub_phase != Sub.ASSASSIN_TARGET))
 
     def _chain_value(self, game: Any, s: Any, me: int, depth: int, rng: np.random.Generator) -> float:
         if depth <= 0 or not self._in_chain(s, me):

@@ -1,4 +1,4 @@
-/* Compiled observation builder of Monolith Arena (spec §7).
+/* Compiled observation builder of Monolith Arena (docs/monolith_arena.md §7).
  *
  * The same observation as monolith_envs/arena/observe.py (Observer.observe_python), value for value: the
  * Python implementation is the reference and tests/arena/test_fastobs.py compares both at every step of
@@ -782,7 +782,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef moddef = {
-    PyModuleDef_HEAD_INIT, "_fastobs", "Compiled observation builder of Monolith Arena (spec §7).", -1, methods
+    PyModuleDef_HEAD_INIT, "_fastobs", "Compiled observation builder of Monolith Arena (docs/monolith_arena.md §7).", -1, methods
 };
 
 PyMODINIT_FUNC PyInit__fastobs(void) {

@@ -1,4 +1,4 @@
-"""The flat action layout of Monolith Arena (spec §6.1): 500 actions with H=3, 848 with H=6.
+"""The flat action layout of Monolith Arena (docs/monolith_arena.md §6.1): 500 actions with H=3, 848 with H=6.
 
 Families, in this fixed order: PICK_TYPE[20], DISCARD[H], PLACE[H][19][6], PLAY_ORDER[H],
 USE_FEATURE[4][19], UNFOLD, END_TURN, SELECT_HEX[19], SELECT_ROT[6], SELECT_TRIANGLE[24], SELECT_MODE[5].
@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..core.actions import ActionLayout
-from .board import DIR_NAMES, TRIANGLES
+from .board import DIR_NAMES, NUM_HEXES, TRIANGLES
 
 __all__ = ["FEATURE_KINDS", "build_layout", "Offsets"]
 
@@ -60,6 +60,7 @@ class Offsets:
         self.PICK = lay.offset("PICK_TYPE")
         self.DISCARD = lay.offset("DISCARD")
         self.PLACE = lay.offset("PLACE")
+        self.PLACE_SLOT = NUM_HEXES * 6  # PLACE actions per hand slot (hex, facing)
         self.ORDER = lay.offset("PLAY_ORDER")
         self.FEATURE = lay.offset("USE_FEATURE")
         self.UNFOLD = lay.offset("UNFOLD")

@@ -1,4 +1,4 @@
-"""Board geometry of Monolith Arena (spec §2.1), derived in code.
+"""Board geometry of Monolith Arena (docs/monolith_arena.md §2.1), derived in code.
 
 * 19 hexes, axial ``(q, r)`` with ``|q|, |r|, |q+r| <= 2``; index order: ``r`` ascending, then ``q``.
 * Directions clockwise: 0 NE (+1,-1), 1 E (+1,0), 2 SE (0,+1), 3 SW (-1,+1), 4 W (-1,0), 5 NW (0,-1).

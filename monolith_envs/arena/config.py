@@ -1,4 +1,4 @@
-"""Configuration keys of ``monolith_arena_v0`` (spec §1) and their cross checks."""
+"""Configuration keys of ``monolith_arena_v0`` (docs/monolith_arena.md §1) and their cross checks."""
 
 from __future__ import annotations
 
@@ -30,12 +30,12 @@ def _paths_check(v: Any) -> str | None:
 CONFIG_KEYS: tuple[ConfigKey, ...] = (
     ConfigKey("num_players", 2, "seats (2-4)", one_of(2, 3, 4)),
     ConfigKey("mode", "duel", "duel (2 players), ffa (3-4), teams (exactly 4, 2v2)", one_of("duel", "ffa", "teams")),
-    ConfigKey("monolith_module", False, "enable the Monolith module (spec §4.10)", boolean()),
-    ConfigKey("reinforcement_variant", False, "hand limit 6, at most 2 tiles used per turn (spec §4.11)", boolean()),
+    ConfigKey("monolith_module", False, "enable the Monolith module (docs/monolith_arena.md §4.10)", boolean()),
+    ConfigKey("reinforcement_variant", False, "hand limit 6, at most 2 tiles used per turn (docs/monolith_arena.md §4.11)", boolean()),
     ConfigKey("factions", "random", '"random" or a list of distinct faction ids, one per seat', _factions_check),
     ConfigKey("faction_files", None, "list of faction TOML paths (None = the 4 reference files)", _paths_check),
     ConfigKey("team_hp", 30, "alliance HP pool in teams mode", int_range(1, 10_000)),
-    ConfigKey("reward_mode", "win_loss", "win_loss, rank or score (spec §8)", one_of("win_loss", "rank", "score")),
+    ConfigKey("reward_mode", "win_loss", "win_loss, rank or score (docs/monolith_arena.md §8)", one_of("win_loss", "rank", "score")),
     ConfigKey("max_decisions", 5000, "truncation limit (applies per episode; at most 2**31-1, a C int of the "
               "compiled observation)", int_range(1, C_INT_MAX)),
 )

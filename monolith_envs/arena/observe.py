@@ -1,4 +1,4 @@
-"""Observation of Monolith Arena (spec §7): ``float32[19*(76+T) + 4*H*(T+1) + 4*T + 8*(T+3) + 40 + 131]``.
+"""Observation of Monolith Arena (docs/monolith_arena.md §7): ``float32[19*(76+T) + 4*H*(T+1) + 4*T + 8*(T+3) + 40 + 131]``.
 
 Seat-relative: "me" first, then the following seats in turn order (absent seats are zero).  This module
 is the only place that decides visibility: opponents never see unrevealed Monolith contents, and nobody
@@ -13,7 +13,8 @@ import os
 import numpy as np
 
 from ..core.observation import ObsSpec
-from .rules import get_fx
+from .effects import get_fx
+from .state import INSTANCES_PER_SEAT as PER_SEAT
 
 try:  # the compiled builder (setup.py); the pure-Python one below is the reference and the fallback
     from . import _fastobs
@@ -32,7 +33,7 @@ def compiled_available() -> bool:
 
 
 def obs_bounds(content) -> tuple[float, float]:
-    """Upper bounds ``(hex_high, unseen_high)`` of the two pieces whose values can exceed 1 (spec §7 divides
+    """Upper bounds ``(hex_high, unseen_high)`` of the two pieces whose values can exceed 1 (docs/monolith_arena.md §7 divides
     without clipping): effective strength / 4 and activations / 2 in the hex blocks, counts / 4 in the
     unseen pools.  Derived from the content: the largest printed strength plus every strength bonus of
     the richest faction, the longest initiative list plus every ``extra_attack`` source, the largest count.
@@ -55,7 +56,7 @@ def obs_bounds(content) -> tuple[float, float]:
 
 
 def build_obs_spec(T: int, H: int, hex_high: float = 1.0, unseen_high: float = 1.0) -> ObsSpec:
-    """The :class:`ObsSpec` for ``T`` tile types and ``H`` hand slots (pieces in spec §7 order).
+    """The :class:`ObsSpec` for ``T`` tile types and ``H`` hand slots (pieces in docs/monolith_arena.md §7 order).
 
     ``hex_high`` and ``unseen_high`` bound the pieces whose spec normalisation can exceed 1 (see
     :func:`obs_bounds`); ``scalars`` can reach ``H / 2`` through ``uses / 2``.
@@ -72,7 +73,7 @@ def build_obs_spec(T: int, H: int, hex_high: float = 1.0, unseen_high: float = 1
         ("sub_phase", (28,), 0.0, 1.0, "sub-phase one-hot"),
         ("acting", (4,), 0.0, 1.0, "acting seat, relative"),
         ("turn", (4,), 0.0, 1.0, "turn seat, relative"),
-        ("scalars", (14,), 0.0, max(1.0, H / 2.0), "turn and game scalars (spec §7); uses/2 up to H/2"),
+        ("scalars", (14,), 0.0, max(1.0, H / 2.0), "turn and game scalars (docs/monolith_arena.md §7); uses/2 up to H/2"),
         ("pending_effect", (16,), 0.0, 1.0, "pending effect kind one-hot"),
         ("pending_hex", (3, 19), 0.0, 1.0, "pending hexes A, B, C"),
         ("pending_mode", (5,), 0.0, 1.0, "chosen Order option"),
@@ -133,7 +134,7 @@ class Observer:
     """Builds observations for one game (precomputed static per-(type, facing, relative owner) hex rows).
 
     Args:
-        game: the :class:`~monolith_envs.arena.game.ArenaGame`.
+        game: the rules context (:class:`~monolith_envs.arena.context.RulesContext`) of the game.
         compiled: use the compiled builder (``monolith_envs.arena._fastobs``); ``None`` (default) uses it when
             it is built and the environment variable ``MONOLITH_ENVS_PURE_PYTHON`` is not ``1``.  Both give the
             same values (``tests/arena/test_fastobs.py``); :meth:`observe_python` is the reference.
@@ -217,9 +218,9 @@ class Observer:
         markers (wounds, poison, used, Net-order marker, entrenchment, Monolith segments): static rows plus
         the values the continuous effects change.
 
-        The last block is kept, keyed on the identity of the :class:`~monolith_envs.arena.rules.Fx` object
+        The last block is kept, keyed on the identity of the :class:`~monolith_envs.arena.effects.Fx` object
         (held, so it cannot be replaced by another at the same address) and ``p``: an effects object is
-        cached on one state and dropped by :func:`~monolith_envs.arena.rules.dirty` on every change of the
+        cached on one state and dropped by :func:`~monolith_envs.arena.effects.dirty` on every change of the
         board, types, facings or markers it was computed from, which are all the block depends on.
         """
         last = self._last
@@ -423,11 +424,11 @@ class Observer:
             elif hp[q] > 0:
                 x = hp[q] / max(1, fac_hp[factions[q]])
                 o[b + 1] = x if x < 1.0 else 1.0
-            o[b + 2] = len(deck[q]) / 35.0
+            o[b + 2] = len(deck[q]) / PER_SEAT
             o[b + 3] = (H - hand[q].count(-1)) / H
             x = len(discard[q])
             if x:
-                o[b + 4] = x / 35.0 if x < 35 else 1.0
+                o[b + 4] = x / PER_SEAT if x < PER_SEAT else 1.0
             if module:
                 if s.mono_folded[q]:
                     o[b + 6] = 1.0
@@ -491,9 +492,9 @@ def _deck_counts(deck: list, itype: list, T: int, old) -> tuple:
     """``(len(deck), float32[T] type counts / 4, copy of deck)`` for the unseen-pool piece.
 
     ``old`` is the previous entry for this deck (or None).  In play a deck only ever loses tiles from its
-    top (spec §9 invariant 4), so when ``deck`` is the start of the old copy the counts of the removed tiles
+    top (docs/monolith_arena.md §9 invariant 4), so when ``deck`` is the start of the old copy the counts of the removed tiles
     are subtracted (quarters are exact in float32); otherwise (a Monolith pick during setup) they are
-    recounted.  Code that edits a deck any other way drops the cache (:func:`rules.dirty_decks`).
+    recounted.  Code that edits a deck any other way drops the cache (:func:`~monolith_envs.arena.effects.dirty_decks`).
     """
     L = len(deck)
     if old is not None and L < old[0] and old[2][:L] == deck:

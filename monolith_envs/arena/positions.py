@@ -1,6 +1,6 @@
 """Build Monolith Arena positions by hand (golden scenarios, tests, tools).
 
-Typical use (spec §10, G3)::
+Typical use (docs/monolith_arena.md §10, G3)::
 
     from monolith_envs.arena.positions import new_position, put_tile, set_hand
     game, s = new_position(["dragon_empire", "lords_of_the_abyss"])       # MAIN, seat 0, empty board
@@ -14,7 +14,7 @@ Typical use (spec §10, G3)::
 
 Conventions: ``tile`` is a global type id (int) or a TOML tile id such as ``"de_knight"``; the instance
 used is the lowest-id instance of that type found in the seat's deck (then discard pile).  All helpers
-mutate ``state`` in place, keep every tile in exactly one location (spec §9 invariant 1) and drop the
+mutate ``state`` in place, keep every tile in exactly one location (docs/monolith_arena.md §9 invariant 1) and drop the
 engine caches.  They do NOT run the state check; call :func:`settle_position` if wounds may exceed
 toughness.  Every function raises ``ValueError`` on impossible requests (occupied hex, no copy left, ...).
 """
@@ -23,24 +23,26 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from .rules import dirty_decks as dirty
-from .rules import get_fx, place_on_board, settle
-from .state import ArenaState, Sub
+from ..core.state import clear_transient as dirty
+from .effects import get_fx
+from .game import ArenaGame
+from .relocation import place_on_board, settle
+from .setup_game import blank_state
+from .state import INSTANCES_PER_SEAT as PER_SEAT
+from .state import ArenaState, Loc, Sub
+from .tables import Kind
+from .turns import start_turn
 
 __all__ = [
     "new_position", "empty_position", "put_tile", "set_hand", "set_deck", "set_hp", "set_pool",
     "set_monolith", "set_turn", "begin_turn", "settle_position", "effects", "find_instance", "tile_at",
 ]
 
-L_DECK, L_HAND, L_BOARD, L_MONO, L_DISCARD, L_OUT, L_SETUP = 0, 1, 2, 3, 4, 5, 6
-
 
 def new_position(factions: Sequence[str], **config):
     """``(game, state)``: a new :class:`ArenaGame` for ``config`` (``factions`` set, ``num_players`` and
     ``mode`` inferred when omitted: 2 = duel, 3 = ffa, 4 = ffa unless ``mode="teams"``) and its
     :func:`empty_position`."""
-    from .game import ArenaGame
-
     cfg = dict(config)
     cfg["factions"] = list(factions)
     cfg.setdefault("num_players", len(factions))
@@ -52,7 +54,7 @@ def new_position(factions: Sequence[str], **config):
 def empty_position(game, factions: Sequence[str] | None = None, **_ignored) -> ArenaState:
     """A state in sub-phase MAIN of seat 0 (turn seat 0, ``first_turn_done`` all True so no opening rules,
     nothing discarded or used this turn) with an empty board, empty hands, no Banner placed (use
-    :func:`put_tile` with the faction's banner id) and full decks (34 tiles each, top = lowest instance id).
+    :func:`put_tile` with the faction's banner id) and full decks (every tile but the Banner, top = lowest instance id).
 
     Args:
         game: an :class:`ArenaGame`.
@@ -65,11 +67,11 @@ def empty_position(game, factions: Sequence[str] | None = None, **_ignored) -> A
             raise ValueError("empty_position needs factions (the game config says 'random')")
     if len(factions) != game.n:
         raise ValueError(f"{len(factions)} factions for {game.n} seats")
-    s = game.blank_state([tb.faction_index[f] for f in factions])
+    s = blank_state(game.rules, [tb.faction_index[f] for f in factions])
     for p in range(game.n):
-        s.deck[p] = list(range(p * 35 + 34, p * 35, -1))
+        s.deck[p] = list(range(p * PER_SEAT + PER_SEAT - 1, p * PER_SEAT, -1))
         for i in s.deck[p]:
-            s.loc[i] = L_DECK
+            s.loc[i] = int(Loc.DECK)
     s.sub_phase = int(Sub.MAIN)
     s.turn_seat = s.acting_seat = 0
     s.first_turn_done = [True] * game.n
@@ -77,13 +79,13 @@ def empty_position(game, factions: Sequence[str] | None = None, **_ignored) -> A
     return s
 
 
-def find_instance(game, s: ArenaState, seat: int, tile, where=(L_DECK, L_DISCARD, L_OUT)) -> int:
+def find_instance(game, s: ArenaState, seat: int, tile, where=(Loc.DECK, Loc.DISCARD, Loc.OUT)) -> int:
     """Lowest-id instance of type ``tile`` owned by ``seat`` whose location is in ``where`` (tried in that
     order). Raises ValueError when none is left."""
     t = game.tables.resolve_type(tile)
-    base = seat * 35
+    base = seat * PER_SEAT
     for lc in where:
-        for i in range(base, base + 35):
+        for i in range(base, base + PER_SEAT):
             if s.itype[i] == t and s.loc[i] == lc:
                 return i
     raise ValueError(f"seat {seat} has no {game.tables.id_of[t]} left in locations {where}")
@@ -91,17 +93,17 @@ def find_instance(game, s: ArenaState, seat: int, tile, where=(L_DECK, L_DISCARD
 
 def _take(s: ArenaState, i: int) -> None:
     """Detach instance ``i`` from wherever it is (deck, hand, discard, board)."""
-    p = i // 35
+    p = i // PER_SEAT
     lc = s.loc[i]
-    if lc == L_DECK:
+    if lc == Loc.DECK:
         s.deck[p].remove(i)
-    elif lc == L_HAND:
+    elif lc == Loc.HAND:
         k = s.hand[p].index(i)
         s.hand[p][k] = -1
         s.fresh[p][k] = False
-    elif lc == L_DISCARD:
+    elif lc == Loc.DISCARD:
         s.discard[p].remove(i)
-    elif lc == L_BOARD:
+    elif lc == Loc.BOARD:
         s.board[s.hexof[i]] = -1
         s.hexof[i] = -1
 
@@ -116,28 +118,28 @@ def put_tile(game, s: ArenaState, seat: int, tile, hex: int, facing: int = 0, wo
     t = tb.resolve_type(tile)
     if s.board[hex] >= 0:
         raise ValueError(f"hex {hex} is occupied by instance {s.board[hex]}")
-    if tb.kind[t] == 3:
+    if tb.kind[t] == Kind.ORDER:
         raise ValueError(f"{tb.id_of[t]} is an Order: Orders cannot stand on the board")
     if poison > s.poison_supply:
         raise ValueError(f"only {s.poison_supply} poison markers left, asked for {poison}")
-    if tb.kind[t] == 0:
-        i = seat * 35
+    if tb.kind[t] == Kind.BANNER:
+        i = seat * PER_SEAT
         if s.itype[i] != t:
             raise ValueError(f"{tb.id_of[t]} is not the Banner of seat {seat}")
-        if s.loc[i] == L_BOARD:
+        if s.loc[i] == Loc.BOARD:
             raise ValueError(f"the Banner of seat {seat} is already on hex {s.hexof[i]}")
     else:
         i = find_instance(game, s, seat, t)
         _take(s, i)
-    if tb.kind[t] == 0:
+    if tb.kind[t] == Kind.BANNER:
         s.board[hex] = i
         s.hexof[i] = hex
         s.facing[i] = 0
-        s.loc[i] = L_BOARD
+        s.loc[i] = int(Loc.BOARD)
         s.seg_hex[seat] = [hex, hex, hex]
         s.mono_folded[seat] = True
     else:  # the engine's own placement: an empty segment on that hex takes the tile as its content
-        place_on_board(game, s, get_fx(game, s), i, hex, facing % 6)
+        place_on_board(game.rules, s, get_fx(game.rules, s), i, hex, facing % 6)
     s.wounds[i] = wounds
     if poison:
         s.poison[i] += poison
@@ -158,7 +160,7 @@ def set_hand(game, s: ArenaState, seat: int, tiles: Iterable, fresh: Sequence[bo
         if i >= 0:
             s.hand[seat][k] = -1
             s.fresh[seat][k] = False
-            s.loc[i] = L_DECK
+            s.loc[i] = int(Loc.DECK)
             s.deck[seat].append(i)
     out = []
     for k, t in enumerate(tiles):
@@ -168,7 +170,7 @@ def set_hand(game, s: ArenaState, seat: int, tiles: Iterable, fresh: Sequence[bo
         i = find_instance(game, s, seat, t)
         _take(s, i)
         s.hand[seat][k] = i
-        s.loc[i] = L_HAND
+        s.loc[i] = int(Loc.HAND)
         f = fresh if isinstance(fresh, bool) else bool(fresh[k])
         s.fresh[seat][k] = f
         out.append(i)
@@ -180,13 +182,13 @@ def set_deck(game, s: ArenaState, seat: int, tiles: Iterable) -> list:
     """Make ``seat``'s deck exactly ``tiles`` (listed bottom to top: the last one is drawn first). Other deck
     tiles leave the game (location OUT). Returns the instances (same order)."""
     for i in list(s.deck[seat]):
-        s.loc[i] = L_OUT
+        s.loc[i] = int(Loc.OUT)
     s.deck[seat] = []
     out = []
     for t in tiles:
-        i = find_instance(game, s, seat, t, where=(L_OUT, L_DISCARD))
+        i = find_instance(game, s, seat, t, where=(Loc.OUT, Loc.DISCARD))
         _take(s, i)
-        s.loc[i] = L_DECK
+        s.loc[i] = int(Loc.DECK)
         s.deck[seat].append(i)
         out.append(i)
     dirty(s)
@@ -216,7 +218,7 @@ def set_monolith(game, s: ArenaState, seat: int, contents: Sequence = (None, Non
         facings: facings of the contents. revealed: public flags (forced True when unfolded).
         owners: owner seat of each content (default ``seat``; another seat for an enemy tile inside).
     Returns the content instances (-1 for empty)."""
-    B = s.hexof[seat * 35]
+    B = s.hexof[seat * PER_SEAT]
     if B < 0:
         raise ValueError("put the Banner on the board first")
     out = []
@@ -233,14 +235,14 @@ def set_monolith(game, s: ArenaState, seat: int, contents: Sequence = (None, Non
         s.facing[i] = facings[k] % 6
         s.seg_revealed[seat][k] = bool(revealed[k])
         if folded:
-            s.loc[i] = L_MONO
+            s.loc[i] = int(Loc.MONOLITH)
         else:
             h = hexes[k]
             if s.board[h] >= 0:
                 raise ValueError(f"hex {h} is occupied")
             s.board[h] = i
             s.hexof[i] = h
-            s.loc[i] = L_BOARD
+            s.loc[i] = int(Loc.BOARD)
             s.seg_revealed[seat][k] = True
         out.append(i)
     s.mono_folded[seat] = bool(folded)
@@ -261,23 +263,23 @@ def set_turn(game, s: ArenaState, seat: int, sub_phase: int = Sub.MAIN, discarde
     for q in range(game.n):
         if q != seat:
             s.fresh[q] = [False] * game.H
-    for i in range(seat * 35, seat * 35 + 35):
+    for i in range(seat * PER_SEAT, seat * PER_SEAT + PER_SEAT):
         s.used[i] = 0
     dirty(s)
 
 
 def begin_turn(game, s: ArenaState, seat: int) -> None:
-    """Start ``seat``'s turn exactly as the rules do (spec §4.1 steps 1-3: compaction, draw, DISCARD/MAIN,
+    """Start ``seat``'s turn exactly as the rules do (docs/monolith_arena.md §4.1 steps 1-3: compaction, draw, DISCARD/MAIN,
     last-round trigger)."""
     for q in range(game.n):
         s.fresh[q] = [False] * game.H
-    game.start_turn(s, seat)
+    start_turn(game.rules, s, seat)
 
 
 def settle_position(game, s: ArenaState) -> None:
-    """Run the state check (spec §4.6 step 6) on a hand-built position."""
+    """Run the state check (docs/monolith_arena.md §4.6 step 6) on a hand-built position."""
     dirty(s)
-    settle(game, s)
+    settle(game.rules, s)
 
 
 def tile_at(game, s: ArenaState, hex: int):
@@ -285,11 +287,11 @@ def tile_at(game, s: ArenaState, hex: int):
     i = s.board[hex]
     if i < 0:
         return None
-    return i // 35, game.tables.id_of[s.itype[i]], s.facing[i], s.wounds[i]
+    return i // PER_SEAT, game.tables.id_of[s.itype[i]], s.facing[i], s.wounds[i]
 
 
 def effects(game, s: ArenaState) -> dict:
-    """The continuous effects of the current board (spec §4.6), as plain per-hex lists (19 entries each):
+    """The continuous effects of the current board (docs/monolith_arena.md §4.6), as plain per-hex lists (19 entries each):
 
     ``netted`` bool, ``disarmed`` bool, ``initiatives`` tuple (effective values incl. Double Attack extras),
     ``melee`` / ``ranged``: 6 effective strengths per board direction (0 = no attack), ``toughness`` int,
@@ -298,7 +300,7 @@ def effects(game, s: ArenaState) -> dict:
     Empty hexes hold falsy values.
     """
     tb = game.tables
-    fx = get_fx(game, s)
+    fx = get_fx(game.rules, s)
     melee, ranged = [], []
     for h in range(19):
         i = s.board[h]
@@ -316,6 +318,3 @@ def effects(game, s: ArenaState) -> dict:
         "armor": [list(a) if a is not None else [False] * 6 for a in fx.armor],
         "regen": [list(r) for r in fx.regen],
     }
-
-
-

@@ -1,6 +1,6 @@
 """A compact text format for Monolith Arena positions (tests, golden scenarios, tools).
 
-Example (spec §10, G3)::
+Example (docs/monolith_arena.md §10, G3)::
 
     factions: dragon_empire, lords_of_the_abyss
     16: de_banner
@@ -18,7 +18,7 @@ factions/config, board, Monolith, hands, decks, HP, turn):
 ``factions: <id>, <id>, ...``
     one faction per seat (required, first).
 ``config: key=value key=value ...``
-    extra configuration keys (spec §1), values ``true``/``false``/integers/strings; ``num_players`` and
+    extra configuration keys (docs/monolith_arena.md §1), values ``true``/``false``/integers/strings; ``num_players`` and
     ``mode`` are inferred (2 seats duel, 3-4 ffa) unless given.
 ``<hex>: <tile_id> [P<seat>] [f=<facing>] [w=<wounds>] [p=<poison>] [net] [entrench]``
     a tile on the board.  The owner defaults to the seat playing the tile's faction.  ``net`` puts the
@@ -50,7 +50,7 @@ from typing import Any
 from ..core.game import MonolithEnvError
 from .state import ArenaState, Sub
 
-__all__ = ["PositionTextError", "parse_position", "position_to_text"]
+__all__ = ["PositionTextError", "parse_position", "position_to_text", "format_position"]
 
 
 class PositionTextError(MonolithEnvError, ValueError):
@@ -350,3 +350,6 @@ def position_to_text(game, s: ArenaState) -> str:
         tail += f" discarded={s.discarded}"
     out.append(tail)
     return "\n".join(out) + "\n"
+
+
+format_position = position_to_text  # the name every game package uses

@@ -1,6 +1,6 @@
-"""Text and picture renderers of Monolith Arena (spec §7, end of "Engine and wrapper notes").
+"""Text and picture renderers of Monolith Arena (docs/monolith_arena.md §7, end of "Engine and wrapper notes").
 
-* :func:`render_text` prints the board rows of spec §2.1, each hex as ``owner.type/facing/wounds``
+* :func:`render_text` prints the board rows of docs/monolith_arena.md §2.1, each hex as ``owner.type/facing/wounds``
   (``type`` = tile id; tokens ``N`` netted, ``P<k>`` poison markers, ``S<k>`` Monolith segment k, ``M`` the
   Net-order marker, ``E`` the Entrenchment marker), then per seat HP, deck size, hand, discard size and
   Monolith state (hidden contents as ``?`` unless the viewer may see them), then the sub-phase and the
@@ -22,12 +22,14 @@ import numpy as np
 
 from ..core.raster import blend, canvas, hex_direction, hex_grid, text
 from .board import COORDS, NUM_HEXES
-from .rules import get_fx, tables_for
+from .effects import get_fx
+from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import Eff, Sub
+from .tables import Kind, tables_for
 
 __all__ = ["OWNER_COLOURS", "RGB_SIZE", "hex_center_px", "render_rgb", "render_text"]
 
-#: row lengths of the board (spec §2.1): hexes 0-2, 3-6, 7-11, 12-15, 16-18
+#: row lengths of the board (docs/monolith_arena.md §2.1): hexes 0-2, 3-6, 7-11, 12-15, 16-18
 _ROWS = ((0, 1, 2), (3, 4, 5, 6), (7, 8, 9, 10, 11), (12, 13, 14, 15), (16, 17, 18))
 
 #: RGB colour per seat (seat 0 red, 1 blue, 2 green, 3 gold)
@@ -70,8 +72,8 @@ def _tables(game):
 
 
 def _netted(game, state) -> list[bool]:
-    """Netted flag per hex from the engine's continuous effects (spec §4.6)."""
-    return [bool(x) for x in get_fx(game, state).netted]
+    """Netted flag per hex from the engine's continuous effects (docs/monolith_arena.md §4.6)."""
+    return [bool(x) for x in get_fx(game.rules, state).netted]
 
 
 def _segments(game, state) -> dict[int, list[tuple[int, int]]]:
@@ -127,7 +129,7 @@ def _cell(game, state, h: int, netted, segs) -> str:
     if i < 0:
         body = "."
     else:
-        body = f"{i // 35}.{tb.id_of[state.itype[i]]}/{state.facing[i]}/{state.wounds[i]}"
+        body = f"{i // PER_SEAT}.{tb.id_of[state.itype[i]]}/{state.facing[i]}/{state.wounds[i]}"
         if netted[h]:
             toks.append("N")
         if state.poison[i]:
@@ -137,7 +139,7 @@ def _cell(game, state, h: int, netted, segs) -> str:
         if state.entrench_on == i:
             toks.append("E")
     for p, k in segs.get(h, ()):
-        toks.append(f"S{k}" if i >= 0 and i // 35 == p else f"S{k}@{p}")
+        toks.append(f"S{k}" if i >= 0 and i // PER_SEAT == p else f"S{k}@{p}")
     return f"{h:02d}:" + " ".join([body] + toks)
 
 
@@ -146,7 +148,7 @@ def _tile_name(tb, state, i: int) -> str:
 
 
 def render_text(game, state, viewer: int | None = None) -> str:
-    """Readable multi-line picture of ``state`` (spec §7).
+    """Readable multi-line picture of ``state`` (docs/monolith_arena.md §7).
 
     Args:
         game: the game (``ArenaGame``) that owns ``state``.
@@ -223,7 +225,7 @@ def _monolith_text(tb, state, p: int, viewer: int | None) -> str:
         if i < 0:
             txt = "-"
         elif viewer is None or viewer == p or state.seg_revealed[p][k]:
-            txt = f"{i // 35}.{tb.id_of[state.itype[i]]}" if i // 35 != p else tb.id_of[state.itype[i]]
+            txt = f"{i // PER_SEAT}.{tb.id_of[state.itype[i]]}" if i // PER_SEAT != p else tb.id_of[state.itype[i]]
         else:
             txt = "?"
         segs.append(f"seg{k + 2}={txt}")
@@ -257,7 +259,7 @@ _LABEL_OVERRIDES = {"Assassin": "ASN"}
 
 def _label(name: str, kind: int) -> str:
     """Short label: "B" for Banners, else the first 3 letters of a one-word name or the initials."""
-    if kind == 0:
+    if kind == Kind.BANNER:
         return "B"
     name = name.removeprefix("Rune of ")
     words = name.replace("/", " ").split()
@@ -284,10 +286,10 @@ def _geometry() -> dict[str, np.ndarray]:
 
 
 def render_rgb(game, state) -> np.ndarray:
-    """Picture of the board: ``uint8[480, 400, 3]`` (spec §7): the board and the HP bars in the top 400 rows,
+    """Picture of the board: ``uint8[480, 400, 3]`` (docs/monolith_arena.md §7): the board and the HP bars in the top 400 rows,
     then the status panel (:func:`status_lines`) and the legend of the marks (:data:`RGB_LEGEND`).
 
-    Hexes are pointy-top in the rows of spec §2.1 (hex 0 top left, 18 bottom right).  An occupied hex is
+    Hexes are pointy-top in the rows of docs/monolith_arena.md §2.1 (hex 0 top left, 18 bottom right).  An occupied hex is
     filled with its owner's colour (:data:`OWNER_COLOURS`; Runes lighter, a dark ring for Banners), the
     front edge carries a white wedge, melee edges a dark tick, ranged edges a light tick, wounds are red
     pips along the bottom, poison green pips along the top, a netted tile is cross-hatched, and Monolith
@@ -309,10 +311,10 @@ def render_rgb(game, state) -> np.ndarray:
         if i < 0:
             img[cell] = _EMPTY
         else:
-            owner = i // 35
+            owner = i // PER_SEAT
             col = OWNER_COLOURS[owner % 4]
             kind = tb.kind[state.itype[i]]
-            img[cell] = blend(col, 0.55) if kind == 2 else col
+            img[cell] = blend(col, 0.55) if kind == Kind.RUNE else col
             t = state.itype[i]
             f = state.facing[i]
             hx, hy = dx[cell], dy[cell]
@@ -338,7 +340,7 @@ def render_rgb(game, state) -> np.ndarray:
             perp = np.abs(-hx * uy + hy * ux)
             wedge = (along > ap * 0.45) & (along < ap * 0.68) & (perp < (ap * 0.68 - along) * 0.9)
             sub[wedge] = _WHITE
-            if kind == 0:  # banner: dark ring
+            if kind == Kind.BANNER:  # dark ring
                 rr = np.hypot(hx, hy)
                 sub[(rr > ap * 0.36) & (rr < ap * 0.44)] = _DARK
             if netted[h]:
@@ -347,7 +349,7 @@ def render_rgb(game, state) -> np.ndarray:
             img[cell] = sub
             cx, cy = hex_center_px(h)
             label = _label(tb.name_of[t], kind)
-            text(img, int(cx - len(label) * 4 + 1), int(cy - 7), label, _WHITE if kind != 2 else _DARK)
+            text(img, int(cx - len(label) * 4 + 1), int(cy - 7), label, _WHITE if kind != Kind.RUNE else _DARK)
             # wounds: red pips along the bottom
             nw = min(state.wounds[i], 5)
             for k in range(nw):

@@ -1,8 +1,9 @@
-"""The plain-data state of one Monolith Arena match (spec §2.5).
+"""The plain-data state of one Monolith Arena match (docs/monolith_arena.md §2.5).
 
 Everything is a Python ``int``/``bool``/``float`` or a (nested) ``list`` of them, so
 :mod:`monolith_envs.core.state` can compare and serialise it, and :func:`fast_clone` can copy it quickly.
-Instance ids: seat ``p``'s instance ``i`` (0..34) is ``p*35 + i``; instance 0 of a seat is its Banner.
+Instance ids: seat ``p``'s instance ``i`` (0..34) is ``p * INSTANCES_PER_SEAT + i``; instance 0 of a seat is
+its Banner.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from typing import Any
 
 from ..core.state import state_class, transient, transient_fields
 
-__all__ = ["Loc", "Sub", "Eff", "ArenaState", "fast_clone", "TILES_PER_PLAYER"]
+__all__ = ["INSTANCES_PER_SEAT", "Loc", "Sub", "Eff", "Trigger", "BattleStage", "ArenaState", "fast_clone"]
 
-TILES_PER_PLAYER = 35
+#: tile instances per seat: instance ``p * INSTANCES_PER_SEAT + k`` is seat ``p``'s k-th (k = 0: its Banner)
+INSTANCES_PER_SEAT = 35
 
 
 class Loc(IntEnum):
-    """Location of a tile instance (spec §2.2)."""
+    """Location of a tile instance (docs/monolith_arena.md §2.2)."""
 
     DECK = 0
     HAND = 1
@@ -32,7 +34,7 @@ class Loc(IntEnum):
 
 
 class Sub(IntEnum):
-    """Sub-phases, numbered as in spec §6.2."""
+    """Sub-phases, numbered as in docs/monolith_arena.md §6.2."""
 
     SETUP_PICK = 0
     SETUP_BANNER = 1
@@ -65,7 +67,7 @@ class Sub(IntEnum):
 
 
 class Eff(IntEnum):
-    """Pending effect kinds (the order of the observation's one-hot, spec §7)."""
+    """Pending effect kinds (the order of the observation's one-hot, docs/monolith_arena.md §7)."""
 
     BATTLE = 0
     CHARGE = 1
@@ -85,10 +87,28 @@ class Eff(IntEnum):
     STRIKE = 15
 
 
+class Trigger(IntEnum):
+    """What started a Battle (``b_trigger``, docs/monolith_arena.md §4.7)."""
+
+    ORDER = 0  # a Battle Order
+    BOARD_FULL = 1
+    FINAL = 2  # after the last round
+
+
+class BattleStage(IntEnum):
+    """Resume point of a running Battle (``b_stage``, docs/monolith_arena.md §4.7)."""
+
+    START = 0  # state check, kill step, highest initiative
+    PHASES = 1  # the initiative phases, highest first
+    POISON = 2  # the poison step
+    END = 3  # end of the Battle (folding, continuation)
+
+
 @state_class
 @dataclass
 class ArenaState:
-    """Complete state of a match (spec §2.5). ``n`` = seats, ``NI = 35*n`` instances, ``H`` = hand slots.
+    """Complete state of a match (docs/monolith_arena.md §2.5). ``n`` = seats,
+    ``NI = INSTANCES_PER_SEAT * n`` instances, ``H`` = hand slots.
 
     Per instance (lists of length NI): ``itype`` global type id, ``loc`` (:class:`Loc` value), ``hexof``
     (-1 off board), ``facing`` 0-5, ``wounds``, ``poison`` markers, ``used`` Feature bits this turn

@@ -9,15 +9,18 @@ rollout is saved as an :class:`~monolith_envs.core.replay.EpisodeLog` that repla
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from pathlib import Path
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
 from .chance import ChanceRecorder
-from .game import InvariantError, Utility
+from .game import InvariantError, MonolithEnvError, Utility
 from .replay import EpisodeLog
 from .testing import CHECKS, StepCheckFailure, step_checks
 
@@ -95,7 +98,7 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
                 try:
                     mask = step_checks(game, state, check_rng, step_names, sample)
                 except StepCheckFailure as exc:
-                    return fail(exc.check, str(exc))
+                    return fail(exc.check, exc.detail)
             else:
                 mask = game.legal_mask(state)
             legal = np.flatnonzero(mask)
@@ -120,6 +123,25 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
 _WORKER_GAME: Any = None
 
 
+def check_out_dir(out_dir: str | os.PathLike) -> None:
+    """Refuse an ``out_dir`` that is not a writable folder and cannot be created as one (before a run, so
+    that no failure report is lost at the end).
+
+    Raises:
+        MonolithEnvError: naming the path and the problem.
+    """
+    p = Path(out_dir)
+    if p.exists():
+        if not p.is_dir():
+            raise MonolithEnvError(f"--out {p}: exists and is not a folder; give a folder for the failure logs")
+        if not os.access(p, os.W_OK | os.X_OK):
+            raise MonolithEnvError(f"--out {p}: the folder is not writable")
+        return
+    parent = next((q for q in p.absolute().parents if q.exists()), None)
+    if parent is None or not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+        raise MonolithEnvError(f"--out {p}: cannot be created ({parent} is not a writable folder)")
+
+
 def _init_worker(game_cls: Any, config: dict) -> None:
     global _WORKER_GAME
     _WORKER_GAME = game_cls(config)
@@ -132,24 +154,38 @@ def _work(args: tuple[int, int, tuple[str, ...], int]) -> RolloutResult:
 
 def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, out_dir: str,
              sample: int = 8, checks: Iterable[str] = CHECKS, progress: bool = True,
-             check_every: int = 1) -> int:
+             check_every: int = 1, backend: str = "local", address: str | None = None,
+             preload: Sequence[str] = (), env_id: str | None = None) -> int:
     """Run ``games`` rollouts with seeds ``seed .. seed+games-1`` on ``workers`` processes.
 
     Args:
         game_cls: the game class (``game_cls(config)`` builds the game; importable by module path, so
             spawned workers can build it too); its ``GAME_INFO.env_id`` names the logs.
+        backend: ``"local"`` (a process pool) or ``"ray"``: Ray tasks, ``workers`` at once, on the cluster
+            at ``address`` or on a local Ray instance (:mod:`monolith_envs.core.fuzz_ray`).
 
-    Prints each failure (seed, step, action history tail, reproduction commands), writes its episode log
-    to ``out_dir``, and ends with a summary line. Returns the number of failures.
+        preload: the ``--preload`` modules, repeated in the printed reproduce and replay commands.
+        env_id: the id the game was looked up by (default ``GAME_INFO.env_id``); it names the logs and the
+            reproduce command (a game class registered under another id replays under that id).
+
+    Prints each failure (seed, step, action history tail, the exact command that reproduces it: same
+    ``--config``, ``--sample``, ``--check-every`` and ``--preload``), writes its episode log to ``out_dir``,
+    and ends with a summary line, the same for both backends. Returns the number of failures.
 
     Raises:
         ConfigError: a bad ``config`` (checked before the workers start).
+        MonolithEnvError: ``games`` < 1, ``workers`` < 1, ``seed``/``sample``/``check_every`` < 0, or an
+            ``out_dir`` that is not a writable folder and cannot be made one (checked before the run).
     """
+    for name, v, lo in (("games", games, 1), ("workers", workers, 1), ("seed", seed, 0), ("sample", sample, 0),
+                        ("check_every", check_every, 0)):
+        if not isinstance(v, int) or isinstance(v, bool) or v < lo:
+            raise MonolithEnvError(f"fuzz: {name}={v!r}; expected an integer >= {lo}")
+    check_out_dir(out_dir)
     import multiprocessing as mp
-    from pathlib import Path
 
     game = game_cls(config)  # validates the config before workers start
-    env_id = game.env_id
+    env_id = env_id or game.env_id
     full_config = dict(game.config)
     checks = tuple(checks)
     jobs = [(seed + i, sample, checks, check_every) for i in range(games)]
@@ -159,7 +195,11 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
         tqdm = None
     t0 = time.perf_counter()
     results: list[RolloutResult] = []
-    if workers <= 1:
+    if backend == "ray":
+        from .fuzz_ray import ray_results
+
+        it, pool = ray_results(game_cls, config, jobs, workers, address), None
+    elif workers <= 1:
         _init_worker(game_cls, config)
         it = map(_work, jobs)
         pool = None
@@ -180,26 +220,31 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                 log = EpisodeLog(env_id, full_config, r.seed, r.actions, note=f"[{r.failure}] {r.message[:2000]}",
                                  chance=list(r.chance))
                 path = log.save(out / f"{env_id}_seed{r.seed}.json")
+                pre = "".join(f" --preload {shlex.quote(m)}" for m in preload)
                 msg = [
                     f"FAILURE [{r.failure}] seed={r.seed} step={r.decisions}",
                     f"  {r.message.splitlines()[0] if r.message else ''}",
                     "  last actions: " + " -> ".join(r.history),
                     f"  episode log: {path}",
-                    f"  reproduce: python -m monolith_envs fuzz {env_id} --games 1 --seed {r.seed} --workers 1 "
-                    f"--config '{json.dumps(config)}' --check-every 1",
-                    f"  replay:    python -m monolith_envs replay {path}",
+                    f"  reproduce: python -m monolith_envs fuzz {shlex.quote(env_id)} --games 1 --seed {r.seed} "
+                    f"--workers 1 --config {shlex.quote(json.dumps(config))} --sample {sample} "
+                    f"--check-every {check_every} --out {shlex.quote(str(out))}{pre}",
+                    f"  replay:    python -m monolith_envs replay {shlex.quote(str(path))}{pre}",
                 ]
                 text = "\n".join(msg)
                 (bar.write(text) if bar else print(text))
     finally:
         if bar:
             bar.close()
+        if hasattr(it, "close"):
+            it.close()
         if pool is not None:
             pool.close()
             pool.join()
     dt = time.perf_counter() - t0
     decisions = sum(r.decisions for r in results)
     print(f"fuzz {env_id}: games={len(results)} decisions={decisions} "
-          f"decisions/s={decisions / max(dt, 1e-9):.0f} failures={failures} ({dt:.1f} s, {workers} workers, "
+          f"decisions/s={decisions / max(dt, 1e-9):.0f} failures={failures} ({dt:.1f} s, {workers} workers"
+          + (" on ray, " if backend == "ray" else ", ")
           + (f"per-step checks every {check_every} decisions)" if check_every else "invariants only)"))
     return failures

@@ -3,12 +3,20 @@
 
 Format ``monolith_envs.episode_log/2`` adds ``chance``: the draws ``apply`` made, as
 :class:`~monolith_envs.core.chance.ChanceEvent` objects ``{"step", "call", "args", "value"}``. Logs of format
-``/1`` (no ``chance`` field) are still read; their draws are not checked on replay.
+``/1`` (no ``chance`` field) are still read; their draws are not checked on replay.  The format is documented
+in docs/episode_log.md.
+
+Reading is strict: a regular file of at most :data:`MAX_LOG_BYTES`, UTF-8, JSON nested at most
+:data:`MAX_DEPTH` deep, every field of the right type and range (a seed from 0 to :data:`MAX_SEED`, actions
+from 0 to the game's last action).  Every problem is a one-line :class:`LogError` naming the file and the
+field.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -16,11 +24,18 @@ from typing import Any, Callable, Iterator
 from .chance import ChanceEvent
 from .game import MonolithEnvError
 
-__all__ = ["EpisodeLog", "LogError", "load_log", "replay_steps", "LOG_FORMAT", "READ_FORMATS"]
+__all__ = ["EpisodeLog", "LogError", "load_log", "replay_steps", "LOG_FORMAT", "READ_FORMATS", "MAX_SEED",
+           "MAX_LOG_BYTES"]
 
 LOG_FORMAT = "monolith_envs.episode_log/2"
 #: Formats :meth:`EpisodeLog.from_json` reads (``/1``: before chance events were logged).
 READ_FORMATS = ("monolith_envs.episode_log/1", LOG_FORMAT)
+MAX_SEED = 2**128 - 1
+"""Largest episode seed a log may hold (``reset(seed=...)`` takes any integer from 0 to this)."""
+MAX_LOG_BYTES = 256 << 20
+"""Size cap of an episode log file (256 MiB; a 5,000-decision Arena log is about 30 KiB)."""
+MAX_DEPTH = 32
+"""Deepest JSON nesting accepted (a log is 4 levels deep)."""
 
 
 class LogError(MonolithEnvError, ValueError):
@@ -81,6 +96,9 @@ class EpisodeLog:
         """
         if not isinstance(data, dict):
             raise LogError(f"{source}: an episode log is a JSON object, got {type(data).__name__}")
+        _check_depth(data, source)
+        if "format" not in data:
+            raise LogError(f"{source}: missing field 'format' (expected {LOG_FORMAT!r})")
         if data.get("format") not in READ_FORMATS:
             raise LogError(f"{source}: field 'format' is {data.get('format')!r}, expected one of "
                            f"{', '.join(map(repr, READ_FORMATS))}")
@@ -90,9 +108,20 @@ class EpisodeLog:
                 raise LogError(f"{source}: missing field {key!r} (fields: format, {', '.join(checks)}, note)")
             if not isinstance(data[key], typ) or isinstance(data[key], bool):
                 raise LogError(f"{source}: field {key!r} must be a {typ.__name__}, got {type(data[key]).__name__}")
+        if not 0 <= data["seed"] <= MAX_SEED:
+            raise LogError(f"{source}: field 'seed' is {_short(data['seed'])}, expected an integer from 0 to 2**128-1")
         for i, a in enumerate(data["actions"]):
             if not isinstance(a, int) or isinstance(a, bool):
-                raise LogError(f"{source}: actions[{i}] = {a!r} is not an integer action")
+                raise LogError(f"{source}: actions[{i}] = {_short(a)} is not an integer action")
+            if a < 0:
+                raise LogError(f"{source}: actions[{i}] = {_short(a)} is negative; actions are integers >= 0")
+        note = data.get("note", "")
+        if not isinstance(note, str):
+            raise LogError(f"{source}: field 'note' must be a string, got {type(note).__name__}")
+        unknown = [k for k in data if k not in ("format", "env_id", "config", "seed", "actions", "chance", "note")]
+        if unknown:
+            raise LogError(f"{source}: unknown field(s) {', '.join(map(repr, unknown))} (fields: format, env_id, "
+                           "config, seed, actions, chance, note)")
         chance = None
         if data["format"] == LOG_FORMAT:
             raw = data.get("chance")
@@ -109,27 +138,76 @@ class EpisodeLog:
                     raise LogError(f"{source}: chance[{i}] belongs to step {e.step}, but the log has only "
                                    f"{len(data['actions'])} actions")
                 chance.append(e)
-        return cls(data["env_id"], data["config"], data["seed"], list(data["actions"]), str(data.get("note", "")),
-                   chance)
+        return cls(data["env_id"], data["config"], data["seed"], list(data["actions"]), note, chance)
 
 
 def load_log(path: str | Path) -> EpisodeLog:
     """Read an episode log file.
 
     Raises:
-        LogError: missing file, invalid or truncated JSON (with line and column), or bad fields.
+        LogError: missing or unreadable file, not a regular file (a FIFO is never waited on), above
+            :data:`MAX_LOG_BYTES`, not UTF-8 (naming the byte), invalid or truncated JSON (with line and
+            column), nesting deeper than :data:`MAX_DEPTH`, an integer of more digits than Python reads, or
+            bad fields (see :meth:`EpisodeLog.from_json`).
     """
     path = Path(path)
+    raw = _read_regular(path)
     try:
-        text = path.read_text()
-    except OSError as exc:
-        raise LogError(f"{path}: cannot read episode log ({exc.strerror})") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LogError(f"{path}: byte {exc.start} (0x{raw[exc.start]:02x}) is not valid UTF-8 "
+                       "(an episode log is UTF-8 JSON)") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise LogError(f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg} "
                        "(the file may be truncated or corrupted)") from None
+    except RecursionError:
+        raise LogError(f"{path}: JSON nested deeper than Python can read (a log is 4 levels deep)") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise LogError(f"{path}: a value cannot be read: {exc}") from None
     return EpisodeLog.from_json(data, str(path))
+
+
+def _read_regular(path: Path) -> bytes:
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read episode log ({exc.strerror or exc})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise LogError(f"{path}: not a regular file (an episode log is a JSON file)")
+        if st.st_size > MAX_LOG_BYTES:
+            raise LogError(f"{path}: {st.st_size} bytes is larger than the {MAX_LOG_BYTES}-byte limit of a log")
+        with os.fdopen(os.dup(fd), "rb") as fh:
+            data = fh.read(MAX_LOG_BYTES + 1)
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read episode log ({exc.strerror or exc})") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_LOG_BYTES:
+        raise LogError(f"{path}: larger than the {MAX_LOG_BYTES}-byte limit of a log")
+    return data
+
+
+def _check_depth(data: Any, source: str) -> None:
+    stack = [(data, "", 0)]
+    while stack:
+        v, where, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise LogError(f"{source}: field {where!r} is nested deeper than {MAX_DEPTH} levels")
+        items = v.items() if isinstance(v, dict) else enumerate(v)
+        for k, x in items:
+            if isinstance(x, (dict, list)):
+                stack.append((x, f"{where}.{k}" if isinstance(k, str) and where else
+                              (k if isinstance(k, str) else f"{where}[{k}]"), depth + 1))
+
+
+def _short(v: Any) -> str:
+    r = repr(v)
+    return r if len(r) <= 40 else f"{r[:20]}... ({len(r)} characters)"
 
 
 def replay_steps(log: EpisodeLog, make: Callable[..., Any]) -> Iterator[tuple[int, int | None, Any]]:
@@ -153,7 +231,11 @@ def replay_steps(log: EpisodeLog, make: Callable[..., Any]) -> Iterator[tuple[in
     try:
         env = make(log.env_id, **log.config)
     except MonolithEnvError as exc:
-        raise LogError(f"log cannot be replayed: {exc}") from None
+        raise LogError(f"field 'env_id' or 'config' cannot be replayed: {exc}") from None
+    n = env.game.layout.n
+    for i, a in enumerate(log.actions):
+        if not 0 <= a < n:
+            raise LogError(f"actions[{i}] = {_short(a)} is out of range: {log.env_id} actions are 0 to {n - 1}")
     env.reset(seed=log.seed)
     logged: dict[int, list[ChanceEvent]] = {}
     for e in log.chance or ():

@@ -63,10 +63,12 @@ class ConformanceError(MonolithEnvError, AssertionError):
 
 
 class StepCheckFailure(MonolithEnvError):
-    """A per-step check failed inside :func:`step_checks` (carries the check name)."""
+    """A per-step check failed inside :func:`step_checks` (``check``: its name; ``detail``: the message
+    without the ``[check]`` tag)."""
 
     def __init__(self, check: str, message: str):
         self.check = check
+        self.detail = message
         super().__init__(f"[{check}] {message}")
 
 

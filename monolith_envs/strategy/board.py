@@ -67,6 +67,7 @@ class Rules:
         self.power_total = len(self.power_cards)
         self.rune_total = len(self.rune_pool)
         self.order_cache = [[(p + i) % n for i in range(n)] for p in range(n)]
+        self._geo: dict = {}
 
     # ------------------------------------------------------------------ seats
     def order(self, s: StrategyState) -> list:
@@ -96,13 +97,7 @@ class Rules:
                 return None, False
             socks = self.content.board[pr[slot]["card"]].sockets
             return (socks[idx] if idx < len(socks) else None), False
-        kind, obj = self.active(s, sid // 4 + 1)
-        if kind is None:
-            return None, False
-        idx = sid % 4
-        if idx >= len(obj.sockets):
-            return None, False
-        return obj.sockets[idx], (kind == "exalted" and obj.reserved)
+        return self.geometry(s)[1].get(sid, (None, False))
 
     def occupant(self, s: StrategyState, sid: int, seat: int):
         """``(seat, face)`` of the die in ``sid`` (private ids relative to ``seat``) or None."""
@@ -116,26 +111,75 @@ class Rules:
             return None
         return s.sock_seat[sid], s.sock_face[sid]
 
+    def geometry(self, s: StrategyState) -> tuple:
+        """``(open, rows)`` for the board as it stands (cached per layout and Round card): ``open`` lists
+        ``(sid, requirement)`` of every existing, non-reserved board socket of an active card; ``rows`` maps
+        every existing board socket to ``(requirement, reserved)``."""
+        key = (s.rc_pos, s.rc_side, s.rc_round, *s.board)
+        g = self._geo.get(key)
+        if g is None:
+            if len(self._geo) > 256:
+                self._geo.clear()
+            opn, rows = [], {}
+            for pos in range(1, 14):
+                kind, obj = self.active(s, pos)
+                if kind is None:
+                    continue
+                res = kind == "exalted" and obj.reserved
+                base = (pos - 1) * 4
+                for i, req in enumerate(obj.sockets):
+                    rows[base + i] = (req, res)
+                    if not res:
+                        opn.append((base + i, req))
+            g = self._geo[key] = (tuple(opn), rows, key)
+        return g
+
+    def place_actions(self, s: StrategyState, p: int, base: int) -> list:
+        """Flat ``place(f, sid)`` actions of seat p for every face it has in the pool (docs §4.6)."""
+        pool = s.pool[p]
+        faces = [f for f in range(6) if pool[f]]
+        if not faces:
+            return []
+        out = []
+        bump = s.turn["stack_ready"] and s.phase == 1 and s.turn["player"] == p
+        sock_seat, sock_face, blocked = s.sock_seat, s.sock_face, s.blocked
+        for sid, req in self.geometry(s)[0]:
+            if blocked[sid]:
+                continue
+            occ = sock_seat[sid]
+            if occ >= 0:
+                if not bump or occ == p:
+                    continue
+                low = sock_face[sid]
+                fs = [f for f in faces if f + 1 > low and (not req or req == f + 1)]
+            elif req:
+                fs = [req - 1] if pool[req - 1] else ()
+            else:
+                fs = faces
+            for f in fs:
+                out.append(base + f * 60 + sid)
+        for slot, pr in enumerate(s.priv[p]):
+            socks = self.content.board[pr["card"]].sockets
+            for i, req in enumerate(socks):
+                if not pr["occ"][i]:
+                    sid = PRIV0 + slot * 4 + i
+                    for f in ([req - 1] if req and pool[req - 1] else (() if req else faces)):
+                        out.append(base + f * 60 + sid)
+        out.sort()
+        return out
+
     def available(self, s: StrategyState, seat: int, face: int, stacker: bool = True) -> list:
         """Socket ids available to ``seat`` for a die showing ``face`` (docs §4.6 rules 1-4); Stacker bumps
         count when ``stacker`` and the turn's ``stack_ready`` is set."""
         out = []
         bump = stacker and s.turn["stack_ready"] and s.phase == 1 and s.turn["player"] == seat
         sock_seat, sock_face, blocked = s.sock_seat, s.sock_face, s.blocked
-        for pos in range(1, 14):
-            kind, obj = self.active(s, pos)
-            if kind is None:
+        for sid, req in self.geometry(s)[0]:
+            if blocked[sid] or (req and req != face):
                 continue
-            if kind == "exalted" and obj.reserved:
-                continue
-            base = (pos - 1) * 4
-            for i, req in enumerate(obj.sockets):
-                sid = base + i
-                if blocked[sid] or (req and req != face):
-                    continue
-                occ = sock_seat[sid]
-                if occ < 0 or (bump and occ != seat and sock_face[sid] < face):
-                    out.append(sid)
+            occ = sock_seat[sid]
+            if occ < 0 or (bump and occ != seat and sock_face[sid] < face):
+                out.append(sid)
         for slot, pr in enumerate(s.priv[seat]):
             socks = self.content.board[pr["card"]].sockets
             for i, req in enumerate(socks):
@@ -145,17 +189,8 @@ class Rules:
 
     def blockable(self, s: StrategyState) -> list:
         """SOCKET_BLOCK options: board sockets on an active card, existing, not reserved, empty, unblocked."""
-        out = []
-        for pos in range(1, 14):
-            kind, obj = self.active(s, pos)
-            if kind is None or (kind == "exalted" and obj.reserved):
-                continue
-            base = (pos - 1) * 4
-            for i in range(len(obj.sockets)):
-                sid = base + i
-                if not s.blocked[sid] and s.sock_seat[sid] < 0:
-                    out.append(sid)
-        return out
+        blocked, seat = s.blocked, s.sock_seat
+        return [sid for sid, _ in self.geometry(s)[0] if not blocked[sid] and seat[sid] < 0]
 
     def dice_on(self, s: StrategyState, where) -> dict:
         """``{seat: [faces]}`` of the dice on a card: ``where`` is a position (int) or ``[owner, slot]``."""

@@ -9,19 +9,12 @@ message names the file, the card, the field and what is allowed there.
 
 from __future__ import annotations
 
-import functools
 import importlib.resources
 import os
-import sys
 from dataclasses import dataclass
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
-
-from ..core.game import MonolithEnvError
+from ..core.content import ContentError, load_toml, load_toml_resource
 
 __all__ = ["ContentError", "Line", "BoardCard", "RoundCard", "ActionCard", "Content", "load_content",
            "REFERENCE_FILE", "OPS", "SELECTORS", "CONDITIONS", "SCALES"]
@@ -80,11 +73,6 @@ BOARD_SETS = ("starting", "rune", "fate", "solo", "blank")
 BOARD_KEYWORDS = ("none", "attack", "immediate", "immediate_attack")
 ACTION_DECKS = ("skill", "power", "player_power")
 ACTION_KEYWORDS = ("none", "attack", "play_anytime", "player_power")
-
-
-class ContentError(MonolithEnvError, ValueError):
-    """A content file that does not validate; the message names the file, the card, the field and what is
-    allowed."""
 
 
 @dataclass(frozen=True)
@@ -203,7 +191,7 @@ class _Ctx:
         self.path = path
 
     def err(self, card: str, field: str, problem: str) -> ContentError:
-        return ContentError(f"{self.path}: {card}: field {field!r}: {problem}")
+        return ContentError(self.path, 0, card, field, problem, label="in")
 
     def int_(self, d: dict, card: str, field: str, lo: int, hi: int, default: Any = None) -> int:
         if field not in d:
@@ -343,34 +331,36 @@ class _Ctx:
         return Line(**kw)
 
 
-def _resolve_path(name: str) -> tuple[str, bytes]:
+def _read(name: str):
+    """Parse the file through the shared safe TOML reader (size, depth and integer limits, UTF-8)."""
     if os.path.isabs(name) or os.sep in name or (os.altsep and os.altsep in name):
-        try:
-            with open(name, "rb") as fh:
-                return name, fh.read()
-        except OSError as exc:
-            raise ContentError(f"{name}: cannot read the content file ({exc.strerror})") from None
-    res = importlib.resources.files("monolith_envs.strategy") / "data" / name
-    try:
-        return f"strategy/data/{name}", res.read_bytes()
-    except (OSError, FileNotFoundError):
-        raise ContentError(f"{name}: no such content file in monolith_envs/strategy/data "
-                           "(give a file name there or an absolute path)") from None
+        return load_toml(name, label="card")
+    if not importlib.resources.files("monolith_envs.strategy").joinpath("data", name).is_file():
+        raise ContentError(name, 0, "", "", "no such content file in monolith_envs/strategy/data",
+                           "a file name there or a path to a TOML file")
+    return load_toml_resource("monolith_envs.strategy", "data", name, label="card")
 
 
-@functools.lru_cache(maxsize=16)
+_CACHE: dict = {}
+
+
 def load_content(name: str = REFERENCE_FILE) -> Content:
     """Read and validate a content file (a name inside ``strategy/data`` or a path).
 
     Raises:
-        ContentError: unreadable file, bad TOML, or any field outside its bounds or vocabulary (the message
-            names the file, the card and the field).
+        ContentError: (``core.content.ContentError``) unreadable file, bad TOML, or any field outside its
+            bounds or vocabulary (the message names the file, the card and the field).
     """
-    path, raw = _resolve_path(name)
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ContentError(f"{path}: not valid TOML: {exc}") from None
+    tf = _read(str(name))
+    key = (tf.path, tf.digest)
+    if key not in _CACHE:
+        if len(_CACHE) > 32:
+            _CACHE.clear()
+        _CACHE[key] = _build(tf.path, tf.data)
+    return _CACHE[key]
+
+
+def _build(path: str, data: dict) -> Content:
     c = _Ctx(path)
     c.keys(data, "file", {"meta", "track", "board_card", "round_card", "action_card"}, "top level")
     meta = data.get("meta", {})

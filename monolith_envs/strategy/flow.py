@@ -191,6 +191,7 @@ def t_turn(R: Rules, s: StrategyState, t: dict, rng) -> None:
         end_turn(R, s)
         return
     s.pending = {"k": int(Kind.TURN), "seat": p}
+    s.legal_cache = legal  # the engine stops at this decision, so the list stays valid
 
 
 def end_turn(R: Rules, s: StrategyState) -> None:

@@ -18,7 +18,7 @@ from .content import load_content
 from .flow import run
 from .observe import Observer
 from .setup_game import new_state
-from .state import Kind, StrategyState
+from .state import Kind, StrategyState, fast_clone
 from .table import TABLE
 
 __all__ = ["StrategyGame"]
@@ -75,10 +75,14 @@ class StrategyGame(GameBase):
 
     def legal_list(self, state: StrategyState) -> list:
         """Legal flat actions (ascending); empty when terminal."""
+        c = state.legal_cache
+        if c is not None:
+            return c
         pd = state.pending
         if state.terminal or pd is None:
             return []
-        return TABLE[pd["k"]][0](self.rules, state, pd)
+        c = state.legal_cache = TABLE[pd["k"]][0](self.rules, state, pd)
+        return c
 
     def legal_mask(self, state: StrategyState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions of the decider (all False when terminal)."""
@@ -104,11 +108,12 @@ class StrategyGame(GameBase):
         if not 0 <= a < self.layout.n:
             raise IllegalActionError(str(a), f"outside 0..{self.layout.n - 1}", self._legal_names(state))
         pd = state.pending
-        legal = TABLE[pd["k"]][0](self.rules, state, pd)
+        legal = self.legal_list(state)
         if a not in legal:
             why = f"not legal in {Kind(pd['k']).name} of player_{pd['seat']}"
             raise IllegalActionError(self.layout.decode(a), why, [self.layout.decode(x) for x in legal])
         state.pending = None
+        state.legal_cache = None
         TABLE[pd["k"]][1](self.rules, state, pd, a, rng)
         state.decisions += 1
         run(self.rules, state, rng)
@@ -118,7 +123,12 @@ class StrategyGame(GameBase):
 
     def settle(self, state: StrategyState, rng) -> None:
         """Run the engine on a hand-built state until a decision is open or the game ends."""
+        state.legal_cache = None
         run(self.rules, state, rng)
+
+    def clone(self, state: StrategyState) -> StrategyState:
+        """An exact, independent copy (without the transient legal-action cache)."""
+        return fast_clone(state)
 
     def is_terminal(self, state: StrategyState) -> bool:
         return bool(state.terminal)

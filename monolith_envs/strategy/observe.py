@@ -51,7 +51,41 @@ class Observer:
         K, C = R.K, R.C
         self.prow = 25 + K + 2 * C
         self.brow = C + 10
+        self._tpl: dict = {}
         self.init_sizes = (max(1, R.skill_total), max(1, R.power_total), max(1, R.rune_total - (3 if R.solo else 6)))
+
+    def _template(self, s: StrategyState) -> np.ndarray:
+        """The static part (Round card, B card one-hots and cover flags, S board socket rows) for the board
+        layout and Round card of ``s``."""
+        R, o = self.R, self.o
+        C = R.C
+        lo, hi = o["round_card"], o["players"]
+        v = np.zeros(self.spec.size, np.float32)
+        b = o["round_card"]
+        if s.rc_pos:
+            v[b + s.rc_pos - 1] = 1
+            if s.rc_side == 1:
+                v[b + 13] = 1
+                v[b + 14 + s.rc_round - 1] = 1
+        b = o["positions"]
+        for pos in range(1, 14):
+            row = b + (pos - 1) * self.brow
+            c = s.board[pos]
+            if c >= 0:
+                v[row + c] = 1
+            if s.rc_pos == pos:
+                v[row + C + (1 if s.rc_side == 1 else 0)] = 1
+        so = o["sockets"]
+        for sid, (req, res) in R.geometry(s)[1].items():
+            row = so + sid * 15
+            v[row] = 1
+            v[row + 1 + req] = 1
+            v[row + 8] = res
+        tpl = v[lo:hi].copy()
+        if len(self._tpl) > 256:
+            self._tpl.clear()
+        self._tpl[R.geometry(s)[2]] = tpl
+        return tpl
 
     def observe(self, s: StrategyState, me: int) -> np.ndarray:
         R, o = self.R, self.o
@@ -98,46 +132,39 @@ class Observer:
             v[b + 1] = tn["socketed"]
             v[b + 2] = tn["mandatory_done"]
             v[b + 3] = tn["stack_ready"]
-        b = o["round_card"]
-        if s.rc_pos:
-            v[b + s.rc_pos - 1] = 1
-            if s.rc_side == 1:
-                v[b + 13] = 1
-                v[b + 14 + s.rc_round - 1] = 1
-        # B: positions
+        # static parts of B, S and the Round card: cached per board layout and Round card
+        key = R.geometry(s)[2]
+        tpl = self._tpl.get(key)
+        if tpl is None:
+            tpl = self._template(s)
+        lo, hi = o["round_card"], o["players"]
+        v[lo:hi] = tpl
         b = o["positions"]
         br = self.brow
-        ss, sf = s.sock_seat, s.sock_face
-        for pos in range(1, 14):
-            row = b + (pos - 1) * br
-            c = s.board[pos]
-            if c >= 0:
-                v[row + c] = 1
-            if s.rc_pos == pos:
-                v[row + C + (1 if s.rc_side == 1 else 0)] = 1
-            base = (pos - 1) * 4
-            for sid in range(base, base + 4):
-                q = ss[sid]
-                if q >= 0:
-                    r = rel(q)
-                    v[row + C + 2 + r] += 0.25
-                    v[row + C + 6 + r] += sf[sid] / 24
-        # S: sockets
-        b = o["sockets"]
-        for sid in range(60):
-            req, res = R.socket_req(s, sid, me)
-            if req is None:
-                continue
-            row = b + sid * 15
-            v[row] = 1
-            v[row + 1 + req] = 1
-            v[row + 8] = res
-            if sid < PRIV0:
-                v[row + 9] = s.blocked[sid]
-            occ = R.occupant(s, sid, me)
-            if occ is not None:
-                v[row + 10 + rel(occ[0])] = 1
-                v[row + 14] = occ[1] / 6
+        ss, sf, blk = s.sock_seat, s.sock_face, s.blocked
+        so = o["sockets"]
+        for sid in range(52):
+            q = ss[sid]
+            if q >= 0:
+                r = rel(q)
+                row = b + (sid // 4) * br
+                v[row + C + 2 + r] += 0.25
+                v[row + C + 6 + r] += sf[sid] / 24
+                srow = so + sid * 15
+                v[srow + 10 + r] = 1
+                v[srow + 14] = sf[sid] / 6
+            if blk[sid]:
+                v[so + sid * 15 + 9] = 1
+        for slot, pr in enumerate(s.priv[me]):
+            socks = R.content.board[pr["card"]].sockets
+            for i, req in enumerate(socks):
+                row = so + (PRIV0 + slot * 4 + i) * 15
+                v[row] = 1
+                v[row + 1 + req] = 1
+                f = pr["occ"][i]
+                if f:
+                    v[row + 10] = 1
+                    v[row + 14] = f / 6
         # P: players
         b = o["players"]
         pr_ = self.prow

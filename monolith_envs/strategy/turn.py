@@ -60,16 +60,15 @@ def turn_mask_list(R: Rules, s: StrategyState) -> list:
     pool = s.pool[p]
     out = []
     if tn["left"] >= 1:
-        for f in range(6):
-            if pool[f]:
-                base = o.PLACE + f * 60
-                out += [base + sid for sid in R.available(s, p, f + 1)]
+        out = R.place_actions(s, p, o.PLACE)
     if not tn["mandatory_done"] and not out:
         out += [o.SET_ASIDE + f for f in range(6) if pool[f]]
     if tn["mandatory_done"]:
         out.append(o.END_TURN)
-    out += [o.CAST + k for k in range(R.K) if castable(R, s, p, k)]
-    out.sort()
+    hand = s.hand[p]
+    if any(hand) and (sum(pool) or (tn["mandatory_done"] and not tn["socketed"])):
+        out += [o.CAST + k for k, c in enumerate(hand) if c and castable(R, s, p, k)]
+        out.sort()
     return out
 
 

@@ -1,4 +1,4 @@
-"""Plain reference implementations of the Arena observation (spec §7) and continuous effects (spec §4.6).
+"""Plain reference implementations of the Arena observation (docs/monolith_arena.md §7) and continuous effects (docs/monolith_arena.md §4.6).
 
 Written for clarity, not speed: every value is computed per hex and per seat straight from the content
 tables and the state, without caches or precomputed rows.  Tests compare the engine's optimised
@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from monolith_envs.arena.board import NB
-from monolith_envs.arena.rules import ALLY, ENEMY, OWN, Fx
+from monolith_envs.arena.effects import Fx
+from monolith_envs.arena.tables import ALLY, ENEMY, OWN
 
 __all__ = ["reference_fx", "reference_observe"]
 
@@ -19,7 +20,7 @@ def reference_fx(g, s) -> Fx:
     """The continuous effects of ``s``, computed from scratch (no cache). See :class:`Fx`."""
     tb = g.tables
     board, itype, facing = s.board, s.itype, s.facing
-    REL = g.rel
+    REL = g.rules.rel
     occ = [h for h in range(19) if board[h] >= 0]
     owner = [-1] * 19
     typ = [-1] * 19
@@ -208,7 +209,7 @@ def reference_fx(g, s) -> Fx:
 
 
 def reference_observe(game, s, p: int, omniscient: bool = False) -> np.ndarray:
-    """``float32[obs_spec.size]`` observation of seat ``p`` (spec §7), computed directly."""
+    """``float32[obs_spec.size]`` observation of seat ``p`` (docs/monolith_arena.md §7), computed directly."""
     g = game
     tb = g.tables
     T, H, n = tb.T, g.H, g.n

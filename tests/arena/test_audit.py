@@ -4,7 +4,7 @@ Every test builds a position by hand and checks exact masks / outcomes derived f
 derivation is written next to each assertion.  Several are regression tests of discrepancies found and
 fixed (venom on consumed Regeneration runes; unclipped §7 normalisations; the Monolith 'none' flag).
 
-Action numbers (H=3, spec §6.1): DISCARD 20, PLACE 23, PLAY_ORDER 365, USE_FEATURE 368, UNFOLD 444,
+Action numbers (H=3, docs/monolith_arena.md §6.1): DISCARD 20, PLACE 23, PLAY_ORDER 365, USE_FEATURE 368, UNFOLD 444,
 END_TURN 445, SELECT_HEX 446, SELECT_ROT 465, SELECT_TRIANGLE 471, SELECT_MODE 495.
 """
 
@@ -15,8 +15,8 @@ import pytest
 
 from monolith_envs.arena.positions import effects, put_tile
 from monolith_envs.arena.positions_text import parse_position
-from monolith_envs.arena.rules import dirty
 from monolith_envs.arena.state import Sub
+from monolith_envs.core.state import clear_transient as dirty
 
 DISCARD, PLACE, ORDER, FEATURE, UNFOLD, END, HEX, ROT, TRI, MODE = 20, 23, 365, 368, 444, 445, 446, 465, 471, 495
 L_BOARD, L_MONO, L_DISCARD, L_OUT = 2, 3, 4, 5

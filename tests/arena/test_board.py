@@ -1,9 +1,9 @@
-"""Board geometry (spec §2.1): derived tables checked against the spec's literal tables."""
+"""Board geometry (docs/monolith_arena.md §2.1): derived tables checked against the spec's literal tables."""
 
 from monolith_envs.arena import board
 
 _ = -1
-# spec §2.1 neighbour table: NE, E, SE, SW, W, NW
+# docs/monolith_arena.md §2.1 neighbour table: NE, E, SE, SW, W, NW
 SPEC_NB = {
     0: (_, 1, 4, 3, _, _), 1: (_, 2, 5, 4, 0, _), 2: (_, _, 6, 5, 1, _), 3: (0, 4, 8, 7, _, _),
     4: (1, 5, 9, 8, 3, 0), 5: (2, 6, 10, 9, 4, 1), 6: (_, _, 11, 10, 5, 2), 7: (3, 8, 12, _, _, _),

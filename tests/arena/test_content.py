@@ -1,4 +1,4 @@
-"""Monolith Arena content files and loader (spec §5.2-§5.4)."""
+"""Monolith Arena content files and loader (docs/monolith_arena.md §5.2-§5.4)."""
 
 from __future__ import annotations
 
@@ -155,7 +155,7 @@ def test_runes(content):
 
 
 def test_monolith_pick_ranges(content):
-    # spec §5.4: Monolith picks (Board tiles except the Banner) are local 1-11, 1-13, 1-12, 1-12
+    # docs/monolith_arena.md §5.4: Monolith picks (Board tiles except the Banner) are local 1-11, 1-13, 1-12, 1-12
     for fid, hi in [("dragon_empire", 11), ("lords_of_the_abyss", 13), ("guardians_of_the_realm", 12),
                     ("harbingers_of_the_forest", 12)]:
         f = content.faction(fid)

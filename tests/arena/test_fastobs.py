@@ -33,7 +33,7 @@ def test_compiled_builder_is_built_and_used():
     )
     g = ArenaGame({})
     assert g.observer.compiled
-    assert not Observer(g, compiled=False).compiled
+    assert not Observer(g.rules, compiled=False).compiled
 
 
 @needs_compiled
@@ -132,7 +132,7 @@ def test_compiled_context_rejects_malformed_tables():
 
     g = ArenaGame({})
     obs, tb = g.observer, g.tables
-    ok = obs._make_context(g)
+    ok = obs._make_context(g.rules)
     assert ok is not None
     args = [obs.static_flat, None, tb.tough, tb.melee, tb.ranged, tb.melee_dirs, tb.ranged_dirs, tb.fac_hp,
             list(g.team), float(g.team_hp)]

@@ -4,14 +4,18 @@ equals the plain reference computation on a cache-less clone of the state, in se
 several configurations.  The legal-mask pieces memoised on an ``Fx`` are checked against a fresh mask.
 """
 
+import importlib
+import pkgutil
 from collections import Counter
 
 import numpy as np
 import pytest
 
-from monolith_envs.arena import rules
+import monolith_envs.arena as arena_pkg
+from monolith_envs.arena import effects, effects_update
 from monolith_envs.arena.game import ArenaGame
 from monolith_envs.arena.state import Sub, fast_clone
+from monolith_envs.arena.table import compute_mask
 from tests.arena.configs import pick
 from tests.arena.reference_observe import reference_fx
 
@@ -23,12 +27,23 @@ REF_FIELDS = ("netted", "disarmed", "marker", "inits", "melee_b", "ranged_b", "c
 OWN_FIELDS = ("occ", "owner", "typ", "fac", "init_b", "extra", "src")
 
 
+def _patch_everywhere(monkeypatch, module, name, new) -> None:
+    """Replace ``module.name`` in every Arena module that imported it (the rules call it by that name)."""
+    orig = getattr(module, name)
+    for info in pkgutil.iter_modules(arena_pkg.__path__):
+        if info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"{arena_pkg.__name__}.{info.name}")
+        if getattr(mod, name, None) is orig:
+            monkeypatch.setattr(mod, name, new)
+
+
 def _assert_exact(g, s, fx) -> None:
     fresh = fast_clone(s)
     ref = reference_fx(g, fresh)
     for k in REF_FIELDS:
         assert getattr(fx, k) == getattr(ref, k), f"cached effects differ from the reference in {k}"
-    full = rules.compute_fx(g, fresh)
+    full = effects.compute_fx(g.rules, fresh)
     for k in OWN_FIELDS:
         assert getattr(fx, k) == getattr(full, k), f"cached effects differ from compute_fx in {k}"
     # touched: occupied hexes only, covering every hex compute_fx reports
@@ -44,17 +59,17 @@ def _assert_exact(g, s, fx) -> None:
 def test_cached_effects_are_exact_whenever_read(name, monkeypatch):
     g = ArenaGame(CONFIGS[name])
     used = Counter()
-    plain_get_fx = rules.get_fx
+    plain_get_fx = effects.get_fx
 
-    def checked_get_fx(game, s):
+    def checked_get_fx(ctx, s):
         fx = s.fx_cache
         if fx is not None:
-            _assert_exact(game, s, fx)
+            _assert_exact(g, s, fx)
             used["hit"] += 1
-        return plain_get_fx(game, s)
+        return plain_get_fx(ctx, s)
 
     def counting(fn_name):
-        fn = getattr(rules, fn_name)
+        fn = getattr(effects_update, fn_name)
 
         def wrapper(*args):
             out = fn(*args)
@@ -62,16 +77,16 @@ def test_cached_effects_are_exact_whenever_read(name, monkeypatch):
             return out
         return wrapper
 
-    monkeypatch.setattr(rules, "get_fx", checked_get_fx)
     for fn_name in ("place_fx", "move_fx", "remove_fx"):
-        monkeypatch.setattr(rules, fn_name, counting(fn_name))
+        _patch_everywhere(monkeypatch, effects_update, fn_name, counting(fn_name))
+    _patch_everywhere(monkeypatch, effects, "get_fx", checked_get_fx)
     for seed in range(GAMES):
         rng = np.random.default_rng(300 + seed)
         s = g.initial_state(rng)
         while not g.is_terminal(s) and s.decisions < 2500:
             mask = g.legal_mask(s)
             if s.sub_phase == int(Sub.MAIN):  # memoised mask pieces of a reused Fx
-                assert np.array_equal(mask, g.compute_mask(fast_clone(s)))
+                assert np.array_equal(mask, compute_mask(g.rules, fast_clone(s)))
             g.apply(s, int(rng.choice(np.flatnonzero(mask))))
             fx = s.fx_cache
             if fx is not None and not s.terminal:
@@ -86,7 +101,7 @@ def test_every_incremental_path_is_exercised_in_the_duel(monkeypatch):
     path in ordinary play, so the test above checks each of them."""
     g = ArenaGame({})
     seen = Counter()
-    plain_remove = rules.remove_fx
+    plain_remove = effects_update.remove_fx
 
     def remove_fx(game, s, fx, h):
         out = plain_remove(game, s, fx, h)
@@ -94,7 +109,7 @@ def test_every_incremental_path_is_exercised_in_the_duel(monkeypatch):
             seen["remove_source" if h in fx.src else "remove_passive"] += 1
         return out
 
-    plain_move = rules.move_fx
+    plain_move = effects_update.move_fx
 
     def move_fx(game, s, fx, src, dest):
         out = plain_move(game, s, fx, src, dest)
@@ -102,8 +117,8 @@ def test_every_incremental_path_is_exercised_in_the_duel(monkeypatch):
             seen["rotate" if src == dest else "move"] += 1
         return out
 
-    monkeypatch.setattr(rules, "remove_fx", remove_fx)
-    monkeypatch.setattr(rules, "move_fx", move_fx)
+    _patch_everywhere(monkeypatch, effects_update, "remove_fx", remove_fx)
+    _patch_everywhere(monkeypatch, effects_update, "move_fx", move_fx)
     for seed in range(20):
         rng = np.random.default_rng(500 + seed)
         s = g.initial_state(rng)

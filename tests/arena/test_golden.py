@@ -1,7 +1,7 @@
 """Golden scenarios G1-G21 of the Monolith Arena spec (§10), with exact masks and outcomes.
 
 Positions are written in the compact text format of :mod:`monolith_envs.arena.positions_text`.  Action
-numbers use the H=3 offsets of spec §6.1: DISCARD 20, PLACE 23 (+slot*114 + hex*6 + rot), PLAY_ORDER 365,
+numbers use the H=3 offsets of docs/monolith_arena.md §6.1: DISCARD 20, PLACE 23 (+slot*114 + hex*6 + rot), PLAY_ORDER 365,
 USE_FEATURE 368, UNFOLD 444, END_TURN 445, SELECT_HEX 446, SELECT_ROT 465, SELECT_TRIANGLE 471,
 SELECT_MODE 495.
 """
@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from monolith_envs.arena.game import ArenaGame
+from monolith_envs.arena.positions import effects, set_hand, set_turn
 from monolith_envs.arena.positions_text import parse_position
 from monolith_envs.arena.state import Sub
 
@@ -160,8 +161,8 @@ def test_g4_ranged_through_friends_armor_lasting_wounds():
     assert s.board[9] == knight and s.wounds[knight] == 1
     assert occupied(s) == {16, 9, 11, 2, 5}
     # a second Battle with the same board: 1 more wound, w=2 > 1, removed
-    game.set_turn(s, 1)
-    game.set_hand(s, 1, ["hf_battle"])
+    set_turn(game, s, 1)
+    set_hand(game, s, 1, ["hf_battle"])
     act(game, s, ORDER)
     assert s.board[9] == -1
     assert occupied(s) == {16, 11, 2, 5}
@@ -184,7 +185,7 @@ def test_g5_acceleration_creates_simultaneity(with_rune):
     rune = "11: la_rune_minor_acceleration f=4" if with_rune else ""
     game, s = parse_position(G5.format(rune=rune))
     if with_rune:
-        assert game.effects(s)["initiatives"][10] == (3,)
+        assert effects(game, s)["initiatives"][10] == (3,)
     act(game, s, ORDER)
     assert s.board[10] == -1
     if with_rune:
@@ -204,7 +205,7 @@ factions: dragon_empire, lords_of_the_abyss
 
 def test_g6a_net_stops_the_swordsman():
     game, s = parse_position(G6 + "hand P1: la_battle\nturn: P1\n")
-    assert game.effects(s)["netted"][9]
+    assert effects(game, s)["netted"][9]
     act(game, s, ORDER)
     assert s.board[9] == -1
     assert tile_id(game, s, 10) == "la_horror"
@@ -217,7 +218,7 @@ def test_g6b_net_order_frees_the_swordsman():
     assert legal_hexes(game, s) == {0, 10}  # any enemy tile on the board
     act(game, s, HEX + 10)
     assert s.sub_phase == Sub.MAIN and s.net_marker_on == s.board[10]
-    fx = game.effects(s)
+    fx = effects(game, s)
     assert fx["netted"][10] and not fx["netted"][9]
     act(game, s, ORDER + 1)
     assert s.sub_phase == Sub.ORDER_MODE
@@ -241,10 +242,10 @@ turn: P1
 
 def test_g7_losing_a_toughness_bonus_kills_at_once():
     game, s = parse_position(G7)
-    assert tile_id(game, s, 10) == "gr_axeman" and game.effects(s)["toughness"][10] == 1
+    assert tile_id(game, s, 10) == "gr_axeman" and effects(game, s)["toughness"][10] == 1
     act(game, s, 49)  # PLACE slot 0, hex 4, facing 2
     assert tile_id(game, s, 4) == "la_nightmare"
-    assert game.effects(s)["netted"][9]
+    assert effects(game, s)["netted"][9]
     assert s.board[10] == -1
     assert s.hp == [20, 20] and not s.b_active
     assert s.sub_phase == Sub.MAIN and s.turn_seat == 1
@@ -265,7 +266,7 @@ hand P0: gr_battle
 def test_g8_regeneration_cancels_the_biggest_hit():
     game, s = parse_position(G8)
     wyvern, rune, pikeman, rider = s.board[9], s.board[14], s.board[4], s.board[10]
-    assert game.effects(s)["regen"][9] == [14]
+    assert effects(game, s)["regen"][9] == [14]
     act(game, s, ORDER)
     assert s.board[9] == wyvern and s.wounds[wyvern] == 1
     assert occupied(s) == {2, 9, 16}
@@ -287,7 +288,7 @@ hand P0: la_battle
 def test_g9_venom_and_poison_over_two_battles():
     game, s = parse_position(G9)
     golem, b1 = s.board[14], 35
-    fx = game.effects(s)
+    fx = effects(game, s)
     assert fx["venom"][10] and fx["toughness"][14] == 3
     act(game, s, ORDER)
     assert s.board[10] == -1  # the Spike was killed by the P1 Banner in phase 0
@@ -295,8 +296,8 @@ def test_g9_venom_and_poison_over_two_battles():
     assert s.hp == [19, 17] and s.poison[b1] == 1
     assert s.poison_supply == 3
     # second Battle, same board
-    game.set_turn(s, 0)
-    game.set_hand(s, 0, ["la_battle"])
+    set_turn(game, s, 0)
+    set_hand(game, s, 0, ["la_battle"])
     act(game, s, ORDER)
     assert s.board[14] == -1
     assert s.poison[golem] == 0
@@ -340,7 +341,7 @@ hand P0: hf_battle
 def test_g11_double_attack(with_rune):
     game, s = parse_position(G11.format(rune="16: hf_rune_double_attack f=0" if with_rune else ""))
     golem = s.board[14]
-    assert game.effects(s)["initiatives"][12] == ((3, 0, 0) if with_rune else (3, 0))
+    assert effects(game, s)["initiatives"][12] == ((3, 0, 0) if with_rune else (3, 0))
     act(game, s, ORDER)
     if with_rune:
         assert s.board[14] == -1
@@ -449,7 +450,7 @@ def test_g14_board_full_in_mid_turn():
     assert len(occupied(s)) == 18 and s.board[9] == -1
     act(game, s, 78)  # PLACE slot 0, hex 9, facing 1 -> board full -> Battle
     assert tile_id(game, s, 9) == "de_pikeman"
-    assert game.effects(s)["initiatives"][9] == (4,)
+    assert effects(game, s)["initiatives"][9] == (4,)
     assert s.board[10] == s.board[13] == s.board[14] == -1
     assert len(occupied(s)) == 16
     assert s.hp == [20, 20]
@@ -563,17 +564,17 @@ turn: P1
 
 def test_g17a_netted_content_blocks_folding():
     game, s = parse_position(G17.format(nightmare="11: la_nightmare f=4"))
-    assert game.effects(s)["netted"][10]
+    assert effects(game, s)["netted"][10]
     act(game, s, ORDER)
     assert s.hp == [20, 20] and occupied(s) == {0, 9, 10, 11, 14}
     assert not s.mono_folded[0] and s.seg_hex[0] == [9, 10, 14]
-    assert game.effects(s)["netted"][10]  # the Nightmare's net holds after the Battle
+    assert effects(game, s)["netted"][10]  # the Nightmare's net holds after the Battle
 
 
 def test_g17b_netted_banner_does_not_block_folding():
     game, s = parse_position(G17.format(nightmare="5: la_nightmare f=3"))
     knight, pikeman = s.board[10], s.board[14]
-    assert game.effects(s)["netted"][9]
+    assert effects(game, s)["netted"][9]
     act(game, s, ORDER)
     assert s.hp == [20, 20]
     assert s.mono_folded[0] and s.seg_hex[0] == [9, 9, 9]
@@ -686,7 +687,7 @@ hand P0: de_battle_charge
 
 def test_g21_a_lost_bonus_gives_no_second_attack():
     game, s = parse_position(G21)
-    assert game.effects(s)["initiatives"][9] == (3,)
+    assert effects(game, s)["initiatives"][9] == (3,)
     act(game, s, ORDER, MODE)
     assert occupied(s) == {5, 16}
     assert s.hp == [20, 19]

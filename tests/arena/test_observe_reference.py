@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 import monolith_envs
+from monolith_envs.arena.effects import Fx, get_fx
 from monolith_envs.arena.game import ArenaGame
-from monolith_envs.arena.rules import Fx, get_fx
 from monolith_envs.arena.state import fast_clone
+from monolith_envs.arena.table import compute_mask
 from tests.arena.configs import pick
 from tests.arena.reference_observe import reference_fx, reference_observe
 
@@ -43,9 +44,9 @@ def _check_fx(g, s, fx: Fx) -> None:
 
 def _check_state(g, s):
     fresh = fast_clone(s)  # no caches
-    assert np.array_equal(g.legal_mask(s), g.compute_mask(fresh)), "cached mask differs from a fresh one"
+    assert np.array_equal(g.legal_mask(s), compute_mask(g.rules, fresh)), "cached mask differs from a fresh one"
     if not s.terminal:
-        _check_fx(g, s, get_fx(g, s))
+        _check_fx(g, s, get_fx(g.rules, s))
     for p in range(g.num_players):
         got = g.observe(s, p)
         want = reference_observe(g, fresh, p)
@@ -83,7 +84,7 @@ def test_aec_observation_matches_reference(name):
             obs, _rew, term, trunc, _info = env.last()
             s = raw.game_state
             fresh = fast_clone(s)
-            want_mask = g.compute_mask(fresh)
+            want_mask = compute_mask(g.rules, fresh)
             for other in env.possible_agents:
                 o = env.observe(other)
                 p = raw.agent_name_mapping[other]

@@ -1,4 +1,4 @@
-"""Text and picture renderers of Monolith Arena (spec §7) and the position text format."""
+"""Text and picture renderers of Monolith Arena (docs/monolith_arena.md §7) and the position text format."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def test_text_tokens():
     game, s = parse_position(POSITION)
     txt = render_text(game, s)
     lines = txt.splitlines()
-    # board rows of spec §2.1 (3-4-5-4-3 hexes), each hex as owner.type/facing/wounds
+    # board rows of docs/monolith_arena.md §2.1 (3-4-5-4-3 hexes), each hex as owner.type/facing/wounds
     assert [ln.count(":") for ln in lines[:5]] == [3, 4, 5, 4, 3]
     assert "09:0.de_knight/5/1" in lines[2]
     assert "16:0.de_banner/0/0" in lines[4]

@@ -1,4 +1,4 @@
-"""Battle rules (spec §4.6-§4.8) on hand-built positions; expected values follow the spec's §10 scenarios."""
+"""Battle rules (docs/monolith_arena.md §4.6-§4.8) on hand-built positions; expected values follow the spec's §10 scenarios."""
 
 import pytest
 

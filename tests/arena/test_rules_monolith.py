@@ -1,4 +1,4 @@
-"""The Monolith module (spec §4.10) and its hidden information (spec §7 visibility)."""
+"""The Monolith module (docs/monolith_arena.md §4.10) and its hidden information (docs/monolith_arena.md §7 visibility)."""
 
 import numpy as np
 

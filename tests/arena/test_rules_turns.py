@@ -1,8 +1,10 @@
-"""Setup, turn flow, Orders and relocation (spec §3, §4.1-§4.5, §5.3); values from the spec's rules."""
+"""Setup, turn flow, Orders and relocation (docs/monolith_arena.md §3, §4.1-§4.5, §5.3); values from the spec's rules."""
 
 import numpy as np
 import pytest
 
+from monolith_envs.arena.context import cap
+from monolith_envs.arena.endgame import final_result
 from monolith_envs.arena.game import ArenaGame
 from monolith_envs.arena.positions import effects, new_position, put_tile, set_hand, set_turn
 from monolith_envs.arena.state import Sub
@@ -75,7 +77,7 @@ def test_reinforcement_opening_and_cap():
     g.apply(s, g.layout.index("SELECT_HEX", 0))
     g.apply(s, g.layout.index("SELECT_HEX", 18))
     assert s.sub_phase == Sub.DISCARD and sum(i >= 0 for i in s.hand[0]) == 6
-    assert g.cap(s) == 1
+    assert cap(g.rules, s) == 1
 
 
 def test_illegal_action_message():
@@ -224,7 +226,7 @@ def test_rank_returns_ffa4():
         put_tile(g, s, p, {"dragon_empire": "de_banner", "lords_of_the_abyss": "la_banner",
                            "guardians_of_the_realm": "gr_banner", "harbingers_of_the_forest": "hf_banner"}[fac], h)
     s.hp = [20, 15, 15, 10]
-    g.final_result(s)
+    final_result(g.rules, s)
     r = g.returns(s)
     # ranks 1, 2.5, 2.5, 4 -> values 1, 0, 0, -1 (mean 0)
     assert r.tolist() == pytest.approx([1.0, 0.0, 0.0, -1.0])

@@ -195,7 +195,7 @@ def test_replay_command_prints_steps(tmp_path, capsys):
 def test_replay_command_reports_a_corrupt_file(tmp_path, capsys):
     p = tmp_path / "x.json"
     p.write_text("{\"format\": ")
-    assert main(["replay", str(p)]) == 1
+    assert main(["replay", str(p)]) == 2  # a malformed log is bad input (issue 11 item 5)
     assert "not valid JSON" in capsys.readouterr().err
 
 

@@ -163,3 +163,23 @@ def test_benchmark_configs_of_an_unlisted_game_come_from_game_info():
     assert [(s.env_id, s.label, s.config) for s in specs] == [
         ("toy_pig_v0", "default", {}), ("toy_pig_v0", "2p", {"num_players": 2}),
         ("toy_tictactoe_v0", "default", {})]
+
+
+def test_fuzz_takes_the_game_class_and_logs_the_draws_of_a_failure(tmp_path, capsys):
+    from monolith_envs.core.fuzz import fuzz_rollout, run_fuzz
+    from tests.toy_game import ToyGame
+
+    ok = fuzz_rollout(ToyGame(), seed=4)
+    assert ok.failure is None and ok.returns is not None
+    n = run_fuzz(RollsBeforeRejecting, games=3, seed=0, workers=1, config={}, out_dir=str(tmp_path),
+                 progress=False)
+    out = capsys.readouterr().out
+    assert n == 3 and "FAILURE [rejected_no_draw] seed=0" in out
+    log = load_log(tmp_path / "toy_tictactoe_v0_seed0.json")
+    # the first mark (cell 4) was applied, with its roll; the check then tried MARK(cell=4) again
+    assert log.note.startswith("[rejected_no_draw] illegal MARK(cell=4) drew")
+    assert log.actions == [4] and [(e.step, e.args) for e in log.chance] == [(0, "integers(1, 7)")]
+    g = np.random.default_rng(0)
+    g.integers(0, 3, size=2)  # the hidden cards
+    assert log.chance[0].value == int(g.integers(1, 7))
+    assert len(list(replay_steps(log, lambda _id, **cfg: module_for(RollsBeforeRejecting).raw_env(**cfg)))) == 2

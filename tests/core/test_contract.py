@@ -42,7 +42,10 @@ def test_enums_are_strings_for_json():
 
 # ---------------------------------------------------------------- GameBase
 def test_game_base_defaults_on_the_toy():
+    from monolith_envs.core.game import Game
+
     g = ToyGame()
+    assert isinstance(g, Game)  # the protocol, with GAME_INFO, utility, teams and outcome
     assert g.env_id == "toy_tictactoe_v0"
     assert g.utility is Utility.ZERO_SUM and g.zero_sum is True
     assert g.teams == ((0,), (1,))

@@ -53,3 +53,18 @@ def test_hidden_items_do_not_change_the_observation():
     rs = g.resample_hidden(a, 0, np.random.default_rng(1))
     assert g.observe(rs, 0).tobytes() == g.observe(a, 0).tobytes()
     assert sum(rs.hand[1]) == 1 and len(rs.priv[1]) == 1
+
+
+def test_fast_clone_equals_the_generic_clone():
+    from monolith_envs.core.state import clone_state
+
+    g = StrategyGame({"num_players": 3, "player_powers": True})
+    rng = np.random.default_rng(3)
+    s = g.initial_state(rng)
+    while not g.is_terminal(s):
+        c = g.clone(s)
+        assert states_equal(c, clone_state(s)) and c.legal_cache is None
+        legal = g.legal_list(s)
+        g.apply(c, legal[0], np.random.default_rng(0))
+        assert states_equal(g.clone(s), clone_state(s))
+        g.apply(s, legal[int(rng.integers(len(legal)))], rng)

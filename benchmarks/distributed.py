@@ -1,0 +1,180 @@
+"""Ray throughput next to the single-machine paths: RLlib PPO against ``training.train``'s MaskablePPO, and
+the Ray fuzz backend against the local process pool, with the same worker counts, in one run.
+
+Command line (needs the ``[distributed]``, ``[train]`` extras)::
+
+    python -m benchmarks.distributed [--env monolith_arena_v0] [--quick] [--out-dir benchmarks/results]
+
+Writes ``distributed.{md,json}`` (``distributed-quick`` with ``--quick``).  Every figure is a wall-clock
+rate after an untimed warm-up (model build, first rollouts, worker start), on a local Ray instance of
+``--cpus`` CPUs (default: this machine's); the machine's load average is recorded before and after.
+
+* Training: learner decisions/s and all-seat decisions/s (learner plus opponents) of whole training
+  iterations (sampling + PPO updates), the learner seat against uniformly random opponents.  MaskablePPO:
+  :func:`benchmarks.train_bench.measure_training` (2 envs, ``DummyVecEnv`` and ``SubprocVecEnv``, MLP
+  [64, 64], ``n_steps`` 256, minibatch 64, 4 epochs).  RLlib: :mod:`training.rllib` with 1 and 2 env
+  runners (one env each), the learner in the driver, the same network, batch (512 decisions per
+  iteration), minibatch and epochs.
+* Fuzzing: decisions/s of :func:`~monolith_envs.core.fuzz.fuzz_rollout` over the same seeds, with
+  ``--check-every 0`` (invariants only, a campaign's setting) and ``--check-every 1`` (every per-step
+  check), local pool of W processes against W Ray tasks at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import os
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+__all__ = ["main", "measure_fuzz", "measure_rllib"]
+
+
+def _load() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def measure_rllib(env_id: str, env_config: dict, runners: int, steps: int, seed: int = 0) -> dict:
+    """Time RLlib PPO iterations (Ray must be initialised); returns steps, seconds and rates."""
+    from training.rllib import _opponent_steps, build_config
+    from training.rllib_callbacks import steps_sampled
+    from training.rllib_config import apply_overrides, load_config
+
+    cfg = apply_overrides(load_config(None), [
+        f"env_id='{env_id}'", f"num_env_runners={runners}", "train_batch_size=512", "batch_size=64", "n_epochs=4",
+        "net_arch=[64, 64]", "opponent_mix={random = 1}", f"seed={seed}"])
+    cfg["env_config"] = dict(env_config)
+    algo = build_config(cfg).build_algo()
+    try:
+        s0 = steps_sampled(algo.train())  # warm-up iteration
+        o0 = _opponent_steps(algo)
+        t0 = time.perf_counter()
+        s = s0
+        while s - s0 < steps:
+            s = steps_sampled(algo.train())
+        dt = time.perf_counter() - t0
+        opp = _opponent_steps(algo) - o0
+    finally:
+        algo.stop()
+    return {"env_runners": runners, "steps": s - s0, "seconds": dt, "steps_per_s": (s - s0) / dt,
+            "all_seat_decisions_per_s": (s - s0 + opp) / dt, "opponent_steps": opp}
+
+
+def _local_pool(env_id: str, config: dict, workers: int):
+    from monolith_envs.core import fuzz
+
+    pool = mp.get_context("spawn").Pool(workers, initializer=fuzz._init_worker, initargs=(env_id, config))
+    pool.map(fuzz._work, [(10**9 + i, 8, ("invariants",), 0) for i in range(workers)])  # warm the workers
+    return pool
+
+
+def measure_fuzz(env_id: str, config: dict, workers: int, games: int, check_every: int, backend: str) -> dict:
+    """Decisions/s of ``games`` fuzz rollouts (seeds 0..games-1) on ``workers`` (Ray initialised for ray)."""
+    from monolith_envs.core import fuzz
+    from monolith_envs.core.testing import CHECKS
+
+    jobs = [(s, 8, tuple(CHECKS), check_every) for s in range(games)]
+    if backend == "ray":
+        from monolith_envs.core.fuzz_ray import ray_results
+
+        list(ray_results(env_id, config, [(10**9 + i, 8, ("invariants",), 0) for i in range(2 * workers)],
+                         workers, chunk=1))  # warm the workers
+        t0 = time.perf_counter()
+        results = list(ray_results(env_id, config, jobs, workers))
+        dt = time.perf_counter() - t0
+    else:
+        pool = _local_pool(env_id, config, workers)
+        try:
+            t0 = time.perf_counter()
+            chunk = max(1, min(16, games // (workers * 8) or 1))
+            results = list(pool.imap_unordered(fuzz._work, jobs, chunksize=chunk))
+            dt = time.perf_counter() - t0
+        finally:
+            pool.close()
+            pool.join()
+    dec = sum(r.decisions for r in results)
+    return {"backend": backend, "workers": workers, "check_every": check_every, "games": games,
+            "decisions": dec, "seconds": dt, "decisions_per_s": dec / dt,
+            "failures": sum(1 for r in results if r.failure)}
+
+
+def _markdown(res: dict) -> str:
+    m = res["meta"]
+    lines = [f"# Ray throughput, {m['env_id']} {json.dumps(m['env_config'])}", "",
+             f"{m['date']}, {m['machine']}, {m['cpus']} CPUs; load average {m['load_before']} before, "
+             f"{m['load_after']} after (other users' processes shared the cores).", "",
+             "## Training (learner seat against random opponents; sampling + PPO updates)", "",
+             "| Trainer | learner dec/s | all-seat dec/s | timed steps |", "|---|---:|---:|---:|"]
+    for r in res["train"]:
+        lines.append(f"| {r['label']} | {r['steps_per_s']:,.0f} | {r['all_seat_decisions_per_s']:,.0f} | {r['steps']} |")
+    lines += ["", "## Fuzzing (decisions/s, same seeds)", "",
+              "| checks | workers | local pool | Ray tasks | Ray / local |", "|---|---:|---:|---:|---:|"]
+    by = {(r["backend"], r["check_every"]): r for r in res["fuzz"]}
+    for ce in sorted({r["check_every"] for r in res["fuzz"]}):
+        lo, ra = by[("local", ce)], by[("ray", ce)]
+        what = "invariants only (--check-every 0)" if ce == 0 else f"per-step checks every {ce}"
+        lines.append(f"| {what} | {lo['workers']} | {lo['decisions_per_s']:,.0f} | {ra['decisions_per_s']:,.0f} | "
+                     f"{ra['decisions_per_s'] / lo['decisions_per_s']:.2f}x |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> dict:
+    """Command-line entry point (see the module docstring)."""
+    ap = argparse.ArgumentParser(prog="python -m benchmarks.distributed", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--env", default="monolith_arena_v0")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="game config key")
+    ap.add_argument("--quick", action="store_true", help="smaller budgets (about 2 minutes)")
+    ap.add_argument("--cpus", type=int, default=0, help="CPUs of the local Ray instance (0 = all)")
+    ap.add_argument("--workers", type=int, default=2, help="fuzz workers of both backends")
+    ap.add_argument("--out-dir", default="benchmarks/results")
+    args = ap.parse_args(argv)
+    import ray
+
+    from benchmarks.specs import BenchSpec
+    from benchmarks.timing import BUDGETS
+    from benchmarks.train_bench import measure_training
+    from monolith_envs.core.config import parse_settings
+
+    env_config = parse_settings(args.set)
+    budget = BUDGETS["quick" if args.quick else "full"]
+    steps = budget.train_steps
+    games = (40, 6) if args.quick else (200, 24)
+    meta: dict[str, Any] = {"env_id": args.env, "env_config": env_config, "date": time.strftime("%Y-%m-%d %H:%M UTC",
+                            time.gmtime()), "machine": platform.processor() or platform.machine(),
+                            "cpus": args.cpus or os.cpu_count(), "load_before": _load(), "budget": budget.name,
+                            "ray": ray.__version__}
+    train = []
+    spec = BenchSpec("monolith", args.env, "bench", env_config)
+    for vec in ("dummy", "subproc"):
+        r = measure_training(spec, budget, vec=vec)
+        train.append({"label": f"training.train MaskablePPO, 2 envs {vec}", **r})
+    ray.init(num_cpus=args.cpus or None, include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
+    try:
+        for n in (1, 2):
+            r = measure_rllib(args.env, env_config, n, steps)
+            train.append({"label": f"training.rllib PPO, {n} env runner{'s' if n > 1 else ''}", **r})
+        fuzz = []
+        for ce, g in ((0, games[0]), (1, games[1])):
+            fuzz.append(measure_fuzz(args.env, env_config, args.workers, g, ce, "ray"))
+    finally:
+        ray.shutdown()
+    for ce, g in ((0, games[0]), (1, games[1])):
+        fuzz.append(measure_fuzz(args.env, env_config, args.workers, g, ce, "local"))
+    meta["load_after"] = _load()
+    res = {"meta": meta, "train": train, "fuzz": fuzz}
+    out = Path(args.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    stem = "distributed-quick" if args.quick else "distributed"
+    (out / f"{stem}.json").write_text(json.dumps(res, indent=2))
+    md = _markdown(res)
+    (out / f"{stem}.md").write_text(md)
+    print(md)
+    return res
+
+
+if __name__ == "__main__":
+    main()

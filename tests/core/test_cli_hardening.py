@@ -1,0 +1,173 @@
+"""Episode logs, replay and the fuzz / check / replay command lines refuse bad input on one line with exit
+status 2 (issue 11 items 5 and 6)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import monolith_envs
+from monolith_envs.__main__ import main
+
+TOY = "toy_tictactoe_v0"
+
+
+def _good_log(tmp_path):
+    env = monolith_envs.make(TOY, wrapped=False)
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    while not env.terminations[env.agent_selection]:
+        env.step(int(rng.choice(env.legal_actions())))
+    return env.episode_log.to_json()
+
+
+def _write(tmp_path, data, name="log.json"):
+    p = tmp_path / name
+    if isinstance(data, bytes):
+        p.write_bytes(data)
+    else:
+        p.write_text(data if isinstance(data, str) else json.dumps(data))
+    return str(p)
+
+
+def _nested(depth):
+    return "[" * depth + "]" * depth
+
+
+def _replay_error(path, capsys):
+    code = main(["replay", path, "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    assert path in err, err
+    return err
+
+
+@pytest.mark.parametrize("mutate, field", [
+    (lambda d: d["actions"].__setitem__(0, 9), "actions[0] = 9 is out of range"),
+    (lambda d: d["actions"].__setitem__(1, -1), "actions[1] = -1 is negative"),
+    (lambda d: d["actions"].__setitem__(1, 2.5), "actions[1] = 2.5"),
+    (lambda d: d.update(seed=-1), "field 'seed' is -1"),
+    (lambda d: d.update(seed=2**200), "field 'seed' is 16069"),
+    (lambda d: d.pop("format"), "missing field 'format'"),
+    (lambda d: d.update(format="other/1"), "field 'format' is 'other/1'"),
+    (lambda d: d.update(note=5), "field 'note' must be a string"),
+    (lambda d: d.update(extra=1), "unknown field(s) 'extra'"),
+    (lambda d: d.update(config={"size": 4}), "field 'env_id' or 'config' cannot be replayed"),
+    (lambda d: d.update(env_id="nope_v0"), "field 'env_id' or 'config'"),
+    (lambda d: d.update(note=json.loads(_nested(40))), "nested deeper than 32"),
+])
+def test_malformed_log_fields(tmp_path, capsys, mutate, field):
+    d = _good_log(tmp_path)
+    mutate(d)
+    err = _replay_error(_write(tmp_path, d), capsys)
+    assert field in err, err
+
+
+@pytest.mark.parametrize("content, fragment", [
+    (b'{"format": "monolith_envs.episode_log/2", "note": "caf\xe9"}', "byte 54 (0xe9) is not valid UTF-8"),
+    (_nested(100000), "nested deeper than Python can read"),
+    ('{"format": "monolith_envs.episode_log/2", "seed": ' + "9" * 5000 + "}", "a value cannot be read"),
+    ('{"format": ', "not valid JSON at line 1"),
+    ("[1, 2]", "an episode log is a JSON object"),
+])
+def test_malformed_log_files(tmp_path, capsys, content, fragment):
+    err = _replay_error(_write(tmp_path, content), capsys)
+    assert fragment in err, err
+
+
+def test_fifo_directory_and_missing_log(tmp_path, capsys):
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    assert "not a regular file" in _replay_error(str(fifo), capsys)
+    assert "not a regular file" in _replay_error(str(tmp_path), capsys)
+    assert "cannot read episode log" in _replay_error(str(tmp_path / "none.json"), capsys)
+
+
+def test_good_log_still_replays(tmp_path, capsys):
+    assert main(["replay", _write(tmp_path, _good_log(tmp_path)), "--quiet"]) == 0
+    assert "end: terminal=True" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["fuzz", TOY, "--games", "0"], "argument --games: 0 is below 1"),
+    (["fuzz", TOY, "--workers", "0"], "argument --workers: 0 is below 1"),
+    (["fuzz", TOY, "--sample", "-1"], "argument --sample: -1 is below 0"),
+    (["fuzz", TOY, "--seed", "-1"], "argument --seed: -1 is below 0"),
+    (["fuzz", TOY, "--check-every", "-2"], "argument --check-every: -2 is below 0"),
+    (["fuzz", TOY, "--games", "x"], "argument --games: 'x' is not an integer"),
+    (["fuzz", TOY, "--config", "[1]"], "argument --config: must be a JSON object"),
+    (["check", TOY, "--games", "-1"], "argument --games: -1 is below 1"),
+    (["check", TOY, "--seed", "-3"], "argument --seed: -3 is below 0"),
+])
+def test_arguments_are_validated(argv, fragment, capsys):
+    with pytest.raises(SystemExit) as ei:
+        main(argv)
+    assert ei.value.code == 2
+    assert fragment in capsys.readouterr().err
+
+
+def test_out_is_checked_before_the_run(tmp_path, capsys):
+    blocker = tmp_path / "taken"
+    blocker.write_text("x")
+    code = main(["fuzz", TOY, "--games", "3", "--workers", "1", "--no-progress", "--out", str(blocker)])
+    out, err = capsys.readouterr()
+    assert code == 2 and "fuzz " not in out
+    assert err == f"error: --out {blocker}: exists and is not a folder; give a folder for the failure logs\n"
+    code = main(["fuzz", TOY, "--games", "3", "--workers", "1", "--no-progress", "--out", str(blocker / "sub")])
+    assert code == 2 and "cannot be created" in capsys.readouterr().err
+
+
+def test_reproduce_command_is_exact(tmp_path, capsys):
+    from tests.core.test_conformance_checks import MiscountsExtraTurns
+    from tests.toy_game import module_for
+
+    mod = module_for(MiscountsExtraTurns, "toy_fuzzbad_v0")
+    monolith_envs.register("toy_fuzzbad_v0", lambda: mod)
+    argv = ["fuzz", "toy_fuzzbad_v0", "--games", "4", "--workers", "1", "--no-progress", "--sample", "3",
+            "--check-every", "2", "--out", str(tmp_path), "--config", "{}"]
+    assert main(argv) == 1
+    out = capsys.readouterr().out
+    first = next(ln for ln in out.splitlines() if ln.startswith("FAILURE"))
+    cmd = next(ln for ln in out.splitlines() if "reproduce:" in ln).split("reproduce: ", 1)[1]
+    assert "--sample 3 --check-every 2" in cmd and "--config '{}'" in cmd
+    words = shlex.split(cmd)
+    assert words[:3] == ["python", "-m", "monolith_envs"]
+    assert main(words[3:] + ["--no-progress"]) == 1
+    again = capsys.readouterr().out
+    assert first in again.splitlines() and "games=1 " in again
+
+
+@pytest.mark.parametrize("cmd", ["fuzz", "check", "replay"])
+def test_help_shows_every_default(cmd, capsys):
+    with pytest.raises(SystemExit) as ei:
+        main([cmd, "--help"])
+    assert ei.value.code == 0
+    text = capsys.readouterr().out
+    options = text.split("options:", 1)[1]
+    entries = [e for e in options.split("\n  -") if e.strip() and not e.strip().startswith("h, --help")]
+    assert entries and all("(default:" in e for e in entries), text
+
+
+def test_preload_registers_an_env_for_fuzz_check_and_replay(tmp_path):
+    run = [sys.executable, "-m", "monolith_envs"]
+    env = dict(os.environ, PYTHONPATH=os.getcwd())
+    r = subprocess.run(run + ["fuzz", TOY, "--games", "4", "--workers", "1", "--no-progress"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 2 and r.stderr.startswith("error: unknown env id") and "Traceback" not in r.stderr
+    r = subprocess.run(run + ["fuzz", TOY, "--games", "4", "--workers", "2", "--no-progress",
+                              "--preload", "tests.preload_toy"], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0 and "games=4" in r.stdout and "failures=0" in r.stdout, r.stderr
+    log = _write(tmp_path, _good_log(tmp_path))
+    r = subprocess.run(run + ["replay", log, "--quiet", "--preload", "tests.preload_toy"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0 and "end: terminal=True" in r.stdout, r.stderr
+    r = subprocess.run(run + ["check", TOY, "--games", "1", "--preload", "tests.preload_toy"],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0 and "checks passed over 1 episodes" in r.stdout, r.stderr

@@ -1,0 +1,51 @@
+"""Text and picture renders (docs/monolith_strategy.md §14)."""
+
+import numpy as np
+
+from monolith_envs import monolith_strategy_v0
+from monolith_envs.strategy import parse_position
+
+POS = """
+players 3
+round 2
+roundcard 7 exalted
+vp 9 10 0
+gems 2 1 0
+die 0 P1 6
+die 20 P0 5
+blocked 21
+pool P0 1 4
+pool P2 2
+hand P0 augment sabotage
+hand P1 jinx
+private P1 R25
+private P2 R11 revealed faces 3 0 0 0
+decision turn P0
+"""
+
+
+def test_text_shows_grid_players_and_track_and_hides_hands():
+    g, s = parse_position(POS)
+    t = g.render_text(s, viewer=0)
+    assert t.splitlines()[0].startswith("round 2/5 · action · TURN for P0 · Primus P0")
+    assert "A:P1=6" in t and "5:P0=5" in t and "6:##" in t
+    assert "Round 2: Exalted Offering" in t
+    assert "hand: augment sabotage" in t and "jinx" not in t
+    assert "hidden Rune" in t and "R25" not in t and "R11" in t
+    assert "10T2<1>" in t and "9<0>" in t and "25V" in t
+    full = g.render_text(s)
+    assert "jinx" in full and "R25" in full
+
+
+def test_rgb_picture_and_env_render_modes():
+    g, s = parse_position(POS)
+    img = g.render_rgb(s)
+    assert img.shape == (640, 940, 3) and img.dtype == np.uint8
+    assert (img[:30] == (40, 40, 48)).all(axis=2).mean() > 0.8  # the status bar
+    assert (img == (214, 69, 65)).all(axis=2).any() and (img == (52, 120, 200)).all(axis=2).any()
+    env = monolith_strategy_v0.env(num_players=2, render_mode="ansi")
+    env.reset(seed=0)
+    assert "round 1/5" in env.render()
+    env = monolith_strategy_v0.env(num_players=1, render_mode="rgb_array")
+    env.reset(seed=0)
+    assert env.render().shape == (640, 940, 3)

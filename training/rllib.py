@@ -1,0 +1,343 @@
+"""Train PPO with RLlib (new API stack) by self-play on any registered game, locally or on a Ray cluster.
+
+Command line::
+
+    python -m training.rllib --env ENV_ID [--config FILE] [--set key=value ...] [--num-env-runners N]
+                             [--address auto|HOST:PORT] [--list-keys]
+
+One shared policy (the RLModule ``"shared"``, :class:`~training.rllib_module.MaskedPPOTorchRLModule`,
+action mask applied to its logits) plays every learner seat of :class:`~training.rllib_env.MonolithMultiAgentEnv`;
+the other seats are frozen snapshots of it and fixed agents per ``opponent_mix`` (see
+:mod:`training.rllib_config`, ``--list-keys``).  The learner runs in this process; ``num_env_runners`` Ray
+actors sample episodes, on any node of the cluster.  Outputs under ``<out_dir>/<name>/``:
+
+* ``config.json``; ``metrics.jsonl`` (one JSON line per training iteration: steps, throughput, PPO losses,
+  episode return and the learner seats' win rate, evaluations) and, with the ``[train]`` extra,
+  TensorBoard logs in ``tb/``;
+* ``checkpoints/step_<N>/``: RLlib algorithm checkpoints every ``checkpoint_every`` learner steps;
+  ``final_checkpoint/``: the last one (``rllib:<run>/final_checkpoint`` is an agent spec);
+* ``report.json``: the shape of :mod:`training.train`'s report (final win rates against the
+  ``eval_opponents`` with 95% Wilson intervals, the learning curve, throughput, the resolved config).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from training.config import TrainConfigError
+from training.rllib_config import apply_overrides, describe_keys, load_config, run_name
+
+__all__ = ["build_config", "main", "module_spec", "shared_weights", "train"]
+
+
+def _to_shared(agent_id: Any, episode: Any = None, **kwargs: Any) -> str:
+    """Policy mapping: every learner seat plays the one shared module."""
+    from training.rllib_env import SHARED_MODULE
+
+    return SHARED_MODULE
+
+
+def module_spec(cfg: dict, observation_space: Any = None, action_space: Any = None) -> Any:
+    """The ``RLModuleSpec`` of the shared module (``net_arch`` hidden layers, separate value network)."""
+    from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from training.rllib_module import MaskedPPOTorchRLModule
+
+    return RLModuleSpec(module_class=MaskedPPOTorchRLModule, observation_space=observation_space,
+                        action_space=action_space,
+                        model_config=DefaultModelConfig(fcnet_hiddens=list(cfg["net_arch"]), vf_share_layers=False))
+
+
+def _build_module(spec: Any) -> Any:
+    return spec.build()
+
+
+def env_config(cfg: dict) -> dict:
+    """RLlib's ``env_config`` for :class:`~training.rllib_env.MonolithMultiAgentEnv` (picklable)."""
+    import monolith_envs
+
+    aec = monolith_envs.make(cfg["env_id"], wrapped=False, **cfg["env_config"])
+    name = aec.possible_agents[0]
+    spec = module_spec(cfg, aec.observation_space(name), aec.action_space(name))
+    return {"env_id": cfg["env_id"], "env_config": dict(cfg["env_config"]), "opponent_mix": dict(cfg["opponent_mix"]),
+            "pool_size": cfg["pool_size"], "seat": cfg["seat"], "seed": cfg["seed"], "preload": list(cfg["preload"]),
+            "module_factory": partial(_build_module, spec)}
+
+
+def build_config(cfg: dict) -> Any:
+    """The ``PPOConfig``: multi-agent, one trained module ``"shared"``, torch, the learner in this process."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+
+    from training.rllib_callbacks import SeatMetrics
+    from training.rllib_env import SHARED_MODULE, MonolithMultiAgentEnv
+
+    return (
+        PPOConfig()
+        .environment(MonolithMultiAgentEnv, env_config=env_config(cfg), disable_env_checking=True)
+        .framework("torch")
+        .env_runners(num_env_runners=cfg["num_env_runners"], num_envs_per_env_runner=cfg["envs_per_env_runner"],
+                     num_cpus_per_env_runner=1, rollout_fragment_length="auto")
+        .learners(num_learners=0)
+        .multi_agent(policies={SHARED_MODULE}, policy_mapping_fn=_to_shared, policies_to_train=[SHARED_MODULE])
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={SHARED_MODULE: module_spec(cfg)}))
+        .training(lr=cfg["learning_rate"], gamma=cfg["gamma"], lambda_=cfg["gae_lambda"],
+                  clip_param=cfg["clip_range"], entropy_coeff=cfg["ent_coef"], vf_loss_coeff=cfg["vf_coef"],
+                  grad_clip=cfg["max_grad_norm"], grad_clip_by="global_norm",
+                  train_batch_size_per_learner=cfg["train_batch_size"], minibatch_size=cfg["batch_size"],
+                  num_epochs=cfg["n_epochs"])
+        .callbacks(SeatMetrics)
+        .debugging(seed=cfg["seed"], log_level="ERROR")
+        .reporting(metrics_num_episodes_for_smoothing=20)
+    )
+
+
+def shared_weights(algo: Any) -> dict:
+    """``{name: float32 ndarray}``: a frozen copy of the shared module's parameters (from the learner)."""
+    from training.rllib_env import SHARED_MODULE
+
+    module = algo.learner_group._learner.module[SHARED_MODULE]
+    return {k: v.detach().cpu().numpy().copy() for k, v in module.state_dict().items()}
+
+
+def _sub_envs(runner: Any) -> list:
+    env = getattr(runner, "env", None)
+    if env is None:
+        return []
+    env = getattr(env, "unwrapped", env)
+    return [getattr(e, "unwrapped", e) for e in getattr(env, "envs", [env])]
+
+
+def _push_snapshot(algo: Any, weights: dict) -> None:
+    def add(runner: Any) -> int:
+        subs = _sub_envs(runner)
+        for e in subs:
+            if hasattr(e, "add_snapshot"):
+                e.add_snapshot(weights)
+        return len(subs)
+
+    algo.env_runner_group.foreach_env_runner(add, local_env_runner=True)
+
+
+def _opponent_steps(algo: Any) -> int:
+    counts = algo.env_runner_group.foreach_env_runner(
+        lambda r: sum(getattr(e, "opponent_steps", 0) for e in _sub_envs(r)), local_env_runner=True)
+    return int(sum(counts))
+
+
+def _init_ray(cfg: dict) -> bool:
+    """Join ``address`` or start a local instance; returns True when this call started Ray."""
+    import ray
+
+    if ray.is_initialized():
+        return False
+    kw: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False,
+                          "_node_ip_address": "127.0.0.1"}  # a local instance stays on the loopback interface
+    if cfg["address"]:
+        ray.init(address=cfg["address"], log_to_driver=False)
+    else:
+        if cfg["ray_num_cpus"]:
+            kw["num_cpus"] = cfg["ray_num_cpus"]
+        ray.init(**kw)
+    return True
+
+
+def _evaluate(cfg: dict, ckpt: Path, games: int, seed: int, progress: bool = False) -> dict:
+    from training.evaluate import run_pairing
+
+    out = {}
+    for opp in cfg["eval_opponents"]:
+        pr = run_pairing(cfg["env_id"], f"rllib:{ckpt}", opp, games, seed=seed, env_config=cfg["env_config"],
+                         workers=cfg["eval_workers"], preload=cfg["preload"], progress=progress)
+        out[opp] = pr.summary()
+    return out
+
+
+class _Log:
+    """``metrics.jsonl`` plus TensorBoard scalars when ``torch.utils.tensorboard`` can be imported."""
+
+    def __init__(self, run_dir: Path):
+        self.file = open(run_dir / "metrics.jsonl", "w")
+        try:
+            from torch.utils.tensorboard import SummaryWriter
+
+            self.tb = SummaryWriter(str(run_dir / "tb"))
+        except ImportError:
+            self.tb = None
+
+    def write(self, row: dict) -> None:
+        self.file.write(json.dumps(row) + "\n")
+        self.file.flush()
+        if self.tb is not None:
+            for k, v in _flat(row).items():
+                self.tb.add_scalar(k, v, row["step"])
+
+    def close(self) -> None:
+        self.file.close()
+        if self.tb is not None:
+            self.tb.close()
+
+
+def _flat(d: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(_flat(v, f"{prefix}{k}/"))
+        elif isinstance(v, (int, float)) and not isinstance(v, bool) and k != "step":
+            out[f"{prefix}{k}"] = float(v)
+    return out
+
+
+def _row(res: dict, step: int, seconds: float, opp_steps: int) -> dict:
+    from training.rllib_env import SHARED_MODULE
+
+    runners = res.get("env_runners", {})
+    learner = res.get("learners", {}).get(SHARED_MODULE, {})
+    keep = ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "curr_entropy_coeff")
+    return {"step": step, "seconds": round(seconds, 3), "opponent_steps": opp_steps,
+            "learner_steps_per_s": step / max(seconds, 1e-9),
+            "env_steps_per_s": (step + opp_steps) / max(seconds, 1e-9),
+            "episode_return_mean": runners.get("episode_return_mean"),
+            "episodes": runners.get("num_episodes_lifetime"),
+            "learner_win_rate": runners.get("learner_win_rate"),
+            "ppo": {k: float(learner[k]) for k in keep if k in learner}}
+
+
+def train(cfg: dict) -> dict:
+    """Run one RLlib training job from a validated config; returns the report dict (also ``report.json``).
+
+    Raises:
+        monolith_envs.UnknownEnvError / ConfigError: bad ``env_id`` / ``env_config``.
+    """
+    import ray
+    import torch
+
+    import monolith_envs
+
+    for mod in cfg["preload"]:
+        importlib.import_module(mod)
+    monolith_envs.make(cfg["env_id"], **cfg["env_config"])  # fail fast on env id / config errors
+    cfg = {**cfg, "name": run_name(cfg)}
+    torch.set_num_threads(cfg["torch_threads"])
+    run_dir = Path(cfg["out_dir"]) / cfg["name"]
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
+    t_start = time.perf_counter()
+    started = _init_ray(cfg)
+    log = _Log(run_dir)
+    curve: list[dict] = []
+    try:
+        algo = build_config(cfg).build_algo()
+        from training.rllib_callbacks import steps_sampled
+
+        steps = last_snap = last_eval = last_ckpt = 0
+        _push_snapshot(algo, shared_weights(algo))
+        t0 = time.perf_counter()
+        t_eval = 0.0
+        while steps < cfg["total_timesteps"]:
+            res = algo.train()
+            steps = steps_sampled(res)
+            opp = _opponent_steps(algo)
+            row = _row(res, steps, time.perf_counter() - t0 - t_eval, opp)
+            if cfg["snapshot_every"] and steps - last_snap >= cfg["snapshot_every"]:
+                last_snap = steps
+                _push_snapshot(algo, shared_weights(algo))
+            if cfg["checkpoint_every"] and steps - last_ckpt >= cfg["checkpoint_every"]:
+                last_ckpt = steps
+                algo.save_to_path(str((run_dir / "checkpoints" / f"step_{steps}").resolve()))
+            if cfg["eval_every"] and (steps - last_eval >= cfg["eval_every"] or steps >= cfg["total_timesteps"]):
+                last_eval = steps
+                te = time.perf_counter()
+                path = algo.save_to_path(str((run_dir / "eval_checkpoint").resolve()))
+                point = {"step": steps, **{k: {"win_rate": v["win_rate"], "ci95": v["ci95"], "games": v["games"]}
+                                           for k, v in _evaluate(cfg, Path(path), cfg["eval_games"],
+                                                                 cfg["seed"] + 10**6).items()}}
+                curve.append(point)
+                row["eval"] = {k: v["win_rate"] for k, v in point.items() if k != "step"}
+                t_eval += time.perf_counter() - te
+            log.write(row)
+            if cfg["progress_bar"]:
+                print(f"train: {steps}/{cfg['total_timesteps']} learner steps, "
+                      f"{row['env_steps_per_s']:.0f} env steps/s", file=sys.stderr)
+        t_train = time.perf_counter() - t0 - t_eval
+        opp_steps = _opponent_steps(algo)
+        final_path = Path(algo.save_to_path(str((run_dir / "final_checkpoint").resolve())))
+        algo.stop()
+        t1 = time.perf_counter()
+        final = _evaluate(cfg, final_path, cfg["final_eval_games"], cfg["seed"] + 2 * 10**6, cfg["progress_bar"])
+        t_final = time.perf_counter() - t1
+    finally:
+        log.close()
+        if started:
+            ray.shutdown()
+    report = {
+        "run": cfg["name"], "env_id": cfg["env_id"], "env_config": cfg["env_config"],
+        "final_model": str(final_path), "learner_steps": steps, "pretrain": {},
+        "final_eval": final, "learning_curve": curve,
+        "throughput": {"train_seconds": t_train, "learner_steps_per_s": steps / t_train,
+                       "env_steps_per_s": (steps + opp_steps) / t_train, "opponent_steps": opp_steps,
+                       "num_env_runners": cfg["num_env_runners"],
+                       "envs_per_env_runner": cfg["envs_per_env_runner"]},
+        "final_eval_seconds": t_final, "total_seconds": time.perf_counter() - t_start, "config": cfg,
+    }
+    (run_dir / "report.json").write_text(json.dumps(report, indent=2))
+    return report
+
+
+def main(argv: list[str] | None = None) -> dict:
+    """Command-line entry point (see the module docstring)."""
+    ap = argparse.ArgumentParser(prog="python -m training.rllib", description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--env", default=None, help="registered env id (the config's env_id when omitted)")
+    ap.add_argument("--config", default=None, help="TOML config (default: the built-in defaults)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a config key (table entries: env_config.num_players=3)")
+    ap.add_argument("--num-env-runners", type=int, default=None, help="RLlib env runners (overrides the config)")
+    ap.add_argument("--address", default=None,
+                    help="Ray cluster: 'auto' or HOST:PORT (default: start a local Ray instance)")
+    ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
+                    help="module to import first in every process (registers extra env ids)")
+    ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
+    args = ap.parse_args(argv)
+    for mod in args.preload:
+        importlib.import_module(mod)
+    if args.list_keys:
+        print(describe_keys())
+        return {}
+    sets = list(args.set)
+    if args.env is not None:
+        sets.append(f"env_id='{args.env}'")
+    if args.num_env_runners is not None:
+        sets.append(f"num_env_runners={args.num_env_runners}")
+    if args.preload:
+        sets.append("preload=" + json.dumps(args.preload))
+    if args.address is not None:
+        sets.append(f"address='{args.address}'")
+    try:
+        cfg = apply_overrides(load_config(args.config), sets)
+        import monolith_envs
+
+        monolith_envs.make(cfg["env_id"], **cfg["env_config"])
+    except (TrainConfigError, ValueError, KeyError) as e:
+        ap.error(str(e))
+    from training.train import final_eval_lines
+
+    report = train(cfg)
+    tp = report["throughput"]
+    print(f"\nrun {report['run']}: {report['learner_steps']} learner steps in {tp['train_seconds']:.0f} s "
+          f"({tp['env_steps_per_s']:.0f} env steps/s incl. opponents, {cfg['num_env_runners']} env runners)")
+    print(final_eval_lines(report))
+    print(f"report: {Path(cfg['out_dir']) / report['run'] / 'report.json'}")
+    return report
+
+
+if __name__ == "__main__":
+    main()

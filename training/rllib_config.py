@@ -1,0 +1,126 @@
+"""Config of :mod:`training.rllib`: :mod:`training.config`'s keys where they apply, plus RLlib's own.
+
+A TOML file or ``--set key=value`` overrides, validated as strictly as ``training.train``'s configs (the
+same types and messages: :class:`~training.config.TrainConfigError`).  ``python -m training.rllib
+--list-keys`` prints every key.  Keys of ``training.train`` that have no meaning here (the SB3 vector env,
+the feature extractors, the warm start, reward shaping) are refused by name, so a ``training.train``
+config is never half-applied.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from training.config import KEYS as TRAIN_KEYS
+from training.config import Key, TrainConfigError, _check_type, read_toml
+from training.config import apply_overrides as train_overrides
+from training.config import describe_keys as train_describe
+
+__all__ = ["KEYS", "NOT_APPLICABLE", "apply_overrides", "describe_keys", "load_config", "run_name", "validate"]
+
+_SHARED = ("name", "out_dir", "env_id", "env_config", "seed", "total_timesteps", "torch_threads", "seat",
+           "learning_rate", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef",
+           "vf_coef", "max_grad_norm", "net_arch", "opponent_mix", "pool_size", "snapshot_every", "eval_every",
+           "eval_games", "eval_opponents", "final_eval_games", "eval_workers", "checkpoint_every",
+           "progress_bar")
+_TRAIN = {k.name: k for k in TRAIN_KEYS}
+_OVERRIDE = {
+    "opponent_mix": Key("opponent_mix", dict, {"learner": 0.5, "self": 0.2, "random": 0.15, "heuristic": 0.15},
+                        "role weights of the seats besides the first learner seat: 'learner' = the live "
+                        "shared policy (trained on), 'self' = a frozen snapshot of it, else an agent spec "
+                        "played inside the env"),
+    "batch_size": dataclasses.replace(_TRAIN["batch_size"], doc="PPO minibatch size (RLlib minibatch_size)"),
+    "eval_workers": dataclasses.replace(_TRAIN["eval_workers"], default=1,
+                                        doc="worker processes of the evaluations (rllib: agents)"),
+}
+KEYS: tuple[Key, ...] = tuple(_OVERRIDE.get(n, _TRAIN[n]) for n in _SHARED) + (
+    Key("num_env_runners", int, 1, "RLlib env runners (Ray actors sampling episodes; 0 = sample in the "
+        "driver)"),
+    Key("envs_per_env_runner", int, 1, "env copies stepped by each env runner"),
+    Key("train_batch_size", int, 2000, "learner decisions per training iteration, over all env runners"),
+    Key("address", str, "", "Ray cluster to join ('auto', 'HOST:PORT'); empty = start a local Ray instance"),
+    Key("ray_num_cpus", int, 0, "CPUs of a local Ray instance (0 = all of this machine's)"),
+    Key("preload", list, [], "modules every process imports first (env runners, evaluation workers): "
+        "they register extra env ids"),
+)
+_BY_NAME = {k.name: k for k in KEYS}
+NOT_APPLICABLE = tuple(k.name for k in TRAIN_KEYS if k.name not in _BY_NAME)
+
+
+def describe_keys() -> str:
+    """One line per key: name, type, default, meaning."""
+    return train_describe(KEYS)
+
+
+def _refuse_unknown(keys: Any) -> None:
+    only_train = [k for k in keys if k in NOT_APPLICABLE]
+    if only_train:
+        raise TrainConfigError(f"config key(s) {', '.join(map(repr, only_train))} apply to training.train only "
+                               f"(MaskablePPO); training.rllib accepts: {', '.join(_BY_NAME)}")
+    unknown = [k for k in keys if k not in _BY_NAME]
+    if unknown:
+        raise TrainConfigError(f"unknown config key(s) {', '.join(map(repr, unknown))}; valid keys: "
+                               f"{', '.join(_BY_NAME)}")
+
+
+def validate(cfg: Mapping[str, Any]) -> dict:
+    """Merge ``cfg`` over the defaults and check every key, type and range.
+
+    Raises:
+        TrainConfigError: an unknown key, a ``training.train``-only key, a wrong type or a bad value.
+    """
+    _refuse_unknown(cfg)
+    out = {}
+    for k in KEYS:
+        v = cfg.get(k.name, k.default)
+        out[k.name] = _check_type(k, v) if k.name in cfg else (dict(v) if isinstance(v, dict) else
+                                                               list(v) if isinstance(v, list) else v)
+    for k in ("total_timesteps", "batch_size", "n_epochs", "pool_size", "torch_threads", "eval_workers",
+              "envs_per_env_runner", "train_batch_size", "final_eval_games", "eval_games"):
+        if out[k] < 1:
+            raise TrainConfigError(f"config key {k!r}: must be >= 1, got {out[k]}")
+    for k in ("num_env_runners", "ray_num_cpus", "snapshot_every", "eval_every", "checkpoint_every"):
+        if out[k] < 0:
+            raise TrainConfigError(f"config key {k!r}: must be >= 0, got {out[k]}")
+    mix = out["opponent_mix"]
+    if (not mix or any(not isinstance(w, (int, float)) or isinstance(w, bool) or w < 0 for w in mix.values())
+            or sum(mix.values()) <= 0):
+        raise TrainConfigError(f"config key 'opponent_mix': non-negative weights with a positive sum, got {mix}")
+    if out["batch_size"] > out["train_batch_size"]:
+        raise TrainConfigError(f"config key 'batch_size' ({out['batch_size']}) must not exceed "
+                               f"'train_batch_size' ({out['train_batch_size']})")
+    return out
+
+
+def load_config(path: str | Path | None = None) -> dict:
+    """Read and validate a TOML config (``None``: the defaults; ``name`` stays empty, see :func:`run_name`).
+
+    A bare file name is also looked up in ``training/configs/``.
+
+    Raises:
+        TrainConfigError: missing file, TOML syntax error, unknown key or wrong type.
+    """
+    if path is None:
+        return validate({})
+    p, raw = read_toml(Path(path))
+    cfg = validate(raw)
+    cfg["name"] = cfg["name"] or p.stem
+    return cfg
+
+
+def run_name(cfg: Mapping[str, Any]) -> str:
+    """The run's name: ``name``, else ``rllib_<env_id>``."""
+    return cfg["name"] or f"rllib_{cfg['env_id']}"
+
+
+def apply_overrides(cfg: Mapping[str, Any], overrides: list[str]) -> dict:
+    """Apply ``key=value`` overrides (``env_config.num_players=3`` sets one entry of a table) and revalidate.
+
+    Raises:
+        TrainConfigError: malformed override, unknown or ``training.train``-only key, or wrong type.
+    """
+    _refuse_unknown([item.partition("=")[0].strip().partition(".")[0] for item in overrides if "=" in item])
+    return train_overrides(cfg, overrides, _BY_NAME, validate)
