@@ -67,7 +67,7 @@ def test_fast_clone_equals_the_generic_clone_and_is_independent():
     g = MonolithGame({"shaman_assignment": "draft"})
     rng = np.random.default_rng(4)
     s = g.initial_state(rng)
-    for k in range(400):
+    for _k in range(400):
         if s.terminal:
             break
         c = g.clone(s)
