@@ -17,7 +17,8 @@ rate after an untimed warm-up (model build, first rollouts, worker start), on a 
   iteration), minibatch and epochs.
 * Fuzzing: decisions/s of :func:`~monolith_envs.core.fuzz.fuzz_rollout` over the same seeds, with
   ``--check-every 0`` (invariants only, a campaign's setting) and ``--check-every 1`` (every per-step
-  check), local pool of W processes against W Ray tasks at once.
+  check), local pool of W processes against W Ray tasks at once; the two alternate ``--repeats`` times
+  and the median is reported.
 """
 
 from __future__ import annotations
@@ -64,30 +65,32 @@ def measure_rllib(env_id: str, env_config: dict, runners: int, steps: int, seed:
             "all_seat_decisions_per_s": (s - s0 + opp) / dt, "opponent_steps": opp}
 
 
-def _local_pool(env_id: str, config: dict, workers: int):
+def _local_pool(game_cls: Any, config: dict, workers: int):
     from monolith_envs.core import fuzz
 
-    pool = mp.get_context("spawn").Pool(workers, initializer=fuzz._init_worker, initargs=(env_id, config))
+    pool = mp.get_context("spawn").Pool(workers, initializer=fuzz._init_worker, initargs=(game_cls, config))
     pool.map(fuzz._work, [(10**9 + i, 8, ("invariants",), 0) for i in range(workers)])  # warm the workers
     return pool
 
 
 def measure_fuzz(env_id: str, config: dict, workers: int, games: int, check_every: int, backend: str) -> dict:
     """Decisions/s of ``games`` fuzz rollouts (seeds 0..games-1) on ``workers`` (Ray initialised for ray)."""
+    import monolith_envs
     from monolith_envs.core import fuzz
     from monolith_envs.core.testing import CHECKS
 
+    game_cls = monolith_envs.game_class(env_id)
     jobs = [(s, 8, tuple(CHECKS), check_every) for s in range(games)]
     if backend == "ray":
         from monolith_envs.core.fuzz_ray import ray_results
 
-        list(ray_results(env_id, config, [(10**9 + i, 8, ("invariants",), 0) for i in range(2 * workers)],
+        list(ray_results(game_cls, config, [(10**9 + i, 8, ("invariants",), 0) for i in range(2 * workers)],
                          workers, chunk=1))  # warm the workers
         t0 = time.perf_counter()
-        results = list(ray_results(env_id, config, jobs, workers))
+        results = list(ray_results(game_cls, config, jobs, workers))
         dt = time.perf_counter() - t0
     else:
-        pool = _local_pool(env_id, config, workers)
+        pool = _local_pool(game_cls, config, workers)
         try:
             t0 = time.perf_counter()
             chunk = max(1, min(16, games // (workers * 8) or 1))
@@ -102,6 +105,12 @@ def measure_fuzz(env_id: str, config: dict, workers: int, games: int, check_ever
             "failures": sum(1 for r in results if r.failure)}
 
 
+def _median_rate(rows: list[dict], backend: str, check_every: int) -> float:
+    from statistics import median
+
+    return median(r["decisions_per_s"] for r in rows if r["backend"] == backend and r["check_every"] == check_every)
+
+
 def _markdown(res: dict) -> str:
     m = res["meta"]
     lines = [f"# Ray throughput, {m['env_id']} {json.dumps(m['env_config'])}", "",
@@ -113,12 +122,12 @@ def _markdown(res: dict) -> str:
         lines.append(f"| {r['label']} | {r['steps_per_s']:,.0f} | {r['all_seat_decisions_per_s']:,.0f} | {r['steps']} |")
     lines += ["", "## Fuzzing (decisions/s, same seeds)", "",
               "| checks | workers | local pool | Ray tasks | Ray / local |", "|---|---:|---:|---:|---:|"]
-    by = {(r["backend"], r["check_every"]): r for r in res["fuzz"]}
     for ce in sorted({r["check_every"] for r in res["fuzz"]}):
-        lo, ra = by[("local", ce)], by[("ray", ce)]
+        lo, ra = (_median_rate(res["fuzz"], b, ce) for b in ("local", "ray"))
         what = "invariants only (--check-every 0)" if ce == 0 else f"per-step checks every {ce}"
-        lines.append(f"| {what} | {lo['workers']} | {lo['decisions_per_s']:,.0f} | {ra['decisions_per_s']:,.0f} | "
-                     f"{ra['decisions_per_s'] / lo['decisions_per_s']:.2f}x |")
+        workers = res["fuzz"][0]["workers"]
+        lines.append(f"| {what} | {workers} | {lo:,.0f} | {ra:,.0f} | {ra / lo:.2f}x |")
+    lines += ["", "Fuzz figures: the median of the alternating repeats (each one in the JSON)."]
     return "\n".join(lines) + "\n"
 
 
@@ -130,6 +139,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--quick", action="store_true", help="smaller budgets (about 2 minutes)")
     ap.add_argument("--cpus", type=int, default=0, help="CPUs of the local Ray instance (0 = all)")
     ap.add_argument("--workers", type=int, default=2, help="fuzz workers of both backends")
+    ap.add_argument("--repeats", type=int, default=3, help="alternating repeats of each fuzz measurement")
     ap.add_argument("--out-dir", default="benchmarks/results")
     args = ap.parse_args(argv)
     import ray
@@ -142,7 +152,7 @@ def main(argv: list[str] | None = None) -> dict:
     env_config = parse_settings(args.set)
     budget = BUDGETS["quick" if args.quick else "full"]
     steps = budget.train_steps
-    games = (40, 6) if args.quick else (200, 24)
+    games = (40, 6) if args.quick else (120, 12)
     meta: dict[str, Any] = {"env_id": args.env, "env_config": env_config, "date": time.strftime("%Y-%m-%d %H:%M UTC",
                             time.gmtime()), "machine": platform.processor() or platform.machine(),
                             "cpus": args.cpus or os.cpu_count(), "load_before": _load(), "budget": budget.name,
@@ -152,18 +162,19 @@ def main(argv: list[str] | None = None) -> dict:
     for vec in ("dummy", "subproc"):
         r = measure_training(spec, budget, vec=vec)
         train.append({"label": f"training.train MaskablePPO, 2 envs {vec}", **r})
-    ray.init(num_cpus=args.cpus or None, include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
+    ray.init(num_cpus=args.cpus or None, include_dashboard=False, log_to_driver=False)
+    fuzz = []
     try:
         for n in (1, 2):
             r = measure_rllib(args.env, env_config, n, steps)
             train.append({"label": f"training.rllib PPO, {n} env runner{'s' if n > 1 else ''}", **r})
-        fuzz = []
-        for ce, g in ((0, games[0]), (1, games[1])):
-            fuzz.append(measure_fuzz(args.env, env_config, args.workers, g, ce, "ray"))
+        # the backends alternate, so that a change of the machine's load falls on both alike
+        for _ in range(args.repeats):
+            for ce, g in ((0, games[0]), (1, games[1])):
+                for backend in ("ray", "local"):
+                    fuzz.append(measure_fuzz(args.env, env_config, args.workers, g, ce, backend))
     finally:
         ray.shutdown()
-    for ce, g in ((0, games[0]), (1, games[1])):
-        fuzz.append(measure_fuzz(args.env, env_config, args.workers, g, ce, "local"))
     meta["load_after"] = _load()
     res = {"meta": meta, "train": train, "fuzz": fuzz}
     out = Path(args.out_dir)

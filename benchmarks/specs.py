@@ -60,12 +60,19 @@ MAIN_CONFIGS: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("solo", {"num_players": 1}),
         ("4p exalted+powers", {"num_players": 4, "player_powers": True}),
     ],
+    "the_monolith_v0": [
+        ("4p", {}),
+        ("3p", {"num_players": 3}),
+        ("2p", {"num_players": 2}),
+        ("4p draft", {"shaman_assignment": "draft"}),
+    ],
 }
 
 # Configurations measured in --quick mode (a subset: baseline, module, largest player count).
 QUICK_LABELS: dict[str, tuple[str, ...]] = {
     "monolith_arena_v0": ("2p duel", "2p duel monolith", "3p ffa", "4p ffa"),
     "monolith_strategy_v0": ("2p", "4p", "solo"),
+    "the_monolith_v0": ("4p", "3p"),
 }
 
 REFERENCES: list[tuple[str, str]] = [

@@ -40,6 +40,7 @@ class UnknownEnvError(MonolithEnvError, KeyError):
 _REGISTRY: dict[str, str | Callable[[], Any]] = {
     "monolith_arena_v0": "monolith_envs.monolith_arena_v0",
     "monolith_strategy_v0": "monolith_envs.monolith_strategy_v0",
+    "the_monolith_v0": "monolith_envs.the_monolith_v0",
 }
 
 

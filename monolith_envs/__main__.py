@@ -1,4 +1,4 @@
-"""Command line: ``python -m monolith_envs {list,info,fuzz,replay,check} ...`` (also installed as
+"""Command line: ``python -m monolith_envs {list,info,fuzz,replay,check,playthrough} ...`` (also installed as
 ``monolith-envs``).
 
 Exit status: 0 success; 1 a fuzz run found a failure or a replay ended with a broken invariant; 2 bad input
@@ -107,6 +107,12 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--games", type=_int_at_least(1), default=10, help="episodes played (>= 1)")
     c.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the first episode (>= 0)")
     c.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
+    pt = sub.add_parser("playthrough", help="compare (or --regenerate) the stored golden playthroughs",
+                        formatter_class=fmt)
+    pt.add_argument("env_ids", nargs="*", help="default: every registered env id")
+    pt.add_argument("--regenerate", action="store_true", help="rewrite the stored files instead of comparing")
+    pt.add_argument("--dir", default="tests/playthroughs", help="the folder of the stored playthroughs")
+    pt.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     args = parser.parse_args(argv)
 
     try:
@@ -177,6 +183,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.env_id}: {len(rep.checks)} checks passed over {rep.episodes} episodes, "
                   f"{rep.decisions} decisions")
             return 0
+        if args.cmd == "playthrough":
+            from monolith_envs.core.playthrough import run_command
+
+            return run_command(args.env_ids or monolith_envs.available_envs(), args.regenerate, args.dir,
+                               lambda env_id, **cfg: monolith_envs.make(env_id, wrapped=False, **cfg))
     except MonolithEnvError as exc:
         print(f"error: {_one_line(exc)}", file=sys.stderr)
         return 2

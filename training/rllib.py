@@ -139,8 +139,7 @@ def _init_ray(cfg: dict) -> bool:
 
     if ray.is_initialized():
         return False
-    kw: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False,
-                          "_node_ip_address": "127.0.0.1"}  # a local instance stays on the loopback interface
+    kw: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False}
     if cfg["address"]:
         ray.init(address=cfg["address"], log_to_driver=False)
     else:
@@ -151,14 +150,13 @@ def _init_ray(cfg: dict) -> bool:
 
 
 def _evaluate(cfg: dict, ckpt: Path, games: int, seed: int, progress: bool = False) -> dict:
-    from training.evaluate import run_pairing
+    """``{opponent: summary}`` of the checkpoint against each ``eval_opponents`` (``{"alone": ...}`` in a
+    one-seat config), as :mod:`training.train` reports them."""
+    from training.evaluate import eval_labels, evaluate_against
 
-    out = {}
-    for opp in cfg["eval_opponents"]:
-        pr = run_pairing(cfg["env_id"], f"rllib:{ckpt}", opp, games, seed=seed, env_config=cfg["env_config"],
-                         workers=cfg["eval_workers"], preload=cfg["preload"], progress=progress)
-        out[opp] = pr.summary()
-    return out
+    return {opp: evaluate_against(cfg["env_id"], f"rllib:{ckpt}", opp, games, seed=seed, env_config=cfg["env_config"],
+                                  workers=cfg["eval_workers"], preload=cfg["preload"], progress=progress)
+            for opp in eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])}
 
 
 class _Log:

@@ -25,6 +25,8 @@ import gymnasium as gym
 import numpy as np
 
 import monolith_envs
+from monolith_envs.core.actions import coerce_action
+from monolith_envs.core.config import ConfigError
 
 __all__ = ["OpponentSampler", "SingleAgentEnv"]
 
@@ -43,7 +45,8 @@ class SingleAgentEnv(gym.Env):
             ``sampler(rng, k) -> k agents`` called at every reset (self-play pools use this); may be empty
             (or ``None``) for a one-seat game.
         env_config: the game's config keys.
-        seat: ``"rotate"`` (default: seat = episode index mod players), ``"random"``, or a fixed seat int.
+        seat: ``"rotate"`` (default: seat = (first seat + episode index) mod players; the first seat is 0, or
+            drawn by ``reset(seed=...)``), ``"random"``, or a fixed seat int.
         seed: seeds the episode seeds, seat draws and the opponents' generators.
         shaping: ``value_fn(game, state) -> float[num_players]`` for potential-based shaping, or ``None``.
         shaping_coef: scale of the potential (reward units per unit of value).
@@ -54,10 +57,14 @@ class SingleAgentEnv(gym.Env):
     ``"returns"`` (``float32[num_players]``), ``"outcome"`` (the learner's ``Outcome`` value from
     ``game.outcome``: ``"win"``, ``"draw"``, ``"loss"``, ``"success"``, ``"failure"``, or ``"truncated"``) and
     ``"win"`` (1 for win or success, 0 for draw or truncation, -1 for loss or failure; allies share one);
-    with shaping, ``info`` also carries ``"game_reward"``, the unshaped part of the reward.
+    with shaping, ``info`` also carries ``"game_reward"``, the unshaped part of the reward.  With
+    ``env_config={"illegal_action": "penalize"}`` (what Gymnasium's and SB3's env checkers need, since they
+    step random actions) an illegal action ends the episode with reward -1 for its player, outcome
+    ``"loss"`` (``"failure"`` alone) for the offender and ``"draw"`` for the others, and
+    ``info["illegal_action"]`` tells whether the learner was the offender.
 
     Raises:
-        ValueError: bad ``seat``, or no opponent for a game with several seats.
+        ConfigError: bad ``seat`` (a ``ValueError``). ValueError: no opponent for a game with several seats.
         monolith_envs.IllegalActionError: the learner's action is illegal.
     """
 
@@ -80,8 +87,8 @@ class SingleAgentEnv(gym.Env):
         self.aec = monolith_envs.make(env_id, wrapped=False, **self.env_config)
         self.game = self.aec.game
         self.num_players = self.game.num_players
-        if not (seat in ("rotate", "random") or (isinstance(seat, int) and 0 <= seat < self.num_players)):
-            raise ValueError(f"seat must be 'rotate', 'random' or 0..{self.num_players - 1}, got {seat!r}")
+        if not (seat in ("rotate", "random") or (type(seat) is int and 0 <= seat < self.num_players)):
+            raise ConfigError(f"seat must be 'rotate', 'random' or 0..{self.num_players - 1}, got {seat!r}")
         self.seat_mode = seat
         self.observation_space = self.game.obs_spec.space
         self.action_space = gym.spaces.Discrete(self.game.layout.n)
@@ -94,6 +101,7 @@ class SingleAgentEnv(gym.Env):
             self._sampler = lambda rng, k: [pool[i % len(pool)] for i in range(k)]
         self._rng = np.random.default_rng(seed)
         self._episode = 0
+        self._rotation = 0  # seat of episode 0 in "rotate" mode (drawn by a seeded reset)
         self.learner = 0
         self.opponents: dict[int, Any] = {}
         self._opp_rngs: dict[int, np.random.Generator] = {}
@@ -109,13 +117,22 @@ class SingleAgentEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Start an episode: pick the learner's seat and opponents, let opponents act until the learner's turn.
 
+        ``reset(seed=s)`` reproduces an episode exactly: it calls ``gymnasium.Env.reset(seed=s)`` and draws
+        everything from ``self.np_random`` (so seeded with ``s``): the seat (``"rotate"`` restarts its
+        rotation at a seat drawn from ``s``; ``"random"`` draws it), the opponents, the episode seed and
+        the opponents' generators.  ``reset()`` without a seed continues the stream (``"rotate"`` moves to
+        the next seat).
+
         Returns ``(observation float32[obs_size], info)``.
         """
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
+        super().reset(seed=seed)
         n = self.num_players
+        if seed is not None:
+            self._rng = self.np_random
+            self._episode = 0
+            self._rotation = int(self._rng.integers(n)) if self.seat_mode == "rotate" else 0
         if self.seat_mode == "rotate":
-            self.learner = self._episode % n
+            self.learner = (self._rotation + self._episode) % n
         elif self.seat_mode == "random":
             self.learner = int(self._rng.integers(n))
         else:
@@ -150,7 +167,7 @@ class SingleAgentEnv(gym.Env):
         me = aec.possible_agents[self.learner]
         if aec.agent_selection != me or aec.terminations[me] or aec.truncations[me]:
             raise RuntimeError("step() called when the learner is not to act; call reset()")
-        aec.step(int(action))
+        aec.step(coerce_action(action, self.game.layout.n))  # 2.7 is refused, never truncated to 2
         reward = float(aec.rewards[me])
         more, _ = self._play_opponents()
         reward += more
@@ -165,7 +182,15 @@ class SingleAgentEnv(gym.Env):
         if terminated or truncated:
             state = aec.game_state
             info["returns"] = np.asarray(self.game.returns(state), np.float32)
-            outcome = "truncated" if truncated else self.game.outcome(state)[self.learner].value
+            if truncated:
+                outcome = "truncated"
+            elif any(aec.infos[a].get("illegal_action") for a in aec.possible_agents):
+                # illegal_action="penalize" ended the episode in a state the rules did not finish
+                mine = aec.infos[me].get("illegal_action", False)
+                info["illegal_action"] = mine
+                outcome = ("failure" if self.num_players == 1 else "loss") if mine else "draw"
+            else:
+                outcome = self.game.outcome(state)[self.learner].value
             info["outcome"] = outcome
             info["win"] = _WIN_SIGN[outcome]
         return self._obs(), reward, terminated, truncated, info

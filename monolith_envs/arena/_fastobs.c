@@ -5,12 +5,12 @@
  * seeded games in every configuration.  It reads the plain-data state (Python lists of ints) and the
  * continuous-effects object directly, so nothing is converted to arrays first.
  *
- *   make_context(static_rows, ints, tough, melee, ranged, melee_dirs, ranged_dirs, fac_hp, team, team_hp)
+ *   make_context(static_rows, layout, tough, melee, ranged, melee_dirs, ranged_dirs, fac_hp, team, team_hp)
  *       -> capsule
- *     ints (27): T, H, W, n, size, module, reinf, teams, max_decisions, the hex-row offsets o_wtp, o_flags,
- *     o_acts, o_dir, o_mono, the piece offsets of hands, unseen, monolith, seats, sub_phase, acting, turn,
- *     scalars, pending_effect, pending_hex, pending_mode, config, and the static row of an empty hex
- *     (Observer._make_context builds it).
+ *     layout: a dict of named ints (Observer.layout_ints builds it from the ObsSpec): the piece offsets
+ *     ("hands", "seats", ...), the hex-row field offsets ("hex.flags", ...), the sizes T, H, W, n, size,
+ *     the flags module, reinf, teams, max_decisions and the static row of an empty hex, empty_row.  Each
+ *     is read by the name CTX_INTS below gives it; a missing one is a KeyError naming it.
  *   observe(context, state, fx, p, omniscient, out) -> None     (out: writable float32 buffer of zeros)
  *
  * Errors: TypeError for a state field that is not a list/tuple of ints, IndexError for an index outside
@@ -157,27 +157,25 @@ static int tile_type(const Seq *itype, long inst, int T, long *ty) {
     return 0;
 }
 
-/* ---- state attribute access through the instance dict (interned keys) ---- */
-enum {
-    K_itype, K_board, K_wounds, K_poison, K_used, K_net_marker_on, K_entrench_on, K_seg_hex, K_alive,
-    K_mono_folded, K_seg_content, K_seg_revealed, K_loc, K_fresh, K_hand, K_deck, K_discard, K_hp, K_factions,
-    K_turn_seat, K_first_turn_done, K_pool, K_sub_phase, K_acting_seat, K_discarded, K_uses, K_placed,
-    K_unfolded, K_exception_used, K_last_round, K_last_round_owed, K_b_active, K_b_phase, K_poison_supply,
-    K_decisions, K_p_effect, K_p_a, K_p_b, K_p_c, K_p_mode, NK
-};
-static const char *KNAMES[NK] = {
-    "itype", "board", "wounds", "poison", "used", "net_marker_on", "entrench_on", "seg_hex", "alive",
-    "mono_folded", "seg_content", "seg_revealed", "loc", "fresh", "hand", "deck", "discard", "hp", "factions",
-    "turn_seat", "first_turn_done", "pool", "sub_phase", "acting_seat", "discarded", "uses", "placed",
-    "unfolded", "exception_used", "last_round", "last_round_owed", "b_active", "b_phase", "poison_supply",
-    "decisions", "p_effect", "p_a", "p_b", "p_c", "p_mode"
-};
+/* ---- state attribute access through the instance dict (interned keys) ----
+ * Each field is named once (X-macros): K_<name> indexes KNAMES / KEYS, F_<name> FNAMES / FKEYS. */
+#define STATE_FIELDS(X) \
+    X(itype) X(board) X(wounds) X(poison) X(used) X(net_marker_on) X(entrench_on) X(seg_hex) X(alive) \
+    X(mono_folded) X(seg_content) X(seg_revealed) X(loc) X(fresh) X(hand) X(deck) X(discard) X(hp) X(factions) \
+    X(turn_seat) X(first_turn_done) X(pool) X(sub_phase) X(acting_seat) X(discarded) X(uses) X(placed) \
+    X(unfolded) X(exception_used) X(last_round) X(last_round_owed) X(b_active) X(b_phase) X(poison_supply) \
+    X(decisions) X(p_effect) X(p_a) X(p_b) X(p_c) X(p_mode)
+#define FX_FIELDS(X) \
+    X(typ) X(fac) X(owner) X(occ) X(touched) X(tough) X(inits) X(netted) X(disarmed) X(melee_b) X(ranged_b)
+#define AS_K(name) K_##name,
+#define AS_F(name) F_##name,
+#define AS_STR(name) #name,
+enum { STATE_FIELDS(AS_K) NK };
+static const char *KNAMES[NK] = { STATE_FIELDS(AS_STR) };
 static PyObject *KEYS[NK];
 
-enum { F_typ, F_fac, F_owner, F_occ, F_touched, F_tough, F_inits, F_netted, F_disarmed, F_melee_b, F_ranged_b, NF };
-static const char *FNAMES[NF] = {
-    "typ", "fac", "owner", "occ", "touched", "tough", "inits", "netted", "disarmed", "melee_b", "ranged_b"
-};
+enum { FX_FIELDS(AS_F) NF };
+static const char *FNAMES[NF] = { FX_FIELDS(AS_STR) };
 static PyObject *FKEYS[NF];
 
 static PyObject *field(PyObject *d, int k) {
@@ -306,7 +304,26 @@ static int read_dirs(PyObject *o, unsigned char *dst, int T, const char *what) {
     return 0;
 }
 
-#define N_INTS 27
+/* Ctx member <- layout key, read by name (X-macro: the member list and the key list cannot drift apart) */
+#define CTX_INTS(X) \
+    X(T, "T") X(H, "H") X(W, "W") X(n, "n") X(size, "size") X(module, "module") X(reinf, "reinf") \
+    X(teams, "teams") X(max_decisions, "max_decisions") X(o_wtp, "hex.wounds_tough_poison") \
+    X(o_flags, "hex.flags") X(o_acts, "hex.activations") X(o_dir, "hex.dir_stats") X(o_mono, "hex.monolith") \
+    X(a_hands, "hands") X(a_unseen, "unseen") X(a_mono, "monolith") X(a_seats, "seats") X(a_sub, "sub_phase") \
+    X(a_acting, "acting") X(a_turn, "turn") X(a_scalars, "scalars") X(a_peff, "pending_effect") \
+    X(a_phex, "pending_hex") X(a_pmode, "pending_mode") X(a_config, "config") X(empty_row, "empty_row")
+
+static int layout_int(PyObject *layout, const char *key, int *dst) {
+    PyObject *v = PyDict_GetItemString(layout, key); /* borrowed */
+    if (!v) {
+        PyErr_Format(PyExc_KeyError, "make_context: the layout has no %s", key);
+        return -1;
+    }
+    long x;
+    if (as_int(v, &x, key) < 0) return -1;
+    *dst = (int)x;
+    return 0;
+}
 
 static PyObject *make_context(PyObject *self, PyObject *args) {
     PyObject *stat, *ints, *tough, *melee, *ranged, *mdirs, *rdirs, *fac_hp, *team;
@@ -318,14 +335,14 @@ static PyObject *make_context(PyObject *self, PyObject *args) {
     if (!c) return PyErr_NoMemory();
     PyObject *cap = PyCapsule_New(c, "monolith_arena_obs_ctx", ctx_free);
     if (!cap) { PyMem_Free(c); return NULL; }
-    int v[N_INTS];
-    if (read_ints(ints, v, N_INTS, "ints") < 0) goto fail;
-    c->T = v[0]; c->H = v[1]; c->W = v[2]; c->n = v[3]; c->size = v[4];
-    c->module = v[5]; c->reinf = v[6]; c->teams = v[7]; c->max_decisions = v[8];
-    c->o_wtp = v[9]; c->o_flags = v[10]; c->o_acts = v[11]; c->o_dir = v[12]; c->o_mono = v[13];
-    c->a_hands = v[14]; c->a_unseen = v[15]; c->a_mono = v[16]; c->a_seats = v[17]; c->a_sub = v[18];
-    c->a_acting = v[19]; c->a_turn = v[20]; c->a_scalars = v[21]; c->a_peff = v[22]; c->a_phex = v[23];
-    c->a_pmode = v[24]; c->a_config = v[25]; c->empty_row = v[26];
+    if (!PyDict_Check(ints)) {
+        PyErr_Format(PyExc_TypeError, "make_context: layout must be a dict of named ints, not %.80s",
+                     Py_TYPE(ints)->tp_name);
+        goto fail;
+    }
+#define READ_INT(member, key) if (layout_int(ints, key, &c->member) < 0) goto fail;
+    CTX_INTS(READ_INT)
+#undef READ_INT
     c->team_hp = team_hp > 0 ? team_hp : 1.0;
     if (c->T <= 0 || c->T > MAXT || c->n < 1 || c->n > 4 || c->H < 1 || c->W < 1 || c->max_decisions < 1) {
         PyErr_SetString(PyExc_ValueError, "make_context: T, n, H, W or max_decisions out of range");
@@ -774,7 +791,7 @@ fail:
 
 static PyMethodDef methods[] = {
     {"make_context", make_context, METH_VARARGS,
-     "make_context(static_rows, ints, tough, melee, ranged, melee_dirs, ranged_dirs, fac_hp, team, team_hp) "
+     "make_context(static_rows, layout, tough, melee, ranged, melee_dirs, ranged_dirs, fac_hp, team, team_hp) "
      "-> context"},
     {"observe", (PyCFunction)(void (*)(void))observe, METH_FASTCALL,
      "observe(context, state, fx, p, omniscient, out): write seat p's observation into out (float32 zeros)"},

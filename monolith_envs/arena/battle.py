@@ -74,26 +74,27 @@ def resolve_step(g, s, fx, hits) -> None:
             lose_hp(g, s, inst // PER_SEAT, st)
         else:
             s.wounds[inst] += st
-    vlist = sorted((x, src) for x, st, src, ven in live if ven and st >= 1)
-    for x, _src in vlist:
-        inst = board[x]
-        if s.poison_supply <= 0:
-            break
-        # "survives this step" (§4.7 Venom): not removed at its end, so neither a tile over its
-        # toughness nor a consumed Regeneration rune (removed "even if it survives" its wounds)
-        if inst % PER_SEAT == 0 or (s.wounds[inst] <= tough0[x] and x not in cset):
-            s.poison[inst] += 1
-            s.poison_supply -= 1
-    wounds = s.wounds  # (the board is still that of fx: hits change wounds, HP and poison only)
+    # Venom candidates in ascending (target hex, source hex) order, with the instance hit
+    venomous = sorted((x, src, board[x]) for x, st, src, ven in live if ven and st >= 1)
+    wounds = s.wounds  # (the board is still that of fx: hits change wounds and HP only)
     gone = [board[h] for h in fx.occ if board[h] % PER_SEAT and wounds[board[h]] > tough0[h]]
     for r in consumed:
         if board[r] >= 0 and board[r] not in gone:
             gone.append(board[r])
     for i in gone:
         remove_tile(g, s, i)  # (updates or drops the cached effects)
-    # wounds, poison and HP are not inputs of the continuous effects: only the mask is stale
+    # wounds and HP are not inputs of the continuous effects: only the mask is stale
     dirty_mask(s)
     settle(g, s)
+    # Venom (§4.7): a marker per venomous hit on a target that survived this step, that is still on the
+    # board after the removals and the state check with its cascades (a Banner always survives), while
+    # the supply lasts (the markers of the removed tiles are back in it)
+    for x, _src, inst in venomous:
+        if s.poison_supply <= 0:
+            break
+        if board[x] == inst:
+            s.poison[inst] += 1
+            s.poison_supply -= 1
 
 
 def start_battle(g, s, trigger: int) -> None:

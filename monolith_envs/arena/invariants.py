@@ -121,6 +121,9 @@ def check_invariants(g, state) -> None:
                         bad(5, f"segment {k + 1} of seat {q} at {sh[k]} is separated")
                 for k in (0, 1):
                     c = s.seg_content[q][k]
+                    if c < 0 and s.board[sh[k + 1]] >= 0:
+                        bad(5, f"segment {k + 2} of seat {q} is empty but its hex {sh[k + 1]} holds "
+                               f"instance {s.board[sh[k + 1]]}")
                     if c >= 0 and (s.loc[c] != Loc.BOARD or s.hexof[c] != sh[k + 1]):
                         if s.sub_phase != int(Sub.UNFOLD_FACING):
                             bad(5, f"content {c} of seat {q} segment {k + 2} not on {sh[k + 1]}")

@@ -55,6 +55,24 @@ def obs_bounds(content) -> tuple[float, float]:
     return max(1.0, strength / 4.0, acts / 2.0), max(1.0, count / 4.0)
 
 
+#: the hex row's sub-fields without the type one-hot (``HEX_ROW + T`` floats in all)
+_HEX_FIELDS = (("owner", 5), ("kind", 3), ("type", None), ("facing", 6), ("wounds_tough_poison", 3), ("flags", 5),
+               ("activations", 10), ("dir_stats", 36), ("monolith", 8))
+HEX_ROW = sum(w for _, w in _HEX_FIELDS if w is not None)
+SEAT_FIELDS = ("alive", "hp", "deck", "hand", "discard", "ally", "folded", "unrevealed", "turn_seat",
+               "first_turn_done")
+SCALAR_FIELDS = ("discarded", "uses", "placed", "unfolded", "exception_used", "use_cap", "last_round",
+                 "last_round_owed", "battle", "battle_phase", "poison_supply", "net_marker_free",
+                 "entrench_free", "decisions")
+
+
+def hex_fields(T: int) -> tuple:
+    """The sub-fields of one hex row for ``T`` tile types: owner (0 empty, 1 + relative seat), kind, type,
+    facing, wounds/toughness/poison, flags (netted, Net-order marker, disarmed, entrenched, used), activations
+    per initiative, direction stats (melee, ranged, armor, net, connection, kill: 6 each) and Monolith."""
+    return tuple((name, T if w is None else w) for name, w in _HEX_FIELDS)
+
+
 def build_obs_spec(T: int, H: int, hex_high: float = 1.0, unseen_high: float = 1.0) -> ObsSpec:
     """The :class:`ObsSpec` for ``T`` tile types and ``H`` hand slots (pieces in docs/monolith_arena.md §7 order).
 
@@ -62,18 +80,21 @@ def build_obs_spec(T: int, H: int, hex_high: float = 1.0, unseen_high: float = 1
     :func:`obs_bounds`); ``scalars`` can reach ``H / 2`` through ``uses / 2``.
     """
     return ObsSpec([
-        ("hex", (19, 76 + T), 0.0, hex_high, "per hex: owner[5] kind[3] type[T] facing[6] wounds/3 tough/3 "
-                                             "poison/5 flags[5] activations per initiative 0-9 /2 [10] "
-                                             "dir stats[6x6] (strengths /4) monolith[8]"),
-        ("hands", (4, H, T + 1), 0.0, 1.0, "per relative seat and slot: type one-hot, fresh flag"),
+        ("hex", (19, HEX_ROW + T), 0.0, hex_high, "per hex: owner[5] kind[3] type[T] facing[6] wounds/3 tough/3 "
+                                                  "poison/5 flags[5] activations per initiative 0-9 /2 [10] "
+                                                  "dir stats[6x6] (strengths /4) monolith[8]", hex_fields(T)),
+        ("hands", (4, H, T + 1), 0.0, 1.0, "per relative seat and slot: type one-hot, fresh flag",
+         (("type", T), ("fresh", 1))),
         ("unseen", (4, T), 0.0, unseen_high, "counts/4: my deck; others: deck + unrevealed Monolith tiles"),
-        ("monolith", (4, 2, T + 3), 0.0, 1.0, "segments 2,3: type (if known), empty, hidden, on board"),
+        ("monolith", (4, 2, T + 3), 0.0, 1.0, "segments 2,3: type (if known), empty, hidden, on board",
+         (("type", T), ("empty", 1), ("hidden", 1), ("on_board", 1))),
         ("seats", (4, 10), 0.0, 1.0, "alive, hp, deck/35, hand/H, discard/35, ally, folded, unrevealed/2, "
-                                     "turn seat, first turn done"),
+                                     "turn seat, first turn done", tuple((f, 1) for f in SEAT_FIELDS)),
         ("sub_phase", (28,), 0.0, 1.0, "sub-phase one-hot"),
         ("acting", (4,), 0.0, 1.0, "acting seat, relative"),
         ("turn", (4,), 0.0, 1.0, "turn seat, relative"),
-        ("scalars", (14,), 0.0, max(1.0, H / 2.0), "turn and game scalars (docs/monolith_arena.md §7); uses/2 up to H/2"),
+        ("scalars", (14,), 0.0, max(1.0, H / 2.0), "turn and game scalars (docs/monolith_arena.md §7); uses/2 up to H/2",
+         tuple((f, 1) for f in SCALAR_FIELDS)),
         ("pending_effect", (16,), 0.0, 1.0, "pending effect kind one-hot"),
         ("pending_hex", (3, 19), 0.0, 1.0, "pending hexes A, B, C"),
         ("pending_mode", (5,), 0.0, 1.0, "chosen Order option"),
@@ -150,15 +171,16 @@ class Observer:
         H = self.H = game.H
         self.spec = build_obs_spec(T, H, *obs_bounds(game.content))
         self.size = self.spec.size
-        W = self.W = 76 + T
-        self.o_kind = 5
-        self.o_type = 8
-        self.o_face = 8 + T
-        self.o_wtp = 14 + T
-        self.o_flags = 17 + T
-        self.o_acts = 22 + T
-        self.o_dir = 32 + T
-        self.o_mono = 68 + T
+        hexp = self.spec["hex"]
+        W = self.W = hexp.shape[-1]
+        self.o_kind = hexp.field("kind")[0]
+        self.o_type = hexp.field("type")[0]
+        self.o_face = hexp.field("facing")[0]
+        self.o_wtp = hexp.field("wounds_tough_poison")[0]
+        self.o_flags = hexp.field("flags")[0]
+        self.o_acts = hexp.field("activations")[0]
+        self.o_dir = hexp.field("dir_stats")[0]
+        self.o_mono = hexp.field("monolith")[0]
         static = _static_rows(tb, self.o_face, self.o_wtp, self.o_dir, self.o_acts, self.o_mono, W)
         self.static = static
         self.static_flat = static.reshape(-1, W)
@@ -200,18 +222,22 @@ class Observer:
         if _fastobs is None:  # unpickled where the extension is not built
             self.compiled = False
 
+    def layout_ints(self, game) -> dict:
+        """The named ints of the compiled builder: the piece offsets and hex-row field offsets of the
+        :class:`ObsSpec` (``spec.offsets()``: ``"hands"``, ``"hex.flags"``, ...), the sizes and the flags."""
+        out = self.spec.offsets()
+        out.update(T=self.T, H=self.H, W=self.W, n=game.n, size=self.size, module=int(game.module),
+                   reinf=int(game.reinf), teams=int(game.team_mode), max_decisions=int(game.max_decisions),
+                   empty_row=self.empty_row)
+        return out
+
     def _make_context(self, game):
-        """The compiled builder's context (a capsule): sizes, flags, offsets and the printed tables, in the
-        order ``make_context`` documents in ``_fastobs.c``; it keeps a reference to the shared static rows."""
+        """The compiled builder's context (a capsule): the named ints of :meth:`layout_ints` (the builder reads
+        each by name) and the printed tables; it keeps a reference to the shared static rows."""
         tb = game.tables
-        sl = self.sl
-        ints = [self.T, self.H, self.W, game.n, self.size, int(game.module), int(game.reinf), int(game.team_mode),
-                int(game.max_decisions), self.o_wtp, self.o_flags, self.o_acts, self.o_dir, self.o_mono,
-                sl["hands"][0], sl["unseen"][0], sl["monolith"][0], sl["seats"][0], sl["sub_phase"][0],
-                sl["acting"][0], sl["turn"][0], sl["scalars"][0], sl["pending_effect"][0], sl["pending_hex"][0],
-                sl["pending_mode"][0], sl["config"][0], self.empty_row]
-        return _fastobs.make_context(self.static_flat, ints, tb.tough, tb.melee, tb.ranged, tb.melee_dirs,
-                                     tb.ranged_dirs, tb.fac_hp, list(game.team), float(game.team_hp))
+        return _fastobs.make_context(self.static_flat, self.layout_ints(game), tb.tough, tb.melee, tb.ranged,
+                                     tb.melee_dirs, tb.ranged_dirs, tb.fac_hp, list(game.team),
+                                     float(game.team_hp))
 
     def _hex_block(self, fx, p: int) -> np.ndarray:
         """``float32[19 * W]``: the hex blocks as seat ``p`` sees the board of ``fx`` before the per-tile

@@ -85,9 +85,10 @@ def push_pushers(g, s, fx, seat, T):
 
 
 def push_targets(g, s, fx, seat):
-    """Enemy non-entrenched tiles with at least one (pusher, destination)."""
+    """PUSH_TARGET options: enemy tiles, not entrenched and not netted (D9), with at least one (pusher,
+    destination) (docs/monolith_arena.md §5.3 Push Back geometry)."""
     return [T for T in range(NUM_HEXES) if is_enemy(g, s, seat, T) and s.board[T] != s.entrench_on
-            and push_pushers(g, s, fx, seat, T)]
+            and not fx.netted[T] and push_pushers(g, s, fx, seat, T)]
 
 
 def matches(g, s, seat, h, who, kinds) -> bool:
@@ -197,7 +198,7 @@ def can_push(g, s, fx, seat) -> bool:
     owner, netted, board = fx.owner, fx.netted, s.board
     ent = s.entrench_on
     for T in fx.occ:
-        if rel[owner[T]] != ENEMY or board[T] == ent:
+        if rel[owner[T]] != ENEMY or board[T] == ent or netted[T]:
             continue
         nb = NB[T]
         for U in NEIGHBOURS[T]:

@@ -213,7 +213,7 @@ def set_monolith(game, s: ArenaState, seat: int, contents: Sequence = (None, Non
     """Set ``seat``'s Monolith (module on; the Banner must already be on the board).
 
     Args:
-        contents: types of segments 2 and 3 (``None`` = empty segment).
+        contents: types of segments 2 and 3 (``None`` = empty segment; unfolded, its hex must be empty).
         folded: True: contents inside (off the board). False: ``hexes`` = (h2, h3) and contents stand there.
         facings: facings of the contents. revealed: public flags (forced True when unfolded).
         owners: owner seat of each content (default ``seat``; another seat for an enemy tile inside).
@@ -225,6 +225,9 @@ def set_monolith(game, s: ArenaState, seat: int, contents: Sequence = (None, Non
     for k in (0, 1):
         t = contents[k]
         if t is None:
+            if not folded and s.board[hexes[k]] >= 0:
+                raise ValueError(f"segment {k + 2} is empty but hex {hexes[k]} holds instance {s.board[hexes[k]]}: "
+                                 f"a tile on a segment's hex is its content (write it as seg{k + 2}=<tile>)")
             s.seg_content[seat][k] = -1
             out.append(-1)
             continue

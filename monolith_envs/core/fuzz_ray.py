@@ -54,8 +54,7 @@ def _connect(address: str | None, workers: int) -> tuple[Any, bool]:
         if address:
             ray.init(address=address, log_to_driver=False)
         else:
-            ray.init(num_cpus=workers, log_to_driver=False, include_dashboard=False,
-                     _node_ip_address="127.0.0.1")  # a local instance stays on the loopback interface
+            ray.init(num_cpus=workers, log_to_driver=False, include_dashboard=False)
     except ConnectionError as exc:
         raise RayBackendError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
     return ray, True

@@ -21,7 +21,12 @@ class ObsPiece:
         offset: first index in the flat vector.
         low, high: bounds of every value of the piece (used for the gymnasium ``Box``).
         doc: one line saying what it holds and how it is normalised.
+        fields: named sub-fields of the last axis, ``((name, width), ...)`` in order (empty: none); their
+            widths add up to ``shape[-1]``.  :meth:`field` gives one's ``(start, stop)`` within a row.
         size: number of floats (derived); stop: one past its last index (derived).
+
+    Raises:
+        ValueError: fields whose widths do not add up to the last axis, or a duplicate field name.
     """
 
     name: str
@@ -30,18 +35,42 @@ class ObsPiece:
     low: float
     high: float
     doc: str
+    fields: tuple[tuple[str, int], ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "size", int(np.prod(self.shape)))
         object.__setattr__(self, "stop", self.offset + self.size)
+        starts: dict[str, tuple[int, int]] = {}
+        at = 0
+        for name, width in self.fields:
+            if name in starts:
+                raise ValueError(f"observation piece {self.name!r}: duplicate field {name!r}")
+            starts[name] = (at, at + int(width))
+            at += int(width)
+        if self.fields and at != self.shape[-1]:
+            raise ValueError(f"observation piece {self.name!r}: fields cover {at} of its last axis "
+                             f"{self.shape[-1]}")
+        object.__setattr__(self, "_fields", starts)
+
+    def field(self, name: str) -> tuple[int, int]:
+        """``(start, stop)`` of sub-field ``name`` within one row of the last axis.
+
+        Raises:
+            KeyError: no such field (the message lists the fields).
+        """
+        try:
+            return self._fields[name]
+        except KeyError:
+            raise KeyError(f"observation piece {self.name!r} has no field {name!r}; fields: "
+                           f"{[f for f, _ in self.fields]}") from None
 
 
 class ObsSpec:
     """Named pieces forming one flat ``float32[size]`` observation and its ``gymnasium.spaces.Box``.
 
     Args:
-        pieces: ``(name, shape)`` or ``(name, shape, low, high, doc)`` tuples in vector order.
-            Default bounds are ``[0, 1]``.
+        pieces: ``(name, shape)``, ``(name, shape, low, high, doc)`` or ``(name, shape, low, high, doc,
+            fields)`` tuples in vector order (``fields``: see :class:`ObsPiece`).  Default bounds are ``[0, 1]``.
 
     Example:
         >>> spec = ObsSpec([("board", (3, 3, 2)), ("turn", (1,), -1.0, 1.0, "whose turn")])
@@ -57,7 +86,8 @@ class ObsSpec:
             low = float(p[2]) if len(p) > 2 else 0.0
             high = float(p[3]) if len(p) > 3 else 1.0
             doc = str(p[4]) if len(p) > 4 else ""
-            piece = ObsPiece(name, shape, off, low, high, doc)
+            fields = tuple((str(f), int(w)) for f, w in p[5]) if len(p) > 5 else ()
+            piece = ObsPiece(name, shape, off, low, high, doc, fields)
             out.append(piece)
             off = piece.stop
         self.pieces: tuple[ObsPiece, ...] = tuple(out)
@@ -92,11 +122,24 @@ class ObsSpec:
         """``{name: view}`` for every piece."""
         return {p.name: vec[p.offset : p.stop].reshape(p.shape) for p in self.pieces}
 
+    def offsets(self) -> dict[str, int]:
+        """``{name: offset}`` of every piece and ``{"piece.field": start}`` of every sub-field (within a row)."""
+        out: dict[str, int] = {}
+        for p in self.pieces:
+            out[p.name] = p.offset
+            for f, _ in p.fields:
+                out[f"{p.name}.{f}"] = p.field(f)[0]
+        return out
+
     def describe(self) -> str:
-        """One line per piece: name, shape, index range, bounds and doc."""
+        """One line per piece: name, shape, index range, bounds and doc; then one indented line per sub-field
+        (name, ``start..stop-1`` within a row)."""
         lines = [f"size={self.size}"]
         for p in self.pieces:
             lines.append(
                 f"{p.name} shape={list(p.shape)} idx={p.offset}..{p.stop - 1} [{p.low:g},{p.high:g}] {p.doc}".rstrip()
             )
+            for f, _ in p.fields:
+                a, b = p.field(f)
+                lines.append(f"  .{f} {a}..{b - 1}")
         return "\n".join(lines)

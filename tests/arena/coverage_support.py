@@ -45,9 +45,11 @@ class Pos:
         self.game, self.s = parse_position(text, **config)
         self.L = self.game.layout
         self.rng = np.random.default_rng(0)
-        hex_piece = self.game.obs_spec["hex"]
-        self.W = hex_piece.shape[1]
-        self.T = self.W - 76  # hex block = 76 + T floats (§7.1)
+        spec = self.game.obs_spec
+        self.T = spec["hex"].shape[1] - 76  # hex block = 76 + T floats (§7.1)
+        self._hex = {f: spec["hex"].field(f)[0] for f in ("flags", "wounds_tough_poison")}
+        self._scalar = {f: spec["scalars"].field(f)[0]
+                        for f in ("last_round", "poison_supply", "net_marker_free", "entrench_free")}
 
     # ------------------------------------------------------------------ actions (§6.1)
     def act(self, *actions: int) -> "Pos":
@@ -200,31 +202,40 @@ class Pos:
         return self.game.obs_spec.view(self.game.observe(self.s, seat), "hex")
 
     def netted(self, h: int) -> bool:
-        return bool(self.hexobs()[h, 17 + self.T] == 1.0)
+        return bool(self.hexobs()[h, self._hex["flags"]] == 1.0)
 
     def disarmed(self, h: int) -> bool:
-        return bool(self.hexobs()[h, 19 + self.T] == 1.0)
+        return bool(self.hexobs()[h, self._hex["flags"] + 2] == 1.0)
 
     def wounds(self, h: int) -> int:
         """Wounds of the tile on ``h`` from the observation (exact below 3; Monolith contents included)."""
-        return int(round(float(self.hexobs()[h, 14 + self.T]) * 3))
+        return int(round(float(self.hexobs()[h, self._hex["wounds_tough_poison"]]) * 3))
 
     def poison(self, h: int) -> int:
         """Poison markers of the tile on ``h`` from the observation."""
-        return int(round(float(self.hexobs()[h, 16 + self.T]) * 5))
+        return int(round(float(self.hexobs()[h, self._hex["wounds_tough_poison"] + 2]) * 5))
 
     def toughness(self, h: int) -> int:
         """Effective toughness of the tile on ``h`` (below 3, where the observation is exact)."""
-        return int(round(float(self.hexobs()[h, 15 + self.T]) * 3))
+        return int(round(float(self.hexobs()[h, self._hex["wounds_tough_poison"] + 1]) * 3))
 
     def scalars(self, seat: int = 0) -> np.ndarray:
         return self.game.obs_spec.view(self.game.observe(self.s, seat), "scalars")
 
     def poison_supply(self) -> int:
-        return int(round(float(self.scalars()[10]) * 5))
+        return int(round(float(self.scalars()[self._scalar["poison_supply"]]) * 5))
 
     def net_marker_free(self) -> bool:
-        return bool(self.scalars()[11] == 1.0)
+        return bool(self.scalars()[self._scalar["net_marker_free"]] == 1.0)
+
+    def entrenched(self, h: int) -> bool:
+        return bool(self.hexobs()[h, self._hex["flags"] + 3] == 1.0)
+
+    def last_round(self) -> bool:
+        return bool(self.scalars()[self._scalar["last_round"]] == 1.0)
+
+    def entrench_marker_free(self) -> bool:
+        return bool(self.scalars()[self._scalar["entrench_free"]] == 1.0)
 
     def over(self) -> bool:
         return bool(self.game.is_terminal(self.s))

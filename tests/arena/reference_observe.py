@@ -16,6 +16,48 @@ from monolith_envs.arena.tables import ALLY, ENEMY, OWN
 __all__ = ["reference_fx", "reference_observe"]
 
 
+def _reference_nets(tb, REL, board, occ, owner, typ, fac, marker) -> list:
+    """Netted flag per hex (docs/monolith_arena.md §4.6 step 1), by fixed-point iterations written from the
+    rule's text, independently of the engine's cycle search:
+
+    1. the net edges ``N -> X``: a net edge of N points at an adjacent enemy tile X;
+    2. reachability by iterating ``reach = reach | reach . edges`` until it no longer grows; a tile is on a
+       cycle when it reaches itself, and every tile on a cycle is netted;
+    3. the others are settled in rounds: a tile whose netters are all settled is netted iff it carries the
+       Net-order marker or one of its netters is not netted; repeat until every tile is settled (the tiles
+       off the cycles form an acyclic graph, so every round settles at least one).
+    """
+    edges = {h: set() for h in occ}
+    for h in occ:
+        for d in tb.net_dirs[typ[h]][fac[h]]:
+            x = NB[h][d]
+            if x >= 0 and board[x] >= 0 and REL[owner[h]][owner[x]] == ENEMY:
+                edges[h].add(x)
+    reach = {h: set(edges[h]) for h in occ}
+    grew = True
+    while grew:
+        grew = False
+        for h in occ:
+            more = set().union(*(reach[y] for y in reach[h])) - reach[h] if reach[h] else set()
+            if more:
+                reach[h] |= more
+                grew = True
+    netters = {x: [h for h in occ if x in edges[h]] for x in occ}
+    settled = {h: True for h in occ if h in reach[h]}
+    while len(settled) < len(occ):
+        progress = False
+        for x in occ:
+            if x in settled or any(y not in settled for y in netters[x]):
+                continue
+            settled[x] = marker[x] or any(not settled[y] for y in netters[x])
+            progress = True
+        assert progress, "the tiles off the net cycles must form an acyclic graph"
+    netted = list(marker)
+    for h in occ:
+        netted[h] = settled[h] or marker[h]
+    return netted
+
+
 def reference_fx(g, s) -> Fx:
     """The continuous effects of ``s``, computed from scratch (no cache). See :class:`Fx`."""
     tb = g.tables
@@ -34,54 +76,7 @@ def reference_fx(g, s) -> Fx:
     marker = [False] * 19
     if s.net_marker_on >= 0 and s.loc[s.net_marker_on] == 2:
         marker[s.hexof[s.net_marker_on]] = True
-    netters = None
-    for h in occ:
-        nd = tb.net_dirs[typ[h]][fac[h]]
-        if nd:
-            o = owner[h]
-            for d in nd:
-                x = NB[h][d]
-                if x >= 0 and board[x] >= 0 and REL[o][owner[x]] == ENEMY:
-                    if netters is None:
-                        netters = [[] for _ in range(19)]
-                    netters[x].append(h)
-    netted = list(marker)
-    if netters is not None:
-        # on-cycle detection: x on a cycle iff x reaches itself
-        out = [[] for _ in range(19)]
-        for x in range(19):
-            for h in netters[x]:
-                out[h].append(x)
-        oncycle = [False] * 19
-        for start in range(19):
-            if not out[start]:
-                continue
-            seen = set()
-            stack = list(out[start])
-            while stack:
-                y = stack.pop()
-                if y == start:
-                    oncycle[start] = True
-                    break
-                if y in seen:
-                    continue
-                seen.add(y)
-                stack.extend(out[y])
-        memo = {}
-
-        def is_netted(x):
-            if oncycle[x] or marker[x]:
-                return True
-            r = memo.get(x)
-            if r is not None:
-                return r
-            memo[x] = False  # provisional (cannot recurse into itself off-cycle)
-            r = any(not is_netted(y) for y in netters[x])
-            memo[x] = r
-            return r
-
-        for h in occ:
-            netted[h] = is_netted(h)
+    netted = _reference_nets(tb, REL, board, occ, owner, typ, fac, marker)
     fx = Fx()
     fx.netted = netted
     fx.marker = marker

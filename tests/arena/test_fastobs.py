@@ -136,10 +136,13 @@ def test_compiled_context_rejects_malformed_tables():
     assert ok is not None
     args = [obs.static_flat, None, tb.tough, tb.melee, tb.ranged, tb.melee_dirs, tb.ranged_dirs, tb.fac_hp,
             list(g.team), float(g.team_hp)]
-    with pytest.raises(ValueError, match="ints has 3 items, expected 27"):
+    with pytest.raises(TypeError, match="layout must be a dict of named ints"):
         _fastobs.make_context(*(args[:1] + [[1, 2, 3]] + args[2:]))
-    good_ints = [obs.T, obs.H, obs.W, g.n, obs.size, 0, 0, 0, 10, obs.o_wtp, obs.o_flags, obs.o_acts,
-                 obs.o_dir, obs.o_mono] + [0] * 12 + [obs.empty_row]
+    good_ints = obs.layout_ints(g.rules)
+    for missing in ("hex.flags", "pending_hex", "empty_row"):  # every offset is read by its name
+        partial = {k: v for k, v in good_ints.items() if k != missing}
+        with pytest.raises(KeyError, match=f"the layout has no {missing}"):
+            _fastobs.make_context(*(args[:1] + [partial] + args[2:]))
     bad = list(args)
     bad[1] = good_ints
     bad[3] = tb.melee[:-1]

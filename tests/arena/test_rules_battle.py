@@ -340,3 +340,42 @@ def test_regeneration_rune_protects_banner():
     # phase 0: the Banners trade 1; the hit on P0's Banner is cancelled and the Rune is consumed
     assert s.hp == [20, 19]
     assert s.board[14] == -1
+
+
+VENOM_CASCADE = """
+factions: guardians_of_the_realm, lords_of_the_abyss
+18: gr_banner p=4
+4: gr_rune_reinforcement f=0
+5: gr_axeman f=3
+14: gr_golem
+16: la_banner
+9: la_mygalomorph f=0
+3: la_mygalomorph f=1
+hand P1: la_battle
+turn: P1
+"""
+
+
+def test_venom_marks_only_targets_that_survive_the_cascade():
+    """§4.7 Venom: a marker goes only to a target still on the board after the step's removals and state check.
+
+    Phase 3: the Mygalomorph on 3 (facing 1: edges 0, 2, 4 -> directions 1, 3, 5) hits the Rune of
+    Reinforcement on 4; the one on 9 (facing 0 -> directions 0, 2, 4) hits the Axeman on 5 and the Golem on 14,
+    all for 1 with Venom.  The Rune (toughness 0) dies; the Axeman (0 + 1 from the Rune on its connected edge)
+    survives its wound until the Rune is gone, then dies in the state check's cascade; the Golem (2 + 1 from
+    the adjacent Banner) survives.  The supply holds 1 marker (4 on P0's Banner): in (target hex, source hex)
+    order the Axeman's hit comes first, but it dies, so the Golem gets the marker.  The poison step then
+    wounds it once more (2 <= 3), and P0's Banner loses 4 HP to its own markers (20 -> 16).
+    """
+    from monolith_envs.arena import parse_position
+
+    game, s = parse_position(VENOM_CASCADE)
+    assert effects(game, s)["toughness"][5] == 1 and effects(game, s)["toughness"][14] == 3
+    assert s.poison_supply == 1
+    golem = s.board[14]
+    game.apply(s, game.off.ORDER)  # PLAY_ORDER slot 0: the Battle
+    assert s.board[4] == -1 and s.board[5] == -1 and s.board[14] == golem
+    assert s.poison[golem] == 1 and s.poison_supply == 0
+    assert s.wounds[golem] == 2
+    assert s.hp == [16, 20]
+    game.check_invariants(s)

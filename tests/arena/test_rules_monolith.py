@@ -1,6 +1,7 @@
 """The Monolith module (docs/monolith_arena.md §4.10) and its hidden information (docs/monolith_arena.md §7 visibility)."""
 
 import numpy as np
+import pytest
 
 from monolith_envs.arena.game import ArenaGame
 from monolith_envs.arena.positions import (
@@ -162,3 +163,41 @@ def test_exception_placement_needs_fresh_tile():
     g.apply(s, 467)
     assert not {a for a in legal(g, s) if 23 <= a < 365}
     assert effects(g, s)["toughness"][4] == 1
+
+
+EMPTY_SEGMENT = """
+factions: dragon_empire, lords_of_the_abyss
+config: monolith_module=true
+16: de_banner
+{tile}
+0: la_banner
+monolith P0: unfolded seg2=- seg3=de_knight hex2=12 hex3=17
+"""
+
+
+def test_position_text_rejects_a_tile_on_an_empty_segment():
+    """§4.10: a tile standing on a segment's hex is that segment's content, so the position format refuses a
+    board tile written on the hex of an empty segment (the error names the Monolith line)."""
+    from monolith_envs.arena import parse_position
+    from monolith_envs.arena.positions_text import PositionTextError
+
+    game, s = parse_position(EMPTY_SEGMENT.format(tile=""))
+    assert s.seg_content[0][0] == -1 and s.board[12] == -1 and s.seg_hex[0] == [16, 12, 17]
+    game.check_invariants(s)
+    with pytest.raises(PositionTextError, match=r"line 7 .*segment 2 is empty but hex 12 holds"):
+        parse_position(EMPTY_SEGMENT.format(tile="12: de_pikeman"))
+
+
+def test_invariant_every_empty_segment_hex_is_empty():
+    """Invariant 5 (docs/monolith_arena.md §9): an empty segment's hex holds no tile."""
+    from monolith_envs.arena import parse_position
+    from monolith_envs.core.game import InvariantError
+    from monolith_envs.core.state import clear_transient
+
+    game, s = parse_position(EMPTY_SEGMENT.format(tile=""))
+    i = next(i for i in range(1, 35) if s.loc[i] == 0)  # a deck tile of seat 0
+    s.deck[0].remove(i)
+    s.board[12], s.hexof[i], s.loc[i] = i, 12, 2
+    clear_transient(s)
+    with pytest.raises(InvariantError, match="invariant 5: segment 2 of seat 0 is empty but its hex 12 holds"):
+        game.check_invariants(s)

@@ -74,7 +74,7 @@ def test_unfolding_is_allowed_in_the_last_round():
     # not deck); unfolding stays legal after a discard
     p = position(DE_LA + "9: de_banner\n0: la_banner\nmonolith P0: folded seg2=de_knight seg3=de_pikeman\n"
                          "deck P0: de_move\nbegin: P0\n")
-    assert p.scalars()[6] == 1.0  # last round
+    assert p.last_round()
     discard_once(p)
     assert p.is_legal(p.unfold)
 
@@ -157,8 +157,10 @@ hand P1: la_battle, la_battle
     p.battle(0)
     assert p.monoliths()[0]["folded"] and p.tile(10) is None
     assert p.poison_supply() == 4
-    mono = p.game.obs_spec.view(p.game.observe(p.s, 1), "monolith")  # P1 sees P0 as relative seat 1
-    assert mono[1, 0, :p.T].sum() == 1 and mono[1, 0, p.T + 1] == 0  # known type, not hidden
+    spec = p.game.obs_spec
+    mono = spec.view(p.game.observe(p.s, 1), "monolith")  # P1 sees P0 as relative seat 1
+    (t0, t1), (hid, _) = spec["monolith"].field("type"), spec["monolith"].field("hidden")
+    assert mono[1, 0, t0:t1].sum() == 1 and mono[1, 0, hid] == 0  # known type, not hidden
     assert p.turn()[0] == 0
     if p.turn()[1] == "DISCARD":
         discard_once(p)
@@ -174,8 +176,7 @@ hand P1: la_battle, la_battle
     p.act(p.unfold, p.hex(10), p.hex(14), p.rot(0))
     assert p.tile(10).id == "gr_golem"
     assert p.wounds(10) == 2 and p.poison(10) == 1 and p.poison_supply() == 4
-    assert p.hexobs()[10, 20 + p.T] == 1.0  # still entrenched (§7.1 hex flags: entrenched)
-    assert not p.scalars()[12]  # the Entrenchment marker is still in use
+    assert p.entrenched(10) and not p.entrench_marker_free()
 
 
 def test_tiles_from_a_monolith_are_state_checked_once_the_last_facing_is_set():
@@ -297,7 +298,7 @@ deck P0: de_move
 deck P1:
 begin: P0
 """)
-    assert p.scalars()[6] == 1.0  # last round
+    assert p.last_round()
     p.act(p.end)
     assert p.turn()[0] == 1
     p.act(p.end)

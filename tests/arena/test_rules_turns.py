@@ -331,3 +331,33 @@ def test_put_tile_rejects_an_order_without_touching_the_deck():
     with _pytest.raises(ValueError, match="poison markers left"):
         put_tile(game, s, 0, "de_knight", 9, poison=6)
     assert game.to_dict(s) == before
+
+
+PUSH_NETTED = """
+factions: guardians_of_the_realm, lords_of_the_abyss
+16: gr_banner
+8: gr_axeman f=0
+9: la_mygalomorph net
+{second}
+2: la_banner
+hand P0: gr_push_back
+turn: P0
+"""
+
+
+def test_netted_tiles_cannot_be_pushed():
+    """D9 (docs/monolith_arena.md §4.5, §5.3, §6.2 PUSH_TARGET): a netted enemy is not a Push Back target.
+
+    The Axeman on 8 is adjacent to the Mygalomorph on 9 (netted by the Net-order marker) and, in the first
+    position, to another one on 4; both have three free far hexes (9: 10, 5, 14; 4: 1, 0, 5).  Only 4 is a
+    target; without it the Push Back Order has no legal resolution and cannot be played."""
+    from monolith_envs.arena import parse_position
+
+    game, s = parse_position(PUSH_NETTED.format(second="4: la_mygalomorph"))
+    assert effects(game, s)["netted"][9] and not effects(game, s)["netted"][4]
+    game.apply(s, game.off.ORDER)  # PLAY_ORDER slot 0: Push Back
+    assert s.sub_phase == Sub.PUSH_TARGET
+    mask = game.legal_mask(s)
+    assert [int(a) - game.off.HEX for a in mask.nonzero()[0]] == [4]
+    game, s = parse_position(PUSH_NETTED.format(second=""))
+    assert not game.legal_mask(s)[game.off.ORDER]

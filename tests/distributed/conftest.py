@@ -26,7 +26,7 @@ def ray_local():
     """A 2-CPU local Ray instance whose workers can import this checkout (``tests.distributed.*``)."""
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1",
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
              runtime_env={"env_vars": {"PYTHONPATH": str(ROOT)}})
     yield ray
     ray.shutdown()

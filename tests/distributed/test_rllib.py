@@ -117,6 +117,22 @@ def test_evaluate_command_takes_rllib_agents(toy_run, tmp_path):
     assert pair["games"] == 10 and pair["opponent"] == f"rllib:{rep['final_model']}"
 
 
+def test_play_command_takes_an_rllib_opponent(toy_run):
+    from agents.play import main
+
+    _, rep = toy_run
+    answers = iter(str(c) for c in [4, 0, 8, 2, 6, 1, 3, 5, 7] * 3)
+    out = []
+
+    def inp(prompt):  # the first legal cell of the list above
+        return next(answers)
+
+    res = main([TOY, "--opponents", f"rllib:{rep['final_model']}", "--seed", "3", "--seat", "0"],
+               input_fn=inp, output_fn=out.append)
+    assert f"player_1=rllib:{rep['final_model']}" in out[0] and "game over" in out[-1]
+    assert res.decisions >= 5
+
+
 def test_masked_module_gives_illegal_actions_zero_probability(ray_local):
     import gymnasium as gym
     import torch

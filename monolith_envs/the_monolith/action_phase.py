@@ -1,0 +1,258 @@
+"""The action phase (docs §4.6): turns, manipulate fate, slay, maneuver, boast, sacrifice, relent, the
+after-action power windows, extra kills and extra moves."""
+
+from __future__ import annotations
+
+from .board import has_enemy_living, kill, modifiers, neighbours, occupancy_check, occupies
+from .effects import auto_powers, usable_powers
+from .orders import use_power
+from .state import NONE, Frame, Phase, Sub, Win
+
+__all__ = ["frame_action_start", "start_rest"]
+
+
+def start_rest(g, s) -> None:
+    """docs §4.7: the rest phase; its steps run as frames (:data:`REST_FRAMES`)."""
+    s.phase = Phase.REST
+    s.current = s.first
+    s.owed = 0
+    s.surge_first = False
+    s.free_fate = 0
+    s.last_space = s.man_space = NONE
+    s.win_kind = NONE
+    s.stack.extend([fr, 0, 0] for fr in REST_FRAMES)
+
+
+REST_FRAMES = (Frame.REST_END, Frame.REST_SCRIPT, Frame.REST_BOASTS, Frame.REST_TEMPLES, Frame.REST_OBJ,
+               Frame.REST_EVENTS, Frame.REST_DIVS, Frame.REST_BLOOD)
+"""The rest phase's steps, bottom of the stack first (step 1 runs first)."""
+
+
+def frame_rest_blood(g, s, _a, _b, rng) -> None:
+    """docs §4.7 step 1: every blood marker leaves the board."""
+    for sp in range(g.N):
+        s.blood[sp] = 0
+
+
+def _next_not_out(s, p: int, include_self: bool) -> int:
+    n = s.n
+    for k in range(1, n + 1):
+        q = (p + k) % n
+        if q == p and not include_self:
+            break
+        if not s.out[q]:
+            return q
+    return NONE
+
+
+def frame_action_start(g, s, _a: int, _b: int, rng) -> None:
+    """docs §4.6 start: out = no hearts on the board; the surge holder opens (D19)."""
+    for p in range(s.n):
+        s.out[p] = sum(s.board[p]) == 0
+    h = s.surge
+    if h >= 0 and not s.out[h]:
+        s.stack.append([Frame.ACTION_TURN, h, 1])
+        return
+    q = _next_not_out(s, h if h >= 0 else (s.first - 1) % s.n, True)
+    if q < 0:
+        start_rest(g, s)
+    else:
+        s.stack.append([Frame.ACTION_TURN, q, 0])
+
+
+def frame_action_turn(g, s, p: int, surge: int, rng) -> None:
+    s.owed = 4 if surge else 2
+    s.surge_first = bool(surge)
+    s.free_fate = 0
+    s.turn_used = [False] * 4
+    s.current = p
+    s.stack.append([Frame.RESUME, int(Sub.ACTION_CHOOSE), p])
+    auto_powers(g, s, p, Win.ACTION_TURN, rng)
+
+
+def _end_turn(g, s, p: int) -> None:
+    s.free_fate = 0
+    s.surge_first = False
+    s.owed = 0
+    s.sub = NONE
+    q = _next_not_out(s, p, True)
+    if q < 0:
+        start_rest(g, s)
+    else:
+        s.stack.append([Frame.ACTION_TURN, q, 0])
+
+
+def frame_after_action(g, s, p: int, _b: int, rng) -> None:
+    """After an action and its window: one action fewer owed; out once no heart is left (docs §4.6)."""
+    s.owed -= 1
+    s.last_space = NONE
+    s.man_space = NONE
+    s.win_kind = NONE
+    if sum(s.board[p]) == 0:
+        s.out[p] = True
+    if not s.out[p] and s.owed > 0:
+        s.sub, s.current = Sub.ACTION_CHOOSE, p
+    else:
+        _end_turn(g, s, p)
+
+
+def _open_window(g, s, p: int, window: int, rng) -> None:
+    s.stack.append([Frame.AFTER_ACTION, p, 0])
+    s.win_kind = int(window)
+    s.win_used = [False] * 4
+    s.stack.append([Frame.RESUME, int(Sub.POWER_WINDOW), p])
+    s.sub = NONE
+    auto_powers(g, s, p, window, rng)
+
+
+def frame_extra_kill(g, s, p: int, left: int, rng) -> None:
+    if left > 0 and s.last_space >= 0 and has_enemy_living(s, p, s.last_space):
+        s.stack.append([Frame.EXTRA_KILL, p, left - 1])
+        s.sub, s.current = Sub.EXTRA_KILL, p
+
+
+def frame_move_again(g, s, p: int, left: int, rng) -> None:
+    if left > 0 and s.man_space >= 0 and (s.man_kind == 0 or s.shaman_alive[p]):
+        s.stack.append([Frame.MOVE_AGAIN, p, left - 1])
+        s.man_free = True
+        s.sub, s.current = Sub.MANEUVER_DEST, p
+
+
+# ---------------------------------------------------------------- masks
+def _slay_targets(g, s, p: int, sp: int, base: int) -> list:
+    n = s.n
+    out = []
+    for o in range(1, n):
+        q = (p + o) % n
+        if occupies(s, q, sp):
+            out.append(base + 3 * sp + o - 1)
+    return out
+
+
+def mask_action_choose(g, s, p: int) -> list:
+    b = s.board[p]
+    out = []
+    can_fate = s.free_fate > 0 or s.anger[p] > 0
+    for z in range(3):
+        if b[z] and can_fate:
+            out.append(g.A_FATE + z)
+    act = g.active_spaces
+    if b[0]:
+        for sp in act:
+            if occupies(s, p, sp):
+                out += _slay_targets(g, s, p, sp, g.A_SLAY)
+    if b[1]:
+        for sp in act:
+            if s.living[sp][p]:
+                out.append(g.A_MANEUVER + 2 * sp)
+            if s.shaman_alive[p] and s.shaman_space[p] == sp:
+                out.append(g.A_MANEUVER + 2 * sp + 1)
+    if b[2]:
+        unc = "boast_uncontested" in modifiers(g, s, p)
+        for sp in act:
+            if occupies(s, p, sp) and (unc or has_enemy_living(s, p, sp)):
+                if g.slots[sp] - s.blood[sp] - sum(s.boast[sp]) >= 1:
+                    out.append(g.A_BOAST + sp)
+    N = g.N
+    for z in range(3):
+        if b[z]:
+            out += [g.A_SACRIFICE + N * z + sp for sp in act if s.living[sp][p]]
+    out.append(g.A_RELENT)
+    out += [g.A_POWER + k for k in usable_powers(g, s, p, Win.ACTION_TURN, s.turn_used)]
+    out.sort()
+    return out
+
+
+def mask_maneuver_dest(g, s, p: int) -> list:
+    return [g.A_SPACE + t for t in neighbours(g, s, p, s.man_space)]
+
+
+def mask_power_window(g, s, p: int) -> list:
+    return [0] + [g.A_POWER + k for k in usable_powers(g, s, p, s.win_kind, s.win_used)]
+
+
+def mask_extra_kill(g, s, p: int) -> list:
+    return _slay_targets(g, s, p, s.last_space, g.A_SLAY)
+
+
+# ---------------------------------------------------------------- applies
+def apply_action_choose(g, s, p: int, a: int, rng) -> None:
+    N = g.N
+    b = s.board[p]
+    if g.A_FATE <= a < g.A_SLAY:
+        z = a - g.A_FATE
+        if s.free_fate > 0:
+            s.free_fate -= 1
+        else:
+            s.anger[p] -= 1
+            s.limbo[p] += 1
+        b[z] -= 1
+        b[(z + 1) % 3] += 1
+    elif g.A_SLAY <= a < g.A_MANEUVER:
+        r = a - g.A_SLAY
+        sp, q = r // 3, (p + r % 3 + 1) % s.n
+        b[0] -= 1
+        s.spent[p] += 1
+        kill(s, p, q, sp)
+        s.last_space = sp
+        _open_window(g, s, p, Win.AFTER_SLAY, rng)
+    elif g.A_MANEUVER <= a < g.A_BOAST:
+        r = a - g.A_MANEUVER
+        b[1] -= 1
+        s.spent[p] += 1
+        s.man_space, s.man_kind, s.man_free = r // 2, r % 2, False
+        s.sub = Sub.MANEUVER_DEST
+    elif g.A_BOAST <= a < g.A_SACRIFICE:
+        sp = a - g.A_BOAST
+        b[2] -= 1
+        s.boast[sp][p] += 1
+        s.last_space = sp
+        _open_window(g, s, p, Win.AFTER_BOAST, rng)
+    elif g.A_SACRIFICE <= a < g.A_RELENT:
+        r = a - g.A_SACRIFICE
+        z, sp = r // N, r % N
+        b[z] -= 1
+        s.spent[p] += 1
+        s.living[sp][p] -= 1
+        s.anger[p] += 1
+        occupancy_check(s, p, sp)
+        s.stack.append([Frame.AFTER_ACTION, p, 0])
+        s.sub = NONE
+    elif a == g.A_RELENT:
+        s.spent[p] += sum(b)
+        s.board[p] = [0, 0, 0]
+        s.out[p] = True
+        _end_turn(g, s, p)
+    else:
+        use_power(g, s, p, a - g.A_POWER, Sub.ACTION_CHOOSE, rng)
+
+
+def apply_maneuver_dest(g, s, p: int, a: int, rng) -> None:
+    t = a - g.A_SPACE
+    src = s.man_space
+    if s.man_kind == 0:
+        s.living[src][p] -= 1
+        s.living[t][p] += 1
+    else:
+        s.shaman_space[p] = t
+    occupancy_check(s, p, src)
+    s.man_space = t
+    if s.man_free:
+        s.man_free = False
+        s.sub = NONE
+    else:
+        _open_window(g, s, p, Win.AFTER_MANEUVER, rng)
+
+
+def apply_power_window(g, s, p: int, a: int, rng) -> None:
+    if a == 0:
+        s.sub = NONE
+        s.win_used = [False] * 4
+    else:
+        use_power(g, s, p, a - g.A_POWER, Sub.POWER_WINDOW, rng)
+
+
+def apply_extra_kill(g, s, p: int, a: int, rng) -> None:
+    r = a - g.A_SLAY
+    kill(s, p, (p + r % 3 + 1) % s.n, r // 3)
+    s.sub = NONE

@@ -1,0 +1,171 @@
+"""Map geometry and the unit terms: adjacency and tunnels, occupy, contest, control (docs §4.1, §4.2).
+
+Functions take the game ``g`` (static tables, see :class:`~monolith_envs.the_monolith.game.MonolithGame`)
+and the state ``s``; seats are absolute.
+"""
+
+from __future__ import annotations
+
+__all__ = ["modifiers", "tunnels_now", "neighbours", "units", "occupies", "controller", "controllers",
+           "cremate", "occupancy_check", "kill", "has_enemy_living", "units_text"]
+
+
+def modifiers(g, s, p: int) -> dict:
+    """docs §5.3: passive modifiers of seat ``p`` (its shaman and its held divinations), summed per name;
+    ``shaman_control_weight`` takes the largest amount."""
+    out: dict = {}
+    effs = [g.shamans[s.shaman_id[p]].effect] if g.shamans[s.shaman_id[p]].window == "passive" else []
+    for c in s.held[p]:
+        card = g.divs[c]
+        if card.window == "passive":
+            effs.append(card.effect)
+    for e in effs:
+        if e.op != "modifier":
+            continue
+        if e.name == "shaman_control_weight":
+            out[e.name] = max(out.get(e.name, 0), e.amount)
+        else:
+            out[e.name] = out.get(e.name, 0) + e.amount
+    return out
+
+
+def tunnels_now(g, s) -> list:
+    """``bool[N]``: tunnel status now: the map flag, then ``set_tunnel`` events in play on the space, in
+    reveal order (docs §4.2). Locked spaces are never tunnels."""
+    t = list(g.base_tunnel)
+    for ev, sp in s.events:
+        if sp >= 0:
+            for e in g.events[ev].reveal:
+                if e.op == "set_tunnel":
+                    t[sp] = bool(e.value) and g.active[sp]
+    return t
+
+
+def neighbours(g, s, p: int, sp: int, tun: list | None = None) -> list:
+    """Spaces adjacent to ``sp`` for seat ``p`` (docs §4.2): dashed borders, plus every other tunnel when
+    ``sp`` is a tunnel for ``p`` (with ``stronghold_tunnel``, ``p``'s stronghold counts as one for ``p``)."""
+    if tun is None:
+        tun = tunnels_now(g, s)
+    if "stronghold_tunnel" in modifiers(g, s, p):
+        tun = list(tun)
+        tun[g.hold[p]] = True
+    out = list(g.dashed_adj[sp])
+    if tun[sp]:
+        for t in g.active_spaces:
+            if tun[t] and t != sp and t not in out:
+                out.append(t)
+        out.sort()
+    return out
+
+
+def units(g, s, p: int, sp: int, weight: int | None = None) -> int:
+    """u_p(s) of docs §4.1: living warriors + the shaman's weight when it is alive there."""
+    u = s.living[sp][p]
+    if s.shaman_alive[p] and s.shaman_space[p] == sp:
+        if weight is None:
+            weight = max(1, modifiers(g, s, p).get("shaman_control_weight", 1))
+        u += weight
+    return u
+
+
+def occupies(s, p: int, sp: int) -> bool:
+    """docs §4.1: ``p`` has at least one living unit in ``sp``."""
+    return s.living[sp][p] > 0 or (s.shaman_alive[p] and s.shaman_space[p] == sp)
+
+
+def has_enemy_living(s, p: int, sp: int) -> bool:
+    """Some other seat has a living unit in ``sp``."""
+    return any(occupies(s, q, sp) for q in range(s.n) if q != p)
+
+
+def _weights(g, s) -> list:
+    if not any(s.held):
+        return [1] * s.n
+    return [max(1, modifiers(g, s, p).get("shaman_control_weight", 1)) for p in range(s.n)]
+
+
+def controller(g, s, sp: int, weights: list | None = None) -> int:
+    """docs §4.1 (D16): the seat with the strictly largest u_p(s) >= 1, or -1."""
+    if weights is None:
+        weights = _weights(g, s)
+    row = s.living[sp]
+    best, who, tie = 0, -1, False
+    for p in range(s.n):
+        u = row[p]
+        if s.shaman_space[p] == sp and s.shaman_alive[p]:
+            u += weights[p]
+        if u > best:
+            best, who, tie = u, p, False
+        elif u == best and u > 0:
+            tie = True
+    return -1 if tie else who
+
+
+def controllers(g, s) -> list:
+    """Controller of every space (-1 for none or locked)."""
+    n = s.n
+    w = _weights(g, s)
+    out = [-1] * g.N
+    for sp in g.active_spaces:
+        row = s.living[sp]
+        best, who, tie = 0, -1, False
+        for p in range(n):
+            u = row[p]
+            if u > best:
+                best, who, tie = u, p, False
+            elif u == best and u > 0:
+                tie = True
+        out[sp] = -1 if tie else who
+    for p in range(n):  # add the living shamans (few), then recompute those spaces
+        if s.shaman_alive[p]:
+            out[s.shaman_space[p]] = -2
+    for sp in range(g.N):
+        if out[sp] == -2:
+            out[sp] = controller(g, s, sp, w)
+    return out
+
+
+def cremate(s, p: int, sp: int) -> None:
+    """docs §4.1: ``p``'s dead warriors in ``sp`` become living warriors in ``p``'s anger pool."""
+    d = s.dead[sp][p]
+    if d:
+        s.anger[p] += d
+        s.dead[sp][p] = 0
+
+
+def occupancy_check(s, q: int, sp: int) -> None:
+    """docs §4.6: ``q``'s boast hearts in ``sp`` go to its spent pool once ``q`` no longer occupies ``sp``."""
+    h = s.boast[sp][q]
+    if h and not occupies(s, q, sp):
+        s.spent[q] += h
+        s.boast[sp][q] = 0
+
+
+def kill(s, p: int, q: int, sp: int) -> None:
+    """One kill by ``p`` of ``q`` in ``sp`` (docs §4.6 slay, D23): a living warrior if ``q`` has one there
+    (+1 favour), else ``q``'s shaman (+3); ``kills_today`` + 1; then the occupancy check."""
+    if s.living[sp][q] > 0:
+        s.living[sp][q] -= 1
+        s.dead[sp][q] += 1
+        s.favour[p] += 1
+    else:
+        s.shaman_alive[q] = False
+        s.favour[p] += 3
+    s.kills_today[p] += 1
+    occupancy_check(s, q, sp)
+
+
+def units_text(s, sp: int) -> str:
+    """The units in ``sp`` in the docs §10 notation, e.g. ``P0{2W,1w,S} P2{1W}`` ('' when empty)."""
+    parts = []
+    for p in range(s.n):
+        u = []
+        if s.living[sp][p]:
+            u.append(f"{s.living[sp][p]}W")
+        if s.dead[sp][p]:
+            u.append(f"{s.dead[sp][p]}w")
+        if s.shaman_space[p] == sp:
+            u.append("S" if s.shaman_alive[p] else "s")
+        if u:
+            parts.append(f"P{p}{{{','.join(u)}}}")
+    return " ".join(parts)

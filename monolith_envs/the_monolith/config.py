@@ -1,0 +1,97 @@
+"""Configuration keys of ``the_monolith_v0`` (docs/the_monolith.md §1) and their cross checks."""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any, Mapping
+
+from ..core.config import ConfigError, ConfigKey, int_range, one_of, validate_config
+
+__all__ = ["ENV_ID", "CONFIG_KEYS", "validate"]
+
+ENV_ID = "the_monolith_v0"
+
+
+def _int_list(v: Any) -> str | None:
+    if isinstance(v, (list, tuple)) and all(type(x) is int and 0 <= x < 64 for x in v):
+        return None
+    return "a list of shaman ids (integers 0..63)"
+
+
+def _weights(v: Any) -> str | None:
+    ok = (isinstance(v, (list, tuple)) and len(v) == 3
+          and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0 for x in v)
+          and sum(v) > 0)
+    return None if ok else "3 finite non-negative numbers with a positive sum"
+
+
+def _unit(v: Any) -> str | None:
+    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= 1
+    return None if ok else "a number from 0 to 1"
+
+
+def _positive(v: Any) -> str | None:
+    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0
+    return None if ok else "a finite number > 0"
+
+
+def _path(v: Any) -> str | None:
+    return None if v is None or isinstance(v, str) or isinstance(v, os.PathLike) else "None or a file path"
+
+
+def _first(v: Any) -> str | None:
+    return None if type(v) is int and -1 <= v <= 3 else "-1 (random) or a seat 0..3"
+
+
+CONFIG_KEYS: tuple[ConfigKey, ...] = (
+    ConfigKey("num_players", 4, "seats: 4, 3 (Ashen quadrant locked) or 2 (variant, §4.11)", one_of(2, 3, 4)),
+    ConfigKey("shaman_assignment", "random", "random, fixed or draft (§3, §4.10)", one_of("random", "fixed", "draft")),
+    ConfigKey("shamans", [], "shaman ids, one per seat, for 'fixed'", _int_list),
+    ConfigKey("shaman_pool", [0, 1, 2, 3, 4, 5], "shamans that random and draft may use", _int_list),
+    ConfigKey("first_player", -1, "-1 = random, else the seat", _first),
+    ConfigKey("num_days", 4, "days; the game ends in the rest phase of the last", int_range(1, 8)),
+    ConfigKey("div_row_size", 0, "cards dealt to the divination row each day (0 = num_players)", int_range(0, 6)),
+    ConfigKey("tower_weights", [1 / 3, 1 / 3, 1 / 3], "landing weights for slay, maneuver, boast (§4.9)", _weights),
+    ConfigKey("tower_retention", 0.0, "chance that a heart dropped today sticks until the next lift", _unit),
+    ConfigKey("draft_max_bid", 6, "highest bid in the shaman draft", int_range(0, 10)),
+    ConfigKey("reward_mode", "win_loss", "win_loss, rank or score (§8)", one_of("win_loss", "rank", "score")),
+    ConfigKey("score_scale", 0.02, "scale of score rewards", _positive),
+    ConfigKey("max_decisions", 5000, "truncation limit (decisions per episode)", int_range(1)),
+    ConfigKey("map_file", None, "map TOML (None = data/map.toml)", _path),
+    ConfigKey("shaman_file", None, "shamans TOML (None = data/shamans.toml)", _path),
+    ConfigKey("divination_file", None, "divinations TOML (None = data/divinations.toml)", _path),
+    ConfigKey("event_file", None, "events TOML (None = data/events.toml)", _path),
+    ConfigKey("objective_file", None, "objectives TOML (None = data/objectives.toml)", _path),
+)
+
+
+def _cross(cfg: dict) -> None:
+    n = cfg["num_players"]
+    cfg["shamans"] = list(cfg["shamans"])
+    cfg["shaman_pool"] = list(cfg["shaman_pool"])
+    cfg["tower_weights"] = [float(x) for x in cfg["tower_weights"]]
+    cfg["tower_retention"] = float(cfg["tower_retention"])
+    cfg["score_scale"] = float(cfg["score_scale"])
+    if cfg["first_player"] >= n:
+        raise ConfigError(f"{ENV_ID}: first_player={cfg['first_player']} but there are {n} seats")
+    if cfg["shaman_assignment"] == "fixed":
+        sh = cfg["shamans"]
+        if len(sh) != n or len(set(sh)) != n:
+            raise ConfigError(f"{ENV_ID}: shaman_assignment='fixed' needs shamans = {n} distinct ids, got {sh}")
+    pool = cfg["shaman_pool"]
+    if len(set(pool)) != len(pool) or len(pool) < n:
+        raise ConfigError(f"{ENV_ID}: shaman_pool needs at least {n} distinct ids, got {pool}")
+    for k in ("map_file", "shaman_file", "divination_file", "event_file", "objective_file"):
+        if cfg[k] is not None:
+            cfg[k] = os.fspath(cfg[k])
+
+
+def validate(given: Mapping[str, Any] | None) -> dict:
+    """Validated config dict with every key of :data:`CONFIG_KEYS` (shaman ids are checked against the
+    loaded content by the game).
+
+    Raises:
+        ConfigError: unknown key, bad value, or a bad combination.
+    """
+    return validate_config(ENV_ID, CONFIG_KEYS, given, _cross)

@@ -1,0 +1,323 @@
+"""``MonolithGame``: the rules engine behind ``the_monolith_v0`` (the core ``Game`` protocol).
+
+The game object holds the validated config and the static tables of the map and the content; the state
+(:class:`~monolith_envs.the_monolith.state.MonolithState`) holds everything that changes. ``apply``
+resolves one decision and then runs the pending rule steps (``state.stack``) until the next real decision
+(docs §4.12: a decision whose only legal action is ``pass`` is applied automatically).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from ..core.base import GameBase
+from ..core.config import ConfigError
+from ..core.game import (
+    ChanceMode,
+    GameInfo,
+    IllegalActionError,
+    Information,
+    InvariantError,
+    Utility,
+)
+from ..core.returns import rank, require_terminal, score_potential, win_loss, winners_outcome
+from ..core.state import clone_state
+from .actions import Offsets, action_index, action_name, build_layout
+from .config import CONFIG_KEYS, ENV_ID, validate
+from .content import load_content
+from .effects import WINDOW_CODE
+from .state import NONE, MonolithState, Phase, Sub
+from .table import FRAMES, TABLE
+
+__all__ = ["MonolithGame"]
+
+_MAX_AUTO = 10_000
+
+
+class MonolithGame(GameBase):
+    """The Monolith rules engine (docs/the_monolith.md) implementing :class:`~monolith_envs.core.game.Game`.
+
+    Args:
+        config: mapping of the keys of docs §1 (see :mod:`monolith_envs.the_monolith.config`), or None.
+
+    Raises:
+        ConfigError: unknown key, bad value or combination, a shaman id not in the shaman file.
+        ContentError: a content file that does not validate.
+
+    Attributes:
+        env_id, config, num_players, layout (264 actions by default), obs_spec (1587 floats by default),
+        zero_sum (True), max_decisions, content, and the static map tables (``N``, ``R``, ``active``, ...).
+    """
+
+    GAME_INFO = GameInfo(
+        env_id=ENV_ID, name="The Monolith", min_players=2, max_players=4, utility=Utility.ZERO_SUM,
+        chance=ChanceMode.DURING_PLAY, information=Information.IMPERFECT, teams=False, config_keys=CONFIG_KEYS,
+        max_length=int(next(k.default for k in CONFIG_KEYS if k.name == "max_decisions")))
+    STATE_CLASS = MonolithState
+    env_id = ENV_ID
+
+    def __init__(self, config: Mapping[str, Any] | None = None):
+        cfg = validate(config)
+        self.config = cfg
+        self.content = c = load_content({k: cfg[k] for k in ("map_file", "shaman_file", "divination_file",
+                                                              "event_file", "objective_file")})
+        n = self.n = self.num_players = cfg["num_players"]
+        mp = c.map
+        self.N, self.R, self.S = len(mp.spaces), 6, len(c.shamans)
+        self.D, self.E, self.O = len(c.divinations), len(c.events), len(c.objectives)
+        self.shamans, self.divs, self.events, self.objs = c.shamans, c.divinations, c.events, c.objectives
+        for key in ("shamans", "shaman_pool"):
+            bad = [k for k in cfg[key] if not 0 <= k < self.S]
+            if bad:
+                raise ConfigError(f"{ENV_ID}: {key} names unknown shaman ids {bad}; the shaman file has 0..{self.S - 1}")
+        if cfg["shaman_assignment"] == "draft":
+            low = min(self.shamans[k].available for k in cfg["shaman_pool"])
+            if cfg["draft_max_bid"] > low:
+                raise ConfigError(f"{ENV_ID}: draft_max_bid={cfg['draft_max_bid']} exceeds the smallest starting "
+                                  f"available ({low}) among the pool's shamans")
+        locked = set(mp.locked[n])
+        self.mono = mp.monolith
+        self.active = [sp.quadrant not in locked for sp in mp.spaces]
+        self.active_spaces = [i for i in range(self.N) if self.active[i]]
+        self.quad = [sp.quadrant for sp in mp.spaces]
+        self.building = [sp.building for sp in mp.spaces]
+        self.slots = [sp.slots if self.active[i] else 0 for i, sp in enumerate(mp.spaces)]
+        self.base_tunnel = [sp.tunnel and self.active[i] for i, sp in enumerate(mp.spaces)]
+        adj = [[] for _ in range(self.N)]
+        for a, b in mp.dashed:
+            if self.active[a] and self.active[b]:
+                adj[a].append(b)
+                adj[b].append(a)
+        self.dashed_adj = [sorted(x) for x in adj]
+        self.seat_quad = list(mp.seats[n])
+        self.hold = [next(sp.id for sp in mp.spaces if sp.quadrant == q and sp.role == "hold") for q in self.seat_quad]
+        self.home = [[sp.id for sp in mp.spaces if sp.quadrant == q] for q in self.seat_quad]
+        self.role_space = [{mp.spaces[i].role: i for i in h} for h in self.home]
+        for k in (cfg["shaman_pool"] if cfg["shaman_assignment"] != "fixed" else cfg["shamans"]):
+            st = self.shamans[k].start
+            for p in range(n):
+                if st != "monolith" and st not in self.role_space[p]:
+                    raise ConfigError(f"{ENV_ID}: shaman {k} starts on role {st!r}, missing in seat {p}'s quadrant")
+        self.row_size = min(self.R, cfg["div_row_size"] or n)
+        w = np.asarray(cfg["tower_weights"], float)
+        w = w / w.sum()
+        self.cumw = [float(w[0]), float(w[0] + w[1]), 1.0]
+        self.rho = float(cfg["tower_retention"])
+        self.num_days = cfg["num_days"]
+        self.off = Offsets(self.N, self.R, self.S)
+        for name in ("PASS", "ORDER", "SPACE", "NUMBER", "ROW", "POWER", "DISCARD", "OBJECTIVE", "FATE", "SLAY",
+                     "MANEUVER", "BOAST", "SACRIFICE", "RELENT", "SHAMAN"):
+            setattr(self, "A_" + name, getattr(self.off, name))
+        self.n_actions = self.off.n
+        self.div_window = [WINDOW_CODE[d.window] for d in self.divs]
+        self.shaman_window = [WINDOW_CODE[sh.window] for sh in self.shamans]
+        self.layout = build_layout(self.N, self.R, self.S)
+        self.max_decisions = int(cfg["max_decisions"])
+        self.reward_mode = cfg["reward_mode"]
+        from .observe import Observer
+
+        self.observer = Observer(self)
+        self.obs_spec = self.observer.spec
+
+    # ------------------------------------------------------------------ flow
+    def run(self, s: MonolithState, rng) -> None:
+        """Run pending rule steps until a real decision or the end (docs §4.12)."""
+        for _ in range(_MAX_AUTO):
+            if s.terminal:
+                return
+            if s.sub != NONE:
+                legal = TABLE[s.sub][0](self, s, s.current)
+                s.legal_cache = legal
+                if len(legal) == 1 and legal[0] == 0:
+                    TABLE[s.sub][1](self, s, s.current, 0, rng)
+                    continue
+                if not legal:
+                    raise InvariantError(f"the_monolith: decision {Sub(s.sub).name} of seat {s.current} has no "
+                                         "legal action")
+                return
+            s.legal_cache = None
+            if not s.stack:
+                raise InvariantError("the_monolith: no pending decision and no pending rule step")
+            fr = s.stack.pop()
+            FRAMES[fr[0]](self, s, fr[1], fr[2], rng)
+        raise InvariantError("the_monolith: automatic steps did not reach a decision")
+
+    def legal_actions(self, s: MonolithState) -> list:
+        """Sorted legal action indices of the decider (empty when terminal)."""
+        if s.terminal or s.sub == NONE:
+            return []
+        lg = s.legal_cache
+        if lg is None:
+            lg = s.legal_cache = TABLE[s.sub][0](self, s, s.current)
+        return sorted(lg)
+
+    # ------------------------------------------------------------------ protocol
+    def initial_state(self, rng: np.random.Generator) -> MonolithState:
+        """docs §3: the setup draws, then the first decision (draft, setup objective discard)."""
+        from .opening import new_state
+
+        s = new_state(self, rng)
+        self.run(s, rng)
+        s.favour_floor = list(s.favour)
+        return s
+
+    def current_player(self, state: MonolithState) -> int:
+        """Deciding seat, or -1 when terminal."""
+        return -1 if state.terminal else state.current
+
+    def legal_mask(self, state: MonolithState) -> np.ndarray:
+        """``bool[layout.n]``: exactly the legal actions (docs §6.2; all False when terminal)."""
+        m = np.zeros(self.n_actions, np.bool_)
+        m[self.legal_actions(state)] = True
+        return m
+
+    def illegal(self, s: MonolithState, action: Any, why: str) -> IllegalActionError:
+        legal = [action_name(self.off, a) for a in self.legal_actions(s)]
+        try:
+            asked = action_name(self.off, int(action))
+        except (TypeError, ValueError):
+            asked = repr(action)
+        return IllegalActionError(asked, why, legal)
+
+    def apply(self, state: MonolithState, action: int, rng: np.random.Generator | None = None) -> None:
+        """Apply ``action`` for the decider, in place, then run the automatic steps (docs §4.12). Chance
+        (tower, reshuffles) is drawn from ``rng`` only after the action is known to be legal.
+
+        Raises:
+            IllegalActionError: not an action index, the game is over, or not legal now (lists the legal ones).
+        """
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise self.illegal(state, action, f"{action!r} is not an action index")
+        a = int(action)
+        if state.terminal:
+            raise self.illegal(state, a, "the game is over")
+        if not 0 <= a < self.n_actions:
+            raise self.illegal(state, a, f"action {a} outside 0..{self.n_actions - 1}")
+        lg = state.legal_cache
+        if lg is None:
+            lg = TABLE[state.sub][0](self, state, state.current)
+        if a not in lg:
+            raise self.illegal(state, a, f"not legal in {Sub(state.sub).name}")
+        if rng is None:  # no chance given: resolve on a copy, so a draw leaves the state unchanged
+            import dataclasses
+
+            work = clone_state(state)
+            self._apply(work, a, _NoRng())
+            for f in dataclasses.fields(work):
+                setattr(state, f.name, getattr(work, f.name))
+            return
+        self._apply(state, a, rng)
+
+    def _apply(self, state: MonolithState, a: int, rng) -> None:
+        apply_fn = TABLE[state.sub][1]
+        state.favour_floor = list(state.favour)
+        state.legal_cache = None
+        apply_fn(self, state, state.current, a, rng)
+        state.decisions += 1
+        self.run(state, rng)
+        if self.reward_mode == "score":
+            self._score(state)
+
+    def _score(self, s: MonolithState) -> None:
+        s.cum = score_potential(s.favour, 1.0 / self.config["score_scale"], np.float64).tolist()
+
+    def finish_returns(self, s: MonolithState) -> None:
+        """Terminal returns (docs §8): win_loss, rank (ties broken by the §8 rule, so every place is
+        distinct), or score."""
+        n = s.n
+        if self.reward_mode == "win_loss":
+            s.cum = win_loss(n, [self.ranking(s)[0]], np.float64).tolist()
+        elif self.reward_mode == "rank":
+            s.cum = rank([(s.favour[p], -((p - s.first) % n)) for p in range(n)], np.float64).tolist()
+        else:
+            self._score(s)
+
+    def ranking(self, s: MonolithState) -> list:
+        """Seats best first (most favour; ties to the seat nearest the first player, clockwise; docs §8)."""
+        from .rest import final_ranking
+
+        return final_ranking(s)
+
+    def outcome(self, state: MonolithState) -> tuple:
+        """Per-seat result of a finished game: the one winner WIN, the others LOSS (docs §8: there is
+        always exactly one winner).
+
+        Raises:
+            MonolithEnvError: the game is not over.
+        """
+        require_terminal(self, state)
+        return winners_outcome(state.n, [self.ranking(state)[0]])
+
+    def is_terminal(self, state: MonolithState) -> bool:
+        return bool(state.terminal)
+
+    def returns(self, state: MonolithState) -> np.ndarray:
+        """``float32[n]``: win_loss/rank terminal values (0 before the end), or the score return (docs §8)."""
+        return np.asarray(state.cum, dtype=np.float32)
+
+    def returns_list(self, state: MonolithState) -> list:
+        """:meth:`returns` as a list of Python floats."""
+        return np.asarray(state.cum, dtype=np.float32).tolist()
+
+    def observe(self, state: MonolithState, player: int) -> np.ndarray:
+        """``float32[obs_spec.size]`` seat-relative observation (docs §7)."""
+        return self.observer.observe(state, int(player))
+
+    def render_text(self, state: MonolithState, viewer: int | None = None) -> str:
+        from .render import render_text
+
+        return render_text(self, state, viewer)
+
+    def render_rgb(self, state: MonolithState) -> np.ndarray:
+        from .render import render_rgb
+
+        return render_rgb(self, state)
+
+    def resample_hidden(self, state: MonolithState, viewer: int, rng: np.random.Generator) -> MonolithState:
+        """Copy with what ``viewer`` cannot know redrawn (docs §7 visibility): the order of the three decks,
+        the other seats' objectives, and which objective discards lie face down (pooled with the deck)."""
+        s = clone_state(state)
+        pool = sorted(list(s.obj_deck) + [o for q in range(s.n) if q != viewer for o in s.objectives[q]]
+                      + [o for o, up in s.obj_discard if not up])
+        perm = [pool[int(j)] for j in rng.permutation(len(pool))]
+        for q in range(s.n):
+            if q != viewer:
+                k = len(s.objectives[q])
+                s.objectives[q], perm = perm[:k], perm[k:]
+        down = [i for i, (o, up) in enumerate(s.obj_discard) if not up]
+        for i in down:
+            s.obj_discard[i] = [perm.pop(0), 0]
+        s.obj_deck = perm
+        for name in ("div_deck", "event_deck"):
+            deck = sorted(getattr(s, name))
+            setattr(s, name, [deck[int(j)] for j in rng.permutation(len(deck))])
+        return s
+
+    def check_invariants(self, state: MonolithState) -> None:
+        """docs §9 invariants (see :mod:`monolith_envs.the_monolith.invariants`)."""
+        from .invariants import check
+
+        check(self, state)
+
+    # ------------------------------------------------------------------ helpers
+    def action_name(self, a: int) -> str:
+        """e.g. ``slay(s=9,o=1)`` (docs §6.2 helpers)."""
+        return action_name(self.off, int(a))
+
+    def action_index(self, name: str) -> int:
+        """Inverse of :meth:`action_name`."""
+        return action_index(self.off, name)
+
+    def phase_name(self, s: MonolithState) -> str:
+        return Phase(s.phase).name
+
+
+class _NoRng:
+    """Stand-in when ``apply`` gets no rng: any draw raises (positions without chance need none)."""
+
+    def _fail(self, *a, **k):
+        raise ValueError("this action draws chance (tower lift or a reshuffle): pass an rng to apply()")
+
+    integers = permutation = choice = random = _fail

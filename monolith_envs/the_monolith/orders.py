@@ -1,0 +1,400 @@
+"""The order phase (docs §4.4, §4.5): turn starts with bids, the five orders, commit and settlement.
+
+Mask functions ``mask_*(g, s, p) -> list[int]`` give the legal actions of one sub-phase (docs §6.2);
+apply functions ``apply_*(g, s, p, a, rng)`` resolve a legal one. Frame handlers ``frame_*`` run the
+automatic steps between decisions.
+"""
+
+from __future__ import annotations
+
+from .board import controllers, cremate, modifiers, neighbours, occupancy_check, occupies
+from .effects import resolve, usable_powers
+from .state import NONE, Frame, Phase, Sub, Win
+
+__all__ = ["top_bidder", "acquire"]
+
+
+def top_bidder(s, i: int) -> int:
+    """The only seat holding the largest bid on row slot ``i``, or -1 (no bid or a tie)."""
+    b = s.bids[i]
+    m = max(b)
+    if m <= 0 or b.count(m) != 1:
+        return NONE
+    return b.index(m)
+
+
+def acquire(g, s, p: int, i: int, rng) -> None:
+    """docs §4.4 Acquire (p, i): p's bid to spent, the others' back to available, the card to ``held``;
+    then the card's on_acquire effect, the shaman's on_acquire ability and the discard-down (frames)."""
+    card = s.row[i]
+    for q in range(s.n):
+        b = s.bids[i][q]
+        if b:
+            if q == p:
+                s.spent[q] += b
+            else:
+                s.available[q] += b
+            s.bids[i][q] = 0
+    s.row[i] = NONE
+    s.held[p].append(card)
+    s.stack.append([Frame.ACQ_DISCARD, p, 0])
+    s.stack.append([Frame.ACQ_SHAMAN, p, 0])
+    d = g.divs[card]
+    if d.window == "on_acquire":
+        resolve(g, s, p, d.effect, rng)
+
+
+# ---------------------------------------------------------------- frames
+def frame_turn_start(g, s, p: int, i: int, rng) -> None:
+    """docs §4.4 start of turn: check row slots i.. in order; acquire as top bidder, else DIV_RAISE."""
+    for slot in range(i, g.R):
+        if s.bids[slot][p] > 0:
+            s.stack.append([Frame.TURN_START, p, slot + 1])
+            if top_bidder(s, slot) == p:
+                acquire(g, s, p, slot, rng)
+            else:
+                s.focus_slot = slot
+                s.sub, s.current = Sub.DIV_RAISE, p
+            return
+    s.focus_slot = NONE
+    s.stack.append([Frame.NEXT_TURN, p, 0])
+    s.stack.append([Frame.ORDER_CHOOSE, p, 0])
+
+
+def frame_order_choose(g, s, p: int, _b: int, rng) -> None:
+    """Open the order_turn window and show ORDER_CHOOSE."""
+    s.turn_used = [False] * 4
+    s.sub, s.current = Sub.ORDER_CHOOSE, p
+
+
+def frame_next_turn(g, s, p: int, _b: int, rng) -> None:
+    """After p's order: the next uncommitted seat clockwise takes a turn, or settlement starts (§4.5)."""
+    n = s.n
+    for k in range(1, n + 1):
+        q = (p + k) % n
+        if not s.committed[q]:
+            s.stack.append([Frame.TURN_START, q, 0])
+            return
+    s.stack.append([Frame.SETTLE, 0, 0])
+
+
+def frame_settle(g, s, i: int, _b: int, rng) -> None:
+    """docs §4.5 settlement: slots i.. in order; the top bidder acquires; then the tower lift."""
+    for slot in range(i, g.R):
+        if any(s.bids[slot]):
+            s.stack.append([Frame.SETTLE, slot + 1, 0])
+            acquire(g, s, top_bidder(s, slot), slot, rng)
+            return
+    s.stack.append([Frame.LIFT, 0, 0])
+
+
+def frame_acq_shaman(g, s, p: int, _b: int, rng) -> None:
+    sh = g.shamans[s.shaman_id[p]]
+    if sh.window == "on_acquire":
+        resolve(g, s, p, sh.effect, rng)
+
+
+def frame_acq_discard(g, s, p: int, _b: int, rng) -> None:
+    if len(s.held[p]) > 3:
+        s.sub, s.current = Sub.DIV_DISCARD, p
+
+
+# ---------------------------------------------------------------- masks
+def _power_actions(g, s, p: int, window: int, used: list) -> list:
+    return [g.A_POWER + k for k in usable_powers(g, s, p, window, used)]
+
+
+def mask_div_raise(g, s, p: int) -> list:
+    i = s.focus_slot
+    own = s.bids[i][p]
+    other = max(s.bids[i][q] for q in range(s.n) if q != p)
+    lo = max(1, other - own + 1)
+    return [0] + [g.A_NUMBER + r for r in range(lo, s.available[p] + 1)]
+
+
+def mask_div_discard(g, s, p: int) -> list:
+    return [g.A_DISCARD + k for k in range(len(s.held[p]))]
+
+
+def _div_slots(g, s, p: int) -> list:
+    return [i for i in range(g.R) if s.row[i] >= 0 and s.bids[i][p] == 0 and s.available[p] > max(s.bids[i])]
+
+
+def mask_order_choose(g, s, p: int) -> list:
+    out = []
+    av = s.available[p]
+    if av >= 1 and any(s.living[sp][p] for sp in g.active_spaces):
+        out.append(g.A_ORDER + 0)
+    if av >= 1 and s.shaman_alive[p]:
+        out.append(g.A_ORDER + 1)
+    if av >= 2 and s.reserves[p] + s.anger[p] >= 2:
+        out.append(g.A_ORDER + 2)
+    if _div_slots(g, s, p):
+        out.append(g.A_ORDER + 3)
+    out.append(g.A_ORDER + 4)
+    return out + _power_actions(g, s, p, Win.ORDER_TURN, s.turn_used)
+
+
+def mask_march_source(g, s, p: int) -> list:
+    return [g.A_SPACE + sp for sp in g.active_spaces if s.living[sp][p] > 0]
+
+
+def mask_march_group(g, s, p: int) -> list:
+    return [g.A_NUMBER + k for k in range(1, s.living[s.march_src][p] + 1)]
+
+
+def mask_march_step(g, s, p: int) -> list:
+    out = [0] if s.march_steps >= 1 else []
+    if s.free_steps > 0 or s.available[p] >= 1:
+        out += [g.A_SPACE + t for t in neighbours(g, s, p, s.march_cur)]
+    return out + _power_actions(g, s, p, Win.MARCH, s.turn_used)
+
+
+def mask_march_regroup(g, s, p: int) -> list:
+    return [g.A_NUMBER + k for k in range(1, s.living[s.march_cur][p] + 1)]
+
+
+def mask_shaman_step(g, s, p: int) -> list:
+    out = [0]
+    if s.sh_steps >= 1:
+        out += [g.A_SPACE + t for t in neighbours(g, s, p, s.shaman_space[p])]
+    return out + _power_actions(g, s, p, Win.SHAMAN_ORDER, s.turn_used)
+
+
+def mask_recruit_hearts(g, s, p: int) -> list:
+    hi = min(s.available[p], s.reserves[p] + s.anger[p], 19)
+    return [g.A_NUMBER + h for h in range(2, hi + 1)] + _power_actions(g, s, p, Win.RECRUIT, s.turn_used)
+
+
+def recruit_spaces(g, s, p: int) -> list:
+    """docs §4.4 recruit spaces: the stronghold, occupied mausoleums, the living shaman's space with
+    ``recruit_at_shaman``, every occupied space with ``recruit_anywhere``."""
+    out = {g.hold[p]}
+    mods = modifiers(g, s, p)
+    for sp in g.active_spaces:
+        if occupies(s, p, sp) and (s.rec_anywhere or g.building[sp] == "mausoleum"):
+            out.add(sp)
+    if "recruit_at_shaman" in mods and s.shaman_alive[p]:
+        out.add(s.shaman_space[p])
+    return sorted(out)
+
+
+def mask_recruit_place(g, s, p: int) -> list:
+    out = [0] if s.rec_paid == 0 else []
+    out += [g.A_SPACE + sp for sp in recruit_spaces(g, s, p)]
+    return out + _power_actions(g, s, p, Win.RECRUIT, s.turn_used)
+
+
+def mask_div_card(g, s, p: int) -> list:
+    return [g.A_ROW + i for i in _div_slots(g, s, p)]
+
+
+def mask_div_amount(g, s, p: int) -> list:
+    m = max(s.bids[s.focus_slot])
+    return [g.A_NUMBER + h for h in range(m + 1, min(s.available[p], 19) + 1)]
+
+
+# ---------------------------------------------------------------- applies
+def _end_order(s) -> None:
+    s.sub = NONE
+    s.march_src = s.march_cur = NONE
+    s.march_group = s.march_steps = s.free_steps = s.sh_steps = 0
+    s.rec_paid = s.rec_bonus = 0
+    s.rec_anywhere = False
+    s.focus_slot = NONE
+
+
+def use_power(g, s, p: int, k: int, resume: int, rng) -> None:
+    """docs §4.8: use power slot ``k``: mark it used, pay an anger cost, resolve the effect (its decisions
+    come first), pay a discard cost, then return to the ``resume`` decision."""
+    from .effects import power
+
+    window, cost, amount, eff, card = power(g, s, p, k)
+    (s.win_used if resume == Sub.POWER_WINDOW else s.turn_used)[k] = True
+    if cost == "anger":
+        s.anger[p] -= amount
+        s.limbo[p] += amount
+    s.stack.append([Frame.RESUME, int(resume), p])
+    if cost == "discard":
+        s.stack.append([Frame.PAY_DISCARD, p, card])
+    s.sub = NONE
+    resolve(g, s, p, eff, rng)
+
+
+def apply_div_raise(g, s, p: int, a: int, rng) -> None:
+    i = s.focus_slot
+    if a == 0:  # forfeit
+        s.available[p] += s.bids[i][p]
+        s.bids[i][p] = 0
+    else:
+        r = a - g.A_NUMBER
+        s.available[p] -= r
+        s.bids[i][p] += r
+    s.focus_slot = NONE
+    s.sub = NONE
+
+
+def apply_div_discard(g, s, p: int, a: int, rng) -> None:
+    s.div_discard.append(s.held[p].pop(a - g.A_DISCARD))
+    s.sub = NONE
+
+
+def commit(s, p: int) -> None:
+    """docs §4.4 commit (D46): available hearts and outbid bids into the tower; the surge marker if free."""
+    s.tower_today[p] += s.available[p]
+    s.available[p] = 0
+    for i in range(len(s.row)):
+        b = s.bids[i][p]
+        if b and top_bidder(s, i) != p:
+            s.tower_today[p] += b
+            s.bids[i][p] = 0
+    s.committed[p] = True
+    if s.surge == NONE:
+        s.surge = p
+
+
+def apply_order_choose(g, s, p: int, a: int, rng) -> None:
+    if a >= g.A_POWER:
+        use_power(g, s, p, a - g.A_POWER, Sub.ORDER_CHOOSE, rng)
+        return
+    o = a - g.A_ORDER
+    s.turn_used = [False] * 4
+    if o == 0:
+        s.march_steps = s.free_steps = 0
+        s.sub = Sub.MARCH_SOURCE
+    elif o == 1:
+        s.available[p] -= 1
+        s.spent[p] += 1
+        cremate(s, p, s.shaman_space[p])
+        s.sh_steps = 3 + modifiers(g, s, p).get("shaman_steps", 0)
+        s.sub = Sub.SHAMAN_STEP
+    elif o == 2:
+        s.rec_anywhere = False
+        s.sub = Sub.RECRUIT_HEARTS
+    elif o == 3:
+        s.sub = Sub.DIV_CARD
+    else:
+        commit(s, p)
+        _end_order(s)
+
+
+def apply_march_source(g, s, p: int, a: int, rng) -> None:
+    s.march_src = s.march_cur = a - g.A_SPACE
+    s.sub = Sub.MARCH_GROUP
+
+
+def apply_march_group(g, s, p: int, a: int, rng) -> None:
+    s.march_group = a - g.A_NUMBER
+    s.sub = Sub.MARCH_STEP
+
+
+def apply_march_step(g, s, p: int, a: int, rng) -> None:
+    if a == 0:
+        _end_order(s)
+        return
+    if a >= g.A_POWER:
+        use_power(g, s, p, a - g.A_POWER, Sub.MARCH_STEP, rng)
+        return
+    t = a - g.A_SPACE
+    if s.free_steps > 0:
+        s.free_steps -= 1
+    else:
+        s.available[p] -= 1
+        s.spent[p] += 1
+    cur, grp = s.march_cur, s.march_group
+    s.living[cur][p] -= grp
+    s.living[t][p] += grp
+    occupancy_check(s, p, cur)
+    s.march_cur = t
+    s.march_steps += 1
+    s.sub = Sub.MARCH_REGROUP if s.living[t][p] >= 2 else Sub.MARCH_STEP
+
+
+def apply_march_regroup(g, s, p: int, a: int, rng) -> None:
+    s.march_group = a - g.A_NUMBER
+    s.sub = Sub.MARCH_STEP
+
+
+def apply_shaman_step(g, s, p: int, a: int, rng) -> None:
+    if a == 0:
+        _end_order(s)
+        return
+    if a >= g.A_POWER:
+        use_power(g, s, p, a - g.A_POWER, Sub.SHAMAN_STEP, rng)
+        return
+    t = a - g.A_SPACE
+    old = s.shaman_space[p]
+    s.shaman_space[p] = t
+    occupancy_check(s, p, old)
+    cremate(s, p, t)
+    s.sh_steps -= 1
+
+
+def apply_recruit_hearts(g, s, p: int, a: int, rng) -> None:
+    if a >= g.A_POWER:
+        use_power(g, s, p, a - g.A_POWER, Sub.RECRUIT_HEARTS, rng)
+        return
+    h = a - g.A_NUMBER
+    s.available[p] -= h
+    s.spent[p] += h
+    ctrl = controllers(g, s)
+    m = sum(1 for sp in g.active_spaces if g.building[sp] == "mausoleum" and ctrl[sp] == p)
+    s.rec_paid = h
+    s.rec_bonus = min(m + modifiers(g, s, p).get("recruit_bonus", 0), s.reserves[p] + s.anger[p] - h)
+    s.sub = Sub.RECRUIT_PLACE
+
+
+def apply_recruit_place(g, s, p: int, a: int, rng) -> None:
+    if a == 0:
+        _end_order(s)
+        return
+    if a >= g.A_POWER:
+        use_power(g, s, p, a - g.A_POWER, Sub.RECRUIT_PLACE, rng)
+        return
+    sp = a - g.A_SPACE
+    if s.reserves[p] > 0:
+        s.reserves[p] -= 1
+    else:
+        s.anger[p] -= 1
+    s.living[sp][p] += 1
+    if s.rec_paid > 0:
+        s.rec_paid -= 1
+    else:
+        s.rec_bonus -= 1
+    if s.rec_paid == 0 and s.rec_bonus <= 0:
+        _end_order(s)
+
+
+def apply_div_card(g, s, p: int, a: int, rng) -> None:
+    s.focus_slot = a - g.A_ROW
+    s.sub = Sub.DIV_AMOUNT
+
+
+def apply_div_amount(g, s, p: int, a: int, rng) -> None:
+    h = a - g.A_NUMBER
+    s.available[p] -= h
+    s.bids[s.focus_slot][p] = h
+    _end_order(s)
+
+
+def frame_lift(g, s, _a: int, _b: int, rng) -> None:
+    """docs §4.9 tower lift, seats 0..n-1: stuck hearts land; today's hearts stick with chance rho or land;
+    a landing heart's zone is the first z with u < cumulative weight (c_2 forced to 1)."""
+    c0, c1 = g.cumw[0], g.cumw[1]
+    rho = g.rho
+    for p in range(s.n):
+        board = s.board[p]
+        for _ in range(s.tower_stuck[p]):
+            u = rng.random()
+            board[0 if u < c0 else (1 if u < c1 else 2)] += 1
+        stuck = 0
+        for _ in range(s.tower_today[p]):
+            if rho > 0 and rng.random() < rho:
+                stuck += 1
+                continue
+            u = rng.random()
+            board[0 if u < c0 else (1 if u < c1 else 2)] += 1
+        s.tower_stuck[p] = stuck
+        s.tower_today[p] = 0
+    s.phase = Phase.ACTION
+    s.stack.append([Frame.ACTION_START, 0, 0])

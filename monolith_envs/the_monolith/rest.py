@@ -1,0 +1,254 @@
+"""The rest phase (docs §4.7): scoring steps 2a-2f in their exact order, final scoring and the tie-break
+(§8), the reset with the event draw and its placement and reveal effects (§5.5)."""
+
+from __future__ import annotations
+
+from .board import controllers
+from .effects import _deal_one, gain, resolve, selector_spaces
+from .state import NONE, Frame, Phase, Sub
+
+__all__ = ["turn_order", "final_ranking", "objective_gain"]
+
+
+def turn_order(s) -> list:
+    """Seats in turn order from the first player."""
+    return [(s.first + k) % s.n for k in range(s.n)]
+
+
+def frame_rest_divs(g, s, _a, _b, rng) -> None:
+    """2a: held rest_scoring divinations in slot order, then the shaman's rest_scoring ability."""
+    for p in turn_order(s):
+        for c in list(s.held[p]):
+            d = g.divs[c]
+            if d.window == "rest_scoring":
+                resolve(g, s, p, d.effect, rng)
+        sh = g.shamans[s.shaman_id[p]]
+        if sh.window == "rest_scoring":
+            resolve(g, s, p, sh.effect, rng)
+
+
+def frame_rest_events(g, s, i: int, _b, rng) -> None:
+    """2b: events in reveal order score for every seat in turn order; until_scored ones are discarded; a
+    wandering one that gave favour is moved by the first seat it paid (EVENT_MOVE)."""
+    while i < len(s.events):
+        ev, sp = s.events[i]
+        card = g.events[ev]
+        scorers = []
+        if card.scoring is not None:
+            ctrl = controllers(g, s)
+            for p in turn_order(s):
+                v = gain(g, s, p, card.scoring, sp, ctrl)
+                if v > 0:
+                    s.favour[p] += v
+                    scorers.append(p)
+        if card.lifetime == "until_scored":
+            s.events.pop(i)
+            s.event_discard.append(ev)
+            continue
+        if card.lifetime == "wandering" and scorers:
+            s.stack.append([Frame.REST_EVENTS, i + 1, 0])
+            s.event_focus = i
+            s.sub, s.current = Sub.EVENT_MOVE, scorers[0]
+            return
+        i += 1
+
+
+def objective_gain(g, s, p: int, obj: int) -> int:
+    """Favour objective ``obj`` would give ``p`` if revealed now."""
+    return gain(g, s, p, g.objs[obj].effect)
+
+
+def frame_rest_obj(g, s, idx: int, _b, rng) -> None:
+    """2c: OBJ_REVEAL for the seat at turn-order index ``idx`` (passes itself when nothing scores)."""
+    if idx < s.n:
+        s.stack.append([Frame.REST_OBJ, idx, 0])
+        s.sub, s.current = Sub.OBJ_REVEAL, (s.first + idx) % s.n
+
+
+def mask_obj_reveal(g, s, p: int) -> list:
+    return [0] + [g.A_OBJECTIVE + k for k, o in enumerate(s.objectives[p]) if objective_gain(g, s, p, o) >= 1]
+
+
+def apply_obj_reveal(g, s, p: int, a: int, rng) -> None:
+    fr = s.stack.pop()  # the REST_OBJ frame of this seat
+    if a == 0:
+        s.stack.append([Frame.REST_OBJ, fr[1] + 1, 0])
+    else:
+        o = s.objectives[p].pop(a - g.A_OBJECTIVE)
+        s.favour[p] += objective_gain(g, s, p, o)
+        s.obj_discard.append([o, 1])
+        s.stack.append(fr)
+    s.sub = NONE
+
+
+def frame_rest_temples(g, s, _a, _b, rng) -> None:
+    """2d: +2 favour per controlled temple."""
+    ctrl = controllers(g, s)
+    for sp in g.active_spaces:
+        if g.building[sp] == "temple" and ctrl[sp] >= 0:
+            s.favour[ctrl[sp]] += 2
+
+
+def frame_rest_boasts(g, s, _a, _b, rng) -> None:
+    """2e: boast hearts go home and score 3, +1 if the owner controls the Monolith, + boast_bonus; a blood
+    marker fills each slot that held a heart."""
+    from .board import modifiers
+
+    mono_ctrl = controllers(g, s)[g.mono]
+    for p in range(s.n):
+        per = 3 + (1 if mono_ctrl == p else 0) + modifiers(g, s, p).get("boast_bonus", 0)
+        for sp in g.active_spaces:
+            h = s.boast[sp][p]
+            if h:
+                s.spent[p] += h
+                s.favour[p] += per * h
+                s.blood[sp] += h
+                s.boast[sp][p] = 0
+
+
+def frame_rest_script(g, s, idx: int, _b, rng) -> None:
+    """2f: in turn order, one objective draw per controlled scriptorium."""
+    if idx >= s.n:
+        return
+    p = (s.first + idx) % s.n
+    ctrl = controllers(g, s)
+    k = sum(1 for sp in g.active_spaces if g.building[sp] == "scriptorium" and ctrl[sp] == p)
+    s.stack.append([Frame.REST_SCRIPT, idx + 1, 0])
+    if k:
+        s.stack.append([Frame.OBJ_DRAW, p, k])
+
+
+def frame_obj_draw(g, s, p: int, left: int, rng) -> None:
+    """Draw one objective (D39); an empty deck reshuffles the whole discard pile (D37); OBJ_DISCARD at 4."""
+    if left <= 0:
+        return
+    s.stack.append([Frame.OBJ_DRAW, p, left - 1])
+    if not s.obj_deck:
+        if not s.obj_discard:
+            return
+        perm = rng.permutation(len(s.obj_discard))
+        s.obj_deck = [s.obj_discard[int(j)][0] for j in perm]
+        s.obj_discard = []
+    s.objectives[p].append(s.obj_deck.pop(0))
+    if len(s.objectives[p]) > 3:
+        s.sub, s.current = Sub.OBJ_DISCARD, p
+
+
+def apply_obj_discard(g, s, p: int, a: int, rng) -> None:
+    s.obj_discard.append([s.objectives[p].pop(a - g.A_OBJECTIVE), 0])
+    s.sub = NONE
+
+
+def mask_obj_discard(g, s, p: int) -> list:
+    return [g.A_OBJECTIVE + k for k in range(len(s.objectives[p]))]
+
+
+def final_ranking(s) -> list:
+    """Seats best first: most favour; ties to the seat nearest the first player clockwise (§8)."""
+    return sorted(range(s.n), key=lambda p: (-s.favour[p], (p - s.first) % s.n))
+
+
+def frame_rest_end(g, s, _a, _b, rng) -> None:
+    """Step 3: on the last day +1 per held objective and the end; otherwise the reset and the event draw."""
+    n = s.n
+    if s.day >= g.num_days:
+        for p in range(n):
+            s.favour[p] += len(s.objectives[p])
+        s.phase = Phase.GAME_OVER
+        s.terminal = True
+        s.sub = NONE
+        s.current = NONE
+        g.finish_returns(s)
+        return
+    for p in range(n):
+        s.available[p] += s.spent[p]
+        s.spent[p] = 0
+        s.reserves[p] += s.limbo[p]
+        s.limbo[p] = 0
+        x = min(2, s.unearned[p])
+        s.unearned[p] -= x
+        s.available[p] += x
+        if not s.shaman_alive[p]:
+            s.shaman_alive[p] = True
+            s.shaman_space[p] = g.hold[p]
+        s.kills_today[p] = 0
+        s.committed[p] = False
+        s.out[p] = False
+    s.surge = NONE
+    for i in range(g.R):
+        if s.row[i] >= 0:
+            s.div_discard.append(s.row[i])
+            s.row[i] = NONE
+    for i in range(g.row_size):
+        c = _deal_one(g, s, rng)
+        if c < 0:
+            break
+        s.row[i] = c
+    s.first = (s.first + 1) % n
+    s.stack.append([Frame.START_DAY, 0, 0])
+    if not s.event_deck:
+        return
+    order = turn_order(s)
+    low = min(s.favour)
+    drawer = [p for p in order if s.favour[p] == low][-1]
+    ev = s.event_deck.pop(0)
+    card = g.events[ev]
+    if card.place == "none":
+        s.events.append([ev, NONE])
+        s.stack.append([Frame.EVENT_REVEAL, drawer, 0])
+        return
+    if not event_place_spaces(g, s, drawer, ev):
+        s.event_discard.append(ev)
+        return
+    s.event_focus = ev
+    s.stack.append([Frame.EVENT_REVEAL, drawer, 0])
+    s.sub, s.current = Sub.EVENT_PLACE, drawer
+
+
+def event_place_spaces(g, s, p: int, ev: int) -> list:
+    return selector_spaces(g, s, p, g.events[ev].place)
+
+
+def mask_event_place(g, s, p: int) -> list:
+    return [g.A_SPACE + sp for sp in event_place_spaces(g, s, p, s.event_focus)]
+
+
+def apply_event_place(g, s, p: int, a: int, rng) -> None:
+    s.events.append([s.event_focus, a - g.A_SPACE])
+    s.event_focus = NONE
+    s.sub = NONE
+
+
+def mask_event_move(g, s, p: int) -> list:
+    cur = s.events[s.event_focus][1]
+    return [g.A_SPACE + sp for sp in g.active_spaces if sp != cur]
+
+
+def apply_event_move(g, s, p: int, a: int, rng) -> None:
+    s.events[s.event_focus][1] = a - g.A_SPACE
+    s.event_focus = NONE
+    s.sub = NONE
+
+
+def frame_event_reveal(g, s, drawer: int, _b, rng) -> None:
+    """Reveal effects of the event just put into play (the last of ``events``); instants are discarded."""
+    ev, sp = s.events[-1]
+    card = g.events[ev]
+    for eff in card.reveal:
+        if eff.op in ("kill_each", "set_tunnel", "deal_divinations"):
+            resolve(g, s, drawer, eff, rng, sp)
+        else:
+            for p in turn_order(s):
+                resolve(g, s, p, eff, rng, sp)
+    if card.lifetime == "instant":
+        s.events.pop()
+        s.event_discard.append(ev)
+
+
+def frame_start_day(g, s, first_day: int, _b, rng) -> None:
+    """A new day's order phase with the first player (day + 1 unless it is day 1)."""
+    if not first_day:
+        s.day += 1
+    s.phase = Phase.ORDER
+    s.stack.append([Frame.TURN_START, s.first, 0])
+

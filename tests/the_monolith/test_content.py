@@ -1,0 +1,98 @@
+"""The content loader: reference counts (docs §3 table, §5) and errors naming file, item and field."""
+
+import pytest
+
+from monolith_envs.core.config import ConfigError
+from monolith_envs.the_monolith.content import ContentError, load_content
+from monolith_envs.the_monolith.game import MonolithGame
+
+
+def test_reference_content():
+    c = load_content()
+    assert len(c.map.spaces) == 21 and len(c.map.dashed) == 32 and len(c.map.solid) == 8
+    assert (len(c.shamans), len(c.divinations), len(c.events), len(c.objectives)) == (6, 24, 12, 18)
+    assert sorted(d.rating for d in c.divinations) == [1] * 6 + [2] * 10 + [3] * 6 + [4] * 2
+
+
+@pytest.mark.parametrize("n,spaces,buildings,tunnels,slots", [(4, 21, 4, 4, 34), (3, 16, 3, 3, 27), (2, 11, 2, 2, 20)])
+def test_numbers_per_player_count(n, spaces, buildings, tunnels, slots):
+    g = MonolithGame({"num_players": n})
+    act = g.active_spaces
+    assert len(act) == spaces
+    for b in ("temple", "mausoleum", "scriptorium"):
+        assert sum(g.building[s] == b for s in act) == buildings
+    assert sum(g.base_tunnel) == tunnels and sum(g.slots) == slots
+    assert g.row_size == n
+
+
+def test_adjacency_tables_of_the_docs():
+    g4 = MonolithGame({})
+    from monolith_envs.the_monolith.board import neighbours
+    s = g4.initial_state(__import__("numpy").random.default_rng(0))
+    assert neighbours(g4, s, 0, 3) == [1, 8, 13, 17, 18]
+    assert neighbours(g4, s, 0, 0) == [4, 5, 9, 10, 14, 15, 19, 20]
+    g3 = MonolithGame({"num_players": 3})
+    s3 = g3.initial_state(__import__("numpy").random.default_rng(0))
+    assert neighbours(g3, s3, 0, 0) == [9, 10, 14, 15, 19, 20]
+    assert neighbours(g3, s3, 0, 8) == [6, 13, 18] and neighbours(g3, s3, 0, 17) == [16, 19]
+    g2 = MonolithGame({"num_players": 2})
+    s2 = g2.initial_state(__import__("numpy").random.default_rng(0))
+    assert neighbours(g2, s2, 0, 8) == [6, 18] and neighbours(g2, s2, 0, 0) == [9, 10, 19, 20]
+
+
+def _write(tmp_path, name, text):
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+DIV = """[[card]]
+id = "X1"
+name = "Test"
+rating = 2
+window = "after_slay"
+cost = "discard"
+effect = { op = "extra_kill", amount = 1 }
+"""
+
+
+@pytest.mark.parametrize("change,needle", [
+    (("rating = 2", "rating = 9"), "'card X1', field 'rating'"),
+    (('op = "extra_kill"', 'op = "explode"'), "effect.op"),
+    (('window = "after_slay"', 'window = "march"'), "cannot be used in window"),
+    (("amount = 1", "amount = 1, sel = \"event_space\""), "unknown field"),
+    (('cost = "discard"', 'cost = "anger"'), "cost_amount"),
+])
+def test_divination_errors_name_file_item_field(tmp_path, change, needle):
+    path = _write(tmp_path, "d.toml", DIV.replace(*change))
+    with pytest.raises(ContentError) as e:
+        load_content({"divination_file": path})
+    assert path in str(e.value) and needle in str(e.value)
+
+
+def test_custom_deck_is_used(tmp_path):
+    path = _write(tmp_path, "d.toml", DIV)
+    g = MonolithGame({"divination_file": path})
+    assert g.D == 1 and g.obs_spec.size != 1587
+
+
+def test_map_errors(tmp_path):
+    from importlib.resources import files
+
+    text = (files("monolith_envs.the_monolith") / "data" / "map.toml").read_text()
+    bad = text.replace("boast_slots = 6", "boast_slots = 7")
+    with pytest.raises(ContentError, match="'space 0', field 'boast_slots'"):
+        load_content({"map_file": _write(tmp_path, "m.toml", bad)})
+    with pytest.raises(ContentError, match="TOML syntax error"):
+        load_content({"map_file": _write(tmp_path, "m2.toml", "[[space]\n")})
+    with pytest.raises(ContentError, match="missing.toml"):
+        load_content({"map_file": str(tmp_path / "missing.toml")})
+
+
+@pytest.mark.parametrize("cfg", [{"num_players": 5}, {"tower_weights": [0, 0, 0]}, {"tower_retention": 1.5},
+                                 {"shaman_assignment": "fixed", "shamans": [0, 1]}, {"shaman_pool": [0, 1, 2]},
+                                 {"shaman_assignment": "draft", "draft_max_bid": 11}, {"first_player": 3, "num_players": 3},
+                                 {"shaman_pool": [0, 1, 2, 9]}, {"bogus": 1}])
+def test_config_errors(cfg):
+    with pytest.raises(ConfigError):
+        MonolithGame(cfg)

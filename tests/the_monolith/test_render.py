@@ -1,0 +1,38 @@
+"""render_text and render_rgb, through the env's render modes."""
+
+import re
+
+import numpy as np
+
+from monolith_envs import the_monolith_v0
+from monolith_envs.the_monolith import parse_position
+
+
+def test_render_text_lists_spaces_pools_row_events_and_legal_actions():
+    g, s = parse_position("""
+        decision ORDER_CHOOSE P0
+        P0 available=3 objectives=O05
+        P1 objectives=O04
+        row 0: D01 P1:2
+        events E03@4
+        space 1: P0{3W}
+        space 0: P1{1W} blood=2
+    """)
+    txt = g.render_text(s, viewer=1)
+    assert "ORDER_CHOOSE by P0" in txt
+    assert re.search(r" 4 Ashen Barrow +mausoleum +T slots", txt)
+    assert "ctrl P0  P0{3W,S}" in txt and "blood 2" in txt
+    assert "row 0:D01[P1:2]" in txt and "events E03@4" in txt
+    assert "objectives 1 hidden" in txt and "O04" in txt and "O05" not in txt
+    assert "legal: order(march) order(shaman)" in txt
+
+
+def test_env_render_modes():
+    env = the_monolith_v0.env(render_mode="rgb_array")
+    env.reset(seed=3)
+    img = env.render()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+    assert len(np.unique(img.reshape(-1, 3), axis=0)) > 8
+    env = the_monolith_v0.env(render_mode="ansi", num_players=2)
+    env.reset(seed=3)
+    assert "The Monolith" in env.render()
