@@ -29,7 +29,7 @@ class RulesContext:
         instances), max_decisions.
 
     Raises:
-        ConfigError: a faction without 35 instances, an unknown faction id, too few factions for "random".
+        ConfigError: a faction without INSTANCES_PER_SEAT (35) instances, an unknown faction id, too few factions for "random".
     """
 
     def __init__(self, config: dict, content):

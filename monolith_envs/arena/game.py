@@ -92,7 +92,10 @@ class ArenaGame(GameBase):
             raise illegal(g, state, a, "the game is over")
         if not 0 <= a < self.off.n:
             raise illegal(g, state, a, f"action {a} outside 0..{self.off.n - 1}")
-        if not legal_mask(g, state)[a]:
+        mk = state.mask_cache
+        if mk is None:
+            mk = legal_mask(g, state)
+        if not mk[a]:
             raise illegal(g, state, a)
         score = self._score_mode
         if score:

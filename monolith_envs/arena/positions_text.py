@@ -48,6 +48,7 @@ import re
 from typing import Any
 
 from ..core.game import MonolithEnvError
+from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import ArenaState, Sub
 
 __all__ = ["PositionTextError", "parse_position", "position_to_text", "format_position"]
@@ -299,8 +300,8 @@ def position_to_text(game, s: ArenaState) -> str:
         i = s.board[h]
         if i < 0 or i in in_seg:
             continue
-        toks = [f"{h}: {tb.id_of[s.itype[i]]}", f"P{i // 35}"]
-        if i % 35:
+        toks = [f"{h}: {tb.id_of[s.itype[i]]}", f"P{i // PER_SEAT}"]
+        if i % PER_SEAT:
             toks.append(f"f={s.facing[i]}")
         if s.wounds[i]:
             toks.append(f"w={s.wounds[i]}")
@@ -319,7 +320,7 @@ def position_to_text(game, s: ArenaState) -> str:
             for k in (0, 1):
                 i = s.seg_content[p][k]
                 if i >= 0:
-                    pre = f"P{i // 35}:" if i // 35 != p else ""
+                    pre = f"P{i // PER_SEAT}:" if i // PER_SEAT != p else ""
                     toks.append(f"seg{k + 2}={pre}{tb.id_of[s.itype[i]]}")
                     if s.facing[i]:
                         toks.append(f"f{k + 2}={s.facing[i]}")

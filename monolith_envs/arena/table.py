@@ -164,14 +164,16 @@ SUBPHASES = {
     Sub.UNFOLD_FACING: (_facings(lambda g, s: _ALL_FACINGS), _on_facing(choose_unfold_facing)),
     Sub.ASSASSIN_TARGET: (_hexes(lambda g, s: strike_targets(g, s, s.acting_seat)), _on_hex(choose_strike_target)),
 }
-_BY_VALUE = [SUBPHASES.get(sub) for sub in Sub]  # indexed by the int sub-phase (GAME_OVER: None)
+# the two columns indexed by the int sub-phase (GAME_OVER: None)
+_MASKS = [SUBPHASES[sub][0] if sub in SUBPHASES else None for sub in Sub]
+_APPLIES = [SUBPHASES[sub][1] if sub in SUBPHASES else None for sub in Sub]
 
 
 def mask_bytes(g, s) -> bytearray:
     """The legal actions of ``s`` as a ``bytearray`` of 0/1 of length ``g.off.n`` (all 0 when terminal)."""
     m = bytearray(g.off.n)
     if not s.terminal:
-        _BY_VALUE[s.sub_phase][0](g, s, m)
+        _MASKS[s.sub_phase](g, s, m)
     return m
 
 
@@ -190,7 +192,7 @@ def legal_mask(g, s) -> np.ndarray:
 
 def apply_action(g, s, a: int) -> None:
     """Apply the legal action ``a`` (already checked against :func:`legal_mask`) to ``s``."""
-    _BY_VALUE[s.sub_phase][1](g, s, a)
+    _APPLIES[s.sub_phase](g, s, a)
 
 
 def illegal(g, s, a, why=None) -> IllegalActionError:

@@ -115,6 +115,9 @@ class Rules:
         """``(open, rows)`` for the board as it stands (cached per layout and Round card): ``open`` lists
         ``(sid, requirement)`` of every existing, non-reserved board socket of an active card; ``rows`` maps
         every existing board socket to ``(requirement, reserved)``."""
+        gc = s.geo_cache
+        if gc is not None and gc[0] == s.rc_pos and gc[1] == s.rc_side and gc[2] == s.rc_round:
+            return gc[3]
         key = (s.rc_pos, s.rc_side, s.rc_round, *s.board)
         g = self._geo.get(key)
         if g is None:
@@ -132,6 +135,7 @@ class Rules:
                     if not res:
                         opn.append((base + i, req))
             g = self._geo[key] = (tuple(opn), rows, key)
+        s.geo_cache = (s.rc_pos, s.rc_side, s.rc_round, g)
         return g
 
     def place_actions(self, s: StrategyState, p: int, base: int) -> list:

@@ -52,6 +52,11 @@ class Observer:
         self.prow = 25 + K + 2 * C
         self.brow = C + 10
         self._tpl: dict = {}
+        n = R.n
+        self.rel = [[(q - me) % n for q in range(n)] for me in range(n)]
+        self.disc_kinds = [k for k in range(K) if not R.is_pp[k]]
+        self.pp_list = [k for k in range(K) if R.is_pp[k]]
+        self.toll_spaces = [sp for sp, _ in R.content.tolls]
         self.init_sizes = (max(1, R.skill_total), max(1, R.power_total), max(1, R.rune_total - (3 if R.solo else 6)))
 
     def _template(self, s: StrategyState) -> np.ndarray:
@@ -88,132 +93,133 @@ class Observer:
         return tpl
 
     def observe(self, s: StrategyState, me: int) -> np.ndarray:
+        """``float32[size]``: the observation of seat ``me`` (docs §7). Values are gathered as (index,
+        value) pairs and written with one numpy assignment; the final clip to 1 does every ratio's cap."""
         R, o = self.R, self.o
         n, K, C = R.n, R.K, R.C
         v = np.zeros(self.spec.size, np.float32)
         pd = s.pending
         kind = pd["k"] if pd else 0
         decider = pd["seat"] if pd else -1
-
-        def rel(q):
-            return (q - me) % n
-
-        v[o["round"] + min(s.round, 5) - 1] = 1
-        v[o["phase"] + s.phase] = 1
-        v[o["decision"] + kind] = 1
+        rel = self.rel[me]
+        ix = [o["round"] + min(s.round, 5) - 1, o["phase"] + s.phase, o["decision"] + kind,
+              o["seats"] + 4 + rel[s.primus], o["num_players"] + n - 1]
+        va = [1.0] * 5
         b = o["seats"]
         if decider >= 0:
-            v[b + rel(decider)] = 1
-        v[b + 4 + rel(s.primus)] = 1
-        if s.phase == 1:
-            v[b + 8 + rel(s.turn["player"])] = 1
+            ix.append(b + rel[decider])
+            va.append(1.0)
         b = o["flags"]
-        v[b] = s.primus_locked
-        v[b + 1] = R.solo
-        v[b + 2] = R.exalted
-        v[b + 3] = R.player_powers
-        v[o["num_players"] + n - 1] = 1
+        ix += [b, b + 1, b + 2, b + 3]
+        va += [s.primus_locked, R.solo, R.exalted, R.player_powers]
         b = o["supply"]
-        v[b] = s.source_gems / R.total_gems
-        v[b + 1] = len(s.skill_deck) / self.init_sizes[0]
-        v[b + 2] = len(s.power_deck) / self.init_sizes[1]
-        v[b + 3] = len(s.rune_deck) / self.init_sizes[2]
+        ix += [b, b + 1, b + 2, b + 3]
+        isz = self.init_sizes
+        va += [s.source_gems / R.total_gems, len(s.skill_deck) / isz[0], len(s.power_deck) / isz[1],
+               len(s.rune_deck) / isz[2]]
         b = o["discards"]
-        for k in range(K):
-            d = s.skill_discard[k] + s.power_discard[k]
-            if R.is_pp[k]:
-                v[b + k] = 1 if s.pp_gone[k] else 0
-            elif d:
-                v[b + k] = d / R.copies[k]
-        b = o["turn"]
-        tn = s.turn
+        sd, pw, gone = s.skill_discard, s.power_discard, s.pp_gone
+        for k in self.disc_kinds:
+            d = sd[k] + pw[k]
+            if d:
+                ix.append(b + k)
+                va.append(d / R.copies[k])
+        for k in self.pp_list:
+            if gone[k]:
+                ix.append(b + k)
+                va.append(1.0)
         if s.phase == 1:
-            v[b] = min(tn["left"], 3) / 3
-            v[b + 1] = tn["socketed"]
-            v[b + 2] = tn["mandatory_done"]
-            v[b + 3] = tn["stack_ready"]
+            tn = s.turn
+            b = o["turn"]
+            ix += [o["seats"] + 8 + rel[tn["player"]], b, b + 1, b + 2, b + 3]
+            va += [1.0, min(tn["left"], 3) / 3, tn["socketed"], tn["mandatory_done"], tn["stack_ready"]]
         # static parts of B, S and the Round card: cached per board layout and Round card
-        key = R.geometry(s)[2]
-        tpl = self._tpl.get(key)
+        tpl = self._tpl.get(R.geometry(s)[2])
         if tpl is None:
             tpl = self._template(s)
-        lo, hi = o["round_card"], o["players"]
-        v[lo:hi] = tpl
+        v[o["round_card"]:o["players"]] = tpl
         b = o["positions"]
         br = self.brow
         ss, sf, blk = s.sock_seat, s.sock_face, s.blocked
         so = o["sockets"]
-        for sid in range(52):
+        acc: dict = {}
+        on_board = [0] * n
+        for sid in [i for i in range(52) if ss[i] >= 0]:
             q = ss[sid]
-            if q >= 0:
-                r = rel(q)
-                row = b + (sid // 4) * br
-                v[row + C + 2 + r] += 0.25
-                v[row + C + 6 + r] += sf[sid] / 24
-                srow = so + sid * 15
-                v[srow + 10 + r] = 1
-                v[srow + 14] = sf[sid] / 6
-            if blk[sid]:
-                v[so + sid * 15 + 9] = 1
+            on_board[q] += 1
+            r = rel[q]
+            row = b + (sid >> 2) * br + C
+            acc[row + 2 + r] = acc.get(row + 2 + r, 0.0) + 0.25
+            acc[row + 6 + r] = acc.get(row + 6 + r, 0.0) + sf[sid] / 24
+            srow = so + sid * 15
+            ix += [srow + 10 + r, srow + 14]
+            va += [1.0, sf[sid] / 6]
+        for sid in [i for i in range(52) if blk[i]]:
+            ix.append(so + sid * 15 + 9)
+            va.append(1.0)
+        board = R.content.board
         for slot, pr in enumerate(s.priv[me]):
-            socks = R.content.board[pr["card"]].sockets
-            for i, req in enumerate(socks):
+            for i, req in enumerate(board[pr["card"]].sockets):
                 row = so + (PRIV0 + slot * 4 + i) * 15
-                v[row] = 1
-                v[row + 1 + req] = 1
+                ix += [row, row + 1 + req]
+                va += [1.0, 1.0]
                 f = pr["occ"][i]
                 if f:
-                    v[row + 10] = 1
-                    v[row + 14] = f / 6
+                    ix += [row + 10, row + 14]
+                    va += [1.0, f / 6]
         # P: players
         b = o["players"]
         pr_ = self.prow
-        on_board = [0] * n
-        for sid in range(52):
-            if ss[sid] >= 0:
-                on_board[ss[sid]] += 1
         vic = R.victory
-        nst = len(R.content.tolls)
+        tolls = self.toll_spaces
+        nst = len(tolls)
         for q in range(n):
-            row = b + rel(q) * pr_
-            v[row] = 1
-            v[row + 1] = s.vp[q] / vic
-            v[row + 2] = sum(1 for sp, _ in R.content.tolls if s.vp[q] >= sp) / nst
-            v[row + 3] = min(1.0, s.gems[q] / 20)
-            v[row + 4] = min(1.0, R.hand_size(s, q) / 5)
-            for k in range(K):
-                if s.cast[q][k]:
-                    v[row + 5 + k] = min(1.0, s.cast[q][k] / 4)
+            row = b + rel[q] * pr_
+            vq = s.vp[q]
+            ix += [row, row + 1, row + 2, row + 3, row + 4]
+            va += [1.0, vq / vic, sum(1 for sp in tolls if vq >= sp) / nst, s.gems[q] / 20,
+                   R.hand_size(s, q) / 5]
+            cast = s.cast[q]
+            if any(cast):
+                for k, c in enumerate(cast):
+                    if c:
+                        ix.append(row + 5 + k)
+                        va.append(c / 4)
             r2 = row + 5 + K
+            pool = s.pool[q]
             for f in range(6):
-                if s.pool[q][f]:
-                    v[r2 + f] = min(1.0, s.pool[q][f] / 5)
-            v[r2 + 6] = min(1.0, on_board[q] / 5)
-            for pr in s.priv[q]:
+                if pool[f]:
+                    ix.append(r2 + f)
+                    va.append(pool[f] / 5)
+            ix += [r2 + 6, r2 + 13, r2 + 14, r2 + 15, r2 + 16]
+            va += [on_board[q] / 5, s.src_dice[q] / 5, s.aside[q] / 5, s.guard[q] / 3, len(s.priv[q]) / 2]
+            for slot, pr in enumerate(s.priv[q]):
                 for f in pr["occ"]:
                     if f:
-                        v[r2 + 7 + f - 1] += 0.2
-            v[r2 + 13] = s.src_dice[q] / 5
-            v[r2 + 14] = min(1.0, s.aside[q] / 5)
-            v[r2 + 15] = min(1.0, s.guard[q] / 3)
-            v[r2 + 16] = len(s.priv[q]) / 2
-            for slot, pr in enumerate(s.priv[q]):
+                        key = r2 + 7 + f - 1
+                        acc[key] = acc.get(key, 0.0) + 0.2
                 if pr["revealed"]:
-                    v[r2 + 17 + slot * C + pr["card"]] = 1
-            r3 = r2 + 17 + 2 * C
+                    ix.append(r2 + 17 + slot * C + pr["card"])
+                    va.append(1.0)
             ch = s.chase[q]
             if ch is not None:
-                v[r3] = 1
-                v[r3 + 1] = ch[0] / vic
-                v[r3 + 2] = min(1.0, ch[1] / 5)
+                r3 = r2 + 17 + 2 * C
+                ix += [r3, r3 + 1, r3 + 2]
+                va += [1.0, ch[0] / vic, ch[1] / 5]
         # M: my hand and runes
         b = o["my_hand"]
-        for k in range(K):
-            if s.hand[me][k]:
-                v[b + k] = min(1.0, s.hand[me][k] / 4)
+        for k, c in enumerate(s.hand[me]):
+            if c:
+                ix.append(b + k)
+                va.append(c / 4)
         b = o["my_runes"]
         for slot, pr in enumerate(s.priv[me]):
-            v[b + slot * C + pr["card"]] = 1
+            ix.append(b + slot * C + pr["card"])
+            va.append(1.0)
+        if acc:
+            ix += list(acc)
+            va += list(acc.values())
+        v[ix] = va
         # D: decision context
         if pd:
             self._decision(v, s, pd, me, decider)

@@ -126,8 +126,9 @@ class StrategyState:
     winner: int = -1               # VICTORY or final winner; -1 none (yet) or a tie (no winner)
     terminal: bool = False
     ranking: list = field(default_factory=list)     # final sort keys per seat (higher is better)
-    legal_cache: Any = transient()  # legal actions of the open decision (code that edits a state by hand
-    #                                 calls core.state.clear_transient)
+    legal_cache: Any = transient()  # legal actions of the open decision
+    geo_cache: Any = transient()    # (rc_pos, rc_side, rc_round, Rules.geometry) for this board
+    # (code that edits a state by hand calls core.state.clear_transient)
 
 
 _LIST_FIELDS = ("vp", "gems", "src_dice", "aside", "sock_seat", "sock_face", "blocked", "skill_deck",
@@ -161,4 +162,4 @@ def fast_clone(s: StrategyState) -> StrategyState:
     new.pending = None if s.pending is None else _deep(s.pending)
     new.reveal = [None if r is None else _deep(r) for r in s.reveal]
     new.legal_cache = None
-    return new
+    return new  # geo_cache is shared: it is immutable and keyed by the Round card fields

@@ -39,11 +39,18 @@ class Float64Obs(ToyGame):
         return super().observe(s, p).astype(np.float64)
 
 
+_GLOBAL_ROLLS = [0]
+
+
 class GlobalDie(ToyGame):
-    """Rolls with numpy's global generator (a 6 half of the time), outside the episode's seed."""
+    """Rolls from process-wide state instead of the episode's seed: the die alternates 6, 5, 6, ... over
+    every call in the process. PettingZoo's seed_test steps its two equally seeded envs in lockstep, so one
+    always rolls the 6 (an extra turn) where the other rolls a 5, and the transcripts part at the first
+    roll (a global random die could, now and then, roll the same for both and pass)."""
 
     def apply(self, s, action, rng):
-        super().apply(s, action, _Fixed(int(np.random.randint(5, 7))))
+        _GLOBAL_ROLLS[0] += 1
+        super().apply(s, action, _Fixed(6 if _GLOBAL_ROLLS[0] % 2 else 5))
 
 
 class AlternatingStarter(ToyGame):
