@@ -416,6 +416,10 @@ def _build(path: str, data: dict) -> Content:
             raise c.err(card, "sockets", "a card other than a Fate needs 1 to 4 sockets")
         board.append(BoardCard(i, bid, c.str_(d, card, "number", default=bid), st, c.str_(d, card, "name"), kw,
                                socks, enabled, c.bool_(d, card, "solo", True), effect, setup))
+    names = {b.id: b.id for b in board}  # a card is named by its id or its number (positions)
+    for b in board:
+        if names.setdefault(b.number, b.id) != b.id:
+            raise c.err(f"board card {b.id!r}", "number", f"{b.number!r} already names card {names[b.number]!r}")
     counts = {s: sum(1 for b in board if b.set == s and b.enabled) for s in BOARD_SETS}
     for s, lo, hi in (("starting", 5, 5), ("solo", 2, 2), ("fate", 2, 12)):
         if not lo <= counts[s] <= hi:
