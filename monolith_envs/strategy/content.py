@@ -337,7 +337,8 @@ def _read(name: str):
         return load_toml(name, label="card")
     if not importlib.resources.files("monolith_envs.strategy").joinpath("data", name).is_file():
         raise ContentError(name, 0, "", "", "no such content file in monolith_envs/strategy/data",
-                           "a file name there or a path to a TOML file")
+                           f"a file name there, or a path to a TOML file (a bare name is looked up only there; "
+                           f"write ./{name} for a file in the current folder)")
     return load_toml_resource("monolith_envs.strategy", "data", name, label="card")
 
 

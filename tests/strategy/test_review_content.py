@@ -21,3 +21,11 @@ def test_a_board_card_number_names_one_card(tmp_path, number):
     with pytest.raises(ContentError) as exc:
         StrategyGame({"content": str(path), "num_players": 2})
     assert exc.value.field == "number" and "R38" in str(exc.value) and number in str(exc.value)
+
+
+def test_a_bare_name_not_in_data_says_how_to_name_a_local_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.toml").write_text("[meta]\n", "utf-8")
+    with pytest.raises(ContentError) as exc:
+        StrategyGame({"content": "mine.toml", "num_players": 2})
+    assert "./mine.toml" in str(exc.value)
