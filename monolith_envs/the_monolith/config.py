@@ -22,8 +22,8 @@ def _int_list(v: Any) -> str | None:
 def _weights(v: Any) -> str | None:
     ok = (isinstance(v, (list, tuple)) and len(v) == 3
           and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0 for x in v)
-          and sum(v) > 0)
-    return None if ok else "3 finite non-negative numbers with a positive sum"
+          and 0 < sum(v) < math.inf)
+    return None if ok else "3 finite non-negative numbers with a positive, finite sum"
 
 
 def _unit(v: Any) -> str | None:
@@ -51,7 +51,7 @@ CONFIG_KEYS: tuple[ConfigKey, ...] = (
     ConfigKey("shaman_pool", [0, 1, 2, 3, 4, 5], "shamans that random and draft may use", _int_list),
     ConfigKey("first_player", -1, "-1 = random, else the seat", _first),
     ConfigKey("num_days", 4, "days; the game ends in the rest phase of the last", int_range(1, 8)),
-    ConfigKey("div_row_size", 0, "cards dealt to the divination row each day (0 = num_players)", int_range(0, 6)),
+    ConfigKey("div_row_size", 0, "cards dealt to the divination row each day (0 = num_players)", int_range(0, 5)),
     ConfigKey("tower_weights", [1 / 3, 1 / 3, 1 / 3], "landing weights for slay, maneuver, boast (§4.9)", _weights),
     ConfigKey("tower_retention", 0.0, "chance that a heart dropped today sticks until the next lift", _unit),
     ConfigKey("draft_max_bid", 6, "highest bid in the shaman draft", int_range(0, 10)),

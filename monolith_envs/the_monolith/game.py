@@ -103,7 +103,8 @@ class MonolithGame(GameBase):
         self.row_size = min(self.R, cfg["div_row_size"] or n)
         w = np.asarray(cfg["tower_weights"], float)
         w = w / w.sum()
-        self.cumw = [float(w[0]), float(w[0] + w[1]), 1.0]
+        # a zone of weight 0 never gets a heart, also where rounding leaves w0 + w1 just below 1 (docs §4.9)
+        self.cumw = [float(w[0]), 1.0 if w[2] == 0 else float(w[0] + w[1]), 1.0]
         self.rho = float(cfg["tower_retention"])
         self.num_days = cfg["num_days"]
         self.off = Offsets(self.N, self.R, self.S)
@@ -175,10 +176,12 @@ class MonolithGame(GameBase):
 
     def illegal(self, s: MonolithState, action: Any, why: str) -> IllegalActionError:
         legal = [action_name(self.off, a) for a in self.legal_actions(s)]
-        try:
-            asked = action_name(self.off, int(action))
-        except (TypeError, ValueError):
-            asked = repr(action)
+        asked = repr(action)
+        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
+            try:
+                asked = action_name(self.off, int(action))
+            except (TypeError, ValueError):
+                pass
         return IllegalActionError(asked, why, legal)
 
     def apply(self, state: MonolithState, action: int, rng: np.random.Generator | None = None) -> None:
@@ -294,6 +297,18 @@ class MonolithGame(GameBase):
             deck = sorted(getattr(s, name))
             setattr(s, name, [deck[int(j)] for j in rng.permutation(len(deck))])
         return s
+
+    def state_schema(self) -> dict:
+        """Field specs of a serialised state (:func:`.state_check.schema`); ``from_dict`` checks them."""
+        from .state_check import schema
+
+        return schema(self)
+
+    def check_state(self, state: MonolithState) -> None:
+        """Cross-field checks of a state read by ``from_dict`` (:func:`.state_check.cross_check`)."""
+        from .state_check import cross_check
+
+        cross_check(self, state)
 
     def check_invariants(self, state: MonolithState) -> None:
         """docs §9 invariants (see :mod:`monolith_envs.the_monolith.invariants`)."""

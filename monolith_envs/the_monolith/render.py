@@ -133,7 +133,7 @@ def render_rgb(g, s) -> np.ndarray:
     dec = "-" if s.terminal or s.sub < 0 else f"{Sub(s.sub).name.replace('_', ' ')} P{s.current}"
     status = f"DAY {s.day}/{g.num_days} {Phase(s.phase).name} {dec} FAVOUR " + " ".join(
         f"P{p}:{s.favour[p]}" for p in range(s.n))
-    raster.text(img, 4, 6, status[: W // 12], (20, 20, 20), 2)
+    raster.text(img, 4, 6, status[: (W - 8) // raster.text_width("x", 2)], (20, 20, 20), 2)
     ly = TOP + rows * CELL + 6
     x = 4
     for p in range(s.n):
