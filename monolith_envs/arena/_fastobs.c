@@ -22,6 +22,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <string.h>
 
 #define MAXT 1024
@@ -358,8 +359,8 @@ static int layout_int(PyObject *layout, const char *key, int *dst) {
     }
     long x;
     if (as_int(v, &x, key) < 0) return -1;
-    if (x < 0 || x > 1000000000L) {
-        PyErr_Format(PyExc_ValueError, "make_context: layout %s is %ld, expected a non-negative int", key, x);
+    if (x < 0 || x > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "make_context: layout %s is %ld, expected a non-negative C int", key, x);
         return -1;
     }
     *dst = (int)x;

@@ -145,7 +145,7 @@ def test_compiled_context_rejects_malformed_tables():
         partial = {k: v for k, v in good_ints.items() if k != missing}
         with pytest.raises(KeyError, match=f"the layout has no {missing}"):
             _fastobs.make_context(*(args[:1] + [partial] + args[2:]))
-    with pytest.raises(ValueError, match="layout scalars.uses is -1, expected a non-negative int"):
+    with pytest.raises(ValueError, match="layout scalars.uses is -1, expected a non-negative C int"):
         _fastobs.make_context(*(args[:1] + [{**good_ints, "scalars.uses": -1}] + args[2:]))
     bad = list(args)
     bad[1] = good_ints
