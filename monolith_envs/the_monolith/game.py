@@ -101,6 +101,8 @@ class MonolithGame(GameBase):
                 if st != "monolith" and st not in self.role_space[p]:
                     raise ConfigError(f"{ENV_ID}: shaman {k} starts on role {st!r}, missing in seat {p}'s quadrant")
         self.row_size = min(self.R, cfg["div_row_size"] or n)
+        self.shaman_weights = any(sh.window == "passive" and sh.effect.op == "modifier"
+                                  and sh.effect.name == "shaman_control_weight" for sh in self.shamans)
         w = np.asarray(cfg["tower_weights"], float)
         w = w / w.sum()
         # a zone of weight 0 never gets a heart, also where rounding leaves w0 + w1 just below 1 (docs §4.9)
