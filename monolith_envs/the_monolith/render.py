@@ -67,6 +67,8 @@ def render_text(g, s, viewer: int | None = None) -> str:
     return "\n".join(lines)
 
 
+DEAD_LEGEND = "GREY TICK OR BLACK SQUARE: DEAD"
+"""Legend entry for dead warriors (grey ticks under the bar) and a dead shaman (black square)."""
 CELL = 96
 TOP = 28
 
@@ -147,5 +149,6 @@ def render_rgb(g, s) -> np.ndarray:
         raster.fill_rect(img, x, ly + 26, x + 14, ly + 40, col)
         raster.text(img, x + 18, ly + 27, name, (20, 20, 20), 2)
         x += 18 + raster.text_width(name, 2) + 14
+    raster.text(img, x, ly + 27, DEAD_LEGEND, (20, 20, 20), 2)
     raster.text(img, 4, ly + 50, "T: TUNNEL  OUTLINE: CONTROL  DASH: BOAST HEART", (20, 20, 20), 2)
     return img

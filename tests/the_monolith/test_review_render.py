@@ -23,3 +23,18 @@ def test_status_line_names_the_favour_of_every_seat():
     want = raster.canvas(TOP, img.shape[1], (250, 248, 240))
     raster.text(want, 4, 6, status, (20, 20, 20), 2)
     assert np.array_equal(img[:TOP], want)
+
+
+def test_legend_explains_dead_units():
+    g, s = parse_position("""
+        decision ORDER_CHOOSE P0
+        P0 available=5
+        space 9: P0{2W,3w}
+    """)
+    img = g.render_rgb(s)
+    ly = TOP + g.content.map.grid[0] * 96 + 6
+    x = 4 + sum(18 + raster.text_width(w, 2) + 14 for w in ("TEMPLE", "TOMB", "SCRIPT", "BLOOD"))
+    drawn = img.copy()
+    raster.text(drawn, x, ly + 27, "GREY TICK OR BLACK SQUARE: DEAD", (20, 20, 20), 2)
+    assert np.array_equal(drawn, img)  # the legend already carries exactly this text there
+    assert (img[ly + 27:ly + 37, x:x + 8] == 20).all(axis=2).any()
