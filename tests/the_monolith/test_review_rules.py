@@ -26,3 +26,32 @@ def test_shaman_control_weight_of_a_shaman_ability_counts_without_held_cards(tmp
     assert controller(g, s, 9) == 1
     assert controllers(g, s)[9] == 1
     g.check_invariants(s)
+
+
+def test_seers_insight_as_fourth_card_discards_an_objective_before_a_divination():
+    # docs §4.4 Acquire: the card goes to held, then its on_acquire effect (D23: draw 1 objective, OBJ_DISCARD
+    # at 4), then the discard-down to 3 divinations. So the objective discard is decided while 4 are held.
+    import json
+
+    from monolith_envs.the_monolith.state import Sub
+
+    from .helpers import play
+
+    g, s = parse_position("""
+        decision none
+        stack TURN_START:3:0
+        P0 committed
+        P1 committed
+        P2 committed
+        surge P0
+        P3 available=2 held=D01,D02,D03 objectives=O01,O02,O03
+        row 0: D23 P3:2
+    """)
+    assert s.sub == Sub.OBJ_DISCARD and s.current == 3
+    assert len(s.held[3]) == 4 and len(s.objectives[3]) == 4
+    g.check_invariants(s)  # invariant 7 allows the 4th card until its discard-down
+    assert json.dumps(g.to_dict(s)) == json.dumps(g.to_dict(g.from_dict(g.to_dict(s))))
+    play(g, s, g.action_index("objective(0)"))
+    assert s.sub == Sub.DIV_DISCARD and s.current == 3 and len(s.objectives[3]) == 3
+    play(g, s, g.action_index("discard_div(0)"))
+    assert len(s.held[3]) == 3 and s.sub == Sub.ORDER_CHOOSE and s.current == 3
