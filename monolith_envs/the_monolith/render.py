@@ -26,7 +26,8 @@ _ZONES = ("slay", "maneuver", "boast")
 
 def render_text(g, s, viewer: int | None = None) -> str:
     """Day, phase, decision; one line per active space; pools; row; events; the legal actions by name.
-    With ``viewer`` set, other seats' objectives show as a count only."""
+    With ``viewer`` set, other seats' objectives show as a count only, and another seat's OBJ_REVEAL
+    choices are not listed (which slots may be revealed tells what its secret objectives score)."""
     lines = []
     dec = "-" if s.terminal or s.sub < 0 else f"{Sub(s.sub).name} by P{s.current}"
     lines.append(f"The Monolith  day {s.day}/{g.num_days}  phase {Phase(s.phase).name}  decision {dec}  "
@@ -62,6 +63,8 @@ def render_text(g, s, viewer: int | None = None) -> str:
     lines.append(f"events {ev}  decks div {len(s.div_deck)} event {len(s.event_deck)} objective {len(s.obj_deck)}")
     if s.terminal:
         lines.append("game over: ranking " + " ".join(f"P{p}" for p in g.ranking(s)))
+    elif viewer is not None and viewer != s.current and s.sub == Sub.OBJ_REVEAL:  # tells what scores
+        lines.append(f"legal: P{s.current} decides")
     else:
         lines.append("legal: " + " ".join(g.action_name(a) for a in g.legal_actions(s)))
     return "\n".join(lines)
