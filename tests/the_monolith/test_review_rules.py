@@ -55,3 +55,25 @@ def test_seers_insight_as_fourth_card_discards_an_objective_before_a_divination(
     assert s.sub == Sub.DIV_DISCARD and s.current == 3 and len(s.objectives[3]) == 3
     play(g, s, g.action_index("discard_div(0)"))
     assert len(s.held[3]) == 3 and s.sub == Sub.ORDER_CHOOSE and s.current == 3
+
+
+def test_resample_for_an_opponent_at_obj_reveal_keeps_a_scoring_objective_in_its_hand():
+    # P0 is shown OBJ_REVEAL, so P1 knows P0 holds an objective that scores now (docs §4.12 would have
+    # passed otherwise); a resampled state must keep the decision real (invariant 12), yet redraw the hand
+    import numpy as np
+
+    g, s = parse_position("""
+        phase REST
+        decision OBJ_REVEAL P0
+        stack REST_END REST_SCRIPT REST_BOASTS REST_TEMPLES
+        P0 objectives=O05,O10
+        space 0: P0{2W}
+    """)
+    rng = np.random.default_rng(0)
+    hands = set()
+    for _ in range(60):
+        t = g.resample_hidden(s, 1, rng)
+        assert g.legal_actions(t) != [0]
+        g.check_invariants(t)
+        hands.add(tuple(t.objectives[0]))
+    assert len(hands) > 5  # really redrawn, not the true hand kept
