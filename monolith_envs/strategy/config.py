@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Mapping
+
+import numpy as np
 
 from ..core.config import ConfigError, ConfigKey, boolean, int_range, one_of, validate_config
 
@@ -20,7 +23,7 @@ def _content_check(v: Any) -> str | None:
 
 
 def _scale_check(v: Any) -> str | None:
-    if isinstance(v, (int, float)) and not isinstance(v, bool) and 0.001 <= float(v) <= 1e6:
+    if isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) and 0.001 <= float(v) <= 1e6:
         return None
     return "a number from 0.001 to 1e6"
 

@@ -337,7 +337,8 @@ def _read(name: str):
         return load_toml(name, label="card")
     if not importlib.resources.files("monolith_envs.strategy").joinpath("data", name).is_file():
         raise ContentError(name, 0, "", "", "no such content file in monolith_envs/strategy/data",
-                           "a file name there or a path to a TOML file")
+                           f"a file name there, or a path to a TOML file (a bare name is looked up only there; "
+                           f"write ./{name} for a file in the current folder)")
     return load_toml_resource("monolith_envs.strategy", "data", name, label="card")
 
 
@@ -416,6 +417,10 @@ def _build(path: str, data: dict) -> Content:
             raise c.err(card, "sockets", "a card other than a Fate needs 1 to 4 sockets")
         board.append(BoardCard(i, bid, c.str_(d, card, "number", default=bid), st, c.str_(d, card, "name"), kw,
                                socks, enabled, c.bool_(d, card, "solo", True), effect, setup))
+    names = {b.id: b.id for b in board}  # a card is named by its id or its number (positions)
+    for b in board:
+        if names.setdefault(b.number, b.id) != b.id:
+            raise c.err(f"board card {b.id!r}", "number", f"{b.number!r} already names card {names[b.number]!r}")
     counts = {s: sum(1 for b in board if b.set == s and b.enabled) for s in BOARD_SETS}
     for s, lo, hi in (("starting", 5, 5), ("solo", 2, 2), ("fate", 2, 12)):
         if not lo <= counts[s] <= hi:

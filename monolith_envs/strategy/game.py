@@ -170,6 +170,18 @@ class StrategyGame(GameBase):
         """A copy with everything ``viewer`` cannot know redrawn (docs §7 visibility)."""
         return hidden.resample(self, state, viewer, rng)
 
+    def state_schema(self) -> dict:
+        """Field specs of a serialised state of this game, checked by ``from_dict`` (state_check.py)."""
+        from .state_check import schema
+
+        return schema(self)
+
+    def check_state(self, state: StrategyState) -> None:
+        """Cross-field checks of a state read by ``from_dict`` (:func:`.state_check.cross_check`)."""
+        from .state_check import cross_check
+
+        cross_check(self, state)
+
     def check_invariants(self, state: StrategyState) -> None:
         """The docs §9 invariants; raises InvariantError naming the broken one."""
         invariants.check(self, state)

@@ -136,6 +136,14 @@ def _cell_xy(pos: int) -> tuple:
     return 16 + col * (CW + 8), 40 + r * (CH + 8)
 
 
+_PLAIN = str.maketrans({"·": "-", "_": " ", ";": " -", "(": "- ", ")": ""})
+
+
+def _glyphs(text: str) -> str:
+    """``text`` with the characters the picture font lacks (core/raster.py) spelled with ones it has."""
+    return text.translate(_PLAIN)
+
+
 def render_rgb(game, s: StrategyState) -> np.ndarray:
     """``uint8[640, 940, 3]``: status line, card grid (sockets with the occupant's colour and face), players,
     the score track with its toll stones, and a legend."""
@@ -143,7 +151,7 @@ def render_rgb(game, s: StrategyState) -> np.ndarray:
     c = R.content
     img = raster.canvas(H, W, (246, 242, 232))
     raster.fill_rect(img, 0, 0, W, 30, (40, 40, 48))
-    raster.text(img, 10, 8, status_line(game, s).replace("·", "-")[:110], (255, 255, 255), 2)
+    raster.text(img, 10, 8, _glyphs(status_line(game, s))[:110], (255, 255, 255), 2)
     for pos in range(1, 14):
         if pos == 13 and s.board[13] < 0:
             continue

@@ -23,12 +23,11 @@ from ..core.game import (
     Utility,
 )
 from ..core.returns import rank, require_terminal, score_potential, win_loss, winners_outcome
-from ..core.state import clone_state
 from .actions import Offsets, action_index, action_name, build_layout
 from .config import CONFIG_KEYS, ENV_ID, validate
 from .content import load_content
 from .effects import WINDOW_CODE
-from .state import NONE, MonolithState, Phase, Sub
+from .state import NONE, MonolithState, Phase, Sub, fast_clone
 from .table import FRAMES, TABLE
 
 __all__ = ["MonolithGame"]
@@ -208,7 +207,7 @@ class MonolithGame(GameBase):
         if rng is None:  # no chance given: resolve on a copy, so a draw leaves the state unchanged
             import dataclasses
 
-            work = clone_state(state)
+            work = fast_clone(state)
             self._apply(work, a, _NoRng())
             for f in dataclasses.fields(work):
                 setattr(state, f.name, getattr(work, f.name))
@@ -255,6 +254,10 @@ class MonolithGame(GameBase):
         require_terminal(self, state)
         return winners_outcome(state.n, [self.ranking(state)[0]])
 
+    def clone(self, state: MonolithState) -> MonolithState:
+        """An exact, independent copy (:func:`~monolith_envs.the_monolith.state.fast_clone`)."""
+        return fast_clone(state)
+
     def is_terminal(self, state: MonolithState) -> bool:
         return bool(state.terminal)
 
@@ -287,7 +290,7 @@ class MonolithGame(GameBase):
         While another seat decides OBJ_REVEAL, the viewer knows that seat holds an objective that scores now
         (else the pass would have been automatic, docs §4.12), so hands are redrawn until one does (at most
         64 tries; then that seat keeps its hand)."""
-        s = clone_state(state)
+        s = fast_clone(state)
         pool = sorted(list(s.obj_deck) + [o for q in range(s.n) if q != viewer for o in s.objectives[q]]
                       + [o for o, up in s.obj_discard if not up])
         reveal = s.sub == Sub.OBJ_REVEAL and s.current != viewer and not s.terminal

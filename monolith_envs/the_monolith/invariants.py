@@ -73,10 +73,9 @@ def check(g, s) -> None:
             if s.row[i] < 0:
                 _bad(6, f"bids on empty slot {i}")
     for p in range(n):
-        # 4 cards while p's discard-down is pending: DIV_DISCARD itself, or a decision of the 4th card's own
-        # on_acquire effect that comes before it (docs §4.4 Acquire; D23 draws an objective first)
-        acquiring = s.current == p and (s.sub == Sub.DIV_DISCARD or [Frame.ACQ_DISCARD, p, 0] in s.stack)
-        if len(s.held[p]) > (4 if acquiring else 3):
+        # 4 while discarding down, also while an on_acquire objective draw (D23) is resolved first (§4.4)
+        discarding = (s.sub == Sub.DIV_DISCARD and s.current == p) or [Frame.ACQ_DISCARD, p, 0] in s.stack
+        if len(s.held[p]) > (4 if discarding else 3):
             _bad(7, f"seat {p} holds {len(s.held[p])} divinations")
         lim = 4 if s.sub == Sub.OBJ_DISCARD and s.current == p else 3
         if len(s.objectives[p]) > lim:

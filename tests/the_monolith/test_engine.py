@@ -61,6 +61,25 @@ def test_roundtrip_position_and_json_along_a_game():
         k += 1
 
 
+def test_fast_clone_equals_the_generic_clone_and_is_independent():
+    from monolith_envs.core.state import clone_state
+
+    g = MonolithGame({"shaman_assignment": "draft"})
+    rng = np.random.default_rng(4)
+    s = g.initial_state(rng)
+    for _k in range(400):
+        if s.terminal:
+            break
+        c = g.clone(s)
+        assert states_equal(c, s) and states_equal(c, clone_state(s)) and c.legal_cache is None
+        c.living[0][0] += 1
+        c.stack.append([0, 0, 0])
+        c.held[0].append(99)
+        assert not states_equal(c, s)
+        legal = g.legal_actions(s)
+        g.apply(s, legal[int(rng.integers(len(legal)))], rng)
+
+
 def test_illegal_action_raises_and_changes_nothing():
     g = MonolithGame({})
     s = g.initial_state(np.random.default_rng(0))
@@ -118,3 +137,19 @@ def test_extra_kill_power_and_discard_cost():
     g.apply(s, 56)                       # Morvane's ability: 1 anger
     g.apply(s, g.action_index("slay(0,1)"))
     assert s.favour[3] == 3 and s.anger[3] == 0  # 3 kills (the rest phase then resets kills_today)
+
+
+def test_seers_insight_as_fourth_card_draws_before_the_discard_down():
+    """docs §4.4: on_acquire first (D23 draws an objective: OBJ_DISCARD at 4), then DIV_DISCARD; the seat
+    holds 4 divinations in between (found by the fuzzer; invariant 7 allows it while the discard is pending)."""
+    g, s = parse_position("""
+        decision none
+        stack TURN_START:1:0
+        P1 available=2 held=D01,D02,D03 objectives=O01,O02,O03
+        row 0: D23 P1:1
+    """)
+    assert s.sub == Sub.OBJ_DISCARD and s.current == 1 and len(s.held[1]) == 4 and len(s.objectives[1]) == 4
+    g.apply(s, g.action_index("objective(0)"))
+    assert s.sub == Sub.DIV_DISCARD and s.current == 1
+    g.apply(s, g.action_index("discard_div(3)"))
+    assert s.sub == Sub.ORDER_CHOOSE and s.held[1] == [0, 1, 2] and 22 in s.div_discard
