@@ -1,4 +1,4 @@
-"""``HumanAgent``: a person at the terminal chooses the action (number or readable name)."""
+"""``HumanAgent``: a person at the terminal enters the action in stages (:mod:`agents.terminal`)."""
 
 from __future__ import annotations
 
@@ -37,37 +37,45 @@ def parse_choice(text: str, legal: np.ndarray, names: list[str]) -> int | None:
 
 
 class HumanAgent(BaseAgent):
-    """Shows the text render (as the acting seat sees it) and the legal actions by name; reads a choice.
+    """A person at the terminal: shows the board as the acting seat sees it, reads a move in stages.
 
     Args:
-        input_fn: reads one line (default :func:`input`); injectable for tests.
+        input_fn: reads one line given a prompt (default :func:`input`); injectable for tests.
         output_fn: prints text (default :func:`print`).
+        pieces: the game's terminal pieces (:func:`agents.terminal.pieces_for`; default: found from the
+            bound env's id on the first move).
 
-    Needs :meth:`bind` for the render and the action names.  Typing ``?`` lists the actions again.
+    Needs :meth:`bind`.  Moves are entered with :class:`agents.terminal.StagedEntry` (family, then each
+    argument; ``help`` lists the commands).  ``quit``, Ctrl-D and Ctrl-C raise
+    :class:`agents.terminal.QuitGame`.
     """
 
     name = "human"
     needs_env = True
 
-    def __init__(self, input_fn: Callable[[str], str] = input, output_fn: Callable[[str], None] = print):
+    def __init__(self, input_fn: Callable[[str], str] = input, output_fn: Callable[[str], None] = print,
+                 pieces=None):
         super().__init__()
         self.input_fn = input_fn
         self.output_fn = output_fn
+        self.pieces = pieces
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        from .terminal import StagedEntry, pieces_for
+
         ctx = self._require_ctx()
         game, seat = ctx.game, ctx.seat
-        legal = np.flatnonzero(action_mask)
-        names = [game.layout.decode(int(a)) for a in legal]
-        self.output_fn(game.render_text(ctx.state, viewer=seat))
-        menu = "\n".join(f"  #{i:<3d} [{int(a):>4d}] {n}" for i, (a, n) in enumerate(zip(legal, names)))
-        self.output_fn(f"player_{seat}, your legal actions:\n{menu}")
-        while True:
-            text = self.input_fn(f"player_{seat}> action (number, #pos or name; ? lists): ")
-            if text.strip() == "?":
-                self.output_fn(menu)
-                continue
-            a = parse_choice(text, legal, names)
-            if a is not None:
-                return a
-            self.output_fn(f"not a legal action: {text!r}")
+        raw = ctx.raw
+        if self.pieces is None:
+            self.pieces = pieces_for(raw.env_id)
+        self.output_fn(self.pieces.board(game, ctx.state, seat))
+
+        def explain(a: int) -> str:
+            why = getattr(raw, "_explain_illegal", None)
+            if why is None:
+                return "not legal now"
+            exc = why(int(a), np.asarray(action_mask))
+            return str(getattr(exc, "why", None) or exc)
+
+        return StagedEntry(game, ctx.state, action_mask, self.pieces, seat, self.input_fn, self.output_fn,
+                           explain).read()

@@ -2,77 +2,153 @@
 
 Command line::
 
-    python -m agents.play ENV_ID [--opponents mcts:400,heuristic] [--seat 0|random] [--seed S]
-                                  [--set key=value ...] [--preload MODULE]
+    python -m agents.play ENV_ID [--opponents SPEC,...] [--seat 0|random] [--seed S] [--set key=value ...]
+                                  [--record FILE] [--preload MODULE] [--trust-model-files]
 
-The person plays seat ``--seat`` (default 0); the other seats take the opponents in order (the list is
-cycled if it is shorter than the number of opponent seats).  At each decision the board is shown as the
-person's seat sees it, with the legal actions by readable name; type the action number, ``#position`` or
-the name (a unique prefix is enough).
+The person plays seat ``--seat``; the other seats take the ``--opponents`` specs in seat order, one spec per
+opponent seat (default: ``heuristic`` in every one).  Every action is narrated as it happens (the
+opponents' moves, battles with their hits, removals and HP changes).  A move is entered in stages (the
+kind of action, then each of its parts: in Monolith Arena the tile, then the hex, then the rotation);
+``help`` lists the commands, ``quit`` (or Ctrl-D, Ctrl-C) ends the game.  ``--record FILE`` writes the
+game's episode log (``python -m monolith_envs replay FILE``, also with ``--html``).
+
+A game adds its board view, stage names and narration in ``agents/terminal/<game package>.py``
+(:mod:`agents.terminal`); every other part of this command is the same for all games.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import sys
+from pathlib import Path
 
 import numpy as np
 
 __all__ = ["main"]
 
 
-def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
-    """Command-line entry point; ``input_fn``/``output_fn`` are injectable for tests.
-
-    Returns the :class:`~agents.match.MatchResult`.
-    """
-    ap = argparse.ArgumentParser(prog="python -m agents.play", description=__doc__.split("\n\n")[0])
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m agents.play", description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("env_id", help="registered env id, e.g. monolith_arena_v0")
-    ap.add_argument("--opponents", default="heuristic", help="comma-separated agent specs for the other seats")
+    ap.add_argument("--opponents", default=None,
+                    help="comma-separated agent specs, one per opponent seat in seat order (random, heuristic, "
+                         "mcts:N, ppo:PATH); default: heuristic in every opponent seat")
     ap.add_argument("--seat", default="0", help="your seat number, or 'random'")
     ap.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="game config key")
+    ap.add_argument("--record", default=None, metavar="FILE", help="write the game's episode log to FILE")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
                     help="module to import first (registers extra env ids)")
+    ap.add_argument("--trust-model-files", action="store_true",
+                    help="let ppo:PATH model files run the code they name when loaded (only for files you trust)")
+    return ap
+
+
+def _opponent_specs(ap: argparse.ArgumentParser, text: str | None, env_id: str, n: int, seat: int) -> list[str]:
+    others = [s for s in range(n) if s != seat]
+    if text is None:
+        return ["heuristic"] * len(others)
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    if len(specs) != len(others):
+        seats = ", ".join(f"player_{s}" for s in others)
+        ap.error(f"{env_id} has {n} seats and you are player_{seat}, so --opponents needs {len(others)} agent "
+                 f"spec(s), one for each of {seats}; got {len(specs)}: {', '.join(specs) or 'none'}")
+    return specs
+
+
+def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
+    """Command-line entry point; ``input_fn``/``output_fn`` are injectable for tests.
+
+    Returns the :class:`~agents.match.MatchResult`, or ``None`` when the person ended the game early.
+    """
+    ap = _parser()
     args = ap.parse_args(argv)
+    if args.trust_model_files:
+        from agents.ppo import TRUST_ENV_VAR
+
+        os.environ[TRUST_ENV_VAR] = "1"
     for mod in args.preload:
         importlib.import_module(mod)
     import monolith_envs
-    from agents import HumanAgent, make_agent, play_match
-    from agents.match import seat_verdict
+    from agents import AgentError, HumanAgent, make_agent
+    from agents.match import MatchResult, seat_rngs, seat_verdict
+    from agents.terminal import QuitGame, pieces_for, wrap
     from monolith_envs.core.config import parse_settings
 
     try:
         env = monolith_envs.make(args.env_id, **parse_settings(args.set))
     except (monolith_envs.MonolithEnvError, ValueError) as e:
         ap.error(str(e))
-    n = env.unwrapped.game.num_players
+    raw, game = env.unwrapped, env.unwrapped.game
+    n = game.num_players
     seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
-    seat = int(np.random.default_rng(seed).integers(n)) if args.seat == "random" else int(args.seat)
-    if not 0 <= seat < n:
-        ap.error(f"--seat must be 0..{n - 1} or 'random'")
-    specs = [s.strip() for s in args.opponents.split(",") if s.strip()] or ["random"]
+    seat = int(np.random.default_rng(seed).integers(n)) if args.seat == "random" else None
+    if seat is None:
+        if not args.seat.isdigit() or not 0 <= int(args.seat) < n:
+            ap.error(f"--seat must be 0..{n - 1} or 'random', got {args.seat!r}")
+        seat = int(args.seat)
+    specs = iter(_opponent_specs(ap, args.opponents, args.env_id, n, seat))
+    pieces = pieces_for(args.env_id)
     agents = []
-    k = 0
     for s in range(n):
-        if s == seat:
-            agents.append(HumanAgent(input_fn, output_fn))
-            continue
         try:
-            agents.append(make_agent(specs[k % len(specs)], args.env_id))
-        except (ValueError, FileNotFoundError) as e:
+            agents.append(HumanAgent(input_fn, output_fn, pieces) if s == seat else make_agent(next(specs), args.env_id))
+        except (ValueError, FileNotFoundError, AgentError) as e:
             ap.error(str(e))
-        k += 1
-    output_fn(f"{args.env_id}, seed {seed}: you are player_{seat}; opponents: "
-              + ", ".join(f"player_{i}={a.name}" for i, a in enumerate(agents) if i != seat))
-    res = play_match(env, agents, seed)
-    raw = env.unwrapped
-    output_fn(raw.game.render_text(raw.game_state, viewer=seat))
-    verdict = {"win": "you win", "draw": "draw", "loss": "you lose", "success": "you reach the goal",
+    out = output_fn
+    out(wrap(f"{args.env_id}, seed {seed}: you are player_{seat}; opponents: "
+             + ", ".join(f"player_{i}={a.name}" for i, a in enumerate(agents) if i != seat)))
+    out(pieces.legend(game))
+    out("type help at any prompt for the commands; quit (or Ctrl-D) ends the game")
+    env.reset(seed=seed)
+    rngs = seat_rngs(seed, n)
+    for ag in agents:
+        ag.reset()
+        if hasattr(ag, "bind"):
+            ag.bind(env)
+    try:
+        while True:
+            agent = raw.agent_selection
+            if raw.terminations[agent] or raw.truncations[agent]:
+                break
+            s = raw.agent_name_mapping[agent]
+            obs = raw.observe(agent)
+            before = game.clone(raw.game_state)
+            a = int(agents[s].act(obs["observation"], obs["action_mask"], rngs[s]))
+            env.step(a)
+            out("\n".join(pieces.narrate(game, before, raw.game_state, a, s)))
+    except (QuitGame, KeyboardInterrupt, EOFError):
+        out(f"\ngame ended by player_{seat} after {raw.num_decisions} decisions")
+        _record(args.record, raw, agents, seat, out)
+        return None
+    out(pieces.board(game, raw.game_state, seat))
+    state = raw.game_state
+    ret = np.asarray(game.returns(state), np.float32)
+    truncated = bool(raw.truncations[raw.possible_agents[0]]) and not game.is_terminal(state)
+    outcome = None if truncated else tuple(game.outcome(state))
+    winners = [] if outcome is None else [i for i, o in enumerate(outcome) if o.value in ("win", "success")]
+    res = MatchResult(ret, raw.num_decisions, truncated, winners, outcome)
+    verdict = {"win": "you win", "draw": "a draw", "loss": "you lose", "success": "you reach the goal",
                "failure": "you miss the goal", "truncated": "truncated"}[seat_verdict(res, seat)]
-    output_fn(f"game over after {res.decisions} decisions: returns {res.returns.tolist()} -> {verdict}")
+    out(f"game over after {raw.num_decisions} decisions: {verdict} (returns {[round(float(x), 3) for x in ret]})")
+    _record(args.record, raw, agents, seat, out)
     return res
+
+
+def _record(path: str | None, raw, agents, seat: int, out) -> None:
+    if not path:
+        return
+    log = raw.episode_log
+    log.note = "agents.play: " + ", ".join(f"player_{i}={'you' if i == seat else a.name}" for i, a in enumerate(agents))
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    log.save(p)
+    out(f"episode log written to {p} (python -m monolith_envs replay {p} --html {p.with_suffix('.html')})")
 
 
 if __name__ == "__main__":
     main()
+    sys.exit(0)

@@ -100,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     r = sub.add_parser("replay", help="replay an episode log step by step with the text render", formatter_class=fmt)
     r.add_argument("file", help="an episode log (format: docs/episode_log.md)")
     r.add_argument("--quiet", action="store_true", help="print only the actions, not the board")
+    r.add_argument("--html", default=None, metavar="OUT.html",
+                   help="write one self-contained HTML page (picture of every decision, slider, step buttons, "
+                        "decoded actions and chance events) instead of printing")
     r.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     c = sub.add_parser("check", help="run the conformance suite (check_env)", formatter_class=fmt)
     c.add_argument("env_id", help="a registered env id (see the list command)")
@@ -146,6 +149,12 @@ def main(argv: list[str] | None = None) -> int:
             except LogError as exc:  # the message starts with the file name
                 print(f"error: {_one_line(exc)}", file=sys.stderr)
                 return 2
+            if args.html:
+                from monolith_envs.core.html_replay import write_html_replay
+
+                out = write_html_replay(log, args.html, lambda eid, **cfg: monolith_envs.make(eid, wrapped=False, **cfg))
+                print(f"wrote {out} ({len(log.actions) + 1} steps of {log.env_id} seed {log.seed})")
+                return 0
             print(f"replay {log.env_id} seed={log.seed} config={json.dumps(log.config)} "
                   f"actions={len(log.actions)}" + (f"\nnote: {log.note.splitlines()[0]}" if log.note else ""))
             env = None

@@ -19,6 +19,7 @@ one teacher choice, so far fewer states are needed than for behaviour cloning.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,8 +28,33 @@ import numpy as np
 __all__ = ["behaviour_cloning", "collect_demonstrations", "collect_value_targets", "value_distillation"]
 
 
+_REPORT_EVERY = 256  # samples between progress reports of a collection worker
+
+
+def _report(progress: Any, done: int, reported: int) -> int:
+    """Send the samples collected since the last report to ``progress`` (a queue, or None); returns the new
+    reported count."""
+    if progress is not None and done - reported >= _REPORT_EVERY:
+        progress.put(done - reported)
+        return done
+    return reported
+
+
+def _fit_bar(progress: bool, total: int):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc="fit", unit="batch", file=sys.stderr, disable=not progress, dynamic_ncols=True)
+
+
+def _run_jobs(fn: Any, jobs: list[tuple], total: int, executor: Any, progress: bool) -> list:
+    from training.progress import map_with_progress
+
+    return map_with_progress(fn, jobs, total, "collect", "state", executor, progress)
+
+
 def _collect(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    env_id, env_config, teacher_spec, opponent_specs, n_samples, seed, gamma = args
+    env_id, env_config, teacher_spec, opponent_specs, n_samples, seed, gamma, *rest = args
+    progress, reported = (rest[0] if rest else None), 0
     import torch
 
     torch.set_num_threads(1)
@@ -64,22 +90,26 @@ def _collect(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
             g = r + gamma * g
             rets.append(g)
         ret_l.extend(reversed(rets))
+        reported = _report(progress, len(act_l), reported)
+    if progress is not None and len(act_l) > reported:
+        progress.put(len(act_l) - reported)
     return np.stack(obs_l), np.stack(mask_l), np.asarray(act_l, np.int64), np.asarray(ret_l, np.float32)
 
 
 def collect_demonstrations(env_id: str, env_config: dict, n_samples: int, teacher: str = "heuristic",
                            opponents: Sequence[str] = ("random",), seed: int = 0, gamma: float = 0.99,
-                           executor: Any = None, tasks: int = 4) -> dict[str, np.ndarray]:
+                           executor: Any = None, tasks: int = 4, progress: bool = False) -> dict[str, np.ndarray]:
     """Teacher decisions from the learner's seat (seats rotate over episodes).
 
     Returns ``{"obs": float16[N, obs_size], "masks": uint8[N, ceil(n/8)]`` (bit-packed),
     ``"actions": int64[N], "returns": float32[N]}`` with ``N >= n_samples`` (whole episodes).
-    ``executor``: a process pool to spread ``tasks`` collection tasks over (``None``: in this process).
+    ``executor``: a process pool to spread ``tasks`` collection tasks over (``None``: in this process);
+    ``progress``: a tqdm bar with ETA over the samples.
     """
     per = math.ceil(n_samples / tasks)
     jobs = [(env_id, dict(env_config), teacher, list(opponents), per, seed * 7919 + 104729 * i, gamma)
             for i in range(tasks)]
-    parts = list(executor.map(_collect, jobs)) if executor is not None else [_collect(j) for j in jobs]
+    parts = _run_jobs(_collect, jobs, per * tasks, executor, progress)
     return {
         "obs": np.concatenate([p[0] for p in parts]), "masks": np.concatenate([p[1] for p in parts]),
         "actions": np.concatenate([p[2] for p in parts]), "returns": np.concatenate([p[3] for p in parts]),
@@ -87,12 +117,14 @@ def collect_demonstrations(env_id: str, env_config: dict, n_samples: int, teache
 
 
 def behaviour_cloning(policy: Any, data: dict[str, np.ndarray], n_actions: int, epochs: int = 5,
-                      batch_size: int = 256, lr: float = 1e-3, vf_coef: float = 0.5, seed: int = 0) -> dict:
+                      batch_size: int = 256, lr: float = 1e-3, vf_coef: float = 0.5, seed: int = 0,
+                      progress: bool = False) -> dict:
     """Fit ``policy`` (a ``MaskableActorCriticPolicy``) to the demonstrations in place.
 
     Loss per minibatch: ``-log pi(a | obs, mask) + vf_coef * (V(obs) - return)^2``.  Uses a fresh Adam
     optimiser with learning rate ``lr``.  Returns ``{"loss": [...], "accuracy": float}`` where accuracy is
     the share of samples whose teacher action is the policy's most probable legal action (last epoch).
+    ``progress``: a tqdm bar with ETA over the minibatches.
     """
     import torch
 
@@ -105,6 +137,7 @@ def behaviour_cloning(policy: Any, data: dict[str, np.ndarray], n_actions: int, 
     n = len(acts_all)
     losses, correct = [], 0
     policy.set_training_mode(True)
+    bar = _fit_bar(progress, epochs * math.ceil(n / batch_size))
     for _epoch in range(epochs):
         order = rng.permutation(n)
         correct = 0
@@ -125,13 +158,16 @@ def behaviour_cloning(policy: Any, data: dict[str, np.ndarray], n_actions: int, 
             losses.append(float(loss.detach()))
             with torch.no_grad():
                 correct += int((dist.distribution.probs.argmax(dim=1) == acts).sum())
+            bar.update(1)
+    bar.close()
     policy.set_training_mode(False)
     return {"loss": losses, "accuracy": correct / max(1, n), "samples": n}
 
 
 # ---------------------------------------------------------------------------------------------- value targets
 def _collect_values(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    env_id, env_config, n_samples, seed, label_prob = args
+    env_id, env_config, n_samples, seed, label_prob, *rest = args
+    progress, reported = (rest[0] if rest else None), 0
     import monolith_envs
     from agents.heuristics import rollout_policy_for, value_fn_for
 
@@ -156,6 +192,7 @@ def _collect_values(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
                 obs_l.append(np.asarray(game.observe(state, seat), np.float16))
                 mask_l.append(np.packbits(mask.astype(bool)))
                 val_l.append(vals)
+                reported = _report(progress, len(obs_l), reported)
             if seat == strong:
                 a = int(strong_policy(game, game.resample_hidden(state, seat, rng), seat, rng))
                 if not mask[a]:
@@ -163,11 +200,13 @@ def _collect_values(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             else:
                 a = int(legal[rng.integers(legal.size)])
             game.apply(state, a, rng)
+    if progress is not None and len(obs_l) > reported:
+        progress.put(len(obs_l) - reported)
     return np.stack(obs_l), np.stack(mask_l), np.stack(val_l)
 
 
 def collect_value_targets(env_id: str, env_config: dict, n_samples: int, seed: int = 0, label_prob: float = 0.25,
-                          executor: Any = None, tasks: int = 4) -> dict[str, np.ndarray]:
+                          executor: Any = None, tasks: int = 4, progress: bool = False) -> dict[str, np.ndarray]:
     """Decision states labelled with the game's value of every legal action (for :func:`value_distillation`).
 
     States come from games in which one seat (drawn per game, or none) plays the game's fast heuristic
@@ -178,23 +217,24 @@ def collect_value_targets(env_id: str, env_config: dict, n_samples: int, seed: i
 
     Returns ``{"obs": float16[N, obs_size], "masks": uint8[N, ceil(n/8)]`` (bit-packed),
     ``"values": float16[N, n]}`` (0 at illegal actions), ``N = n_samples`` rounded up to ``tasks`` parts.
-    ``executor``: a process pool for the ``tasks`` collection tasks (``None``: in this process).
+    ``executor``: a process pool for the ``tasks`` collection tasks (``None``: in this process); ``progress``:
+    a tqdm bar with ETA over the states.
     """
     per = math.ceil(n_samples / tasks)
     jobs = [(env_id, dict(env_config), per, seed * 7919 + 104729 * i + 17, float(label_prob)) for i in range(tasks)]
-    parts = list(executor.map(_collect_values, jobs)) if executor is not None else [_collect_values(j) for j in jobs]
+    parts = _run_jobs(_collect_values, jobs, per * tasks, executor, progress)
     return {"obs": np.concatenate([p[0] for p in parts]), "masks": np.concatenate([p[1] for p in parts]),
             "values": np.concatenate([p[2] for p in parts])}
 
 
 def value_distillation(policy: Any, data: dict[str, np.ndarray], n_actions: int, tau: float = 0.02,
                        epochs: int = 5, batch_size: int = 256, lr: float = 1e-3, holdout: float = 0.1,
-                       seed: int = 0) -> dict:
+                       seed: int = 0, progress: bool = False) -> dict:
     """Fit ``policy``'s action distribution to ``softmax(values / tau)`` over the legal actions, in place.
 
     Loss per minibatch: the cross-entropy ``-sum_a q(a) log pi(a | obs, mask)`` with the soft target ``q``;
     a fresh Adam optimiser with learning rate ``lr``.  A ``holdout`` share of the states is kept out of the
-    fit and scored at the end.
+    fit and scored at the end.  ``progress``: a tqdm bar with ETA over the minibatches.
 
     Returns:
         ``{"loss": [...], "samples": int, "holdout_agreement": share of held-out states whose most probable
@@ -219,6 +259,7 @@ def value_distillation(policy: Any, data: dict[str, np.ndarray], n_actions: int,
         return obs, masks, vals, torch.as_tensor(masks)
 
     policy.set_training_mode(True)
+    bar = _fit_bar(progress, epochs * math.ceil(len(fit) / batch_size))
     for _epoch in range(epochs):
         perm = fit[rng.permutation(len(fit))]
         for start in range(0, len(perm), batch_size):
@@ -232,6 +273,8 @@ def value_distillation(policy: Any, data: dict[str, np.ndarray], n_actions: int,
             torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
             opt.step()
             losses.append(float(loss.detach()))
+            bar.update(1)
+    bar.close()
     policy.set_training_mode(False)
     agree, gains = [], []
     with torch.no_grad():

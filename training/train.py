@@ -2,9 +2,13 @@
 
 Command line (the main job)::
 
-    python -m training.train [--config FILE] [--set key=value ...] [--list-keys]
+    python -m training.train [--config FILE | --quick] [--set key=value ...] [--list-keys]
 
-Default config: ``training/configs/monolith_arena_2p.toml``.  Outputs under ``<out_dir>/<name>/``:
+Default config: ``training/configs/monolith_arena_2p.toml``; ``--quick`` runs ``training/configs/quick.toml``
+(the same recipe, small enough to finish in about a minute).  The run announces each stage (warm-start
+collection, warm-start fit, PPO, evaluation) with a progress bar and ETA on stderr, and ends with a
+summary: the final win rates with 95% intervals, every output path and the TensorBoard command.
+Outputs under ``<out_dir>/<name>/``:
 
 * ``tb/``: TensorBoard logs (PPO losses, episode rewards, ``eval/win_rate_<opponent>``);
 * ``checkpoints/``: periodic model checkpoints; ``final_model.zip``: the final policy;
@@ -12,7 +16,8 @@ Default config: ``training/configs/monolith_arena_2p.toml``.  Outputs under ``<o
   :mod:`training.pretrain`) before PPO;
 * ``report.json``: final win rates against the fixed opponents with 95% Wilson intervals, the learning
   curve, throughput and the resolved config;
-* ``learning_curve.png``: win rate against the fixed opponents over training steps.
+* ``learning_curve.png``: win rate against the fixed opponents over training steps (95% bands, the warm
+  start marked, the widest interval stated).
 """
 
 from __future__ import annotations
@@ -26,7 +31,17 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from training.config import DEFAULT_CONFIG, TrainConfigError, apply_overrides, describe_keys, load_config
+from training.config import (
+    CONFIG_DIR,
+    DEFAULT_CONFIG,
+    TrainConfigError,
+    apply_overrides,
+    describe_keys,
+    load_config,
+)
+from training.progress import StageLog, format_summary
+
+QUICK_CONFIG = CONFIG_DIR / "quick.toml"
 
 __all__ = ["main", "make_vec_env", "policy_class", "policy_kwargs", "train", "warm_start"]
 
@@ -144,7 +159,7 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any):
         def _on_training_start(self) -> None:
             per_update = cfg["n_steps"] * n_envs  # learn() runs whole rollouts
             total = -(-cfg["total_timesteps"] // per_update) * per_update
-            self.bar = tqdm(total=total, desc="train", unit="step", file=sys.stderr,
+            self.bar = tqdm(total=total, desc="PPO", unit="step", file=sys.stderr, dynamic_ncols=True,
                             disable=not cfg["progress_bar"])
 
         def _on_step(self) -> bool:
@@ -196,66 +211,94 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any):
             curve.append(point)
             self.logger.dump(self.num_timesteps)
 
-    cbs = [ProgressBar(), Snapshots(), PeriodicEval()]
+    cbs = [Snapshots(), PeriodicEval(), ProgressBar()]  # the bar starts after the first evaluation
     if cfg["checkpoint_every"] > 0:
         cbs.append(CheckpointCallback(max(1, cfg["checkpoint_every"] // n_envs), str(run_dir / "checkpoints"),
                                       name_prefix="model"))
-    return cbs, cbs[2]
+    return cbs, cbs[1]
 
 
-def plot_curve(curve: list[dict], opponents: list[str], path: Path, title: str) -> None:
-    """Write the learning curve PNG: win rate (with 95% CI band) per fixed opponent over training steps."""
+def plot_curve(curve: list[dict], opponents: list[str], path: Path, title: str, warm_start: bool = False) -> dict:
+    """Write the learning curve PNG: win rate (with its 95% Wilson band) per fixed opponent over training steps.
+
+    The title names the opponents and the games per point; the subtitle states the widest 95% interval of
+    any point (in percentage points); with ``warm_start`` the first point (step 0, taken after the warm
+    start) is marked; the legend sits below the axes so it never covers the data.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 4.0), dpi=100)
+    fig, ax = plt.subplots(figsize=(7.0, 4.8), dpi=100)
+    widest, games = 0.0, set()
     for opp in opponents:
         pts = [p for p in curve if opp in p]
         if not pts:
             continue
         x = [p["step"] for p in pts]
-        y = [p[opp]["win_rate"] for p in pts]
-        lo = [p[opp]["ci95"][0] for p in pts]
-        hi = [p[opp]["ci95"][1] for p in pts]
-        ax.plot(x, y, marker="o", label=f"vs {opp}")
-        ax.fill_between(x, lo, hi, alpha=0.2)
-    ax.set_xlabel("learner steps")
-    ax.set_ylabel("win rate")
-    ax.set_ylim(0, 1)
+        y = [100 * p[opp]["win_rate"] for p in pts]
+        lo = [100 * p[opp]["ci95"][0] for p in pts]
+        hi = [100 * p[opp]["ci95"][1] for p in pts]
+        widest = max([widest] + [max(yy - a, b - yy) for yy, a, b in zip(y, lo, hi)])
+        games |= {p[opp]["games"] for p in pts}
+        (line,) = ax.plot(x, y, marker="o", label=f"vs {opp}")
+        ax.fill_between(x, lo, hi, alpha=0.2, color=line.get_color(), label=f"95% interval vs {opp}")
+    if warm_start and curve and curve[0]["step"] == 0:
+        ax.axvline(0, color="0.35", linestyle="--", linewidth=1, label="after the warm start (step 0)")
+    ax.set_xlabel("learner steps (PPO)")
+    ax.set_ylabel("win rate (%)")
+    ax.set_ylim(0, 100)
     ax.grid(alpha=0.3)
-    ax.set_title(title)
+    per = "/".join(str(g) for g in sorted(games)) or "0"
+    ax.set_title(f"{title}\nwin rate vs {', '.join(opponents)}; {per} games per point; "
+                 f"widest 95% interval ±{widest:.0f} points", fontsize=9)
+    legend = None
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(loc="lower right")
+        legend = ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=8, frameon=False)
     fig.tight_layout()
     fig.savefig(path)
+    renderer = fig.canvas.get_renderer()
+    overlaps = legend is not None and legend.get_window_extent(renderer).overlaps(ax.get_window_extent(renderer))
+    info = {"title": ax.get_title(), "widest_ci_points": widest, "legend_overlaps_axes": bool(overlaps)}
     plt.close(fig)
+    return info
 
 
-def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any) -> dict:
+def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any, stages: StageLog | None = None) -> dict:
     """Fit ``policy`` before PPO per ``pretrain_targets`` (see :mod:`training.pretrain`): ``"values"`` distils
     the game's action values, ``"teacher"`` clones ``pretrain_teacher``'s decisions.  Collection runs on
-    ``executor`` (``2 * eval_workers`` tasks).  Returns the report's ``pretrain`` entry."""
+    ``executor`` (``2 * eval_workers`` tasks).  ``stages`` announces the collection and the fit.  Returns
+    the report's ``pretrain`` entry."""
     from training import pretrain
 
-    tasks = 2 * cfg["eval_workers"]
+    stages = stages or StageLog(["warm-start collection", "warm-start fit"], enabled=False)
+    tasks, bar = 2 * cfg["eval_workers"], cfg["progress_bar"]
     t0 = time.perf_counter()
+    workers = f"{cfg['eval_workers']} worker processes" if executor is not None else "this process"
     if cfg["pretrain_targets"] == "values":
+        stages.start("warm-start collection", f"{cfg['pretrain_samples']:,} decision states on {workers}, every "
+                     "legal action scored with the game's state value")
         data = pretrain.collect_value_targets(cfg["env_id"], cfg["env_config"], cfg["pretrain_samples"],
-                                              cfg["seed"], executor=executor, tasks=tasks)
+                                              cfg["seed"], executor=executor, tasks=tasks, progress=bar)
         t1 = time.perf_counter()
+        stages.start("warm-start fit", f"policy fitted to softmax(value / {cfg['pretrain_tau']}) for "
+                     f"{cfg['pretrain_epochs']} epochs")
         info = pretrain.value_distillation(policy, data, n_actions, cfg["pretrain_tau"], cfg["pretrain_epochs"],
-                                           cfg["batch_size"], cfg["pretrain_lr"], seed=cfg["seed"])
+                                           cfg["batch_size"], cfg["pretrain_lr"], seed=cfg["seed"], progress=bar)
         out = {"holdout_agreement": info["holdout_agreement"], "holdout_value_gain": info["holdout_value_gain"]}
     else:
+        stages.start("warm-start collection", f"{cfg['pretrain_samples']:,} decisions of "
+                     f"{cfg['pretrain_teacher']} on {workers}")
         data = pretrain.collect_demonstrations(cfg["env_id"], cfg["env_config"], cfg["pretrain_samples"],
                                                cfg["pretrain_teacher"], cfg["pretrain_opponents"], cfg["seed"],
-                                               cfg["gamma"], executor=executor, tasks=tasks)
+                                               cfg["gamma"], executor=executor, tasks=tasks, progress=bar)
         t1 = time.perf_counter()
+        stages.start("warm-start fit", f"behaviour cloning for {cfg['pretrain_epochs']} epochs")
         info = pretrain.behaviour_cloning(policy, data, n_actions, cfg["pretrain_epochs"], cfg["batch_size"],
-                                          cfg["pretrain_lr"], cfg["vf_coef"], cfg["seed"])
+                                          cfg["pretrain_lr"], cfg["vf_coef"], cfg["seed"], progress=bar)
         out = {"train_accuracy": info["accuracy"]}
+    stages.end()
     return {"targets": cfg["pretrain_targets"], "samples": info["samples"], **out, "final_loss": info["loss"][-1],
             "collect_seconds": t1 - t0, "fit_seconds": time.perf_counter() - t1}
 
@@ -278,6 +321,12 @@ def train(cfg: dict) -> dict:
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
     t_start = time.perf_counter()
+    names = (["warm-start collection", "warm-start fit"] if cfg["pretrain_samples"] > 0 else []) + ["PPO",
+                                                                                                   "evaluation"]
+    stages = StageLog(names, enabled=cfg["progress_bar"])
+    if cfg["progress_bar"]:
+        print(f"training {cfg['name']} on {cfg['env_id']} {json.dumps(cfg['env_config'])}: "
+              f"{' -> '.join(names)}; outputs in {run_dir}", file=sys.stderr, flush=True)
     vec = make_vec_env(cfg)
     executor = (ProcessPoolExecutor(cfg["eval_workers"], mp_context=mp.get_context("spawn"))
                 if cfg["eval_workers"] > 1 else None)
@@ -291,9 +340,12 @@ def train(cfg: dict) -> dict:
             policy_kwargs=policy_kwargs(cfg), tensorboard_log=str(run_dir / "tb"),
             seed=cfg["seed"], device="cpu", verbose=0,
         )
-        pretrain_info = (warm_start(cfg, model.policy, vec.action_space.n, executor)
+        pretrain_info = (warm_start(cfg, model.policy, vec.action_space.n, executor, stages)
                          if cfg["pretrain_samples"] > 0 else {})
         cbs, evaluator = _callbacks(cfg, run_dir, curve, executor)
+        evals = (f"; every {cfg['eval_every']:,} steps {cfg['eval_games']} games against each of "
+                 f"{', '.join(cfg['eval_opponents'])}" if cfg["eval_every"] > 0 else "")
+        stages.start("PPO", f"{cfg['total_timesteps']:,} learner steps on {cfg['n_envs']} envs{evals}")
         t0 = time.perf_counter()
         model.learn(cfg["total_timesteps"], callback=cbs, tb_log_name="ppo")
         t_train = time.perf_counter() - t0
@@ -304,6 +356,8 @@ def train(cfg: dict) -> dict:
                                       >= cfg["n_steps"] * cfg["n_envs"]):  # a last point unless one is recent
             evaluator.evaluate()
         vec.close()
+        stages.start("evaluation", f"{cfg['final_eval_games']} games against each of "
+                     f"{', '.join(cfg['eval_opponents'])} (seats rotate)")
         t1 = time.perf_counter()
         final: dict[str, Any] = {}
         labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])  # one-seat: ["alone"]
@@ -312,6 +366,7 @@ def train(cfg: dict) -> dict:
                                           seed=cfg["seed"] + 2 * 10**6, env_config=cfg["env_config"], workers=1,
                                           executor=executor, progress=cfg["progress_bar"])
         t_eval = time.perf_counter() - t1
+        stages.end()
     finally:
         if executor is not None:
             executor.shutdown()
@@ -324,11 +379,12 @@ def train(cfg: dict) -> dict:
             "train_seconds": t_train, "learner_steps_per_s": steps / t_train,
             "env_steps_per_s": (steps + opp_steps) / t_train, "opponent_steps": opp_steps,
         },
-        "final_eval_seconds": t_eval, "total_seconds": time.perf_counter() - t_start, "config": cfg,
+        "final_eval_seconds": t_eval, "total_seconds": time.perf_counter() - t_start,
+        "stage_seconds": dict(stages.seconds), "config": cfg,
     }
     (run_dir / "report.json").write_text(json.dumps(report, indent=2))
     plot_curve(curve, labels, run_dir / "learning_curve.png",
-               f"{cfg['name']}: MaskablePPO self-play on {cfg['env_id']}")
+               f"{cfg['name']}: MaskablePPO on {cfg['env_id']}", warm_start=bool(pretrain_info))
     return report
 
 
@@ -343,6 +399,8 @@ def main(argv: list[str] | None = None) -> dict:
     """Command-line entry point (see the module docstring)."""
     ap = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
     ap.add_argument("--config", default=None, help=f"TOML config (default: {DEFAULT_CONFIG.name})")
+    ap.add_argument("--quick", action="store_true",
+                    help=f"run {QUICK_CONFIG.name}: the default recipe, small enough for about a minute")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="override a config key (table entries: env_config.reward_mode=score)")
     ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
@@ -350,16 +408,14 @@ def main(argv: list[str] | None = None) -> dict:
     if args.list_keys:
         print(describe_keys())
         return {}
+    if args.quick and args.config:
+        ap.error("--quick runs training/configs/quick.toml; give either --quick or --config")
     try:
-        cfg = apply_overrides(load_config(args.config), args.set)
+        cfg = apply_overrides(load_config(QUICK_CONFIG if args.quick else args.config), args.set)
     except TrainConfigError as e:
         ap.error(str(e))
     report = train(cfg)
-    print(f"\nrun {report['run']}: {report['learner_steps']} learner steps in "
-          f"{report['throughput']['train_seconds']:.0f} s "
-          f"({report['throughput']['env_steps_per_s']:.0f} env steps/s incl. opponents)")
-    print(final_eval_lines(report))
-    print(f"report: {Path(cfg['out_dir']) / cfg['name'] / 'report.json'}")
+    print("\n" + format_summary(report, Path(cfg["out_dir"]) / cfg["name"]), flush=True)
     return report
 
 

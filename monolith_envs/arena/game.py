@@ -100,7 +100,9 @@ class ArenaGame(GameBase):
         score = self._score_mode
         if score:
             before = hp_vector(g, state)
+        seat = state.acting_seat
         apply_action(g, state, a)
+        state.last_move = (seat, a)
         state.decisions += 1
         state.mask_cache = None
         if score:

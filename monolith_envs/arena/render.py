@@ -6,7 +6,9 @@
   Monolith state (hidden contents as ``?`` unless the viewer may see them), then the sub-phase and the
   pending selection.
 * :func:`render_rgb` draws the board with numpy only: hexes filled with the owner's colour, a mark on the
-  front edge, short ticks on attack edges, wound pips, HP bars per seat.
+  front edge, short ticks on attack edges, wound pips, HP bars per seat; under them a status panel
+  (decision, sub-phase, seat to act or the result, the last action, teams) and a legend of the marks, so
+  that a sequence of frames can be followed without the text render.
 
 Both take the game object (``ArenaGame``, or anything exposing ``tables`` and the rules of
 :mod:`monolith_envs.arena`) and an :class:`~monolith_envs.arena.state.ArenaState`; neither mutates the state.
@@ -41,7 +43,14 @@ _WOUND = (235, 30, 30)
 _POISON = (120, 220, 60)
 
 #: picture size ``(height, width)`` of :func:`render_rgb`
-RGB_SIZE = (400, 400)
+RGB_SIZE = (480, 400)
+_PANEL_Y = 400  # the status panel and the legend start here (the board and HP bars above)
+_RESULT = (170, 20, 20)
+#: the legend under the picture (the 3x5 font has no "=", so ":" separates a mark and its meaning)
+RGB_LEGEND = ("LEGEND  FILL: OWNER  PALE: RUNE  RING: BANNER  WHITE WEDGE: FRONT EDGE",
+              "DARK TICK: MELEE  LIGHT TICK: RANGED  GREY BAR: ARMOR  RED PIPS: WOUNDS",
+              "GREEN PIPS: POISON  HATCH: NETTED  OUTLINE SK: MONOLITH SEGMENT K",
+              "BARS: HP OR TEAM POOL  SQUARE: SEAT TO ACT  NUMBERS: HEXES")
 _HEX_R = 40.0  # centre-to-corner radius in pixels
 _BOARD_CY = 172.0
 _BOARD_CX = 200.0
@@ -277,7 +286,8 @@ def _geometry() -> dict[str, np.ndarray]:
 
 
 def render_rgb(game, state) -> np.ndarray:
-    """Picture of the board: ``uint8[400, 400, 3]`` (docs/monolith_arena.md §7).
+    """Picture of the board: ``uint8[480, 400, 3]`` (docs/monolith_arena.md §7): the board and the HP bars in the top 400 rows,
+    then the status panel (:func:`status_lines`) and the legend of the marks (:data:`RGB_LEGEND`).
 
     Hexes are pointy-top in the rows of docs/monolith_arena.md §2.1 (hex 0 top left, 18 bottom right).  An occupied hex is
     filled with its owner's colour (:data:`OWNER_COLOURS`; Runes lighter, a dark ring for Banners), the
@@ -381,4 +391,35 @@ def render_rgb(game, state) -> np.ndarray:
         text(img, 348, row, str(hp), _DARK)
         if p == state.acting_seat and not state.terminal:
             img[row + 2:row + 8, 2:7] = _DARK
+    for k, line in enumerate(status_lines(game, state)):
+        text(img, 6, _PANEL_Y + 4 + 14 * k, line, _RESULT if state.terminal and k == 1 else _DARK)
+    for k, line in enumerate(RGB_LEGEND):
+        text(img, 6, _PANEL_Y + 48 + 8 * k, line, (90, 90, 90), scale=1)
     return img
+
+
+def _plain(s: str) -> str:
+    """``s`` in the picture font's characters (letters, digits, ``/ : - .``, space)."""
+    out = "".join(c if c.isalnum() or c in "/:-. " else " " for c in s.upper())
+    return " ".join(out.split())
+
+
+def status_lines(game, state) -> list[str]:
+    """The three status lines under :func:`render_rgb`'s board: the decision number and sub-phase (and the
+    last round); the seat to act, or the result on a final frame, and the teams; the last action, when the
+    state came from :meth:`ArenaGame.apply` (``state.last_move``)."""
+    sub = _enum_name(Sub, state.sub_phase).replace("_", " ")
+    first = f"DECISION {state.decisions}  {sub}" + ("  LAST ROUND" if state.last_round else "")
+    if state.terminal:
+        won = " ".join(f"P{p}" for p in state.winners)
+        second = f"GAME OVER - {won} WIN" + ("S" if len(state.winners) == 1 else "") if won else "GAME OVER - DRAW"
+    else:
+        second = f"P{state.acting_seat} TO ACT  TURN OF P{state.turn_seat}"
+    if _teams(game):
+        second += "  TEAMS A: P0 P2  B: P1 P3"
+    last = getattr(state, "last_move", None)
+    third = ""
+    if last is not None:
+        seat, a = last
+        third = f"LAST: P{seat} {_plain(game.layout.decode(int(a)))}" if hasattr(game, "layout") else ""
+    return [first, second, third[:49]]

@@ -185,6 +185,7 @@ class ArenaState:
     fx_cache: Any = transient()
     mask_cache: Any = transient()
     deck_counts: Any = transient()
+    last_move: Any = transient()  # (seat, action) of the last apply, for the picture's status line
 
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(ArenaState) if f.name not in transient_fields(ArenaState))

@@ -215,7 +215,7 @@ def test_parse_choice():
 def test_human_agent_reprompts_until_legal():
     env = toy_env(extra_turn_face=7)
     env.reset(seed=0)
-    answers = iter(["99", "bogus", "?", "MARK(cell=5)"])
+    answers = iter(["99", "bogus", "cell 4", "?", "MARK(cell=5)"])
     shown = []
     h = HumanAgent(lambda prompt: next(answers), shown.append)
     h.bind(env)
@@ -223,14 +223,16 @@ def test_human_agent_reprompts_until_legal():
     obs = env.observe("player_0")
     assert h.act(obs["observation"], obs["action_mask"], np.random.default_rng(0)) == 5
     text = "\n".join(shown)
-    assert "MARK(cell=8)" in text and "MARK(cell=4)" not in text  # legal names only
-    assert "not a legal action: '99'" in text and "not a legal action: 'bogus'" in text
+    assert "  action: MARK (the only choice)" in text
+    assert "7) cell 8" in text and "cell 4\n" not in text and "cell 0\n" not in text  # legal cells only
+    assert "99 is not one of the options: choose 1-7" in text and "'bogus' is not a legal cell here" in text
+    assert "cell 4 is not a legal cell for this move: " in text  # the engine's reason follows
 
 
 def test_play_cli_human_vs_ai():
     from agents.play import main
 
-    answers = iter(["4", "0", "8", "2", "6", "1", "3", "5", "7"])
+    answers = iter([f"cell {k}" for k in (4, 0, 8, 2, 6, 1, 3, 5, 7)] * 2)
     out = []
 
     def inp(prompt):

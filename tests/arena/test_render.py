@@ -201,7 +201,7 @@ def test_render_random_games(cfg):
             assert render_text(game, s, viewer)
         if steps % 25 == 0:
             img = render_rgb(game, s)
-            assert img.shape == (400, 400, 3) and img.dtype == np.uint8
+            assert img.shape == (480, 400, 3) and img.dtype == np.uint8
         game.apply(s, int(rng.choice(np.flatnonzero(game.legal_mask(s)))))
         steps += 1
     assert "sub-phase" in render_text(game, s)

@@ -1,0 +1,297 @@
+"""Terminal play, the generic part: staged move entry, narration, 80-column text; a game adds its pieces.
+
+A game plugs in by a module ``agents.terminal.<pkg>`` (``<pkg>`` = the game's package inside
+``monolith_envs``, as for heuristics) that defines ``PIECES``, a :class:`Pieces` subclass instance.  Without
+one, :class:`Pieces` itself gives a plain but complete interface for any game.
+
+**Staged entry.**  An action of family ``F(a1, a2, ...)`` (the game's ``ActionLayout``) is entered in
+stages: first the family (when several have legal actions), then ``a1``, then ``a2``..., each stage
+offering only the values that still lead to a legal action (a stage with one option is taken at once and
+said).  Arena's ``PLACE(slot, hex, rot)`` thus asks for the tile, then the hex, then the rotation.  At any
+prompt: a number from the list, a name (a unique prefix is enough), ``#N`` or a full action name like
+``END_TURN`` to play it directly, ``back`` (undo a stage), ``board`` (show the board again), ``legend``,
+``help`` and ``quit``.  Input that names no legal option says why.
+
+**Narration.**  After every action (the person's and the opponents') :meth:`Pieces.narrate` compares the
+states before and after and says what happened (the game's pieces name hits, removals, HP changes).
+"""
+
+from __future__ import annotations
+
+import importlib
+import textwrap
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+__all__ = ["HELP", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "pieces_for", "wrap"]
+
+#: terminal width every line fits in
+WIDTH = 80
+
+HELP = """\
+Enter a move in stages: pick an option by its number or by name (a unique prefix is enough).
+Commands at any prompt:
+  back     undo the last stage of this move      board    show the board again
+  legend   what the board's marks mean           help     this text
+  quit     end the game (Ctrl-D or Ctrl-C also end it)
+  #N or a full action name (e.g. END_TURN) plays that action directly."""
+
+
+class QuitGame(Exception):
+    """The person ended the game (``quit``, Ctrl-D or Ctrl-C)."""
+
+
+def wrap(text: str, width: int = WIDTH, indent: str = "    ") -> str:
+    """Every line of ``text`` wrapped to ``width`` columns (continuations indented by ``indent``)."""
+    out = []
+    for line in text.splitlines() or [""]:
+        if len(line) <= width:
+            out.append(line)
+            continue
+        lead = line[: len(line) - len(line.lstrip())]
+        out.extend(textwrap.wrap(line, width, initial_indent="", subsequent_indent=lead + indent,
+                                 break_long_words=True, break_on_hyphens=False) or [""])
+    return "\n".join(out)
+
+
+class Pieces:
+    """What a game supplies to terminal play; every method has a generic default.
+
+    Override in ``agents/terminal/<pkg>.py`` (``PIECES = MyPieces()``).
+    """
+
+    #: what the board's marks mean (shown at the start and by ``legend``)
+    legend_text = "The board is the game's text render (render_text); see the game's documentation."
+
+    def legend(self, game: Any) -> str:
+        """The legend, already fitting :data:`WIDTH` columns."""
+        return wrap(self.legend_text)
+
+    def board(self, game: Any, state: Any, viewer: int) -> str:
+        """The board as ``viewer`` sees it, wrapped to :data:`WIDTH` columns."""
+        return wrap(game.render_text(state, viewer=viewer))
+
+    def stage_name(self, game: Any, family: str, arg: str) -> str:
+        """What the stage for ``arg`` of ``family`` asks for (e.g. ``"tile"`` for Arena's ``slot``)."""
+        return arg
+
+    def option(self, game: Any, state: Any, family: str, arg: str, value: int) -> str:
+        """One option of a stage, e.g. ``"hex 9 (empty)"``; default: the layout's label of the value."""
+        lab = getattr(game.layout, "_labels", {}).get(arg)
+        return f"{arg} {lab(value) if lab else value}"
+
+    def family_option(self, game: Any, state: Any, family: str) -> str:
+        """The option text of a whole action family (the first stage)."""
+        return family
+
+    def reason(self, game: Any, state: Any, family: str, chosen: tuple, arg: str, value: int) -> str | None:
+        """Why ``value`` cannot be chosen for ``arg`` of ``family`` after the values ``chosen``, in the game's
+        words, or ``None`` to use the engine's reason."""
+        return None
+
+    def action_text(self, game: Any, state: Any, action: int) -> str:
+        """One line for an action about to be applied in ``state``; default: the decoded name."""
+        return game.layout.decode(int(action))
+
+    def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
+        """Lines saying what ``action`` by ``seat`` did (``before`` -> ``after``); default: the action and
+        any change of the returns."""
+        lines = [f"player_{seat}: {self.action_text(game, before, action)}"]
+        r0, r1 = np.asarray(game.returns(before)), np.asarray(game.returns(after))
+        if not np.allclose(r0, r1):
+            lines.append("  returns now " + ", ".join(f"player_{i} {float(v):+.3g}" for i, v in enumerate(r1)))
+        return lines
+
+
+def pieces_for(env_id: str) -> Pieces:
+    """The game's :class:`Pieces` (``agents.terminal.<pkg>.PIECES``), or the generic one."""
+    import monolith_envs
+
+    game = monolith_envs.make_game(env_id)
+    parts = type(game).__module__.split(".")
+    if len(parts) >= 2 and parts[0] == "monolith_envs":
+        try:
+            mod = importlib.import_module(f"{__name__}.{parts[1]}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__name__}.{parts[1]}":
+                raise
+        else:
+            return mod.PIECES
+    return Pieces()
+
+
+class StagedEntry:
+    """Reads one legal action in stages (see the module docstring).
+
+    Args:
+        game, state, mask: the position and its ``int8[n]`` legal mask.
+        pieces: the game's :class:`Pieces`.
+        seat: the person's seat.
+        input_fn: reads a line given a prompt (``EOFError`` / ``KeyboardInterrupt`` end the game).
+        output_fn: prints text.
+        explain: ``explain(action) -> str``, the engine's reason an action is illegal (optional).
+
+    :meth:`read` returns the action or raises :class:`QuitGame`.
+    """
+
+    def __init__(self, game: Any, state: Any, mask: np.ndarray, pieces: Pieces, seat: int,
+                 input_fn: Callable[[str], str], output_fn: Callable[[str], None],
+                 explain: Callable[[int], str] | None = None):
+        self.game, self.state, self.pieces, self.seat = game, state, pieces, seat
+        self.legal = [int(a) for a in np.flatnonzero(mask)]
+        self.input_fn, self.output_fn, self.explain = input_fn, output_fn, explain
+        self.split = {a: game.layout.split(a) for a in self.legal}
+
+    def _options(self, chosen: list) -> tuple[str, list[tuple[Any, str]]]:
+        """(stage title, [(value, text)]) for the next stage after the ``chosen`` prefix."""
+        lay, g, s = self.game.layout, self.game, self.state
+        if not chosen:
+            fams = list(dict.fromkeys(self.split[a][0] for a in self.legal))
+            return "action", [(f, self.pieces.family_option(g, s, f)) for f in fams]
+        fam, idx = chosen[0], tuple(chosen[1:])
+        arg = lay[fam].args[len(idx)]
+        values = sorted({self.split[a][1][len(idx)] for a in self.legal
+                         if self.split[a][0] == fam and self.split[a][1][:len(idx)] == idx})
+        return self.pieces.stage_name(g, fam, arg), [(v, self.pieces.option(g, s, fam, arg, v)) for v in values]
+
+    def _complete(self, chosen: list) -> int | None:
+        if not chosen:
+            return None
+        fam = self.game.layout[chosen[0]]
+        if len(chosen) - 1 == len(fam.args):
+            return self.game.layout.index(fam.name, *chosen[1:])
+        return None
+
+    def _direct(self, text: str) -> int | None:
+        """A full action typed directly (``#N`` or its exact name), or None; says why when it is illegal."""
+        lay = self.game.layout
+        a = None
+        if text.startswith("#") and text[1:].isdigit():
+            a = int(text[1:])
+            if not 0 <= a < lay.n:
+                self.output_fn(f"#{a}: no such action (actions are #0-#{lay.n - 1})")
+                return -1
+        else:
+            key = text.replace(" ", "").lower()
+            names = {lay.decode(x).replace(" ", "").lower(): x for x in range(lay.n)} if "(" in key else {}
+            for f in lay.families:
+                if not f.shape:
+                    names.setdefault(f.name.lower(), f.offset)
+            a = names.get(key)
+            if a is None:
+                return None
+        if a in self.legal:
+            return a
+        why = self.explain(a) if self.explain else "not legal now"
+        self.output_fn(wrap(f"{lay.decode(a)} is not legal now: {why}"))
+        return -1
+
+    def read(self) -> int:
+        chosen: list = []
+        while True:
+            done = self._complete(chosen)
+            if done is not None:
+                return done
+            title, opts = self._options(chosen)
+            if len(opts) == 1:
+                value, label = opts[0]
+                if chosen or len(self.legal) > 1 or self.game.layout[value].shape:
+                    self.output_fn(f"  {title}: {label} (the only choice)")
+                    chosen.append(value)
+                    continue
+            lines = [f"choose the {title}:"] + [f"  {i + 1:>2}) {label}" for i, (_, label) in enumerate(opts)]
+            self.output_fn(self._columns(lines))
+            text = self._ask(title)
+            if text is None:
+                continue
+            if text == "back":
+                if chosen:
+                    chosen.pop()
+                else:
+                    self.output_fn("nothing to undo: this is the first stage of the move")
+                continue
+            direct = self._direct(text)
+            if direct is not None:
+                if direct >= 0:
+                    return direct
+                continue
+            pick = self._match(text, opts, title, chosen)
+            if pick is not None:
+                chosen.append(pick)
+
+    def _ask(self, title: str) -> str | None:
+        """One line of input; handles the commands that do not choose anything (returns None for those)."""
+        try:
+            text = self.input_fn(f"player_{self.seat} {title}> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            raise QuitGame from None
+        low = text.lower()
+        if low in ("quit", "exit", "q"):
+            raise QuitGame
+        if low in ("help", "?", "h"):
+            self.output_fn(HELP)
+            return None
+        if low == "legend":
+            self.output_fn(self.pieces.legend(self.game))
+            return None
+        if low == "board":
+            self.output_fn(self.pieces.board(self.game, self.state, self.seat))
+            return None
+        if not text:
+            self.output_fn("type the number of an option (help lists the commands)")
+            return None
+        return low if low == "back" else text
+
+    def _why_not(self, text: str, chosen: list, title: str) -> str | None:
+        """Why ``text`` (naming a value of this stage that is not among the options) is illegal: the engine's
+        reason for the action it would make, or None when ``text`` names no value of the stage."""
+        if not chosen:
+            return None
+        lay, g, s = self.game.layout, self.game, self.state
+        fam = lay[chosen[0]]
+        pos = len(chosen) - 1
+        arg = fam.args[pos]
+        key = text.lower().replace(" ", "")
+        values = [v for v in range(fam.shape[pos])
+                  if self.pieces.option(g, s, fam.name, arg, v).lower().replace(" ", "").startswith(key)]
+        if len(values) != 1:
+            return None
+        why = self.pieces.reason(g, s, fam.name, tuple(chosen[1:]), arg, values[0])
+        if why is None:
+            rest = [0] * (len(fam.args) - pos - 1)
+            a = lay.index(fam.name, *chosen[1:], values[0], *rest)
+            why = self.explain(a) if self.explain else "not legal now"
+        return f"{self.pieces.option(g, s, fam.name, arg, values[0])} is not a legal {title} for this move: {why}"
+
+    def _match(self, text: str, opts: list[tuple[Any, str]], title: str, chosen: list) -> Any | None:
+        if text.isdigit():
+            k = int(text)
+            if 1 <= k <= len(opts):
+                return opts[k - 1][0]
+            self.output_fn(f"{k} is not one of the options: choose 1-{len(opts)} (help lists the commands)")
+            return None
+        key = text.lower().replace(" ", "")
+        hits = [v for v, label in opts if label.lower().replace(" ", "").startswith(key)]
+        if len(hits) == 1:
+            return hits[0]
+        if hits:
+            self.output_fn(f"{text!r} matches {len(hits)} options; type more of the name or its number")
+        elif (why := self._why_not(text, chosen, title)) is not None:
+            self.output_fn(wrap(why))
+        else:
+            self.output_fn(wrap(f"{text!r} is not a legal {title} here; the legal ones are listed above "
+                                "(help lists the commands)"))
+        return None
+
+    @staticmethod
+    def _columns(lines: list[str]) -> str:
+        """The option list in two columns when it is long and short enough to fit :data:`WIDTH`."""
+        head, items = lines[0], lines[1:]
+        if len(items) <= 8 or max(len(x) for x in items) > WIDTH // 2 - 2:
+            return wrap("\n".join(lines))
+        half = -(-len(items) // 2)
+        rows = [items[i].ljust(WIDTH // 2) + (items[i + half] if i + half < len(items) else "")
+                for i in range(half)]
+        return "\n".join([head] + [r.rstrip() for r in rows])

@@ -1,0 +1,201 @@
+"""Monolith Arena's pieces for terminal play: a compact 80-column board, stage names and option texts,
+narration of every action (placements, battles: hits, removals, HP changes, eliminations)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from monolith_envs.arena.board import DIR_NAMES
+from monolith_envs.arena.render import _netted, _segments, _teams
+from monolith_envs.arena.state import Loc, Sub
+
+from . import WIDTH, Pieces, wrap
+
+__all__ = ["ArenaPieces", "PIECES"]
+
+_ROWS = ((0, 1, 2), (3, 4, 5, 6), (7, 8, 9, 10, 11), (12, 13, 14, 15), (16, 17, 18))
+_CELL = 14  # columns per hex in the board picture (5 hexes in the widest row: 70 columns)
+
+LEGEND = """\
+Legend. The board has five rows of hexes, numbered 00-18. A hex reads hh:. when
+empty, else hh:<seat><tile>/<facing>: <seat> 0-3, <tile> a short name (the
+"tiles:" key under the board), <facing> where its front edge points (NE E SE SW
+W NW). Then: +k wounds, N netted, Pk poison markers, M Net-order marker,
+E entrenched, S<k> Monolith segment k (S<k>@p: seat p's, under another tile).
+Each seat: HP (teams: the team's pool), deck and discard sizes; your hand by
+slot (* = drawn this turn).
+"""
+
+_STAGES = {"slot": "tile", "hex": "hex", "rot": "rotation", "facing": "facing", "local": "tile type",
+           "feature": "feature", "triangle": "triangle", "mode": "mode"}
+_FAMILIES = {"PICK_TYPE": "pick a tile type", "DISCARD": "discard a tile", "PLACE": "place a tile",
+             "PLAY_ORDER": "play an order", "USE_FEATURE": "use a feature (move, teleport, swap, rotate)",
+             "UNFOLD": "unfold the Monolith", "END_TURN": "end the turn", "SELECT_HEX": "select a hex",
+             "SELECT_ROT": "select a facing", "SELECT_TRIANGLE": "select a triangle", "SELECT_MODE": "select a mode"}
+
+
+def _short(name: str) -> str:
+    words = name.removeprefix("Rune of ").replace("/", " ").split()
+    return (words[0][:3] if len(words) == 1 else "".join(w[0] for w in words[:3])).capitalize()
+
+
+class ArenaPieces(Pieces):
+    """Terminal play of Monolith Arena (``docs/monolith_arena.md``)."""
+
+    legend_text = LEGEND
+
+    # ------------------------------------------------------------------ board
+    def board(self, game: Any, state: Any, viewer: int) -> str:
+        tb = game.tables
+        netted, segs = _netted(game, state), _segments(game, state)
+        key: dict[str, str] = {}
+        cells = []
+        for h in range(19):
+            i = state.board[h]
+            text = f"{h:02d}:."
+            if i >= 0:
+                name = tb.name_of[state.itype[i]]
+                key[_short(name)] = name
+                text = f"{h:02d}:{i // 35}{_short(name)}/{DIR_NAMES[state.facing[i]]}"
+                if state.wounds[i]:
+                    text += f"+{state.wounds[i]}"
+                text += "N" * bool(netted[h]) + (f"P{state.poison[i]}" if state.poison[i] else "")
+                text += "M" * (state.net_marker_on == i) + "E" * (state.entrench_on == i)
+            for p, k in segs.get(h, ()):
+                text += f"S{k}" if i >= 0 and i // 35 == p else f"S{k}@{p}"
+            cells.append(text)
+        lines = []
+        for row in _ROWS:
+            lines.append(" " * ((5 - len(row)) * _CELL // 2) + "".join(cells[h].ljust(_CELL) for h in row).rstrip())
+        if key:
+            lines.append(wrap("tiles: " + ", ".join(f"{k}={v}" for k, v in sorted(key.items())), WIDTH))
+        lines.append("")
+        teams = _teams(game)
+        for p in range(state.num_players):
+            fac = tb.content.factions[state.factions[p]].name
+            life = f"pool {'AB'[p % 2]} {max(0, state.pool[p % 2])}" if teams else f"HP {max(0, state.hp[p])}"
+            you = " (you)" if p == viewer else ""
+            head = f"P{p}{you} {fac}: {life}, deck {len(state.deck[p])}, discard {len(state.discard[p])}"
+            if not state.alive[p]:
+                head += ", eliminated"
+            lines.append(head)
+            if p == viewer or viewer is None:
+                hand = [f"{k + 1}) {tb.name_of[state.itype[i]]}{'*' * bool(state.fresh[p][k])}"
+                        for k, i in enumerate(state.hand[p]) if i >= 0]
+                lines.append(wrap("    hand: " + ("  ".join(hand) or "empty"), WIDTH, "          "))
+        sub = Sub(state.sub_phase).name if state.sub_phase in Sub._value2member_map_ else str(state.sub_phase)
+        status = f"turn of P{state.turn_seat}; {sub.lower().replace('_', ' ')}"
+        if state.last_round:
+            status += "; last round"
+        if state.terminal and state.sub_phase != Sub.GAME_OVER:
+            status += "; game over"
+        lines.append(status)
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ staged entry
+    def stage_name(self, game: Any, family: str, arg: str) -> str:
+        return _STAGES.get(arg, arg)
+
+    def family_option(self, game: Any, state: Any, family: str) -> str:
+        return _FAMILIES.get(family, family)
+
+    def option(self, game: Any, state: Any, family: str, arg: str, value: int) -> str:
+        tb, seat = game.tables, state.acting_seat
+        if arg == "slot":
+            i = state.hand[seat][value]
+            return f"slot {value + 1}: {tb.name_of[state.itype[i]]}" if i >= 0 else f"slot {value + 1}"
+        if arg == "hex":
+            i = state.board[value]
+            return f"hex {value:02d}" + (f" ({self._tile(tb, state, i)})" if i >= 0 else " (empty)")
+        if arg in ("rot", "facing"):
+            return f"{value} {DIR_NAMES[value]}"
+        if arg == "local":
+            t = tb.fac_offset[state.factions[seat]] + value
+            return tb.name_of[t] if 0 <= t < len(tb.name_of) else f"type {value}"
+        return super().option(game, state, family, arg, value)
+
+    def reason(self, game: Any, state: Any, family: str, chosen: tuple, arg: str, value: int) -> str | None:
+        if arg == "hex" and family == "PLACE" and state.board[value] >= 0:
+            return f"it holds {self._tile(game.tables, state, state.board[value])}; a tile is placed on an empty hex"
+        return None
+
+    @staticmethod
+    def _tile(tb, state, i: int) -> str:
+        return f"P{i // 35} {tb.name_of[state.itype[i]]}"
+
+    # ------------------------------------------------------------------ narration
+    def action_text(self, game: Any, state: Any, action: int) -> str:
+        fam, idx = game.layout.split(int(action))
+        tb, seat = game.tables, state.acting_seat
+        if fam == "PLACE":
+            slot, h, rot = idx
+            i = state.hand[seat][slot]
+            name = tb.name_of[state.itype[i]] if i >= 0 else f"slot {slot + 1}"
+            return f"places {name} on hex {h:02d} facing {DIR_NAMES[rot]}"
+        if fam == "DISCARD":
+            i = state.hand[seat][idx[0]]
+            return f"discards {tb.name_of[state.itype[i]]}" if i >= 0 else "discards"
+        if fam == "PLAY_ORDER":
+            i = state.hand[seat][idx[0]]
+            return f"plays the order {tb.name_of[state.itype[i]]}" if i >= 0 else "plays an order"
+        if fam == "PICK_TYPE":
+            return f"picks {self.option(game, state, fam, 'local', idx[0])}"
+        if fam == "END_TURN":
+            return "ends the turn"
+        if fam == "UNFOLD":
+            return "unfolds the Monolith"
+        if fam == "SELECT_HEX":
+            i = state.board[idx[0]]
+            return f"selects hex {idx[0]:02d}" + (f" ({self._tile(tb, state, i)})" if i >= 0 else "")
+        if fam == "USE_FEATURE":
+            kind, h = idx
+            i = state.board[h]
+            return (f"uses {game.layout.decode(int(action)).split('=')[1].split(',')[0]} on hex {h:02d}"
+                    + (f" ({self._tile(tb, state, i)})" if i >= 0 else ""))
+        if fam == "SELECT_ROT":
+            return f"turns it to face {DIR_NAMES[idx[0]]}"
+        return game.layout.decode(int(action)).lower()
+
+    def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
+        tb = game.tables
+        text = self.action_text(game, before, action)
+        lines = [f"P{seat} {text}"]
+        in_battle = before.b_active or after.b_active or "Battle" in text
+        if after.b_active and not before.b_active:
+            lines.append("  a Battle starts")
+        if self._changed(before, after):
+            lines.append("  Battle:" if in_battle or game.layout.split(int(action))[0] == "END_TURN" else "  effects:")
+        for i in range(len(before.loc)):
+            was, now = before.loc[i], after.loc[i]
+            if was == Loc.BOARD and after.wounds[i] > before.wounds[i] and now == Loc.BOARD:
+                lines.append(f"    {self._tile(tb, before, i)} on hex {before.hexof[i]:02d} is hit: "
+                             f"{after.wounds[i] - before.wounds[i]} wound(s), {after.wounds[i]} in all")
+            if was == Loc.BOARD and now != Loc.BOARD:
+                lines.append(f"    {self._tile(tb, before, i)} is removed from hex {before.hexof[i]:02d}")
+        teams = _teams(game)
+        lives = (before.pool, after.pool) if teams else (before.hp, after.hp)
+        for p, (a, b) in enumerate(zip(*lives)):
+            if a != b:
+                who = f"team {'AB'[p]} pool" if teams else f"P{p} HP"
+                lines.append(f"    {who} {max(0, a)} -> {max(0, b)} ({b - a:+d})")
+        for p in range(after.num_players):
+            if before.alive[p] and not after.alive[p]:
+                lines.append(f"  P{p} is eliminated")
+        if before.b_active and not after.b_active:
+            lines.append("  the Battle ends")
+        if after.terminal and not before.terminal:
+            won = ", ".join(f"P{p}" for p in after.winners) or "nobody (a draw)"
+            lines.append(f"  game over: {won} won")
+        elif after.turn_seat != before.turn_seat:
+            lines.append(f"  now the turn of P{after.turn_seat}")
+        return [wrap(x) for x in lines]
+
+    @staticmethod
+    def _changed(before: Any, after: Any) -> bool:
+        """Wounds, removals or life totals changed in this action."""
+        return (list(before.hp) != list(after.hp) or list(before.pool) != list(after.pool)
+                or list(before.wounds) != list(after.wounds)
+                or any(a == Loc.BOARD and b != Loc.BOARD for a, b in zip(before.loc, after.loc)))
+
+
+PIECES = ArenaPieces()

@@ -1,0 +1,171 @@
+"""One self-contained HTML page that shows an episode log decision by decision (``replay FILE --html OUT``).
+
+The page holds, for every decision of the replayed episode and for the final state: the game's
+``render_rgb`` picture (an embedded PNG), its text render, the player to act, the decoded action that was
+played and the chance events its ``apply`` drew.  A slider, step buttons (first, previous, play/pause, next,
+last) and the arrow keys move through the steps.  It needs nothing but a browser: no scripts, styles or
+images are loaded from anywhere (the PNGs are ``data:`` URLs, encoded here with :mod:`zlib`).
+
+Element ids (stable, used by the tests): ``frame`` (the picture), ``slider``, ``first``, ``prev``, ``play``,
+``next``, ``last``, ``status`` (``step k / N``), ``action``, ``chance``, ``text``.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import struct
+import zlib
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from .replay import EpisodeLog, replay_steps
+
+__all__ = ["episode_frames", "png_bytes", "render_html", "write_html_replay"]
+
+
+def png_bytes(img: np.ndarray) -> bytes:
+    """Encode a ``uint8[H, W, 3]`` picture as PNG (8-bit RGB, no filter, zlib level 6).
+
+    Raises:
+        ValueError: not a ``uint8`` array of shape ``(H, W, 3)`` with ``H, W >= 1``.
+    """
+    img = np.asarray(img)
+    if img.dtype != np.uint8 or img.ndim != 3 or img.shape[2] != 3 or 0 in img.shape:
+        raise ValueError(f"png_bytes needs uint8[H, W, 3], got {img.dtype}{list(img.shape)}")
+    h, w, _ = img.shape
+    raw = b"".join(b"\x00" + img[y].tobytes() for y in range(h))
+
+    def chunk(tag: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
+
+
+def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:
+    """Replay ``log`` and describe every decision and the final state.
+
+    Args:
+        log: the episode log.
+        make: ``make(env_id, **config)`` returning a raw env (``monolith_envs.make(..., wrapped=False)``).
+
+    Returns:
+        ``len(log.actions) + 1`` dicts ``{"step", "player", "action", "action_name", "chance": [str],
+        "text", "png": base64 str}``; the last one (``action`` None) is the final state with ``"result"``.
+
+    Raises:
+        LogError: the log does not replay (see :func:`~monolith_envs.core.replay.replay_steps`).
+    """
+    frames: list[dict] = []
+    for step, action, env in replay_steps(log, make):
+        if frames:
+            frames[-1]["chance"] = [str(e) for e in env.episode_log.chance_at(frames[-1]["step"])]
+        game, state = env.game, env.game_state
+        frame = {"step": step, "player": env.agent_selection, "action": action,
+                 "action_name": None if action is None else game.layout.decode(int(action)), "chance": [],
+                 "text": game.render_text(state), "png": base64.b64encode(png_bytes(game.render_rgb(state))).decode()}
+        if action is None:
+            returns = [round(float(x), 4) for x in game.returns(state)]
+            if game.is_terminal(state):
+                outcome = ", ".join(f"player_{i} {o.value}" for i, o in enumerate(game.outcome(state)))
+                frame["result"] = f"game over: {outcome}; returns {returns}"
+            else:
+                frame["result"] = f"the log ends here (not a terminal state); returns so far {returns}"
+        frames.append(frame)
+    return frames
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>__TITLE__</title>
+<style>
+body { font-family: sans-serif; margin: 12px; background: #f6f4ee; color: #222; }
+#wrap { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; }
+#frame { image-rendering: pixelated; border: 1px solid #999; background: #fff; }
+#controls { margin: 8px 0; display: flex; gap: 6px; align-items: center; }
+#slider { width: 420px; }
+#text { font-family: monospace; font-size: 12px; white-space: pre; background: #fff; padding: 6px;
+        border: 1px solid #ccc; max-height: 560px; overflow: auto; }
+#action { font-weight: bold; margin: 4px 0; }
+#chance { font-family: monospace; font-size: 13px; margin: 4px 0; }
+</style></head>
+<body>
+<h3>__TITLE__</h3>
+<div id="controls">
+<button id="first" title="first step (Home)">|&lt;</button>
+<button id="prev" title="previous step (left arrow)">&lt;</button>
+<button id="play" title="play / pause (space)">play</button>
+<button id="next" title="next step (right arrow)">&gt;</button>
+<button id="last" title="last step (End)">&gt;|</button>
+<input id="slider" type="range" min="0" max="0" value="0">
+<span id="status"></span>
+</div>
+<div id="action"></div>
+<div id="chance"></div>
+<div id="wrap"><img id="frame" alt="the board at this step"><div id="text"></div></div>
+<script id="frames" type="application/json">__FRAMES__</script>
+<script>
+"use strict";
+const frames = JSON.parse(document.getElementById("frames").textContent);
+const $ = (id) => document.getElementById(id);
+let k = 0, timer = null;
+function show(i) {
+  k = Math.max(0, Math.min(frames.length - 1, i));
+  const f = frames[k];
+  $("frame").src = "data:image/png;base64," + f.png;
+  $("slider").value = k;
+  $("status").textContent = "step " + k + " / " + (frames.length - 1);
+  $("action").textContent = f.action === null ? f.result
+      : f.player + " plays " + f.action_name + " [" + f.action + "]";
+  $("chance").textContent = f.action === null ? "" :
+      (f.chance.length ? "chance: " + f.chance.join("; ") : "chance: none");
+  $("text").textContent = f.text;
+}
+function play() {
+  if (timer) { clearInterval(timer); timer = null; $("play").textContent = "play"; return; }
+  $("play").textContent = "pause";
+  timer = setInterval(() => { if (k >= frames.length - 1) { play(); } else { show(k + 1); } }, 400);
+}
+$("slider").max = frames.length - 1;
+$("slider").addEventListener("input", (e) => show(parseInt(e.target.value, 10)));
+$("first").onclick = () => show(0);
+$("prev").onclick = () => show(k - 1);
+$("next").onclick = () => show(k + 1);
+$("last").onclick = () => show(frames.length - 1);
+$("play").onclick = play;
+document.addEventListener("keydown", (e) => {
+  if (e.key === "ArrowRight") show(k + 1); else if (e.key === "ArrowLeft") show(k - 1);
+  else if (e.key === "Home") show(0); else if (e.key === "End") show(frames.length - 1);
+  else if (e.key === " ") { e.preventDefault(); play(); }
+});
+show(0);
+</script>
+</body></html>
+"""
+
+
+def render_html(log: EpisodeLog, frames: list[dict]) -> str:
+    """The page for ``frames`` (from :func:`episode_frames`) of ``log``."""
+    title = (f"{log.env_id} seed {log.seed}, {len(log.actions)} decisions"
+             + (f" ({log.note.splitlines()[0]})" if log.note else ""))
+    data = json.dumps(frames, separators=(",", ":")).replace("</", "<\\/")  # no early </script>
+    return _PAGE.replace("__TITLE__", html.escape(title)).replace("__FRAMES__", data)
+
+
+def write_html_replay(log: EpisodeLog, out: str | Path, make: Callable[..., Any]) -> Path:
+    """Replay ``log`` and write its page to ``out``; returns the path.
+
+    ``make(env_id, **config)`` builds the raw env (see :func:`episode_frames`).
+
+    Raises:
+        LogError: the log does not replay.
+        OSError: ``out`` cannot be written.
+    """
+    out = Path(out)
+    page = render_html(log, episode_frames(log, make))
+    out.write_text(page, encoding="utf-8")
+    return out

@@ -1,0 +1,157 @@
+"""Terminal play (``python -m agents.play``): scripted games, staged entry, narration, commands, errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import monolith_envs
+from agents.play import main
+from agents.terminal import HELP, WIDTH, Pieces, QuitGame, StagedEntry, pieces_for
+from monolith_envs.core.replay import load_log, replay_steps
+from tests.toy_game import ENV_ID as TOY
+
+ROOT = Path(__file__).resolve().parents[2]
+ARENA = "monolith_arena_v0"
+
+
+def scripted(answers):
+    """An input function that answers the prompts from ``answers`` (then raises EOFError, as Ctrl-D)."""
+    it = iter(answers)
+    prompts = []
+
+    def inp(prompt):
+        prompts.append(prompt)
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    inp.prompts = prompts
+    return inp
+
+
+def always(answer, limit=5000):
+    return scripted([answer] * limit)
+
+
+def test_scripted_arena_game_narrates_every_move_and_battle_in_80_columns():
+    out = []
+    res = main([ARENA, "--opponents", "random", "--seed", "4"], input_fn=always("1"), output_fn=out.append)
+    text = "\n".join(out)
+    assert res is not None and res.winners == [1] and res.decisions == 106
+    assert max(len(line) for line in text.splitlines()) <= WIDTH
+    assert text.startswith(f"{ARENA}, seed 4: you are player_0; opponents: player_1=random")
+    assert "Legend. The board has five rows of hexes" in text
+    p1 = [line for line in text.splitlines() if line.startswith("P1 ")]
+    assert any(line.startswith("P1 places ") and " on hex " in line and " facing " in line for line in p1)
+    assert "  a Battle starts" in text and "  Battle:" in text and "  the Battle ends" in text
+    assert "    P1 Morlock is removed from hex 03" in text and "    P0 HP 19 -> 16 (-3)" in text
+    assert "  game over: P1 won" in text and out[-1].startswith("game over after 106 decisions: you lose")
+
+
+def _main_state():
+    """An Arena duel at a main-phase decision of seat 0 with two tiles to place."""
+    env = monolith_envs.make(ARENA, wrapped=False)
+    env.reset(seed=4)
+    lay = env.game.layout
+    rng = np.random.default_rng(1)
+    while True:
+        legal = env.legal_actions()
+        places = [a for a in legal if lay.split(int(a))[0] == "PLACE"]
+        if len({lay.split(int(a))[1][0] for a in places}) >= 2 and env.game_state.acting_seat == 0:
+            return env
+        env.step(int(rng.choice([a for a in legal if lay.split(int(a))[0] != "PLACE"] or legal)))
+
+
+def test_staged_entry_asks_tile_then_hex_then_rotation():
+    env = _main_state()
+    game, state, lay = env.game, env.game_state, env.game.layout
+    mask = env._current_mask()
+    slot, h, rot = next(lay.split(int(a))[1] for a in np.flatnonzero(mask) if lay.split(int(a))[0] == "PLACE")
+    pieces = pieces_for(ARENA)
+    tile = game.tables.name_of[state.itype[state.hand[0][slot]]]
+    out = []
+    from monolith_envs.arena.board import DIR_NAMES
+
+    inp = scripted(["place", f"slot {slot + 1}", f"hex {h:02d}", f"{rot} {DIR_NAMES[rot]}"])
+    a = StagedEntry(game, state, mask, pieces, 0, inp, out.append).read()
+    assert a == lay.index("PLACE", slot, h, rot)
+    assert [p.split("> ")[0] for p in inp.prompts] == ["player_0 action", "player_0 tile", "player_0 hex",
+                                                      "player_0 rotation"]
+    assert f"slot {slot + 1}: {tile}" in "\n".join(out)
+
+
+def test_illegal_input_says_why_and_commands_work():
+    env = _main_state()
+    game, state = env.game, env.game_state
+    mask = env._current_mask()
+    occupied = next(h for h in range(19) if state.board[h] >= 0)
+    out = []
+    explain = lambda a: str(env._explain_illegal(a, mask).why)  # noqa: E731
+    inp = scripted(["help", "legend", "board", "99", "bogus", "#9999", "UNFOLD", "place", "1",
+                    f"hex {occupied:02d}", "back", "back", "back", "quit"])
+    with pytest.raises(QuitGame):
+        StagedEntry(game, state, mask, pieces_for(ARENA), 0, inp, out.append, explain).read()
+    text = "\n".join(out)
+    assert HELP in text and "Legend." in text and "tiles: " in text
+    assert "99 is not one of the options: choose 1-" in text
+    assert "'bogus' is not a legal action here" in text
+    assert "#9999: no such action (actions are #0-#499)" in text
+    assert "UNFOLD is not legal now: " in text
+    name = f"P{state.board[occupied] // 35} {game.tables.name_of[state.itype[state.board[occupied]]]}"
+    assert (f"hex {occupied:02d} ({name}) is not a legal hex for this move: it holds {name}; a tile is placed on "
+            "an empty hex") in " ".join(text.split())
+    assert "nothing to undo" in text
+
+
+@pytest.mark.parametrize("ending", [EOFError, KeyboardInterrupt])
+def test_ctrl_d_and_ctrl_c_end_the_game_cleanly(ending, tmp_path):
+    out = []
+
+    def inp(prompt):
+        raise ending
+
+    rec = tmp_path / "game.json"
+    assert main([ARENA, "--opponents", "random", "--seed", "4", "--record", str(rec)], input_fn=inp,
+                output_fn=out.append) is None
+    assert "game ended by player_0 after 0 decisions" in "\n".join(out)
+    assert load_log(rec).actions == []
+
+
+def test_terminal_eof_in_a_real_process_has_no_traceback(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-m", "agents.play", ARENA, "--opponents", "random", "--seed", "4"],
+                          input="help\n1\n", capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert "game ended by player_0 after 2 decisions" in proc.stdout  # its banner hex, then P1's
+
+
+@pytest.mark.parametrize("opponents, n, seats", [("mcts:400,heuristic", 2, "player_1"), ("random", 3,
+                                                                                         "player_1, player_2")])
+def test_wrong_number_of_opponents_is_an_error_naming_the_seats(opponents, n, seats, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main([ARENA, "--set", f"num_players={n}", "--set", f"mode={'duel' if n == 2 else 'ffa'}", "--opponents",
+              opponents], input_fn=always("quit"))
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and f"one for each of {seats}" in err and f"has {n} seats" in err
+
+
+def test_record_writes_a_replayable_log_and_generic_pieces_play_the_toy_game(tmp_path):
+    cells = [f"cell {k}" for k in (4, 0, 8, 2, 6, 1, 3, 5, 7)] * 2
+    out = []
+    rec = tmp_path / "toy.json"
+    res = main([TOY, "--opponents", "random", "--seed", "3", "--record", str(rec)], input_fn=scripted(cells),
+               output_fn=out.append)
+    assert res is not None and res.decisions >= 5
+    assert isinstance(pieces_for(TOY), Pieces) and type(pieces_for(TOY)) is Pieces
+    log = load_log(rec)
+    assert "player_0=you, player_1=random" in log.note and len(log.actions) == res.decisions
+    *_, (_, _, env) = replay_steps(log, lambda eid, **c: monolith_envs.make(eid, wrapped=False, **c))
+    assert env.game.is_terminal(env.game_state)
+    assert any(line.startswith("player_1: MARK(cell=") for line in out)  # the generic narration

@@ -1,0 +1,193 @@
+"""``replay FILE --html OUT``: the page's data, and the page itself driven in headless Chromium.
+
+The browser test talks to ``chromedriver`` over its W3C WebDriver HTTP interface (standard library only).
+It is skipped when ``chromium`` / ``chromedriver`` are not installed, unless ``MONOLITH_ENVS_REQUIRE_BROWSER=1``
+(set by ``.ci/run``, which installs both), where a missing browser fails.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import monolith_envs
+from agents import RandomAgent, play_match
+from monolith_envs.__main__ import main as cli
+from monolith_envs.core.html_replay import episode_frames, png_bytes
+from monolith_envs.core.replay import EpisodeLog, load_log
+
+
+def _make(eid, **cfg):
+    return monolith_envs.make(eid, wrapped=False, **cfg)
+
+
+@pytest.fixture(scope="module")
+def game_log(tmp_path_factory):
+    env = _make("monolith_arena_v0", monolith_module=True)
+    res = play_match(env, [RandomAgent(), RandomAgent()], seed=3)
+    path = tmp_path_factory.mktemp("log") / "game.json"
+    env.episode_log.save(path)
+    return path, res
+
+
+def test_png_bytes_decodes_to_the_same_pixels():
+    from PIL import Image
+
+    img = np.random.default_rng(0).integers(0, 256, (7, 5, 3), dtype=np.uint8)
+    assert (np.asarray(Image.open(io.BytesIO(png_bytes(img)))) == img).all()
+    with pytest.raises(ValueError, match=r"uint8\[H, W, 3\]"):
+        png_bytes(np.zeros((4, 4), np.uint8))
+
+
+@pytest.fixture(scope="module")
+def page(game_log):
+    path, res = game_log
+    out = path.with_suffix(".html")
+    assert cli(["replay", str(path), "--html", str(out)]) == 0
+    return out
+
+
+def _page_frames(text: str) -> list:
+    tag = '<script id="frames" type="application/json">'
+    start = text.index(tag) + len(tag)
+    return json.loads(text[start:text.index("</script>", start)])
+
+
+def test_page_holds_every_decision_and_the_result(game_log, page):
+    path, res = game_log
+    log = load_log(path)
+    text = page.read_text()
+    assert "http://" not in text and "https://" not in text and 'src="' not in text  # nothing loaded from outside
+    frames = _page_frames(text)
+    assert len(frames) == res.decisions + 1 == len(log.actions) + 1
+    layout = _make(log.env_id, **log.config).game.layout
+    for k, (f, a) in enumerate(zip(frames, log.actions)):
+        assert (f["step"], f["action"], f["action_name"]) == (k, a, layout.decode(a))
+    assert frames[-1]["action"] is None and frames[-1]["result"].startswith("game over: player_0 ")
+    assert f"player_{res.winners[0]} win" in frames[-1]["result"]
+    first = episode_frames(EpisodeLog(log.env_id, log.config, log.seed, log.actions[:2]), _make)
+    assert [f["png"] for f in first] == [f["png"] for f in frames[:3]]
+    assert first[-1]["result"].startswith("the log ends here (not a terminal state)")
+
+
+def test_chance_events_of_each_step_are_on_the_page(tmp_path):
+    from tests.toy_game import ENV_ID
+
+    env = _make(ENV_ID)
+    seed = next(s for s in range(100) if play_match(env, [RandomAgent(), RandomAgent()], seed=s) and env.episode_log.chance)
+    log = env.episode_log
+    frames = episode_frames(log, _make)
+    for f in frames[:-1]:
+        assert f["chance"] == [str(e) for e in log.chance_at(f["step"])]
+    assert sum(len(f["chance"]) for f in frames) == len(log.chance) > 0, seed
+    assert frames[-1]["chance"] == []
+
+
+# ------------------------------------------------------------------------------------- headless Chromium
+CHROME_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1000,800"]
+
+
+def _browser():
+    chrome = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = shutil.which("chromedriver")
+    if not (chrome and driver):
+        if os.environ.get("MONOLITH_ENVS_REQUIRE_BROWSER") == "1":
+            pytest.fail("chromium and chromedriver are required here (apt-get install -y chromium chromium-driver)")
+        pytest.skip("chromium / chromedriver not installed (apt-get install -y chromium chromium-driver)")
+    return chrome, driver
+
+
+class WebDriver:
+    """The few W3C WebDriver commands the test needs."""
+
+    def __init__(self, chrome: str, driver: str, profile: Path):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.proc = subprocess.Popen([driver, f"--port={self.port}"], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
+        self.base = f"http://127.0.0.1:{self.port}"
+        for _ in range(100):
+            try:
+                self._call("GET", "/status")
+                break
+            except OSError:
+                time.sleep(0.1)
+        caps = {"capabilities": {"alwaysMatch": {"goog:chromeOptions": {
+            "binary": chrome, "args": CHROME_ARGS + [f"--user-data-dir={profile}"]}}}}
+        self.session = self._call("POST", "/session", caps)["sessionId"]
+
+    def _call(self, method: str, url: str, body: dict | None = None):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + url, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return json.loads(r.read())["value"]
+
+    def cmd(self, method: str, url: str, body: dict | None = None):
+        return self._call(method, f"/session/{self.session}{url}", body)
+
+    def element(self, css: str) -> str:
+        found = self.cmd("POST", "/element", {"using": "css selector", "value": css})
+        return next(iter(found.values()))
+
+    def click(self, css: str) -> None:
+        self.cmd("POST", f"/element/{self.element(css)}/click", {})
+
+    def text(self, css: str) -> str:
+        return self.cmd("GET", f"/element/{self.element(css)}/text")
+
+    def js(self, script: str):
+        return self.cmd("POST", "/execute/sync", {"script": script, "args": []})
+
+    def close(self) -> None:
+        try:
+            self.cmd("DELETE", "")
+        finally:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+def test_page_loads_steps_and_shows_pictures_in_headless_chromium(game_log, page, tmp_path):
+    from PIL import Image
+
+    chrome, driver = _browser()
+    path, res = game_log
+    log = load_log(path)
+    layout = _make(log.env_id, **log.config).game.layout
+    wd = WebDriver(chrome, driver, tmp_path / "profile")
+    try:
+        wd.cmd("POST", "/url", {"url": page.as_uri()})
+        n = res.decisions
+        assert wd.text("#status") == f"step 0 / {n}"
+        assert wd.text("#action") == f"player_0 plays {layout.decode(log.actions[0])} [{log.actions[0]}]"
+        for k in range(1, 4):
+            wd.click("#next")
+            assert wd.text("#status") == f"step {k} / {n}"
+            assert f"plays {layout.decode(log.actions[k])} [{log.actions[k]}]" in wd.text("#action")
+        wd.click("#prev")
+        assert wd.text("#status") == f"step 2 / {n}" and wd.js("return document.getElementById('slider').value") == "2"
+        wd.click("#last")
+        assert wd.text("#status") == f"step {n} / {n}" and wd.text("#action").startswith("game over:")
+        assert wd.js("return document.getElementById('frame').naturalWidth") == 400
+        shot = Image.open(io.BytesIO(base64.b64decode(wd.cmd("GET", "/screenshot")))).convert("RGB")
+    finally:
+        wd.close()
+    w, h = shot.size
+    assert 900 <= w <= 1000 and 600 <= h <= 800  # the window, less any browser chrome
+    px = np.asarray(shot).reshape(-1, 3)
+    background = np.array([246, 244, 238])
+    assert (np.abs(px.astype(int) - background).sum(axis=1) > 30).mean() > 0.15  # the board and text are drawn
+    assert len(np.unique(px, axis=0)) > 20  # owner colours, text, borders

@@ -1,0 +1,77 @@
+"""The main job shows what it does (stage banners, progress bars, a summary) and draws a readable curve."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.toy_game import ENV_ID
+from training.config import load_config
+
+TINY = ["--set", f"env_id={ENV_ID}", "--set", "env_config={}", "--set", "total_timesteps=128", "--set", "n_steps=64",
+        "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "n_envs=2", "--set", "net_arch=[16]",
+        "--set", "features=flat", "--set", "shaping=none", "--set", "eval_every=64", "--set", "eval_games=4",
+        "--set", "final_eval_games=4", "--set", "eval_workers=1", "--set", "eval_opponents=['random']",
+        "--set", "pretrain_samples=32", "--set", "pretrain_epochs=1", "--set", "checkpoint_every=64",
+        "--set", "name=ux"]
+
+
+def test_quick_config_is_the_default_recipe_cut_down():
+    quick, default = load_config("quick.toml"), load_config(None)
+    same = ("env_id", "env_config", "features", "shaping", "pretrain_targets", "opponent_mix", "eval_opponents")
+    assert {k: quick[k] for k in same} == {k: default[k] for k in same}
+    assert quick["total_timesteps"] * 9 <= default["total_timesteps"]
+    assert quick["pretrain_samples"] * 10 <= default["pretrain_samples"]
+
+
+def test_main_job_announces_stages_and_ends_with_a_summary(tmp_path, capsys):
+    from training.train import main
+
+    report = main(["--quick", *TINY, "--set", f"out_dir={tmp_path}"])
+    out, err = capsys.readouterr()
+    run = tmp_path / "ux"
+    banners = [line for line in err.splitlines() if line.startswith("== [")]
+    assert [b.split(":")[0] for b in banners] == ["== [1/4] warm-start collection", "== [2/4] warm-start fit",
+                                                  "== [3/4] PPO", "== [4/4] evaluation"]
+    for bar in ("collect: 100%", "fit: 100%", "PPO: 100%", "games: 100%"):  # tqdm bars ran to the end
+        assert bar in err
+    s = report["final_eval"]["random"]
+    lo, hi = s["ci95"]
+    line = next(x for x in out.splitlines() if x.strip().startswith("vs random"))
+    assert f"{s['win_rate']:.1%}  (95% CI {lo:.1%}-{hi:.1%})" in line
+    for path in ("final_model.zip", "report.json", "learning_curve.png", "config.json", "checkpoints"):
+        assert str(run / path) in out and (run / path).exists()
+    assert f"tensorboard --logdir {run / 'tb'}" in out
+    assert set(report["stage_seconds"]) == {"warm-start collection", "warm-start fit", "PPO", "evaluation"}
+    assert json.loads((run / "report.json").read_text())["stage_seconds"] == report["stage_seconds"]
+
+
+def test_quick_and_config_together_is_an_error(capsys):
+    from training.train import main
+
+    with pytest.raises(SystemExit):
+        main(["--quick", "--config", "monolith_arena_3p.toml"])
+    assert "either --quick or --config" in capsys.readouterr().err
+
+
+def test_learning_curve_states_interval_marks_warm_start_and_keeps_legend_off_the_data(tmp_path):
+    from PIL import Image
+
+    from training.evaluate import wilson_interval
+    from training.train import plot_curve
+
+    curve = []
+    for step, w in ((0, 10), (5000, 14), (10000, 18)):
+        lo, hi = wilson_interval(w, 20)
+        curve.append({"step": step, "random": {"win_rate": w / 20, "ci95": [lo, hi], "games": 20},
+                      "heuristic": {"win_rate": 0.0, "ci95": list(wilson_interval(0, 20)), "games": 20}})
+    info = plot_curve(curve, ["random", "heuristic"], tmp_path / "c.png", "run: MaskablePPO", warm_start=True)
+    widest = max(100 * max(p["random"]["win_rate"] - p["random"]["ci95"][0],
+                           p["random"]["ci95"][1] - p["random"]["win_rate"]) for p in curve)
+    assert info["widest_ci_points"] == pytest.approx(widest) and round(widest) == 22
+    assert "vs random, heuristic; 20 games per point; widest 95% interval ±22 points" in info["title"]
+    assert info["legend_overlaps_axes"] is False
+    img = np.asarray(Image.open(tmp_path / "c.png"))
+    assert img.shape[:2] == (480, 700) and (img[..., :3] < 128).any()

@@ -1,0 +1,125 @@
+"""What a training run shows while it works: a banner per stage, tqdm bars with ETA, the final summary.
+
+Everything goes to ``stderr`` except the summary (``stdout``), so a run's output can be piped.  Worker
+processes report progress through a queue (:func:`map_with_progress`); the results do not depend on it.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import queue as queue_mod
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["StageLog", "format_summary", "map_with_progress"]
+
+
+class StageLog:
+    """Prints ``[k/n] title: detail`` banners and keeps each stage's wall time (``seconds[title]``).
+
+    Args:
+        stages: the titles in order (their number gives ``n``).
+        enabled: False prints nothing (the times are still kept).
+        file: the stream (default ``sys.stderr``).
+    """
+
+    def __init__(self, stages: Sequence[str], enabled: bool = True, file: Any = None):
+        self.stages = list(stages)
+        self.enabled = enabled
+        self.file = file
+        self.seconds: dict[str, float] = {}
+        self._current: tuple[str, float] | None = None
+
+    def start(self, title: str, detail: str) -> None:
+        """End the running stage and announce ``title`` (one of ``stages``)."""
+        self.end()
+        k = self.stages.index(title) + 1
+        if self.enabled:
+            print(f"\n== [{k}/{len(self.stages)}] {title}: {detail}", file=self.file or sys.stderr, flush=True)
+        self._current = (title, time.perf_counter())
+
+    def end(self) -> None:
+        """Record the running stage's time (and say it)."""
+        if self._current is None:
+            return
+        title, t0 = self._current
+        self.seconds[title] = self.seconds.get(title, 0.0) + time.perf_counter() - t0
+        if self.enabled:
+            print(f"   {title} done in {self.seconds[title]:.0f} s", file=self.file or sys.stderr, flush=True)
+        self._current = None
+
+
+class _LocalQueue:
+    """In-process stand-in for a manager queue: ``put(n)`` advances the bar at once."""
+
+    def __init__(self, bar: Any):
+        self.bar = bar
+
+    def put(self, n: int) -> None:
+        self.bar.update(n)
+
+
+def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: int, desc: str, unit: str,
+                      executor: Any = None, enabled: bool = True) -> list:
+    """``[fn(job + (queue,)) for job in jobs]`` on ``executor`` (in order), with a tqdm bar of ``total``.
+
+    ``fn`` calls ``queue.put(n)`` (``queue`` is its job's last element) after each ``n`` units of work; the
+    bar follows those counts while the jobs run.  Without an executor the jobs run here, one by one.
+    """
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=not enabled, dynamic_ncols=True)
+    try:
+        if executor is None:
+            q = _LocalQueue(bar)
+            return [fn(tuple(j) + (q,)) for j in jobs]
+        with mp.get_context("spawn").Manager() as manager:
+            q = manager.Queue()
+            futs = [executor.submit(fn, tuple(j) + (q,)) for j in jobs]
+            while not all(f.done() for f in futs):
+                try:
+                    bar.update(q.get(timeout=0.2))
+                except queue_mod.Empty:
+                    pass
+            return [f.result() for f in futs]
+    finally:
+        bar.close()
+
+
+def _pct(s: dict) -> str:
+    lo, hi = s["ci95"]
+    if "success_rate" in s:  # a one-seat game, evaluated alone
+        return (f"{s['success_rate']:6.1%} success  (95% CI {lo:.1%}-{hi:.1%})  {s['successes']} of {s['games']}, "
+                f"mean score {s['mean_score']:.3g}")
+    return (f"{s['win_rate']:6.1%}  (95% CI {lo:.1%}-{hi:.1%})  {s['wins']}W {s['draws']}D {s['losses']}L "
+            f"of {s['games']}")
+
+
+def format_summary(report: dict, run_dir: Path) -> str:
+    """The end-of-run summary: headline win rates with intervals, stage times, every output path and the
+    TensorBoard command."""
+    th = report["throughput"]
+    lines = [f"run {report['run']} on {report['env_id']}: {report['learner_steps']:,} learner steps, "
+             f"{report['total_seconds']:.0f} s in all ({th['learner_steps_per_s']:.0f} learner steps/s in PPO)"]
+    stages = report.get("stage_seconds") or {}
+    if stages:
+        lines.append("  stages: " + ", ".join(f"{k} {v:.0f} s" for k, v in stages.items()))
+    lines.append("final evaluation (the learner in one seat, the opponent in every other seat; alone in a "
+                 "one-seat game):")
+    for opp, s in report["final_eval"].items():
+        lines.append(f"  vs {opp:10s} {_pct(s)}")
+    ckpt = run_dir / "checkpoints"
+    outputs = [("model", run_dir / "final_model.zip"), ("report", run_dir / "report.json"),
+               ("learning curve", run_dir / "learning_curve.png"), ("config", run_dir / "config.json")]
+    if ckpt.is_dir():
+        outputs.append(("checkpoints", ckpt))
+    outputs.append(("TensorBoard logs", run_dir / "tb"))
+    lines.append("outputs:")
+    lines += [f"  {what + ':':18s} {path}" for what, path in outputs]
+    lines.append(f"watch the losses and win rates: tensorboard --logdir {run_dir / 'tb'}")
+    lines.append(f"evaluate it again: python -m training.evaluate --env {report['env_id']} "
+                 f"--agents ppo:{run_dir / 'final_model.zip'},random --games 200")
+    return "\n".join(lines)
