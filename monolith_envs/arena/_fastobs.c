@@ -8,9 +8,13 @@
  *   make_context(static_rows, layout, tough, melee, ranged, melee_dirs, ranged_dirs, fac_hp, team, team_hp)
  *       -> capsule
  *     layout: a dict of named ints (Observer.layout_ints builds it from the ObsSpec): the piece offsets
- *     ("hands", "seats", ...), the hex-row field offsets ("hex.flags", ...), the sizes T, H, W, n, size,
- *     the flags module, reinf, teams, max_decisions and the static row of an empty hex, empty_row.  Each
- *     is read by the name CTX_INTS below gives it; a missing one is a KeyError naming it.
+ *     ("hands", "seats", ...), the start of every sub-field within a row ("hex.netted", "seats.hp",
+ *     "scalars.uses", "monolith.hidden", ...), the row width, size and first-axis stride of each piece
+ *     ("seats.row", "sub_phase.size", "hands.stride", ...), the sizes T, H, W, n, size, the flags module,
+ *     reinf, teams, max_decisions, the tile instances per seat per_seat, max_initiative (the last
+ *     activations slot), the location code loc_board and the static row of an empty hex, empty_row.
+ *     Each is read once, here, by the name CTX_INTS below gives it (no sub-offset is written into this
+ *     file); a missing one is a KeyError naming it, a negative one a ValueError.
  *   observe(context, state, fx, p, omniscient, out) -> None     (out: writable float32 buffer of zeros)
  *
  * Errors: TypeError for a state field that is not a list/tuple of ints, IndexError for an index outside
@@ -18,6 +22,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <string.h>
 
 #define MAXT 1024
@@ -26,10 +31,21 @@ typedef struct {
     int T, H, W, n, size, nfac;
     int module, reinf, teams, max_decisions;
     double team_hp;
-    int o_wtp, o_flags, o_acts, o_dir, o_mono;
+    int per_seat, max_initiative, loc_board, empty_row;
+    /* hex-row fields, within a row */
+    int h_wounds, h_tough, h_poison, h_netted, h_net_marker, h_disarmed, h_entrenched, h_used, h_acts;
+    int h_melee, h_ranged, h_armor, h_no_seg, h_seg_owner, h_segment;
+    /* piece offsets, their rows (width of the last axis), first-axis strides and sizes */
     int a_hands, a_unseen, a_mono, a_seats, a_sub, a_acting, a_turn, a_scalars, a_peff, a_phex, a_pmode;
-    int a_config;
-    int empty_row;
+    int hands_stride, hands_row, unseen_row, mono_stride, mono_row, seats_row, phex_row;
+    int n_sub, n_peff, n_modes;
+    /* fields of the rows of hands, monolith and seats, within a row */
+    int hd_type, hd_fresh, mo_type, mo_empty, mo_hidden, mo_on_board;
+    int st_alive, st_hp, st_deck, st_hand, st_discard, st_ally, st_folded, st_unrevealed, st_turn_seat, st_done;
+    /* scalars and config fields, within the piece */
+    int sc_discarded, sc_uses, sc_placed, sc_unfolded, sc_exception_used, sc_use_cap, sc_last_round;
+    int sc_last_round_owed, sc_battle, sc_battle_phase, sc_poison_supply, sc_net_marker_free, sc_entrench_free;
+    int sc_decisions, a_config, cf_module, cf_reinf, cf_teams;
     Py_buffer stat;      /* float32[(T + 1) * 24, W], held for the context's lifetime (shared, not copied) */
     int *tough;          /* [T] printed toughness */
     int *melee, *ranged; /* [T * 36]: (t * 6 + f) * 6 + d */
@@ -307,11 +323,33 @@ static int read_dirs(PyObject *o, unsigned char *dst, int T, const char *what) {
 /* Ctx member <- layout key, read by name (X-macro: the member list and the key list cannot drift apart) */
 #define CTX_INTS(X) \
     X(T, "T") X(H, "H") X(W, "W") X(n, "n") X(size, "size") X(module, "module") X(reinf, "reinf") \
-    X(teams, "teams") X(max_decisions, "max_decisions") X(o_wtp, "hex.wounds_tough_poison") \
-    X(o_flags, "hex.flags") X(o_acts, "hex.activations") X(o_dir, "hex.dir_stats") X(o_mono, "hex.monolith") \
+    X(teams, "teams") X(max_decisions, "max_decisions") X(per_seat, "per_seat") \
+    X(max_initiative, "max_initiative") X(loc_board, "loc_board") X(empty_row, "empty_row") \
+    X(h_wounds, "hex.wounds") X(h_tough, "hex.tough") X(h_poison, "hex.poison") X(h_netted, "hex.netted") \
+    X(h_net_marker, "hex.net_marker") X(h_disarmed, "hex.disarmed") X(h_entrenched, "hex.entrenched") \
+    X(h_used, "hex.used") X(h_acts, "hex.activations") X(h_melee, "hex.melee") X(h_ranged, "hex.ranged") \
+    X(h_armor, "hex.armor") X(h_no_seg, "hex.no_segment") X(h_seg_owner, "hex.segment_owner") \
+    X(h_segment, "hex.segment") \
     X(a_hands, "hands") X(a_unseen, "unseen") X(a_mono, "monolith") X(a_seats, "seats") X(a_sub, "sub_phase") \
     X(a_acting, "acting") X(a_turn, "turn") X(a_scalars, "scalars") X(a_peff, "pending_effect") \
-    X(a_phex, "pending_hex") X(a_pmode, "pending_mode") X(a_config, "config") X(empty_row, "empty_row")
+    X(a_phex, "pending_hex") X(a_pmode, "pending_mode") X(a_config, "config") \
+    X(hands_stride, "hands.stride") X(hands_row, "hands.row") X(unseen_row, "unseen.row") \
+    X(mono_stride, "monolith.stride") X(mono_row, "monolith.row") X(seats_row, "seats.row") \
+    X(phex_row, "pending_hex.row") X(n_sub, "sub_phase.size") X(n_peff, "pending_effect.size") \
+    X(n_modes, "pending_mode.size") \
+    X(hd_type, "hands.type") X(hd_fresh, "hands.fresh") X(mo_type, "monolith.type") X(mo_empty, "monolith.empty") \
+    X(mo_hidden, "monolith.hidden") X(mo_on_board, "monolith.on_board") \
+    X(st_alive, "seats.alive") X(st_hp, "seats.hp") X(st_deck, "seats.deck") X(st_hand, "seats.hand") \
+    X(st_discard, "seats.discard") X(st_ally, "seats.ally") X(st_folded, "seats.folded") \
+    X(st_unrevealed, "seats.unrevealed") X(st_turn_seat, "seats.turn_seat") X(st_done, "seats.first_turn_done") \
+    X(sc_discarded, "scalars.discarded") X(sc_uses, "scalars.uses") X(sc_placed, "scalars.placed") \
+    X(sc_unfolded, "scalars.unfolded") X(sc_exception_used, "scalars.exception_used") \
+    X(sc_use_cap, "scalars.use_cap") X(sc_last_round, "scalars.last_round") \
+    X(sc_last_round_owed, "scalars.last_round_owed") X(sc_battle, "scalars.battle") \
+    X(sc_battle_phase, "scalars.battle_phase") X(sc_poison_supply, "scalars.poison_supply") \
+    X(sc_net_marker_free, "scalars.net_marker_free") X(sc_entrench_free, "scalars.entrench_free") \
+    X(sc_decisions, "scalars.decisions") X(cf_module, "config.module") X(cf_reinf, "config.reinforcement") \
+    X(cf_teams, "config.teams")
 
 static int layout_int(PyObject *layout, const char *key, int *dst) {
     PyObject *v = PyDict_GetItemString(layout, key); /* borrowed */
@@ -321,6 +359,10 @@ static int layout_int(PyObject *layout, const char *key, int *dst) {
     }
     long x;
     if (as_int(v, &x, key) < 0) return -1;
+    if (x < 0 || x > INT_MAX) {
+        PyErr_Format(PyExc_ValueError, "make_context: layout %s is %ld, expected a non-negative C int", key, x);
+        return -1;
+    }
     *dst = (int)x;
     return 0;
 }
@@ -344,8 +386,9 @@ static PyObject *make_context(PyObject *self, PyObject *args) {
     CTX_INTS(READ_INT)
 #undef READ_INT
     c->team_hp = team_hp > 0 ? team_hp : 1.0;
-    if (c->T <= 0 || c->T > MAXT || c->n < 1 || c->n > 4 || c->H < 1 || c->W < 1 || c->max_decisions < 1) {
-        PyErr_SetString(PyExc_ValueError, "make_context: T, n, H, W or max_decisions out of range");
+    if (c->T <= 0 || c->T > MAXT || c->n < 1 || c->n > 4 || c->H < 1 || c->W < 1 || c->max_decisions < 1 ||
+        c->per_seat < 1 || c->max_initiative < 1) {
+        PyErr_SetString(PyExc_ValueError, "make_context: T, n, H, W, max_decisions, per_seat or max_initiative out of range");
         goto fail;
     }
     if (PyObject_GetBuffer(stat, &c->stat, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) goto fail;
@@ -425,7 +468,7 @@ static int hex_block(const Ctx *c, PyObject *fx, const long *rel, float *out) {
         long t = tt[h], fa = ff[h], tg, nt, ds, m, r;
         float *b = out + h * W;
         if (at(&tough, h, &tg) < 0) goto done;
-        if (tg != c->tough[t]) b[c->o_wtp + 1] = tg < 3 ? (float)(tg / 3.0) : 1.0f;
+        if (tg != c->tough[t]) b[c->h_tough] = tg < 3 ? (float)(tg / 3.0) : 1.0f;
         if (h >= net.n || h >= dis.n) {
             PyErr_SetString(PyExc_IndexError, "observation: fx.netted/disarmed shorter than the board");
             goto done;
@@ -433,12 +476,14 @@ static int hex_block(const Ctx *c, PyObject *fx, const long *rel, float *out) {
         int tn = truth(net.it[h], "fx.netted"), td = truth(dis.it[h], "fx.disarmed");
         if (tn < 0 || td < 0) goto done;
         nt = tn; ds = td;
-        if (nt) b[c->o_flags] = 1.0f;
-        if (ds) b[c->o_flags + 2] = 1.0f;
+        if (nt) b[c->h_netted] = 1.0f;
+        if (ds) b[c->h_disarmed] = 1.0f;
         /* activations: the printed values unless the effects changed them; rewriting them from the
-           effective list gives the same floats when they did not (0.5 per activation, capped at 9) */
-        float *acts = b + c->o_acts;
-        for (int k = 0; k < 10; k++) acts[k] = 0.0f;
+           effective list gives the same floats when they did not (0.5 per activation, capped at the largest
+           initiative slot) */
+        float *acts = b + c->h_acts;
+        const long top = c->max_initiative;
+        for (int k = 0; k <= top; k++) acts[k] = 0.0f;
         if (!nt && !ds) {
             Seq vals;
             if (sub_seq(&inits, h, &vals) < 0) goto done;
@@ -446,7 +491,7 @@ static int hex_block(const Ctx *c, PyObject *fx, const long *rel, float *out) {
                 long x;
                 if (as_int(vals.it[k], &x, "fx.inits") < 0) goto done;
                 if (x < 0) { PyErr_Format(PyExc_ValueError, "observation: fx.inits holds %ld", x); goto done; }
-                acts[x < 9 ? x : 9] += 0.5f;
+                acts[x < top ? x : top] += 0.5f;
             }
         }
         if (at(&mb, h, &m) < 0 || at(&rb, h, &r) < 0) goto done;
@@ -454,14 +499,14 @@ static int hex_block(const Ctx *c, PyObject *fx, const long *rel, float *out) {
         if (m) {
             unsigned char dm = c->mdirs[tf];
             for (int d = 0; d < 6; d++)
-                if (dm & (1u << d)) b[c->o_dir + d] = (float)((c->melee[tf * 6 + d] + m) / 4.0);
+                if (dm & (1u << d)) b[c->h_melee + d] = (float)((c->melee[tf * 6 + d] + m) / 4.0);
         }
         if (r) {
             unsigned char dm = c->rdirs[tf];
             for (int d = 0; d < 6; d++)
                 if (dm & (1u << d)) {
                     long x = c->ranged[tf * 6 + d] + r;
-                    b[c->o_dir + 6 + d] = (float)((x > 0 ? x : 0) / 4.0);
+                    b[c->h_ranged + d] = (float)((x > 0 ? x : 0) / 4.0);
                 }
         }
     }
@@ -515,23 +560,23 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
             TRY(at(&poison, bi[h], &pz));
             TRY(at(&used, bi[h], &u));
             float *b = o + h * W;
-            if (w) b[c->o_wtp] = w < 3 ? (float)(w / 3.0) : 1.0f;
-            if (pz) b[c->o_wtp + 2] = (float)(pz / 5.0);
-            if (u) b[c->o_flags + 4] = 1.0f;
+            if (w) b[c->h_wounds] = w < 3 ? (float)(w / 3.0) : 1.0f;
+            if (pz) b[c->h_poison] = (float)(pz / 5.0);
+            if (u) b[c->h_used] = 1.0f;
         }
     }
     long m;
     TRY(field_int(d, K_net_marker_on, &m));
     if (m >= 0) {
-        for (int h = 0; h < 19; h++) if (bi[h] == m) { o[h * W + c->o_flags + 1] = 1.0f; break; }
+        for (int h = 0; h < 19; h++) if (bi[h] == m) { o[h * W + c->h_net_marker] = 1.0f; break; }
     }
     TRY(field_int(d, K_entrench_on, &m));
     if (m >= 0) {
         for (int h = 0; h < 19; h++)
             if (bi[h] == m) {
                 float *b = o + h * W;
-                b[c->o_flags + 3] = 1.0f;
-                for (int k = 0; k < 6; k++) b[c->o_dir + 12 + k] = 1.0f;
+                b[c->h_entrenched] = 1.0f;
+                for (int k = 0; k < 6; k++) b[c->h_armor + k] = 1.0f; /* every direction */
                 break;
             }
     }
@@ -555,15 +600,16 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
             TRY(at(&folded, q, &fo));
             if (fo) {
                 if (h0 >= 19) { PyErr_SetString(PyExc_IndexError, "observation: seg_hex outside the board"); goto fail; }
-                float *b = o + h0 * W + c->o_mono;
-                b[0] = 0.0f; b[1 + r] = 1.0f; b[5] = b[6] = b[7] = 1.0f;
+                float *b = o + h0 * W;
+                b[c->h_no_seg] = 0.0f; b[c->h_seg_owner + r] = 1.0f;
+                b[c->h_segment] = b[c->h_segment + 1] = b[c->h_segment + 2] = 1.0f;
             } else {
                 for (int k = 0; k < 3; k++) {
                     long hk;
                     TRY(at(&sh, k, &hk));
                     if (hk < 0 || hk >= 19) { PyErr_SetString(PyExc_IndexError, "observation: seg_hex outside the board"); goto fail; }
-                    float *b = o + hk * W + c->o_mono;
-                    b[0] = 0.0f; b[1 + r] = 1.0f; b[5 + k] = 1.0f;
+                    float *b = o + hk * W;
+                    b[c->h_no_seg] = 0.0f; b[c->h_seg_owner + r] = 1.0f; b[c->h_segment + k] = 1.0f;
                 }
             }
         }
@@ -572,22 +618,21 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     Seq hand, fresh;
     TRY(field_seq(d, K_hand, &hand));
     TRY(field_seq(d, K_fresh, &fresh));
-    const int T1 = T + 1;
     for (int q = 0; q < n; q++) {
         Seq hq, fq;
         TRY(sub_seq(&hand, q, &hq));
         TRY(sub_seq(&fresh, q, &fq));
-        float *b = o + c->a_hands + rel[q] * H * T1;
+        float *b = o + c->a_hands + rel[q] * c->hands_stride;
         for (Py_ssize_t k = 0; k < hq.n && k < H; k++) {
             long i, ty, fr;
             TRY(at(&hq, k, &i));
             if (i >= 0) {
                 TRY(tile_type(&itype, i, T, &ty));
-                b[ty] = 1.0f;
+                b[c->hd_type + ty] = 1.0f;
                 TRY(at(&fq, k, &fr));
-                if (fr) b[T] = 1.0f;
+                if (fr) b[c->hd_fresh] = 1.0f;
             }
-            b += T1;
+            b += c->hands_row;
         }
     }
     /* ---- unseen pools: my deck; others: deck + unrevealed Monolith contents */
@@ -596,7 +641,7 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     for (int q = 0; q < n; q++) {
         Seq dq;
         TRY(sub_seq(&deck, q, &dq));
-        float *b = o + c->a_unseen + rel[q] * T;
+        float *b = o + c->a_unseen + rel[q] * c->unseen_row;
         for (Py_ssize_t k = 0; k < dq.n; k++) {
             long i, ty;
             TRY(as_int(dq.it[k], &i, "deck"));
@@ -620,7 +665,6 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
     }
     /* ---- Monolith contents */
     if (c->module) {
-        const int T3 = T + 3;
         for (int q = 0; q < n; q++) {
             long al;
             TRY(at(&alive, q, &al));
@@ -628,23 +672,23 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
             Seq sc, sr;
             TRY(sub_seq(&seg_content, q, &sc));
             TRY(sub_seq(&seg_revealed, q, &sr));
-            float *b = o + c->a_mono + rel[q] * 2 * T3;
+            float *b = o + c->a_mono + rel[q] * c->mono_stride;
             for (int k = 0; k < 2; k++) {
                 long ci, rv, ty, lc;
                 TRY(at(&sc, k, &ci));
                 if (ci < 0) {
-                    b[T] = 1.0f;
+                    b[c->mo_empty] = 1.0f;
                 } else {
                     TRY(at(&sr, k, &rv));
                     if (q == p || rv || omni) {
                         TRY(tile_type(&itype, ci, T, &ty));
-                        b[ty] = 1.0f;
+                        b[c->mo_type + ty] = 1.0f;
                     }
-                    if (!rv) b[T + 1] = 1.0f;
+                    if (!rv) b[c->mo_hidden] = 1.0f;
                     TRY(at(&loc, ci, &lc));
-                    if (lc == 2) b[T + 2] = 1.0f;
+                    if (lc == c->loc_board) b[c->mo_on_board] = 1.0f;
                 }
-                b += T3;
+                b += c->mono_row;
             }
         }
     }
@@ -664,11 +708,11 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
             int q = (int)((p + r) % n);
             long al, x, dn;
             TRY(at(&alive, q, &al));
-            if (al) b[0] = 1.0f;
+            if (al) b[c->st_alive] = 1.0f;
             if (c->teams) {
                 TRY(at(&pool, c->team[q], &x));
-                b[1] = clip1((double)(x > 0 ? x : 0) / c->team_hp);
-                if (q != p && c->team[q] == c->team[p]) b[5] = 1.0f;
+                b[c->st_hp] = clip1((double)(x > 0 ? x : 0) / c->team_hp);
+                if (q != p && c->team[q] == c->team[p]) b[c->st_ally] = 1.0f;
             } else {
                 TRY(at(&hp, q, &x));
                 if (x > 0) {
@@ -676,12 +720,12 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
                     TRY(at(&factions, q, &fi));
                     if (fi < 0 || fi >= c->nfac) { PyErr_Format(PyExc_IndexError, "observation: faction %ld", fi); goto fail; }
                     fh = c->fac_hp[fi];
-                    b[1] = clip1((double)x / (double)(fh > 1 ? fh : 1));
+                    b[c->st_hp] = clip1((double)x / (double)(fh > 1 ? fh : 1));
                 }
             }
             Seq dq, hq, xq;
             TRY(sub_seq(&deck, q, &dq));
-            b[2] = (float)(dq.n / 35.0);
+            b[c->st_deck] = (float)((double)dq.n / c->per_seat);
             TRY(sub_seq(&hand, q, &hq));
             long empty = 0;
             for (Py_ssize_t k = 0; k < hq.n; k++) {
@@ -689,30 +733,30 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
                 TRY(as_int(hq.it[k], &i, "hand"));
                 if (i == -1) empty++;
             }
-            b[3] = (float)((double)(H - empty) / H);
+            b[c->st_hand] = (float)((double)(H - empty) / H);
             TRY(sub_seq(&discard, q, &xq));
-            if (xq.n) b[4] = xq.n < 35 ? (float)(xq.n / 35.0) : 1.0f;
+            if (xq.n) b[c->st_discard] = xq.n < c->per_seat ? (float)((double)xq.n / c->per_seat) : 1.0f;
             if (c->module) {
                 long fo, c0, c1, r0, r1;
                 Seq sc, sr;
                 TRY(at(&folded, q, &fo));
-                if (fo) b[6] = 1.0f;
+                if (fo) b[c->st_folded] = 1.0f;
                 TRY(sub_seq(&seg_content, q, &sc));
                 TRY(sub_seq(&seg_revealed, q, &sr));
                 TRY(at(&sc, 0, &c0)); TRY(at(&sc, 1, &c1));
                 TRY(at(&sr, 0, &r0)); TRY(at(&sr, 1, &r1));
-                b[7] = (float)(((c0 >= 0 && !r0) + (c1 >= 0 && !r1)) / 2.0);
+                b[c->st_unrevealed] = (float)(((c0 >= 0 && !r0) + (c1 >= 0 && !r1)) / 2.0);
             }
-            if (ts == q) b[8] = 1.0f;
+            if (ts == q) b[c->st_turn_seat] = 1.0f;
             TRY(at(&done_, q, &dn));
-            if (dn) b[9] = 1.0f;
-            b += 10;
+            if (dn) b[c->st_done] = 1.0f;
+            b += c->seats_row;
         }
     }
     /* ---- global */
     long x;
     TRY(field_int(d, K_sub_phase, &x));
-    if (x < 0 || x >= 28) { PyErr_Format(PyExc_ValueError, "observation: sub_phase %ld", x); goto fail; }
+    if (x < 0 || x >= c->n_sub) { PyErr_Format(PyExc_ValueError, "observation: sub_phase %ld", x); goto fail; }
     o[c->a_sub + x] = 1.0f;
     TRY(field_int(d, K_acting_seat, &x));
     if (x >= n) { PyErr_Format(PyExc_ValueError, "observation: acting_seat %ld", x); goto fail; }
@@ -723,19 +767,19 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         int err = 0, t;
         double dv = field_double(d, K_discarded, &err);
         if (err) goto fail;
-        if (dv != 0.0) a[0] = dv >= 1 ? 1.0f : (float)dv;
+        if (dv != 0.0) a[c->sc_discarded] = dv >= 1 ? 1.0f : (float)dv;
         dv = field_double(d, K_uses, &err);
         if (err) goto fail;
-        if (dv != 0.0) a[1] = (float)(dv / 2.0);
-        TRY(t = field_true(d, K_placed)); if (t) a[2] = 1.0f;
-        TRY(t = field_true(d, K_unfolded)); if (t) a[3] = 1.0f;
-        TRY(t = field_true(d, K_exception_used)); if (t) a[4] = 1.0f;
+        if (dv != 0.0) a[c->sc_uses] = (float)(dv / 2.0);
+        TRY(t = field_true(d, K_placed)); if (t) a[c->sc_placed] = 1.0f;
+        TRY(t = field_true(d, K_unfolded)); if (t) a[c->sc_unfolded] = 1.0f;
+        TRY(t = field_true(d, K_exception_used)); if (t) a[c->sc_exception_used] = 1.0f;
         if (c->reinf && ts == 0) {
             long d0;
             TRY(at(&done_, 0, &d0));
-            if (!d0) a[5] = 1.0f;
+            if (!d0) a[c->sc_use_cap] = 1.0f;
         }
-        TRY(t = field_true(d, K_last_round)); if (t) a[6] = 1.0f;
+        TRY(t = field_true(d, K_last_round)); if (t) a[c->sc_last_round] = 1.0f;
         Seq owed;
         TRY(field_seq(d, K_last_round_owed, &owed));
         long sum = 0;
@@ -744,42 +788,42 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
             TRY(as_int(owed.it[k], &y, "last_round_owed"));
             sum += y;
         }
-        if (sum) a[7] = (float)(sum / 3.0);
+        if (sum) a[c->sc_last_round_owed] = (float)(sum / 3.0);
         TRY(t = field_true(d, K_b_active));
         if (t) {
             long bp;
-            a[8] = 1.0f;
+            a[c->sc_battle] = 1.0f;
             TRY(field_int(d, K_b_phase, &bp));
-            bp = bp < 9 ? bp : 9;
+            bp = bp < c->max_initiative ? bp : c->max_initiative;
             bp = bp > 0 ? bp : 0;
-            a[9] = (float)(bp / 9.0);
+            a[c->sc_battle_phase] = (float)((double)bp / c->max_initiative);
         }
         TRY(field_int(d, K_poison_supply, &x));
-        a[10] = (float)(x / 5.0);
+        a[c->sc_poison_supply] = (float)(x / 5.0);
         TRY(field_int(d, K_net_marker_on, &x));
-        if (x < 0) a[11] = 1.0f;
+        if (x < 0) a[c->sc_net_marker_free] = 1.0f;
         TRY(field_int(d, K_entrench_on, &x));
-        if (x < 0) a[12] = 1.0f;
+        if (x < 0) a[c->sc_entrench_free] = 1.0f;
         TRY(field_int(d, K_decisions, &x));
-        a[13] = clip1((double)x / c->max_decisions);
+        a[c->sc_decisions] = clip1((double)x / c->max_decisions);
     }
     TRY(field_int(d, K_p_effect, &x));
     if (x >= 0) {
-        if (x >= 16) { PyErr_Format(PyExc_ValueError, "observation: p_effect %ld", x); goto fail; }
+        if (x >= c->n_peff) { PyErr_Format(PyExc_ValueError, "observation: p_effect %ld", x); goto fail; }
         o[c->a_peff + x] = 1.0f;
     }
     {
         static const int hk[3] = {K_p_a, K_p_b, K_p_c};
         for (int k = 0; k < 3; k++) {
             TRY(field_int(d, hk[k], &x));
-            if (x >= 0 && x < 19) o[c->a_phex + 19 * k + x] = 1.0f;
+            if (x >= 0 && x < c->phex_row) o[c->a_phex + c->phex_row * k + x] = 1.0f;
         }
     }
     TRY(field_int(d, K_p_mode, &x));
-    if (x >= 0 && x < 5) o[c->a_pmode + x] = 1.0f;
-    if (c->module) o[c->a_config] = 1.0f;
-    if (c->reinf) o[c->a_config + 1] = 1.0f;
-    if (c->teams) o[c->a_config + 2] = 1.0f;
+    if (x >= 0 && x < c->n_modes) o[c->a_pmode + x] = 1.0f;
+    if (c->module) o[c->a_config + c->cf_module] = 1.0f;
+    if (c->reinf) o[c->a_config + c->cf_reinf] = 1.0f;
+    if (c->teams) o[c->a_config + c->cf_teams] = 1.0f;
     PyBuffer_Release(&ob);
     Py_DECREF(d);
     Py_RETURN_NONE;

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.content import ContentError
+from .state import INSTANCES_PER_SEAT
 
 __all__ = [
     "AURA_EFFECTS",
@@ -54,8 +55,8 @@ SCOPES: tuple[str, ...] = ("connected", "adjacent", "boundless")
 SHAPES: tuple[str, ...] = ("triangle",)
 PROVENANCES: tuple[str, ...] = ("sourced", "designed", "mixed")
 
-HAND_TILES = 35
-"""Tile instances per faction (spec §2.2)."""
+HAND_TILES = INSTANCES_PER_SEAT
+"""Tile instances per faction (spec §2.2): the instances of one seat."""
 
 MAX_TYPES_PER_FACTION = 20
 """Types per faction are limited by the ``PICK_TYPE`` family size (spec §6.1)."""
@@ -65,7 +66,7 @@ MAX_CHOICE_OPTIONS = 5
 
 BOUNDS: dict[str, tuple[int, int]] = {
     "banner_hp": (1, 999),
-    "count": (1, 35),
+    "count": (1, HAND_TILES),
     "initiative": (0, 9),
     "strength": (1, 9),
     "toughness": (0, 9),

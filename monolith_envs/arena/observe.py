@@ -9,12 +9,15 @@ Monolith tiles).
 from __future__ import annotations
 
 import os
+from types import SimpleNamespace
 
 import numpy as np
 
 from ..core.observation import ObsSpec
 from .effects import get_fx
 from .state import INSTANCES_PER_SEAT as PER_SEAT
+from .state import Eff, Loc, Sub
+from .tables import Kind
 
 try:  # the compiled builder (setup.py); the pure-Python one below is the reference and the fallback
     from . import _fastobs
@@ -55,9 +58,17 @@ def obs_bounds(content) -> tuple[float, float]:
     return max(1.0, strength / 4.0, acts / 2.0), max(1.0, count / 4.0)
 
 
-#: the hex row's sub-fields without the type one-hot (``HEX_ROW + T`` floats in all)
-_HEX_FIELDS = (("owner", 5), ("kind", 3), ("type", None), ("facing", 6), ("wounds_tough_poison", 3), ("flags", 5),
-               ("activations", 10), ("dir_stats", 36), ("monolith", 8))
+_ON_BOARD = int(Loc.BOARD)
+
+#: largest initiative value with its own activations slot (higher ones count at it); battle_phase / it
+MAX_INITIATIVE = 9
+#: the hex row's sub-fields (``None``: the type one-hot, ``T`` wide); ``HEX_ROW + T`` floats in all
+_HEX_FIELDS = (("empty", 1), ("owner", 4), ("kind", 3), ("type", None), ("facing", 6),
+               ("wounds", 1), ("tough", 1), ("poison", 1),
+               ("netted", 1), ("net_marker", 1), ("disarmed", 1), ("entrenched", 1), ("used", 1),
+               ("activations", MAX_INITIATIVE + 1),
+               ("melee", 6), ("ranged", 6), ("armor", 6), ("net_dirs", 6), ("connection", 6), ("kill", 6),
+               ("no_segment", 1), ("segment_owner", 4), ("segment", 3))
 HEX_ROW = sum(w for _, w in _HEX_FIELDS if w is not None)
 SEAT_FIELDS = ("alive", "hp", "deck", "hand", "discard", "ally", "folded", "unrevealed", "turn_seat",
                "first_turn_done")
@@ -67,9 +78,10 @@ SCALAR_FIELDS = ("discarded", "uses", "placed", "unfolded", "exception_used", "u
 
 
 def hex_fields(T: int) -> tuple:
-    """The sub-fields of one hex row for ``T`` tile types: owner (0 empty, 1 + relative seat), kind, type,
-    facing, wounds/toughness/poison, flags (netted, Net-order marker, disarmed, entrenched, used), activations
-    per initiative, direction stats (melee, ranged, armor, net, connection, kill: 6 each) and Monolith."""
+    """The sub-fields of one hex row for ``T`` tile types: empty, owner (relative seat), kind, type, facing,
+    wounds, toughness, poison, the flags (netted, Net-order marker, disarmed, entrenched, used), activations
+    per initiative, the direction stats (melee, ranged, armor, net, connection, kill: 6 directions each) and
+    the Monolith segment on the hex (none, its owner, its segment number)."""
     return tuple((name, T if w is None else w) for name, w in _HEX_FIELDS)
 
 
@@ -80,73 +92,83 @@ def build_obs_spec(T: int, H: int, hex_high: float = 1.0, unseen_high: float = 1
     :func:`obs_bounds`); ``scalars`` can reach ``H / 2`` through ``uses / 2``.
     """
     return ObsSpec([
-        ("hex", (19, HEX_ROW + T), 0.0, hex_high, "per hex: owner[5] kind[3] type[T] facing[6] wounds/3 tough/3 "
-                                                  "poison/5 flags[5] activations per initiative 0-9 /2 [10] "
-                                                  "dir stats[6x6] (strengths /4) monolith[8]", hex_fields(T)),
+        ("hex", (19, HEX_ROW + T), 0.0, hex_high, "per hex: empty, owner[4] kind[3] type[T] facing[6] wounds/3 "
+                                                  "tough/3 poison/5 flags[5] activations per initiative 0-9 /2 [10] "
+                                                  "dir stats[6x6] (strengths /4) monolith segment[8]", hex_fields(T)),
         ("hands", (4, H, T + 1), 0.0, 1.0, "per relative seat and slot: type one-hot, fresh flag",
          (("type", T), ("fresh", 1))),
         ("unseen", (4, T), 0.0, unseen_high, "counts/4: my deck; others: deck + unrevealed Monolith tiles"),
         ("monolith", (4, 2, T + 3), 0.0, 1.0, "segments 2,3: type (if known), empty, hidden, on board",
          (("type", T), ("empty", 1), ("hidden", 1), ("on_board", 1))),
-        ("seats", (4, 10), 0.0, 1.0, "alive, hp, deck/35, hand/H, discard/35, ally, folded, unrevealed/2, "
-                                     "turn seat, first turn done", tuple((f, 1) for f in SEAT_FIELDS)),
-        ("sub_phase", (28,), 0.0, 1.0, "sub-phase one-hot"),
+        ("seats", (4, len(SEAT_FIELDS)), 0.0, 1.0,
+         f"alive, hp, deck/{PER_SEAT}, hand/H, discard/{PER_SEAT}, ally, folded, unrevealed/2, turn seat, "
+         "first turn done", tuple((f, 1) for f in SEAT_FIELDS)),
+        ("sub_phase", (len(Sub),), 0.0, 1.0, "sub-phase one-hot"),
         ("acting", (4,), 0.0, 1.0, "acting seat, relative"),
         ("turn", (4,), 0.0, 1.0, "turn seat, relative"),
         ("scalars", (14,), 0.0, max(1.0, H / 2.0), "turn and game scalars (docs/monolith_arena.md §7); uses/2 up to H/2",
          tuple((f, 1) for f in SCALAR_FIELDS)),
-        ("pending_effect", (16,), 0.0, 1.0, "pending effect kind one-hot"),
+        ("pending_effect", (len(Eff),), 0.0, 1.0, "pending effect kind one-hot"),
         ("pending_hex", (3, 19), 0.0, 1.0, "pending hexes A, B, C"),
         ("pending_mode", (5,), 0.0, 1.0, "chosen Order option"),
-        ("config", (3,), 0.0, 1.0, "monolith module, reinforcement, teams"),
+        ("config", (3,), 0.0, 1.0, "monolith module, reinforcement, teams",
+         (("module", 1), ("reinforcement", 1), ("teams", 1))),
     ])
 
 
 _STATIC_CACHE: dict = {}
 
 
-def _static_rows(tb, o_face: int, o_wtp: int, o_dir: int, o_acts: int, o_mono: int, W: int) -> np.ndarray:
+def _static_rows(tb, spec: ObsSpec) -> np.ndarray:
     """``float32[T + 1, 6, 4, W]``: the hex row of type ``t`` at facing ``f`` owned by relative seat ``r``
     with its printed values (kind, type, facing, toughness, activations, direction stats, no Monolith
-    segment); row ``t == T`` is an empty hex.  Computed once per content tables and shared by every game
-    instance (about 1 MB, so building it per env would cost that much memory per env)."""
-    key = (id(tb), W)
+    segment); row ``t == T`` is an empty hex.  Offsets are the ``hex`` piece's fields of ``spec``.  Computed
+    once per content tables and row layout and shared by every game instance (about 1 MB, so building it
+    per env would cost that much memory per env)."""
+    hexp = spec["hex"]
+    W = hexp.shape[-1]
+    key = (id(tb), hexp.fields)
     hit = _STATIC_CACHE.get(key)
     if hit is not None and hit[0] is tb:
         return hit[1]
+    f_ = {name: hexp.field(name)[0] for name, _ in hexp.fields}
+    o_owner, o_kind, o_type, o_face, o_tough, o_acts = (
+        f_["owner"], f_["kind"], f_["type"], f_["facing"], f_["tough"], f_["activations"])
+    o_melee, o_ranged, o_armor, o_net, o_conn, o_kill = (
+        f_["melee"], f_["ranged"], f_["armor"], f_["net_dirs"], f_["connection"], f_["kill"])
     T = tb.T
     static = np.zeros((T + 1, 6, 4, W), np.float32)
     for t in range(T):
         k = tb.kind[t]
         cnt: dict = {}
         for v in tb.init[t]:
-            v = min(v, 9)
+            v = min(v, MAX_INITIATIVE)
             cnt[v] = cnt.get(v, 0) + 1
         tg = tb.tough[t]
         for f in range(6):
             row = static[t, f]  # [4, W], one row per relative owner
             for r in range(4):
-                row[r, 1 + r] = 1.0
-            if k < 3:
-                row[:, 5 + k] = 1.0
-            row[:, 8 + t] = 1.0
+                row[r, o_owner + r] = 1.0
+            if k != Kind.ORDER:  # (the kind one-hot: banner, champion, rune; Orders never stand on the board)
+                row[:, o_kind + k] = 1.0
+            row[:, o_type + t] = 1.0
             row[:, o_face + f] = 1.0
-            row[:, o_wtp + 1] = tg / 3.0 if tg < 3 else 1.0
+            row[:, o_tough] = tg / 3.0 if tg < 3 else 1.0
             for v, c in cnt.items():
                 row[:, o_acts + v] = 0.5 * c
             for d in range(6):
-                row[:, o_dir + d] = tb.melee[t][f][d] / 4.0
-                row[:, o_dir + 6 + d] = tb.ranged[t][f][d] / 4.0
-                row[:, o_dir + 12 + d] = 1.0 if tb.armor[t][f][d] else 0.0
+                row[:, o_melee + d] = tb.melee[t][f][d] / 4.0
+                row[:, o_ranged + d] = tb.ranged[t][f][d] / 4.0
+                row[:, o_armor + d] = 1.0 if tb.armor[t][f][d] else 0.0
             for d in tb.net_dirs[t][f]:
-                row[:, o_dir + 18 + d] = 1.0
-            if k == 2:
+                row[:, o_net + d] = 1.0
+            if k == Kind.RUNE:
                 for d in tb.conn_dirs[t][f]:
-                    row[:, o_dir + 24 + d] = 1.0
+                    row[:, o_conn + d] = 1.0
             for d in tb.kill_dirs[t][f]:
-                row[:, o_dir + 30 + d] = 1.0
-    static[T, :, :, 0] = 1.0
-    static[:, :, :, o_mono] = 1.0  # Monolith segment owner: 'none' unless a segment lies there
+                row[:, o_kill + d] = 1.0
+    static[T, :, :, f_["empty"]] = 1.0
+    static[:, :, :, f_["no_segment"]] = 1.0  # Monolith segment owner: 'none' unless a segment lies there
     _STATIC_CACHE[key] = (tb, static)
     return static
 
@@ -169,39 +191,36 @@ class Observer:
         tb = game.tables
         T = self.T = tb.T
         H = self.H = game.H
-        self.spec = build_obs_spec(T, H, *obs_bounds(game.content))
-        self.size = self.spec.size
-        hexp = self.spec["hex"]
-        W = self.W = hexp.shape[-1]
-        self.o_kind = hexp.field("kind")[0]
-        self.o_type = hexp.field("type")[0]
-        self.o_face = hexp.field("facing")[0]
-        self.o_wtp = hexp.field("wounds_tough_poison")[0]
-        self.o_flags = hexp.field("flags")[0]
-        self.o_acts = hexp.field("activations")[0]
-        self.o_dir = hexp.field("dir_stats")[0]
-        self.o_mono = hexp.field("monolith")[0]
-        static = _static_rows(tb, self.o_face, self.o_wtp, self.o_dir, self.o_acts, self.o_mono, W)
-        self.static = static
-        self.static_flat = static.reshape(-1, W)
+        self.spec = spec = build_obs_spec(T, H, *obs_bounds(game.content))
+        self.size = spec.size
+        self.W = spec["hex"].shape[-1]
+        self.hx = _starts(spec["hex"])  # hex-row fields, within a row
+        self.hand_f, self.mono_f, self.seat_f = _starts(spec["hands"]), _starts(spec["monolith"]), _starts(spec["seats"])
+        self.scalar_at = _starts(spec["scalars"], spec["scalars"].offset)  # absolute indices
+        self.seat_row, self.hand_row, self.mono_row, self.phex_row = (
+            spec[name].shape[-1] for name in ("seats", "hands", "monolith", "pending_hex"))
+        self.mono_seat = spec["monolith"].size // spec["monolith"].shape[0]  # floats per relative seat
+        self.n_modes = spec["pending_mode"].size
+        self.a_mono = spec["monolith"].offset
+        self.n_acts = spec["hex"].field("activations")[1] - self.hx.activations
+        self.armor_w = spec["hex"].field("armor")[1] - self.hx.armor
+        self.static = static = _static_rows(tb, spec)
+        self.static_flat = static.reshape(-1, self.W)
         self.empty_row = T * 24  # flat row index ((t * 6 + f) * 4 + r) of an empty hex
-        self.sl = {p.name: (p.offset, p.stop) for p in self.spec.pieces}
         n = game.n
         self.rels = [tuple((q - p) % n for q in range(n)) for p in range(n)]
-        a_hands = self.sl["hands"][0]
-        a_unseen = self.sl["unseen"][0]
-        a_seats = self.sl["seats"][0]
-        self.hand_base = [tuple(a_hands + r * H * (T + 1) for r in rel) for rel in self.rels]
-        self.unseen_base = [tuple(a_unseen + r * T for r in rel) for rel in self.rels]
-        self.a_seats = a_seats
+        hand_seat = spec["hands"].size // spec["hands"].shape[0]
+        self.hand_base = [tuple(spec["hands"].offset + r * hand_seat for r in rel) for rel in self.rels]
+        self.unseen_base = [tuple(spec["unseen"].offset + r * T for r in rel) for rel in self.rels]
+        self.a_seats = spec["seats"].offset
         self.order = [tuple((p + r) % n for r in range(n)) for p in range(n)]  # seats in relative order
-        sl = self.sl
-        self.a_sub, self.a_acting, self.a_turn, self.a_scalars = (
-            sl["sub_phase"][0], sl["acting"][0], sl["turn"][0], sl["scalars"][0])
-        self.a_peff, self.a_phex, self.a_pmode = sl["pending_effect"][0], sl["pending_hex"][0], sl["pending_mode"][0]
+        self.a_sub, self.a_acting, self.a_turn = spec["sub_phase"].offset, spec["acting"].offset, spec["turn"].offset
+        self.a_peff, self.a_phex, self.a_pmode = (
+            spec["pending_effect"].offset, spec["pending_hex"].offset, spec["pending_mode"].offset)
         self._last: tuple | None = None  # (fx, p, hex block) of the last observation
-        a = self.sl["config"][0]
-        self.config_ones = [a + k for k, on in enumerate((game.module, game.reinf, game.team_mode)) if on]
+        cf = _starts(spec["config"], spec["config"].offset)
+        self.config_ones = [a for a, on in ((cf.module, game.module), (cf.reinforcement, game.reinf),
+                                            (cf.teams, game.team_mode)) if on]
         if compiled is None:
             compiled = _fastobs is not None and os.environ.get(PURE_PYTHON_ENV, "") != "1"
         elif compiled and _fastobs is None:
@@ -223,12 +242,21 @@ class Observer:
             self.compiled = False
 
     def layout_ints(self, game) -> dict:
-        """The named ints of the compiled builder: the piece offsets and hex-row field offsets of the
-        :class:`ObsSpec` (``spec.offsets()``: ``"hands"``, ``"hex.flags"``, ...), the sizes and the flags."""
-        out = self.spec.offsets()
+        """The named ints of the compiled builder, read once when its context is built: every piece offset
+        and ``"piece.field"`` start of the :class:`ObsSpec` (``spec.offsets()``: ``"hands"``, ``"hex.netted"``,
+        ``"seats.hp"``, ``"scalars.uses"``, ...), the row width, size and first-axis stride of every piece
+        (``"seats.row"``, ``"sub_phase.size"``, ``"hands.stride"``, ...), the game's sizes and flags and the
+        codes the builder compares with."""
+        spec = self.spec
+        out = spec.offsets()
+        for piece in spec.pieces:
+            out[f"{piece.name}.row"] = piece.shape[-1]
+            out[f"{piece.name}.size"] = piece.size
+            out[f"{piece.name}.stride"] = piece.size // piece.shape[0]  # floats per entry of the first axis
         out.update(T=self.T, H=self.H, W=self.W, n=game.n, size=self.size, module=int(game.module),
                    reinf=int(game.reinf), teams=int(game.team_mode), max_decisions=int(game.max_decisions),
-                   empty_row=self.empty_row)
+                   empty_row=self.empty_row, per_seat=PER_SEAT, max_initiative=MAX_INITIATIVE,
+                   loc_board=int(Loc.BOARD))
         return out
 
     def _make_context(self, game):
@@ -259,7 +287,10 @@ class Observer:
         touched = fx.touched
         if touched:
             tb = self.g.tables
-            W, o_wtp, o_flags, o_acts, o_dir = self.W, self.o_wtp, self.o_flags, self.o_acts, self.o_dir
+            hx, W, n_acts = self.hx, self.W, self.n_acts
+            o_tough, o_netted, o_disarmed, o_acts, o_melee, o_ranged = (
+                hx.tough, hx.netted, hx.disarmed, hx.activations, hx.melee, hx.ranged)
+            top = n_acts - 1
             p_tough, p_init, melee, ranged, melee_dirs, ranged_dirs = (
                 tb.tough, tb.init, tb.melee, tb.ranged, tb.melee_dirs, tb.ranged_dirs)
             typ, fac = fx.typ, fx.fac
@@ -272,30 +303,30 @@ class Observer:
                 b = h * W
                 tg = f_tough[h]
                 if tg != p_tough[t]:
-                    o[b + o_wtp + 1] = tg / 3.0 if tg < 3 else 1.0
+                    o[b + o_tough] = tg / 3.0 if tg < 3 else 1.0
                 net = f_net[h]
                 dis = f_dis[h]
                 if net:
-                    o[b + o_flags] = 1.0
+                    o[b + o_netted] = 1.0
                 if dis:
-                    o[b + o_flags + 2] = 1.0
+                    o[b + o_disarmed] = 1.0
                 vals = f_inits[h]
                 if net or dis or vals != p_init[t]:
                     b2 = b + o_acts
-                    block[b2:b2 + 10] = 0.0
+                    block[b2:b2 + n_acts] = 0.0
                     if not net and not dis:
                         for v in vals:
-                            o[b2 + (v if v < 9 else 9)] += 0.5
+                            o[b2 + (v if v < top else top)] += 0.5
                 mb = f_mb[h]
                 if mb:
                     mrow = melee[t][f]
                     for d in melee_dirs[t][f]:
-                        o[b + o_dir + d] = (mrow[d] + mb) / 4.0
+                        o[b + o_melee + d] = (mrow[d] + mb) / 4.0
                 rb = f_rb[h]
                 if rb:
                     rrow = ranged[t][f]
                     for d in ranged_dirs[t][f]:
-                        o[b + o_dir + 6 + d] = max(0, rrow[d] + rb) / 4.0
+                        o[b + o_ranged + d] = max(0, rrow[d] + rb) / 4.0
         self._last = (fx, p, block)
         return block
 
@@ -342,60 +373,61 @@ class Observer:
         out[: 19 * W] = self._hex_block(fx, p)
         occ = fx.occ
         wounds, poison, used = s.wounds, s.poison, s.used
-        o_wtp, o_flags = self.o_wtp, self.o_flags
+        hx = self.hx
         # (x.count(0) != len(x) is a fast any(x); tiles folded into a Monolith keep wounds and poison)
         if wounds.count(0) != len(wounds):
             for h in occ:
                 w = wounds[board[h]]
                 if w:
-                    o[h * W + o_wtp] = w / 3.0 if w < 3 else 1.0
+                    o[h * W + hx.wounds] = w / 3.0 if w < 3 else 1.0
         if poison.count(0) != len(poison):
             for h in occ:
                 pz = poison[board[h]]
                 if pz:
-                    o[h * W + o_wtp + 2] = pz / 5.0
+                    o[h * W + hx.poison] = pz / 5.0
         if used.count(0) != len(used):
             for h in occ:
                 if used[board[h]]:
-                    o[h * W + o_flags + 4] = 1.0
+                    o[h * W + hx.used] = 1.0
         m = s.net_marker_on
         if m >= 0 and m in board:
-            o[board.index(m) * W + o_flags + 1] = 1.0
+            o[board.index(m) * W + hx.net_marker] = 1.0
         m = s.entrench_on
         if m >= 0 and m in board:
             b = board.index(m) * W
-            o[b + o_flags + 3] = 1.0
-            b += self.o_dir + 12
-            out[b:b + 6] = 1.0
+            o[b + hx.entrenched] = 1.0
+            b += hx.armor
+            out[b:b + self.armor_w] = 1.0
         if module:
-            o_mono = self.o_mono
+            o_none, o_owner, o_seg = hx.no_segment, hx.segment_owner, hx.segment
             for q in range(n):
                 sh = s.seg_hex[q]
                 if sh[0] < 0 or not s.alive[q]:
                     continue
                 r = rel[q]
                 if s.mono_folded[q]:
-                    b = sh[0] * W + o_mono
-                    o[b] = 0.0
-                    o[b + 1 + r] = 1.0
-                    o[b + 5] = o[b + 6] = o[b + 7] = 1.0
+                    b = sh[0] * W
+                    o[b + o_none] = 0.0
+                    o[b + o_owner + r] = 1.0
+                    o[b + o_seg] = o[b + o_seg + 1] = o[b + o_seg + 2] = 1.0
                 else:
                     for k in range(3):
-                        b = sh[k] * W + o_mono
-                        o[b] = 0.0
-                        o[b + 1 + r] = 1.0
-                        o[b + 5 + k] = 1.0
+                        b = sh[k] * W
+                        o[b + o_none] = 0.0
+                        o[b + o_owner + r] = 1.0
+                        o[b + o_seg + k] = 1.0
         # ---- hands
-        T1 = T + 1
+        hf = self.hand_f
+        h_type, h_fresh, h_row = hf.type, hf.fresh, self.hand_row
         fresh = s.fresh
         for q, b in enumerate(self.hand_base[p]):
             fq = fresh[q]
             for k, i in enumerate(s.hand[q]):
                 if i >= 0:
-                    o[b + itype[i]] = 1.0
+                    o[b + h_type + itype[i]] = 1.0
                     if fq[k]:
-                        o[b + T] = 1.0
-                b += T1
+                        o[b + h_fresh] = 1.0
+                b += h_row
         # ---- unseen pools (deck counts cached on the state, see _deck_counts)
         dc = s.deck_counts
         if dc is None:
@@ -415,103 +447,121 @@ class Observer:
                         o[b + itype[c]] += 0.25
         # ---- monolith contents
         if module:
-            a0 = self.sl["monolith"][0]
-            T3 = T + 3
+            mf, m_row, m_seat = self.mono_f, self.mono_row, self.mono_seat
+            m_type, m_empty, m_hidden, m_board = mf.type, mf.empty, mf.hidden, mf.on_board
             for q in range(n):
                 if not s.alive[q]:
                     continue
-                b = a0 + rel[q] * 2 * T3
+                b = self.a_mono + rel[q] * m_seat
                 for k in (0, 1):
                     c = s.seg_content[q][k]
                     if c < 0:
-                        o[b + T] = 1.0
+                        o[b + m_empty] = 1.0
                     else:
                         rev = s.seg_revealed[q][k]
                         if q == p or rev or omniscient:
-                            o[b + itype[c]] = 1.0
+                            o[b + m_type + itype[c]] = 1.0
                         if not rev:
-                            o[b + T + 1] = 1.0
-                        if s.loc[c] == 2:
-                            o[b + T + 2] = 1.0
-                    b += T3
+                            o[b + m_hidden] = 1.0
+                        if s.loc[c] == _ON_BOARD:
+                            o[b + m_board] = 1.0
+                    b += m_row
         # ---- per-seat scalars (only the values that are not 0 are written)
         teams = g.team_mode
         alive, hand, deck, discard, done = s.alive, s.hand, s.deck, s.discard, s.first_turn_done
         hp, factions, fac_hp = s.hp, s.factions, g.tables.fac_hp
         ts = s.turn_seat
+        sf = self.seat_f
+        f_alive, f_hp, f_deck, f_hand, f_discard, f_ally, f_folded, f_unrev, f_turn, f_done = (
+            sf.alive, sf.hp, sf.deck, sf.hand, sf.discard, sf.ally, sf.folded, sf.unrevealed, sf.turn_seat,
+            sf.first_turn_done)
         b = self.a_seats
         for q in self.order[p]:
             if alive[q]:
-                o[b] = 1.0
+                o[b + f_alive] = 1.0
             if teams:
-                o[b + 1] = min(1.0, max(0, s.pool[g.team[q]]) / g.team_hp)
+                o[b + f_hp] = min(1.0, max(0, s.pool[g.team[q]]) / g.team_hp)
                 if q != p and g.team[q] == g.team[p]:
-                    o[b + 5] = 1.0
+                    o[b + f_ally] = 1.0
             elif hp[q] > 0:
                 x = hp[q] / max(1, fac_hp[factions[q]])
-                o[b + 1] = x if x < 1.0 else 1.0
-            o[b + 2] = len(deck[q]) / PER_SEAT
-            o[b + 3] = (H - hand[q].count(-1)) / H
+                o[b + f_hp] = x if x < 1.0 else 1.0
+            o[b + f_deck] = len(deck[q]) / PER_SEAT
+            o[b + f_hand] = (H - hand[q].count(-1)) / H
             x = len(discard[q])
             if x:
-                o[b + 4] = x / PER_SEAT if x < PER_SEAT else 1.0
+                o[b + f_discard] = x / PER_SEAT if x < PER_SEAT else 1.0
             if module:
                 if s.mono_folded[q]:
-                    o[b + 6] = 1.0
+                    o[b + f_folded] = 1.0
                 sc = s.seg_content[q]
                 sr = s.seg_revealed[q]
-                o[b + 7] = ((sc[0] >= 0 and not sr[0]) + (sc[1] >= 0 and not sr[1])) / 2.0
+                o[b + f_unrev] = ((sc[0] >= 0 and not sr[0]) + (sc[1] >= 0 and not sr[1])) / 2.0
             if ts == q:
-                o[b + 8] = 1.0
+                o[b + f_turn] = 1.0
             if done[q]:
-                o[b + 9] = 1.0
-            b += 10
+                o[b + f_done] = 1.0
+            b += self.seat_row
         # ---- global
         o[self.a_sub + s.sub_phase] = 1.0
         if s.acting_seat >= 0:
             o[self.a_acting + rel[s.acting_seat]] = 1.0
         o[self.a_turn + rel[ts]] = 1.0
-        a = self.a_scalars
+        c = self.scalar_at
         x = s.discarded
         if x:
-            o[a] = 1.0 if x >= 1 else float(x)
+            o[c.discarded] = 1.0 if x >= 1 else float(x)
         if s.uses:
-            o[a + 1] = s.uses / 2.0
+            o[c.uses] = s.uses / 2.0
         if s.placed:
-            o[a + 2] = 1.0
+            o[c.placed] = 1.0
         if s.unfolded:
-            o[a + 3] = 1.0
+            o[c.unfolded] = 1.0
         if s.exception_used:
-            o[a + 4] = 1.0
+            o[c.exception_used] = 1.0
         if g.reinf and ts == 0 and not done[0]:  # the first turn's use cap is active
-            o[a + 5] = 1.0
+            o[c.use_cap] = 1.0
         if s.last_round:
-            o[a + 6] = 1.0
+            o[c.last_round] = 1.0
         owed = sum(s.last_round_owed)
         if owed:
-            o[a + 7] = owed / 3.0
+            o[c.last_round_owed] = owed / 3.0
         if s.b_active:
-            o[a + 8] = 1.0
-            o[a + 9] = max(0, min(9, s.b_phase)) / 9.0
-        o[a + 10] = s.poison_supply / 5.0
+            o[c.battle] = 1.0
+            o[c.battle_phase] = max(0, min(MAX_INITIATIVE, s.b_phase)) / MAX_INITIATIVE
+        o[c.poison_supply] = s.poison_supply / 5.0
         if s.net_marker_on < 0:
-            o[a + 11] = 1.0
+            o[c.net_marker_free] = 1.0
         if s.entrench_on < 0:
-            o[a + 12] = 1.0
+            o[c.entrench_free] = 1.0
         x = s.decisions / g.max_decisions
-        o[a + 13] = x if x < 1.0 else 1.0
+        o[c.decisions] = x if x < 1.0 else 1.0
         if s.p_effect >= 0:
             o[self.a_peff + s.p_effect] = 1.0
-        a = self.a_phex
+        a, nh = self.a_phex, self.phex_row
         for h in (s.p_a, s.p_b, s.p_c):
-            if 0 <= h < 19:
+            if 0 <= h < nh:
                 o[a + h] = 1.0
-            a += 19
-        if 0 <= s.p_mode < 5:
+            a += nh
+        if 0 <= s.p_mode < self.n_modes:
             o[self.a_pmode + s.p_mode] = 1.0
         for a in self.config_ones:
             o[a] = 1.0
         return out
+
+
+_STARTS_CACHE: dict = {}
+
+
+def _starts(piece, base: int = 0) -> SimpleNamespace:
+    """The start of each sub-field of ``piece`` within a row (plus ``base``), as attributes by field name.
+
+    Read only; one object per layout, shared by the game instances that have it (memory per env)."""
+    key = (piece.fields, base)
+    hit = _STARTS_CACHE.get(key)
+    if hit is None:
+        hit = _STARTS_CACHE[key] = SimpleNamespace(**{name: base + piece.field(name)[0] for name, _ in piece.fields})
+    return hit
 
 
 def _deck_counts(deck: list, itype: list, T: int, old) -> tuple:

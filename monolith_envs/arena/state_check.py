@@ -16,7 +16,9 @@ from ..core.config import C_INT_MAX
 from ..core.game import InvariantError
 from ..core.state import StateError
 from ..core.state_schema import Bool, Choice, Float, Int, List, Spec, state_error
-from .state import ArenaState, Eff, Loc, Sub
+from .content_schema import MAX_CHOICE_OPTIONS
+from .state import INSTANCES_PER_SEAT as PER_SEAT
+from .state import ArenaState, BattleStage, Eff, Loc, Sub, Trigger
 
 __all__ = ["cross_check", "schema"]
 
@@ -36,7 +38,7 @@ _SCHEMAS: dict[tuple[int, int, int, int], dict[str, Spec]] = {}
 
 
 def _schema(n: int, H: int, T: int, nfac: int) -> dict[str, Spec]:
-    NI = 35 * n
+    NI = PER_SEAT * n
     inst, inst_or_none, hex_or_none = Int(0, NI - 1), Int(-1, NI - 1), Int(-1, 18)
     seat = Int(0, n - 1)
     flags_n = List(Bool(), n)
@@ -52,10 +54,10 @@ def _schema(n: int, H: int, T: int, nfac: int) -> dict[str, Spec]:
         "poison": List(Int(0, 5), NI),
         "used": List(Int(0, 15), NI),
         "board": List(inst_or_none, 19),
-        "deck": List(List(inst, max_len=35), n),
+        "deck": List(List(inst, max_len=PER_SEAT), n),
         "hand": List(List(inst_or_none, H), n),
         "fresh": List(List(Bool(), H), n),
-        "discard": List(List(inst, max_len=35), n),
+        "discard": List(List(inst, max_len=PER_SEAT), n),
         "hp": List(Int(-_BIG, _BIG), n),
         "pool": List(Int(-_BIG, _BIG), 2),
         "alive": flags_n,
@@ -72,8 +74,8 @@ def _schema(n: int, H: int, T: int, nfac: int) -> dict[str, Spec]:
         "first_turn_done": flags_n,
         "sub_phase": Choice(tuple(int(x) for x in Sub), tuple(f"{int(x)} ({x.name})" for x in Sub)),
         "acting_seat": Int(-1, n - 1),
-        "discarded": Int(0, 35),
-        "uses": Int(0, 35),
+        "discarded": Int(0, PER_SEAT),
+        "uses": Int(0, PER_SEAT),
         "placed": Bool(),
         "unfolded": Bool(),
         "exception_used": Bool(),
@@ -82,15 +84,15 @@ def _schema(n: int, H: int, T: int, nfac: int) -> dict[str, Spec]:
         "last_round_owed": flags_n,
         "p_effect": Int(-1, len(Eff) - 1),
         "p_order": inst_or_none,
-        "p_mode": Int(-1, 4),
+        "p_mode": Int(-1, MAX_CHOICE_OPTIONS - 1),
         "p_a": hex_or_none,
         "p_b": hex_or_none,
         "p_c": hex_or_none,
         "unfold_queue": List(inst, max_len=NI),
         "b_active": Bool(),
-        "b_trigger": Int(-1, 2),
+        "b_trigger": Int(-1, len(Trigger) - 1),
         "b_phase": Int(-1, _BIG),
-        "b_stage": Int(0, 3),
+        "b_stage": Int(0, len(BattleStage) - 1),
         "b_acts": List(Int(0, _BIG), NI),
         "b_strikes": List(Int(0, 18), max_len=19),
         "b_targets": List(Int(0, 18), max_len=19),
@@ -113,9 +115,10 @@ def cross_check(game: Any, s: ArenaState) -> None:
     inst = game.tables.fac_instances
     for p, f in enumerate(s.factions):
         expected = list(inst[f])
-        if s.itype[35 * p:35 * p + 35] != expected:
-            i = next(i for i in range(35) if s.itype[35 * p + i] != expected[i])
-            raise state_error(f"state.itype[{35 * p + i}]", s.itype[35 * p + i],
+        a = PER_SEAT * p
+        if s.itype[a:a + PER_SEAT] != expected:
+            i = next(i for i in range(PER_SEAT) if s.itype[a + i] != expected[i])
+            raise state_error(f"state.itype[{a + i}]", s.itype[a + i],
                               f"{expected[i]}, the type of instance {i} of faction {f}")
     for h, i in enumerate(s.board):
         if i >= 0 and (s.loc[i] != Loc.BOARD or s.hexof[i] != h):

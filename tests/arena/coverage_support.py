@@ -47,7 +47,8 @@ class Pos:
         self.rng = np.random.default_rng(0)
         spec = self.game.obs_spec
         self.T = spec["hex"].shape[1] - 76  # hex block = 76 + T floats (§7.1)
-        self._hex = {f: spec["hex"].field(f)[0] for f in ("flags", "wounds_tough_poison")}
+        self._hex = {f: spec["hex"].field(f)[0] for f in ("netted", "disarmed", "entrenched", "wounds", "tough",
+                                                              "poison")}
         self._scalar = {f: spec["scalars"].field(f)[0]
                         for f in ("last_round", "poison_supply", "net_marker_free", "entrench_free")}
 
@@ -202,22 +203,22 @@ class Pos:
         return self.game.obs_spec.view(self.game.observe(self.s, seat), "hex")
 
     def netted(self, h: int) -> bool:
-        return bool(self.hexobs()[h, self._hex["flags"]] == 1.0)
+        return bool(self.hexobs()[h, self._hex["netted"]] == 1.0)
 
     def disarmed(self, h: int) -> bool:
-        return bool(self.hexobs()[h, self._hex["flags"] + 2] == 1.0)
+        return bool(self.hexobs()[h, self._hex["disarmed"]] == 1.0)
 
     def wounds(self, h: int) -> int:
         """Wounds of the tile on ``h`` from the observation (exact below 3; Monolith contents included)."""
-        return int(round(float(self.hexobs()[h, self._hex["wounds_tough_poison"]]) * 3))
+        return int(round(float(self.hexobs()[h, self._hex["wounds"]]) * 3))
 
     def poison(self, h: int) -> int:
         """Poison markers of the tile on ``h`` from the observation."""
-        return int(round(float(self.hexobs()[h, self._hex["wounds_tough_poison"] + 2]) * 5))
+        return int(round(float(self.hexobs()[h, self._hex["poison"]]) * 5))
 
     def toughness(self, h: int) -> int:
         """Effective toughness of the tile on ``h`` (below 3, where the observation is exact)."""
-        return int(round(float(self.hexobs()[h, self._hex["wounds_tough_poison"] + 1]) * 3))
+        return int(round(float(self.hexobs()[h, self._hex["tough"]]) * 3))
 
     def scalars(self, seat: int = 0) -> np.ndarray:
         return self.game.obs_spec.view(self.game.observe(self.s, seat), "scalars")
@@ -229,7 +230,7 @@ class Pos:
         return bool(self.scalars()[self._scalar["net_marker_free"]] == 1.0)
 
     def entrenched(self, h: int) -> bool:
-        return bool(self.hexobs()[h, self._hex["flags"] + 3] == 1.0)
+        return bool(self.hexobs()[h, self._hex["entrenched"]] == 1.0)
 
     def last_round(self) -> bool:
         return bool(self.scalars()[self._scalar["last_round"]] == 1.0)

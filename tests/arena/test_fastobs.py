@@ -139,10 +139,14 @@ def test_compiled_context_rejects_malformed_tables():
     with pytest.raises(TypeError, match="layout must be a dict of named ints"):
         _fastobs.make_context(*(args[:1] + [[1, 2, 3]] + args[2:]))
     good_ints = obs.layout_ints(g.rules)
-    for missing in ("hex.flags", "pending_hex", "empty_row"):  # every offset is read by its name
+    # every offset is read by its name, the sub-fields of the pieces included
+    for missing in ("hex.netted", "hex.segment", "pending_hex", "empty_row", "seats.hp", "seats.row",
+                    "scalars.uses", "monolith.hidden", "hands.stride", "config.teams", "per_seat", "loc_board"):
         partial = {k: v for k, v in good_ints.items() if k != missing}
         with pytest.raises(KeyError, match=f"the layout has no {missing}"):
             _fastobs.make_context(*(args[:1] + [partial] + args[2:]))
+    with pytest.raises(ValueError, match="layout scalars.uses is -1, expected a non-negative C int"):
+        _fastobs.make_context(*(args[:1] + [{**good_ints, "scalars.uses": -1}] + args[2:]))
     bad = list(args)
     bad[1] = good_ints
     bad[3] = tb.melee[:-1]

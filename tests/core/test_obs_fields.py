@@ -27,9 +27,17 @@ def test_arena_hex_row_fields_match_the_observer():
     g = ArenaGame({})
     hexp, obs, T = g.obs_spec["hex"], g.observer, g.tables.T
     assert hexp.shape == (19, 76 + T)
-    assert [hexp.field(f)[0] for f in ("kind", "type", "facing", "wounds_tough_poison", "flags", "activations",
-                                       "dir_stats", "monolith")] == [5, 8, 8 + T, 14 + T, 17 + T, 22 + T, 32 + T,
-                                                                      68 + T]
-    assert (obs.o_wtp, obs.o_flags, obs.o_mono) == (14 + T, 17 + T, 68 + T)
+    # the row of docs/monolith_arena.md §7.1: empty, owner[4], kind[3], type[T], facing[6], wounds, tough,
+    # poison, five flags, activations[10], six direction groups of 6, no segment, segment owner[4], segment[3]
+    starts = [(f, hexp.field(f)[0]) for f, _ in hexp.fields]
+    assert starts == [("empty", 0), ("owner", 1), ("kind", 5), ("type", 8), ("facing", 8 + T),
+                      ("wounds", 14 + T), ("tough", 15 + T), ("poison", 16 + T), ("netted", 17 + T),
+                      ("net_marker", 18 + T), ("disarmed", 19 + T), ("entrenched", 20 + T), ("used", 21 + T),
+                      ("activations", 22 + T), ("melee", 32 + T), ("ranged", 38 + T), ("armor", 44 + T),
+                      ("net_dirs", 50 + T), ("connection", 56 + T), ("kill", 62 + T), ("no_segment", 68 + T),
+                      ("segment_owner", 69 + T), ("segment", 73 + T)]
+    assert (obs.hx.wounds, obs.hx.netted, obs.hx.no_segment) == (14 + T, 17 + T, 68 + T)
     ints = obs.layout_ints(g.rules)
-    assert ints["hex.flags"] == obs.o_flags and ints["seats"] == g.obs_spec["seats"].offset
+    assert ints["hex.netted"] == obs.hx.netted and ints["seats"] == g.obs_spec["seats"].offset
+    assert (ints["seats.hp"], ints["seats.row"], ints["scalars.decisions"], ints["hands.stride"]) == (
+        1, 10, 13, g.H * (T + 1))
