@@ -79,7 +79,7 @@ def has_enemy_living(s, p: int, sp: int) -> bool:
 
 
 def _weights(g, s) -> list:
-    if not any(s.held):
+    if not any(s.held) and not g.shaman_weights:  # no card held and no shaman ability sets a weight
         return [1] * s.n
     return [max(1, modifiers(g, s, p).get("shaman_control_weight", 1)) for p in range(s.n)]
 

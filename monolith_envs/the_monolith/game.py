@@ -100,6 +100,8 @@ class MonolithGame(GameBase):
                 if st != "monolith" and st not in self.role_space[p]:
                     raise ConfigError(f"{ENV_ID}: shaman {k} starts on role {st!r}, missing in seat {p}'s quadrant")
         self.row_size = min(self.R, cfg["div_row_size"] or n)
+        self.shaman_weights = any(sh.window == "passive" and sh.effect.op == "modifier"
+                                  and sh.effect.name == "shaman_control_weight" for sh in self.shamans)
         w = np.asarray(cfg["tower_weights"], float)
         w = w / w.sum()
         # a zone of weight 0 never gets a heart, also where rounding leaves w0 + w1 just below 1 (docs §4.9)
@@ -283,15 +285,29 @@ class MonolithGame(GameBase):
 
     def resample_hidden(self, state: MonolithState, viewer: int, rng: np.random.Generator) -> MonolithState:
         """Copy with what ``viewer`` cannot know redrawn (docs §7 visibility): the order of the three decks,
-        the other seats' objectives, and which objective discards lie face down (pooled with the deck)."""
+        the other seats' objectives, and which objective discards lie face down (pooled with the deck).
+
+        While another seat decides OBJ_REVEAL, the viewer knows that seat holds an objective that scores now
+        (else the pass would have been automatic, docs §4.12), so hands are redrawn until one does (at most
+        64 tries; then that seat keeps its hand)."""
         s = fast_clone(state)
         pool = sorted(list(s.obj_deck) + [o for q in range(s.n) if q != viewer for o in s.objectives[q]]
                       + [o for o, up in s.obj_discard if not up])
-        perm = [pool[int(j)] for j in rng.permutation(len(pool))]
-        for q in range(s.n):
-            if q != viewer:
-                k = len(s.objectives[q])
-                s.objectives[q], perm = perm[:k], perm[k:]
+        reveal = s.sub == Sub.OBJ_REVEAL and s.current != viewer and not s.terminal
+        keep = [viewer]
+        for tries in range(65 if reveal else 1):
+            if tries == 64:  # give up: the decider keeps its hand, the others are redrawn
+                keep.append(s.current)
+                s.objectives[s.current] = list(state.objectives[s.current])
+                pool = [o for o in pool if o not in state.objectives[s.current]]
+            perm = [pool[int(j)] for j in rng.permutation(len(pool))]
+            for q in range(s.n):
+                if q not in keep:
+                    k = len(s.objectives[q])
+                    s.objectives[q], perm = perm[:k], perm[k:]
+            s.legal_cache = None
+            if not reveal or tries == 64 or TABLE[s.sub][0](self, s, s.current) != [0]:
+                break
         down = [i for i, (o, up) in enumerate(s.obj_discard) if not up]
         for i in down:
             s.obj_discard[i] = [perm.pop(0), 0]

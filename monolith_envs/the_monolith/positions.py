@@ -275,12 +275,16 @@ def parse_position(text: str, rng=None):
         if "unearned" not in given[p]:
             s.unearned[p] = 19 - hearts
         if hearts + s.unearned[p] != 19 or s.unearned[p] < 0:
-            raise PositionError(f"seat P{p}: the listed hearts add up to {hearts + s.unearned[p]}, not 19")
+            listed = hearts + (s.unearned[p] if "unearned" in given[p] else 0)
+            raise PositionError(f"seat P{p}: the listed hearts add up to {listed}; a seat has 19 (unlisted "
+                                "hearts are unearned)")
         war = (sum(s.living[sp][p] + s.dead[sp][p] for sp in range(g.N)) + s.reserves[p] + s.anger[p])
         if "limbo" not in given[p]:
             s.limbo[p] = 16 - war
         if war + s.limbo[p] != 16 or s.limbo[p] < 0:
-            raise PositionError(f"seat P{p}: the listed warriors add up to {war + s.limbo[p]}, not 16")
+            listed = war + (s.limbo[p] if "limbo" in given[p] else 0)
+            raise PositionError(f"seat P{p}: the listed warriors add up to {listed}; a seat has 16 (unlisted "
+                                "warriors are in limbo)")
     used_d = set(c for c in s.row if c >= 0) | {c for h in s.held for c in h} | set(s.div_discard)
     used_e = {e for e, _ in s.events} | set(s.event_discard) | ({s.event_focus} if s.event_focus >= 0 else set())
     used_o = {o for h in s.objectives for o in h} | {o for o, _ in s.obj_discard}

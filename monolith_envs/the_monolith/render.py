@@ -26,7 +26,8 @@ _ZONES = ("slay", "maneuver", "boast")
 
 def render_text(g, s, viewer: int | None = None) -> str:
     """Day, phase, decision; one line per active space; pools; row; events; the legal actions by name.
-    With ``viewer`` set, other seats' objectives show as a count only."""
+    With ``viewer`` set, other seats' objectives show as a count only, and another seat's OBJ_REVEAL
+    choices are not listed (which slots may be revealed tells what its secret objectives score)."""
     lines = []
     dec = "-" if s.terminal or s.sub < 0 else f"{Sub(s.sub).name} by P{s.current}"
     lines.append(f"The Monolith  day {s.day}/{g.num_days}  phase {Phase(s.phase).name}  decision {dec}  "
@@ -62,11 +63,15 @@ def render_text(g, s, viewer: int | None = None) -> str:
     lines.append(f"events {ev}  decks div {len(s.div_deck)} event {len(s.event_deck)} objective {len(s.obj_deck)}")
     if s.terminal:
         lines.append("game over: ranking " + " ".join(f"P{p}" for p in g.ranking(s)))
+    elif viewer is not None and viewer != s.current and s.sub == Sub.OBJ_REVEAL:  # tells what scores
+        lines.append(f"legal: P{s.current} decides")
     else:
         lines.append("legal: " + " ".join(g.action_name(a) for a in g.legal_actions(s)))
     return "\n".join(lines)
 
 
+DEAD_LEGEND = "GREY TICK OR BLACK SQUARE: DEAD"
+"""Legend entry for dead warriors (grey ticks under the bar) and a dead shaman (black square)."""
 CELL = 96
 TOP = 28
 
@@ -147,5 +152,6 @@ def render_rgb(g, s) -> np.ndarray:
         raster.fill_rect(img, x, ly + 26, x + 14, ly + 40, col)
         raster.text(img, x + 18, ly + 27, name, (20, 20, 20), 2)
         x += 18 + raster.text_width(name, 2) + 14
+    raster.text(img, x, ly + 27, DEAD_LEGEND, (20, 20, 20), 2)
     raster.text(img, 4, ly + 50, "T: TUNNEL  OUTLINE: CONTROL  DASH: BOAST HEART", (20, 20, 20), 2)
     return img

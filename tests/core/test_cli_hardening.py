@@ -106,7 +106,14 @@ def test_good_log_still_replays(tmp_path, capsys):
     (["check", TOY, "--games", "-1"], "argument --games: -1 is below 1"),
     (["check", TOY, "--seed", "-3"], "argument --seed: -3 is below 0"),
 ])
-def test_arguments_are_validated(argv, fragment, capsys):
+def test_arguments_are_validated(argv, fragment, capsys, tmp_path):
+    if argv[0] == "fuzz":  # keep a run short and out of the working folder should the check be missing
+        for opt, v in (("--games", "1"), ("--workers", "1"), ("--out", str(tmp_path))):
+            if opt not in argv:
+                argv = argv + [opt, v]
+        argv = argv + ["--no-progress"]
+    elif "--games" not in argv:
+        argv = argv + ["--games", "1"]
     with pytest.raises(SystemExit) as ei:
         main(argv)
     assert ei.value.code == 2

@@ -97,3 +97,16 @@ def test_div_row_size_follows_the_spec_range():
     with pytest.raises(ConfigError, match="div_row_size"):
         MonolithGame({"div_row_size": 6})
     assert MonolithGame({"div_row_size": 5}).row_size == 5
+
+
+@pytest.mark.parametrize("text, want", [
+    ("decision ORDER_CHOOSE P0\nspace 9: P0{99W}", "warriors add up to 99"),
+    ("decision ORDER_CHOOSE P0\nP0 available=30", "hearts add up to 30"),
+    ("decision ORDER_CHOOSE P0\nP0 available=10 unearned=10", "hearts add up to 20"),
+    ("decision ORDER_CHOOSE P0\nP0 reserves=10 limbo=10", "warriors add up to 20"),
+])
+def test_position_totals_name_the_listed_sum(text, want):
+    from monolith_envs.the_monolith import parse_position
+    from monolith_envs.the_monolith.positions import PositionError
+    with pytest.raises(PositionError, match=want):
+        parse_position(text)
