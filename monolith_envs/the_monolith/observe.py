@@ -14,7 +14,6 @@ __all__ = ["Observer"]
 
 P = 4  # player blocks
 
-
 class Observer:
     """Builds the :class:`ObsSpec` of a game and its observations."""
 
@@ -48,13 +47,46 @@ class Observer:
         ])
         self.views_of = {p.name: (p.offset, p.stop, p.shape) for p in self.spec.pieces}
         self.dmb = max(1, g.config["draft_max_bid"])
+        self.offsets = {p.name: p.offset for p in self.spec.pieces}
+        self._templates: dict = {}
+        self._static: dict = {}
+        self._map_key = None
+        self._map_val: tuple = ()
+        self.inactive = [sp for sp in range(g.N) if not g.active[sp]]
 
     def _v(self, vec, name):
         a, b, shape = self.views_of[name]
         return vec[a:b].reshape(shape)
 
+    def _template(self, n: int, viewer: int) -> tuple:
+        """The static part of seat ``viewer``'s observation in an ``n``-seat game, built once: ``(vector,
+        seats, cols)`` with the present flags and the config filled in, ``seats`` the seat of each
+        relative block and ``cols`` the spaces block's column order (relative column <- seat column)."""
+        key = (n, viewer)
+        t = self._templates.get(key)
+        if t is not None:
+            return t
+        g = self.g
+        vec = np.zeros(self.spec.size, np.float32)
+        self._v(vec, "players")[:n, 0] = 1
+        cf = self._v(vec, "config")
+        cf[0] = g.cumw[0]
+        cf[1] = g.cumw[1] - g.cumw[0]
+        cf[2] = 1.0 - g.cumw[1]
+        cf[3] = g.rho
+        rel = [(viewer + k) % n for k in range(n)]          # block k -> seat
+        cols = np.arange(self.sw)
+        for k, q in enumerate(rel):
+            cols[6 + k] = 6 + q
+            cols[12 + 5 * k:17 + 5 * k] = np.arange(12 + 5 * q, 17 + 5 * q)
+            cols[32 + k] = 32 + q
+        t = self._templates[key] = (vec, rel, cols)
+        return t
+
     def observe(self, s, viewer: int) -> np.ndarray:
-        """``float32[spec.size]`` for seat ``viewer`` (0..n-1).
+        """``float32[spec.size]`` for seat ``viewer`` (0..n-1): a copy of the seat's static template, the
+        map block from :meth:`_map` (cached while the map is unchanged), then element writes of the
+        other non-zero fields (each small numpy call costs more than tens of element writes).
 
         Raises:
             ValueError: ``viewer`` is not a seat.
@@ -63,100 +95,164 @@ class Observer:
         n = s.n
         if not 0 <= viewer < n:
             raise ValueError(f"observer seat {viewer} outside 0..{n - 1}")
-        vec = np.zeros(self.spec.size, np.float32)
-        v = self._v
-        rel = [(viewer + k) % n for k in range(n)]            # block k -> seat
-        relof = {q: k for k, q in enumerate(rel)}             # seat -> block
-        v(vec, "phase")[int(s.phase)] = 1
+        tmpl, rel, cols = self._template(n, viewer)
+        vec = tmpl.copy()
+        o = self.offsets
+        vec[o["phase"] + int(s.phase)] = 1
         if s.sub >= 0:
-            v(vec, "sub_phase")[int(s.sub)] = 1
+            vec[o["sub_phase"] + int(s.sub)] = 1
         if 1 <= s.day <= g.num_days:
-            v(vec, "day")[s.day - 1] = 1
+            vec[o["day"] + s.day - 1] = 1
         if not s.terminal and s.current >= 0:
-            v(vec, "decider")[relof[s.current]] = 1
-        v(vec, "first_player")[relof[s.first]] = 1
-        v(vec, "surge")[relof[s.surge] if s.surge >= 0 else P] = 1
-        pl = v(vec, "players")
-        on_row = [sum(s.bids[i][q] for i in range(g.R)) for q in range(n)]
+            vec[o["decider"] + (s.current - viewer) % n] = 1
+        vec[o["first_player"] + (s.first - viewer) % n] = 1
+        vec[o["surge"] + ((s.surge - viewer) % n if s.surge >= 0 else P)] = 1
+        block, liv, dead, boast = self._map(s)
+        np.take(block, cols, axis=1, out=self._v(vec, "spaces"))
+        bids = s.bids
+        pw = self.pw
+        dmb = self.dmb
+        s23 = 23 + g.S
         for k, q in enumerate(rel):
-            b = pl[k]
-            b[0] = 1
-            b[1] = s.favour[q] / 100
-            boast = sum(s.boast[sp][q] for sp in range(g.N))
-            b[2:12] = np.array([s.available[q], s.spent[q], s.unearned[q], on_row[q], s.tower_today[q],
-                                s.tower_stuck[q], s.board[q][0], s.board[q][1], s.board[q][2], boast]) / 19
-            liv = sum(s.living[sp][q] for sp in range(g.N))
-            dead = sum(s.dead[sp][q] for sp in range(g.N))
-            b[12:17] = np.array([s.reserves[q], s.anger[q], s.limbo[q], liv, dead]) / 16
-            b[17] = s.shaman_alive[q]
-            b[18] = s.committed[q]
-            b[19] = s.out[q]
-            b[20] = s.kills_today[q] / 16
-            b[21] = len(s.objectives[q]) / 3
-            b[22] = s.draft_bid[q] / self.dmb
+            b = o["players"] + k * pw
+            vec[b + 1] = s.favour[q] / 100
+            on_row = 0
+            for r in bids:
+                on_row += r[q]
+            brd = s.board[q]
+            for j, x in enumerate((s.available[q], s.spent[q], s.unearned[q], on_row, s.tower_today[q],
+                                   s.tower_stuck[q], brd[0], brd[1], brd[2], boast[q])):
+                if x:
+                    vec[b + 2 + j] = x / 19
+            for j, x in enumerate((s.reserves[q], s.anger[q], s.limbo[q], liv[q], dead[q])):
+                if x:
+                    vec[b + 12 + j] = x / 16
+            vec[b + 17] = s.shaman_alive[q]
+            vec[b + 18] = s.committed[q]
+            vec[b + 19] = s.out[q]
+            vec[b + 20] = s.kills_today[q] / 16
+            vec[b + 21] = len(s.objectives[q]) / 3
+            vec[b + 22] = s.draft_bid[q] / dmb
             if s.shaman_id[q] >= 0:
-                b[23 + s.shaman_id[q]] = 1
+                vec[b + 23 + s.shaman_id[q]] = 1
             for c in s.held[q]:
-                b[23 + g.S + c] = 1
-        sv = v(vec, "spaces")
+                vec[b + s23 + c] = 1
+        rw = g.D + 4
+        ro = o["row"]
+        for i, c in enumerate(s.row):
+            b = ro + i * rw
+            if c >= 0:
+                vec[b + c] = 1
+            r = bids[i]
+            for k, q in enumerate(rel):
+                if r[q]:
+                    vec[b + g.D + k] = r[q] / 19
+        ov = o["own_objectives"]
+        for ob in s.objectives[viewer]:
+            vec[ov + ob] = 1
+        sc = o["scored_objectives"]
+        for ob, up in s.obj_discard:
+            if up:
+                vec[sc + ob] = 1
+        dd = o["div_discard"]
+        for c in s.div_discard:
+            vec[dd + c] = 1
+        eo = o["events"]
+        ew = g.N + 2
+        for e, sp in s.events:
+            vec[eo + e * ew] = 1
+            if sp >= 0:
+                vec[eo + e * ew + 2 + sp] = 1
+        for e in s.event_discard:
+            vec[eo + e * ew + 1] = 1
+        ds = o["deck_sizes"]
+        vec[ds] = len(s.div_deck) / g.D
+        vec[ds + 1] = len(s.event_deck) / g.E
+        vec[ds + 2] = len(s.obj_deck) / g.O
+        vec[ds + 3] = len(s.obj_discard) / g.O
+        relof = {q: k for k, q in enumerate(rel)}                          # seat -> block
+        ca, cb, _ = self.views_of["context"]
+        self._context(s, vec[ca:cb], relof)
+        return vec
+
+    def _map(self, s) -> tuple:
+        """The map's part of the observation, cached while the map is unchanged: ``(block, living, dead,
+        boasts)``: the spaces block in absolute seat order (``float32[N, 36]``; a viewer's is a column
+        permutation of it) and the per-seat totals of living warriors, dead warriors and boasts. The cache
+        is keyed on copies of every state field the block reads (a content comparison, so any change of
+        the state, by a rule or by hand, rebuilds it)."""
+        key = self._map_key
+        if key is not None and (s.living == key[0] and s.dead == key[1] and s.boast == key[2]
+                                and s.blood == key[3] and s.shaman_space == key[4]
+                                and s.shaman_alive == key[5] and s.events == key[6] and s.held == key[7]
+                                and s.shaman_id == key[8] and s.n == key[9]):
+            return self._map_val
+        self._map_key = ([r[:] for r in s.living], [r[:] for r in s.dead], [r[:] for r in s.boast],
+                         s.blood[:], s.shaman_space[:], s.shaman_alive[:], [e[:] for e in s.events],
+                         [h[:] for h in s.held], s.shaman_id[:], s.n)
+        self._map_val = self._spaces(s)
+        return self._map_val
+
+    def _static_spaces(self, n: int) -> np.ndarray:
+        """The fixed fields of the spaces block in absolute seat order, flat (built once per seat count)."""
+        sv = self._static.get(n)
+        if sv is None:
+            g = self.g
+            sv = self._static[n] = np.zeros((g.N, self.sw), np.float32)
+            bidx = {"scriptorium": 1, "mausoleum": 2, "temple": 3}
+            owner = {g.hold[q]: q for q in range(n)}
+            for sp in g.active_spaces:
+                b = sv[sp]
+                b[0] = 1
+                if g.building[sp] in bidx:
+                    b[bidx[g.building[sp]]] = 1
+                b[5] = sp == g.mono
+                if sp in owner:
+                    b[6 + owner[sp]] = 1
+                b[10] = g.slots[sp] / 6
+            sv = self._static[n] = sv.reshape(-1)
+        return sv
+
+    def _spaces(self, s) -> tuple:
+        """``(block, living, dead, boasts)`` of :meth:`_map`, built (docs §7 ``spaces``)."""
+        g = self.g
+        n = s.n
+        sw = self.sw
+        sv = self._static_spaces(n).copy()
         tun = tunnels_now(g, s)
         ctrl = controllers(g, s)
-        bidx = {"scriptorium": 1, "mausoleum": 2, "temple": 3}
-        owner = {g.hold[q]: q for q in range(n)}
-        for sp in range(g.N):
-            if not g.active[sp]:
-                continue
-            b = sv[sp]
-            b[0] = 1
-            if g.building[sp] in bidx:
-                b[bidx[g.building[sp]]] = 1
-            b[4] = tun[sp]
-            b[5] = sp == g.mono
-            if sp in owner:
-                b[6 + relof[owner[sp]]] = 1
-            b[10] = g.slots[sp] / 6
-            b[11] = s.blood[sp] / 6
-            for k, q in enumerate(rel):
-                o = 12 + 5 * k
-                b[o] = s.living[sp][q] / 16
-                b[o + 1] = s.dead[sp][q] / 16
-                if s.shaman_space[q] == sp:
-                    b[o + 2 if s.shaman_alive[q] else o + 3] = 1
-                b[o + 4] = s.boast[sp][q] / 6
+        liv, dead, boast = [0] * n, [0] * n, [0] * n
+        seats = range(n)
+        for sp in g.active_spaces:
+            b = sp * sw
+            if tun[sp]:
+                sv[b + 4] = 1
+            if s.blood[sp]:
+                sv[b + 11] = s.blood[sp] / 6
+            lv, dd, bo = s.living[sp], s.dead[sp], s.boast[sp]
+            for q in seats:
+                if lv[q]:
+                    sv[b + 12 + 5 * q] = lv[q] / 16
+                    liv[q] += lv[q]
+                if dd[q]:
+                    sv[b + 13 + 5 * q] = dd[q] / 16
+                    dead[q] += dd[q]
+                if bo[q]:
+                    sv[b + 16 + 5 * q] = bo[q] / 6
+                    boast[q] += bo[q]
             if ctrl[sp] >= 0:
-                b[32 + relof[ctrl[sp]]] = 1
-        rv = v(vec, "row")
-        for i in range(g.R):
-            if s.row[i] >= 0:
-                rv[i, s.row[i]] = 1
-            for k, q in enumerate(rel):
-                rv[i, g.D + k] = s.bids[i][q] / 19
-        ov = v(vec, "own_objectives")
-        for o in s.objectives[viewer]:
-            ov[o] = 1
-        sc = v(vec, "scored_objectives")
-        for o, up in s.obj_discard:
-            if up:
-                sc[o] = 1
-        dd = v(vec, "div_discard")
-        for c in s.div_discard:
-            dd[c] = 1
-        ev = v(vec, "events")
-        for e, sp in s.events:
-            ev[e, 0] = 1
-            if sp >= 0:
-                ev[e, 2 + sp] = 1
-        for e in s.event_discard:
-            ev[e, 1] = 1
-        v(vec, "deck_sizes")[:] = [len(s.div_deck) / g.D, len(s.event_deck) / g.E, len(s.obj_deck) / g.O,
-                                   len(s.obj_discard) / g.O]
-        self._context(s, v(vec, "context"), relof)
-        cf = v(vec, "config")
-        cf[0] = g.cumw[0]
-        cf[1] = g.cumw[1] - g.cumw[0]
-        cf[2] = 1.0 - g.cumw[1]
-        cf[3] = g.rho
-        return vec
+                sv[b + 32 + ctrl[sp]] = 1
+        for sp in self.inactive:  # locked spaces hold nothing; the totals still count every space
+            for q in seats:
+                liv[q] += s.living[sp][q]
+                dead[q] += s.dead[sp][q]
+                boast[q] += s.boast[sp][q]
+        active = g.active
+        for q in seats:
+            sp = s.shaman_space[q]
+            if 0 <= sp < g.N and active[sp]:
+                sv[sp * sw + 12 + 5 * q + (2 if s.shaman_alive[q] else 3)] = 1
+        return sv.reshape(g.N, sw), liv, dead, boast
 
     def _context(self, s, c, relof) -> None:
         g = self.g
@@ -190,7 +286,8 @@ class Observer:
         c[o + 7] = max(0, s.rec_bonus) / 5
         c[o + 8] = s.free_fate / 5
         used = s.win_used if sub == Sub.POWER_WINDOW else s.turn_used
-        c[o + 9:o + 13] = used
+        for j in range(4):
+            c[o + 9 + j] = used[j]
         o += 13
         if s.d_shaman >= 0:
             c[o + s.d_shaman] = 1

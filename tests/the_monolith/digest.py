@@ -1,0 +1,81 @@
+"""A digest of the_monolith's behaviour: sha256 over every state, mask, observation and return at every
+decision of seeded random games in 2p, 3p, 4p and 4p with the shaman draft (:data:`CONFIGS`).
+
+A refactoring or speed-up must leave every digest unchanged; a rule change regenerates them on purpose::
+
+    python -m tests.the_monolith.digest --write      # rewrite tests/the_monolith/data/digests.json
+    python -m tests.the_monolith.digest              # print the configs whose digest differs
+
+Per decision the hash takes, in order: ``json.dumps(game.to_dict(state), sort_keys=True)``, the legal mask
+(``bool`` bytes), every seat's observation (``float32`` bytes, seat order), the returns (``float32`` bytes)
+and the chosen action. Actions are drawn uniformly among the legal ones by ``numpy.random.default_rng(seed)``,
+which also seeds the game and serves its chance draws.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+
+CONFIGS = {
+    "2p": {"num_players": 2},
+    "3p": {"num_players": 3},
+    "4p": {"num_players": 4},
+    "4p_draft": {"num_players": 4, "shaman_assignment": "draft"},
+}
+GAMES = 3
+DIGEST_FILE = pathlib.Path(__file__).with_name("data") / "digests.json"
+
+
+def config_digest(config: dict, games: int = GAMES) -> str:
+    """Hex sha256 over ``games`` seeded random games of one config (seeds ``0..games-1``)."""
+    from monolith_envs.the_monolith import MonolithGame
+
+    g = MonolithGame(config)
+    h = hashlib.sha256()
+    for seed in range(games):
+        rng = np.random.default_rng(seed)
+        s = g.initial_state(rng)
+        while True:
+            h.update(json.dumps(g.to_dict(s), sort_keys=True).encode())
+            m = g.legal_mask(s)
+            h.update(m.tobytes())
+            for p in range(g.num_players):
+                h.update(np.asarray(g.observe(s, p), np.float32).tobytes())
+            h.update(np.asarray(g.returns(s), np.float32).tobytes())
+            if g.is_terminal(s):
+                break
+            a = int(rng.choice(np.flatnonzero(m)))
+            h.update(a.to_bytes(2, "little"))
+            g.apply(s, a, rng)
+    return h.hexdigest()
+
+
+def all_digests() -> dict:
+    """``{config name: digest}`` for every config of :data:`CONFIGS`."""
+    return {name: config_digest(cfg) for name, cfg in CONFIGS.items()}
+
+
+def stored() -> dict:
+    """The digests stored in :data:`DIGEST_FILE`."""
+    return json.loads(DIGEST_FILE.read_text())
+
+
+def main(argv: list[str]) -> int:
+    now = all_digests()
+    if "--write" in argv:
+        DIGEST_FILE.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {len(now)} digests to {DIGEST_FILE}")
+        return 0
+    old = stored()
+    diff = sorted(k for k in set(now) | set(old) if now.get(k) != old.get(k))
+    print("unchanged" if not diff else "differ: " + ", ".join(diff))
+    return 1 if diff else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
