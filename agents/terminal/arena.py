@@ -7,6 +7,7 @@ from typing import Any
 
 from monolith_envs.arena.board import DIR_NAMES
 from monolith_envs.arena.render import _netted, _segments, _teams
+from monolith_envs.arena.state import INSTANCES_PER_SEAT as PER_SEAT
 from monolith_envs.arena.state import Loc, Sub
 
 from . import WIDTH, Pieces, wrap
@@ -56,13 +57,13 @@ class ArenaPieces(Pieces):
             if i >= 0:
                 name = tb.name_of[state.itype[i]]
                 key[_short(name)] = name
-                text = f"{h:02d}:{i // 35}{_short(name)}/{DIR_NAMES[state.facing[i]]}"
+                text = f"{h:02d}:{i // PER_SEAT}{_short(name)}/{DIR_NAMES[state.facing[i]]}"
                 if state.wounds[i]:
                     text += f"+{state.wounds[i]}"
                 text += "N" * bool(netted[h]) + (f"P{state.poison[i]}" if state.poison[i] else "")
                 text += "M" * (state.net_marker_on == i) + "E" * (state.entrench_on == i)
             for p, k in segs.get(h, ()):
-                text += f"S{k}" if i >= 0 and i // 35 == p else f"S{k}@{p}"
+                text += f"S{k}" if i >= 0 and i // PER_SEAT == p else f"S{k}@{p}"
             cells.append(text)
         lines = []
         for row in _ROWS:
@@ -121,7 +122,7 @@ class ArenaPieces(Pieces):
 
     @staticmethod
     def _tile(tb, state, i: int) -> str:
-        return f"P{i // 35} {tb.name_of[state.itype[i]]}"
+        return f"P{i // PER_SEAT} {tb.name_of[state.itype[i]]}"
 
     # ------------------------------------------------------------------ narration
     def action_text(self, game: Any, state: Any, action: int) -> str:
