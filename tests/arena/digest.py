@@ -21,6 +21,7 @@ import sys
 
 import numpy as np
 
+from tests import digests
 from tests.arena.configs import ARENA_CONFIGS
 
 GAMES = 20
@@ -51,26 +52,14 @@ def config_digest(config: dict, games: int = GAMES) -> str:
     return h.hexdigest()
 
 
-def all_digests() -> dict:
-    """``{config name: digest}`` for every named config."""
-    return {name: config_digest(cfg) for name, cfg in ARENA_CONFIGS.items()}
-
-
 def stored() -> dict:
     """The digests stored in :data:`DIGEST_FILE`."""
-    return json.loads(DIGEST_FILE.read_text())
+    return digests.stored(DIGEST_FILE)
 
 
 def main(argv: list[str]) -> int:
-    now = all_digests()
-    if "--write" in argv:
-        DIGEST_FILE.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
-        print(f"wrote {len(now)} digests to {DIGEST_FILE}")
-        return 0
-    old = stored()
-    diff = sorted(k for k in set(now) | set(old) if now.get(k) != old.get(k))
-    print("unchanged" if not diff else "differ: " + ", ".join(diff))
-    return 1 if diff else 0
+    """Check the digests of every config of :data:`ARENA_CONFIGS` (``--write`` stores them)."""
+    return digests.digest_command(argv, ARENA_CONFIGS, config_digest, DIGEST_FILE)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ import sys
 
 import numpy as np
 
+from tests import digests
+
 GAMES = 12
 ENV_GAMES = 6
 DIGEST_FILE = pathlib.Path(__file__).with_name("data") / "digests.json"
@@ -96,26 +98,14 @@ def config_digest(config: dict) -> str:
     return game_digest(config) + "/" + env_digest(config)
 
 
-def all_digests() -> dict:
-    """``{config name: digest}`` for every config of :data:`DIGEST_CONFIGS`."""
-    return {name: config_digest(cfg) for name, cfg in DIGEST_CONFIGS.items()}
-
-
 def stored() -> dict:
     """The digests stored in :data:`DIGEST_FILE`."""
-    return json.loads(DIGEST_FILE.read_text())
+    return digests.stored(DIGEST_FILE)
 
 
 def main(argv: list[str]) -> int:
-    now = all_digests()
-    if "--write" in argv:
-        DIGEST_FILE.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
-        print(f"wrote {len(now)} digests to {DIGEST_FILE}")
-        return 0
-    old = stored()
-    diff = sorted(k for k in set(now) | set(old) if now.get(k) != old.get(k))
-    print("unchanged" if not diff else "differ: " + ", ".join(diff))
-    return 1 if diff else 0
+    """Check the digests of every config of :data:`DIGEST_CONFIGS` (``--write`` stores them)."""
+    return digests.digest_command(argv, DIGEST_CONFIGS, config_digest, DIGEST_FILE)
 
 
 if __name__ == "__main__":
