@@ -14,12 +14,8 @@ which also seeds the game.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import pathlib
 import sys
-
-import numpy as np
 
 from tests import digests
 from tests.arena.configs import ARENA_CONFIGS
@@ -29,27 +25,10 @@ DIGEST_FILE = pathlib.Path(__file__).with_name("data") / "digests.json"
 
 
 def config_digest(config: dict, games: int = GAMES) -> str:
-    """Hex sha256 over ``games`` seeded random games of one config (seeds ``0..games-1``)."""
+    """Hex sha256 over ``games`` seeded random games of one config (:func:`tests.digests.engine_digest`)."""
     from monolith_envs.arena.game import ArenaGame
 
-    g = ArenaGame(config)
-    h = hashlib.sha256()
-    for seed in range(games):
-        rng = np.random.default_rng(seed)
-        s = g.initial_state(rng)
-        while True:
-            h.update(json.dumps(g.to_dict(s), sort_keys=True).encode())
-            m = g.legal_mask(s)
-            h.update(m.tobytes())
-            for p in range(g.num_players):
-                h.update(np.asarray(g.observe(s, p), np.float32).tobytes())
-            h.update(np.asarray(g.returns(s), np.float32).tobytes())
-            if g.is_terminal(s):
-                break
-            a = int(rng.choice(np.flatnonzero(m)))
-            h.update(a.to_bytes(2, "little"))
-            g.apply(s, a)
-    return h.hexdigest()
+    return digests.engine_digest(ArenaGame(config), games)
 
 
 def stored() -> dict:

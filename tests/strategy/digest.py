@@ -42,27 +42,10 @@ DIGEST_CONFIGS: dict = {
 
 
 def game_digest(config: dict, games: int = GAMES) -> str:
-    """Hex sha256 over ``games`` seeded random games played on the engine (seeds ``0..games-1``)."""
+    """Hex sha256 over ``games`` seeded random games played on the engine (:func:`tests.digests.engine_digest`)."""
     from monolith_envs.strategy.game import StrategyGame
 
-    g = StrategyGame(config)
-    h = hashlib.sha256()
-    for seed in range(games):
-        rng = np.random.default_rng(seed)
-        s = g.initial_state(rng)
-        while True:
-            h.update(json.dumps(g.to_dict(s), sort_keys=True).encode())
-            m = g.legal_mask(s)
-            h.update(m.tobytes())
-            for p in range(g.num_players):
-                h.update(np.asarray(g.observe(s, p), np.float32).tobytes())
-            h.update(np.asarray(g.returns(s), np.float32).tobytes())
-            if g.is_terminal(s) or s.decisions >= g.max_decisions:
-                break
-            a = int(rng.choice(np.flatnonzero(m)))
-            h.update(a.to_bytes(2, "little"))
-            g.apply(s, a, rng)
-    return h.hexdigest()
+    return digests.engine_digest(StrategyGame(config), games)
 
 
 def env_digest(config: dict, games: int = ENV_GAMES) -> str:
