@@ -126,7 +126,7 @@ class StrategyPieces(Pieces):
         for p in range(R.n):
             pool = " ".join(str(f + 1) for f in range(6) for _ in range(s.pool[p][f])) or "-"
             you = " (you)" if p == viewer else ""
-            out.append(f"P{p}{'*' if p == s.primus else ' '}{you} VP {s.vp[p]}, gems {s.gems[p]}, pool [{pool}], "
+            out.append(f"P{p}{'*' if p == s.primus else ''}{you} VP {s.vp[p]}, gems {s.gems[p]}, pool [{pool}], "
                        f"source {s.src_dice[p]}, aside {s.aside[p]}, guard {s.guard[p]}, hand {R.hand_size(s, p)}")
             if p == viewer:
                 h = [kinds[k] + (f" x{s.hand[p][k]}" if s.hand[p][k] > 1 else "") for k in range(R.K) if s.hand[p][k]]

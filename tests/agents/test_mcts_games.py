@@ -122,3 +122,20 @@ def test_mcts_search_depends_only_on_what_the_acting_seat_sees(env_id, config):
                                     for k in range(1, 20))
                         if _hidden(env_id, v, other, n) != _hidden(env_id, true_state, other, n))
     assert _search(env, agent, seen_changed)[1] != runs[0][1]
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("mcts:x", "the number of simulations N in mcts:N must be an integer, got 'x'"),
+    ("mcts:1.5", "the number of simulations N in mcts:N must be an integer, got '1.5'"),
+    ("mcts:10:c=abc", "c (the exploration constant) must be a number, got 'abc'"),
+    ("mcts:10:k=two", "k must be an integer, got 'two'"),
+    ("mcts:0", "simulations must be >= 1, got 0"),
+])
+def test_bad_mcts_specs_name_the_field_and_the_accepted_forms(spec, says):
+    from agents import AgentSpecError
+
+    with pytest.raises(AgentSpecError) as exc:
+        make_agent(spec, STRATEGY)
+    msg = str(exc.value)
+    assert msg.startswith(f"bad agent spec {spec!r}: {says}; accepted: random | heuristic | mcts:N")
+    assert msg.count("bad agent spec") == 1
