@@ -51,6 +51,15 @@ _PASSED = {Sub.DIV_RAISE: "forfeits the bid", Sub.MARCH_STEP: "stops marching", 
 _NUMBER = {Sub.MARCH_GROUP: "{v} warrior(s) march", Sub.MARCH_REGROUP: "{v} warrior(s) march on",
            Sub.RECRUIT_HEARTS: "{v} hearts", Sub.DIV_AMOUNT: "bid {v} hearts", Sub.DIV_RAISE: "raise by {v}",
            Sub.DRAFT_OPEN_BID: "open at {v}", Sub.DRAFT_RESPOND: "bid {v}"}
+_FAMILY_IN = {("number", Sub.DRAFT_RESPOND): "bid higher", ("number", Sub.DRAFT_OPEN_BID): "open the bidding",
+              ("number", Sub.DIV_RAISE): "raise the bid", ("number", Sub.MARCH_REGROUP): "set the group size",
+              ("space", Sub.MARCH_STEP): "march on to a space", ("space", Sub.SHAMAN_STEP): "move the shaman",
+              ("space", Sub.RECRUIT_PLACE): "place a warrior", ("space", Sub.EXTRA_KILL): "kill once more",
+              ("use_power", Sub.POWER_WINDOW): "use a power now"}
+_NUMBER_DONE = {Sub.MARCH_GROUP: "marches with {v} warrior(s)", Sub.MARCH_REGROUP: "goes on with {v} warrior(s)",
+                Sub.RECRUIT_HEARTS: "pays {v} hearts to recruit", Sub.DIV_AMOUNT: "bids {v} hearts",
+                Sub.DIV_RAISE: "raises by {v}", Sub.DRAFT_OPEN_BID: "opens the bidding at {v}",
+                Sub.DRAFT_RESPOND: "bids {v}"}
 _ASK = {Sub.DRAFT_NOMINATE: "names a shaman to auction", Sub.DRAFT_OPEN_BID: "opens the bidding",
         Sub.DRAFT_RESPOND: "bids higher or passes for good", Sub.DRAFT_FREE_PICK: "picks a shaman for free",
         Sub.OBJ_DISCARD: "discards an objective (face down)", Sub.DIV_RAISE: "raises the bid or forfeits it",
@@ -146,6 +155,8 @@ class TheMonolithPieces(Pieces):
     def family_option(self, game: Any, state: Any, family: str) -> str:
         if family == "pass" and state.sub >= 0:
             return _PASS.get(Sub(state.sub), "pass")
+        if state.sub >= 0 and (family, Sub(state.sub)) in _FAMILY_IN:
+            return _FAMILY_IN[family, Sub(state.sub)]
         return _FAMILIES.get(family, family)
 
     def _units_of(self, s: Any, sp: int) -> str:
@@ -214,7 +225,7 @@ class TheMonolithPieces(Pieces):
                     Sub.EXTRA_KILL: "kills again in"}.get(sub, "chooses space")
             return f"{verb} {self._space(g, idx[0])}"
         if fam == "number":
-            return "chooses " + (_NUMBER.get(sub, "{v}").format(v=idx[0]) if sub is not None else str(idx[0]))
+            return _NUMBER_DONE.get(sub, "chooses {v}").format(v=idx[0])
         if fam == "row":
             return f"bids on row slot {idx[0]}" + (f" ({g.divs[s.row[idx[0]]].name})" if s.row[idx[0]] >= 0 else "")
         if fam == "use_power":

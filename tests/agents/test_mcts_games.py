@@ -139,3 +139,26 @@ def test_bad_mcts_specs_name_the_field_and_the_accepted_forms(spec, says):
     msg = str(exc.value)
     assert msg.startswith(f"bad agent spec {spec!r}: {says}; accepted: random | heuristic | mcts:N")
     assert msg.count("bad agent spec") == 1
+
+
+def test_strategy_mcts_prunes_the_root_to_the_heuristics_best_actions():
+    """``MCTS_DEFAULTS["root_k"] = 8`` takes effect through the heuristic's ``action_prior``: of the 25 legal
+    actions only the 8 best-scored are searched, the heuristic's own choice among them."""
+    from agents.heuristics.strategy import action_prior, state_policy
+
+    env = monolith_envs.make(STRATEGY, wrapped=False, num_players=2)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    while not (env.game_state.pending["k"] == 3 and len(env.legal_actions()) > 8):
+        env.step(int(rng.choice(env.legal_actions())))
+    game, state, legal = env.game, env.game_state, env.legal_actions()
+    assert len(legal) == 25
+    scores = action_prior(game, state, 0, legal, np.random.default_rng(1))
+    pick = int(state_policy(game, state, 0, np.random.default_rng(1)))
+    assert int(legal[int(np.argmax(scores))]) == pick and np.count_nonzero(scores >= 100) == 1
+    agent = make_agent("mcts:30", STRATEGY)
+    agent.bind(env)
+    obs = env.observe(env.agent_selection)
+    a = agent.act(obs["observation"], obs["action_mask"], np.random.default_rng(1))
+    kept = set(int(x) for x in np.asarray(legal)[np.argsort(-scores, kind="stable")[:8]])
+    assert set(agent.last_root.children) == kept and a in kept and pick in kept
