@@ -31,9 +31,18 @@ import numpy as np
 __all__ = ["main"]
 
 
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows ``(default: ...)`` only for options whose default says something (not None, [] or False)."""
+
+    def _get_help_string(self, action):
+        if action.default in (None, [], False):
+            return action.help
+        return super()._get_help_string(action)
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m agents.play", description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                 formatter_class=_HelpFormatter)
     ap.add_argument("env_id", help="registered env id, e.g. monolith_arena_v0")
     ap.add_argument("--opponents", default=None,
                     help="comma-separated agent specs, one per opponent seat in seat order (random, heuristic, "

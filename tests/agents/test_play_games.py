@@ -153,3 +153,12 @@ def test_opponents_for_a_one_seat_game_is_an_error(capsys):
         main([STRATEGY, "--set", "num_players=1", "--opponents", "random"], input_fn=always("quit"))
     assert exc.value.code == 2
     assert "has one seat (you play alone), so --opponents takes no agent specs; got 1: random" in capsys.readouterr().err
+
+
+def test_help_shows_only_meaningful_defaults(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "(default: None)" not in text and "(default: [])" not in text
+    assert "--seat SEAT your seat number, or 'random' (default: 0)" in text
+    assert "--seed SEED match seed (default: random) --set" in text
