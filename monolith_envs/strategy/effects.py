@@ -205,8 +205,6 @@ def t_rcp(R: Rules, s: StrategyState, t: dict, rng) -> None:
         return
     op = dict(t, t="op")
     if ln.cost:
-        from .payments import offer
-
         offer(R, s, r, ln.cost, "cost", op, None, src=t["src"])
         return
     s.tasks.append(op)
@@ -452,3 +450,5 @@ TASKS = {
     "line": t_line, "rcp": t_rcp, "op": t_op, "steal_vp1": t_steal_vp1, "steal_gems1": t_steal_gems1,
     "hlimit": t_hlimit, "discard": t_discard, "block": t_block,
 }
+
+from .payments import offer  # noqa: E402  (payments imports this module's helpers first)

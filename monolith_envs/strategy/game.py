@@ -20,6 +20,7 @@ from .observe import Observer
 from .setup_game import new_state
 from .state import Kind, StrategyState, fast_clone
 from .table import TABLE
+from .turn import cast_checks
 
 __all__ = ["StrategyGame"]
 
@@ -59,6 +60,7 @@ class StrategyGame(GameBase):
         R = self.rules = Rules(content, n, cfg)
         R.off = Offsets(self.layout)
         R.END_TURN = R.off.END_TURN
+        R.cast_checks = cast_checks(R)
         self.observer = Observer(R)
         self.obs_spec = self.observer.spec
         self.max_decisions = int(cfg["max_decisions"])
