@@ -203,14 +203,18 @@ def t_res_pos(R: Rules, s: StrategyState, t: dict, rng) -> None:
     """Resolve one position (docs §4.9): its lines if it holds a die (not for Immediate cards), then the
     dice go back to their pools."""
     pos = t["pos"]
+    seat = s.sock_seat
+    # positions without an active card or a die are passed over here: their task would push the next
+    # position's and return, with no decision open in between
+    while True:
+        kind, obj = R.active(s, pos)
+        if kind is not None and max(seat[(pos - 1) * 4:pos * 4]) >= 0:
+            break
+        if pos >= 13:
+            return
+        pos += 1
     if pos < 13:
         s.tasks.append({"t": "res_pos", "pos": pos + 1})
-    kind, obj = R.active(s, pos)
-    if kind is None:
-        return
-    here = R.dice_on(s, pos)
-    if not here:
-        return
     s.tasks.append({"t": "res_ret", "where": pos})
     if kind == "card":
         if obj.immediate:
