@@ -17,6 +17,7 @@ setup(
         Extension(
             "monolith_envs.the_monolith._fastobs",
             sources=["monolith_envs/the_monolith/_fastobs.c"],
+            depends=["monolith_envs/the_monolith/_fastobs_lists.h"],
             optional=True,
         ),
     ]

@@ -24,8 +24,9 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <limits.h>
 #include <string.h>
+
+#include "_fastobs_lists.h"
 
 #define CAPSULE "the_monolith_obs_ctx"
 #define MAXP 4
@@ -95,84 +96,6 @@ static void ctx_free(PyObject *cap) {
     PyMem_Free(c);
 }
 
-/* ---- reading ints: plain ints and bools (also IntEnum codes) directly; numpy's C scalar types through
- * their index; anything else is refused, so no Python code runs while the lists are being read. */
-static int numpy_scalar(PyObject *o) {
-    const char *name = Py_TYPE(o)->tp_name;
-    return !(Py_TYPE(o)->tp_flags & Py_TPFLAGS_HEAPTYPE) && strncmp(name, "numpy.", 6) == 0 &&
-           strcmp(name, "numpy.ndarray") != 0;
-}
-
-static int to_long(PyObject *o, long *v, const char *what) {
-    int overflow = 0;
-    if (PyLong_Check(o)) {
-        *v = PyLong_AsLongAndOverflow(o, &overflow);
-    } else if (numpy_scalar(o) && strncmp(Py_TYPE(o)->tp_name + 6, "bool", 4) == 0) {
-        int t = PyObject_IsTrue(o);
-        if (t < 0) return -1;
-        *v = t;
-        return 0;
-    } else if (numpy_scalar(o) && PyIndex_Check(o)) {
-        PyObject *i = PyNumber_Index(o);
-        if (!i) return -1;
-        *v = PyLong_AsLongAndOverflow(i, &overflow);
-        Py_DECREF(i);
-    } else {
-        PyErr_Format(PyExc_TypeError, "observation: %s holds %.80s, expected int", what, Py_TYPE(o)->tp_name);
-        return -1;
-    }
-    if (overflow || (*v == -1 && PyErr_Occurred())) {
-        if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "observation: %s holds an int too large", what);
-        return -1;
-    }
-    return 0;
-}
-
-typedef struct { PyObject **it; Py_ssize_t len; const char *name; } List;
-
-static PyObject *EMPTY[1];
-
-static int as_list(PyObject *o, List *l, const char *name) {
-    l->name = name;
-    if (PyList_Check(o)) {
-        l->len = PyList_GET_SIZE(o);
-        l->it = l->len ? ((PyListObject *)o)->ob_item : EMPTY;
-        return 0;
-    }
-    if (PyTuple_Check(o)) {
-        l->len = PyTuple_GET_SIZE(o);
-        l->it = ((PyTupleObject *)o)->ob_item;
-        return 0;
-    }
-    PyErr_Format(PyExc_TypeError, "observation: %s must be a list, not %.80s", name, Py_TYPE(o)->tp_name);
-    return -1;
-}
-
-static int item(const List *l, Py_ssize_t i, long *v) {
-    if (i >= l->len) {
-        PyErr_Format(PyExc_IndexError, "observation: %s has %zd entries, needs more than %zd", l->name, l->len, i);
-        return -1;
-    }
-    return to_long(l->it[i], v, l->name);
-}
-
-static int sublist(const List *l, Py_ssize_t i, List *out) {
-    if (i >= l->len) {
-        PyErr_Format(PyExc_IndexError, "observation: %s has %zd entries, needs more than %zd", l->name, l->len, i);
-        return -1;
-    }
-    return as_list(l->it[i], out, l->name);
-}
-
-/* a value read from the state must lie in lo..hi-1 (a card, a space, a seat) */
-static int in_range(long v, long lo, long hi, const char *what) {
-    if (v < lo || v >= hi) {
-        PyErr_Format(PyExc_ValueError, "observation: %s is %ld, outside %ld..%ld", what, v, lo, hi - 1);
-        return -1;
-    }
-    return 0;
-}
-
 /* ---- state fields through the instance dict (interned keys; X-macro names each field once) */
 #define STATE_FIELDS(X) \
     X(n) X(day) X(phase) X(sub) X(current) X(first) X(surge) X(terminal) X(favour) X(available) X(spent) \
@@ -218,44 +141,6 @@ static int get_seats(PyObject *d, int k, int n, long *v) {
 #define TRY(x) do { if ((x) < 0) goto fail; } while (0)
 
 /* ------------------------------------------------------------------ make_context */
-static int layout_int(PyObject *layout, const char *key, int *dst) {
-    PyObject *v = PyDict_GetItemString(layout, key); /* borrowed */
-    if (!v) {
-        PyErr_Format(PyExc_KeyError, "make_context: the layout has no %s", key);
-        return -1;
-    }
-    long x;
-    if (to_long(v, &x, key) < 0) return -1;
-    if (x < 0 || x > INT_MAX) {
-        PyErr_Format(PyExc_ValueError, "make_context: layout %s is %ld, expected a non-negative C int", key, x);
-        return -1;
-    }
-    *dst = (int)x;
-    return 0;
-}
-
-static int *table_ints(PyObject *tables, const char *key, int want) {
-    PyObject *v = PyDict_GetItemString(tables, key); /* borrowed */
-    if (!v) {
-        PyErr_Format(PyExc_KeyError, "make_context: the tables have no %s", key);
-        return NULL;
-    }
-    List l;
-    if (as_list(v, &l, key) < 0) return NULL;
-    if (l.len != want) {
-        PyErr_Format(PyExc_ValueError, "make_context: table %s has %zd entries, expected %d", key, l.len, want);
-        return NULL;
-    }
-    int *out = PyMem_Malloc(sizeof(int) * (want > 0 ? want : 1));
-    if (!out) { PyErr_NoMemory(); return NULL; }
-    for (int i = 0; i < want; i++) {
-        long x;
-        if (to_long(l.it[i], &x, key) < 0) { PyMem_Free(out); return NULL; }
-        out[i] = (int)x;
-    }
-    return out;
-}
-
 static PyObject *make_context(PyObject *self, PyObject *args) {
     PyObject *layout, *tables, *config;
     if (!PyArg_ParseTuple(args, "O!O!O:make_context", &PyDict_Type, &layout, &PyDict_Type, &tables, &config))
@@ -310,6 +195,14 @@ static int weight_of(const Ctx *c, long sid, const List *held, long *w) {
     return 0;
 }
 
+/* entry j of the events in play: the event (0..E-1) and its space (0..N-1, or negative for none) */
+static int event_at(const Ctx *c, const List *events, Py_ssize_t j, long *e, long *sp) {
+    List ev;
+    if (sublist(events, j, &ev) < 0 || item(&ev, 0, e) < 0 || item(&ev, 1, sp) < 0) return -1;
+    if (in_range(*e, 0, c->E, "an event in play") < 0) return -1;
+    return *sp >= 0 ? in_range(*sp, 0, c->N, "an event's space") : 0;
+}
+
 /* the spaces block (docs §7 spaces) and the per-seat totals of living warriors, dead warriors and boasts */
 static int spaces_block(const Ctx *c, PyObject *d, const long *rel, const long *alive, const List *held,
                         long *liv, long *dead, long *boast, float *o) {
@@ -333,16 +226,9 @@ static int spaces_block(const Ctx *c, PyObject *d, const long *rel, const long *
     if (N > 256) { PyErr_SetString(PyExc_ValueError, "observation: more than 256 spaces"); goto fail; }
     for (int sp = 0; sp < N; sp++) tun[sp] = (unsigned char)(c->base_tunnel[sp] != 0);
     for (Py_ssize_t j = 0; j < events.len; j++) {
-        List ev;
         long e, sp;
-        TRY(sublist(&events, j, &ev));
-        TRY(item(&ev, 0, &e));
-        TRY(item(&ev, 1, &sp));
-        TRY(in_range(e, 0, c->E, "an event in play"));
-        if (sp >= 0 && c->event_tunnel[e] >= 0) {
-            TRY(in_range(sp, 0, N, "an event's space"));
-            tun[sp] = (unsigned char)(c->event_tunnel[e] && c->active[sp]);
-        }
+        TRY(event_at(c, &events, j, &e, &sp));
+        if (sp >= 0 && c->event_tunnel[e] >= 0) tun[sp] = (unsigned char)(c->event_tunnel[e] && c->active[sp]);
     }
     for (int q = 0; q < n; q++) liv[q] = dead[q] = boast[q] = 0;
     for (int sp = 0; sp < N; sp++) {
@@ -390,6 +276,23 @@ static int spaces_block(const Ctx *c, PyObject *d, const long *rel, const long *
     return 0;
 fail:
     return -1;
+}
+
+/* multi-hot of the indices (each in 0..hi-1) of list l at at[index] */
+static int hot(const List *l, long hi, float *at, const char *what) {
+    for (Py_ssize_t j = 0; j < l->len; j++) {
+        long x;
+        if (item(l, j, &x) < 0 || in_range(x, 0, hi, what) < 0) return -1;
+        at[x] = 1.0f;
+    }
+    return 0;
+}
+
+/* the same for the list field k of the state */
+static int multi_hot(PyObject *d, int k, long hi, float *at) {
+    List l;
+    if (get_list(d, k, &l) < 0) return -1;
+    return hot(&l, hi, at, KNAMES[k]);
 }
 
 static int players_block(const Ctx *c, PyObject *d, long viewer, const long *alive, const List *held,
@@ -450,28 +353,11 @@ static int players_block(const Ctx *c, PyObject *d, long viewer, const long *ali
         }
         List h;
         TRY(sublist(held, q, &h));
-        for (Py_ssize_t j = 0; j < h.len; j++) {
-            long card;
-            TRY(item(&h, j, &card));
-            TRY(in_range(card, 0, c->D, "a held divination"));
-            b[c->pl_held + card] = 1.0f;
-        }
+        TRY(hot(&h, c->D, b + c->pl_held, "a held divination"));
     }
     return 0;
 fail:
     return -1;
-}
-
-/* multi-hot of the card indices of list field k (0..hi-1) at o[at + card] */
-static int multi_hot(PyObject *d, int k, long hi, float *at) {
-    List l;
-    if (get_list(d, k, &l) < 0) return -1;
-    for (Py_ssize_t j = 0; j < l.len; j++) {
-        long x;
-        if (item(&l, j, &x) < 0 || in_range(x, 0, hi, KNAMES[k]) < 0) return -1;
-        at[x] = 1.0f;
-    }
-    return 0;
 }
 
 static int cards_blocks(const Ctx *c, PyObject *d, long viewer, const long *rel, float *o) {
@@ -498,12 +384,7 @@ static int cards_blocks(const Ctx *c, PyObject *d, long viewer, const long *rel,
     }
     TRY(get_list(d, K_objectives, &objs));
     TRY(sublist(&objs, viewer, &mine));
-    for (Py_ssize_t j = 0; j < mine.len; j++) {
-        long x;
-        TRY(item(&mine, j, &x));
-        TRY(in_range(x, 0, c->O, "an objective"));
-        o[c->a_own + x] = 1.0f;
-    }
+    TRY(hot(&mine, c->O, o + c->a_own, "an objective"));
     TRY(get_list(d, K_obj_discard, &disc));
     for (Py_ssize_t j = 0; j < disc.len; j++) {
         List pair;
@@ -521,18 +402,11 @@ static int cards_blocks(const Ctx *c, PyObject *d, long viewer, const long *rel,
     TRY(multi_hot(d, K_div_discard, c->D, o + c->a_divd));
     TRY(get_list(d, K_events, &events));
     for (Py_ssize_t j = 0; j < events.len; j++) {
-        List ev;
         long e, sp;
-        TRY(sublist(&events, j, &ev));
-        TRY(item(&ev, 0, &e));
-        TRY(item(&ev, 1, &sp));
-        TRY(in_range(e, 0, c->E, "an event in play"));
+        TRY(event_at(c, &events, j, &e, &sp));
         float *b = o + c->a_events + e * c->ew;
         b[c->ev_in_play] = 1.0f;
-        if (sp >= 0) {
-            TRY(in_range(sp, 0, c->N, "an event's space"));
-            b[c->ev_space + sp] = 1.0f;
-        }
+        if (sp >= 0) b[c->ev_space + sp] = 1.0f;
     }
     TRY(get_list(d, K_event_discard, &edisc));
     for (Py_ssize_t j = 0; j < edisc.len; j++) {
@@ -624,13 +498,7 @@ static int context_block(const Ctx *c, PyObject *d, long sub, long current, cons
     TRY(get_seats(d, K_d_passed, c->n, passed));
     for (int q = 0; q < c->n; q++)
         if (passed[q]) x[c->cx_passed + rel[q]] = 1.0f;
-    List claimed;
-    TRY(get_list(d, K_d_claimed, &claimed));
-    for (Py_ssize_t j = 0; j < claimed.len; j++) {
-        TRY(item(&claimed, j, &v));
-        TRY(in_range(v, 0, c->S, "d_claimed"));
-        x[c->cx_claimed + v] = 1.0f;
-    }
+    TRY(multi_hot(d, K_d_claimed, c->S, x + c->cx_claimed));
     return 0;
 fail:
     return -1;
