@@ -130,33 +130,45 @@ def _slay_targets(g, s, p: int, sp: int, base: int) -> list:
 
 
 def mask_action_choose(g, s, p: int) -> list:
+    """docs §6.2 ACTION_CHOOSE: fate moves, slays, maneuvers, boasts, sacrifices, relent and the
+    action_turn powers, sorted. One pass over the active spaces; ``occupies`` is read as living warriors
+    or the living shaman there."""
     b = s.board[p]
     out = []
-    can_fate = s.free_fate > 0 or s.anger[p] > 0
-    for z in range(3):
-        if b[z] and can_fate:
-            out.append(g.A_FATE + z)
-    act = g.active_spaces
-    if b[0]:
-        for sp in act:
-            if occupies(s, p, sp):
-                out += _slay_targets(g, s, p, sp, g.A_SLAY)
-    if b[1]:
-        for sp in act:
-            if s.living[sp][p]:
-                out.append(g.A_MANEUVER + 2 * sp)
-            if s.shaman_alive[p] and s.shaman_space[p] == sp:
-                out.append(g.A_MANEUVER + 2 * sp + 1)
-    if b[2]:
-        unc = "boast_uncontested" in modifiers(g, s, p)
-        for sp in act:
-            if occupies(s, p, sp) and (unc or has_enemy_living(s, p, sp)):
-                if g.slots[sp] - s.blood[sp] - sum(s.boast[sp]) >= 1:
-                    out.append(g.A_BOAST + sp)
-    N = g.N
-    for z in range(3):
-        if b[z]:
-            out += [g.A_SACRIFICE + N * z + sp for sp in act if s.living[sp][p]]
+    if s.free_fate > 0 or s.anger[p] > 0:
+        out += [g.A_FATE + z for z in range(3) if b[z]]
+    n = s.n
+    living = s.living
+    alive, where = s.shaman_alive, s.shaman_space
+    mine = where[p] if alive[p] else NONE  # the space of p's living shaman
+    others = [((p + o) % n, o - 1) for o in range(1, n)]  # (seat, slay offset) of each opponent
+    shaman_of = [where[q] if alive[q] else NONE for q in range(n)]
+    slay, maneuver, boast = b[0], b[1], b[2]
+    if slay or maneuver or boast:
+        unc = boast and "boast_uncontested" in modifiers(g, s, p)
+        A_SLAY, A_MAN, A_BOAST = g.A_SLAY, g.A_MANEUVER, g.A_BOAST
+        slots, blood, boasts = g.slots, s.blood, s.boast
+        for sp in g.active_spaces:
+            row = living[sp]
+            if maneuver:
+                if row[p]:
+                    out.append(A_MAN + 2 * sp)
+                if mine == sp:
+                    out.append(A_MAN + 2 * sp + 1)
+            if not (row[p] or mine == sp):
+                continue
+            if slay:
+                base = A_SLAY + 3 * sp
+                out += [base + k for q, k in others if row[q] or shaman_of[q] == sp]
+            if boast and (unc or any(row[q] or shaman_of[q] == sp for q, _ in others)):
+                if slots[sp] - blood[sp] - sum(boasts[sp]) >= 1:
+                    out.append(A_BOAST + sp)
+    zones = [z for z in range(3) if b[z]]
+    if zones:
+        mine_living = [sp for sp in g.active_spaces if living[sp][p]]
+        N = g.N
+        for z in zones:
+            out += [g.A_SACRIFICE + N * z + sp for sp in mine_living]
     out.append(g.A_RELENT)
     out += [g.A_POWER + k for k in usable_powers(g, s, p, Win.ACTION_TURN, s.turn_used)]
     out.sort()

@@ -172,7 +172,12 @@ class MonolithGame(GameBase):
     def legal_mask(self, state: MonolithState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (docs §6.2; all False when terminal)."""
         m = np.zeros(self.n_actions, np.bool_)
-        m[self.legal_actions(state)] = True
+        if state.terminal or state.sub == NONE:
+            return m
+        lg = state.legal_cache
+        if lg is None:
+            lg = state.legal_cache = TABLE[state.sub][0](self, state, state.current)
+        m[lg] = True
         return m
 
     def illegal(self, s: MonolithState, action: Any, why: str) -> IllegalActionError:
