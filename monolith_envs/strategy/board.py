@@ -136,8 +136,14 @@ class Rules:
                     rows[base + i] = (req, res)
                     if not res:
                         opn.append((base + i, req))
-            by_face = tuple(tuple(sid for sid, req in opn if not req or req == f + 1) for f in range(6))
-            g = self._geo[key] = (tuple(opn), rows, key, by_face)
+            by_face: tuple = ([], [], [], [], [], [])  # filled in ascending sid order
+            for sid, req in opn:
+                if req:
+                    by_face[req - 1].append(sid)
+                else:
+                    for lst in by_face:
+                        lst.append(sid)
+            g = self._geo[key] = (tuple(opn), rows, key, tuple(tuple(x) for x in by_face))
         s.geo_cache = (s.rc_pos, s.rc_side, s.rc_round, g)
         return g
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from itertools import compress
+
 from . import effects
 from .board import PRIV0, Rules
 from .effects import move_sources, push_lines
@@ -94,8 +96,8 @@ def turn_mask_list(R: Rules, s: StrategyState) -> list:
         # castable() with its first two tests already known true; CAST indexes follow every other family,
         # so the list stays ascending
         socketed, anytime, checks = tn["socketed"], R.anytime, R.cast_checks
-        for k, c in enumerate(hand):
-            if c and (anytime[k] or not socketed):
+        for k in compress(range(len(hand)), hand):  # the kinds held
+            if anytime[k] or not socketed:
                 lines = checks[k]
                 if lines is not None and all(_line_ok(R, s, p, ln) for ln in lines):
                     out.append(o.CAST + k)
