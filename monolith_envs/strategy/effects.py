@@ -196,13 +196,16 @@ def t_line(R: Rules, s: StrategyState, t: dict, rng) -> None:
     t["i"] = i + 1  # the popped task is pushed back as the continuation (nothing else holds it)
     s.tasks.append(t)
     # the ``rcp`` task runs at once: pushing it would pop it next, with no decision open in between
-    t_rcp(R, s, {"t": "rcp", "src": t["src"], "ctx": t["ctx"], "r": rec[i], "nrec": len(rec)}, rng)
+    _rcp(R, s, {"t": "rcp", "src": t["src"], "ctx": t["ctx"], "r": rec[i], "nrec": len(rec)}, ln, rng)
 
 
 def t_rcp(R: Rules, s: StrategyState, t: dict, rng) -> None:
     """Condition, then cost (docs §4.10 D12), then the op (at once when there is no cost: the same as
     pushing the ``op`` task, which would be popped next)."""
-    ln = get_line(R, t["src"])
+    _rcp(R, s, t, get_line(R, t["src"]), rng)
+
+
+def _rcp(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
     r = t["r"]
     if not _cond_ok(R, s, ln, t["ctx"], r):
         return
@@ -210,7 +213,7 @@ def t_rcp(R: Rules, s: StrategyState, t: dict, rng) -> None:
     if ln.cost:
         offer(R, s, r, ln.cost, "cost", op, None, src=t["src"])
         return
-    t_op(R, s, op, rng)
+    _op_src(R, s, op, ln, rng)
 
 
 def _victims(R: Rules, s: StrategyState, ln: Line, ctx: dict, r: int) -> list:
@@ -222,14 +225,17 @@ def _victims(R: Rules, s: StrategyState, ln: Line, ctx: dict, r: int) -> list:
 
 def t_op(R: Rules, s: StrategyState, t: dict, rng) -> None:
     """Amount, Guard, then the op (docs §4.9); a decision it opens records the source card."""
-    _op(R, s, t, rng)
+    _op_src(R, s, t, get_line(R, t["src"]), rng)
+
+
+def _op_src(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
+    _op(R, s, t, ln, rng)
     pd = s.pending
     if pd is not None and pd.get("src") is None:
         pd["src"] = t["src"]
 
 
-def _op(R: Rules, s: StrategyState, t: dict, rng) -> None:
-    ln = get_line(R, t["src"])
+def _op(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
     ctx, r = t["ctx"], t["r"]
     op = ln.op
     a = amount(R, s, ln, ctx, r)

@@ -78,8 +78,9 @@ def castable(R: Rules, s: StrategyState, p: int, k: int) -> bool:
     return lines is not None and all(_line_ok(R, s, p, ln) for ln in lines)
 
 
-def turn_mask_list(R: Rules, s: StrategyState) -> list:
-    """Legal TURN actions (flat indexes), ascending."""
+def turn_mask_list(R: Rules, s: StrategyState, pd: dict | None = None) -> list:
+    """Legal TURN actions (flat indexes), ascending (``pd``, the open decision, is not needed: the turn
+    record says everything; it makes this the decision table's mask function)."""
     o = R.off
     p = s.turn["player"]
     tn = s.turn
@@ -121,8 +122,9 @@ def end_turn(R: Rules, s: StrategyState) -> None:
             return
 
 
-def turn_apply(R: Rules, s: StrategyState, a: int, rng) -> None:
-    """Apply a legal TURN action (the engine then continues with :func:`flow.run`)."""
+def turn_apply(R: Rules, s: StrategyState, pd: dict, a: int, rng) -> None:
+    """Apply a legal TURN action (the engine then continues with :func:`flow.run`); ``pd`` is the TURN
+    decision that was open (the table's apply signature)."""
     o = R.off
     p = s.turn["player"]
     tn = s.turn
