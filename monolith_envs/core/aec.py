@@ -193,7 +193,10 @@ class RulesAECEnv(AECEnv):
         p = self.agent_name_mapping[agent]
         obs = self.game.observe(self.game_state, p)
         if not self._done and agent == self.agent_selection:
-            mask = self._current_mask().astype(np.int8)
+            mask = self._mask
+            if mask is None:
+                mask = self._mask = self.game.legal_mask(self.game_state)
+            mask = mask.astype(np.int8)
         else:
             mask = np.zeros(self._num_actions, np.int8)
         return {"observation": obs, "action_mask": mask}
@@ -220,8 +223,10 @@ class RulesAECEnv(AECEnv):
             self._was_dead_step(None)
             return
         a = coerce_action(action, self._num_actions)
-        mask = self._current_mask()
         game, state = self.game, self.game_state
+        mask = self._mask
+        if mask is None:
+            mask = self._mask = game.legal_mask(state)
         if not mask[a]:
             if self.illegal_action == "penalize":
                 self._penalize(agent)
@@ -249,7 +254,7 @@ class RulesAECEnv(AECEnv):
             self._finish(truncated=True)
         else:
             self.agent_selection = names[game.current_player(state)]
-        if self.render_mode == "human":
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
 
     def _explain_illegal(self, a: int, mask: np.ndarray) -> IllegalActionError:

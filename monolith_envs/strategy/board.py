@@ -112,9 +112,11 @@ class Rules:
         return s.sock_seat[sid], s.sock_face[sid]
 
     def geometry(self, s: StrategyState) -> tuple:
-        """``(open, rows)`` for the board as it stands (cached per layout and Round card): ``open`` lists
-        ``(sid, requirement)`` of every existing, non-reserved board socket of an active card; ``rows`` maps
-        every existing board socket to ``(requirement, reserved)``."""
+        """``(open, rows, key, by_face)`` for the board as it stands (cached per layout and Round card):
+        ``open`` lists ``(sid, requirement)`` of every existing, non-reserved board socket of an active card;
+        ``rows`` maps every existing board socket to ``(requirement, reserved)``; ``key`` identifies the
+        layout; ``by_face[f]`` lists (ascending) the open sockets a die showing ``f + 1`` may enter
+        (requirement ANY or ``f + 1``)."""
         gc = s.geo_cache
         if gc is not None and gc[0] == s.rc_pos and gc[1] == s.rc_side and gc[2] == s.rc_round:
             return gc[3]
@@ -134,42 +136,39 @@ class Rules:
                     rows[base + i] = (req, res)
                     if not res:
                         opn.append((base + i, req))
-            g = self._geo[key] = (tuple(opn), rows, key)
+            by_face = tuple(tuple(sid for sid, req in opn if not req or req == f + 1) for f in range(6))
+            g = self._geo[key] = (tuple(opn), rows, key, by_face)
         s.geo_cache = (s.rc_pos, s.rc_side, s.rc_round, g)
         return g
 
     def place_actions(self, s: StrategyState, p: int, base: int) -> list:
-        """Flat ``place(f, sid)`` actions of seat p for every face it has in the pool (docs §4.6)."""
+        """Flat ``place(f, sid)`` actions of seat p for every face it has in the pool (docs §4.6), ascending:
+        face by face, the open board sockets that take the face (``geometry``'s ``by_face``), then p's empty
+        private sockets that take it."""
         pool = s.pool[p]
-        faces = [f for f in range(6) if pool[f]]
-        if not faces:
-            return []
-        out = []
+        out: list = []
         bump = s.turn["stack_ready"] and s.phase == 1 and s.turn["player"] == p
         sock_seat, sock_face, blocked = s.sock_seat, s.sock_face, s.blocked
-        for sid, req in self.geometry(s)[0]:
-            if blocked[sid]:
+        by_face = self.geometry(s)[3]
+        any_blocked = True in blocked
+        privs = s.priv[p]
+        board = self.content.board
+        for f in range(6):
+            if not pool[f]:
                 continue
-            occ = sock_seat[sid]
-            if occ >= 0:
-                if not bump or occ == p:
-                    continue
-                low = sock_face[sid]
-                fs = [f for f in faces if f + 1 > low and (not req or req == f + 1)]
-            elif req:
-                fs = [req - 1] if pool[req - 1] else ()
+            fb = base + f * 60
+            if bump:
+                out += [fb + sid for sid in by_face[f] if not blocked[sid] and (
+                    sock_seat[sid] < 0 or (sock_seat[sid] != p and sock_face[sid] <= f))]
+            elif any_blocked:
+                out += [fb + sid for sid in by_face[f] if sock_seat[sid] < 0 and not blocked[sid]]
             else:
-                fs = faces
-            for f in fs:
-                out.append(base + f * 60 + sid)
-        for slot, pr in enumerate(s.priv[p]):
-            socks = self.content.board[pr["card"]].sockets
-            for i, req in enumerate(socks):
-                if not pr["occ"][i]:
-                    sid = PRIV0 + slot * 4 + i
-                    for f in ([req - 1] if req and pool[req - 1] else (() if req else faces)):
-                        out.append(base + f * 60 + sid)
-        out.sort()
+                out += [fb + sid for sid in by_face[f] if sock_seat[sid] < 0]
+            for slot, pr in enumerate(privs):
+                occ = pr["occ"]
+                for i, req in enumerate(board[pr["card"]].sockets):
+                    if not occ[i] and (not req or req == f + 1):
+                        out.append(fb + PRIV0 + slot * 4 + i)
         return out
 
     def available(self, s: StrategyState, seat: int, face: int, stacker: bool = True) -> list:

@@ -193,23 +193,24 @@ def t_line(R: Rules, s: StrategyState, t: dict, rng) -> None:
     i = t["i"]
     if i >= len(rec):
         return
-    s.tasks.append(dict(t, i=i + 1))
-    s.tasks.append({"t": "rcp", "src": t["src"], "ctx": t["ctx"], "r": rec[i], "nrec": len(rec)})
+    t["i"] = i + 1  # the popped task is pushed back as the continuation (nothing else holds it)
+    s.tasks.append(t)
+    # the ``rcp`` task runs at once: pushing it would pop it next, with no decision open in between
+    t_rcp(R, s, {"t": "rcp", "src": t["src"], "ctx": t["ctx"], "r": rec[i], "nrec": len(rec)}, rng)
 
 
 def t_rcp(R: Rules, s: StrategyState, t: dict, rng) -> None:
-    """Condition, then cost (docs §4.10 D12), then the op."""
+    """Condition, then cost (docs §4.10 D12), then the op (at once when there is no cost: the same as
+    pushing the ``op`` task, which would be popped next)."""
     ln = get_line(R, t["src"])
     r = t["r"]
     if not _cond_ok(R, s, ln, t["ctx"], r):
         return
     op = dict(t, t="op")
     if ln.cost:
-        from .payments import offer
-
         offer(R, s, r, ln.cost, "cost", op, None, src=t["src"])
         return
-    s.tasks.append(op)
+    t_op(R, s, op, rng)
 
 
 def _victims(R: Rules, s: StrategyState, ln: Line, ctx: dict, r: int) -> list:
@@ -452,3 +453,5 @@ TASKS = {
     "line": t_line, "rcp": t_rcp, "op": t_op, "steal_vp1": t_steal_vp1, "steal_gems1": t_steal_gems1,
     "hlimit": t_hlimit, "discard": t_discard, "block": t_block,
 }
+
+from .payments import offer  # noqa: E402  (payments imports this module's helpers first)
