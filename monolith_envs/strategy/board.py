@@ -14,6 +14,9 @@ PRIV0 = 52   # first private socket id (docs §2.2)
 NSOCK = 60
 
 
+_NO_FACES = ((),) * 6
+
+
 def _by_face(opn) -> tuple:
     """Per face f (0-5): the ascending sids of ``opn`` (ascending ``(sid, requirement)`` pairs) that take a
     die showing ``f + 1`` (requirement ANY or ``f + 1``)."""
@@ -146,7 +149,8 @@ class Rules:
         return g
 
     def _layout(self, board: tuple) -> tuple:
-        """``(open, rows, by_face)`` of the board cards alone (no Round card), cached per layout."""
+        """``(open, rows, by_face, sids)`` of the board cards alone (no Round card), cached per layout
+        (``sids``: the open sockets' ids, ascending)."""
         lay = self._layouts.get(board)
         if lay is None:
             if len(self._layouts) > 64:
@@ -154,14 +158,15 @@ class Rules:
             cards = self.content.board
             opn = [((pos - 1) * 4 + i, req) for pos in range(1, 14) if board[pos] >= 0
                    for i, req in enumerate(cards[board[pos]].sockets)]
-            lay = self._layouts[board] = (opn, {sid: (req, False) for sid, req in opn}, _by_face(opn))
+            lay = self._layouts[board] = (opn, {sid: (req, False) for sid, req in opn}, _by_face(opn),
+                                          [sid for sid, _ in opn])
         return lay
 
     def _covered(self, lay: tuple, rc_pos: int, rc_side: int, rc_round: int, key: tuple) -> tuple:
         """The geometry tuple of a layout with the Round card at ``rc_pos``: that position's sockets are
         replaced by the Exalted side's (reserved or not) or by none (normal side).  Board socket ids of a
         position are one contiguous range, so each ascending list is cut and joined there."""
-        opn, rows, by_face = lay
+        opn, rows, by_face, sids = lay
         if not rc_pos:
             return tuple(opn), rows, key, by_face
         lo, hi = (rc_pos - 1) * 4, rc_pos * 4
@@ -175,10 +180,9 @@ class Rules:
                 rows[lo + i] = (req, rc.reserved)
                 if not rc.reserved:
                     here.append((lo + i, req))
-        sids = [sid for sid, _ in opn]
         opn = opn[:bisect_left(sids, lo)] + here + opn[bisect_left(sids, hi):]
         faces = tuple(lst[:bisect_left(lst, lo)] + ex + lst[bisect_left(lst, hi):]
-                      for lst, ex in zip(by_face, _by_face(here)))
+                      for lst, ex in zip(by_face, _by_face(here) if here else _NO_FACES))
         return tuple(opn), rows, key, faces
 
     def place_actions(self, s: StrategyState, p: int, base: int) -> list:
@@ -238,12 +242,16 @@ class Rules:
     def dice_on(self, s: StrategyState, where) -> dict:
         """``{seat: [faces]}`` of the dice on a card: ``where`` is a position (int) or ``[owner, slot]``."""
         out: dict = {}
-        if isinstance(where, int):
+        if type(where) is int or isinstance(where, int):
             base = (where - 1) * 4
+            seat = s.sock_seat
             for sid in range(base, base + 4):
-                q = s.sock_seat[sid]
+                q = seat[sid]
                 if q >= 0:
-                    out.setdefault(q, []).append(s.sock_face[sid])
+                    if q in out:
+                        out[q].append(s.sock_face[sid])
+                    else:
+                        out[q] = [s.sock_face[sid]]
         else:
             owner, slot = where
             faces = [f for f in s.priv[owner][slot]["occ"] if f]

@@ -381,6 +381,31 @@ def move_sources(R: Rules, s: StrategyState, p: int) -> list:
     return [sid for sid, f in R.own_socketed(s, p) if any(d != sid for d in R.available(s, p, f, False))]
 
 
+def has_move_source(R: Rules, s: StrategyState, p: int) -> bool:
+    """``bool(move_sources(R, s, p))`` without listing them (move_die castability, docs §4.12): some face
+    among p's non-reserved socketed dice has an empty socket it may enter.  A die's own socket is never
+    among its destinations (it is occupied), so a destination is any socket ``available`` lists."""
+    geo = R.geometry(s)
+    rows, by_face = geo[1], geo[3]
+    seat, face, blocked = s.sock_seat, s.sock_face, s.blocked
+    faces = {face[sid] for sid in range(52) if seat[sid] == p and not rows.get(sid, _NO_ROW)[1]}
+    privs = s.priv[p]
+    for pr in privs:
+        faces.update(f for f in pr["occ"] if f)
+    board = R.content.board
+    for f in faces:
+        if any(seat[sid] < 0 and not blocked[sid] for sid in by_face[f - 1]):
+            return True
+        for pr in privs:
+            occ = pr["occ"]
+            if any(not occ[i] and (not req or req == f) for i, req in enumerate(board[pr["card"]].sockets)):
+                return True
+    return False
+
+
+_NO_ROW = (None, False)  # geometry rows entry of a socket that does not exist
+
+
 def _face_src(R: Rules, s: StrategyState, p: int, fixed: int, extra: dict) -> None:
     opts = [f + 1 for f in range(6) if s.pool[p][f] and f + 1 != fixed]
     if opts:

@@ -7,7 +7,7 @@ from itertools import compress
 
 from . import effects
 from .board import PRIV0, Rules
-from .effects import move_sources, push_lines
+from .effects import has_move_source, push_lines
 from .state import StrategyState
 
 __all__ = ["turn_mask_list", "turn_apply", "castable", "cast_checks", "start_turn", "end_turn"]
@@ -34,7 +34,7 @@ def _line_ok(R: Rules, s: StrategyState, p: int, ln) -> bool:
             return any(pool[f] for f in range(6) if f != ln.face - 1)
         return sum(pool) > 0
     if op == "move_die":
-        return bool(move_sources(R, s, p))
+        return has_move_source(R, s, p)
     if op == "block_socket":
         return bool(R.blockable(s))
     if op == "gain_die":
