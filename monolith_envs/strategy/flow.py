@@ -16,6 +16,9 @@ from .turn import end_turn, start_turn, turn_mask_list
 __all__ = ["run", "TASKS", "roll_pool", "round_card_roll"]
 
 
+_TURN = int(Kind.TURN)
+
+
 def run(R: Rules, s: StrategyState, rng) -> None:
     """Run the engine until a decision is open (``pending``) or the game is over."""
     tasks = s.tasks
@@ -191,7 +194,7 @@ def t_turn(R: Rules, s: StrategyState, t: dict, rng) -> None:
     if len(legal) == 1 and legal[0] == R.END_TURN:
         end_turn(R, s)
         return
-    s.pending = {"k": int(Kind.TURN), "seat": p}
+    s.pending = {"k": _TURN, "seat": p}
     s.legal_cache = legal  # the engine stops at this decision, so the list stays valid
 
 

@@ -100,7 +100,7 @@ def turn_mask_list(R: Rules, s: StrategyState, pd: dict | None = None) -> list:
         for k in compress(range(len(hand)), hand):  # the kinds held
             if anytime[k] or not socketed:
                 lines = checks[k]
-                if lines is not None and all(_line_ok(R, s, p, ln) for ln in lines):
+                if lines is not None and (not lines or all(_line_ok(R, s, p, ln) for ln in lines)):
                     out.append(o.CAST + k)
     return out
 
