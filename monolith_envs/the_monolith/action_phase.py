@@ -131,44 +131,40 @@ def _slay_targets(g, s, p: int, sp: int, base: int) -> list:
 
 def mask_action_choose(g, s, p: int) -> list:
     """docs §6.2 ACTION_CHOOSE: fate moves, slays, maneuvers, boasts, sacrifices, relent and the
-    action_turn powers, sorted. One pass over the active spaces; ``occupies`` is read as living warriors
-    or the living shaman there."""
+    action_turn powers, sorted. Slays and boasts are looked for only in the active spaces ``p`` occupies
+    (living warriors there, or its living shaman)."""
     b = s.board[p]
     out = []
     if s.free_fate > 0 or s.anger[p] > 0:
         out += [g.A_FATE + z for z in range(3) if b[z]]
-    n = s.n
     living = s.living
-    alive, where = s.shaman_alive, s.shaman_space
-    mine = where[p] if alive[p] else NONE  # the space of p's living shaman
-    others = [((p + o) % n, o - 1) for o in range(1, n)]  # (seat, slay offset) of each opponent
-    shaman_of = [where[q] if alive[q] else NONE for q in range(n)]
+    mine_living = [sp for sp in g.active_spaces if living[sp][p]]
     slay, maneuver, boast = b[0], b[1], b[2]
     if slay or maneuver or boast:
-        unc = boast and "boast_uncontested" in modifiers(g, s, p)
-        A_SLAY, A_MAN, A_BOAST = g.A_SLAY, g.A_MANEUVER, g.A_BOAST
-        slots, blood, boasts = g.slots, s.blood, s.boast
-        for sp in g.active_spaces:
-            row = living[sp]
-            if maneuver:
-                if row[p]:
-                    out.append(A_MAN + 2 * sp)
-                if mine == sp:
-                    out.append(A_MAN + 2 * sp + 1)
-            if not (row[p] or mine == sp):
-                continue
-            if slay:
-                base = A_SLAY + 3 * sp
-                out += [base + k for q, k in others if row[q] or shaman_of[q] == sp]
-            if boast and (unc or any(row[q] or shaman_of[q] == sp for q, _ in others)):
-                if slots[sp] - blood[sp] - sum(boasts[sp]) >= 1:
-                    out.append(A_BOAST + sp)
-    zones = [z for z in range(3) if b[z]]
-    if zones:
-        mine_living = [sp for sp in g.active_spaces if living[sp][p]]
+        n = s.n
+        alive, where = s.shaman_alive, s.shaman_space
+        mine = where[p] if alive[p] and 0 <= where[p] < g.N and g.active[where[p]] else NONE
+        if maneuver:
+            out += [g.A_MANEUVER + 2 * sp for sp in mine_living]
+            if mine >= 0:
+                out.append(g.A_MANEUVER + 2 * mine + 1)
+        if slay or boast:
+            others = [((p + o) % n, o - 1) for o in range(1, n)]  # (seat, slay offset) of each opponent
+            shaman_of = [where[q] if alive[q] else NONE for q in range(n)]
+            unc = boast and "boast_uncontested" in modifiers(g, s, p)
+            occupied = mine_living if mine < 0 or living[mine][p] else mine_living + [mine]
+            for sp in occupied:
+                row = living[sp]
+                targets = [k for q, k in others if row[q] or shaman_of[q] == sp]
+                if slay:
+                    out += [g.A_SLAY + 3 * sp + k for k in targets]
+                if boast and (unc or targets) and g.slots[sp] - s.blood[sp] - sum(s.boast[sp]) >= 1:
+                    out.append(g.A_BOAST + sp)
+    if mine_living:
         N = g.N
-        for z in zones:
-            out += [g.A_SACRIFICE + N * z + sp for sp in mine_living]
+        for z in range(3):
+            if b[z]:
+                out += [g.A_SACRIFICE + N * z + sp for sp in mine_living]
     out.append(g.A_RELENT)
     out += [g.A_POWER + k for k in usable_powers(g, s, p, Win.ACTION_TURN, s.turn_used)]
     out.sort()

@@ -82,6 +82,7 @@ class MonolithGame(GameBase):
         self.active_spaces = [i for i in range(self.N) if self.active[i]]
         self.quad = [sp.quadrant for sp in mp.spaces]
         self.building = [sp.building for sp in mp.spaces]
+        self.mausoleums = [i for i in self.active_spaces if self.building[i] == "mausoleum"]
         self.slots = [sp.slots if self.active[i] else 0 for i, sp in enumerate(mp.spaces)]
         self.base_tunnel = [sp.tunnel and self.active[i] for i, sp in enumerate(mp.spaces)]
         adj = [[] for _ in range(self.N)]
@@ -174,14 +175,14 @@ class MonolithGame(GameBase):
 
     def legal_mask(self, state: MonolithState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (docs §6.2; all False when terminal)."""
-        m = np.zeros(self.n_actions, np.bool_)
-        if state.terminal or state.sub == NONE:
-            return m
-        lg = state.legal_cache
-        if lg is None:
-            lg = state.legal_cache = TABLE[state.sub][0](self, state, state.current)
-        m[lg] = True
-        return m
+        m = bytearray(self.n_actions)  # zeros; a few item writes cost less than numpy's list indexing
+        if not (state.terminal or state.sub == NONE):
+            lg = state.legal_cache
+            if lg is None:
+                lg = state.legal_cache = TABLE[state.sub][0](self, state, state.current)
+            for a in lg:
+                m[a] = 1
+        return np.frombuffer(m, np.bool_)
 
     def illegal(self, s: MonolithState, action: Any, why: str) -> IllegalActionError:
         legal = [action_name(self.off, a) for a in self.legal_actions(s)]
