@@ -1,6 +1,7 @@
 """Build of the optional compiled parts (the project metadata is in ``pyproject.toml``).
 
-``monolith_envs.arena._fastobs`` builds the Monolith Arena observation in C. It is optional: when no C
+``monolith_envs.arena._fastobs``, ``monolith_envs.strategy._fastobs`` and ``monolith_envs.the_monolith._fastobs``
+build the Monolith Arena, Monolith Strategy and The Monolith observations in C. They are optional: when no C
 compiler is available the install goes on and the envs use the equivalent pure-Python code.
 """
 
@@ -12,6 +13,17 @@ setup(
             "monolith_envs.arena._fastobs",
             sources=["monolith_envs/arena/_fastobs.c"],
             optional=True,
-        )
+        ),
+        Extension(
+            "monolith_envs.strategy._fastobs",
+            sources=["monolith_envs/strategy/_fastobs.c"],
+            optional=True,
+        ),
+        Extension(
+            "monolith_envs.the_monolith._fastobs",
+            sources=["monolith_envs/the_monolith/_fastobs.c"],
+            depends=["monolith_envs/the_monolith/_fastobs_lists.h"],
+            optional=True,
+        ),
     ]
 )

@@ -96,6 +96,7 @@ class RulesAECEnv(AECEnv):
         self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
         self._state_space: spaces.Box | None = None
         self._seed_rng: np.random.Generator | None = None
+        self._seed_stream_seed: Any = None  # seed of the last seeded reset: the unseeded resets' stream
         self.game_state: Any = None
         self.episode_log: EpisodeLog | None = None
         self._mask: np.ndarray | None = None
@@ -130,11 +131,15 @@ class RulesAECEnv(AECEnv):
         there was none), so every episode is replayable from its log. The configuration is kept.
         """
         if seed is not None:
-            self._seed_rng = np.random.default_rng(seed)
+            if type(seed) is not int:
+                np.random.default_rng(seed)  # numpy's own checks and errors for any other kind of seed
+            # the stream of later unseeded resets is built when one needs it (a generator costs ~10 us)
+            self._seed_rng = None
+            self._seed_stream_seed = seed
             episode_seed = int(seed)
         else:
             if self._seed_rng is None:
-                self._seed_rng = np.random.default_rng()
+                self._seed_rng = np.random.default_rng(self._seed_stream_seed)  # None: OS entropy
             episode_seed = int(self._seed_rng.integers(0, 2**63 - 1))
         self._rng = np.random.default_rng(episode_seed)
         self.game_state = self.game.initial_state(self._rng)
@@ -193,7 +198,10 @@ class RulesAECEnv(AECEnv):
         p = self.agent_name_mapping[agent]
         obs = self.game.observe(self.game_state, p)
         if not self._done and agent == self.agent_selection:
-            mask = self._current_mask().astype(np.int8)
+            mask = self._mask
+            if mask is None:
+                mask = self._mask = self.game.legal_mask(self.game_state)
+            mask = mask.astype(np.int8)
         else:
             mask = np.zeros(self._num_actions, np.int8)
         return {"observation": obs, "action_mask": mask}
@@ -220,8 +228,10 @@ class RulesAECEnv(AECEnv):
             self._was_dead_step(None)
             return
         a = coerce_action(action, self._num_actions)
-        mask = self._current_mask()
         game, state = self.game, self.game_state
+        mask = self._mask
+        if mask is None:
+            mask = self._mask = game.legal_mask(state)
         if not mask[a]:
             if self.illegal_action == "penalize":
                 self._penalize(agent)
@@ -249,7 +259,7 @@ class RulesAECEnv(AECEnv):
             self._finish(truncated=True)
         else:
             self.agent_selection = names[game.current_player(state)]
-        if self.render_mode == "human":
+        if self.render_mode is not None and self.render_mode == "human":
             self.render()
 
     def _explain_illegal(self, a: int, mask: np.ndarray) -> IllegalActionError:

@@ -13,8 +13,7 @@ actions still replays an episode) and logged as a :class:`ChanceEvent` with the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -55,9 +54,8 @@ def describe_draw(call: str, args: tuple, kwargs: dict) -> str:
     return f"{call}({', '.join(parts)})"
 
 
-@dataclass(frozen=True)
-class ChanceEvent:
-    """One draw made by ``apply``.
+class ChanceEvent(NamedTuple):
+    """One draw made by ``apply`` (an immutable named tuple: cheap to make, once per die roll).
 
     Attributes:
         step: index of the decision (0-based, the position of its action in the episode log) whose ``apply``
@@ -102,6 +100,9 @@ class ChanceEvent:
         return f"{self.args} -> {self.value}"
 
 
+_ROLL_TEXT: dict = {}  # (low, high) -> "integers(low, high)"
+
+
 class ChanceRecorder:
     """A drop-in for the four generator calls that records every draw.
 
@@ -131,10 +132,15 @@ class ChanceRecorder:
     def integers(self, low: Any, high: Any = None, size: Any = None) -> Any:
         """``Generator.integers(low, high, size)`` (``high`` exclusive), recorded."""
         if size is None and type(low) is int and (high is None or type(high) is int):
-            # the common die roll: the same event as _record builds, without the generic formatting
+            # the common die roll: the same event as _record builds (the value, a numpy integer, as an int),
+            # with the text of each (low, high) formatted once
             v = self.rng.integers(low, high)
-            text = f"integers({low})" if high is None else f"integers({low}, {high})"
-            self.events.append(ChanceEvent(self.step, "integers", text, json_value(v)))
+            text = _ROLL_TEXT.get((low, high))
+            if text is None:
+                text = _ROLL_TEXT[(low, high)] = describe_draw("integers", (low,) if high is None else (low, high), {})
+                if len(_ROLL_TEXT) > 1024:
+                    _ROLL_TEXT.clear()
+            self.events.append(ChanceEvent(self.step, "integers", text, int(v)))
             return v
         args = (low,) if high is None else (low, high)
         kw = {} if size is None else {"size": size}

@@ -11,8 +11,12 @@ from . import effects, payments
 from .board import Rules
 from .effects import push_lines
 from .state import Flow, Kind, Phase, Side, StrategyState
+from .turn import end_turn, start_turn, turn_mask_list
 
 __all__ = ["run", "TASKS", "roll_pool", "round_card_roll"]
+
+
+_TURN = int(Kind.TURN)
 
 
 def run(R: Rules, s: StrategyState, rng) -> None:
@@ -83,11 +87,6 @@ def f_action(R: Rules, s: StrategyState, rng) -> None:
         start_turn(s, first)
 
 
-def start_turn(s: StrategyState, p: int) -> None:
-    s.turn = {"player": p, "left": 1, "socketed": False, "mandatory_done": False, "stack_ready": False}
-    s.tasks.append({"t": "turn"})
-
-
 def f_pre(R: Rules, s: StrategyState, rng) -> None:
     """Pre-resolution (docs §4.8): queued Player Powers in turn order from the Primus holder."""
     s.flow = Flow.RESOLUTION
@@ -122,12 +121,21 @@ def f_advance(R: Rules, s: StrategyState, rng) -> None:
     round_card_roll(R, s, rng)
 
 
+def _cast_back(s: StrategyState, p: int) -> None:
+    """Seat p's cast cards go back to its hand."""
+    cast = s.cast[p]
+    if any(cast):
+        hand = s.hand[p]
+        for k, c in enumerate(cast):
+            if c:
+                hand[k] += c
+                cast[k] = 0
+
+
 def f_advance_rest(R: Rules, s: StrategyState, rng) -> None:
     """Advancement steps 3-5: cast cards back, one die from the Source, next round's Chance roll."""
     for p in range(R.n):
-        for k in range(R.K):
-            s.hand[p][k] += s.cast[p][k]
-            s.cast[p][k] = 0
+        _cast_back(s, p)
         if s.src_dice[p]:
             s.src_dice[p] -= 1
             s.pool[p][0] += 1
@@ -139,9 +147,7 @@ def f_final(R: Rules, s: StrategyState, rng) -> None:
     """Final Scoring (docs §4.18): cast cards back, chase markers cleared, reveals from the Primus."""
     s.phase = Phase.FINAL
     for p in range(R.n):
-        for k in range(R.K):
-            s.hand[p][k] += s.cast[p][k]
-            s.cast[p][k] = 0
+        _cast_back(s, p)
         s.chase[p] = None
     s.flow = Flow.END
     for p in reversed(R.order(s)):
@@ -183,27 +189,13 @@ def t_bonus(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 def t_turn(R: Rules, s: StrategyState, t: dict, rng) -> None:
     """Open the TURN decision, or end the turn when ``end_turn`` is the only legal action (D28)."""
-    from .turn import turn_mask_list
-
     p = s.turn["player"]
     legal = turn_mask_list(R, s)
     if len(legal) == 1 and legal[0] == R.END_TURN:
         end_turn(R, s)
         return
-    s.pending = {"k": int(Kind.TURN), "seat": p}
+    s.pending = {"k": _TURN, "seat": p}
     s.legal_cache = legal  # the engine stops at this decision, so the list stays valid
-
-
-def end_turn(R: Rules, s: StrategyState) -> None:
-    """Next seat clockwise (from the turn player, D40) with a pool die; none: the Action Phase ends."""
-    p = s.turn["player"]
-    n = R.n
-    s.turn["stack_ready"] = False
-    for i in range(1, n + 1):
-        q = (p + i) % n
-        if sum(s.pool[q]):
-            start_turn(s, q)
-            return
 
 
 def t_pp_fire(R: Rules, s: StrategyState, t: dict, rng) -> None:
@@ -221,14 +213,18 @@ def t_res_pos(R: Rules, s: StrategyState, t: dict, rng) -> None:
     """Resolve one position (docs §4.9): its lines if it holds a die (not for Immediate cards), then the
     dice go back to their pools."""
     pos = t["pos"]
+    seat = s.sock_seat
+    # positions without an active card or a die are passed over here: their task would push the next
+    # position's and return, with no decision open in between
+    while True:
+        kind, obj = R.active(s, pos)
+        if kind is not None and max(seat[(pos - 1) * 4:pos * 4]) >= 0:
+            break
+        if pos >= 13:
+            return
+        pos += 1
     if pos < 13:
         s.tasks.append({"t": "res_pos", "pos": pos + 1})
-    kind, obj = R.active(s, pos)
-    if kind is None:
-        return
-    here = R.dice_on(s, pos)
-    if not here:
-        return
     s.tasks.append({"t": "res_ret", "where": pos})
     if kind == "card":
         if obj.immediate:

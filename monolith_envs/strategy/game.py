@@ -20,6 +20,7 @@ from .observe import Observer
 from .setup_game import new_state
 from .state import Kind, StrategyState, fast_clone
 from .table import TABLE
+from .turn import cast_checks
 
 __all__ = ["StrategyGame"]
 
@@ -59,9 +60,11 @@ class StrategyGame(GameBase):
         R = self.rules = Rules(content, n, cfg)
         R.off = Offsets(self.layout)
         R.END_TURN = R.off.END_TURN
+        R.cast_checks = cast_checks(R)
         self.observer = Observer(R)
         self.obs_spec = self.observer.spec
         self.max_decisions = int(cfg["max_decisions"])
+        self._score_mode = cfg["reward_mode"] == "score"  # the running score is the return during play
         self.solo_goal = content.tolls[cfg["solo_goal_stone"] - 1][0]
 
     # ------------------------------------------------------------------ protocol
@@ -86,11 +89,10 @@ class StrategyGame(GameBase):
 
     def legal_mask(self, state: StrategyState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions of the decider (all False when terminal)."""
-        m = np.zeros(self.layout.n, np.bool_)
-        legal = self.legal_list(state)
-        if legal:
-            m[legal] = True
-        return m
+        m = bytearray(self.layout.n)  # zeros; a few item writes cost less than numpy's list indexing
+        for a in self.legal_list(state):
+            m[a] = 1
+        return np.frombuffer(m, np.bool_)
 
     def apply(self, state: StrategyState, action: int, rng: np.random.Generator) -> None:
         """Answer the open decision with ``action`` and run the engine to the next decision (docs §6.2).
@@ -100,16 +102,18 @@ class StrategyGame(GameBase):
         Raises:
             IllegalActionError: not an action index, or not legal now (the message lists the legal ones).
         """
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(repr(action), "an action is an integer index", self._legal_names(state))
-        a = int(action)
+        if type(action) is not int:
+            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+                raise IllegalActionError(repr(action), "an action is an integer index", self._legal_names(state))
+            action = int(action)
+        a = action
         if state.terminal:
             raise IllegalActionError(str(a), "the game is over", [])
-        if not 0 <= a < self.layout.n:
-            raise IllegalActionError(str(a), f"outside 0..{self.layout.n - 1}", self._legal_names(state))
         pd = state.pending
         legal = self.legal_list(state)
         if a not in legal:
+            if not 0 <= a < self.layout.n:
+                raise IllegalActionError(str(a), f"outside 0..{self.layout.n - 1}", self._legal_names(state))
             why = f"not legal in {Kind(pd['k']).name} of player_{pd['seat']}"
             raise IllegalActionError(self.layout.decode(a), why, [self.layout.decode(x) for x in legal])
         state.pending = None
@@ -138,7 +142,7 @@ class StrategyGame(GameBase):
         return returns.returns(self, state)
 
     def returns_list(self, state: StrategyState) -> list:
-        if not state.terminal and self.config["reward_mode"] != "score":
+        if not state.terminal and not self._score_mode:
             return [0.0] * self.num_players
         return returns.returns(self, state).tolist()
 
@@ -152,9 +156,11 @@ class StrategyGame(GameBase):
 
     def observe(self, state: StrategyState, player: int) -> np.ndarray:
         """``float32[obs_spec.size]`` seat-relative observation (docs §7)."""
-        if not 0 <= int(player) < self.num_players:
+        if type(player) is not int:
+            player = int(player)
+        if not 0 <= player < self.num_players:
             raise ValueError(f"player {player} is not a seat of this {self.num_players}-player game")
-        return self.observer.observe(state, int(player))
+        return self.observer.observe(state, player)
 
     def render_text(self, state: StrategyState, viewer: int | None = None) -> str:
         from .render import render_text

@@ -7,114 +7,222 @@ unrevealed private Runes of others and another player's Secrecy candidates never
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_right
 
 import numpy as np
 
 from ..core.observation import ObsSpec
 from .board import PRIV0, Rules
-from .state import Kind, StrategyState
+from .state import Kind, Phase, Side, StrategyState
 
-__all__ = ["build_spec", "Observer"]
+try:
+    from . import _fastobs
+except ImportError:  # not built (no C compiler at install time): the pure-Python observer is used
+    _fastobs = None
+
+__all__ = ["build_spec", "Observer", "PURE_PYTHON_ENV", "compiled_available"]
+
+PURE_PYTHON_ENV = "MONOLITH_ENVS_PURE_PYTHON"  # "1": every game observes in pure Python (Arena reads it too)
+PURPOSES = ("toll", "cost", "reveal")  # decision_ctx.purpose one-hot order
+
+
+def compiled_available() -> bool:
+    """True when the compiled observation builder ``monolith_envs.strategy._fastobs`` was built and loads."""
+    return _fastobs is not None
 
 
 def build_spec(R: Rules) -> ObsSpec:
+    """The observation layout (docs §7) with named sub-fields of every row (``ObsSpec.offsets()``: the
+    Python observer and the compiled builder read each start by name)."""
     K, C, X = R.K, R.C, R.X
     return ObsSpec([
         ("round", (5,), 0, 1, "round one-hot"),
         ("phase", (6,), 0, 1, "phase one-hot: setup, action, resolution, advancement, final, over"),
         ("decision", (16,), 0, 1, "decision kind one-hot (none + 15 kinds)"),
         ("seats", (3, 4), 0, 1, "rel seat one-hots: decider, Primus holder, turn player"),
-        ("flags", (4,), 0, 1, "primus_locked, solo, exalted enabled, player_powers enabled"),
+        ("flags", (4,), 0, 1, "primus_locked, solo, exalted enabled, player_powers enabled",
+         (("primus_locked", 1), ("solo", 1), ("exalted", 1), ("player_powers", 1))),
         ("num_players", (4,), 0, 1, "num_players one-hot"),
-        ("supply", (4,), 0, 1, "source gems / 5N; skill, power, rune deck sizes / initial sizes"),
+        ("supply", (4,), 0, 1, "source gems / 5N; skill, power, rune deck sizes / initial sizes",
+         (("source_gems", 1), ("skill_deck", 1), ("power_deck", 1), ("rune_deck", 1))),
         ("discards", (K,), 0, 1, "discard count per kind / copies (Player Powers: gone flag)"),
-        ("turn", (4,), 0, 1, "min(left,3)/3, socketed, mandatory_done, stack_ready"),
-        ("round_card", (13 + 1 + X,), 0, 1, "covered position one-hot, Exalted side, Exalted id one-hot"),
+        ("turn", (4,), 0, 1, "min(left,3)/3, socketed, mandatory_done, stack_ready",
+         (("left", 1), ("socketed", 1), ("mandatory_done", 1), ("stack_ready", 1))),
+        ("round_card", (13 + 1 + X,), 0, 1, "covered position one-hot, Exalted side, Exalted id one-hot",
+         (("covered", 13), ("exalted", 1), ("exalted_id", X))),
         ("positions", (13, C + 10), 0, 1,
-         "per position: card one-hot, covered-normal, covered-exalted, dice /4 and total /24 per rel seat"),
+         "per position: card one-hot, covered-normal, covered-exalted, dice /4 and total /24 per rel seat",
+         (("card", C), ("covered_normal", 1), ("covered_exalted", 1), ("dice", 4), ("total", 4))),
         ("sockets", (60, 15), 0, 1,
-         "per socket id: exists, requirement one-hot (ANY,1-6), reserved, blocked, occupant rel seat, face/6"),
-        ("players", (4, 25 + K + 2 * C), 0, 1, "per rel seat: public facts (docs §7 block P)"),
+         "per socket id: exists, requirement one-hot (ANY,1-6), reserved, blocked, occupant rel seat, face/6",
+         (("exists", 1), ("requirement", 7), ("reserved", 1), ("blocked", 1), ("occupant", 4), ("face", 1))),
+        ("players", (4, 25 + K + 2 * C), 0, 1, "per rel seat: public facts (docs §7 block P)",
+         (("present", 1), ("vp", 1), ("stones", 1), ("gems", 1), ("hand_size", 1), ("cast", K), ("pool", 6),
+          ("board_dice", 1), ("private_dice", 6), ("source_dice", 1), ("aside", 1), ("guard", 1), ("runes", 1),
+          ("revealed", 2 * C), ("chase", 1), ("chase_marker", 1), ("chase_bonus", 1))),
         ("my_hand", (K,), 0, 1, "my uncast hand counts per kind / 4"),
         ("my_runes", (2, C), 0, 1, "my private Runes one-hot (revealed or not)"),
-        ("decision_ctx", (82 + K + 3 * C,), 0, 1, "open decision context (docs §7 block D)"),
+        ("decision_ctx", (82 + K + 3 * C,), 0, 1, "open decision context (docs §7 block D)",
+         (("remaining", 1), ("purpose", 3), ("stone", 4), ("src_action", K), ("src_board", C), ("src_exalted", 5),
+          ("face", 6), ("socket", 60), ("owed", 1), ("reveal_target", 1), ("earmarked", 1),
+          ("candidates", 2 * C))),
     ])
 
 
 class Observer:
-    """Precomputed offsets for :meth:`observe`."""
+    """Builds the observations of one game: named offsets of the spec, the static blocks cached per board
+    layout and Round card, and the compiled builder's context.
 
-    def __init__(self, R: Rules):
+    Args:
+        R: the game's :class:`Rules`.
+        compiled: use the compiled builder (``monolith_envs.strategy._fastobs``); ``None`` (default) uses it
+            when it is built and the environment variable ``MONOLITH_ENVS_PURE_PYTHON`` is not ``1``.  Both
+            give the same values, bit for bit (``tests/strategy/test_fastobs.py``); :meth:`observe_python`
+            is the reference.
+
+    Raises:
+        RuntimeError: ``compiled=True`` but the extension is not built.
+    """
+
+    def __init__(self, R: Rules, compiled: bool | None = None):
         self.R = R
-        self.spec = build_spec(R)
-        sp = self.spec
-        self.o = {p.name: p.offset for p in sp.pieces}
-        K, C = R.K, R.C
-        self.prow = 25 + K + 2 * C
-        self.brow = C + 10
+        self.spec = sp = build_spec(R)
+        self.size = sp.size
+        o = self.o = sp.offsets()  # piece offsets and "piece.field" starts within a row
+        self.brow, self.srow, self.prow = (sp[name].shape[-1] for name in ("positions", "sockets", "players"))
+        self.seat_row = sp["seats"].shape[-1]
+        # absolute starts of the single-row pieces' fields
+        self.flags_at = [o["flags"] + o[f"flags.{f}"] for f in ("primus_locked", "solo", "exalted", "player_powers")]
+        self.supply_at = [o["supply"] + o[f"supply.{f}"] for f in ("source_gems", "skill_deck", "power_deck",
+                                                                    "rune_deck")]
+        self.turn_at = [o["turn"] + o[f"turn.{f}"] for f in ("left", "socketed", "mandatory_done", "stack_ready")]
         self._tpl: dict = {}
-        n = R.n
+        n, K = R.n, R.K
         self.rel = [[(q - me) % n for q in range(n)] for me in range(n)]
         self.disc_kinds = [k for k in range(K) if not R.is_pp[k]]
         self.pp_list = [k for k in range(K) if R.is_pp[k]]
         self.toll_spaces = sorted(sp for sp, _ in R.content.tolls)  # ascending, for bisect
         self.init_sizes = (max(1, R.skill_total), max(1, R.power_total), max(1, R.rune_total - (3 if R.solo else 6)))
+        if compiled is None:
+            compiled = _fastobs is not None and os.environ.get(PURE_PYTHON_ENV, "") != "1"
+        elif compiled and _fastobs is None:
+            raise RuntimeError("the compiled observation builder monolith_envs.strategy._fastobs is not built "
+                               "(reinstall with a C compiler: pip install -e .)")
+        self.compiled = bool(compiled)
+        self._ctx = self._make_context() if self.compiled else None
+
+    def __getstate__(self) -> dict:
+        """Copy and pickle support: the compiled context (a capsule) is not copied; the copy builds its own."""
+        state = self.__dict__.copy()
+        state["_ctx"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if _fastobs is None:  # unpickled where the extension is not built
+            self.compiled = False
+
+    def layout_ints(self) -> dict:
+        """The named ints the compiled builder reads once, by name, when its context is built: every piece
+        offset and ``"piece.field"`` start of the :class:`ObsSpec` (``spec.offsets()``), the row width and
+        size of every piece (``"sockets.row"``, ``"round.size"``, ...), the game's sizes and flags, the
+        ratios' denominators and the phase, side and decision-kind codes it compares with."""
+        R, sp = self.R, self.spec
+        out = dict(self.o)
+        for piece in sp.pieces:
+            out[f"{piece.name}.row"] = piece.shape[-1]
+            out[f"{piece.name}.size"] = piece.size
+        out.update(size=sp.size, n=R.n, K=R.K, C=R.C, X=R.X, solo=int(R.solo), exalted=int(R.exalted),
+                   player_powers=int(R.player_powers), total_gems=R.total_gems, victory=R.victory,
+                   skill_size=self.init_sizes[0], power_size=self.init_sizes[1], rune_size=self.init_sizes[2],
+                   priv0=PRIV0, phase_action=int(Phase.ACTION), side_exalted=int(Side.EXALTED),
+                   kind_pay_offer=int(Kind.PAY_OFFER), kind_pay_more=int(Kind.PAY_MORE),
+                   kind_reveal_src=int(Kind.REVEAL_SRC), kind_socket_dst=int(Kind.SOCKET_DST),
+                   kind_discard=int(Kind.DISCARD), kind_rune_pick=int(Kind.RUNE_PICK))
+        return out
+
+    def _make_context(self):
+        """The compiled builder's context (a capsule): :meth:`layout_ints` and the printed tables (sockets of
+        every board card and Exalted side, reserved flags, copies per kind, Player Power flags, toll spaces)."""
+        c, R = self.R.content, self.R
+        return _fastobs.make_context(self.layout_ints(), [list(b.sockets) for b in c.board],
+                                     [list(rc.sockets) for rc in c.round_cards],
+                                     [int(rc.reserved) for rc in c.round_cards], list(R.copies),
+                                     [int(x) for x in R.is_pp], list(self.toll_spaces))
+
+    def observe(self, s: StrategyState, me: int) -> np.ndarray:
+        """``float32[size]``: the observation of seat ``me`` (docs §7), from the compiled builder when it is
+        used, else :meth:`observe_python`.
+
+        Raises:
+            TypeError, IndexError, ValueError, KeyError: a malformed state (the compiled builder names the field).
+        """
+        ctx = self._ctx
+        if ctx is None:
+            if not self.compiled:
+                return self.observe_python(s, me)
+            ctx = self._ctx = self._make_context()  # after a copy or unpickling
+        out = np.empty(self.size, np.float32)  # the builder clears it first
+        _fastobs.observe(ctx, s, me, out)
+        return out
 
     def _template(self, s: StrategyState) -> np.ndarray:
         """The static part (Round card, B card one-hots and cover flags, S board socket rows) for the board
         layout and Round card of ``s``."""
         R, o = self.R, self.o
-        C = R.C
         v = np.zeros(self.spec.size, np.float32)
         b = o["round_card"]
         if s.rc_pos:
-            v[b + s.rc_pos - 1] = 1
-            if s.rc_side == 1:
-                v[b + 13] = 1
-                v[b + 14 + s.rc_round - 1] = 1
+            v[b + o["round_card.covered"] + s.rc_pos - 1] = 1
+            if s.rc_side == Side.EXALTED:
+                v[b + o["round_card.exalted"]] = 1
+                v[b + o["round_card.exalted_id"] + s.rc_round - 1] = 1
         b = o["positions"]
+        card, normal, exalted = o["positions.card"], o["positions.covered_normal"], o["positions.covered_exalted"]
         for pos in range(1, 14):
             row = b + (pos - 1) * self.brow
             c = s.board[pos]
             if c >= 0:
-                v[row + c] = 1
+                v[row + card + c] = 1
             if s.rc_pos == pos:
-                v[row + C + (1 if s.rc_side == 1 else 0)] = 1
-        so = o["sockets"]
+                v[row + (exalted if s.rc_side == Side.EXALTED else normal)] = 1
+        so, sw = o["sockets"], self.srow
+        exists, req_at, reserved = o["sockets.exists"], o["sockets.requirement"], o["sockets.reserved"]
         for sid, (req, res) in R.geometry(s)[1].items():
-            row = so + sid * 15
-            v[row] = 1
-            v[row + 1 + req] = 1
-            v[row + 8] = res
+            row = so + sid * sw
+            v[row + exists] = 1
+            v[row + req_at + req] = 1
+            v[row + reserved] = res
         tpl = v  # the whole vector: zeros outside the static blocks, copied by observe
         if len(self._tpl) > 256:
             self._tpl.clear()
         self._tpl[R.geometry(s)[2]] = tpl
         return tpl
 
-    def observe(self, s: StrategyState, me: int) -> np.ndarray:
-        """``float32[size]``: the observation of seat ``me`` (docs §7). The static blocks come from a
-        template vector cached per board layout and Round card; the other values are gathered as (index,
-        value) pairs, clipped to 1 (every ratio's cap) and written with one numpy assignment."""
+    def observe_python(self, s: StrategyState, me: int) -> np.ndarray:
+        """The pure-Python observation (the reference of the compiled builder; the same values, bit for bit).
+
+        The static blocks come from a template vector cached per board layout and Round card; the other
+        values are gathered as (index, value) pairs, clipped to 1 (every ratio's cap) and written with one
+        numpy assignment."""
         R, o = self.R, self.o
-        n, K, C = R.n, R.K, R.C
+        n = R.n
         pd = s.pending
         kind = pd["k"] if pd else 0
         decider = pd["seat"] if pd else -1
         rel = self.rel[me]
-        ix = [o["round"] + min(s.round, 5) - 1, o["phase"] + s.phase, o["decision"] + kind,
-              o["seats"] + 4 + rel[s.primus], o["num_players"] + n - 1]
-        va = [1.0] * 5
         b = o["seats"]
+        sr = self.seat_row
+        ix = [o["round"] + min(s.round, 5) - 1, o["phase"] + s.phase, o["decision"] + kind,
+              b + sr + rel[s.primus], o["num_players"] + n - 1]
+        va = [1.0] * 5
         if decider >= 0:
             ix.append(b + rel[decider])
             va.append(1.0)
-        b = o["flags"]
-        ix += [b, b + 1, b + 2, b + 3]
+        ix += self.flags_at
         va += [s.primus_locked, R.solo, R.exalted, R.player_powers]
-        b = o["supply"]
-        ix += [b, b + 1, b + 2, b + 3]
+        ix += self.supply_at
         isz = self.init_sizes
         va += [s.source_gems / R.total_gems, len(s.skill_deck) / isz[0], len(s.power_deck) / isz[1],
                len(s.rune_deck) / isz[2]]
@@ -129,10 +237,10 @@ class Observer:
             if gone[k]:
                 ix.append(b + k)
                 va.append(1.0)
-        if s.phase == 1:
+        if s.phase == Phase.ACTION:
             tn = s.turn
-            b = o["turn"]
-            ix += [o["seats"] + 8 + rel[tn["player"]], b, b + 1, b + 2, b + 3]
+            ix.append(o["seats"] + 2 * sr + rel[tn["player"]])
+            ix += self.turn_at
             va += [1.0, min(tn["left"], 3) / 3, tn["socketed"], tn["mandatory_done"], tn["stack_ready"]]
         # static parts of B, S and the Round card: cached per board layout and Round card
         tpl = self._tpl.get(R.geometry(s)[2])
@@ -141,8 +249,11 @@ class Observer:
         v = tpl.copy()
         b = o["positions"]
         br = self.brow
+        dice, total = o["positions.dice"], o["positions.total"]
         ss, sf, blk = s.sock_seat, s.sock_face, s.blocked
-        so = o["sockets"]
+        so, sw = o["sockets"], self.srow
+        s_occ, s_face, s_blocked = o["sockets.occupant"], o["sockets.face"], o["sockets.blocked"]
+        s_exists, s_req = o["sockets.exists"], o["sockets.requirement"]
         acc: dict = {}
         on_board = [0] * n
         for sid, q in zip(range(52), ss):
@@ -150,65 +261,68 @@ class Observer:
                 continue
             on_board[q] += 1
             r = rel[q]
-            k1 = b + (sid >> 2) * br + C + 2 + r
-            acc[k1] = acc.get(k1, 0.0) + 0.25
+            row = b + (sid >> 2) * br + r
+            acc[row + dice] = acc.get(row + dice, 0.0) + 0.25
             f = sf[sid]
-            acc[k1 + 4] = acc.get(k1 + 4, 0.0) + f / 24
-            srow = so + sid * 15
-            ix += [srow + 10 + r, srow + 14]
+            acc[row + total] = acc.get(row + total, 0.0) + f / 24
+            srow = so + sid * sw
+            ix += [srow + s_occ + r, srow + s_face]
             va += [1.0, f / 6]
         if any(blk):
             for sid in [i for i in range(52) if blk[i]]:
-                ix.append(so + sid * 15 + 9)
+                ix.append(so + sid * sw + s_blocked)
                 va.append(1.0)
         board = R.content.board
         for slot, pr in enumerate(s.priv[me]):
             for i, req in enumerate(board[pr["card"]].sockets):
-                row = so + (PRIV0 + slot * 4 + i) * 15
-                ix += [row, row + 1 + req]
+                row = so + (PRIV0 + slot * 4 + i) * sw
+                ix += [row + s_exists, row + s_req + req]
                 va += [1.0, 1.0]
                 f = pr["occ"][i]
                 if f:
-                    ix += [row + 10, row + 14]
+                    ix += [row + s_occ, row + s_face]
                     va += [1.0, f / 6]
         # P: players
         b = o["players"]
         pr_ = self.prow
+        p_vp, p_stones, p_gems, p_hand, p_cast, p_pool, p_board, p_priv, p_src, p_aside, p_guard, p_runes = (
+            o[f"players.{f}"] for f in ("vp", "stones", "gems", "hand_size", "cast", "pool", "board_dice",
+                                        "private_dice", "source_dice", "aside", "guard", "runes"))
+        p_present, p_revealed, p_chase = o["players.present"], o["players.revealed"], o["players.chase"]
+        p_marker, p_bonus, C = o["players.chase_marker"], o["players.chase_bonus"], R.C
         vic = R.victory
         tolls = self.toll_spaces
         nst = len(tolls)
         for q in range(n):
             row = b + rel[q] * pr_
             vq = s.vp[q]
-            ix += [row, row + 1, row + 2, row + 3, row + 4]
+            ix += [row + p_present, row + p_vp, row + p_stones, row + p_gems, row + p_hand]
             va += [1.0, vq / vic, bisect_right(tolls, vq) / nst, s.gems[q] / 20,
                    (sum(s.hand[q]) + sum(s.cast[q])) / 5]
             cast = s.cast[q]
             if any(cast):
                 for k, c in enumerate(cast):
                     if c:
-                        ix.append(row + 5 + k)
+                        ix.append(row + p_cast + k)
                         va.append(c / 4)
-            r2 = row + 5 + K
             pool = s.pool[q]
             for f in range(6):
                 if pool[f]:
-                    ix.append(r2 + f)
+                    ix.append(row + p_pool + f)
                     va.append(pool[f] / 5)
-            ix += [r2 + 6, r2 + 13, r2 + 14, r2 + 15, r2 + 16]
+            ix += [row + p_board, row + p_src, row + p_aside, row + p_guard, row + p_runes]
             va += [on_board[q] / 5, s.src_dice[q] / 5, s.aside[q] / 5, s.guard[q] / 3, len(s.priv[q]) / 2]
             for slot, pr in enumerate(s.priv[q]):
                 for f in pr["occ"]:
                     if f:
-                        key = r2 + 7 + f - 1
+                        key = row + p_priv + f - 1
                         acc[key] = acc.get(key, 0.0) + 0.2
                 if pr["revealed"]:
-                    ix.append(r2 + 17 + slot * C + pr["card"])
+                    ix.append(row + p_revealed + slot * C + pr["card"])
                     va.append(1.0)
             ch = s.chase[q]
             if ch is not None:
-                r3 = r2 + 17 + 2 * C
-                ix += [r3, r3 + 1, r3 + 2]
+                ix += [row + p_chase, row + p_marker, row + p_bonus]
                 va += [1.0, ch[0] / vic, ch[1] / 5]
         # M: my hand and runes
         b = o["my_hand"]
@@ -232,39 +346,31 @@ class Observer:
         return v
 
     def _decision(self, v, s, pd, me, decider):
-        R = self.R
-        K, C = R.K, R.C
-        b = self.o["decision_ctx"]
+        o, C = self.o, self.R.C
+        b = o["decision_ctx"]
         kind = pd["k"]
         if kind in (Kind.PAY_OFFER, Kind.PAY_MORE, Kind.REVEAL_SRC):
-            v[b] = min(1.0, pd["rem"] / 10)
-            pur = pd.get("purpose", "reveal")
-            v[b + 1 + ("toll", "cost", "reveal").index(pur)] = 1
+            v[b + o["decision_ctx.remaining"]] = min(1.0, pd["rem"] / 10)
+            v[b + o["decision_ctx.purpose"] + PURPOSES.index(pd.get("purpose", "reveal"))] = 1
             if pd.get("stone", -1) >= 0:
-                v[b + 4 + pd["stone"]] = 1
+                v[b + o["decision_ctx.stone"] + pd["stone"]] = 1
         src = pd.get("src")
-        o2 = b + 8
         if src:
             typ, i = src[0], src[1]
-            if typ == "a":
-                v[o2 + i] = 1
-            elif typ == "b":
-                v[o2 + K + i] = 1
-            else:
-                v[o2 + K + C + i] = 1
-        o3 = o2 + K + C + 5
+            field = "src_action" if typ == "a" else "src_board" if typ == "b" else "src_exalted"
+            v[b + o[f"decision_ctx.{field}"] + i] = 1
         face = pd.get("src_face") or (pd.get("face") if kind == Kind.SOCKET_DST else 0)
         if face:
-            v[o3 + face - 1] = 1
+            v[b + o["decision_ctx.face"] + face - 1] = 1
         if kind == Kind.SOCKET_DST and (pd["from_sid"] < PRIV0 or me == decider):
-            v[o3 + 6 + pd["from_sid"]] = 1
-        o4 = o3 + 66
+            v[b + o["decision_ctx.socket"] + pd["from_sid"]] = 1
         if kind == Kind.DISCARD:
-            v[o4] = min(1.0, pd["owed"] / 5)
+            v[b + o["decision_ctx.owed"]] = min(1.0, pd["owed"] / 5)
         rv = s.reveal[decider] if decider >= 0 else None
         if rv:
-            v[o4 + 1] = min(1.0, rv["target"] / 6)
-            v[o4 + 2] = min(1.0, rv["marked"] / 6)
+            v[b + o["decision_ctx.reveal_target"]] = min(1.0, rv["target"] / 6)
+            v[b + o["decision_ctx.earmarked"]] = min(1.0, rv["marked"] / 6)
         if kind == Kind.RUNE_PICK and me == decider:
+            cands = b + o["decision_ctx.candidates"]
             for j, c in enumerate(pd["cands"]):
-                v[o4 + 3 + j * C + c] = 1
+                v[cands + j * C + c] = 1

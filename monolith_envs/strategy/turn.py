@@ -3,12 +3,18 @@
 
 from __future__ import annotations
 
+from itertools import compress
+
 from . import effects
 from .board import PRIV0, Rules
-from .effects import move_sources, push_lines
+from .effects import has_move_source, push_lines
 from .state import StrategyState
 
-__all__ = ["turn_mask_list", "turn_apply", "castable"]
+__all__ = ["turn_mask_list", "turn_apply", "castable", "cast_checks", "start_turn", "end_turn"]
+
+# ops whose castability depends on the position (docs §4.12); every other op is always castable
+_STATE_OPS = frozenset(("reroll", "adjust_face", "set_face", "move_die", "block_socket", "gain_die",
+                        "secret_rune", "take_primus"))
 
 
 def _line_ok(R: Rules, s: StrategyState, p: int, ln) -> bool:
@@ -28,7 +34,7 @@ def _line_ok(R: Rules, s: StrategyState, p: int, ln) -> bool:
             return any(pool[f] for f in range(6) if f != ln.face - 1)
         return sum(pool) > 0
     if op == "move_die":
-        return bool(move_sources(R, s, p))
+        return has_move_source(R, s, p)
     if op == "block_socket":
         return bool(R.blockable(s))
     if op == "gain_die":
@@ -40,6 +46,25 @@ def _line_ok(R: Rules, s: StrategyState, p: int, ln) -> bool:
     return True
 
 
+def cast_checks(R: Rules) -> list:
+    """Per action kind: None when it can never be cast in this game (a ``chosen_opponent`` line with one
+    seat, or a ``set_face`` on others alone), else the tuple of its lines whose requirement depends on the
+    position (:func:`_line_ok` is True for every other line whatever the state)."""
+    out: list = []
+    for card in R.content.actions:
+        lines, never = [], False
+        for ln in card.effect:
+            if (ln.who == "chosen_opponent" or ln.from_ == "chosen_opponent") and R.n < 2:
+                never = True
+            elif ln.op == "set_face" and ln.who != "self":
+                never = never or R.n < 2
+            elif ln.op in _STATE_OPS and not (ln.op == "set_face" and ln.where == "socketed") and not (
+                    ln.op == "take_primus" and ln.lock):
+                lines.append(ln)
+        out.append(None if never else tuple(lines))
+    return out
+
+
 def castable(R: Rules, s: StrategyState, p: int, k: int) -> bool:
     """True when seat p (the turn player) may cast kind k now."""
     tn = s.turn
@@ -49,11 +74,13 @@ def castable(R: Rules, s: StrategyState, p: int, k: int) -> bool:
         return False
     if tn["socketed"] and not R.anytime[k]:
         return False
-    return all(_line_ok(R, s, p, ln) for ln in R.content.actions[k].effect)
+    lines = R.cast_checks[k]
+    return lines is not None and all(_line_ok(R, s, p, ln) for ln in lines)
 
 
-def turn_mask_list(R: Rules, s: StrategyState) -> list:
-    """Legal TURN actions (flat indexes), ascending."""
+def turn_mask_list(R: Rules, s: StrategyState, pd: dict | None = None) -> list:
+    """Legal TURN actions (flat indexes), ascending (``pd``, the open decision, is not needed: the turn
+    record says everything; it makes this the decision table's mask function)."""
     o = R.off
     p = s.turn["player"]
     tn = s.turn
@@ -67,15 +94,37 @@ def turn_mask_list(R: Rules, s: StrategyState) -> list:
         out.append(o.END_TURN)
     hand = s.hand[p]
     if any(hand) and (sum(pool) or (tn["mandatory_done"] and not tn["socketed"])):
-        out += [o.CAST + k for k, c in enumerate(hand) if c and castable(R, s, p, k)]
-        out.sort()
+        # castable() with its first two tests already known true; CAST indexes follow every other family,
+        # so the list stays ascending
+        socketed, anytime, checks = tn["socketed"], R.anytime, R.cast_checks
+        for k in compress(range(len(hand)), hand):  # the kinds held
+            if anytime[k] or not socketed:
+                lines = checks[k]
+                if lines is not None and (not lines or all(_line_ok(R, s, p, ln) for ln in lines)):
+                    out.append(o.CAST + k)
     return out
 
 
-def turn_apply(R: Rules, s: StrategyState, a: int, rng) -> None:
-    """Apply a legal TURN action (the engine then continues with :func:`flow.run`)."""
-    from .flow import end_turn
+def start_turn(s: StrategyState, p: int) -> None:
+    s.turn = {"player": p, "left": 1, "socketed": False, "mandatory_done": False, "stack_ready": False}
+    s.tasks.append({"t": "turn"})
 
+
+def end_turn(R: Rules, s: StrategyState) -> None:
+    """Next seat clockwise (from the turn player, D40) with a pool die; none: the Action Phase ends."""
+    p = s.turn["player"]
+    n = R.n
+    s.turn["stack_ready"] = False
+    for i in range(1, n + 1):
+        q = (p + i) % n
+        if sum(s.pool[q]):
+            start_turn(s, q)
+            return
+
+
+def turn_apply(R: Rules, s: StrategyState, pd: dict, a: int, rng) -> None:
+    """Apply a legal TURN action (the engine then continues with :func:`flow.run`); ``pd`` is the TURN
+    decision that was open (the table's apply signature)."""
     o = R.off
     p = s.turn["player"]
     tn = s.turn

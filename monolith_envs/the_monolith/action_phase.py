@@ -130,33 +130,41 @@ def _slay_targets(g, s, p: int, sp: int, base: int) -> list:
 
 
 def mask_action_choose(g, s, p: int) -> list:
+    """docs §6.2 ACTION_CHOOSE: fate moves, slays, maneuvers, boasts, sacrifices, relent and the
+    action_turn powers, sorted. Slays and boasts are looked for only in the active spaces ``p`` occupies
+    (living warriors there, or its living shaman)."""
     b = s.board[p]
     out = []
-    can_fate = s.free_fate > 0 or s.anger[p] > 0
-    for z in range(3):
-        if b[z] and can_fate:
-            out.append(g.A_FATE + z)
-    act = g.active_spaces
-    if b[0]:
-        for sp in act:
-            if occupies(s, p, sp):
-                out += _slay_targets(g, s, p, sp, g.A_SLAY)
-    if b[1]:
-        for sp in act:
-            if s.living[sp][p]:
-                out.append(g.A_MANEUVER + 2 * sp)
-            if s.shaman_alive[p] and s.shaman_space[p] == sp:
-                out.append(g.A_MANEUVER + 2 * sp + 1)
-    if b[2]:
-        unc = "boast_uncontested" in modifiers(g, s, p)
-        for sp in act:
-            if occupies(s, p, sp) and (unc or has_enemy_living(s, p, sp)):
-                if g.slots[sp] - s.blood[sp] - sum(s.boast[sp]) >= 1:
+    if s.free_fate > 0 or s.anger[p] > 0:
+        out += [g.A_FATE + z for z in range(3) if b[z]]
+    living = s.living
+    mine_living = [sp for sp in g.active_spaces if living[sp][p]]
+    slay, maneuver, boast = b[0], b[1], b[2]
+    if slay or maneuver or boast:
+        n = s.n
+        alive, where = s.shaman_alive, s.shaman_space
+        mine = where[p] if alive[p] and 0 <= where[p] < g.N and g.active[where[p]] else NONE
+        if maneuver:
+            out += [g.A_MANEUVER + 2 * sp for sp in mine_living]
+            if mine >= 0:
+                out.append(g.A_MANEUVER + 2 * mine + 1)
+        if slay or boast:
+            others = [((p + o) % n, o - 1) for o in range(1, n)]  # (seat, slay offset) of each opponent
+            shaman_of = [where[q] if alive[q] else NONE for q in range(n)]
+            unc = boast and "boast_uncontested" in modifiers(g, s, p)
+            occupied = mine_living if mine < 0 or living[mine][p] else mine_living + [mine]
+            for sp in occupied:
+                row = living[sp]
+                targets = [k for q, k in others if row[q] or shaman_of[q] == sp]
+                if slay:
+                    out += [g.A_SLAY + 3 * sp + k for k in targets]
+                if boast and (unc or targets) and g.slots[sp] - s.blood[sp] - sum(s.boast[sp]) >= 1:
                     out.append(g.A_BOAST + sp)
-    N = g.N
-    for z in range(3):
-        if b[z]:
-            out += [g.A_SACRIFICE + N * z + sp for sp in act if s.living[sp][p]]
+    if mine_living:
+        N = g.N
+        for z in range(3):
+            if b[z]:
+                out += [g.A_SACRIFICE + N * z + sp for sp in mine_living]
     out.append(g.A_RELENT)
     out += [g.A_POWER + k for k in usable_powers(g, s, p, Win.ACTION_TURN, s.turn_used)]
     out.sort()

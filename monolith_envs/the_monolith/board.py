@@ -102,26 +102,26 @@ def controller(g, s, sp: int, weights: list | None = None) -> int:
 
 
 def controllers(g, s) -> list:
-    """Controller of every space (-1 for none or locked)."""
-    n = s.n
-    w = _weights(g, s)
+    """Controller of every space (-1 for none or locked): :func:`controller` of each active space and of
+    each space holding a living shaman, with the weights read once (``list[int]``, one per map space)."""
     out = [-1] * g.N
-    for sp in g.active_spaces:
-        row = s.living[sp]
-        best, who, tie = 0, -1, False
-        for p in range(n):
-            u = row[p]
-            if u > best:
-                best, who, tie = u, p, False
-            elif u == best and u > 0:
-                tie = True
-        out[sp] = -1 if tie else who
-    for p in range(n):  # add the living shamans (few), then recompute those spaces
-        if s.shaman_alive[p]:
-            out[s.shaman_space[p]] = -2
-    for sp in range(g.N):
-        if out[sp] == -2:
-            out[sp] = controller(g, s, sp, w)
+    living = s.living
+    for sp in g.active_spaces:  # the strictly largest living count >= 1, by list methods (no shaman yet)
+        row = living[sp]
+        m = max(row)
+        if m > 0 and row.count(m) == 1:
+            out[sp] = row.index(m)
+    alive, where = s.shaman_alive, s.shaman_space
+    seats = [p for p in range(s.n) if alive[p] and 0 <= where[p] < g.N]
+    if seats:  # the spaces of the living shamans: add each one's weight (docs §4.1 u_p)
+        w = _weights(g, s)
+        for sp in {where[p] for p in seats}:
+            u = list(living[sp])
+            for p in seats:
+                if where[p] == sp:
+                    u[p] += w[p]
+            m = max(u)
+            out[sp] = u.index(m) if m > 0 and u.count(m) == 1 else -1
     return out
 
 

@@ -82,6 +82,7 @@ class MonolithGame(GameBase):
         self.active_spaces = [i for i in range(self.N) if self.active[i]]
         self.quad = [sp.quadrant for sp in mp.spaces]
         self.building = [sp.building for sp in mp.spaces]
+        self.mausoleums = [i for i in self.active_spaces if self.building[i] == "mausoleum"]
         self.slots = [sp.slots if self.active[i] else 0 for i, sp in enumerate(mp.spaces)]
         self.base_tunnel = [sp.tunnel and self.active[i] for i, sp in enumerate(mp.spaces)]
         adj = [[] for _ in range(self.N)]
@@ -126,14 +127,17 @@ class MonolithGame(GameBase):
     # ------------------------------------------------------------------ flow
     def run(self, s: MonolithState, rng) -> None:
         """Run pending rule steps until a real decision or the end (docs §4.12)."""
+        table, frames = TABLE, FRAMES
         for _ in range(_MAX_AUTO):
             if s.terminal:
                 return
-            if s.sub != NONE:
-                legal = TABLE[s.sub][0](self, s, s.current)
+            sub = s.sub
+            if sub != NONE:
+                mask_fn, apply_fn = table[sub]
+                legal = mask_fn(self, s, s.current)
                 s.legal_cache = legal
                 if len(legal) == 1 and legal[0] == 0:
-                    TABLE[s.sub][1](self, s, s.current, 0, rng)
+                    apply_fn(self, s, s.current, 0, rng)
                     continue
                 if not legal:
                     raise InvariantError(f"the_monolith: decision {Sub(s.sub).name} of seat {s.current} has no "
@@ -142,8 +146,8 @@ class MonolithGame(GameBase):
             s.legal_cache = None
             if not s.stack:
                 raise InvariantError("the_monolith: no pending decision and no pending rule step")
-            fr = s.stack.pop()
-            FRAMES[fr[0]](self, s, fr[1], fr[2], rng)
+            kind, a, b = s.stack.pop()
+            frames[kind](self, s, a, b, rng)
         raise InvariantError("the_monolith: automatic steps did not reach a decision")
 
     def legal_actions(self, s: MonolithState) -> list:
@@ -171,9 +175,14 @@ class MonolithGame(GameBase):
 
     def legal_mask(self, state: MonolithState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (docs §6.2; all False when terminal)."""
-        m = np.zeros(self.n_actions, np.bool_)
-        m[self.legal_actions(state)] = True
-        return m
+        m = bytearray(self.n_actions)  # zeros; a few item writes cost less than numpy's list indexing
+        if not (state.terminal or state.sub == NONE):
+            lg = state.legal_cache
+            if lg is None:
+                lg = state.legal_cache = TABLE[state.sub][0](self, state, state.current)
+            for a in lg:
+                m[a] = 1
+        return np.frombuffer(m, np.bool_)
 
     def illegal(self, s: MonolithState, action: Any, why: str) -> IllegalActionError:
         legal = [action_name(self.off, a) for a in self.legal_actions(s)]
@@ -192,9 +201,12 @@ class MonolithGame(GameBase):
         Raises:
             IllegalActionError: not an action index, the game is over, or not legal now (lists the legal ones).
         """
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        if type(action) is int:  # the common case, without the checks below
+            a = action
+        elif isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise self.illegal(state, action, f"{action!r} is not an action index")
-        a = int(action)
+        else:
+            a = int(action)
         if state.terminal:
             raise self.illegal(state, a, "the game is over")
         if not 0 <= a < self.n_actions:
@@ -266,12 +278,21 @@ class MonolithGame(GameBase):
         return np.asarray(state.cum, dtype=np.float32)
 
     def returns_list(self, state: MonolithState) -> list:
-        """:meth:`returns` as a list of Python floats."""
-        return np.asarray(state.cum, dtype=np.float32).tolist()
+        """:meth:`returns` as a list of Python floats (all zeros, signs kept, without numpy: the common case
+        before the end)."""
+        c = state.cum
+        if not any(c):
+            return [float(x) for x in c]
+        return np.asarray(c, dtype=np.float32).tolist()
 
     def observe(self, state: MonolithState, player: int) -> np.ndarray:
-        """``float32[obs_spec.size]`` seat-relative observation (docs §7)."""
-        return self.observer.observe(state, int(player))
+        """``float32[obs_spec.size]`` seat-relative observation (docs §7; :meth:`Observer.observe
+        <monolith_envs.the_monolith.observe.Observer.observe>`).
+
+        Raises:
+            ValueError: ``player`` is not a seat.
+        """
+        return self.observer.observe(state, player if type(player) is int else int(player))
 
     def render_text(self, state: MonolithState, viewer: int | None = None) -> str:
         from .render import render_text

@@ -1,8 +1,15 @@
 """The observation of ``the_monolith_v0`` (docs/the_monolith.md §7): seat-relative float32, 1587 floats by
 default. This module alone decides what a seat may see: its own objectives by identity, everyone
-else's by count; deck orders never; face-down discards only through the discard size."""
+else's by count; deck orders never; face-down discards only through the discard size.
+
+Two builders give the same values: the compiled one (``monolith_envs.the_monolith._fastobs``, used when it
+is built) and the pure-Python one (:meth:`Observer.observe_python`), which is the reference
+(``tests/the_monolith/test_fastobs.py`` compares them at every decision of seeded games). Set the
+environment variable ``MONOLITH_ENVS_PURE_PYTHON=1`` to use the Python one everywhere."""
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
@@ -10,14 +17,80 @@ from ..core.observation import ObsSpec
 from .board import controllers, tunnels_now
 from .state import Sub
 
-__all__ = ["Observer"]
+try:  # the compiled builder (setup.py); the pure-Python one below is the reference and the fallback
+    from . import _fastobs
+except ImportError:  # pragma: no cover - depends on the install
+    _fastobs = None
+
+__all__ = ["Observer", "compiled_available", "PURE_PYTHON_ENV"]
 
 P = 4  # player blocks
 
-class Observer:
-    """Builds the :class:`ObsSpec` of a game and its observations."""
+#: Set to ``1`` to use the pure-Python observation even when the compiled one is built.
+PURE_PYTHON_ENV = "MONOLITH_ENVS_PURE_PYTHON"
 
-    def __init__(self, g):
+_BUILDINGS = ("scriptorium", "mausoleum", "temple")  # the columns of spaces.building
+#: the column order of each piece's rows, ``(name, width)`` (docs §7): the compiled builder reads every
+#: start by name (:meth:`Observer.layout_ints`).
+SPACE_COLUMNS = (("active", 1), ("building", len(_BUILDINGS)), ("tunnel", 1), ("monolith", 1),
+                 ("stronghold", P), ("slots", 1), ("blood", 1), ("seats", 5 * P), ("controller", P))
+SEAT_COLUMNS = ("living", "dead", "shaman_alive", "shaman_dead", "boast")  # per relative seat in spaces.seats
+DECK_COLUMNS = ("div_deck", "event_deck", "obj_deck", "obj_discard")
+CONFIG_COLUMNS = ("slay_weight", "maneuver_weight", "boast_weight", "retention")
+
+
+def player_columns(S: int, D: int) -> tuple:
+    """The columns of one relative seat's row of ``players`` (S shamans, D divinations)."""
+    ones = ("present", "favour", "available", "spent", "unearned", "on_row", "tower_today", "tower_stuck")
+    return (tuple((c, 1) for c in ones) + (("zones", 3),)
+            + tuple((c, 1) for c in ("boast", "reserves", "anger", "limbo", "living", "dead", "shaman_alive",
+                                     "committed", "out", "kills", "objectives", "draft_bid"))
+            + (("shaman", S), ("held", D)))
+
+
+def context_columns(N: int, R: int, S: int) -> tuple:
+    """The fields of the ``context`` piece (N spaces, R row slots, S shamans)."""
+    ones = ("owed", "surge_first", "march_group", "march_steps", "free_steps", "shaman_steps", "paid", "bonus",
+            "free_fate")
+    return ((("focus", N), ("slot", R)) + tuple((c, 1) for c in ones)
+            + (("power_used", 4), ("draft_shaman", S), ("high_bid", 1), ("high_bidder", P), ("passed", P),
+               ("claimed", S)))
+
+
+def _starts(columns, width: int, piece: str) -> dict:
+    """``{name: start}`` of ``(name, width)`` columns that must fill ``width``.
+
+    Raises:
+        ValueError: the columns do not add up to the row width.
+    """
+    out, at = {}, 0
+    for name, w in columns:
+        out[name] = at
+        at += w
+    if at != width:
+        raise ValueError(f"observation piece {piece!r}: its columns cover {at} of {width}")
+    return out
+
+
+def compiled_available() -> bool:
+    """True when the compiled observation builder ``monolith_envs.the_monolith._fastobs`` is built and loads."""
+    return _fastobs is not None
+
+
+class Observer:
+    """Builds the :class:`ObsSpec` of a game and its observations.
+
+    Args:
+        g: the game (:class:`~monolith_envs.the_monolith.game.MonolithGame`; its static tables).
+        compiled: use the compiled builder (``monolith_envs.the_monolith._fastobs``); ``None`` (default) uses
+            it when it is built and the environment variable ``MONOLITH_ENVS_PURE_PYTHON`` is not ``1``. Both
+            give the same values; :meth:`observe_python` is the reference.
+
+    Raises:
+        RuntimeError: ``compiled=True`` but the extension is not built.
+    """
+
+    def __init__(self, g, compiled: bool | None = None):
         self.g = g
         N, R, S, D, E, O = g.N, g.R, g.S, g.D, g.E, g.O
         self.pw = 23 + S + D
@@ -53,6 +126,87 @@ class Observer:
         self._map_key = None
         self._map_val: tuple = ()
         self.inactive = [sp for sp in range(g.N) if not g.active[sp]]
+        if compiled is None:
+            compiled = _fastobs is not None and os.environ.get(PURE_PYTHON_ENV, "") != "1"
+        elif compiled and _fastobs is None:
+            raise RuntimeError("the compiled observation builder monolith_envs.the_monolith._fastobs is not built "
+                               "(reinstall with a C compiler: pip install -e .)")
+        self.compiled = bool(compiled)
+        self._ctx = self._make_context() if self.compiled else None
+
+    def __getstate__(self) -> dict:
+        """Copy and pickle support: the compiled context (a capsule) is not copied; the first observation of
+        the copy builds its own."""
+        state = self.__dict__.copy()
+        state["_ctx"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if _fastobs is None:  # unpickled where the extension is not built
+            self.compiled = False
+
+    def layout_ints(self) -> dict:
+        """The named ints the compiled builder reads once, by name, when its context is built: the offset
+        (``"players"``), row width (``"players.row"``) and size (``"phase.size"``) of every piece, the start
+        of every column within a row (``"players.favour"``, ``"spaces.seat.boast"``, ``"context.high_bidder"``,
+        ...), the game's sizes and the decision codes the ``context`` piece depends on (``"sub.MARCH_STEP"``)."""
+        g, spec = self.g, self.spec
+        out = spec.offsets()
+        for piece in spec.pieces:
+            out[f"{piece.name}.row"] = piece.shape[-1]
+            out[f"{piece.name}.size"] = piece.size
+        columns = {
+            "players": _starts(player_columns(g.S, g.D), self.pw, "players"),
+            "spaces": _starts(SPACE_COLUMNS, self.sw, "spaces"),
+            "spaces.seat": _starts(((c, 1) for c in SEAT_COLUMNS), 5, "spaces.seat"),
+            "row": _starts((("card", g.D), ("bids", P)), g.D + 4, "row"),
+            "events": _starts((("in_play", 1), ("discarded", 1), ("space", g.N)), g.N + 2, "events"),
+            "deck_sizes": _starts(((c, 1) for c in DECK_COLUMNS), 4, "deck_sizes"),
+            "context": _starts(context_columns(g.N, g.R, g.S), spec["context"].size, "context"),
+            "config": _starts(((c, 1) for c in CONFIG_COLUMNS), 4, "config"),
+        }
+        for piece, starts in columns.items():
+            out.update({f"{piece}.{name}": at for name, at in starts.items()})
+        out["spaces.seat_width"] = len(SEAT_COLUMNS)
+        out.update({f"sub.{c.name}": int(c) for c in Sub})
+        out.update(n=g.n, N=g.N, R=g.R, S=g.S, D=g.D, E=g.E, O=g.O, P=P, num_days=g.num_days, size=spec.size,
+                   draft_max_bid=self.dmb, monolith=g.mono)
+        return out
+
+    def tables(self) -> dict:
+        """The static int tables of the compiled builder, by name: per space ``active``, ``building`` (the
+        column within ``spaces.building``, -1 for none), ``slots``, ``base_tunnel``; per event
+        ``event_tunnel`` (the last ``set_tunnel`` value of its reveal effects, -1 for none; docs §4.2); per
+        shaman and per divination the ``shaman_control_weight`` of a passive modifier (0 for none; docs
+        §4.1); per seat its stronghold ``hold``."""
+        g = self.g
+
+        def weight(window, eff) -> int:
+            on = window == "passive" and eff.op == "modifier" and eff.name == "shaman_control_weight"
+            return int(eff.amount) if on else 0
+
+        tunnel = []
+        for ev in g.events:
+            sets = [int(bool(e.value)) for e in ev.reveal if e.op == "set_tunnel"]
+            tunnel.append(sets[-1] if sets else -1)
+        return {
+            "active": [int(a) for a in g.active],
+            "building": [_BUILDINGS.index(b) if b in _BUILDINGS else -1 for b in g.building],
+            "slots": [int(x) for x in g.slots],
+            "base_tunnel": [int(x) for x in g.base_tunnel],
+            "event_tunnel": tunnel,
+            "shaman_weight": [weight(sh.window, sh.effect) for sh in g.shamans],
+            "div_weight": [weight(d.window, d.effect) for d in g.divs],
+            "hold": [int(x) for x in g.hold],
+        }
+
+    def _make_context(self):
+        """The compiled builder's context (a capsule) from :meth:`layout_ints`, :meth:`tables` and the config
+        piece's four values (normalised tower weights and retention, as the Python builder writes them)."""
+        g = self.g
+        config = [g.cumw[0], g.cumw[1] - g.cumw[0], 1.0 - g.cumw[1], g.rho]
+        return _fastobs.make_context(self.layout_ints(), self.tables(), config)
 
     def _v(self, vec, name):
         a, b, shape = self.views_of[name]
@@ -84,7 +238,25 @@ class Observer:
         return t
 
     def observe(self, s, viewer: int) -> np.ndarray:
-        """``float32[spec.size]`` for seat ``viewer`` (0..n-1): a copy of the seat's static template, the
+        """``float32[spec.size]`` for seat ``viewer`` (0..n-1): the compiled builder's when it is used, else
+        :meth:`observe_python` (the same values).
+
+        Raises:
+            ValueError: ``viewer`` is not a seat.
+            TypeError, IndexError, ValueError, AttributeError: a malformed state (the compiled builder names
+                the field).
+        """
+        ctx = self._ctx
+        if ctx is None:
+            if not self.compiled:
+                return self.observe_python(s, viewer)
+            ctx = self._ctx = self._make_context()  # after a copy or unpickling
+        out = np.empty(self.spec.size, np.float32)
+        _fastobs.observe(ctx, s, viewer, out)
+        return out
+
+    def observe_python(self, s, viewer: int) -> np.ndarray:
+        """The pure-Python observation (the reference of the compiled builder): a copy of the seat's static template, the
         map block from :meth:`_map` (cached while the map is unchanged), then element writes of the
         other non-zero fields (each small numpy call costs more than tens of element writes).
 

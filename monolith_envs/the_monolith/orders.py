@@ -7,7 +7,7 @@ automatic steps between decisions.
 
 from __future__ import annotations
 
-from .board import controllers, cremate, modifiers, neighbours, occupancy_check, occupies
+from .board import controllers, cremate, modifiers, neighbours, occupancy_check
 from .effects import resolve, usable_powers
 from .state import NONE, Frame, Phase, Sub, Win
 
@@ -123,8 +123,12 @@ def _div_slots(g, s, p: int) -> list:
 def mask_order_choose(g, s, p: int) -> list:
     out = []
     av = s.available[p]
-    if av >= 1 and any(s.living[sp][p] for sp in g.active_spaces):
-        out.append(g.A_ORDER + 0)
+    if av >= 1:
+        living = s.living
+        for sp in g.active_spaces:
+            if living[sp][p]:
+                out.append(g.A_ORDER + 0)
+                break
     if av >= 1 and s.shaman_alive[p]:
         out.append(g.A_ORDER + 1)
     if av >= 2 and s.reserves[p] + s.anger[p] >= 2:
@@ -170,12 +174,13 @@ def recruit_spaces(g, s, p: int) -> list:
     """docs §4.4 recruit spaces: the stronghold, occupied mausoleums, the living shaman's space with
     ``recruit_at_shaman``, every occupied space with ``recruit_anywhere``."""
     out = {g.hold[p]}
-    mods = modifiers(g, s, p)
-    for sp in g.active_spaces:
-        if occupies(s, p, sp) and (s.rec_anywhere or g.building[sp] == "mausoleum"):
+    living = s.living
+    shaman = s.shaman_space[p] if s.shaman_alive[p] else NONE
+    for sp in (g.active_spaces if s.rec_anywhere else g.mausoleums):
+        if living[sp][p] > 0 or shaman == sp:
             out.add(sp)
-    if "recruit_at_shaman" in mods and s.shaman_alive[p]:
-        out.add(s.shaman_space[p])
+    if shaman != NONE and "recruit_at_shaman" in modifiers(g, s, p):
+        out.add(shaman)
     return sorted(out)
 
 

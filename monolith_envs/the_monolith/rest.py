@@ -53,9 +53,10 @@ def frame_rest_events(g, s, i: int, _b, rng) -> None:
         i += 1
 
 
-def objective_gain(g, s, p: int, obj: int) -> int:
-    """Favour objective ``obj`` would give ``p`` if revealed now."""
-    return gain(g, s, p, g.objs[obj].effect)
+def objective_gain(g, s, p: int, obj: int, ctrl: list | None = None) -> int:
+    """Favour objective ``obj`` would give ``p`` if revealed now (``ctrl``: :func:`controllers` of ``s``, if
+    already known)."""
+    return gain(g, s, p, g.objs[obj].effect, NONE, ctrl)
 
 
 def frame_rest_obj(g, s, idx: int, _b, rng) -> None:
@@ -66,7 +67,10 @@ def frame_rest_obj(g, s, idx: int, _b, rng) -> None:
 
 
 def mask_obj_reveal(g, s, p: int) -> list:
-    return [0] + [g.A_OBJECTIVE + k for k, o in enumerate(s.objectives[p]) if objective_gain(g, s, p, o) >= 1]
+    """docs §6.2 OBJ_REVEAL: pass, and each held objective that would score now (controllers read once)."""
+    hand = s.objectives[p]
+    ctrl = controllers(g, s) if hand else None
+    return [0] + [g.A_OBJECTIVE + k for k, o in enumerate(hand) if objective_gain(g, s, p, o, ctrl) >= 1]
 
 
 def apply_obj_reveal(g, s, p: int, a: int, rng) -> None:

@@ -42,8 +42,11 @@ TABLE: dict = {
 }
 
 
+_SUBS = tuple(Sub)  # Sub(code) without the enum call (the members in code order)
+
+
 def _resume(g, s, sub, p, rng):
-    s.sub, s.current = Sub(sub), p
+    s.sub, s.current = _SUBS[sub], p
 
 
 def _pay_discard(g, s, p, card, rng):
