@@ -96,6 +96,7 @@ class RulesAECEnv(AECEnv):
         self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
         self._state_space: spaces.Box | None = None
         self._seed_rng: np.random.Generator | None = None
+        self._seed_stream_seed: Any = None  # seed of the last seeded reset: the unseeded resets' stream
         self.game_state: Any = None
         self.episode_log: EpisodeLog | None = None
         self._mask: np.ndarray | None = None
@@ -130,11 +131,15 @@ class RulesAECEnv(AECEnv):
         there was none), so every episode is replayable from its log. The configuration is kept.
         """
         if seed is not None:
-            self._seed_rng = np.random.default_rng(seed)
+            if type(seed) is not int:
+                np.random.default_rng(seed)  # numpy's own checks and errors for any other kind of seed
+            # the stream of later unseeded resets is built when one needs it (a generator costs ~10 us)
+            self._seed_rng = None
+            self._seed_stream_seed = seed
             episode_seed = int(seed)
         else:
             if self._seed_rng is None:
-                self._seed_rng = np.random.default_rng()
+                self._seed_rng = np.random.default_rng(self._seed_stream_seed)  # None: OS entropy
             episode_seed = int(self._seed_rng.integers(0, 2**63 - 1))
         self._rng = np.random.default_rng(episode_seed)
         self.game_state = self.game.initial_state(self._rng)

@@ -16,7 +16,8 @@
  *     board_sockets[c] / round_sockets[r]: the requirements (0 = ANY, 1-6) of board card c / Exalted side r
  *     (at most 4); round_reserved[r]: its sockets are reserved; copies[k], is_pp[k] per action kind; tolls:
  *     the toll spaces, ascending.
- *   observe(context, state, me, out) -> None     (out: writable float32 buffer of zeros, layout size)
+ *   observe(context, state, me, out) -> None     (out: writable float32 buffer of the layout size; it is
+ *     cleared first, so an uninitialised one, numpy.empty, will do)
  *
  * Errors: TypeError for a field of the wrong type, IndexError for an index outside its list or the vector,
  * KeyError for a missing key of a record, ValueError for a buffer of the wrong size; the message names the
@@ -497,6 +498,7 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         goto fail;
     }
     Out out = {(float *)ob.buf, c->size};
+    memset(out.o, 0, sizeof(float) * (size_t)c->size);
     long rel[4];
     for (int q = 0; q < n; q++) rel[q] = ((q - me) % n + n) % n;
     long x, y;
@@ -724,7 +726,7 @@ static PyMethodDef methods[] = {
     {"make_context", make_context, METH_VARARGS,
      "make_context(layout, board_sockets, round_sockets, round_reserved, copies, is_pp, tolls) -> context"},
     {"observe", (PyCFunction)(void (*)(void))observe, METH_FASTCALL,
-     "observe(context, state, me, out): write seat me's observation into out (float32 zeros)"},
+     "observe(context, state, me, out): write seat me's observation into out (float32, cleared first)"},
     {NULL, NULL, 0, NULL}
 };
 

@@ -3,6 +3,8 @@ dice on a card (docs/monolith_strategy.md §2.2, §4.2, §4.6)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from .content import Content
 from .state import Side, StrategyState
 
@@ -10,6 +12,22 @@ __all__ = ["Rules", "PRIV0", "NSOCK"]
 
 PRIV0 = 52   # first private socket id (docs §2.2)
 NSOCK = 60
+
+
+_NO_FACES = ((),) * 6
+
+
+def _by_face(opn) -> tuple:
+    """Per face f (0-5): the ascending sids of ``opn`` (ascending ``(sid, requirement)`` pairs) that take a
+    die showing ``f + 1`` (requirement ANY or ``f + 1``)."""
+    by_face: tuple = ([], [], [], [], [], [])
+    for sid, req in opn:
+        if req:
+            by_face[req - 1].append(sid)
+        else:
+            for lst in by_face:
+                lst.append(sid)
+    return tuple(tuple(x) for x in by_face)
 
 
 class Rules:
@@ -68,6 +86,7 @@ class Rules:
         self.rune_total = len(self.rune_pool)
         self.order_cache = [[(p + i) % n for i in range(n)] for p in range(n)]
         self._geo: dict = {}
+        self._layouts: dict = {}
 
     # ------------------------------------------------------------------ seats
     def order(self, s: StrategyState) -> list:
@@ -125,21 +144,46 @@ class Rules:
         if g is None:
             if len(self._geo) > 256:
                 self._geo.clear()
-            opn, rows = [], {}
-            for pos in range(1, 14):
-                kind, obj = self.active(s, pos)
-                if kind is None:
-                    continue
-                res = kind == "exalted" and obj.reserved
-                base = (pos - 1) * 4
-                for i, req in enumerate(obj.sockets):
-                    rows[base + i] = (req, res)
-                    if not res:
-                        opn.append((base + i, req))
-            by_face = tuple(tuple(sid for sid, req in opn if not req or req == f + 1) for f in range(6))
-            g = self._geo[key] = (tuple(opn), rows, key, by_face)
+            g = self._geo[key] = self._covered(self._layout(key[3:]), s.rc_pos, s.rc_side, s.rc_round, key)
         s.geo_cache = (s.rc_pos, s.rc_side, s.rc_round, g)
         return g
+
+    def _layout(self, board: tuple) -> tuple:
+        """``(open, rows, by_face, sids)`` of the board cards alone (no Round card), cached per layout
+        (``sids``: the open sockets' ids, ascending)."""
+        lay = self._layouts.get(board)
+        if lay is None:
+            if len(self._layouts) > 64:
+                self._layouts.clear()
+            cards = self.content.board
+            opn = [((pos - 1) * 4 + i, req) for pos in range(1, 14) if board[pos] >= 0
+                   for i, req in enumerate(cards[board[pos]].sockets)]
+            lay = self._layouts[board] = (opn, {sid: (req, False) for sid, req in opn}, _by_face(opn),
+                                          [sid for sid, _ in opn])
+        return lay
+
+    def _covered(self, lay: tuple, rc_pos: int, rc_side: int, rc_round: int, key: tuple) -> tuple:
+        """The geometry tuple of a layout with the Round card at ``rc_pos``: that position's sockets are
+        replaced by the Exalted side's (reserved or not) or by none (normal side).  Board socket ids of a
+        position are one contiguous range, so each ascending list is cut and joined there."""
+        opn, rows, by_face, sids = lay
+        if not rc_pos:
+            return tuple(opn), rows, key, by_face
+        lo, hi = (rc_pos - 1) * 4, rc_pos * 4
+        here: list = []
+        rows = dict(rows)
+        for sid in range(lo, hi):
+            rows.pop(sid, None)
+        if rc_side == Side.EXALTED:
+            rc = self.content.round_cards[rc_round - 1]
+            for i, req in enumerate(rc.sockets):
+                rows[lo + i] = (req, rc.reserved)
+                if not rc.reserved:
+                    here.append((lo + i, req))
+        opn = opn[:bisect_left(sids, lo)] + here + opn[bisect_left(sids, hi):]
+        faces = tuple(lst[:bisect_left(lst, lo)] + ex + lst[bisect_left(lst, hi):]
+                      for lst, ex in zip(by_face, _by_face(here) if here else _NO_FACES))
+        return tuple(opn), rows, key, faces
 
     def place_actions(self, s: StrategyState, p: int, base: int) -> list:
         """Flat ``place(f, sid)`` actions of seat p for every face it has in the pool (docs §4.6), ascending:
@@ -198,12 +242,16 @@ class Rules:
     def dice_on(self, s: StrategyState, where) -> dict:
         """``{seat: [faces]}`` of the dice on a card: ``where`` is a position (int) or ``[owner, slot]``."""
         out: dict = {}
-        if isinstance(where, int):
+        if type(where) is int or isinstance(where, int):
             base = (where - 1) * 4
+            seat = s.sock_seat
             for sid in range(base, base + 4):
-                q = s.sock_seat[sid]
+                q = seat[sid]
                 if q >= 0:
-                    out.setdefault(q, []).append(s.sock_face[sid])
+                    if q in out:
+                        out[q].append(s.sock_face[sid])
+                    else:
+                        out[q] = [s.sock_face[sid]]
         else:
             owner, slot = where
             faces = [f for f in s.priv[owner][slot]["occ"] if f]

@@ -196,13 +196,16 @@ def t_line(R: Rules, s: StrategyState, t: dict, rng) -> None:
     t["i"] = i + 1  # the popped task is pushed back as the continuation (nothing else holds it)
     s.tasks.append(t)
     # the ``rcp`` task runs at once: pushing it would pop it next, with no decision open in between
-    t_rcp(R, s, {"t": "rcp", "src": t["src"], "ctx": t["ctx"], "r": rec[i], "nrec": len(rec)}, rng)
+    _rcp(R, s, {"t": "rcp", "src": t["src"], "ctx": t["ctx"], "r": rec[i], "nrec": len(rec)}, ln, rng)
 
 
 def t_rcp(R: Rules, s: StrategyState, t: dict, rng) -> None:
     """Condition, then cost (docs §4.10 D12), then the op (at once when there is no cost: the same as
     pushing the ``op`` task, which would be popped next)."""
-    ln = get_line(R, t["src"])
+    _rcp(R, s, t, get_line(R, t["src"]), rng)
+
+
+def _rcp(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
     r = t["r"]
     if not _cond_ok(R, s, ln, t["ctx"], r):
         return
@@ -210,7 +213,7 @@ def t_rcp(R: Rules, s: StrategyState, t: dict, rng) -> None:
     if ln.cost:
         offer(R, s, r, ln.cost, "cost", op, None, src=t["src"])
         return
-    t_op(R, s, op, rng)
+    _op_src(R, s, op, ln, rng)
 
 
 def _victims(R: Rules, s: StrategyState, ln: Line, ctx: dict, r: int) -> list:
@@ -222,14 +225,17 @@ def _victims(R: Rules, s: StrategyState, ln: Line, ctx: dict, r: int) -> list:
 
 def t_op(R: Rules, s: StrategyState, t: dict, rng) -> None:
     """Amount, Guard, then the op (docs §4.9); a decision it opens records the source card."""
-    _op(R, s, t, rng)
+    _op_src(R, s, t, get_line(R, t["src"]), rng)
+
+
+def _op_src(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
+    _op(R, s, t, ln, rng)
     pd = s.pending
     if pd is not None and pd.get("src") is None:
         pd["src"] = t["src"]
 
 
-def _op(R: Rules, s: StrategyState, t: dict, rng) -> None:
-    ln = get_line(R, t["src"])
+def _op(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
     ctx, r = t["ctx"], t["r"]
     op = ln.op
     a = amount(R, s, ln, ctx, r)
@@ -373,6 +379,31 @@ def keep_rune(s: StrategyState, p: int, cands: list, j: int) -> None:
 def move_sources(R: Rules, s: StrategyState, p: int) -> list:
     """SOCKET_SRC options of move_die: p's non-reserved socketed dice with at least one destination."""
     return [sid for sid, f in R.own_socketed(s, p) if any(d != sid for d in R.available(s, p, f, False))]
+
+
+def has_move_source(R: Rules, s: StrategyState, p: int) -> bool:
+    """``bool(move_sources(R, s, p))`` without listing them (move_die castability, docs §4.12): some face
+    among p's non-reserved socketed dice has an empty socket it may enter.  A die's own socket is never
+    among its destinations (it is occupied), so a destination is any socket ``available`` lists."""
+    geo = R.geometry(s)
+    rows, by_face = geo[1], geo[3]
+    seat, face, blocked = s.sock_seat, s.sock_face, s.blocked
+    faces = {face[sid] for sid in range(52) if seat[sid] == p and not rows.get(sid, _NO_ROW)[1]}
+    privs = s.priv[p]
+    for pr in privs:
+        faces.update(f for f in pr["occ"] if f)
+    board = R.content.board
+    for f in faces:
+        if any(seat[sid] < 0 and not blocked[sid] for sid in by_face[f - 1]):
+            return True
+        for pr in privs:
+            occ = pr["occ"]
+            if any(not occ[i] and (not req or req == f) for i, req in enumerate(board[pr["card"]].sockets)):
+                return True
+    return False
+
+
+_NO_ROW = (None, False)  # geometry rows entry of a socket that does not exist
 
 
 def _face_src(R: Rules, s: StrategyState, p: int, fixed: int, extra: dict) -> None:

@@ -16,6 +16,9 @@ from .turn import end_turn, start_turn, turn_mask_list
 __all__ = ["run", "TASKS", "roll_pool", "round_card_roll"]
 
 
+_TURN = int(Kind.TURN)
+
+
 def run(R: Rules, s: StrategyState, rng) -> None:
     """Run the engine until a decision is open (``pending``) or the game is over."""
     tasks = s.tasks
@@ -118,12 +121,21 @@ def f_advance(R: Rules, s: StrategyState, rng) -> None:
     round_card_roll(R, s, rng)
 
 
+def _cast_back(s: StrategyState, p: int) -> None:
+    """Seat p's cast cards go back to its hand."""
+    cast = s.cast[p]
+    if any(cast):
+        hand = s.hand[p]
+        for k, c in enumerate(cast):
+            if c:
+                hand[k] += c
+                cast[k] = 0
+
+
 def f_advance_rest(R: Rules, s: StrategyState, rng) -> None:
     """Advancement steps 3-5: cast cards back, one die from the Source, next round's Chance roll."""
     for p in range(R.n):
-        for k in range(R.K):
-            s.hand[p][k] += s.cast[p][k]
-            s.cast[p][k] = 0
+        _cast_back(s, p)
         if s.src_dice[p]:
             s.src_dice[p] -= 1
             s.pool[p][0] += 1
@@ -135,9 +147,7 @@ def f_final(R: Rules, s: StrategyState, rng) -> None:
     """Final Scoring (docs §4.18): cast cards back, chase markers cleared, reveals from the Primus."""
     s.phase = Phase.FINAL
     for p in range(R.n):
-        for k in range(R.K):
-            s.hand[p][k] += s.cast[p][k]
-            s.cast[p][k] = 0
+        _cast_back(s, p)
         s.chase[p] = None
     s.flow = Flow.END
     for p in reversed(R.order(s)):
@@ -184,7 +194,7 @@ def t_turn(R: Rules, s: StrategyState, t: dict, rng) -> None:
     if len(legal) == 1 and legal[0] == R.END_TURN:
         end_turn(R, s)
         return
-    s.pending = {"k": int(Kind.TURN), "seat": p}
+    s.pending = {"k": _TURN, "seat": p}
     s.legal_cache = legal  # the engine stops at this decision, so the list stays valid
 
 

@@ -64,6 +64,7 @@ class StrategyGame(GameBase):
         self.observer = Observer(R)
         self.obs_spec = self.observer.spec
         self.max_decisions = int(cfg["max_decisions"])
+        self._score_mode = cfg["reward_mode"] == "score"  # the running score is the return during play
         self.solo_goal = content.tolls[cfg["solo_goal_stone"] - 1][0]
 
     # ------------------------------------------------------------------ protocol
@@ -141,7 +142,7 @@ class StrategyGame(GameBase):
         return returns.returns(self, state)
 
     def returns_list(self, state: StrategyState) -> list:
-        if not state.terminal and self.config["reward_mode"] != "score":
+        if not state.terminal and not self._score_mode:
             return [0.0] * self.num_players
         return returns.returns(self, state).tolist()
 
@@ -155,9 +156,11 @@ class StrategyGame(GameBase):
 
     def observe(self, state: StrategyState, player: int) -> np.ndarray:
         """``float32[obs_spec.size]`` seat-relative observation (docs §7)."""
-        if not 0 <= int(player) < self.num_players:
+        if type(player) is not int:
+            player = int(player)
+        if not 0 <= player < self.num_players:
             raise ValueError(f"player {player} is not a seat of this {self.num_players}-player game")
-        return self.observer.observe(state, int(player))
+        return self.observer.observe(state, player)
 
     def render_text(self, state: StrategyState, viewer: int | None = None) -> str:
         from .render import render_text

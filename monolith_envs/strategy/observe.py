@@ -163,7 +163,7 @@ class Observer:
             if not self.compiled:
                 return self.observe_python(s, me)
             ctx = self._ctx = self._make_context()  # after a copy or unpickling
-        out = np.zeros(self.size, np.float32)
+        out = np.empty(self.size, np.float32)  # the builder clears it first
         _fastobs.observe(ctx, s, me, out)
         return out
 

@@ -26,7 +26,7 @@ def blank_state(R: Rules) -> StrategyState:
 
 
 def _perm(rng, items: list) -> list:
-    return [items[int(i)] for i in rng.permutation(len(items))]
+    return [items[i] for i in rng.permutation(len(items)).tolist()]
 
 
 def new_state(R: Rules, rng) -> StrategyState:

@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+from itertools import compress
+
 from . import effects
 from .board import PRIV0, Rules
-from .effects import move_sources, push_lines
+from .effects import has_move_source, push_lines
 from .state import StrategyState
 
 __all__ = ["turn_mask_list", "turn_apply", "castable", "cast_checks", "start_turn", "end_turn"]
@@ -32,7 +34,7 @@ def _line_ok(R: Rules, s: StrategyState, p: int, ln) -> bool:
             return any(pool[f] for f in range(6) if f != ln.face - 1)
         return sum(pool) > 0
     if op == "move_die":
-        return bool(move_sources(R, s, p))
+        return has_move_source(R, s, p)
     if op == "block_socket":
         return bool(R.blockable(s))
     if op == "gain_die":
@@ -76,8 +78,9 @@ def castable(R: Rules, s: StrategyState, p: int, k: int) -> bool:
     return lines is not None and all(_line_ok(R, s, p, ln) for ln in lines)
 
 
-def turn_mask_list(R: Rules, s: StrategyState) -> list:
-    """Legal TURN actions (flat indexes), ascending."""
+def turn_mask_list(R: Rules, s: StrategyState, pd: dict | None = None) -> list:
+    """Legal TURN actions (flat indexes), ascending (``pd``, the open decision, is not needed: the turn
+    record says everything; it makes this the decision table's mask function)."""
     o = R.off
     p = s.turn["player"]
     tn = s.turn
@@ -94,10 +97,10 @@ def turn_mask_list(R: Rules, s: StrategyState) -> list:
         # castable() with its first two tests already known true; CAST indexes follow every other family,
         # so the list stays ascending
         socketed, anytime, checks = tn["socketed"], R.anytime, R.cast_checks
-        for k, c in enumerate(hand):
-            if c and (anytime[k] or not socketed):
+        for k in compress(range(len(hand)), hand):  # the kinds held
+            if anytime[k] or not socketed:
                 lines = checks[k]
-                if lines is not None and all(_line_ok(R, s, p, ln) for ln in lines):
+                if lines is not None and (not lines or all(_line_ok(R, s, p, ln) for ln in lines)):
                     out.append(o.CAST + k)
     return out
 
@@ -119,8 +122,9 @@ def end_turn(R: Rules, s: StrategyState) -> None:
             return
 
 
-def turn_apply(R: Rules, s: StrategyState, a: int, rng) -> None:
-    """Apply a legal TURN action (the engine then continues with :func:`flow.run`)."""
+def turn_apply(R: Rules, s: StrategyState, pd: dict, a: int, rng) -> None:
+    """Apply a legal TURN action (the engine then continues with :func:`flow.run`); ``pd`` is the TURN
+    decision that was open (the table's apply signature)."""
     o = R.off
     p = s.turn["player"]
     tn = s.turn
