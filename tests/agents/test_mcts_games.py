@@ -162,3 +162,12 @@ def test_strategy_mcts_prunes_the_root_to_the_heuristics_best_actions():
     a = agent.act(obs["observation"], obs["action_mask"], np.random.default_rng(1))
     kept = set(int(x) for x in np.asarray(legal)[np.argsort(-scores, kind="stable")[:8]])
     assert set(agent.last_root.children) == kept and a in kept and pick in kept
+
+
+def test_monolith_mcts_defaults_use_short_heuristic_rollouts_scored_by_the_state_value():
+    from agents.heuristics import the_monolith as h
+
+    agent = make_agent("mcts:5", MONOLITH)
+    assert (agent.rollout, agent.rollout_depth, agent.c) == ("heuristic", 8, 0.7)
+    assert agent.rollout_policy is h.state_policy and agent.value_fn is h.state_value
+    assert make_agent("mcts:5:rollout=random:depth=none", MONOLITH).rollout_depth is None
