@@ -206,6 +206,13 @@ class RulesAECEnv(AECEnv):
             mask = np.zeros(self._num_actions, np.int8)
         return {"observation": obs, "action_mask": mask}
 
+    def last(self, observe: bool = True) -> tuple:
+        """``(observation, cumulative reward, termination, truncation, info)`` of ``agent_selection`` (as
+        PettingZoo's ``AECEnv.last``; defined here to save a call level: it runs once per decision)."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
     def step(self, action: Any) -> None:
         """Apply ``action`` for ``agent_selection``.
 
