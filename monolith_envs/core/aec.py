@@ -234,7 +234,8 @@ class RulesAECEnv(AECEnv):
                 )
             self._was_dead_step(None)
             return
-        a = coerce_action(action, self._num_actions)
+        a = action if type(action) is int and 0 <= action < self._num_actions else coerce_action(
+            action, self._num_actions)
         game, state = self.game, self.game_state
         mask = self._mask
         if mask is None:
