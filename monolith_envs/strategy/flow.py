@@ -21,13 +21,13 @@ _TURN = int(Kind.TURN)
 
 def run(R: Rules, s: StrategyState, rng) -> None:
     """Run the engine until a decision is open (``pending``) or the game is over."""
-    tasks = s.tasks
+    tasks, task_fns, flow_fns = s.tasks, TASKS, FLOW
     while s.pending is None and not s.terminal:
         if tasks:
             t = tasks.pop()
-            TASKS[t["t"]](R, s, t, rng)
+            task_fns[t["t"]](R, s, t, rng)
         else:
-            FLOW[s.flow](R, s, rng)
+            flow_fns[s.flow](R, s, rng)
 
 
 def roll_pool(s: StrategyState, p: int, rng) -> None:
@@ -209,20 +209,34 @@ def t_pp_fire(R: Rules, s: StrategyState, t: dict, rng) -> None:
     push_lines(s, "a", k, "effect", len(card.effect), effects.ctx_of("PRE", p, 0, False))
 
 
+def _first_die(seat: list, start: int, n: int) -> int:
+    """The first board socket id >= ``start`` holding a die (``sock_seat`` entry 0..n-1), or 52: one C-level
+    ``list.index`` search per seat."""
+    best = 52
+    for q in range(n):
+        try:
+            best = seat.index(q, start, best)
+        except ValueError:
+            pass
+    return best
+
+
 def t_res_pos(R: Rules, s: StrategyState, t: dict, rng) -> None:
     """Resolve one position (docs §4.9): its lines if it holds a die (not for Immediate cards), then the
     dice go back to their pools."""
-    pos = t["pos"]
-    seat = s.sock_seat
     # positions without an active card or a die are passed over here: their task would push the next
     # position's and return, with no decision open in between
+    seat = s.sock_seat
+    start = (t["pos"] - 1) * 4
     while True:
-        kind, obj = R.active(s, pos)
-        if kind is not None and max(seat[(pos - 1) * 4:pos * 4]) >= 0:
-            break
-        if pos >= 13:
+        sid = _first_die(seat, start, R.n)
+        if sid >= 52:
             return
-        pos += 1
+        pos = sid // 4 + 1
+        kind, obj = R.active(s, pos)
+        if kind is not None:
+            break
+        start = pos * 4
     if pos < 13:
         s.tasks.append({"t": "res_pos", "pos": pos + 1})
     s.tasks.append({"t": "res_ret", "where": pos})

@@ -110,7 +110,9 @@ class StrategyGame(GameBase):
         if state.terminal:
             raise IllegalActionError(str(a), "the game is over", [])
         pd = state.pending
-        legal = self.legal_list(state)
+        legal = state.legal_cache
+        if legal is None:
+            legal = self.legal_list(state)
         if a not in legal:
             if not 0 <= a < self.layout.n:
                 raise IllegalActionError(str(a), f"outside 0..{self.layout.n - 1}", self._legal_names(state))
