@@ -98,6 +98,18 @@ def _pct(s: dict) -> str:
             f"of {s['games']}")
 
 
+def evaluate_command(report: dict, model: Path) -> str:
+    """The ``training.evaluate`` command that plays ``model`` again in the run's env config.
+
+    Against random in a multi-seat config; alone (success rate) in a one-seat config.
+    """
+    cfg = report.get("env_config") or {}
+    sets = "".join(f" --set {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in cfg.items())
+    alone = list(report.get("final_eval", {})) == ["alone"]
+    agents = f"ppo:{model}" + ("" if alone else ",random")
+    return f"python -m training.evaluate --env {report['env_id']} --agents {agents} --games 200{sets}"
+
+
 def format_summary(report: dict, run_dir: Path) -> str:
     """The end-of-run summary: headline win rates with intervals, stage times, every output path and the
     TensorBoard command."""
@@ -120,6 +132,5 @@ def format_summary(report: dict, run_dir: Path) -> str:
     lines.append("outputs:")
     lines += [f"  {what + ':':18s} {path}" for what, path in outputs]
     lines.append(f"watch the losses and win rates: tensorboard --logdir {run_dir / 'tb'}")
-    lines.append(f"evaluate it again: python -m training.evaluate --env {report['env_id']} "
-                 f"--agents ppo:{run_dir / 'final_model.zip'},random --games 200")
+    lines.append(f"evaluate it again: {evaluate_command(report, run_dir / 'final_model.zip')}")
     return "\n".join(lines)

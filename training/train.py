@@ -303,6 +303,16 @@ def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any, stages: St
             "collect_seconds": t1 - t0, "fit_seconds": time.perf_counter() - t1}
 
 
+def _against(cfg: dict) -> str:
+    """The evaluation banner's wording: the opponents, or "alone" for a one-seat config."""
+    from training.evaluate import eval_labels
+
+    labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])
+    if labels == ["alone"]:
+        return "alone (success rate)"
+    return f"against each of {', '.join(labels)} (seats rotate)"
+
+
 def train(cfg: dict) -> dict:
     """Run one training job from a validated config (see :mod:`training.config`); returns the report dict.
 
@@ -343,8 +353,9 @@ def train(cfg: dict) -> dict:
         pretrain_info = (warm_start(cfg, model.policy, vec.action_space.n, executor, stages)
                          if cfg["pretrain_samples"] > 0 else {})
         cbs, evaluator = _callbacks(cfg, run_dir, curve, executor)
-        evals = (f"; every {cfg['eval_every']:,} steps {cfg['eval_games']} games against each of "
-                 f"{', '.join(cfg['eval_opponents'])}" if cfg["eval_every"] > 0 else "")
+        against = _against(cfg)
+        evals = (f"; every {cfg['eval_every']:,} steps {cfg['eval_games']} games {against}"
+                 if cfg["eval_every"] > 0 else "")
         stages.start("PPO", f"{cfg['total_timesteps']:,} learner steps on {cfg['n_envs']} envs{evals}")
         t0 = time.perf_counter()
         model.learn(cfg["total_timesteps"], callback=cbs, tb_log_name="ppo")
@@ -356,8 +367,7 @@ def train(cfg: dict) -> dict:
                                       >= cfg["n_steps"] * cfg["n_envs"]):  # a last point unless one is recent
             evaluator.evaluate()
         vec.close()
-        stages.start("evaluation", f"{cfg['final_eval_games']} games against each of "
-                     f"{', '.join(cfg['eval_opponents'])} (seats rotate)")
+        stages.start("evaluation", f"{cfg['final_eval_games']} games {against}")
         t1 = time.perf_counter()
         final: dict[str, Any] = {}
         labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])  # one-seat: ["alone"]

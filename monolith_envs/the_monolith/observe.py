@@ -39,6 +39,12 @@ DECK_COLUMNS = ("div_deck", "event_deck", "obj_deck", "obj_discard")
 CONFIG_COLUMNS = ("slay_weight", "maneuver_weight", "boast_weight", "retention")
 
 
+_PLAYER_FLAGS = ("favour", "shaman_alive", "committed", "out", "kills", "objectives", "draft_bid", "shaman", "held")
+_CONTEXT_FIELDS = ("focus", "slot", "owed", "surge_first", "march_group", "march_steps", "free_steps",
+                   "shaman_steps", "paid", "bonus", "free_fate", "power_used", "draft_shaman", "high_bid",
+                   "high_bidder", "passed", "claimed")
+
+
 def player_columns(S: int, D: int) -> tuple:
     """The columns of one relative seat's row of ``players`` (S shamans, D divinations)."""
     ones = ("present", "favour", "available", "spent", "unearned", "on_row", "tower_today", "tower_stuck")
@@ -93,8 +99,8 @@ class Observer:
     def __init__(self, g, compiled: bool | None = None):
         self.g = g
         N, R, S, D, E, O = g.N, g.R, g.S, g.D, g.E, g.O
-        self.pw = 23 + S + D
-        self.sw = 36
+        self.pw = sum(w for _, w in player_columns(S, D))
+        self.sw = sum(w for _, w in SPACE_COLUMNS)
         self.spec = ObsSpec([
             ("phase", (5,), 0, 1, "one-hot SETUP, ORDER, ACTION, REST, GAME_OVER"),
             ("sub_phase", (24,), 0, 1, "one-hot decision kind, docs §6.2 order"),
@@ -107,18 +113,37 @@ class Observer:
             ("spaces", (N, self.sw), 0, 1, "per space: active, building, tunnel now, monolith, stronghold owner, "
              "slots/6, blood/6, per relative seat x5 (living/16, dead/16, shaman alive, shaman dead, boast/6), "
              "controller"),
-            ("row", (R, D + 4), 0, 1, "per row slot: card one-hot, bid per relative seat/19"),
+            ("row", (R, D + P), 0, 1, "per row slot: card one-hot, bid per relative seat/19"),
             ("own_objectives", (O,), 0, 1, "multi-hot of the observer's hand"),
             ("scored_objectives", (O,), 0, 1, "multi-hot of face-up objective discards"),
             ("div_discard", (D,), 0, 1, "multi-hot"),
             ("events", (E, N + 2), 0, 1, "per event: in play, discarded, space one-hot"),
             ("deck_sizes", (4,), 0, 1, "divination deck/D, event deck/E, objective deck/O, objective discard/O"),
-            ("context", (N + R + 13 + 2 * S + 9,), 0, 4, "focus space, focus slot, actions owed/4, surge first "
+            ("context", (sum(w for _, w in context_columns(N, R, S)),), 0, 4, "focus space, focus slot, actions owed/4, surge first "
              "turn, march group/16, march steps/10, free steps/5, shaman steps/5, paid/19, bonus/5, free fate/5, "
              "power used (4), draft shaman, high bid, high bidder, passed, claimed"),
             ("config", (4,), 0, 1, "normalised tower weights (3), retention"),
         ])
         self.views_of = {p.name: (p.offset, p.stop, p.shape) for p in self.spec.pieces}
+        self.columns = {  # piece (or "spaces.seat") -> {column: start within a row}
+            "players": _starts(player_columns(S, D), self.pw, "players"),
+            "spaces": _starts(SPACE_COLUMNS, self.sw, "spaces"),
+            "spaces.seat": _starts(((c, 1) for c in SEAT_COLUMNS), len(SEAT_COLUMNS), "spaces.seat"),
+            "row": _starts((("card", D), ("bids", P)), D + P, "row"),
+            "events": _starts((("in_play", 1), ("discarded", 1), ("space", N)), N + 2, "events"),
+            "deck_sizes": _starts(((c, 1) for c in DECK_COLUMNS), len(DECK_COLUMNS), "deck_sizes"),
+            "context": _starts(context_columns(N, R, S), self.spec["context"].size, "context"),
+            "config": _starts(((c, 1) for c in CONFIG_COLUMNS), len(CONFIG_COLUMNS), "config"),
+        }
+        pc = self.columns["players"]
+        self._heart_at = [pc[c] for c in ("available", "spent", "unearned", "on_row", "tower_today",
+                                          "tower_stuck")] + [pc["zones"] + z for z in range(3)] + [pc["boast"]]
+        self._warrior_at = [pc[c] for c in ("reserves", "anger", "limbo", "living", "dead")]
+        self._player_at = tuple(pc[c] for c in _PLAYER_FLAGS)
+        self._context_at = tuple(self.columns["context"][c] for c in _CONTEXT_FIELDS)
+        rc, ec, dc = self.columns["row"], self.columns["events"], self.columns["deck_sizes"]
+        self._cards_at = (self.spec["row"].shape[-1], rc["card"], rc["bids"], self.spec["events"].shape[-1],
+                          ec["in_play"], ec["space"], ec["discarded"]) + tuple(dc[c] for c in DECK_COLUMNS)
         self.dmb = max(1, g.config["draft_max_bid"])
         self.offsets = {p.name: p.offset for p in self.spec.pieces}
         self._templates: dict = {}
@@ -156,17 +181,7 @@ class Observer:
         for piece in spec.pieces:
             out[f"{piece.name}.row"] = piece.shape[-1]
             out[f"{piece.name}.size"] = piece.size
-        columns = {
-            "players": _starts(player_columns(g.S, g.D), self.pw, "players"),
-            "spaces": _starts(SPACE_COLUMNS, self.sw, "spaces"),
-            "spaces.seat": _starts(((c, 1) for c in SEAT_COLUMNS), 5, "spaces.seat"),
-            "row": _starts((("card", g.D), ("bids", P)), g.D + 4, "row"),
-            "events": _starts((("in_play", 1), ("discarded", 1), ("space", g.N)), g.N + 2, "events"),
-            "deck_sizes": _starts(((c, 1) for c in DECK_COLUMNS), 4, "deck_sizes"),
-            "context": _starts(context_columns(g.N, g.R, g.S), spec["context"].size, "context"),
-            "config": _starts(((c, 1) for c in CONFIG_COLUMNS), 4, "config"),
-        }
-        for piece, starts in columns.items():
+        for piece, starts in self.columns.items():
             out.update({f"{piece}.{name}": at for name, at in starts.items()})
         out["spaces.seat_width"] = len(SEAT_COLUMNS)
         out.update({f"sub.{c.name}": int(c) for c in Sub})
@@ -222,18 +237,20 @@ class Observer:
             return t
         g = self.g
         vec = np.zeros(self.spec.size, np.float32)
-        self._v(vec, "players")[:n, 0] = 1
-        cf = self._v(vec, "config")
-        cf[0] = g.cumw[0]
-        cf[1] = g.cumw[1] - g.cumw[0]
-        cf[2] = 1.0 - g.cumw[1]
-        cf[3] = g.rho
+        self._v(vec, "players")[:n, self.columns["players"]["present"]] = 1
+        cf, cc = self._v(vec, "config"), self.columns["config"]
+        cf[cc["slay_weight"]] = g.cumw[0]
+        cf[cc["maneuver_weight"]] = g.cumw[1] - g.cumw[0]
+        cf[cc["boast_weight"]] = 1.0 - g.cumw[1]
+        cf[cc["retention"]] = g.rho
         rel = [(viewer + k) % n for k in range(n)]          # block k -> seat
         cols = np.arange(self.sw)
+        sc, w = self.columns["spaces"], len(SEAT_COLUMNS)
         for k, q in enumerate(rel):
-            cols[6 + k] = 6 + q
-            cols[12 + 5 * k:17 + 5 * k] = np.arange(12 + 5 * q, 17 + 5 * q)
-            cols[32 + k] = 32 + q
+            for name in ("stronghold", "controller"):
+                cols[sc[name] + k] = sc[name] + q
+            a, b = sc["seats"] + w * k, sc["seats"] + w * q
+            cols[a:a + w] = np.arange(b, b + w)
         t = self._templates[key] = (vec, rel, cols)
         return t
 
@@ -284,64 +301,65 @@ class Observer:
         bids = s.bids
         pw = self.pw
         dmb = self.dmb
-        s23 = 23 + g.S
+        heart_at, warrior_at = self._heart_at, self._warrior_at
+        favour, alive_, committed, out, kills, objectives_at, draft_at, shaman_at, held_at = self._player_at
         for k, q in enumerate(rel):
             b = o["players"] + k * pw
-            vec[b + 1] = s.favour[q] / 100
+            vec[b + favour] = s.favour[q] / 100
             on_row = 0
             for r in bids:
                 on_row += r[q]
             brd = s.board[q]
-            for j, x in enumerate((s.available[q], s.spent[q], s.unearned[q], on_row, s.tower_today[q],
-                                   s.tower_stuck[q], brd[0], brd[1], brd[2], boast[q])):
+            for at, x in zip(heart_at, (s.available[q], s.spent[q], s.unearned[q], on_row, s.tower_today[q],
+                                        s.tower_stuck[q], brd[0], brd[1], brd[2], boast[q])):
                 if x:
-                    vec[b + 2 + j] = x / 19
-            for j, x in enumerate((s.reserves[q], s.anger[q], s.limbo[q], liv[q], dead[q])):
+                    vec[b + at] = x / 19
+            for at, x in zip(warrior_at, (s.reserves[q], s.anger[q], s.limbo[q], liv[q], dead[q])):
                 if x:
-                    vec[b + 12 + j] = x / 16
-            vec[b + 17] = s.shaman_alive[q]
-            vec[b + 18] = s.committed[q]
-            vec[b + 19] = s.out[q]
-            vec[b + 20] = s.kills_today[q] / 16
-            vec[b + 21] = len(s.objectives[q]) / 3
-            vec[b + 22] = s.draft_bid[q] / dmb
+                    vec[b + at] = x / 16
+            vec[b + alive_] = s.shaman_alive[q]
+            vec[b + committed] = s.committed[q]
+            vec[b + out] = s.out[q]
+            vec[b + kills] = s.kills_today[q] / 16
+            vec[b + objectives_at] = len(s.objectives[q]) / 3
+            vec[b + draft_at] = s.draft_bid[q] / dmb
             if s.shaman_id[q] >= 0:
-                vec[b + 23 + s.shaman_id[q]] = 1
+                vec[b + shaman_at + s.shaman_id[q]] = 1
             for c in s.held[q]:
-                vec[b + s23 + c] = 1
-        rw = g.D + 4
+                vec[b + held_at + c] = 1
+        rw, card_at, bids_at, ew, in_play, space_at, discarded, div_deck, event_deck, obj_deck, obj_discard = (
+            self._cards_at)
         ro = o["row"]
         for i, c in enumerate(s.row):
             b = ro + i * rw
             if c >= 0:
-                vec[b + c] = 1
+                vec[b + card_at + c] = 1
             r = bids[i]
             for k, q in enumerate(rel):
                 if r[q]:
-                    vec[b + g.D + k] = r[q] / 19
+                    vec[b + bids_at + k] = r[q] / 19
         ov = o["own_objectives"]
         for ob in s.objectives[viewer]:
             vec[ov + ob] = 1
-        sc = o["scored_objectives"]
+        so = o["scored_objectives"]
         for ob, up in s.obj_discard:
             if up:
-                vec[sc + ob] = 1
+                vec[so + ob] = 1
         dd = o["div_discard"]
         for c in s.div_discard:
             vec[dd + c] = 1
         eo = o["events"]
-        ew = g.N + 2
         for e, sp in s.events:
-            vec[eo + e * ew] = 1
+            vec[eo + e * ew + in_play] = 1
             if sp >= 0:
-                vec[eo + e * ew + 2 + sp] = 1
+                vec[eo + e * ew + space_at + sp] = 1
         for e in s.event_discard:
-            vec[eo + e * ew + 1] = 1
+            vec[eo + e * ew + discarded] = 1
         ds = o["deck_sizes"]
-        vec[ds] = len(s.div_deck) / g.D
-        vec[ds + 1] = len(s.event_deck) / g.E
-        vec[ds + 2] = len(s.obj_deck) / g.O
-        vec[ds + 3] = len(s.obj_discard) / g.O
+        vec[ds + div_deck] = len(s.div_deck) / g.D
+        vec[ds + event_deck] = len(s.event_deck) / g.E
+        vec[ds + obj_deck] = len(s.obj_deck) / g.O
+        vec[ds + obj_discard] = len(s.obj_discard) / g.O
         relof = {q: k for k, q in enumerate(rel)}                          # seat -> block
         ca, cb, _ = self.views_of["context"]
         self._context(s, vec[ca:cb], relof)
@@ -371,17 +389,17 @@ class Observer:
         if sv is None:
             g = self.g
             sv = self._static[n] = np.zeros((g.N, self.sw), np.float32)
-            bidx = {"scriptorium": 1, "mausoleum": 2, "temple": 3}
+            sc = self.columns["spaces"]
             owner = {g.hold[q]: q for q in range(n)}
             for sp in g.active_spaces:
                 b = sv[sp]
-                b[0] = 1
-                if g.building[sp] in bidx:
-                    b[bidx[g.building[sp]]] = 1
-                b[5] = sp == g.mono
+                b[sc["active"]] = 1
+                if g.building[sp] in _BUILDINGS:
+                    b[sc["building"] + _BUILDINGS.index(g.building[sp])] = 1
+                b[sc["monolith"]] = sp == g.mono
                 if sp in owner:
-                    b[6 + owner[sp]] = 1
-                b[10] = g.slots[sp] / 6
+                    b[sc["stronghold"] + owner[sp]] = 1
+                b[sc["slots"]] = g.slots[sp] / 6
             sv = self._static[n] = sv.reshape(-1)
         return sv
 
@@ -395,25 +413,29 @@ class Observer:
         ctrl = controllers(g, s)
         liv, dead, boast = [0] * n, [0] * n, [0] * n
         seats = range(n)
+        sc, uc, w = self.columns["spaces"], self.columns["spaces.seat"], len(SEAT_COLUMNS)
+        tunnel, blood, controller = sc["tunnel"], sc["blood"], sc["controller"]
+        unit = [sc["seats"] + w * q for q in seats]  # each seat's columns
+        living_at, dead_at, boast_at = uc["living"], uc["dead"], uc["boast"]
         for sp in g.active_spaces:
             b = sp * sw
             if tun[sp]:
-                sv[b + 4] = 1
+                sv[b + tunnel] = 1
             if s.blood[sp]:
-                sv[b + 11] = s.blood[sp] / 6
+                sv[b + blood] = s.blood[sp] / 6
             lv, dd, bo = s.living[sp], s.dead[sp], s.boast[sp]
             for q in seats:
                 if lv[q]:
-                    sv[b + 12 + 5 * q] = lv[q] / 16
+                    sv[b + unit[q] + living_at] = lv[q] / 16
                     liv[q] += lv[q]
                 if dd[q]:
-                    sv[b + 13 + 5 * q] = dd[q] / 16
+                    sv[b + unit[q] + dead_at] = dd[q] / 16
                     dead[q] += dd[q]
                 if bo[q]:
-                    sv[b + 16 + 5 * q] = bo[q] / 6
+                    sv[b + unit[q] + boast_at] = bo[q] / 6
                     boast[q] += bo[q]
             if ctrl[sp] >= 0:
-                sv[b + 32 + ctrl[sp]] = 1
+                sv[b + controller + ctrl[sp]] = 1
         for sp in self.inactive:  # locked spaces hold nothing; the totals still count every space
             for q in seats:
                 liv[q] += s.living[sp][q]
@@ -423,12 +445,11 @@ class Observer:
         for q in seats:
             sp = s.shaman_space[q]
             if 0 <= sp < g.N and active[sp]:
-                sv[sp * sw + 12 + 5 * q + (2 if s.shaman_alive[q] else 3)] = 1
+                sv[sp * sw + unit[q] + uc["shaman_alive" if s.shaman_alive[q] else "shaman_dead"]] = 1
         return sv.reshape(g.N, sw), liv, dead, boast
 
     def _context(self, s, c, relof) -> None:
-        g = self.g
-        N, R, S = g.N, g.R, g.S
+        """The ``context`` piece into ``c`` (``float32[context.size]``, zeros; ``relof``: seat -> block)."""
         sub = s.sub
         focus = -1
         if sub in (Sub.MARCH_STEP, Sub.MARCH_REGROUP):
@@ -443,34 +464,32 @@ class Observer:
             focus = s.last_space if s.last_space >= 0 else s.man_space
         elif sub == Sub.EVENT_MOVE and s.event_focus >= 0:
             focus = s.events[s.event_focus][1]
+        (focus_at, slot_at, owed, surge_first, group, steps, free, shaman_steps, paid, bonus, fate, used_at,
+         draft_shaman, high_bid, high_bidder, passed, claimed) = self._context_at
         if focus >= 0:
-            c[focus] = 1
+            c[focus_at + focus] = 1
         if sub in (Sub.DIV_RAISE, Sub.DIV_AMOUNT) and s.focus_slot >= 0:
-            c[N + s.focus_slot] = 1
-        o = N + R
-        c[o] = s.owed / 4
-        c[o + 1] = s.surge_first
-        c[o + 2] = s.march_group / 16
-        c[o + 3] = min(1.0, s.march_steps / 10)
-        c[o + 4] = s.free_steps / 5
-        c[o + 5] = s.sh_steps / 5
-        c[o + 6] = s.rec_paid / 19
-        c[o + 7] = max(0, s.rec_bonus) / 5
-        c[o + 8] = s.free_fate / 5
+            c[slot_at + s.focus_slot] = 1
+        c[owed] = s.owed / 4
+        c[surge_first] = s.surge_first
+        c[group] = s.march_group / 16
+        c[steps] = min(1.0, s.march_steps / 10)
+        c[free] = s.free_steps / 5
+        c[shaman_steps] = s.sh_steps / 5
+        c[paid] = s.rec_paid / 19
+        c[bonus] = max(0, s.rec_bonus) / 5
+        c[fate] = s.free_fate / 5
         used = s.win_used if sub == Sub.POWER_WINDOW else s.turn_used
         for j in range(4):
-            c[o + 9 + j] = used[j]
-        o += 13
+            c[used_at + j] = used[j]
         if s.d_shaman >= 0:
-            c[o + s.d_shaman] = 1
-        o += S
+            c[draft_shaman + s.d_shaman] = 1
         if s.d_high >= 0:
-            c[o] = s.d_high / self.dmb
+            c[high_bid] = s.d_high / self.dmb
         if s.d_high_bidder >= 0:
-            c[o + 1 + relof[s.d_high_bidder]] = 1
+            c[high_bidder + relof[s.d_high_bidder]] = 1
         for q in range(s.n):
             if s.d_passed[q]:
-                c[o + 5 + relof[q]] = 1
-        o += 9
+                c[passed + relof[q]] = 1
         for k in s.d_claimed:
-            c[o + k] = 1
+            c[claimed + k] = 1

@@ -504,3 +504,19 @@ def test_value_distillation_learns_a_deterministic_ranking():
     assert np.mean(info["loss"][-10:]) < np.mean(info["loss"][:10])
     with pytest.raises(TrainConfigError, match="'pretrain_targets'"):
         validate({"pretrain_targets": "oracle"})
+
+
+def test_evaluate_again_command_repeats_the_run_config_and_has_no_opponent_when_alone():
+    from pathlib import Path
+
+    from training.progress import evaluate_command
+
+    model = Path("runs/x/final_model.zip")
+    solo = {"env_id": "monolith_strategy_v0", "env_config": {"num_players": 1, "exalted": True},
+            "final_eval": {"alone": {}}}
+    assert evaluate_command(solo, model) == (
+        "python -m training.evaluate --env monolith_strategy_v0 --agents ppo:runs/x/final_model.zip --games 200"
+        " --set num_players=1 --set exalted=true")
+    duel = {"env_id": "the_monolith_v0", "env_config": {"num_players": 4}, "final_eval": {"random": {}}}
+    assert evaluate_command(duel, model).split(" --agents ")[1] == (
+        "ppo:runs/x/final_model.zip,random --games 200 --set num_players=4")
