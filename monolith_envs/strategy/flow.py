@@ -11,12 +11,9 @@ from . import effects, payments
 from .board import Rules
 from .effects import push_lines
 from .state import Flow, Kind, Phase, Side, StrategyState
-from .turn import end_turn, start_turn, turn_mask_list
+from .turn import start_turn, t_turn
 
 __all__ = ["run", "TASKS", "roll_pool", "round_card_roll"]
-
-
-_TURN = int(Kind.TURN)
 
 
 def run(R: Rules, s: StrategyState, rng) -> None:
@@ -185,17 +182,6 @@ FLOW = {int(k): v for k, v in FLOW.items()}
 def t_bonus(R: Rules, s: StrategyState, t: dict, rng) -> None:
     if s.skill_deck or s.source_gems:
         s.pending = {"k": int(Kind.BONUS), "seat": t["p"]}
-
-
-def t_turn(R: Rules, s: StrategyState, t: dict, rng) -> None:
-    """Open the TURN decision, or end the turn when ``end_turn`` is the only legal action (D28)."""
-    p = s.turn["player"]
-    legal = turn_mask_list(R, s)
-    if len(legal) == 1 and legal[0] == R.END_TURN:
-        end_turn(R, s)
-        return
-    s.pending = {"k": _TURN, "seat": p}
-    s.legal_cache = legal  # the engine stops at this decision, so the list stays valid
 
 
 def t_pp_fire(R: Rules, s: StrategyState, t: dict, rng) -> None:

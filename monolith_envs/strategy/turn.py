@@ -8,9 +8,9 @@ from itertools import compress
 from . import effects
 from .board import PRIV0, Rules
 from .effects import has_move_source, push_lines
-from .state import StrategyState
+from .state import Kind, StrategyState
 
-__all__ = ["turn_mask_list", "turn_apply", "castable", "cast_checks", "start_turn", "end_turn"]
+__all__ = ["turn_mask_list", "turn_apply", "castable", "cast_checks", "start_turn", "end_turn", "t_turn"]
 
 # ops whose castability depends on the position (docs §4.12); every other op is always castable
 _STATE_OPS = frozenset(("reroll", "adjust_face", "set_face", "move_die", "block_socket", "gain_die",
@@ -35,8 +35,9 @@ def _line_ok(R: Rules, s: StrategyState, p: int, ln) -> bool:
         return sum(pool) > 0
     if op == "move_die":
         return has_move_source(R, s, p)
-    if op == "block_socket":
-        return bool(R.blockable(s))
+    if op == "block_socket":  # bool(R.blockable(s)), stopping at the first
+        blocked, seat = s.blocked, s.sock_seat
+        return any(not blocked[sid] and seat[sid] < 0 for sid, _ in R.geometry(s)[0])
     if op == "gain_die":
         return s.src_dice[p] >= 1
     if op == "secret_rune":
@@ -105,9 +106,32 @@ def turn_mask_list(R: Rules, s: StrategyState, pd: dict | None = None) -> list:
     return out
 
 
-def start_turn(s: StrategyState, p: int) -> None:
+_TURN = int(Kind.TURN)
+
+
+def _new_turn(s: StrategyState, p: int) -> None:
     s.turn = {"player": p, "left": 1, "socketed": False, "mandatory_done": False, "stack_ready": False}
+
+
+def start_turn(s: StrategyState, p: int) -> None:
+    """Seat p's turn starts: its ``turn`` task opens the TURN decision."""
+    _new_turn(s, p)
     s.tasks.append({"t": "turn"})
+
+
+def t_turn(R: Rules, s: StrategyState, t: dict | None, rng) -> None:
+    """Open the TURN decision, or end the turn when ``end_turn`` is the only legal action (D28).
+
+    Also called at once, with ``t = None``, where a ``turn`` task would be pushed and popped next with no
+    decision open in between (after a place or set-aside without Immediate lines, and for the next turn
+    player): the state at every decision is the same."""
+    p = s.turn["player"]
+    legal = turn_mask_list(R, s)
+    if len(legal) == 1 and legal[0] == R.END_TURN:
+        end_turn(R, s)
+        return
+    s.pending = {"k": _TURN, "seat": p}
+    s.legal_cache = legal  # the engine stops at this decision, so the list stays valid
 
 
 def end_turn(R: Rules, s: StrategyState) -> None:
@@ -118,7 +142,8 @@ def end_turn(R: Rules, s: StrategyState) -> None:
     for i in range(1, n + 1):
         q = (p + i) % n
         if sum(s.pool[q]):
-            start_turn(s, q)
+            _new_turn(s, q)
+            t_turn(R, s, None, None)
             return
 
 
@@ -135,7 +160,6 @@ def turn_apply(R: Rules, s: StrategyState, pd: dict, a: int, rng) -> None:
         tn["left"] -= 1
         tn["socketed"] = True
         tn["mandatory_done"] = True
-        s.tasks.append({"t": "turn"})
         if sid >= PRIV0:
             slot, idx = divmod(sid - PRIV0, 4)
             pr = s.priv[p][slot]
@@ -154,15 +178,18 @@ def turn_apply(R: Rules, s: StrategyState, pd: dict, a: int, rng) -> None:
             where = sid // 4 + 1
             if kind != "card":
                 card = None
-        if card is not None and card.immediate:  # docs §4.7
+        if card is not None and card.immediate:  # docs §4.7: its lines run before the turn goes on
+            s.tasks.append({"t": "turn"})
             push_lines(s, "b", card.index, "effect", len(card.effect),
                        effects.ctx_of("PLACE", p, where, card.attack))
+        else:
+            t_turn(R, s, None, rng)
     elif a < o.END_TURN:
         s.pool[p][a - o.SET_ASIDE] -= 1
         s.aside[p] += 1
         tn["left"] -= 1
         tn["mandatory_done"] = True
-        s.tasks.append({"t": "turn"})
+        t_turn(R, s, None, rng)
     elif a == o.END_TURN:
         end_turn(R, s)
     else:
