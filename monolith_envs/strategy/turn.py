@@ -202,3 +202,79 @@ def turn_apply(R: Rules, s: StrategyState, pd: dict, a: int, rng) -> None:
         else:
             card = R.content.actions[k]
             push_lines(s, "a", k, "effect", len(card.effect), effects.ctx_of("CAST", p, 0, card.attack))
+
+
+def _socket_reason(R: Rules, s: StrategyState, p: int, face: int, sid: int, bump: bool) -> str:
+    """Why a die showing ``face`` of seat p may not enter socket ``sid`` (docs §4.6 rules 1-4), or ''."""
+    if sid >= PRIV0:
+        slot, i = divmod(sid - PRIV0, 4)
+        if slot >= len(s.priv[p]):
+            return f"player_{p} has no private Rune in slot {slot}"
+        pr = s.priv[p][slot]
+        socks = R.content.board[pr["card"]].sockets
+        if i >= len(socks):
+            return f"the private Rune in slot {slot} has no socket {i}"
+        if pr["occ"][i]:
+            return f"private socket {sid} already holds a die"
+        req = socks[i]
+    else:
+        pos, i = sid // 4 + 1, sid % 4
+        row = R.geometry(s)[1].get(sid)
+        if row is None:
+            return f"socket {sid} (position {pos}, socket {i}) does not exist now"
+        req, reserved = row
+        if reserved:
+            return f"socket {sid} is reserved (the Exalted side at position {pos})"
+        if s.blocked[sid]:
+            return f"socket {sid} is blocked this round"
+        q = s.sock_seat[sid]
+        if q >= 0:
+            if q == p:
+                return f"socket {sid} already holds player_{p}'s own die"
+            if not bump:
+                return f"socket {sid} holds player_{q}'s die (a Stacker bump needs stack_ready)"
+            if s.sock_face[sid] >= face:
+                return f"socket {sid} holds a {s.sock_face[sid]}: a bump needs a higher face"
+    if req and req != face:
+        return f"socket {sid} takes only a die showing {req}"
+    return ""
+
+
+def turn_reason(R: Rules, s: StrategyState, a: int) -> str:
+    """Why TURN action ``a`` is not legal now (docs §4.6, §4.7, §4.12), for the IllegalActionError; '' when
+    no specific reason is found."""
+    o = R.off
+    p = s.turn["player"]
+    tn, pool = s.turn, s.pool[p]
+    if a < o.SET_ASIDE:
+        f, sid = divmod(a - o.PLACE, 60)
+        if tn["left"] < 1:
+            return f"player_{p} has no placement left this turn"
+        if not pool[f]:
+            return f"player_{p} has no die showing {f + 1} in the pool"
+        bump = tn["stack_ready"] and s.phase == 1
+        return _socket_reason(R, s, p, f + 1, sid, bump)
+    if a < o.END_TURN:
+        f = a - o.SET_ASIDE
+        if tn["mandatory_done"]:
+            return "the turn's mandatory placement is already done"
+        if not pool[f]:
+            return f"player_{p} has no die showing {f + 1} in the pool"
+        if tn["left"] >= 1 and R.place_actions(s, p, o.PLACE):
+            return "a die can still be placed: set aside only when none fits"
+        return ""
+    if a == o.END_TURN:
+        return "" if tn["mandatory_done"] else "a die must first be placed or set aside"
+    k = a - o.CAST
+    name = R.content.actions[k].name
+    if not s.hand[p][k]:
+        return f"player_{p} holds no uncast {name}"
+    if not (sum(pool) or (tn["mandatory_done"] and not tn["socketed"])):
+        return f"{name} needs a die in the pool (or the placement done without socketing)"
+    if tn["socketed"] and not R.anytime[k]:
+        return f"after socketing a die only Play Anytime cards may be cast, and {name} is not one"
+    lines = R.cast_checks[k]
+    if lines is None:
+        return f"{name} cannot be cast in a game of {R.n} seat(s)"
+    bad = next((ln for ln in lines if not _line_ok(R, s, p, ln)), None)
+    return f"{name} has no effect now (its {bad.op} line)" if bad is not None else ""
