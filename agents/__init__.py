@@ -72,6 +72,15 @@ def mcts_for(env_id: str, simulations: int, **overrides: Any) -> MCTSAgent:
     )
 
 
+def _number(text: str, kind: type, what: str, spec: str) -> Any:
+    """``text`` as an ``int`` or ``float`` (``kind``); an :class:`AgentSpecError` naming ``what`` otherwise."""
+    try:
+        return kind(text)
+    except ValueError:
+        noun = "an integer" if kind is int else "a number"
+        raise AgentSpecError(f"bad agent spec {spec!r}: {what} must be {noun}, got {text!r}; accepted: {_FORMS}") from None
+
+
 def make_agent(spec: str, env_id: str) -> Any:
     """Build an agent from a spec string (see the module docstring) for ``env_id``.
 
@@ -96,21 +105,23 @@ def make_agent(spec: str, env_id: str) -> Any:
     if kind == "mcts":
         parts = rest.split(":") if rest else ["200"]
         try:
-            sims = int(parts[0])
+            sims = _number(parts[0], int, "the number of simulations N in mcts:N", spec)
             opts: dict[str, Any] = {}
             for p in parts[1:]:
                 k, _, v = p.partition("=")
                 if k == "c":
-                    opts["c"] = float(v)
+                    opts["c"] = _number(v, float, "c (the exploration constant)", spec)
                 elif k == "rollout":
                     opts["rollout"] = v
                 elif k == "depth":
-                    opts["rollout_depth"] = None if v.lower() == "none" else int(v)
+                    opts["rollout_depth"] = None if v.lower() == "none" else _number(v, int, "depth", spec)
                 elif k == "k":
-                    opts["root_k"] = None if v.lower() == "none" else int(v)
+                    opts["root_k"] = None if v.lower() == "none" else _number(v, int, "k", spec)
                 else:
                     raise AgentSpecError(f"unknown MCTS option {k!r} in {spec!r}; accepted: {_FORMS}")
             agent = mcts_for(env_id, sims, **opts)
+        except AgentSpecError:
+            raise
         except ValueError as e:
             raise AgentSpecError(f"bad agent spec {spec!r}: {e}; accepted: {_FORMS}") from None
         agent.name = spec.strip()

@@ -8,7 +8,9 @@ Command line::
 The person plays seat ``--seat``; the other seats take the ``--opponents`` specs in seat order, one spec per
 opponent seat (default: ``heuristic`` in every one).  Every action is narrated as it happens (the
 opponents' moves, battles with their hits, removals and HP changes).  A move is entered in stages (the
-kind of action, then each of its parts: in Monolith Arena the tile, then the hex, then the rotation);
+kind of action, then each of its parts: in Monolith Arena the tile, then the hex, then the rotation; in
+The Strategy Game the die, then the socket; in The Monolith the order or action, then its space, opponent
+or number);
 ``help`` lists the commands, ``quit`` (or Ctrl-D, Ctrl-C) ends the game.  ``--record FILE`` writes the
 game's episode log (``python -m monolith_envs replay FILE``, also with ``--html``).
 
@@ -29,9 +31,18 @@ import numpy as np
 __all__ = ["main"]
 
 
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows ``(default: ...)`` only for options whose default says something (not None, [] or False)."""
+
+    def _get_help_string(self, action):
+        if action.default in (None, [], False):
+            return action.help
+        return super()._get_help_string(action)
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m agents.play", description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                                 formatter_class=_HelpFormatter)
     ap.add_argument("env_id", help="registered env id, e.g. monolith_arena_v0")
     ap.add_argument("--opponents", default=None,
                     help="comma-separated agent specs, one per opponent seat in seat order (random, heuristic, "
@@ -52,6 +63,9 @@ def _opponent_specs(ap: argparse.ArgumentParser, text: str | None, env_id: str, 
     if text is None:
         return ["heuristic"] * len(others)
     specs = [s.strip() for s in text.split(",") if s.strip()]
+    if specs and not others:
+        ap.error(f"{env_id} in this config has one seat (you play alone), so --opponents takes no agent specs; "
+                 f"got {len(specs)}: {', '.join(specs)}")
     if len(specs) != len(others):
         seats = ", ".join(f"player_{s}" for s in others)
         ap.error(f"{env_id} has {n} seats and you are player_{seat}, so --opponents needs {len(others)} agent "
@@ -99,8 +113,9 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
         except (ValueError, FileNotFoundError, AgentError) as e:
             ap.error(str(e))
     out = output_fn
-    out(wrap(f"{args.env_id}, seed {seed}: you are player_{seat}; opponents: "
-             + ", ".join(f"player_{i}={a.name}" for i, a in enumerate(agents) if i != seat)))
+    others = ", ".join(f"player_{i}={a.name}" for i, a in enumerate(agents) if i != seat)
+    out(wrap(f"{args.env_id}, seed {seed}: you are player_{seat}; "
+             + (f"opponents: {others}" if others else "you play alone (a one-seat game)")))
     out(pieces.legend(game))
     out("type help at any prompt for the commands; quit (or Ctrl-D) ends the game")
     env.reset(seed=seed)

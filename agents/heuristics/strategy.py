@@ -24,7 +24,7 @@ from monolith_envs.strategy.state import Kind
 
 from .generic import StatePolicyAgent
 
-__all__ = ["StrategyHeuristic", "make_heuristic", "state_policy", "state_value", "MCTS_DEFAULTS"]
+__all__ = ["StrategyHeuristic", "action_prior", "make_heuristic", "state_policy", "state_value", "MCTS_DEFAULTS"]
 
 MCTS_DEFAULTS = {"rollout": "heuristic", "rollout_depth": None, "c": 0.7, "root_k": 8}
 
@@ -295,6 +295,25 @@ def state_policy(game: Any, s: Any, seat: int, rng: np.random.Generator) -> int:
     if k == Kind.FACE_NEW:
         return max(legal)
     return legal[int(rng.integers(len(legal)))]
+
+
+def action_prior(game: Any, s: Any, seat: int, legal: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``float64[len(legal)]``: the heuristic's estimate of each legal action, for MCTS root pruning
+    (``MCTS_DEFAULTS["root_k"]``): a placement's payout change (:func:`place_value`), a cast's
+    ``CAST_VALUE``, 0 for the rest; the heuristic's own choice (:func:`state_policy`) scores highest."""
+    R = game.rules
+    o = R.off
+    ids = [a.id for a in R.content.actions]
+    pick = int(state_policy(game, s, seat, rng))
+    out = np.zeros(len(legal))
+    for i, a in enumerate(int(x) for x in legal):
+        if a < o.SET_ASIDE:
+            f, sid = divmod(a, 60)
+            out[i] = place_value(game, s, seat, f + 1, sid)
+        elif o.CAST <= a < o.CAST + R.K:
+            out[i] = CAST_VALUE.get(ids[a - o.CAST], 0.0)
+        out[i] += 100.0 if a == pick else 0.0
+    return out
 
 
 def state_value(game: Any, s: Any) -> np.ndarray:

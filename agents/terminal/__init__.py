@@ -198,7 +198,7 @@ class StagedEntry:
             if len(opts) == 1:
                 value, label = opts[0]
                 if chosen or len(self.legal) > 1 or self.game.layout[value].shape:
-                    self.output_fn(f"  {title}: {label} (the only choice)")
+                    self.output_fn(wrap(f"  {title}: {label} (the only choice)"))
                     chosen.append(value)
                     continue
             lines = [f"choose the {title}:"] + [f"  {i + 1:>2}) {label}" for i, (_, label) in enumerate(opts)]

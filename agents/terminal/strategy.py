@@ -1,0 +1,368 @@
+"""Monolith: The Strategy Game's pieces for terminal play: an 80-column card grid, the decision being asked
+in words, option texts naming cards, sockets, dice and opponents, and narration of every action (dice
+placed, cards cast, VP, gems and hand changes, the Primus, rounds) that never names a hidden card.
+
+Rules: docs/monolith_strategy.md (sections cited below).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from monolith_envs.strategy.board import PRIV0
+from monolith_envs.strategy.effects import get_line
+from monolith_envs.strategy.render import status_line
+from monolith_envs.strategy.state import Kind, Phase
+
+from . import WIDTH, Pieces, wrap
+
+__all__ = ["PIECES", "StrategyPieces", "line_text"]
+
+LEGEND = """\
+Legend. The board is 12 cards in reading order, three to a row (a 13th with
+Fate 3.6): position, card id and name, then one entry per socket,
+<socket id>:<requirement><occupant>. The requirement is A (any face) or the
+face 1-6 a die needs; the occupant is . (empty), # (blocked) or [P<seat>=<face>],
+e.g. 05:2[P1=2] is socket 05, needing a 2, holding P1's die showing 2.
+"Round r: covered" marks the card the Round card puts out of play this round
+(its Exalted side names the card that takes its place). Each player: * holds
+the Primus; VP, gems, pool dice faces, Source and set-aside dice, Guard
+charges, hand size; your own hand and private Runes (sockets 52-59). The
+track line gives every player's VP and the toll stones (space and cost).
+"What the cards do" lists each active card's lines as "who: what" (docs §5.2:
+each here = every player with a die on it, highest = the top total there).
+"""
+
+_STAGES = {("place", "face"): "die", ("set_aside", "face"): "die", ("place", "sid"): "socket",
+           ("cast", "kind"): "card", ("choose_opponent", "i"): "opponent", ("choose_face", "face"): "face",
+           ("choose_socket", "sid"): "socket", ("choose_index", "j"): "Rune", ("pay_card", "kind"): "card",
+           ("discard", "kind"): "card", ("round_side", "side"): "side", ("start_bonus", "bonus"): "bonus",
+           ("final_reveal", "k"): "number of gems"}
+_FAMILIES = {"place": "place a die", "set_aside": "set a die aside (no socket fits any of your dice)",
+             "end_turn": "end the turn", "cast": "cast an action card", "choose_opponent": "choose an opponent",
+             "choose_face": "choose a face", "choose_socket": "choose a socket", "choose_index": "keep a Rune",
+             "decline": "decline (pay nothing)", "pay_gems": "pay with gems", "pay_card": "pay with a gem card",
+             "discard": "discard a card", "round_side": "choose the Round card's side",
+             "start_bonus": "take a start bonus", "final_reveal": "reveal gems for VP"}
+
+
+_CELL = (WIDTH - 2) // 3  # columns per card: three cards and two separators fill the 80 columns
+_NO_AMOUNT = {"take_primus", "guard", "stack", "secret_rune", "extra_fate", "auto_socket", "block_socket",
+              "move_die", "chase", "extra_placement"}
+
+
+def _req(r: int) -> str:
+    return "A" if r == 0 else str(r)
+
+
+def line_text(ln: Any) -> str:
+    """One effect line in words close to the content file (docs §5.2), e.g. ``highest: gain vp 2 per die``."""
+    amount = "" if not ln.n or (ln.n == 1 and ln.op in _NO_AMOUNT) else f" {ln.n}"
+    scale = {"flat": "", "per_die": " per die", "per_pair": " per pair", "per_pips": f" per {ln.k} pips",
+             "per_shared_card": " per shared card"}.get(ln.scale, f" {ln.scale}")
+    cond = " (" + ", ".join(f"{c}{':' + str(k) if k else ''}" for c, k in ln.cond) + ")" if ln.cond else ""
+    cost = f" for {ln.cost} gems" if ln.cost else ""
+    cap = f" (max {ln.max})" if ln.max else ""
+    deck = f" {ln.deck}" if ln.deck else ""
+    return f"{ln.who}: {ln.op}{amount}{deck}{scale}{cap}{cond}{cost}".replace("_", " ")
+
+
+def _card_lines(card: Any, group: str = "effect") -> str:
+    return "; ".join(line_text(ln) for ln in getattr(card, group)) or "no effect"
+
+
+def _exalted_lines(rc: Any) -> str:
+    start = "; ".join(line_text(ln) for ln in rc.start)
+    res = "; ".join(line_text(ln) for ln in rc.resolve)
+    return "; ".join(x for x in (f"at the round's start: {start}" if start else "",
+                                 f"at resolution: {res}" if res else "") if x) or "no effect"
+
+
+class StrategyPieces(Pieces):
+    """Terminal play of ``monolith_strategy_v0`` (``docs/monolith_strategy.md``)."""
+
+    legend_text = LEGEND
+
+    # ------------------------------------------------------------------ board
+    def _cell(self, game: Any, s: Any, pos: int) -> list[str]:
+        R = game.rules
+        c = R.content
+        b = s.board[pos]
+        kind, obj = R.active(s, pos)
+        if kind == "exalted":
+            head = f"{pos:>2} {obj.exalted_name}"
+        else:
+            head = f"{pos:>2} {c.board[b].id} {c.board[b].name}" if b >= 0 else f"{pos:>2} (empty)"
+        lines = [head]
+        if pos == s.rc_pos:
+            lines.append(f"   Round {s.rc_round}: " + ("Exalted" if s.rc_side else "covered"))
+        if kind is None:
+            lines.append("   (out this round)" if b >= 0 else "")
+            return lines
+        row = " "
+        for i, req in enumerate(obj.sockets):
+            sid = (pos - 1) * 4 + i
+            occ = f"[P{s.sock_seat[sid]}={s.sock_face[sid]}]" if s.sock_seat[sid] >= 0 else "#" if s.blocked[sid] else "."
+            entry = f" {sid:02d}:{_req(req)}{occ}"
+            if len(row) + len(entry) > _CELL - 1:
+                lines.append(row)
+                row = " "
+            row += entry
+        lines.append(row if obj.sockets else "   (no sockets)")
+        return lines
+
+    def board(self, game: Any, state: Any, viewer: int) -> str:
+        R = game.rules
+        c = R.content
+        s = state
+        kinds = [a.name for a in c.actions]
+        out = [wrap(status_line(game, s))]
+        w = _CELL
+        rows = [(1, 2, 3), (4, 5, 6), (7, 8, 9), (10, 11, 12)] + ([(13,)] if s.board[13] >= 0 else [])
+        for row in rows:
+            cells = [self._cell(game, s, p) for p in row]
+            for i in range(max(len(x) for x in cells)):
+                out.append("|".join((x[i] if i < len(x) else "")[:w].ljust(w) for x in cells).rstrip())
+        for p in range(R.n):
+            pool = " ".join(str(f + 1) for f in range(6) for _ in range(s.pool[p][f])) or "-"
+            you = " (you)" if p == viewer else ""
+            out.append(f"P{p}{'*' if p == s.primus else ''}{you} VP {s.vp[p]}, gems {s.gems[p]}, pool [{pool}], "
+                       f"source {s.src_dice[p]}, aside {s.aside[p]}, guard {s.guard[p]}, hand {R.hand_size(s, p)}")
+            if p == viewer:
+                h = [kinds[k] + (f" x{s.hand[p][k]}" if s.hand[p][k] > 1 else "") for k in range(R.K) if s.hand[p][k]]
+                out.append(wrap("     hand: " + (", ".join(h) or "-"), WIDTH, "           "))
+            cast = [kinds[k] for k in range(R.K) for _ in range(s.cast[p][k])]
+            if cast:
+                out.append(wrap("     cast: " + ", ".join(cast), WIDTH, "           "))
+            for slot, pr in enumerate(s.priv[p]):
+                card = c.board[pr["card"]]
+                base = PRIV0 + slot * 4
+                if p == viewer or pr["revealed"]:
+                    socks = " ".join(f"{base + i}:{_req(r)}{pr['occ'][i] or '.'}" for i, r in enumerate(card.sockets))
+                    out.append(wrap(f"     private Rune {card.id} {card.name}: {socks}"))
+                else:
+                    out.append("     private Rune (hidden)")
+        stones = ", ".join(f"{sp} (cost {cost})" for sp, cost in c.tolls)
+        out.append(wrap("track: " + ", ".join(f"P{p} {s.vp[p]}" for p in range(R.n))
+                        + f"; toll stones {stones}; VICTORY {R.victory}"))
+        out.append(f"source gems {s.source_gems}; decks: skill {len(s.skill_deck)}, power {len(s.power_deck)}, "
+                   f"rune {len(s.rune_deck)}")
+        out.append("what the cards do:")
+        out += self._effects(game, s, viewer)
+        ask = self.decision(game, s)
+        if ask:
+            out.append(wrap(ask))
+        return "\n".join(out)
+
+    def decision(self, game: Any, s: Any) -> str:
+        """What the open decision asks, in words (docs §6.2), or ``""`` when the game is over."""
+        pd = s.pending
+        if s.terminal or not pd:
+            return ""
+        R = game.rules
+        who, k = f"P{pd['seat']}", pd["k"]
+        if k == Kind.TURN:
+            left = s.turn["left"]
+            duty = "" if s.turn["mandatory_done"] else " (placing a die is compulsory while one fits)"
+            return f"{who}'s turn: {left} placement(s) left{duty}"
+        if k in (Kind.PAY_OFFER, Kind.PAY_MORE):
+            src = pd.get("src")
+            cost = f"the cost of '{line_text(get_line(R, src))}'" if src else "a cost"
+            why = {"toll": f"the toll stone on space {self._stone(game, pd)}", "cost": cost}.get(
+                pd.get("purpose"), pd.get("purpose", "a payment"))
+            return f"{who} pays {pd['rem']} more gem(s) of {pd['amount']} for {why}" + (
+                " or declines" if k == Kind.PAY_OFFER else "")
+        src = pd.get("src")
+        what = f" ({line_text(get_line(R, src))})" if src else ""
+        return {
+            Kind.BONUS: f"{who} takes a start bonus: the top Skill card or a Source gem",
+            Kind.SIDE: f"{who} (Primus) chooses the side of Round card {s.rc_round}, which covers position {s.rc_pos}",
+            Kind.OPPONENT: f"{who} chooses the opponent{what}",
+            Kind.FACE_SRC: f"{who} chooses one of their pool dice by its face{what}",
+            Kind.FACE_NEW: f"{who} chooses the die's new face{what}",
+            Kind.SOCKET_SRC: f"{who} chooses one of their socketed dice",
+            Kind.SOCKET_DST: f"{who} chooses where the die goes",
+            Kind.SOCKET_BLOCK: f"{who} chooses a socket to block",
+            Kind.RUNE_PICK: f"{who} keeps one Rune as a private Rune (the other goes under the deck)",
+            Kind.DISCARD: f"{who} discards down to the hand limit ({pd.get('owed', 1)} to go)",
+            Kind.REVEAL_COUNT: f"{who} reveals k gems (up to {pd.get('kmax', 0)}) for k VP at Final Scoring",
+            Kind.REVEAL_SRC: f"{who} earmarks what pays for the reveal ({pd.get('rem', 0)} gem(s) to go)",
+        }.get(Kind(k), f"{who} decides {Kind(k).name}")
+
+    @staticmethod
+    def _stone(game: Any, pd: dict) -> str:
+        st = pd.get("stone", -1)
+        tolls = game.rules.content.tolls
+        return str(tolls[st][0]) if 0 <= st < len(tolls) else "?"
+
+    # ------------------------------------------------------------------ staged entry
+    def stage_name(self, game: Any, family: str, arg: str) -> str:
+        return _STAGES.get((family, arg), arg)
+
+    def family_option(self, game: Any, state: Any, family: str) -> str:
+        return _FAMILIES.get(family, family)
+
+    def _socket(self, game: Any, s: Any, sid: int, seat: int) -> str:
+        R = game.rules
+        c = R.content
+        if sid >= PRIV0:
+            slot, i = divmod(sid - PRIV0, 4)
+            if slot >= len(s.priv[seat]):
+                return f"socket {sid} (private Rune slot {slot}: none)"
+            card = c.board[s.priv[seat][slot]["card"]]
+            req = card.sockets[i] if i < len(card.sockets) else 0
+            return f"socket {sid}: your private {card.id} {card.name}, needs {_req(req)}"
+        pos, i = sid // 4 + 1, sid % 4
+        kind, obj = R.active(s, pos)
+        if kind is None:
+            return f"socket {sid:02d}: position {pos} (out of play)"
+        req = obj.sockets[i] if i < len(obj.sockets) else 0
+        occ = f", holds P{s.sock_seat[sid]}'s {s.sock_face[sid]}" if s.sock_seat[sid] >= 0 else ""
+        name = obj.exalted_name if kind == "exalted" else f"{c.board[s.board[pos]].id} {c.board[s.board[pos]].name}"
+        return f"socket {sid:02d}: {pos} {name}, needs {_req(req)}{occ}"
+
+    def reason(self, game: Any, state: Any, family: str, chosen: tuple, arg: str, value: int) -> str | None:
+        """Why a die cannot go into socket ``value`` (docs §4.6 availability), in the game's words."""
+        if family != "place" or arg != "sid" or not chosen:
+            return None
+        R, s, face = game.rules, state, chosen[0] + 1
+        seat = (s.pending or {}).get("seat", 0)
+        req, reserved = R.socket_req(s, value, seat)
+        if req is None:
+            return "there is no such socket on an active card (docs §2.2: socket id = (position - 1) x 4 + index)"
+        if reserved:
+            return "it is a reserved socket of the Exalted Offering"
+        if value < PRIV0 and s.blocked[value]:
+            return "it is blocked this round"
+        occ = R.occupant(s, value, seat)
+        if occ is not None:
+            return f"it holds P{occ[0]}'s die showing {occ[1]} (a socket holds one die; Stacker bumps a lower one)"
+        if req and req != face:
+            return f"it needs a die showing {req}, and yours shows {face}"
+        return None
+
+    def _effects(self, game: Any, s: Any, viewer: int) -> list[str]:
+        """One line per active card: what it does at resolution (or at once, for Immediate cards)."""
+        R = game.rules
+        c = R.content
+        out = []
+        for pos in range(1, 14):
+            kind, obj = R.active(s, pos)
+            if kind == "exalted":
+                out.append(f"{pos:>2} {obj.exalted_name}: {_exalted_lines(obj)}")
+            elif kind == "card" and obj.sockets:
+                out.append(f"{pos:>2} {obj.id}: " + ("at once: " if obj.immediate else "") + _card_lines(obj))
+        for pr in s.priv[viewer] if 0 <= viewer < R.n else ():
+            card = c.board[pr["card"]]
+            out.append(f"   your {card.id}: " + ("at once: " if card.immediate else "") + _card_lines(card))
+        return [wrap(x, WIDTH, "      ") for x in out]
+
+    def option(self, game: Any, state: Any, family: str, arg: str, value: int) -> str:
+        R = game.rules
+        c = R.content
+        s, pd = state, state.pending or {}
+        seat = pd.get("seat", 0)
+        if family in ("place", "set_aside") and arg == "face":
+            return f"die showing {value + 1}"
+        if arg == "sid":
+            return self._socket(game, s, value, seat)
+        if family == "cast":
+            card = c.actions[value]
+            return f"{card.name} ({_card_lines(card)})"
+        if family in ("pay_card", "discard"):
+            card = c.actions[value]
+            gems = f", shows {card.gems} gem(s)" if card.gems else ""
+            return f"{card.name}{gems}"
+        if family == "choose_opponent":
+            q = (seat + value + 1) % R.n
+            return f"P{q} ({s.vp[q]} VP, {s.gems[q]} gems, hand {R.hand_size(s, q)})"
+        if family == "choose_face":
+            return f"face {value + 1}"
+        if family == "choose_index":
+            cands = pd.get("cands") or []
+            if value < len(cands):
+                card = c.board[cands[value]]
+                return f"{card.id} {card.name} ({_card_lines(card)})"
+            return f"Rune {value}"
+        if family == "round_side":
+            rc = c.round_cards[s.rc_round - 1] if s.rc_round >= 1 else None
+            if value == 0 or rc is None:
+                return f"normal (position {s.rc_pos} is out of play this round)"
+            return f"Exalted: {rc.exalted_name} replaces position {s.rc_pos} ({_exalted_lines(rc)})"
+        if family == "start_bonus":
+            return "the top Skill card" if value == 0 else "a gem from the Source"
+        if family == "final_reveal":
+            return f"{value} gem(s) for {value} VP"
+        return super().option(game, state, family, arg, value)
+
+    # ------------------------------------------------------------------ narration
+    def action_text(self, game: Any, state: Any, action: int) -> str:
+        fam, idx = game.layout.split(int(action))
+        c = game.rules.content
+        pd = state.pending or {}
+        seat = pd.get("seat", 0)
+        if fam == "place":
+            face, sid = idx
+            where = self._socket(game, state, sid, seat).split(", needs")[0]
+            if sid >= PRIV0:
+                where = f"socket {sid} on a private Rune"
+            return f"places a {face + 1} in {where}"
+        if fam == "set_aside":
+            return f"sets aside a die showing {idx[0] + 1}"
+        if fam == "end_turn":
+            return "ends the turn"
+        if fam == "cast":
+            return f"casts {c.actions[idx[0]].name}"
+        if fam == "choose_opponent":
+            return f"chooses P{(seat + idx[0] + 1) % game.rules.n}"
+        if fam == "choose_face":
+            verb = "turns the die to" if pd.get("k") == Kind.FACE_NEW else "picks its pool die showing"
+            return f"{verb} {idx[0] + 1}"
+        if fam == "choose_socket":
+            verb = {Kind.SOCKET_BLOCK: "blocks", Kind.SOCKET_DST: "moves the die to"}.get(
+                pd.get("k"), "picks its die in")
+            return f"{verb} socket {idx[0]:02d}"
+        if fam == "choose_index":
+            return "keeps one of the Runes it looked at"
+        if fam == "decline":
+            return "declines to pay"
+        if fam == "pay_gems":
+            return "pays with gems"
+        if fam in ("pay_card", "discard"):
+            return f"{'pays with' if fam == 'pay_card' else 'discards'} {c.actions[idx[0]].name}"
+        if fam == "round_side":
+            return "chooses the " + ("Exalted side" if idx[0] else "normal side") + " of the Round card"
+        if fam == "start_bonus":
+            return "takes " + ("the top Skill card" if idx[0] == 0 else "a gem from the Source")
+        if fam == "final_reveal":
+            return f"reveals {idx[0]} gem(s)"
+        return game.layout.decode(int(action))
+
+    def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
+        R = game.rules
+        lines = [f"P{seat} {self.action_text(game, before, action)}"]
+        for p in range(R.n):
+            ch = []
+            if after.vp[p] != before.vp[p]:
+                ch.append(f"VP {before.vp[p]} -> {after.vp[p]}")
+            if after.gems[p] != before.gems[p]:
+                ch.append(f"gems {before.gems[p]} -> {after.gems[p]}")
+            h0, h1 = R.hand_size(before, p), R.hand_size(after, p)
+            if h1 != h0:
+                ch.append(f"hand {h0} -> {h1}")
+            if len(after.priv[p]) != len(before.priv[p]):
+                ch.append(f"private Runes {len(before.priv[p])} -> {len(after.priv[p])}")
+            if ch:
+                lines.append(f"  P{p}: " + ", ".join(ch))
+        if before.phase == Phase.ACTION and after.phase != Phase.ACTION:
+            lines.insert(1, "  every die is placed: the cards resolve")
+        if after.primus != before.primus:
+            lines.append(f"  the Primus goes to P{after.primus}")
+        if after.round != before.round and not after.terminal:
+            lines.append(f"  round {after.round} begins; Round card {after.rc_round} covers position {after.rc_pos}")
+        if after.terminal and not before.terminal:
+            lines.append("  " + status_line(game, after))
+        return [wrap(x) for x in lines]
+
+
+PIECES = StrategyPieces()

@@ -1,0 +1,283 @@
+"""The Monolith's pieces for terminal play: an 80-column map list, the decision being asked in words,
+option texts that say what a space, number, card or zone means in the decision at hand, and narration of
+every action (units, favour, hearts, the tower lift, days) that never names a hidden objective.
+
+Rules: docs/the_monolith.md (sections cited below).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from monolith_envs.the_monolith.board import controllers, tunnels_now, units_text
+from monolith_envs.the_monolith.state import Phase, Sub
+
+from . import WIDTH, Pieces, wrap
+
+__all__ = ["PIECES", "TheMonolithPieces", "effect_text"]
+
+LEGEND = """\
+Legend. One line per space of the map: its number, name, building, T when it
+is a tunnel now, free boast slots of all slots, blood markers, boast hearts
+by seat, the controller, then the units: P0{2W,1w,S} is seat 0 with 2 living
+warriors (W), 1 dead warrior (w) and its living shaman (S; s = dead). Each
+player: favour; hearts available, spent, unearned, committed to the tower
+(today + stuck) and on the action board by zone (slay/maneuver/boast);
+warriors in reserves, anger and limbo; held divinations; objectives (yours by
+name, the others' as a count). Then the divination row with its bids and the
+events in play.
+"""
+
+_ZONES = ("slay", "maneuver", "boast")
+_ORDERS = {"march": "march (move warriors; 1 heart, more per extra step)",
+           "shaman": "shaman (move your shaman and cremate; 1 heart)",
+           "recruit": "recruit (put warriors on the map; 2 or more hearts)",
+           "divination": "divination (bid hearts on a row card)",
+           "commit": "commit (send your available hearts to the tower; you are done ordering)"}
+_FAMILIES = {"pass": "pass", "order": "give an order", "space": "choose a space", "number": "choose a number",
+             "row": "choose a row card", "use_power": "use a power", "discard_div": "discard a divination",
+             "objective": "choose an objective", "fate": "manipulate fate (move a heart to the next zone)",
+             "slay": "slay (kill an enemy unit)", "maneuver": "maneuver (move a unit one space)",
+             "boast": "boast (put a heart in a free slot)", "sacrifice": "sacrifice (a warrior to your anger)",
+             "relent": "relent (spend every heart on the board; you are out)", "shaman": "choose a shaman"}
+_PASS = {Sub.DIV_RAISE: "forfeit the bid", Sub.MARCH_STEP: "stop marching", Sub.SHAMAN_STEP: "stop",
+         Sub.RECRUIT_PLACE: "decline the bonus warriors", Sub.POWER_WINDOW: "use no power",
+         Sub.OBJ_REVEAL: "reveal no more objectives", Sub.DRAFT_RESPOND: "pass for good",
+         Sub.EXTRA_KILL: "no extra kill", Sub.ORDER_CHOOSE: "pass"}
+_PASSED = {Sub.DIV_RAISE: "forfeits the bid", Sub.MARCH_STEP: "stops marching", Sub.SHAMAN_STEP: "stops the shaman",
+           Sub.RECRUIT_PLACE: "declines the bonus warriors", Sub.POWER_WINDOW: "uses no power",
+           Sub.OBJ_REVEAL: "reveals no more objectives", Sub.DRAFT_RESPOND: "passes for good",
+           Sub.EXTRA_KILL: "takes no extra kill"}
+_NUMBER = {Sub.MARCH_GROUP: "{v} warrior(s) march", Sub.MARCH_REGROUP: "{v} warrior(s) march on",
+           Sub.RECRUIT_HEARTS: "{v} hearts", Sub.DIV_AMOUNT: "bid {v} hearts", Sub.DIV_RAISE: "raise by {v}",
+           Sub.DRAFT_OPEN_BID: "open at {v}", Sub.DRAFT_RESPOND: "bid {v}"}
+_FAMILY_IN = {("number", Sub.DRAFT_RESPOND): "bid higher", ("number", Sub.DRAFT_OPEN_BID): "open the bidding",
+              ("number", Sub.DIV_RAISE): "raise the bid", ("number", Sub.MARCH_REGROUP): "set the group size",
+              ("space", Sub.MARCH_STEP): "march on to a space", ("space", Sub.SHAMAN_STEP): "move the shaman",
+              ("space", Sub.RECRUIT_PLACE): "place a warrior", ("space", Sub.EXTRA_KILL): "kill once more",
+              ("use_power", Sub.POWER_WINDOW): "use a power now"}
+_NUMBER_DONE = {Sub.MARCH_GROUP: "marches with {v} warrior(s)", Sub.MARCH_REGROUP: "goes on with {v} warrior(s)",
+                Sub.RECRUIT_HEARTS: "pays {v} hearts to recruit", Sub.DIV_AMOUNT: "bids {v} hearts",
+                Sub.DIV_RAISE: "raises by {v}", Sub.DRAFT_OPEN_BID: "opens the bidding at {v}",
+                Sub.DRAFT_RESPOND: "bids {v}"}
+_ASK = {Sub.DRAFT_NOMINATE: "names a shaman to auction", Sub.DRAFT_OPEN_BID: "opens the bidding",
+        Sub.DRAFT_RESPOND: "bids higher or passes for good", Sub.DRAFT_FREE_PICK: "picks a shaman for free",
+        Sub.OBJ_DISCARD: "discards an objective (face down)", Sub.DIV_RAISE: "raises the bid or forfeits it",
+        Sub.DIV_DISCARD: "discards a divination (4 held)", Sub.ORDER_CHOOSE: "gives an order",
+        Sub.MARCH_SOURCE: "chooses where the march starts", Sub.MARCH_GROUP: "chooses how many warriors march",
+        Sub.MARCH_STEP: "moves the marching group or stops", Sub.MARCH_REGROUP: "sets the marching group",
+        Sub.SHAMAN_STEP: "moves the shaman (cremating there) or stops",
+        Sub.RECRUIT_HEARTS: "pays hearts for warriors", Sub.RECRUIT_PLACE: "places a recruited warrior",
+        Sub.DIV_CARD: "chooses a row card to bid on", Sub.DIV_AMOUNT: "chooses the bid",
+        Sub.ACTION_CHOOSE: "takes an action", Sub.MANEUVER_DEST: "chooses where the unit moves",
+        Sub.POWER_WINDOW: "may use a power now", Sub.EXTRA_KILL: "may kill once more in the same space",
+        Sub.OBJ_REVEAL: "may reveal an objective that scores now", Sub.EVENT_PLACE: "places the event",
+        Sub.EVENT_MOVE: "moves the wandering event"}
+
+
+def effect_text(e: Any) -> str:
+    """A card's effect in words close to the data files, e.g. ``favour per 2: controlled building:temple``."""
+    if e is None:
+        return "no effect"
+    op = e.op
+    if op.startswith("favour_"):
+        head = f"+{e.amount} favour {op.removeprefix('favour_')}"
+    else:
+        head = op.replace("_", " ") + (f" {e.amount}" if e.amount else "")
+    cond = " ".join(x.replace("_", " ") for x in (e.pred, e.sel) if x and x not in ("none", "any"))
+    return f"{head}: {cond}" if cond else head
+
+
+class TheMonolithPieces(Pieces):
+    """Terminal play of ``the_monolith_v0`` (``docs/the_monolith.md``)."""
+
+    legend_text = LEGEND
+
+    # ------------------------------------------------------------------ board
+    def _space(self, g: Any, sp: int) -> str:
+        return f"{sp} {g.content.map.spaces[sp].name}"
+
+    def board(self, game: Any, state: Any, viewer: int) -> str:
+        g, s = game, state
+        dec = "game over" if s.terminal or s.sub < 0 else f"P{s.current} {_ASK.get(Sub(s.sub), Sub(s.sub).name)}"
+        out = [wrap(f"day {s.day}/{g.num_days}, {Phase(s.phase).name.lower().replace('_', ' ')} phase; first "
+                    f"player P{s.first}; surge {'-' if s.surge < 0 else f'P{s.surge}'}")]
+        tun, ctrl = tunnels_now(g, s), controllers(g, s)
+        for sp in g.active_spaces:
+            b = g.building[sp]
+            boast = ",".join(f"P{p}:{h}" for p, h in enumerate(s.boast[sp]) if h)
+            free = g.slots[sp] - s.blood[sp] - sum(s.boast[sp])
+            head = (f"{sp:2d} {g.content.map.spaces[sp].name:<19}{b if b != 'none' else '':<12}{'T' if tun[sp] else ' '}"
+                    f" slots {free}/{g.slots[sp]}" + (f" blood {s.blood[sp]}" if s.blood[sp] else "")
+                    + (f" boast {boast}" if boast else "") + (f" ctrl P{ctrl[sp]}" if ctrl[sp] >= 0 else ""))
+            units = units_text(s, sp)
+            if units and len(head) + 1 + len(units) <= WIDTH:
+                out.append(f"{head} {units}")
+            else:
+                out.append(head)
+                if units:
+                    out.append(wrap("      " + units, WIDTH, "  "))
+        for p in range(s.n):
+            sh = g.shamans[s.shaman_id[p]].name if s.shaman_id[p] >= 0 else "no shaman yet"
+            flags = "".join((", committed" if s.committed[p] else "", ", out" if s.out[p] else ""))
+            you = " (you)" if p == viewer else ""
+            out.append(f"P{p}{you} {sh}: favour {s.favour[p]}{flags}")
+            out.append(wrap(f"    hearts: available {s.available[p]}, spent {s.spent[p]}, unearned {s.unearned[p]}, "
+                            f"tower {s.tower_today[p]}+{s.tower_stuck[p]}, on the board "
+                            + "/".join(map(str, s.board[p])) + " (slay/maneuver/boast)", WIDTH, "    "))
+            held = ", ".join(f"{g.divs[c].key} {g.divs[c].name}" for c in s.held[p]) or "-"
+            if p == viewer:
+                objs = ", ".join(f"{g.objs[o].key} {g.objs[o].name}" for o in s.objectives[p]) or "-"
+            else:
+                objs = f"{len(s.objectives[p])} hidden"
+            out.append(wrap(f"    warriors: reserves {s.reserves[p]}, anger {s.anger[p]}, limbo {s.limbo[p]}; "
+                            f"held: {held}; objectives: {objs}", WIDTH, "    "))
+        row = []
+        for i in range(g.R):
+            if s.row[i] >= 0:
+                bids = ", ".join(f"P{p} {b}" for p, b in enumerate(s.bids[i]) if b)
+                row.append(f"{i}: {g.divs[s.row[i]].key} {g.divs[s.row[i]].name}" + (f" [{bids}]" if bids else ""))
+        out.append(wrap("row: " + ("; ".join(row) or "-"), WIDTH, "    "))
+        ev = ", ".join(f"{g.events[e].key} {g.events[e].name}" + (f" on {sp}" if sp >= 0 else "")
+                       for e, sp in s.events) or "-"
+        out.append(wrap(f"events: {ev}; decks: divination {len(s.div_deck)}, event {len(s.event_deck)}, "
+                        f"objective {len(s.obj_deck)}", WIDTH, "    "))
+        out.append(wrap(dec if not s.terminal else "game over: ranking " + " ".join(f"P{p}" for p in g.ranking(s))))
+        return "\n".join(out)
+
+    # ------------------------------------------------------------------ staged entry
+    def stage_name(self, game: Any, family: str, arg: str) -> str:
+        if (family, arg) == ("slay", "o"):
+            return "opponent"
+        return {"o": "order", "s": "space", "v": "number", "slot": "row card", "z": "zone", "id": "shaman",
+                "kind": "unit", "k": "card"}.get(arg, arg)
+
+    def family_option(self, game: Any, state: Any, family: str) -> str:
+        if family == "pass" and state.sub >= 0:
+            return _PASS.get(Sub(state.sub), "pass")
+        if state.sub >= 0 and (family, Sub(state.sub)) in _FAMILY_IN:
+            return _FAMILY_IN[family, Sub(state.sub)]
+        return _FAMILIES.get(family, family)
+
+    def _units_of(self, s: Any, sp: int) -> str:
+        u = units_text(s, sp)
+        return f" ({u})" if u else " (empty)"
+
+    def option(self, game: Any, state: Any, family: str, arg: str, value: int) -> str:
+        g, s = game, state
+        p = s.current
+        if arg == "o" and family == "order":
+            name = ("march", "shaman", "recruit", "divination", "commit")[value]
+            return _ORDERS[name]
+        if arg == "s":
+            return self._space(g, value) + self._units_of(s, value)
+        if arg == "v":
+            text = _NUMBER.get(Sub(s.sub), "{v}") if s.sub >= 0 else "{v}"
+            return text.format(v=value)
+        if arg == "slot":
+            c = s.row[value]
+            if c < 0:
+                return f"slot {value} (empty)"
+            bids = ", ".join(f"P{q} {b}" for q, b in enumerate(s.bids[value]) if b)
+            return (f"slot {value}: {g.divs[c].key} {g.divs[c].name} ({g.divs[c].window.replace('_', ' ')}: "
+                    f"{effect_text(g.divs[c].effect)})" + (f", bids {bids}" if bids else ""))
+        if family in ("use_power", "discard_div"):
+            if value == 3 and family == "use_power":
+                sh = g.shamans[s.shaman_id[p]]
+                return f"your shaman's ability ({effect_text(sh.effect)})"
+            if value < len(s.held[p]):
+                c = g.divs[s.held[p][value]]
+                return f"{c.key} {c.name} ({effect_text(c.effect)})"
+            return f"held card {value}"
+        if family == "objective":
+            if value < len(s.objectives[p]):
+                o = g.objs[s.objectives[p][value]]
+                return f"{o.key} {o.name} ({effect_text(o.effect)})"
+            return f"objective {value}"
+        if arg == "z":
+            z = _ZONES[value]
+            if family == "fate":
+                return f"a {z} heart becomes a {_ZONES[(value + 1) % 3]} heart"
+            return f"a {z} heart"
+        if family == "slay" and arg == "o":
+            q = (p + value + 1) % s.n
+            return f"P{q}"
+        if family == "maneuver" and arg == "kind":
+            return "a warrior" if value == 0 else "your shaman"
+        if arg == "id":
+            sh = g.shamans[value]
+            return f"{sh.name} ({sh.window.replace('_', ' ')}: {effect_text(sh.effect)})"
+        return super().option(game, state, family, arg, value)
+
+    # ------------------------------------------------------------------ narration
+    def action_text(self, game: Any, state: Any, action: int) -> str:
+        g, s = game, state
+        fam, idx = g.layout.split(int(action))
+        sub = Sub(s.sub) if s.sub >= 0 else None
+        if fam == "pass":
+            return _PASSED.get(sub, "passes") if sub is not None else "passes"
+        if fam == "order":
+            return "orders " + ("march", "shaman", "recruit", "divination", "commit")[idx[0]]
+        if fam == "space":
+            verb = {Sub.MARCH_SOURCE: "marches from", Sub.MARCH_STEP: "marches to", Sub.SHAMAN_STEP: "moves the shaman to",
+                    Sub.RECRUIT_PLACE: "recruits a warrior on", Sub.MANEUVER_DEST: "moves the unit to",
+                    Sub.EVENT_PLACE: "places the event on", Sub.EVENT_MOVE: "moves the event to",
+                    Sub.EXTRA_KILL: "kills again in"}.get(sub, "chooses space")
+            return f"{verb} {self._space(g, idx[0])}"
+        if fam == "number":
+            return _NUMBER_DONE.get(sub, "chooses {v}").format(v=idx[0])
+        if fam == "row":
+            return f"bids on row slot {idx[0]}" + (f" ({g.divs[s.row[idx[0]]].name})" if s.row[idx[0]] >= 0 else "")
+        if fam == "use_power":
+            return f"uses {self.option(g, s, fam, 'k', idx[0]).split(' (')[0]}"
+        if fam == "discard_div":
+            return f"discards {self.option(g, s, fam, 'k', idx[0]).split(' (')[0]}"
+        if fam == "objective":
+            if sub == Sub.OBJ_REVEAL and idx[0] < len(s.objectives[s.current]):
+                o = g.objs[s.objectives[s.current][idx[0]]]
+                return f"reveals objective {o.key} {o.name}"
+            return "discards an objective face down"
+        if fam == "fate":
+            return f"moves a {_ZONES[idx[0]]} heart to {_ZONES[(idx[0] + 1) % 3]}"
+        if fam == "slay":
+            sp, o = idx
+            return f"slays a unit of P{(s.current + o + 1) % s.n} in {self._space(g, sp)}"
+        if fam == "maneuver":
+            return f"maneuvers {'a warrior' if idx[1] == 0 else 'its shaman'} from {self._space(g, idx[0])}"
+        if fam == "boast":
+            return f"boasts in {self._space(g, idx[0])}"
+        if fam == "sacrifice":
+            return f"sacrifices a warrior in {self._space(g, idx[1])} (a {_ZONES[idx[0]]} heart)"
+        if fam == "relent":
+            return "relents"
+        if fam == "shaman":
+            return f"chooses {g.shamans[idx[0]].name}"
+        return g.action_name(int(action))
+
+    def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
+        g = game
+        lines = [f"P{seat} {self.action_text(g, before, action)}"]
+        for p in range(after.n):
+            ch = []
+            if after.favour[p] != before.favour[p]:
+                ch.append(f"favour {before.favour[p]} -> {after.favour[p]}")
+            lw0 = sum(before.living[sp][p] for sp in range(g.N))
+            lw1 = sum(after.living[sp][p] for sp in range(g.N))
+            if lw1 != lw0:
+                ch.append(f"living warriors on the map {lw0} -> {lw1}")
+            if before.shaman_alive[p] and not after.shaman_alive[p]:
+                ch.append("its shaman is slain")
+            if list(after.board[p]) != list(before.board[p]) and after.phase == Phase.ACTION:
+                ch.append("hearts on the board " + "/".join(map(str, after.board[p])))
+            if ch:
+                lines.append(f"  P{p}: " + ", ".join(ch))
+        if before.phase != Phase.ACTION and after.phase == Phase.ACTION:
+            lines.append("  every seat has committed: the tower lifts and the action phase starts")
+        if after.day != before.day and not after.terminal:
+            lines.append(f"  day {after.day} begins; first player P{after.first}")
+        if after.terminal and not before.terminal:
+            lines.append("  game over: ranking " + " ".join(f"P{p}" for p in g.ranking(after)))
+        return [wrap(x) for x in lines]
+
+
+PIECES = TheMonolithPieces()
