@@ -266,6 +266,8 @@ def turn_reason(R: Rules, s: StrategyState, a: int) -> str:
     if a == o.END_TURN:
         return "" if tn["mandatory_done"] else "a die must first be placed or set aside"
     k = a - o.CAST
+    if not 0 <= k < R.K:
+        return "it answers another kind of decision"
     name = R.content.actions[k].name
     if not s.hand[p][k]:
         return f"player_{p} holds no uncast {name}"

@@ -45,3 +45,11 @@ def test_cast_of_a_card_not_held_names_it():
     name = g.rules.content.actions[k].name
     with pytest.raises(IllegalActionError, match=f"holds no uncast {name}"):
         g.apply(g.clone(s), g.rules.off.CAST + k, np.random.default_rng(0))
+
+
+def test_an_action_of_another_decision_says_so():
+    env = _first_turn()
+    g, s = env.game, env.game_state
+    a = g.layout.index("choose_index", 0)
+    with pytest.raises(IllegalActionError, match="not legal in TURN of player_0: it answers another kind of decision"):
+        g.apply(g.clone(s), a, np.random.default_rng(0))
