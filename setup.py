@@ -17,6 +17,7 @@ setup(
         Extension(
             "monolith_envs.strategy._fastobs",
             sources=["monolith_envs/strategy/_fastobs.c"],
+            depends=["monolith_envs/strategy/_fastobs_values.h"],
             optional=True,
         ),
         Extension(

@@ -433,6 +433,10 @@ def main(argv: list[str] | None = None) -> dict:
             make_agent(s, args.env)
     except (monolith_envs.MonolithEnvError, ValueError, FileNotFoundError, AgentError) as e:
         ap.error(str(e))
+    humans = [s for s in specs if s.split(":", 1)[0] == "human"]
+    if humans:
+        ap.error(f"--agents {humans[0]!r}: evaluation plays unattended on worker processes; play a human game "
+                 f"with `python -m agents.play {args.env}` (agents here: random, heuristic, mcts:N, ppo:PATH, ...)")
     if len(set(specs)) != len(specs) or len(specs) < (1 if solo else 2):
         ap.error(f"--agents needs {'one spec or more' if solo else 'at least two'} distinct specs, got {specs}")
     res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,

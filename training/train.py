@@ -5,7 +5,8 @@ Command line (the main job)::
     python -m training.train [--config FILE | --quick] [--set key=value ...] [--list-keys]
 
 Default config: ``training/configs/monolith_arena_2p.toml``; ``--quick`` runs ``training/configs/quick.toml``
-(the same recipe, small enough to finish in about a minute).  The run announces each stage (warm-start
+(the same recipe, small enough to finish in about a minute); ``--quick --config FILE`` runs FILE's game and
+recipe with quick.toml's budget (:func:`quick_config`).  The run announces each stage (warm-start
 collection, warm-start fit, PPO, evaluation) with a progress bar and ETA on stderr, and ends with a
 summary: the final win rates with 95% intervals, every output path and the TensorBoard command.
 Outputs under ``<out_dir>/<name>/``:
@@ -42,8 +43,33 @@ from training.config import (
 from training.progress import StageLog, format_summary
 
 QUICK_CONFIG = CONFIG_DIR / "quick.toml"
+# the keys that set a run's budget: ``--quick --config FILE`` takes these from quick.toml, the rest from FILE
+QUICK_BUDGET_KEYS = ("total_timesteps", "snapshot_every", "pretrain_samples", "pretrain_epochs", "eval_every",
+                     "eval_games", "final_eval_games", "checkpoint_every")
 
-__all__ = ["main", "make_vec_env", "policy_class", "policy_kwargs", "train", "warm_start"]
+__all__ = ["main", "make_vec_env", "policy_class", "policy_kwargs", "quick_config", "train", "warm_start"]
+
+
+def quick_config(path: str | Path | None = None) -> dict:
+    """The quick form of a config: its recipe with the budget of ``quick.toml`` (about a minute or two).
+
+    ``path=None`` gives ``quick.toml`` itself (Monolith Arena). Otherwise the config at ``path`` keeps its
+    game, recipe and network and takes :data:`QUICK_BUDGET_KEYS` from ``quick.toml`` (a config without a
+    warm start keeps none); its run name gains ``_quick``.
+
+    Raises:
+        TrainConfigError: as :func:`training.config.load_config`.
+    """
+    quick = load_config(QUICK_CONFIG)
+    if path is None:
+        return quick
+    cfg = load_config(path)
+    for key in QUICK_BUDGET_KEYS:
+        if key.startswith("pretrain_") and cfg["pretrain_samples"] == 0:
+            continue
+        cfg[key] = quick[key]
+    cfg["name"] = f"{cfg['name']}_quick"
+    return cfg
 
 
 def policy_kwargs(cfg: dict) -> dict:
@@ -410,7 +436,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
     ap.add_argument("--config", default=None, help=f"TOML config (default: {DEFAULT_CONFIG.name})")
     ap.add_argument("--quick", action="store_true",
-                    help=f"run {QUICK_CONFIG.name}: the default recipe, small enough for about a minute")
+                    help=f"a run small enough for a minute or two: {QUICK_CONFIG.name} (Monolith Arena), or with "
+                         f"--config the budget of {QUICK_CONFIG.name} on that config's game and recipe")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="override a config key (table entries: env_config.reward_mode=score)")
     ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
@@ -418,10 +445,9 @@ def main(argv: list[str] | None = None) -> dict:
     if args.list_keys:
         print(describe_keys())
         return {}
-    if args.quick and args.config:
-        ap.error("--quick runs training/configs/quick.toml; give either --quick or --config")
     try:
-        cfg = apply_overrides(load_config(QUICK_CONFIG if args.quick else args.config), args.set)
+        base = quick_config(args.config) if args.quick else load_config(args.config)
+        cfg = apply_overrides(base, args.set)
     except TrainConfigError as e:
         ap.error(str(e))
     report = train(cfg)

@@ -129,10 +129,16 @@ class RulesAECEnv(AECEnv):
         A seeded reset reproduces the same match on any instance, also a reused one. ``reset()`` without a
         seed draws the episode seed from a stream seeded by the last seeded reset (or from OS entropy if
         there was none), so every episode is replayable from its log. The configuration is kept.
+
+        Raises:
+            TypeError, ValueError: ``seed`` is not None or a non-negative integer (the message names it).
         """
         if seed is not None:
-            if type(seed) is not int:
-                np.random.default_rng(seed)  # numpy's own checks and errors for any other kind of seed
+            if type(seed) is not int and not isinstance(seed, (int, np.integer)):
+                raise TypeError(f"{self.env_id}: reset(seed={seed!r}): a seed is a non-negative integer or None, "
+                                f"not a {type(seed).__name__}")
+            if seed < 0:
+                raise ValueError(f"{self.env_id}: reset(seed={seed}): a seed is a non-negative integer or None")
             # the stream of later unseeded resets is built when one needs it (a generator costs ~10 us)
             self._seed_rng = None
             self._seed_stream_seed = seed
@@ -194,8 +200,15 @@ class RulesAECEnv(AECEnv):
         return np.flatnonzero(self._current_mask())
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """Observation of ``agent`` at any time (also when it is not to act)."""
-        p = self.agent_name_mapping[agent]
+        """Observation of ``agent`` at any time (also when it is not to act).
+
+        Raises:
+            KeyError: ``agent`` is not one of ``possible_agents`` (the message lists them).
+        """
+        p = self.agent_name_mapping.get(agent)
+        if p is None:
+            raise KeyError(f"{self.env_id}: observe({agent!r}): not an agent of this env; agents: "
+                           f"{self.possible_agents}")
         obs = self.game.observe(self.game_state, p)
         if not self._done and agent == self.agent_selection:
             mask = self._mask
@@ -205,6 +218,13 @@ class RulesAECEnv(AECEnv):
         else:
             mask = np.zeros(self._num_actions, np.int8)
         return {"observation": obs, "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple:
+        """``(observation, cumulative reward, termination, truncation, info)`` of ``agent_selection`` (as
+        PettingZoo's ``AECEnv.last``; defined here to save a call level: it runs once per decision)."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
 
     def step(self, action: Any) -> None:
         """Apply ``action`` for ``agent_selection``.
@@ -227,7 +247,8 @@ class RulesAECEnv(AECEnv):
                 )
             self._was_dead_step(None)
             return
-        a = coerce_action(action, self._num_actions)
+        a = action if type(action) is int and 0 <= action < self._num_actions else coerce_action(
+            action, self._num_actions)
         game, state = self.game, self.game_state
         mask = self._mask
         if mask is None:

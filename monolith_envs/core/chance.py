@@ -101,6 +101,7 @@ class ChanceEvent(NamedTuple):
 
 
 _ROLL_TEXT: dict = {}  # (low, high) -> "integers(low, high)"
+_new_event = tuple.__new__
 
 
 class ChanceRecorder:
@@ -140,7 +141,8 @@ class ChanceRecorder:
                 text = _ROLL_TEXT[(low, high)] = describe_draw("integers", (low,) if high is None else (low, high), {})
                 if len(_ROLL_TEXT) > 1024:
                     _ROLL_TEXT.clear()
-            self.events.append(ChanceEvent(self.step, "integers", text, int(v)))
+            # tuple.__new__ is what the named tuple's own __new__ calls, without its Python-level frame
+            self.events.append(_new_event(ChanceEvent, (self.step, "integers", text, int(v))))
             return v
         args = (low,) if high is None else (low, high)
         kw = {} if size is None else {"size": size}

@@ -181,8 +181,12 @@ class Rules:
                 if not rc.reserved:
                     here.append((lo + i, req))
         opn = opn[:bisect_left(sids, lo)] + here + opn[bisect_left(sids, hi):]
-        faces = tuple(lst[:bisect_left(lst, lo)] + ex + lst[bisect_left(lst, hi):]
-                      for lst, ex in zip(by_face, _by_face(here) if here else _NO_FACES))
+        faces = []
+        for lst, ex in zip(by_face, _by_face(here) if here else _NO_FACES):
+            a = bisect_left(lst, lo)
+            b = bisect_left(lst, hi, a)
+            faces.append(lst[:a] + ex + lst[b:] if a != b or ex else lst)  # unchanged lists are shared
+        faces = tuple(faces)
         return tuple(opn), rows, key, faces
 
     def place_actions(self, s: StrategyState, p: int, base: int) -> list:

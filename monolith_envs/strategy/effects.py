@@ -176,8 +176,10 @@ def guarded(s: StrategyState, v: int, ctx: dict) -> bool:
 
 # ---------------------------------------------------------------------------------------------- line tasks
 def t_line(R: Rules, s: StrategyState, t: dict, rng) -> None:
-    ln = get_line(R, t["src"])
     rec = t["rec"]
+    if type(rec) is list and t["i"] >= len(rec):  # every recipient done
+        return
+    ln = get_line(R, t["src"])
     if rec is None:
         rec = recipients(R, s, ln, t["ctx"])
         if rec is None:  # chosen_opponent: the actor picks (docs §5.2)
@@ -209,7 +211,8 @@ def _rcp(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
     r = t["r"]
     if not _cond_ok(R, s, ln, t["ctx"], r):
         return
-    op = dict(t, t="op")
+    op = t  # becomes the ``op`` task: the record is fresh or popped, nothing else holds it
+    op["t"] = "op"
     if ln.cost:
         offer(R, s, r, ln.cost, "cost", op, None, src=t["src"])
         return

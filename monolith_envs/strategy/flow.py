@@ -11,23 +11,20 @@ from . import effects, payments
 from .board import Rules
 from .effects import push_lines
 from .state import Flow, Kind, Phase, Side, StrategyState
-from .turn import end_turn, start_turn, turn_mask_list
+from .turn import start_turn, t_turn
 
 __all__ = ["run", "TASKS", "roll_pool", "round_card_roll"]
 
 
-_TURN = int(Kind.TURN)
-
-
 def run(R: Rules, s: StrategyState, rng) -> None:
     """Run the engine until a decision is open (``pending``) or the game is over."""
-    tasks = s.tasks
+    tasks, task_fns, flow_fns = s.tasks, TASKS, FLOW
     while s.pending is None and not s.terminal:
         if tasks:
             t = tasks.pop()
-            TASKS[t["t"]](R, s, t, rng)
+            task_fns[t["t"]](R, s, t, rng)
         else:
-            FLOW[s.flow](R, s, rng)
+            flow_fns[s.flow](R, s, rng)
 
 
 def roll_pool(s: StrategyState, p: int, rng) -> None:
@@ -187,17 +184,6 @@ def t_bonus(R: Rules, s: StrategyState, t: dict, rng) -> None:
         s.pending = {"k": int(Kind.BONUS), "seat": t["p"]}
 
 
-def t_turn(R: Rules, s: StrategyState, t: dict, rng) -> None:
-    """Open the TURN decision, or end the turn when ``end_turn`` is the only legal action (D28)."""
-    p = s.turn["player"]
-    legal = turn_mask_list(R, s)
-    if len(legal) == 1 and legal[0] == R.END_TURN:
-        end_turn(R, s)
-        return
-    s.pending = {"k": _TURN, "seat": p}
-    s.legal_cache = legal  # the engine stops at this decision, so the list stays valid
-
-
 def t_pp_fire(R: Rules, s: StrategyState, t: dict, rng) -> None:
     p, k = t["p"], t["k"]
     if [p, k] not in s.pp_queue:
@@ -209,20 +195,34 @@ def t_pp_fire(R: Rules, s: StrategyState, t: dict, rng) -> None:
     push_lines(s, "a", k, "effect", len(card.effect), effects.ctx_of("PRE", p, 0, False))
 
 
+def _first_die(seat: list, start: int, n: int) -> int:
+    """The first board socket id >= ``start`` holding a die (``sock_seat`` entry 0..n-1), or 52: one C-level
+    ``list.index`` search per seat."""
+    best = 52
+    for q in range(n):
+        try:
+            best = seat.index(q, start, best)
+        except ValueError:
+            pass
+    return best
+
+
 def t_res_pos(R: Rules, s: StrategyState, t: dict, rng) -> None:
     """Resolve one position (docs §4.9): its lines if it holds a die (not for Immediate cards), then the
     dice go back to their pools."""
-    pos = t["pos"]
-    seat = s.sock_seat
     # positions without an active card or a die are passed over here: their task would push the next
     # position's and return, with no decision open in between
+    seat = s.sock_seat
+    start = (t["pos"] - 1) * 4
     while True:
-        kind, obj = R.active(s, pos)
-        if kind is not None and max(seat[(pos - 1) * 4:pos * 4]) >= 0:
-            break
-        if pos >= 13:
+        sid = _first_die(seat, start, R.n)
+        if sid >= 52:
             return
-        pos += 1
+        pos = sid // 4 + 1
+        kind, obj = R.active(s, pos)
+        if kind is not None:
+            break
+        start = pos * 4
     if pos < 13:
         s.tasks.append({"t": "res_pos", "pos": pos + 1})
     s.tasks.append({"t": "res_ret", "where": pos})

@@ -20,7 +20,7 @@ from .observe import Observer
 from .setup_game import new_state
 from .state import Kind, StrategyState, fast_clone
 from .table import TABLE
-from .turn import cast_checks
+from .turn import cast_checks, turn_reason
 
 __all__ = ["StrategyGame"]
 
@@ -110,11 +110,17 @@ class StrategyGame(GameBase):
         if state.terminal:
             raise IllegalActionError(str(a), "the game is over", [])
         pd = state.pending
-        legal = self.legal_list(state)
+        legal = state.legal_cache
+        if legal is None:
+            legal = self.legal_list(state)
         if a not in legal:
             if not 0 <= a < self.layout.n:
                 raise IllegalActionError(str(a), f"outside 0..{self.layout.n - 1}", self._legal_names(state))
             why = f"not legal in {Kind(pd['k']).name} of player_{pd['seat']}"
+            if pd["k"] == Kind.TURN:
+                detail = turn_reason(self.rules, state, a)
+                if detail:
+                    why += f": {detail}"
             raise IllegalActionError(self.layout.decode(a), why, [self.layout.decode(x) for x in legal])
         state.pending = None
         state.legal_cache = None

@@ -8,9 +8,9 @@ from itertools import compress
 from . import effects
 from .board import PRIV0, Rules
 from .effects import has_move_source, push_lines
-from .state import StrategyState
+from .state import Kind, StrategyState
 
-__all__ = ["turn_mask_list", "turn_apply", "castable", "cast_checks", "start_turn", "end_turn"]
+__all__ = ["turn_mask_list", "turn_apply", "castable", "cast_checks", "start_turn", "end_turn", "t_turn"]
 
 # ops whose castability depends on the position (docs §4.12); every other op is always castable
 _STATE_OPS = frozenset(("reroll", "adjust_face", "set_face", "move_die", "block_socket", "gain_die",
@@ -35,8 +35,9 @@ def _line_ok(R: Rules, s: StrategyState, p: int, ln) -> bool:
         return sum(pool) > 0
     if op == "move_die":
         return has_move_source(R, s, p)
-    if op == "block_socket":
-        return bool(R.blockable(s))
+    if op == "block_socket":  # bool(R.blockable(s)), stopping at the first
+        blocked, seat = s.blocked, s.sock_seat
+        return any(not blocked[sid] and seat[sid] < 0 for sid, _ in R.geometry(s)[0])
     if op == "gain_die":
         return s.src_dice[p] >= 1
     if op == "secret_rune":
@@ -105,9 +106,32 @@ def turn_mask_list(R: Rules, s: StrategyState, pd: dict | None = None) -> list:
     return out
 
 
-def start_turn(s: StrategyState, p: int) -> None:
+_TURN = int(Kind.TURN)
+
+
+def _new_turn(s: StrategyState, p: int) -> None:
     s.turn = {"player": p, "left": 1, "socketed": False, "mandatory_done": False, "stack_ready": False}
+
+
+def start_turn(s: StrategyState, p: int) -> None:
+    """Seat p's turn starts: its ``turn`` task opens the TURN decision."""
+    _new_turn(s, p)
     s.tasks.append({"t": "turn"})
+
+
+def t_turn(R: Rules, s: StrategyState, t: dict | None, rng) -> None:
+    """Open the TURN decision, or end the turn when ``end_turn`` is the only legal action (D28).
+
+    Also called at once, with ``t = None``, where a ``turn`` task would be pushed and popped next with no
+    decision open in between (after a place or set-aside without Immediate lines, and for the next turn
+    player): the state at every decision is the same."""
+    p = s.turn["player"]
+    legal = turn_mask_list(R, s)
+    if len(legal) == 1 and legal[0] == R.END_TURN:
+        end_turn(R, s)
+        return
+    s.pending = {"k": _TURN, "seat": p}
+    s.legal_cache = legal  # the engine stops at this decision, so the list stays valid
 
 
 def end_turn(R: Rules, s: StrategyState) -> None:
@@ -118,7 +142,8 @@ def end_turn(R: Rules, s: StrategyState) -> None:
     for i in range(1, n + 1):
         q = (p + i) % n
         if sum(s.pool[q]):
-            start_turn(s, q)
+            _new_turn(s, q)
+            t_turn(R, s, None, None)
             return
 
 
@@ -135,7 +160,6 @@ def turn_apply(R: Rules, s: StrategyState, pd: dict, a: int, rng) -> None:
         tn["left"] -= 1
         tn["socketed"] = True
         tn["mandatory_done"] = True
-        s.tasks.append({"t": "turn"})
         if sid >= PRIV0:
             slot, idx = divmod(sid - PRIV0, 4)
             pr = s.priv[p][slot]
@@ -154,15 +178,18 @@ def turn_apply(R: Rules, s: StrategyState, pd: dict, a: int, rng) -> None:
             where = sid // 4 + 1
             if kind != "card":
                 card = None
-        if card is not None and card.immediate:  # docs §4.7
+        if card is not None and card.immediate:  # docs §4.7: its lines run before the turn goes on
+            s.tasks.append({"t": "turn"})
             push_lines(s, "b", card.index, "effect", len(card.effect),
                        effects.ctx_of("PLACE", p, where, card.attack))
+        else:
+            t_turn(R, s, None, rng)
     elif a < o.END_TURN:
         s.pool[p][a - o.SET_ASIDE] -= 1
         s.aside[p] += 1
         tn["left"] -= 1
         tn["mandatory_done"] = True
-        s.tasks.append({"t": "turn"})
+        t_turn(R, s, None, rng)
     elif a == o.END_TURN:
         end_turn(R, s)
     else:
@@ -175,3 +202,81 @@ def turn_apply(R: Rules, s: StrategyState, pd: dict, a: int, rng) -> None:
         else:
             card = R.content.actions[k]
             push_lines(s, "a", k, "effect", len(card.effect), effects.ctx_of("CAST", p, 0, card.attack))
+
+
+def _socket_reason(R: Rules, s: StrategyState, p: int, face: int, sid: int, bump: bool) -> str:
+    """Why a die showing ``face`` of seat p may not enter socket ``sid`` (docs §4.6 rules 1-4), or ''."""
+    if sid >= PRIV0:
+        slot, i = divmod(sid - PRIV0, 4)
+        if slot >= len(s.priv[p]):
+            return f"player_{p} has no private Rune in slot {slot}"
+        pr = s.priv[p][slot]
+        socks = R.content.board[pr["card"]].sockets
+        if i >= len(socks):
+            return f"the private Rune in slot {slot} has no socket {i}"
+        if pr["occ"][i]:
+            return f"private socket {sid} already holds a die"
+        req = socks[i]
+    else:
+        pos, i = sid // 4 + 1, sid % 4
+        row = R.geometry(s)[1].get(sid)
+        if row is None:
+            return f"socket {sid} (position {pos}, socket {i}) does not exist now"
+        req, reserved = row
+        if reserved:
+            return f"socket {sid} is reserved (the Exalted side at position {pos})"
+        if s.blocked[sid]:
+            return f"socket {sid} is blocked this round"
+        q = s.sock_seat[sid]
+        if q >= 0:
+            if q == p:
+                return f"socket {sid} already holds player_{p}'s own die"
+            if not bump:
+                return f"socket {sid} holds player_{q}'s die (a Stacker bump needs stack_ready)"
+            if s.sock_face[sid] >= face:
+                return f"socket {sid} holds a {s.sock_face[sid]}: a bump needs a higher face"
+    if req and req != face:
+        return f"socket {sid} takes only a die showing {req}"
+    return ""
+
+
+def turn_reason(R: Rules, s: StrategyState, a: int) -> str:
+    """Why TURN action ``a`` is not legal now (docs §4.6, §4.7, §4.12), for the IllegalActionError; '' when
+    no specific reason is found."""
+    o = R.off
+    p = s.turn["player"]
+    tn, pool = s.turn, s.pool[p]
+    if a < o.SET_ASIDE:
+        f, sid = divmod(a - o.PLACE, 60)
+        if tn["left"] < 1:
+            return f"player_{p} has no placement left this turn"
+        if not pool[f]:
+            return f"player_{p} has no die showing {f + 1} in the pool"
+        bump = tn["stack_ready"] and s.phase == 1
+        return _socket_reason(R, s, p, f + 1, sid, bump)
+    if a < o.END_TURN:
+        f = a - o.SET_ASIDE
+        if tn["mandatory_done"]:
+            return "the turn's mandatory placement is already done"
+        if not pool[f]:
+            return f"player_{p} has no die showing {f + 1} in the pool"
+        if tn["left"] >= 1 and R.place_actions(s, p, o.PLACE):
+            return "a die can still be placed: set aside only when none fits"
+        return ""
+    if a == o.END_TURN:
+        return "" if tn["mandatory_done"] else "a die must first be placed or set aside"
+    k = a - o.CAST
+    if not 0 <= k < R.K:
+        return "it answers another kind of decision"
+    name = R.content.actions[k].name
+    if not s.hand[p][k]:
+        return f"player_{p} holds no uncast {name}"
+    if not (sum(pool) or (tn["mandatory_done"] and not tn["socketed"])):
+        return f"{name} needs a die in the pool (or the placement done without socketing)"
+    if tn["socketed"] and not R.anytime[k]:
+        return f"after socketing a die only Play Anytime cards may be cast, and {name} is not one"
+    lines = R.cast_checks[k]
+    if lines is None:
+        return f"{name} cannot be cast in a game of {R.n} seat(s)"
+    bad = next((ln for ln in lines if not _line_ok(R, s, p, ln)), None)
+    return f"{name} has no effect now (its {bad.op} line)" if bad is not None else ""

@@ -26,3 +26,15 @@ def test_evaluate_writes_under_runs_and_records_every_match(tmp_path, monkeypatc
         *_, (_, _, env) = replay_steps(log, lambda eid, **c: monolith_envs.make(eid, wrapped=False, **c))
         assert env.game.is_terminal(env.game_state)
     assert sum(len(load_log(p).actions) for p in logs) == out["pairs"][0]["mean_decisions"] * 3
+
+
+def test_evaluate_refuses_a_human_agent_and_points_to_the_play_command(capsys):
+    import pytest
+
+    from training.evaluate import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--env", ENV_ID, "--agents", "human,random", "--games", "2", "--workers", "1"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2
+    assert "--agents 'human'" in err and f"python -m agents.play {ENV_ID}" in err

@@ -48,12 +48,29 @@ def test_main_job_announces_stages_and_ends_with_a_summary(tmp_path, capsys):
     assert json.loads((run / "report.json").read_text())["stage_seconds"] == report["stage_seconds"]
 
 
-def test_quick_and_config_together_is_an_error(capsys):
+@pytest.mark.parametrize("config", ["monolith_strategy_2p.toml", "the_monolith_4p.toml", "monolith_arena_3p.toml"])
+def test_quick_with_a_config_keeps_its_game_and_recipe_and_takes_the_quick_budget(config):
+    from training.train import QUICK_BUDGET_KEYS, quick_config
+
+    full, quick, q = load_config(config), load_config("quick.toml"), quick_config(config)
+    assert q["name"] == config.removesuffix(".toml") + "_quick"
+    assert {k: q[k] for k in QUICK_BUDGET_KEYS} == {k: quick[k] for k in QUICK_BUDGET_KEYS}
+    rest = set(full) - set(QUICK_BUDGET_KEYS) - {"name"}
+    assert {k: q[k] for k in rest} == {k: full[k] for k in rest}  # env, recipe, network unchanged
+    assert q["total_timesteps"] * 9 <= full["total_timesteps"]
+
+
+def test_quick_with_a_config_runs_that_game(tmp_path, capsys):
     from training.train import main
 
-    with pytest.raises(SystemExit):
-        main(["--quick", "--config", "monolith_arena_3p.toml"])
-    assert "either --quick or --config" in capsys.readouterr().err
+    report = main(["--quick", "--config", "monolith_strategy_solo.toml", "--set", f"out_dir={tmp_path}",
+                   "--set", "total_timesteps=256", "--set", "n_steps=32", "--set", "batch_size=64",
+                   "--set", "n_epochs=1", "--set", "n_envs=2", "--set", "pretrain_samples=64",
+                   "--set", "pretrain_epochs=1", "--set", "eval_every=0", "--set", "final_eval_games=2",
+                   "--set", "eval_workers=1", "--set", "checkpoint_every=0", "--set", "progress_bar=false"])
+    assert report["env_id"] == "monolith_strategy_v0" and report["env_config"]["num_players"] == 1
+    assert (tmp_path / "monolith_strategy_solo_quick" / "final_model.zip").exists()
+    assert "final_model.zip --games 200 --set num_players=1 " in capsys.readouterr().out  # evaluate again: alone
 
 
 def test_learning_curve_states_interval_marks_warm_start_and_keeps_legend_off_the_data(tmp_path):

@@ -1,0 +1,38 @@
+"""The AEC adapter names the bad argument: a seed that is not a non-negative integer, an unknown agent."""
+
+import numpy as np
+import pytest
+
+import monolith_envs
+
+
+@pytest.mark.parametrize("env_id", ["monolith_strategy_v0", "toy_tictactoe_v0"])
+def test_reset_rejects_bad_seeds_by_name(env_id):
+    env = monolith_envs.make(env_id)
+    with pytest.raises(ValueError, match=r"reset\(seed=-1\): a seed is a non-negative integer or None"):
+        env.reset(seed=-1)
+    with pytest.raises(TypeError, match=r"reset\(seed='a'\): a seed is a non-negative integer or None, not a str"):
+        env.reset(seed="a")
+    with pytest.raises(TypeError, match=r"not a float"):
+        env.reset(seed=3.0)
+    env.reset(seed=np.int64(4))  # numpy integers are seeds too
+    assert env.unwrapped.episode_log.seed == 4
+
+
+def test_unseeded_resets_follow_the_last_seeded_one():
+    env = monolith_envs.make("monolith_strategy_v0")
+    env.reset(seed=5)
+    env.reset()
+    env.reset()
+    seeds = [env.unwrapped.episode_log.seed]
+    stream = np.random.default_rng(5)
+    expect = [int(stream.integers(0, 2**63 - 1)) for _ in range(2)]
+    assert seeds == expect[1:]
+
+
+def test_observe_names_the_agents_for_an_unknown_one():
+    env = monolith_envs.make("monolith_strategy_v0", num_players=2)
+    env.reset(seed=0)
+    with pytest.raises(KeyError, match=r"observe\('player_9'\): not an agent of this env; agents: "
+                                       r"\['player_0', 'player_1'\]"):
+        env.observe("player_9")
