@@ -189,8 +189,8 @@ def main(argv: list[str] | None = None) -> int:
 
             rep = check_env(monolith_envs.env_module(args.env_id).raw_env, args.config, games=args.games,
                             seed=args.seed)
-            print(f"{args.env_id}: {len(rep.checks)} checks passed over {rep.episodes} episodes, "
-                  f"{rep.decisions} decisions")
+            print(f"{args.env_id}: {len(rep.checks)} checks passed over {rep.episodes} "
+                  f"episode{'s' if rep.episodes != 1 else ''}, {rep.decisions} decisions")
             return 0
         if args.cmd == "playthrough":
             from monolith_envs.core.playthrough import run_command

@@ -27,7 +27,7 @@ from .actions import Offsets, action_index, action_name, build_layout
 from .config import CONFIG_KEYS, ENV_ID, validate
 from .content import load_content
 from .effects import WINDOW_CODE
-from .state import NONE, MonolithState, Phase, Sub, fast_clone
+from .state import NONE, SUB_ASKS, MonolithState, Phase, Sub, fast_clone
 from .table import FRAMES, TABLE
 
 __all__ = ["MonolithGame"]
@@ -215,7 +215,8 @@ class MonolithGame(GameBase):
         if lg is None:
             lg = TABLE[state.sub][0](self, state, state.current)
         if a not in lg:
-            raise self.illegal(state, a, f"not legal in {Sub(state.sub).name}")
+            raise self.illegal(state, a, f"not legal in {Sub(state.sub).name}: the decision now is "
+                                          f"{SUB_ASKS[state.sub]}")
         if rng is None:  # no chance given: resolve on a copy, so a draw leaves the state unchanged
             import dataclasses
 

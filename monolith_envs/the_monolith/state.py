@@ -57,6 +57,35 @@ class Sub(IntEnum):
     EVENT_MOVE = 23
 
 
+# What each decision asks, for the reason of an illegal action (docs §4 and §6.2).
+SUB_ASKS = {
+    Sub.DRAFT_NOMINATE: "the shaman draft: name an unclaimed shaman (§4.10)",
+    Sub.DRAFT_OPEN_BID: "the shaman draft: open the bid on the named shaman (§4.10)",
+    Sub.DRAFT_RESPOND: "the shaman draft: bid higher or pass (§4.10)",
+    Sub.DRAFT_FREE_PICK: "the shaman draft: take an unclaimed shaman for free (§4.10)",
+    Sub.OBJ_DISCARD: "discard one objective card face down (§3, §4.7)",
+    Sub.DIV_RAISE: "divination: raise the bid on the card or pass (§4.4)",
+    Sub.DIV_DISCARD: "divination: with 4 cards held, discard one (§4.4)",
+    Sub.ORDER_CHOOSE: "the order phase: march, shaman, recruit, divination or commit (§4.4)",
+    Sub.MARCH_SOURCE: "march: pick the space to march from (§4.4)",
+    Sub.MARCH_GROUP: "march: pick how many warriors march (§4.4)",
+    Sub.MARCH_STEP: "march: step to an adjacent space or stop (§4.4)",
+    Sub.MARCH_REGROUP: "march: set the new group size (§4.4)",
+    Sub.SHAMAN_STEP: "the shaman order: step the shaman or stop (§4.4)",
+    Sub.RECRUIT_HEARTS: "recruit: pay 2 or more hearts (§4.4)",
+    Sub.RECRUIT_PLACE: "recruit: place one warrior on a recruit space, or pass to decline the bonus (§4.4)",
+    Sub.DIV_CARD: "divination: pick a card of the row to bid on (§4.4)",
+    Sub.DIV_AMOUNT: "divination: pick the number of hearts to bid (§4.4)",
+    Sub.ACTION_CHOOSE: "the action phase: slay, maneuver, boast, sacrifice, relent or manipulate fate (§4.6)",
+    Sub.MANEUVER_DEST: "maneuver: pick the destination space (§4.6)",
+    Sub.POWER_WINDOW: "use a power now or pass (§4.8)",
+    Sub.EXTRA_KILL: "an extra kill in the same space, or pass (§4.8)",
+    Sub.OBJ_REVEAL: "the rest phase: reveal a scoring objective or pass (§4.7)",
+    Sub.EVENT_PLACE: "the rest phase: place the drawn event on a space (§4.7)",
+    Sub.EVENT_MOVE: "the rest phase: move the wandering event (§4.7)",
+}
+
+
 class Zone(IntEnum):
     """The three zones of the action board, in their clockwise order (docs §1)."""
 

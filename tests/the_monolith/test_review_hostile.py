@@ -110,3 +110,14 @@ def test_position_totals_name_the_listed_sum(text, want):
     from monolith_envs.the_monolith.positions import PositionError
     with pytest.raises(PositionError, match=want):
         parse_position(text)
+
+
+def test_an_action_of_another_decision_says_what_the_decision_is_and_lists_the_legal_ones():
+    g = MonolithGame({})
+    s = g.initial_state(np.random.default_rng(0))
+    relent = g.layout.index("relent")
+    with pytest.raises(IllegalActionError) as e:
+        g.apply(s, relent, ScriptedRng([]))
+    msg = str(e.value)
+    assert "not legal in OBJ_DISCARD: the decision now is discard one objective card face down" in msg
+    assert msg.endswith("legal now: objective(0), objective(1)")
