@@ -127,6 +127,7 @@ LEGEND = (
     "LEGEND - SOCKET: A ANY FACE OR THE REQUIRED FACE - COLOUR: OCCUPANT - BIG DIGIT: ITS FACE - DARK X: BLOCKED",
     "GREY CARD: COVERED BY THE ROUND CARD - GOLD CARD: EXALTED SIDE - RN EX / RN OUT: ROUND CARD N",
     "TRACK: BROWN TOLL STONES - GREEN VICTORY - SMALL BARS: PLAYER MARKERS IN SEAT COLOURS",
+    "PLAYER - POOL: FACES OF THE DICE IN THE POOL - SRC / ASIDE: DICE IN THE SOURCE / SET ASIDE",
 )
 CW, CH = 220, 96
 
@@ -213,7 +214,7 @@ def render_rgb(game, s: StrategyState) -> np.ndarray:
     for i, ln in enumerate(LEGEND):
         raster.text(img, 16, ly + 10 * i, ln, (40, 40, 40), 1)
     for p in range(R.n):
-        raster.fill_rect(img, 16 + p * 60, ly + 34, 26 + p * 60, ly + 44, SEAT_COLOURS[p])
-        raster.text(img, 30 + p * 60, ly + 35, f"P{p}", (40, 40, 40), 2)
+        raster.fill_rect(img, 16 + p * 60, ly + 44, 26 + p * 60, ly + 54, SEAT_COLOURS[p])
+        raster.text(img, 30 + p * 60, ly + 45, f"P{p}", (40, 40, 40), 2)
     _ = Phase
     return img
