@@ -12,6 +12,7 @@ setup(
         Extension(
             "monolith_envs.arena._fastobs",
             sources=["monolith_envs/arena/_fastobs.c"],
+            depends=["monolith_envs/arena/_fastobs_read.h", "monolith_envs/arena/_fastobs_context.h"],
             optional=True,
         ),
         Extension(
