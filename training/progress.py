@@ -103,8 +103,16 @@ def evaluate_command(report: dict, model: Path) -> str:
 
     Against random in a multi-seat config; alone (success rate) in a one-seat config.
     """
+    import json
+    import shlex
+
+    def toml_text(v: Any) -> str:  # a value as `--set` reads it back (monolith_envs.core.config.parse_value)
+        if isinstance(v, bool):
+            return str(v).lower()
+        return v if isinstance(v, str) else json.dumps(v, separators=(",", ":"))
+
     cfg = report.get("env_config") or {}
-    sets = "".join(f" --set {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in cfg.items())
+    sets = "".join(f" --set {shlex.quote(f'{k}={toml_text(v)}')}" for k, v in cfg.items() if v is not None)
     alone = list(report.get("final_eval", {})) == ["alone"]
     agents = f"ppo:{model}" + ("" if alone else ",random")
     return f"python -m training.evaluate --env {report['env_id']} --agents {agents} --games 200{sets}"

@@ -507,6 +507,7 @@ def test_value_distillation_learns_a_deterministic_ranking():
 
 
 def test_evaluate_again_command_repeats_the_run_config_and_has_no_opponent_when_alone():
+    import shlex
     from pathlib import Path
 
     from training.progress import evaluate_command
@@ -517,6 +518,13 @@ def test_evaluate_again_command_repeats_the_run_config_and_has_no_opponent_when_
     assert evaluate_command(solo, model) == (
         "python -m training.evaluate --env monolith_strategy_v0 --agents ppo:runs/x/final_model.zip --games 200"
         " --set num_players=1 --set exalted=true")
-    duel = {"env_id": "the_monolith_v0", "env_config": {"num_players": 4}, "final_eval": {"random": {}}}
-    assert evaluate_command(duel, model).split(" --agents ")[1] == (
-        "ppo:runs/x/final_model.zip,random --games 200 --set num_players=4")
+    tower = {"env_id": "the_monolith_v0", "env_config": {"num_players": 4, "tower_weights": [1, 0, 3.5],
+                                                         "map_file": None}, "final_eval": {"random": {}}}
+    line = evaluate_command(tower, model)
+    assert line.split(" --agents ")[1] == (
+        "ppo:runs/x/final_model.zip,random --games 200 --set num_players=4 --set 'tower_weights=[1,0,3.5]'")  # quoted: [ ] glob
+    from monolith_envs.core.config import parse_settings
+
+    words = shlex.split(line)
+    sets = words[words.index("--games") + 3::2]  # the values after each --set
+    assert parse_settings(sets) == {"num_players": 4, "tower_weights": [1, 0, 3.5]}  # reads back as given
