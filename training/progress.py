@@ -6,8 +6,10 @@ processes report progress through a queue (:func:`map_with_progress`); the resul
 
 from __future__ import annotations
 
+import json
 import multiprocessing as mp
 import queue as queue_mod
+import shlex
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -103,9 +105,6 @@ def evaluate_command(report: dict, model: Path) -> str:
 
     Against random in a multi-seat config; alone (success rate) in a one-seat config.
     """
-    import json
-    import shlex
-
     def toml_text(v: Any) -> str:  # a value as `--set` reads it back (monolith_envs.core.config.parse_value)
         if isinstance(v, bool):
             return str(v).lower()

@@ -329,11 +329,9 @@ def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any, stages: St
             "collect_seconds": t1 - t0, "fit_seconds": time.perf_counter() - t1}
 
 
-def _against(cfg: dict) -> str:
-    """The evaluation banner's wording: the opponents, or "alone" for a one-seat config."""
-    from training.evaluate import eval_labels
-
-    labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])
+def _against(labels: list[str]) -> str:
+    """The evaluation banner's wording for :func:`training.evaluate.eval_labels`' labels: the opponents, or
+    "alone" for a one-seat config."""
     if labels == ["alone"]:
         return "alone (success rate)"
     return f"against each of {', '.join(labels)} (seats rotate)"
@@ -379,7 +377,8 @@ def train(cfg: dict) -> dict:
         pretrain_info = (warm_start(cfg, model.policy, vec.action_space.n, executor, stages)
                          if cfg["pretrain_samples"] > 0 else {})
         cbs, evaluator = _callbacks(cfg, run_dir, curve, executor)
-        against = _against(cfg)
+        labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])  # one-seat: ["alone"]
+        against = _against(labels)
         evals = (f"; every {cfg['eval_every']:,} steps {cfg['eval_games']} games {against}"
                  if cfg["eval_every"] > 0 else "")
         stages.start("PPO", f"{cfg['total_timesteps']:,} learner steps on {cfg['n_envs']} envs{evals}")
@@ -396,7 +395,6 @@ def train(cfg: dict) -> dict:
         stages.start("evaluation", f"{cfg['final_eval_games']} games {against}")
         t1 = time.perf_counter()
         final: dict[str, Any] = {}
-        labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])  # one-seat: ["alone"]
         for opp in labels:
             final[opp] = evaluate_against(cfg["env_id"], f"ppo:{final_path}", opp, cfg["final_eval_games"],
                                           seed=cfg["seed"] + 2 * 10**6, env_config=cfg["env_config"], workers=1,
