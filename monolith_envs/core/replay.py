@@ -23,6 +23,7 @@ from typing import Any, Callable, Iterator
 
 from .chance import ChanceEvent
 from .game import MonolithEnvError
+from .seeds import MAX_SEED  # the one seed bound of every entry point
 
 __all__ = ["EpisodeLog", "LogError", "load_log", "replay_steps", "LOG_FORMAT", "READ_FORMATS", "MAX_SEED",
            "MAX_LOG_BYTES"]
@@ -30,8 +31,6 @@ __all__ = ["EpisodeLog", "LogError", "load_log", "replay_steps", "LOG_FORMAT", "
 LOG_FORMAT = "monolith_envs.episode_log/2"
 #: Formats :meth:`EpisodeLog.from_json` reads (``/1``: before chance events were logged).
 READ_FORMATS = ("monolith_envs.episode_log/1", LOG_FORMAT)
-MAX_SEED = 2**128 - 1
-"""Largest episode seed a log may hold (``reset(seed=...)`` takes any integer from 0 to this)."""
 MAX_LOG_BYTES = 256 << 20
 """Size cap of an episode log file (256 MiB; a 5,000-decision Arena log is about 30 KiB)."""
 MAX_DEPTH = 32

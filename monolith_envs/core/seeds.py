@@ -1,0 +1,44 @@
+"""One seed bound for every entry point: envs, fuzz, replay, training, evaluation, benchmarks and play.
+
+A seed is an integer from 0 to ``MAX_SEED`` (2**128 - 1, the largest value numpy's ``SeedSequence`` keeps
+whole and the bound that episode logs are checked against), so any seed that a command accepts is written
+into a log that ``replay`` reads back.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+MAX_SEED = 2**128 - 1
+
+
+def check_seed(value: object, name: str = "seed") -> int:
+    """Return ``value`` as a seed, or raise ``ValueError`` naming ``name`` and the allowed range.
+
+    Accepts a Python ``int`` (or numpy integer) from 0 to ``MAX_SEED``; ``bool``, floats and strings are
+    refused, as actions are.
+    """
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ValueError(f"{name} must be an integer from 0 to 2**128-1, got {value!r}")
+    seed = int(value.__index__())
+    if not 0 <= seed <= MAX_SEED:
+        shown = str(seed) if len(str(seed)) <= 40 else f"an integer of {len(str(seed))} digits"
+        raise ValueError(f"{name} must be an integer from 0 to 2**128-1, got {shown}")
+    return seed
+
+
+def seed_arg(text: str) -> int:
+    """``argparse`` type for a ``--seed`` option: a decimal integer from 0 to ``MAX_SEED``.
+
+    Raises ``argparse.ArgumentTypeError`` (argparse turns it into one ``error:`` line and exit status 2).
+    """
+    try:
+        value = int(text.strip()[:200], 10) if len(text) <= 200 else None
+    except ValueError:
+        value = None
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected an integer from 0 to 2**128-1, got {text[:40]!r}")
+    try:
+        return check_seed(value)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err).replace("seed must be ", "expected ")) from None
