@@ -212,7 +212,7 @@ def _end_order(s) -> None:
 def use_power(g, s, p: int, k: int, resume: int, rng) -> None:
     """docs §4.8: use power slot ``k``: mark it used, pay an anger cost, resolve the effect (its decisions
     come first), pay a discard cost, then return to the ``resume`` decision."""
-    from .effects import power
+    from .effects import WINDOW_CODE, power
 
     window, cost, amount, eff, card = power(g, s, p, k)
     (s.win_used if resume == Sub.POWER_WINDOW else s.turn_used)[k] = True
@@ -222,8 +222,8 @@ def use_power(g, s, p: int, k: int, resume: int, rng) -> None:
     s.stack.append([Frame.RESUME, int(resume), p])
     if cost == "discard":
         s.stack.append([Frame.PAY_DISCARD, p, card])
-    s.sub = NONE
-    resolve(g, s, p, eff, rng)
+    s.sub = NONE  # the frames above run next; the effect learns its order from the window, not from s.sub
+    resolve(g, s, p, eff, rng, window=WINDOW_CODE[window])
 
 
 def apply_div_raise(g, s, p: int, a: int, rng) -> None:
