@@ -226,7 +226,9 @@ def usable_powers(g, s, p: int, window: int, used: list) -> list:
 
 def auto_powers(g, s, p: int, window: int, rng) -> None:
     """docs §4.8: resolve ``p``'s cost-free powers of ``window`` (slot order, shaman last) whose effect can
-    do something. No reference power uses this outside on_acquire and rest_scoring."""
+    do something; called when an order window (order_turn, march, shaman_order, recruit) or an action
+    window (action_turn, after_*) opens. The reference cards and shamans have no cost-free power in these
+    windows; content files may."""
     for k in (0, 1, 2, 3):
         pw = power(g, s, p, k)
         if pw is not None and WINDOW_CODE[pw[0]] == window and pw[1] == "none" and _effect_usable(g, s, p, pw[3]):

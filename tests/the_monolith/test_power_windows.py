@@ -228,3 +228,64 @@ def test_swift_feet_moves_the_maneuvered_unit_again_for_free():
     assert s.living[2][0] == 1 and s.living[4][0] == 0 and s.living[0][0] == 0
     assert s.spent[0] == 1 and s.board[0] == [0, 0, 0] and s.held[0] == [13]  # anger cost: card kept
     assert s.out[0] and s.current == 1 and s.sub == Sub.ACTION_CHOOSE  # window closed, no heart left
+
+
+# ------------------------------------------------------------------ cost-free powers of the order windows
+def test_cost_free_march_power_resolves_when_the_march_starts(tmp_path):
+    """docs §4.8: a cost-free power resolves by itself when its window opens (never offered as use_power)."""
+    path = _custom_divinations(tmp_path, "D13", cost='"none"')
+    g, s = parse_position(f"""
+        config divination_file="{path}"
+        decision ORDER_CHOOSE P0
+        P0 available=1 held=D13
+        space 1: P0{{1W}}
+    """)
+    play(g, s, g.action_index("order(march)"))
+    assert s.sub == Sub.MARCH_SOURCE and (s.free_steps, s.sh_steps) == (2, 0)
+    play(g, s, g.action_index("space(1)"), g.action_index("number(1)"))
+    assert g.legal_actions(s) == [8, 9]                               # not offered as use_power
+    play(g, s, g.action_index("space(2)"), g.action_index("space(4)"))
+    assert (s.available[0], s.spent[0], s.free_steps) == (1, 0, 0) and s.held[0] == [D13]
+    play(g, s, g.action_index("space(0)"))                           # the third step takes the heart
+    assert s.living[0][0] == 1 and (s.available[0], s.spent[0]) == (0, 1)
+    assert s.sub == Sub.ORDER_CHOOSE and s.current == 1
+
+
+def test_cost_free_shaman_order_power_adds_steps_when_the_order_starts(tmp_path):
+    path = _custom_divinations(tmp_path, "D13", window='"shaman_order"', cost='"none"')
+    g, s = parse_position(f"""
+        config divination_file="{path}"
+        decision ORDER_CHOOSE P0
+        P0 available=1 held=D13
+    """)
+    play(g, s, g.action_index("order(shaman)"))
+    assert s.sub == Sub.SHAMAN_STEP and (s.sh_steps, s.free_steps) == (5, 0)
+    assert g.legal_actions(s) == [0, 8, 9] and s.held[0] == [D13]
+
+
+def test_cost_free_recruit_power_opens_every_occupied_space(tmp_path):
+    path = _custom_divinations(tmp_path, "D16", cost='"none"')
+    g, s = parse_position(f"config divination_file=\"{path}\"\n" + _RECRUIT)
+    play(g, s, g.action_index("order(recruit)"))
+    assert s.sub == Sub.RECRUIT_HEARTS and s.rec_anywhere and g.legal_actions(s) == [29, 30]
+    play(g, s, g.action_index("number(2)"))
+    assert g.legal_actions(s) == [6, 7, 13] and s.held[0] == [D16]
+
+
+def test_cost_free_order_turn_power_resolves_at_each_turn_start(tmp_path):
+    path = _custom_divinations(tmp_path, "D18", cost='"none"')
+    g, s = parse_position(f"""
+        config divination_file="{path}"
+        decision none
+        stack TURN_START:0:0
+        surge P2
+        P0 available=1 held=D18
+        P1 available=1
+        P2 committed
+        P3 committed
+    """)
+    assert s.sub == Sub.ORDER_CHOOSE and s.current == 0
+    assert (s.available[0], s.unearned[0]) == (3, 16) and g.legal_actions(s) == [2, 5]
+    play(g, s, g.action_index("order(shaman)"), 0)                   # shaman, stop at once
+    play(g, s, g.action_index("order(commit)"))                     # P1 commits; P0's next turn
+    assert s.sub == Sub.ORDER_CHOOSE and s.current == 0 and (s.available[0], s.unearned[0]) == (4, 14)
