@@ -41,7 +41,7 @@ def acquire(g, s, p: int, i: int, rng) -> None:
     s.stack.append([Frame.ACQ_SHAMAN, p, 0])
     d = g.divs[card]
     if d.window == "on_acquire":
-        resolve(g, s, p, d.effect, rng)
+        resolve(g, s, p, d.effect, rng, window=Win.ON_ACQUIRE)
 
 
 # ---------------------------------------------------------------- frames
@@ -99,7 +99,7 @@ def frame_settle(g, s, i: int, _b: int, rng) -> None:
 def frame_acq_shaman(g, s, p: int, _b: int, rng) -> None:
     sh = g.shamans[s.shaman_id[p]]
     if sh.window == "on_acquire":
-        resolve(g, s, p, sh.effect, rng)
+        resolve(g, s, p, sh.effect, rng, window=Win.ON_ACQUIRE)
 
 
 def frame_acq_discard(g, s, p: int, _b: int, rng) -> None:

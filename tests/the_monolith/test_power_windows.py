@@ -289,3 +289,52 @@ def test_cost_free_order_turn_power_resolves_at_each_turn_start(tmp_path):
     play(g, s, g.action_index("order(shaman)"), 0)                   # shaman, stop at once
     play(g, s, g.action_index("order(commit)"))                     # P1 commits; P0's next turn
     assert s.sub == Sub.ORDER_CHOOSE and s.current == 0 and (s.available[0], s.unearned[0]) == (4, 14)
+
+
+# ------------------------------------------------------------------ after-action windows, on_acquire
+_AFTER = """
+    decision ACTION_CHOOSE P0
+    surge P0
+    P0 committed board={board} anger=1 held={card}
+    P1 committed board=0,0,1
+    P2 committed
+    P3 committed
+    context owed=2
+    space 0: P0{{1W}} P1{{1W}}
+"""
+
+
+def test_red_harvest_after_a_slay_pays_anger_and_keeps_the_card():
+    g, s = parse_position(_AFTER.format(board="1,0,0", card="D10"))
+    play(g, s, g.action_index("slay(0,1)"))
+    assert s.sub == Sub.POWER_WINDOW and s.last_space == 0 and g.legal_actions(s) == [0, POWER0]
+    limbo = s.limbo[0]
+    play(g, s, POWER0)
+    assert (s.favour[0], s.kills_today[0], s.anger[0], s.limbo[0]) == (3, 1, 0, limbo + 1)
+    assert s.held[0] == [9] and s.dead[0][1] == 1
+    assert s.out[0] and s.current == 1 and s.sub == Sub.ACTION_CHOOSE  # window closed by itself
+
+
+def test_blood_oath_after_a_boast_scores_once():
+    g, s = parse_position(_AFTER.format(board="0,0,1", card="D21"))
+    play(g, s, g.action_index("boast(0)"))
+    assert s.sub == Sub.POWER_WINDOW and g.legal_actions(s) == [0, POWER0]
+    play(g, s, POWER0)
+    assert (s.favour[0], s.anger[0], s.boast[0][0]) == (1, 0, 1) and s.held[0] == [20]
+    assert s.out[0] and s.current == 1
+
+
+def test_tithe_of_hearts_acquired_at_turn_start_funds_this_turn():
+    """D17 (on_acquire: take_unearned 3 to available) resolves inside the acquisition, before ORDER_CHOOSE."""
+    g, s = parse_position("""
+        decision none
+        stack TURN_START:0:0
+        surge P2
+        P0 available=1 reserves=2
+        P2 committed
+        P3 committed
+        row 0: D17 P0:1
+    """)
+    assert s.sub == Sub.ORDER_CHOOSE and s.current == 0 and s.held[0] == [16]
+    assert (s.available[0], s.spent[0], s.unearned[0]) == (4, 1, 14)
+    assert g.legal_actions(s) == [2, 3, 5]                            # recruit is affordable now
