@@ -8,7 +8,7 @@ objective draws); the rest resolve at once.
 from __future__ import annotations
 
 from .board import controllers, has_enemy_living, occupies, tunnels_now
-from .state import NONE, Frame
+from .state import NONE, Frame, Win
 
 __all__ = ["selector_spaces", "count", "gain", "resolve", "power", "power_usable", "usable_powers",
            "auto_powers", "WINDOW_CODE"]
@@ -107,9 +107,19 @@ def _deal_one(g, s, rng) -> int:
     return s.div_deck.pop(0) if s.div_deck else -1
 
 
-def resolve(g, s, p: int, eff, rng, ev_space: int = NONE) -> None:
+def resolve(g, s, p: int, eff, rng, ev_space: int = NONE, window: int = NONE) -> None:
     """Resolve ``eff`` for seat ``p`` (docs §5.3 semantics); per-player event effects are called once per
-    seat by the caller. Decisions are pushed as frames."""
+    seat by the caller. Decisions are pushed as frames.
+
+    ``window`` is the :class:`Win` code of the power being resolved (``NONE`` for events and objectives).
+    Effects whose meaning depends on the order in progress read it, never the current sub-phase (which a
+    power use has already cleared): ``extra_steps`` adds free march steps in a ``march`` window and
+    shaman-order steps in a ``shaman_order`` window.
+
+    Raises:
+        ValueError: ``extra_steps`` outside a ``march`` or ``shaman_order`` window (the content loader
+            refuses such cards, so only a hand-built effect can reach this).
+    """
     op = eff.op
     if op in ("favour", "favour_per", "favour_if"):
         s.favour[p] += gain(g, s, p, eff, ev_space)
@@ -131,10 +141,13 @@ def resolve(g, s, p: int, eff, rng, ev_space: int = NONE) -> None:
     elif op == "move_again":
         s.stack.append([Frame.MOVE_AGAIN, p, eff.amount])
     elif op == "extra_steps":
-        if s.sub == 10:  # MARCH_STEP
+        if window == Win.MARCH:
             s.free_steps += eff.amount
-        else:
+        elif window == Win.SHAMAN_ORDER:
             s.sh_steps += eff.amount
+        else:
+            raise ValueError(f"extra_steps resolves only in a march or shaman_order window, not in window "
+                             f"code {window}")
     elif op == "recruit_anywhere":
         s.rec_anywhere = True
     elif op == "free_fate":
@@ -213,9 +226,11 @@ def usable_powers(g, s, p: int, window: int, used: list) -> list:
 
 def auto_powers(g, s, p: int, window: int, rng) -> None:
     """docs §4.8: resolve ``p``'s cost-free powers of ``window`` (slot order, shaman last) whose effect can
-    do something. No reference power uses this outside on_acquire and rest_scoring."""
+    do something; called when an order window (order_turn, march, shaman_order, recruit) or an action
+    window (action_turn, after_*) opens. The reference cards and shamans have no cost-free power in these
+    windows; content files may."""
     for k in (0, 1, 2, 3):
         pw = power(g, s, p, k)
         if pw is not None and WINDOW_CODE[pw[0]] == window and pw[1] == "none" and _effect_usable(g, s, p, pw[3]):
-            resolve(g, s, p, pw[3], rng)
+            resolve(g, s, p, pw[3], rng, window=window)
 

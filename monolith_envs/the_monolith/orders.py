@@ -8,7 +8,7 @@ automatic steps between decisions.
 from __future__ import annotations
 
 from .board import controllers, cremate, modifiers, neighbours, occupancy_check
-from .effects import resolve, usable_powers
+from .effects import auto_powers, resolve, usable_powers
 from .state import NONE, Frame, Phase, Sub, Win
 
 __all__ = ["top_bidder", "acquire"]
@@ -41,7 +41,7 @@ def acquire(g, s, p: int, i: int, rng) -> None:
     s.stack.append([Frame.ACQ_SHAMAN, p, 0])
     d = g.divs[card]
     if d.window == "on_acquire":
-        resolve(g, s, p, d.effect, rng)
+        resolve(g, s, p, d.effect, rng, window=Win.ON_ACQUIRE)
 
 
 # ---------------------------------------------------------------- frames
@@ -61,10 +61,18 @@ def frame_turn_start(g, s, p: int, i: int, rng) -> None:
     s.stack.append([Frame.ORDER_CHOOSE, p, 0])
 
 
+def _open_order_window(g, s, p: int, window: int, sub: int, rng) -> None:
+    """docs §4.8: open ``window`` at decision ``sub``: ``p``'s cost-free powers of that window resolve first
+    (slot order, shaman last; their decisions, if any, come before ``sub``)."""
+    s.sub = NONE
+    s.stack.append([Frame.RESUME, int(sub), p])
+    auto_powers(g, s, p, window, rng)
+
+
 def frame_order_choose(g, s, p: int, _b: int, rng) -> None:
-    """Open the order_turn window and show ORDER_CHOOSE."""
+    """Open the order_turn window (its cost-free powers resolve) and show ORDER_CHOOSE."""
     s.turn_used = [False] * 4
-    s.sub, s.current = Sub.ORDER_CHOOSE, p
+    _open_order_window(g, s, p, Win.ORDER_TURN, Sub.ORDER_CHOOSE, rng)
 
 
 def frame_next_turn(g, s, p: int, _b: int, rng) -> None:
@@ -91,7 +99,7 @@ def frame_settle(g, s, i: int, _b: int, rng) -> None:
 def frame_acq_shaman(g, s, p: int, _b: int, rng) -> None:
     sh = g.shamans[s.shaman_id[p]]
     if sh.window == "on_acquire":
-        resolve(g, s, p, sh.effect, rng)
+        resolve(g, s, p, sh.effect, rng, window=Win.ON_ACQUIRE)
 
 
 def frame_acq_discard(g, s, p: int, _b: int, rng) -> None:
@@ -212,7 +220,7 @@ def _end_order(s) -> None:
 def use_power(g, s, p: int, k: int, resume: int, rng) -> None:
     """docs §4.8: use power slot ``k``: mark it used, pay an anger cost, resolve the effect (its decisions
     come first), pay a discard cost, then return to the ``resume`` decision."""
-    from .effects import power
+    from .effects import WINDOW_CODE, power
 
     window, cost, amount, eff, card = power(g, s, p, k)
     (s.win_used if resume == Sub.POWER_WINDOW else s.turn_used)[k] = True
@@ -222,8 +230,8 @@ def use_power(g, s, p: int, k: int, resume: int, rng) -> None:
     s.stack.append([Frame.RESUME, int(resume), p])
     if cost == "discard":
         s.stack.append([Frame.PAY_DISCARD, p, card])
-    s.sub = NONE
-    resolve(g, s, p, eff, rng)
+    s.sub = NONE  # the frames above run next; the effect learns its order from the window, not from s.sub
+    resolve(g, s, p, eff, rng, window=WINDOW_CODE[window])
 
 
 def apply_div_raise(g, s, p: int, a: int, rng) -> None:
@@ -266,16 +274,16 @@ def apply_order_choose(g, s, p: int, a: int, rng) -> None:
     s.turn_used = [False] * 4
     if o == 0:
         s.march_steps = s.free_steps = 0
-        s.sub = Sub.MARCH_SOURCE
+        _open_order_window(g, s, p, Win.MARCH, Sub.MARCH_SOURCE, rng)
     elif o == 1:
         s.available[p] -= 1
         s.spent[p] += 1
         cremate(s, p, s.shaman_space[p])
         s.sh_steps = 3 + modifiers(g, s, p).get("shaman_steps", 0)
-        s.sub = Sub.SHAMAN_STEP
+        _open_order_window(g, s, p, Win.SHAMAN_ORDER, Sub.SHAMAN_STEP, rng)
     elif o == 2:
         s.rec_anywhere = False
-        s.sub = Sub.RECRUIT_HEARTS
+        _open_order_window(g, s, p, Win.RECRUIT, Sub.RECRUIT_HEARTS, rng)
     elif o == 3:
         s.sub = Sub.DIV_CARD
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .board import controllers
 from .effects import _deal_one, gain, resolve, selector_spaces
-from .state import NONE, Frame, Phase, Sub
+from .state import NONE, Frame, Phase, Sub, Win
 
 __all__ = ["turn_order", "final_ranking", "objective_gain"]
 
@@ -21,10 +21,10 @@ def frame_rest_divs(g, s, _a, _b, rng) -> None:
         for c in list(s.held[p]):
             d = g.divs[c]
             if d.window == "rest_scoring":
-                resolve(g, s, p, d.effect, rng)
+                resolve(g, s, p, d.effect, rng, window=Win.REST_SCORING)
         sh = g.shamans[s.shaman_id[p]]
         if sh.window == "rest_scoring":
-            resolve(g, s, p, sh.effect, rng)
+            resolve(g, s, p, sh.effect, rng, window=Win.REST_SCORING)
 
 
 def frame_rest_events(g, s, i: int, _b, rng) -> None:
