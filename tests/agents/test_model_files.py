@@ -99,6 +99,14 @@ def _not_zip(m, d, t):
     return d
 
 
+def _drop_pth(m, d, t):
+    with zipfile.ZipFile(m) as zin, zipfile.ZipFile(d, "w") as zout:
+        for item in zin.infolist():
+            if item.filename != "policy.pth":
+                zout.writestr(item, zin.read(item.filename))
+    return d
+
+
 CASES = {
     "garbage policy.pth": (_garbage_pth, "not a loadable MaskablePPO model"),
     "pickled policy.pth": (_pickled_pth, "not a loadable MaskablePPO model"),
@@ -107,6 +115,13 @@ CASES = {
     "n_steps=10**9": (_huge_n_steps, "n_steps must be an integer from 1 to"),
     "net_arch of 60000-wide layers": (_huge_net, "weights, more than the"),
     "not a zip": (_not_zip, "not a readable SB3 model zip"),
+    "data is a list": (lambda m, d, t: _rewrite(m, d, "data", b"[1, 2]"), "entry 'data' is not a JSON object"),
+    "data not UTF-8": (lambda m, d, t: _rewrite(m, d, "data", b"{\xff}"), "not a readable SB3 model zip"),
+    "n_envs=0": (lambda m, d, t: _rewrite(m, d, "data", data_edit=lambda x: x.update(n_envs=0)),
+                 "n_envs must be an integer from 1 to"),
+    "n_steps a string": (lambda m, d, t: _rewrite(m, d, "data", data_edit=lambda x: x.update(n_steps="32")),
+                         "n_steps must be an integer from 1 to"),
+    "no policy.pth": (_drop_pth, "not a loadable MaskablePPO model"),
 }
 
 

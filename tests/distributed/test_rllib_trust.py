@@ -146,3 +146,31 @@ def test_weights_that_do_not_fit_are_refused(checkpoint, tmp_path):
     f.write_bytes(pickle.dumps(state))
     with pytest.raises(ModelFileError, match=f"weight '{first}' of shape .* is shape \\(3, 3\\)"):
         load_rllib_module(bad, trusted=False)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero link", "folder", "garbage", "oversized"])
+def test_unreadable_checkpoint_files_are_one_error_without_reading(checkpoint, tmp_path, monkeypatch, kind):
+    import os
+
+    from agents import rllib_agent
+    from agents.model_files import ModelFileError
+
+    bad = _copy(checkpoint, tmp_path / "bad")
+    f = bad / INNER / "class_and_ctor_args.pkl"
+    f.unlink()
+    if kind == "fifo":
+        os.mkfifo(f)  # opening it would block forever
+    elif kind == "dev-zero link":
+        f.symlink_to("/dev/zero")  # reading it would never end
+    elif kind == "folder":
+        f.mkdir()
+    elif kind == "garbage":
+        f.write_bytes(b"\x80\x05garbage" * 10)
+    else:
+        f.write_bytes(b"\x00" * 2048)
+        monkeypatch.setattr(rllib_agent, "MAX_CTOR_BYTES", 1024)
+    with pytest.raises(ModelFileError) as exc:
+        rllib_agent.load_rllib_module(bad, trusted=False)
+    says = {"fifo": "not a regular file", "dev-zero link": "not a regular file", "folder": "not a regular file",
+            "garbage": "cannot be loaded without running code", "oversized": "2048 bytes, more than the 1024"}[kind]
+    assert says in str(exc.value) and str(f) in str(exc.value)
