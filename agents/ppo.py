@@ -276,7 +276,7 @@ class MaskablePPOAgent(BaseAgent):
 
     Raises:
         AgentError: ``act`` without a mask, or with a mask that has no legal action.
-        ModelTrustError: see :func:`load_maskable_ppo`.
+        ModelTrustError, ModelFileError: see :func:`load_maskable_ppo`.
     """
 
     def __init__(self, model: Any, deterministic: bool = True, name: str = "ppo", trusted: bool | None = None):

@@ -248,7 +248,8 @@ class RLlibAgent(BaseAgent):
     ``act(observation float32[obs_size], action_mask int8[n], rng) -> int``.
 
     Raises:
-        AgentError: ``act`` with a mask that has no legal action.
+        AgentError: ``act`` with a mask that has no legal action, or with an observation or mask whose size is
+            not the checkpoint's.
         ModelTrustError, ModelFileError: see :func:`load_rllib_module`.
     """
 
@@ -259,7 +260,19 @@ class RLlibAgent(BaseAgent):
         self.name = name
 
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        """``float64[n]``: the masked policy's probabilities (exactly 0 on illegal actions)."""
+        """``float64[n]``: the masked policy's probabilities (exactly 0 on illegal actions).
+
+        Raises:
+            AgentError: an observation or mask whose size is not the module's (a checkpoint of another game
+                or config).
+        """
+        space = getattr(self.module, "observation_space", None)
+        if space is not None and "observation" in getattr(space, "spaces", {}):
+            want = (int(space["observation"].shape[0]), int(space["action_mask"].shape[0]))
+            got = (int(np.asarray(observation).size), int(np.asarray(action_mask).size))
+            if got != want:
+                raise AgentError(f"{self.name}: the checkpoint's policy takes {want[0]} observation values and "
+                                 f"{want[1]} actions, the env gives {got[0]} and {got[1]} (another game or config?)")
         return self.module.action_probabilities(observation, action_mask)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:

@@ -174,3 +174,11 @@ def test_unreadable_checkpoint_files_are_one_error_without_reading(checkpoint, t
     says = {"fifo": "not a regular file", "dev-zero link": "not a regular file", "folder": "not a regular file",
             "garbage": "cannot be loaded without running code", "oversized": "2048 bytes, more than the 1024"}[kind]
     assert says in str(exc.value) and str(f) in str(exc.value)
+
+
+def test_an_observation_of_another_size_is_a_clear_agent_error(checkpoint):
+    from agents import AgentError, make_agent
+
+    agent = make_agent(f"rllib:{checkpoint}", ENV_ID)
+    with pytest.raises(AgentError, match="takes 23 observation values and 9 actions, the env gives 30 and 9"):
+        agent.act(np.zeros(30, np.float32), np.ones(9, np.int8), np.random.default_rng(0))
