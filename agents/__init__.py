@@ -129,7 +129,7 @@ def make_agent(spec: str, env_id: str) -> Any:
             for p in parts[1:]:
                 k, _, v = p.partition("=")
                 if k in seen:
-                    raise AgentSpecError(f"bad agent spec {_show(spec)}: option {k!r} given twice; accepted: {_FORMS}")
+                    raise AgentSpecError(f"bad agent spec {_show(spec)}: option {_show(k)} given twice; accepted: {_FORMS}")
                 seen.add(k)
                 if k == "c":
                     opts["c"] = _number(v, float, "c (the exploration constant)", spec)
