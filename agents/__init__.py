@@ -7,12 +7,14 @@ builds one from a short spec string, as used on the command lines:
 ========================  ====================================================================
 ``random``                :class:`RandomAgent`
 ``heuristic``             the game's heuristic (:func:`agents.heuristics.heuristic_for`)
-``mcts:N[:key=val...]``   :class:`MCTSAgent` with N simulations; keys ``c``, ``rollout``
-                          (``random``/``heuristic``), ``depth`` (rollout depth, ``none`` = to the end),
-                          ``k`` (root actions kept after the game's prior, ``none`` = all)
-``ppo:PATH``              :class:`MaskablePPOAgent` loading a saved MaskablePPO ``.zip``
+``mcts:N[:key=val...]``   :class:`MCTSAgent` with N simulations (1 to 10**6); keys ``c`` (0 to 100),
+                          ``rollout`` (``random``/``heuristic``), ``depth`` (rollout depth, 0 to 10**6,
+                          ``none`` = to the end), ``k`` (root actions kept after the game's prior, 1 to
+                          10**6, ``none`` = all); each key at most once
+``ppo:PATH``              :class:`MaskablePPOAgent` loading a saved MaskablePPO ``.zip`` (untrusted:
+                          see :mod:`agents.model_files`)
 ``rllib:PATH``            :class:`~agents.rllib_agent.RLlibAgent`: the shared policy of a
-                          ``training.rllib`` checkpoint (needs the ``[distributed]`` extra)
+                          ``training.rllib`` checkpoint (needs the ``[distributed]`` extra; untrusted)
 ``human``                 :class:`HumanAgent` (terminal)
 ========================  ====================================================================
 """
@@ -72,21 +74,31 @@ def mcts_for(env_id: str, simulations: int, **overrides: Any) -> MCTSAgent:
     )
 
 
+def _show(spec: str) -> str:
+    """``repr(spec)``, cut to 120 characters (a message stays one readable line)."""
+    r = repr(spec)
+    return r if len(r) <= 120 else r[:117] + "..."
+
+
 def _number(text: str, kind: type, what: str, spec: str) -> Any:
     """``text`` as an ``int`` or ``float`` (``kind``); an :class:`AgentSpecError` naming ``what`` otherwise."""
     try:
         return kind(text)
     except ValueError:
         noun = "an integer" if kind is int else "a number"
-        raise AgentSpecError(f"bad agent spec {spec!r}: {what} must be {noun}, got {text!r}; accepted: {_FORMS}") from None
+        raise AgentSpecError(f"bad agent spec {_show(spec)}: {what} must be {noun}, got {_show(text)}; "
+                             f"accepted: {_FORMS}") from None
 
 
 def make_agent(spec: str, env_id: str) -> Any:
     """Build an agent from a spec string (see the module docstring) for ``env_id``.
 
     Raises:
-        AgentSpecError: unknown agent kind or malformed options.
+        AgentSpecError: unknown agent kind, malformed options, a number outside its range (the message names
+            the range; the bounds are :class:`MCTSAgent`'s), or a path that cannot be looked at.
         FileNotFoundError: ``ppo:PATH`` / ``rllib:PATH`` with no such model or checkpoint.
+        agents.model_files.ModelFileError: a model file that cannot be loaded (``ModelTrustError``: not without
+            running code from it).
     """
     kind, _, rest = spec.strip().partition(":")
     kind = kind.lower()
@@ -96,19 +108,29 @@ def make_agent(spec: str, env_id: str) -> Any:
         return heuristic_for(env_id)
     if kind == "human" and not rest:
         return HumanAgent()
-    if kind == "ppo" and rest:
-        return MaskablePPOAgent(rest, name=f"ppo:{rest}")
-    if kind == "rllib" and rest:
-        from .rllib_agent import RLlibAgent
+    if kind in ("ppo", "rllib") and rest:
+        try:
+            if kind == "ppo":
+                return MaskablePPOAgent(rest, name=f"ppo:{rest}")
+            from .rllib_agent import RLlibAgent
 
-        return RLlibAgent(rest, name=f"rllib:{rest}")
+            return RLlibAgent(rest, name=f"rllib:{rest}")
+        except (FileNotFoundError, AgentError):
+            raise
+        except (OSError, ValueError) as e:  # a path the system refuses to look at (too long, ...)
+            raise AgentSpecError(f"bad agent spec {_show(spec)}: the path cannot be read "
+                                 f"({getattr(e, 'strerror', None) or e})") from None
     if kind == "mcts":
         parts = rest.split(":") if rest else ["200"]
         try:
             sims = _number(parts[0], int, "the number of simulations N in mcts:N", spec)
             opts: dict[str, Any] = {}
+            seen: set[str] = set()
             for p in parts[1:]:
                 k, _, v = p.partition("=")
+                if k in seen:
+                    raise AgentSpecError(f"bad agent spec {_show(spec)}: option {_show(k)} given twice; accepted: {_FORMS}")
+                seen.add(k)
                 if k == "c":
                     opts["c"] = _number(v, float, "c (the exploration constant)", spec)
                 elif k == "rollout":
@@ -118,12 +140,12 @@ def make_agent(spec: str, env_id: str) -> Any:
                 elif k == "k":
                     opts["root_k"] = None if v.lower() == "none" else _number(v, int, "k", spec)
                 else:
-                    raise AgentSpecError(f"unknown MCTS option {k!r} in {spec!r}; accepted: {_FORMS}")
+                    raise AgentSpecError(f"unknown MCTS option {_show(k)} in {_show(spec)}; accepted: {_FORMS}")
             agent = mcts_for(env_id, sims, **opts)
         except AgentSpecError:
             raise
         except ValueError as e:
-            raise AgentSpecError(f"bad agent spec {spec!r}: {e}; accepted: {_FORMS}") from None
+            raise AgentSpecError(f"bad agent spec {_show(spec)}: {e}; accepted: {_FORMS}") from None
         agent.name = spec.strip()
         return agent
-    raise AgentSpecError(f"unknown agent spec {spec!r}; accepted: {_FORMS}")
+    raise AgentSpecError(f"unknown agent spec {_show(spec)}; accepted: {_FORMS}")

@@ -19,7 +19,23 @@ import numpy as np
 from .base import AgentError, BaseAgent
 from .heuristics.generic import StatePolicy, ValueFn, random_policy, returns_value
 
-__all__ = ["MCTSAgent", "Node"]
+__all__ = ["MAX_C", "MAX_ROLLOUT_DEPTH", "MAX_ROOT_K", "MAX_SIMULATIONS", "MCTSAgent", "Node"]
+
+#: bounds of the options (a spec such as ``mcts:N:c=X:depth=D:k=K`` outside them is refused, naming the range)
+MAX_SIMULATIONS = 10**6
+MAX_C = 100.0
+MAX_ROLLOUT_DEPTH = 10**6
+MAX_ROOT_K = 10**6
+
+
+def _int_in(value: Any, lo: int, hi: int, what: str, none_ok: bool = False) -> int | None:
+    """``value`` as an int in ``[lo, hi]`` (or None when ``none_ok``); a ``ValueError`` naming the range otherwise."""
+    if value is None and none_ok:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+        extra = " or None" if none_ok else ""
+        raise ValueError(f"{what} must be an integer from {lo} to {hi}{extra}, got {repr(value)[:40]}")
+    return int(value)
 
 
 class Node:
@@ -47,21 +63,24 @@ class MCTSAgent(BaseAgent):
     """Determinized information-set MCTS (UCT) agent; needs :meth:`bind` (reads the engine through ``clone``).
 
     Args:
-        simulations: simulations (determinize, select, expand, roll out, back up) per decision, >= 1.
-        c: UCB1 exploration constant (returns are in ``[-1, 1]``).
+        simulations: simulations (determinize, select, expand, roll out, back up) per decision, an integer from
+            1 to :data:`MAX_SIMULATIONS`.
+        c: UCB1 exploration constant (returns are in ``[-1, 1]``), a finite number from 0 to :data:`MAX_C`.
         rollout: ``"random"`` (uniform legal actions) or ``"heuristic"`` (``rollout_policy``).
         rollout_policy: ``policy(game, state, seat, rng) -> action`` used when ``rollout="heuristic"``.
         rollout_depth: stop a rollout after this many decisions and score it with ``value_fn``
-            (``None``: play to the end of the game).
+            (``None``: play to the end of the game); an integer from 0 to :data:`MAX_ROLLOUT_DEPTH`.
         value_fn: ``value(game, state) -> float32[num_players]`` for cut-off rollouts; default: ``returns``.
         prior_fn: optional ``prior(game, state, seat, legal, rng) -> float[len(legal)]`` scoring the root
             actions on a determinization (higher = more promising); with ``root_k`` the search keeps only the
             ``root_k`` best-scored root actions (progressive pruning for large action spaces).
-        root_k: number of root actions kept when ``prior_fn`` is given (``None``: all).
+        root_k: number of root actions kept when ``prior_fn`` is given (``None``: all); an integer from 1 to
+            :data:`MAX_ROOT_K`.
         name: display name.
 
     Raises:
-        ValueError: bad ``simulations``, ``c``, ``rollout`` or ``rollout_depth``.
+        ValueError: ``simulations``, ``c``, ``rollout_depth`` or ``root_k`` of the wrong type or out of its range
+            (the message names the range), or a bad ``rollout``.
         AgentError: :meth:`act` before :meth:`bind`.
     """
 
@@ -80,26 +99,22 @@ class MCTSAgent(BaseAgent):
         name: str | None = None,
     ):
         super().__init__()
-        if simulations < 1:
-            raise ValueError(f"simulations must be >= 1, got {simulations}")
-        if c < 0:
-            raise ValueError(f"exploration constant c must be >= 0, got {c}")
+        self.simulations = _int_in(simulations, 1, MAX_SIMULATIONS, "simulations")
+        if isinstance(c, bool) or not isinstance(c, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(c) or not 0 <= c <= MAX_C:
+            raise ValueError(f"c (the exploration constant) must be a finite number from 0 to {MAX_C:g}, "
+                             f"got {repr(c)[:40]}")
+        self.c = float(c)
         if rollout not in ("random", "heuristic"):
-            raise ValueError(f"rollout must be 'random' or 'heuristic', got {rollout!r}")
+            raise ValueError(f"rollout must be 'random' or 'heuristic', got {repr(rollout)[:40]}")
         if rollout == "heuristic" and rollout_policy is None:
             raise ValueError("rollout='heuristic' needs a rollout_policy")
-        if rollout_depth is not None and rollout_depth < 0:
-            raise ValueError(f"rollout_depth must be >= 0 or None, got {rollout_depth}")
-        self.simulations = int(simulations)
-        self.c = float(c)
+        self.rollout_depth = _int_in(rollout_depth, 0, MAX_ROLLOUT_DEPTH, "rollout_depth (depth)", none_ok=True)
         self.rollout = rollout
         self.rollout_policy: StatePolicy = rollout_policy if rollout == "heuristic" else random_policy
-        self.rollout_depth = rollout_depth
         self.value_fn = value_fn or returns_value
-        if root_k is not None and root_k < 1:
-            raise ValueError(f"root_k must be >= 1 or None, got {root_k}")
         self.prior_fn = prior_fn
-        self.root_k = root_k
+        self.root_k = _int_in(root_k, 1, MAX_ROOT_K, "root_k (k)", none_ok=True)
         self.name = name or f"mcts:{simulations}"
         self.last_root: Node | None = None
 

@@ -13,15 +13,21 @@ handed to SB3 as ``custom_objects``, so SB3 never unpickles it itself; the tenso
 ``torch.load(weights_only=True)`` (SB3's default).  A file that names anything else is refused with a
 :class:`ModelTrustError`.  Pass ``trusted=True`` (command lines: ``--trust-model-files``; environment:
 ``MONOLITH_ENVS_TRUST_MODELS=1``, which spawned worker processes inherit) only for files you made or trust.
+
+Trusted or not, a file is checked before it is unpacked: a regular file, a zip with at most
+:data:`MAX_ENTRIES` entries whose declared uncompressed sizes stay under :data:`MAX_ENTRY_BYTES` each and
+:data:`MAX_ZIP_BYTES` in all (``data``: :data:`MAX_DATA_BYTES`), a ``data`` JSON object, ``n_steps`` /
+``n_envs`` / ``net_arch`` that build a rollout buffer and a network of bounded size.  Every failure is a
+:class:`ModelFileError` (:class:`ModelTrustError` for code the file would run) naming the file and the reason.
 """
 
 from __future__ import annotations
 
 import base64
-import io
 import json
+import math
 import os
-import pickle
+import stat
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -29,27 +35,36 @@ from typing import Any
 import numpy as np
 
 from .base import AgentError, BaseAgent
+from .model_files import (
+    MAX_PARAMS,
+    NUMPY_GLOBALS,
+    TRUST_ENV_VAR,
+    TRUST_HINT,
+    ModelFileError,
+    ModelTrustError,
+    mlp_params,
+    restricted_loads,
+    trust_models_from_env,
+)
 
-__all__ = ["ALLOWED_GLOBALS", "MaskablePPOAgent", "ModelTrustError", "TRUST_ENV_VAR", "load_maskable_ppo",
-           "trust_models_from_env"]
+__all__ = ["ALLOWED_GLOBALS", "MaskablePPOAgent", "ModelFileError", "ModelTrustError", "TRUST_ENV_VAR",
+           "load_maskable_ppo", "trust_models_from_env"]
 
-#: environment variable that marks every model file as trusted (``1``); set by ``--trust-model-files``
-TRUST_ENV_VAR = "MONOLITH_ENVS_TRUST_MODELS"
 #: largest ``data`` entry read from a model zip (bytes)
 MAX_DATA_BYTES = 16 * 2**20
+#: largest declared uncompressed size of one zip entry, and of all of them (bytes), and most entries
+MAX_ENTRY_BYTES = 4 * MAX_PARAMS + 2**20
+MAX_ZIP_BYTES = 3 * MAX_ENTRY_BYTES
+MAX_ENTRIES = 64
+#: largest rollout buffer a load builds (``n_steps * n_envs * (observation size + actions)`` floats), and
+#: largest ``n_steps`` / ``n_envs``
+MAX_BUFFER_FLOATS = 2**28
+MAX_N_STEPS = 2**20
+MAX_N_ENVS = 2**12
+_MAX_WIDTH = 2**16
 
-_NUMPY = {("numpy", "dtype"), ("numpy", "ndarray"), ("numpy", "float32"), ("numpy", "float64"), ("numpy", "int64"),
-          ("numpy", "int8"), ("numpy", "bool_")}
-for _m in ("numpy._core", "numpy.core"):
-    _NUMPY |= {(f"{_m}.numeric", "_frombuffer"), (f"{_m}.multiarray", "scalar"), (f"{_m}.multiarray", "_reconstruct")}
-#: a space's seeded generator (``space.np_random``)
-_NUMPY |= {("numpy.random._pickle", "__generator_ctor"), ("numpy.random._pickle", "__bit_generator_ctor"),
-           ("numpy.random._pickle", "__randomstate_ctor"), ("numpy.random._pcg64", "PCG64"),
-           ("numpy.random._generator", "Generator"), ("numpy.random._mt19937", "MT19937"),
-           ("numpy.random.bit_generator", "SeedSequence"),
-           ("numpy.random.bit_generator", "__pyx_unpickle_SeedSequence")}
 #: ``(module, name)`` pairs the restricted unpickler may build; nothing else is ever imported or called
-ALLOWED_GLOBALS: frozenset[tuple[str, str]] = frozenset(_NUMPY | {
+ALLOWED_GLOBALS: frozenset[tuple[str, str]] = frozenset(NUMPY_GLOBALS | {
     ("gymnasium.spaces.box", "Box"), ("gymnasium.spaces.discrete", "Discrete"),
     ("gymnasium.spaces.multi_discrete", "MultiDiscrete"), ("gymnasium.spaces.multi_binary", "MultiBinary"),
     ("gymnasium.spaces.dict", "Dict"), ("collections", "OrderedDict"), ("collections", "deque"),
@@ -73,53 +88,63 @@ ALLOWED_GLOBALS: frozenset[tuple[str, str]] = frozenset(_NUMPY | {
 _NEEDED = ("policy_class", "policy_kwargs", "observation_space", "action_space")
 
 
-class ModelTrustError(AgentError):
-    """A model file that cannot be loaded without running code from it (names the file and the entry)."""
+def _read_data(path: Path) -> dict:
+    """The zip's ``data`` entry as a JSON object, after checking the zip's declared sizes (nothing is unpacked
+    before that).
+
+    Raises:
+        ModelFileError: not a regular file, not a zip, too many or too large entries (declared uncompressed
+            sizes over :data:`MAX_ENTRY_BYTES` / :data:`MAX_ZIP_BYTES`), no ``data`` entry, or one that is not
+            a JSON object (nested too deep, not UTF-8).
+    """
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise ModelFileError(f"{path}: not a regular file")
+        with zipfile.ZipFile(path) as z:
+            infos = z.infolist()
+            if len(infos) > MAX_ENTRIES:
+                raise ModelFileError(f"{path}: {len(infos)} zip entries, more than the {MAX_ENTRIES} allowed")
+            for info in infos:
+                cap = MAX_DATA_BYTES if info.filename == "data" else MAX_ENTRY_BYTES
+                if info.file_size > cap:
+                    raise ModelFileError(f"{path}: entry {info.filename[:80]!r} unpacks to {info.file_size} "
+                                         f"bytes, more than the {cap} allowed")
+            total = sum(i.file_size for i in infos)
+            if total > MAX_ZIP_BYTES:
+                raise ModelFileError(f"{path}: the entries unpack to {total} bytes, more than the {MAX_ZIP_BYTES} "
+                                     "allowed")
+            data = json.loads(z.read("data").decode("utf-8"))
+    except ModelFileError:
+        raise
+    except RecursionError:
+        raise ModelFileError(f"{path}: entry 'data' is nested too deeply") from None
+    except (zipfile.BadZipFile, KeyError, UnicodeDecodeError, json.JSONDecodeError, OSError, ValueError,
+            NotImplementedError, EOFError) as e:
+        raise ModelFileError(f"{path}: not a readable SB3 model zip ({type(e).__name__}: {str(e)[:200]})") from None
+    if not isinstance(data, dict):
+        raise ModelFileError(f"{path}: entry 'data' is not a JSON object")
+    return data
 
 
-class _RestrictedUnpickler(pickle.Unpickler):
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) not in ALLOWED_GLOBALS:
-            raise pickle.UnpicklingError(f"{module}.{name} is not an allowed class")
-        return super().find_class(module, name)
-
-
-def trust_models_from_env() -> bool:
-    """True when the environment marks model files as trusted (``MONOLITH_ENVS_TRUST_MODELS=1``)."""
-    return os.environ.get(TRUST_ENV_VAR, "") == "1"
-
-
-def _safe_objects(path: Path) -> dict[str, Any]:
+def _safe_objects(path: Path, data: dict) -> dict[str, Any]:
     """Decode every pickled entry of the zip's ``data`` with the restricted unpickler (``custom_objects``).
 
     Raises:
-        ModelTrustError: not a zip, no or oversized ``data`` entry, or an entry that needs a class outside
-            :data:`ALLOWED_GLOBALS` (and is needed for acting).
+        ModelTrustError: an entry that needs a class outside :data:`ALLOWED_GLOBALS` (and is needed for acting).
     """
-    try:
-        with zipfile.ZipFile(path) as z:
-            info = z.getinfo("data")
-            if info.file_size > MAX_DATA_BYTES:
-                raise ModelTrustError(f"{path}: entry 'data' is {info.file_size} bytes (at most {MAX_DATA_BYTES})")
-            data = json.loads(z.read("data").decode("utf-8"))
-    except (zipfile.BadZipFile, KeyError, UnicodeDecodeError, json.JSONDecodeError, OSError) as e:
-        raise ModelTrustError(f"{path}: not a readable SB3 model zip ({e})") from None
-    if not isinstance(data, dict):
-        raise ModelTrustError(f"{path}: entry 'data' is not a JSON object")
     out: dict[str, Any] = {}
     for key, item in data.items():
         if not (isinstance(item, dict) and ":serialized:" in item):
             continue
         try:
             raw = base64.b64decode(str(item[":serialized:"]).encode(), validate=False)
-            out[key] = _RestrictedUnpickler(io.BytesIO(raw)).load()
-        except Exception as e:  # noqa: BLE001  (any failure of a hostile pickle is a refusal)
+            out[key] = restricted_loads(raw, ALLOWED_GLOBALS, f"{path}: entry {key!r}")
+        except (ModelTrustError, ValueError):
             if key not in _NEEDED:
                 out[key] = _training_default(key)
                 continue
             raise ModelTrustError(
-                f"{path}: entry {key!r} cannot be loaded without running code from the file ({e}); if you made "
-                f"this file or trust it, pass --trust-model-files (or set {TRUST_ENV_VAR}=1)") from None
+                f"{path}: entry {key!r} cannot be loaded without running code from the file; {TRUST_HINT}") from None
     return out
 
 
@@ -137,6 +162,61 @@ def _training_default(key: str) -> Any:
     return None
 
 
+def _space_size(space: Any, item: Any) -> int:
+    """Floats per step of a space (a decoded one, else the ``_shape`` / ``n`` of its JSON entry; 1 if unknown)."""
+    import gymnasium as gym
+
+    if isinstance(space, gym.spaces.Dict):
+        return sum(_space_size(s, None) for s in space.spaces.values())
+    if isinstance(space, gym.spaces.Discrete):
+        return int(space.n)
+    if isinstance(space, gym.spaces.MultiDiscrete):
+        return int(np.sum(space.nvec))
+    if isinstance(space, gym.spaces.Space) and space.shape is not None:
+        return int(math.prod(int(x) for x in space.shape))
+    if isinstance(item, dict):
+        if str(item.get("n", "")).isdigit():
+            return int(item["n"])
+        shape = item.get("_shape")
+        if isinstance(shape, list) and all(type(x) is int and x >= 0 for x in shape):
+            return int(math.prod(shape))
+    return 1
+
+
+def _check_sizes(path: Path, data: dict, objs: dict[str, Any]) -> None:
+    """Refuse a model whose load would build an oversized rollout buffer or network (see the ``MAX_`` bounds).
+
+    ``objs`` holds the decoded entries (the restricted unpickler's; an entry it cannot decode falls back to what
+    the JSON says).
+
+    Raises:
+        ModelFileError: ``n_steps`` / ``n_envs`` not integers in range, or a buffer or ``net_arch`` too large.
+    """
+    for key, hi in (("n_steps", MAX_N_STEPS), ("n_envs", MAX_N_ENVS)):
+        v = data.get(key, 1)
+        if type(v) is not int or not 1 <= v <= hi:
+            raise ModelFileError(f"{path}: {key} must be an integer from 1 to {hi}, got {str(v)[:40]}")
+    n_obs = _space_size(objs.get("observation_space"), data.get("observation_space"))
+    n_act = _space_size(objs.get("action_space"), data.get("action_space"))
+    floats = data.get("n_steps", 1) * data.get("n_envs", 1) * (n_obs + n_act + 8)
+    if floats > MAX_BUFFER_FLOATS:
+        raise ModelFileError(f"{path}: n_steps * n_envs * (observation size + actions) is {floats} floats, more "
+                             f"than the {MAX_BUFFER_FLOATS} allowed")
+    kwargs = objs.get("policy_kwargs", data.get("policy_kwargs"))
+    arch = kwargs.get("net_arch") if isinstance(kwargs, dict) else None
+    if arch is None:
+        return
+    nets = arch if isinstance(arch, dict) else {"pi": arch, "vf": arch}
+    for widths in nets.values():
+        if not (isinstance(widths, (list, tuple)) and len(widths) <= 64
+                and all(type(h) is int and 1 <= h <= _MAX_WIDTH for h in widths)):
+            raise ModelFileError(f"{path}: net_arch must be lists of at most 64 layer widths from 1 to {_MAX_WIDTH}, "
+                                 f"got {str(arch)[:100]}")
+    params = sum(mlp_params(n_obs, w, n_act if k == "pi" else 1) for k, w in nets.items())
+    if params > MAX_PARAMS:
+        raise ModelFileError(f"{path}: the network would have {params} weights, more than the {MAX_PARAMS} allowed")
+
+
 def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | None = None):
     """Load a saved ``sb3_contrib.MaskablePPO`` model (``.zip``) on ``device``.
 
@@ -150,6 +230,10 @@ def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | Non
     Raises:
         FileNotFoundError: no such file.
         ModelTrustError: an untrusted file that needs code outside :data:`ALLOWED_GLOBALS`.
+        ModelFileError: a file that cannot be loaded: not a zip, entries over the size bounds (checked on the
+            declared sizes, before anything is unpacked), ``data`` nested too deeply, ``n_steps`` / ``n_envs`` /
+            ``net_arch`` over their bounds, unreadable or pickled tensors (``policy.pth`` is read by
+            ``torch.load(weights_only=True)``).
     """
     from sb3_contrib import MaskablePPO
 
@@ -160,9 +244,21 @@ def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | Non
         raise FileNotFoundError(f"no MaskablePPO model at {p}")
     if trusted is None:
         trusted = trust_models_from_env()
+    data = _read_data(p)
     if trusted:
-        return MaskablePPO.load(str(p), device=device)
-    return MaskablePPO.load(str(p), device=device, custom_objects=_safe_objects(p))
+        try:
+            probe = _safe_objects(p, data)  # only for the size checks; SB3 decodes the file its own way
+        except ModelTrustError:
+            probe = {}
+    else:
+        probe = _safe_objects(p, data)
+    _check_sizes(p, data, probe)
+    try:
+        if trusted:
+            return MaskablePPO.load(str(p), device=device)
+        return MaskablePPO.load(str(p), device=device, custom_objects=probe)
+    except Exception as e:  # noqa: BLE001  (a corrupt or hostile file is an error line, not a traceback)
+        raise ModelFileError(f"{p}: not a loadable MaskablePPO model ({type(e).__name__}: {str(e)[:200]})") from None
 
 
 class MaskablePPOAgent(BaseAgent):
@@ -180,7 +276,7 @@ class MaskablePPOAgent(BaseAgent):
 
     Raises:
         AgentError: ``act`` without a mask, or with a mask that has no legal action.
-        ModelTrustError: see :func:`load_maskable_ppo`.
+        ModelTrustError, ModelFileError: see :func:`load_maskable_ppo`.
     """
 
     def __init__(self, model: Any, deterministic: bool = True, name: str = "ppo", trusted: bool | None = None):

@@ -129,7 +129,7 @@ def test_mcts_search_depends_only_on_what_the_acting_seat_sees(env_id, config):
     ("mcts:1.5", "the number of simulations N in mcts:N must be an integer, got '1.5'"),
     ("mcts:10:c=abc", "c (the exploration constant) must be a number, got 'abc'"),
     ("mcts:10:k=two", "k must be an integer, got 'two'"),
-    ("mcts:0", "simulations must be >= 1, got 0"),
+    ("mcts:0", "simulations must be an integer from 1 to 1000000, got 0"),
 ])
 def test_bad_mcts_specs_name_the_field_and_the_accepted_forms(spec, says):
     from agents import AgentSpecError

@@ -1,0 +1,162 @@
+"""``ppo:PATH`` files that are corrupt, oversized or hostile: each one is a single clear error (a
+``ModelFileError``), trusted or not, before anything large is unpacked or allocated; no payload runs."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import struct
+import zipfile
+
+import pytest
+
+from agents import RandomAgent
+from agents.model_files import ModelFileError, ModelTrustError
+from agents.ppo import MAX_ENTRY_BYTES, load_maskable_ppo
+from tests.toy_game import ENV_ID
+
+
+class _WritesFile:
+    def __init__(self, target):
+        self.target = target
+
+    def __reduce__(self):
+        import pathlib
+
+        return (pathlib.Path.write_text, (pathlib.Path(self.target), "owned"))
+
+
+@pytest.fixture(scope="module")
+def toy_model(tmp_path_factory):
+    from sb3_contrib import MaskablePPO
+
+    from training.wrapper import SingleAgentEnv
+
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv(ENV_ID, [RandomAgent()]), n_steps=32, batch_size=32,
+                        policy_kwargs={"net_arch": [8]}, seed=0, device="cpu")
+    path = tmp_path_factory.mktemp("model") / "toy.zip"
+    model.save(path)
+    return path
+
+
+def _rewrite(src, dst, entry, blob=None, data_edit=None):
+    """Copy model zip ``src`` to ``dst`` with ``entry`` replaced by ``blob`` (or ``data`` edited by ``data_edit``)."""
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
+        for item in zin.infolist():
+            raw = zin.read(item.filename)
+            if item.filename == entry:
+                if data_edit is not None:
+                    d = json.loads(raw)
+                    data_edit(d)
+                    raw = json.dumps(d).encode()
+                else:
+                    raw = blob
+            zout.writestr(item, raw)
+    return dst
+
+
+def _declare_size(path, entry, size):
+    """Patch the declared uncompressed size of ``entry`` (local and central headers) to ``size`` bytes."""
+    buf = bytearray(path.read_bytes())
+    name = entry.encode()
+    for sig, off in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
+        i = buf.find(sig)
+        while i >= 0:
+            name_at = i + (30 if sig == b"PK\x03\x04" else 46)
+            if bytes(buf[name_at:name_at + len(name)]) == name:
+                buf[i + off:i + off + 4] = struct.pack("<I", size)
+            i = buf.find(sig, i + 4)
+    path.write_bytes(bytes(buf))
+    return path
+
+
+def _garbage_pth(m, d, t):
+    return _rewrite(m, d, "policy.pth", b"\x00garbage" * 100)
+
+
+def _pickled_pth(m, d, t):
+    return _rewrite(m, d, "policy.pth", pickle.dumps(_WritesFile(t)))
+
+
+def _bomb(m, d, t):
+    return _declare_size(_rewrite(m, d, "policy.pth", b"\x00" * 1000), "policy.pth", 2**32 - 16)
+
+
+def _deep_data(m, d, t):
+    return _rewrite(m, d, "data", b"[" * 200_000 + b"]" * 200_000)
+
+
+def _huge_n_steps(m, d, t):
+    return _rewrite(m, d, "data", data_edit=lambda x: x.update(n_steps=10**9))
+
+
+def _huge_net(m, d, t):
+    return _rewrite(m, d, "data", data_edit=lambda x: x.update(policy_kwargs={"net_arch": [60000, 60000, 60000]}))
+
+
+def _not_zip(m, d, t):
+    d.write_bytes(b"PK\x03\x04 not really a zip" * 50)
+    return d
+
+
+def _drop_pth(m, d, t):
+    with zipfile.ZipFile(m) as zin, zipfile.ZipFile(d, "w") as zout:
+        for item in zin.infolist():
+            if item.filename != "policy.pth":
+                zout.writestr(item, zin.read(item.filename))
+    return d
+
+
+CASES = {
+    "garbage policy.pth": (_garbage_pth, "not a loadable MaskablePPO model"),
+    "pickled policy.pth": (_pickled_pth, "not a loadable MaskablePPO model"),
+    "4 GiB zip bomb": (_bomb, f"'policy.pth' unpacks to {2**32 - 16} bytes, more than the {MAX_ENTRY_BYTES}"),
+    "200k-deep data": (_deep_data, "nested too deeply"),
+    "n_steps=10**9": (_huge_n_steps, "n_steps must be an integer from 1 to"),
+    "net_arch of 60000-wide layers": (_huge_net, "weights, more than the"),
+    "not a zip": (_not_zip, "not a readable SB3 model zip"),
+    "data is a list": (lambda m, d, t: _rewrite(m, d, "data", b"[1, 2]"), "entry 'data' is not a JSON object"),
+    "data not UTF-8": (lambda m, d, t: _rewrite(m, d, "data", b"{\xff}"), "not a readable SB3 model zip"),
+    "n_envs=0": (lambda m, d, t: _rewrite(m, d, "data", data_edit=lambda x: x.update(n_envs=0)),
+                 "n_envs must be an integer from 1 to"),
+    "n_steps a string": (lambda m, d, t: _rewrite(m, d, "data", data_edit=lambda x: x.update(n_steps="32")),
+                         "n_steps must be an integer from 1 to"),
+    "no policy.pth": (_drop_pth, "not a loadable MaskablePPO model"),
+}
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+@pytest.mark.parametrize("case", list(CASES))
+def test_bad_model_file_is_one_clear_error(toy_model, tmp_path, case, trusted):
+    make, message = CASES[case]
+    target = tmp_path / "pwned.txt"
+    bad = make(toy_model, tmp_path / "bad.zip", target)
+    with pytest.raises(ModelFileError) as exc:
+        load_maskable_ppo(bad, trusted=trusted)
+    assert message in str(exc.value) and str(bad) in str(exc.value)
+    assert not isinstance(exc.value, ModelTrustError) and not target.exists()
+
+
+def test_a_fifo_is_refused_without_reading(tmp_path):
+    import os
+
+    fifo = tmp_path / "model.zip"
+    os.mkfifo(fifo)
+    with pytest.raises(FileNotFoundError, match="no MaskablePPO model"):
+        load_maskable_ppo(fifo)
+
+
+@pytest.mark.parametrize("case", ["pickled policy.pth", "4 GiB zip bomb", "200k-deep data", "n_steps=10**9"])
+def test_evaluate_cli_gives_one_error_line(toy_model, tmp_path, capsys, monkeypatch, case):
+    from training.evaluate import main
+
+    monkeypatch.delenv("MONOLITH_ENVS_TRUST_MODELS", raising=False)
+    make, message = CASES[case]
+    bad = make(toy_model, tmp_path / "bad.zip", tmp_path / "pwned.txt")
+    with pytest.raises(SystemExit) as exc:
+        main(["--env", ENV_ID, "--agents", f"random,ppo:{bad}", "--games", "1", "--workers", "1",
+              "--out", str(tmp_path / "e.json")])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "Traceback" not in err and message in err.splitlines()[-1]
+    assert err.splitlines()[-1].startswith("python -m training.evaluate: error:")
+    assert not (tmp_path / "pwned.txt").exists() and not (tmp_path / "e.json").exists()
