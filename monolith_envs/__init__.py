@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 from .core.config import ConfigError
 from .core.game import IllegalActionError, InvariantError, MonolithEnvError
+from . import registration as _registration  # noqa: E402,F401 - Gymnasium ids (monolith_envs/MonolithArena-v0, ...)
 
 __all__ = [
     "make",

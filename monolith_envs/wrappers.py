@@ -1,5 +1,9 @@
 """``SingleAgentEnv``: one seat of an AEC game as a single-agent Gymnasium env.
 
+Registered with Gymnasium at ``import monolith_envs`` (:mod:`monolith_envs.registration`):
+``gymnasium.make("monolith_envs/MonolithArena-v0", opponents=["heuristic"])`` builds one, and
+``gymnasium.make_vec`` a vector of them.
+
 The learner takes one seat per episode (rotating over the seats, or drawn at random); the other seats are
 played by opponent agents *inside* ``step`` until the learner must decide again or the episode ends.  A
 one-seat (solo) game needs no opponents: the learner plays alone.  The
@@ -26,9 +30,13 @@ import numpy as np
 
 import monolith_envs
 from monolith_envs.core.actions import coerce_action
+from monolith_envs.core.aec import check_mask_in
 from monolith_envs.core.config import ConfigError
+from monolith_envs.core.seeds import check_seed
 
-__all__ = ["OpponentSampler", "SingleAgentEnv"]
+__all__ = ["OpponentSampler", "SingleAgentEnv", "resolve_opponents"]
+
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 _WIN_SIGN = {"win": 1, "success": 1, "draw": 0, "truncated": 0, "loss": -1, "failure": -1}
 
@@ -36,24 +44,80 @@ _WIN_SIGN = {"win": 1, "success": 1, "draw": 0, "truncated": 0, "loss": -1, "fai
 OpponentSampler = Callable[[np.random.Generator, int], Sequence[Any]]
 
 
+def resolve_opponents(env_id: str, opponents: Any) -> list[Any]:
+    """Turn a list of opponents into agent objects: spec strings go through :func:`agents.make_agent`.
+
+    Args:
+        env_id: the env id the agents play (heuristics and MCTS defaults are per game).
+        opponents: ``None``, one spec string (``"heuristic"``, ``"mcts:50"``, ``"random"``, ...) or agent
+            object, or a list/tuple of them.  An agent object is anything with ``act(observation,
+            action_mask, rng)`` and ``reset()``.
+
+    Returns:
+        a new list of agent objects, one per item, in order.
+
+    Raises:
+        ConfigError: an item that is neither a spec string nor an agent, or a spec string when the ``agents``
+            package (kept in the repository, next to ``monolith_envs``) cannot be imported.
+        agents.AgentSpecError: a malformed spec string (a ``ValueError`` listing the accepted forms).
+    """
+    if opponents is None:
+        return []
+    items = [opponents] if isinstance(opponents, str) or hasattr(opponents, "act") else opponents
+    if not isinstance(items, (list, tuple)):
+        raise ConfigError(f"opponents must be a list of agent spec strings or agents, one spec string, a "
+                          f"sampler(rng, k) or None; got {type(opponents).__name__}")
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            out.append(_agent_from_spec(item, env_id))
+        elif callable(getattr(item, "act", None)) and callable(getattr(item, "reset", None)):
+            out.append(item)
+        else:
+            raise ConfigError(f"opponents[{i}] = {item!r} is neither an agent spec string ('random', 'heuristic', "
+                              "'mcts:N', 'ppo:PATH', ...) nor an agent with act(observation, action_mask, rng) "
+                              "and reset()")
+    return out
+
+
+def _agent_from_spec(spec: str, env_id: str) -> Any:
+    """``agents.make_agent(spec, env_id)``, imported here so that ``monolith_envs`` needs no ``agents``."""
+    try:
+        from agents import make_agent
+    except ImportError as err:
+        raise ConfigError(f"opponent spec {spec!r} needs the 'agents' package of the monolith_envs repository "
+                          f"({err}); run from the repository root, or pass agent objects instead") from None
+    return make_agent(spec, env_id)
+
+
 class SingleAgentEnv(gym.Env):
     """Single-agent Gymnasium env around ``monolith_envs.make(env_id, **config)``.
 
     Args:
         env_id: registered env id.
-        opponents: a list of agents (cycled over the opponent seats) or an :data:`OpponentSampler`
+        opponents: agents (cycled over the opponent seats): agent objects and/or agent spec strings such as
+            ``"heuristic"``, ``"mcts:50"``, ``"random"`` (built by :func:`agents.make_agent`, see
+            :func:`resolve_opponents`), one spec string alone, or an :data:`OpponentSampler`
             ``sampler(rng, k) -> k agents`` called at every reset (self-play pools use this); may be empty
             (or ``None``) for a one-seat game.
-        env_config: the game's config keys.
+        env_config: the game's config keys (and ``illegal_action``).
         seat: ``"rotate"`` (default: seat = (first seat + episode index) mod players; the first seat is 0, or
             drawn by ``reset(seed=...)``), ``"random"``, or a fixed seat int.
         seed: seeds the episode seeds, seat draws and the opponents' generators.
         shaping: ``value_fn(game, state) -> float[num_players]`` for potential-based shaping, or ``None``.
         shaping_coef: scale of the potential (reward units per unit of value).
         shaping_gamma: the learner's discount factor (must match the algorithm's ``gamma``).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text), ``"human"`` (prints it after every
+            ``reset`` and ``step``) or ``"rgb_array"`` (``uint8[H, W, 3]``).
+        mask_in: ``"info"`` (default): the observation is the game's ``Box(float32[obs_size])`` and the mask
+            is in ``info["action_mask"]`` (what SB3's ``MlpPolicy`` and SuperSuit need);
+            ``"observation"``: a ``Dict`` of ``"observation"`` and ``"action_mask"`` (``int8[num_actions]``),
+            as the AEC env's default.  ``action_masks()`` and ``info["action_mask"]`` are there in both.
+        **config: more game config keys, merged into ``env_config`` (so ``gymnasium.make(id,
+            num_players=3, mode="ffa")`` works).
 
-    Spaces: ``observation_space`` = the game's ``Box(float32[obs_size])``; ``action_space`` =
-    ``Discrete(num_actions)``.  ``info`` carries ``"seat"``, ``"action_mask"`` and, at the end,
+    Spaces: ``observation_space`` = the game's ``Box(float32[obs_size])`` (or the ``Dict`` above);
+    ``action_space`` = ``Discrete(num_actions)``.  ``info`` carries ``"seat"``, ``"action_mask"`` and, at the end,
     ``"returns"`` (``float32[num_players]``), ``"outcome"`` (the learner's ``Outcome`` value from
     ``game.outcome``: ``"win"``, ``"draw"``, ``"loss"``, ``"success"``, ``"failure"``, or ``"truncated"``) and
     ``"win"`` (1 for win or success, 0 for draw or truncation, -1 for loss or failure; allies share one);
@@ -64,11 +128,13 @@ class SingleAgentEnv(gym.Env):
     ``info["illegal_action"]`` tells whether the learner was the offender.
 
     Raises:
-        ConfigError: bad ``seat`` (a ``ValueError``). ValueError: no opponent for a game with several seats.
+        ConfigError: bad ``seat``, ``render_mode``, ``mask_in`` or opponent, a key given both in ``env_config``
+            and as a keyword, or an unknown game config key (all ``ValueError``).
+        ValueError: no opponent for a game with several seats, or a bad ``seed``.
         monolith_envs.IllegalActionError: the learner's action is illegal.
     """
 
-    metadata: ClassVar[dict] = {"render_modes": ["ansi"]}
+    metadata: ClassVar[dict] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(
         self,
@@ -80,22 +146,42 @@ class SingleAgentEnv(gym.Env):
         shaping: Callable[[Any, Any], Any] | None = None,
         shaping_coef: float = 1.0,
         shaping_gamma: float = 1.0,
+        render_mode: str | None = None,
+        mask_in: str = "info",
+        **config: Any,
     ):
         super().__init__()
         self.env_id = env_id
         self.env_config = dict(env_config or {})
+        both = sorted(set(self.env_config) & set(config))
+        if both:
+            raise ConfigError(f"{env_id}: {', '.join(both)} given both in env_config and as a keyword; give each once")
+        self.env_config.update(config)
+        if not (render_mode is None or (type(render_mode) is str and render_mode in RENDER_MODES)):
+            raise ConfigError(f"{env_id}: render_mode={render_mode!r} is not supported; expected None or one of "
+                              + ", ".join(map(repr, RENDER_MODES)))
+        self.render_mode = render_mode
+        self.mask_in = check_mask_in(mask_in, f"{env_id}: SingleAgentEnv")
+        if seed is not None:
+            seed = check_seed(seed)
         self.aec = monolith_envs.make(env_id, wrapped=False, **self.env_config)
         self.game = self.aec.game
         self.num_players = self.game.num_players
         if not (seat in ("rotate", "random") or (type(seat) is int and 0 <= seat < self.num_players)):
             raise ConfigError(f"seat must be 'rotate', 'random' or 0..{self.num_players - 1}, got {seat!r}")
         self.seat_mode = seat
-        self.observation_space = self.game.obs_spec.space
         self.action_space = gym.spaces.Discrete(self.game.layout.n)
-        if callable(opponents) and not isinstance(opponents, (list, tuple)):
+        if self.mask_in == "observation":
+            self.observation_space = gym.spaces.Dict({
+                "observation": self.game.obs_spec.space,
+                "action_mask": gym.spaces.Box(0, 1, shape=(self.game.layout.n,), dtype=np.int8),
+            })
+        else:
+            self.observation_space = self.game.obs_spec.space
+        if callable(opponents) and not isinstance(opponents, (list, tuple, str)) and not hasattr(opponents, "act"):
             self._sampler: OpponentSampler = opponents
         else:
-            pool = list(opponents or ())
+            pool = resolve_opponents(env_id, opponents)
             if not pool and self.num_players > 1:
                 raise ValueError(f"{env_id} has {self.num_players} seats: at least one opponent agent is needed")
             self._sampler = lambda rng, k: [pool[i % len(pool)] for i in range(k)]
@@ -155,6 +241,8 @@ class SingleAgentEnv(gym.Env):
         if done:
             return self.reset()
         self._phi = self._potential(False)
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), self._info()
 
     def step(self, action: int):
@@ -193,6 +281,8 @@ class SingleAgentEnv(gym.Env):
                 outcome = self.game.outcome(state)[self.learner].value
             info["outcome"] = outcome
             info["win"] = _WIN_SIGN[outcome]
+        if self.render_mode == "human":
+            self.render()
         return self._obs(), reward, terminated, truncated, info
 
     def set_state(self, state: Any) -> tuple[np.ndarray, float, bool]:
@@ -209,9 +299,18 @@ class SingleAgentEnv(gym.Env):
         """``bool[num_actions]``: the learner's legal actions (all False once the episode is over)."""
         return self._mask.astype(bool)
 
-    def render(self) -> str:
-        """Omniscient text render of the current state."""
-        return self.game.render_text(self.aec.game_state)
+    def render(self) -> str | np.ndarray | None:
+        """The current state, omniscient: text (``"ansi"``, and without a ``render_mode``), printed text
+        (``"human"``, returns ``None``) or ``uint8[H, W, 3]`` (``"rgb_array"``)."""
+        if self.aec.game_state is None:
+            raise monolith_envs.MonolithEnvError("render() before reset()")
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb(self.aec.game_state)
+        text = self.game.render_text(self.aec.game_state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     # ------------------------------------------------------------------ internals
     def _play_opponents(self) -> tuple[float, bool]:
@@ -242,10 +341,14 @@ class SingleAgentEnv(gym.Env):
             return 0.0
         return self._shaping_coef * float(self._shaping(self.game, self.aec.game_state)[self.learner])
 
-    def _obs(self) -> np.ndarray:
+    def _obs(self) -> np.ndarray | dict[str, np.ndarray]:
         if self._last_obs is not None:
-            return np.asarray(self._last_obs, np.float32)
-        return np.asarray(self.game.observe(self.aec.game_state, self.learner), np.float32)
+            obs = np.asarray(self._last_obs, np.float32)
+        else:
+            obs = np.asarray(self.game.observe(self.aec.game_state, self.learner), np.float32)
+        if self.mask_in == "observation":
+            return {"observation": obs, "action_mask": self._mask.astype(np.int8)}
+        return obs
 
     def _info(self) -> dict:
         return {"seat": self.learner, "action_mask": self._mask}
