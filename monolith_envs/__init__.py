@@ -9,9 +9,9 @@ from __future__ import annotations
 import importlib
 from typing import Any, Callable
 
+from . import registration as _registration  # noqa: F401 - registers the Gymnasium ids
 from .core.config import ConfigError
 from .core.game import IllegalActionError, InvariantError, MonolithEnvError
-from . import registration as _registration  # noqa: E402,F401 - Gymnasium ids (monolith_envs/MonolithArena-v0, ...)
 
 __all__ = [
     "make",
