@@ -147,3 +147,16 @@ def test_training_wrapper_re_exports_the_package_wrapper():
 
     assert training.wrapper.SingleAgentEnv is SingleAgentEnv
     assert monolith_envs.wrappers.SingleAgentEnv is SingleAgentEnv
+
+
+def test_import_registers_ids_without_importing_the_wrapper_or_agents():
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = ("import sys, gymnasium, monolith_envs; print('monolith_envs/TheMonolith-v0' in gymnasium.registry, "
+            "'monolith_envs.wrappers' in sys.modules, 'agents' in sys.modules, 'torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root,
+                         env=dict(os.environ, PYTHONPATH=str(root))).stdout
+    assert out.split() == ["True", "False", "False", "False"]
