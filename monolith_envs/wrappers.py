@@ -157,6 +157,8 @@ class SingleAgentEnv(gym.Env):
         if both:
             raise ConfigError(f"{env_id}: {', '.join(both)} given both in env_config and as a keyword; give each once")
         self.env_config.update(config)
+        if "mask_in" in self.env_config:  # the inner AEC env keeps its Dict; the wrapper places the mask itself
+            raise ConfigError(f"{env_id}: pass mask_in to SingleAgentEnv(mask_in=...), not in env_config")
         if not (render_mode is None or (type(render_mode) is str and render_mode in RENDER_MODES)):
             raise ConfigError(f"{env_id}: render_mode={render_mode!r} is not supported; expected None or one of "
                               + ", ".join(map(repr, RENDER_MODES)))

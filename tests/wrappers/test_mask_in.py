@@ -62,6 +62,8 @@ def test_bad_mask_in_names_the_allowed_values(bad):
         monolith_envs.make("monolith_arena_v0", mask_in=bad)
     with pytest.raises(ConfigError, match=r"mask_in=.*expected one of 'observation', 'info'"):
         SingleAgentEnv("monolith_arena_v0", ["random"], mask_in=bad)
+    with pytest.raises(ConfigError, match=r"pass mask_in to SingleAgentEnv\(mask_in=...\), not in env_config"):
+        SingleAgentEnv("monolith_arena_v0", ["random"], {"mask_in": "info"})
 
 
 def test_supersuit_observation_wrapper_needs_and_accepts_the_info_convention():
