@@ -6,8 +6,8 @@
 Needs ``tianshou`` next to the CPU torch.  Tianshou 2.0.1 pins ``pandas<3`` and a few heavy tools that its
 env and collector do not use; to keep torch and the other packages as they are, install it without its
 dependencies, then the small ones these modules import:
-``pip install --no-deps "tianshou==2.0.1" "deepdiff>=7.0.1,<8" "ordered-set>=4.1,<4.2" "overrides>=7.4,<8"
-"sensai-utils>=1.6" "h5py>=3.9,<4" "numba>=0.60" "llvmlite"``.
+``pip install --no-deps tianshou==2.0.1 deepdiff==7.0.1 ordered-set==4.1.0 overrides==7.7.0
+sensai-utils==1.6.0 h5py==3.16.0 numba==0.68.1 llvmlite==0.50.0`` (tested with numpy 2.4 and torch 2.13).
 
 ``PettingZooEnv`` reads the mask from the observation dict (``{"observation", "action_mask"}``, the AEC env's
 default ``mask_in="observation"``) and hands the policy ``obs.mask``; with ``mask_in="info"`` it would see no
