@@ -30,7 +30,7 @@ import numpy as np
 
 import monolith_envs
 from monolith_envs.core.actions import coerce_action
-from monolith_envs.core.aec import check_mask_in
+from monolith_envs.core.aec import check_mask_in, observation_space_for
 from monolith_envs.core.config import ConfigError
 from monolith_envs.core.seeds import check_seed
 
@@ -173,13 +173,7 @@ class SingleAgentEnv(gym.Env):
             raise ConfigError(f"seat must be 'rotate', 'random' or 0..{self.num_players - 1}, got {seat!r}")
         self.seat_mode = seat
         self.action_space = gym.spaces.Discrete(self.game.layout.n)
-        if self.mask_in == "observation":
-            self.observation_space = gym.spaces.Dict({
-                "observation": self.game.obs_spec.space,
-                "action_mask": gym.spaces.Box(0, 1, shape=(self.game.layout.n,), dtype=np.int8),
-            })
-        else:
-            self.observation_space = self.game.obs_spec.space
+        self.observation_space = observation_space_for(self.game.obs_spec.space, self.game.layout.n, self.mask_in)
         if callable(opponents) and not isinstance(opponents, (list, tuple, str)) and not hasattr(opponents, "act"):
             self._sampler: OpponentSampler = opponents
         else:

@@ -24,7 +24,7 @@ from .game import Game, IllegalActionError, MonolithEnvError
 from .replay import EpisodeLog
 
 __all__ = ["RulesAECEnv", "OrderEnforcingEnv", "make_env_fns", "coerce_action", "ILLEGAL_ACTION_POLICIES", "MASK_IN",
-           "check_mask_in"]
+           "check_mask_in", "observation_space_for"]
 
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
 MASK_IN = ("observation", "info")  # where an env puts the action mask: PettingZoo classic's two conventions
@@ -40,6 +40,19 @@ def check_mask_in(value: Any, where: str) -> str:
         raise ConfigError(f"{where}: mask_in={value!r} is not allowed; expected one of "
                           + ", ".join(map(repr, MASK_IN)))
     return value
+
+
+def observation_space_for(obs_space: spaces.Box, num_actions: int, mask_in: str) -> spaces.Box | spaces.Dict:
+    """The observation space of one seat under ``mask_in``: the game's ``obs_space`` (``Box(float32[m])``)
+    for ``"info"``, else ``Dict(observation=obs_space, action_mask=Box(0, 1, (num_actions,), int8))``.
+
+    Raises:
+        ConfigError: ``mask_in`` is not one of :data:`MASK_IN`.
+    """
+    if check_mask_in(mask_in, "observation_space_for") == "info":
+        return obs_space
+    return spaces.Dict({"observation": obs_space,
+                        "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8)})
 RENDER_MODES = (None, "ansi", "human", "rgb_array")
 _STEP_AFTER_END = "step() after the episode ended and every agent was stepped out with None; call reset()"
 
@@ -108,12 +121,7 @@ class RulesAECEnv(AECEnv):
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._num_actions = self.game.layout.n
         self._action_space = spaces.Discrete(self._num_actions)
-        self._obs_space = self.game.obs_spec.space if self._mask_in_info else spaces.Dict(
-            {
-                "observation": self.game.obs_spec.space,
-                "action_mask": spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8),
-            }
-        )
+        self._obs_space = observation_space_for(self.game.obs_spec.space, self._num_actions, mask_in)
         self._no_mask = np.zeros(self._num_actions, np.int8)
         self._no_mask.flags.writeable = False
         self.action_spaces = {a: self._action_space for a in self.possible_agents}

@@ -91,3 +91,16 @@ def test_wrapper_mask_in_observation_gives_the_dict_and_keeps_the_info_mask():
     assert plain.observation_space == env.observation_space["observation"]
     obs, _, _, _, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
     np.testing.assert_array_equal(obs["action_mask"], info["action_mask"].astype(np.int8))
+
+
+def test_observation_space_for_is_the_space_of_both_envs():
+    from monolith_envs.core.aec import observation_space_for
+
+    game = monolith_envs.make_game("monolith_strategy_v0")
+    box = game.obs_spec.space
+    assert observation_space_for(box, game.layout.n, "info") is box
+    spaces = observation_space_for(box, game.layout.n, "observation")
+    assert spaces["observation"] is box and spaces["action_mask"].shape == (538,)
+    assert spaces["action_mask"].dtype == np.int8
+    assert monolith_envs.make("monolith_strategy_v0").observation_space("player_0") == spaces
+    assert SingleAgentEnv("monolith_strategy_v0", ["random"], mask_in="observation").observation_space == spaces
