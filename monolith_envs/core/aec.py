@@ -53,6 +53,8 @@ def observation_space_for(obs_space: spaces.Box, num_actions: int, mask_in: str)
         return obs_space
     return spaces.Dict({"observation": obs_space,
                         "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8)})
+
+
 RENDER_MODES = (None, "ansi", "human", "rgb_array")
 _STEP_AFTER_END = "step() after the episode ended and every agent was stepped out with None; call reset()"
 
