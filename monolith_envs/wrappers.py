@@ -179,7 +179,8 @@ class SingleAgentEnv(gym.Env):
         else:
             pool = resolve_opponents(env_id, opponents)
             if not pool and self.num_players > 1:
-                raise ValueError(f"{env_id} has {self.num_players} seats: at least one opponent agent is needed")
+                raise ValueError(f"{env_id} has {self.num_players} seats: at least one opponent agent is needed, "
+                                 "e.g. opponents=['random'] (or 'heuristic', 'mcts:50', agent objects)")
             self._sampler = lambda rng, k: [pool[i % len(pool)] for i in range(k)]
         self._rng = np.random.default_rng(seed)
         self._episode = 0
