@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any, Callable
 
+from . import registration as _registration  # noqa: F401 - registers the Gymnasium ids
 from .core.config import ConfigError
 from .core.game import IllegalActionError, InvariantError, MonolithEnvError
 

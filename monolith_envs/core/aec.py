@@ -23,9 +23,38 @@ from .config import ConfigError
 from .game import Game, IllegalActionError, MonolithEnvError
 from .replay import EpisodeLog
 
-__all__ = ["RulesAECEnv", "OrderEnforcingEnv", "make_env_fns", "coerce_action", "ILLEGAL_ACTION_POLICIES"]
+__all__ = ["RulesAECEnv", "OrderEnforcingEnv", "make_env_fns", "coerce_action", "ILLEGAL_ACTION_POLICIES", "MASK_IN",
+           "check_mask_in", "observation_space_for"]
 
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
+MASK_IN = ("observation", "info")  # where an env puts the action mask: PettingZoo classic's two conventions
+
+
+def check_mask_in(value: Any, where: str) -> str:
+    """Return ``value`` if it is one of :data:`MASK_IN`, else raise :class:`ConfigError` naming ``where``.
+
+    ``"observation"``: observations are ``{"observation", "action_mask"}`` dicts; ``"info"``: plain
+    ``float32`` observations, the mask in the info dict under ``"action_mask"``.
+    """
+    if not (type(value) is str and value in MASK_IN):
+        raise ConfigError(f"{where}: mask_in={value!r} is not allowed; expected one of "
+                          + ", ".join(map(repr, MASK_IN)))
+    return value
+
+
+def observation_space_for(obs_space: spaces.Box, num_actions: int, mask_in: str) -> spaces.Box | spaces.Dict:
+    """The observation space of one seat under ``mask_in``: the game's ``obs_space`` (``Box(float32[m])``)
+    for ``"info"``, else ``Dict(observation=obs_space, action_mask=Box(0, 1, (num_actions,), int8))``.
+
+    Raises:
+        ConfigError: ``mask_in`` is not one of :data:`MASK_IN`.
+    """
+    if check_mask_in(mask_in, "observation_space_for") == "info":
+        return obs_space
+    return spaces.Dict({"observation": obs_space,
+                        "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8)})
+
+
 RENDER_MODES = (None, "ansi", "human", "rgb_array")
 _STEP_AFTER_END = "step() after the episode ended and every agent was stepped out with None; call reset()"
 
@@ -41,10 +70,15 @@ class RulesAECEnv(AECEnv):
         illegal_action: ``"raise"`` (default): an illegal action raises :class:`IllegalActionError` and leaves
             the state and the episode's generator unchanged. ``"penalize"``: like PettingZoo classic's ``TerminateIllegalWrapper``, the
             offender gets reward -1, the others 0, and the episode terminates (not zero-sum).
+        mask_in: ``"observation"`` (default) or ``"info"``: where the action mask goes (below).
         **config: the game's configuration keys (see the game's spec §1).
 
-    Observations are ``{"observation": float32[obs_size], "action_mask": int8[num_actions]}``; the mask is
-    all zeros for every agent that is not to act.
+    With ``mask_in="observation"``, observations are ``{"observation": float32[obs_size], "action_mask":
+    int8[num_actions]}`` (a ``Dict`` space). With ``mask_in="info"`` (PettingZoo classic's other convention,
+    for AgileRL and SuperSuit's observation wrappers) they are the plain ``float32[obs_size]`` vector (the
+    game's ``Box``), and ``infos[agent]["action_mask"]`` (so also ``last()``'s info) holds the ``int8`` mask,
+    kept current after every ``reset`` and ``step``. Either way the mask is all zeros for every agent that is
+    not to act.
 
     ``initial_state`` gets the episode generator (``numpy.random.default_rng(episode_seed)``); ``apply`` gets
     it wrapped in a :class:`~monolith_envs.core.chance.ChanceRecorder`, so its draws are the chance events
@@ -52,7 +86,7 @@ class RulesAECEnv(AECEnv):
 
     Raises:
         ConfigError: unknown config key or bad value (from the game).
-        ConfigError: unknown ``render_mode`` or ``illegal_action`` (a ``ValueError``).
+        ConfigError: unknown ``render_mode``, ``illegal_action`` or ``mask_in`` (a ``ValueError``).
     """
 
     def __init__(
@@ -61,6 +95,7 @@ class RulesAECEnv(AECEnv):
         env_id: str,
         render_mode: str | None = None,
         illegal_action: str = "raise",
+        mask_in: str = "observation",
         **config: Any,
     ):
         super().__init__()
@@ -75,6 +110,8 @@ class RulesAECEnv(AECEnv):
                               + ", ".join(map(repr, ILLEGAL_ACTION_POLICIES)))
         self.render_mode = render_mode
         self.illegal_action = illegal_action
+        self.mask_in = check_mask_in(mask_in, env_id)
+        self._mask_in_info = mask_in == "info"
         self.metadata = {
             "render_modes": ["ansi", "human", "rgb_array"],
             "name": env_id,
@@ -86,12 +123,9 @@ class RulesAECEnv(AECEnv):
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._num_actions = self.game.layout.n
         self._action_space = spaces.Discrete(self._num_actions)
-        self._obs_space = spaces.Dict(
-            {
-                "observation": self.game.obs_spec.space,
-                "action_mask": spaces.Box(0, 1, shape=(self._num_actions,), dtype=np.int8),
-            }
-        )
+        self._obs_space = observation_space_for(self.game.obs_spec.space, self._num_actions, mask_in)
+        self._no_mask = np.zeros(self._num_actions, np.int8)
+        self._no_mask.flags.writeable = False
         self.action_spaces = {a: self._action_space for a in self.possible_agents}
         self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
         self._state_space: spaces.Box | None = None
@@ -105,8 +139,9 @@ class RulesAECEnv(AECEnv):
         self._returns_list = fast if callable(fast) else None
 
     # ------------------------------------------------------------------ spaces
-    def observation_space(self, agent: str) -> spaces.Dict:
-        """The same ``Dict`` space object for every agent and call."""
+    def observation_space(self, agent: str) -> spaces.Dict | spaces.Box:
+        """The same space object for every agent and call (a ``Dict``, or the ``Box`` with
+        ``mask_in="info"``)."""
         return self._obs_space
 
     def action_space(self, agent: str) -> spaces.Discrete:
@@ -164,6 +199,8 @@ class RulesAECEnv(AECEnv):
         self._mask = None
         self._done = False
         self.agent_selection = self.possible_agents[self.game.current_player(self.game_state)]
+        if self._mask_in_info:
+            self._put_masks_in_infos()
 
     def set_game_state(self, state: Any) -> None:
         """Continue the current episode from ``state`` (hand-built positions, curricula, search).
@@ -187,6 +224,15 @@ class RulesAECEnv(AECEnv):
         self._done = False
         self.agent_selection = self.possible_agents[self.game.current_player(state)]
         self.episode_log.note = f"state replaced after {len(self.episode_log.actions)} actions; not replayable"
+        if self._mask_in_info:
+            self._put_masks_in_infos()
+
+    def _put_masks_in_infos(self) -> None:
+        """``mask_in="info"``: ``infos[a]["action_mask"]`` = the legal mask for the agent to act, zeros else."""
+        selected = None if self._done else self.agent_selection
+        for a in self.agents:
+            self.infos[a]["action_mask"] = (self._current_mask().astype(np.int8) if a == selected
+                                            else self._no_mask)
 
     def _current_mask(self) -> np.ndarray:
         if self._mask is None:
@@ -199,8 +245,9 @@ class RulesAECEnv(AECEnv):
             return np.zeros(0, np.int64)
         return np.flatnonzero(self._current_mask())
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """Observation of ``agent`` at any time (also when it is not to act).
+    def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
+        """Observation of ``agent`` at any time (also when it is not to act): the dict of ``"observation"``
+        and ``"action_mask"``, or the ``float32[obs_size]`` vector alone with ``mask_in="info"``.
 
         Raises:
             KeyError: ``agent`` is not one of ``possible_agents`` (the message lists them).
@@ -210,6 +257,8 @@ class RulesAECEnv(AECEnv):
             raise KeyError(f"{self.env_id}: observe({agent!r}): not an agent of this env; agents: "
                            f"{self.possible_agents}")
         obs = self.game.observe(self.game_state, p)
+        if self._mask_in_info:
+            return obs
         if not self._done and agent == self.agent_selection:
             mask = self._mask
             if mask is None:
@@ -280,6 +329,8 @@ class RulesAECEnv(AECEnv):
             self._finish(truncated=True)
         else:
             self.agent_selection = names[game.current_player(state)]
+        if self._mask_in_info:
+            self._put_masks_in_infos()
         if self.render_mode is not None and self.render_mode == "human":
             self.render()
 
@@ -311,6 +362,8 @@ class RulesAECEnv(AECEnv):
         self._accumulate_rewards()
         self.infos[agent]["illegal_action"] = True
         self._finish(truncated=False)
+        if self._mask_in_info:
+            self._put_masks_in_infos()
 
     # ------------------------------------------------------------------ views
     def render(self) -> str | np.ndarray | None:
@@ -410,7 +463,8 @@ class _AgentIterator(AECOrderEnforcingIterator):
 def make_env_fns(env_id: str, game_cls: Callable[[dict], Game]):
     """Build the PettingZoo-style ``env`` and ``raw_env`` constructors of a versioned env module.
 
-    ``raw_env(render_mode=None, illegal_action="raise", **config)`` returns the bare :class:`RulesAECEnv`;
+    ``raw_env(render_mode=None, illegal_action="raise", **config)`` returns the bare :class:`RulesAECEnv`
+    (``config`` may hold ``mask_in``);
     ``env(**same)`` wraps it in :class:`OrderEnforcingEnv`, PettingZoo's ``OrderEnforcingWrapper`` with fast
     attribute access (errors for calls out of order).
     """

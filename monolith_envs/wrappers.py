@@ -1,0 +1,351 @@
+"""``SingleAgentEnv``: one seat of an AEC game as a single-agent Gymnasium env.
+
+Registered with Gymnasium at ``import monolith_envs`` (:mod:`monolith_envs.registration`):
+``gymnasium.make("monolith_envs/MonolithArena-v0", opponents=["heuristic"])`` builds one, and
+``gymnasium.make_vec`` a vector of them.
+
+The learner takes one seat per episode (rotating over the seats, or drawn at random); the other seats are
+played by opponent agents *inside* ``step`` until the learner must decide again or the episode ends.  A
+one-seat (solo) game needs no opponents: the learner plays alone.  The
+reward returned by ``step`` is the learner's own AEC reward accumulated since its previous decision (its own
+action's reward plus everything the opponents' actions gave it), so a win by the learner's last move yields
++1 and a loss caused by an opponent's last move yields -1 (``win_loss`` reward modes).  ``action_masks()``
+returns the learner's action mask, as ``sb3_contrib.MaskablePPO`` expects.
+
+Optional potential-based reward shaping (Ng, Harada & Russell 1999): with a potential
+``phi(s) = coef * value_fn(game, s)[learner]`` taken at the learner's decision points (``phi = 0`` once the
+episode is over), each step adds ``gamma * phi(s') - phi(s)`` to the reward.  Shaping of this form leaves the
+optimal policies of the game unchanged; it only makes the signal denser.  ``value_fn`` is typically the
+game's heuristic ``state_value`` hook (:func:`agents.heuristics.value_fn_for`).  It is a training-time
+signal computed from the true state; the policy still sees only its own observation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+
+import monolith_envs
+from monolith_envs.core.actions import coerce_action
+from monolith_envs.core.aec import check_mask_in, observation_space_for
+from monolith_envs.core.config import ConfigError
+from monolith_envs.core.seeds import check_seed
+
+__all__ = ["OpponentSampler", "SingleAgentEnv", "resolve_opponents"]
+
+RENDER_MODES = ("ansi", "human", "rgb_array")
+
+_WIN_SIGN = {"win": 1, "success": 1, "draw": 0, "truncated": 0, "loss": -1, "failure": -1}
+
+# opponent_sampler(rng, num_opponents) -> list of agents (one per opponent seat, in seat order)
+OpponentSampler = Callable[[np.random.Generator, int], Sequence[Any]]
+
+
+def resolve_opponents(env_id: str, opponents: Any) -> list[Any]:
+    """Turn a list of opponents into agent objects: spec strings go through :func:`agents.make_agent`.
+
+    Args:
+        env_id: the env id the agents play (heuristics and MCTS defaults are per game).
+        opponents: ``None``, one spec string (``"heuristic"``, ``"mcts:50"``, ``"random"``, ...) or agent
+            object, or a list/tuple of them.  An agent object is anything with ``act(observation,
+            action_mask, rng)`` and ``reset()``.
+
+    Returns:
+        a new list of agent objects, one per item, in order.
+
+    Raises:
+        ConfigError: an item that is neither a spec string nor an agent, or a spec string when the ``agents``
+            package (kept in the repository, next to ``monolith_envs``) cannot be imported.
+        agents.AgentSpecError: a malformed spec string (a ``ValueError`` listing the accepted forms).
+    """
+    if opponents is None:
+        return []
+    items = [opponents] if isinstance(opponents, str) or hasattr(opponents, "act") else opponents
+    if not isinstance(items, (list, tuple)):
+        raise ConfigError(f"opponents must be a list of agent spec strings or agents, one spec string, a "
+                          f"sampler(rng, k) or None; got {type(opponents).__name__}")
+    out = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            out.append(_agent_from_spec(item, env_id))
+        elif callable(getattr(item, "act", None)) and callable(getattr(item, "reset", None)):
+            out.append(item)
+        else:
+            raise ConfigError(f"opponents[{i}] = {item!r} is neither an agent spec string ('random', 'heuristic', "
+                              "'mcts:N', 'ppo:PATH', ...) nor an agent with act(observation, action_mask, rng) "
+                              "and reset()")
+    return out
+
+
+def _agent_from_spec(spec: str, env_id: str) -> Any:
+    """``agents.make_agent(spec, env_id)``, imported here so that ``monolith_envs`` needs no ``agents``."""
+    try:
+        from agents import make_agent
+    except ImportError as err:
+        raise ConfigError(f"opponent spec {spec!r} needs the 'agents' package of the monolith_envs repository "
+                          f"({err}); run from the repository root, or pass agent objects instead") from None
+    return make_agent(spec, env_id)
+
+
+class SingleAgentEnv(gym.Env):
+    """Single-agent Gymnasium env around ``monolith_envs.make(env_id, **config)``.
+
+    Args:
+        env_id: registered env id.
+        opponents: agents (cycled over the opponent seats): agent objects and/or agent spec strings such as
+            ``"heuristic"``, ``"mcts:50"``, ``"random"`` (built by :func:`agents.make_agent`, see
+            :func:`resolve_opponents`), one spec string alone, or an :data:`OpponentSampler`
+            ``sampler(rng, k) -> k agents`` called at every reset (self-play pools use this); may be empty
+            (or ``None``) for a one-seat game.
+        env_config: the game's config keys (and ``illegal_action``).
+        seat: ``"rotate"`` (default: seat = (first seat + episode index) mod players; the first seat is 0, or
+            drawn by ``reset(seed=...)``), ``"random"``, or a fixed seat int.
+        seed: seeds the episode seeds, seat draws and the opponents' generators.
+        shaping: ``value_fn(game, state) -> float[num_players]`` for potential-based shaping, or ``None``.
+        shaping_coef: scale of the potential (reward units per unit of value).
+        shaping_gamma: the learner's discount factor (must match the algorithm's ``gamma``).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text), ``"human"`` (prints it after every
+            ``reset`` and ``step``) or ``"rgb_array"`` (``uint8[H, W, 3]``).
+        mask_in: ``"info"`` (default): the observation is the game's ``Box(float32[obs_size])`` and the mask
+            is in ``info["action_mask"]`` (what SB3's ``MlpPolicy`` and SuperSuit need);
+            ``"observation"``: a ``Dict`` of ``"observation"`` and ``"action_mask"`` (``int8[num_actions]``),
+            as the AEC env's default.  ``action_masks()`` and ``info["action_mask"]`` are there in both.
+        **config: more game config keys, merged into ``env_config`` (so ``gymnasium.make(id,
+            num_players=3, mode="ffa")`` works).
+
+    Spaces: ``observation_space`` = the game's ``Box(float32[obs_size])`` (or the ``Dict`` above);
+    ``action_space`` = ``Discrete(num_actions)``.  ``info`` carries ``"seat"``, ``"action_mask"`` and, at the end,
+    ``"returns"`` (``float32[num_players]``), ``"outcome"`` (the learner's ``Outcome`` value from
+    ``game.outcome``: ``"win"``, ``"draw"``, ``"loss"``, ``"success"``, ``"failure"``, or ``"truncated"``) and
+    ``"win"`` (1 for win or success, 0 for draw or truncation, -1 for loss or failure; allies share one);
+    with shaping, ``info`` also carries ``"game_reward"``, the unshaped part of the reward.  With
+    ``env_config={"illegal_action": "penalize"}`` (what Gymnasium's and SB3's env checkers need, since they
+    step random actions) an illegal action ends the episode with reward -1 for its player, outcome
+    ``"loss"`` (``"failure"`` alone) for the offender and ``"draw"`` for the others, and
+    ``info["illegal_action"]`` tells whether the learner was the offender.
+
+    Raises:
+        ConfigError: bad ``seat``, ``render_mode``, ``mask_in`` or opponent, a key given both in ``env_config``
+            and as a keyword, or an unknown game config key (all ``ValueError``).
+        ValueError: no opponent for a game with several seats, or a bad ``seed``.
+        monolith_envs.IllegalActionError: the learner's action is illegal.
+    """
+
+    metadata: ClassVar[dict] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+
+    def __init__(
+        self,
+        env_id: str,
+        opponents: Sequence[Any] | OpponentSampler | None = None,
+        env_config: dict | None = None,
+        seat: str | int = "rotate",
+        seed: int | None = None,
+        shaping: Callable[[Any, Any], Any] | None = None,
+        shaping_coef: float = 1.0,
+        shaping_gamma: float = 1.0,
+        render_mode: str | None = None,
+        mask_in: str = "info",
+        **config: Any,
+    ):
+        super().__init__()
+        self.env_id = env_id
+        self.env_config = dict(env_config or {})
+        both = sorted(set(self.env_config) & set(config))
+        if both:
+            raise ConfigError(f"{env_id}: {', '.join(both)} given both in env_config and as a keyword; give each once")
+        self.env_config.update(config)
+        if "mask_in" in self.env_config:  # the inner AEC env keeps its Dict; the wrapper places the mask itself
+            raise ConfigError(f"{env_id}: pass mask_in to SingleAgentEnv(mask_in=...), not in env_config")
+        if not (render_mode is None or (type(render_mode) is str and render_mode in RENDER_MODES)):
+            raise ConfigError(f"{env_id}: render_mode={render_mode!r} is not supported; expected None or one of "
+                              + ", ".join(map(repr, RENDER_MODES)))
+        self.render_mode = render_mode
+        self.mask_in = check_mask_in(mask_in, f"{env_id}: SingleAgentEnv")
+        if seed is not None:
+            seed = check_seed(seed)
+        self.aec = monolith_envs.make(env_id, wrapped=False, **self.env_config)
+        self.game = self.aec.game
+        self.num_players = self.game.num_players
+        if not (seat in ("rotate", "random") or (type(seat) is int and 0 <= seat < self.num_players)):
+            raise ConfigError(f"seat must be 'rotate', 'random' or 0..{self.num_players - 1}, got {seat!r}")
+        self.seat_mode = seat
+        self.action_space = gym.spaces.Discrete(self.game.layout.n)
+        self.observation_space = observation_space_for(self.game.obs_spec.space, self.game.layout.n, self.mask_in)
+        if callable(opponents) and not isinstance(opponents, (list, tuple, str)) and not hasattr(opponents, "act"):
+            self._sampler: OpponentSampler = opponents
+        else:
+            pool = resolve_opponents(env_id, opponents)
+            if not pool and self.num_players > 1:
+                raise ValueError(f"{env_id} has {self.num_players} seats: at least one opponent agent is needed, "
+                                 "e.g. opponents=['random'] (or 'heuristic', 'mcts:50', agent objects)")
+            self._sampler = lambda rng, k: [pool[i % len(pool)] for i in range(k)]
+        self._rng = np.random.default_rng(seed)
+        self._episode = 0
+        self._rotation = 0  # seat of episode 0 in "rotate" mode (drawn by a seeded reset)
+        self.learner = 0
+        self.opponents: dict[int, Any] = {}
+        self._opp_rngs: dict[int, np.random.Generator] = {}
+        self._mask = np.zeros(self.game.layout.n, np.int8)
+        self.opponent_steps = 0
+        self._last_obs: np.ndarray | None = None
+        self._shaping = shaping
+        self._shaping_coef = float(shaping_coef)
+        self._shaping_gamma = float(shaping_gamma)
+        self._phi = 0.0
+
+    # ------------------------------------------------------------------ gym API
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Start an episode: pick the learner's seat and opponents, let opponents act until the learner's turn.
+
+        ``reset(seed=s)`` reproduces an episode exactly: it calls ``gymnasium.Env.reset(seed=s)`` and draws
+        everything from ``self.np_random`` (so seeded with ``s``): the seat (``"rotate"`` restarts its
+        rotation at a seat drawn from ``s``; ``"random"`` draws it), the opponents, the episode seed and
+        the opponents' generators.  ``reset()`` without a seed continues the stream (``"rotate"`` moves to
+        the next seat).
+
+        Returns ``(observation float32[obs_size], info)``.
+        """
+        super().reset(seed=seed)
+        n = self.num_players
+        if seed is not None:
+            self._rng = self.np_random
+            self._episode = 0
+            self._rotation = int(self._rng.integers(n)) if self.seat_mode == "rotate" else 0
+        if self.seat_mode == "rotate":
+            self.learner = (self._rotation + self._episode) % n
+        elif self.seat_mode == "random":
+            self.learner = int(self._rng.integers(n))
+        else:
+            self.learner = int(self.seat_mode)
+        self._episode += 1
+        opp_seats = [s for s in range(n) if s != self.learner]
+        agents = list(self._sampler(self._rng, len(opp_seats)))
+        self.opponents = dict(zip(opp_seats, agents))
+        episode_seed = int(self._rng.integers(2**62))
+        self.aec.reset(seed=episode_seed)
+        streams = np.random.SeedSequence(episode_seed).spawn(n)
+        self._opp_rngs = {s: np.random.default_rng(streams[s]) for s in opp_seats}
+        for ag in self.opponents.values():
+            ag.reset()
+            if hasattr(ag, "bind"):
+                ag.bind(self.aec)
+        _, done = self._play_opponents()
+        # an episode that ends before the learner ever acts is replayed (cannot happen in turn-based games
+        # where every seat acts, but keep the contract: reset returns a decision point)
+        if done:
+            return self.reset()
+        self._phi = self._potential(False)
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), self._info()
+
+    def step(self, action: int):
+        """Apply the learner's action, then the opponents' until the learner must act or the episode ends.
+
+        Returns ``(observation, reward, terminated, truncated, info)``; ``reward`` is the learner's reward
+        summed over every AEC step since its previous decision.
+        """
+        aec = self.aec
+        me = aec.possible_agents[self.learner]
+        if aec.agent_selection != me or aec.terminations[me] or aec.truncations[me]:
+            raise RuntimeError("step() called when the learner is not to act; call reset()")
+        aec.step(coerce_action(action, self.game.layout.n))  # 2.7 is refused, never truncated to 2
+        reward = float(aec.rewards[me])
+        more, _ = self._play_opponents()
+        reward += more
+        terminated = bool(aec.terminations[me])
+        truncated = bool(aec.truncations[me]) and not terminated
+        info = self._info()
+        if self._shaping is not None:
+            info["game_reward"] = reward
+            phi = self._potential(terminated or truncated)
+            reward += self._shaping_gamma * phi - self._phi
+            self._phi = phi
+        if terminated or truncated:
+            state = aec.game_state
+            info["returns"] = np.asarray(self.game.returns(state), np.float32)
+            if truncated:
+                outcome = "truncated"
+            elif any(aec.infos[a].get("illegal_action") for a in aec.possible_agents):
+                # illegal_action="penalize" ended the episode in a state the rules did not finish
+                mine = aec.infos[me].get("illegal_action", False)
+                info["illegal_action"] = mine
+                outcome = ("failure" if self.num_players == 1 else "loss") if mine else "draw"
+            else:
+                outcome = self.game.outcome(state)[self.learner].value
+            info["outcome"] = outcome
+            info["win"] = _WIN_SIGN[outcome]
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), reward, terminated, truncated, info
+
+    def set_state(self, state: Any) -> tuple[np.ndarray, float, bool]:
+        """Replace the current game state (hand-built positions for tests and curricula).
+
+        The opponents then act until the learner must decide.  Returns ``(observation, learner's reward
+        meanwhile, episode over)``.  The AEC env's reward bookkeeping restarts from ``state``'s returns.
+        """
+        self.aec.set_game_state(state)
+        reward, done = self._play_opponents()
+        return self._obs(), reward, done
+
+    def action_masks(self) -> np.ndarray:
+        """``bool[num_actions]``: the learner's legal actions (all False once the episode is over)."""
+        return self._mask.astype(bool)
+
+    def render(self) -> str | np.ndarray | None:
+        """The current state, omniscient: text (``"ansi"``, and without a ``render_mode``), printed text
+        (``"human"``, returns ``None``) or ``uint8[H, W, 3]`` (``"rgb_array"``)."""
+        if self.aec.game_state is None:
+            raise monolith_envs.MonolithEnvError("render() before reset()")
+        if self.render_mode == "rgb_array":
+            return self.game.render_rgb(self.aec.game_state)
+        text = self.game.render_text(self.aec.game_state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    # ------------------------------------------------------------------ internals
+    def _play_opponents(self) -> tuple[float, bool]:
+        """Opponents act until the learner's turn; returns (learner's reward meanwhile, episode over)."""
+        aec = self.aec
+        me = aec.possible_agents[self.learner]
+        reward = 0.0
+        while True:
+            agent = aec.agent_selection
+            if aec.terminations[agent] or aec.truncations[agent]:
+                self._mask = np.zeros(self.game.layout.n, np.int8)
+                self._last_obs = None
+                return reward, True
+            if agent == me:
+                o = aec.observe(me)
+                self._mask, self._last_obs = o["action_mask"], o["observation"]
+                return reward, False
+            seat = aec.agent_name_mapping[agent]
+            obs = aec.observe(agent)
+            a = self.opponents[seat].act(obs["observation"], obs["action_mask"], self._opp_rngs[seat])
+            aec.step(int(a))
+            self.opponent_steps += 1
+            reward += float(aec.rewards[me])
+
+    def _potential(self, done: bool) -> float:
+        """Shaping potential of the current state for the learner (0 without shaping or once done)."""
+        if self._shaping is None or done:
+            return 0.0
+        return self._shaping_coef * float(self._shaping(self.game, self.aec.game_state)[self.learner])
+
+    def _obs(self) -> np.ndarray | dict[str, np.ndarray]:
+        if self._last_obs is not None:
+            obs = np.asarray(self._last_obs, np.float32)
+        else:
+            obs = np.asarray(self.game.observe(self.aec.game_state, self.learner), np.float32)
+        if self.mask_in == "observation":
+            return {"observation": obs, "action_mask": self._mask.astype(np.int8)}
+        return obs
+
+    def _info(self) -> dict:
+        return {"seat": self.learner, "action_mask": self._mask}

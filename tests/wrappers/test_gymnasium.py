@@ -1,0 +1,164 @@
+"""The single-agent wrapper as a Gymnasium env: registered ids, make / make_vec, env checkers, render modes,
+agent spec strings as opponents, and the old import path."""
+
+from __future__ import annotations
+
+import sys
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import monolith_envs
+from monolith_envs import ConfigError
+from monolith_envs.registration import GYM_IDS
+from monolith_envs.wrappers import SingleAgentEnv
+
+ARENA = "monolith_envs/MonolithArena-v0"
+
+
+def test_the_gymnasium_ids_are_registered_at_import():
+    assert GYM_IDS == {
+        "monolith_arena_v0": "monolith_envs/MonolithArena-v0",
+        "monolith_strategy_v0": "monolith_envs/MonolithStrategy-v0",
+        "the_monolith_v0": "monolith_envs/TheMonolith-v0",
+    }
+    for env_id, gym_id in GYM_IDS.items():
+        spec = gym.spec(gym_id)
+        assert spec.entry_point == "monolith_envs.wrappers:SingleAgentEnv" and spec.kwargs == {"env_id": env_id}
+
+
+@pytest.mark.parametrize("env_id,gym_id", sorted(GYM_IDS.items()))
+def test_gymnasium_make_plays_against_spec_string_opponents(env_id, gym_id):
+    env = gym.make(gym_id, opponents=["random"])
+    assert isinstance(env.unwrapped, SingleAgentEnv) and env.unwrapped.env_id == env_id
+    obs, info = env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        assert env.observation_space.contains(obs)
+        mask = env.get_wrapper_attr("action_masks")()
+        np.testing.assert_array_equal(mask, info["action_mask"].astype(bool))
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        if terminated or truncated:
+            obs, info = env.reset()
+    env.close()
+
+
+def test_heuristic_spec_string_is_the_games_heuristic():
+    """``SingleAgentEnv(env_id, ["heuristic"])`` used to fail with an AttributeError on the string."""
+    from agents import heuristic_for
+
+    env = SingleAgentEnv("monolith_arena_v0", ["heuristic"], seed=0)
+    env.reset(seed=0)
+    (opp,) = env.opponents.values()
+    assert type(opp) is type(heuristic_for("monolith_arena_v0"))
+    mask = env.action_masks()
+    env.step(int(np.flatnonzero(mask)[0]))
+    assert env.opponent_steps > 0
+
+
+def test_spec_strings_mix_with_agent_objects_and_a_lone_string():
+    from agents import MCTSAgent, RandomAgent
+
+    mine = RandomAgent()
+    env = SingleAgentEnv("monolith_arena_v0", ["mcts:5", mine], {"num_players": 3, "mode": "ffa"}, seat=0, seed=0)
+    env.reset(seed=0)
+    assert isinstance(env.opponents[1], MCTSAgent) and env.opponents[1].simulations == 5
+    assert env.opponents[2] is mine
+    env = SingleAgentEnv("monolith_arena_v0", "random", seat=0)
+    env.reset(seed=0)
+    assert isinstance(env.opponents[1], RandomAgent)
+
+
+def test_bad_opponents_get_a_clear_error():
+    from agents import AgentSpecError
+
+    with pytest.raises(AgentSpecError, match="accepted: random | heuristic"):
+        SingleAgentEnv("monolith_arena_v0", ["heurstic"])
+    with pytest.raises(ConfigError, match=r"opponents\[0\] = 42 is neither an agent spec string"):
+        SingleAgentEnv("monolith_arena_v0", [42])
+    with pytest.raises(ValueError, match=r"at least one opponent agent is needed, e.g. opponents=\['random'\]"):
+        gym.make(ARENA)
+
+
+def test_spec_strings_without_the_agents_package_say_what_to_do(monkeypatch):
+    monkeypatch.setitem(sys.modules, "agents", None)  # import agents -> ImportError
+    with pytest.raises(ConfigError, match="needs the 'agents' package .* pass agent objects instead"):
+        SingleAgentEnv("monolith_arena_v0", ["heuristic"])
+
+
+def test_game_config_keys_as_keywords():
+    env = gym.make(ARENA, opponents=["random", "random"], num_players=3, mode="ffa")
+    assert env.unwrapped.num_players == 3
+    with pytest.raises(ConfigError, match="num_players given both in env_config and as a keyword"):
+        SingleAgentEnv("monolith_arena_v0", ["random"], {"num_players": 2}, num_players=2)
+    with pytest.raises(ConfigError, match="unknown"):
+        gym.make(ARENA, opponents=["random"], num_playerz=2)
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_gymnasium_make_vec(mode):
+    envs = gym.make_vec(ARENA, num_envs=2, vectorization_mode=mode, opponents=["random"])
+    try:
+        obs, info = envs.reset(seed=5)
+        assert obs.shape == (2, *envs.single_observation_space.shape) and obs.dtype == np.float32
+        assert info["action_mask"].shape == (2, 500)
+        rng = np.random.default_rng(0)
+        for _ in range(4):
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+            obs, reward, terminated, truncated, info = envs.step(actions)
+            assert reward.shape == (2,) and info["action_mask"].shape == (2, 500)
+        again = gym.make_vec(ARENA, num_envs=2, vectorization_mode="sync", opponents=["random"])
+        np.testing.assert_array_equal(again.reset(seed=5)[0], envs.reset(seed=5)[0])  # reset(seed) seeds env i
+        again.close()
+    finally:
+        envs.close()
+
+
+def test_gymnasium_env_checker():
+    from gymnasium.utils.env_checker import check_env
+
+    env = gym.make(ARENA, opponents=["random"], illegal_action="penalize", render_mode="ansi")
+    check_env(env.unwrapped)
+
+
+def test_sb3_check_env():
+    from stable_baselines3.common.env_checker import check_env
+
+    check_env(gym.make(ARENA, opponents=["random"], illegal_action="penalize").unwrapped)
+    check_env(SingleAgentEnv("monolith_arena_v0", ["random"], {"illegal_action": "penalize"}, mask_in="observation"))
+
+
+def test_render_modes(capsys):
+    env = gym.make(ARENA, opponents=["random"], render_mode="rgb_array")
+    env.reset(seed=0)
+    frame = env.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    env = gym.make(ARENA, opponents=["random"], render_mode="ansi")
+    env.reset(seed=0)
+    assert "P0" in env.render()
+    env = gym.make(ARENA, opponents=["random"], render_mode="human")
+    env.reset(seed=0)
+    assert "P0" in capsys.readouterr().out
+    with pytest.raises(ConfigError, match="render_mode='video' is not supported; expected None or one of"):
+        SingleAgentEnv("monolith_arena_v0", ["random"], render_mode="video")
+
+
+def test_training_wrapper_re_exports_the_package_wrapper():
+    import training.wrapper
+
+    assert training.wrapper.SingleAgentEnv is SingleAgentEnv
+    assert monolith_envs.wrappers.SingleAgentEnv is SingleAgentEnv
+
+
+def test_import_registers_ids_without_importing_the_wrapper_or_agents():
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = ("import sys, gymnasium, monolith_envs; print('monolith_envs/TheMonolith-v0' in gymnasium.registry, "
+            "'monolith_envs.wrappers' in sys.modules, 'agents' in sys.modules, 'torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root,
+                         env=dict(os.environ, PYTHONPATH=str(root))).stdout
+    assert out.split() == ["True", "False", "False", "False"]
