@@ -52,7 +52,8 @@ def _dir(d: int) -> tuple:
 
 def status_lines(game, state, viewer: int | None = None) -> list:
     """Three lines: decision number, sub-phase and the last round; the seat to act (or the result) and the
-    teams; the last action (``state.last_move``) by name, and whose view this is."""
+    teams; the last action (``state.last_move``) by name, shown to its own seat and the omniscient view only,
+    and whose view this is."""
     sub = _enum_name(Sub, state.sub_phase).replace("_", " ").lower()
     first = f"Decision {state.decisions} · {sub}" + (" · last round" if state.last_round else "")
     if state.terminal:
@@ -63,7 +64,9 @@ def status_lines(game, state, viewer: int | None = None) -> list:
     if _teams(game):
         second += " · teams A: P0 P2, B: P1 P3"
     last = getattr(state, "last_move", None)
-    third = f"Last: P{last[0]} {game.layout.decode(int(last[1]))}" if last is not None and hasattr(game, "layout") else ""
+    third = ""
+    if last is not None and hasattr(game, "layout") and (viewer is None or viewer == last[0]):  # a setup pick is secret
+        third = f"Last: P{last[0]} {game.layout.decode(int(last[1]))}"
     view = "omniscient view" if viewer is None else f"as seen by P{viewer}"
     return [first + f" · {view}", second, third]
 
