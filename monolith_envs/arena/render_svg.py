@@ -34,7 +34,7 @@ _CX, _CY = 280.0, 236.0
 W = 560
 #: the legend lines under the picture
 LEGEND = ("Fill: owner (pale: Rune, ring: Banner) · white wedge: front edge · number top right: initiative",
-          "Dark tick: melee · gold tick: ranged (longer = stronger) · grey bar: armour · red dots: wounds",
+          "Dark bar: melee · gold bar: ranged (longer = stronger) · grey rim bar: armour · red dots: wounds",
           "Green dots: poison · hatching: netted · thick coloured outline + Sk: Monolith segment k")
 
 
@@ -75,9 +75,9 @@ def _tile_lines(name: str) -> list:
     name = name.removeprefix("Rune of ")
     words = name.split()
     if len(name) <= 10 or len(words) == 1:
-        return [name[:12]]
+        return [name[:16]]
     half = (len(words) + 1) // 2
-    return [" ".join(words[:half])[:12], " ".join(words[half:])[:12]]
+    return [" ".join(words[:half])[:16], " ".join(words[half:])[:16]]
 
 
 def _seg_text(tb, state, p: int, k: int, viewer) -> str:
@@ -133,14 +133,15 @@ def _draw_hex(sc: Scene, game, state, tb, h: int, netted, segs) -> None:
                 for k in range(-3, 4):
                     sc.line(cx + 9 * k - 14, cy - 14, cx + 9 * k + 14, cy + 14, _DARK, 1)
             lines = _tile_lines(tb.name_of[t])
+            size = min(9.5, 50 / (0.62 * max(len(ln) for ln in lines)))  # fits inside the front wedges
             for n, ln in enumerate(lines):
-                sc.text(cx, cy - 5 * (len(lines) - 1) + 10 * n, ln, 9.5, ink, "middle", bold=True)
+                sc.text(cx, cy - 5 * (len(lines) - 1) + 10 * n, ln, size, ink, "middle", bold=True)
             init = tb.init[t]
             if init:
                 sc.text(cx + 17, cy - 24, "/".join(str(v) for v in init), 9, ink, "middle", bold=True)
             nw = min(state.wounds[i], 6)
             for k in range(nw):
-                sc.circle(cx - 4.5 * (nw - 1) + 9 * k, cy + 20, 3.6, _WOUND, _WHITE, 1)
+                sc.circle(cx - 5.5 * (nw - 1) + 11 * k, cy + 20, 4.5, _WOUND, _DARK, 1)
             npz = min(state.poison[i], 6)
             for k in range(npz):
                 sc.circle(cx - 4.5 * (npz - 1) + 9 * k, cy - 16 if not init else cy + 29, 3.2, _POISON, _DARK, 1)
