@@ -33,7 +33,7 @@ _R = 46.0  # hex centre-to-corner radius
 _CX, _CY = 280.0, 236.0
 W = 560
 #: the legend lines under the picture
-LEGEND = ("Fill: owner (pale: Rune, ring: Banner) · white wedge: front edge · number top right: initiative",
+LEGEND = ("Fill: owner (pale: Rune, ring: Banner) · white wedge: front edge · top left: hex · top right: initiative",
           "Dark bar: melee · gold bar: ranged (longer = stronger) · grey rim bar: armour · red dots: wounds",
           "Green dots: poison · hatching: netted · thick coloured outline + Sk: Monolith segment k")
 
@@ -137,8 +137,11 @@ def _draw_hex(sc: Scene, game, state, tb, h: int, netted, segs) -> None:
             for n, ln in enumerate(lines):
                 sc.text(cx, cy - 5 * (len(lines) - 1) + 10 * n, ln, size, ink, "middle", bold=True)
             init = tb.init[t]
-            if init:
-                sc.text(cx + 17, cy - 24, "/".join(str(v) for v in init), 9, ink, "middle", bold=True)
+            if init:  # on a dark tab, readable over a front wedge or an attack bar
+                label = "/".join(str(v) for v in init)
+                sc.rect(cx + 17 - 3 - 2.8 * len(label), cy - 30, 6 + 5.6 * len(label), 12, mix(fill, 0.45, _DARK),
+                        rx=3)
+                sc.text(cx + 17, cy - 24, label, 9, _WHITE, "middle", bold=True)
             nw = min(state.wounds[i], 6)
             for k in range(nw):
                 sc.circle(cx - 5.5 * (nw - 1) + 11 * k, cy + 20, 4.5, _WOUND, _DARK, 1)
@@ -149,7 +152,9 @@ def _draw_hex(sc: Scene, game, state, tb, h: int, netted, segs) -> None:
             sc.polygon(hex_corners(cx, cy, _R - 4), None, mix(OWNER_COLOURS[p % 4], 0.4, (0, 0, 0)), 4)
             if not state.mono_folded[p]:
                 sc.text(cx + 18, cy + 24, f"S{k}", 9, _DARK, "middle", bold=True)
-        sc.text(cx - 18, cy - 24, str(h), 9, (70, 70, 70) if i < 0 else ink, "middle")
+        if i >= 0:  # a light tab under the hex number of an occupied hex
+            sc.rect(cx - 18 - 2 - 2.8 * len(str(h)), cy - 30, 4 + 5.6 * len(str(h)), 12, (245, 245, 240), rx=3)
+        sc.text(cx - 18, cy - 24, str(h), 9, (70, 70, 70), "middle")
 
 
 def draw(game, state, viewer: int | None = None) -> Scene:
