@@ -18,7 +18,7 @@ import math
 
 from ..core.drawing import Scene, hex_corners, mix
 from .board import COORDS, NUM_HEXES
-from .render import _enum_name, _module, _netted, _segments, _tables, _teams
+from .render import _enum_name, _module, _netted, _pending_text, _segments, _tables, _teams
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import Sub
 from .tables import Kind
@@ -35,7 +35,8 @@ W = 560
 #: the legend lines under the picture
 LEGEND = ("Fill: owner (pale: Rune, ring: Banner) · white wedge: front edge · top left: hex · top right: initiative",
           "Dark bar: melee · gold bar: ranged (longer = stronger) · grey rim bar: armour · red dots: wounds",
-          "Green dots: poison · hatching: netted · thick coloured outline + Sk: Monolith segment k")
+          "Green dots: poison · hatching: netted · thick coloured outline + Sk: Monolith segment k",
+          "Dashed gold outline: the hexes chosen for the pending resolution · ▶: the seat to act")
 
 
 def hex_center(h: int) -> tuple:
@@ -51,9 +52,9 @@ def _dir(d: int) -> tuple:
 
 
 def status_lines(game, state, viewer: int | None = None) -> list:
-    """Three lines: decision number, sub-phase and the last round; the seat to act (or the result) and the
+    """Four lines: decision number, sub-phase and the last round; the seat to act (or the result) and the
     teams; the last action (``state.last_move``) by name, shown to its own seat and the omniscient view only,
-    and whose view this is."""
+    and whose view this is; the pending resolution (effect, order, the chosen hexes A, B, C) or ``""``."""
     sub = _enum_name(Sub, state.sub_phase).replace("_", " ").lower()
     first = f"Decision {state.decisions} · {sub}" + (" · last round" if state.last_round else "")
     if state.terminal:
@@ -68,7 +69,8 @@ def status_lines(game, state, viewer: int | None = None) -> list:
     if last is not None and hasattr(game, "layout") and (viewer is None or viewer == last[0]):  # a setup pick is secret
         third = f"Last: P{last[0]} {game.layout.decode(int(last[1]))}"
     view = "omniscient view" if viewer is None else f"as seen by P{viewer}"
-    return [first + f" · {view}", second, third]
+    pend = _pending_text(_tables(game), state)  # the resolution under way; its hexes are outlined in gold
+    return [first + f" · {view}", second, third, pend.replace("pending ", "Pending: ", 1) if pend else ""]
 
 
 def _tile_lines(name: str) -> list:
@@ -100,7 +102,8 @@ def _draw_hex(sc: Scene, game, state, tb, h: int, netted, segs) -> None:
         t, f = state.itype[i], state.facing[i]
         title = (f"hex {h}: P{i // PER_SEAT} {tb.name_of[t]}, facing {f}, wounds {state.wounds[i]}"
                  f"/{tb.tough[t]}" + (f", poison {state.poison[i]}" if state.poison[i] else "")
-                 + (", netted" if netted[h] else ""))
+                 + (", netted" if netted[h] else "") + (", Net-order marker" if state.net_marker_on == i else "")
+                 + (", entrenched" if state.entrench_on == i else ""))
     with sc.group(title=title, id=f"hex-{h}", target=f"hex:{h}"):
         if i < 0:
             sc.polygon(corners, _EMPTY, _EDGE, 1.5)
@@ -171,11 +174,15 @@ def draw(game, state, viewer: int | None = None) -> Scene:
     teams, module = _teams(game), _module(game, state)
     panel_h = 58 if module else 42
     top = 462
-    height = top + n * (panel_h + 6) + 3 * 18 + len(LEGEND) * 15 + 20
+    height = top + n * (panel_h + 6) + 4 * 18 + len(LEGEND) * 15 + 20
     sc = Scene(W, height, _BG, title=f"Monolith Arena, decision {state.decisions}")
     sc.text(W / 2, 22, "Monolith Arena", 18, _DARK, "middle", bold=True)
     for h in range(NUM_HEXES):
         _draw_hex(sc, game, state, tb, h, netted, segs)
+    for h in {v for v in (state.p_a, state.p_b, state.p_c) if 0 <= v < NUM_HEXES}:
+        cx, cy = hex_center(h)
+        pts = hex_corners(cx, cy, _R - 2)
+        sc.polyline(pts + pts[:1], (240, 190, 20), 3, dash=6)
     y = top
     for p in range(n):
         col = OWNER_COLOURS[p % 4]
@@ -209,7 +216,7 @@ def draw(game, state, viewer: int | None = None) -> Scene:
         y += panel_h + 6
     for k, line in enumerate(status_lines(game, state, viewer)):
         sc.text(12, y + 9 + 18 * k, line, 12.5, _RESULT if state.terminal and k == 1 else _DARK, bold=k < 2)
-    y += 3 * 18 + 4
+    y += 4 * 18 + 4
     for k, line in enumerate(LEGEND):
         sc.text(12, y + 7 + 15 * k, line, 10, (85, 85, 85))
     return sc

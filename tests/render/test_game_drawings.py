@@ -11,6 +11,7 @@ import pytest
 
 import monolith_envs
 from monolith_envs.arena.positions_text import parse_position as arena_position
+from monolith_envs.arena.render_svg import hex_center
 from monolith_envs.strategy import parse_position as strategy_position
 from monolith_envs.the_monolith import parse_position as monolith_position
 
@@ -148,8 +149,11 @@ def test_no_hidden_fact_of_another_seat_in_a_seats_drawing(eid, cfg):
                     assert game.render_svg(state, viewer) == game.render_svg(other, viewer), (seed, step, viewer)
                     changed += game.render_svg(state) != game.render_svg(other)
                     checked += 1
+                ET.fromstring(game.render_svg(state))  # every drawing is well-formed XML
             env.step(int(rng.choice(env.legal_actions())))
             step += 1
+        for viewer in (None, *range(game.num_players)):  # the final state too
+            assert ET.fromstring(game.render_svg(env.game_state, viewer)) is not None
     assert checked > 20 and changed > 0  # the omniscient drawing does show what was redrawn
 
 
@@ -158,3 +162,24 @@ def test_drawing_text_is_escaped_and_selectable():
     svg = game.render_svg(s)
     assert re.search(r"<text [^>]*>P0 Dragon Empire</text>", svg) or re.search(r"<text [^>]*>▶ P0 Dragon Empire</text>", svg)
     assert "<image" not in svg and "base64" not in svg
+
+
+def test_arena_pending_hexes_are_outlined_and_named():
+    game, s = arena_position("""
+factions: lords_of_the_abyss, dragon_empire
+0: la_banner
+9: la_spike f=1
+16: de_banner
+10: de_knight f=0
+hand P0: la_push_back
+""")
+    game.apply(s, 365)
+    assert "dashed" not in game.render_svg(s).replace("Dashed", "")  # nothing chosen yet
+    hex10 = next(a for a in np.flatnonzero(game.legal_mask(s)) if game.layout.decode(int(a)) == "SELECT_HEX(hex=10)")
+    game.apply(s, int(hex10), np.random.default_rng(0))
+    svg = game.render_svg(s)
+    assert "Pending: push_back order=la_push_back A=10" in _texts(svg)
+    dashed = [p for p in ET.fromstring(svg).iter(NS + "polyline") if p.get("stroke-dasharray")]
+    assert len(dashed) == 1
+    xs = [float(v.split(",")[0]) for v in dashed[0].get("points").split()]
+    assert abs(sum(xs[:6]) / 6 - hex_center(10)[0]) < 1
