@@ -93,7 +93,7 @@ def make(env_id: str, *, wrapped: bool = True, render_mode: str | None = None, i
         env_id: one of :func:`available_envs`.
         wrapped: True (default) returns ``env()`` (with PettingZoo's OrderEnforcingWrapper); False the bare
             ``raw_env()``.
-        render_mode: None, "ansi", "human" or "rgb_array".
+        render_mode: None, "ansi", "human", "rgb_array" or "svg".
         illegal_action: "raise" or "penalize" (see :class:`~monolith_envs.core.aec.RulesAECEnv`).
         **config: the game's config keys.
 

@@ -55,7 +55,7 @@ def observation_space_for(obs_space: spaces.Box, num_actions: int, mask_in: str)
                         "action_mask": spaces.Box(0, 1, shape=(num_actions,), dtype=np.int8)})
 
 
-RENDER_MODES = (None, "ansi", "human", "rgb_array")
+RENDER_MODES = (None, "ansi", "human", "rgb_array", "svg")
 _STEP_AFTER_END = "step() after the episode ended and every agent was stepped out with None; call reset()"
 
 
@@ -66,7 +66,8 @@ class RulesAECEnv(AECEnv):
         game_cls: the game class; ``game_cls(config)`` validates ``config`` and builds a :class:`Game`.
         env_id: registered id (e.g. ``"monolith_arena_v0"``).
         render_mode: ``None``, ``"ansi"`` (``render()`` returns text), ``"human"`` (prints text) or
-            ``"rgb_array"`` (``render()`` returns ``uint8[H, W, 3]``).
+            ``"rgb_array"`` (``render()`` returns ``uint8[H, W, 3]``) or ``"svg"`` (``render()`` returns the
+            omniscient SVG document, a ``str``; ``env.game.render_svg(env.game_state, seat)`` draws one seat's view).
         illegal_action: ``"raise"`` (default): an illegal action raises :class:`IllegalActionError` and leaves
             the state and the episode's generator unchanged. ``"penalize"``: like PettingZoo classic's ``TerminateIllegalWrapper``, the
             offender gets reward -1, the others 0, and the episode terminates (not zero-sum).
@@ -104,7 +105,7 @@ class RulesAECEnv(AECEnv):
         self._game_cls = game_cls
         if not any(render_mode is m or (type(render_mode) is str and render_mode == m) for m in RENDER_MODES):
             raise ConfigError(f"{env_id}: render_mode={render_mode!r} is not supported; expected one of None, "
-                              "'ansi', 'human', 'rgb_array'")
+                              "'ansi', 'human', 'rgb_array', 'svg'")
         if not (type(illegal_action) is str and illegal_action in ILLEGAL_ACTION_POLICIES):
             raise ConfigError(f"{env_id}: illegal_action={illegal_action!r} is not allowed; expected one of "
                               + ", ".join(map(repr, ILLEGAL_ACTION_POLICIES)))
@@ -113,7 +114,7 @@ class RulesAECEnv(AECEnv):
         self.mask_in = check_mask_in(mask_in, env_id)
         self._mask_in_info = mask_in == "info"
         self.metadata = {
-            "render_modes": ["ansi", "human", "rgb_array"],
+            "render_modes": ["ansi", "human", "rgb_array", "svg"],
             "name": env_id,
             "is_parallelizable": False,
             "render_fps": 2,
@@ -367,7 +368,7 @@ class RulesAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ views
     def render(self) -> str | np.ndarray | None:
-        """Text (``"ansi"``/``"human"``) or ``uint8[H, W, 3]`` (``"rgb_array"``) picture of the match."""
+        """Text (``"ansi"``/``"human"``), ``uint8[H, W, 3]`` (``"rgb_array"``) or SVG text (``"svg"``) of the match."""
         if self.render_mode is None:
             import gymnasium
 
@@ -377,6 +378,8 @@ class RulesAECEnv(AECEnv):
             raise MonolithEnvError("render() before reset()")
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(self.game_state)
+        if self.render_mode == "svg":
+            return self.game.render_svg(self.game_state)
         text = self.game.render_text(self.game_state)
         if self.render_mode == "human":
             print(text)

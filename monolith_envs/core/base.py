@@ -119,6 +119,17 @@ class GameBase:
         """A clone of ``state`` (the default of a perfect-information game: nothing is hidden)."""
         return self.clone(state)
 
+    def render_svg(self, state: Any, viewer: int | None = None) -> str:
+        """Default drawing: the text render (``render_text(state, viewer)``) as SVG ``<text>`` lines."""
+        from .drawing import Scene
+
+        lines = str(self.render_text(state, viewer)).splitlines()[:400] or [""]
+        width = min(4096, max(200, 8 * max(len(ln) for ln in lines) + 20))
+        sc = Scene(width, min(4096, 16 * len(lines) + 20), (255, 255, 255), title=self.env_id)
+        for k, line in enumerate(lines):
+            sc.text(10, 18 + 16 * k, line, 13, (20, 20, 20))
+        return sc.to_svg()
+
     def check_invariants(self, state: Any) -> None:
         """No invariant (a game overrides this with its rules' invariants, raising ``InvariantError``)."""
 

@@ -249,6 +249,9 @@ class Game(Protocol):
     def render_rgb(self, state: Any) -> np.ndarray:
         """``uint8[H, W, 3]`` picture of the board."""
 
+    def render_svg(self, state: Any, viewer: int | None = None) -> str:
+        """SVG document of the board as ``viewer`` sees it (``None``: omniscient); hidden facts as in ``observe``."""
+
     def resample_hidden(self, state: Any, viewer: int, rng: np.random.Generator) -> Any:
         """A copy of ``state`` in which everything ``viewer`` may not know is redrawn at random.
 

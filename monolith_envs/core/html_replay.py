@@ -1,18 +1,24 @@
 """One self-contained HTML page that shows an episode log decision by decision (``replay FILE --html OUT``).
 
-The page holds, for every decision of the replayed episode and for the final state: the game's
-``render_rgb`` picture (an embedded PNG), its text render, the player to act, the decoded action that was
-played and the chance events its ``apply`` drew.  A slider, step buttons (first, previous, play/pause, next,
-last) and the arrow keys move through the steps.  It needs nothing but a browser: no scripts, styles or
-images are loaded from anywhere (the PNGs are ``data:`` URLs, encoded here with :mod:`zlib`).
+The page holds, for every decision of the replayed episode and for the final state: the game's omniscient
+SVG drawing (``render_svg``), its text render, the player to act, the decoded action that was played and
+the chance events its ``apply`` drew; at the end each seat's returns and outcome.  A slider, step buttons
+(first, previous, play/pause, next, last), the arrow keys and the list of moves (the action names, click one
+to go there) move through the steps; the step is kept in the address (``page.html#step=40`` opens step 40).
+It needs nothing but a browser: no scripts, styles or images are loaded from anywhere.
 
-Element ids (stable, used by the tests): ``frame`` (the picture), ``slider``, ``first``, ``prev``, ``play``,
-``next``, ``last``, ``status`` (``step k / N``), ``action``, ``chance``, ``text``.
+The drawings are stored once per distinct line: the page holds a table of the distinct SVG and text lines,
+and each step holds only its changes from the step before (``[start, end, [line numbers]]`` splices), which
+keeps a page a small fraction of one picture per step.
+
+Element ids (stable, used by the tests): ``frame`` (the SVG board), ``slider``, ``first``, ``prev``, ``play``,
+``next``, ``last``, ``status`` (``step k / N``), ``action``, ``chance``, ``text``, ``moves`` (the list of
+moves, one ``li`` per decision), ``returns`` (the table of each seat's returns, shown at the last step).
 """
 
 from __future__ import annotations
 
-import base64
+import difflib
 import html
 import json
 import struct
@@ -24,7 +30,7 @@ import numpy as np
 
 from .replay import EpisodeLog, replay_steps
 
-__all__ = ["episode_frames", "png_bytes", "render_html", "write_html_replay"]
+__all__ = ["episode_frames", "pack_frames", "png_bytes", "render_html", "write_html_replay"]
 
 
 def png_bytes(img: np.ndarray) -> bytes:
@@ -55,7 +61,9 @@ def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:
 
     Returns:
         ``len(log.actions) + 1`` dicts ``{"step", "player", "action", "action_name", "chance": [str],
-        "text", "png": base64 str}``; the last one (``action`` None) is the final state with ``"result"``.
+        "text", "svg": str}``; the last one (``action`` None) is the final state with ``"result"``,
+        ``"returns"`` (one float per seat) and ``"outcome"`` (one outcome name per seat, or None when the log
+        ends before the game does).
 
     Raises:
         LogError: the log does not replay (see :func:`~monolith_envs.core.replay.replay_steps`).
@@ -67,11 +75,13 @@ def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:
         game, state = env.game, env.game_state
         frame = {"step": step, "player": env.agent_selection, "action": action,
                  "action_name": None if action is None else game.layout.decode(int(action)), "chance": [],
-                 "text": game.render_text(state), "png": base64.b64encode(png_bytes(game.render_rgb(state))).decode()}
+                 "text": game.render_text(state), "svg": game.render_svg(state)}
         if action is None:
             returns = [round(float(x), 4) for x in game.returns(state)]
+            frame["returns"], frame["outcome"] = returns, None
             if game.is_terminal(state):
-                outcome = ", ".join(f"player_{i} {o.value}" for i, o in enumerate(game.outcome(state)))
+                frame["outcome"] = [o.value for o in game.outcome(state)]
+                outcome = ", ".join(f"player_{i} {o}" for i, o in enumerate(frame["outcome"]))
                 frame["result"] = f"game over: {outcome}; returns {returns}"
             else:
                 frame["result"] = f"the log ends here (not a terminal state); returns so far {returns}"
@@ -85,7 +95,14 @@ _PAGE = """<!DOCTYPE html>
 <style>
 body { font-family: sans-serif; margin: 12px; background: #f6f4ee; color: #222; }
 #wrap { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; }
-#frame { image-rendering: pixelated; border: 1px solid #999; background: #fff; }
+#frame { border: 1px solid #999; background: #fff; line-height: 0; }
+#frame svg { max-width: 100%; height: auto; }
+#moves { font-family: monospace; font-size: 12px; max-height: 560px; overflow: auto; margin: 0;
+         padding: 4px 4px 4px 44px; background: #fff; border: 1px solid #ccc; }
+#moves li { cursor: pointer; white-space: nowrap; }
+#moves li.now { background: #ffe08a; font-weight: bold; }
+#returns { border-collapse: collapse; margin: 6px 0; }
+#returns td, #returns th { border: 1px solid #bbb; padding: 2px 10px; }
 #controls { margin: 8px 0; display: flex; gap: 6px; align-items: center; }
 #slider { width: 420px; }
 #text { font-family: monospace; font-size: 12px; white-space: pre; background: #fff; padding: 6px;
@@ -106,25 +123,63 @@ body { font-family: sans-serif; margin: 12px; background: #f6f4ee; color: #222; 
 </div>
 <div id="action"></div>
 <div id="chance"></div>
-<div id="wrap"><img id="frame" alt="the board at this step"><div id="text"></div></div>
+<table id="returns" hidden><thead><tr><th>seat</th><th>outcome</th><th>return</th></tr></thead><tbody></tbody></table>
+<div id="wrap"><div id="frame" role="img" aria-label="the board at this step"></div><ol id="moves" start="0"></ol>
+<div id="text"></div></div>
 <script id="frames" type="application/json">__FRAMES__</script>
 <script>
 "use strict";
-const frames = JSON.parse(document.getElementById("frames").textContent);
+const data = JSON.parse(document.getElementById("frames").textContent);
+const frames = data.frames, lines = data.lines;
 const $ = (id) => document.getElementById(id);
-let k = 0, timer = null;
+function unpack(key) {  // each step stores splices of the step before's line numbers
+  let cur = [];
+  for (const f of frames) {
+    const ops = f[key];
+    for (let j = ops.length - 1; j >= 0; j--) { cur.splice(ops[j][0], ops[j][1] - ops[j][0], ...ops[j][2]); }
+    f[key] = cur.slice();  // a copy: the next step splices cur
+  }
+}
+unpack("svg"); unpack("text");
+const moves = $("moves");
+frames.forEach((f, i) => {
+  const li = document.createElement("li");
+  li.textContent = f.action === null ? "end" : f.player + ": " + f.action_name;
+  li.onclick = () => show(i);
+  moves.appendChild(li);
+});
+const last = frames[frames.length - 1];
+last.returns.forEach((r, i) => {
+  const tr = document.createElement("tr");
+  for (const v of ["player_" + i, last.outcome === null ? "-" : last.outcome[i], String(r)]) {
+    const td = document.createElement("td"); td.textContent = v; tr.appendChild(td);
+  }
+  $("returns").tBodies[0].appendChild(tr);
+});
+let k = -1, timer = null;
 function show(i) {
-  k = Math.max(0, Math.min(frames.length - 1, i));
+  i = Math.max(0, Math.min(frames.length - 1, i | 0));
+  if (k >= 0) moves.children[k].classList.remove("now");
+  k = i;
   const f = frames[k];
-  $("frame").src = "data:image/png;base64," + f.png;
+  moves.children[k].classList.add("now");
+  moves.children[k].scrollIntoView({block: "nearest"});
+  $("frame").innerHTML = f.svg.map((n) => lines[n]).join("\\n");
+  $("returns").hidden = k !== frames.length - 1;
+  if (location.hash !== "#step=" + k) history.replaceState(null, "", "#step=" + k);
   $("slider").value = k;
   $("status").textContent = "step " + k + " / " + (frames.length - 1);
   $("action").textContent = f.action === null ? f.result
       : f.player + " plays " + f.action_name + " [" + f.action + "]";
   $("chance").textContent = f.action === null ? "" :
       (f.chance.length ? "chance: " + f.chance.join("; ") : "chance: none");
-  $("text").textContent = f.text;
+  $("text").textContent = f.text.map((n) => lines[n]).join("\\n");
 }
+function fromHash() {
+  const m = /^#step=(\\d+)$/.exec(location.hash);
+  return m ? parseInt(m[1], 10) : 0;
+}
+window.addEventListener("hashchange", () => show(fromHash()));
 function play() {
   if (timer) { clearInterval(timer); timer = null; $("play").textContent = "play"; return; }
   $("play").textContent = "pause";
@@ -142,17 +197,44 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === "Home") show(0); else if (e.key === "End") show(frames.length - 1);
   else if (e.key === " ") { e.preventDefault(); play(); }
 });
-show(0);
+show(fromHash());
 </script>
 </body></html>
 """
+
+
+def pack_frames(frames: list[dict]) -> dict:
+    """``{"lines": [str], "frames": [...]}``: ``frames`` with ``svg`` and ``text`` replaced by splices.
+
+    Every distinct line of the drawings and text renders is stored once in ``lines``; a frame's ``svg`` and
+    ``text`` become ``[[i1, i2, [n, ...]], ...]``: replace items ``i1:i2`` of the previous frame's list of
+    line numbers by ``n, ...`` (applied from the last splice to the first; the first frame starts empty).
+    """
+    lines: list[str] = []
+    index: dict[str, int] = {}
+    prev: dict[str, list[int]] = {"svg": [], "text": []}
+    out = []
+    for f in frames:
+        g = dict(f)
+        for key in ("svg", "text"):
+            cur = []
+            for line in str(f[key]).split("\n"):
+                if line not in index:
+                    index[line] = len(lines)
+                    lines.append(line)
+                cur.append(index[line])
+            ops = difflib.SequenceMatcher(None, prev[key], cur, autojunk=False).get_opcodes()
+            g[key] = [[i1, i2, cur[j1:j2]] for tag, i1, i2, j1, j2 in ops if tag != "equal"]
+            prev[key] = cur
+        out.append(g)
+    return {"lines": lines, "frames": out}
 
 
 def render_html(log: EpisodeLog, frames: list[dict]) -> str:
     """The page for ``frames`` (from :func:`episode_frames`) of ``log``."""
     title = (f"{log.env_id} seed {log.seed}, {len(log.actions)} decisions"
              + (f" ({log.note.splitlines()[0]})" if log.note else ""))
-    data = json.dumps(frames, separators=(",", ":")).replace("</", "<\\/")  # no early </script>
+    data = json.dumps(pack_frames(frames), separators=(",", ":")).replace("</", "<\\/")  # no early </script>
     return _PAGE.replace("__TITLE__", html.escape(title)).replace("__FRAMES__", data)
 
 

@@ -174,9 +174,20 @@ class StrategyGame(GameBase):
         return render_text(self, state, viewer)
 
     def render_rgb(self, state: StrategyState) -> np.ndarray:
-        from .render import render_rgb
+        """``uint8[H, W, 3]`` picture of the board: the omniscient :meth:`render_svg` drawing painted with Pillow."""
+        from .render_svg import render_rgb
 
         return render_rgb(self, state)
+
+    def render_svg(self, state: StrategyState, viewer: int | None = None) -> str:
+        """SVG document (``str``) of the board as seat ``viewer`` may see it (``None``: omniscient).
+
+        Raises:
+            ValueError: ``viewer`` is not ``None`` or a seat.
+        """
+        from .render_svg import render_svg
+
+        return render_svg(self, state, viewer)
 
     def resample_hidden(self, state: StrategyState, viewer: int, rng: np.random.Generator) -> StrategyState:
         """A copy with everything ``viewer`` cannot know redrawn (docs §7 visibility)."""

@@ -2,21 +2,17 @@
 
 ``render_text(game, state, viewer)`` shows the status line, the card grid with every socket and die, the
 players (VP, gems, pool, Source and set-aside dice, Guard, hands as ``viewer`` may see them, cast cards,
-private Runes), the decks and the score track with its toll stones.  ``render_rgb(game, state)`` draws
-the same board as a ``uint8[H, W, 3]`` picture with a status line and a legend.
+private Runes), the decks and the score track with its toll stones.  The drawing (``svg`` and ``rgb_array``)
+is :mod:`monolith_envs.strategy.render_svg`.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from ..core import raster
 from .board import PRIV0
-from .state import Kind, Phase, StrategyState
+from .state import Kind, StrategyState
 
-__all__ = ["render_text", "render_rgb", "status_line", "SEAT_COLOURS"]
+__all__ = ["render_text", "status_line"]
 
-SEAT_COLOURS = ((214, 69, 65), (52, 120, 200), (60, 160, 80), (225, 170, 40))
 PHASES = ("setup", "action", "resolution", "advancement", "final scoring", "over")
 
 
@@ -119,102 +115,3 @@ def render_text(game, s: StrategyState, viewer: int | None = None) -> str:
                f"rune {len(s.rune_deck)}")
     out += _track(game, s)
     return "\n".join(out)
-
-
-# ---------------------------------------------------------------------------------------------- picture
-W, H = 940, 640
-LEGEND = (
-    "LEGEND - SOCKET: A ANY FACE OR THE REQUIRED FACE - COLOUR: OCCUPANT - BIG DIGIT: ITS FACE - DARK X: BLOCKED",
-    "GREY CARD: COVERED BY THE ROUND CARD - GOLD CARD: EXALTED SIDE - RN EX / RN OUT: ROUND CARD N",
-    "TRACK: BROWN TOLL STONES - GREEN VICTORY - SMALL BARS: PLAYER MARKERS IN SEAT COLOURS",
-    "PLAYER - POOL: FACES OF THE DICE IN THE POOL - SRC / ASIDE: DICE IN THE SOURCE / SET ASIDE",
-)
-CW, CH = 220, 96
-
-
-def _cell_xy(pos: int) -> tuple:
-    r, col = divmod(pos - 1, 4)
-    return 16 + col * (CW + 8), 40 + r * (CH + 8)
-
-
-_PLAIN = str.maketrans({"·": "-", "_": " ", ";": " -", "(": "- ", ")": ""})
-
-
-def _glyphs(text: str) -> str:
-    """``text`` with the characters the picture font lacks (core/raster.py) spelled with ones it has."""
-    return text.translate(_PLAIN)
-
-
-def render_rgb(game, s: StrategyState) -> np.ndarray:
-    """``uint8[640, 940, 3]``: status line, card grid (sockets with the occupant's colour and face), players,
-    the score track with its toll stones, and a legend."""
-    R = game.rules
-    c = R.content
-    img = raster.canvas(H, W, (246, 242, 232))
-    raster.fill_rect(img, 0, 0, W, 30, (40, 40, 48))
-    raster.text(img, 10, 8, _glyphs(status_line(game, s))[:110], (255, 255, 255), 2)
-    for pos in range(1, 14):
-        if pos == 13 and s.board[13] < 0:
-            continue
-        x, y = _cell_xy(pos)
-        kind, obj = R.active(s, pos)
-        covered = pos == s.rc_pos
-        bg = (255, 255, 255) if kind == "card" else (250, 226, 160) if kind == "exalted" else (200, 200, 200)
-        raster.fill_rect(img, x, y, x + CW, y + CH, (90, 90, 90))
-        raster.fill_rect(img, x + 2, y + 2, x + CW - 2, y + CH - 2, bg)
-        b = s.board[pos]
-        label = f"{pos} {c.board[b].id}" if b >= 0 else f"{pos} -"
-        raster.text(img, x + 6, y + 6, label, (30, 30, 30), 2)
-        if kind == "exalted":
-            raster.text(img, x + 6, y + 22, obj.exalted_name[:26], (150, 60, 0), 1)
-        elif b >= 0:
-            raster.text(img, x + 6, y + 22, c.board[b].name[:26], (80, 80, 80), 1)
-        if covered:
-            raster.text(img, x + 110, y + 6, f"R{s.rc_round} " + ("EX" if s.rc_side else "OUT"), (150, 60, 0), 2)
-        if kind is None:
-            continue
-        base = (pos - 1) * 4
-        for i, req in enumerate(obj.sockets):
-            sid = base + i
-            sx, sy = x + 8 + i * 52, y + 40
-            q = s.sock_seat[sid]
-            col = SEAT_COLOURS[q] if q >= 0 else (60, 60, 60) if s.blocked[sid] else (225, 225, 225)
-            raster.fill_rect(img, sx, sy, sx + 44, sy + 44, (70, 70, 70))
-            raster.fill_rect(img, sx + 2, sy + 2, sx + 42, sy + 42, col)
-            raster.text(img, sx + 4, sy + 4, _req(req), (20, 20, 20) if q < 0 else (255, 255, 255), 2)
-            if q >= 0:
-                raster.text(img, sx + 18, sy + 18, str(s.sock_face[sid]), (255, 255, 255), 3)
-            elif s.blocked[sid]:
-                raster.text(img, sx + 16, sy + 20, "X", (255, 255, 255), 2)
-    # players
-    py = 40 + 4 * (CH + 8) + 4 if s.board[13] >= 0 else 40 + 3 * (CH + 8) + 4
-    for p in range(R.n):
-        x = 16 + p * 228
-        raster.fill_rect(img, x, py, x + 220, py + 64, SEAT_COLOURS[p])
-        raster.fill_rect(img, x + 3, py + 3, x + 217, py + 61, (255, 255, 255))
-        raster.text(img, x + 8, py + 8, f"P{p}{' PRIMUS' if p == s.primus else ''}", SEAT_COLOURS[p], 2)
-        raster.text(img, x + 8, py + 24, f"VP {s.vp[p]} GEMS {s.gems[p]} HAND {R.hand_size(s, p)}", (30, 30, 30), 2)
-        pool = "".join(str(f + 1) for f in range(6) for _ in range(s.pool[p][f])) or "-"
-        raster.text(img, x + 8, py + 42, f"POOL {pool} SRC {s.src_dice[p]} ASIDE {s.aside[p]}", (30, 30, 30), 1)
-        raster.text(img, x + 8, py + 52, f"GUARD {s.guard[p]} PRIVATE {len(s.priv[p])}", (30, 30, 30), 1)
-    # score track
-    ty = py + 80
-    seg = (W - 40) / (R.victory + 1)
-    stones = {sp for sp, _ in c.tolls}
-    for sp in range(R.victory + 1):
-        x0 = int(20 + sp * seg)
-        col = (120, 90, 40) if sp in stones else (40, 140, 60) if sp == R.victory else (210, 205, 190)
-        raster.fill_rect(img, x0, ty, x0 + int(seg) - 3, ty + 26, col)
-        raster.text(img, x0 + 3, ty + 3, str(sp), (255, 255, 255) if sp in stones else (40, 40, 40), 1)
-        for p in range(R.n):
-            if s.vp[p] == sp:
-                raster.fill_rect(img, x0 + 3 + p * 7, ty + 14, x0 + 9 + p * 7, ty + 24, SEAT_COLOURS[p])
-    # legend
-    ly = ty + 40
-    for i, ln in enumerate(LEGEND):
-        raster.text(img, 16, ly + 10 * i, ln, (40, 40, 40), 1)
-    for p in range(R.n):
-        raster.fill_rect(img, 16 + p * 60, ly + 44, 26 + p * 60, ly + 54, SEAT_COLOURS[p])
-        raster.text(img, 30 + p * 60, ly + 45, f"P{p}", (40, 40, 40), 2)
-    _ = Phase
-    return img

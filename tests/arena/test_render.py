@@ -7,7 +7,9 @@ import pytest
 
 from monolith_envs.arena.game import ArenaGame
 from monolith_envs.arena.positions_text import PositionTextError, parse_position, position_to_text
-from monolith_envs.arena.render import OWNER_COLOURS, hex_center_px, render_rgb, render_text
+from monolith_envs.arena.render import render_text
+from monolith_envs.arena.render_svg import OWNER_COLOURS, hex_center, render_rgb
+from monolith_envs.core.drawing import mix
 
 POSITION = """
 factions: dragon_empire, lords_of_the_abyss
@@ -89,14 +91,14 @@ def test_rgb_picture():
     game, s = parse_position(POSITION)
     img = render_rgb(game, s)
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
-    assert 300 <= img.shape[0] <= 600 and 300 <= img.shape[1] <= 600
+    assert 500 <= img.shape[0] <= 800 and img.shape[1] == 560
     assert len(np.unique(img.reshape(-1, 3), axis=0)) > 5
-    # owner colour near the centre of an owned hex (left of the label), empty hexes are not owner-coloured
+    # owner colour (full or pale for a Rune) inside an owned hex, away from its marks; empty hexes are not
     for h, seat in ((16, 0), (2, 1), (9, 0)):
-        x, y = hex_center_px(h)
-        assert tuple(img[int(y), int(x) - 17]) == OWNER_COLOURS[seat], h
-    x, y = hex_center_px(0)
-    assert tuple(img[int(y), int(x)]) not in OWNER_COLOURS
+        x, y = hex_center(h)
+        assert tuple(img[round(y + 14), round(x - 26)]) in (OWNER_COLOURS[seat], mix(OWNER_COLOURS[seat], 0.5)), h
+    x, y = hex_center(0)
+    assert tuple(img[round(y + 14), round(x - 26)]) not in OWNER_COLOURS
     # the picture changes with the state
     s.wounds[s.board[9]] = 3
     assert not np.array_equal(img, render_rgb(game, s))
@@ -201,7 +203,7 @@ def test_render_random_games(cfg):
             assert render_text(game, s, viewer)
         if steps % 25 == 0:
             img = render_rgb(game, s)
-            assert img.shape == (480, 400, 3) and img.dtype == np.uint8
+            assert img.shape[1:] == (560, 3) and img.dtype == np.uint8
         game.apply(s, int(rng.choice(np.flatnonzero(game.legal_mask(s)))))
         steps += 1
     assert "sub-phase" in render_text(game, s)

@@ -109,8 +109,13 @@ def test_render_modes():
     env.step(4)
     img = env.render()
     assert img.dtype == np.uint8 and img.shape == (90, 90, 3) and tuple(img[45, 45]) == (200, 0, 0)
-    with pytest.raises(ValueError, match="render_mode='svg'"):
-        monolith_envs.make(TOY, render_mode="svg")
+    env = monolith_envs.make(TOY, wrapped=False, render_mode="svg")
+    env.reset(seed=0)
+    env.step(4)
+    svg = env.render()  # a game without its own drawing: its text render as SVG text lines
+    assert svg.startswith("<svg") and ">.X.</text>" in svg
+    with pytest.raises(ValueError, match="render_mode='video'.*'rgb_array', 'svg'"):
+        monolith_envs.make(TOY, render_mode="video")
 
 
 def test_penalize_policy_terminates_with_minus_one():

@@ -14,7 +14,7 @@ TOY = "toy_tictactoe_v0"
 
 
 @pytest.mark.parametrize("kw, fragment", [
-    ({"render_mode": "svg"}, "render_mode='svg'"),
+    ({"render_mode": "svgz"}, "render_mode='svgz'"),
     ({"render_mode": ["ansi"]}, "render_mode=['ansi']"),
     ({"illegal_action": "ignore"}, "illegal_action='ignore'"),
     ({"illegal_action": None}, "illegal_action=None"),

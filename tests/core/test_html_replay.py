@@ -16,6 +16,7 @@ import socket
 import subprocess
 import time
 import urllib.request
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -58,27 +59,54 @@ def page(game_log):
     return out
 
 
-def _page_frames(text: str) -> list:
+def _page_data(text: str) -> dict:
     tag = '<script id="frames" type="application/json">'
     start = text.index(tag) + len(tag)
     return json.loads(text[start:text.index("</script>", start)])
+
+
+def _unpack(data: dict, key: str) -> list:
+    """Each frame's ``key`` text rebuilt from the page's line table and splices (as the page's script does)."""
+    cur, out = [], []
+    for f in data["frames"]:
+        for i1, i2, new in reversed(f[key]):
+            cur[i1:i2] = new
+        out.append("\n".join(data["lines"][n] for n in cur))
+    return out
 
 
 def test_page_holds_every_decision_and_the_result(game_log, page):
     path, res = game_log
     log = load_log(path)
     text = page.read_text()
-    assert "http://" not in text and "https://" not in text and 'src="' not in text  # nothing loaded from outside
-    frames = _page_frames(text)
+    outside = text.replace("http://www.w3.org/2000/svg", "")  # the SVG namespace name, nothing fetched
+    assert "http://" not in outside and "https://" not in outside and 'src="' not in text  # nothing loaded
+    data = _page_data(text)
+    frames = data["frames"]
     assert len(frames) == res.decisions + 1 == len(log.actions) + 1
     layout = _make(log.env_id, **log.config).game.layout
     for k, (f, a) in enumerate(zip(frames, log.actions)):
         assert (f["step"], f["action"], f["action_name"]) == (k, a, layout.decode(a))
     assert frames[-1]["action"] is None and frames[-1]["result"].startswith("game over: player_0 ")
     assert f"player_{res.winners[0]} win" in frames[-1]["result"]
+    assert frames[-1]["outcome"][res.winners[0]] == "win" and len(frames[-1]["returns"]) == 2
+    full = episode_frames(log, _make)
+    assert _unpack(data, "svg") == [f["svg"] for f in full] and _unpack(data, "text") == [f["text"] for f in full]
     first = episode_frames(EpisodeLog(log.env_id, log.config, log.seed, log.actions[:2]), _make)
-    assert [f["png"] for f in first] == [f["png"] for f in frames[:3]]
+    assert [f["svg"] for f in first] == [f["svg"] for f in full[:3]]
     assert first[-1]["result"].startswith("the log ends here (not a terminal state)")
+
+
+#: size in bytes of the page of this same log (Arena with the Monolith module, two random agents, seed 3,
+#: 136 decisions) when it held one PNG per decision
+PNG_PAGE_BYTES = 1_888_022
+
+
+def test_page_is_at_most_a_fifth_of_the_png_page(game_log, page):
+    path, res = game_log
+    assert res.decisions == 136  # the log the stored figure was measured on
+    size = page.stat().st_size
+    assert size <= PNG_PAGE_BYTES / 5, size
 
 
 def test_chance_events_of_each_step_are_on_the_page(tmp_path):
@@ -172,6 +200,10 @@ def test_page_loads_steps_and_shows_pictures_in_headless_chromium(game_log, page
         wd.cmd("POST", "/url", {"url": page.as_uri()})
         n = res.decisions
         assert wd.text("#status") == f"step 0 / {n}"
+        assert wd.js("return document.querySelectorAll('#moves li').length") == n + 1
+        who = _page_data(page.read_text())["frames"][1]["player"]
+        assert wd.js("return document.querySelectorAll('#moves li')[1].textContent") == (
+            f"{who}: {layout.decode(log.actions[1])}")
         assert wd.text("#action") == f"player_0 plays {layout.decode(log.actions[0])} [{log.actions[0]}]"
         for k in range(1, 4):
             wd.click("#next")
@@ -179,9 +211,24 @@ def test_page_loads_steps_and_shows_pictures_in_headless_chromium(game_log, page
             assert f"plays {layout.decode(log.actions[k])} [{log.actions[k]}]" in wd.text("#action")
         wd.click("#prev")
         assert wd.text("#status") == f"step 2 / {n}" and wd.js("return document.getElementById('slider').value") == "2"
+        assert wd.js("return location.hash") == "#step=2"
+        wd.click("#moves li:nth-child(5)")
+        assert wd.text("#status") == f"step 4 / {n}" and wd.js("return location.hash") == "#step=4"
+        wd.cmd("POST", "/url", {"url": page.as_uri() + "#step=40"})
+        assert wd.text("#status") == f"step 40 / {n}"
+        assert f"plays {layout.decode(log.actions[40])} [{log.actions[40]}]" in wd.text("#action")
+        svg40 = _unpack(_page_data(page.read_text()), "svg")[40]
+        shown = wd.js("return [...document.querySelectorAll('#frame svg text')].map(t => t.textContent)")
+        assert shown == [t.text or "" for t in ET.fromstring(svg40).iter("{http://www.w3.org/2000/svg}text")]
+        assert wd.js("return document.getElementById('returns').hidden") is True
         wd.click("#last")
         assert wd.text("#status") == f"step {n} / {n}" and wd.text("#action").startswith("game over:")
-        assert wd.js("return document.getElementById('frame').naturalWidth") == 400
+        assert wd.js("return document.querySelector('#frame svg').getAttribute('width')") == "560"
+        assert wd.js("return document.getElementById('returns').hidden") is False
+        rows = wd.js("return [...document.querySelectorAll('#returns tbody tr')].map(r => r.textContent)")
+        end = _page_data(page.read_text())["frames"][-1]
+        assert rows == [f"player_{i}{o}{r:g}" for i, (o, r) in enumerate(zip(end["outcome"], end["returns"]))]
+        assert end["returns"] == [round(float(r), 4) for r in res.returns]
         shot = Image.open(io.BytesIO(base64.b64decode(wd.cmd("GET", "/screenshot")))).convert("RGB")
     finally:
         wd.close()

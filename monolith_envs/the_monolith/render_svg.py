@@ -1,0 +1,237 @@
+"""The vector drawing of The Monolith (legend: docs/the_monolith.md §11): ``render_mode="svg"`` and ``rgb_array``.
+
+:func:`draw` builds one :class:`~monolith_envs.core.drawing.Scene` of the real map of ``data/map.toml``:
+every space is the union of its grid cells, filled by its building (temple gold, mausoleum violet,
+scriptorium blue, the Monolith dark, others sand; locked quadrants black), with its name and kind, a
+``tunnel`` badge when it is a tunnel now, the strongholds marked with their seat, blood drops, each seat's
+living warriors (a coloured disc with the count), its shaman (a diamond, crossed when dead), boast hearts
+(♥ with the count) and the controller's coloured outline.  Brown lines join the spaces a warrior may step
+between (the dashed borders); every tunnel also joins every other tunnel.  On the right: the day, phase
+and open decision, the favour track, and one panel per seat (hearts in the tower and on the slay /
+maneuver / boast zones, warrior pools, held divinations, objectives), the divination row with its bids
+and the events.  A status line on top and a legend at the bottom.
+
+Hidden information follows :mod:`monolith_envs.the_monolith.observe`: another seat's objectives show as
+a count only.  Each space is a group with ``id="space-<sid>"`` and ``data-target="space:<sid>"``.
+"""
+
+from __future__ import annotations
+
+from ..core.drawing import Scene, mix
+from .board import controllers, tunnels_now
+from .state import Phase, Sub
+
+__all__ = ["draw", "render_svg", "render_rgb", "SEAT_COLOURS", "LEGEND"]
+
+SEAT_COLOURS = ((214, 60, 60), (60, 120, 220), (60, 170, 80), (225, 170, 40))
+_BUILD_COLOUR = {"temple": (232, 206, 130), "mausoleum": (186, 170, 200), "scriptorium": (160, 192, 228),
+                 "none": (226, 214, 186)}
+_MONO, _LOCKED, _INK, _GREY, _BG = (96, 86, 104), (52, 50, 48), (25, 25, 25), (100, 100, 100), (250, 248, 240)
+_LINK, _BLOOD = (165, 125, 75), (170, 20, 20)
+_ZONES = ("slay", "maneuver", "boast")
+CELL = 124
+_TOP = 34
+_SIDE = 380
+#: the legend lines at the bottom of the drawing
+LEGEND = ("● n: living warriors of a seat · ◆: its shaman (✕ dead) · ♥ n: its boast hearts · † n: its dead · "
+          "red drops: blood",
+          "Brown line: spaces a warrior may step between; tunnels also join every other tunnel · coloured "
+          "outline: controller",
+          "Fill: temple gold · mausoleum violet · scriptorium blue · the Monolith dark · black: locked quadrant")
+
+
+def _centre(cells) -> tuple:
+    return (sum(c for _, c in cells) / len(cells) * CELL + CELL / 2,
+            _TOP + sum(r for r, _ in cells) / len(cells) * CELL + CELL / 2)
+
+
+def _space(sc: Scene, g, s, sp, tun, ctrl, stronghold_of) -> None:
+    """The marks of a space (drawn over the fills and the lines): name, kind, units, hearts, blood, control."""
+    sid = sp.id
+    cells = sp.cells
+    active = g.active[sid]
+    fill = _LOCKED if not active else _MONO if sid == g.mono else _BUILD_COLOUR[g.building[sid]]
+    dark = not active or sid == g.mono
+    ink = (235, 235, 235) if dark else _INK
+    kind = sp.role if sp.building == "none" or sp.building == sp.role else f"{sp.role}, {sp.building}"
+    title = f"space {sid}: {sp.name} ({kind})" + ("" if active else ", locked")
+    cx, cy = _centre(cells)
+    _ = fill
+    with sc.group(title=title):
+        if not active:
+            sc.text(cx, cy - 8, sp.name, 10.5, (150, 150, 150), "middle")
+            sc.text(cx, cy + 8, "locked", 9.5, (150, 150, 150), "middle")
+            return
+        label = f"{sid} {sp.name}"
+        width = CELL * (1 + max(c for _, c in cells) - min(c for _, c in cells)) - 12
+        sc.text(cx, cy - 40, label, min(11.0, width / (0.68 * len(label))), ink, "middle", bold=True)
+        sub = kind + (" · tunnel" if tun[sid] else "")
+        if sid in stronghold_of:
+            sub = f"P{stronghold_of[sid]} stronghold" + (" · tunnel" if tun[sid] else "")
+        sc.text(cx, cy - 26, sub, 9.5, ink if not tun[sid] else (255, 250, 200) if dark else (120, 60, 0), "middle")
+        present = [p for p in range(s.n) if s.living[sid][p] or s.shaman_space[p] == sid or s.boast[sid][p]
+                   or s.dead[sid][p]]
+        x0 = cx - 27 * (len(present) - 1)
+        for k, p in enumerate(present):
+            x = x0 + 54 * k
+            col = SEAT_COLOURS[p]
+            if s.living[sid][p]:
+                sc.circle(x - 8, cy - 4, 10, col, (255, 255, 255), 1.5)
+                sc.text(x - 8, cy - 4, str(s.living[sid][p]), 10.5, (255, 255, 255), "middle", bold=True)
+            if s.shaman_space[p] == sid:
+                d = 8
+                sc.polygon([(x + 14, cy - 4 - d), (x + 14 + d, cy - 4), (x + 14, cy - 4 + d), (x + 14 - d, cy - 4)],
+                           col if s.shaman_alive[p] else (40, 40, 40), (255, 255, 255), 1.5)
+                if not s.shaman_alive[p]:
+                    sc.text(x + 14, cy - 4, "✕", 9, (255, 255, 255), "middle", bold=True)
+            low = []
+            if s.boast[sid][p]:
+                low.append(f"♥{s.boast[sid][p]}")
+            if s.dead[sid][p]:
+                low.append(f"†{s.dead[sid][p]}")
+            if low:
+                sc.text(x + 2, cy + 16, " ".join(low), 10, col if not dark else mix(col, 0.5), "middle", bold=True)
+        for b in range(s.blood[sid]):
+            sc.circle(cx - 6 * (s.blood[sid] - 1) + 12 * b, cy + 33, 4, _BLOOD)
+        if ctrl[sid] >= 0:
+            for r, c in cells:
+                x, y = c * CELL, _TOP + r * CELL
+                col = SEAT_COLOURS[ctrl[sid]]
+                for (dr, dc), (a, b, e, f) in (((-1, 0), (x, y, x + CELL, y)), ((1, 0), (x, y + CELL, x + CELL, y + CELL)),
+                                               ((0, -1), (x, y, x, y + CELL)), ((0, 1), (x + CELL, y, x + CELL, y + CELL))):
+                    if (r + dr, c + dc) not in cells:
+                        inset = 3
+                        sc.line(a + inset * (1 if a == x and e == x else -1 if a == x + CELL and e == x + CELL else 0),
+                                b + inset * (1 if b == y and f == y else -1 if b == y + CELL and f == y + CELL else 0),
+                                e + inset * (1 if a == x and e == x else -1 if a == x + CELL and e == x + CELL else 0),
+                                f + inset * (1 if b == y and f == y else -1 if b == y + CELL and f == y + CELL else 0),
+                                col, 5)
+
+
+def _borders(sc: Scene, g, owner: dict) -> None:
+    """Thin dark lines between cells of different spaces."""
+    for (r, c), sid in owner.items():
+        x, y = c * CELL, _TOP + r * CELL
+        if owner.get((r, c + 1), sid) != sid:
+            sc.line(x + CELL, y, x + CELL, y + CELL, (70, 60, 50), 1.5)
+        if owner.get((r + 1, c), sid) != sid:
+            sc.line(x, y + CELL, x + CELL, y + CELL, (70, 60, 50), 1.5)
+
+
+def _links(sc: Scene, g, tun) -> None:
+    spaces = g.content.map.spaces
+    for a, b in g.content.map.dashed:
+        if g.active[a] and g.active[b] and spaces[a].cells and spaces[b].cells:
+            (x1, y1), (x2, y2) = _centre(spaces[a].cells), _centre(spaces[b].cells)
+            sc.line(x1, y1, x2, y2, _LINK, 2.5)
+    for sid in range(len(spaces)):
+        if tun[sid] and spaces[sid].cells:
+            x, y = _centre(spaces[sid].cells)
+            sc.circle(x + CELL / 2 - 14, y - CELL / 2 + 14, 8, (255, 250, 200), _LINK, 2)
+            sc.text(x + CELL / 2 - 14, y - CELL / 2 + 14, "T", 9, _LINK, "middle", bold=True)
+
+
+def _decision(g, s) -> str:
+    if s.terminal:
+        return "game over · ranking " + " ".join(f"P{p}" for p in g.ranking(s))
+    if s.sub < 0:
+        return "no open decision"
+    return f"{Sub(s.sub).name.replace('_', ' ').lower()} by P{s.current}"
+
+
+def _side(sc: Scene, g, s, x: float, viewer) -> None:
+    y = _TOP + 8
+    sc.text(x, y + 6, f"Day {s.day}/{g.num_days} · {Phase(s.phase).name.replace('_', ' ').lower()} phase", 13,
+            _INK, bold=True)
+    sc.text(x, y + 24, "Open decision: " + _decision(g, s), 11, _INK)
+    sc.text(x, y + 40, f"First P{s.first} · surge {'-' if s.surge < 0 else f'P{s.surge}'}", 10.5, _GREY)
+    y += 58
+    sc.text(x, y, "Favour", 11, _INK, bold=True)
+    top = max(20, max(s.favour) + 2)
+    for p in range(s.n):
+        yy = y + 14 + 14 * p
+        sc.rect(x + 30, yy - 5, _SIDE - 80, 10, (225, 222, 212))
+        sc.rect(x + 30, yy - 5, (_SIDE - 80) * max(0, s.favour[p]) / top, 10, SEAT_COLOURS[p])
+        sc.text(x, yy, f"P{p}", 10, SEAT_COLOURS[p], bold=True)
+        sc.text(x + _SIDE - 44, yy, str(s.favour[p]), 10, _INK)
+    y += 14 + 14 * s.n + 6
+    for p in range(s.n):
+        col = SEAT_COLOURS[p]
+        sh = g.shamans[s.shaman_id[p]].name if s.shaman_id[p] >= 0 else "no shaman yet"
+        if viewer is None or viewer == p:
+            objs = ", ".join(g.objs[o].name for o in s.objectives[p]) or "-"
+        else:
+            objs = f"{len(s.objectives[p])} hidden"
+        held = ", ".join(g.divs[c].name for c in s.held[p]) or "-"
+        flags = "".join((" · committed" if s.committed[p] else "", " · out" if s.out[p] else ""))
+        rows = [f"hearts: available {s.available[p]} · spent {s.spent[p]} · unearned {s.unearned[p]}",
+                f"tower: today {s.tower_today[p]} · stuck {s.tower_stuck[p]}",
+                "zones: " + " · ".join(f"{z} {s.board[p][k]}" for k, z in enumerate(_ZONES)),
+                f"warriors: reserves {s.reserves[p]} · anger {s.anger[p]} · limbo {s.limbo[p]}",
+                f"held: {held}", f"objectives: {objs}"]
+        h = 20 + 13 * len(rows)
+        with sc.group(title=f"P{p} {sh}", id=f"seat-{p}"):
+            sc.rect(x - 6, y, _SIDE - 8, h, (255, 255, 255), col, 2, rx=5)
+            sc.text(x, y + 10, f"P{p} · {sh}{flags}", 11, col, bold=True)
+            for k, row in enumerate(rows):
+                sc.text(x, y + 24 + 13 * k, row[:62], 9.5, _INK)
+        y += h + 6
+    row = []
+    for i in range(g.R):
+        if s.row[i] >= 0:
+            bids = ", ".join(f"P{p} {b}" for p, b in enumerate(s.bids[i]) if b)
+            row.append(f"{i}: {g.divs[s.row[i]].name}" + (f" (bids {bids})" if bids else ""))
+    sc.text(x, y + 8, "Divination row", 11, _INK, bold=True)
+    for k, ln in enumerate(row or ["-"]):
+        sc.text(x, y + 22 + 13 * k, ln[:62], 9.5, _INK)
+    y += 22 + 13 * max(1, len(row)) + 4
+    ev = [g.events[e].name + (f" @ {sp}" if sp >= 0 else "") for e, sp in s.events]
+    sc.text(x, y + 4, "Events: " + (", ".join(ev) or "-"), 9.5, _INK)
+
+
+def draw(g, s, viewer: int | None = None) -> Scene:
+    """The :class:`Scene` of ``s`` as seat ``viewer`` may see it (``None``: omniscient).
+
+    Raises:
+        ValueError: ``viewer`` is not ``None`` or a seat of this game.
+    """
+    if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < s.n):
+        raise ValueError(f"viewer must be None or a seat 0..{s.n - 1}, got {viewer!r}")
+    rows, cols = g.content.map.grid
+    map_w = cols * CELL
+    width = map_w + _SIDE
+    height = _TOP + max(rows * CELL, 640) + 14 + 15 * len(LEGEND)
+    sc = Scene(width, height, _BG, title=f"The Monolith, day {s.day}")
+    view = "omniscient view" if viewer is None else f"as seen by P{viewer}"
+    status = (f"The Monolith · day {s.day}/{g.num_days} · {Phase(s.phase).name.lower()} · {_decision(g, s)} · "
+              f"favour " + " ".join(f"P{p} {s.favour[p]}" for p in range(s.n)) + f" · {view}")
+    sc.rect(0, 0, width, _TOP - 4, (44, 40, 50))
+    sc.text(10, (_TOP - 4) / 2, status[:150], 12.5, (255, 255, 255), bold=True)
+    tun, ctrl = tunnels_now(g, s), controllers(g, s)
+    stronghold_of = {h: p for p, h in enumerate(g.hold)}
+    owner = {tuple(c): sp.id for sp in g.content.map.spaces for c in sp.cells}
+    spaces = [sp for sp in g.content.map.spaces if sp.cells]
+    for sp in spaces:  # the clickable areas first, the lines and the marks over them
+        with sc.group(title=f"space {sp.id}: {sp.name}", id=f"space-{sp.id}", target=f"space:{sp.id}"):
+            fill = _LOCKED if not g.active[sp.id] else _MONO if sp.id == g.mono else _BUILD_COLOUR[g.building[sp.id]]
+            for r, c in sp.cells:
+                sc.rect(c * CELL, _TOP + r * CELL, CELL, CELL, fill)
+    _borders(sc, g, owner)
+    _links(sc, g, tun)
+    for sp in spaces:
+        _space(sc, g, s, sp, tun, ctrl, stronghold_of)
+    _side(sc, g, s, map_w + 14, viewer)
+    ly = _TOP + max(rows * CELL, 640) + 10
+    for k, line in enumerate(LEGEND):
+        sc.text(10, ly + 15 * k, line, 10, (85, 85, 85))
+    return sc
+
+
+def render_svg(g, s, viewer: int | None = None) -> str:
+    """The SVG document (``str``) of :func:`draw`."""
+    return draw(g, s, viewer).to_svg()
+
+
+def render_rgb(g, s):
+    """The omniscient drawing as ``uint8[H, W, 3]``."""
+    return draw(g, s).to_rgb()

@@ -1,0 +1,185 @@
+"""render_mode="svg" and rgb_array of each game: the drawing parses, names what is on the board as real
+text, marks the clickable board elements, and shows hidden information only as the observation does."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+
+import monolith_envs
+from monolith_envs.arena.positions_text import parse_position as arena_position
+from monolith_envs.arena.render_svg import hex_center
+from monolith_envs.strategy import parse_position as strategy_position
+from monolith_envs.the_monolith import parse_position as monolith_position
+
+NS = "{http://www.w3.org/2000/svg}"
+
+ARENA = """
+factions: dragon_empire, harbingers_of_the_forest
+config: monolith_module=true
+9: de_banner
+11: hf_banner
+monolith P0: unfolded seg2=de_knight hex2=10 f2=1 hex3=14
+monolith P1: folded seg2=hf_spark seg3=hf_assassin revealed3
+turn: P0 discarded=1
+"""
+
+STRATEGY = """
+players 3
+round 2
+roundcard 7 exalted
+vp 9 10 0
+gems 2 1 0
+die 0 P1 6
+die 20 P0 5
+blocked 21
+pool P0 1 4
+pool P2 2
+hand P0 augment sabotage
+hand P1 jinx
+private P1 R25
+private P2 R11 revealed faces 3 0 0 0
+decision turn P0
+"""
+
+MONOLITH = """
+decision ORDER_CHOOSE P0
+P0 available=5 objectives=O05,O10
+space 9: P0{2W,3w}
+"""
+
+
+def _texts(svg: str) -> list:
+    root = ET.fromstring(svg)
+    return [t.text or "" for t in root.iter(NS + "text")]
+
+
+def _targets(svg: str) -> set:
+    return {g.get("data-target") for g in ET.fromstring(svg).iter(NS + "g") if g.get("data-target")}
+
+
+def test_arena_drawing_names_tiles_seats_and_hidden_segments():
+    game, s = arena_position(ARENA)
+    omni, p0, p1 = (_texts(game.render_svg(s, v)) for v in (None, 0, 1))
+    for t in ("Banner", "P0 Dragon Empire", "P1 Harbingers of the Forest", "HP 20/20"):
+        assert any(t in x for x in omni), t
+    assert "Monolith folded on hex 11 · S2: Spark · S3: Assassin" in omni
+    assert "Monolith folded on hex 11 · S2: ? · S3: Assassin" in p0   # P1's seg 2 unrevealed, seg 3 revealed
+    assert "Monolith folded on hex 11 · S2: Spark · S3: Assassin" in p1  # its own
+    assert any("as seen by P1" in x for x in p1) and any("omniscient view" in x for x in omni)
+    assert _targets(game.render_svg(s)) == {f"hex:{h}" for h in range(19)}
+
+
+def test_strategy_drawing_names_cards_sockets_and_hides_hands():
+    g, s = strategy_position(STRATEGY)
+    omni, p0 = _texts(g.render_svg(s)), _texts(g.render_svg(s, 0))
+    assert "hand: Augment, Sabotage" in p0 and "hand: 1 hidden" in p0 and "hand: Jinx" not in p0
+    assert "private 0: hidden Rune" in p0 and "hand: Jinx" in omni
+    assert any("Rune of Sequence" in x for x in omni) and not any("Rune of Sequence" in x for x in p0)
+    assert any("Primus Rune" in x for x in omni) and "Score track" in omni
+    targets = _targets(g.render_svg(s))
+    assert {"socket:0", "socket:20", "socket:21"} <= targets and all(t.startswith("socket:") for t in targets)
+
+
+def test_monolith_drawing_shows_the_named_map_and_hides_objectives():
+    g, s = monolith_position(MONOLITH)
+    omni, p1 = _texts(g.render_svg(s)), _texts(g.render_svg(s, 1))
+    for name in ("The Monolith", "Ashen Hold", "Briar Temple", "Cinder Scriptorium", "Dusk Hollow"):
+        assert any(name in x for x in omni), name
+    assert "9 Briar Barrow" in omni and "barrow, mausoleum" in omni
+    assert "2" in omni and "†3" in omni  # P0's 2 living and 3 dead warriors on space 9
+    assert any(x.startswith("objectives: ") and "hidden" not in x for x in omni)
+    assert "objectives: 2 hidden" in p1
+    assert any("Open decision: order choose by P0" == x for x in omni)
+    targets = _targets(g.render_svg(s))
+    assert {f"space:{sp.id}" for sp in g.content.map.spaces} == targets
+    svg = g.render_svg(s)
+    assert svg.count('stroke="#a57d4b"') >= len([1 for a, b in g.content.map.dashed if g.active[a] and g.active[b]])
+
+
+@pytest.mark.parametrize("eid,cfg", [("monolith_arena_v0", {}), ("monolith_strategy_v0", {"num_players": 2}),
+                                     ("the_monolith_v0", {"num_players": 2})])
+def test_env_render_modes_svg_and_rgb_array_agree(eid, cfg):
+    env = monolith_envs.make(eid, render_mode="svg", **cfg)
+    env.reset(seed=2)
+    svg = env.render()
+    assert isinstance(svg, str) and svg.startswith("<svg") and ET.fromstring(svg) is not None
+    root = ET.fromstring(svg)
+    w, h = int(root.get("width")), int(root.get("height"))
+    env = monolith_envs.make(eid, render_mode="rgb_array", **cfg)
+    env.reset(seed=2)
+    img = env.render()
+    assert img.shape == (h, w, 3) and img.dtype == np.uint8
+    flat = img.reshape(-1, 3)
+    assert len(np.unique(flat, axis=0)) > 50                       # anti-aliased text and marks
+    assert (np.abs(flat.astype(int) - flat[0]).sum(axis=1) > 60).mean() > 0.05  # not blank
+    game = env.unwrapped.game
+    with pytest.raises(ValueError, match="viewer must be None or a seat"):
+        game.render_svg(env.unwrapped.game_state, game.num_players)
+
+
+# ------------------------------------------------------------------------------ hidden information
+LEAK_CASES = [("monolith_arena_v0", {"monolith_module": True}), ("monolith_arena_v0", {"num_players": 4, "mode": "teams", "monolith_module": True}),
+              ("monolith_strategy_v0", {"num_players": 3, "player_powers": True}),
+              ("the_monolith_v0", {"num_players": 3})]
+
+
+@pytest.mark.parametrize("eid,cfg", LEAK_CASES)
+def test_no_hidden_fact_of_another_seat_in_a_seats_drawing(eid, cfg):
+    """As the observation leak test: redraw everything a seat may not know (``resample_hidden``); the seat's
+    observation and its SVG must not change, while the omniscient drawing does for some state."""
+    env = monolith_envs.make(eid, wrapped=False, **cfg)
+    game = env.game
+    rng = np.random.default_rng(5)
+    changed = checked = 0
+    for seed in (1, 2):
+        env.reset(seed=seed)
+        step = 0
+        while not game.is_terminal(env.game_state) and step < 400:
+            if step % 9 == 0:
+                state = env.game_state
+                for viewer in range(game.num_players):
+                    other = game.resample_hidden(state, viewer, rng)
+                    if hasattr(state, "last_move"):  # not game state: the engine's note of the move that led here
+                        other.last_move = state.last_move
+                    assert np.array_equal(game.observe(state, viewer), game.observe(other, viewer))
+                    assert game.render_svg(state, viewer) == game.render_svg(other, viewer), (seed, step, viewer)
+                    changed += game.render_svg(state) != game.render_svg(other)
+                    checked += 1
+                ET.fromstring(game.render_svg(state))  # every drawing is well-formed XML
+            env.step(int(rng.choice(env.legal_actions())))
+            step += 1
+        for viewer in (None, *range(game.num_players)):  # the final state too
+            assert ET.fromstring(game.render_svg(env.game_state, viewer)) is not None
+    assert checked > 20 and changed > 0  # the omniscient drawing does show what was redrawn
+
+
+def test_drawing_text_is_escaped_and_selectable():
+    game, s = arena_position(ARENA)
+    svg = game.render_svg(s)
+    assert re.search(r"<text [^>]*>P0 Dragon Empire</text>", svg) or re.search(r"<text [^>]*>▶ P0 Dragon Empire</text>", svg)
+    assert "<image" not in svg and "base64" not in svg
+
+
+def test_arena_pending_hexes_are_outlined_and_named():
+    game, s = arena_position("""
+factions: lords_of_the_abyss, dragon_empire
+0: la_banner
+9: la_spike f=1
+16: de_banner
+10: de_knight f=0
+hand P0: la_push_back
+""")
+    game.apply(s, 365)
+    assert "dashed" not in game.render_svg(s).replace("Dashed", "")  # nothing chosen yet
+    hex10 = next(a for a in np.flatnonzero(game.legal_mask(s)) if game.layout.decode(int(a)) == "SELECT_HEX(hex=10)")
+    game.apply(s, int(hex10), np.random.default_rng(0))
+    svg = game.render_svg(s)
+    assert "Pending: push_back order=la_push_back A=10" in _texts(svg)
+    dashed = [p for p in ET.fromstring(svg).iter(NS + "polyline") if p.get("stroke-dasharray")]
+    assert len(dashed) == 1
+    xs = [float(v.split(",")[0]) for v in dashed[0].get("points").split()]
+    assert abs(sum(xs[:6]) / 6 - hex_center(10)[0]) < 1
