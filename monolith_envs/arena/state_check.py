@@ -13,9 +13,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.config import C_INT_MAX
-from ..core.game import InvariantError
-from ..core.state import StateError
-from ..core.state_schema import Bool, Choice, Float, Int, List, Spec, probe_state, state_error
+from ..core.state_schema import (
+    Bool,
+    Choice,
+    Float,
+    Int,
+    List,
+    Spec,
+    check_invariants,
+    probe_state,
+    state_error,
+)
 from .content_schema import MAX_CHOICE_OPTIONS
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import ArenaState, BattleStage, Eff, Loc, Sub, Trigger
@@ -131,8 +139,5 @@ def cross_check(game: Any, s: ArenaState) -> None:
             raise state_error(f"state.hexof[{i}]", h, "the hex holding the tile on the board, -1 off the board")
     if s.terminal != (s.sub_phase == Sub.GAME_OVER):
         raise state_error("state.sub_phase", s.sub_phase, "GAME_OVER exactly when state.terminal is true")
-    try:
-        game.check_invariants(s)
-    except InvariantError as exc:
-        raise StateError(f"state: {exc}") from None
+    check_invariants(game, s)
     probe_state(game, s)

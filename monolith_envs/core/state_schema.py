@@ -18,8 +18,12 @@ from typing import Any
 
 from .state import StateError, from_dict, transient_fields
 
-__all__ = ["Bool", "Choice", "Float", "Int", "List", "Spec", "check_built", "check_fields", "load_state",
-           "probe_state", "state_error"]
+__all__ = ["Bool", "Choice", "Float", "Int", "List", "Spec", "check_built", "check_fields", "check_invariants",
+           "load_state", "probe_state", "state_error"]
+
+ENGINE_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError, ZeroDivisionError,
+                 RecursionError)
+"""What rules code raises when it meets a record it cannot read (turned into a StateError by the checks)."""
 
 MAX_DEPTH = 32
 """Deepest nesting of lists and dicts accepted in a serialised state (states are a few levels deep)."""
@@ -214,8 +218,7 @@ def probe_state(game: Any, s: Any, root: str = "state") -> None:
         raise
     except MonolithEnvError as exc:
         raise StateError(f"{root}: the engine refuses this state: {exc}") from None
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError, ZeroDivisionError,
-            RecursionError) as exc:
+    except ENGINE_ERRORS as exc:
         raise StateError(f"{root}: the engine cannot read this state ({type(exc).__name__}: {exc}); allowed: "
                          "states written by to_dict") from None
 
@@ -235,3 +238,21 @@ def check_built(game: Any, s: Any, records: Any = None) -> None:
     if records is not None:
         records(game, s)
     probe_state(game, s)
+
+
+def check_invariants(game: Any, s: Any, root: str = "state") -> None:
+    """``game.check_invariants(s)`` for a state read from outside: a broken invariant, or rules code that
+    cannot even read the state to check it, is a :class:`StateError`.
+
+    Raises:
+        StateError: ``"<root>: <the invariant's message>"`` or what the engine could not read.
+    """
+    from .game import InvariantError
+
+    try:
+        game.check_invariants(s)
+    except InvariantError as exc:
+        raise StateError(f"{root}: {exc}") from None
+    except ENGINE_ERRORS as exc:
+        raise StateError(f"{root}: the engine cannot read this state ({type(exc).__name__}: {exc}); allowed: "
+                         "states written by to_dict") from None

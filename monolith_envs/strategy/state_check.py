@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.config import C_INT_MAX
-from ..core.game import InvariantError
 from ..core.state import StateError
-from ..core.state_schema import Bool, Choice, Int, List, Spec, probe_state, state_error
+from ..core.state_schema import Bool, Choice, Int, List, Spec, check_invariants, probe_state, state_error
 from .state import Flow, Kind, Phase, Side, StrategyState
 
 __all__ = ["schema", "cross_check", "check_records", "check_pending"]
@@ -248,10 +247,7 @@ def cross_check(game: Any, s: StrategyState) -> None:
             live game, an observation out of bounds, records the engine refuses).
     """
     check_records(game, s)
-    try:
-        game.check_invariants(s)
-    except InvariantError as exc:
-        raise StateError(f"state: {exc}") from None
+    check_invariants(game, s)
     probe_state(game, s)
 
 

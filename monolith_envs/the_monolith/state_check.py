@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.game import InvariantError
 from ..core.state import StateError
-from ..core.state_schema import Bool, Float, Int, List, Spec, probe_state, state_error
+from ..core.state_schema import Bool, Float, Int, List, Spec, check_invariants, probe_state, state_error
 from .state import NONE, Frame, Phase, Sub, Win
 
 __all__ = ["schema", "cross_check"]
@@ -121,8 +120,5 @@ def cross_check(g, s) -> None:
     if not s.terminal and (s.sub == NONE or s.current == NONE):
         raise StateError(f"state.sub = {s.sub}, state.current = {s.current}: a game that is not over needs a "
                          "pending decision (a sub-phase) and its decider (a seat)")
-    try:
-        g.check_invariants(s)
-    except InvariantError as e:
-        raise StateError(f"state breaks {e}") from None
+    check_invariants(g, s, "state breaks")
     probe_state(g, s)
