@@ -126,6 +126,7 @@ def _parse(text: str, rng, game):
     for i, body in lines:
         kw, _, rest = body.partition(" ")
         try:
+            given["lines"].setdefault(kw, []).append((i, body))
             if kw in ("task", "pending", "turnstate", "reveal"):
                 if kw == "task":
                     raw_tasks.append(json.loads(rest))
@@ -137,7 +138,6 @@ def _parse(text: str, rng, game):
                     who, _, js = rest.partition(" ")
                     s.reveal[_seat(who, n)] = json.loads(js)
                 continue
-            given["lines"].setdefault(kw, []).append((i, body))
             args = shlex.split(rest)
             _directive(R, s, kw, args, given, n, K)
             if kw == "pool":
