@@ -186,6 +186,18 @@ class _Task(Spec):
 _TASK = _Task()
 
 
+class _Any(Spec):
+    """Any value (the engine probe of :func:`cross_check` reads it)."""
+
+    def check(self, v: Any, path: str) -> None:
+        return None
+
+
+# a Final Scoring record (docs §4.18): the target, the gems earmarked so far, the earmarked items
+_REVEAL = Record((("target", Int(1, 6)), ("marked", Int(0, 6)),
+                  ("items", List(List(_Any(), min_len=2, max_len=4), max_len=64))))
+
+
 def _check_src(R, src: Any, path: str) -> None:
     """``src``: ``None`` or ``[type, index, group, line]`` naming an effect line of the content."""
     if src is None:
@@ -269,13 +281,4 @@ def check_records(game: Any, s: StrategyState) -> None:
     _check_tasks(game.rules.n, s.tasks)
     for p, rv in enumerate(s.reveal):
         if rv is not None:
-            Record((("target", Int(1, 6)), ("marked", Int(0, 6)), ("items", List(List(_Any(), min_len=2, max_len=4),
-                                                                                max_len=64)))).check(
-                rv, f"state.reveal[{p}]")
-
-
-class _Any(Spec):
-    """Any value (checked by the engine probe)."""
-
-    def check(self, v: Any, path: str) -> None:
-        return None
+            _REVEAL.check(rv, f"state.reveal[{p}]")
