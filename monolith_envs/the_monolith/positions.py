@@ -152,6 +152,18 @@ def _parse(text: str, rng):
     stack = None
     decision = None
     given_ctx: set = set()
+    placed: dict = {}  # (card kind, index) -> the line that placed it
+
+    def card(keys: dict, tok: str, ln: str) -> int:
+        """A card of ``keys`` placed by line ``ln``; a card placed twice is a PositionError naming both."""
+        c = _card(keys, tok, ln)
+        first = placed.get((id(keys), c))
+        if first is not None:
+            where = "earlier on this line" if first is ln else f"by {first!r}"
+            raise PositionError(f"{ln!r}: card {tok} is already placed {where} (each card is in one place)")
+        placed[(id(keys), c)] = ln
+        return c
+
     for ln in lines:
         try:
             head, _, rest = ln.partition(" ")
@@ -194,9 +206,9 @@ def _parse(text: str, rng):
                         if len(s.board[p]) != 3:
                             raise PositionError(f"{ln!r}: board=slay,maneuver,boast")
                     elif k == "held":
-                        s.held[p] = [_card(dkeys, x, ln) for x in v.split(",") if x]
+                        s.held[p] = [card(dkeys, x, ln) for x in v.split(",") if x]
                     elif k == "objectives":
-                        s.objectives[p] = [_card(okeys, x, ln) for x in v.split(",") if x]
+                        s.objectives[p] = [card(okeys, x, ln) for x in v.split(",") if x]
                     else:
                         raise PositionError(f"{ln!r}: unknown player field {k!r}")
             elif head == "space":
@@ -232,24 +244,24 @@ def _parse(text: str, rng):
                 if not m or not 0 <= int(m.group(1)) < g.R:
                     raise PositionError(f"{ln!r}: 'row I: Dxx P0:bid ...' with I in 0..{g.R - 1}")
                 i = int(m.group(1))
-                s.row[i] = _card(dkeys, m.group(2), ln)
+                s.row[i] = card(dkeys, m.group(2), ln)
                 for who, b in re.findall(r"(P\d):(\d+)", m.group(3)):
                     s.bids[i][_seat(who, n, ln)] = int(b)
             elif head == "events":
                 for tok in toks:
                     key, _, sp = tok.partition("@")
-                    s.events.append([_card(ekeys, key, ln), _int(sp, ln) if sp else NONE])
+                    s.events.append([card(ekeys, key, ln), _int(sp, ln) if sp else NONE])
             elif head in ("event_discard", "div_discard"):
                 keys = ekeys if head == "event_discard" else dkeys
-                setattr(s, head, [_card(keys, t, ln) for t in toks])
+                setattr(s, head, [card(keys, t, ln) for t in toks])
             elif head == "obj_discard":
                 for tok in toks:
                     if tok[-1] not in "+-":
                         raise PositionError(f"{ln!r}: {tok!r} needs + (face up) or - (face down)")
-                    s.obj_discard.append([_card(okeys, tok[:-1], ln), 1 if tok[-1] == "+" else 0])
+                    s.obj_discard.append([card(okeys, tok[:-1], ln), 1 if tok[-1] == "+" else 0])
             elif head in ("div_deck", "event_deck", "obj_deck"):
                 keys = {"div_deck": dkeys, "event_deck": ekeys, "obj_deck": okeys}[head]
-                decks[head] = [_card(keys, t, ln) for t in toks]
+                decks[head] = [card(keys, t, ln) for t in toks]
             elif head == "context":
                 for tok in toks:
                     k, _, v = tok.partition("=")

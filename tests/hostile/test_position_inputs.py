@@ -39,6 +39,11 @@ def test_strategy_bad_positions_name_the_line(text, named):
     (MONOLITH_BASE + "P1 favour=99999999999\n", r"'P1 favour=99999999999': state\.favour\[1\]"),
     (MONOLITH_BASE + "decisions 99999999999\n", r"'decisions 99999999999': state\.decisions"),
     (MONOLITH_BASE + "row 0: D99\n", r"row 0: D99"),
+    # a card placed twice (was an InvariantError that named no line)
+    (MONOLITH_BASE + "div_deck D13 D12\n", r"'div_deck D13 D12': card D13 is already placed by 'P0 available=1"),
+    (MONOLITH_BASE + "row 0: D13\n", r"'row 0: D13': card D13 is already placed"),
+    (MONOLITH_BASE + "events E01 E01\n", r"'events E01 E01': card E01 is already placed earlier on this line"),
+    (MONOLITH_BASE + "P1 objectives=O01,O01\n", r"'P1 objectives=O01,O01': card O01 is already placed"),
     (MONOLITH_BASE + "space 1: P0{x}\n", r"space 1"),
 ])
 def test_monolith_bad_positions_name_the_line(text, named):
@@ -48,6 +53,8 @@ def test_monolith_bad_positions_name_the_line(text, named):
 
 @pytest.mark.parametrize("text, named", [
     ("factions: dragon_empire, lords_of_the_abyss\n: de_knight\n", r"line 2 .*expected a statement before ':'"),
+    ("factions: dragon_empire, lords_of_the_abyss\ndeck P0: " + ", ".join(["de_knight"] * 9) + "\n",
+     r"line 2 .*no de_knight left"),
     ("factions: dragon_empire, lords_of_the_abyss\n0: de_banner\n2: la_banner\nturn: P0 sub=DISCARD\n",
      r"line 4 .*cannot be played: .*no action is legal"),
     ("factions: dragon_empire, lords_of_the_abyss\n0: de_banner\n2: la_banner\nturn: P0 sub=GAME_OVER\n",
