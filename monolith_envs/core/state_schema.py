@@ -4,8 +4,11 @@
 fields may hold.  A game's ``from_dict`` calls :func:`load_state` with its state class and a schema (a
 ``dict`` from field name to :class:`Int`, :class:`Bool`, :class:`Float`, :class:`Choice` or :class:`List`
 specs, built for the game's configuration, so list lengths and value ranges follow the player count),
-then adds its own cross-field checks with :func:`state_error`.  Every problem is a
-:class:`~monolith_envs.core.state.StateError` naming the field's path, e.g. ``state.board[3]``.
+then adds its own cross-field checks with :func:`state_error`, its invariants through
+:func:`check_invariants`, and ends with :func:`probe_state` (the engine can play the state: a legal action in
+a live game, finite observations in bounds, finite returns).  A parsed position gets the same checks but the
+invariants (:func:`check_built`).  Every problem is a :class:`~monolith_envs.core.state.StateError` naming
+the field's path, e.g. ``state.board[3]``.
 """
 
 from __future__ import annotations
