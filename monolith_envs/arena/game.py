@@ -9,6 +9,7 @@ import numpy as np
 from ..core.actions import coerce_action
 from ..core.base import GameBase
 from ..core.game import ChanceMode, GameInfo, Information, Outcome, Utility
+from ..core.observation import check_seat
 from ..core.returns import require_terminal, score_potential, winners_outcome
 from .config import CONFIG_KEYS, ENV_ID, validate
 from .context import RulesContext, hp_vector
@@ -160,8 +161,13 @@ class ArenaGame(GameBase):
         return np.asarray(r, dtype=np.float32).tolist()
 
     def observe(self, state: ArenaState, player: int) -> np.ndarray:
-        """``float32[obs_spec.size]`` seat-relative observation of ``player`` (docs/monolith_arena.md §7)."""
-        return self.observer.observe(state, int(player))
+        """``float32[obs_spec.size]`` seat-relative observation of ``player`` (docs/monolith_arena.md §7).
+
+        Raises:
+            ValueError: ``player`` is not a seat (an int or numpy integer in ``0 .. num_players - 1``; bools,
+                floats and strings are refused, as ``apply`` refuses them as actions).
+        """
+        return self.observer.observe(state, check_seat(player, self.num_players))
 
     def state_vector(self, state: ArenaState) -> np.ndarray:
         """Omniscient observation from seat 0's point of view (hidden Monolith tiles shown)."""

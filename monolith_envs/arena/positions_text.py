@@ -48,6 +48,8 @@ import re
 from typing import Any
 
 from ..core.game import MonolithEnvError
+from ..core.state import StateError
+from ..core.state_schema import check_built
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import ArenaState, Sub
 
@@ -93,8 +95,10 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
         :class:`~monolith_envs.arena.state.ArenaState` built with :mod:`monolith_envs.arena.positions`.
 
     Raises:
-        PositionTextError: syntax errors, unknown statements, or a position the helpers refuse (occupied
-            hex, no copy of a tile left, ...).
+        PositionTextError: syntax errors, unknown statements, a position the helpers refuse (occupied
+            hex, no copy of a tile left, ...), or one the engine cannot play (a value ``from_dict`` would
+            refuse, a sub-phase without a legal action; checked as ``from_dict`` checks a state, except the
+            invariants).
     """
     from . import positions as P
 
@@ -109,6 +113,9 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
             raise _err(lineno, raw, "expected '<what>: <details>'")
         head, rest = (x.strip() for x in line.split(":", 1))
         words = head.split()
+        if not words:
+            raise _err(lineno, raw, "expected a statement before ':' (factions, config, <hex>, monolith, hand, "
+                                    "deck, hp, pool, turn, begin)")
         if head == "factions":
             factions = [f.strip() for f in rest.split(",") if f.strip()]
         elif head == "config":
@@ -160,7 +167,7 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
     def run(lineno, raw, fn, *a, **kw):
         try:
             return fn(*a, **kw)
-        except (ValueError, KeyError, IndexError) as exc:
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
             raise _err(lineno, raw, str(exc)) from None
 
     # board: banners first (a Monolith rides on its Banner), then the rest
@@ -274,6 +281,13 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
         run(lineno, raw, P.set_turn, game, s, seat, sub, discarded)
     if s.acting_seat != s.turn_seat:
         raise PositionTextError("position text: inconsistent turn")
+    try:
+        check_built(game, s)  # the checks of from_dict but the invariants: the engine must read the position
+    except StateError as exc:
+        if stmts["turn"]:
+            lineno, raw = stmts["turn"][0][:2]
+            raise _err(lineno, raw, f"the position cannot be played: {exc}") from None
+        raise PositionTextError(f"position text: the position cannot be played: {exc}") from None
     return game, s
 
 

@@ -13,9 +13,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.config import C_INT_MAX
-from ..core.game import InvariantError
-from ..core.state import StateError
-from ..core.state_schema import Bool, Choice, Float, Int, List, Spec, state_error
+from ..core.state_schema import (
+    Bool,
+    Choice,
+    Float,
+    Int,
+    List,
+    Spec,
+    check_invariants,
+    probe_state,
+    state_error,
+)
 from .content_schema import MAX_CHOICE_OPTIONS
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import ArenaState, BattleStage, Eff, Loc, Sub, Trigger
@@ -27,17 +35,17 @@ _BIG = 10**6  # bound of counters that have no rule limit (wounds, activations, 
 
 def schema(game: Any) -> dict[str, Spec]:
     """Field -> spec for ``game`` (an :class:`~monolith_envs.arena.game.ArenaGame`)."""
-    key = (game.n, game.H, len(game.tables.kind), len(game.tables.fac_hp))
+    key = (game.n, game.H, len(game.tables.kind), len(game.tables.fac_hp), game.config["reward_mode"] == "score")
     hit = _SCHEMAS.get(key)
     if hit is None:
         hit = _SCHEMAS[key] = _schema(*key)
     return hit
 
 
-_SCHEMAS: dict[tuple[int, int, int, int], dict[str, Spec]] = {}
+_SCHEMAS: dict[tuple[int, int, int, int, bool], dict[str, Spec]] = {}
 
 
-def _schema(n: int, H: int, T: int, nfac: int) -> dict[str, Spec]:
+def _schema(n: int, H: int, T: int, nfac: int, score: bool) -> dict[str, Spec]:
     NI = PER_SEAT * n
     inst, inst_or_none, hex_or_none = Int(0, NI - 1), Int(-1, NI - 1), Int(-1, 18)
     seat = Int(0, n - 1)
@@ -99,7 +107,8 @@ def _schema(n: int, H: int, T: int, nfac: int) -> dict[str, Spec]:
         "decisions": Int(0, C_INT_MAX),
         "terminal": Bool(),
         "winners": List(seat, max_len=n),
-        "cum_reward": List(Float(), n),
+        # win_loss and rank pay at most 1 in all; score adds the changes of (HP - mean of the others) / Banner HP
+        "cum_reward": List(Float(-5.0 * _BIG, 5.0 * _BIG) if score else Float(-1.0, 1.0), n),
     }
 
 
@@ -108,7 +117,9 @@ def cross_check(game: Any, s: ArenaState) -> None:
 
     Raises:
         StateError: repeated factions, tile types that are not the factions' tiles, a board that disagrees
-            with the tiles' locations and hexes, ``terminal`` without ``GAME_OVER``, or a broken invariant.
+            with the tiles' locations and hexes, ``terminal`` without ``GAME_OVER``, a broken invariant, or a
+            state the engine cannot read (:func:`~monolith_envs.core.state_schema.probe_state`: a live game
+            without a legal action, an observation out of bounds).
     """
     if len(set(s.factions)) != len(s.factions):
         raise state_error("state.factions", s.factions, "distinct faction indices")
@@ -128,7 +139,5 @@ def cross_check(game: Any, s: ArenaState) -> None:
             raise state_error(f"state.hexof[{i}]", h, "the hex holding the tile on the board, -1 off the board")
     if s.terminal != (s.sub_phase == Sub.GAME_OVER):
         raise state_error("state.sub_phase", s.sub_phase, "GAME_OVER exactly when state.terminal is true")
-    try:
-        game.check_invariants(s)
-    except InvariantError as exc:
-        raise StateError(f"state: {exc}") from None
+    check_invariants(game, s)
+    probe_state(game, s)

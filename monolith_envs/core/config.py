@@ -7,8 +7,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .game import MonolithEnvError
 
-__all__ = ["ConfigError", "ConfigKey", "validate_config", "one_of", "int_range", "boolean", "C_INT_MAX",
-           "parse_value", "parse_settings"]
+__all__ = ["ConfigError", "ConfigKey", "validate_config", "one_of", "int_range", "number_range", "boolean",
+           "C_INT_MAX", "parse_value", "parse_settings"]
 
 C_INT_MAX = 2**31 - 1
 """Upper bound for integer config values that compiled code stores in a C ``int`` (e.g. ``max_decisions``)."""
@@ -65,6 +65,22 @@ def int_range(lo: int, hi: int | None = None) -> Check:
         if _is_int(v) and v >= lo and (hi is None or v <= hi):
             return None
         return f"an integer >= {lo}" if hi is None else f"an integer from {lo} to {hi}"
+
+    return check
+
+
+def number_range(lo: float, hi: float) -> Check:
+    """Allowed: a finite real number (an int or a float, not a bool) in ``lo .. hi``.
+
+    Every float config value has such a bound, chosen so that no reachable return or observation of the
+    game overflows (e.g. a score scale of 1e300 would make the returns infinite)."""
+    import math
+    import numbers
+
+    def check(v: Any) -> str | None:
+        ok = (isinstance(v, numbers.Real) and not isinstance(v, bool) and type(v).__name__ != "bool_"
+              and math.isfinite(float(v)) and lo <= float(v) <= hi)
+        return None if ok else f"a number from {lo:g} to {hi:g}"
 
     return check
 

@@ -27,7 +27,7 @@ from .testing import CHECKS, StepCheckFailure, step_checks
 __all__ = ["RolloutResult", "fuzz_rollout", "STEP_CHECKS"]
 
 STEP_CHECKS = ("mask_nonempty", "masked_actions_apply", "unmasked_actions_raise", "rejected_no_draw", "mask_json_roundtrip",
-               "clone", "observe_all", "hidden_info")
+               "clone", "observe_all", "hidden_info", "finite")
 
 
 @dataclass
@@ -65,7 +65,7 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
         game: a :class:`~monolith_envs.core.game.Game`.
         seed: episode seed (setup and chance draws as in the env; action choices from ``seed`` too).
         checks: which checks run (per-step checks of :data:`STEP_CHECKS`, plus ``invariants``, ``zero_sum``,
-            ``ends``).
+            ``finite`` (also on the final returns), ``ends``).
         sample: legal / illegal actions tried per step.
         check_every: run the per-step checks on every ``check_every``-th decision (1 = all; the game's
             invariants and the end-of-game checks always run). ``0`` turns the per-step checks off.
@@ -112,6 +112,8 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
                 except InvariantError as exc:
                     return fail("invariants", str(exc))
         ret = np.asarray(game.returns(state), np.float64)
+        if "finite" in enabled and not np.isfinite(ret).all():
+            return fail("finite", f"returns {ret.tolist()} are not finite")
         if "zero_sum" in enabled and game.utility is Utility.ZERO_SUM and abs(ret.sum()) > 1e-5:
             return fail("zero_sum", f"returns {ret.tolist()} do not sum to 0")
     except Exception as exc:  # noqa: BLE001 - any crash is a finding

@@ -8,7 +8,28 @@ from typing import Sequence
 import numpy as np
 from gymnasium import spaces
 
-__all__ = ["ObsPiece", "ObsSpec"]
+__all__ = ["ObsPiece", "ObsSpec", "check_seat"]
+
+
+def check_seat(player: object, num_players: int) -> int:
+    """``player`` as a Python ``int`` seat in ``0 .. num_players - 1`` (a game's ``observe`` calls this).
+
+    Accepts Python and numpy integers, as ``apply`` accepts actions (``core.actions.coerce_action``).
+
+    Raises:
+        ValueError: a bool, a float (``1.5`` is not truncated to seat 1), a string (``'0'``) or any other
+            non-integer, or an integer that is not a seat; the message names the value and the seats.
+    """
+    if type(player) is int and 0 <= player < num_players:  # the common case, first
+        return player
+    if not isinstance(player, (int, np.integer)) or isinstance(player, (bool, np.bool_)):
+        raise ValueError(f"player {player!r} is not a seat: a seat is an integer from 0 to {num_players - 1}, "
+                         f"not a {type(player).__name__}")
+    p = int(player)
+    if not 0 <= p < num_players:
+        raise ValueError(f"player {p} is not a seat of this {num_players}-player game (seats 0 to "
+                         f"{num_players - 1})")
+    return p
 
 
 @dataclass(frozen=True)

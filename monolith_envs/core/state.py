@@ -194,7 +194,10 @@ def to_dict(obj: Any, _path: str = "state") -> Any:
     raise StateError(f"{_path}: a {t.__name__} is not plain data (register dataclasses with @state_class)")
 
 
-def _lookup(name: str, path: str) -> type:
+def _lookup(name: Any, path: str) -> type:
+    if type(name) is not str:
+        raise StateError(f"{path}: a class tag must be a string like 'module:Class', not {type(name).__name__} "
+                         f"{str(name)[:40]}")
     cls = _CLASSES.get(name)
     if cls is None:
         mod, _, qual = name.partition(":")

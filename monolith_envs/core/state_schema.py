@@ -4,8 +4,11 @@
 fields may hold.  A game's ``from_dict`` calls :func:`load_state` with its state class and a schema (a
 ``dict`` from field name to :class:`Int`, :class:`Bool`, :class:`Float`, :class:`Choice` or :class:`List`
 specs, built for the game's configuration, so list lengths and value ranges follow the player count),
-then adds its own cross-field checks with :func:`state_error`.  Every problem is a
-:class:`~monolith_envs.core.state.StateError` naming the field's path, e.g. ``state.board[3]``.
+then adds its own cross-field checks with :func:`state_error`, its invariants through
+:func:`check_invariants`, and ends with :func:`probe_state` (the engine can play the state: a legal action in
+a live game, finite observations in bounds, finite returns).  A parsed position gets the same checks but the
+invariants (:func:`check_built`).  Every problem is a :class:`~monolith_envs.core.state.StateError` naming
+the field's path, e.g. ``state.board[3]``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,12 @@ from typing import Any
 
 from .state import StateError, from_dict, transient_fields
 
-__all__ = ["Bool", "Choice", "Float", "Int", "List", "Spec", "check_fields", "load_state", "state_error"]
+__all__ = ["Bool", "Choice", "Float", "Int", "List", "Spec", "check_built", "check_fields", "check_invariants",
+           "load_state", "probe_state", "state_error"]
+
+ENGINE_ERRORS = (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError, ZeroDivisionError,
+                 RecursionError)
+"""What rules code raises when it meets a record it cannot read (turned into a StateError by the checks)."""
 
 MAX_DEPTH = 32
 """Deepest nesting of lists and dicts accepted in a serialised state (states are a few levels deep)."""
@@ -166,3 +174,88 @@ def load_state(data: Any, cls: type, schema: Mapping[str, Spec], root: str = "st
         raise state_error(root, type(obj).__name__, f"a serialised {cls.__name__}")
     check_fields(obj, schema, root)
     return obj
+
+
+def probe_state(game: Any, s: Any, root: str = "state") -> None:
+    """Check that the engine can read a state that passed its schema: the mask is legal (at least one legal
+    action and a seat to act unless the game is over, none after), every seat's observation is finite and
+    inside the observation space, the returns are finite, and the first legal action applies to a copy.
+
+    A game's ``check_state`` calls this last, so that ``from_dict`` never returns a state that fails later
+    with an ``IndexError`` deep in the rules, a ``NaN`` in an observation or a live game without a move.
+
+    Raises:
+        StateError: naming what the engine could not do with the state (the engine's own complaint for
+            records that the schema could not see, e.g. a malformed pending decision).
+    """
+    import numpy as np
+
+    from .game import MonolithEnvError
+
+    n = game.num_players
+    try:
+        terminal = bool(game.is_terminal(s))
+        cp = game.current_player(s)
+        mask = np.asarray(game.legal_mask(s))
+        if terminal:
+            if cp != -1 or mask.any():
+                raise StateError(f"{root}: the game is over, but seat {cp} has {int(mask.sum())} legal actions")
+        elif not (type(cp) is int and 0 <= cp < n) or not mask.any():
+            raise StateError(f"{root}: the game is not over, but no action is legal (current player {cp}); "
+                             "allowed: a state where the player to act has a legal action")
+        spec = game.obs_spec
+        for p in range(n):
+            o = np.asarray(game.observe(s, p))
+            bad = np.flatnonzero(~np.isfinite(o) | (o < spec.low) | (o > spec.high))
+            if bad.size:
+                i = int(bad[0])
+                piece = next(pc for pc in spec.pieces if pc.offset <= i < pc.stop)
+                raise StateError(f"{root}: seat {p}'s observation holds {o[i]} in {piece.name!r}, outside "
+                                 f"[{piece.low:g}, {piece.high:g}]")
+        r = np.asarray(game.returns(s), np.float64)
+        if not np.isfinite(r).all():
+            raise StateError(f"{root}: returns {r.tolist()} are not finite")
+        if not terminal:
+            game.apply(game.clone(s), int(np.flatnonzero(mask)[0]), np.random.default_rng(0))
+    except StateError:
+        raise
+    except MonolithEnvError as exc:
+        raise StateError(f"{root}: the engine refuses this state: {exc}") from None
+    except ENGINE_ERRORS as exc:
+        raise StateError(f"{root}: the engine cannot read this state ({type(exc).__name__}: {exc}); allowed: "
+                         "states written by to_dict") from None
+
+
+def check_built(game: Any, s: Any, records: Any = None) -> None:
+    """Check a state built in code (a parsed position) as :meth:`from_dict` checks a loaded one, except the
+    game's invariants (a position may state a situation that play cannot reach): the field schema of
+    ``game.state_schema()``, then ``records(game, s)`` when given (a game's checks of its free-form records),
+    then :func:`probe_state`.
+
+    Raises:
+        StateError: naming the field, or what the engine could not do with the state.
+    """
+    from .state import to_dict
+
+    load_state(to_dict(s), type(s), game.state_schema())
+    if records is not None:
+        records(game, s)
+    probe_state(game, s)
+
+
+def check_invariants(game: Any, s: Any, root: str = "state") -> None:
+    """``game.check_invariants(s)`` for a state read from outside: a broken invariant, or rules code that
+    cannot even read the state to check it, is a :class:`StateError`.
+
+    Raises:
+        StateError: ``"<root>: <the invariant's message>"`` or what the engine could not read.
+    """
+    from .game import InvariantError
+
+    try:
+        game.check_invariants(s)
+    except InvariantError as exc:
+        raise StateError(f"{root}: {exc}") from None
+    except ENGINE_ERRORS as exc:
+        raise StateError(f"{root}: the engine cannot read this state ({type(exc).__name__}: {exc}); allowed: "
+                         "states written by to_dict") from None

@@ -46,6 +46,7 @@ CHECKS: tuple[str, ...] = (
     "observe_all",         # every agent observable; obs in space; non-acting masks all zero
     "dead_steps",          # each agent stepped with None exactly once at the end, sees its final reward
     "zero_sum",            # returns sum to 0 in zero-sum modes
+    "finite",              # every reward, return and observation is finite (no inf, no NaN)
     "hidden_info",         # resampling what a viewer may not know leaves its observation byte-identical
     "invariants",          # the game's invariants hook
     "ends",                # episodes end before max_decisions in random play
@@ -111,7 +112,8 @@ def step_checks(
     Checks (each only if named in ``enabled``): ``mask_nonempty``, ``masked_actions_apply`` (up to ``sample``
     legal actions applied to clones), ``unmasked_actions_raise`` (up to ``sample`` illegal actions must raise
     :class:`IllegalActionError` and leave the clone unchanged), ``mask_json_roundtrip``, ``clone``,
-    ``hidden_info`` (every viewer), ``observe_all`` (shape, dtype, bounds for every viewer).
+    ``hidden_info`` (every viewer), ``observe_all`` (shape, dtype, bounds for every viewer), ``finite`` (the
+    returns and every viewer's observation hold no inf or NaN).
 
     Raises:
         StepCheckFailure: the first failed check, with details.
@@ -178,10 +180,19 @@ def step_checks(
             if game.to_dict(state) != data:
                 raise StepCheckFailure("clone", "applying an action to a clone changed the original")
     n = game.num_players
-    if "observe_all" in en or "hidden_info" in en:
+    if "finite" in en:
+        r = np.asarray(game.returns(state), np.float64)
+        if not np.isfinite(r).all():
+            raise StepCheckFailure("finite", f"returns {r.tolist()} are not finite")
+    if "observe_all" in en or "hidden_info" in en or "finite" in en:
         spec = game.obs_spec
         for p in range(n):
             o = game.observe(state, p)
+            if "finite" in en:
+                bad = np.flatnonzero(~np.isfinite(np.asarray(o, np.float64)))
+                if bad.size:
+                    raise StepCheckFailure("finite", f"observe(state, {p})[{int(bad[0])}] = {o[int(bad[0])]} is not "
+                                           "finite")
             if "observe_all" in en:
                 if not isinstance(o, np.ndarray) or o.dtype != np.float32 or o.shape != (spec.size,):
                     raise StepCheckFailure(
@@ -326,9 +337,9 @@ def check_env(
         _check_static_info(probe.game)
 
     step_names = [c for c in ("mask_nonempty", "masked_actions_apply", "unmasked_actions_raise", "rejected_no_draw",
-                              "mask_json_roundtrip", "clone", "observe_all", "hidden_info") if c in names]
+                              "mask_json_roundtrip", "clone", "observe_all", "hidden_info", "finite") if c in names]
     episode_names = {"observe_all", "dead_steps", "zero_sum", "invariants", "ends", "mask_nonempty",
-                     "rejected_no_draw", "chance_logged", "outcome"} & names
+                     "rejected_no_draw", "chance_logged", "outcome", "finite"} & names
     if step_names or episode_names:
         env = raw()
         game = env.game
@@ -420,6 +431,8 @@ def _check_episode(env, game: Game, ep_seed: int, names: set, step_names: list, 
     while env.agents:
         agent = env.agent_selection
         obs, rew, term, trunc, _ = env.last()
+        if "finite" in names and not np.isfinite(rew):
+            raise ConformanceError("finite", f"seed {ep_seed}, step {steps}: {agent}'s reward {rew} is not finite")
         if term or trunc:
             seen_reward[agent] += rew
             dead_stepped.append(agent)
@@ -478,6 +491,8 @@ def _check_episode(env, game: Game, ep_seed: int, names: set, step_names: list, 
                 raise ConformanceError(
                     "dead_steps", f"seed {ep_seed}: {ag} saw rewards summing to {seen_reward[ag]}, "
                     f"but its return is {final[i]}")
+    if "finite" in names and not np.isfinite(final).all():
+        raise ConformanceError("finite", f"seed {ep_seed}: returns {final.tolist()} are not finite")
     if "zero_sum" in names and game.utility is Utility.ZERO_SUM and abs(final.sum()) > 1e-5:
         raise ConformanceError("zero_sum", f"seed {ep_seed}: returns {final.tolist()} do not sum to 0")
     if "outcome" in names and terminal:

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import numbers
 from typing import Any, Mapping
 
-import numpy as np
-
-from ..core.config import ConfigError, ConfigKey, boolean, int_range, one_of, validate_config
+from ..core.config import ConfigError, ConfigKey, boolean, int_range, number_range, one_of, validate_config
 
 __all__ = ["ENV_ID", "CONFIG_KEYS", "validate"]
 
@@ -22,12 +19,6 @@ def _content_check(v: Any) -> str | None:
     return "a content file name inside strategy/data or a path to a TOML file"
 
 
-def _scale_check(v: Any) -> str | None:
-    if isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) and 0.001 <= float(v) <= 1e6:
-        return None
-    return "a number from 0.001 to 1e6"
-
-
 CONFIG_KEYS: tuple[ConfigKey, ...] = (
     ConfigKey("num_players", 3, "seats (1-4); 1 = the solo variant", one_of(1, 2, 3, 4)),
     ConfigKey("content", "reference.toml", "content file: a name inside strategy/data or a path", _content_check),
@@ -36,7 +27,7 @@ CONFIG_KEYS: tuple[ConfigKey, ...] = (
     ConfigKey("exalted", True, "Round cards may show their Exalted side (a SIDE decision each round)", boolean()),
     ConfigKey("player_powers", False, "deal one Player Power card to each player", boolean()),
     ConfigKey("reward_mode", "win_loss", "win_loss, rank or score (docs §8)", one_of("win_loss", "rank", "score")),
-    ConfigKey("score_scale", 25.0, "divisor of the score reward mode", _scale_check),
+    ConfigKey("score_scale", 25.0, "divisor of the score reward mode (0.001 to 1e6)", number_range(0.001, 1e6)),
     ConfigKey("max_decisions", 2000, "truncation limit (applied actions per episode)", int_range(1, 10**7)),
     ConfigKey("solo_goal_stone", 4, "solo success: end on or past this toll stone (1-4)", int_range(1, 4)),
 )

@@ -10,6 +10,7 @@ import numpy as np
 from ..core.base import GameBase
 from ..core.config import ConfigError
 from ..core.game import ChanceMode, GameInfo, IllegalActionError, Information, Utility
+from ..core.observation import check_seat
 from . import hidden, invariants, returns
 from .actions import Offsets, build_layout
 from .board import Rules
@@ -161,12 +162,13 @@ class StrategyGame(GameBase):
         return state.vp[0] >= self.solo_goal or state.vp[0] >= self.rules.victory
 
     def observe(self, state: StrategyState, player: int) -> np.ndarray:
-        """``float32[obs_spec.size]`` seat-relative observation (docs §7)."""
-        if type(player) is not int:
-            player = int(player)
-        if not 0 <= player < self.num_players:
-            raise ValueError(f"player {player} is not a seat of this {self.num_players}-player game")
-        return self.observer.observe(state, player)
+        """``float32[obs_spec.size]`` seat-relative observation (docs §7).
+
+        Raises:
+            ValueError: ``player`` is not a seat (an int or numpy integer in ``0 .. num_players - 1``; bools,
+                floats and strings are refused, as ``apply`` refuses them as actions).
+        """
+        return self.observer.observe(state, check_seat(player, self.num_players))
 
     def render_text(self, state: StrategyState, viewer: int | None = None) -> str:
         from .render import render_text

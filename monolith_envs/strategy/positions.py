@@ -25,6 +25,8 @@ import shlex
 import numpy as np
 
 from ..core.game import MonolithEnvError
+from ..core.state import StateError
+from ..core.state_schema import check_built
 from .state import Flow, Kind, Phase, Side, StrategyState
 
 __all__ = ["parse_position", "format_position", "PositionError"]
@@ -69,10 +71,24 @@ def parse_position(text: str, rng=None, game=None):
         ``(game, state)``.
 
     Raises:
-        PositionError: an unknown keyword, a bad value or a missing argument, naming the line.
+        PositionError: an unknown keyword, a bad value or a missing argument, more copies of a card than the
+            content has, naming the line; or a position whose state ``from_dict`` would refuse (values out
+            of range, a malformed pending decision, a live game without a legal action), naming the line that set the
+            field when it can.
     """
+    try:
+        return _parse(text, rng, game)
+    except MonolithEnvError:
+        raise
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError, OverflowError) as exc:
+        raise PositionError(f"position: the rules cannot set up this position ({type(exc).__name__}: {exc})") \
+            from None
+
+
+def _parse(text: str, rng, game):
     from .game import StrategyGame
     from .setup_game import blank_state
+    from .state_check import check_records
 
     lines = []
     for i, raw in enumerate(text.splitlines(), 1):
@@ -84,6 +100,8 @@ def parse_position(text: str, rng=None, game=None):
     for _i, body in lines:
         kw, _, rest = body.partition(" ")
         if kw == "players":
+            if not rest.strip().isdigit():
+                raise PositionError(f"position line {_i} ({body!r}): players needs a number of seats (1-4)")
             cfg["num_players"] = int(rest)
         elif kw == "config":
             for item in rest.split():
@@ -99,7 +117,7 @@ def parse_position(text: str, rng=None, game=None):
         s.board[pos] = b
     s.phase = Phase.ACTION
     s.flow = Flow.PRE
-    given = {"src": set(), "source": False, "pool": set(), "decks": {}}
+    given = {"src": set(), "source": False, "pool": set(), "decks": {}, "lines": {}}
     for p in range(n):
         s.pool[p] = [0] * 6
     pools_default = True
@@ -108,6 +126,7 @@ def parse_position(text: str, rng=None, game=None):
     for i, body in lines:
         kw, _, rest = body.partition(" ")
         try:
+            given["lines"].setdefault(kw, []).append((i, body))
             if kw in ("task", "pending", "turnstate", "reveal"):
                 if kw == "task":
                     raw_tasks.append(json.loads(rest))
@@ -134,11 +153,61 @@ def parse_position(text: str, rng=None, game=None):
             s.pool[p] = [0] * 6
     _fill_defaults(R, s, given)
     if decision is not None:
-        _decision(R, s, decision, n)
+        try:
+            _decision(R, s, decision, n)
+        except (ValueError, IndexError) as exc:
+            i, body = given["lines"]["decision"][-1]
+            raise PositionError(f"position line {i} ({body!r}): {exc}") from None
     s.tasks.extend(raw_tasks)
-    if s.pending is None and not s.terminal:
-        game.settle(s, rng if rng is not None else np.random.default_rng(0))
+    try:
+        if s.pending is None and not s.terminal:
+            game.settle(s, rng if rng is not None else np.random.default_rng(0))
+        check_built(game, s, check_records)  # the checks of from_dict but the invariants
+    except MonolithEnvError as exc:
+        raise _state_error(given["lines"], exc) from None
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        raise _state_error(given["lines"], StateError(f"the engine cannot run this position "
+                                                      f"({type(exc).__name__}: {exc})")) from None
     return game, s
+
+
+# position keywords that set each state field (to name the line of a position the state checks refuse)
+_FIELD_KEYWORDS = {
+    "source_gems": ("source", "gems"), "rc_pos": ("roundcard",), "rc_side": ("roundcard",),
+    "rc_round": ("roundcard", "round"), "sock_seat": ("die",), "sock_face": ("die",), "priv": ("private",),
+    "src_dice": ("src", "die", "pool", "aside", "private"), "skill_discard": ("discarded",),
+    "power_discard": ("discarded",), "pp_gone": ("discarded",), "pp_queue": ("cast",),
+    "winner": ("over",), "ranking": ("over",), "terminal": ("over",), "turn": ("turnstate", "decision"),
+    "pending": ("pending", "decision"), "tasks": ("task", "decision"), "round": ("round",),
+    "skill_deck": ("skill_deck", "hand", "cast", "discarded"), "power_deck": ("power_deck", "hand", "cast"),
+    "rune_deck": ("rune_deck", "board", "private"),
+}
+
+
+def _state_error(lines: dict, exc: Exception) -> PositionError:
+    """A :class:`PositionError` for a position whose state the checks refuse, naming the last line that set
+    the field named in ``exc`` (``state.primus = ...``), or the position as a whole."""
+    import re
+
+    m = re.search(r"state\.(\w+)", str(exc))
+    field = m.group(1) if m else ""
+    for kw in _FIELD_KEYWORDS.get(field, (field,)):
+        if kw in lines:
+            i, body = lines[kw][-1]
+            return PositionError(f"position line {i} ({body!r}): {exc}")
+    return PositionError(f"position: {exc}")
+
+
+def _take(left: list, card: int, name: str, lines: dict, keywords: tuple) -> None:
+    """Remove one copy of ``card`` from ``left`` (the cards not yet placed), or raise a PositionError naming
+    the last line among ``keywords`` that asked for one copy too many."""
+    try:
+        left.remove(card)
+    except ValueError:
+        where = max((ln for kw in keywords for ln in lines.get(kw, ())), default=None)
+        head = f"position line {where[0]} ({where[1]!r})" if where else "position"
+        raise PositionError(f"{head}: no copy of {name} is left (the content has fewer copies than the "
+                            "position places in hands, cast piles, discards, decks and the board)") from None
 
 
 def _seat(tok: str, n: int) -> int:
@@ -271,26 +340,31 @@ def _fill_defaults(R, s: StrategyState, given: dict) -> None:
             used = sum(s.pool[p]) + sum(1 for x in s.sock_seat if x == p) + s.aside[p] + sum(
                 1 for pr in s.priv[p] for f in pr["occ"] if f)
             s.src_dice[p] = max(0, R.dpp - used)
-    decks = given["decks"]
+    decks, lines = given["decks"], given["lines"]
+    kinds = {v: k for k, v in R.kind_by_id.items()}
     for name, cards, cat in (("skill_deck", R.skill_cards, R.is_skill), ("power_deck", R.power_cards, R.is_power)):
         left = list(cards)
         for p in range(n):
             for k in range(R.K):
+                if cat[k] and s.hand[p][k] + s.cast[p][k] > len(cards):
+                    _take([], k, kinds.get(k, str(k)), lines, ("hand", "cast"))
                 for _ in range(s.hand[p][k] + s.cast[p][k]):
                     if cat[k]:
-                        left.remove(k)
+                        _take(left, k, kinds.get(k, str(k)), lines, ("hand", "cast"))
         for k in range(R.K):
+            if cat[k] and s.skill_discard[k] + s.power_discard[k] > len(cards):
+                _take([], k, kinds.get(k, str(k)), lines, ("discarded",))
             for _ in range(s.skill_discard[k] + s.power_discard[k]):
                 if cat[k]:
-                    left.remove(k)
+                    _take(left, k, kinds.get(k, str(k)), lines, ("hand", "cast", "discarded"))
         top = decks.get(name, [])
         for k in top:
-            left.remove(k)
+            _take(left, k, kinds.get(k, str(k)), lines, (name,))
         setattr(s, name, top + left)
     left = [b for b in R.rune_pool if b not in s.board[1:] and all(b != pr["card"] for q in s.priv for pr in q)]
     top = decks.get("rune_deck", [])
     for b in top:
-        left.remove(b)
+        _take(left, b, f"board card {R.content.board[b].id}", lines, ("rune_deck",))
     s.rune_deck = top + left
     if R.pp_kinds and not s.pp_out:
         held = {k for p in range(n) for k in range(R.K) if R.is_pp[k] and (s.hand[p][k] or s.cast[p][k])}

@@ -6,7 +6,7 @@ import math
 import os
 from typing import Any, Mapping
 
-from ..core.config import ConfigError, ConfigKey, int_range, one_of, validate_config
+from ..core.config import ConfigError, ConfigKey, int_range, number_range, one_of, validate_config
 
 __all__ = ["ENV_ID", "CONFIG_KEYS", "validate"]
 
@@ -19,21 +19,20 @@ def _int_list(v: Any) -> str | None:
     return "a list of shaman ids (integers 0..63)"
 
 
+MAX_WEIGHT = 1e6
+"""Bound of each tower weight (only their ratios matter)."""
+
+SCORE_SCALE_RANGE = (1e-6, 1e6)
+"""Bounds of ``score_scale``: with favour below the state bound of 10**6, every ``score`` return stays below
+10**12 in magnitude (finite in float32)."""
+
+
 def _weights(v: Any) -> str | None:
     ok = (isinstance(v, (list, tuple)) and len(v) == 3
-          and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0 for x in v)
-          and 0 < sum(v) < math.inf)
-    return None if ok else "3 finite non-negative numbers with a positive, finite sum"
-
-
-def _unit(v: Any) -> str | None:
-    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= 1
-    return None if ok else "a number from 0 to 1"
-
-
-def _positive(v: Any) -> str | None:
-    ok = isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0
-    return None if ok else "a finite number > 0"
+          and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+                  and 0 <= x <= MAX_WEIGHT for x in v)
+          and sum(v) > 0)
+    return None if ok else f"3 numbers from 0 to {MAX_WEIGHT:g} with a positive sum"
 
 
 def _path(v: Any) -> str | None:
@@ -53,10 +52,11 @@ CONFIG_KEYS: tuple[ConfigKey, ...] = (
     ConfigKey("num_days", 4, "days; the game ends in the rest phase of the last", int_range(1, 8)),
     ConfigKey("div_row_size", 0, "cards dealt to the divination row each day (0 = num_players)", int_range(0, 5)),
     ConfigKey("tower_weights", [1 / 3, 1 / 3, 1 / 3], "landing weights for slay, maneuver, boast (§4.9)", _weights),
-    ConfigKey("tower_retention", 0.0, "chance that a heart dropped today sticks until the next lift", _unit),
+    ConfigKey("tower_retention", 0.0, "chance that a heart dropped today sticks until the next lift",
+              number_range(0.0, 1.0)),
     ConfigKey("draft_max_bid", 6, "highest bid in the shaman draft", int_range(0, 10)),
     ConfigKey("reward_mode", "win_loss", "win_loss, rank or score (§8)", one_of("win_loss", "rank", "score")),
-    ConfigKey("score_scale", 0.02, "scale of score rewards", _positive),
+    ConfigKey("score_scale", 0.02, "scale of score rewards (1e-6 to 1e6)", number_range(*SCORE_SCALE_RANGE)),
     ConfigKey("max_decisions", 5000, "truncation limit (decisions per episode)", int_range(1)),
     ConfigKey("map_file", None, "map TOML (None = data/map.toml)", _path),
     ConfigKey("shaman_file", None, "shamans TOML (None = data/shamans.toml)", _path),

@@ -22,6 +22,7 @@ from ..core.game import (
     InvariantError,
     Utility,
 )
+from ..core.observation import check_seat
 from ..core.returns import rank, require_terminal, score_potential, win_loss, winners_outcome
 from .actions import Offsets, action_index, action_name, build_layout
 from .config import CONFIG_KEYS, ENV_ID, validate
@@ -291,9 +292,10 @@ class MonolithGame(GameBase):
         <monolith_envs.the_monolith.observe.Observer.observe>`).
 
         Raises:
-            ValueError: ``player`` is not a seat.
+            ValueError: ``player`` is not a seat (an int or numpy integer in ``0 .. num_players - 1``; bools,
+                floats and strings are refused, as ``apply`` refuses them as actions).
         """
-        return self.observer.observe(state, player if type(player) is int else int(player))
+        return self.observer.observe(state, check_seat(player, self.num_players))
 
     def render_text(self, state: MonolithState, viewer: int | None = None) -> str:
         from .render import render_text

@@ -38,6 +38,8 @@ import ast
 import re
 
 from ..core.game import MonolithEnvError
+from ..core.state import StateError
+from ..core.state_schema import check_built
 from .board import units_text
 from .state import NONE, Frame, Phase, Sub
 
@@ -105,9 +107,22 @@ def parse_position(text: str, rng=None):
         rng: chance for ``decision none`` when the pending steps draw (a ``ScriptedRng`` or a Generator).
 
     Raises:
-        PositionError: a line that cannot be read, or counts that do not fit (e.g. more than 19 hearts).
+        PositionError: a line that cannot be read, counts that do not fit (e.g. more than 19 hearts), or a
+            position that ``from_dict`` would refuse (a value out of range, a live game without a legal
+            action, an observation out of bounds), naming the line when it can.
         InvariantError: the position breaks a docs §9 invariant.
+        ConfigError: a ``config`` line with a key or value the game does not allow.
     """
+    try:
+        return _parse(text, rng)
+    except MonolithEnvError:
+        raise
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError, OverflowError) as exc:
+        raise PositionError(f"position: the rules cannot set up this position ({type(exc).__name__}: {exc})") \
+            from None
+
+
+def _parse(text: str, rng):
     from .game import MonolithGame
     from .opening import blank_state
 
@@ -137,131 +152,148 @@ def parse_position(text: str, rng=None):
     stack = None
     decision = None
     given_ctx: set = set()
-    for ln in lines:
-        head, _, rest = ln.partition(" ")
-        toks = rest.split()
-        if head == "config":
-            continue
-        if head in ("day", "decisions"):
-            setattr(s, head, _int(rest, ln))
-        elif head == "first":
-            s.first = _seat(rest, n, ln)
-        elif head == "surge":
-            s.surge = NONE if rest == "none" else _seat(rest, n, ln)
-        elif head == "phase":
-            if rest not in Phase.__members__:
-                raise PositionError(f"{ln!r}: phase is one of {', '.join(Phase.__members__)}")
-            phase = Phase[rest]
-        elif head == "decision":
-            if rest in ("none", "over"):
-                decision = rest
-            else:
-                if len(toks) != 2 or toks[0] not in Sub.__members__:
-                    raise PositionError(f"{ln!r}: 'decision SUB Pk' with SUB one of {', '.join(Sub.__members__)}")
-                decision = (Sub[toks[0]], _seat(toks[1], n, ln))
-        elif re.fullmatch(r"P\d", head):
-            p = _seat(head, n, ln)
-            for tok in toks:
-                k, eq, v = tok.partition("=")
-                if not eq:
-                    if k not in ("committed", "out"):
-                        raise PositionError(f"{ln!r}: flag {k!r} is not committed or out")
-                    getattr(s, k)[p] = True
-                elif k in _PLAYER_INT:
-                    val = _int(v, ln)
-                    if val < 0 and not (k == "shaman" and val == -1):
-                        raise PositionError(f"{ln!r}: {k} must be >= 0")
-                    {"kills": s.kills_today, "shaman": s.shaman_id}.get(k, getattr(s, k, None))[p] = val
-                    given[p].add(k)
-                elif k == "board":
-                    s.board[p] = [_int(x, ln) for x in v.split(",")]
-                    if len(s.board[p]) != 3:
-                        raise PositionError(f"{ln!r}: board=slay,maneuver,boast")
-                elif k == "held":
-                    s.held[p] = [_card(dkeys, x, ln) for x in v.split(",") if x]
-                elif k == "objectives":
-                    s.objectives[p] = [_card(okeys, x, ln) for x in v.split(",") if x]
-                else:
-                    raise PositionError(f"{ln!r}: unknown player field {k!r}")
-        elif head == "space":
-            m = re.fullmatch(r"(\d+):(.*)", rest)
-            if not m:
-                raise PositionError(f"{ln!r}: 'space S: P0{{2W,S}} ...'")
-            sp = _int(m.group(1), ln)
-            if not 0 <= sp < g.N or not g.active[sp]:
-                raise PositionError(f"{ln!r}: space {sp} is not an active space")
-            body = m.group(2)
-            for who, units in re.findall(r"(P\d)\{([^}]*)\}", body):
-                p = _seat(who, n, ln)
-                for u in (x.strip() for x in units.split(",") if x.strip()):
-                    um = re.fullmatch(r"(\d*)([Ww])|([Ss])", u)
-                    if not um:
-                        raise PositionError(f"{ln!r}: unit {u!r} is not like 2W, 1w, S or s")
-                    if um.group(3):
-                        s.shaman_space[p] = sp
-                        s.shaman_alive[p] = um.group(3) == "S"
-                        shaman_listed[p] = True
-                    else:
-                        cnt = int(um.group(1) or 1)
-                        (s.living if um.group(2) == "W" else s.dead)[sp][p] += cnt
-            for k, v in re.findall(r"(blood|boast)=(\S+)", body):
-                if k == "blood":
-                    s.blood[sp] = _int(v, ln)
-                else:
-                    for part in v.split(","):
-                        who, _, h = part.partition(":")
-                        s.boast[sp][_seat(who, n, ln)] = _int(h, ln)
-        elif head == "row":
-            m = re.fullmatch(r"(\d+):\s*(\S+)(.*)", rest)
-            if not m or not 0 <= int(m.group(1)) < g.R:
-                raise PositionError(f"{ln!r}: 'row I: Dxx P0:bid ...' with I in 0..{g.R - 1}")
-            i = int(m.group(1))
-            s.row[i] = _card(dkeys, m.group(2), ln)
-            for who, b in re.findall(r"(P\d):(\d+)", m.group(3)):
-                s.bids[i][_seat(who, n, ln)] = int(b)
-        elif head == "events":
-            for tok in toks:
-                key, _, sp = tok.partition("@")
-                s.events.append([_card(ekeys, key, ln), _int(sp, ln) if sp else NONE])
-        elif head in ("event_discard", "div_discard"):
-            keys = ekeys if head == "event_discard" else dkeys
-            setattr(s, head, [_card(keys, t, ln) for t in toks])
-        elif head == "obj_discard":
-            for tok in toks:
-                if tok[-1] not in "+-":
-                    raise PositionError(f"{ln!r}: {tok!r} needs + (face up) or - (face down)")
-                s.obj_discard.append([_card(okeys, tok[:-1], ln), 1 if tok[-1] == "+" else 0])
-        elif head in ("div_deck", "event_deck", "obj_deck"):
-            keys = {"div_deck": dkeys, "event_deck": ekeys, "obj_deck": okeys}[head]
-            decks[head] = [_card(keys, t, ln) for t in toks]
-        elif head == "context":
-            for tok in toks:
-                k, _, v = tok.partition("=")
-                if k in _CTX_INT:
-                    setattr(s, k, _int(v, ln))
-                elif k in _CTX_BOOL:
-                    setattr(s, k, v in ("1", "true", "True"))
-                elif k in _CTX_LIST:
-                    vals = [_int(x, ln) for x in v.split(",") if x]
-                    setattr(s, k, [bool(x) for x in vals] if k not in ("d_claimed", "favour_floor") else vals)
-                    given_ctx.add(k)
-                else:
-                    raise PositionError(f"{ln!r}: unknown context field {k!r}")
-        elif head == "stack":
-            stack = []
-            for tok in toks:
-                if tok == "rest":
-                    from .action_phase import REST_FRAMES
+    placed: dict = {}  # (card kind, index) -> the line that placed it
 
-                    stack.extend([f, 0, 0] for f in REST_FRAMES)
-                    continue
-                parts = tok.split(":")
-                if parts[0] not in Frame.__members__:
-                    raise PositionError(f"{ln!r}: unknown rule step {parts[0]!r}")
-                vals = [_int(x, ln) for x in parts[1:]] + [0, 0]
-                stack.append([Frame[parts[0]], vals[0], vals[1]])
-        else:
-            raise PositionError(f"{ln!r}: unknown statement {head!r}")
+    def card(keys: dict, tok: str, ln: str) -> int:
+        """A card of ``keys`` placed by line ``ln``; a card placed twice is a PositionError naming both."""
+        c = _card(keys, tok, ln)
+        first = placed.get((id(keys), c))
+        if first is not None:
+            where = "earlier on this line" if first is ln else f"by {first!r}"
+            raise PositionError(f"{ln!r}: card {tok} is already placed {where} (each card is in one place)")
+        placed[(id(keys), c)] = ln
+        return c
+
+    for ln in lines:
+        try:
+            head, _, rest = ln.partition(" ")
+            toks = rest.split()
+            if head == "config":
+                continue
+            if head in ("day", "decisions"):
+                setattr(s, head, _int(rest, ln))
+            elif head == "first":
+                s.first = _seat(rest, n, ln)
+            elif head == "surge":
+                s.surge = NONE if rest == "none" else _seat(rest, n, ln)
+            elif head == "phase":
+                if rest not in Phase.__members__:
+                    raise PositionError(f"{ln!r}: phase is one of {', '.join(Phase.__members__)}")
+                phase = Phase[rest]
+            elif head == "decision":
+                if rest in ("none", "over"):
+                    decision = rest
+                else:
+                    if len(toks) != 2 or toks[0] not in Sub.__members__:
+                        raise PositionError(f"{ln!r}: 'decision SUB Pk' with SUB one of {', '.join(Sub.__members__)}")
+                    decision = (Sub[toks[0]], _seat(toks[1], n, ln))
+            elif re.fullmatch(r"P\d", head):
+                p = _seat(head, n, ln)
+                for tok in toks:
+                    k, eq, v = tok.partition("=")
+                    if not eq:
+                        if k not in ("committed", "out"):
+                            raise PositionError(f"{ln!r}: flag {k!r} is not committed or out")
+                        getattr(s, k)[p] = True
+                    elif k in _PLAYER_INT:
+                        val = _int(v, ln)
+                        if val < 0 and not (k == "shaman" and val == -1):
+                            raise PositionError(f"{ln!r}: {k} must be >= 0")
+                        {"kills": s.kills_today, "shaman": s.shaman_id}.get(k, getattr(s, k, None))[p] = val
+                        given[p].add(k)
+                    elif k == "board":
+                        s.board[p] = [_int(x, ln) for x in v.split(",")]
+                        if len(s.board[p]) != 3:
+                            raise PositionError(f"{ln!r}: board=slay,maneuver,boast")
+                    elif k == "held":
+                        s.held[p] = [card(dkeys, x, ln) for x in v.split(",") if x]
+                    elif k == "objectives":
+                        s.objectives[p] = [card(okeys, x, ln) for x in v.split(",") if x]
+                    else:
+                        raise PositionError(f"{ln!r}: unknown player field {k!r}")
+            elif head == "space":
+                m = re.fullmatch(r"(\d+):(.*)", rest)
+                if not m:
+                    raise PositionError(f"{ln!r}: 'space S: P0{{2W,S}} ...'")
+                sp = _int(m.group(1), ln)
+                if not 0 <= sp < g.N or not g.active[sp]:
+                    raise PositionError(f"{ln!r}: space {sp} is not an active space")
+                body = m.group(2)
+                for who, units in re.findall(r"(P\d)\{([^}]*)\}", body):
+                    p = _seat(who, n, ln)
+                    for u in (x.strip() for x in units.split(",") if x.strip()):
+                        um = re.fullmatch(r"(\d*)([Ww])|([Ss])", u)
+                        if not um:
+                            raise PositionError(f"{ln!r}: unit {u!r} is not like 2W, 1w, S or s")
+                        if um.group(3):
+                            s.shaman_space[p] = sp
+                            s.shaman_alive[p] = um.group(3) == "S"
+                            shaman_listed[p] = True
+                        else:
+                            cnt = int(um.group(1) or 1)
+                            (s.living if um.group(2) == "W" else s.dead)[sp][p] += cnt
+                for k, v in re.findall(r"(blood|boast)=(\S+)", body):
+                    if k == "blood":
+                        s.blood[sp] = _int(v, ln)
+                    else:
+                        for part in v.split(","):
+                            who, _, h = part.partition(":")
+                            s.boast[sp][_seat(who, n, ln)] = _int(h, ln)
+            elif head == "row":
+                m = re.fullmatch(r"(\d+):\s*(\S+)(.*)", rest)
+                if not m or not 0 <= int(m.group(1)) < g.R:
+                    raise PositionError(f"{ln!r}: 'row I: Dxx P0:bid ...' with I in 0..{g.R - 1}")
+                i = int(m.group(1))
+                s.row[i] = card(dkeys, m.group(2), ln)
+                for who, b in re.findall(r"(P\d):(\d+)", m.group(3)):
+                    s.bids[i][_seat(who, n, ln)] = int(b)
+            elif head == "events":
+                for tok in toks:
+                    key, _, sp = tok.partition("@")
+                    s.events.append([card(ekeys, key, ln), _int(sp, ln) if sp else NONE])
+            elif head in ("event_discard", "div_discard"):
+                keys = ekeys if head == "event_discard" else dkeys
+                setattr(s, head, [card(keys, t, ln) for t in toks])
+            elif head == "obj_discard":
+                for tok in toks:
+                    if tok[-1] not in "+-":
+                        raise PositionError(f"{ln!r}: {tok!r} needs + (face up) or - (face down)")
+                    s.obj_discard.append([card(okeys, tok[:-1], ln), 1 if tok[-1] == "+" else 0])
+            elif head in ("div_deck", "event_deck", "obj_deck"):
+                keys = {"div_deck": dkeys, "event_deck": ekeys, "obj_deck": okeys}[head]
+                decks[head] = [card(keys, t, ln) for t in toks]
+            elif head == "context":
+                for tok in toks:
+                    k, _, v = tok.partition("=")
+                    if k in _CTX_INT:
+                        setattr(s, k, _int(v, ln))
+                    elif k in _CTX_BOOL:
+                        setattr(s, k, v in ("1", "true", "True"))
+                    elif k in _CTX_LIST:
+                        vals = [_int(x, ln) for x in v.split(",") if x]
+                        setattr(s, k, [bool(x) for x in vals] if k not in ("d_claimed", "favour_floor") else vals)
+                        given_ctx.add(k)
+                    else:
+                        raise PositionError(f"{ln!r}: unknown context field {k!r}")
+            elif head == "stack":
+                stack = []
+                for tok in toks:
+                    if tok == "rest":
+                        from .action_phase import REST_FRAMES
+
+                        stack.extend([f, 0, 0] for f in REST_FRAMES)
+                        continue
+                    parts = tok.split(":")
+                    if parts[0] not in Frame.__members__:
+                        raise PositionError(f"{ln!r}: unknown rule step {parts[0]!r}")
+                    vals = [_int(x, ln) for x in parts[1:]] + [0, 0]
+                    stack.append([Frame[parts[0]], vals[0], vals[1]])
+            else:
+                raise PositionError(f"{ln!r}: unknown statement {head!r}")
+        except PositionError:
+            raise
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError, OverflowError) as exc:
+            raise PositionError(f"{ln!r}: {type(exc).__name__}: {exc}") from None
     # defaults: unearned hearts, limbo warriors, decks
     for p in range(n):
         if not shaman_listed[p]:
@@ -320,7 +352,30 @@ def parse_position(text: str, rng=None):
     if g.reward_mode == "score" and not s.terminal:
         g._score(s)
     g.check_invariants(s)
+    try:
+        check_built(g, s)  # the checks of from_dict (the invariants ran above): the engine must read it
+    except StateError as exc:
+        raise _state_error(lines, exc) from None
     return g, s
+
+
+# position statements that set each state field (to name the line of a position the state checks refuse)
+_FIELD_HEADS = {"current": "decision", "sub": "decision", "stack": "stack", "phase": "phase", "day": "day",
+                "decisions": "decisions", "first": "first", "surge": "surge", "row": "row", "bids": "row",
+                "events": "events", "living": "space", "dead": "space", "blood": "space", "boast": "space",
+                "shaman_space": "space", "shaman_alive": "space", **{k: "context" for k in _CTX_INT + _CTX_BOOL
+                                                                      + _CTX_LIST}}
+
+
+def _state_error(lines: list, exc: Exception) -> PositionError:
+    """A :class:`PositionError` naming the last line that set the field named in ``exc`` (``state.x``)."""
+    m = re.search(r"state\.(\w+)", str(exc))
+    field = m.group(1) if m else ""
+    head = _FIELD_HEADS.get(field)
+    if head is None and field:
+        head = next((ln.split()[0] for ln in reversed(lines) if re.search(rf"\b{field}=", ln)), None)
+    hit = next((ln for ln in reversed(lines) if head and ln.split()[0] == head), None)
+    return PositionError(f"{hit!r}: {exc}" if hit else f"position: {exc}")
 
 
 def _no_rng():

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.game import InvariantError
 from ..core.state import StateError
-from ..core.state_schema import Bool, Float, Int, List, Spec, state_error
+from ..core.state_schema import Bool, Float, Int, List, Spec, check_invariants, probe_state, state_error
 from .state import NONE, Frame, Phase, Sub, Win
 
 __all__ = ["schema", "cross_check"]
@@ -103,13 +102,17 @@ def schema(g) -> dict:
         "d_high_bidder": seat_or_none, "d_last": seat_or_none,
         "d_passed": per_seat(Bool()), "d_claimed": List(Int(0, S - 1), max_len=S), "d_assigned": per_seat(Bool()),
         "stack": _Frames(max(N, D, E, O, 64)),
-        "cum": per_seat(Float()),
+        # win_loss and rank pay at most 1; score pays score_scale * (favour - mean of the others)
+        "cum": per_seat(Float(-g.config["score_scale"] * BIG, g.config["score_scale"] * BIG)
+                        if g.reward_mode == "score" else Float(-1.0, 1.0)),
         "favour_floor": per_seat(Int(0, BIG)),
     }
 
 
 def cross_check(g, s) -> None:
-    """After the schema: a live decision (``sub``) unless the game is over, then the docs §9 invariants.
+    """After the schema: a live decision (``sub``) unless the game is over, the docs §9 invariants, then
+    :func:`~monolith_envs.core.state_schema.probe_state` (a legal action in a live game, observations in
+    bounds, finite returns).
 
     Raises:
         StateError: naming what is inconsistent.
@@ -117,7 +120,5 @@ def cross_check(g, s) -> None:
     if not s.terminal and (s.sub == NONE or s.current == NONE):
         raise StateError(f"state.sub = {s.sub}, state.current = {s.current}: a game that is not over needs a "
                          "pending decision (a sub-phase) and its decider (a seat)")
-    try:
-        g.check_invariants(s)
-    except InvariantError as e:
-        raise StateError(f"state breaks {e}") from None
+    check_invariants(g, s, "state breaks")
+    probe_state(g, s)

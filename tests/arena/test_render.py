@@ -139,6 +139,7 @@ config: mode=teams
 16: hf_banner
 pool A: 3
 pool B: 30
+hand P1: la_spike
 turn: P1 sub=DISCARD discarded=0
 """
 

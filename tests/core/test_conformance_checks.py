@@ -130,6 +130,15 @@ class NotZeroSum(ToyGame):
         return np.maximum(r, 0.0)
 
 
+class InfiniteReturns(ToyGame):
+    """A score that overflows float32: a won game pays +inf and -inf, whose sum (NaN) the zero-sum check
+    alone cannot see."""
+
+    def returns(self, s):
+        with np.errstate(over="ignore"):
+            return super().returns(s).astype(np.float32) * np.float32(1e38) * np.float32(10)
+
+
 class LeaksOpponentCard(ToyGame):
     def observe(self, s, p):
         o = super().observe(s, p)
@@ -204,6 +213,7 @@ BROKEN = [
     ("observe_all", ShortObsForWaiting, None, {}),
     ("dead_steps", ToyGame, NoDeadStepsEnv, {}),
     ("zero_sum", NotZeroSum, None, {}),
+    ("finite", InfiniteReturns, None, {}),
     ("hidden_info", LeaksOpponentCard, None, {}),
     ("invariants", MiscountsExtraTurns, None, {}),
     ("ends", LimitTooLow, None, {}),
@@ -246,3 +256,14 @@ def test_old_env_explanation_consumes_the_generator_and_the_replay_check_sees_it
     # the fixed env explains without drawing, so the same engine's episodes replay
     fixed = module_for(RollsBeforeRejecting, "toy_fixed_env_v0").raw_env
     check_env(fixed, games=15, seed=0, only=["chance_logged"])
+
+
+def test_fuzz_reports_infinite_returns_that_the_zero_sum_check_cannot_see():
+    from monolith_envs.core.fuzz import fuzz_rollout
+
+    game = InfiniteReturns()
+    results = [fuzz_rollout(game, seed) for seed in range(12)]
+    failed = [r for r in results if r.failure]
+    assert failed and all(r.failure == "finite" for r in failed)
+    assert "are not finite" in failed[0].message and "inf" in failed[0].message
+    assert not any(fuzz_rollout(ToyGame(), seed).failure for seed in range(12))

@@ -1,0 +1,79 @@
+"""parse_position of the three games: a bad text raises the parser's own PositionError naming the line (no
+bare ValueError, IndexError or AttributeError), and a text that parses gives a state the engine can play."""
+
+import numpy as np
+import pytest
+
+from monolith_envs.arena.positions_text import PositionTextError
+from monolith_envs.arena.positions_text import parse_position as arena_parse
+from monolith_envs.strategy.positions import PositionError as StrategyPositionError
+from monolith_envs.strategy.positions import parse_position as strategy_parse
+from monolith_envs.the_monolith.positions import PositionError as MonolithPositionError
+from monolith_envs.the_monolith.positions import parse_position as monolith_parse
+
+MONOLITH_BASE = "decision ORDER_CHOOSE P0\nP0 available=1 held=D13\nspace 1: P0{2W,S}\n"
+
+
+@pytest.mark.parametrize("text, named", [
+    # a card that the standard board already holds, named on top of the rune deck (was list.remove)
+    ("players 2\nrune_deck R7\ndecision turn P0\n", r"position line 2 \('rune_deck R7'\): no copy of board card R7"),
+    ("players 2\ndiscarded haste 1000000000\ndecision turn P0\n", r"position line 2 .*no copy of haste"),
+    ("players 2\nhand P0 " + "haste " * 40 + "\ndecision turn P0\n", r"position line 2 .*no copy of haste"),
+    ("players 2\nskill_deck haste haste haste haste haste haste haste haste haste\ndecision turn P0\n",
+     r"position line 2 .*no copy of haste"),
+    # accepted before, then an IndexError in the observer
+    ("players 2\nprimus 999999999999\ndecision turn P0\n", r"position line 2 \('primus 999999999999'\): state\.primus"),
+    ("players 2\nvp 1 -5\ndecision turn P0\n", r"position line 2 \('vp 1 -5'\): state\.vp\[1\]"),
+    ("players \ndecision turn P0\n", r"position line 1 .*players needs a number"),
+    ('players 2\npending {"k": 5, "seat": 0, "opts": [999], "mode": "reroll"}\n',
+     r"position line 2 .*state\.pending\['opts'\]\[0\] = 999"),
+])
+def test_strategy_bad_positions_name_the_line(text, named):
+    with pytest.raises(StrategyPositionError, match=named):
+        strategy_parse(text)
+
+
+@pytest.mark.parametrize("text, named", [
+    (MONOLITH_BASE + "context d_passed=1\n", r"'context d_passed=1': state\.d_passed"),
+    (MONOLITH_BASE + "context d_claimed=99\n", r"'context d_claimed=99': state\.d_claimed\[0\]"),
+    (MONOLITH_BASE + "P1 favour=99999999999\n", r"'P1 favour=99999999999': state\.favour\[1\]"),
+    (MONOLITH_BASE + "decisions 99999999999\n", r"'decisions 99999999999': state\.decisions"),
+    (MONOLITH_BASE + "row 0: D99\n", r"row 0: D99"),
+    # a card placed twice (was an InvariantError that named no line)
+    (MONOLITH_BASE + "div_deck D13 D12\n", r"'div_deck D13 D12': card D13 is already placed by 'P0 available=1"),
+    (MONOLITH_BASE + "row 0: D13\n", r"'row 0: D13': card D13 is already placed"),
+    (MONOLITH_BASE + "events E01 E01\n", r"'events E01 E01': card E01 is already placed earlier on this line"),
+    (MONOLITH_BASE + "P1 objectives=O01,O01\n", r"'P1 objectives=O01,O01': card O01 is already placed"),
+    (MONOLITH_BASE + "space 1: P0{x}\n", r"space 1"),
+])
+def test_monolith_bad_positions_name_the_line(text, named):
+    with pytest.raises(MonolithPositionError, match=named):
+        monolith_parse(text)
+
+
+@pytest.mark.parametrize("text, named", [
+    ("factions: dragon_empire, lords_of_the_abyss\n: de_knight\n", r"line 2 .*expected a statement before ':'"),
+    ("factions: dragon_empire, lords_of_the_abyss\ndeck P0: " + ", ".join(["de_knight"] * 9) + "\n",
+     r"line 2 .*no de_knight left"),
+    ("factions: dragon_empire, lords_of_the_abyss\n0: de_banner\n2: la_banner\nturn: P0 sub=DISCARD\n",
+     r"line 4 .*cannot be played: .*no action is legal"),
+    ("factions: dragon_empire, lords_of_the_abyss\n0: de_banner\n2: la_banner\nturn: P0 sub=GAME_OVER\n",
+     r"line 4 .*cannot be played"),
+])
+def test_arena_bad_positions_name_the_line(text, named):
+    with pytest.raises(PositionTextError, match=named):
+        arena_parse(text)
+
+
+@pytest.mark.parametrize("parse, text", [
+    (strategy_parse, "players 2\npool P0 3\ndecision turn P0\n"),
+    (monolith_parse, MONOLITH_BASE),
+    (arena_parse, "factions: dragon_empire, lords_of_the_abyss\n0: de_banner\n2: la_banner\nhand P0: de_knight\n"
+                  "turn: P0\n"),
+])
+def test_a_position_that_parses_observes_every_seat(parse, text):
+    g, s = parse(text)
+    assert np.asarray(g.legal_mask(s)).any()
+    for p in range(g.num_players):
+        o = g.observe(s, p)
+        assert o.shape == (g.obs_spec.size,) and np.all((o >= g.obs_spec.low) & (o <= g.obs_spec.high))
