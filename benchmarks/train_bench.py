@@ -74,7 +74,10 @@ def measure_training(spec: BenchSpec, budget: Budget, vec: str = "dummy", seed: 
 
     torch.set_num_threads(1)
     fns = [partial(make_train_env, spec, seed + 17 * i) for i in range(N_ENVS)]
-    venv = DummyVecEnv(fns) if vec == "dummy" else SubprocVecEnv(fns, start_method="forkserver")
+    from monolith_envs.core.interrupt import children_ignore_sigint
+
+    with children_ignore_sigint():  # on Ctrl-C this process stops the workers (venv.close)
+        venv = DummyVecEnv(fns) if vec == "dummy" else SubprocVecEnv(fns, start_method="forkserver")
     try:
         n_steps = budget.train_n_steps
         batch = min(64, n_steps * N_ENVS)

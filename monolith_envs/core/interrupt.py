@@ -1,0 +1,90 @@
+"""Stopping a long command cleanly on Ctrl-C (SIGINT) or SIGTERM.
+
+A command wraps its work in :func:`stop_on_signals`: the first SIGINT or SIGTERM raises :class:`Interrupted`
+in the main thread (a ``KeyboardInterrupt``, so ``except Exception`` guards do not swallow it), and every
+further one is ignored until the block ends, so the command's cleanup (stopping workers, printing its
+summary) runs to the end without a second Ctrl-C and without a traceback. The command then exits with
+:attr:`Interrupted.exit_code`: 130 for SIGINT, 143 for SIGTERM (128 + the signal number, as shells report).
+
+Worker processes must not be interrupted by the Ctrl-C that a terminal sends to the whole process group:
+the parent stops them. Start them inside :func:`children_ignore_sigint` (an ignored SIGINT survives
+``exec``, so spawned and forkserver children inherit it) and call :func:`ignore_sigint` in a worker
+initializer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+
+__all__ = ["Interrupted", "stop_on_signals", "children_ignore_sigint", "ignore_sigint", "STOP_SIGNALS"]
+
+#: The signals that stop a command: Ctrl-C and a polite kill.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM arrived inside :func:`stop_on_signals`.
+
+    Attributes:
+        signum: the signal number.
+        name: ``"SIGINT"`` or ``"SIGTERM"``.
+        exit_code: ``128 + signum`` (130 for SIGINT, 143 for SIGTERM).
+    """
+
+    def __init__(self, signum: int):
+        self.signum = int(signum)
+        self.name = signal.Signals(self.signum).name
+        self.exit_code = 128 + self.signum
+        super().__init__(f"interrupted by {self.name}")
+
+
+@contextlib.contextmanager
+def stop_on_signals(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
+    """Within the block, the first of ``signals`` raises :class:`Interrupted`; later ones are ignored.
+
+    The previous handlers are restored when the block ends. Outside the main thread (where Python cannot
+    install handlers) the block runs unchanged.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = {s: signal.getsignal(s) for s in signals}
+
+    def handler(signum: int, _frame: object) -> None:
+        for s in signals:  # one signal stops the command; a second one must not break its cleanup
+            signal.signal(s, signal.SIG_IGN)
+        raise Interrupted(signum)
+
+    for s in signals:
+        signal.signal(s, handler)
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def children_ignore_sigint() -> Iterator[None]:
+    """Ignore SIGINT while the block starts child processes, so that they inherit an ignored SIGINT.
+
+    A Ctrl-C in a terminal reaches every process of the foreground group; workers started in this block
+    leave it to the parent, which stops them. SIGINT's handler is restored when the block ends (in the main
+    thread only; elsewhere the block runs unchanged).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old if old is not None else signal.SIG_DFL)
+
+
+def ignore_sigint() -> None:
+    """Ignore SIGINT in this process (for a worker initializer: the parent stops its workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
