@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> dict:
     budget = BUDGETS[args.budget or ("quick" if args.quick else "full")]
     refs = [] if args.no_refs else args.refs
     names = [name for _kind, name in REFERENCES] + [f"{kind}:{name}" for kind, name in REFERENCES]
-    bad_refs = [r for r in refs or () if r not in names]
+    bad_refs = [r for r in args.refs or () if r not in names]
     if bad_refs:
         ap.error(f"--refs {' '.join(bad_refs)}: unknown reference; choose from "
                  f"{' '.join(name for _kind, name in REFERENCES)}")

@@ -231,8 +231,8 @@ def _check_args(games: int, seed: int, workers: int, sample: int, check_every: i
     for name, v, lo, hi in (("games", games, 1, MAX_GAMES), ("workers", workers, 1, MAX_WORKERS),
                             ("sample", sample, 0, MAX_SAMPLE), ("check_every", check_every, 0, 2**62)):
         if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-            shown = v if not isinstance(v, int) or len(str(v)) <= 30 else f"an integer of {len(str(v))} digits"
-            raise MonolithEnvError(f"fuzz: {name}={shown!r}; expected an integer from {lo} to {hi:_}")
+            shown = repr(v) if not isinstance(v, int) or len(str(v)) <= 30 else f"an integer of {len(str(v))} digits"
+            raise MonolithEnvError(f"fuzz: {name}={shown}; expected an integer from {lo} to {hi:_}")
     try:
         check_seed(seed)
     except ValueError as exc:
@@ -296,7 +296,7 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
     it: Any = None
     pool: Any = None
     bar = None
-    with stop_on_signals():
+    with stop_on_signals() as guard:
         try:
             if backend == "ray":
                 from .fuzz_ray import ray_results
@@ -320,11 +320,12 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                 if bar:
                     bar.update(1)
                 if r.failure:
-                    tally.failures += 1
-                    text, path = _report(r, env_id, full_config, config, out, sample, check_every, preload)
-                    tally.logs.append(str(path))
-                    del tally.logs[:-MAX_LISTED_LOGS]
-                    (bar.write(text) if bar else print(text, flush=True))
+                    with guard.deferred():  # the log is written, reported and counted, or not at all
+                        text, path = _report(r, env_id, full_config, config, out, sample, check_every, preload)
+                        (bar.write(text) if bar else print(text, flush=True))
+                        tally.failures += 1
+                        tally.logs.append(str(path))
+                        del tally.logs[:-MAX_LISTED_LOGS]
         except Interrupted as exc:
             stopped = exc
         finally:

@@ -19,7 +19,7 @@ import signal
 import threading
 from collections.abc import Iterator
 
-__all__ = ["Interrupted", "stop_on_signals", "children_ignore_sigint", "ignore_sigint", "STOP_SIGNALS"]
+__all__ = ["Interrupted", "SignalGuard", "stop_on_signals", "children_ignore_sigint", "ignore_sigint", "STOP_SIGNALS"]
 
 #: The signals that stop a command: Ctrl-C and a polite kill.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -41,27 +41,55 @@ class Interrupted(KeyboardInterrupt):
         super().__init__(f"interrupted by {self.name}")
 
 
-@contextlib.contextmanager
-def stop_on_signals(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
-    """Within the block, the first of ``signals`` raises :class:`Interrupted`; later ones are ignored.
+class SignalGuard:
+    """What :func:`stop_on_signals` yields: :meth:`deferred` marks a step that must not be cut in two."""
 
-    The previous handlers are restored when the block ends. Outside the main thread (where Python cannot
-    install handlers) the block runs unchanged.
-    """
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = {s: signal.getsignal(s) for s in signals}
+    def __init__(self, signals: tuple[int, ...]):
+        self._signals = signals
+        self._depth = 0
+        self._pending: int | None = None
 
-    def handler(signum: int, _frame: object) -> None:
-        for s in signals:  # one signal stops the command; a second one must not break its cleanup
+    def _stop(self, signum: int) -> None:
+        for s in self._signals:  # one signal stops the command; a second one must not break its cleanup
             signal.signal(s, signal.SIG_IGN)
         raise Interrupted(signum)
 
+    def handler(self, signum: int, _frame: object) -> None:
+        if self._depth:
+            self._pending = signum
+            return
+        self._stop(signum)
+
+    @contextlib.contextmanager
+    def deferred(self) -> Iterator[None]:
+        """A signal that arrives inside this block is raised when the block ends (e.g. between writing a
+        failure log and counting it, so the summary lists every log written)."""
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+        if not self._depth and self._pending is not None:
+            self._stop(self._pending)
+
+
+@contextlib.contextmanager
+def stop_on_signals(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[SignalGuard]:
+    """Within the block, the first of ``signals`` raises :class:`Interrupted`; later ones are ignored.
+
+    Yields a :class:`SignalGuard` whose ``deferred()`` blocks hold a signal back until they end. The previous
+    handlers are restored when the block ends. Outside the main thread (where Python cannot install
+    handlers) the block runs unchanged.
+    """
+    guard = SignalGuard(tuple(signals))
+    if threading.current_thread() is not threading.main_thread():
+        yield guard
+        return
+    old = {s: signal.getsignal(s) for s in signals}
     for s in signals:
-        signal.signal(s, handler)
+        signal.signal(s, guard.handler)
     try:
-        yield
+        yield guard
     finally:
         for s, h in old.items():
             signal.signal(s, h if h is not None else signal.SIG_DFL)
