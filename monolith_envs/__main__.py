@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 
 
@@ -232,11 +233,15 @@ def main(argv: list[str] | None = None) -> int:
         except Interrupted as exc:  # fuzz has printed its summary
             print(f"interrupted by {exc.name}", file=sys.stderr)
             return exc.exit_code
+        except BrokenPipeError:  # the reader went away (``... | head``): stop quietly, as a killed pipe writer
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 141
         return 0
 
 
-#: fuzz's default --games: about 3 minutes on 2 cores with every per-step check (README "Rules fuzzing")
-FUZZ_GAMES = 100
+#: fuzz's default --games: at most about 3 minutes on 2 idle cores with every per-step check (README "Rules
+#: fuzzing and replay": The Monolith ~3 min, Arena and Strategy ~1 min)
+FUZZ_GAMES = 200
 
 _PRELOAD_HELP = ("import MODULE first (repeatable), e.g. one that calls monolith_envs.register, so envs registered "
                  "at run time can be used")

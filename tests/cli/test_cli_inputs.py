@@ -322,3 +322,12 @@ def test_a_failed_log_write_leaves_the_old_file_and_no_temporary(tmp_path, monke
     monkeypatch.undo()
     log.save(path)
     assert load_log(path).note == "rewritten"
+
+
+def test_replay_into_a_closed_pipe_ends_without_a_traceback(tmp_path):
+    err = tmp_path / "err.txt"
+    p = subprocess.run(f"{sys.executable} -m monolith_envs replay examples/arena_episode.json 2>{err} | head -1",
+                       shell=True, cwd=ROOT, capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert p.stdout.startswith("replay monolith_arena_v0 seed=7")
+    assert err.read_text() == ""
