@@ -88,7 +88,7 @@ class Command:
             code = self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.kill()
-            raise AssertionError(f"still running {timeout} s after {signal.Signals(sig).name}:\n{self.text()}")
+            raise AssertionError(f"still running {timeout} s after {signal.Signals(sig).name}:\n{self.text()}") from None
         for t in self._threads:
             t.join(timeout=10)
         return code, below
