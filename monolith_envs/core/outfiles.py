@@ -105,10 +105,18 @@ def check_output_file(path: str | os.PathLike, what: str = "output file") -> Pat
 def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> Path:
     """Write ``data`` to ``path`` through a temporary file in the same folder, then rename it over ``path``.
 
+    A symbolic link is followed (its target is replaced). An existing target that is not a regular file (a
+    folder, a device such as ``/dev/null``, a FIFO) is refused, never replaced.
+
     Raises:
+        OutputPathError: the target exists and is not a regular file.
         OSError: the folder cannot be written (the temporary file is removed).
     """
     p = Path(path)
+    if p.is_symlink():
+        p = p.resolve()
+    if p.exists() and not p.is_file():
+        raise OutputPathError(f"{p}: is not a regular file; it is not replaced")
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name[:40]}.", suffix=".tmp", dir=p.parent)
     try:
         with os.fdopen(fd, "wb") as fh:

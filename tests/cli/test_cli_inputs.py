@@ -331,3 +331,17 @@ def test_replay_into_a_closed_pipe_ends_without_a_traceback(tmp_path):
                        env=dict(os.environ, PYTHONPATH=str(ROOT)))
     assert p.stdout.startswith("replay monolith_arena_v0 seed=7")
     assert err.read_text() == ""
+
+
+def test_an_atomic_write_never_replaces_a_device_or_a_folder(tmp_path):
+    from monolith_envs.core.outfiles import OutputPathError, write_text_atomic
+
+    for target in ("/dev/null", str(tmp_path)):
+        with pytest.raises(OutputPathError, match="is not a regular file; it is not replaced"):
+            write_text_atomic(target, "x")
+    assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
+    real = tmp_path / "real.json"
+    real.write_text("old")
+    (tmp_path / "link.json").symlink_to(real)
+    write_text_atomic(tmp_path / "link.json", "new")
+    assert real.read_text() == "new" and (tmp_path / "link.json").is_symlink()
