@@ -345,3 +345,18 @@ def test_an_atomic_write_never_replaces_a_device_or_a_folder(tmp_path):
     (tmp_path / "link.json").symlink_to(real)
     write_text_atomic(tmp_path / "link.json", "new")
     assert real.read_text() == "new" and (tmp_path / "link.json").is_symlink()
+
+
+@pytest.mark.parametrize("module, argv, fragment", [
+    ("benchmarks.profiling", ["--out", "/proc/nope/p.txt"], "error: --out /proc/nope/p.txt: its folder /proc/nope"),
+    ("benchmarks.profiling", ["--seed", "-1"], "error: argument --seed: expected an integer from 0 to 2**128-1"),
+    ("benchmarks.distributed", ["--out-dir", "/proc/nope"], "error: --out-dir /proc/nope: cannot be created"),
+])
+def test_other_benchmark_commands_check_seed_and_output_first(module, argv, fragment, capsys):
+    import importlib
+
+    if module == "benchmarks.distributed":
+        pytest.importorskip("ray")
+    with pytest.raises(SystemExit) as ei:
+        importlib.import_module(module).main(argv)
+    assert ei.value.code == 2 and fragment in _one_error_line(capsys.readouterr().err)
