@@ -289,7 +289,8 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
     if backend == "ray":
         from .fuzz_ray import connect
 
-        ray_mod, ray_started = connect(address, workers)  # before our handlers: ray.init sets its own
+        with children_ignore_sigint():  # Ray's processes leave a terminal's Ctrl-C to this one
+            ray_mod, ray_started = connect(address, workers)  # before our handlers: ray.init sets its own
     t0 = time.perf_counter()
     tally = _Tally()
     stopped: Interrupted | None = None
@@ -308,7 +309,7 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
             else:
                 import multiprocessing as mp
 
-                with children_ignore_sigint():
+                with guard.deferred(), children_ignore_sigint():  # a signal now stops the pool once made
                     pool = mp.get_context("spawn").Pool(workers, initializer=_init_pool_worker,
                                                         initargs=(game_cls, config))
                 size = max(1, min(16, games // (workers * 8) or 1))

@@ -7,9 +7,9 @@ summary) runs to the end without a second Ctrl-C and without a traceback. The co
 :attr:`Interrupted.exit_code`: 130 for SIGINT, 143 for SIGTERM (128 + the signal number, as shells report).
 
 Worker processes must not be interrupted by the Ctrl-C that a terminal sends to the whole process group:
-the parent stops them. Start them inside :func:`children_ignore_sigint` (an ignored SIGINT survives
-``exec``, so spawned and forkserver children inherit it) and call :func:`ignore_sigint` in a worker
-initializer.
+the parent stops them. Start them inside :func:`children_ignore_sigint` (a blocked SIGINT survives
+``fork`` and ``exec``, so spawned and forkserver children inherit it, and the parent still gets its own
+Ctrl-C when the block ends) and call :func:`ignore_sigint` in a worker initializer.
 """
 
 from __future__ import annotations
@@ -97,20 +97,21 @@ def stop_on_signals(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[SignalG
 
 @contextlib.contextmanager
 def children_ignore_sigint() -> Iterator[None]:
-    """Ignore SIGINT while the block starts child processes, so that they inherit an ignored SIGINT.
+    """Block SIGINT in this thread while the block starts child processes, so that they never receive it.
 
     A Ctrl-C in a terminal reaches every process of the foreground group; workers started in this block
-    leave it to the parent, which stops them. SIGINT's handler is restored when the block ends (in the main
-    thread only; elsewhere the block runs unchanged).
+    inherit the blocked SIGINT (through ``fork`` and ``exec``) and leave the stopping to the parent. The
+    parent does not lose a Ctrl-C that arrives meanwhile: it stays pending and is handled when the block
+    ends (or at once by another thread of this process). Outside the main thread the block runs unchanged.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, old if old is not None else signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def ignore_sigint() -> None:

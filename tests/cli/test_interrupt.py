@@ -11,7 +11,7 @@ import signal
 import pytest
 
 from monolith_envs.core.replay import load_log
-from tests.cli.signals import Command, wait_gone
+from tests.cli.signals import Command, descendants, wait_gone
 
 FAULTY = ["--preload", "tests.cli.preload_faulty"]  # toy_faulty_v0: 2 games in 9 fail
 
@@ -99,3 +99,16 @@ def test_benchmarks_run_stops_on_a_signal_with_what_it_measured(sig, code, tmp_p
     assert m and int(m.group(1)) >= 1, err
     assert list(tmp_path.iterdir()) == []  # a partial run replaces no result file
     assert not wait_gone(below)
+
+
+def test_benchmarks_run_stops_its_training_workers_on_sigint(tmp_path):
+    """During the SubprocVecEnv training measurement: its worker processes end with the command."""
+    cmd = Command(["benchmarks.run", "--budget", "smoke", "--no-refs", "--import", "tests.preload_toy",
+                   "--env", "toy_tictactoe_v0", "--no-write"])
+    cmd.wait_for(lambda c: "(subproc)" in c.stderr() and len(descendants(c.proc.pid)) >= 2)
+    got, below = cmd.signal(signal.SIGINT)
+    err = cmd.stderr()
+    assert got == 130 and "Traceback" not in err, cmd.text()
+    assert "interrupted by SIGINT: 1 configurations and 1 training runs measured" in err
+    assert cmd.stdout().startswith("# monolith_envs benchmarks (smoke)")
+    assert len(below) >= 2 and not wait_gone(below)
