@@ -29,7 +29,6 @@ import multiprocessing as mp
 import os
 import platform
 import time
-from pathlib import Path
 from typing import Any
 
 __all__ = ["main", "measure_fuzz", "measure_rllib"]
@@ -140,8 +139,14 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--cpus", type=int, default=0, help="CPUs of the local Ray instance (0 = all)")
     ap.add_argument("--workers", type=int, default=2, help="fuzz workers of both backends")
     ap.add_argument("--repeats", type=int, default=3, help="alternating repeats of each fuzz measurement")
-    ap.add_argument("--out-dir", default="benchmarks/results")
+    ap.add_argument("--out-dir", default="benchmarks/results", help="created and checked before the run")
     args = ap.parse_args(argv)
+    from monolith_envs.core.outfiles import OutputPathError, check_output_dir, write_text_atomic
+
+    try:
+        out = check_output_dir(args.out_dir, "--out-dir")
+    except OutputPathError as exc:
+        ap.error(str(exc))
     import ray
 
     from benchmarks.specs import BenchSpec
@@ -177,12 +182,10 @@ def main(argv: list[str] | None = None) -> dict:
         ray.shutdown()
     meta["load_after"] = _load()
     res = {"meta": meta, "train": train, "fuzz": fuzz}
-    out = Path(args.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     stem = "distributed-quick" if args.quick else "distributed"
-    (out / f"{stem}.json").write_text(json.dumps(res, indent=2))
+    write_text_atomic(out / f"{stem}.json", json.dumps(res, indent=2))
     md = _markdown(res)
-    (out / f"{stem}.md").write_text(md)
+    write_text_atomic(out / f"{stem}.md", md)
     print(md)
     return res
 

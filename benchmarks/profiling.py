@@ -20,6 +20,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from monolith_envs.core.config import parse_settings
+from monolith_envs.core.outfiles import OutputPathError, check_output_file, write_text_atomic
+from monolith_envs.core.seeds import seed_arg
 
 from .loops import AecRunner, EngineRunner
 
@@ -93,10 +95,15 @@ def main(argv: list[str] | None = None) -> str:
     ap.add_argument("--loop", default="aec", choices=["aec", "aec_raw", "engine", "engine_obs"])
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--top", type=int, default=25)
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0, help="base seed (0 to 2**128-1)")
     ap.add_argument("--import", action="append", dest="imports", default=[], metavar="MODULE")
-    ap.add_argument("--out", type=Path, help="also write the tables to this file")
+    ap.add_argument("--out", type=Path, help="also write the tables to this file (checked before profiling)")
     args = ap.parse_args(argv)
+    if args.out:
+        try:
+            check_output_file(args.out, "--out")
+        except OutputPathError as exc:
+            ap.error(str(exc))
     for mod in args.imports:
         importlib.import_module(mod)
     cfg = parse_settings(args.set)
@@ -104,8 +111,7 @@ def main(argv: list[str] | None = None) -> str:
     text = f"{args.env} {cfg or ''} loop={args.loop}\n" + format_profile(stats, decisions, args.top)
     print(text)
     if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text)
+        write_text_atomic(args.out, text)
         print(f"wrote {args.out}", file=sys.stderr)
     return text
 

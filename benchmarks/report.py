@@ -359,9 +359,11 @@ def render_markdown(result: dict) -> str:
 
 
 def write_results(result: dict, out_dir: Path, stem: str) -> tuple[Path, Path]:
-    """Write ``<out_dir>/<stem>.md`` and ``<out_dir>/<stem>.json``; returns both paths."""
+    """Write ``<out_dir>/<stem>.md`` and ``<out_dir>/<stem>.json`` (each atomically); returns both paths."""
+    from monolith_envs.core.outfiles import write_text_atomic
+
     out_dir.mkdir(parents=True, exist_ok=True)
     md_path, json_path = out_dir / f"{stem}.md", out_dir / f"{stem}.json"
-    md_path.write_text(render_markdown(result))
-    json_path.write_text(json.dumps(result, indent=1, default=float) + "\n")
+    write_text_atomic(md_path, render_markdown(result))
+    write_text_atomic(json_path, json.dumps(result, indent=1, default=float) + "\n")
     return md_path, json_path

@@ -5,6 +5,11 @@ Measures every registered ``monolith_envs`` id on its main configurations, the r
 training throughput, then prints the markdown tables and writes them with the JSON under
 ``runs/benchmarks/`` (``latest.*`` for a full run, ``latest-quick.*`` for ``--quick``).  The committed
 results in ``benchmarks/results/`` are only replaced with ``--publish``.
+
+Bad arguments (an unknown ``--env`` or reference, a seed outside 0 to 2**128-1, a ``--stem`` that is not a
+plain file name, an ``--out-dir`` that cannot be created and written) end with one ``error:`` line and exit
+status 2 before anything is measured. Ctrl-C (SIGINT) or SIGTERM stops the run at once: the tables of what
+was measured so far are printed (nothing is written) and the exit status is 130 or 143.
 """
 
 from __future__ import annotations
@@ -12,12 +17,17 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 import time
 from pathlib import Path
 
+from monolith_envs.core.interrupt import Interrupted, stop_on_signals
+from monolith_envs.core.outfiles import OutputPathError, check_output_dir
+from monolith_envs.core.seeds import check_seed, seed_arg
+
 from .report import compute_ratios, machine_info, render_markdown, write_results
-from .specs import BenchSpec, monolith_specs, reference_specs
+from .specs import REFERENCES, BenchSpec, monolith_specs, reference_specs
 from .timing import BUDGETS, Budget
 
 __all__ = ["main", "run_benchmarks"]
@@ -26,6 +36,8 @@ __all__ = ["main", "run_benchmarks"]
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 #: default output folder of a run (relative to the working directory; ``runs/`` is git-ignored)
 RUNS_DIR = Path("runs") / "benchmarks"
+#: a ``--stem``: a plain file name (no folder, no leading dot), at most 100 characters
+STEM_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
 def _log(msg: str, t0: float, quiet: bool) -> None:
@@ -61,19 +73,47 @@ def run_benchmarks(budget: Budget, env_ids: list[str] | None = None, imports: tu
         refs: reference names to measure (default: all; ``[]`` for none).
         train: measure MaskablePPO throughput.
         train_vecs: VecEnv kinds for training (``"dummy"``, ``"subproc"``).
-        seed: base seed of every loop.
+        seed: base seed of every loop (0 to 2**128-1).
         quiet: no progress lines on stderr.
-    """
-    from .monolith import measure_monolith
-    from .references import measure_reference
 
+    Raises:
+        ValueError: a seed outside 0 to 2**128-1, or an env id that is not registered.
+        Interrupted: SIGINT or SIGTERM arrived (in the main thread); its ``partial`` attribute holds the
+            result dict of what was measured so far (``"interrupted"``: the signal name).
+    """
+    check_seed(seed, "--seed")
     t0 = time.perf_counter()
     meta = machine_info()
     for mod in imports:
         importlib.import_module(mod)
+    if env_ids:
+        import monolith_envs
+
+        unknown = [e for e in env_ids if e not in monolith_envs.available_envs()]
+        if unknown:
+            raise ValueError(f"--env {', '.join(unknown)}: not a registered env id; registered: "
+                             f"{', '.join(monolith_envs.available_envs())}")
     mono = monolith_specs(env_ids, quick=budget.name != "full", imports=tuple(imports))
     ref_specs = reference_specs(refs) if refs != [] else []
-    rows = []
+    rows: list[dict] = []
+    training: list[dict] = []
+    try:
+        with stop_on_signals():
+            _measure(budget, mono, ref_specs, rows, training, train, train_vecs, seed, quiet, t0)
+    except Interrupted as exc:
+        exc.partial = _result(budget, meta, rows, training, t0)
+        exc.partial["interrupted"] = exc.name
+        raise
+    return _result(budget, meta, rows, training, t0)
+
+
+def _measure(budget: Budget, mono: list[BenchSpec], ref_specs: list[BenchSpec], rows: list[dict],
+             training: list[dict], train: bool, train_vecs: tuple[str, ...], seed: int, quiet: bool,
+             t0: float) -> None:
+    """Append every row and training entry to ``rows`` and ``training`` as it is measured."""
+    from .monolith import measure_monolith
+    from .references import measure_reference
+
     for spec in ref_specs[:1] + mono + ref_specs[1:]:
         _log(f"measuring {spec.name}", t0, quiet)
         if spec.kind == "monolith":
@@ -82,7 +122,6 @@ def run_benchmarks(budget: Budget, env_ids: list[str] | None = None, imports: tu
             rows.append(measure_reference(spec, budget, seed))
         for e in rows[-1]["errors"]:
             _log(f"  error: {e}", t0, quiet)
-    training: list[dict] = []
     if train and budget.train_steps > 0:
         from .train_bench import measure_training
 
@@ -99,6 +138,9 @@ def run_benchmarks(budget: Budget, env_ids: list[str] | None = None, imports: tu
                     entry["error"] = f"{type(exc).__name__}: {exc}"
                     _log(f"  error: {entry['error']}", t0, quiet)
                 training.append(entry)
+
+
+def _result(budget: Budget, meta: dict, rows: list[dict], training: list[dict], t0: float) -> dict:
     result = {
         "mode": budget.name,
         "meta": meta,
@@ -127,9 +169,21 @@ def compiled_modules() -> list[str]:
                       (".so", ".pyd")))
 
 
+def _stem(text: str) -> str:
+    """``argparse`` type of ``--stem``: a plain file name, so the files stay inside ``--out-dir``."""
+    if not STEM_RE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{text[:60]!r} is not a plain file name; use letters, digits, '.', '_' "
+                                         "and '-', starting with a letter or digit (at most 100 characters)")
+    return text
+
+
 def main(argv: list[str] | None = None) -> dict:
     """Parse the command line, run, print the markdown and write ``<out-dir>/<stem>.{md,json}`` (default
-    ``runs/benchmarks/``; ``--publish``: ``benchmarks/results/``)."""
+    ``runs/benchmarks/``; ``--publish``: ``benchmarks/results/``).
+
+    Exits with status 2 (one ``error:`` line) on bad arguments, before any measurement, and with 130 / 143
+    after printing what was measured when SIGINT / SIGTERM arrives.
+    """
     ap = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="short budget (about 1-2 minutes)")
@@ -143,26 +197,53 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--no-refs", action="store_true", help="skip the reference games")
     ap.add_argument("--no-train", action="store_true", help="skip the MaskablePPO throughput")
     ap.add_argument("--no-subproc", action="store_true", help="training throughput with DummyVecEnv only")
-    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0, help="base seed of every loop (0 to 2**128-1)")
     ap.add_argument("--out-dir", type=Path, default=None,
-                    help=f"output folder (default: {RUNS_DIR}; with --publish: {RESULTS_DIR})")
+                    help=f"output folder (default: {RUNS_DIR}; with --publish: {RESULTS_DIR}); created and "
+                         "checked before the run")
     ap.add_argument("--publish", action="store_true",
                     help="write into the committed benchmarks/results/ (replaces the published tables)")
-    ap.add_argument("--stem", help="output file stem (default: latest, or latest-quick for a short budget)")
+    ap.add_argument("--stem", type=_stem,
+                    help="output file stem, a plain file name (default: latest, or latest-quick for a short budget)")
     ap.add_argument("--no-write", action="store_true", help="print only")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args(argv)
     budget = BUDGETS[args.budget or ("quick" if args.quick else "full")]
     refs = [] if args.no_refs else args.refs
-    result = run_benchmarks(budget, env_ids=args.envs, imports=tuple(args.imports), refs=refs,
-                            train=not args.no_train,
-                            train_vecs=("dummy",) if args.no_subproc else ("dummy", "subproc"),
-                            seed=args.seed, quiet=args.quiet)
+    names = [name for _kind, name in REFERENCES] + [f"{kind}:{name}" for kind, name in REFERENCES]
+    bad_refs = [r for r in args.refs or () if r not in names]
+    if bad_refs:
+        ap.error(f"--refs {' '.join(bad_refs)}: unknown reference; choose from "
+                 f"{' '.join(name for _kind, name in REFERENCES)}")
+    for mod in args.imports:
+        try:
+            importlib.import_module(mod)
+        except ImportError as exc:
+            ap.error(f"--import {mod}: cannot import it ({exc})")
+    out_dir = args.out_dir or (RESULTS_DIR if args.publish else RUNS_DIR)
+    stem = args.stem or ("latest" if budget.name == "full" else f"latest-{budget.name}")
+    try:
+        with stop_on_signals():
+            if not args.no_write:
+                check_output_dir(out_dir, "--out-dir")
+            result = run_benchmarks(budget, env_ids=args.envs, imports=tuple(args.imports), refs=refs,
+                                    train=not args.no_train,
+                                    train_vecs=("dummy",) if args.no_subproc else ("dummy", "subproc"),
+                                    seed=args.seed, quiet=args.quiet)
+    except (OutputPathError, ValueError) as exc:
+        ap.error(" ".join(str(exc).split()))
+    except Interrupted as exc:
+        with stop_on_signals():  # a second Ctrl-C does not cut the summary short
+            part = getattr(exc, "partial", None)
+            if part is not None:
+                print(render_markdown(part))
+            measured = (f"{len(part['rows'])} configurations and {len(part['training'])} training runs measured "
+                        f"in {part['seconds']:.0f} s (shown above)" if part else "nothing measured yet")
+            print(f"interrupted by {exc.name}: {measured}; nothing written", file=sys.stderr, flush=True)
+        sys.exit(exc.exit_code)
     md = render_markdown(result)
     print(md)
     if not args.no_write:
-        stem = args.stem or ("latest" if budget.name == "full" else f"latest-{budget.name}")
-        out_dir = args.out_dir or (RESULTS_DIR if args.publish else RUNS_DIR)
         md_path, json_path = write_results(result, out_dir, stem)
         print(f"wrote {md_path} and {json_path}", file=sys.stderr)
     return result

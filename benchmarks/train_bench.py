@@ -74,8 +74,12 @@ def measure_training(spec: BenchSpec, budget: Budget, vec: str = "dummy", seed: 
 
     torch.set_num_threads(1)
     fns = [partial(make_train_env, spec, seed + 17 * i) for i in range(N_ENVS)]
-    venv = DummyVecEnv(fns) if vec == "dummy" else SubprocVecEnv(fns, start_method="forkserver")
+    from monolith_envs.core.interrupt import children_ignore_sigint
+
+    venv = None
     try:
+        with children_ignore_sigint():  # on Ctrl-C this process stops the workers (venv.close)
+            venv = DummyVecEnv(fns) if vec == "dummy" else SubprocVecEnv(fns, start_method="forkserver")
         n_steps = budget.train_n_steps
         batch = min(64, n_steps * N_ENVS)
         model = MaskablePPO("MlpPolicy", venv, n_steps=n_steps, batch_size=batch, n_epochs=4, seed=seed,
@@ -99,7 +103,8 @@ def measure_training(spec: BenchSpec, budget: Budget, vec: str = "dummy", seed: 
         steps = model.num_timesteps - steps0
         opp = sum(venv.get_attr("opponent_steps")) - opp0
     finally:
-        venv.close()
+        if venv is not None:
+            venv.close()
     collect = dt - spent[0]
     return {
         "vec": vec,

@@ -2,8 +2,9 @@
 ``monolith-envs``).
 
 Exit status: 0 success; 1 a fuzz run found a failure or a replay ended with a broken invariant; 2 bad input
-(bad arguments, a bad ``--config``, a malformed or non-replaying episode log), reported on one line
-``error: ...`` on stderr, never as a traceback.
+(bad arguments, a bad ``--config``, a malformed or non-replaying episode log, an output path that cannot be
+written), reported on one line ``error: ...`` on stderr, never as a traceback; 130 / 143 stopped by Ctrl-C
+(SIGINT) / SIGTERM (fuzz first stops its workers and prints the summary of what ran).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
 
 
@@ -28,17 +30,21 @@ def _config(text: str | None) -> dict:
     return cfg
 
 
-def _int_at_least(lo: int):
+def _int_at_least(lo: int, hi: int | None = None):
     def parse(text: str) -> int:
         try:
-            v = int(text)
+            v = int(text) if len(text) <= 40 else None
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+            v = None
+        if v is None:
+            raise argparse.ArgumentTypeError(f"{text[:40]!r} is not an integer") from None
         if v < lo:
             raise argparse.ArgumentTypeError(f"{v} is below {lo}; expected an integer >= {lo}")
+        if hi is not None and v > hi:
+            raise argparse.ArgumentTypeError(f"{v} is above {hi:_}; expected an integer from {lo} to {hi:_}")
         return v
 
-    parse.__name__ = f"int>={lo}"
+    parse.__name__ = f"int>={lo}" if hi is None else f"int in {lo}..{hi}"
     return parse
 
 
@@ -54,7 +60,18 @@ def _preload(modules: list[str]) -> None:
 
 
 def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split())
+    """The message on one line, control characters escaped (it may quote a file's contents)."""
+    from monolith_envs.core.replay import printable
+
+    return printable(" ".join(str(exc).split()))
+
+
+def _note_line(note: str, limit: int = 300) -> str:
+    """The first non-blank line of a log's note, cut to ``limit`` characters, control characters escaped."""
+    from monolith_envs.core.replay import printable
+
+    line = next(ln for ln in note.splitlines() if ln.strip())
+    return printable(line if len(line) <= limit else line[:limit] + "...")
 
 
 def _info_line(info) -> str:
@@ -67,7 +84,10 @@ def _info_line(info) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code (1 when a fuzz run or replay found a failure)."""
     import monolith_envs
+    from monolith_envs.core.fuzz import MAX_GAMES, MAX_SAMPLE, MAX_WORKERS
     from monolith_envs.core.game import MonolithEnvError
+    from monolith_envs.core.interrupt import Interrupted, stop_on_signals
+    from monolith_envs.core.seeds import seed_arg
 
     fmt = argparse.ArgumentDefaultsHelpFormatter
     parser = argparse.ArgumentParser(prog="python -m monolith_envs", description=__doc__, formatter_class=fmt)
@@ -80,14 +100,18 @@ def main(argv: list[str] | None = None) -> int:
     i.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     f = sub.add_parser("fuzz", help="random masked rollouts with per-step checks and invariants", formatter_class=fmt)
     f.add_argument("env_id", help="a registered env id (see the list command)")
-    f.add_argument("--games", type=_int_at_least(1), default=100, help="number of rollouts (>= 1)")
-    f.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the first rollout (>= 0)")
-    f.add_argument("--workers", type=_int_at_least(1), default=2, help="worker processes (>= 1)")
+    f.add_argument("--games", type=_int_at_least(1, MAX_GAMES), default=FUZZ_GAMES,
+                   help=f"number of rollouts (1 to {MAX_GAMES:_}); the default takes about 3 minutes on 2 cores in "
+                        "the largest configs (Ctrl-C stops early with the summary)")
+    f.add_argument("--seed", type=seed_arg, default=0, help="seed of the first rollout (0 to 2**128-1)")
+    f.add_argument("--workers", type=_int_at_least(1, MAX_WORKERS), default=2,
+                   help=f"worker processes (1 to {MAX_WORKERS})")
     f.add_argument("--config", type=_config, default={},
                    help='game config as JSON, e.g. \'{"num_players": 3, "mode": "ffa"}\'')
     f.add_argument("--out", default="fuzz_failures",
-                   help="folder for failing episode logs (checked before the run)")
-    f.add_argument("--sample", type=_int_at_least(0), default=8, help="legal and illegal actions tried per step")
+                   help="folder for failing episode logs (created and checked before the run)")
+    f.add_argument("--sample", type=_int_at_least(0, MAX_SAMPLE), default=8,
+                   help="legal and illegal actions tried per step")
     f.add_argument("--check-every", type=_int_at_least(0), default=1,
                    help="run the per-step conformance checks every K decisions (0 = invariants only, fastest)")
     f.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -108,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("env_id", help="a registered env id (see the list command)")
     c.add_argument("--config", type=_config, default={}, help="game config as JSON")
     c.add_argument("--games", type=_int_at_least(1), default=10, help="episodes played (>= 1)")
-    c.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the first episode (>= 0)")
+    c.add_argument("--seed", type=seed_arg, default=0, help="seed of the first episode (0 to 2**128-1)")
     c.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     pt = sub.add_parser("playthrough", help="compare (or --regenerate) the stored golden playthroughs",
                         formatter_class=fmt)
@@ -118,90 +142,106 @@ def main(argv: list[str] | None = None) -> int:
     pt.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     args = parser.parse_args(argv)
 
-    try:
-        _preload(args.preload)
-        if args.cmd == "list":
-            for e in monolith_envs.available_envs():
-                try:
-                    print(f"{e:24s} {_info_line(monolith_envs.game_class(e).GAME_INFO)}")
-                except ImportError as exc:  # a registered module that does not import: still listed
-                    print(f"{e:24s} (not importable: {exc})")
-            return 0
-        if args.cmd == "info":
-            info = monolith_envs.game_class(args.env_id).GAME_INFO
-            print(f"{info.env_id}: {info.name}\n  {_info_line(info)}\n  max_length {info.max_length}\nconfig keys:")
-            for k in info.config_keys:
-                print(f"  {k.name} = {json.dumps(k.default, default=str)}  ({k.doc})")
-            return 0
-        if args.cmd == "fuzz":
-            from monolith_envs.core.fuzz import run_fuzz
-
-            n = run_fuzz(monolith_envs.game_class(args.env_id), args.games, args.seed, args.workers, args.config,
-                         args.out, sample=args.sample, progress=not args.no_progress, check_every=args.check_every,
-                         backend=args.backend, address=args.address, preload=args.preload,
-                         env_id=args.env_id)
-            return 1 if n else 0
-        if args.cmd == "replay":
-            from monolith_envs.core.replay import LogError, load_log, replay_steps
-
-            try:
-                log = load_log(args.file)
-            except LogError as exc:  # the message starts with the file name
-                print(f"error: {_one_line(exc)}", file=sys.stderr)
-                return 2
-            if args.html:
-                from monolith_envs.core.html_replay import write_html_replay
-
-                out = write_html_replay(log, args.html, lambda eid, **cfg: monolith_envs.make(eid, wrapped=False, **cfg))
-                print(f"wrote {out} ({len(log.actions) + 1} steps of {log.env_id} seed {log.seed})")
+    with stop_on_signals():  # Ctrl-C / SIGTERM: exit 130 / 143 without a traceback
+        try:
+            _preload(args.preload)
+            if args.cmd == "list":
+                for e in monolith_envs.available_envs():
+                    try:
+                        print(f"{e:24s} {_info_line(monolith_envs.game_class(e).GAME_INFO)}")
+                    except ImportError as exc:  # a registered module that does not import: still listed
+                        print(f"{e:24s} (not importable: {exc})")
                 return 0
-            print(f"replay {log.env_id} seed={log.seed} config={json.dumps(log.config)} "
-                  f"actions={len(log.actions)}" + (f"\nnote: {log.note.splitlines()[0]}" if log.note else ""))
-            env = None
-            prev = None
-            steps = replay_steps(log, lambda eid, **cfg: monolith_envs.make(eid, wrapped=False, **cfg))
-            try:
-                for step, action, env in steps:
-                    if prev is not None:
-                        for ev in env.episode_log.chance_at(prev):
-                            print(f"    chance: {ev}")
-                    if not args.quiet:
-                        print(env.game.render_text(env.game_state))
-                    if action is not None:
-                        print(f"--- step {step}: {env.agent_selection} plays {env.game.layout.decode(action)} [{action}]")
-                    prev = step
-            except MonolithEnvError as exc:
-                print(f"error: {args.file}: {_one_line(exc)}", file=sys.stderr)
-                return 2
-            if env is not None:
-                if log.chance is not None:
-                    print(f"chance events checked: {len(log.chance)} (the replayed draws are the logged ones)")
-                g, s = env.game, env.game_state
-                print(f"end: terminal={g.is_terminal(s)} returns={[round(float(x), 4) for x in g.returns(s)]}")
+            if args.cmd == "info":
+                info = monolith_envs.game_class(args.env_id).GAME_INFO
+                print(f"{info.env_id}: {info.name}\n  {_info_line(info)}\n  max_length {info.max_length}\nconfig keys:")
+                for k in info.config_keys:
+                    print(f"  {k.name} = {json.dumps(k.default, default=str)}  ({k.doc})")
+                return 0
+            if args.cmd == "fuzz":
+                from monolith_envs.core.fuzz import run_fuzz
+
+                n = run_fuzz(monolith_envs.game_class(args.env_id), args.games, args.seed, args.workers, args.config,
+                             args.out, sample=args.sample, progress=not args.no_progress, check_every=args.check_every,
+                             backend=args.backend, address=args.address, preload=args.preload,
+                             env_id=args.env_id)
+                return 1 if n else 0
+            if args.cmd == "replay":
+                from monolith_envs.core.replay import LogError, load_log, printable, replay_steps
+
                 try:
-                    g.check_invariants(s)
+                    log = load_log(args.file)
+                except LogError as exc:  # the message starts with the file name
+                    print(f"error: {_one_line(exc)}", file=sys.stderr)
+                    return 2
+                make = lambda eid, **cfg: monolith_envs.make(eid, wrapped=False, **cfg)  # noqa: E731
+                if args.html:
+                    from monolith_envs.core.html_replay import write_html_replay
+
+                    out = write_html_replay(log, args.html, make)
+                    print(f"wrote {printable(str(out))} ({len(log.actions) + 1} steps of {printable(log.env_id)} "
+                          f"seed {log.seed})")
+                    return 0
+                # everything taken from the log is printed through printable(): a note or an event holding
+                # terminal escape sequences is shown, not obeyed
+                print(f"replay {printable(log.env_id)} seed={log.seed} config={json.dumps(log.config)} "
+                      f"actions={len(log.actions)}"
+                      + (f"\nnote: {_note_line(log.note)}" if log.note.strip() else ""))
+                env = None
+                prev = None
+                try:
+                    for step, action, env in replay_steps(log, make):
+                        if prev is not None:
+                            for ev in env.episode_log.chance_at(prev):
+                                print(f"    chance: {printable(str(ev))}")
+                        if not args.quiet:
+                            print(printable(env.game.render_text(env.game_state), keep_newlines=True))
+                        if action is not None:
+                            print(f"--- step {step}: {env.agent_selection} plays "
+                                  f"{printable(env.game.layout.decode(action))} [{action}]")
+                        prev = step
                 except MonolithEnvError as exc:
-                    print(f"invariant violated at the end: {exc}")
-                    return 1
-            return 0
-        if args.cmd == "check":
-            from monolith_envs.core.testing import check_env
+                    print(f"error: {printable(args.file)}: {_one_line(exc)}", file=sys.stderr)
+                    return 2
+                if env is not None:
+                    if log.chance is not None:
+                        print(f"chance events checked: {len(log.chance)} (the replayed draws are the logged ones)")
+                    g, s = env.game, env.game_state
+                    print(f"end: terminal={g.is_terminal(s)} returns={[round(float(x), 4) for x in g.returns(s)]}")
+                    try:
+                        g.check_invariants(s)
+                    except MonolithEnvError as exc:
+                        print(f"invariant violated at the end: {_one_line(exc)}")
+                        return 1
+                return 0
+            if args.cmd == "check":
+                from monolith_envs.core.testing import check_env
 
-            rep = check_env(monolith_envs.env_module(args.env_id).raw_env, args.config, games=args.games,
-                            seed=args.seed)
-            print(f"{args.env_id}: {len(rep.checks)} checks passed over {rep.episodes} "
-                  f"episode{'s' if rep.episodes != 1 else ''}, {rep.decisions} decisions")
-            return 0
-        if args.cmd == "playthrough":
-            from monolith_envs.core.playthrough import run_command
+                rep = check_env(monolith_envs.env_module(args.env_id).raw_env, args.config, games=args.games,
+                                seed=args.seed)
+                print(f"{args.env_id}: {len(rep.checks)} checks passed over {rep.episodes} "
+                      f"episode{'s' if rep.episodes != 1 else ''}, {rep.decisions} decisions")
+                return 0
+            if args.cmd == "playthrough":
+                from monolith_envs.core.playthrough import run_command
 
-            return run_command(args.env_ids or monolith_envs.available_envs(), args.regenerate, args.dir,
-                               lambda env_id, **cfg: monolith_envs.make(env_id, wrapped=False, **cfg))
-    except MonolithEnvError as exc:
-        print(f"error: {_one_line(exc)}", file=sys.stderr)
-        return 2
-    return 0
+                return run_command(args.env_ids or monolith_envs.available_envs(), args.regenerate, args.dir,
+                                   lambda env_id, **cfg: monolith_envs.make(env_id, wrapped=False, **cfg))
+        except MonolithEnvError as exc:
+            print(f"error: {_one_line(exc)}", file=sys.stderr)
+            return 2
+        except Interrupted as exc:  # fuzz has printed its summary
+            print(f"interrupted by {exc.name}", file=sys.stderr)
+            return exc.exit_code
+        except BrokenPipeError:  # the reader went away (``... | head``): stop quietly, as a killed pipe writer
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 141
+        return 0
 
+
+#: fuzz's default --games: at most about 3 minutes on 2 idle cores with every per-step check (README "Rules
+#: fuzzing and replay": The Monolith ~3 min, Arena and Strategy ~1 min)
+FUZZ_GAMES = 200
 
 _PRELOAD_HELP = ("import MODULE first (repeatable), e.g. one that calls monolith_envs.register, so envs registered "
                  "at run time can be used")

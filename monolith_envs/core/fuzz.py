@@ -8,20 +8,26 @@ rollout is saved as an :class:`~monolith_envs.core.replay.EpisodeLog` that repla
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import queue
 import shlex
+import sys
 import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
 
 from .chance import ChanceRecorder
 from .game import InvariantError, MonolithEnvError, Utility
+from .interrupt import Interrupted, children_ignore_sigint, ignore_sigint, stop_on_signals
+from .outfiles import check_output_dir
 from .replay import EpisodeLog
+from .seeds import MAX_SEED, check_seed
 from .testing import CHECKS, StepCheckFailure, step_checks
 
 __all__ = ["RolloutResult", "fuzz_rollout", "STEP_CHECKS"]
@@ -122,26 +128,25 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
 
 
 # ---------------------------------------------------------------------- command line
+MAX_GAMES = 10**12
+"""Most games one fuzz run takes (about 10^14 decisions: far beyond any campaign, and a clear bound)."""
+MAX_WORKERS = 1024
+"""Most worker processes or Ray tasks at once."""
+MAX_SAMPLE = 10**6
+"""Most legal / illegal actions tried per step."""
+MAX_LISTED_LOGS = 20
+"""Failure logs listed by the summary of an interrupted run (the rest are counted)."""
+
 _WORKER_GAME: Any = None
 
 
-def check_out_dir(out_dir: str | os.PathLike) -> None:
-    """Refuse an ``out_dir`` that is not a writable folder and cannot be created as one (before a run, so
-    that no failure report is lost at the end).
+def check_out_dir(out_dir: str | os.PathLike) -> Path:
+    """Create ``out_dir`` and a probe file in it before a run, so that no failure report is lost at the end.
 
     Raises:
-        MonolithEnvError: naming the path and the problem.
+        OutputPathError: (a :class:`MonolithEnvError`) naming the path and the problem.
     """
-    p = Path(out_dir)
-    if p.exists():
-        if not p.is_dir():
-            raise MonolithEnvError(f"--out {p}: exists and is not a folder; give a folder for the failure logs")
-        if not os.access(p, os.W_OK | os.X_OK):
-            raise MonolithEnvError(f"--out {p}: the folder is not writable")
-        return
-    parent = next((q for q in p.absolute().parents if q.exists()), None)
-    if parent is None or not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
-        raise MonolithEnvError(f"--out {p}: cannot be created ({parent} is not a writable folder)")
+    return check_output_dir(out_dir, "--out", "the failure logs")
 
 
 def _init_worker(game_cls: Any, config: dict) -> None:
@@ -149,9 +154,94 @@ def _init_worker(game_cls: Any, config: dict) -> None:
     _WORKER_GAME = game_cls(config)
 
 
+def _init_pool_worker(game_cls: Any, config: dict) -> None:
+    ignore_sigint()  # the parent stops its workers on Ctrl-C
+    _init_worker(game_cls, config)
+
+
 def _work(args: tuple[int, int, tuple[str, ...], int]) -> RolloutResult:
     seed, sample, checks, every = args
     return fuzz_rollout(_WORKER_GAME, seed, checks, sample, every)
+
+
+def _work_chunk(jobs: list[tuple[int, int, tuple[str, ...], int]]) -> list[RolloutResult]:
+    return [_work(j) for j in jobs]
+
+
+def _jobs(seed: int, games: int, sample: int, checks: tuple[str, ...], every: int) -> Iterator[tuple]:
+    """The jobs of seeds ``seed .. seed+games-1``, made one at a time (10^10 games cost no memory)."""
+    return ((s, sample, checks, every) for s in range(seed, seed + games))
+
+
+def _pool_results(pool: Any, jobs: Iterator[tuple], size: int, window: int) -> Iterator[RolloutResult]:
+    """Results of ``jobs`` run on ``pool`` in chunks of ``size``, at most ``window`` chunks in flight."""
+    done: queue.SimpleQueue = queue.SimpleQueue()
+    chunks = iter(lambda: list(itertools.islice(jobs, size)), [])
+    in_flight = 0
+    more = True
+    while True:
+        while more and in_flight < window:
+            part = next(chunks, None)
+            if part is None:
+                more = False
+                break
+            pool.apply_async(_work_chunk, (part,), callback=done.put, error_callback=done.put)
+            in_flight += 1
+        if not in_flight:
+            return
+        while True:
+            try:
+                item = done.get(timeout=0.25)  # short waits: a signal is handled at once
+                break
+            except queue.Empty:
+                continue
+        in_flight -= 1
+        if isinstance(item, BaseException):
+            raise MonolithEnvError(f"fuzz: a worker failed outside the checked rollout: {item!r}")
+        yield from item
+
+
+@dataclass
+class _Tally:
+    games: int = 0
+    decisions: int = 0
+    failures: int = 0
+    logs: list[str] = field(default_factory=list)
+
+
+def _report(r: RolloutResult, env_id: str, full_config: dict, config: dict, out: Path, sample: int,
+            check_every: int, preload: Sequence[str]) -> tuple[str, Path]:
+    """Write the failure's episode log (atomically) and return its report text and the log path."""
+    log = EpisodeLog(env_id, full_config, r.seed, r.actions, note=f"[{r.failure}] {r.message[:2000]}",
+                     chance=list(r.chance))
+    path = log.save(out / f"{env_id}_seed{r.seed}.json")
+    pre = "".join(f" --preload {shlex.quote(m)}" for m in preload)
+    msg = [
+        f"FAILURE [{r.failure}] seed={r.seed} step={r.decisions}",
+        f"  {r.message.splitlines()[0] if r.message else ''}",
+        "  last actions: " + " -> ".join(r.history),
+        f"  episode log: {path}",
+        f"  reproduce: python -m monolith_envs fuzz {shlex.quote(env_id)} --games 1 --seed {r.seed} "
+        f"--workers 1 --config {shlex.quote(json.dumps(config))} --sample {sample} "
+        f"--check-every {check_every} --out {shlex.quote(str(out))}{pre}",
+        f"  replay:    python -m monolith_envs replay {shlex.quote(str(path))}{pre}",
+    ]
+    return "\n".join(msg), path
+
+
+def _check_args(games: int, seed: int, workers: int, sample: int, check_every: int) -> None:
+    for name, v, lo, hi in (("games", games, 1, MAX_GAMES), ("workers", workers, 1, MAX_WORKERS),
+                            ("sample", sample, 0, MAX_SAMPLE), ("check_every", check_every, 0, 2**62)):
+        if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+            shown = repr(v) if not isinstance(v, int) or len(str(v)) <= 30 else f"an integer of {len(str(v))} digits"
+            raise MonolithEnvError(f"fuzz: {name}={shown}; expected an integer from {lo} to {hi:_}")
+    try:
+        check_seed(seed)
+    except ValueError as exc:
+        raise MonolithEnvError(f"fuzz: {exc}") from None
+    if seed + games - 1 > MAX_SEED:
+        raise MonolithEnvError(f"fuzz: seeds {seed} .. seed+games-1 pass the largest seed 2**128-1; "
+                               "give a smaller --seed or fewer --games")
 
 
 def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, out_dir: str,
@@ -165,88 +255,110 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
             spawned workers can build it too); its ``GAME_INFO.env_id`` names the logs.
         backend: ``"local"`` (a process pool) or ``"ray"``: Ray tasks, ``workers`` at once, on the cluster
             at ``address`` or on a local Ray instance (:mod:`monolith_envs.core.fuzz_ray`).
-
         preload: the ``--preload`` modules, repeated in the printed reproduce and replay commands.
         env_id: the id the game was looked up by (default ``GAME_INFO.env_id``); it names the logs and the
             reproduce command (a game class registered under another id replays under that id).
 
+    The jobs are made as they are submitted (a bounded number in flight), so ``games`` costs no memory.
     Prints each failure (seed, step, action history tail, the exact command that reproduces it: same
-    ``--config``, ``--sample``, ``--check-every`` and ``--preload``), writes its episode log to ``out_dir``,
-    and ends with a summary line, the same for both backends. Returns the number of failures.
+    ``--config``, ``--sample``, ``--check-every`` and ``--preload``), writes its episode log to ``out_dir``
+    (atomically), and ends with a summary line, the same for both backends. Returns the number of failures.
+
+    On SIGINT or SIGTERM (in the main thread) the workers are stopped at once (no new ones start), the
+    summary of what ran is printed with the failure logs written so far, and
+    :class:`~monolith_envs.core.interrupt.Interrupted` is raised (its ``exit_code`` is 130 or 143).
 
     Raises:
         ConfigError: a bad ``config`` (checked before the workers start).
-        MonolithEnvError: ``games`` < 1, ``workers`` < 1, ``seed``/``sample``/``check_every`` < 0, or an
-            ``out_dir`` that is not a writable folder and cannot be made one (checked before the run).
+        MonolithEnvError: ``games`` outside 1 to :data:`MAX_GAMES`, ``workers`` outside 1 to
+            :data:`MAX_WORKERS`, a seed outside 0 to 2**128-1 (for the last game too), ``sample`` or
+            ``check_every`` out of range, an ``out_dir`` that cannot be created and written (checked by
+            creating it, before the run), or (ray) an unreachable cluster.
+        Interrupted: SIGINT or SIGTERM, after the summary.
     """
-    for name, v, lo in (("games", games, 1), ("workers", workers, 1), ("seed", seed, 0), ("sample", sample, 0),
-                        ("check_every", check_every, 0)):
-        if not isinstance(v, int) or isinstance(v, bool) or v < lo:
-            raise MonolithEnvError(f"fuzz: {name}={v!r}; expected an integer >= {lo}")
-    check_out_dir(out_dir)
-    import multiprocessing as mp
-
+    _check_args(games, seed, workers, sample, check_every)
+    out = check_out_dir(out_dir)
     game = game_cls(config)  # validates the config before workers start
     env_id = env_id or game.env_id
     full_config = dict(game.config)
     checks = tuple(checks)
-    jobs = [(seed + i, sample, checks, check_every) for i in range(games)]
+    jobs = _jobs(seed, games, sample, checks, check_every)
     try:
         from tqdm import tqdm
     except ImportError:  # the core needs only numpy/gymnasium/pettingzoo
         tqdm = None
-    t0 = time.perf_counter()
-    results: list[RolloutResult] = []
+    ray_mod, ray_started = None, False
     if backend == "ray":
-        from .fuzz_ray import ray_results
+        from .fuzz_ray import connect
 
-        it, pool = ray_results(game_cls, config, jobs, workers, address), None
-    elif workers <= 1:
-        _init_worker(game_cls, config)
-        it = map(_work, jobs)
-        pool = None
-    else:
-        pool = mp.get_context("spawn").Pool(workers, initializer=_init_worker, initargs=(game_cls, config))
-        it = pool.imap_unordered(_work, jobs, chunksize=max(1, min(16, games // (workers * 8) or 1)))
-    bar = tqdm(total=games, unit="game", disable=not progress) if tqdm else None
-    failures = 0
-    out = Path(out_dir)
-    try:
-        for r in it:
-            results.append(r)
+        with children_ignore_sigint():  # Ray's processes leave a terminal's Ctrl-C to this one
+            ray_mod, ray_started = connect(address, workers)  # before our handlers: ray.init sets its own
+    t0 = time.perf_counter()
+    tally = _Tally()
+    stopped: Interrupted | None = None
+    it: Any = None
+    pool: Any = None
+    bar = None
+    with stop_on_signals() as guard:
+        try:
+            if backend == "ray":
+                from .fuzz_ray import ray_results
+
+                it = ray_results(game_cls, config, jobs, workers, address)
+            elif workers <= 1:
+                _init_worker(game_cls, config)
+                it = map(_work, jobs)
+            else:
+                import multiprocessing as mp
+
+                with guard.deferred(), children_ignore_sigint():  # a signal now stops the pool once made
+                    pool = mp.get_context("spawn").Pool(workers, initializer=_init_pool_worker,
+                                                        initargs=(game_cls, config))
+                size = max(1, min(16, games // (workers * 8) or 1))
+                it = _pool_results(pool, jobs, size, 2 * workers)
+            bar = tqdm(total=games, unit="game", disable=not progress) if tqdm else None
+            for r in it:
+                tally.games += 1
+                tally.decisions += r.decisions
+                if bar:
+                    bar.update(1)
+                if r.failure:
+                    with guard.deferred():  # the log is written, reported and counted, or not at all
+                        text, path = _report(r, env_id, full_config, config, out, sample, check_every, preload)
+                        (bar.write(text) if bar else print(text, flush=True))
+                        tally.failures += 1
+                        tally.logs.append(str(path))
+                        del tally.logs[:-MAX_LISTED_LOGS]
+        except Interrupted as exc:
+            stopped = exc
+        finally:
             if bar:
-                bar.update(1)
-            if r.failure:
-                failures += 1
-                out.mkdir(parents=True, exist_ok=True)
-                log = EpisodeLog(env_id, full_config, r.seed, r.actions, note=f"[{r.failure}] {r.message[:2000]}",
-                                 chance=list(r.chance))
-                path = log.save(out / f"{env_id}_seed{r.seed}.json")
-                pre = "".join(f" --preload {shlex.quote(m)}" for m in preload)
-                msg = [
-                    f"FAILURE [{r.failure}] seed={r.seed} step={r.decisions}",
-                    f"  {r.message.splitlines()[0] if r.message else ''}",
-                    "  last actions: " + " -> ".join(r.history),
-                    f"  episode log: {path}",
-                    f"  reproduce: python -m monolith_envs fuzz {shlex.quote(env_id)} --games 1 --seed {r.seed} "
-                    f"--workers 1 --config {shlex.quote(json.dumps(config))} --sample {sample} "
-                    f"--check-every {check_every} --out {shlex.quote(str(out))}{pre}",
-                    f"  replay:    python -m monolith_envs replay {shlex.quote(str(path))}{pre}",
-                ]
-                text = "\n".join(msg)
-                (bar.write(text) if bar else print(text))
-    finally:
-        if bar:
-            bar.close()
-        if hasattr(it, "close"):
-            it.close()
-        if pool is not None:
-            pool.close()
-            pool.join()
-    dt = time.perf_counter() - t0
-    decisions = sum(r.decisions for r in results)
-    print(f"fuzz {env_id}: games={len(results)} decisions={decisions} "
-          f"decisions/s={decisions / max(dt, 1e-9):.0f} failures={failures} ({dt:.1f} s, {workers} workers"
-          + (" on ray, " if backend == "ray" else ", ")
-          + (f"per-step checks every {check_every} decisions)" if check_every else "invariants only)"))
-    return failures
+                bar.close()
+            if pool is not None:
+                if stopped is not None:
+                    pool.terminate()  # running rollouts are dropped; no new worker starts
+                else:
+                    pool.close()
+                pool.join()
+            if hasattr(it, "close"):
+                it.close()  # ray: cancels the tasks still running
+            if ray_started:
+                ray_mod.shutdown()
+        dt = time.perf_counter() - t0
+        print(f"fuzz {env_id}: games={tally.games} decisions={tally.decisions} "
+              f"decisions/s={tally.decisions / max(dt, 1e-9):.0f} failures={tally.failures} ({dt:.1f} s, "
+              f"{workers} workers" + (" on ray, " if backend == "ray" else ", ")
+              + (f"per-step checks every {check_every} decisions)" if check_every else "invariants only)"),
+              flush=True)
+        if stopped is not None:
+            more = tally.failures - len(tally.logs)
+            print(f"interrupted by {stopped.name}: stopped after {tally.games} of {games} games"
+                  + (f"; failure logs{' (the last ' + str(len(tally.logs)) + ')' if more else ''}:" if tally.logs
+                     else "; no failure found"), flush=True)
+            for path in tally.logs:
+                print(f"  {path}")
+            if more:
+                print(f"  ... and {more} more in {out}")
+            sys.stdout.flush()
+            raise stopped
+    return tally.failures

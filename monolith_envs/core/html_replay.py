@@ -28,6 +28,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .outfiles import OutputPathError, check_output_file, write_text_atomic
 from .replay import EpisodeLog, replay_steps
 
 __all__ = ["episode_frames", "pack_frames", "png_bytes", "render_html", "write_html_replay"]
@@ -234,7 +235,9 @@ def render_html(log: EpisodeLog, frames: list[dict]) -> str:
     """The page for ``frames`` (from :func:`episode_frames`) of ``log``."""
     title = (f"{log.env_id} seed {log.seed}, {len(log.actions)} decisions"
              + (f" ({log.note.splitlines()[0]})" if log.note else ""))
-    data = json.dumps(pack_frames(frames), separators=(",", ":")).replace("</", "<\\/")  # no early </script>
+    # every "<" as \u003c: no "</script>", "<!--" or "<script" inside the script element, whatever the log's
+    # text holds (those would end the element early or put it into the double-escaped state)
+    data = json.dumps(pack_frames(frames), separators=(",", ":")).replace("<", "\\u003c")
     return _PAGE.replace("__TITLE__", html.escape(title)).replace("__FRAMES__", data)
 
 
@@ -243,11 +246,16 @@ def write_html_replay(log: EpisodeLog, out: str | Path, make: Callable[..., Any]
 
     ``make(env_id, **config)`` builds the raw env (see :func:`episode_frames`).
 
+    ``out`` is checked first (by creating a probe file next to it), so a bad path fails before any frame
+    is rendered; the page is written atomically.
+
     Raises:
         LogError: the log does not replay.
-        OSError: ``out`` cannot be written.
+        OutputPathError: ``out`` cannot be written (a folder, a device, a read-only place).
     """
-    out = Path(out)
+    out = check_output_file(out, "--html")
     page = render_html(log, episode_frames(log, make))
-    out.write_text(page, encoding="utf-8")
-    return out
+    try:
+        return write_text_atomic(out, page)
+    except OSError as exc:
+        raise OutputPathError(f"--html {out}: cannot be written ({exc.strerror or exc})") from None

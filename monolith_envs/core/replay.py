@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,10 +24,11 @@ from typing import Any, Callable, Iterator
 
 from .chance import ChanceEvent
 from .game import MonolithEnvError
+from .outfiles import write_text_atomic
 from .seeds import MAX_SEED  # the one seed bound of every entry point
 
-__all__ = ["EpisodeLog", "LogError", "load_log", "replay_steps", "LOG_FORMAT", "READ_FORMATS", "MAX_SEED",
-           "MAX_LOG_BYTES"]
+__all__ = ["EpisodeLog", "LogError", "load_log", "replay_steps", "printable", "LOG_FORMAT", "READ_FORMATS",
+           "MAX_SEED", "MAX_LOG_BYTES", "RESERVED_CONFIG_KEYS"]
 
 LOG_FORMAT = "monolith_envs.episode_log/2"
 #: Formats :meth:`EpisodeLog.from_json` reads (``/1``: before chance events were logged).
@@ -35,6 +37,26 @@ MAX_LOG_BYTES = 256 << 20
 """Size cap of an episode log file (256 MiB; a 5,000-decision Arena log is about 30 KiB)."""
 MAX_DEPTH = 32
 """Deepest JSON nesting accepted (a log is 4 levels deep)."""
+RESERVED_CONFIG_KEYS = ("env_id", "wrapped", "render_mode", "illegal_action")
+"""Arguments of ``monolith_envs.make`` that are not game config keys, refused in a log's ``config``."""
+#: C0 and C1 control characters, DEL, and the Unicode bidirectional overrides (they reorder what is shown)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL_KEEP_NL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape_char(m: "re.Match[str]") -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def printable(text: str, keep_newlines: bool = False) -> str:
+    """``text`` with every control character shown as an escape (``\\x1b``, ``\\u202e``), safe to print.
+
+    Text read from a file (a log's note, a chance event, an env id) may hold terminal escape sequences
+    that would retitle the terminal, clear the screen or fake output; printed through this function they
+    are shown, not obeyed.  ``keep_newlines`` keeps ``\\n`` (for multi-line text such as a board render).
+    """
+    return (_CONTROL_KEEP_NL if keep_newlines else _CONTROL).sub(_escape_char, str(text))
 
 
 class LogError(MonolithEnvError, ValueError):
@@ -80,10 +102,13 @@ class EpisodeLog:
         }
 
     def save(self, path: str | Path) -> Path:
-        """Write the log as JSON to ``path``; returns the path."""
-        path = Path(path)
-        path.write_text(json.dumps(self.to_json(), indent=1))
-        return path
+        """Write the log as JSON to ``path`` atomically (a temporary file renamed over it, so a crash or a
+        Ctrl-C never leaves half a log); returns the path.
+
+        Raises:
+            OSError: the folder cannot be written.
+        """
+        return write_text_atomic(path, json.dumps(self.to_json(), indent=1))
 
     @classmethod
     def from_json(cls, data: Any, source: str = "<log>") -> "EpisodeLog":
@@ -209,6 +234,14 @@ def _short(v: Any) -> str:
     return r if len(r) <= 40 else f"{r[:20]}... ({len(r)} characters)"
 
 
+def _events(events: list[ChanceEvent], limit: int = 5) -> str:
+    """At most ``limit`` events as text (each cut to 80 characters), and how many more: an error stays one
+    short line even for a million mismatched draws."""
+    shown = [t if len(t) <= 80 else t[:77] + "..." for t in map(str, events[:limit])]
+    more = f", ... {len(events) - limit} more" if len(events) > limit else ""
+    return f"[{', '.join(map(repr, shown))}{more}]"
+
+
 def replay_steps(log: EpisodeLog, make: Callable[..., Any]) -> Iterator[tuple[int, int | None, Any]]:
     """Replay a log step by step.
 
@@ -227,6 +260,10 @@ def replay_steps(log: EpisodeLog, make: Callable[..., Any]) -> Iterator[tuple[in
             ``/2``) a step whose replayed draws differ from the logged chance events (naming the step, the
             logged and the replayed draws).
     """
+    bad = [k for k in log.config if not isinstance(k, str) or k in RESERVED_CONFIG_KEYS]
+    if bad:
+        raise LogError(f"field 'config' holds {', '.join(_short(k) for k in bad[:5])}, which is not a game config "
+                       f"key (the config holds only the game's keys, not {', '.join(RESERVED_CONFIG_KEYS)})")
     try:
         env = make(log.env_id, **log.config)
     except MonolithEnvError as exc:
@@ -255,6 +292,6 @@ def replay_steps(log: EpisodeLog, make: Callable[..., Any]) -> Iterator[tuple[in
         if log.chance is not None:
             want = logged.get(i, [])
             if [(e.call, e.value) for e in want] != [(e.call, e.value) for e in drawn]:
-                raise LogError(f"step {i}: the replayed draws {[str(e) for e in drawn]} differ from the logged "
-                               f"chance events {[str(e) for e in want]}")
+                raise LogError(f"step {i}: the replayed draws {_events(drawn)} differ from the logged chance "
+                               f"events {_events(want)}")
     yield len(log.actions), None, env

@@ -99,12 +99,12 @@ def test_good_log_still_replays(tmp_path, capsys):
     (["fuzz", TOY, "--games", "0"], "argument --games: 0 is below 1"),
     (["fuzz", TOY, "--workers", "0"], "argument --workers: 0 is below 1"),
     (["fuzz", TOY, "--sample", "-1"], "argument --sample: -1 is below 0"),
-    (["fuzz", TOY, "--seed", "-1"], "argument --seed: -1 is below 0"),
+    (["fuzz", TOY, "--seed", "-1"], "argument --seed: expected an integer from 0 to 2**128-1, got -1"),
     (["fuzz", TOY, "--check-every", "-2"], "argument --check-every: -2 is below 0"),
     (["fuzz", TOY, "--games", "x"], "argument --games: 'x' is not an integer"),
     (["fuzz", TOY, "--config", "[1]"], "argument --config: must be a JSON object"),
     (["check", TOY, "--games", "-1"], "argument --games: -1 is below 1"),
-    (["check", TOY, "--seed", "-3"], "argument --seed: -3 is below 0"),
+    (["check", TOY, "--seed", "-3"], "argument --seed: expected an integer from 0 to 2**128-1, got -3"),
 ])
 def test_arguments_are_validated(argv, fragment, capsys, tmp_path):
     if argv[0] == "fuzz":  # keep a run short and out of the working folder should the check be missing

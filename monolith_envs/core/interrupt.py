@@ -1,0 +1,119 @@
+"""Stopping a long command cleanly on Ctrl-C (SIGINT) or SIGTERM.
+
+A command wraps its work in :func:`stop_on_signals`: the first SIGINT or SIGTERM raises :class:`Interrupted`
+in the main thread (a ``KeyboardInterrupt``, so ``except Exception`` guards do not swallow it), and every
+further one is ignored until the block ends, so the command's cleanup (stopping workers, printing its
+summary) runs to the end without a second Ctrl-C and without a traceback. The command then exits with
+:attr:`Interrupted.exit_code`: 130 for SIGINT, 143 for SIGTERM (128 + the signal number, as shells report).
+
+Worker processes must not be interrupted by the Ctrl-C that a terminal sends to the whole process group:
+the parent stops them. Start them inside :func:`children_ignore_sigint` (a blocked SIGINT survives
+``fork`` and ``exec``, so spawned and forkserver children inherit it, and the parent still gets its own
+Ctrl-C when the block ends) and call :func:`ignore_sigint` in a worker initializer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections.abc import Iterator
+
+__all__ = ["Interrupted", "SignalGuard", "stop_on_signals", "children_ignore_sigint", "ignore_sigint", "STOP_SIGNALS"]
+
+#: The signals that stop a command: Ctrl-C and a polite kill.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM arrived inside :func:`stop_on_signals`.
+
+    Attributes:
+        signum: the signal number.
+        name: ``"SIGINT"`` or ``"SIGTERM"``.
+        exit_code: ``128 + signum`` (130 for SIGINT, 143 for SIGTERM).
+    """
+
+    def __init__(self, signum: int):
+        self.signum = int(signum)
+        self.name = signal.Signals(self.signum).name
+        self.exit_code = 128 + self.signum
+        super().__init__(f"interrupted by {self.name}")
+
+
+class SignalGuard:
+    """What :func:`stop_on_signals` yields: :meth:`deferred` marks a step that must not be cut in two."""
+
+    def __init__(self, signals: tuple[int, ...]):
+        self._signals = signals
+        self._depth = 0
+        self._pending: int | None = None
+
+    def _stop(self, signum: int) -> None:
+        for s in self._signals:  # one signal stops the command; a second one must not break its cleanup
+            signal.signal(s, signal.SIG_IGN)
+        raise Interrupted(signum)
+
+    def handler(self, signum: int, _frame: object) -> None:
+        if self._depth:
+            self._pending = signum
+            return
+        self._stop(signum)
+
+    @contextlib.contextmanager
+    def deferred(self) -> Iterator[None]:
+        """A signal that arrives inside this block is raised when the block ends (e.g. between writing a
+        failure log and counting it, so the summary lists every log written)."""
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+        if not self._depth and self._pending is not None:
+            self._stop(self._pending)
+
+
+@contextlib.contextmanager
+def stop_on_signals(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[SignalGuard]:
+    """Within the block, the first of ``signals`` raises :class:`Interrupted`; later ones are ignored.
+
+    Yields a :class:`SignalGuard` whose ``deferred()`` blocks hold a signal back until they end. The previous
+    handlers are restored when the block ends. Outside the main thread (where Python cannot install
+    handlers) the block runs unchanged.
+    """
+    guard = SignalGuard(tuple(signals))
+    if threading.current_thread() is not threading.main_thread():
+        yield guard
+        return
+    old = {s: signal.getsignal(s) for s in signals}
+    for s in signals:
+        signal.signal(s, guard.handler)
+    try:
+        yield guard
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def children_ignore_sigint() -> Iterator[None]:
+    """Block SIGINT in this thread while the block starts child processes, so that they never receive it.
+
+    A Ctrl-C in a terminal reaches every process of the foreground group; workers started in this block
+    inherit the blocked SIGINT (through ``fork`` and ``exec``) and leave the stopping to the parent. The
+    parent does not lose a Ctrl-C that arrives meanwhile: it stays pending and is handled when the block
+    ends (or at once by another thread of this process). Outside the main thread the block runs unchanged.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def ignore_sigint() -> None:
+    """Ignore SIGINT in this process (for a worker initializer: the parent stops its workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

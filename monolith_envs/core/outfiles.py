@@ -1,0 +1,139 @@
+"""Output paths checked before the work, and files written atomically.
+
+A command that writes its results at the end checks each output path first, by really creating it (a
+folder and a probe file in it, or the file's folder and a probe file next to it), so that a bad path ends
+the command at once with one clear error instead of losing the finished work to a traceback. ``os.access``
+is not enough: it says yes to root everywhere, also under ``/proc``.
+
+Files are written through a temporary file in the same folder and renamed over the target, so a reader, a
+crash or a Ctrl-C never sees a half-written file.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+from .game import MonolithEnvError
+
+__all__ = ["OutputPathError", "check_output_dir", "check_output_file", "write_text_atomic", "write_bytes_atomic"]
+
+
+class OutputPathError(MonolithEnvError, ValueError):
+    """An output path that cannot be written (the message names the option, the path and why)."""
+
+
+def _why(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def _probe(folder: Path, what: str, path: Path) -> None:
+    try:
+        fd, name = tempfile.mkstemp(prefix=".write-check-", dir=folder)
+    except OSError as exc:
+        raise OutputPathError(f"{what} {path}: cannot write in {folder} ({_why(exc)})") from None
+    os.close(fd)
+    try:
+        os.unlink(name)
+    except OSError:
+        pass
+
+
+def _text(path: str | os.PathLike, what: str) -> Path:
+    s = os.fspath(path)
+    if not isinstance(s, str) or not s or "\x00" in s:
+        raise OutputPathError(f"{what}: {s!r} is not a usable path (empty or with a NUL byte)")
+    return Path(s)
+
+
+def check_output_dir(path: str | os.PathLike, what: str = "output folder", purpose: str = "") -> Path:
+    """Create the folder ``path`` (and its parents) if needed and check that a file can be created in it.
+
+    Args:
+        path: the folder.
+        what: how the error names it (e.g. ``"--out"``).
+        purpose: what the folder is for, said in the error (e.g. ``"the failure logs"``).
+
+    Returns:
+        The path.
+
+    Raises:
+        OutputPathError: the path exists and is not a folder, or the folder cannot be created or written.
+    """
+    p = _text(path, what)
+    for_what = f" for {purpose}" if purpose else ""
+    if p.exists() and not p.is_dir():
+        raise OutputPathError(f"{what} {p}: exists and is not a folder; give a folder{for_what}")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputPathError(f"{what} {p}: cannot be created as a folder ({_why(exc)})") from None
+    _probe(p, what, p)
+    return p
+
+
+def check_output_file(path: str | os.PathLike, what: str = "output file") -> Path:
+    """Check that the file ``path`` can be written: create its folder if needed and a probe file in it.
+
+    An existing target must be a regular file (a folder, a device such as ``/dev/full`` or a FIFO is
+    refused); it is left as it is until :func:`write_text_atomic` replaces it.
+
+    Raises:
+        OutputPathError: naming ``what``, the path and the problem.
+    """
+    p = _text(path, what)
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise OutputPathError(f"{what} {p}: cannot be used ({_why(exc)})") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise OutputPathError(f"{what} {p}: is {kind}; give a file path")
+    folder = p.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputPathError(f"{what} {p}: its folder {folder} cannot be created ({_why(exc)})") from None
+    _probe(folder, what, p)
+    return p
+
+
+def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same folder, then rename it over ``path``.
+
+    A symbolic link is followed (its target is replaced). An existing target that is not a regular file (a
+    folder, a device such as ``/dev/null``, a FIFO) is refused, never replaced.
+
+    Raises:
+        OutputPathError: the target exists and is not a regular file.
+        OSError: the folder cannot be written (the temporary file is removed).
+    """
+    p = Path(path)
+    if p.is_symlink():
+        p = p.resolve()
+    if p.exists() and not p.is_file():
+        raise OutputPathError(f"{p}: is not a regular file; it is not replaced")
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name[:40]}.", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return p
+
+
+def write_text_atomic(path: str | os.PathLike, text: str) -> Path:
+    """:func:`write_bytes_atomic` of ``text`` encoded as UTF-8."""
+    return write_bytes_atomic(path, text.encode("utf-8"))

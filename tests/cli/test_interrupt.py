@@ -1,0 +1,114 @@
+"""Ctrl-C (SIGINT) and SIGTERM stop ``python -m monolith_envs fuzz`` (process pool and Ray) and
+``python -m benchmarks.run`` at once: a summary of what ran, exit status 130 / 143, no traceback, no
+second signal needed, and no process left behind.  Each test runs the real command in a subprocess and
+sends it a real signal once it is working."""
+
+from __future__ import annotations
+
+import re
+import signal
+
+import pytest
+
+from monolith_envs.core.replay import load_log
+from tests.cli.signals import Command, descendants, wait_gone
+
+FAULTY = ["--preload", "tests.cli.preload_faulty"]  # toy_faulty_v0: 2 games in 9 fail
+
+
+def _fuzz(tmp_path, *extra: str) -> Command:
+    return Command(["monolith_envs", "fuzz", "toy_faulty_v0", *FAULTY, "--games", "1000000000",
+                    "--out", str(tmp_path / "logs"), "--no-progress", *extra])
+
+
+def _found_failures(n: int):
+    return lambda c: c.stdout().count("FAILURE [") >= n
+
+
+def _check_fuzz_summary(cmd: Command, code: int, expected: int, name: str, tmp_path) -> None:
+    out, err = cmd.stdout(), cmd.stderr()
+    assert code == expected, cmd.text()
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    summary = re.search(r"^fuzz toy_faulty_v0: games=(\d+) decisions=(\d+) decisions/s=\d+ failures=(\d+)", out, re.M)
+    assert summary, out
+    games, decisions, failures = map(int, summary.groups())
+    assert games >= 1 and decisions >= 2 * games and failures >= 1
+    assert failures == out.count("FAILURE [")  # every failure found so far was reported
+    assert f"interrupted by {name}: stopped after {games} of 1000000000 games; failure logs" in out
+    listed = re.findall(r"^  (\S+\.json)$", out, re.M)
+    assert listed and len(listed) == min(failures, 20)
+    for path in listed:  # each listed log is complete and replays to its failure
+        log = load_log(path)
+        assert log.env_id == "toy_faulty_v0" and len(log.actions) == 2 and 4 in log.actions
+    assert len(list((tmp_path / "logs").glob("*.json"))) == failures
+    assert not list((tmp_path / "logs").glob(".*.tmp"))  # no half-written log left
+    assert err.strip().endswith(f"interrupted by {name}")
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_fuzz_pool_stops_on_a_signal_with_a_summary(sig, code, tmp_path):
+    cmd = _fuzz(tmp_path, "--workers", "2")
+    cmd.wait_for(_found_failures(3))
+    got, below = cmd.signal(sig)
+    assert len(below) >= 2  # the two workers ran
+    _check_fuzz_summary(cmd, got, code, signal.Signals(sig).name, tmp_path)
+    assert not wait_gone(below), "worker processes survived the command"
+
+
+def test_fuzz_pool_stops_on_ctrl_c_sent_to_the_whole_group(tmp_path):
+    """A terminal's Ctrl-C reaches the workers too: they leave the stopping to the parent (no tracebacks)."""
+    cmd = _fuzz(tmp_path, "--workers", "2")
+    cmd.wait_for(_found_failures(3))
+    got, below = cmd.signal(signal.SIGINT, group=True)
+    _check_fuzz_summary(cmd, got, 130, "SIGINT", tmp_path)
+    assert not wait_gone(below)
+
+
+def test_fuzz_in_process_stops_on_sigint(tmp_path):
+    cmd = _fuzz(tmp_path, "--workers", "1")
+    cmd.wait_for(_found_failures(3))
+    got, _ = cmd.signal(signal.SIGINT)
+    _check_fuzz_summary(cmd, got, 130, "SIGINT", tmp_path)
+
+
+def test_fuzz_ray_backend_stops_on_sigint(tmp_path):
+    pytest.importorskip("ray")
+    cmd = _fuzz(tmp_path, "--workers", "2", "--backend", "ray")
+    cmd.wait_for(_found_failures(3), timeout=300)
+    got, below = cmd.signal(signal.SIGINT, timeout=120)
+    assert len(below) >= 3  # Ray's own processes and its workers
+    _check_fuzz_summary(cmd, got, 130, "SIGINT", tmp_path)
+    assert "2 workers on ray" in cmd.stdout()
+    assert not wait_gone(below, timeout=60), "Ray processes survived the command"
+
+
+@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_benchmarks_run_stops_on_a_signal_with_what_it_measured(sig, code, tmp_path):
+    cmd = Command(["benchmarks.run", "--budget", "smoke", "--no-refs", "--no-train", "--env", "monolith_arena_v0",
+                   "--out-dir", str(tmp_path)])
+    # the second configuration has started: the first one is measured
+    cmd.wait_for(lambda c: c.stderr().count("measuring monolith_arena_v0") >= 2)
+    got, below = cmd.signal(sig)
+    out, err = cmd.stdout(), cmd.stderr()
+    assert got == code, cmd.text()
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert out.startswith("# monolith_envs benchmarks (smoke)") and "monolith_arena_v0" in out
+    name = signal.Signals(sig).name
+    m = re.search(rf"interrupted by {name}: (\d+) configurations and 0 training runs measured in \d+ s "
+                  r"\(shown above\); nothing written", err)
+    assert m and int(m.group(1)) >= 1, err
+    assert list(tmp_path.iterdir()) == []  # a partial run replaces no result file
+    assert not wait_gone(below)
+
+
+def test_benchmarks_run_stops_its_training_workers_on_sigint(tmp_path):
+    """During the SubprocVecEnv training measurement: its worker processes end with the command."""
+    cmd = Command(["benchmarks.run", "--budget", "smoke", "--no-refs", "--import", "tests.preload_toy",
+                   "--env", "toy_tictactoe_v0", "--no-write"])
+    cmd.wait_for(lambda c: "(subproc)" in c.stderr() and len(descendants(c.proc.pid)) >= 2)
+    got, below = cmd.signal(signal.SIGINT)
+    err = cmd.stderr()
+    assert got == 130 and "Traceback" not in err, cmd.text()
+    assert "interrupted by SIGINT: 1 configurations and 1 training runs measured" in err
+    assert cmd.stdout().startswith("# monolith_envs benchmarks (smoke)")
+    assert len(below) >= 2 and not wait_gone(below)
