@@ -28,21 +28,10 @@ from monolith_envs.agents import *  # noqa: F403  (the library's public names)
 from monolith_envs.agents import __all__ as _LIB_ALL
 from monolith_envs.agents import register_agent_kind
 
-from .human import HumanAgent
-
 __all__ = [*_LIB_ALL, "HumanAgent"]
 
 _HERE = Path(__file__).resolve().parent
 _LIB = _lib.__name__  # "monolith_envs.agents"
-
-
-def _make_human(rest: str, env_id: str) -> HumanAgent:
-    if rest:
-        raise ValueError(f"'human' takes no options, got {rest!r}")
-    return HumanAgent()
-
-
-register_agent_kind("human", _make_human)
 
 
 def _own_file(fullname: str) -> bool:
@@ -89,7 +78,18 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
 
 
 if not any(isinstance(f, _AliasFinder) for f in sys.meta_path):
-    sys.meta_path.insert(0, _AliasFinder())
+    sys.meta_path.insert(0, _AliasFinder())  # before any import of this folder's files (human: from .base ...)
+
+from .human import HumanAgent  # noqa: E402  (needs the finder: it imports agents.base)
+
+
+def _make_human(rest: str, env_id: str) -> HumanAgent:
+    if rest:
+        raise ValueError(f"'human' takes no options, got {rest!r}")
+    return HumanAgent()
+
+
+register_agent_kind("human", _make_human)
 
 
 def __getattr__(name: str) -> Any:

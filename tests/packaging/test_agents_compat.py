@@ -49,6 +49,19 @@ def test_the_repository_commands_stay_files_of_agents():
 
     assert Path(agents.play.__file__) == ROOT / "agents" / "play.py"
     assert agents.human.__name__ == "agents.human" and agents.HumanAgent is agents.human.HumanAgent
+    assert agents.human.BaseAgent is lib.base.BaseAgent  # its "from .base import" gives the library's module
+
+
+def test_every_agents_module_is_a_file_of_this_checkout():
+    """``import agents`` and its commands load nothing from elsewhere (another checkout, an older install)."""
+    code = ("import sys, agents, agents.play, agents.human, agents.terminal; "
+            "print(*sorted(f'{n}={m.__file__}' for n, m in sys.modules.items() "
+            "if n == 'agents' or n.startswith(('agents.', 'monolith_envs.agents'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120).stdout.split()
+    files = dict(item.split("=", 1) for item in out)
+    assert files["agents.base"] == files["monolith_envs.agents.base"] == str(ROOT / "monolith_envs/agents/base.py")
+    assert all(Path(f).is_relative_to(ROOT) for f in files.values()), files
 
 
 @pytest.mark.parametrize("module", ["agents.heuristics.the_monolith", "monolith_envs.agents.heuristics.the_monolith"])
