@@ -1,151 +1,106 @@
-"""Agents for the Monolith games: random, per-game heuristics, (IS)MCTS, MaskablePPO, human.
+"""The repository's agent commands, and the former import path of the agent library.
 
-Every agent follows :class:`~agents.base.Agent`: ``act(observation, action_mask, rng) -> int`` and
-``reset()``; search-based agents also need ``bind(env)`` (see :mod:`agents.base`).  :func:`make_agent`
-builds one from a short spec string, as used on the command lines:
+The agent library (random, heuristics, MCTS, MaskablePPO, RLlib agents, matches, the spec parser
+``make_agent``) lives in :mod:`monolith_envs.agents`, which an installed ``monolith-envs`` ships.  This folder
+keeps what runs only from the repository: ``python -m agents.play`` (:mod:`agents.play`), the terminal
+renderers (:mod:`agents.terminal`) and :class:`~agents.human.HumanAgent`, which it registers as the agent kind
+``human``.
 
-========================  ====================================================================
-``random``                :class:`RandomAgent`
-``heuristic``             the game's heuristic (:func:`agents.heuristics.heuristic_for`)
-``mcts:N[:key=val...]``   :class:`MCTSAgent` with N simulations (1 to 10**6); keys ``c`` (0 to 100),
-                          ``rollout`` (``random``/``heuristic``), ``depth`` (rollout depth, 0 to 10**6,
-                          ``none`` = to the end), ``k`` (root actions kept after the game's prior, 1 to
-                          10**6, ``none`` = all); each key at most once
-``ppo:PATH``              :class:`MaskablePPOAgent` loading a saved MaskablePPO ``.zip`` (untrusted:
-                          see :mod:`agents.model_files`)
-``rllib:PATH``            :class:`~agents.rllib_agent.RLlibAgent`: the shared policy of a
-                          ``training.rllib`` checkpoint (needs the ``[distributed]`` extra; untrusted)
-``human``                 :class:`HumanAgent` (terminal)
-========================  ====================================================================
+Every former import keeps working from the repository root: ``import agents`` gives the library's names
+(``agents.make_agent is monolith_envs.agents.make_agent``), and ``agents.<module>`` for a module that is not a
+file of this folder is the library's module itself (``agents.mcts is monolith_envs.agents.mcts``,
+``from agents.heuristics.arena import ...``), imported only when first asked for, so ``import agents`` does not
+import ``agents.ppo``'s or ``agents.rllib_agent``'s heavy dependencies.  A file of this folder
+(``agents/play.py``, ...) is imported as usual.
 """
 
 from __future__ import annotations
 
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+from pathlib import Path
 from typing import Any
 
-from .base import Agent, AgentError, BaseAgent, EnvContext, masked_choice
-from .heuristics import heuristic_for, heuristic_module, prior_fn_for, rollout_policy_for, value_fn_for
-from .human import HumanAgent
-from .match import MatchResult, play_match
-from .mcts import MCTSAgent
-from .ppo import MaskablePPOAgent
-from .random_agent import RandomAgent
+import monolith_envs.agents as _lib
+from monolith_envs.agents import *  # noqa: F403  (the library's public names)
+from monolith_envs.agents import __all__ as _LIB_ALL
+from monolith_envs.agents import register_agent_kind
 
-__all__ = [
-    "Agent",
-    "AgentError",
-    "AgentSpecError",
-    "BaseAgent",
-    "EnvContext",
-    "HumanAgent",
-    "MCTSAgent",
-    "MaskablePPOAgent",
-    "MatchResult",
-    "RandomAgent",
-    "heuristic_for",
-    "make_agent",
-    "masked_choice",
-    "play_match",
-]
+__all__ = [*_LIB_ALL, "HumanAgent"]
+
+_HERE = Path(__file__).resolve().parent
+_LIB = _lib.__name__  # "monolith_envs.agents"
 
 
-class AgentSpecError(ValueError):
-    """An agent spec string that cannot be parsed (the message shows the accepted forms)."""
+def _own_file(fullname: str) -> bool:
+    """True when ``agents.<x>...`` starts with a module or package that is a file of this folder."""
+    first = fullname.split(".")[1]
+    return (_HERE / f"{first}.py").is_file() or (_HERE / first / "__init__.py").is_file()
 
 
-_FORMS = ("random | heuristic | mcts:N[:c=1.4][:rollout=random|heuristic][:depth=D|none][:k=K|none] | ppo:PATH "
-          "| rllib:CHECKPOINT | human")
+class _AliasLoader(importlib.abc.Loader):
+    """Gives the library's module object itself for ``agents.<x>`` (no second copy, no re-execution)."""
+
+    def __init__(self, target: str):
+        self.target = target
+        self._spec: Any = None
+
+    def create_module(self, spec: Any) -> Any:
+        module = importlib.import_module(self.target)
+        self._spec = module.__spec__
+        return module
+
+    def exec_module(self, module: Any) -> None:
+        module.__spec__ = self._spec  # the import system set the alias spec on it; the module keeps its own
+
+    def get_code(self, fullname: str) -> Any:
+        """The library module's code, for ``python -m agents.<module>`` (runpy runs it as ``__main__``)."""
+        return importlib.util.find_spec(self.target).loader.get_code(self.target)
 
 
-def mcts_for(env_id: str, simulations: int, **overrides: Any) -> MCTSAgent:
-    """An :class:`MCTSAgent` with the game's defaults (``MCTS_DEFAULTS`` of its heuristic module), overridden
-    by ``overrides`` (``c``, ``rollout``, ``rollout_depth``)."""
-    mod = heuristic_module(env_id)
-    opts: dict[str, Any] = dict(getattr(mod, "MCTS_DEFAULTS", {}) or {})
-    opts.update(overrides)
-    rollout = opts.pop("rollout", "random")
-    return MCTSAgent(
-        simulations=simulations,
-        rollout=rollout,
-        rollout_policy=rollout_policy_for(env_id) if rollout == "heuristic" else None,
-        value_fn=value_fn_for(env_id),
-        prior_fn=prior_fn_for(env_id),
-        **opts,
-    )
+class _AliasFinder(importlib.abc.MetaPathFinder):
+    """Maps ``agents.<x>[.<y>...]`` to ``monolith_envs.agents.<x>[.<y>...]`` unless ``<x>`` is a file here."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if not fullname.startswith(__name__ + ".") or _own_file(fullname):
+            return None
+        real = _LIB + fullname[len(__name__):]
+        try:
+            found = importlib.util.find_spec(real)
+        except ModuleNotFoundError:
+            return None
+        if found is None:
+            return None
+        return importlib.util.spec_from_loader(fullname, _AliasLoader(real),
+                                               is_package=found.submodule_search_locations is not None)
 
 
-def _show(spec: str) -> str:
-    """``repr(spec)``, cut to 120 characters (a message stays one readable line)."""
-    r = repr(spec)
-    return r if len(r) <= 120 else r[:117] + "..."
+if not any(isinstance(f, _AliasFinder) for f in sys.meta_path):
+    sys.meta_path.insert(0, _AliasFinder())  # before any import of this folder's files (human: from .base ...)
+
+from .human import HumanAgent  # noqa: E402  (needs the finder: it imports agents.base)
 
 
-def _number(text: str, kind: type, what: str, spec: str) -> Any:
-    """``text`` as an ``int`` or ``float`` (``kind``); an :class:`AgentSpecError` naming ``what`` otherwise."""
+def _make_human(rest: str, env_id: str) -> HumanAgent:
+    if rest:
+        raise ValueError(f"'human' takes no options, got {rest!r}")
+    return HumanAgent()
+
+
+register_agent_kind("human", _make_human)
+
+
+def __getattr__(name: str) -> Any:
+    """``agents.<module>`` without an import statement (``agents.mcts.MCTSAgent``), as before the move."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    if hasattr(_lib, name):  # a library name outside __all__ (mcts_for, ...) or an imported module
+        return getattr(_lib, name)
     try:
-        return kind(text)
-    except ValueError:
-        noun = "an integer" if kind is int else "a number"
-        raise AgentSpecError(f"bad agent spec {_show(spec)}: {what} must be {noun}, got {_show(text)}; "
-                             f"accepted: {_FORMS}") from None
-
-
-def make_agent(spec: str, env_id: str) -> Any:
-    """Build an agent from a spec string (see the module docstring) for ``env_id``.
-
-    Raises:
-        AgentSpecError: unknown agent kind, malformed options, a number outside its range (the message names
-            the range; the bounds are :class:`MCTSAgent`'s), or a path that cannot be looked at.
-        FileNotFoundError: ``ppo:PATH`` / ``rllib:PATH`` with no such model or checkpoint.
-        agents.model_files.ModelFileError: a model file that cannot be loaded (``ModelTrustError``: not without
-            running code from it).
-    """
-    kind, _, rest = spec.strip().partition(":")
-    kind = kind.lower()
-    if kind == "random" and not rest:
-        return RandomAgent()
-    if kind == "heuristic" and not rest:
-        return heuristic_for(env_id)
-    if kind == "human" and not rest:
-        return HumanAgent()
-    if kind in ("ppo", "rllib") and rest:
-        try:
-            if kind == "ppo":
-                return MaskablePPOAgent(rest, name=f"ppo:{rest}")
-            from .rllib_agent import RLlibAgent
-
-            return RLlibAgent(rest, name=f"rllib:{rest}")
-        except (FileNotFoundError, AgentError):
+        return importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError as e:
+        if e.name not in (f"{__name__}.{name}", f"{_LIB}.{name}"):
             raise
-        except (OSError, ValueError) as e:  # a path the system refuses to look at (too long, ...)
-            raise AgentSpecError(f"bad agent spec {_show(spec)}: the path cannot be read "
-                                 f"({getattr(e, 'strerror', None) or e})") from None
-    if kind == "mcts":
-        parts = rest.split(":") if rest else ["200"]
-        try:
-            sims = _number(parts[0], int, "the number of simulations N in mcts:N", spec)
-            opts: dict[str, Any] = {}
-            seen: set[str] = set()
-            for p in parts[1:]:
-                k, _, v = p.partition("=")
-                if k in seen:
-                    raise AgentSpecError(f"bad agent spec {_show(spec)}: option {_show(k)} given twice; accepted: {_FORMS}")
-                seen.add(k)
-                if k == "c":
-                    opts["c"] = _number(v, float, "c (the exploration constant)", spec)
-                elif k == "rollout":
-                    opts["rollout"] = v
-                elif k == "depth":
-                    opts["rollout_depth"] = None if v.lower() == "none" else _number(v, int, "depth", spec)
-                elif k == "k":
-                    opts["root_k"] = None if v.lower() == "none" else _number(v, int, "k", spec)
-                else:
-                    raise AgentSpecError(f"unknown MCTS option {_show(k)} in {_show(spec)}; accepted: {_FORMS}")
-            agent = mcts_for(env_id, sims, **opts)
-        except AgentSpecError:
-            raise
-        except ValueError as e:
-            raise AgentSpecError(f"bad agent spec {_show(spec)}: {e}; accepted: {_FORMS}") from None
-        agent.name = spec.strip()
-        return agent
-    raise AgentSpecError(f"unknown agent spec {_show(spec)}; accepted: {_FORMS}")
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None

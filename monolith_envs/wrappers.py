@@ -16,7 +16,7 @@ Optional potential-based reward shaping (Ng, Harada & Russell 1999): with a pote
 ``phi(s) = coef * value_fn(game, s)[learner]`` taken at the learner's decision points (``phi = 0`` once the
 episode is over), each step adds ``gamma * phi(s') - phi(s)`` to the reward.  Shaping of this form leaves the
 optimal policies of the game unchanged; it only makes the signal denser.  ``value_fn`` is typically the
-game's heuristic ``state_value`` hook (:func:`agents.heuristics.value_fn_for`).  It is a training-time
+game's heuristic ``state_value`` hook (:func:`monolith_envs.agents.heuristics.value_fn_for`).  It is a training-time
 signal computed from the true state; the policy still sees only its own observation.
 """
 
@@ -45,7 +45,8 @@ OpponentSampler = Callable[[np.random.Generator, int], Sequence[Any]]
 
 
 def resolve_opponents(env_id: str, opponents: Any) -> list[Any]:
-    """Turn a list of opponents into agent objects: spec strings go through :func:`agents.make_agent`.
+    """Turn a list of opponents into agent objects: spec strings go through
+    :func:`monolith_envs.agents.make_agent`.
 
     Args:
         env_id: the env id the agents play (heuristics and MCTS defaults are per game).
@@ -57,9 +58,9 @@ def resolve_opponents(env_id: str, opponents: Any) -> list[Any]:
         a new list of agent objects, one per item, in order.
 
     Raises:
-        ConfigError: an item that is neither a spec string nor an agent, or a spec string when the ``agents``
-            package (kept in the repository, next to ``monolith_envs``) cannot be imported.
-        agents.AgentSpecError: a malformed spec string (a ``ValueError`` listing the accepted forms).
+        ConfigError: an item that is neither a spec string nor an agent.
+        monolith_envs.agents.AgentSpecError: a malformed spec string (a ``ValueError`` listing the accepted
+            forms).
     """
     if opponents is None:
         return []
@@ -81,12 +82,9 @@ def resolve_opponents(env_id: str, opponents: Any) -> list[Any]:
 
 
 def _agent_from_spec(spec: str, env_id: str) -> Any:
-    """``agents.make_agent(spec, env_id)``, imported here so that ``monolith_envs`` needs no ``agents``."""
-    try:
-        from agents import make_agent
-    except ImportError as err:
-        raise ConfigError(f"opponent spec {spec!r} needs the 'agents' package of the monolith_envs repository "
-                          f"({err}); run from the repository root, or pass agent objects instead") from None
+    """``monolith_envs.agents.make_agent(spec, env_id)``, imported only when a spec string is given."""
+    from monolith_envs.agents import make_agent
+
     return make_agent(spec, env_id)
 
 
@@ -96,7 +94,7 @@ class SingleAgentEnv(gym.Env):
     Args:
         env_id: registered env id.
         opponents: agents (cycled over the opponent seats): agent objects and/or agent spec strings such as
-            ``"heuristic"``, ``"mcts:50"``, ``"random"`` (built by :func:`agents.make_agent`, see
+            ``"heuristic"``, ``"mcts:50"``, ``"random"`` (built by :func:`monolith_envs.agents.make_agent`, see
             :func:`resolve_opponents`), one spec string alone, or an :data:`OpponentSampler`
             ``sampler(rng, k) -> k agents`` called at every reset (self-play pools use this); may be empty
             (or ``None``) for a one-seat game.

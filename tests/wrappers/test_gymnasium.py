@@ -81,10 +81,12 @@ def test_bad_opponents_get_a_clear_error():
         gym.make(ARENA)
 
 
-def test_spec_strings_without_the_agents_package_say_what_to_do(monkeypatch):
+def test_spec_strings_need_no_repository_agents_package(monkeypatch):
     monkeypatch.setitem(sys.modules, "agents", None)  # import agents -> ImportError
-    with pytest.raises(ConfigError, match="needs the 'agents' package .* pass agent objects instead"):
-        SingleAgentEnv("monolith_arena_v0", ["heuristic"])
+    env = SingleAgentEnv("monolith_arena_v0", ["heuristic"], seat=0)
+    env.reset(seed=0)
+    (opp,) = env.opponents.values()
+    assert type(opp).__module__ == "monolith_envs.agents.heuristics.arena" and opp.name == "heuristic"
 
 
 def test_game_config_keys_as_keywords():
@@ -158,7 +160,8 @@ def test_import_registers_ids_without_importing_the_wrapper_or_agents():
 
     root = Path(__file__).resolve().parents[2]
     code = ("import sys, gymnasium, monolith_envs; print('monolith_envs/TheMonolith-v0' in gymnasium.registry, "
-            "'monolith_envs.wrappers' in sys.modules, 'agents' in sys.modules, 'torch' in sys.modules)")
+            "'monolith_envs.wrappers' in sys.modules, 'agents' in sys.modules, 'torch' in sys.modules, "
+            "'monolith_envs.agents' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root,
                          env=dict(os.environ, PYTHONPATH=str(root))).stdout
-    assert out.split() == ["True", "False", "False", "False"]
+    assert out.split() == ["True", "False", "False", "False", "False"]

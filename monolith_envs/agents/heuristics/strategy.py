@@ -1,7 +1,7 @@
 """Heuristic player for ``monolith_strategy_v0`` (``heuristic_for("monolith_strategy_v0")``).
 
 A rule-based greedy player on the rules-engine state (hidden parts resampled first, see
-:class:`~agents.heuristics.generic.StatePolicyAgent`):
+:class:`~monolith_envs.agents.heuristics.generic.StatePolicyAgent`):
 
 * **placement**: every legal ``place(f, sid)`` is scored by the change of the card's estimated payout to
   the player when the die is added (each line's recipients and conditions worked out on the dice there,

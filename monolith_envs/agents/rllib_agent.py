@@ -1,20 +1,21 @@
 """``RLlibAgent``: the shared policy of a :mod:`training.rllib` checkpoint behind the Agent protocol.
 
-``rllib:PATH`` in :func:`agents.make_agent` builds one.  ``PATH`` is an algorithm checkpoint written by
+``rllib:PATH`` in :func:`monolith_envs.agents.make_agent` builds one.  ``PATH`` is an algorithm checkpoint written by
 ``training.rllib`` (``<run>/final_checkpoint``, ``<run>/checkpoints/step_N``) or the RLModule folder
 inside it (``.../learner_group/learner/rl_module/shared``).  The module is loaded in this process, on the
 CPU; no Ray instance is needed, but the ``[distributed]`` extra is (the module class is RLlib's).  The
 action mask goes into the module with every observation, so an illegal action has probability 0.
 
-**Checkpoints are untrusted by default** (as ``ppo:PATH`` files, :mod:`agents.model_files`).  RLlib's own
+**Checkpoints are untrusted by default** (as ``ppo:PATH`` files, :mod:`monolith_envs.agents.model_files`).  RLlib's own
 loader (``RLModule.from_checkpoint``) unpickles ``class_and_ctor_args.pkl`` and ``module_state.pkl`` with
 the ordinary unpickler, which runs whatever code the files name.  :func:`load_rllib_module` reads only the
 RLModule folder's two pickles, with a restricted unpickler: the constructor file may name only the spaces,
-numpy arrays, :class:`~training.rllib_module.MaskedPPOTorchRLModule` and RLlib's ``PPOCatalog``, the state
+numpy arrays, :class:`~monolith_envs.agents.rllib_module.MaskedPPOTorchRLModule` (also under its former path
+``training.rllib_module``) and RLlib's ``PPOCatalog``, the state
 file only numpy arrays in an ``OrderedDict``.  It checks what they hold (the module class, the spaces, a
-model config of plain values whose network has at most :data:`~agents.model_files.MAX_PARAMS` weights, one
+model config of plain values whose network has at most :data:`~monolith_envs.agents.model_files.MAX_PARAMS` weights, one
 array of the right shape per weight), builds the module itself and copies the weights in.  Anything else is
-refused with a :class:`~agents.model_files.ModelTrustError` that says how to trust the file
+refused with a :class:`~monolith_envs.agents.model_files.ModelTrustError` that says how to trust the file
 (``--trust-model-files`` or ``MONOLITH_ENVS_TRUST_MODELS=1``); a trusted checkpoint is loaded by RLlib.
 """
 
@@ -46,14 +47,17 @@ _CTOR_FILE = "class_and_ctor_args.pkl"
 _STATE_FILE = "module_state.pkl"
 #: largest ``class_and_ctor_args.pkl`` read (bytes)
 MAX_CTOR_BYTES = 2**20
-#: largest ``module_state.pkl`` read (bytes): :data:`~agents.model_files.MAX_PARAMS` float32 weights and some
+#: largest ``module_state.pkl`` read (bytes): :data:`~monolith_envs.agents.model_files.MAX_PARAMS` float32 weights and some
 MAX_STATE_BYTES = 4 * MAX_PARAMS + 2**20
 
 _SPACES = frozenset({("gymnasium.spaces.box", "Box"), ("gymnasium.spaces.dict", "Dict"),
                      ("gymnasium.spaces.discrete", "Discrete")})
+_MODULE_PATH = "monolith_envs.agents.rllib_module"
 _CTOR_GLOBALS = NUMPY_GLOBALS | _SPACES | {("collections", "OrderedDict"),
                                            ("ray.rllib.algorithms.ppo.ppo_catalog", "PPOCatalog"),
-                                           ("training.rllib_module", "MaskedPPOTorchRLModule")}
+                                           (_MODULE_PATH, "MaskedPPOTorchRLModule")}
+#: checkpoints written before the module moved into the package name its former path; read as the new one
+_RENAMED = {("training.rllib_module", "MaskedPPOTorchRLModule"): (_MODULE_PATH, "MaskedPPOTorchRLModule")}
 _STATE_GLOBALS = NUMPY_GLOBALS | {("collections", "OrderedDict")}
 _CTOR_KEYS = {"observation_space", "action_space", "inference_only", "learner_only", "model_config", "catalog_class"}
 _ACTIVATIONS = {"tanh", "relu", "swish", "silu", "elu", "linear", None}
@@ -79,9 +83,10 @@ def module_dir(path: str | Path) -> Path:
 
 def _import_module_class() -> type:
     try:
-        from training.rllib_module import MaskedPPOTorchRLModule
-    except ImportError:
-        raise AgentError("rllib: agents need Ray RLlib: pip install -e '.[distributed]'") from None
+        from .rllib_module import MaskedPPOTorchRLModule
+    except ImportError as e:
+        raise AgentError(f"rllib: agents need Ray RLlib and torch ({e}): pip install 'monolith-envs[distributed]' "
+                         "(in the repository: pip install -e '.[distributed]')") from None
     return MaskedPPOTorchRLModule
 
 
@@ -174,7 +179,8 @@ def _load_untrusted(d: Path, module_cls: type) -> Any:
 
     if (d / "module_state.msgpack").exists():
         raise _refuse(d, "a msgpack state file may hold pickled arrays; only module_state.pkl is read")
-    info = restricted_loads(read_capped(d / _CTOR_FILE, MAX_CTOR_BYTES), _CTOR_GLOBALS, f"{d / _CTOR_FILE}")
+    info = restricted_loads(read_capped(d / _CTOR_FILE, MAX_CTOR_BYTES), _CTOR_GLOBALS, f"{d / _CTOR_FILE}",
+                            _RENAMED)
     try:
         kw = _check_ctor(info, module_cls, d)
     except ModelFileError:
@@ -199,13 +205,13 @@ def _load_untrusted(d: Path, module_cls: type) -> Any:
 
 
 def load_rllib_module(path: str | Path, trusted: bool | None = None) -> Any:
-    """Load the shared :class:`~training.rllib_module.MaskedPPOTorchRLModule` of a checkpoint (eval mode).
+    """Load the shared :class:`~monolith_envs.agents.rllib_module.MaskedPPOTorchRLModule` of a checkpoint (eval mode).
 
     Args:
         path: an algorithm checkpoint of ``training.rllib`` or its RLModule folder (:func:`module_dir`).
         trusted: False reads the weights without unpickling anything outside an allow list (see the module
             docstring); True lets RLlib load the folder (runs whatever its pickles name).  ``None`` (default):
-            :func:`~agents.model_files.trust_models_from_env`.
+            :func:`~monolith_envs.agents.model_files.trust_models_from_env`.
 
     Raises:
         FileNotFoundError: no checkpoint at ``path``.

@@ -1,15 +1,15 @@
-"""Per-game heuristics behind the :class:`~agents.base.Agent` protocol, found by ``heuristic_for(env_id)``.
+"""Per-game heuristics behind the :class:`~monolith_envs.agents.base.Agent` protocol, found by ``heuristic_for(env_id)``.
 
 Lookup order for an env id:
 
 1. an explicit :func:`register_heuristic` entry;
-2. by convention, the module ``agents.heuristics.<pkg>`` where ``<pkg>`` is the game's package inside
-   ``monolith_envs`` (``monolith_envs.arena.*`` -> ``agents.heuristics.arena``).  The module defines
+2. by convention, the module ``monolith_envs.agents.heuristics.<pkg>`` where ``<pkg>`` is the game's package inside
+   ``monolith_envs`` (``monolith_envs.arena.*`` -> ``monolith_envs.agents.heuristics.arena``).  The module defines
    ``make_heuristic(env_id, **kw) -> Agent`` and may define ``state_value(game, state)`` (a value
-   function, see :mod:`agents.heuristics.generic`), ``state_policy(game, state, seat, rng)`` (a fast
+   function, see :mod:`monolith_envs.agents.heuristics.generic`), ``state_policy(game, state, seat, rng)`` (a fast
    policy for MCTS rollouts), ``action_prior(game, state, seat, legal, rng)`` (scores for MCTS root
-   pruning) and ``MCTS_DEFAULTS`` (default :class:`~agents.mcts.MCTSAgent` options);
-3. otherwise the generic one-ply :class:`~agents.heuristics.generic.LookaheadAgent` on the engine's
+   pruning) and ``MCTS_DEFAULTS`` (default :class:`~monolith_envs.agents.mcts.MCTSAgent` options);
+3. otherwise the generic one-ply :class:`~monolith_envs.agents.heuristics.generic.LookaheadAgent` on the engine's
    returns.
 
 So a new game plugs in by adding one file here, with no change to the agents, training or evaluation.
@@ -65,7 +65,7 @@ def heuristic_module(env_id: str) -> Any | None:
 
 
 def heuristic_for(env_id: str, **kwargs: Any):
-    """The heuristic agent of ``env_id`` (an :class:`~agents.base.Agent` that needs ``bind(env)``).
+    """The heuristic agent of ``env_id`` (an :class:`~monolith_envs.agents.base.Agent` that needs ``bind(env)``).
 
     Args:
         env_id: a registered env id.

@@ -228,6 +228,7 @@ def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | Non
             (default): :func:`trust_models_from_env`.
 
     Raises:
+        AgentError: torch, stable-baselines3 or sb3-contrib is not installed (the ``[train]`` extra).
         FileNotFoundError: no such file.
         ModelTrustError: an untrusted file that needs code outside :data:`ALLOWED_GLOBALS`.
         ModelFileError: a file that cannot be loaded: not a zip, entries over the size bounds (checked on the
@@ -235,7 +236,11 @@ def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | Non
             ``net_arch`` over their bounds, unreadable or pickled tensors (``policy.pth`` is read by
             ``torch.load(weights_only=True)``).
     """
-    from sb3_contrib import MaskablePPO
+    try:
+        from sb3_contrib import MaskablePPO
+    except ImportError as e:
+        raise AgentError(f"ppo: agents need torch, stable-baselines3 and sb3-contrib ({e}): pip install "
+                         "'monolith-envs[train]' (in the repository: pip install -e '.[train]')") from None
 
     p = Path(path)
     if not p.exists() and Path(str(p) + ".zip").exists():

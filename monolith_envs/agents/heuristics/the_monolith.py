@@ -1,6 +1,6 @@
 """The Monolith heuristic: commit at once, then spend every heart on the best boast or slay.
 
-Hook: a :class:`~agents.heuristics.generic.StatePolicyAgent` (the state is first passed through
+Hook: a :class:`~monolith_envs.agents.heuristics.generic.StatePolicyAgent` (the state is first passed through
 ``game.resample_hidden``), reading ``MonolithState`` fields and the board helpers of
 :mod:`monolith_envs.the_monolith.board`.
 
@@ -172,14 +172,14 @@ def make_heuristic(env_id: str, **kwargs: Any) -> TheMonolithHeuristic:
 
 
 def main(argv: list | None = None) -> float:
-    """``python -m agents.heuristics.the_monolith [--games 200] [--players 4]``: the heuristic in one seat
+    """``python -m monolith_envs.agents.heuristics.the_monolith [--games 200] [--players 4]``: the heuristic in one seat
     (rotating) against random agents through the env; prints and returns the share of first places."""
     import argparse
 
-    from agents import RandomAgent, play_match
     from monolith_envs import the_monolith_v0
+    from monolith_envs.agents import RandomAgent, play_match
 
-    ap = argparse.ArgumentParser(prog="python -m agents.heuristics.the_monolith")
+    ap = argparse.ArgumentParser(prog="python -m monolith_envs.agents.heuristics.the_monolith")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=0)

@@ -16,7 +16,7 @@ rules engine through :meth:`BaseAgent.bind`: runners call ``agent.bind(env)`` wi
 per episode, after ``env.reset``; the agent may then read ``env.unwrapped.game`` (the rules engine),
 ``env.unwrapped.game_state`` and ``env.unwrapped.agent_selection``.  Search agents must only use what the
 acting seat may know: they go through ``game.resample_hidden(state, viewer, rng)`` before looking at a
-state (see :mod:`agents.mcts`).  ``agent.reset()`` is called at the start of every episode.
+state (see :mod:`monolith_envs.agents.mcts`).  ``agent.reset()`` is called at the start of every episode.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""What every model-file loader of :mod:`agents` shares: the trust switch, the errors, bounded reads, and a
+"""What every model-file loader of :mod:`monolith_envs.agents` shares: the trust switch, the errors, bounded reads, and a
 restricted unpickler.
 
 **Model files are untrusted by default.**  Unpickling can run any code a file names, so the loaders of
-``ppo:PATH`` (:mod:`agents.ppo`) and ``rllib:PATH`` (:mod:`agents.rllib_agent`) decode pickles with
+``ppo:PATH`` (:mod:`monolith_envs.agents.ppo`) and ``rllib:PATH`` (:mod:`monolith_envs.agents.rllib_agent`) decode pickles with
 :class:`RestrictedUnpickler`, which only builds the classes of an explicit allow list, and refuse a file that
 needs anything else with a :class:`ModelTrustError`.  ``trusted=True`` (command lines:
 ``--trust-model-files``; environment: ``MONOLITH_ENVS_TRUST_MODELS=1``, which spawned worker processes
@@ -19,7 +19,7 @@ import os
 import pickle
 import stat
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from .base import AgentError
 
@@ -61,33 +61,41 @@ def trust_models_from_env() -> bool:
 class RestrictedUnpickler(pickle.Unpickler):
     """A pickle reader that builds only the ``(module, name)`` pairs of ``allowed``; nothing else is imported.
 
+    ``renamed`` maps a former ``(module, name)`` to the allowed pair it is read as (the former module is never
+    imported).
+
     Raises (from ``load``):
         pickle.UnpicklingError: the pickle names a class or function outside ``allowed``.
     """
 
-    def __init__(self, file: Any, allowed: Iterable[tuple[str, str]]):
+    def __init__(self, file: Any, allowed: Iterable[tuple[str, str]],
+                 renamed: Mapping[tuple[str, str], tuple[str, str]] | None = None):
         super().__init__(file)
         self.allowed = frozenset(allowed)
+        self.renamed = dict(renamed or {})
 
     def find_class(self, module: str, name: str) -> Any:
+        module, name = self.renamed.get((module, name), (module, name))
         if (module, name) not in self.allowed:
             raise pickle.UnpicklingError(f"{module}.{name} is not an allowed class")
         return super().find_class(module, name)
 
 
-def restricted_loads(data: bytes, allowed: Iterable[tuple[str, str]], what: str) -> Any:
+def restricted_loads(data: bytes, allowed: Iterable[tuple[str, str]], what: str,
+                     renamed: Mapping[tuple[str, str], tuple[str, str]] | None = None) -> Any:
     """Unpickle ``data`` with :class:`RestrictedUnpickler`.
 
     Args:
         data: the pickle.
         allowed: the ``(module, name)`` pairs it may build.
         what: the file (and entry) for the message.
+        renamed: former ``(module, name)`` pairs read as allowed ones (see :class:`RestrictedUnpickler`).
 
     Raises:
         ModelTrustError: the pickle needs anything outside ``allowed``, or is not a readable pickle.
     """
     try:
-        return RestrictedUnpickler(io.BytesIO(data), allowed).load()
+        return RestrictedUnpickler(io.BytesIO(data), allowed, renamed).load()
     except Exception as e:  # noqa: BLE001  (any failure of a hostile pickle is a refusal)
         raise ModelTrustError(f"{what} cannot be loaded without running code from the file "
                               f"({type(e).__name__}: {str(e)[:200]}); {TRUST_HINT}") from None

@@ -1,7 +1,7 @@
 """Monolith Arena heuristic: greedy lookahead scored by a hypothetical Battle.
 
-Hook: the agent reads the rules engine and the state through :meth:`~agents.base.BaseAgent.bind` (it is a
-:class:`~agents.heuristics.generic.StatePolicyAgent`, so the state is first passed through
+Hook: the agent reads the rules engine and the state through :meth:`~monolith_envs.agents.base.BaseAgent.bind` (it is a
+:class:`~monolith_envs.agents.heuristics.generic.StatePolicyAgent`, so the state is first passed through
 ``game.resample_hidden(state, seat, rng)``: deck orders and unrevealed Monolith picks are redrawn, and the
 lookahead never sees what the seat may not know).  It uses these engine methods of ``ArenaGame``:
 ``hp_vector(state)``, ``start_battle(state, trigger)`` (on clones only), ``tile_count(state, seat)`` and the

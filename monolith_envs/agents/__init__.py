@@ -1,0 +1,188 @@
+"""The agent library of the Monolith games: random, per-game heuristics, (IS)MCTS, MaskablePPO, RLlib.
+
+Every agent follows :class:`~monolith_envs.agents.base.Agent`: ``act(observation, action_mask, rng) -> int``
+and ``reset()``; search-based agents also need ``bind(env)`` (see :mod:`monolith_envs.agents.base`).
+:func:`make_agent` builds one from a short spec string, as used on the command lines and by the
+single-agent wrapper's ``opponents``:
+
+========================  ====================================================================
+``random``                :class:`RandomAgent`
+``heuristic``             the game's heuristic (:func:`monolith_envs.agents.heuristics.heuristic_for`)
+``mcts:N[:key=val...]``   :class:`MCTSAgent` with N simulations (1 to 10**6); keys ``c`` (0 to 100),
+                          ``rollout`` (``random``/``heuristic``), ``depth`` (rollout depth, 0 to 10**6,
+                          ``none`` = to the end), ``k`` (root actions kept after the game's prior, 1 to
+                          10**6, ``none`` = all); each key at most once
+``ppo:PATH``              :class:`MaskablePPOAgent` loading a saved MaskablePPO ``.zip`` (needs the
+                          ``[train]`` extra; untrusted: see :mod:`monolith_envs.agents.model_files`)
+``rllib:PATH``            :class:`~monolith_envs.agents.rllib_agent.RLlibAgent`: the shared policy of a
+                          ``training.rllib`` checkpoint (needs the ``[distributed]`` extra; untrusted)
+========================  ====================================================================
+
+Other kinds are added with :func:`register_agent_kind`; the repository's ``agents`` package (the commands
+next to this library) registers ``human``, the terminal player.  Nothing here imports torch, SB3 or Ray
+until a ``ppo:`` or ``rllib:`` agent is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .base import Agent, AgentError, BaseAgent, EnvContext, masked_choice
+from .heuristics import heuristic_for, heuristic_module, prior_fn_for, rollout_policy_for, value_fn_for
+from .match import MatchResult, play_match
+from .mcts import MCTSAgent
+from .ppo import MaskablePPOAgent
+from .random_agent import RandomAgent
+
+__all__ = [
+    "Agent",
+    "AgentError",
+    "AgentSpecError",
+    "BaseAgent",
+    "EnvContext",
+    "MCTSAgent",
+    "MaskablePPOAgent",
+    "MatchResult",
+    "RandomAgent",
+    "heuristic_for",
+    "make_agent",
+    "masked_choice",
+    "play_match",
+    "register_agent_kind",
+]
+
+
+class AgentSpecError(ValueError):
+    """An agent spec string that cannot be parsed (the message shows the accepted forms)."""
+
+
+_BASE_FORMS = ("random | heuristic | mcts:N[:c=1.4][:rollout=random|heuristic][:depth=D|none][:k=K|none] "
+               "| ppo:PATH | rllib:CHECKPOINT")
+#: kind -> (factory(rest, env_id) -> agent, the form shown in messages), added by :func:`register_agent_kind`
+_KINDS: dict[str, tuple[Callable[[str, str], Any], str]] = {}
+_FORMS = _BASE_FORMS  # the accepted forms, with the registered kinds (kept current by register_agent_kind)
+
+
+def register_agent_kind(kind: str, factory: Callable[[str, str], Any], form: str | None = None) -> None:
+    """Let :func:`make_agent` build ``kind`` specs (``kind`` or ``kind:REST``) with ``factory(rest, env_id)``.
+
+    Args:
+        kind: the lower-case word before the first ``:`` (not one of the built-in kinds).
+        factory: called with the text after ``kind:`` (``""`` for a bare ``kind``) and the env id; it returns
+            the agent, or raises :class:`AgentSpecError` / ``ValueError`` for a malformed rest.
+        form: how the kind is written in the "accepted:" list of error messages (default: ``kind``).
+
+    Raises:
+        ValueError: ``kind`` is empty, not lower-case letters, digits and ``_``, or a built-in kind.
+    """
+    global _FORMS
+    if not (isinstance(kind, str) and kind and kind == kind.lower() and kind.replace("_", "a").isalnum()):
+        raise ValueError(f"agent kind must be a lower-case word (letters, digits, _), got {kind!r}")
+    if kind in ("random", "heuristic", "mcts", "ppo", "rllib"):
+        raise ValueError(f"agent kind {kind!r} is built in and cannot be registered again")
+    _KINDS[kind] = (factory, form or kind)
+    _FORMS = " | ".join([_BASE_FORMS] + [f for _, f in _KINDS.values()])
+
+
+def mcts_for(env_id: str, simulations: int, **overrides: Any) -> MCTSAgent:
+    """An :class:`MCTSAgent` with the game's defaults (``MCTS_DEFAULTS`` of its heuristic module), overridden
+    by ``overrides`` (``c``, ``rollout``, ``rollout_depth``)."""
+    mod = heuristic_module(env_id)
+    opts: dict[str, Any] = dict(getattr(mod, "MCTS_DEFAULTS", {}) or {})
+    opts.update(overrides)
+    rollout = opts.pop("rollout", "random")
+    return MCTSAgent(
+        simulations=simulations,
+        rollout=rollout,
+        rollout_policy=rollout_policy_for(env_id) if rollout == "heuristic" else None,
+        value_fn=value_fn_for(env_id),
+        prior_fn=prior_fn_for(env_id),
+        **opts,
+    )
+
+
+def _show(spec: str) -> str:
+    """``repr(spec)``, cut to 120 characters (a message stays one readable line)."""
+    r = repr(spec)
+    return r if len(r) <= 120 else r[:117] + "..."
+
+
+def _number(text: str, kind: type, what: str, spec: str) -> Any:
+    """``text`` as an ``int`` or ``float`` (``kind``); an :class:`AgentSpecError` naming ``what`` otherwise."""
+    try:
+        return kind(text)
+    except ValueError:
+        noun = "an integer" if kind is int else "a number"
+        raise AgentSpecError(f"bad agent spec {_show(spec)}: {what} must be {noun}, got {_show(text)}; "
+                             f"accepted: {_FORMS}") from None
+
+
+def make_agent(spec: str, env_id: str) -> Any:
+    """Build an agent from a spec string (see the module docstring) for ``env_id``.
+
+    Raises:
+        AgentSpecError: unknown agent kind, malformed options, a number outside its range (the message names
+            the range; the bounds are :class:`MCTSAgent`'s), or a path that cannot be looked at.
+        FileNotFoundError: ``ppo:PATH`` / ``rllib:PATH`` with no such model or checkpoint.
+        monolith_envs.agents.model_files.ModelFileError: a model file that cannot be loaded (``ModelTrustError``: not without
+            running code from it).
+    """
+    kind, _, rest = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind == "random" and not rest:
+        return RandomAgent()
+    if kind == "heuristic" and not rest:
+        return heuristic_for(env_id)
+    if kind in _KINDS:
+        try:
+            return _KINDS[kind][0](rest, env_id)
+        except (AgentSpecError, FileNotFoundError, AgentError):
+            raise
+        except ValueError as e:
+            raise AgentSpecError(f"bad agent spec {_show(spec)}: {e}; accepted: {_FORMS}") from None
+    if kind == "human" and not rest:
+        raise AgentSpecError("agent spec 'human' is the terminal player of the repository's commands: run "
+                             "'python -m agents.play' from the repository root (it registers 'human'); "
+                             f"accepted here: {_FORMS}")
+    if kind in ("ppo", "rllib") and rest:
+        try:
+            if kind == "ppo":
+                return MaskablePPOAgent(rest, name=f"ppo:{rest}")
+            from .rllib_agent import RLlibAgent
+
+            return RLlibAgent(rest, name=f"rllib:{rest}")
+        except (FileNotFoundError, AgentError):
+            raise
+        except (OSError, ValueError) as e:  # a path the system refuses to look at (too long, ...)
+            raise AgentSpecError(f"bad agent spec {_show(spec)}: the path cannot be read "
+                                 f"({getattr(e, 'strerror', None) or e})") from None
+    if kind == "mcts":
+        parts = rest.split(":") if rest else ["200"]
+        try:
+            sims = _number(parts[0], int, "the number of simulations N in mcts:N", spec)
+            opts: dict[str, Any] = {}
+            seen: set[str] = set()
+            for p in parts[1:]:
+                k, _, v = p.partition("=")
+                if k in seen:
+                    raise AgentSpecError(f"bad agent spec {_show(spec)}: option {_show(k)} given twice; accepted: {_FORMS}")
+                seen.add(k)
+                if k == "c":
+                    opts["c"] = _number(v, float, "c (the exploration constant)", spec)
+                elif k == "rollout":
+                    opts["rollout"] = v
+                elif k == "depth":
+                    opts["rollout_depth"] = None if v.lower() == "none" else _number(v, int, "depth", spec)
+                elif k == "k":
+                    opts["root_k"] = None if v.lower() == "none" else _number(v, int, "k", spec)
+                else:
+                    raise AgentSpecError(f"unknown MCTS option {_show(k)} in {_show(spec)}; accepted: {_FORMS}")
+            agent = mcts_for(env_id, sims, **opts)
+        except AgentSpecError:
+            raise
+        except ValueError as e:
+            raise AgentSpecError(f"bad agent spec {_show(spec)}: {e}; accepted: {_FORMS}") from None
+        agent.name = spec.strip()
+        return agent
+    raise AgentSpecError(f"unknown agent spec {_show(spec)}; accepted: {_FORMS}")
