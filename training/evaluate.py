@@ -295,7 +295,10 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
                 results[pi].extend(r)
                 bar.update(len(r))
         else:
-            futs = [(pi, ex.submit(_play_chunk, t)) for pi, t in tasks()]
+            from training.interrupt import sigint_blocked
+
+            with sigint_blocked():  # the pool's processes start without SIGINT (a terminal's Ctrl-C)
+                futs = [(pi, ex.submit(_play_chunk, t)) for pi, t in tasks()]
             for pi, f in futs:
                 r = f.result()
                 results[pi].extend(r)
@@ -483,7 +486,7 @@ def main(argv: list[str] | None = None) -> dict:
     exit status 2, before the first game; Ctrl-C or SIGTERM exits with status 130 or 143.
     """
     from monolith_envs.core.seeds import MAX_SEED, seed_arg
-    from training.interrupt import Interrupted, stop_on_signals
+    from training.interrupt import Interrupted, end_children, stop_on_signals
 
     ap = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--env", required=True, help="env id, e.g. monolith_arena_v0")
@@ -507,6 +510,7 @@ def main(argv: list[str] | None = None) -> dict:
         try:
             return _main(ap, ap.parse_args(argv), MAX_SEED)
         except Interrupted as e:
+            end_children()
             done = e.info.get("games_done")
             ran = (f"after {done:,} of {e.info['games_total']:,} games" if done is not None
                    else "before the first game")

@@ -4,7 +4,8 @@ Inside :func:`stop_on_signals` the first SIGINT or SIGTERM raises :class:`Interr
 (at once, wherever it is: a rollout, an update, an evaluation) and every later one is ignored, so the
 cleanup that follows runs to its end and no second Ctrl-C is needed.  Worker processes ignore SIGINT
 (:func:`ignore_sigint`, the initializer of every pool; a terminal's Ctrl-C reaches the whole process group)
-and are ended by the main process (:func:`end_processes`, :func:`end_executor`), so they print nothing.
+and are started inside :func:`sigint_blocked`, so a Ctrl-C that arrives while a worker's interpreter starts
+does not reach it either; they are ended by the main process (:func:`end_processes`, :func:`end_executor`), so they print nothing.
 The command then prints what ran and exits with ``128 + signal number``: 130 for SIGINT, 143 for SIGTERM.
 """
 
@@ -15,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["Interrupted", "end_executor", "end_processes", "ignore_sigint", "stop_on_signals"]
+__all__ = ["Interrupted", "end_children", "end_executor", "end_processes", "ignore_sigint", "sigint_blocked", "stop_on_signals"]
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -72,6 +73,22 @@ def ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in this thread while worker processes start (``SubprocVecEnv``, a pool's ``submit``, a
+    manager): a started process inherits the blocked signal, so a Ctrl-C meant for the whole process group
+    never interrupts it (it is ended with SIGTERM), and a Ctrl-C that arrives meanwhile reaches this process
+    when the block ends.  Does nothing where ``pthread_sigmask`` does not exist."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def end_processes(processes: Iterable[Any], timeout: float = 3.0) -> None:
     """Terminate ``multiprocessing`` processes (SIGTERM), wait up to ``timeout`` seconds in all, then kill
     the ones still alive."""
@@ -96,3 +113,12 @@ def end_executor(executor: Any) -> None:
     procs = list((getattr(executor, "_processes", None) or {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
     end_processes(procs)
+
+
+def end_children(timeout: float = 3.0) -> None:
+    """End every process this one started through ``multiprocessing`` that is still alive (pool workers,
+    env workers, a manager): the last step of an interrupted command, so that nothing is left running and
+    the interpreter's exit does not wait for a child."""
+    import multiprocessing as mp
+
+    end_processes(mp.active_children(), timeout)

@@ -83,15 +83,26 @@ def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: 
         if executor is None:
             q = _LocalQueue(bar)
             return [fn(tuple(j) + (q,)) for j in jobs]
-        with mp.get_context("spawn").Manager() as manager:
+        from multiprocessing.managers import SyncManager
+
+        from training.interrupt import sigint_blocked
+
+        manager = SyncManager(ctx=mp.get_context("spawn"))
+        try:
+            with sigint_blocked():  # the manager and the pool's processes start without SIGINT (Ctrl-C)
+                manager.start()
             q = manager.Queue()
-            futs = [executor.submit(fn, tuple(j) + (q,)) for j in jobs]
+            with sigint_blocked():
+                futs = [executor.submit(fn, tuple(j) + (q,)) for j in jobs]
             while not all(f.done() for f in futs):
                 try:
                     bar.update(q.get(timeout=0.2))
                 except queue_mod.Empty:
                     pass
             return [f.result() for f in futs]
+        finally:  # also when interrupted right after the start: a manager left running blocks the exit
+            if hasattr(manager, "shutdown"):
+                manager.shutdown()
     finally:
         bar.close()
 

@@ -46,7 +46,14 @@ from training.config import (
     load_config,
     run_dir,
 )
-from training.interrupt import Interrupted, end_executor, end_processes, ignore_sigint, stop_on_signals
+from training.interrupt import (
+    Interrupted,
+    end_children,
+    end_executor,
+    end_processes,
+    ignore_sigint,
+    stop_on_signals,
+)
 from training.progress import StageLog, format_summary, interrupted_message
 
 QUICK_CONFIG = CONFIG_DIR / "quick.toml"
@@ -130,8 +137,9 @@ def policy_class(cfg: dict) -> Any:
     return MaskableActorCriticPolicy
 
 
-def _make_env_fn(cfg: dict, rank: int):
-    """A picklable env factory for rank ``rank`` (a training env with its own opponent pool)."""
+def _make_env_fn(cfg: dict, rank: int, worker: bool = False):
+    """A picklable env factory for rank ``rank`` (a training env with its own opponent pool); ``worker``:
+    it runs in a worker process of its own, which then ignores SIGINT."""
     env_id, env_config, seed = cfg["env_id"], dict(cfg["env_config"]), cfg["seed"]
     mix, pool_size, seat = dict(cfg["opponent_mix"]), cfg["pool_size"], cfg["seat"]
     shaping, coef, gamma = cfg["shaping"], cfg["shaping_coef"], cfg["gamma"]
@@ -141,7 +149,8 @@ def _make_env_fn(cfg: dict, rank: int):
     def make():
         import torch
 
-        ignore_sigint()  # a terminal's Ctrl-C reaches every process; the learner ends the workers itself
+        if worker:
+            ignore_sigint()  # a terminal's Ctrl-C reaches every process; the learner ends the workers itself
         torch.set_num_threads(1)
         from training.selfplay import OpponentPool
         from training.wrapper import SingleAgentEnv
@@ -171,9 +180,13 @@ def make_vec_env(cfg: dict):
     """The training ``VecEnv`` (``DummyVecEnv`` or ``SubprocVecEnv`` per ``vec_env``) with ``VecMonitor``."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    fns = [_make_env_fn(cfg, i) for i in range(cfg["n_envs"])]
-    if cfg["vec_env"] == "subproc" and cfg["n_envs"] > 1:
-        vec = SubprocVecEnv(fns, start_method="spawn")
+    subproc = cfg["vec_env"] == "subproc" and cfg["n_envs"] > 1
+    fns = [_make_env_fn(cfg, i, worker=subproc) for i in range(cfg["n_envs"])]
+    if subproc:
+        from training.interrupt import sigint_blocked
+
+        with sigint_blocked():  # the workers start with SIGINT blocked (they are ended by the learner)
+            vec = SubprocVecEnv(fns, start_method="spawn")
     else:
         vec = DummyVecEnv(fns)
     return VecMonitor(vec)
@@ -581,6 +594,7 @@ def main(argv: list[str] | None = None) -> dict:
                 ap.error(str(e))
             report = train(cfg, resume)
         except Interrupted as e:
+            end_children()
             print(interrupted_message(e), file=sys.stderr, flush=True)
             sys.exit(e.exit_code)
     print("\n" + format_summary(report, Path(cfg["out_dir"]) / cfg["name"]), flush=True)

@@ -118,3 +118,32 @@ def test_resume_refuses_a_folder_without_a_checkpoint_and_a_network_change(tmp_p
     with pytest.raises(SystemExit):
         main(["--resume", str(run), "--quick"])
     assert "takes no --config or --quick" in capsys.readouterr().err
+
+
+def test_ctrl_c_during_the_warm_start_with_in_process_envs(tmp_path):
+    """Envs in the learner process (vec_env=dummy) must not make the learner ignore Ctrl-C."""
+    err_path = tmp_path / "err.txt"
+    swap = {"vec_env=subproc": "vec_env=dummy", "pretrain_samples=0": "pretrain_samples=1000000",
+            "progress_bar=false": "progress_bar=true"}
+    args = [swap.get(a, a) for a in TINY]
+    with open(err_path, "w") as err_file:
+        proc = subprocess.Popen([sys.executable, "-m", "training.train", *args, "--set", "pretrain_targets=values",
+                                 "--set", f"out_dir={tmp_path}", "--set", "name=warm"], cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=err_file, text=True, start_new_session=True)
+        deadline = time.monotonic() + 240
+        while "collect:" not in err_path.read_text():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(err_path.read_text()[-2000:])
+            time.sleep(0.3)
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(timeout=60)
+        finally:
+            proc.kill()
+    err = err_path.read_text()
+    assert proc.returncode == 130
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
+    assert "interrupted by SIGINT during warm-start collection at 0 of 1,000,064 learner steps" in err
+    assert "no checkpoint yet" in err
+    assert _group_gone(proc.pid)
