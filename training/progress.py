@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["StageLog", "format_summary", "interrupted_message", "map_with_progress", "output_files"]
+__all__ = ["StageLog", "format_summary", "interrupted_message", "map_with_progress", "output_files", "plot_curve"]
 
 
 class StageLog:
@@ -209,3 +209,50 @@ def interrupted_message(e: Any) -> str:
                      f"command again to start over (outputs in {run_dir})")
     lines.append(f"  exit status {e.exit_code}")
     return "\n".join(lines)
+
+
+def plot_curve(curve: list[dict], opponents: list[str], path: Path, title: str, warm_start: bool = False) -> dict:
+    """Write the learning curve PNG: win rate (with its 95% Wilson band) per fixed opponent over training steps.
+
+    The title names the opponents and the games per point; the subtitle states the widest 95% interval of
+    any point (in percentage points); with ``warm_start`` the first point (step 0, taken after the warm
+    start) is marked; the legend sits below the axes so it never covers the data.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.0, 4.8), dpi=100)
+    widest, games = 0.0, set()
+    for opp in opponents:
+        pts = [p for p in curve if opp in p]
+        if not pts:
+            continue
+        x = [p["step"] for p in pts]
+        y = [100 * p[opp]["win_rate"] for p in pts]
+        lo = [100 * p[opp]["ci95"][0] for p in pts]
+        hi = [100 * p[opp]["ci95"][1] for p in pts]
+        widest = max([widest] + [max(yy - a, b - yy) for yy, a, b in zip(y, lo, hi)])
+        games |= {p[opp]["games"] for p in pts}
+        (line,) = ax.plot(x, y, marker="o", label=f"vs {opp}")
+        ax.fill_between(x, lo, hi, alpha=0.2, color=line.get_color(), label=f"95% interval vs {opp}")
+    if warm_start and curve and curve[0]["step"] == 0:
+        ax.axvline(0, color="0.35", linestyle="--", linewidth=1, label="after the warm start (step 0)")
+    ax.set_xlabel("learner steps (PPO)")
+    ax.set_ylabel("win rate (%)")
+    ax.set_ylim(0, 100)
+    ax.grid(alpha=0.3)
+    per = "/".join(str(g) for g in sorted(games)) or "0"
+    ax.set_title(f"{title}\nwin rate vs {', '.join(opponents)}; {per} games per point; "
+                 f"widest 95% interval ±{widest:.0f} points", fontsize=9)
+    legend = None
+    if ax.get_legend_handles_labels()[0]:
+        legend = ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=8, frameon=False)
+    fig.tight_layout()
+    fig.savefig(path)
+    renderer = fig.canvas.get_renderer()
+    overlaps = legend is not None and legend.get_window_extent(renderer).overlaps(ax.get_window_extent(renderer))
+    info = {"title": ax.get_title(), "widest_ci_points": widest, "legend_overlaps_axes": bool(overlaps)}
+    plt.close(fig)
+    return info

@@ -54,14 +54,14 @@ from training.interrupt import (
     ignore_sigint,
     stop_on_signals,
 )
-from training.progress import StageLog, format_summary, interrupted_message
+from training.progress import StageLog, format_summary, interrupted_message, plot_curve
 
 QUICK_CONFIG = CONFIG_DIR / "quick.toml"
 # the keys that set a run's budget: ``--quick --config FILE`` takes these from quick.toml, the rest from FILE
 QUICK_BUDGET_KEYS = ("total_timesteps", "snapshot_every", "pretrain_samples", "pretrain_epochs", "eval_every",
                      "eval_games", "final_eval_games", "checkpoint_every")
 
-__all__ = ["main", "make_vec_env", "planned_steps", "policy_class", "policy_kwargs", "quick_config", "train",
+__all__ = ["main", "make_vec_env", "planned_steps", "plot_curve", "policy_class", "policy_kwargs", "quick_config", "train",
            "warm_start"]
 
 
@@ -325,53 +325,6 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: int 
     track["checkpointer"] = ckpt
     cbs = [Snapshots(), PeriodicEval(), ProgressBar(), ckpt]  # the bar starts after the first evaluation
     return cbs, cbs[1]
-
-
-def plot_curve(curve: list[dict], opponents: list[str], path: Path, title: str, warm_start: bool = False) -> dict:
-    """Write the learning curve PNG: win rate (with its 95% Wilson band) per fixed opponent over training steps.
-
-    The title names the opponents and the games per point; the subtitle states the widest 95% interval of
-    any point (in percentage points); with ``warm_start`` the first point (step 0, taken after the warm
-    start) is marked; the legend sits below the axes so it never covers the data.
-    """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7.0, 4.8), dpi=100)
-    widest, games = 0.0, set()
-    for opp in opponents:
-        pts = [p for p in curve if opp in p]
-        if not pts:
-            continue
-        x = [p["step"] for p in pts]
-        y = [100 * p[opp]["win_rate"] for p in pts]
-        lo = [100 * p[opp]["ci95"][0] for p in pts]
-        hi = [100 * p[opp]["ci95"][1] for p in pts]
-        widest = max([widest] + [max(yy - a, b - yy) for yy, a, b in zip(y, lo, hi)])
-        games |= {p[opp]["games"] for p in pts}
-        (line,) = ax.plot(x, y, marker="o", label=f"vs {opp}")
-        ax.fill_between(x, lo, hi, alpha=0.2, color=line.get_color(), label=f"95% interval vs {opp}")
-    if warm_start and curve and curve[0]["step"] == 0:
-        ax.axvline(0, color="0.35", linestyle="--", linewidth=1, label="after the warm start (step 0)")
-    ax.set_xlabel("learner steps (PPO)")
-    ax.set_ylabel("win rate (%)")
-    ax.set_ylim(0, 100)
-    ax.grid(alpha=0.3)
-    per = "/".join(str(g) for g in sorted(games)) or "0"
-    ax.set_title(f"{title}\nwin rate vs {', '.join(opponents)}; {per} games per point; "
-                 f"widest 95% interval ±{widest:.0f} points", fontsize=9)
-    legend = None
-    if ax.get_legend_handles_labels()[0]:
-        legend = ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=8, frameon=False)
-    fig.tight_layout()
-    fig.savefig(path)
-    renderer = fig.canvas.get_renderer()
-    overlaps = legend is not None and legend.get_window_extent(renderer).overlaps(ax.get_window_extent(renderer))
-    info = {"title": ax.get_title(), "widest_ci_points": widest, "legend_overlaps_axes": bool(overlaps)}
-    plt.close(fig)
-    return info
 
 
 def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any, stages: StageLog | None = None) -> dict:
