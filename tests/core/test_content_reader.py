@@ -85,3 +85,24 @@ def test_shipped_content_still_loads(env_module):
     import importlib
 
     assert importlib.import_module(env_module).load_content() is not None
+
+
+def test_a_faction_name_and_a_card_name_with_escape_sequences_are_refused_by_their_loaders(tmp_path):
+    from importlib.resources import files
+
+    from monolith_envs.arena.content import load_content as arena_content
+    from monolith_envs.strategy.content import load_content as strategy_content
+
+    arena = (files("monolith_envs.arena") / "data" / "dragon_empire.toml").read_text(encoding="utf-8")
+    p = tmp_path / "dragon_empire.toml"
+    p.write_text(arena.replace('name = "Dragon Empire"', 'name = "Dragon\\u001b]0;X\\u0007"', 1), encoding="utf-8")
+    with pytest.raises(ContentError) as ei:
+        arena_content([p])
+    assert ei.value.field == "faction.name" and "U+001B" in str(ei.value) and "\x1b" not in str(ei.value)
+
+    ref = (files("monolith_envs.strategy") / "data" / "reference.toml").read_text(encoding="utf-8")
+    q = tmp_path / "cards.toml"
+    q.write_text(ref.replace('name = "Primus Rune"', 'name = "Primus\\u009b2J"', 1), encoding="utf-8")
+    with pytest.raises(ContentError) as ei:
+        strategy_content(str(q))
+    assert ei.value.field.endswith("name") and "U+009B" in str(ei.value) and ei.value.line == 22
