@@ -106,3 +106,13 @@ def test_a_faction_name_and_a_card_name_with_escape_sequences_are_refused_by_the
     with pytest.raises(ContentError) as ei:
         strategy_content(str(q))
     assert ei.value.field.endswith("name") and "U+009B" in str(ei.value) and ei.value.line == 22
+
+
+@pytest.mark.parametrize("env_id, config", [("monolith_arena_v0", {"faction_files": ["/tmp/a\x00b.toml"]}),
+                                            ("monolith_strategy_v0", {"content": "/tmp/a\x00b.toml"}),
+                                            ("the_monolith_v0", {"shaman_file": "/tmp/a\x00b.toml"})])
+def test_a_nul_byte_in_a_content_path_of_any_game_is_a_content_error(env_id, config):
+    import monolith_envs
+
+    with pytest.raises(ContentError, match=r"a\\x00b.toml: the path contains a NUL byte"):
+        monolith_envs.make(env_id, **config)
