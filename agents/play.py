@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from monolith_envs.core.seeds import seed_arg
+
 __all__ = ["main"]
 
 
@@ -48,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="comma-separated agent specs, one per opponent seat in seat order (random, heuristic, "
                          "mcts:N, ppo:PATH); default: heuristic in every opponent seat")
     ap.add_argument("--seat", default="0", help="your seat number, or 'random'")
-    ap.add_argument("--seed", type=int, default=None, help="match seed (default: random)")
+    ap.add_argument("--seed", type=seed_arg, default=None, help="match seed (default: random)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="game config key")
     ap.add_argument("--record", default=None, metavar="FILE", help="write the game's episode log to FILE")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
@@ -80,6 +82,8 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     """
     ap = _parser()
     args = ap.parse_args(argv)
+    if args.record:
+        _check_record_path(ap, args.record)
     if args.trust_model_files:
         from agents.ppo import TRUST_ENV_VAR
 
@@ -151,6 +155,22 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     out(f"game over after {raw.num_decisions} decisions: {verdict} (returns {[round(float(x), 3) for x in ret]})")
     _record(args.record, raw, agents, seat, out)
     return res
+
+
+def _check_record_path(ap: argparse.ArgumentParser, path: str) -> None:
+    """``--record FILE`` is checked before the game by creating it (and its folder): a NUL byte, a folder,
+    a device or an unwritable place is one ``error:`` line, not a traceback after the game."""
+    p = Path(path)
+    if "\x00" in path:
+        ap.error("--record: the path contains a NUL byte")
+    if p.exists() and not p.is_file():
+        ap.error(f"--record: {path!r} is {'a folder' if p.is_dir() else 'not a regular file'}; give a file path")
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        with open(p, "ab"):
+            pass
+    except OSError as e:
+        ap.error(f"--record: cannot write {path!r} ({e.strerror or e})")
 
 
 def _record(path: str | None, raw, agents, seat: int, out) -> None:

@@ -4,30 +4,44 @@ Every key, its type, default and meaning is in :data:`KEYS` (``python -m trainin
 prints them).  Unknown keys raise :class:`TrainConfigError` listing the valid ones; ``--set key=value``
 overrides use the same names (``env_config.reward_mode=score`` sets one entry of a table; values are TOML
 literals, bare words are strings).
+
+Config files are read by the safe reader of content files (:func:`monolith_envs.core.content.read_text` and
+``parse_toml``): a regular file of at most :data:`MAX_CONFIG_BYTES` in UTF-8, nesting, dotted keys and the
+key count bounded before ``tomllib`` parses.  :func:`validate` checks every key's type and range;
+:func:`check_config` checks what needs the game and the agents (the env config, the seat, every agent
+spec, the run folder) so that a bad value fails before any work starts.
 """
 
 from __future__ import annotations
 
+import math
+import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import tomllib
 
 __all__ = [
     "CONFIG_DIR",
     "DEFAULT_CONFIG",
     "KEYS",
+    "MAX_CONFIG_BYTES",
     "TrainConfigError",
     "apply_overrides",
+    "check_config",
     "describe_keys",
     "load_config",
+    "read_toml",
+    "run_dir",
     "validate",
 ]
 
 CONFIG_DIR = Path(__file__).parent / "configs"
 DEFAULT_CONFIG = CONFIG_DIR / "monolith_arena_2p.toml"
+MAX_CONFIG_BYTES = 256 * 1024
+"""Size cap of a config file (the shipped ones are about 3 KiB)."""
 
 
 class TrainConfigError(ValueError):
@@ -151,29 +165,170 @@ def validate(cfg: Mapping[str, Any]) -> dict:
         raise TrainConfigError(f"config key 'pretrain_tau': must be > 0, got {out['pretrain_tau']}")
     if out["pretrain_samples"] < 0:
         raise TrainConfigError(f"config key 'pretrain_samples': must be >= 0, got {out['pretrain_samples']}")
-    for k in ("total_timesteps", "n_envs", "n_steps", "batch_size", "n_epochs", "pool_size", "torch_threads",
-              "eval_workers", "row_dim", "features_dim", "token_dim", "attention_layers", "head_hidden"):
-        if out[k] < 1:
-            raise TrainConfigError(f"config key {k!r}: must be >= 1, got {out[k]}")
+    for k, (lo, hi) in _INT_RANGES.items():
+        if not lo <= out[k] <= hi:
+            raise TrainConfigError(f"config key {k!r}: must be an integer from {lo:,} to {hi:,}, got {_short(out[k])}")
+    for k, (lo, hi, lo_open) in _FLOAT_RANGES.items():
+        v = out[k]
+        if not math.isfinite(v) or v < lo or v > hi or (lo_open and v == lo):
+            where = f"{'above' if lo_open else 'from'} {lo:g} {'and up to' if lo_open else 'to'} {hi:g}"
+            raise TrainConfigError(f"config key {k!r}: must be a finite number {where}, got {v!r}")
+    _check_seed(out)
+    _check_strings(out)
+    arch = out["net_arch"]
+    if not 1 <= len(arch) <= 16 or any(isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 4096
+                                       for x in arch):
+        raise TrainConfigError(f"config key 'net_arch': must be a list of 1 to 16 layer sizes, each an integer "
+                               f"from 1 to 4096, got {_short(arch)}")
+    seat = out["seat"]
+    if isinstance(seat, str) and seat not in ("rotate", "random") or isinstance(seat, int) and not 0 <= seat < 64:
+        raise TrainConfigError(f"config key 'seat': must be 'rotate', 'random' or a seat number (0 to the "
+                               f"number of seats - 1), got {seat!r}")
+    mix = out["opponent_mix"]
+    if (not mix or len(mix) > 64 or any(isinstance(w, bool) or not isinstance(w, (int, float))
+                                        or not math.isfinite(w) or w < 0 for w in mix.values())
+            or sum(mix.values()) <= 0):
+        raise TrainConfigError(f"config key 'opponent_mix': a table of 1 to 64 agent specs (or 'self') with "
+                               f"finite non-negative weights and a positive sum, got {_short(mix)}")
+    for k in ("eval_opponents", "pretrain_opponents"):
+        if len(out[k]) > 16 or not all(isinstance(x, str) and x for x in out[k]):
+            raise TrainConfigError(f"config key {k!r}: must be a list of at most 16 agent specs (strings such as "
+                                   f"'random', 'heuristic', 'mcts:100'), got {_short(out[k])}")
     return out
+
+
+#: ``key: (min, max)`` of every integer key
+_INT_RANGES = {
+    "total_timesteps": (1, 10**10), "n_envs": (1, 64), "n_steps": (1, 10**6), "batch_size": (1, 10**7),
+    "n_epochs": (1, 1000), "pool_size": (1, 1000), "torch_threads": (1, 256), "eval_workers": (1, 64),
+    "row_dim": (1, 4096), "features_dim": (1, 8192), "token_dim": (1, 4096), "attention_layers": (1, 64),
+    "head_hidden": (1, 8192), "pretrain_samples": (0, 10**8), "pretrain_epochs": (1, 10_000),
+    "snapshot_every": (1, 10**10), "eval_every": (0, 10**10), "eval_games": (1, 100_000),
+    "final_eval_games": (1, 100_000), "checkpoint_every": (0, 10**10),
+}
+#: ``key: (min, max, min excluded)`` of every float key
+_FLOAT_RANGES = {
+    "learning_rate": (0.0, 1.0, True), "gamma": (0.0, 1.0, True), "gae_lambda": (0.0, 1.0, False),
+    "clip_range": (0.0, 10.0, True), "ent_coef": (0.0, 100.0, False), "vf_coef": (0.0, 100.0, False),
+    "max_grad_norm": (0.0, 1e6, True), "shaping_coef": (-1e6, 1e6, False), "pretrain_tau": (0.0, 1e6, True),
+    "pretrain_lr": (0.0, 1.0, True),
+}
+#: the run derives seeds up to ``seed * 1000 + n_envs`` (training envs) and ``seed + 2 * 10**6 + games``
+MAX_TRAIN_SEED = (2**128 - 1) // 1000 - 64
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+=-]{0,99}")
+
+
+def _short(v: Any) -> str:
+    s = repr(v)
+    return s if len(s) <= 60 else s[:40] + f"... ({len(s)} characters)"
+
+
+def _check_seed(out: dict) -> None:
+    from monolith_envs.core.seeds import check_seed
+
+    try:
+        check_seed(out["seed"], "config key 'seed'")
+    except ValueError as e:
+        raise TrainConfigError(str(e)) from None
+    if out["seed"] > MAX_TRAIN_SEED:
+        raise TrainConfigError(f"config key 'seed': must be at most (2**128-1) // 1000 - 64 = {MAX_TRAIN_SEED} "
+                               f"(a run derives the seeds seed * 1000 + env rank from it), got {out['seed']}")
+
+
+def _check_strings(out: dict) -> None:
+    name = out["name"]
+    if name and (not _NAME.fullmatch(name) or name in (".", "..")):
+        raise TrainConfigError(f"config key 'name': must be 1 to 100 letters, digits or _ . + = - (one folder "
+                               f"name under out_dir, not starting with '.' or '-'), got {_short(name)}")
+    od = out["out_dir"]
+    if not od or "\x00" in od or len(od) > 4096 or any(ord(c) < 32 for c in od):
+        raise TrainConfigError(f"config key 'out_dir': must be a folder path without NUL or control characters, "
+                               f"got {_short(od)}")
+    for k in ("env_id", "pretrain_teacher"):
+        if not 1 <= len(out[k]) <= 4096 or any(ord(c) < 32 for c in out[k]):
+            raise TrainConfigError(f"config key {k!r}: must be a non-empty string without control characters, "
+                                   f"got {_short(out[k])}")
+
+
+def run_dir(cfg: Mapping[str, Any]) -> Path:
+    """``<out_dir>/<name>``, created (with a write check) so an unusable folder fails before any work.
+
+    Raises:
+        TrainConfigError: an empty or unsafe ``name``, or a folder that cannot be created or written.
+    """
+    name = cfg["name"]
+    if not name:
+        raise TrainConfigError("config key 'name': must not be empty (outputs go to <out_dir>/<name>/)")
+    d = Path(cfg["out_dir"]) / name
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        probe = d / f".write_check_{os.getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as e:
+        raise TrainConfigError(f"config key 'out_dir': cannot write the run folder {str(d)!r} "
+                               f"({e.strerror or e}); choose a writable folder") from None
+    return d
+
+
+def check_config(cfg: Mapping[str, Any]) -> None:
+    """The checks of a validated config that need the game and the agents, run before any work starts:
+    the env id and ``env_config`` (the game validates them), a fixed ``seat`` below the number of seats,
+    and every agent spec (``eval_opponents``, ``pretrain_teacher``, ``pretrain_opponents``, the keys of
+    ``opponent_mix`` but ``self``) built once.
+
+    Raises:
+        TrainConfigError: naming the key and what is allowed.
+    """
+    import monolith_envs
+    from agents import make_agent
+
+    try:
+        game = monolith_envs.make_game(cfg["env_id"], **cfg["env_config"])
+    except (monolith_envs.MonolithEnvError, ValueError, TypeError) as e:
+        key = "env_id" if isinstance(e, monolith_envs.UnknownEnvError) else "env_config"
+        raise TrainConfigError(f"config key {key!r}: {e}") from None
+    seat = cfg["seat"]
+    if isinstance(seat, int) and not 0 <= seat < game.num_players:
+        raise TrainConfigError(f"config key 'seat': {cfg['env_id']} with this env_config has {game.num_players} "
+                               f"seat(s); use 0 to {game.num_players - 1}, 'rotate' or 'random', got {seat}")
+    specs = [("eval_opponents", s) for s in cfg["eval_opponents"]]
+    if cfg["pretrain_samples"] > 0:
+        specs += [("pretrain_teacher", cfg["pretrain_teacher"])]
+        specs += [("pretrain_opponents", s) for s in cfg["pretrain_opponents"]]
+    specs += [("opponent_mix", s) for s in cfg["opponent_mix"] if s != "self"]
+    for key, spec in specs:
+        try:
+            make_agent(spec, cfg["env_id"])
+        except Exception as e:  # noqa: BLE001  (any failure to build a named agent is a config error)
+            raise TrainConfigError(f"config key {key!r}: agent spec {_short(spec)}: {e}") from None
 
 
 def read_toml(p: Path) -> tuple[Path, dict]:
     """``(path, table)`` of a TOML config file; a bare name is also looked up in ``training/configs/``.
 
+    Read with the safe reader of content files: a regular file (not a directory, FIFO or device) of at
+    most :data:`MAX_CONFIG_BYTES`, UTF-8, nesting and dotted keys at most 6 deep, at most 2,000 keys.
+
     Raises:
-        TrainConfigError: missing file or TOML syntax error.
+        TrainConfigError: a NUL byte in the path, a missing, unreadable, oversized or non-UTF-8 file, too
+            deep a nesting or too many keys, or a TOML syntax error.
     """
-    if not p.exists() and (CONFIG_DIR / p).exists():
+    from monolith_envs.core.content import ContentError, parse_toml, read_text
+
+    text = str(p)
+    if "\x00" in text:
+        raise TrainConfigError(f"config file {text.replace(chr(0), '?')!r}: the path contains a NUL byte")
+    if not p.exists() and p.parent == Path(".") and (CONFIG_DIR / p).is_file():
         p = CONFIG_DIR / p
-    try:
-        with open(p, "rb") as f:
-            return p, tomllib.load(f)
-    except FileNotFoundError:
+    if not p.exists() and not p.is_symlink():
         avail = ", ".join(sorted(x.name for x in CONFIG_DIR.glob("*.toml")))
-        raise TrainConfigError(f"config file {str(p)!r} not found; shipped configs: {avail}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise TrainConfigError(f"{p}: TOML syntax error: {e}") from None
+        raise TrainConfigError(f"config file {text!r} not found; shipped configs: {avail}")
+    try:
+        return p, parse_toml(read_text(p, MAX_CONFIG_BYTES), str(p), max_depth=6, int_limit=2**130,
+                             label="key", max_keys=2000)
+    except ContentError as e:
+        raise TrainConfigError(f"config file {e}") from None
 
 
 def load_config(path: str | Path | None = None) -> dict:
@@ -191,11 +346,19 @@ def load_config(path: str | Path | None = None) -> dict:
     return cfg
 
 
-def _parse_value(text: str) -> Any:
+def _parse_value(text: str, item: str = "") -> Any:
+    """A ``--set`` value: a TOML literal (read by the bounded reader), else the text as a bare string."""
+    from monolith_envs.core.content import ContentError, parse_toml
+
+    if len(text) > MAX_CONFIG_BYTES:
+        raise TrainConfigError(f"override {item[:40]!r}...: value of {len(text)} characters is too long; at most "
+                               f"{MAX_CONFIG_BYTES}")
     try:
-        return tomllib.loads(f"v = {text}")["v"]
-    except tomllib.TOMLDecodeError:
-        return text  # a bare word is a string
+        return parse_toml(f"v = {text}", "--set", max_depth=6, int_limit=2**130, max_keys=2000)["v"]
+    except ContentError as e:
+        if e.problem.startswith("TOML syntax error"):
+            return text  # a bare word is a string
+        raise TrainConfigError(f"override {item[:60]!r}: {e.problem}; allowed: {e.allowed}") from None
 
 
 def apply_overrides(cfg: Mapping[str, Any], overrides: list[str], keys: Mapping[str, Key] | None = None,
@@ -214,7 +377,7 @@ def apply_overrides(cfg: Mapping[str, Any], overrides: list[str], keys: Mapping[
         key = key.strip()
         if not sep or not key:
             raise TrainConfigError(f"override {item!r} is not key=value")
-        value = _parse_value(text.strip())
+        value = _parse_value(text.strip(), item)
         top, dot, sub = key.partition(".")
         if top not in by_name:
             raise TrainConfigError(f"unknown config key {top!r} in override {item!r}; valid keys: "

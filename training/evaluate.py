@@ -6,7 +6,7 @@ Command line::
         --games 100 --seed 0 [--workers 2] [--out results.json] [--set num_players=2] [--record-dir DIR]
         [--trust-model-files]
 
-Every pair of agents plays ``--games`` matches; in game ``k`` of a pair the first agent sits at seat
+Every pair of agents plays ``--games`` matches (1 to :data:`MAX_GAMES`); in game ``k`` of a pair the first agent sits at seat
 ``k mod num_players`` and the second fills the other seats (seat rotation; in a config with teams the first
 agent fills every seat of team ``k mod number_of_teams``, e.g. seats 0 and 2 of a 2v2), and the episode seed
 is ``seed + k`` for every pair (the same deals for every pairing).  A match's result is the game's own
@@ -29,7 +29,12 @@ models are loaded once per task) and sets torch to one thread.  ``workers=1`` pl
 Model files given as ``ppo:PATH`` are untrusted: they are loaded without running code from the file, and
 a file that needs more is refused (:mod:`agents.ppo`); ``--trust-model-files`` lifts that for files you
 trust.  The JSON goes to ``runs/eval/`` unless ``--out`` says otherwise; ``--record-dir`` writes every
-match's episode log (``python -m monolith_envs replay FILE``).
+match's episode log (``python -m monolith_envs replay FILE``).  Both are checked before the first game, by
+creating them.  Games are handed to the workers in chunks of consecutive game numbers (``range`` objects),
+never as a list of every game.
+
+Ctrl-C or SIGTERM stops an evaluation at once: the worker processes are ended, the games played so far
+are counted on stderr, nothing is written, and the exit status is 130 (SIGINT) or 143 (SIGTERM).
 """
 
 from __future__ import annotations
@@ -50,8 +55,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["PairResult", "SoloResult", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
+__all__ = ["MAX_GAMES", "MAX_WORKERS", "PairResult", "SoloResult", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
            "main", "run_pairing", "run_solo", "run_tournament", "seating", "wilson_interval"]
+
+
+MAX_GAMES = 100_000
+"""Most games per pair (or per agent alone) of one evaluation: every result is kept for the ratings."""
+MAX_WORKERS = 64
+"""Most worker processes."""
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -197,7 +208,9 @@ def _record_match(raw: Any, path: Path, note: str) -> None:
 def _executor(workers: int) -> ProcessPoolExecutor | None:
     if workers <= 1:
         return None
-    return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"))
+    from training.interrupt import ignore_sigint
+
+    return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"), initializer=ignore_sigint)
 
 
 def run_pairing(env_id: str, spec_a: str, spec_b: str, games: int, seed: int = 0, env_config: dict | None = None,
@@ -248,8 +261,8 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     import monolith_envs
 
     env_config = dict(env_config or {})
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"games must be an integer from 1 to {MAX_GAMES:,}, got {games!r}")
     solo = monolith_envs.make_game(env_id, **env_config).num_players == 1
     if solo:
         if len(set(specs)) != len(specs) or not specs:
@@ -263,30 +276,45 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     ex = _executor(workers) if own else executor
     n_workers = workers if own else getattr(ex, "_max_workers", 2)
     size = chunk or max(1, math.ceil(games / max(1, 4 * n_workers)))
-    tasks = []
-    for pi, (a, b) in enumerate(pairs):
-        prefix = f"solo{pi}" if solo else f"pair{pi}"
-        for start in range(0, games, size):
-            tasks.append((pi, (env_id, env_config, a, b, seed, list(range(start, min(games, start + size))),
-                               tuple(preload), None if record_dir is None else (str(record_dir), prefix))))
+    def tasks():  # chunks of consecutive game numbers, as ranges: nothing of the size of `games` is built
+        for pi, (a, b) in enumerate(pairs):
+            prefix = f"solo{pi}" if solo else f"pair{pi}"
+            for start in range(0, games, size):
+                yield pi, (env_id, env_config, a, b, seed, range(start, min(games, start + size)), tuple(preload),
+                           None if record_dir is None else (str(record_dir), prefix))
+
+    from training.interrupt import Interrupted, end_executor
+
     results: dict[int, list[tuple]] = {i: [] for i in range(len(pairs))}
     bar = tqdm(total=games * len(pairs), desc="games", disable=not progress, file=sys.stderr)
+    interrupted = False
     try:
         if ex is None:
-            for pi, t in tasks:
+            for pi, t in tasks():
                 r = _play_chunk(t)
                 results[pi].extend(r)
                 bar.update(len(r))
         else:
-            futs = [(pi, ex.submit(_play_chunk, t)) for pi, t in tasks]
+            from training.interrupt import sigint_blocked
+
+            with sigint_blocked():  # the pool's processes start without SIGINT (a terminal's Ctrl-C)
+                futs = [(pi, ex.submit(_play_chunk, t)) for pi, t in tasks()]
             for pi, f in futs:
                 r = f.result()
                 results[pi].extend(r)
                 bar.update(len(r))
+    except Interrupted as e:
+        interrupted = True
+        e.info.setdefault("games_done", sum(len(r) for r in results.values()))
+        e.info.setdefault("games_total", games * len(pairs))
+        raise
     finally:
         bar.close()
         if own and ex is not None:
-            ex.shutdown()
+            if interrupted:
+                end_executor(ex)
+            else:
+                ex.shutdown()
     if solo:
         solos = []
         for pi, (a, _) in enumerate(pairs):
@@ -396,15 +424,79 @@ def format_solo_table(solos: Sequence[SoloResult]) -> str:
     return "\n".join(lines)
 
 
+def _count_arg(lo: int, hi: int) -> Any:
+    """``argparse`` type: a decimal integer from ``lo`` to ``hi``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 10) if len(text) <= 30 else None
+        except ValueError:
+            value = None
+        if value is None or not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"expected an integer from {lo:,} to {hi:,}, got {text[:40]!r}")
+        return value
+
+    return parse
+
+
+def check_output_file(path: str | Path) -> bool:
+    """Make sure ``path`` can be written before any work: create its folder, and the file itself (empty)
+    when it does not exist.  Returns True when the file was created here.
+
+    Raises:
+        ValueError: a NUL byte, a folder or a non-regular file (``/dev/full``) at ``path``, or a path that
+            cannot be created or written (naming the reason).
+    """
+    p = Path(path)
+    if "\x00" in str(path):
+        raise ValueError("the path contains a NUL byte")
+    if p.exists() and not p.is_file():
+        raise ValueError(f"{str(p)!r} is {'a folder' if p.is_dir() else 'not a regular file'}; give a file path")
+    created = not p.exists()
+    try:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        with open(p, "ab"):
+            pass
+    except OSError as e:
+        raise ValueError(f"cannot write {str(p)!r} ({e.strerror or e})") from None
+    return created
+
+
+def check_output_dir(path: str | Path) -> None:
+    """Create the folder ``path`` (and its parents) and check that a file can be written in it.
+
+    Raises:
+        ValueError: a NUL byte, or a folder that cannot be created or written (naming the reason).
+    """
+    import tempfile
+
+    if "\x00" in str(path):
+        raise ValueError("the path contains a NUL byte")
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as e:
+        raise ValueError(f"cannot write in the folder {str(path)!r} ({e.strerror or e})") from None
+
+
 def main(argv: list[str] | None = None) -> dict:
-    """Command-line entry point (see the module docstring)."""
+    """Command-line entry point (see the module docstring).
+
+    Bad arguments (``--games 0``, ``--seed -1``, an unwritable ``--out``, ...) are one ``error:`` line and
+    exit status 2, before the first game; Ctrl-C or SIGTERM exits with status 130 or 143.
+    """
+    from monolith_envs.core.seeds import MAX_SEED, seed_arg
+    from training.interrupt import Interrupted, end_children, stop_on_signals
+
     ap = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--env", required=True, help="env id, e.g. monolith_arena_v0")
     ap.add_argument("--agents", required=True,
                     help="comma-separated agent specs: random, heuristic, mcts:N, ppo:PATH")
-    ap.add_argument("--games", type=int, default=100, help="matches per pair of agents")
-    ap.add_argument("--seed", type=int, default=0, help="base seed (game k uses seed + k)")
-    ap.add_argument("--workers", type=int, default=2, help="worker processes")
+    ap.add_argument("--games", type=_count_arg(1, MAX_GAMES), default=100,
+                    help=f"matches per pair of agents (1 to {MAX_GAMES:,})")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="base seed (game k uses seed + k), 0 to 2**128-1")
+    ap.add_argument("--workers", type=_count_arg(1, MAX_WORKERS), default=2,
+                    help=f"worker processes (1 to {MAX_WORKERS})")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="game config key")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
                     help="module to import first in every process (registers extra env ids)")
@@ -414,7 +506,20 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--trust-model-files", action="store_true",
                     help="let ppo:PATH model files run the code they name when loaded (only for files you "
                          "trust; by default a model is loaded without running code from it, or refused)")
-    args = ap.parse_args(argv)
+    with stop_on_signals():
+        try:
+            return _main(ap, ap.parse_args(argv), MAX_SEED)
+        except Interrupted as e:
+            end_children()
+            done = e.info.get("games_done")
+            ran = (f"after {done:,} of {e.info['games_total']:,} games" if done is not None
+                   else "before the first game")
+            print(f"\ninterrupted by {e.name} {ran}; worker processes ended; no results written "
+                  f"(exit status {e.exit_code})", file=sys.stderr, flush=True)
+            sys.exit(e.exit_code)
+
+
+def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) -> dict:
     if args.trust_model_files:
         from agents.ppo import TRUST_ENV_VAR
 
@@ -425,6 +530,9 @@ def main(argv: list[str] | None = None) -> dict:
     from agents import AgentError, make_agent
     from monolith_envs.core.config import parse_settings
 
+    if args.seed + args.games - 1 > max_seed:
+        ap.error(f"--seed {args.seed} with --games {args.games}: game k uses seed + k, which must stay at most "
+                 f"2**128-1; use a seed up to {max_seed - args.games + 1}")
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     try:  # fail fast on a bad env id, game config or agent spec
         env_config = parse_settings(args.set)
@@ -439,8 +547,23 @@ def main(argv: list[str] | None = None) -> dict:
                  f"with `python -m agents.play {args.env}` (agents here: random, heuristic, mcts:N, ppo:PATH, ...)")
     if len(set(specs)) != len(specs) or len(specs) < (1 if solo else 2):
         ap.error(f"--agents needs {'one spec or more' if solo else 'at least two'} distinct specs, got {specs}")
-    res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
-                         progress=True, record_dir=args.record_dir)
+    path = Path(args.out) if args.out else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
+    try:  # the outputs are checked by creating them, before the first game
+        created = check_output_file(path)
+    except ValueError as e:
+        ap.error(f"--out: {e}")
+    try:
+        if args.record_dir is not None:
+            check_output_dir(args.record_dir)
+    except ValueError as e:
+        _remove_if_empty(path, created)
+        ap.error(f"--record-dir: {e}")
+    try:
+        res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
+                             progress=True, record_dir=args.record_dir)
+    except BaseException:
+        _remove_if_empty(path, created)
+        raise
     print(format_solo_table(res["solo"]) if solo else format_table(specs, res["pairs"], res["ratings"]))
     out = {
         "env_id": args.env, "env_config": env_config, "agents": specs, "games_per_pair": args.games,
@@ -448,11 +571,18 @@ def main(argv: list[str] | None = None) -> dict:
     }
     if solo:
         out["solo"] = [s.summary() for s in res["solo"]]
-    path = Path(args.out) if args.out else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(out, indent=2))
     print(f"wrote {path}")
     return out
+
+
+def _remove_if_empty(path: Path, created: bool) -> None:
+    """Remove the empty output file that :func:`check_output_file` created, when no result is written."""
+    try:
+        if created and path.stat().st_size == 0:
+            path.unlink()
+    except OSError:
+        pass
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["StageLog", "format_summary", "map_with_progress"]
+__all__ = ["StageLog", "format_summary", "interrupted_message", "map_with_progress", "output_files", "plot_curve"]
 
 
 class StageLog:
@@ -42,6 +42,11 @@ class StageLog:
         if self.enabled:
             print(f"\n== [{k}/{len(self.stages)}] {title}: {detail}", file=self.file or sys.stderr, flush=True)
         self._current = (title, time.perf_counter())
+
+    @property
+    def current(self) -> str | None:
+        """The running stage's title (None between stages)."""
+        return None if self._current is None else self._current[0]
 
     def end(self) -> None:
         """Record the running stage's time (and say it)."""
@@ -78,15 +83,26 @@ def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: 
         if executor is None:
             q = _LocalQueue(bar)
             return [fn(tuple(j) + (q,)) for j in jobs]
-        with mp.get_context("spawn").Manager() as manager:
+        from multiprocessing.managers import SyncManager
+
+        from training.interrupt import sigint_blocked
+
+        manager = SyncManager(ctx=mp.get_context("spawn"))
+        try:
+            with sigint_blocked():  # the manager and the pool's processes start without SIGINT (Ctrl-C)
+                manager.start()
             q = manager.Queue()
-            futs = [executor.submit(fn, tuple(j) + (q,)) for j in jobs]
+            with sigint_blocked():
+                futs = [executor.submit(fn, tuple(j) + (q,)) for j in jobs]
             while not all(f.done() for f in futs):
                 try:
                     bar.update(q.get(timeout=0.2))
                 except queue_mod.Empty:
                     pass
             return [f.result() for f in futs]
+        finally:  # also when interrupted right after the start: a manager left running blocks the exit
+            if hasattr(manager, "shutdown"):
+                manager.shutdown()
     finally:
         bar.close()
 
@@ -130,14 +146,113 @@ def format_summary(report: dict, run_dir: Path) -> str:
                  "one-seat game):")
     for opp, s in report["final_eval"].items():
         lines.append(f"  vs {opp:10s} {_pct(s)}")
-    ckpt = run_dir / "checkpoints"
-    outputs = [("model", run_dir / "final_model.zip"), ("report", run_dir / "report.json"),
-               ("learning curve", run_dir / "learning_curve.png"), ("config", run_dir / "config.json")]
-    if ckpt.is_dir():
-        outputs.append(("checkpoints", ckpt))
-    outputs.append(("TensorBoard logs", run_dir / "tb"))
     lines.append("outputs:")
-    lines += [f"  {what + ':':18s} {path}" for what, path in outputs]
+    lines += [f"  {what + ':' if what else '':18s} {path}" for what, path in output_files(run_dir)]
     lines.append(f"watch the losses and win rates: tensorboard --logdir {run_dir / 'tb'}")
     lines.append(f"evaluate it again: {evaluate_command(report, run_dir / 'final_model.zip')}")
     return "\n".join(lines)
+
+
+_OUTPUT_NAMES = (("model", "final_model.zip"), ("report", "report.json"), ("learning curve", "learning_curve.png"),
+                 ("curve points", "learning_curve.json"), ("config", "config.json"),
+                 ("interim eval model", "eval_model.zip"))
+
+
+def output_files(run_dir: Path) -> list[tuple[str, Path]]:
+    """``(what, path)`` of every file a run wrote under ``run_dir``: the named outputs first, then the
+    ``checkpoints`` folder and each checkpoint, the TensorBoard folder and each event file, then any other
+    file."""
+    out: list[tuple[str, Path]] = []
+    seen: set[Path] = set()
+    for what, name in _OUTPUT_NAMES:
+        if (run_dir / name).is_file():
+            out.append((what, run_dir / name))
+            seen.add(run_dir / name)
+    for what, sub in (("checkpoints", "checkpoints"), ("TensorBoard logs", "tb")):
+        d = run_dir / sub
+        if d.is_dir():
+            out.append((what, d))
+            files = sorted((f for f in d.rglob("*") if f.is_file() and not f.name.startswith(".")),
+                           key=lambda f: (len(f.parts), _steps_key(f)))
+            out += [("", f) for f in files]
+            seen |= set(files)
+    if run_dir.is_dir():
+        out += [("other", f) for f in sorted(run_dir.rglob("*"))
+                if f.is_file() and f not in seen and not f.name.startswith(".")]
+    return out
+
+
+def _steps_key(f: Path) -> tuple:
+    import re
+
+    m = re.search(r"_(\d+)_steps", f.name)
+    return (int(m.group(1)) if m else -1, f.name)
+
+
+def interrupted_message(e: Any) -> str:
+    """The lines a training run prints when stopped by a signal (:class:`~training.interrupt.Interrupted`):
+    the signal, the stage and the learner steps reached, the stages done, the checkpoint kept and the
+    command that resumes from it."""
+    info = e.info
+    if not info:
+        return f"interrupted by {e.name} before training started; nothing was written (exit status {e.exit_code})"
+    lines = [f"interrupted by {e.name} during {info.get('stage') or 'setup'} at {info['steps']:,} of "
+             f"{info['planned']:,} learner steps, after {info['seconds']:.0f} s; worker processes ended"]
+    if info.get("done"):
+        lines.append("  stages run: " + ", ".join(f"{k} {v:.0f} s" for k, v in info["done"].items()))
+    run_dir = info["run_dir"]
+    if info.get("checkpoint") is not None:
+        lines.append(f"  kept: checkpoint {info['checkpoint']} ({info['checkpoint_steps']:,} learner steps)")
+        lines.append(f"  resume with: python -m training.train --resume {shlex.quote(str(run_dir))}")
+    else:
+        lines.append(f"  no checkpoint yet (the first is written after PPO's first rollout); run the same "
+                     f"command again to start over (outputs in {run_dir})")
+    lines.append(f"  exit status {e.exit_code}")
+    return "\n".join(lines)
+
+
+def plot_curve(curve: list[dict], opponents: list[str], path: Path, title: str, warm_start: bool = False) -> dict:
+    """Write the learning curve PNG: win rate (with its 95% Wilson band) per fixed opponent over training steps.
+
+    The title names the opponents and the games per point; the subtitle states the widest 95% interval of
+    any point (in percentage points); with ``warm_start`` the first point (step 0, taken after the warm
+    start) is marked; the legend sits below the axes so it never covers the data.
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.0, 4.8), dpi=100)
+    widest, games = 0.0, set()
+    for opp in opponents:
+        pts = [p for p in curve if opp in p]
+        if not pts:
+            continue
+        x = [p["step"] for p in pts]
+        y = [100 * p[opp]["win_rate"] for p in pts]
+        lo = [100 * p[opp]["ci95"][0] for p in pts]
+        hi = [100 * p[opp]["ci95"][1] for p in pts]
+        widest = max([widest] + [max(yy - a, b - yy) for yy, a, b in zip(y, lo, hi)])
+        games |= {p[opp]["games"] for p in pts}
+        (line,) = ax.plot(x, y, marker="o", label=f"vs {opp}")
+        ax.fill_between(x, lo, hi, alpha=0.2, color=line.get_color(), label=f"95% interval vs {opp}")
+    if warm_start and curve and curve[0]["step"] == 0:
+        ax.axvline(0, color="0.35", linestyle="--", linewidth=1, label="after the warm start (step 0)")
+    ax.set_xlabel("learner steps (PPO)")
+    ax.set_ylabel("win rate (%)")
+    ax.set_ylim(0, 100)
+    ax.grid(alpha=0.3)
+    per = "/".join(str(g) for g in sorted(games)) or "0"
+    ax.set_title(f"{title}\nwin rate vs {', '.join(opponents)}; {per} games per point; "
+                 f"widest 95% interval ±{widest:.0f} points", fontsize=9)
+    legend = None
+    if ax.get_legend_handles_labels()[0]:
+        legend = ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=8, frameon=False)
+    fig.tight_layout()
+    fig.savefig(path)
+    renderer = fig.canvas.get_renderer()
+    overlaps = legend is not None and legend.get_window_extent(renderer).overlaps(ax.get_window_extent(renderer))
+    info = {"title": ax.get_title(), "widest_ci_points": widest, "legend_overlaps_axes": bool(overlaps)}
+    plt.close(fig)
+    return info

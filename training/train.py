@@ -3,6 +3,7 @@
 Command line (the main job)::
 
     python -m training.train [--config FILE | --quick] [--set key=value ...] [--list-keys]
+    python -m training.train --resume RUN_DIR [--set key=value ...]
 
 Default config: ``training/configs/monolith_arena_2p.toml``; ``--quick`` runs ``training/configs/quick.toml``
 (the same recipe, small enough to finish in about a minute); ``--quick --config FILE`` runs FILE's game and
@@ -12,7 +13,10 @@ summary: the final win rates with 95% intervals, every output path and the Tenso
 Outputs under ``<out_dir>/<name>/``:
 
 * ``tb/``: TensorBoard logs (PPO losses, episode rewards, ``eval/win_rate_<opponent>``);
-* ``checkpoints/``: periodic model checkpoints; ``final_model.zip``: the final policy;
+* ``checkpoints/``: model checkpoints at rollout boundaries (every ``checkpoint_every`` steps, at the end of
+  PPO and on Ctrl-C / SIGTERM; ``--resume RUN_DIR`` continues from the newest); ``final_model.zip``: the
+  final policy; ``eval_model.zip``: the policy of the last interim evaluation; ``learning_curve.json``:
+  the interim evaluations (printed on the console as they run);
 * optional behaviour-cloning warm start from a teacher agent (``pretrain_samples``, see
   :mod:`training.pretrain`) before PPO;
 * ``report.json``: final win rates against the fixed opponents with 95% Wilson intervals, the learning
@@ -37,17 +41,28 @@ from training.config import (
     DEFAULT_CONFIG,
     TrainConfigError,
     apply_overrides,
+    check_config,
     describe_keys,
     load_config,
+    run_dir,
 )
-from training.progress import StageLog, format_summary
+from training.interrupt import (
+    Interrupted,
+    end_children,
+    end_executor,
+    end_processes,
+    ignore_sigint,
+    stop_on_signals,
+)
+from training.progress import StageLog, format_summary, interrupted_message, plot_curve
 
 QUICK_CONFIG = CONFIG_DIR / "quick.toml"
 # the keys that set a run's budget: ``--quick --config FILE`` takes these from quick.toml, the rest from FILE
 QUICK_BUDGET_KEYS = ("total_timesteps", "snapshot_every", "pretrain_samples", "pretrain_epochs", "eval_every",
                      "eval_games", "final_eval_games", "checkpoint_every")
 
-__all__ = ["main", "make_vec_env", "policy_class", "policy_kwargs", "quick_config", "train", "warm_start"]
+__all__ = ["main", "make_vec_env", "planned_steps", "plot_curve", "policy_class", "policy_kwargs", "quick_config", "train",
+           "warm_start"]
 
 
 def quick_config(path: str | Path | None = None) -> dict:
@@ -122,8 +137,9 @@ def policy_class(cfg: dict) -> Any:
     return MaskableActorCriticPolicy
 
 
-def _make_env_fn(cfg: dict, rank: int):
-    """A picklable env factory for rank ``rank`` (a training env with its own opponent pool)."""
+def _make_env_fn(cfg: dict, rank: int, worker: bool = False):
+    """A picklable env factory for rank ``rank`` (a training env with its own opponent pool); ``worker``:
+    it runs in a worker process of its own, which then ignores SIGINT."""
     env_id, env_config, seed = cfg["env_id"], dict(cfg["env_config"]), cfg["seed"]
     mix, pool_size, seat = dict(cfg["opponent_mix"]), cfg["pool_size"], cfg["seat"]
     shaping, coef, gamma = cfg["shaping"], cfg["shaping_coef"], cfg["gamma"]
@@ -133,6 +149,8 @@ def _make_env_fn(cfg: dict, rank: int):
     def make():
         import torch
 
+        if worker:
+            ignore_sigint()  # a terminal's Ctrl-C reaches every process; the learner ends the workers itself
         torch.set_num_threads(1)
         from training.selfplay import OpponentPool
         from training.wrapper import SingleAgentEnv
@@ -162,31 +180,55 @@ def make_vec_env(cfg: dict):
     """The training ``VecEnv`` (``DummyVecEnv`` or ``SubprocVecEnv`` per ``vec_env``) with ``VecMonitor``."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
-    fns = [_make_env_fn(cfg, i) for i in range(cfg["n_envs"])]
-    if cfg["vec_env"] == "subproc" and cfg["n_envs"] > 1:
-        vec = SubprocVecEnv(fns, start_method="spawn")
+    subproc = cfg["vec_env"] == "subproc" and cfg["n_envs"] > 1
+    fns = [_make_env_fn(cfg, i, worker=subproc) for i in range(cfg["n_envs"])]
+    if subproc:
+        from training.interrupt import sigint_blocked
+
+        with sigint_blocked():  # the workers start with SIGINT blocked (they are ended by the learner)
+            vec = SubprocVecEnv(fns, start_method="spawn")
     else:
         vec = DummyVecEnv(fns)
     return VecMonitor(vec)
 
 
-def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any):
-    from stable_baselines3.common.callbacks import BaseCallback, CheckpointCallback
+def planned_steps(cfg: dict, start: int = 0) -> int:
+    """The learner steps a run ends at: PPO collects whole rollouts of ``n_steps * n_envs`` steps, so
+    ``total_timesteps`` is rounded up to whole rollouts from ``start`` (a resumed run's checkpoint)."""
+    per_update = cfg["n_steps"] * cfg["n_envs"]
+    return start + max(0, -(-(cfg["total_timesteps"] - start) // per_update)) * per_update
+
+
+def _save_atomic(model: Any, path: Path, steps: int) -> None:
+    """``model.save`` to ``path`` with ``num_timesteps = steps``, through a temporary file and a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.stem}.tmp.zip")
+    now = model.num_timesteps
+    model.num_timesteps = steps
+    try:
+        model.save(tmp)
+    finally:
+        model.num_timesteps = now
+    tmp.replace(path)
+
+
+def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: int = 0, track: dict | None = None):
+    from stable_baselines3.common.callbacks import BaseCallback
     from tqdm import tqdm
 
     from training.evaluate import eval_labels, evaluate_against
     from training.selfplay import policy_weights
 
     n_envs = cfg["n_envs"]
+    track = {} if track is None else track
 
     class ProgressBar(BaseCallback):
-        """tqdm bar over learner steps."""
+        """tqdm bar over learner steps (its total is :func:`planned_steps`, as the stage banner says)."""
 
         def _on_training_start(self) -> None:
-            per_update = cfg["n_steps"] * n_envs  # learn() runs whole rollouts
-            total = -(-cfg["total_timesteps"] // per_update) * per_update
-            self.bar = tqdm(total=total, desc="PPO", unit="step", file=sys.stderr, dynamic_ncols=True,
-                            disable=not cfg["progress_bar"])
+            self.bar = tqdm(total=planned_steps(cfg, start), initial=start, desc="PPO", unit="step",
+                            file=sys.stderr, dynamic_ncols=True, disable=not cfg["progress_bar"])
+            track["bar"] = self.bar
 
         def _on_step(self) -> bool:
             self.bar.update(n_envs)
@@ -200,7 +242,7 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any):
 
         def _on_training_start(self) -> None:
             self._push()
-            self.last = 0
+            self.last = start
 
         def _push(self) -> None:
             self.training_env.env_method("add_snapshot", policy_weights(self.model.policy))
@@ -212,11 +254,12 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any):
             return True
 
     class PeriodicEval(BaseCallback):
-        """Every ``eval_every`` steps: win rate of the current policy against each fixed opponent."""
+        """Every ``eval_every`` steps: win rate of the current policy against each fixed opponent, printed
+        on the console (stderr) and kept in ``learning_curve.json``."""
 
         def _on_training_start(self) -> None:
-            self.last = 0
-            if cfg["eval_every"] > 0:
+            self.last = start
+            if cfg["eval_every"] > 0 and not curve:
                 self.evaluate()  # the starting point (after any behaviour-cloning warm start)
 
         def _on_step(self) -> bool:
@@ -235,60 +278,53 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any):
                 point[opp] = {"win_rate": s["win_rate"], "ci95": s["ci95"], "games": s["games"]}
                 self.logger.record(f"eval/win_rate_{opp}", s["win_rate"])
             curve.append(point)
+            (run_dir / "learning_curve.json").write_text(json.dumps(curve, indent=1))
+            if cfg["progress_bar"]:
+                what = "; ".join(f"{'alone' if o == 'alone' else 'vs ' + o} {v['win_rate']:.1%} (95% CI "
+                                 f"{v['ci95'][0]:.1%}-{v['ci95'][1]:.1%}, {v['games']} games)"
+                                 for o, v in point.items() if o != "step")
+                tqdm.write(f"   evaluation at step {point['step']:,}: {what}", file=sys.stderr)
             self.logger.dump(self.num_timesteps)
 
-    cbs = [Snapshots(), PeriodicEval(), ProgressBar()]  # the bar starts after the first evaluation
-    if cfg["checkpoint_every"] > 0:
-        cbs.append(CheckpointCallback(max(1, cfg["checkpoint_every"] // n_envs), str(run_dir / "checkpoints"),
-                                      name_prefix="model"))
+    class Checkpoints(BaseCallback):
+        """Checkpoints at rollout boundaries (the weights after an update and the steps they were trained
+        on, so a resumed run continues exactly): every ``checkpoint_every`` steps and at the end of PPO;
+        :meth:`save_on_interrupt` saves the last boundary unless an update was running."""
+
+        def _on_training_start(self) -> None:
+            self.boundary, self.last, self.updating = start, start, False
+
+        def _on_rollout_start(self) -> None:
+            self.boundary, self.updating = self.num_timesteps, False
+            if cfg["checkpoint_every"] > 0 and self.boundary - self.last >= cfg["checkpoint_every"]:
+                self.save(self.boundary)
+
+        def _on_rollout_end(self) -> None:
+            self.updating = True  # until the next rollout starts, the weights change
+
+        def _on_step(self) -> bool:
+            return True
+
+        def _on_training_end(self) -> None:
+            self.updating = False
+            self.boundary = self.num_timesteps
+            if cfg["checkpoint_every"] > 0 and self.boundary > self.last:
+                self.save(self.boundary)
+
+        def save(self, steps: int) -> None:
+            path = run_dir / "checkpoints" / f"model_{steps}_steps.zip"
+            _save_atomic(self.model, path, steps)
+            self.last = steps
+            track["checkpoint"], track["checkpoint_steps"] = path, steps
+
+        def save_on_interrupt(self) -> None:
+            if not self.updating and self.boundary > self.last:
+                self.save(self.boundary)
+
+    ckpt = Checkpoints()
+    track["checkpointer"] = ckpt
+    cbs = [Snapshots(), PeriodicEval(), ProgressBar(), ckpt]  # the bar starts after the first evaluation
     return cbs, cbs[1]
-
-
-def plot_curve(curve: list[dict], opponents: list[str], path: Path, title: str, warm_start: bool = False) -> dict:
-    """Write the learning curve PNG: win rate (with its 95% Wilson band) per fixed opponent over training steps.
-
-    The title names the opponents and the games per point; the subtitle states the widest 95% interval of
-    any point (in percentage points); with ``warm_start`` the first point (step 0, taken after the warm
-    start) is marked; the legend sits below the axes so it never covers the data.
-    """
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7.0, 4.8), dpi=100)
-    widest, games = 0.0, set()
-    for opp in opponents:
-        pts = [p for p in curve if opp in p]
-        if not pts:
-            continue
-        x = [p["step"] for p in pts]
-        y = [100 * p[opp]["win_rate"] for p in pts]
-        lo = [100 * p[opp]["ci95"][0] for p in pts]
-        hi = [100 * p[opp]["ci95"][1] for p in pts]
-        widest = max([widest] + [max(yy - a, b - yy) for yy, a, b in zip(y, lo, hi)])
-        games |= {p[opp]["games"] for p in pts}
-        (line,) = ax.plot(x, y, marker="o", label=f"vs {opp}")
-        ax.fill_between(x, lo, hi, alpha=0.2, color=line.get_color(), label=f"95% interval vs {opp}")
-    if warm_start and curve and curve[0]["step"] == 0:
-        ax.axvline(0, color="0.35", linestyle="--", linewidth=1, label="after the warm start (step 0)")
-    ax.set_xlabel("learner steps (PPO)")
-    ax.set_ylabel("win rate (%)")
-    ax.set_ylim(0, 100)
-    ax.grid(alpha=0.3)
-    per = "/".join(str(g) for g in sorted(games)) or "0"
-    ax.set_title(f"{title}\nwin rate vs {', '.join(opponents)}; {per} games per point; "
-                 f"widest 95% interval ±{widest:.0f} points", fontsize=9)
-    legend = None
-    if ax.get_legend_handles_labels()[0]:
-        legend = ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=8, frameon=False)
-    fig.tight_layout()
-    fig.savefig(path)
-    renderer = fig.canvas.get_renderer()
-    overlaps = legend is not None and legend.get_window_extent(renderer).overlaps(ax.get_window_extent(renderer))
-    info = {"title": ax.get_title(), "widest_ci_points": widest, "legend_overlaps_axes": bool(overlaps)}
-    plt.close(fig)
-    return info
 
 
 def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any, stages: StageLog | None = None) -> dict:
@@ -337,8 +373,16 @@ def _against(labels: list[str]) -> str:
     return f"against each of {', '.join(labels)} (seats rotate)"
 
 
-def train(cfg: dict) -> dict:
+def train(cfg: dict, resume: dict | None = None) -> dict:
     """Run one training job from a validated config (see :mod:`training.config`); returns the report dict.
+
+    ``resume`` (from :func:`training.resume.load_run`): ``{"checkpoint": Path, "steps": int, "curve":
+    list}``; the run then loads the checkpoint's weights (no warm start), counts its steps and continues
+    PPO to :func:`planned_steps` in the same run folder.
+
+    On :class:`~training.interrupt.Interrupted` (see :func:`main`) the worker processes are ended, a
+    checkpoint of the last rollout boundary is saved when no update was running, and the exception is
+    raised again with ``info`` saying the stage, the steps and the checkpoint kept.
 
     Raises:
         monolith_envs.UnknownEnvError / ConfigError: bad ``env_id`` / ``env_config``.
@@ -355,17 +399,23 @@ def train(cfg: dict) -> dict:
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
     t_start = time.perf_counter()
-    names = (["warm-start collection", "warm-start fit"] if cfg["pretrain_samples"] > 0 else []) + ["PPO",
-                                                                                                   "evaluation"]
+    start = int(resume["steps"]) if resume else 0
+    planned = planned_steps(cfg, start)
+    warm = cfg["pretrain_samples"] > 0 and not resume
+    names = (["warm-start collection", "warm-start fit"] if warm else []) + ["PPO", "evaluation"]
     stages = StageLog(names, enabled=cfg["progress_bar"])
     if cfg["progress_bar"]:
         print(f"training {cfg['name']} on {cfg['env_id']} {json.dumps(cfg['env_config'])}: "
               f"{' -> '.join(names)}; outputs in {run_dir}", file=sys.stderr, flush=True)
-    vec = make_vec_env(cfg)
-    executor = (ProcessPoolExecutor(cfg["eval_workers"], mp_context=mp.get_context("spawn"))
-                if cfg["eval_workers"] > 1 else None)
-    curve: list[dict] = []
+    curve: list[dict] = list(resume["curve"]) if resume else []
+    track: dict[str, Any] = {"checkpoint": resume["checkpoint"] if resume else None, "checkpoint_steps": start,
+                             "planned": planned, "run_dir": run_dir, "start": start}
+    vec = executor = model = None
+    interrupted = False
     try:
+        vec = make_vec_env(cfg)
+        executor = (ProcessPoolExecutor(cfg["eval_workers"], mp_context=mp.get_context("spawn"),
+                                        initializer=ignore_sigint) if cfg["eval_workers"] > 1 else None)
         model = MaskablePPO(
             policy_class(cfg), vec, learning_rate=cfg["learning_rate"], n_steps=cfg["n_steps"],
             batch_size=cfg["batch_size"], n_epochs=cfg["n_epochs"], gamma=cfg["gamma"],
@@ -374,17 +424,25 @@ def train(cfg: dict) -> dict:
             policy_kwargs=policy_kwargs(cfg), tensorboard_log=str(run_dir / "tb"),
             seed=cfg["seed"], device="cpu", verbose=0,
         )
-        pretrain_info = (warm_start(cfg, model.policy, vec.action_space.n, executor, stages)
-                         if cfg["pretrain_samples"] > 0 else {})
-        cbs, evaluator = _callbacks(cfg, run_dir, curve, executor)
+        if resume:  # weights and optimizer state only (torch weights_only load: no code runs from the file)
+            model.set_parameters(str(resume["checkpoint"]), exact_match=True, device="cpu")
+            model.num_timesteps = start
+        pretrain_info = warm_start(cfg, model.policy, vec.action_space.n, executor, stages) if warm else {}
+        cbs, evaluator = _callbacks(cfg, run_dir, curve, executor, start, track)
         labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])  # one-seat: ["alone"]
         against = _against(labels)
         evals = (f"; every {cfg['eval_every']:,} steps {cfg['eval_games']} games {against}"
                  if cfg["eval_every"] > 0 else "")
-        stages.start("PPO", f"{cfg['total_timesteps']:,} learner steps on {cfg['n_envs']} envs{evals}")
+        rounded = (f" ({cfg['total_timesteps']:,} rounded up to whole rollouts of {cfg['n_steps']} x "
+                   f"{cfg['n_envs']})" if planned != cfg["total_timesteps"] and not resume else "")
+        steps_text = (f"{planned - start:,} more learner steps, from the checkpoint's {start:,} to {planned:,}"
+                      if resume else f"{planned:,} learner steps{rounded}")
+        stages.start("PPO", f"{steps_text} on {cfg['n_envs']} envs{evals}")
         t0 = time.perf_counter()
-        model.learn(cfg["total_timesteps"], callback=cbs, tb_log_name="ppo")
-        t_train = time.perf_counter() - t0
+        if planned > start:
+            model.learn(cfg["total_timesteps"] - start, callback=cbs, tb_log_name="ppo",
+                        reset_num_timesteps=not resume)
+        t_train = max(time.perf_counter() - t0, 1e-9)
         opp_steps = int(sum(vec.get_attr("opponent_steps")))
         final_path = run_dir / "final_model.zip"
         model.save(final_path)
@@ -401,8 +459,22 @@ def train(cfg: dict) -> dict:
                                           executor=executor, progress=cfg["progress_bar"])
         t_eval = time.perf_counter() - t1
         stages.end()
+    except Interrupted as e:
+        interrupted = True
+        if track.get("bar") is not None:
+            track["bar"].close()
+        if model is not None and "checkpointer" in track:
+            track["checkpointer"].save_on_interrupt()
+        e.info.update(stage=stages.current, done=dict(stages.seconds), seconds=time.perf_counter() - t_start,
+                      steps=int(model.num_timesteps) if model is not None else start, planned=planned,
+                      checkpoint=track["checkpoint"], checkpoint_steps=track["checkpoint_steps"], run_dir=run_dir)
+        raise
     finally:
-        if executor is not None:
+        if interrupted:  # end the workers now: no clean close of envs that may be mid-step
+            if vec is not None:
+                end_processes(getattr(vec.unwrapped, "processes", []))
+            end_executor(executor)
+        elif executor is not None:
             executor.shutdown()
     steps = int(model.num_timesteps)
     report = {
@@ -410,12 +482,14 @@ def train(cfg: dict) -> dict:
         "final_model": str(final_path), "learner_steps": steps, "pretrain": pretrain_info,
         "final_eval": final, "learning_curve": curve,
         "throughput": {
-            "train_seconds": t_train, "learner_steps_per_s": steps / t_train,
-            "env_steps_per_s": (steps + opp_steps) / t_train, "opponent_steps": opp_steps,
+            "train_seconds": t_train, "learner_steps_per_s": (steps - start) / t_train,
+            "env_steps_per_s": (steps - start + opp_steps) / t_train, "opponent_steps": opp_steps,
         },
         "final_eval_seconds": t_eval, "total_seconds": time.perf_counter() - t_start,
         "stage_seconds": dict(stages.seconds), "config": cfg,
     }
+    if resume:
+        report["resumed_from"] = {"checkpoint": str(resume["checkpoint"]), "steps": start}
     (run_dir / "report.json").write_text(json.dumps(report, indent=2))
     plot_curve(curve, labels, run_dir / "learning_curve.png",
                f"{cfg['name']}: MaskablePPO on {cfg['env_id']}", warm_start=bool(pretrain_info))
@@ -430,7 +504,13 @@ def final_eval_lines(report: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    """Command-line entry point (see the module docstring)."""
+    """Command-line entry point (see the module docstring).
+
+    Every config key is checked (:func:`training.config.validate`, :func:`~training.config.check_config`,
+    the run folder created) before any work; a bad value is one ``error:`` line and exit status 2.  On
+    Ctrl-C or SIGTERM the run stops at once, prints what ran, the checkpoint kept and the ``--resume``
+    command, and exits with status 130 or 143.
+    """
     ap = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
     ap.add_argument("--config", default=None, help=f"TOML config (default: {DEFAULT_CONFIG.name})")
     ap.add_argument("--quick", action="store_true",
@@ -438,17 +518,38 @@ def main(argv: list[str] | None = None) -> dict:
                          f"--config the budget of {QUICK_CONFIG.name} on that config's game and recipe")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="override a config key (table entries: env_config.reward_mode=score)")
+    ap.add_argument("--resume", default=None, metavar="RUN_DIR",
+                    help="continue an interrupted run from its newest checkpoint (RUN_DIR/checkpoints/), with "
+                         "its config.json, to its total_timesteps; outputs stay in RUN_DIR")
     ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
-    args = ap.parse_args(argv)
-    if args.list_keys:
-        print(describe_keys())
-        return {}
-    try:
-        base = quick_config(args.config) if args.quick else load_config(args.config)
-        cfg = apply_overrides(base, args.set)
-    except TrainConfigError as e:
-        ap.error(str(e))
-    report = train(cfg)
+    with stop_on_signals():
+        try:
+            args = ap.parse_args(argv)
+            if args.list_keys:
+                print(describe_keys())
+                return {}
+            if args.resume is not None and (args.config is not None or args.quick):
+                ap.error("--resume RUN_DIR continues a run with its own config.json; it takes no --config or "
+                         "--quick (--set may change e.g. total_timesteps)")
+            resume = None
+            try:
+                if args.resume is not None:
+                    from training.resume import load_run
+
+                    cfg, resume = load_run(args.resume, args.set)
+                else:
+                    base = quick_config(args.config) if args.quick else load_config(args.config)
+                    cfg = apply_overrides(base, args.set)
+                check_config(cfg)
+                policy_kwargs(cfg)  # features = 'aligned' must fit the game
+                run_dir(cfg)
+            except TrainConfigError as e:
+                ap.error(str(e))
+            report = train(cfg, resume)
+        except Interrupted as e:
+            end_children()
+            print(interrupted_message(e), file=sys.stderr, flush=True)
+            sys.exit(e.exit_code)
     print("\n" + format_summary(report, Path(cfg["out_dir"]) / cfg["name"]), flush=True)
     return report
 

@@ -8,8 +8,12 @@ whose typed readers check the type and the bounds of every value.  Every problem
 What :func:`load_toml` refuses (each a ``ContentError``, never a hang, a ``RecursionError`` or a
 ``UnicodeDecodeError``): anything that is not a regular file (``/dev/zero``, a FIFO, a directory; a FIFO is
 opened non-blocking, so it cannot hang), a file above ``max_bytes``, bytes that are not UTF-8, a TOML
-syntax error, tables or arrays nested deeper than ``max_depth``, and any integer outside
-``-int_limit .. int_limit`` (the default fits a C ``int``), wherever it is in the file.
+syntax error, tables or arrays nested deeper than ``max_depth``, a dotted key (``a.b.c = 1``, ``[a.b.c]``)
+of more than ``max_depth + 2`` parts or more than ``max_keys`` keys (both counted on the text, before
+``tomllib`` parses it: a deep dotted key costs ``tomllib`` time and memory quadratic in its depth), any
+integer outside ``-int_limit .. int_limit`` (the default fits a C ``int``), and any control character
+(U+0000-U+001F, U+007F-U+009F: terminal escape sequences) in a key or a string (a string may hold tabs and
+newlines), wherever it is in the file.  A path holding a NUL byte is refused too.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ __all__ = [
     "Fields",
     "INT_LIMIT",
     "MAX_DEPTH",
+    "MAX_KEYS",
     "MAX_FILE_BYTES",
     "REQUIRED",
     "TomlFile",
@@ -51,6 +56,9 @@ MAX_FILE_BYTES = 1 << 20
 
 MAX_DEPTH = 8
 """Default limit of nested tables and arrays (the top-level table is depth 0)."""
+
+MAX_KEYS = 20_000
+"""Default limit of keys (``key = value`` pairs and table headers) in one file, counted before parsing."""
 
 INT_LIMIT = 2**31 - 1
 """Default bound of any integer in a content file: ``|v| <= INT_LIMIT`` (a C ``int``)."""
@@ -122,11 +130,16 @@ def read_text(path: str | os.PathLike, max_bytes: int = MAX_FILE_BYTES) -> str:
             socket), larger than ``max_bytes``, or not valid UTF-8 (naming the line and byte offset).
     """
     p = os.fspath(path)
+    if isinstance(p, bytes):
+        p = os.fsdecode(p)
+    if "\x00" in p:
+        raise ContentError(p.replace("\x00", "\\x00"), 0, "", "", "the path contains a NUL byte",
+                           "a path without NUL bytes")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(p, flags)
-    except OSError as exc:
-        raise ContentError(p, 0, "", "", f"cannot read the file: {exc.strerror or exc}",
+    except (OSError, ValueError) as exc:
+        raise ContentError(p, 0, "", "", f"cannot read the file: {getattr(exc, 'strerror', None) or exc}",
                            "a readable regular TOML file") from None
     try:
         st = os.fstat(fd)
@@ -170,15 +183,20 @@ def decode_utf8(data: bytes, path: str) -> str:
 
 
 def parse_toml(text: str, path: str, max_depth: int = MAX_DEPTH, int_limit: int = INT_LIMIT,
-               label: str = "item") -> dict:
-    """Parse TOML text and check its nesting depth and every integer.
+               label: str = "item", max_keys: int = MAX_KEYS) -> dict:
+    """Parse TOML text and check its nesting depth, its keys, every integer and every string.
+
+    Before ``tomllib`` runs, the text is scanned (strings and comments skipped) for bracket nesting deeper
+    than ``max_depth + 2``, a dotted key of more than ``max_depth + 2`` parts and more than ``max_keys``
+    keys, so no input reaches the parser's recursion limit or its quadratic cost in a dotted key's depth.
 
     Raises:
-        ContentError: a syntax error (with its line), nesting deeper than ``max_depth``, or an integer
-            outside ``-int_limit .. int_limit`` or with too many digits (naming the dotted key path from
-            the nearest table with a string ``id``, which is named as the item with the word ``label``).
+        ContentError: a syntax error (with its line), nesting deeper than ``max_depth``, too deep a dotted
+            key, too many keys, an integer outside ``-int_limit .. int_limit`` or with too many digits, or
+            a string or key holding a control character (naming the dotted key path from the nearest table
+            with a string ``id``, which is named as the item with the word ``label``).
     """
-    _precheck_depth(text, path, max_depth)
+    _precheck(text, path, max_depth, max_keys)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -195,28 +213,52 @@ def parse_toml(text: str, path: str, max_depth: int = MAX_DEPTH, int_limit: int 
     return data
 
 
-def _precheck_depth(text: str, path: str, max_depth: int) -> None:
-    """Reject bracket nesting deeper than ``max_depth + 2`` before the recursive parser runs.
+_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+:")
 
-    Brackets inside strings and comments are skipped.  This keeps the parser away from Python's recursion
-    limit; :func:`_check_tree` applies the exact limit to the parsed data (dotted keys nest too).
+
+def _precheck(text: str, path: str, max_depth: int, max_keys: int = MAX_KEYS) -> None:
+    """Reject, on the text and before the parser runs: bracket nesting deeper than ``max_depth + 2``, a
+    chain of more than ``max_depth + 2`` dotted parts (``a.b.c`` is 3; bare or quoted parts, spaces allowed
+    around the dots; a float such as ``1.5`` is a chain of 2), and more than ``max_keys`` keys (each ``=``
+    and each table header counts).
+
+    Strings and comments are skipped.  This keeps the parser away from Python's recursion limit and from
+    its cost quadratic in a dotted key's depth; :func:`_check_tree` applies the exact depth limit to the
+    parsed data (dotted keys nest too).
     """
     limit = max_depth + 2
-    depth, i, n = 0, 0, len(text)
+    depth, keys, i, n = 0, 0, 0, len(text)
+    chain, dot, token, blank = 0, False, False, True  # dotted parts so far; a dot pending; in a bare part;
+    #                                                   only spaces so far on this line
+
+    def where() -> int:
+        return text.count("\n", 0, i) + 1
+
+    def part_starts() -> None:
+        nonlocal chain, dot
+        chain = chain + 1 if dot else 1
+        dot = False
+        if chain > limit:
+            raise ContentError(path, where(), "", "", f"a dotted key of more than {limit} parts: tables "
+                               "nested too deeply", f"at most {max_depth} levels")
+
     while i < n:
         ch = text[i]
-        if ch in "[{":
-            depth += 1
-            if depth > limit:
-                raise ContentError(path, text.count("\n", 0, i) + 1, "", "", "tables or arrays nested too deeply",
-                                   f"at most {max_depth} levels")
-        elif ch in "]}":
-            depth = max(0, depth - 1)
-        elif ch == "#":
-            j = text.find("\n", i)
-            i = n if j < 0 else j
+        if ch in _BARE:
+            if not token:
+                part_starts()
+                token = True
+            blank = False
+            i += 1
             continue
+        token = False
+        if ch in " \t":
+            i += 1
+            continue
+        if ch == ".":
+            dot = chain > 0
         elif ch in "\"'":
+            part_starts()
             triple = text.startswith(ch * 3, i)
             close = ch * 3 if triple else ch
             j = i + len(close)
@@ -228,7 +270,28 @@ def _precheck_depth(text: str, path: str, max_depth: int) -> None:
                     break
                 j += 1
             i = j + len(close)
+            blank = False
             continue
+        else:
+            chain, dot = 0, False
+            if ch in "[{":
+                if ch == "[" and blank and depth == 0:
+                    keys += 1  # a table header
+                depth += 1
+                if depth > limit:
+                    raise ContentError(path, where(), "", "", "tables or arrays nested too deeply",
+                                       f"at most {max_depth} levels")
+            elif ch in "]}":
+                depth = max(0, depth - 1)
+            elif ch == "=":
+                keys += 1
+            elif ch == "#":
+                j = text.find("\n", i)
+                i = n if j < 0 else j
+                continue
+            if keys > max_keys:
+                raise ContentError(path, where(), "", "", f"more than {max_keys} keys", f"at most {max_keys} keys")
+        blank = ch == "\n" or (blank and ch == "[")
         i += 1
 
 
@@ -242,17 +305,36 @@ def _check_tree(data: Any, text: str, path: str, max_depth: int, int_limit: int,
             raise ContentError(path, 0, item, key, "tables or arrays nested too deeply",
                                f"at most {max_depth} levels", label)
         if isinstance(v, dict):
-            if in_list and isinstance(v.get("id"), str):
+            if in_list and isinstance(v.get("id"), str) and not _CONTROL.search(v["id"]):
                 item, key = v["id"], ""
+            for k in v:
+                if _CONTROL.search(k):
+                    raise ContentError(path, 0, item, f"{key}.{_shown(k)}" if key else _shown(k),
+                                       "the key holds a control character", _NO_CONTROL, label)
             stack.extend((x, item, f"{key}.{k}" if key else str(k), depth + 1, False) for k, x in v.items())
         elif isinstance(v, list):
             stack.extend((x, item, f"{key}[{i}]", depth + 1, True) for i, x in enumerate(v))
         elif isinstance(v, int) and not isinstance(v, bool) and not -int_limit <= v <= int_limit:
             raise ContentError(path, _value_line(text, key, str(v)), item, key, f"integer {_short(v)} is too large",
                                f"integers from {-int_limit} to {int_limit}", label)
+        elif isinstance(v, str) and _CONTROL_IN_TEXT.search(v):
+            c = _CONTROL_IN_TEXT.search(v).group()
+            raise ContentError(path, _value_line(text, key, ""), item, key,
+                               f"the string {_short(v)} holds the control character U+{ord(c):04X}", _NO_CONTROL,
+                               label)
         elif isinstance(v, float) and not math.isfinite(v):
             raise ContentError(path, _value_line(text, key, ""), item, key, f"{v} is not a finite number",
                                "finite numbers", label)
+
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+_CONTROL_IN_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # a string value may hold tabs and newlines
+_NO_CONTROL = "text without control characters (U+0000-U+001F but tab and newline, U+007F-U+009F)"
+
+
+def _shown(text: str) -> str:
+    """``text`` with control characters (and any non-ASCII character) written as escapes, safe to print."""
+    return text.encode("unicode_escape").decode("ascii")[:60]
 
 
 def _value_line(text: str, key: str, value: str) -> int:

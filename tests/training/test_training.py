@@ -191,11 +191,12 @@ def test_overrides_and_shipped_configs():
             assert env.unwrapped.game.num_players == c["env_config"].get("num_players", 2)
 
 
-def test_bad_game_config_key_is_reported(tmp_path):
+def test_bad_game_config_key_is_reported(tmp_path, capsys):
     from training.train import main
 
-    with pytest.raises(monolith_envs.ConfigError, match="'colour'"):
+    with pytest.raises(SystemExit) as ei:  # one error line before any work, no traceback
         main(["--set", f"env_id={TOY}", "--set", "env_config={colour = 1}", "--set", f"out_dir={tmp_path}"])
+    assert ei.value.code == 2 and "config key 'env_config'" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------------------------------------- evaluation

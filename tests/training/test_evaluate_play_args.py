@@ -1,0 +1,148 @@
+"""training.evaluate and agents.play: bounded arguments and output paths checked before the work (one error
+line, exit status 2), games streamed as ranges, and a clean stop of evaluate on Ctrl-C / SIGTERM."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.toy_game import ENV_ID as TOY
+from training import evaluate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def no_games(monkeypatch):
+    def refuse(*_a, **_k):
+        raise AssertionError("games started")
+
+    monkeypatch.setattr(evaluate, "run_tournament", refuse)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--games", "0"], "argument --games: expected an integer from 1 to 100,000, got '0'"),
+    (["--games", str(10**9)], "argument --games: expected an integer from 1 to 100,000, got '1000000000'"),
+    (["--seed", "-1"], "argument --seed: expected an integer from 0 to 2**128-1, got -1"),
+    (["--seed", str(2**130)], "argument --seed: expected an integer from 0 to 2**128-1"),
+    (["--seed", str(2**128 - 1), "--games", "2"], "game k uses seed + k, which must stay at most 2**128-1"),
+    (["--workers", "0"], "argument --workers: expected an integer from 1 to 64"),
+    (["--out", "/proc/nope/x.json"], "--out: cannot write '/proc/nope/x.json'"),
+    (["--out", "/dev/full"], "--out: '/dev/full' is not a regular file"),
+    (["--out", "{tmp}"], "is a folder; give a file path"),
+    (["--out", "{tmp}/a\x00b.json"], "--out: the path contains a NUL byte"),
+    (["--out", "{tmp}/ok.json", "--record-dir", "/proc/nope"], "--record-dir: cannot write in the folder '/proc/nope'"),
+])
+def test_evaluate_refuses_bad_arguments_before_the_first_game(no_games, tmp_path, capsys, args, message):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    with pytest.raises(SystemExit) as ei:
+        evaluate.main(["--env", TOY, "--agents", "random,mcts:5", "--preload", "tests.conftest", *args])
+    err = capsys.readouterr().err
+    assert ei.value.code == 2 and message in err, err
+    assert "Traceback" not in err
+    assert not (tmp_path / "ok.json").exists()  # the output probe is removed when nothing is written
+
+
+def test_evaluate_creates_its_outputs_before_playing(tmp_path, monkeypatch):
+    seen = {}
+
+    def fake(*_a, **kw):
+        seen["out"] = (tmp_path / "deep" / "out.json").is_file()
+        seen["dir"] = (tmp_path / "logs" / "a" / "b").is_dir()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(evaluate, "run_tournament", fake)
+    with pytest.raises(KeyboardInterrupt):
+        evaluate.main(["--env", TOY, "--agents", "random,mcts:5", "--preload", "tests.conftest",
+                       "--out", str(tmp_path / "deep" / "out.json"), "--record-dir", str(tmp_path / "logs" / "a" / "b")])
+    assert seen == {"out": True, "dir": True}
+    assert not (tmp_path / "deep" / "out.json").exists()  # the empty probe does not stay behind
+
+
+def test_games_go_to_workers_as_ranges_and_are_bounded(monkeypatch):
+    chunks = []
+    real = evaluate._play_chunk
+
+    def spy(args):
+        chunks.append(args[5])
+        return real(args)
+
+    monkeypatch.setattr(evaluate, "_play_chunk", spy)
+    res = evaluate.run_tournament(TOY, ["random", "mcts:5"], 6, seed=3, workers=1, chunk=4)
+    assert [type(c) for c in chunks] == [range, range] and [list(c) for c in chunks] == [[0, 1, 2, 3], [4, 5]]
+    assert res["pairs"][0].games == 6
+    for bad in (0, evaluate.MAX_GAMES + 1, 10**9, 2.5, True):
+        with pytest.raises(ValueError, match="games must be an integer from 1 to 100,000"):
+            evaluate.run_tournament(TOY, ["random", "mcts:5"], bad, workers=1)
+
+
+@pytest.mark.parametrize("sig, to_group, code", [(signal.SIGINT, True, 130), (signal.SIGTERM, False, 143)])
+def test_evaluate_stops_at_once_on_a_signal(tmp_path, sig, to_group, code):
+    out = tmp_path / "ev.json"
+    proc = subprocess.Popen([sys.executable, "-m", "training.evaluate", "--env", "monolith_arena_v0", "--agents",
+                             "random,heuristic", "--games", "100000", "--workers", "2", "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not out.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(4.0)  # the workers are playing
+    t0 = time.monotonic()
+    os.killpg(proc.pid, sig) if to_group else proc.send_signal(sig)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == code, err[-2000:]
+    assert time.monotonic() - t0 < 20
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
+    assert f"interrupted by {signal.Signals(sig).name} after " in err and "of 100,000 games" in err
+    assert "worker processes ended; no results written" in err
+    assert not out.exists()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail("worker processes were left running")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seed", "-1"], "argument --seed: expected an integer from 0 to 2**128-1, got -1"),
+    (["--seed", str(2**128)], "argument --seed: expected an integer from 0 to 2**128-1"),
+    (["--record", "/proc/nope/game.json"], "--record: cannot write '/proc/nope/game.json'"),
+    (["--record", "/dev/full"], "--record: '/dev/full' is not a regular file"),
+    (["--record", "{tmp}"], "is a folder; give a file path"),
+])
+def test_play_refuses_bad_arguments_before_the_game(tmp_path, capsys, args, message):
+    from agents.play import main
+
+    def no_input(_prompt=""):
+        raise AssertionError("the game started")
+
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    with pytest.raises(SystemExit) as ei:
+        main(["monolith_arena_v0", *args], input_fn=no_input, output_fn=lambda *_: None)
+    err = capsys.readouterr().err
+    assert ei.value.code == 2 and message in err and "Traceback" not in err
+
+
+def test_play_records_with_the_largest_seed(tmp_path):
+    from agents.play import main
+    from monolith_envs.core.replay import load_log
+
+    path = tmp_path / "logs" / "game.json"
+
+    def quit_at_once(_prompt=""):
+        return "quit"
+
+    assert main(["monolith_arena_v0", "--seed", str(2**128 - 1), "--record", str(path)], input_fn=quit_at_once,
+                output_fn=lambda *_: None) is None
+    assert load_log(path).seed == 2**128 - 1

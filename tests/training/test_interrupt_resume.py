@@ -1,0 +1,149 @@
+"""Ctrl-C / SIGTERM stop training at once (real signals to a real process), and --resume continues the run."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+# a run that would take minutes: 2 subprocess envs, a 2-process evaluation pool, a checkpoint every rollout
+TINY = ["--set", "env_id=monolith_arena_v0", "--set", "env_config={}", "--set", "total_timesteps=1000000",
+        "--set", "n_steps=64", "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "n_envs=2",
+        "--set", "vec_env=subproc", "--set", "net_arch=[16]", "--set", "features=flat", "--set", "shaping=none",
+        "--set", "eval_every=0", "--set", "final_eval_games=2", "--set", "eval_workers=2",
+        "--set", "eval_opponents=['random']", "--set", "opponent_mix={random = 1.0}", "--set", "pretrain_samples=0",
+        "--set", "checkpoint_every=128", "--set", "progress_bar=false"]
+PER_ROLLOUT = 128
+
+
+def _group_gone(pgid: int, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+def _run_until_checkpoint(out_dir: Path, name: str) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-m", "training.train", *TINY, "--set", f"out_dir={out_dir}",
+                             "--set", f"name={name}"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    ckpts = out_dir / name / "checkpoints"
+    deadline = time.monotonic() + 240
+    while not any(ckpts.glob("model_*_steps.zip")):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"no checkpoint appeared: {proc.communicate()[1][-2000:]}")
+        time.sleep(0.3)
+    time.sleep(1.0)  # a few more rollouts
+    return proc
+
+
+@pytest.mark.parametrize("sig, to_group, code", [(signal.SIGINT, True, 130), (signal.SIGTERM, False, 143)])
+def test_a_signal_stops_training_at_once_keeps_a_checkpoint_and_says_how_to_resume(tmp_path, sig, to_group, code):
+    proc = _run_until_checkpoint(tmp_path, "run")
+    t0 = time.monotonic()
+    if to_group:  # a terminal's Ctrl-C reaches the learner and every worker process
+        os.killpg(proc.pid, sig)
+    else:  # SIGTERM to the learner only: it ends its workers itself
+        proc.send_signal(sig)
+    try:
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == code
+    assert time.monotonic() - t0 < 20
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
+    assert _group_gone(proc.pid), "worker processes were left running"
+    name = signal.Signals(sig).name
+    assert f"interrupted by {name} during PPO at " in err and "worker processes ended" in err
+    kept = [ln for ln in err.splitlines() if "kept: checkpoint" in ln]
+    assert len(kept) == 1
+    path = Path(kept[0].split("kept: checkpoint ", 1)[1].split(" (")[0])
+    assert path.is_file() and path.parent == tmp_path / "run" / "checkpoints"
+    steps = int(path.name.split("_")[1])
+    assert steps % PER_ROLLOUT == 0 and steps >= PER_ROLLOUT  # a rollout boundary
+    assert f"resume with: python -m training.train --resume {tmp_path / 'run'}" in err
+    assert f"exit status {code}" in err
+    assert not list((tmp_path / "run" / "checkpoints").glob(".*tmp*"))  # no half-written checkpoint
+
+
+def test_resume_continues_the_step_count_from_the_newest_checkpoint(tmp_path, capsys):
+    from training.resume import latest_checkpoint
+    from training.train import main
+
+    proc = _run_until_checkpoint(tmp_path, "run")
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 143
+    run = tmp_path / "run"
+    path, steps = latest_checkpoint(run)
+    total = steps + 2 * PER_ROLLOUT
+    report = main(["--resume", str(run), "--set", f"total_timesteps={total}", "--set", "progress_bar=true"])
+    out, err = capsys.readouterr()
+    assert report["resumed_from"] == {"checkpoint": str(path), "steps": steps}
+    assert report["learner_steps"] == total  # continued to the configured total, not from 0
+    assert f"{2 * PER_ROLLOUT:,} more learner steps, from the checkpoint's {steps:,} to {total:,}" in err
+    assert latest_checkpoint(run) == (run / "checkpoints" / f"model_{total}_steps.zip", total)
+    assert (run / "checkpoints" / f"model_{steps + PER_ROLLOUT}_steps.zip").is_file()
+    assert json.loads((run / "report.json").read_text())["learner_steps"] == total
+    assert str(run / "final_model.zip") in out
+
+
+def test_resume_refuses_a_folder_without_a_checkpoint_and_a_network_change(tmp_path, capsys):
+    from training.train import main
+
+    run = tmp_path / "run"
+    run.mkdir()
+    for args, msg in (([str(tmp_path / "nope")], "is not a run folder"),
+                      ([str(run)], "config.json: cannot read the file")):
+        with pytest.raises(SystemExit) as ei:
+            main(["--resume", *args])
+        assert ei.value.code == 2 and msg in capsys.readouterr().err
+    (run / "config.json").write_text(json.dumps({"env_id": "monolith_arena_v0", "name": "run"}))
+    with pytest.raises(SystemExit):
+        main(["--resume", str(run)])
+    assert "has no checkpoint" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--resume", str(run), "--set", "net_arch=[8]"])
+    assert "'net_arch=[8]' cannot change on resume" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--resume", str(run), "--quick"])
+    assert "takes no --config or --quick" in capsys.readouterr().err
+
+
+def test_ctrl_c_during_the_warm_start_with_in_process_envs(tmp_path):
+    """Envs in the learner process (vec_env=dummy) must not make the learner ignore Ctrl-C."""
+    err_path = tmp_path / "err.txt"
+    swap = {"vec_env=subproc": "vec_env=dummy", "pretrain_samples=0": "pretrain_samples=1000000",
+            "progress_bar=false": "progress_bar=true"}
+    args = [swap.get(a, a) for a in TINY]
+    with open(err_path, "w") as err_file:
+        proc = subprocess.Popen([sys.executable, "-m", "training.train", *args, "--set", "pretrain_targets=values",
+                                 "--set", f"out_dir={tmp_path}", "--set", "name=warm"], cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=err_file, text=True, start_new_session=True)
+        deadline = time.monotonic() + 240
+        while "collect:" not in err_path.read_text():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                pytest.fail(err_path.read_text()[-2000:])
+            time.sleep(0.3)
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(timeout=60)
+        finally:
+            proc.kill()
+    err = err_path.read_text()
+    assert proc.returncode == 130
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
+    assert "interrupted by SIGINT during warm-start collection at 0 of 1,000,064 learner steps" in err
+    assert "no checkpoint yet" in err
+    assert _group_gone(proc.pid)

@@ -1,0 +1,111 @@
+"""training.train checks every config key and reads config files safely before any work starts; its console
+output (interim evaluations, the PPO step count, the written files)."""
+
+import os
+import re
+
+import pytest
+
+import training.train as train_mod
+from training.config import TrainConfigError, load_config
+
+
+@pytest.fixture
+def no_training(monkeypatch):
+    def refuse(*_a, **_k):
+        raise AssertionError("training started")
+
+    monkeypatch.setattr(train_mod, "train", refuse)
+
+
+@pytest.mark.parametrize("setting, message", [
+    ("env_config.num_players=9", "config key 'env_config': monolith_arena_v0: config num_players=9 is not allowed"),
+    ("seed=-1", "config key 'seed' must be an integer from 0 to 2**128-1, got -1"),
+    ("seed=340282366920938463463374607431768211456", "config key 'seed' must be an integer from 0 to 2**128-1"),
+    ("learning_rate=nan", "'learning_rate=nan': nan is not a finite number"),
+    ("learning_rate=-0.1", "config key 'learning_rate': must be a finite number above 0 and up to 1"),
+    ("net_arch=[-1]", "config key 'net_arch': must be a list of 1 to 16 layer sizes"),
+    ("seat=9", "config key 'seat': monolith_arena_v0 with this env_config has 2 seat(s); use 0 to 1"),
+    ("eval_opponents=['nope']", "config key 'eval_opponents': agent spec 'nope': unknown agent spec 'nope'"),
+    ("opponent_mix={nope = 1.0}", "config key 'opponent_mix': agent spec 'nope'"),
+    ("gamma=2.0", "config key 'gamma': must be a finite number above 0 and up to 1, got 2.0"),
+    ("out_dir=/proc/nope", "config key 'out_dir': cannot write the run folder '/proc/nope/"),
+    ("name=../escaped", "config key 'name': must be 1 to 100 letters, digits or _ . + = -"),
+    ("name=", "config key 'name': must not be empty"),
+    ("total_timesteps=0", "config key 'total_timesteps': must be an integer from 1 to"),
+    ("n_envs=100000", "config key 'n_envs': must be an integer from 1 to 64"),
+    ("x=" + "[" * 50_000, "override 'x=[[[["),
+    ("seed=" + "[" * 50_000 + "]" * 50_000, "tables or arrays nested too deeply"),
+])
+def test_a_bad_value_is_one_error_line_before_any_work(no_training, tmp_path, capsys, setting, message):
+    with pytest.raises(SystemExit) as ei:
+        train_mod.main(["--set", f"out_dir={tmp_path}", "--set", setting])
+    err = capsys.readouterr().err
+    assert ei.value.code == 2
+    assert message in err, err
+    assert "Traceback" not in err and len([ln for ln in err.splitlines() if ": error: " in ln]) == 1
+    assert not (tmp_path / "escaped").exists() and not (tmp_path / "monolith_arena_2p").exists() or "name" not in setting
+
+
+def test_a_name_never_leaves_out_dir(tmp_path):
+    from training.config import apply_overrides, run_dir
+
+    for name in ("../escaped", "a/b", "..", ".", "-rf", "x\x1b[2J"):
+        with pytest.raises(TrainConfigError, match="config key 'name'"):
+            run_dir(apply_overrides(load_config(), [f"out_dir={tmp_path / 'runs'}", f"name={name}"]))
+    assert not (tmp_path / "escaped").exists()
+    assert run_dir(apply_overrides(load_config(), [f"out_dir={tmp_path / 'runs'}", "name=ok_1"])) == tmp_path / "runs" / "ok_1"
+
+
+def _fifo(tmp_path):
+    p = tmp_path / "fifo.toml"
+    os.mkfifo(p)
+    return p
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda t: "/dev/zero", "/dev/zero: not a regular file (a device)"),
+    (_fifo, "not a regular file (a FIFO)"),
+    (lambda t: t, "not a regular file (a directory)"),
+    (lambda t: (t / "big.toml").write_text("# x\n" * 70_000) and t / "big.toml", "is too large; allowed: at most 262144"),
+    (lambda t: (t / "latin.toml").write_bytes(b'name = "Drag\xf3n"\n') and t / "latin.toml",
+     "latin.toml:1: byte 12 (0xf3) is not valid UTF-8"),
+    (lambda t: (t / "deep.toml").write_text("a = " + "[" * 50_000 + "]" * 50_000) and t / "deep.toml",
+     "deep.toml:1: tables or arrays nested too deeply"),
+    (lambda t: (t / "dots.toml").write_text("a." * 30_000 + "a = 1\n") and t / "dots.toml",
+     "dots.toml:1: a dotted key of more than 8 parts"),
+    (lambda t: str(t / "a\x00b.toml"), "the path contains a NUL byte"),
+])
+def test_config_files_are_read_by_the_bounded_reader(no_training, tmp_path, capsys, make, message):
+    path = make(tmp_path)
+    with pytest.raises(TrainConfigError, match=re.escape(message)):
+        load_config(path)
+    with pytest.raises(SystemExit) as ei:
+        train_mod.main(["--config", str(path)])
+    err = capsys.readouterr().err
+    assert ei.value.code == 2 and message in err and "Traceback" not in err
+
+
+def test_interim_evaluations_are_printed_the_banner_states_the_bars_steps_and_every_file_is_listed(tmp_path, capsys):
+    report = train_mod.main([
+        "--set", "env_id=monolith_arena_v0", "--set", "env_config={}", "--set", "total_timesteps=100",
+        "--set", "n_steps=64", "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "n_envs=2",
+        "--set", "vec_env=dummy", "--set", "net_arch=[16]", "--set", "features=flat", "--set", "shaping=none",
+        "--set", "eval_every=64", "--set", "eval_games=2", "--set", "final_eval_games=2", "--set", "eval_workers=1",
+        "--set", "eval_opponents=['random']", "--set", "pretrain_samples=0", "--set", "checkpoint_every=64",
+        "--set", f"out_dir={tmp_path}", "--set", "name=out"])
+    out, err = capsys.readouterr()
+    run = tmp_path / "out"
+    assert report["learner_steps"] == 128
+    banner = next(ln for ln in err.splitlines() if ln.startswith("== [1/2] PPO"))
+    assert "128 learner steps (100 rounded up to whole rollouts of 64 x 2)" in banner
+    assert "| 128/128 [" in err  # the bar's total is the banner's
+    for point in report["learning_curve"]:
+        s = point["random"]
+        assert (f"evaluation at step {point['step']:,}: vs random {s['win_rate']:.1%} (95% CI {s['ci95'][0]:.1%}-"
+                f"{s['ci95'][1]:.1%}, 2 games)") in err
+    assert len(report["learning_curve"]) >= 2
+    listed = {ln.split()[-1] for ln in out.split("outputs:\n", 1)[1].splitlines() if ln.startswith("  ")}
+    written = {str(p) for p in run.rglob("*") if p.is_file()}
+    assert str(run / "eval_model.zip") in written and str(run / "learning_curve.json") in written
+    assert written <= listed, written - listed

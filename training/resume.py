@@ -1,0 +1,102 @@
+"""``python -m training.train --resume RUN_DIR``: continue an interrupted run from its newest checkpoint.
+
+A run folder holds ``config.json`` (the resolved config) and ``checkpoints/model_<steps>_steps.zip``
+(written at rollout boundaries, see :mod:`training.train`).  :func:`load_run` reads both without running
+code from them: the config is JSON read by the bounded reader of content files, the checkpoint's step
+count comes from the JSON ``data`` entry of the zip, and :func:`training.train.train` loads the weights
+with ``torch.load(weights_only=True)``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from training.config import TrainConfigError, apply_overrides, validate
+
+__all__ = ["FIXED_ON_RESUME", "latest_checkpoint", "load_run"]
+
+#: keys a resumed run cannot change: they place the run or shape the network of the checkpoint
+FIXED_ON_RESUME = ("name", "out_dir", "env_id", "env_config", "features", "net_arch", "row_dim", "features_dim",
+                   "token_dim", "attention_layers", "head_hidden")
+_CKPT = re.compile(r"model_(\d{1,20})_steps\.zip")
+_MAX_JSON = 4 * 2**20
+
+
+def latest_checkpoint(run_dir: Path) -> tuple[Path, int] | None:
+    """``(path, learner steps)`` of the newest ``checkpoints/model_<steps>_steps.zip`` (None: none).
+
+    The steps are the zip's recorded ``num_timesteps`` (its JSON ``data`` entry).
+
+    Raises:
+        TrainConfigError: a checkpoint that is not a readable SB3 zip, or whose step count disagrees with
+            its name.
+    """
+    found = [(int(m.group(1)), f) for f in (run_dir / "checkpoints").glob("model_*_steps.zip")
+             if (m := _CKPT.fullmatch(f.name)) and f.is_file()] if (run_dir / "checkpoints").is_dir() else []
+    if not found:
+        return None
+    steps, path = max(found)
+    try:
+        with zipfile.ZipFile(path) as z:
+            info = z.getinfo("data")
+            if info.file_size > _MAX_JSON:
+                raise ValueError(f"entry 'data' of {info.file_size} bytes")
+            recorded = json.loads(z.read("data").decode("utf-8")).get("num_timesteps")
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError, AttributeError, RecursionError) as e:
+        raise TrainConfigError(f"--resume: checkpoint {path} is not a readable model zip ({e})") from None
+    if recorded != steps:
+        raise TrainConfigError(f"--resume: checkpoint {path} records {recorded!r} learner steps, its name {steps}")
+    return path, steps
+
+
+def _read_json(path: Path) -> Any:
+    from monolith_envs.core.content import ContentError, read_text
+
+    try:
+        return json.loads(read_text(path, _MAX_JSON))
+    except ContentError as e:
+        raise TrainConfigError(f"--resume: {e}") from None
+    except (ValueError, RecursionError) as e:
+        raise TrainConfigError(f"--resume: {path} is not valid JSON ({str(e)[:200]})") from None
+
+
+def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict]:
+    """The config and the resume point of the run in ``run_dir``.
+
+    Returns ``(cfg, resume)``: the run's ``config.json`` validated, with ``overrides`` (``key=value``;
+    not the keys of :data:`FIXED_ON_RESUME`) applied and ``out_dir`` / ``name`` pointing at ``run_dir``;
+    ``resume = {"checkpoint": Path, "steps": int, "curve": [points of learning_curve.json up to steps]}``.
+
+    Raises:
+        TrainConfigError: no such folder, no or bad ``config.json``, no checkpoint, or an override of a
+            fixed key.
+    """
+    d = Path(run_dir)
+    if "\x00" in str(run_dir) or not d.is_dir():
+        raise TrainConfigError(f"--resume: {str(run_dir)!r} is not a run folder (a folder with config.json and "
+                               f"checkpoints/ written by python -m training.train)")
+    raw = _read_json(d / "config.json")
+    if not isinstance(raw, dict):
+        raise TrainConfigError(f"--resume: {d / 'config.json'} is not a JSON object")
+    cfg = validate(raw)
+    fixed = [o for o in overrides if o.partition("=")[0].strip().partition(".")[0] in FIXED_ON_RESUME]
+    if fixed:
+        raise TrainConfigError(f"--resume: {fixed[0]!r} cannot change on resume (the keys "
+                               f"{', '.join(FIXED_ON_RESUME)} place the run or shape its network)")
+    cfg = apply_overrides(cfg, list(overrides))
+    cfg["out_dir"], cfg["name"] = str(d.resolve().parent), d.resolve().name
+    found = latest_checkpoint(d)
+    if found is None:
+        raise TrainConfigError(f"--resume: {d} has no checkpoint (checkpoints/model_<steps>_steps.zip) to resume "
+                               f"from; start the run again")
+    path, steps = found
+    curve: list = []
+    if (d / "learning_curve.json").is_file():
+        pts = _read_json(d / "learning_curve.json")
+        if isinstance(pts, list):
+            curve = [p for p in pts if isinstance(p, dict) and isinstance(p.get("step"), int) and p["step"] <= steps]
+    return cfg, {"checkpoint": path, "steps": steps, "curve": curve}
