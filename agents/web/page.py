@@ -20,10 +20,12 @@ PAGE = """<!DOCTYPE html>
 <style>
 body { font-family: system-ui, sans-serif; margin: 0; background: #f6f4ee; color: #222; }
 header { padding: 8px 14px; background: #2f3b4a; color: #fff; font-size: 15px; }
-main { display: flex; flex-wrap: wrap; gap: 14px; padding: 12px; align-items: flex-start; }
-#board { flex: 0 1 auto; background: #fff; border: 1px solid #ccc; padding: 4px; max-width: 100%; }
-#board svg { display: block; max-width: 100%; height: auto; }
-#side { flex: 1 1 340px; min-width: 300px; max-width: 620px; display: flex; flex-direction: column; gap: 10px; }
+main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(320px, 440px); gap: 14px; padding: 12px;
+  align-items: start; }
+@media (max-width: 860px) { main { grid-template-columns: minmax(0, 1fr); } }
+#board { min-width: 0; background: #fff; border: 1px solid #ccc; padding: 4px; }
+#board svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 70px); }
+#side { display: flex; flex-direction: column; gap: 10px; position: sticky; top: 8px; }
 .panel { background: #fff; border: 1px solid #ccc; padding: 8px 10px; }
 #stage-title { font-weight: bold; margin: 4px 0; }
 #auto { color: #555; font-size: 13px; white-space: pre-wrap; }
@@ -41,7 +43,8 @@ button[disabled] { opacity: .55; cursor: wait; }
 #narration .entry.fresh { background: #fff6d8; }
 #result h2 { margin: 4px 0 8px; font-size: 18px; }
 #returns td, #returns th { padding: 2px 10px 2px 0; text-align: left; }
-[data-target].target { cursor: pointer; filter: drop-shadow(0 0 2px #e0a000) drop-shadow(0 0 2px #e0a000); }
+[data-target].target { cursor: pointer; }
+[data-target].target > rect, [data-target].target > polygon { stroke: #f0a800; stroke-width: 3.5px; }
 [data-target].target:hover { opacity: .75; }
 </style></head>
 <body data-state="loading">
@@ -62,7 +65,7 @@ button[disabled] { opacity: .55; cursor: wait; }
     <p><a id="replay-link" href="#" target="_blank">watch this game's replay</a></p>
     <button id="new-game">New game</button>
   </div>
-  <div class="panel"><b>Moves</b><div id="narration"></div></div>
+  <div class="panel"><b>Moves</b> <small>(yours in blue; the opponents' latest highlighted)</small><div id="narration"></div></div>
 </div>
 </main>
 <script>
@@ -154,13 +157,15 @@ function renderStage() {
   }
   $("auto").textContent = done.join("\\n");
   $("stage-title").textContent = "choose the " + node.title + ":";
+  let onBoard = 0;
   node.options.forEach((o, k) => {
     opts.appendChild(optionButton(o.label, o.node.action !== undefined ? o.node.name : "", () => choose(k), k));
     if (o.target) {
       const el = document.querySelector('#board [data-target="' + o.target + '"]');
-      if (el) el.classList.add("target");
+      if (el) { el.classList.add("target"); onBoard++; }
     }
   });
+  if (onBoard) $("stage-title").textContent += " (or click one outlined in gold on the board)";
 }
 
 function choose(k) {
