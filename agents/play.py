@@ -4,6 +4,7 @@ Command line::
 
     python -m agents.play ENV_ID [--opponents SPEC,...] [--seat 0|random] [--seed S] [--set key=value ...]
                                   [--record FILE] [--preload MODULE] [--trust-model-files]
+                                  [--web [--port P] [--host H]]
 
 The person plays seat ``--seat``; the other seats take the ``--opponents`` specs in seat order, one spec per
 opponent seat (default: ``heuristic`` in every one).  Every action is narrated as it happens (the
@@ -13,6 +14,10 @@ The Strategy Game the die, then the socket; in The Monolith the order or action,
 or number);
 ``help`` lists the commands, ``quit`` (or Ctrl-D, Ctrl-C) ends the game.  ``--record FILE`` writes the
 game's episode log (``python -m monolith_envs replay FILE``, also with ``--html``).
+
+``--web`` plays in the browser instead (:mod:`agents.web`): a local server, bound to 127.0.0.1 unless
+``--host`` says otherwise, on ``--port`` (default 8000; 0 = any free port), prints the URL and serves games
+until Ctrl-C (exit status 130).
 
 A game adds its board view, stage names and narration in ``agents/terminal/<game package>.py``
 (:mod:`agents.terminal`); every other part of this command is the same for all games.
@@ -57,8 +62,10 @@ def _parser() -> argparse.ArgumentParser:
                     help="let ppo:PATH model files run the code they name when loaded (only for files you trust)")
     ap.add_argument("--web", action="store_true",
                     help="play in the browser: start a local server and print its URL (Ctrl-C stops it)")
-    ap.add_argument("--port", type=_port, default=None, help="--web: port to listen on (default 8000; 0 = any free port)")
-    ap.add_argument("--host", default=None, help="--web: address to listen on (default 127.0.0.1, this machine only)")
+    ap.add_argument("--port", type=_port, default=None,
+                    help="--web: port to listen on (default 8000; 0 = any free port)")
+    ap.add_argument("--host", default=None,
+                    help="--web: address to listen on (default 127.0.0.1, this machine only)")
     return ap
 
 
