@@ -44,6 +44,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: "_Server"
     server_version = "monolith-envs-play"
     sys_version = ""
+    timeout = 15  # seconds a client may take to send its request (a body shorter than its Content-Length)
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         if self.server.verbose:
@@ -103,9 +104,16 @@ class _Handler(BaseHTTPRequestHandler):
         if int(length) > MAX_BODY:
             self._error(413, f"the body is {int(length)} bytes; at most {MAX_BODY} are accepted")
             return None
-        raw = self.rfile.read(int(length))
+        try:
+            raw = self.rfile.read(int(length))
+        except OSError:
+            self._error(408, f"the body did not arrive: {length.strip()} bytes were announced")
+            return None
         try:
             data = json.loads(raw.decode("utf-8"))
+        except RecursionError:
+            self._error(400, "the body is not valid UTF-8 JSON: nested too deeply")
+            return None
         except (UnicodeDecodeError, ValueError) as e:
             self._error(400, f"the body is not valid UTF-8 JSON: {str(e)[:120]}")
             return None
@@ -138,6 +146,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._error(404, f"no page {path[:80]!r} here: the game is at /")
         except WebError as e:
             self._error(e.status, str(e))
+        except Exception as e:  # noqa: BLE001 - an agent or a page that fails: one JSON line, not a traceback
+            self._error(500, f"the server failed: {type(e).__name__}: {str(e)[:300]}")
 
     do_HEAD = do_GET
 
@@ -161,6 +171,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._error(404, f"no action {path[:80]!r} here: POST /api/action or /api/new")
         except WebError as e:
             self._error(e.status, str(e))
+        except Exception as e:  # noqa: BLE001
+            self._error(500, f"the server failed: {type(e).__name__}: {str(e)[:300]}")
 
     def _refuse(self) -> None:
         self._error(405, f"method {self.command} is not allowed: GET the page and state, POST the moves")

@@ -82,6 +82,9 @@ class WebGame:
         name = raw.agent_selection
         return bool(raw.terminations[name] or raw.truncations[name])
 
+    def _yours(self) -> bool:
+        return self.raw.agent_name_mapping[self.raw.agent_selection] == self.seat
+
     def _step(self, a: int, s: int) -> None:
         before = self.game.clone(self.raw.game_state)
         self.env.step(int(a))
@@ -120,7 +123,7 @@ class WebGame:
 
         Raises:
             WebError: 400 when ``game_id`` is not a string or ``action`` not an integer in ``0..n-1``; 409 when
-                the game id is not the current game's or the game is over; 422 when the action is not legal
+                the game id is not the current game's, the game is over or an opponent's agent failed to move; 422 when the action is not legal
                 now (the message names it and says why).  Nothing changes then.
         """
         with self.lock:
@@ -133,6 +136,9 @@ class WebGame:
                 raise WebError(400, f"action must be 0..{n - 1}, got {action}")
             if self._over():
                 raise WebError(409, "the game is over; start a new game")
+            if not self._yours():
+                raise WebError(409, f"it is not your turn but {self.raw.agent_selection}'s, whose agent failed to "
+                                    "move; start a new game")
             mask = self.raw.observe(self.raw.agent_selection)["action_mask"]
             if not mask[action]:
                 exc = self.raw._explain_illegal(action, np.asarray(mask))
@@ -169,7 +175,7 @@ class WebGame:
         raw, game, state = self.raw, self.game, self.raw.game_state
         over = self._over()
         stages = None
-        if not over:
+        if not over and self._yours():
             mask = raw.observe(raw.agent_selection)["action_mask"]
             stages = stage_tree(game, state, mask, self.pieces)
         result = None

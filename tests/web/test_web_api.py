@@ -132,6 +132,7 @@ def test_malformed_and_foreign_requests_get_a_json_error_and_change_nothing(serv
         ("POST", "/api/action", b"{bad json", {}, 400, "not valid UTF-8 JSON"),
         ("POST", "/api/action", b"\xff\xfe", {}, 400, "not valid UTF-8 JSON"),
         ("POST", "/api/action", b"[1, 2]", {}, 400, "a JSON object with exactly the keys"),
+        ("POST", "/api/action", b"[" * 4000, {}, 400, "nested too deeply"),
         ("POST", "/api/action", {"game_id": gid}, {}, 400, "exactly the keys 'game_id' (string), 'action'"),
         ("POST", "/api/action", {"game_id": gid, "action": 1, "x": 2}, {}, 400, "exactly the keys"),
         ("POST", "/api/action", {"game_id": gid, "action": "1"}, {}, 400, "action must be an integer"),
@@ -223,3 +224,42 @@ def test_cli_serves_on_loopback_prints_the_url_and_stops_on_ctrl_c():
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130 and "Traceback" not in err and "stopped (Ctrl-C)" in out, (out, err)
+
+
+def test_a_short_body_times_out_and_a_failing_opponent_is_one_json_error(served, monkeypatch):
+    import json
+    import socket
+
+    from agents.web import server as web_server
+
+    monkeypatch.setattr(web_server._Handler, "timeout", 0.5)
+    before = _snapshot(served)
+    with socket.create_connection(("127.0.0.1", served.port), timeout=10) as sock:
+        sock.sendall(f"POST /api/action HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nContent-Type: application/json"
+                     f"\r\nContent-Length: 100\r\n\r\n{{".encode())
+        chunks = []
+        while chunk := sock.recv(4096):
+            chunks.append(chunk)
+        answer = b"".join(chunks).decode()
+    assert answer.startswith("HTTP/1.0 408") and "100 bytes were announced" in answer
+    assert _snapshot(served) == before
+
+    class Broken:
+        name = "broken"
+
+        def reset(self):
+            pass
+
+        def act(self, *args):
+            raise RuntimeError("the model file went away")
+
+    served.web.agents[1] = Broken()
+    leaf = _leaves(served.web.view()["stages"])[0]
+    status, err = served.request("POST", "/api/action", {"game_id": before[0], "action": leaf})
+    assert status == 500 and err == {"error": "the server failed: RuntimeError: the model file went away"}
+    view = served.web.view()
+    assert view["stages"] is None and not view["over"]  # the opponent's options are never offered
+    status, err = served.request("POST", "/api/action", {"game_id": before[0], "action": leaf})
+    assert status == 409 and "whose agent failed to move; start a new game" in err["error"]
+    status, st = served.request("POST", "/api/new", {"game_id": before[0]})
+    assert status == 200 and st["stages"] is not None  # a new game starts with the person's decision
