@@ -2,7 +2,7 @@
 
 The page reads ``GET /api/state`` and shows: the board as the person's seat sees it (the game's SVG), the
 current decision as the stages of terminal play (buttons; options that name a board element are also
-clickable on the board, outlined in gold), the narration of every move, and at the end the result with each
+clickable on the board, outlined in gold; one chosen earlier in the move is outlined in dashed blue), the narration of every move, and at the end the result with each
 seat's returns, a link to the game's replay page and a New game button.  Number keys 1-9 choose an option,
 Backspace goes back one stage of the move being entered.
 
@@ -45,6 +45,7 @@ button[disabled] { opacity: .55; cursor: wait; }
 #returns td, #returns th { padding: 2px 10px 2px 0; text-align: left; }
 [data-target].target { cursor: pointer; }
 [data-target].target > rect, [data-target].target > polygon { stroke: #f0a800; stroke-width: 3.5px; }
+[data-target].chosen > rect, [data-target].chosen > polygon { stroke: #1a6fd0; stroke-width: 4px; stroke-dasharray: 6 3; }
 [data-target].target:hover { opacity: .75; }
 </style></head>
 <body data-state="loading">
@@ -75,6 +76,7 @@ let S = null, node = null, path = [], busy = false, shown = 0;
 
 function setState(b) {
   busy = b;
+  if (b) $("stage-title").textContent = "waiting for the server (the opponents move)...";
   document.body.dataset.state = b ? "busy" : (S && S.over ? "over" : "ready");
   for (const x of document.querySelectorAll("#options button, #back, #new-game")) x.disabled = b;
 }
@@ -83,7 +85,9 @@ function error(msg) { $("error").textContent = msg || ""; $("error").hidden = !m
 async function api(method, url, body) {
   const opts = {method: method, headers: {}};
   if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
-  const r = await fetch(url, opts);
+  let r;
+  try { r = await fetch(url, opts); }
+  catch (e) { throw new Error("the server does not answer (was it stopped?): " + e.message); }
   let d = null;
   try { d = await r.json(); } catch (e) { throw new Error("the server answered " + r.status + " without JSON"); }
   if (!r.ok) throw new Error(d && d.error ? d.error : "the server answered " + r.status);
@@ -145,8 +149,12 @@ function optionButton(text, title, onclick, k) {
 function renderStage() {
   const opts = $("options");
   opts.textContent = "";
-  for (const el of document.querySelectorAll("#board [data-target]")) el.classList.remove("target");
-  const done = path.map(p => p.said).concat(node ? node.auto : []);
+  for (const el of document.querySelectorAll("#board [data-target]")) el.classList.remove("target", "chosen");
+  for (const p of path) {
+    const el = p.target && document.querySelector('#board [data-target="' + p.target + '"]');
+    if (el) el.classList.add("chosen");
+  }
+  const done = path.flatMap(p => p.said).concat(node ? node.auto : []);
   $("back").hidden = path.length === 0;
   if (!node) { $("stage-title").textContent = ""; $("auto").textContent = ""; return; }
   if (node.action !== undefined) {  // the whole move was forced
@@ -171,7 +179,7 @@ function renderStage() {
 function choose(k) {
   if (busy || !node || !node.options) return;
   const o = node.options[k];
-  path.push({node: node, said: node.title + ": " + o.label});
+  path.push({node: node, said: node.auto.concat([node.title + ": " + o.label]), target: o.target});
   if (o.node.action !== undefined) { node = o.node; send(o.node.action); return; }
   node = o.node;
   renderStage();
