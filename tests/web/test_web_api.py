@@ -158,6 +158,7 @@ def test_malformed_and_foreign_requests_get_a_json_error_and_change_nothing(serv
         ("OPTIONS", "/api/action", None, {}, 405, "method OPTIONS is not allowed"),
         ("GET", "/etc/passwd", None, {}, 404, "no page"),
         ("GET", "/replay/0123456789abcdef.html", None, {}, 404, "no finished game"),
+        ("GET", f"/replay/{gid}.html", None, {}, 404, "no finished game"),  # no omniscient replay mid-game
         ("POST", "/api/state", {"game_id": gid}, {}, 404, "no action"),
     ]
     for method, path, body, headers, code, text in cases:
@@ -202,7 +203,9 @@ def test_cli_refuses_web_options_that_cannot_work(capsys):
                        (["monolith_arena_v0", "--web", "--port", "70000"], "must be a port number 0-65535"),
                        (["monolith_arena_v0", "--web", "--record", "x.json"], "--record is for terminal play"),
                        (["monolith_arena_v0", "--web", "--opponents", "human"], "an opponent cannot be 'human'"),
-                       (["monolith_arena_v0", "--web", "--opponents", "nosuch"], "nosuch")]:
+                       (["monolith_arena_v0", "--web", "--opponents", "nosuch"], "nosuch"),
+                       (["monolith_arena_v0", "--web", "--host", "203.0.113.9", "--port", "0"],
+                        "--web: cannot listen on 203.0.113.9:0: ")]:
         with pytest.raises(SystemExit) as e:
             play_main(argv)
         assert e.value.code == 2
