@@ -44,6 +44,8 @@ button[disabled] { opacity: .55; cursor: wait; }
 #result h2 { margin: 4px 0 8px; font-size: 18px; }
 #returns td, #returns th { padding: 2px 10px 2px 0; text-align: left; }
 [data-target].target { cursor: pointer; }
+#board.picking svg * { pointer-events: none; }  /* pieces drawn over a target never take its click */
+#board.picking [data-target].target, #board.picking [data-target].target * { pointer-events: auto; }
 [data-target].target > rect, [data-target].target > polygon { stroke: #f0a800; stroke-width: 3.5px; }
 [data-target].chosen > rect, [data-target].chosen > polygon { stroke: #1a6fd0; stroke-width: 4px; stroke-dasharray: 6 3; }
 [data-target].target:hover { opacity: .75; }
@@ -154,6 +156,7 @@ function renderStage() {
     const el = p.target && document.querySelector('#board [data-target="' + p.target + '"]');
     if (el) el.classList.add("chosen");
   }
+  $("board").classList.remove("picking");
   const done = path.flatMap(p => p.said).concat(node ? node.auto : []);
   $("back").hidden = path.length === 0;
   if (!node) { $("stage-title").textContent = ""; $("auto").textContent = ""; return; }
@@ -173,6 +176,7 @@ function renderStage() {
       if (el) { el.classList.add("target"); onBoard++; }
     }
   });
+  $("board").classList.toggle("picking", onBoard > 0);
   if (onBoard) $("stage-title").textContent += " (or click one outlined in gold on the board)";
 }
 

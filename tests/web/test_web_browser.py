@@ -1,5 +1,5 @@
 """Browser play in headless Chromium: each game clicked through to the end against ``random``, clicks on the
-board, the narration and the result, and a malformed request sent from the page.
+board (a hex, a socket, a space), the narration and the result, and a malformed request sent from the page.
 
 Skipped when ``chromium`` / ``chromedriver`` are not installed, unless ``MONOLITH_ENVS_REQUIRE_BROWSER=1``
 (CI), where a missing browser fails (the same driver as the HTML replay's test).
@@ -74,6 +74,19 @@ def test_a_game_clicked_through_to_the_end_shows_the_engines_result(driver, tmp_
             assert _async(wd, WAIT_READY) == "ready"
             assert served.web.raw.episode_log.actions[0] == served.web.game.layout.index("SELECT_HEX", 9)
             assert "P0 selects hex 09" in wd.text("#narration")
+        else:  # reach a decision that names a board element (a space, a socket), then choose it on the board
+            kind = {"monolith_strategy_v0": "socket:", "the_monolith_v0": "space:"}[eid]
+            for _ in range(80):
+                targets = wd.js("return [...document.querySelectorAll('#board .target')].map(e => e.dataset.target)")
+                if targets:
+                    break
+                wd.click("#options button.opt")
+                assert _async(wd, WAIT_READY) == "ready"
+            assert targets and all(t.startswith(kind) for t in targets), targets
+            before = (served.web.raw.num_decisions, wd.text("#auto"))
+            wd.click(f'#board [data-target="{targets[-1]}"]')
+            assert _async(wd, WAIT_READY) in ("ready", "over")
+            assert (served.web.raw.num_decisions, wd.text("#auto")) != before
         played = _async(wd, PLAY_TO_END)
         assert "error" not in played and played["clicks"] > 0, played
         web = served.web
