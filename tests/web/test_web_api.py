@@ -266,3 +266,18 @@ def test_a_short_body_times_out_and_a_failing_opponent_is_one_json_error(served,
     assert status == 409 and "whose agent failed to move; start a new game" in err["error"]
     status, st = served.request("POST", "/api/new", {"game_id": before[0]})
     assert status == 200 and st["stages"] is not None  # a new game starts with the person's decision
+
+
+def test_a_person_in_the_second_seat_sees_the_first_seats_move_already_made(tmp_path):
+    served = Served("monolith_arena_v0", {}, 3, tmp_path, seat=1)
+    try:
+        status, st = served.request("GET", "/api/state")
+        assert status == 200 and st["seat"] == 1 and st["players"] == ["random", "you"]
+        assert [e["seat"] for e in st["narration"]] == [0] and st["decisions"] == 1
+        assert st["narration"][0]["lines"][0].startswith("P0 selects hex ")
+        assert "as seen by P1" in st["svg"] and st["stages"]["title"] == "hex"
+        hexes = [o["target"] for o in st["stages"]["options"]]
+        taken = served.web.raw.episode_log.actions[0] - served.web.game.layout.index("SELECT_HEX", 0)
+        assert f"hex:{taken}" not in hexes and len(hexes) == 18
+    finally:
+        served.close()
