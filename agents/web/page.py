@@ -7,9 +7,9 @@ seat's returns, a link to the game's replay page and a New game button.  Number 
 Backspace goes back one stage of the move being entered.
 
 Element ids (stable, used by the tests): ``status``, ``board`` (holds the SVG), ``decision``, ``auto`` (stages
-taken at once and the ones chosen so far), ``stage-title``, ``options`` (one ``button.opt`` per option),
-``back``, ``error``, ``narration`` (one ``div.entry`` per move), ``result``, ``verdict``, ``returns`` (a table,
-one row per seat), ``replay-link``, ``new-game``.  ``body[data-state]`` is ``loading``, ``ready``, ``busy``
+taken at once and the ones chosen so far), ``stage-title``, ``hint`` (shown when options can be clicked on
+the board), ``options`` (one ``button.opt`` per option), ``back``, ``error``, ``narration`` (one ``div.entry``
+per move), ``result``, ``verdict``, ``returns`` (a table, one row per seat), ``replay-link``, ``new-game``.  ``body[data-state]`` is ``loading``, ``ready``, ``busy``
 (a request is under way) or ``over``.
 """
 
@@ -20,7 +20,7 @@ PAGE = """<!DOCTYPE html>
 <style>
 body { font-family: system-ui, sans-serif; margin: 0; background: #f6f4ee; color: #222; }
 header { padding: 8px 14px; background: #2f3b4a; color: #fff; font-size: 15px; }
-main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(320px, 440px); gap: 14px; padding: 12px;
+main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 440px); gap: 14px; padding: 12px;
   align-items: start; }
 @media (max-width: 860px) { main { grid-template-columns: minmax(0, 1fr); } }
 #board { min-width: 0; background: #fff; border: 1px solid #ccc; padding: 4px; }
@@ -28,6 +28,7 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) minmax(320px, 440px)
 #side { display: flex; flex-direction: column; gap: 10px; position: sticky; top: 8px; }
 .panel { background: #fff; border: 1px solid #ccc; padding: 8px 10px; }
 #stage-title { font-weight: bold; margin: 4px 0; }
+#hint { color: #8a6500; font-size: 13px; margin: -2px 0 4px; }
 #auto { color: #555; font-size: 13px; white-space: pre-wrap; }
 #options { display: flex; flex-direction: column; gap: 4px; max-height: 46vh; overflow-y: auto; }
 button.opt { text-align: left; padding: 5px 8px; font-size: 14px; border: 1px solid #99a; background: #eef1f6;
@@ -58,6 +59,7 @@ button[disabled] { opacity: .55; cursor: wait; }
   <div class="panel" id="decision">
     <div id="auto"></div>
     <div id="stage-title"></div>
+    <div id="hint" hidden>or click one outlined in gold on the board</div>
     <div id="options"></div>
     <button id="back" hidden>back (undo a stage of this move)</button>
   </div>
@@ -78,7 +80,7 @@ let S = null, node = null, path = [], busy = false, shown = 0;
 
 function setState(b) {
   busy = b;
-  if (b) $("stage-title").textContent = "waiting for the server (the opponents move)...";
+  if (b) { $("stage-title").textContent = "waiting for the server (the opponents move)..."; $("hint").hidden = true; }
   document.body.dataset.state = b ? "busy" : (S && S.over ? "over" : "ready");
   for (const x of document.querySelectorAll("#options button, #back, #new-game")) x.disabled = b;
 }
@@ -157,6 +159,7 @@ function renderStage() {
     if (el) el.classList.add("chosen");
   }
   $("board").classList.remove("picking");
+  $("hint").hidden = true;
   const done = path.flatMap(p => p.said).concat(node ? node.auto : []);
   $("back").hidden = path.length === 0;
   if (!node) { $("stage-title").textContent = ""; $("auto").textContent = ""; return; }
@@ -177,7 +180,7 @@ function renderStage() {
     }
   });
   $("board").classList.toggle("picking", onBoard > 0);
-  if (onBoard) $("stage-title").textContent += " (or click one outlined in gold on the board)";
+  $("hint").hidden = !onBoard;
 }
 
 function choose(k) {
