@@ -2,15 +2,16 @@
 
 The page reads ``GET /api/state`` and shows: the board as the person's seat sees it (the game's SVG), the
 current decision as the stages of terminal play (buttons; options that name a board element are also
-clickable on the board, outlined in gold; one chosen earlier in the move is outlined in dashed blue), the narration of every move, and at the end the result with each
-seat's returns, a link to the game's replay page and a New game button.  Number keys 1-9 choose an option,
-Backspace goes back one stage of the move being entered.
+clickable on the board, outlined in gold; one chosen earlier in the move is outlined in dashed blue), the
+narration of every move, and at the end the result with each seat's returns, a link to the game's replay
+page and a New game button.  Number keys 1-9 choose an option, Backspace goes back one stage of the move
+being entered.
 
 Element ids (stable, used by the tests): ``status``, ``board`` (holds the SVG), ``decision``, ``auto`` (stages
 taken at once and the ones chosen so far), ``stage-title``, ``hint`` (shown when options can be clicked on
 the board), ``options`` (one ``button.opt`` per option), ``back``, ``error``, ``narration`` (one ``div.entry``
-per move), ``result``, ``verdict``, ``returns`` (a table, one row per seat), ``replay-link``, ``new-game``.  ``body[data-state]`` is ``loading``, ``ready``, ``busy``
-(a request is under way) or ``over``.
+per move), ``result``, ``verdict``, ``returns`` (a table, one row per seat), ``replay-link``, ``new-game``.
+``body[data-state]`` is ``loading``, ``ready``, ``busy`` (a request is under way) or ``over``.
 """
 
 PAGE = """<!DOCTYPE html>

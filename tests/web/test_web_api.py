@@ -230,7 +230,6 @@ def test_cli_serves_on_loopback_prints_the_url_and_stops_on_ctrl_c():
 
 
 def test_a_short_body_times_out_and_a_failing_opponent_is_one_json_error(served, monkeypatch):
-    import json
     import socket
 
     from agents.web import server as web_server
