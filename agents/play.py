@@ -4,6 +4,7 @@ Command line::
 
     python -m agents.play ENV_ID [--opponents SPEC,...] [--seat 0|random] [--seed S] [--set key=value ...]
                                   [--record FILE] [--preload MODULE] [--trust-model-files]
+                                  [--web [--port P] [--host H]]
 
 The person plays seat ``--seat``; the other seats take the ``--opponents`` specs in seat order, one spec per
 opponent seat (default: ``heuristic`` in every one).  Every action is narrated as it happens (the
@@ -13,6 +14,10 @@ The Strategy Game the die, then the socket; in The Monolith the order or action,
 or number);
 ``help`` lists the commands, ``quit`` (or Ctrl-D, Ctrl-C) ends the game.  ``--record FILE`` writes the
 game's episode log (``python -m monolith_envs replay FILE``, also with ``--html``).
+
+``--web`` plays in the browser instead (:mod:`agents.web`): a local server, bound to 127.0.0.1 unless
+``--host`` says otherwise, on ``--port`` (default 8000; 0 = any free port), prints the URL and serves games
+until Ctrl-C (exit status 130).
 
 A game adds its board view, stage names and narration in ``agents/terminal/<game package>.py``
 (:mod:`agents.terminal`); every other part of this command is the same for all games.
@@ -57,7 +62,19 @@ def _parser() -> argparse.ArgumentParser:
                     help="module to import first (registers extra env ids)")
     ap.add_argument("--trust-model-files", action="store_true",
                     help="let ppo:PATH model files run the code they name when loaded (only for files you trust)")
+    ap.add_argument("--web", action="store_true",
+                    help="play in the browser: start a local server and print its URL (Ctrl-C stops it)")
+    ap.add_argument("--port", type=_port, default=None,
+                    help="--web: port to listen on (default 8000; 0 = any free port)")
+    ap.add_argument("--host", default=None,
+                    help="--web: address to listen on (default 127.0.0.1, this machine only)")
     return ap
+
+
+def _port(text: str) -> int:
+    if not text.strip().isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number 0-65535, got {text!r}")
+    return int(text)
 
 
 def _opponent_specs(ap: argparse.ArgumentParser, text: str | None, env_id: str, n: int, seat: int) -> list[str]:
@@ -82,6 +99,11 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     """
     ap = _parser()
     args = ap.parse_args(argv)
+    if not args.web and (args.port is not None or args.host is not None):
+        ap.error("--port and --host are options of --web (play in the browser)")
+    if args.web and args.record:
+        ap.error("--record is for terminal play; with --web every finished game's log is kept (its folder is "
+                 "printed) and the page links its replay")
     if args.record:
         _check_record_path(ap, args.record)
     if args.trust_model_files:
@@ -116,6 +138,8 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
             agents.append(HumanAgent(input_fn, output_fn, pieces) if s == seat else make_agent(next(specs), args.env_id))
         except (ValueError, FileNotFoundError, AgentError) as e:
             ap.error(str(e))
+    if args.web:
+        return _web(ap, args, env, agents, seat, seed, pieces, output_fn)
     out = output_fn
     others = ", ".join(f"player_{i}={a.name}" for i, a in enumerate(agents) if i != seat)
     out(wrap(f"{args.env_id}, seed {seed}: you are player_{seat}; "
@@ -157,6 +181,19 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     return res
 
 
+def _web(ap, args, env, agents, seat: int, seed: int, pieces, out) -> int:
+    """``--web``: serve games in the browser until Ctrl-C (:mod:`agents.web`); returns 130."""
+    from agents import HumanAgent
+    from agents.web import run
+
+    if any(isinstance(a, HumanAgent) for s, a in enumerate(agents) if s != seat):
+        ap.error("--web: an opponent cannot be 'human' (it would wait for terminal input); give agent specs such "
+                 "as random, heuristic, mcts:N, ppo:PATH")
+    host, port = args.host or "127.0.0.1", 8000 if args.port is None else args.port
+    try:
+        return run(env, agents, seat, seed, pieces, host, port, out)
+    except OSError as e:
+        ap.error(f"--web: cannot listen on {host}:{port}: {e.strerror or e}")
 def _check_record_path(ap: argparse.ArgumentParser, path: str) -> None:
     """``--record FILE`` is checked before the game by creating it (and its folder): a NUL byte, a folder,
     a device or an unwritable place is one ``error:`` line, not a traceback after the game."""
@@ -185,5 +222,5 @@ def _record(path: str | None, raw, agents, seat: int, out) -> None:
 
 
 if __name__ == "__main__":
-    main()
-    sys.exit(0)
+    code = main()
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,38 @@
+"""Play in the browser: ``python -m agents.play ENV_ID --web [--port P] [--host H] --opponents ...``.
+
+A local server (the standard library's ``ThreadingHTTPServer``, bound to 127.0.0.1 by default) serves one
+static page that shows the board from the person's seat (the game's SVG drawing), enters a move in the
+stages of terminal play (buttons, or clicks on the board's hexes, sockets and spaces), narrates every move,
+and at the end offers a new game and the game's replay page.
+
+- :mod:`agents.web.staging`: the stages of the legal actions as data (:func:`stage_tree`).
+- :mod:`agents.web.session`: :class:`WebGame`, the games behind the page, and the checks of each move.
+- :mod:`agents.web.server`: the HTTP routes and the checks of each request (origin, host, body).
+- :mod:`agents.web.page`: the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .server import MAX_BODY, make_server, serve_forever, url_of
+from .session import WebError, WebGame
+from .staging import stage_tree
+
+__all__ = ["MAX_BODY", "WebError", "WebGame", "make_server", "run", "serve_forever", "stage_tree", "url_of"]
+
+
+def run(env: Any, agents: list, seat: int, seed: int, pieces: Any, host: str, port: int, out=print) -> int:
+    """Serve games of ``env`` until Ctrl-C (see :class:`WebGame` for the arguments); prints the URL.
+
+    Returns:
+        130 after Ctrl-C.
+
+    Raises:
+        OSError: ``host:port`` cannot be listened on.
+    """
+    web = WebGame(env, agents, seat, seed, pieces)
+    server = make_server(web, host, port)
+    out(f"{web.raw.env_id}: open {url_of(server)} in a browser (Ctrl-C stops the server); "
+        f"finished games' logs go to {web.log_dir}")
+    return serve_forever(server, out)

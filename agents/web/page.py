@@ -1,0 +1,214 @@
+"""The one static page of browser play: plain HTML, CSS and JavaScript, nothing loaded from anywhere else.
+
+The page reads ``GET /api/state`` and shows: the board as the person's seat sees it (the game's SVG), the
+current decision as the stages of terminal play (buttons; options that name a board element are also
+clickable on the board, outlined in gold; one chosen earlier in the move is outlined in dashed blue), the
+narration of every move, and at the end the result with each seat's returns, a link to the game's replay
+page and a New game button.  Number keys 1-9 choose an option, Backspace goes back one stage of the move
+being entered.
+
+Element ids (stable, used by the tests): ``status``, ``board`` (holds the SVG), ``decision``, ``auto`` (stages
+taken at once and the ones chosen so far), ``stage-title``, ``hint`` (shown when options can be clicked on
+the board), ``options`` (one ``button.opt`` per option), ``back``, ``error``, ``narration`` (one ``div.entry``
+per move), ``result``, ``verdict``, ``returns`` (a table, one row per seat), ``replay-link``, ``new-game``.
+``body[data-state]`` is ``loading``, ``ready``, ``busy`` (a request is under way) or ``over``.
+"""
+
+PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>monolith_envs: play</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 0; background: #f6f4ee; color: #222; }
+header { padding: 8px 14px; background: #2f3b4a; color: #fff; font-size: 15px; }
+main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 440px); gap: 14px; padding: 12px;
+  align-items: start; }
+@media (max-width: 860px) { main { grid-template-columns: minmax(0, 1fr); } }
+#board { min-width: 0; background: #fff; border: 1px solid #ccc; padding: 4px; }
+#board svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 70px); }
+#side { display: flex; flex-direction: column; gap: 10px; position: sticky; top: 8px; }
+.panel { background: #fff; border: 1px solid #ccc; padding: 8px 10px; }
+#stage-title { font-weight: bold; margin: 4px 0; }
+#hint { color: #8a6500; font-size: 13px; margin: -2px 0 4px; }
+#auto { color: #555; font-size: 13px; white-space: pre-wrap; }
+#options { display: flex; flex-direction: column; gap: 4px; max-height: 46vh; overflow-y: auto; }
+button.opt { text-align: left; padding: 5px 8px; font-size: 14px; border: 1px solid #99a; background: #eef1f6;
+  border-radius: 4px; cursor: pointer; }
+button.opt:hover:not([disabled]) { background: #dde6f5; }
+button.opt .key { display: inline-block; min-width: 1.6em; color: #667; }
+button[disabled] { opacity: .55; cursor: wait; }
+#back { margin-top: 6px; }
+#error { color: #a00; white-space: pre-wrap; }
+#narration { max-height: 34vh; overflow-y: auto; font-family: monospace; font-size: 12.5px; }
+#narration .entry { white-space: pre-wrap; border-bottom: 1px solid #eee; padding: 2px 0; }
+#narration .entry.you { color: #1a4f8a; }
+#narration .entry.fresh { background: #fff6d8; }
+#result h2 { margin: 4px 0 8px; font-size: 18px; }
+#returns td, #returns th { padding: 2px 10px 2px 0; text-align: left; }
+[data-target].target { cursor: pointer; }
+#board.picking svg * { pointer-events: none; }  /* pieces drawn over a target never take its click */
+#board.picking [data-target].target, #board.picking [data-target].target * { pointer-events: auto; }
+[data-target].target > rect, [data-target].target > polygon { stroke: #f0a800; stroke-width: 3.5px; }
+[data-target].chosen > rect, [data-target].chosen > polygon { stroke: #1a6fd0; stroke-width: 4px; stroke-dasharray: 6 3; }
+[data-target].target:hover { opacity: .75; }
+</style></head>
+<body data-state="loading">
+<header id="status">loading...</header>
+<main>
+<div id="board" aria-label="the board"></div>
+<div id="side">
+  <div class="panel" id="decision">
+    <div id="auto"></div>
+    <div id="stage-title"></div>
+    <div id="hint" hidden>or click one outlined in gold on the board</div>
+    <div id="options"></div>
+    <button id="back" hidden>back (undo a stage of this move)</button>
+  </div>
+  <div class="panel" id="error" hidden></div>
+  <div class="panel" id="result" hidden>
+    <h2 id="verdict"></h2>
+    <table id="returns"><thead><tr><th>seat</th><th>outcome</th><th>return</th></tr></thead><tbody></tbody></table>
+    <p><a id="replay-link" href="#" target="_blank">watch this game's replay</a></p>
+    <button id="new-game">New game</button>
+  </div>
+  <div class="panel"><b>Moves</b> <small>(yours in blue; the opponents' latest highlighted)</small><div id="narration"></div></div>
+</div>
+</main>
+<script>
+"use strict";
+const $ = id => document.getElementById(id);
+let S = null, node = null, path = [], busy = false, shown = 0;
+
+function setState(b) {
+  busy = b;
+  if (b) { $("stage-title").textContent = "waiting for the server (the opponents move)..."; $("hint").hidden = true; }
+  document.body.dataset.state = b ? "busy" : (S && S.over ? "over" : "ready");
+  for (const x of document.querySelectorAll("#options button, #back, #new-game")) x.disabled = b;
+}
+function error(msg) { $("error").textContent = msg || ""; $("error").hidden = !msg; }
+
+async function api(method, url, body) {
+  const opts = {method: method, headers: {}};
+  if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
+  let r;
+  try { r = await fetch(url, opts); }
+  catch (e) { throw new Error("the server does not answer (was it stopped?): " + e.message); }
+  let d = null;
+  try { d = await r.json(); } catch (e) { throw new Error("the server answered " + r.status + " without JSON"); }
+  if (!r.ok) throw new Error(d && d.error ? d.error : "the server answered " + r.status);
+  return d;
+}
+async function request(method, url, body) {
+  setState(true);
+  try { show(await api(method, url, body)); error(""); }
+  catch (e) { error(e.message); if (S) { node = S.stages; path = []; } setState(false); renderStage(); }
+}
+
+function show(st) {
+  const fresh = S && S.game_id === st.game_id ? shown : 0;
+  S = st; node = st.stages; path = [];
+  const opp = st.players.map((p, i) => i === st.seat ? null : "player_" + i + "=" + p).filter(x => x).join(", ");
+  $("status").textContent = st.env_id + ", seed " + st.seed + ": you are player_" + st.seat +
+    (opp ? "; opponents: " + opp : "") + "; decision " + st.decisions + (st.over ? " (game over)" : "");
+  $("board").innerHTML = st.svg;
+  const nar = $("narration");
+  nar.textContent = "";
+  st.narration.forEach((e, k) => {
+    const div = document.createElement("div");
+    div.className = "entry" + (e.seat === st.seat ? " you" : "") + (k >= fresh && e.seat !== st.seat ? " fresh" : "");
+    div.textContent = e.lines.join("\\n");
+    nar.appendChild(div);
+  });
+  shown = st.narration.length;
+  nar.scrollTop = nar.scrollHeight;
+  const res = st.result;
+  $("result").hidden = !res;
+  $("decision").hidden = !!res;
+  if (res) {
+    $("verdict").textContent = "game over after " + st.decisions + " decisions: " + res.verdict;
+    const body = $("returns").tBodies[0];
+    body.textContent = "";
+    res.returns.forEach((r, i) => {
+      const tr = body.insertRow();
+      tr.insertCell().textContent = "player_" + i + (i === st.seat ? " (you)" : " (" + st.players[i] + ")");
+      tr.insertCell().textContent = res.outcome ? res.outcome[i] : "truncated";
+      tr.insertCell().textContent = String(r);
+    });
+    $("replay-link").href = res.replay;
+  }
+  renderStage();
+  setState(false);
+}
+
+function optionButton(text, title, onclick, k) {
+  const b = document.createElement("button");
+  b.className = "opt";
+  if (k < 9) { const s = document.createElement("span"); s.className = "key"; s.textContent = (k + 1) + ")"; b.appendChild(s); }
+  b.appendChild(document.createTextNode(text));
+  if (title) b.title = title;
+  b.disabled = busy;
+  b.addEventListener("click", onclick);
+  return b;
+}
+
+function renderStage() {
+  const opts = $("options");
+  opts.textContent = "";
+  for (const el of document.querySelectorAll("#board [data-target]")) el.classList.remove("target", "chosen");
+  for (const p of path) {
+    const el = p.target && document.querySelector('#board [data-target="' + p.target + '"]');
+    if (el) el.classList.add("chosen");
+  }
+  $("board").classList.remove("picking");
+  $("hint").hidden = true;
+  const done = path.flatMap(p => p.said).concat(node ? node.auto : []);
+  $("back").hidden = path.length === 0;
+  if (!node) { $("stage-title").textContent = ""; $("auto").textContent = ""; return; }
+  if (node.action !== undefined) {  // the whole move was forced
+    $("auto").textContent = done.join("\\n");
+    $("stage-title").textContent = "the only legal move:";
+    opts.appendChild(optionButton(node.name, node.name, () => send(node.action), 0));
+    return;
+  }
+  $("auto").textContent = done.join("\\n");
+  $("stage-title").textContent = "choose the " + node.title + ":";
+  let onBoard = 0;
+  node.options.forEach((o, k) => {
+    opts.appendChild(optionButton(o.label, o.node.action !== undefined ? o.node.name : "", () => choose(k), k));
+    if (o.target) {
+      const el = document.querySelector('#board [data-target="' + o.target + '"]');
+      if (el) { el.classList.add("target"); onBoard++; }
+    }
+  });
+  $("board").classList.toggle("picking", onBoard > 0);
+  $("hint").hidden = !onBoard;
+}
+
+function choose(k) {
+  if (busy || !node || !node.options) return;
+  const o = node.options[k];
+  path.push({node: node, said: node.auto.concat([node.title + ": " + o.label]), target: o.target});
+  if (o.node.action !== undefined) { node = o.node; send(o.node.action); return; }
+  node = o.node;
+  renderStage();
+}
+function back() { if (!busy && path.length) { node = path.pop().node; renderStage(); } }
+function send(action) { request("POST", "/api/action", {game_id: S.game_id, action: action}); }
+
+$("board").addEventListener("click", ev => {
+  const el = ev.target.closest ? ev.target.closest("[data-target]") : null;
+  if (!el || busy || !node || !node.options) return;
+  const k = node.options.findIndex(o => o.target === el.getAttribute("data-target"));
+  if (k >= 0) choose(k);
+});
+$("back").addEventListener("click", back);
+$("new-game").addEventListener("click", () => request("POST", "/api/new", {game_id: S.game_id}));
+document.addEventListener("keydown", ev => {
+  if (ev.target.tagName === "INPUT" || busy) return;
+  if (ev.key === "Backspace") { back(); ev.preventDefault(); }
+  else if (/^[1-9]$/.test(ev.key) && node && node.options && node.options[+ev.key - 1]) choose(+ev.key - 1);
+});
+request("GET", "/api/state");
+</script>
+</body></html>
+"""

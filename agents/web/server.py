@@ -1,0 +1,225 @@
+"""The local web server of ``python -m agents.play ENV --web``: the standard library's ``ThreadingHTTPServer``.
+
+Routes (everything else is a 404; any other method a 405):
+
+- ``GET /`` the page (:mod:`agents.web.page`); ``GET /api/state`` the game as :meth:`WebGame.view` JSON;
+  ``GET /replay/<game id>.html`` a finished game's replay page.
+- ``POST /api/action`` ``{"game_id": str, "action": int}`` plays the person's move; ``POST /api/new``
+  ``{"game_id": str}`` starts the next game.  Both answer with the new state.
+
+Every request is checked before anything else: the ``Host`` header must name this server on a local name
+(``127.0.0.1``, ``localhost``, ``[::1]`` or the ``--host`` it was started with) and its port, which blocks DNS
+rebinding; an ``Origin`` header, when sent, must be this server's own origin, and ``Sec-Fetch-Site:
+cross-site`` is refused.  A POST must be ``application/json`` with a ``Content-Length`` of at most
+:data:`MAX_BODY` bytes, a JSON object with exactly the expected keys.  Every refusal is a 4xx JSON answer
+``{"error": "..."}`` and changes nothing in the game.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from .page import PAGE
+from .session import WebError, WebGame
+
+__all__ = ["MAX_BODY", "make_server", "serve_forever", "url_of"]
+
+#: largest POST body accepted, in bytes
+MAX_BODY = 4096
+_LOCAL = ("127.0.0.1", "localhost", "[::1]")
+_PAGE_CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
+             "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+_REPLAY = re.compile(r"/replay/([0-9a-f]{16})\.html")
+
+
+def _host_name(host: str) -> str:
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: "_Server"
+    server_version = "monolith-envs-play"
+    sys_version = ""
+    timeout = 15  # seconds a client may take to send its request (a body shorter than its Content-Length)
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        if self.server.verbose:
+            super().log_message(format, *args)
+
+    # ------------------------------------------------------------------ answers
+    def _send(self, status: int, body: bytes, ctype: str, csp: str | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("X-Frame-Options", "DENY")
+        self.send_header("Referrer-Policy", "no-referrer")
+        if csp:
+            self.send_header("Content-Security-Policy", csp)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, status: int, data: Any) -> None:
+        self._send(status, json.dumps(data, separators=(",", ":")).encode(), "application/json; charset=utf-8")
+
+    def _error(self, status: int, message: str) -> None:
+        self.close_connection = True
+        self._json(status, {"error": message})
+
+    # ------------------------------------------------------------------ checks
+    def _allowed_hosts(self) -> set[str]:
+        port = self.server.server_address[1]
+        return {f"{h}:{port}" for h in self.server.host_names}
+
+    def _check_origin(self) -> str | None:
+        """Why this request is refused (another site, another Host), or None."""
+        host = (self.headers.get("Host") or "").strip().lower()
+        if host not in self._allowed_hosts():
+            return (f"refused: Host {host[:80]!r} is not this server (use "
+                    f"http://127.0.0.1:{self.server.server_address[1]}/)")
+        origin = self.headers.get("Origin")
+        if origin is not None and origin.strip().lower() not in {f"http://{h}" for h in self._allowed_hosts()}:
+            return f"refused: requests from the origin {origin[:80]!r} are not accepted, only from this page"
+        if (self.headers.get("Sec-Fetch-Site") or "").lower() == "cross-site":
+            return "refused: a cross-site request"
+        return None
+
+    def _body(self, keys: dict[str, str]) -> dict | None:
+        """The JSON object of a POST with exactly ``keys`` (name -> what it is); answers the error itself and
+        returns None when the body is refused."""
+        ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            self._error(415, f"the body must be application/json, got {ctype or 'no Content-Type'!r}")
+            return None
+        length = self.headers.get("Content-Length")
+        if length is None or not length.strip().isdigit():
+            self._error(411, "a Content-Length header (a byte count) is required")
+            return None
+        if int(length) > MAX_BODY:
+            self._error(413, f"the body is {int(length)} bytes; at most {MAX_BODY} are accepted")
+            return None
+        try:
+            raw = self.rfile.read(int(length))
+        except OSError:
+            self._error(408, f"the body did not arrive: {length.strip()} bytes were announced")
+            return None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except RecursionError:
+            self._error(400, "the body is not valid UTF-8 JSON: nested too deeply")
+            return None
+        except (UnicodeDecodeError, ValueError) as e:
+            self._error(400, f"the body is not valid UTF-8 JSON: {str(e)[:120]}")
+            return None
+        want = ", ".join(f"{k!r} ({v})" for k, v in keys.items())
+        if not isinstance(data, dict) or set(data) != set(keys):
+            got = sorted(map(str, data))[:10] if isinstance(data, dict) else type(data).__name__
+            self._error(400, f"the body must be a JSON object with exactly the keys {want}; got {got}")
+            return None
+        return data
+
+    # ------------------------------------------------------------------ methods
+    def do_GET(self) -> None:  # noqa: N802 - the base class's name
+        why = self._check_origin()
+        if why:
+            self._error(403, why)
+            return
+        path = self.path.split("?", 1)[0]
+        web: WebGame = self.server.web
+        try:
+            if path in ("/", "/index.html"):
+                self._send(200, PAGE.encode(), "text/html; charset=utf-8", _PAGE_CSP)
+            elif path == "/api/state":
+                self._json(200, web.view())
+            elif (m := _REPLAY.fullmatch(path)) is not None:
+                page = web.replay_page(m.group(1))
+                self._send(200, page.read_bytes(), "text/html; charset=utf-8", _PAGE_CSP)
+            elif path == "/favicon.ico":
+                self._send(204, b"", "text/plain")
+            else:
+                self._error(404, f"no page {path[:80]!r} here: the game is at /")
+        except WebError as e:
+            self._error(e.status, str(e))
+        except Exception as e:  # noqa: BLE001 - an agent or a page that fails: one JSON line, not a traceback
+            self._error(500, f"the server failed: {type(e).__name__}: {str(e)[:300]}")
+
+    do_HEAD = do_GET
+
+    def do_POST(self) -> None:  # noqa: N802
+        why = self._check_origin()
+        if why:
+            self._error(403, why)
+            return
+        path = self.path.split("?", 1)[0]
+        web: WebGame = self.server.web
+        try:
+            if path == "/api/action":
+                data = self._body({"game_id": "string", "action": "integer"})
+                if data is not None:
+                    self._json(200, web.play(data["game_id"], data["action"]))
+            elif path == "/api/new":
+                data = self._body({"game_id": "string"})
+                if data is not None:
+                    self._json(200, web.new_game(data["game_id"]))
+            else:
+                self._error(404, f"no action {path[:80]!r} here: POST /api/action or /api/new")
+        except WebError as e:
+            self._error(e.status, str(e))
+        except Exception as e:  # noqa: BLE001
+            self._error(500, f"the server failed: {type(e).__name__}: {str(e)[:300]}")
+
+    def _refuse(self) -> None:
+        self._error(405, f"method {self.command} is not allowed: GET the page and state, POST the moves")
+
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _refuse
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, addr: tuple[str, int], web: WebGame, verbose: bool = False):
+        self.web, self.verbose = web, verbose
+        super().__init__(addr, _Handler)
+        bound = addr[0].strip("[]")
+        extra = () if bound in ("", "0.0.0.0", "::") else (_host_name(bound).lower(),)
+        self.host_names = set(_LOCAL + extra)
+
+
+class _Server6(_Server):
+    address_family = socket.AF_INET6
+
+
+def make_server(web: WebGame, host: str = "127.0.0.1", port: int = 0, verbose: bool = False) -> ThreadingHTTPServer:
+    """A server for ``web`` listening on ``host:port`` (port 0: a free port; ``server.server_address`` has it).
+
+    Raises:
+        OSError: the address cannot be listened on (in use, not an address of this machine).
+    """
+    cls = _Server6 if ":" in host.strip("[]") else _Server
+    return cls((host.strip("[]"), port), web, verbose)
+
+
+def url_of(server: ThreadingHTTPServer) -> str:
+    """The address to open in a browser, e.g. ``http://127.0.0.1:8000/``."""
+    host, port = server.server_address[:2]
+    name = "127.0.0.1" if host in ("0.0.0.0", "") else "[::1]" if host == "::" else _host_name(host)
+    return f"http://{name}:{port}/"
+
+
+def serve_forever(server: ThreadingHTTPServer, out=print) -> int:
+    """Serve until Ctrl-C; closes the server and returns 130 (the exit status of an interrupted command)."""
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        out("\nstopped (Ctrl-C)")
+        return 130
+    finally:
+        server.server_close()
+    return 0

@@ -1,0 +1,215 @@
+"""One person's games against agents, behind the web page: the state the page shows and the moves it sends.
+
+:class:`WebGame` holds the env, the opponents and the person's seat.  The opponents move as soon as it is
+their turn, so the state the page reads is always the person's decision or the end of the game.  Every move
+(the person's and the opponents') is narrated with the game's terminal narration
+(:meth:`agents.terminal.Pieces.narrate`).  A move the page sends is checked in full (the game id, its type,
+its range, that it is legal now) before it touches the game; a refused move changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents.match import MatchResult, seat_rngs, seat_verdict
+from monolith_envs.core.seeds import MAX_SEED
+
+from .staging import stage_tree
+
+__all__ = ["WebError", "WebGame"]
+
+_VERDICT = {"win": "you win", "draw": "a draw", "loss": "you lose", "success": "you reach the goal",
+            "failure": "you miss the goal", "truncated": "the game was cut at its decision limit"}
+#: finished games whose replay pages are kept (the oldest are dropped)
+KEEP_FINISHED = 20
+
+
+class WebError(Exception):
+    """A request the game refuses; ``status`` is the HTTP status (4xx), the message says what was wrong."""
+
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+
+
+class WebGame:
+    """The person's current game and the finished ones.
+
+    Args:
+        env: a raw AEC env (``monolith_envs.make(..., wrapped=False)``).
+        agents: one agent per seat; the person's seat's entry is ignored.
+        seat: the person's seat.
+        seed: the first game's seed; game ``k`` (from 0) uses ``seed + k`` (modulo ``MAX_SEED + 1``).
+        pieces: the game's terminal pieces (:func:`agents.terminal.pieces_for`).
+        log_dir: where finished games' episode logs and replay pages go (default: a new temporary folder).
+
+    Thread-safe: every public method holds one lock.
+    """
+
+    def __init__(self, env: Any, agents: list, seat: int, seed: int, pieces: Any, log_dir: str | Path | None = None):
+        self.env, self.raw, self.game = env, env.unwrapped, env.unwrapped.game
+        self.agents, self.seat, self.first_seed, self.pieces = agents, seat, seed, pieces
+        self.log_dir = Path(log_dir) if log_dir is not None else Path(tempfile.mkdtemp(prefix="monolith_web_"))
+        self.lock = threading.Lock()
+        self.count = 0
+        self.finished: dict[str, Path] = {}  # game id -> episode log of a finished game
+        self._new()
+
+    # ------------------------------------------------------------------ games
+    def _new(self) -> None:
+        self.game_id = secrets.token_hex(8)
+        self.seed = (self.first_seed + self.count) % (MAX_SEED + 1)
+        self.count += 1
+        self.narration: list[dict] = []
+        self.env.reset(seed=self.seed)
+        n = self.game.num_players
+        self.rngs = seat_rngs(self.seed, n)
+        for s, ag in enumerate(self.agents):
+            if s != self.seat:
+                ag.reset()
+                if hasattr(ag, "bind"):
+                    ag.bind(self.env)
+        self._advance()
+
+    def _over(self) -> bool:
+        raw = self.raw
+        name = raw.agent_selection
+        return bool(raw.terminations[name] or raw.truncations[name])
+
+    def _yours(self) -> bool:
+        return self.raw.agent_name_mapping[self.raw.agent_selection] == self.seat
+
+    def _step(self, a: int, s: int) -> None:
+        before = self.game.clone(self.raw.game_state)
+        self.env.step(int(a))
+        self.narration.append({"seat": s, "lines": self.pieces.narrate(self.game, before, self.raw.game_state, a, s)})
+
+    def _advance(self) -> None:
+        """Play the opponents' moves until the person's decision or the end; save the log at the end."""
+        raw = self.raw
+        while not self._over():
+            s = raw.agent_name_mapping[raw.agent_selection]
+            if s == self.seat:
+                return
+            obs = raw.observe(raw.agent_selection)
+            self._step(int(self.agents[s].act(obs["observation"], obs["action_mask"], self.rngs[s])), s)
+        self._finish()
+
+    def _finish(self) -> None:
+        log = self.raw.episode_log
+        log.note = "agents.play --web: " + ", ".join(
+            f"player_{i}={'you' if i == self.seat else a.name}" for i, a in enumerate(self.agents))
+        path = log.save(self.log_dir / f"game{self.count}_{self.game_id}.json")
+        self.finished[self.game_id] = Path(path)
+        while len(self.finished) > KEEP_FINISHED:
+            self.finished.pop(next(iter(self.finished)))
+
+    # ------------------------------------------------------------------ requests
+    def _check_id(self, game_id: Any) -> None:
+        if not isinstance(game_id, str):
+            raise WebError(400, f"game_id must be a string, got {type(game_id).__name__}")
+        if game_id != self.game_id:
+            raise WebError(409, f"game_id {game_id[:40]!r} is not the current game; "
+                                "reload the page")
+
+    def play(self, game_id: Any, action: Any) -> dict:
+        """Play the person's ``action`` in game ``game_id``, then the opponents' moves; returns :meth:`view`.
+
+        Raises:
+            WebError: 400 when ``game_id`` is not a string or ``action`` not an integer in ``0..n-1``; 409 when
+                the game id is not the current game's, the game is over or an opponent's agent failed to move; 422 when the action is not legal
+                now (the message names it and says why).  Nothing changes then.
+        """
+        with self.lock:
+            self._check_id(game_id)
+            n = self.game.layout.n
+            if type(action) is not int:
+                raise WebError(400, f"action must be an integer action number 0..{n - 1}, got "
+                                    f"{type(action).__name__}")
+            if not 0 <= action < n:
+                raise WebError(400, f"action must be 0..{n - 1}, got {action}")
+            if self._over():
+                raise WebError(409, "the game is over; start a new game")
+            if not self._yours():
+                raise WebError(409, f"it is not your turn but {self.raw.agent_selection}'s, whose agent failed to "
+                                    "move; start a new game")
+            mask = self.raw.observe(self.raw.agent_selection)["action_mask"]
+            if not mask[action]:
+                exc = self.raw._explain_illegal(action, np.asarray(mask))
+                why = getattr(exc, "why", None) or str(exc)
+                raise WebError(422, f"{self.game.layout.decode(action)} is not legal now: {why}")
+            self._step(action, self.seat)
+            self._advance()
+            return self._view()
+
+    def new_game(self, game_id: Any) -> dict:
+        """Start the next game (from the current game ``game_id``); returns :meth:`view`.
+
+        Raises:
+            WebError: as :meth:`play` for a wrong ``game_id``.
+        """
+        with self.lock:
+            self._check_id(game_id)
+            self._new()
+            return self._view()
+
+    def view(self) -> dict:
+        """What the page shows, as JSON-ready data.
+
+        Returns:
+            ``{"game_id", "env_id", "seed", "seat", "players": [str], "decisions": int, "svg": str (the board
+            as the person's seat sees it), "narration": [{"seat": int, "lines": [str]}], "stages": a
+            :func:`~agents.web.staging.stage_tree` node or None, "over": bool, "result": None or {"verdict":
+            str, "returns": [float], "outcome": [str] or None, "replay": str (the replay page's path)}}``.
+        """
+        with self.lock:
+            return self._view()
+
+    def _view(self) -> dict:
+        raw, game, state = self.raw, self.game, self.raw.game_state
+        over = self._over()
+        stages = None
+        if not over and self._yours():
+            mask = raw.observe(raw.agent_selection)["action_mask"]
+            stages = stage_tree(game, state, mask, self.pieces)
+        result = None
+        if over:
+            ret = np.asarray(game.returns(state), np.float32)
+            truncated = not game.is_terminal(state)
+            outcome = None if truncated else tuple(game.outcome(state))
+            winners = [] if outcome is None else [i for i, o in enumerate(outcome) if o.value in ("win", "success")]
+            res = MatchResult(ret, raw.num_decisions, truncated, winners, outcome)
+            result = {"verdict": _VERDICT[seat_verdict(res, self.seat)],
+                      "returns": [round(float(x), 4) for x in ret],
+                      "outcome": None if outcome is None else [o.value for o in outcome],
+                      "replay": f"/replay/{self.game_id}.html"}
+        return {"game_id": self.game_id, "env_id": raw.env_id, "seed": self.seed, "seat": self.seat,
+                "players": ["you" if i == self.seat else a.name for i, a in enumerate(self.agents)],
+                "decisions": raw.num_decisions, "svg": game.render_svg(state, self.seat),
+                "narration": self.narration, "stages": stages, "over": over, "result": result}
+
+    def replay_page(self, game_id: str) -> Path:
+        """The replay page of finished game ``game_id`` (written on first use next to its episode log).
+
+        Raises:
+            WebError: 404 when ``game_id`` is not a finished game kept here.
+        """
+        import monolith_envs
+        from monolith_envs.core.html_replay import write_html_replay
+        from monolith_envs.core.replay import load_log
+
+        with self.lock:
+            log_path = self.finished.get(game_id)
+            if log_path is None:
+                raise WebError(404, "no finished game with that id here")
+            page = log_path.with_suffix(".html")
+            if not page.exists():
+                write_html_replay(load_log(log_path), page,
+                                  lambda eid, **cfg: monolith_envs.make(eid, wrapped=False, **cfg))
+            return page

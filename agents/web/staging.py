@@ -1,0 +1,78 @@
+"""The staged entry of a move as data: the stages of the legal actions, for a page to walk.
+
+The stages are those of terminal play (:class:`agents.terminal.StagedEntry`): first the action family (when
+several have legal actions), then each argument of the family in order, each stage offering only the values
+that still lead to a legal action, with the titles and option texts of the game's
+:class:`~agents.terminal.Pieces`.  A stage with one option is taken at once and said, as in terminal play
+(except a lone action without arguments, which is still offered, so the person confirms it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["TARGET_ARGS", "stage_tree"]
+
+#: action arguments that name a board element, and the element kind of the drawing's ``data-target``
+#: (``hex:<h>`` in Arena, ``socket:<sid>`` in the Strategy Game, ``space:<sid>`` in The Monolith)
+TARGET_ARGS = {"hex": "hex", "sid": "socket", "s": "space"}
+
+
+def stage_tree(game: Any, state: Any, mask: np.ndarray, pieces: Any) -> dict | None:
+    """Every legal action of ``state`` as a tree of stages.
+
+    Args:
+        game: the game (its ``layout`` splits and names the actions).
+        state: the position.
+        mask: ``bool``/``int8[layout.n]`` legal mask of the seat to act.
+        pieces: the game's terminal :class:`~agents.terminal.Pieces` (stage titles, option texts).
+
+    Returns:
+        ``None`` when no action is legal, else a node.  A node is ``{"auto": [str], "title": str,
+        "options": [option]}`` (a stage to choose in) or ``{"auto": [str], "action": int, "name": str}`` (the
+        move is complete); ``auto`` lists the stages taken at once on the way (``"tile: slot 1: Gunner (the
+        only choice)"``).  An option is ``{"label": str, "target": str | None, "node": node}``; ``target`` is
+        the ``data-target`` of the board element the option names (``"hex:5"``), if any.
+    """
+    lay = game.layout
+    legal = [int(a) for a in np.flatnonzero(np.asarray(mask))]
+    if not legal:
+        return None
+    split = {a: lay.split(a) for a in legal}
+    several = len(legal) > 1
+
+    def options(chosen: list, acts: list[int]) -> tuple[str, list[tuple[Any, str, str | None, list[int]]]]:
+        if not chosen:
+            fams: dict[str, list[int]] = {}
+            for a in acts:
+                fams.setdefault(split[a][0], []).append(a)
+            return "action", [(f, pieces.family_option(game, state, f), None, xs) for f, xs in fams.items()]
+        fam, k = chosen[0], len(chosen) - 1
+        arg = lay[fam].args[k]
+        groups: dict[int, list[int]] = {}
+        for a in acts:
+            groups.setdefault(split[a][1][k], []).append(a)
+        kind = TARGET_ARGS.get(arg)
+        opts = [(v, pieces.option(game, state, fam, arg, v), f"{kind}:{v}" if kind else None, groups[v])
+                for v in sorted(groups)]
+        return pieces.stage_name(game, fam, arg), opts
+
+    def node(chosen: list, acts: list[int]) -> dict:
+        auto: list[str] = []
+        while True:
+            if chosen and len(chosen) - 1 == len(lay[chosen[0]].args):
+                a = lay.index(chosen[0], *chosen[1:])
+                return {"auto": auto, "action": a, "name": lay.decode(a)}
+            title, opts = options(chosen, acts)
+            if len(opts) == 1 and (chosen or several or lay[opts[0][0]].shape):
+                value, label, _, acts = opts[0]
+                auto.append(f"{title}: {label} (the only choice)")
+                chosen = chosen + [value]
+                continue
+            return {"auto": auto, "title": title,
+                    "options": [{"label": label, "target": target, "node": node(chosen + [value], sub)}
+                                for value, label, target, sub in opts]}
+
+    return node([], legal)

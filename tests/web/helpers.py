@@ -1,0 +1,49 @@
+"""Shared pieces of the browser-play tests: a WebGame behind a real server on a free local port."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+
+import monolith_envs
+from agents import make_agent
+from agents.terminal import pieces_for
+from agents.web import WebGame, make_server
+
+#: short games: (env id, config, seed) — each one ends within about 150 decisions against ``random``
+SHORT = [("monolith_arena_v0", {}, 2), ("monolith_strategy_v0", {"num_players": 2}, 2),
+         ("the_monolith_v0", {"num_players": 2, "num_days": 1}, 2)]
+
+
+class Served:
+    """A :class:`WebGame` (person at seat 0, ``random`` elsewhere) served on ``127.0.0.1:<free port>``."""
+
+    def __init__(self, env_id: str, config: dict, seed: int, log_dir, seat: int = 0):
+        env = monolith_envs.make(env_id, wrapped=False, **config)
+        agents = [None if s == seat else make_agent("random", env_id) for s in range(env.game.num_players)]
+        self.web = WebGame(env, agents, seat, seed, pieces_for(env_id), log_dir=log_dir)
+        self.server = make_server(self.web, "127.0.0.1", 0)
+        self.port = self.server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def request(self, method: str, path: str, body: bytes | dict | None = None, headers: dict | None = None):
+        """``(status, decoded JSON or text)`` of one request (4xx answers too)."""
+        data = json.dumps(body).encode() if isinstance(body, dict) else body
+        h = {"Content-Type": "application/json"} if data is not None else {}
+        h.update(headers or {})
+        req = urllib.request.Request(self.url.rstrip("/") + path, data=data, method=method, headers=h)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                status, raw, ctype = r.status, r.read(), r.headers.get("Content-Type", "")
+        except urllib.error.HTTPError as e:
+            status, raw, ctype = e.code, e.read(), e.headers.get("Content-Type", "")
+        return status, json.loads(raw) if ctype.startswith("application/json") else raw.decode()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(10)
