@@ -48,7 +48,6 @@ def _cell(game, s: StrategyState, pos: int) -> list:
     name = f"{pos:>2} {c.board[b].id} {c.board[b].name}" if b >= 0 else f"{pos:>2} (empty)"
     lines = _fit(name, "   ")
     if pos == s.rc_pos:
-        rc = c.round_cards[s.rc_round - 1]
         lines.append(f"   Round {s.rc_round}: " + ("exalted" if s.rc_side else "covered"))
     kind, obj = R.active(s, pos)
     socks = []
