@@ -1,8 +1,9 @@
 """The README's test command is the one CI runs, and the training README names the extras the install has."""
 
 import re
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 
