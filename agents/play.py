@@ -92,6 +92,49 @@ def _opponent_specs(ap: argparse.ArgumentParser, text: str | None, env_id: str, 
     return specs
 
 
+def _choices(key) -> tuple:
+    """The allowed values of a config key checked by ``one_of`` (read from its message), else ``()``."""
+    import ast
+
+    msg = key.check(object()) if key.check is not None else None
+    if not isinstance(msg, str) or not msg.startswith("one of "):
+        return ()
+    try:
+        values = ast.literal_eval("(" + msg[len("one of "):] + ",)")
+    except (ValueError, SyntaxError):
+        return ()
+    return values if isinstance(values, tuple) else ()
+
+
+def _setting_hint(env_id: str, settings: dict | None) -> str:
+    """``"; try --set key=value"`` when changing one more choice key makes the refused settings valid
+    (``--set num_players=3`` in Arena: ``--set mode=ffa``); ``""`` otherwise."""
+    import monolith_envs
+
+    if not settings:
+        return ""
+    try:
+        keys = monolith_envs.make_game(env_id).GAME_INFO.config_keys
+    except (monolith_envs.MonolithEnvError, ValueError, KeyError):
+        return ""
+    fixes = []
+    for key in keys:
+        if key.name in settings:
+            continue
+        for value in _choices(key):
+            if value == key.default:
+                continue
+            try:
+                monolith_envs.make_game(env_id, **settings, **{key.name: value})
+            except (monolith_envs.MonolithEnvError, ValueError):
+                continue
+            fixes.append(f"--set {key.name}={value}")
+    if not fixes:
+        return ""
+    given = " ".join(f"--set {k}={v}" for k, v in settings.items())
+    return f"; with {given}, add {' or '.join(fixes)}"
+
+
 def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     """Command-line entry point; ``input_fn``/``output_fn`` are injectable for tests.
 
@@ -119,9 +162,10 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     from monolith_envs.core.config import parse_settings
 
     try:
-        env = monolith_envs.make(args.env_id, **parse_settings(args.set))
+        settings = parse_settings(args.set)
+        env = monolith_envs.make(args.env_id, **settings)
     except (monolith_envs.MonolithEnvError, ValueError) as e:
-        ap.error(str(e))
+        ap.error(str(e) + _setting_hint(args.env_id, locals().get("settings")))
     raw, game = env.unwrapped, env.unwrapped.game
     n = game.num_players
     seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))

@@ -5,12 +5,15 @@ A game plugs in by a module ``agents.terminal.<pkg>`` (``<pkg>`` = the game's pa
 one, :class:`Pieces` itself gives a plain but complete interface for any game.
 
 **Staged entry.**  An action of family ``F(a1, a2, ...)`` (the game's ``ActionLayout``) is entered in
-stages: first the family (when several have legal actions), then ``a1``, then ``a2``..., each stage
-offering only the values that still lead to a legal action (a stage with one option is taken at once and
-said).  Arena's ``PLACE(slot, hex, rot)`` thus asks for the tile, then the hex, then the rotation.  At any
-prompt: a number from the list, a name (a unique prefix is enough), ``#N`` or a full action name like
-``END_TURN`` to play it directly, ``back`` (undo a stage), ``board`` (show the board again), ``legend``,
-``help`` and ``quit``.  Input that names no legal option says why.
+stages: first the family, then ``a1``, then ``a2``..., each stage offering only the values that still lead
+to a legal action.  When one family alone has legal actions, it is said as a heading and its first part is
+asked.  Any other stage with a single option is announced and waits for Enter (or ``1``, or the option's
+name), so that a line typed ahead for an earlier stage is refused there instead of choosing in the next one.
+Arena's ``PLACE(slot, hex, rot)`` thus asks for the tile, then the hex, then the rotation.  At any prompt: a
+number from the list, a name (a unique prefix, or an exact short name such as a compass direction ``NW``),
+``#N`` or a full action name like ``END_TURN`` to play it directly, ``back`` (undo a stage), ``board`` (show
+the board again), ``map`` (the game's map, where it has one), ``legend``, ``help`` and ``quit``.  Input that
+names no legal option says why.
 
 **Narration.**  After every action (the person's and the opponents') :meth:`Pieces.narrate` compares the
 states before and after and says what happened (the game's pieces name hits, removals, HP changes).
@@ -34,9 +37,11 @@ HELP = """\
 Enter a move in stages: pick an option by its number or by name (a unique prefix is enough).
 Commands at any prompt:
   back     undo the last stage of this move      board    show the board again
-  legend   what the board's marks mean           help     this text
-  quit     end the game (Ctrl-D or Ctrl-C also end it)
-  #N or a full action name (e.g. END_TURN) plays that action directly."""
+  legend   what the board's marks mean           map      which spaces connect (The Monolith)
+  help     this text                             quit     end the game (Ctrl-D, Ctrl-C)
+  #N or a full action name (e.g. END_TURN) plays that action directly.
+A stage with a single option waits for Enter (or 1): a line typed ahead is not
+applied to the next stage."""
 
 
 class QuitGame(Exception):
@@ -81,6 +86,20 @@ class Pieces:
         """One option of a stage, e.g. ``"hex 9 (empty)"``; default: the layout's label of the value."""
         lab = getattr(game.layout, "_labels", {}).get(arg)
         return f"{arg} {lab(value) if lab else value}"
+
+    def aliases(self, game: Any, state: Any, family: str, arg: str, value: int) -> tuple[str, ...]:
+        """Short names that choose ``value`` when typed exactly (case-insensitive), besides the option
+        text's prefixes, e.g. ``("NW",)`` for a rotation; default: none."""
+        return ()
+
+    def stage_note(self, game: Any, state: Any, family: str, arg: str, chosen: tuple) -> str | None:
+        """A line shown above the options of the stage for ``arg`` (e.g. where the group stands and which
+        spaces it connects to), or ``None``."""
+        return None
+
+    def map_text(self, game: Any, state: Any) -> str | None:
+        """The ``map`` command's text (which spaces connect), or ``None`` for a game without one."""
+        return None
 
     def family_option(self, game: Any, state: Any, family: str) -> str:
         """The option text of a whole action family (the first stage)."""
@@ -143,6 +162,7 @@ class StagedEntry:
         self.legal = [int(a) for a in np.flatnonzero(mask)]
         self.input_fn, self.output_fn, self.explain = input_fn, output_fn, explain
         self.split = {a: game.layout.split(a) for a in self.legal}
+        self._finished: int | None = None
 
     def _options(self, chosen: list) -> tuple[str, list[tuple[Any, str]]]:
         """(stage title, [(value, text)]) for the next stage after the ``chosen`` prefix."""
@@ -189,18 +209,31 @@ class StagedEntry:
         return -1
 
     def read(self) -> int:
+        """Ask stage by stage until a legal action is complete; returns it.
+
+        Raises:
+            QuitGame: ``quit``, Ctrl-D or Ctrl-C.
+        """
         chosen: list = []
         while True:
             done = self._complete(chosen)
             if done is not None:
                 return done
             title, opts = self._options(chosen)
+            note = self._note(chosen)
+            if note:
+                self.output_fn(wrap(note))
+            if len(opts) == 1 and not chosen and self.game.layout[opts[0][0]].shape:
+                # one kind of action: a heading, not a question (its first part is asked next)
+                self.output_fn(wrap(f"  {title}: {opts[0][1]} (the only choice)"))
+                chosen.append(opts[0][0])
+                continue
             if len(opts) == 1:
-                value, label = opts[0]
-                if chosen or len(self.legal) > 1 or self.game.layout[value].shape:
-                    self.output_fn(wrap(f"  {title}: {label} (the only choice)"))
-                    chosen.append(value)
-                    continue
+                if self._confirm_only(title, opts[0], chosen):
+                    chosen.append(opts[0][0])
+                elif self._finished is not None:
+                    return self._finished
+                continue
             lines = [f"choose the {title}:"] + [f"  {i + 1:>2}) {label}" for i, (_, label) in enumerate(opts)]
             self.output_fn(self._columns(lines))
             text = self._ask(title)
@@ -221,7 +254,45 @@ class StagedEntry:
             if pick is not None:
                 chosen.append(pick)
 
-    def _ask(self, title: str) -> str | None:
+    def _note(self, chosen: list) -> str | None:
+        if not chosen:
+            return None
+        fam = self.game.layout[chosen[0]]
+        if len(chosen) - 1 >= len(fam.args):
+            return None
+        return self.pieces.stage_note(self.game, self.state, fam.name, fam.args[len(chosen) - 1],
+                                      tuple(chosen[1:]))
+
+    def _confirm_only(self, title: str, opt: tuple[Any, str], chosen: list) -> bool:
+        """A stage with one option: announce it and wait for Enter, ``1``, ``y`` or its name.  Returns True
+        when it is taken; False after a command, ``back`` (then ``chosen`` is shorter) or refused input, or
+        when an action typed in full was chosen (then in ``_finished``)."""
+        value, label = opt
+        self.output_fn(wrap(f"the only {title}: {label}; press Enter to take it (back undoes a stage)"))
+        text = self._ask(title, allow_empty=True)
+        if text is None:
+            return False
+        low = text.lower()
+        if low in ("", "1", "y", "yes", "ok"):
+            return True
+        if low == "back":
+            if chosen:
+                chosen.pop()
+            else:
+                self.output_fn("nothing to undo: this is the first stage of the move")
+            return False
+        if self._match_value(text, [opt], chosen) == [value]:
+            return True
+        direct = self._direct(text)
+        if direct is not None:
+            if direct >= 0:
+                self._finished = direct
+            return False
+        self.output_fn(wrap(f"{text!r} is not taken: the only {title} here is {label}; press Enter to take it, "
+                            "or type back or help"))
+        return False
+
+    def _ask(self, title: str, allow_empty: bool = False) -> str | None:
         """One line of input; handles the commands that do not choose anything (returns None for those)."""
         try:
             text = self.input_fn(f"player_{self.seat} {title}> ").strip()
@@ -239,6 +310,11 @@ class StagedEntry:
         if low == "board":
             self.output_fn(self.pieces.board(self.game, self.state, self.seat))
             return None
+        if low == "map":
+            self.output_fn(self.pieces.map_text(self.game, self.state) or "this game has no map to show")
+            return None
+        if not text and allow_empty:
+            return ""
         if not text:
             self.output_fn("type the number of an option (help lists the commands)")
             return None
@@ -255,7 +331,10 @@ class StagedEntry:
         arg = fam.args[pos]
         key = text.lower().replace(" ", "")
         values = [v for v in range(fam.shape[pos])
-                  if self.pieces.option(g, s, fam.name, arg, v).lower().replace(" ", "").startswith(key)]
+                  if key in (x.lower() for x in self.pieces.aliases(g, s, fam.name, arg, v))]
+        if not values:
+            values = [v for v in range(fam.shape[pos])
+                      if self.pieces.option(g, s, fam.name, arg, v).lower().replace(" ", "").startswith(key)]
         if len(values) != 1:
             return None
         why = self.pieces.reason(g, s, fam.name, tuple(chosen[1:]), arg, values[0])
@@ -272,8 +351,7 @@ class StagedEntry:
                 return opts[k - 1][0]
             self.output_fn(f"{k} is not one of the options: choose 1-{len(opts)} (help lists the commands)")
             return None
-        key = text.lower().replace(" ", "")
-        hits = [v for v, label in opts if label.lower().replace(" ", "").startswith(key)]
+        hits = self._match_value(text, opts, chosen)
         if len(hits) == 1:
             return hits[0]
         if hits:
@@ -284,6 +362,19 @@ class StagedEntry:
             self.output_fn(wrap(f"{text!r} is not a legal {title} here; the legal ones are listed above "
                                 "(help lists the commands)"))
         return None
+
+    def _match_value(self, text: str, opts: list[tuple[Any, str]], chosen: list) -> list:
+        """The options ``text`` names: those with an exact alias (``NW``), else those whose text starts
+        with it (case and spaces ignored)."""
+        key = text.lower().replace(" ", "")
+        if chosen:
+            fam = self.game.layout[chosen[0]]
+            arg = fam.args[len(chosen) - 1]
+            exact = [v for v, _ in opts
+                     if key in (x.lower() for x in self.pieces.aliases(self.game, self.state, fam.name, arg, v))]
+            if exact:
+                return exact
+        return [v for v, label in opts if label.lower().replace(" ", "").startswith(key)]
 
     @staticmethod
     def _columns(lines: list[str]) -> str:

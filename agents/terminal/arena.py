@@ -3,12 +3,13 @@ narration of every action (placements, battles: hits, removals, HP changes, elim
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from typing import Any
 
 from monolith_envs.arena.board import DIR_NAMES
 from monolith_envs.arena.render import _netted, _segments, _teams
 from monolith_envs.arena.state import INSTANCES_PER_SEAT as PER_SEAT
-from monolith_envs.arena.state import Loc, Sub
+from monolith_envs.arena.state import BattleStage, Loc, Sub
 
 from . import WIDTH, Pieces, wrap
 
@@ -38,6 +39,37 @@ _FAMILIES = {"PICK_TYPE": "pick a tile type", "DISCARD": "discard a tile", "PLAC
 def _short(name: str) -> str:
     words = name.removeprefix("Rune of ").replace("/", " ").split()
     return (words[0][:3] if len(words) == 1 else "".join(w[0] for w in words[:3])).capitalize()
+
+
+@contextmanager
+def _hit_trace(log: list):
+    """While active, every Battle or order resolution step of the Arena engine appends its hits to ``log``
+    as ``(source instance, or "poison" / "order", target instance, strength, absorbed)`` tuples, in the engine's order
+    (docs/monolith_arena.md §4.7: on each target the strongest hits first; a Regeneration rune absorbs one)."""
+    from monolith_envs.arena import battle, order_steps
+
+    orig = battle.resolve_step
+
+    def traced(g, s, fx, hits):
+        by_t: dict[int, list] = {}
+        for x, st, src, ven in hits:
+            by_t.setdefault(x, []).append((st, src, ven))
+        used: set = set()
+        for x in sorted(by_t):
+            lst = sorted(by_t[x], key=battle._strongest_first)
+            runes = [r for r in fx.regen[x] if r not in used] if fx.regen[x] else []
+            k = min(len(runes), len(lst))
+            used.update(runes[:k])
+            poison = bool(s.b_active) and s.b_stage == BattleStage.POISON
+            for j, (st, src, _ven) in enumerate(lst):
+                log.append((s.board[src] if src >= 0 else ("poison" if poison else "order"), s.board[x], st, j < k))
+        return orig(g, s, fx, hits)
+
+    battle.resolve_step = order_steps.resolve_step = traced
+    try:
+        yield
+    finally:
+        battle.resolve_step = order_steps.resolve_step = orig
 
 
 class ArenaPieces(Pieces):
@@ -96,6 +128,10 @@ class ArenaPieces(Pieces):
     # ------------------------------------------------------------------ staged entry
     def stage_name(self, game: Any, family: str, arg: str) -> str:
         return _STAGES.get(arg, arg)
+
+    def aliases(self, game: Any, state: Any, family: str, arg: str, value: int) -> tuple[str, ...]:
+        """A rotation or facing is also chosen by its compass letters (``E``, ``NW``)."""
+        return (DIR_NAMES[value],) if arg in ("rot", "facing") else ()
 
     def family_option(self, game: Any, state: Any, family: str) -> str:
         return _FAMILIES.get(family, family)
@@ -166,6 +202,7 @@ class ArenaPieces(Pieces):
             lines.append("  a Battle starts")
         if self._changed(before, after):
             lines.append("  Battle:" if in_battle or game.layout.split(int(action))[0] == "END_TURN" else "  effects:")
+            lines.extend(self._hit_lines(game, before, action))
         for i in range(len(before.loc)):
             was, now = before.loc[i], after.loc[i]
             if was == Loc.BOARD and after.wounds[i] > before.wounds[i] and now == Loc.BOARD:
@@ -190,6 +227,24 @@ class ArenaPieces(Pieces):
         elif after.turn_seat != before.turn_seat:
             lines.append(f"  now the turn of P{after.turn_seat}")
         return [wrap(x) for x in lines]
+
+    def _hit_lines(self, game: Any, before: Any, action: int) -> list[str]:
+        """``"    P0 Knight hits P1 Crossbowman for 2"`` per hit of ``action``, found by playing it again on
+        a copy of ``before`` (Arena draws no chance during play) with the resolution steps traced."""
+        from monolith_envs.core.chance import NoDrawRng
+
+        tb, log = game.tables, []
+        try:
+            with _hit_trace(log):
+                game.apply(game.clone(before), int(action), NoDrawRng("while narrating a Battle"))
+        except Exception:  # noqa: BLE001 - narration must never stop the game; the wound lines still follow
+            return []
+        lines = []
+        for src, tgt, st, absorbed in log:
+            who = {"poison": "poison", "order": "the order"}.get(src) or self._tile(tb, before, src)
+            target = self._tile(tb, before, tgt) if tgt >= 0 else "an empty hex"
+            lines.append(f"    {who} hits {target} for {st}" + (", absorbed by a Regeneration rune" if absorbed else ""))
+        return lines
 
     @staticmethod
     def _changed(before: Any, after: Any) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from monolith_envs.the_monolith.board import controllers, tunnels_now, units_text
+from monolith_envs.the_monolith.board import controllers, neighbours, tunnels_now, units_text
 from monolith_envs.the_monolith.state import Phase, Sub
 
 from . import WIDTH, Pieces, wrap
@@ -144,6 +144,43 @@ class TheMonolithPieces(Pieces):
                         f"objective {len(s.obj_deck)}", WIDTH, "    "))
         out.append(wrap(dec if not s.terminal else "game over: ranking " + " ".join(f"P{p}" for p in g.ranking(s))))
         return "\n".join(out)
+
+    # ------------------------------------------------------------------ map
+    def map_text(self, game: Any, state: Any) -> str:
+        """The ``map`` command: every space with the spaces it connects to now (docs §4.2: dashed borders,
+        and every tunnel to every other tunnel; ``T`` marks a tunnel now), for the seat to act."""
+        g, s = game, state
+        p = s.current if s.current >= 0 else 0
+        tun = tunnels_now(g, s)
+        out = [wrap(f"map: each space and the spaces it connects to now (T = tunnel: every tunnel connects to "
+                    f"every other tunnel), as P{p} moves")]
+        for sp in g.active_spaces:
+            head = f"{sp:2d} {g.content.map.spaces[sp].name}{' T' if tun[sp] else ''}: "
+            out.append(wrap(head + ", ".join(str(t) for t in neighbours(g, s, p, sp, tun)), WIDTH, "      "))
+        return "\n".join(out)
+
+    def _where(self, g: Any, s: Any) -> tuple[str, int] | None:
+        """What moves in the current decision and from which space: the marching group, the shaman, the
+        maneuvered unit; ``None`` elsewhere."""
+        if s.sub == Sub.MARCH_STEP and s.march_cur >= 0:
+            return f"the group of {s.march_group} warrior(s)", s.march_cur
+        if s.sub == Sub.SHAMAN_STEP and 0 <= s.current < len(s.shaman_space) and s.shaman_space[s.current] >= 0:
+            return "your shaman", s.shaman_space[s.current]
+        if s.sub == Sub.MANEUVER_DEST and s.man_space >= 0:
+            return "the unit", s.man_space
+        return None
+
+    def stage_note(self, game: Any, state: Any, family: str, arg: str, chosen: tuple) -> str | None:
+        """In a move (march, shaman, maneuver): where the moving piece is and which spaces connect to it."""
+        if arg != "s":
+            return None
+        where = self._where(game, state)
+        if where is None:
+            return None
+        who, sp = where
+        near = neighbours(game, state, state.current, sp)
+        return (f"{who} is on {self._space(game, sp)}, which connects to: "
+                + ", ".join(self._space(game, t) for t in near) + " (map shows every connection)")
 
     # ------------------------------------------------------------------ staged entry
     def stage_name(self, game: Any, family: str, arg: str) -> str:

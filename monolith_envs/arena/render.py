@@ -13,7 +13,7 @@ It takes the game object (``ArenaGame``, or anything exposing ``tables`` and the
 
 from __future__ import annotations
 
-from .board import NUM_HEXES
+from .board import DIR_NAMES, NUM_HEXES
 from .effects import get_fx
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import Eff, Sub
@@ -90,6 +90,21 @@ def _enum_name(enum, v: int) -> str:
 # --------------------------------------------------------------------------------------------------
 
 
+#: text renders fit this many columns
+TEXT_WIDTH = 100
+_CELL_W = 20  # columns per hex in the text board (5 hexes in the widest row: 100 columns)
+
+
+def _name(tb, state, i: int) -> str:
+    """The tile's printed name (``Rune of Regeneration``)."""
+    return tb.name_of[state.itype[i]]
+
+
+def _cell_name(name: str) -> str:
+    """A tile name for one board cell: ``Rune of`` dropped, at most 9 characters (``Regenerat``)."""
+    return name.removeprefix("Rune of ").replace(" ", "")[:9]
+
+
 def _cell(game, state, h: int, netted, segs) -> str:
     tb = _tables(game)
     i = state.board[h]
@@ -97,7 +112,9 @@ def _cell(game, state, h: int, netted, segs) -> str:
     if i < 0:
         body = "."
     else:
-        body = f"{i // PER_SEAT}.{tb.id_of[state.itype[i]]}/{state.facing[i]}/{state.wounds[i]}"
+        body = f"{i // PER_SEAT}.{_cell_name(_name(tb, state, i))}/{DIR_NAMES[state.facing[i]]}"
+        if state.wounds[i]:
+            body += f"+{state.wounds[i]}"
         if netted[h]:
             toks.append("N")
         if state.poison[i]:
@@ -111,12 +128,17 @@ def _cell(game, state, h: int, netted, segs) -> str:
     return f"{h:02d}:" + " ".join([body] + toks)
 
 
-def _tile_name(tb, state, i: int) -> str:
-    return tb.id_of[state.itype[i]]
+def _wrap(line: str, indent: str = "    ") -> list[str]:
+    """``line`` cut at spaces into lines of at most :data:`TEXT_WIDTH` columns (continuations indented)."""
+    import textwrap
+
+    if len(line) <= TEXT_WIDTH:
+        return [line]
+    return textwrap.wrap(line, TEXT_WIDTH, subsequent_indent=indent, break_long_words=True, break_on_hyphens=False)
 
 
 def render_text(game, state, viewer: int | None = None) -> str:
-    """Readable multi-line picture of ``state`` (docs/monolith_arena.md §7).
+    """Readable multi-line picture of ``state`` (docs/monolith_arena.md §7.3), at most 100 columns wide.
 
     Args:
         game: the game (``ArenaGame``) that owns ``state``.
@@ -125,25 +147,34 @@ def render_text(game, state, viewer: int | None = None) -> str:
             other seats print as ``?``; deck order is never printed (only sizes).
 
     Returns:
-        A string: five board rows (hexes ``hh:owner.tile_id/facing/wounds`` with flags ``N`` netted,
-        ``P<k>`` poison, ``M`` Net-order marker, ``E`` entrenched, ``S<k>`` segment k, ``S<k>@p`` a
-        segment of seat p under another seat's tile, ``.`` empty), one line per seat, then the sub-phase,
-        the acting seat and the pending selection.
+        A string: five board rows (hexes ``hh:owner.Name/facing+wounds``, ``Name`` the tile's name in at most
+        9 letters, facing a compass direction, with flags ``N`` netted, ``P<k>`` poison, ``M`` Net-order
+        marker, ``E`` entrenched, ``S<k>`` segment k, ``S<k>@p`` a segment of seat p under another seat's
+        tile, ``.`` empty), the full names of the tiles the cells shorten, one line per seat (faction, HP, deck,
+        hand by name, discard, Monolith), then the sub-phase, the acting seat and the pending selection.
     """
     tb = _tables(game)
     netted = _netted(game, state)
     segs = _segments(game, state)
     cells = [_cell(game, state, h, netted, segs) for h in range(NUM_HEXES)]
-    w = max(len(c) for c in cells) + 2
+    w = max(_CELL_W, min(TEXT_WIDTH // 5, max(len(c) for c in cells) + 1))
     lines = []
     for row in _ROWS:
         indent = " " * ((5 - len(row)) * w // 2)
-        lines.append(indent + "".join(cells[h].ljust(w) for h in row).rstrip())
+        line = indent + "".join(cells[h].ljust(w) for h in row).rstrip()
+        if len(line) > TEXT_WIDTH:  # a crowded row (many markers): one space between cells, then wrapped
+            lines.extend(_wrap("  ".join(cells[h] for h in row), indent="  "))
+        else:
+            lines.append(line)
+    names = [(h, _name(tb, state, state.board[h])) for h in range(NUM_HEXES) if state.board[h] >= 0]
+    short = [f"{h:02d} {n}" for h, n in names if _cell_name(n) != n]
+    if short:  # the full names of the tiles the cells shorten
+        lines.extend(_wrap("full names: " + ", ".join(short)))
     lines.append("")
     teams = _teams(game)
     module = _module(game, state)
     for p in range(state.num_players):
-        fac = tb.content.factions[state.factions[p]].id if hasattr(tb, "content") else str(state.factions[p])
+        fac = tb.content.factions[state.factions[p]].name if hasattr(tb, "content") else str(state.factions[p])
         if teams:
             hp_txt = f"pool {'AB'[p % 2]}={max(0, state.pool[p % 2])}"
         else:
@@ -151,14 +182,14 @@ def render_text(game, state, viewer: int | None = None) -> str:
         hand = []
         for slot, i in enumerate(state.hand[p]):
             if i >= 0:
-                hand.append(_tile_name(tb, state, i) + ("*" if state.fresh[p][slot] else ""))
-        parts = [f"P{p} {fac}", hp_txt, f"deck {len(state.deck[p])}", "hand [" + ", ".join(hand) + "]",
-                 f"discard {len(state.discard[p])}"]
+                hand.append(_name(tb, state, i) + ("*" if state.fresh[p][slot] else ""))
+        parts = [f"P{p} {fac}", hp_txt, f"deck {len(state.deck[p])}", f"discard {len(state.discard[p])}"]
         if not state.alive[p]:
             parts.append("eliminated")
+        parts.append("hand [" + ", ".join(hand) + "]")
+        lines.extend(_wrap("  ".join(parts)))
         if module:
-            parts.append(_monolith_text(tb, state, p, viewer))
-        lines.append("  ".join(parts))
+            lines.extend(_wrap("    " + _monolith_text(tb, state, p, viewer)))
     lines.append("")
     sub = _enum_name(Sub, state.sub_phase)
     acting = f"P{state.acting_seat}" if state.acting_seat >= 0 and not state.terminal else "-"
@@ -171,10 +202,10 @@ def render_text(game, state, viewer: int | None = None) -> str:
     status.append(f"poison supply {state.poison_supply}")
     if state.terminal:
         status.append("GAME OVER winners " + (", ".join(f"P{p}" for p in state.winners) or "none (draw)"))
-    lines.append("  ".join(status))
+    lines.extend(_wrap("  ".join(status)))
     pend = _pending_text(tb, state)
     if pend:
-        lines.append(pend)
+        lines.extend(_wrap(pend))
     return "\n".join(lines)
 
 
@@ -193,7 +224,7 @@ def _monolith_text(tb, state, p: int, viewer: int | None) -> str:
         if i < 0:
             txt = "-"
         elif viewer is None or viewer == p or state.seg_revealed[p][k]:
-            txt = f"{i // PER_SEAT}.{tb.id_of[state.itype[i]]}" if i // PER_SEAT != p else tb.id_of[state.itype[i]]
+            txt = f"P{i // PER_SEAT} {_name(tb, state, i)}" if i // PER_SEAT != p else _name(tb, state, i)
         else:
             txt = "?"
         segs.append(f"seg{k + 2}={txt}")
@@ -207,7 +238,7 @@ def _pending_text(tb, state) -> str:
     if state.p_effect >= 0:
         parts.append(_enum_name(Eff, state.p_effect).lower())
     if state.p_order >= 0:
-        parts.append(f"order={tb.id_of[state.itype[state.p_order]]}")
+        parts.append(f"order={_name(tb, state, state.p_order)}")
     if state.p_mode >= 0:
         parts.append(f"mode={state.p_mode}")
     for name, v in (("A", state.p_a), ("B", state.p_b), ("C", state.p_c)):

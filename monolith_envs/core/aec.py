@@ -57,6 +57,9 @@ def observation_space_for(obs_space: spaces.Box, num_actions: int, mask_in: str)
 
 RENDER_MODES = (None, "ansi", "human", "rgb_array", "svg")
 _STEP_AFTER_END = "step() after the episode ended and every agent was stepped out with None; call reset()"
+_LAST_AFTER_END = ("last() after the episode ended and every agent was stepped out with None (env.agents is "
+                   "empty): there is no agent to report on; read the results from env.unwrapped.game.returns("
+                   "env.unwrapped.game_state), or call reset() for a new episode")
 
 
 class RulesAECEnv(AECEnv):
@@ -271,10 +274,22 @@ class RulesAECEnv(AECEnv):
 
     def last(self, observe: bool = True) -> tuple:
         """``(observation, cumulative reward, termination, truncation, info)`` of ``agent_selection`` (as
-        PettingZoo's ``AECEnv.last``; defined here to save a call level: it runs once per decision)."""
+        PettingZoo's ``AECEnv.last``; defined here to save a call level: it runs once per decision).
+
+        Raises:
+            MonolithEnvError: ``last()`` before ``reset()``, or after the episode ended and every agent was
+                stepped out with ``None`` (the message says to call ``reset()``).
+        """
+        if self.game_state is None:
+            raise MonolithEnvError("last() before reset(): call reset() first")
         agent = self.agent_selection
-        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
-                self.terminations[agent], self.truncations[agent], self.infos[agent])
+        try:
+            return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                    self.terminations[agent], self.truncations[agent], self.infos[agent])
+        except KeyError:
+            if self.agents:
+                raise
+            raise MonolithEnvError(_LAST_AFTER_END) from None
 
     def step(self, action: Any) -> None:
         """Apply ``action`` for ``agent_selection``.

@@ -8,6 +8,8 @@ is :mod:`monolith_envs.strategy.render_svg`.
 
 from __future__ import annotations
 
+import textwrap
+
 from .board import PRIV0
 from .state import Kind, StrategyState
 
@@ -40,10 +42,9 @@ def _cell(game, s: StrategyState, pos: int) -> list:
     c = R.content
     b = s.board[pos]
     name = f"{pos:>2} {c.board[b].id} {c.board[b].name}" if b >= 0 else f"{pos:>2} (empty)"
-    lines = [name[:26]]
+    lines = _fit(name, "   ")
     if pos == s.rc_pos:
-        rc = c.round_cards[s.rc_round - 1]
-        lines.append((f"   Round {s.rc_round}: " + (rc.exalted_name if s.rc_side else "covered"))[:28])
+        lines.append(f"   Round {s.rc_round}: " + ("exalted" if s.rc_side else "covered"))
     kind, obj = R.active(s, pos)
     socks = []
     if kind is not None:
@@ -56,8 +57,20 @@ def _cell(game, s: StrategyState, pos: int) -> list:
                 socks.append(f"{_req(req)}:##")
             else:
                 socks.append(f"{_req(req)}:..")
-    lines.append("   " + " ".join(socks) if socks else "   (no sockets)" if kind is not None else "   (out)")
+    lines += _fit("   " + " ".join(socks), "   ") if socks else ["   (no sockets)" if kind is not None else "   (out)"]
     return lines
+
+
+#: text renders fit this many columns; a board cell is _CELL_W wide (4 cells and 3 separators: 97)
+TEXT_WIDTH = 100
+_CELL_W = 22
+
+
+def _fit(text: str, indent: str, width: int = _CELL_W) -> list:
+    """``text`` cut at spaces into lines of at most ``width`` columns (continuations indented)."""
+    if len(text) <= width:
+        return [text]
+    return textwrap.wrap(text, width, subsequent_indent=indent, break_long_words=True, break_on_hyphens=False)
 
 
 def _track(game, s: StrategyState) -> list:
@@ -79,21 +92,25 @@ def _track(game, s: StrategyState) -> list:
 
 
 def render_text(game, s: StrategyState, viewer: int | None = None) -> str:
-    """The text picture of ``s`` as seat ``viewer`` may see it (None: everything)."""
+    """The text picture of ``s`` as seat ``viewer`` may see it (None: everything), at most 100 columns wide:
+    the status line, the 4-column card grid (each card's name and sockets, wrapped in its cell), the players,
+    the supply and the score track."""
     R = game.rules
     c = R.content
     kinds = [a.id for a in c.actions]
     out = [status_line(game, s), ""]
     rows = [(1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13,)]
-    w = 28
+    w = _CELL_W
     for row in rows:
         if row == (13,) and s.board[13] < 0:
             continue
         cells = [_cell(game, s, p) for p in row]
         height = max(len(x) for x in cells)
         for i in range(height):
-            out.append(" | ".join((x[i] if i < len(x) else "").ljust(w)[:w] for x in cells))
+            out.append(" | ".join((x[i] if i < len(x) else "").ljust(w) for x in cells).rstrip())
         out.append("-" * (w * len(row) + 3 * (len(row) - 1)))
+    if 1 <= s.rc_pos <= 13 and s.rc_side and 1 <= s.rc_round <= len(c.round_cards):
+        out.append(f"Round {s.rc_round}: {c.round_cards[s.rc_round - 1].exalted_name} (on card {s.rc_pos})")
     for p in range(R.n):
         pool = " ".join(str(f + 1) for f in range(6) for _ in range(s.pool[p][f])) or "-"
         tag = "*" if p == s.primus else " "
@@ -114,4 +131,4 @@ def render_text(game, s: StrategyState, viewer: int | None = None) -> str:
     out.append(f"source gems {s.source_gems}   decks: skill {len(s.skill_deck)}, power {len(s.power_deck)}, "
                f"rune {len(s.rune_deck)}")
     out += _track(game, s)
-    return "\n".join(out)
+    return "\n".join(piece for line in out for piece in _fit(line, "       ", TEXT_WIDTH))

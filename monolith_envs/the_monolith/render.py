@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from .board import controllers, tunnels_now, units_text
 from .state import Phase, Sub
 
@@ -11,7 +13,8 @@ __all__ = ["render_text"]
 
 
 def render_text(g, s, viewer: int | None = None) -> str:
-    """Day, phase, decision; one line per active space; pools; row; events; the legal actions by name.
+    """Day, phase, decision; one line per active space; pools; row; events; the legal actions by name; every
+    line at most 100 columns (a longer one continues on indented lines).
     With ``viewer`` set, other seats' objectives show as a count only, and another seat's OBJ_REVEAL
     choices are not listed (which slots may be revealed tells what its secret objectives score)."""
     lines = []
@@ -53,4 +56,15 @@ def render_text(g, s, viewer: int | None = None) -> str:
         lines.append(f"legal: P{s.current} decides")
     else:
         lines.append("legal: " + " ".join(g.action_name(a) for a in g.legal_actions(s)))
-    return "\n".join(lines)
+    return "\n".join(piece for line in lines for piece in _fit(line))
+
+
+#: text renders fit this many columns
+TEXT_WIDTH = 100
+
+
+def _fit(line: str) -> list:
+    """``line`` cut at spaces into lines of at most :data:`TEXT_WIDTH` columns (continuations indented)."""
+    if len(line) <= TEXT_WIDTH:
+        return [line]
+    return textwrap.wrap(line, TEXT_WIDTH, subsequent_indent="    ", break_long_words=True, break_on_hyphens=False)

@@ -38,20 +38,23 @@ def test_text_tokens():
     game, s = parse_position(POSITION)
     txt = render_text(game, s)
     lines = txt.splitlines()
-    # board rows of docs/monolith_arena.md §2.1 (3-4-5-4-3 hexes), each hex as owner.type/facing/wounds
+    # board rows of docs/monolith_arena.md §2.1 (3-4-5-4-3 hexes), each hex as owner.Name/facing+wounds
     assert [ln.count(":") for ln in lines[:5]] == [3, 4, 5, 4, 3]
-    assert "09:0.de_knight/5/1" in lines[2]
-    assert "16:0.de_banner/0/0" in lines[4]
-    assert "12:0.de_rune_minor_acceleration/2/0" in lines[3]
+    assert "09:0.Knight/NW+1" in lines[2]
+    assert "16:0.Banner/NE" in lines[4]
+    # a long name is shortened in its cell and written in full under the board
+    assert "12:0.MinorAcce/SE" in lines[3]
+    assert lines[5] == "full names: 12 Rune of Minor Acceleration"
     # the Horror nets the Knight (net edge 0 at facing 4 points W, to hex 9): N; it carries 2 poison: P2
-    assert "09:0.de_knight/5/1 N" in lines[2]
-    assert "10:1.la_horror/4/0 P2" in lines[2]
+    assert "09:0.Knight/NW+1 N" in lines[2]
+    assert "10:1.Horror/W P2" in lines[2]
     # Net-order marker on the Spike: netted and marked
-    assert "04:1.la_spike/2/0 N M" in lines[1]
+    assert "04:1.Spike/SE N M" in lines[1]
     assert "00:." in lines[0]
+    assert max(len(ln) for ln in lines) <= 100 and "de_" not in txt and "la_" not in txt
     p0 = next(ln for ln in lines if ln.startswith("P0 "))
     p1 = next(ln for ln in lines if ln.startswith("P1 "))
-    assert "dragon_empire" in p0 and "HP 20" in p0 and "hand [de_battle_charge, de_move*]" in p0
+    assert "Dragon Empire" in p0 and "HP 20" in p0 and "hand [Battle/Charge, Move*]" in p0
     assert "HP 17" in p1 and "hand []" in p1
     deck0 = 34 - 2 - 2  # two tiles on the board, two in the hand
     assert f"deck {deck0}" in p0
@@ -63,12 +66,12 @@ def test_text_monolith_visibility():
     omni = render_text(game, s)
     p0 = render_text(game, s, viewer=0)
     p1 = render_text(game, s, viewer=1)
-    assert "10:0.de_knight/1/0 S2" in omni
+    assert "10:0.Knight/E S2" in omni
     assert "14:. S3@0" in omni
-    assert "seg2=hf_spark seg3=hf_assassin" in omni
-    assert "seg2=? seg3=hf_assassin" in p0  # unrevealed segment 2 hidden from the opponent
-    assert "seg2=hf_spark seg3=hf_assassin" in p1  # the owner sees both
-    assert "seg2=de_knight seg3=-" in p0 and "unfolded at 9/10/14" in p0
+    assert "seg2=Spark seg3=Assassin" in omni
+    assert "seg2=? seg3=Assassin" in p0  # unrevealed segment 2 hidden from the opponent
+    assert "seg2=Spark seg3=Assassin" in p1  # the owner sees both
+    assert "seg2=Knight seg3=-" in p0 and "unfolded at 9/10/14" in p0
     assert "folded at 11" in p1
 
 
@@ -84,7 +87,7 @@ hand P0: la_push_back
     game.apply(s, 365)
     txt = render_text(game, s)
     assert "sub-phase PUSH_TARGET" in txt
-    assert "pending push_back" in txt and "order=la_push_back" in txt
+    assert "pending push_back" in txt and "order=Push Back" in txt
 
 
 def test_rgb_picture():
@@ -153,7 +156,7 @@ def test_position_text_features():
     game, s = parse_position(TEAMS)
     assert game.team_mode and s.pool == [3, 30] and s.entrench_on == s.board[9]
     assert (s.turn_seat, s.acting_seat, s.sub_phase) == (1, 1, 2)
-    assert "pool A=3" in render_text(game, s) and "09:0.de_pikeman/0/0 E" in render_text(game, s)
+    assert "pool A=3" in render_text(game, s) and "09:0.Pikeman/NE E" in render_text(game, s)
 
 
 def test_position_text_round_trip():
@@ -184,7 +187,7 @@ def test_setup_picks_hidden_in_text():
     game.apply(s, 2)
     game.apply(s, 3)
     assert "monolith not placed seg2=? seg3=?" in render_text(game, s, viewer=1)
-    assert "monolith not placed seg2=de_knight seg3=de_dragon_rider" in render_text(game, s, viewer=0)
+    assert "monolith not placed seg2=Knight seg3=Dragon Rider" in render_text(game, s, viewer=0)
     assert "sub-phase SETUP_PICK" in render_text(game, s)
 
 

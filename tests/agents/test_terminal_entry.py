@@ -1,0 +1,167 @@
+"""Terminal play: single-option stages wait for Enter, compass letters, The Monolith's map and connections,
+Arena's hit narration (scripted input)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import monolith_envs
+from agents.play import main
+from agents.terminal import WIDTH, QuitGame, StagedEntry, pieces_for
+from monolith_envs.the_monolith.board import neighbours, tunnels_now
+from monolith_envs.the_monolith.state import Sub
+
+ARENA, MONOLITH = "monolith_arena_v0", "the_monolith_v0"
+
+
+def scripted(answers):
+    """Answers the prompts in order, then raises EOFError (Ctrl-D); keeps the prompts."""
+    it = iter(answers)
+    prompts = []
+
+    def inp(prompt):
+        prompts.append(prompt)
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+
+    inp.prompts = prompts
+    return inp
+
+
+def _arena_main():
+    """An Arena duel at a main-phase decision of seat 0 with a tile to place; (env, slot, hex)."""
+    env = monolith_envs.make(ARENA, wrapped=False)
+    env.reset(seed=4)
+    lay = env.game.layout
+    rng = np.random.default_rng(1)
+    while True:
+        legal = [int(a) for a in env.legal_actions()]
+        places = [lay.split(a)[1] for a in legal if lay.split(a)[0] == "PLACE"]
+        if places and env.game_state.acting_seat == 0 and "END_TURN" in {lay.split(a)[0] for a in legal}:
+            return env, places[0][0], places[0][1]
+        env.step(int(rng.choice([a for a in legal if lay.split(a)[0] != "PLACE"] or legal)))
+
+
+def _mask(env, actions):
+    m = np.zeros(env.game.layout.n, np.int8)
+    m[list(actions)] = 1
+    return m
+
+
+def test_single_option_stage_waits_for_enter_and_refuses_input_typed_ahead():
+    env, slot, h = _arena_main()
+    lay = env.game.layout
+    place = lay.index("PLACE", slot, h, 2)
+    mask = _mask(env, [place, lay.index("END_TURN")])
+    out = []
+    inp = scripted(["place", f"hex {h:02d}", "", "3", "1", "4", "back", "", ""])
+    a = StagedEntry(env.game, env.game_state, mask, pieces_for(ARENA), 0, inp, out.append).read()
+    assert a == place
+    assert [p.split("> ")[0] for p in inp.prompts] == ["player_0 action"] + ["player_0 tile"] * 2 + \
+        ["player_0 hex"] * 2 + ["player_0 rotation"] * 2 + ["player_0 hex", "player_0 rotation"]
+    text = "\n".join(out)
+    tile = env.game.tables.name_of[env.game_state.itype[env.game_state.hand[0][slot]]]
+    assert f"the only tile: slot {slot + 1}: {tile}; press Enter to take it (back undoes a stage)" in text
+    assert (f"'hex {h:02d}' is not taken: the only tile here is slot {slot + 1}: {tile}; press Enter to take "
+            "it, or type back or help") in " ".join(text.split())
+    assert "'4' is not taken: the only rotation here is 2 SE" in " ".join(text.split())
+    assert max(len(line) for line in text.splitlines()) <= WIDTH
+
+
+def test_a_whole_action_typed_at_a_single_option_stage_is_played():
+    env, slot, h = _arena_main()
+    lay = env.game.layout
+    mask = _mask(env, [lay.index("PLACE", slot, h, 0), lay.index("END_TURN")])
+    inp = scripted(["place", "END_TURN"])
+    assert StagedEntry(env.game, env.game_state, mask, pieces_for(ARENA), 0, inp, lambda _t: None).read() == \
+        lay.index("END_TURN")
+
+
+@pytest.mark.parametrize("typed, rot", [("E", 1), ("nw", 5), ("NE", 0), (" se ", 2)])
+def test_rotation_accepts_compass_letters(typed, rot):
+    env, slot, h = _arena_main()
+    lay = env.game.layout
+    mask = _mask(env, [lay.index("PLACE", slot, h, r) for r in (0, 1, 2, 4, 5)] + [lay.index("END_TURN")])
+    out = []
+    inp = scripted(["place", "", "", "SW", typed])
+    a = StagedEntry(env.game, env.game_state, mask, pieces_for(ARENA), 0, inp, out.append,
+                    explain=lambda _a: "no such facing here").read()
+    assert a == lay.index("PLACE", slot, h, rot)
+    assert "3 SW is not a legal rotation for this move: no such facing here" in " ".join("\n".join(out).split())
+
+
+def _monolith_at(sub: Sub):
+    env = monolith_envs.make(MONOLITH, wrapped=False)
+    env.reset(seed=4)
+    rng = np.random.default_rng(1)
+    for _ in range(5000):
+        if env.game_state.sub == sub:
+            return env
+        env.step(int(rng.choice(env.legal_actions())))
+    raise AssertionError(f"no {sub.name} decision in 5000 random decisions")
+
+
+def test_monolith_march_stage_shows_the_group_space_and_its_connections_and_map_lists_all():
+    env = _monolith_at(Sub.MARCH_STEP)
+    g, s = env.game, env.game_state
+    out = []
+    inp = scripted(["march on", "map", "quit"])
+    with pytest.raises(QuitGame):
+        StagedEntry(g, s, env._current_mask(), pieces_for(MONOLITH), s.current, inp, out.append).read()
+    text = "\n".join(out)
+    flat = " ".join(text.split())
+    name = g.content.map.spaces
+    near = neighbours(g, s, s.current, s.march_cur)
+    assert (f"the group of {s.march_group} warrior(s) is on {s.march_cur} {name[s.march_cur].name}, which "
+            "connects to: " + ", ".join(f"{t} {name[t].name}" for t in near) + " (map shows every connection)") in flat
+    tun = tunnels_now(g, s)
+    for sp in g.active_spaces:
+        line = f"{sp:2d} {name[sp].name}{' T' if tun[sp] else ''}: " + ", ".join(
+            str(t) for t in neighbours(g, s, s.current, sp, tun))
+        assert line in text
+    assert max(len(line) for line in text.splitlines()) <= WIDTH
+
+
+def test_map_command_elsewhere_and_in_a_game_without_a_map():
+    env = _monolith_at(Sub.ORDER_CHOOSE)
+    out = []
+    with pytest.raises(QuitGame):
+        StagedEntry(env.game, env.game_state, env._current_mask(), pieces_for(MONOLITH), env.game_state.current,
+                    scripted(["map", "quit"]), out.append).read()
+    assert any(t.startswith("map: each space and the spaces it connects to now") for t in out)
+    env, _slot, _h = _arena_main()
+    out = []
+    with pytest.raises(QuitGame):
+        StagedEntry(env.game, env.game_state, env._current_mask(), pieces_for(ARENA), 0,
+                    scripted(["map", "quit"]), out.append).read()
+    assert "this game has no map to show" in out
+
+
+def test_arena_battle_narration_names_the_tile_that_hits_and_the_one_hit():
+    out = []
+    res = main([ARENA, "--opponents", "random", "--seed", "4"], input_fn=lambda _p: "1", output_fn=out.append)
+    assert res is not None and res.decisions == 106
+    text = "\n".join(out)
+    last_battle = text[text.rindex("P1 selects hex 00 (P0 Banner)"):]
+    assert last_battle.splitlines()[:10] == [
+        "P1 selects hex 00 (P0 Banner)",
+        "  Battle:",
+        "    P1 Hunter hits P0 Banner for 1",
+        "    P1 Assassin hits P0 Banner for 1",
+        "    P1 Hunter hits P0 Banner for 1",
+        "    P0 Banner hits P1 Hunter for 1",
+        "    P0 Banner hits P1 Morlock for 1",
+        "    P1 Morlock is removed from hex 03",
+        "    P1 Hunter is removed from hex 01",
+        "    P0 HP 19 -> 16 (-3)",
+    ]
+    hits = [line for line in text.splitlines() if " hits " in line]
+    assert len(hits) == 6
+    pattern = re.compile(r"    (P[01] [A-Z][\w /'-]+|poison|the order) hits (P[01] [A-Z][\w /'-]+|an empty hex) "
+                         r"for \d+(, absorbed by a Regeneration rune)?")
+    assert all(pattern.fullmatch(line) for line in hits), hits

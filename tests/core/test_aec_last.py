@@ -1,0 +1,50 @@
+"""``last()`` outside an episode: a clear MonolithEnvError, not a bare KeyError."""
+
+import numpy as np
+import pytest
+
+import monolith_envs
+from monolith_envs.core.game import MonolithEnvError
+
+
+def _play_out(env) -> None:
+    rng = np.random.default_rng(0)
+    for _agent in env.agent_iter():
+        obs, _r, term, trunc, _info = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@pytest.mark.parametrize("wrapped", [True, False])
+@pytest.mark.parametrize("env_id", ["monolith_arena_v0", "the_monolith_v0"])
+def test_last_after_every_agent_left_names_the_state_and_what_to_do(env_id, wrapped):
+    env = monolith_envs.make(env_id, wrapped=wrapped)
+    env.reset(seed=3)
+    _play_out(env)
+    assert env.agents == []
+    with pytest.raises(MonolithEnvError, match=r"last\(\) after the episode ended .*\(env\.agents is empty\).*"
+                       r"game\.returns\(env\.unwrapped\.game_state\), or call reset\(\)"):
+        env.last()
+    with pytest.raises(MonolithEnvError, match="after the episode ended"):
+        env.last(observe=False)
+    env.reset(seed=4)  # and the env is usable again
+    obs, reward, term, trunc, _info = env.last()
+    assert (reward, term, trunc) == (0.0, False, False)
+    assert obs["action_mask"].sum() > 0
+
+
+def test_last_at_the_end_before_the_dead_steps_still_reports():
+    env = monolith_envs.make("monolith_arena_v0")
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    while not any(env.terminations.values()) and not any(env.truncations.values()):
+        obs = env.last()[0]
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    _obs, reward, term, trunc, _info = env.last()
+    assert term or trunc
+    assert reward in (-1.0, 0.0, 1.0)
+
+
+def test_bare_last_before_reset_says_reset_first():
+    env = monolith_envs.make("monolith_arena_v0", wrapped=False)
+    with pytest.raises(MonolithEnvError, match=r"last\(\) before reset\(\): call reset\(\) first"):
+        env.last()
