@@ -85,9 +85,13 @@ class Slots:
         self.prev: list[list[float]] = [[0.0] * game.num_players for _ in range(k)]
         self.games = [0] * k  # games started in each slot since the last reset (the k of the seeds)
         self.seed = 0
+        self.obs_rows = list(arrays["observation"][lo:hi])  # row views, made once
+        self.mask_rows = list(arrays["action_mask"][lo:hi])
+        self.paid: list[int] = []  # slots whose rewards row is not all zeros
+        self.ended: list[int] = []  # slots whose end flags and final returns were set by the last step
 
-    def _start(self, j: int) -> None:
-        """Start the next game of local slot ``j`` and write its first observation, mask and seat."""
+    def _start(self, j: int) -> int:
+        """Start the next game of local slot ``j``, write its first observation and mask; return its seat."""
         i = self.lo + j
         seed = self.seed + i + self.num_envs * self.games[j]
         self.games[j] += 1
@@ -96,15 +100,10 @@ class Slots:
         state = self.states[j] = game.initial_state(rng)
         self.decisions[j] = 0
         self.prev[j] = [0.0] * game.num_players
-        self._write(j, state)
-
-    def _write(self, j: int, state: Any) -> None:
-        i = self.lo + j
-        game, a = self.game, self.a
         seat = game.current_player(state)
-        a["current_seat"][i] = seat
-        a["action_mask"][i] = game.legal_mask(state)
-        self.write_obs(state, seat, a["observation"][i])
+        self.mask_rows[j][...] = game.legal_mask(state)
+        self.write_obs(state, seat, self.obs_rows[j])
+        return seat
 
     def reset(self, seed: int) -> None:
         """Start game 0 of every slot: slot ``i`` with seed ``seed + i``; clear rewards and end flags."""
@@ -112,9 +111,12 @@ class Slots:
         self.seed = seed
         for name in ("rewards", "terminated", "truncated", "final_returns"):
             a[name][lo:hi] = 0
+        self.paid, self.ended = [], []
+        seats = []
         for j in range(hi - lo):
             self.games[j] = 0
-            self._start(j)
+            seats.append(self._start(j))
+        a["current_seat"][lo:hi] = seats
 
     def check_actions(self) -> None:
         """Raise :class:`IllegalActionError` naming the first slot whose action is masked out (nothing is
@@ -140,38 +142,54 @@ class Slots:
     def step(self) -> None:
         """Apply ``arrays["actions"][lo:hi]`` (checked legal by :meth:`check_actions`), write rewards, end
         flags, final returns, and the next observation, mask and seat; a game that ends starts the slot's
-        next game in the same step."""
+        next game in the same step.
+
+        Only the rows that change are written: the rewards of a slot whose returns did not change stay the
+        zeros written once, and the end flags and final returns of the previous step's ended slots are
+        cleared."""
         game, a = self.game, self.a
-        lo, hi = self.lo, self.hi
-        acts = a["actions"][lo:hi].tolist()
+        lo = self.lo
+        acts = a["actions"][lo:self.hi].tolist()
         rewards, term, trunc, final = a["rewards"], a["terminated"], a["truncated"], a["final_returns"]
-        term[lo:hi] = False
-        trunc[lo:hi] = False
-        final[lo:hi] = 0.0
+        for i in self.ended:
+            term[i] = trunc[i] = False
+            final[i] = 0.0
+        for i in self.paid:
+            rewards[i] = 0.0
+        paid, ended = [], []
+        self.paid, self.ended = paid, ended
         apply, returns_list, is_terminal = game.apply, self.returns_list, game.is_terminal
+        current_player, legal_mask, write_obs = game.current_player, game.legal_mask, self.write_obs
         limit = game.max_decisions
         states, rngs, decisions, prev = self.states, self.rngs, self.decisions, self.prev
+        obs_rows, mask_rows = self.obs_rows, self.mask_rows
+        seats = [0] * len(acts)
         for j, action in enumerate(acts):
-            i = lo + j
             state = states[j]
             apply(state, action, rngs[j])
             decisions[j] += 1
             ret = returns_list(state)
             p = prev[j]
             if ret != p:
+                i = lo + j
                 rewards[i] = [r - q for r, q in zip(ret, p)]
                 prev[j] = ret
-            else:
-                rewards[i] = 0.0
+                paid.append(i)
             if is_terminal(state):
+                i = lo + j
                 term[i] = True
             elif decisions[j] >= limit:
+                i = lo + j
                 trunc[i] = True
             else:
-                self._write(j, state)
+                seat = seats[j] = current_player(state)
+                mask_rows[j][...] = legal_mask(state)
+                write_obs(state, seat, obs_rows[j])
                 continue
             final[i] = ret
-            self._start(j)
+            ended.append(i)
+            seats[j] = self._start(j)
+        a["current_seat"][lo:self.hi] = seats
 
     def observe(self, seat: int) -> None:
         """Write seat ``seat``'s observation of each slot's game into ``arrays["seat_observation"][seat]``."""
