@@ -32,7 +32,7 @@ from benchmarks.loops import AecRunner
 from benchmarks.timing import median
 from monolith_envs.core.seeds import seed_arg
 
-__all__ = ["VecRunner", "sample_masked", "measure", "bench_config", "main"]
+__all__ = ["VecRunner", "sample_masked", "measure_interleaved", "bench_config", "main"]
 
 DEFAULT_CONFIGS = {
     "monolith_arena_v0": {},
@@ -99,28 +99,7 @@ class VecRunner:
         return decisions, games, time.perf_counter() - t0
 
 
-def measure(runner: Any, seconds: float, repeats: int, warmup: float, worker_pids: list[int] = ()) -> dict:
-    """Warm up, then time ``repeats`` runs of ``seconds``.
-
-    Returns:
-        ``decisions_per_s`` (median of the repeats), ``decisions_per_cpu_s`` (median; this process plus the
-        processes ``worker_pids``), ``cpu_share`` (CPU seconds over wall seconds, summed over the processes)
-        and ``games_per_s``.
-    """
-    runner.run(warmup)
-    rates, cpu_rates, cpu_total, wall_total, games = [], [], 0.0, 0.0, 0
-    for _ in range(repeats):
-        c0, w0 = time.process_time(), _proc_cpu_seconds(list(worker_pids)) if worker_pids else 0.0
-        d, g, t = runner.run(seconds)
-        c = time.process_time() - c0
-        w1 = _proc_cpu_seconds(list(worker_pids)) if worker_pids else 0.0
-        if w0 is not None and w1 is not None:
-            c += w1 - w0
-        rates.append(d / t)
-        cpu_rates.append(d / c if c > 0 else None)
-        cpu_total += c
-        wall_total += t
-        games += g
+def _summary(rates: list, cpu_rates: list, cpu_total: float, wall_total: float, games: int) -> dict:
     return {
         "decisions_per_s": median(rates),
         "decisions_per_s_all": rates,
@@ -130,24 +109,58 @@ def measure(runner: Any, seconds: float, repeats: int, warmup: float, worker_pid
     }
 
 
+def measure_interleaved(runners: dict[str, Any], seconds: float, repeats: int, warmup: float) -> dict[str, dict]:
+    """Warm every runner up, then time ``repeats`` rounds in which each runner plays ``seconds`` in turn, so
+    every figure sees the same load of the machine.
+
+    Returns, per runner name: ``decisions_per_s`` (median of the repeats), ``decisions_per_cpu_s`` (median;
+    this process plus the runner's ``worker_pids``), ``cpu_share`` (CPU seconds over wall seconds, summed
+    over those processes) and ``games_per_s``.
+    """
+    for runner in runners.values():
+        runner.run(warmup)
+    acc = {name: ([], [], 0.0, 0.0, 0) for name in runners}
+    for _ in range(repeats):
+        for name, runner in runners.items():
+            pids = list(getattr(runner, "worker_pids", []))
+            c0, w0 = time.process_time(), _proc_cpu_seconds(pids) if pids else 0.0
+            d, g, t = runner.run(seconds)
+            c = time.process_time() - c0
+            w1 = _proc_cpu_seconds(pids) if pids else 0.0
+            if w0 is not None and w1 is not None:
+                c += w1 - w0
+            rates, cpu_rates, cpu_total, wall_total, games = acc[name]
+            rates.append(d / t)
+            cpu_rates.append(d / c if c > 0 else None)
+            acc[name] = (rates, cpu_rates, cpu_total + c, wall_total + t, games + g)
+    return {name: _summary(*values) for name, values in acc.items()}
+
+
 def bench_config(env_id: str, config: dict, num_envs: int, workers: int, seconds: float, repeats: int,
                  seed: int) -> dict:
-    """The AEC loop, ``make_vec`` in process and ``make_vec`` with ``workers`` on one config, with ratios."""
+    """The AEC loop, ``make_vec`` in process and ``make_vec`` with ``workers`` on one config, measured in
+    turn (:func:`measure_interleaved`), with their ratios."""
     warmup = min(0.5, seconds / 3)
-    aec = measure(AecRunner(monolith_envs.make(env_id, **config), seed), seconds, repeats, warmup)
-    row: dict[str, Any] = {"env_id": env_id, "config": config, "num_envs": num_envs, "aec": aec}
-    with monolith_envs.make_vec(env_id, num_envs, **config) as vec:
-        row["players"] = vec.num_players
-        row["vec"] = measure(VecRunner(vec, seed), seconds, repeats, warmup)
+    runners: dict[str, Any] = {"aec": AecRunner(monolith_envs.make(env_id, **config), seed)}
+    vecs = [monolith_envs.make_vec(env_id, num_envs, **config)]
+    try:
+        runners["vec"] = VecRunner(vecs[0], seed)
+        if workers:
+            vecs.append(monolith_envs.make_vec(env_id, num_envs, workers=workers, **config))
+            runners["vec_workers"] = VecRunner(vecs[1], seed)
+        row: dict[str, Any] = {"env_id": env_id, "config": config, "num_envs": num_envs,
+                               "players": vecs[0].num_players}
+        row.update(measure_interleaved(runners, seconds, repeats, warmup))
+    finally:
+        for vec in vecs:
+            vec.close()
     if workers:
-        with monolith_envs.make_vec(env_id, num_envs, workers=workers, **config) as vec:
-            runner = VecRunner(vec, seed)
-            row["workers"] = workers
-            row["vec_workers"] = measure(runner, seconds, repeats, warmup, runner.worker_pids)
+        row["workers"] = workers
 
     def ratio(a: dict, b: dict, key: str) -> float | None:
         return a[key] / b[key] if a.get(key) and b.get(key) else None
 
+    aec = row["aec"]
     row["vec_over_aec"] = ratio(row["vec"], aec, "decisions_per_s")
     row["vec_over_aec_cpu"] = ratio(row["vec"], aec, "decisions_per_cpu_s")
     if workers:
