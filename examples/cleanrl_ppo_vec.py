@@ -60,7 +60,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--num-envs", type=bounded(int, 1, 1024), default=32)
     p.add_argument("--num-steps", type=bounded(int, 1, 4096), default=64, help="steps per rollout")
     p.add_argument("--workers", type=bounded(int, 0, 64), default=0, help="make_vec worker processes")
-    p.add_argument("--lr", type=bounded(float, 1e-7, 1.0), default=3e-4)
+    p.add_argument("--lr", type=bounded(float, 1e-7, 1.0), default=3e-3, help="Adam step, annealed linearly to 0")
     p.add_argument("--gamma", type=bounded(float, 0.0, 1.0), default=0.99, help="discount per own decision")
     p.add_argument("--gae-lambda", type=bounded(float, 0.0, 1.0), default=0.95)
     p.add_argument("--update-epochs", type=bounded(int, 1, 100), default=4)
@@ -205,7 +205,7 @@ def train(args: argparse.Namespace) -> dict:
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     T, N = args.num_steps, args.num_envs
-    curve = []
+    curve, stats = [], []
     with monolith_envs.make_vec(args.env, N, workers=args.workers, **args.config) as vec:
         P, m, n = vec.num_players, vec.obs_size, vec.num_actions
         agent = Agent(m, n, args.hidden)
@@ -226,6 +226,7 @@ def train(args: argparse.Namespace) -> dict:
         updates = max(1, args.total_decisions // (T * N))
         t0, games = time.perf_counter(), 0
         for update in range(1, updates + 1):
+            optimizer.param_groups[0]["lr"] = args.lr * (1.0 - (update - 1) / updates)  # linear annealing
             for t in range(T):
                 obs[t] = torch.from_numpy(res.observation)
                 masks[t] = torch.from_numpy(res.action_mask)
@@ -251,7 +252,8 @@ def train(args: argparse.Namespace) -> dict:
                 for s in range(0, batch, mb):
                     idx = order[s:s + mb]
                     _, newlogprob, entropy, newvalue = agent.act(b_obs[idx], b_masks[idx], b_actions[idx])
-                    ratio = (newlogprob - b_logprobs[idx]).exp()
+                    logratio = newlogprob - b_logprobs[idx]
+                    ratio = logratio.exp()
                     a = b_adv[idx]
                     a = (a - a.mean()) / (a.std() + 1e-8)
                     pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
@@ -261,8 +263,12 @@ def train(args: argparse.Namespace) -> dict:
                     loss.backward()
                     nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
                     optimizer.step()
+                    with torch.no_grad():
+                        approx_kl = ((ratio - 1) - logratio).mean().item()
             decisions = update * T * N
             sps = decisions / (time.perf_counter() - t0)
+            stats.append({"update": update, "decisions": decisions, "games": games, "value_loss": v_loss.item(),
+                          "entropy": entropy.mean().item(), "approx_kl": approx_kl})
             print(f"update {update}/{updates}: {decisions} decisions, {games} games, {sps:.0f} decisions/s, "
                   f"value loss {v_loss.item():.3f}, entropy {entropy.mean().item():.2f}", flush=True)
             last_update = update == updates
@@ -272,7 +278,7 @@ def train(args: argparse.Namespace) -> dict:
                 print(f"update {update}: {result['wins']}/{result['games']} wins against random "
                       f"({100 * result['win_rate']:.1f}%)", flush=True)
     summary = {"env": args.env, "config": args.config, "seed": args.seed, "total_decisions": updates * T * N,
-               "seconds": time.perf_counter() - t0, "curve": curve}
+               "seconds": time.perf_counter() - t0, "curve": curve, "updates": stats}
     if args.json:
         args.json.write_text(json.dumps(summary, indent=1))
     return summary
