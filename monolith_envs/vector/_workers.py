@@ -25,6 +25,7 @@ from ._slots import ARRAY_FIELDS, Slots
 __all__ = ["WorkerError", "WorkerPool", "shared_arrays"]
 
 _ALIGN = 64
+STARTUP_TIMEOUT = 60.0  # seconds a worker may take to start (import the package, build its games)
 
 
 class WorkerError(MonolithEnvError, RuntimeError):
@@ -130,7 +131,8 @@ class WorkerPool:
         game_cls, config: each worker builds its own game with ``game_cls(config)``.
         num_envs, workers: N slots split into ``workers`` contiguous shares.
         shapes: the array shapes (:func:`~monolith_envs.vector._slots.array_shapes`).
-        timeout: seconds to wait for any answer of a worker (start-up included).
+        timeout: seconds to wait for any answer of a worker (the start-up, which imports the package in a
+            fresh process, gets at least 60 s).
         start_method: a ``multiprocessing`` start method; None: ``"forkserver"`` where available (the server
             imports the package once, then each worker is forked from it), else ``"spawn"``.
 
@@ -168,7 +170,9 @@ class WorkerPool:
             self.conns.append(parent)
         self.finalizer = weakref.finalize(self, _shutdown, self.procs, self.conns, 1.0)
         try:
+            self.timeout = max(self.timeout, STARTUP_TIMEOUT)
             self.wait_all()
+            self.timeout = float(timeout)
         except BaseException:
             self.close()
             raise

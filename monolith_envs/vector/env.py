@@ -252,7 +252,8 @@ def make_vec(env_id: str, num_envs: int, *, workers: int = 0, mask_in: str = "ob
             worker processes writing into shared memory. The trajectories do not depend on ``k``.
         mask_in: where the mask goes; ``"observation"`` (the result's own ``action_mask`` array) is the
             only placement so far.
-        timeout: seconds to wait for a worker's answer before it is reported hung.
+        timeout: seconds to wait for a worker's answer before it is reported hung (the start-up of the
+            workers gets at least 60 s).
         start_method: ``multiprocessing`` start method of the workers (default ``"forkserver"`` where
             available, else ``"spawn"``; a script that makes workers needs ``if __name__ == "__main__":``).
         **config: the game's config keys, as for :func:`monolith_envs.make`.

@@ -150,15 +150,15 @@ def test_dead_worker_is_reported_and_the_env_closed():
 
 
 def test_hung_worker_is_reported_within_the_timeout():
-    vec = make_vec(ARENA, 2, workers=2, timeout=1.5)
+    vec = make_vec(ARENA, 2, workers=2, timeout=3.0)
     res = vec.reset(seed=0)
     pid = vec._pool.procs[1].pid
     os.kill(pid, signal.SIGSTOP)
     try:
         t = time.monotonic()
-        with pytest.raises(WorkerError, match=r"worker 1 \(games 1\.\.1\) did not answer within 1\.5 s"):
+        with pytest.raises(WorkerError, match=r"worker 1 \(games 1\.\.1\) did not answer within 3 s"):
             vec.step(res.action_mask.argmax(1))
-        assert time.monotonic() - t < 8
+        assert time.monotonic() - t < 10
     finally:
         try:
             os.kill(pid, signal.SIGCONT)
