@@ -1,7 +1,7 @@
 """make_vec plays exactly the games of the AEC env: every game a vector env plays is replayed, action by
 action, in a fresh ``make(env_id, **config)`` reset with the game's seed, comparing the observation, the mask
-and the acting seat before each step, the rewards of every seat after it, the end flags and the final
-returns, and every seat's ``observe(seat)``. Every env id, 1 to 4 seats, in process and with 2 workers."""
+and the acting seat before each step, the rewards of every seat after it (and their sum with the game's
+returns), the end flags and the final returns, and every seat's ``observe(seat)``. Every env id, 1 to 4 seats, in process and with 2 workers."""
 
 from __future__ import annotations
 
@@ -15,11 +15,13 @@ CONFIGS = [
     ("monolith_arena_v0", {"num_players": 3, "mode": "ffa"}),
     ("monolith_arena_v0", {"num_players": 4, "mode": "teams"}),
     ("monolith_arena_v0", {"max_decisions": 30}),  # truncation and its autoreset
+    ("monolith_arena_v0", {"reward_mode": "score"}),  # rewards on most steps
     ("monolith_strategy_v0", {"num_players": 1}),
     ("monolith_strategy_v0", {"num_players": 2}),
     ("monolith_strategy_v0", {"num_players": 4}),
     ("the_monolith_v0", {"num_players": 2}),
     ("the_monolith_v0", {"num_players": 3}),
+    ("the_monolith_v0", {"num_players": 4, "reward_mode": "score"}),
 ]
 NUM_ENVS = 2
 MAX_STEPS = 400
@@ -54,6 +56,7 @@ def test_vector_games_replay_exactly_in_the_aec_env(env_id, config, workers):
         seeds = vec.episode_seeds()
         assert seeds == [seed + i for i in range(NUM_ENVS)]
         envs = [_start(env_id, config, s) for s in seeds]
+        paid = np.zeros((NUM_ENVS, P))  # the rewards of each slot's current game, summed
         games_done = [0] * NUM_ENVS
         ends = {"terminated": 0, "truncated": 0}
         for step in range(MAX_STEPS):
@@ -69,6 +72,9 @@ def test_vector_games_replay_exactly_in_the_aec_env(env_id, config, workers):
                 raw = env.unwrapped
                 want = np.array([raw.rewards[a] for a in raw.possible_agents], np.float32)
                 np.testing.assert_array_equal(res.rewards[i], want)
+                paid[i] += res.rewards[i]
+                returns = raw.game.returns(raw.game_state)
+                np.testing.assert_allclose(paid[i], returns, rtol=0, atol=1e-5)
                 term = all(raw.terminations.values())
                 trunc = all(raw.truncations.values())
                 assert (bool(res.terminated[i]), bool(res.truncated[i])) == (term, trunc)
@@ -79,6 +85,7 @@ def test_vector_games_replay_exactly_in_the_aec_env(env_id, config, workers):
                     new_seed = seed + i + NUM_ENVS * games_done[i]
                     assert vec.episode_seeds()[i] == new_seed
                     envs[i] = _start(env_id, config, new_seed)
+                    paid[i] = 0.0
                 else:
                     assert not res.final_returns[i].any()
             if min(games_done) >= 1 and step % 7 == 6:
