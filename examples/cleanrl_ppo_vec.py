@@ -55,8 +55,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="reward_mode of the training games (score: the change of the score difference after every "
                         "step, a dense signal); the evaluation games always play win_loss")
     p.add_argument("--seed", type=seed_arg, default=1)
-    p.add_argument("--total-decisions", type=bounded(int, 1, 10**9), default=600_000,
-                   help="decisions played for training (all seats together)")
+    p.add_argument("--total-decisions", type=bounded(int, 0, 10**9), default=600_000,
+                   help="decisions played for training (all seats together), rounded down to whole rollouts; "
+                        "0 only evaluates (with --load)")
     p.add_argument("--num-envs", type=bounded(int, 1, 1024), default=32)
     p.add_argument("--num-steps", type=bounded(int, 1, 4096), default=64, help="steps per rollout")
     p.add_argument("--workers", type=bounded(int, 0, 64), default=0, help="make_vec worker processes")
@@ -71,6 +72,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--max-grad-norm", type=bounded(float, 0.0, 1e6), default=0.5)
     p.add_argument("--hidden", type=bounded(int, 1, 4096), default=128, help="width of the two hidden layers")
     p.add_argument("--eval-games", type=bounded(int, 0, 100_000), default=200, help="games against random at the end")
+    p.add_argument("--eval-policy", choices=["greedy", "sample"], default="greedy",
+                   help="how the evaluated policy picks: its most likely legal action, or a draw from it")
+    p.add_argument("--save", type=Path, metavar="PATH", help="save the network's weights (torch state dict)")
+    p.add_argument("--load", type=Path, metavar="PATH", help="start from saved weights")
     p.add_argument("--eval-every", type=bounded(int, 0, 10**6), default=0, help="also evaluate every N updates (0: only at the end)")
     p.add_argument("--threads", type=bounded(int, 1, 256), default=1, help="torch CPU threads")
     p.add_argument("--json", type=Path, metavar="PATH", help="write the settings and the win-rate curve")
@@ -137,27 +142,31 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 @torch.no_grad()
 def evaluate(agent: Agent, args: argparse.Namespace, games: int, seed: int) -> dict:
-    """The greedy policy against the uniform random player: game slot ``i`` gives the policy seat
-    ``i % P`` and the random player every other seat; plays until ``games`` games have ended. A win is a
+    """The policy (greedy, or sampled with ``--eval-policy sample``) against the uniform random player: game slot ``i`` gives the policy seat
+    ``i % P`` and the random player every other seat; each of ``min(games, 64)`` slots plays the same number
+    of whole games, at least ``games`` in all (so short games are not over-counted). A win is a
     positive final return of the policy's seat (the evaluation games play ``reward_mode="win_loss"``)."""
     n = max(1, min(games, 64))
+    rounds = -(-games // n)  # every slot plays this many whole games: n * rounds >= games are counted
     rng = np.random.default_rng(seed)
     wins = draws = done = 0
     with monolith_envs.make_vec(args.env, n, **args.eval_config) as vec:
         mine = np.arange(n) % vec.num_players
         counted = np.zeros(n, np.int64)
-        per_slot = -(-games // n)
         res = vec.reset(seed=seed)
-        while done < games:
+        while done < n * rounds:
             actions = random_actions(res.action_mask, rng)
             ours = np.flatnonzero(res.current_seat == mine)
             if ours.size:
                 logits = agent.actor(agent.trunk(torch.from_numpy(res.observation[ours])))
                 logits = logits.masked_fill(~torch.from_numpy(res.action_mask[ours]), -1e8)
-                actions[ours] = logits.argmax(1).numpy()
+                if args.eval_policy == "greedy":
+                    actions[ours] = logits.argmax(1).numpy()
+                else:
+                    actions[ours] = Categorical(logits=logits).sample().numpy()
             res = vec.step(actions)
             for i in np.flatnonzero(res.terminated | res.truncated):
-                if counted[i] < per_slot and done < games:
+                if counted[i] < rounds:
                     counted[i] += 1
                     done += 1
                     r = res.final_returns[i, mine[i]]
@@ -209,10 +218,13 @@ def train(args: argparse.Namespace) -> dict:
     with monolith_envs.make_vec(args.env, N, workers=args.workers, **args.config) as vec:
         P, m, n = vec.num_players, vec.obs_size, vec.num_actions
         agent = Agent(m, n, args.hidden)
+        if args.load:
+            agent.load_state_dict(torch.load(args.load, weights_only=True))
         optimizer = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)
         start = evaluate(agent, args, args.eval_games, seed=10**6) if args.eval_games else None
         if start:
-            print(f"update 0: {start['wins']}/{start['games']} wins against random (untrained)", flush=True)
+            print(f"update 0: {start['wins']}/{start['games']} wins against random ({100 * start['win_rate']:.1f}%, "
+                  f"{'loaded' if args.load else 'untrained'})", flush=True)
             curve.append({"decisions": 0, **start})
         obs = torch.zeros((T, N, m))
         masks = torch.zeros((T, N, n), dtype=torch.bool)
@@ -223,7 +235,7 @@ def train(args: argparse.Namespace) -> dict:
         ended = np.zeros((T, N), bool)
         seats = np.zeros((T, N), np.int64)
         res = vec.reset(seed=args.seed)
-        updates = max(1, args.total_decisions // (T * N))
+        updates = args.total_decisions // (T * N)
         t0, games = time.perf_counter(), 0
         for update in range(1, updates + 1):
             optimizer.param_groups[0]["lr"] = args.lr * (1.0 - (update - 1) / updates)  # linear annealing
@@ -277,6 +289,8 @@ def train(args: argparse.Namespace) -> dict:
                 curve.append({"decisions": decisions, **result})
                 print(f"update {update}: {result['wins']}/{result['games']} wins against random "
                       f"({100 * result['win_rate']:.1f}%)", flush=True)
+        if args.save:
+            torch.save(agent.state_dict(), args.save)
     summary = {"env": args.env, "config": args.config, "seed": args.seed, "total_decisions": updates * T * N,
                "seconds": time.perf_counter() - t0, "curve": curve, "updates": stats}
     if args.json:

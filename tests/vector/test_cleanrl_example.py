@@ -32,7 +32,7 @@ def test_tiny_budget_runs_and_learns(tmp_path):
     summary = json.loads(out.read_text())
     before, after = summary["curve"][0], summary["curve"][-1]
     assert (before["decisions"], after["decisions"]) == (0, 4096)
-    assert before["games"] == after["games"] == 40
+    assert before["games"] == after["games"] == 40  # 40 slots, one game each
     assert after["wins"] > before["wins"], summary["curve"]
     updates = summary["updates"]
     assert len(updates) == 8 and updates[-1]["games"] > 0
