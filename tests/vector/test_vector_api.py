@@ -202,3 +202,25 @@ def test_observe_refuses_a_seat_that_is_not_one():
     for bad in (2, -1, True, "0"):
         with pytest.raises(ValueError, match="expected an integer from 0 to 1"):
             vec.observe(bad)
+
+
+@pytest.mark.parametrize("env_id", ["monolith_arena_v0", "monolith_strategy_v0", "the_monolith_v0"])
+def test_row_writers_write_game_observe_into_a_dirty_row(env_id):
+    from monolith_envs.vector._obs import _compiled_writer, _copying_writer
+
+    game = monolith_envs.make_game(env_id)
+    writers = [_copying_writer(game)]
+    if getattr(game.observer, "compiled", False):
+        writers.append(_compiled_writer(game))
+        assert writers[-1] is not None
+    rng = np.random.default_rng(0)
+    state = game.initial_state(np.random.default_rng(0))
+    for _ in range(25):
+        for write in writers:
+            for seat in range(game.num_players):
+                row = np.full(game.obs_spec.size, 7.0, np.float32)  # garbage left by a previous game
+                write(state, seat, row)
+                np.testing.assert_array_equal(row, game.observe(state, seat))
+            with pytest.raises(ValueError):
+                write(state, game.num_players, np.zeros(game.obs_spec.size, np.float32))
+        game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))), rng)
