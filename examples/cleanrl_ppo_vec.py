@@ -55,13 +55,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="reward_mode of the training games (score: the change of the score difference after every "
                         "step, a dense signal); the evaluation games always play win_loss")
     p.add_argument("--seed", type=seed_arg, default=1)
-    p.add_argument("--total-decisions", type=bounded(int, 0, 10**9), default=600_000,
+    p.add_argument("--total-decisions", type=bounded(int, 0, 10**9), default=409_600,
                    help="decisions played for training (all seats together), rounded down to whole rollouts; "
                         "0 only evaluates (with --load)")
     p.add_argument("--num-envs", type=bounded(int, 1, 1024), default=32)
     p.add_argument("--num-steps", type=bounded(int, 1, 4096), default=64, help="steps per rollout")
     p.add_argument("--workers", type=bounded(int, 0, 64), default=0, help="make_vec worker processes")
-    p.add_argument("--lr", type=bounded(float, 1e-7, 1.0), default=3e-3, help="Adam step, annealed linearly to 0")
+    p.add_argument("--lr", type=bounded(float, 1e-7, 1.0), default=1e-3, help="Adam step, annealed linearly to 0")
     p.add_argument("--gamma", type=bounded(float, 0.0, 1.0), default=0.99, help="discount per own decision")
     p.add_argument("--gae-lambda", type=bounded(float, 0.0, 1.0), default=0.95)
     p.add_argument("--update-epochs", type=bounded(int, 1, 100), default=4)
