@@ -160,15 +160,18 @@ class WorkerPool:
         self.procs: list = []
         self.conns: list = []
         self.closed = False
+        # ends the workers when the pool is collected or at exit (it holds the lists, not the pool)
+        self.finalizer = weakref.finalize(self, _shutdown, self.procs, self.conns, 1.0)
         for k, (lo, hi) in enumerate(self.bounds):
             parent, child = ctx.Pipe()
             proc = ctx.Process(target=_worker_main, name=f"monolith-vec-{k}", daemon=True,
                                args=(child, k, game_cls, config, lo, hi, num_envs, self._buffer, shapes))
-            proc.start()
-            child.close()
-            self.procs.append(proc)
             self.conns.append(parent)
-        self.finalizer = weakref.finalize(self, _shutdown, self.procs, self.conns, 1.0)
+            try:
+                proc.start()
+            finally:
+                child.close()
+            self.procs.append(proc)
         try:
             self.timeout = max(self.timeout, STARTUP_TIMEOUT)
             self.wait_all()
