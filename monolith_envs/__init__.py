@@ -1,7 +1,8 @@
 """monolith_envs: PettingZoo AEC environments with exact action masks for the Monolith board games.
 
 Use ``monolith_envs.make(env_id, **config)`` or the versioned modules
-(``from monolith_envs import monolith_arena_v0; env = monolith_arena_v0.env()``).
+(``from monolith_envs import monolith_arena_v0; env = monolith_arena_v0.env()``); ``make_vec(env_id,
+num_envs, workers=0, **config)`` steps N games at once.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from typing import Any, Callable
 from . import registration as _registration  # noqa: F401 - registers the Gymnasium ids
 from .core.config import ConfigError
 from .core.game import IllegalActionError, InvariantError, MonolithEnvError
+from .vector import make_vec
 
 __all__ = [
     "make",
+    "make_vec",
     "make_game",
     "env_module",
     "game_class",

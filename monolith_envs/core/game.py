@@ -8,6 +8,7 @@ follows :class:`Game` to the AEC API.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Mapping, Protocol, Sequence, runtime_checkable
@@ -127,8 +128,54 @@ class GameInfo:
         return next((k for k in self.config_keys if k.name == name), None)
 
 
+def _rebuild_error(cls: type, args: tuple, attrs: dict) -> "MonolithEnvError":
+    """Unpickling helper of :meth:`MonolithEnvError.__reduce__`: the error with ``args`` and ``attrs``,
+    without calling the class's ``__init__`` (whose parameters need not match ``args``)."""
+    exc = cls.__new__(cls, *args)
+    exc.args = tuple(args)
+    exc.__dict__.update(attrs)
+    return exc
+
+
+def _copy_error(target: BaseException, source: BaseException) -> None:
+    target.args = source.args
+    target.__dict__.update(source.__dict__)
+
+
 class MonolithEnvError(Exception):
-    """Base class of every error this library raises on purpose."""
+    """Base class of every error this library raises on purpose.
+
+    Every subclass pickles and unpickles with its message and attributes (``__reduce__`` does not call the
+    subclass's ``__init__``, whose parameters are not the message), so an error raised in a worker process
+    arrives whole in the parent. ``cls(err)``, with ``err`` an error of exactly the class ``cls``, gives a copy
+    with the same message and attributes, whatever the parameters of ``cls.__init__`` (Gymnasium's
+    ``AsyncVectorEnv`` re-raises a worker's error as ``type(err)(err)``).
+    """
+
+    def __init__(self, *args: Any) -> None:
+        if len(args) == 1 and type(args[0]) is type(self):
+            _copy_error(self, args[0])
+        else:
+            super().__init__(*args)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None or getattr(init, "_copies_error", False):
+            return
+
+        @functools.wraps(init)
+        def __init__(self, *args: Any, **kw: Any) -> None:
+            if len(args) == 1 and not kw and type(args[0]) is type(self):
+                _copy_error(self, args[0])
+            else:
+                init(self, *args, **kw)
+
+        __init__._copies_error = True  # type: ignore[attr-defined]
+        cls.__init__ = __init__  # type: ignore[misc]
+
+    def __reduce__(self) -> tuple:
+        return (_rebuild_error, (type(self), self.args, dict(self.__dict__)))
 
 
 class IllegalActionError(MonolithEnvError, ValueError):

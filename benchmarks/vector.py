@@ -1,0 +1,259 @@
+"""Batched stepping against the AEC loop: ``python -m benchmarks.vector``.
+
+Random masked play, each driver sampling its actions the natural way, measured in the same run:
+
+- the AEC loop of ``benchmarks.loops.AecRunner`` (``agent_iter`` / ``last`` / ``step``, one random legal
+  action per decision drawn from the mask, ``reset(seed=...)`` between games);
+- ``make_vec(env_id, N)`` in this process: one vectorised draw per step for all N games
+  (:func:`sample_masked`: a uniform legal action in every game);
+- the same with ``workers=k`` worker processes.
+
+Figures are decisions per second of wall time (median of the repeats) and decisions per CPU second (this
+process plus, for the worker runs, the workers' CPU time read from ``/proc``), so the ratios stay
+meaningful on a machine shared with other processes. Prints a markdown table; ``--json PATH`` also writes
+every figure. Not a test: nothing fails on a slow machine (see benchmarks/README.md, "Batched stepping").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import monolith_envs
+from benchmarks.loops import AecRunner
+from benchmarks.timing import median
+from monolith_envs.core.seeds import seed_arg
+
+__all__ = ["VecRunner", "sample_masked", "measure_interleaved", "bench_config", "main"]
+
+DEFAULT_CONFIGS = {
+    "monolith_arena_v0": {},
+    "monolith_strategy_v0": {},
+    "the_monolith_v0": {},
+}
+
+
+def _proc_cpu_seconds(pids: list[int]) -> float | None:
+    """User + system CPU seconds of the processes ``pids`` (Linux ``/proc``); None where unreadable."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def sample_masked(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``int64[N]``: a uniformly drawn legal action of each row of ``mask`` (``bool[N, n]``, no empty row),
+    with one vectorised draw: the legal actions of all rows in one ``flatnonzero``, a count per row, and a
+    uniform index below each count (about 1 µs per game at N=64, n=500)."""
+    n_envs, n = mask.shape
+    flat = np.flatnonzero(mask)
+    counts = np.bincount(flat // n, minlength=n_envs)
+    starts = np.cumsum(counts) - counts
+    pick = (rng.random(n_envs) * counts).astype(np.int64)
+    return flat[starts + pick] - np.arange(n_envs) * n
+
+
+class VecRunner:
+    """Random masked play on a :func:`monolith_envs.make_vec` vector, one vectorised draw per step.
+
+    Args:
+        vec: the vector env (reset here with ``seed``).
+        seed: the vector's seed and the draw generator's seed.
+    """
+
+    def __init__(self, vec: Any, seed: int = 0):
+        self.vec = vec
+        self.rng = np.random.default_rng(seed)
+        self.res = vec.reset(seed=seed)
+        self.lengths: list[int] = []
+        pool = getattr(vec, "_pool", None)
+        self.worker_pids = [p.pid for p in pool.procs] if pool is not None else []
+
+    def run(self, seconds: float) -> tuple[int, int, float]:
+        """Play for about ``seconds``; returns ``(decisions, completed games, elapsed seconds)``."""
+        vec, rng, res = self.vec, self.rng, self.res
+        n = res.action_mask.shape[0]
+        decisions = games = 0
+        t0 = time.perf_counter()
+        deadline = t0 + seconds
+        while True:
+            res = vec.step(sample_masked(res.action_mask, rng))
+            decisions += n
+            games += int(np.count_nonzero(res.terminated | res.truncated))
+            if time.perf_counter() > deadline:
+                break
+        self.res = res
+        return decisions, games, time.perf_counter() - t0
+
+
+def _summary(rates: list, cpu_rates: list, cpu_total: float, wall_total: float, games: int) -> dict:
+    return {
+        "decisions_per_s": median(rates),
+        "decisions_per_s_all": rates,
+        "decisions_per_cpu_s": median(cpu_rates),
+        "cpu_share": cpu_total / wall_total if wall_total else None,
+        "games_per_s": games / wall_total if wall_total else None,
+    }
+
+
+def measure_interleaved(runners: dict[str, Any], seconds: float, repeats: int, warmup: float) -> dict[str, dict]:
+    """Warm every runner up, then time ``repeats`` rounds in which each runner plays ``seconds`` in turn, so
+    every figure sees the same load of the machine.
+
+    Returns, per runner name: ``decisions_per_s`` (median of the repeats), ``decisions_per_cpu_s`` (median;
+    this process plus the runner's ``worker_pids``), ``cpu_share`` (CPU seconds over wall seconds, summed
+    over those processes) and ``games_per_s``.
+    """
+    for runner in runners.values():
+        runner.run(warmup)
+    acc = {name: ([], [], 0.0, 0.0, 0) for name in runners}
+    for _ in range(repeats):
+        for name, runner in runners.items():
+            pids = list(getattr(runner, "worker_pids", []))
+            c0, w0 = time.process_time(), _proc_cpu_seconds(pids) if pids else 0.0
+            d, g, t = runner.run(seconds)
+            c = time.process_time() - c0
+            w1 = _proc_cpu_seconds(pids) if pids else 0.0
+            if w0 is not None and w1 is not None:
+                c += w1 - w0
+            rates, cpu_rates, cpu_total, wall_total, games = acc[name]
+            rates.append(d / t)
+            cpu_rates.append(d / c if c > 0 else None)
+            acc[name] = (rates, cpu_rates, cpu_total + c, wall_total + t, games + g)
+    return {name: _summary(*values) for name, values in acc.items()}
+
+
+def bench_config(env_id: str, config: dict, num_envs: int, workers: int, seconds: float, repeats: int,
+                 seed: int) -> dict:
+    """The AEC loop, ``make_vec`` in process and ``make_vec`` with ``workers`` on one config, measured in
+    turn (:func:`measure_interleaved`), with their ratios."""
+    warmup = min(0.5, seconds / 3)
+    runners: dict[str, Any] = {"aec": AecRunner(monolith_envs.make(env_id, **config), seed)}
+    vecs = [monolith_envs.make_vec(env_id, num_envs, **config)]
+    try:
+        runners["vec"] = VecRunner(vecs[0], seed)
+        if workers:
+            vecs.append(monolith_envs.make_vec(env_id, num_envs, workers=workers, **config))
+            runners["vec_workers"] = VecRunner(vecs[1], seed)
+        row: dict[str, Any] = {"env_id": env_id, "config": config, "num_envs": num_envs,
+                               "players": vecs[0].num_players}
+        row.update(measure_interleaved(runners, seconds, repeats, warmup))
+    finally:
+        for vec in vecs:
+            vec.close()
+    if workers:
+        row["workers"] = workers
+
+    def ratio(a: dict, b: dict, key: str) -> float | None:
+        return a[key] / b[key] if a.get(key) and b.get(key) else None
+
+    aec = row["aec"]
+    row["vec_over_aec"] = ratio(row["vec"], aec, "decisions_per_s")
+    row["vec_over_aec_cpu"] = ratio(row["vec"], aec, "decisions_per_cpu_s")
+    if workers:
+        row["workers_over_vec"] = ratio(row["vec_workers"], row["vec"], "decisions_per_s")
+        row["workers_over_vec_cpu"] = ratio(row["vec_workers"], row["vec"], "decisions_per_cpu_s")
+    return row
+
+
+def _fmt(x: float | None, digits: int = 0) -> str:
+    if x is None:
+        return "-"
+    return f"{x:,.{digits}f}" if digits else f"{x:,.0f}"
+
+
+def table(rows: list[dict]) -> str:
+    """The markdown table of the rows of :func:`bench_config`."""
+    n = rows[0]["num_envs"] if rows else 0
+    k = next((r["workers"] for r in rows if "workers" in r), 0)
+    head = (f"| Env | P | AEC dec/s | make_vec N={n} dec/s | × AEC | × AEC (CPU) | workers={k} dec/s | "
+            f"× 1 process | × 1 process (CPU) | CPU use, workers={k} |")
+    lines = [head, "|" + "---|" * head.count(" | ") + "---|"]
+    for r in rows:
+        w = r.get("vec_workers", {})
+        label = r["env_id"] + ("" if not r["config"] else " " + ",".join(f"{a}={b}" for a, b in r["config"].items()))
+        lines.append(
+            f"| {label} | {r['players']} | {_fmt(r['aec']['decisions_per_s'])} | {_fmt(r['vec']['decisions_per_s'])} | "
+            f"{_fmt(r['vec_over_aec'], 2)} | {_fmt(r['vec_over_aec_cpu'], 2)} | {_fmt(w.get('decisions_per_s'))} | "
+            f"{_fmt(r.get('workers_over_vec'), 2)} | {_fmt(r.get('workers_over_vec_cpu'), 2)} | "
+            f"{_fmt(w.get('cpu_share'), 2)} |")
+    return "\n".join(lines)
+
+
+def _config_arg(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text[:40]!r}")
+    try:
+        return key, json.loads(value)
+    except ValueError:
+        return key, value
+
+
+def _positive(kind: type, low: float, high: float):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number from {low} to {high}, got {text[:40]!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected a number from {low} to {high}, got {text[:40]!r}")
+        return value
+    return parse
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: ``python -m benchmarks.vector [--env ID ...] [--set KEY=VALUE ...] [--num-envs N]
+    [--workers K] [--seconds S] [--repeats R] [--seed N] [--json PATH]``; exit status 2 on bad input."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.vector", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--env", action="append", metavar="ID",
+                        help="env id (repeatable; default: every registered id of the package)")
+    parser.add_argument("--set", action="append", type=_config_arg, default=[], metavar="KEY=VALUE",
+                        help="config key for every --env (JSON value, e.g. --set num_players=4)")
+    parser.add_argument("--num-envs", type=_positive(int, 1, 4096), default=64, help="N (default 64)")
+    parser.add_argument("--workers", type=_positive(int, 0, 64), default=2, help="worker processes (default 2; 0 skips)")
+    parser.add_argument("--seconds", type=_positive(float, 0.05, 60.0), default=2.0,
+                        help="wall seconds per repeat (default 2)")
+    parser.add_argument("--repeats", type=_positive(int, 1, 20), default=3, help="repeats, median kept (default 3)")
+    parser.add_argument("--seed", type=seed_arg, default=0)
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write every figure as JSON")
+    args = parser.parse_args(argv)
+    envs = args.env or [e for e in DEFAULT_CONFIGS if e in monolith_envs.available_envs()]
+    unknown = [e for e in envs if e not in monolith_envs.available_envs()]
+    if unknown:
+        parser.error(f"unknown env id {unknown[0]!r}; available: {', '.join(monolith_envs.available_envs())}")
+    if args.workers > args.num_envs:
+        parser.error(f"--workers {args.workers} is more than --num-envs {args.num_envs}")
+    rows = []
+    for env_id in envs:
+        config = {**DEFAULT_CONFIGS.get(env_id, {}), **dict(args.set)}
+        try:
+            rows.append(bench_config(env_id, config, args.num_envs, args.workers, args.seconds, args.repeats,
+                                     args.seed))
+        except monolith_envs.ConfigError as err:
+            parser.error(str(err))
+        print(table(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
+    print(table(rows))
+    print(f"\n{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, Python "
+          f"{platform.python_version()}; {args.seconds:g} s x {args.repeats} repeats per figure")
+    if args.json:
+        args.json.write_text(json.dumps({"rows": rows, "argv": sys.argv[1:], "cpus": os.cpu_count(),
+                                         "python": platform.python_version()}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

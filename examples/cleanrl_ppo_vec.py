@@ -1,0 +1,307 @@
+"""Masked PPO with all-seat self-play on ``monolith_envs.make_vec``, in one file (CleanRL style).
+
+    python examples/cleanrl_ppo_vec.py                                   # Arena duel, then 200 games vs random
+    python examples/cleanrl_ppo_vec.py --total-decisions 4096 --eval-games 20   # a smoke run
+
+One network plays every seat: at each step each game's acting seat picks from the masked policy given its own
+observation, so every decision of every seat is a training sample. A seat's reward for a decision is what it
+receives from that step until its next decision (or the end of its game); the advantage of a decision
+(GAE) chains it to the same seat's next decision in the same game, and a game cut by the end of a rollout is
+bootstrapped with the value of that seat's current observation (``vec.observe(seat)``). Illegal actions get
+a logit of -1e8, so they are never sampled and carry no gradient.
+
+Training games use ``--reward-mode`` (default ``score``: each seat's share of the change of the score
+difference, after every step); the evaluation games play ``win_loss``. At the end (and every ``--eval-every`` updates) the greedy policy plays ``--eval-games`` games against
+the uniform random player, taking each seat in turn, and the win rate is printed; ``--json PATH`` writes
+the curve. The worker processes (``--workers``) re-import this file: everything runs under
+``if __name__ == "__main__":``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+from torch.distributions import Categorical
+
+import monolith_envs
+from monolith_envs.core.seeds import seed_arg
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    def bounded(kind, low, high):
+        def parse(text: str):
+            try:
+                value = kind(text)
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"expected a number from {low} to {high}, got {text[:40]!r}") from None
+            if not low <= value <= high:
+                raise argparse.ArgumentTypeError(f"expected a number from {low} to {high}, got {text[:40]!r}")
+            return value
+        return parse
+
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    p.add_argument("--env", default="monolith_arena_v0", help="registered env id")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="config key of the env (JSON value), e.g. --set num_players=3")
+    p.add_argument("--reward-mode", default="score", choices=["score", "win_loss", "rank"],
+                   help="reward_mode of the training games (score: the change of the score difference after every "
+                        "step, a dense signal); the evaluation games always play win_loss")
+    p.add_argument("--seed", type=seed_arg, default=1)
+    p.add_argument("--total-decisions", type=bounded(int, 0, 10**9), default=409_600,
+                   help="decisions played for training (all seats together), rounded down to whole rollouts; "
+                        "0 only evaluates (with --load)")
+    p.add_argument("--num-envs", type=bounded(int, 1, 1024), default=32)
+    p.add_argument("--num-steps", type=bounded(int, 1, 4096), default=64, help="steps per rollout")
+    p.add_argument("--workers", type=bounded(int, 0, 64), default=0, help="make_vec worker processes")
+    p.add_argument("--lr", type=bounded(float, 1e-7, 1.0), default=1e-3, help="Adam step, annealed linearly to 0")
+    p.add_argument("--gamma", type=bounded(float, 0.0, 1.0), default=0.99, help="discount per own decision")
+    p.add_argument("--gae-lambda", type=bounded(float, 0.0, 1.0), default=0.95)
+    p.add_argument("--update-epochs", type=bounded(int, 1, 100), default=4)
+    p.add_argument("--num-minibatches", type=bounded(int, 1, 1024), default=4)
+    p.add_argument("--clip-coef", type=bounded(float, 0.0, 10.0), default=0.2)
+    p.add_argument("--ent-coef", type=bounded(float, 0.0, 10.0), default=0.01)
+    p.add_argument("--vf-coef", type=bounded(float, 0.0, 10.0), default=0.5)
+    p.add_argument("--max-grad-norm", type=bounded(float, 0.0, 1e6), default=0.5)
+    p.add_argument("--hidden", type=bounded(int, 1, 4096), default=128, help="width of the two hidden layers")
+    p.add_argument("--eval-games", type=bounded(int, 0, 100_000), default=200, help="games against random at the end")
+    p.add_argument("--eval-policy", choices=["greedy", "sample"], default="greedy",
+                   help="how the evaluated policy picks: its most likely legal action, or a draw from it")
+    p.add_argument("--save", type=Path, metavar="PATH", help="save the network's weights (torch state dict)")
+    p.add_argument("--load", type=Path, metavar="PATH", help="start from saved weights")
+    p.add_argument("--eval-every", type=bounded(int, 0, 10**6), default=0, help="also evaluate every N updates (0: only at the end)")
+    p.add_argument("--threads", type=bounded(int, 1, 256), default=1, help="torch CPU threads")
+    p.add_argument("--json", type=Path, metavar="PATH", help="write the settings and the win-rate curve")
+    args = p.parse_args(argv)
+    config = {}
+    for item in args.set:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            p.error(f"--set expects KEY=VALUE, got {item[:40]!r}")
+        try:
+            config[key] = json.loads(value)
+        except ValueError:
+            config[key] = value
+    args.config = {"reward_mode": args.reward_mode, **config}
+    args.eval_config = {**args.config, "reward_mode": "win_loss"}
+    if args.env not in monolith_envs.available_envs():
+        p.error(f"unknown env id {args.env!r}; available: {', '.join(monolith_envs.available_envs())}")
+    if args.workers > args.num_envs:
+        p.error(f"--workers {args.workers} is more than --num-envs {args.num_envs}")
+    try:
+        monolith_envs.make_game(args.env, **args.config)
+    except monolith_envs.ConfigError as err:
+        p.error(str(err))
+    return args
+
+
+def layer_init(layer: nn.Linear, std: float = np.sqrt(2), bias: float = 0.0) -> nn.Linear:
+    nn.init.orthogonal_(layer.weight, std)
+    nn.init.constant_(layer.bias, bias)
+    return layer
+
+
+class Agent(nn.Module):
+    """Shared trunk, masked policy head over the flat action space, value head (seat-relative view)."""
+
+    def __init__(self, obs_size: int, num_actions: int, hidden: int):
+        super().__init__()
+        self.trunk = nn.Sequential(layer_init(nn.Linear(obs_size, hidden)), nn.Tanh(),
+                                   layer_init(nn.Linear(hidden, hidden)), nn.Tanh())
+        self.actor = layer_init(nn.Linear(hidden, num_actions), std=0.01)
+        self.critic = layer_init(nn.Linear(hidden, 1), std=1.0)
+
+    def value(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.critic(self.trunk(obs)).squeeze(-1)
+
+    def act(self, obs: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None):
+        """``(action, log-prob, entropy, value)``; illegal actions get a logit of -1e8."""
+        h = self.trunk(obs)
+        logits = self.actor(h).masked_fill(~mask, -1e8)
+        dist = Categorical(logits=logits)
+        if action is None:
+            action = dist.sample()
+        return action, dist.log_prob(action), dist.entropy(), self.critic(h).squeeze(-1)
+
+
+def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniform legal action per row of ``mask`` (one vectorised draw)."""
+    n_envs, n = mask.shape
+    flat = np.flatnonzero(mask)
+    counts = np.bincount(flat // n, minlength=n_envs)
+    pick = (rng.random(n_envs) * counts).astype(np.int64)
+    return flat[np.cumsum(counts) - counts + pick] - np.arange(n_envs) * n
+
+
+@torch.no_grad()
+def evaluate(agent: Agent, args: argparse.Namespace, games: int, seed: int) -> dict:
+    """The policy (greedy, or sampled with ``--eval-policy sample``) against the uniform random player: game slot ``i`` gives the policy seat
+    ``i % P`` and the random player every other seat; each of ``min(games, 64)`` slots plays the same number
+    of whole games, at least ``games`` in all (so short games are not over-counted). A win is a
+    positive final return of the policy's seat (the evaluation games play ``reward_mode="win_loss"``)."""
+    n = max(1, min(games, 64))
+    rounds = -(-games // n)  # every slot plays this many whole games: n * rounds >= games are counted
+    rng = np.random.default_rng(seed)
+    wins = draws = done = 0
+    with monolith_envs.make_vec(args.env, n, **args.eval_config) as vec:
+        mine = np.arange(n) % vec.num_players
+        counted = np.zeros(n, np.int64)
+        res = vec.reset(seed=seed)
+        while done < n * rounds:
+            actions = random_actions(res.action_mask, rng)
+            ours = np.flatnonzero(res.current_seat == mine)
+            if ours.size:
+                logits = agent.actor(agent.trunk(torch.from_numpy(res.observation[ours])))
+                logits = logits.masked_fill(~torch.from_numpy(res.action_mask[ours]), -1e8)
+                if args.eval_policy == "greedy":
+                    actions[ours] = logits.argmax(1).numpy()
+                else:
+                    actions[ours] = Categorical(logits=logits).sample().numpy()
+            res = vec.step(actions)
+            for i in np.flatnonzero(res.terminated | res.truncated):
+                if counted[i] < rounds:
+                    counted[i] += 1
+                    done += 1
+                    r = res.final_returns[i, mine[i]]
+                    wins += int(r > 0)
+                    draws += int(r == 0)
+    return {"games": done, "wins": wins, "draws": draws, "win_rate": wins / max(done, 1)}
+
+
+def advantages(rewards, ended, seats, values, last_values, gamma: float, lam: float) -> np.ndarray:
+    """GAE per (game slot, seat) chain of decisions.
+
+    Args:
+        rewards: ``float32[T, N, P]``, what each seat got from step t; ended: ``bool[T, N]``, the game ended on
+            step t; seats: ``int[T, N]``, the seat that acted at step t; values: ``float32[T, N]``, the
+            critic's value of that decision; last_values: ``float32[N, P]``, each seat's value of its view
+            after the last step (the bootstrap of chains cut by the rollout's end).
+
+    Returns:
+        ``float32[T, N]`` advantages.
+    """
+    T, N, P = rewards.shape
+    adv = np.zeros((T, N), np.float32)
+    for i in range(N):
+        next_val = last_values[i].astype(np.float64).copy()
+        next_adv = np.zeros(P)
+        acc = np.zeros(P)
+        for t in range(T - 1, -1, -1):
+            if ended[t, i]:  # the steps after t belong to the slot's next game
+                next_val[:] = 0.0
+                next_adv[:] = 0.0
+                acc[:] = 0.0
+            acc += rewards[t, i]
+            p = seats[t, i]
+            delta = acc[p] + gamma * next_val[p] - values[t, i]
+            a = delta + gamma * lam * next_adv[p]
+            adv[t, i] = a
+            next_val[p] = values[t, i]
+            next_adv[p] = a
+            acc[p] = 0.0
+    return adv
+
+
+def train(args: argparse.Namespace) -> dict:
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    T, N = args.num_steps, args.num_envs
+    curve, stats = [], []
+    with monolith_envs.make_vec(args.env, N, workers=args.workers, **args.config) as vec:
+        P, m, n = vec.num_players, vec.obs_size, vec.num_actions
+        agent = Agent(m, n, args.hidden)
+        if args.load:
+            agent.load_state_dict(torch.load(args.load, weights_only=True))
+        optimizer = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)
+        start = evaluate(agent, args, args.eval_games, seed=10**6) if args.eval_games else None
+        if start:
+            print(f"update 0: {start['wins']}/{start['games']} wins against random ({100 * start['win_rate']:.1f}%, "
+                  f"{'loaded' if args.load else 'untrained'})", flush=True)
+            curve.append({"decisions": 0, **start})
+        obs = torch.zeros((T, N, m))
+        masks = torch.zeros((T, N, n), dtype=torch.bool)
+        actions = torch.zeros((T, N), dtype=torch.long)
+        logprobs = torch.zeros((T, N))
+        values = torch.zeros((T, N))
+        rewards = np.zeros((T, N, P), np.float32)
+        ended = np.zeros((T, N), bool)
+        seats = np.zeros((T, N), np.int64)
+        res = vec.reset(seed=args.seed)
+        updates = args.total_decisions // (T * N)
+        t0, games = time.perf_counter(), 0
+        for update in range(1, updates + 1):
+            optimizer.param_groups[0]["lr"] = args.lr * (1.0 - (update - 1) / updates)  # linear annealing
+            for t in range(T):
+                obs[t] = torch.from_numpy(res.observation)
+                masks[t] = torch.from_numpy(res.action_mask)
+                seats[t] = res.current_seat
+                with torch.no_grad():
+                    action, logprob, _, value = agent.act(obs[t], masks[t])
+                actions[t], logprobs[t], values[t] = action, logprob, value
+                res = vec.step(action.numpy())
+                rewards[t] = res.rewards
+                ended[t] = res.terminated | res.truncated
+                games += int(ended[t].sum())
+            with torch.no_grad():
+                last = np.stack([agent.value(torch.from_numpy(vec.observe(p))).numpy() for p in range(P)], 1)
+            adv = torch.from_numpy(advantages(rewards, ended, seats, values.numpy(), last, args.gamma,
+                                              args.gae_lambda))
+            returns = adv + values
+            b_obs, b_masks, b_actions = obs.reshape(T * N, m), masks.reshape(T * N, n), actions.reshape(-1)
+            b_logprobs, b_adv, b_returns = logprobs.reshape(-1), adv.reshape(-1), returns.reshape(-1)
+            batch = T * N
+            mb = max(1, batch // args.num_minibatches)
+            for _ in range(args.update_epochs):
+                order = torch.from_numpy(rng.permutation(batch))
+                for s in range(0, batch, mb):
+                    idx = order[s:s + mb]
+                    _, newlogprob, entropy, newvalue = agent.act(b_obs[idx], b_masks[idx], b_actions[idx])
+                    logratio = newlogprob - b_logprobs[idx]
+                    ratio = logratio.exp()
+                    a = b_adv[idx]
+                    a = (a - a.mean()) / (a.std() + 1e-8)
+                    pg_loss = torch.max(-a * ratio, -a * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
+                    v_loss = 0.5 * ((newvalue - b_returns[idx]) ** 2).mean()
+                    loss = pg_loss - args.ent_coef * entropy.mean() + args.vf_coef * v_loss
+                    optimizer.zero_grad()
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
+                    optimizer.step()
+                    with torch.no_grad():
+                        approx_kl = ((ratio - 1) - logratio).mean().item()
+            decisions = update * T * N
+            sps = decisions / (time.perf_counter() - t0)
+            stats.append({"update": update, "decisions": decisions, "games": games, "value_loss": v_loss.item(),
+                          "entropy": entropy.mean().item(), "approx_kl": approx_kl})
+            print(f"update {update}/{updates}: {decisions} decisions, {games} games, {sps:.0f} decisions/s, "
+                  f"value loss {v_loss.item():.3f}, entropy {entropy.mean().item():.2f}", flush=True)
+            last_update = update == updates
+            if args.eval_games and (last_update or (args.eval_every and update % args.eval_every == 0)):
+                result = evaluate(agent, args, args.eval_games, seed=10**6)
+                curve.append({"decisions": decisions, **result})
+                print(f"update {update}: {result['wins']}/{result['games']} wins against random "
+                      f"({100 * result['win_rate']:.1f}%)", flush=True)
+        if args.save:
+            torch.save(agent.state_dict(), args.save)
+    summary = {"env": args.env, "config": args.config, "seed": args.seed, "total_decisions": updates * T * N,
+               "seconds": time.perf_counter() - t0, "curve": curve, "updates": stats}
+    if args.json:
+        args.json.write_text(json.dumps(summary, indent=1))
+    return summary
+
+
+def main(argv: list[str] | None = None) -> int:
+    train(parse_args(argv))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

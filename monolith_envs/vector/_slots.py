@@ -1,0 +1,199 @@
+"""The games of a range of slots of a vector env, stepped in place into the vector's arrays.
+
+One :class:`Slots` runs the slots ``lo .. hi-1`` of a vector of ``N`` games: the whole vector in process
+(``workers=0``), or one worker's share. It reads the actions from, and writes every result into, arrays of
+the whole vector (``numpy`` arrays in process, views of shared memory in a worker), so nothing is copied
+or sent back per step. The bookkeeping is that of :class:`~monolith_envs.core.aec.RulesAECEnv`, so each
+slot plays exactly the game ``make(env_id, **config).reset(seed=...)`` plays with the same actions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.chance import NoDrawRng
+from ..core.game import IllegalActionError
+from ._obs import row_writer
+
+__all__ = ["Slots", "ARRAY_FIELDS", "array_shapes", "explain_illegal"]
+
+#: name -> dtype of every array a vector env shares with its slots.
+ARRAY_FIELDS = {
+    "observation": np.float32,
+    "action_mask": np.bool_,
+    "current_seat": np.int32,
+    "rewards": np.float32,
+    "terminated": np.bool_,
+    "truncated": np.bool_,
+    "final_returns": np.float32,
+    "actions": np.int64,
+    "seat_observation": np.float32,
+}
+
+
+def array_shapes(num_envs: int, num_players: int, num_actions: int, obs_size: int) -> dict[str, tuple]:
+    """The shape of each array of :data:`ARRAY_FIELDS` for a vector of ``num_envs`` games."""
+    return {
+        "observation": (num_envs, obs_size),
+        "action_mask": (num_envs, num_actions),
+        "current_seat": (num_envs,),
+        "rewards": (num_envs, num_players),
+        "terminated": (num_envs,),
+        "truncated": (num_envs,),
+        "final_returns": (num_envs, num_players),
+        "actions": (num_envs,),
+        "seat_observation": (num_players, num_envs, obs_size),
+    }
+
+
+def explain_illegal(game: Any, state: Any, action: int, mask: np.ndarray) -> IllegalActionError:
+    """The engine's own :class:`IllegalActionError` for the masked-out ``action`` (applied to a clone with
+    a generator that refuses every draw, as the AEC env does), or a generic one naming the legal actions."""
+    try:
+        game.apply(game.clone(state), action, NoDrawRng("while rejecting an illegal action"))
+    except IllegalActionError as exc:
+        return exc
+    except Exception:  # noqa: BLE001 - an engine that draws first (or fails) still gets a clear message
+        pass
+    return IllegalActionError(game.layout.decode(action), "not legal now", game.layout.names(mask))
+
+
+class Slots:
+    """Slots ``lo .. hi-1`` of a vector of ``num_envs`` games of ``game``, writing into ``arrays``.
+
+    Args:
+        game: the rules engine (one :class:`~monolith_envs.core.game.Game` shared by the slots).
+        lo, hi: the slots this object runs.
+        num_envs: N, the size of the whole vector (the seed of the k-th new game of slot i is
+            ``seed + i + N * k``).
+        arrays: the arrays of :data:`ARRAY_FIELDS`, shaped by :func:`array_shapes` for the whole vector.
+    """
+
+    def __init__(self, game: Any, lo: int, hi: int, num_envs: int, arrays: dict[str, np.ndarray]):
+        self.game = game
+        self.lo, self.hi, self.num_envs = lo, hi, num_envs
+        self.a = arrays
+        self.write_obs = row_writer(game)
+        fast = getattr(game, "returns_list", None)
+        self.returns_list = fast if callable(fast) else (lambda s: game.returns(s).tolist())
+        k = hi - lo
+        self.states: list[Any] = [None] * k
+        self.rngs: list[Any] = [None] * k
+        self.decisions = [0] * k
+        self.prev: list[list[float]] = [[0.0] * game.num_players for _ in range(k)]
+        self.games = [0] * k  # games started in each slot since the last reset (the k of the seeds)
+        self.seed = 0
+        self.obs_rows = list(arrays["observation"][lo:hi])  # row views, made once
+        self.mask_rows = list(arrays["action_mask"][lo:hi])
+        self.paid: list[int] = []  # slots whose rewards row is not all zeros
+        self.ended: list[int] = []  # slots whose end flags and final returns were set by the last step
+
+    def _start(self, j: int) -> int:
+        """Start the next game of local slot ``j``, write its first observation and mask; return its seat."""
+        i = self.lo + j
+        seed = self.seed + i + self.num_envs * self.games[j]
+        self.games[j] += 1
+        rng = self.rngs[j] = np.random.default_rng(seed)
+        game = self.game
+        state = self.states[j] = game.initial_state(rng)
+        self.decisions[j] = 0
+        self.prev[j] = [0.0] * game.num_players
+        seat = game.current_player(state)
+        self.mask_rows[j][...] = game.legal_mask(state)
+        self.write_obs(state, seat, self.obs_rows[j])
+        return seat
+
+    def reset(self, seed: int) -> None:
+        """Start game 0 of every slot: slot ``i`` with seed ``seed + i``; clear rewards and end flags."""
+        lo, hi, a = self.lo, self.hi, self.a
+        self.seed = seed
+        for name in ("rewards", "terminated", "truncated", "final_returns"):
+            a[name][lo:hi] = 0
+        self.paid, self.ended = [], []
+        seats = []
+        for j in range(hi - lo):
+            self.games[j] = 0
+            seats.append(self._start(j))
+        a["current_seat"][lo:hi] = seats
+
+    def check_actions(self) -> None:
+        """Raise :class:`IllegalActionError` naming the first slot whose action is masked out (nothing is
+        changed; the caller has checked the range)."""
+        a = self.a
+        lo, hi = self.lo, self.hi
+        acts = a["actions"][lo:hi]
+        ok = a["action_mask"][lo:hi][np.arange(hi - lo), acts]
+        if not ok.all():
+            j = int(np.flatnonzero(~ok)[0])
+            raise self.illegal(j, int(acts[j]))
+
+    def illegal(self, j: int, action: int) -> IllegalActionError:
+        """The error of the masked-out ``action`` in local slot ``j``, its message led by the game index."""
+        i = self.lo + j
+        exc = explain_illegal(self.game, self.states[j], action, self.a["action_mask"][i])
+        out = IllegalActionError(exc.asked, exc.why, "")
+        out.args = (f"game {i} of {self.num_envs}: {exc}",)
+        out.game_index = i
+        out.action = action
+        return out
+
+    def step(self) -> None:
+        """Apply ``arrays["actions"][lo:hi]`` (checked legal by :meth:`check_actions`), write rewards, end
+        flags, final returns, and the next observation, mask and seat; a game that ends starts the slot's
+        next game in the same step.
+
+        Only the rows that change are written: the rewards of a slot whose returns did not change stay the
+        zeros written once, and the end flags and final returns of the previous step's ended slots are
+        cleared."""
+        game, a = self.game, self.a
+        lo = self.lo
+        acts = a["actions"][lo:self.hi].tolist()
+        rewards, term, trunc, final = a["rewards"], a["terminated"], a["truncated"], a["final_returns"]
+        for i in self.ended:
+            term[i] = trunc[i] = False
+            final[i] = 0.0
+        for i in self.paid:
+            rewards[i] = 0.0
+        paid, ended = [], []
+        self.paid, self.ended = paid, ended
+        apply, returns_list, is_terminal = game.apply, self.returns_list, game.is_terminal
+        current_player, legal_mask, write_obs = game.current_player, game.legal_mask, self.write_obs
+        limit = game.max_decisions
+        states, rngs, decisions, prev = self.states, self.rngs, self.decisions, self.prev
+        obs_rows, mask_rows = self.obs_rows, self.mask_rows
+        seats = [0] * len(acts)
+        for j, action in enumerate(acts):
+            state = states[j]
+            apply(state, action, rngs[j])
+            decisions[j] += 1
+            ret = returns_list(state)
+            p = prev[j]
+            if ret != p:
+                i = lo + j
+                rewards[i] = [r - q for r, q in zip(ret, p)]
+                prev[j] = ret
+                paid.append(i)
+            if is_terminal(state):
+                i = lo + j
+                term[i] = True
+            elif decisions[j] >= limit:
+                i = lo + j
+                trunc[i] = True
+            else:
+                seat = seats[j] = current_player(state)
+                mask_rows[j][...] = legal_mask(state)
+                write_obs(state, seat, obs_rows[j])
+                continue
+            final[i] = ret
+            ended.append(i)
+            seats[j] = self._start(j)
+        a["current_seat"][lo:self.hi] = seats
+
+    def observe(self, seat: int) -> None:
+        """Write seat ``seat``'s observation of each slot's game into ``arrays["seat_observation"][seat]``."""
+        out = self.a["seat_observation"][seat]
+        write = self.write_obs
+        for j, state in enumerate(self.states):
+            write(state, seat, out[self.lo + j])

@@ -1,0 +1,241 @@
+"""Worker processes of a vector env: each runs a contiguous share of the slots in a
+:class:`~monolith_envs.vector._slots.Slots` on views of one shared-memory block, and takes its commands
+(``reset``, ``step``, ``observe``, ``illegal``, ``close``) through its own pipe.
+
+A worker answers every command with ``("ok", None)`` or ``("err", exception)``; the exception is the one the
+worker raised (the package's errors pickle with their message and attributes), with a note naming the worker
+and its games. The parent waits for an answer with a deadline, checking that the process is alive, so a
+dead or hung worker is reported (:class:`WorkerError`) instead of waited on forever.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import pickle
+import signal
+import time
+import weakref
+from typing import Any
+
+import numpy as np
+
+from ..core.game import MonolithEnvError
+from ._slots import ARRAY_FIELDS, Slots
+
+__all__ = ["WorkerError", "WorkerPool", "shared_arrays"]
+
+_ALIGN = 64
+STARTUP_TIMEOUT = 60.0  # seconds a worker may take to start (import the package, build its games)
+
+
+class WorkerError(MonolithEnvError, RuntimeError):
+    """A worker process of a vector env died or did not answer in time (the vector env is then closed)."""
+
+
+def _layout(shapes: dict[str, tuple]) -> tuple[dict[str, int], int]:
+    offsets, total = {}, 0
+    for name, dtype in ARRAY_FIELDS.items():
+        offsets[name] = total
+        nbytes = int(np.prod(shapes[name], dtype=np.int64)) * np.dtype(dtype).itemsize
+        total += -(-nbytes // _ALIGN) * _ALIGN
+    return offsets, max(total, _ALIGN)
+
+
+def shared_arrays(buffer: Any, shapes: dict[str, tuple]) -> dict[str, np.ndarray]:
+    """Numpy views of every array of :data:`~monolith_envs.vector._slots.ARRAY_FIELDS` on ``buffer``."""
+    offsets, _ = _layout(shapes)
+    out = {}
+    for name, dtype in ARRAY_FIELDS.items():
+        count = int(np.prod(shapes[name], dtype=np.int64))
+        out[name] = np.frombuffer(buffer, dtype=dtype, count=count, offset=offsets[name]).reshape(shapes[name])
+    return out
+
+
+def _transportable(exc: BaseException) -> BaseException:
+    """``exc`` when it survives a pickle round trip, else a :class:`MonolithEnvError` with its text."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:  # noqa: BLE001 - any error of a third-party exception's pickling
+        return MonolithEnvError(f"{type(exc).__name__}: {exc}")
+
+
+def _worker_main(conn: Any, index: int, game_cls: Any, config: dict, lo: int, hi: int, num_envs: int,
+                 buffer: Any, shapes: dict[str, tuple]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle; it closes the workers
+    where = f"in worker {index} (games {lo}..{hi - 1})"
+    try:
+        slots = Slots(game_cls(config), lo, hi, num_envs, shared_arrays(buffer, shapes))
+    except BaseException as exc:  # noqa: BLE001 - reported to the parent
+        exc.add_note(f"raised {where} while building its games")
+        conn.send(("err", _transportable(exc)))
+        return
+    conn.send(("ok", None))
+    while True:
+        try:
+            cmd, arg = conn.recv()
+        except (EOFError, OSError):  # the parent is gone
+            return
+        if cmd == "close":
+            conn.send(("ok", None))
+            return
+        try:
+            if cmd == "step":
+                slots.step()
+            elif cmd == "reset":
+                slots.reset(arg)
+            elif cmd == "observe":
+                slots.observe(arg)
+            elif cmd == "illegal":
+                raise slots.illegal(arg[0] - lo, arg[1])
+            else:
+                raise MonolithEnvError(f"unknown vector worker command {cmd!r}")
+        except BaseException as exc:  # noqa: BLE001 - reported to the parent
+            if not isinstance(exc, MonolithEnvError) or cmd != "illegal":
+                exc.add_note(f"raised {where} during {cmd}")
+            conn.send(("err", _transportable(exc)))
+            continue
+        conn.send(("ok", None))
+
+
+def _shutdown(procs: list, conns: list, grace: float) -> None:
+    """End every worker: ask, wait ``grace`` seconds, then terminate and kill what is left."""
+    for conn in conns:
+        try:
+            conn.send(("close", None))
+        except (OSError, ValueError):
+            pass
+    deadline = time.monotonic() + grace
+    for proc in procs:
+        proc.join(max(0.0, deadline - time.monotonic()))
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+            proc.join(1.0)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(1.0)
+    for conn in conns:
+        try:
+            conn.close()
+        except OSError:
+            pass
+    procs.clear()
+    conns.clear()
+
+
+class WorkerPool:
+    """``workers`` processes sharing the slots of a vector env, and the shared-memory arrays they write.
+
+    Args:
+        game_cls, config: each worker builds its own game with ``game_cls(config)``.
+        num_envs, workers: N slots split into ``workers`` contiguous shares.
+        shapes: the array shapes (:func:`~monolith_envs.vector._slots.array_shapes`).
+        timeout: seconds to wait for any answer of a worker (the start-up, which imports the package in a
+            fresh process, gets at least 60 s).
+        start_method: a ``multiprocessing`` start method; None: ``"forkserver"`` where available (the server
+            imports the package once, then each worker is forked from it), else ``"spawn"``.
+
+    Attributes:
+        arrays: the shared arrays (numpy views of one shared block).
+
+    Raises:
+        WorkerError: a worker died or did not start within ``timeout``.
+        Exception: a worker's error while building its game, as raised there.
+    """
+
+    def __init__(self, game_cls: Any, config: dict, num_envs: int, workers: int, shapes: dict[str, tuple],
+                 timeout: float, start_method: str | None = None):
+        if start_method is None:
+            start_method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+        ctx = mp.get_context(start_method)
+        if start_method == "forkserver":
+            ctx.set_forkserver_preload(["monolith_envs.vector._workers"])
+        _, nbytes = _layout(shapes)
+        self._buffer = ctx.RawArray("b", nbytes)
+        self.arrays = shared_arrays(self._buffer, shapes)
+        self.timeout = float(timeout)
+        bounds = np.linspace(0, num_envs, workers + 1).round().astype(int).tolist()
+        self.bounds = list(zip(bounds[:-1], bounds[1:]))
+        self.procs: list = []
+        self.conns: list = []
+        self.closed = False
+        # ends the workers when the pool is collected or at exit (it holds the lists, not the pool)
+        self.finalizer = weakref.finalize(self, _shutdown, self.procs, self.conns, 1.0)
+        for k, (lo, hi) in enumerate(self.bounds):
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=_worker_main, name=f"monolith-vec-{k}", daemon=True,
+                               args=(child, k, game_cls, config, lo, hi, num_envs, self._buffer, shapes))
+            self.conns.append(parent)
+            try:
+                proc.start()
+            finally:
+                child.close()
+            self.procs.append(proc)
+        try:
+            self.timeout = max(self.timeout, STARTUP_TIMEOUT)
+            self.wait_all()
+            self.timeout = float(timeout)
+        except BaseException:
+            self.close()
+            raise
+
+    def owner(self, i: int) -> int:
+        """The worker that runs slot ``i``."""
+        return next(k for k, (lo, hi) in enumerate(self.bounds) if lo <= i < hi)
+
+    def send_all(self, cmd: str, arg: Any = None) -> None:
+        """Send one command to every worker, then wait for every answer (:meth:`wait_all`)."""
+        for k, conn in enumerate(self.conns):
+            try:
+                conn.send((cmd, arg))
+            except (OSError, ValueError):
+                self._fail(k, "cannot be reached (its pipe is closed)")
+        self.wait_all()
+
+    def ask(self, k: int, cmd: str, arg: Any = None) -> None:
+        """Send one command to worker ``k`` and wait for its answer."""
+        try:
+            self.conns[k].send((cmd, arg))
+        except (OSError, ValueError):
+            self._fail(k, "cannot be reached (its pipe is closed)")
+        err = self._answer(k)
+        if err is not None:
+            raise err
+
+    def wait_all(self) -> None:
+        """Wait for one answer of every worker; raise the first worker error (after reading every answer)."""
+        first = None
+        for k in range(len(self.conns)):
+            err = self._answer(k)
+            if err is not None and first is None:
+                first = err
+        if first is not None:
+            raise first
+
+    def _answer(self, k: int) -> BaseException | None:
+        conn, proc = self.conns[k], self.procs[k]
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                if conn.poll(min(0.25, max(0.0, deadline - time.monotonic()))):
+                    status, payload = conn.recv()
+                    return None if status == "ok" else payload
+            except (EOFError, OSError):
+                proc.join(1.0)
+            if not proc.is_alive():
+                self._fail(k, f"died (exit code {proc.exitcode})")
+            if time.monotonic() >= deadline:
+                self._fail(k, f"did not answer within {self.timeout:g} s (hung)")
+
+    def _fail(self, k: int, what: str) -> None:
+        lo, hi = self.bounds[k]
+        self.close()
+        raise WorkerError(f"vector env worker {k} (games {lo}..{hi - 1}) {what}; every worker was ended and "
+                          "the vector env is closed")
+
+    def close(self, grace: float = 2.0) -> None:
+        """End every worker (idempotent)."""
+        self.closed = True
+        self.finalizer.detach()
+        _shutdown(self.procs, self.conns, grace)

@@ -1,0 +1,278 @@
+"""``make_vec``: N independent games of one env id and config, stepped together (README "Batched
+stepping").
+
+One call steps every game once: each game's acting seat plays its action from an ``int64[N]`` array, and
+the results are written in place into preallocated arrays (:class:`VecResult` holds views of them). A game
+that ends starts its next game in the same step (Gymnasium's SAME_STEP autoreset), so the observation and
+mask returned are always those of a game in progress. With ``workers=k`` the games are split over ``k``
+processes that write into one shared-memory block.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+from gymnasium import spaces
+
+from ..core.aec import MASK_IN, check_mask_in, observation_space_for
+from ..core.config import ConfigError
+from ..core.game import IllegalActionError, MonolithEnvError
+from ..core.seeds import check_seed
+from ._slots import ARRAY_FIELDS, Slots, array_shapes
+from ._workers import WorkerError, WorkerPool
+
+__all__ = ["VectorEnv", "VecResult", "make_vec", "WorkerError", "MAX_NUM_ENVS", "MASK_PLACEMENTS"]
+
+MAX_NUM_ENVS = 65536
+MAX_WORKERS = 256
+MAX_ARRAY_BYTES = 4 * 2**30
+MASK_PLACEMENTS = MASK_IN  # ("observation", "info"), as in the AEC env and the single-agent wrapper
+
+
+class VecResult(NamedTuple):
+    """The result of :meth:`VectorEnv.reset` and :meth:`VectorEnv.step`: views of the vector's arrays,
+    overwritten by the next ``reset`` or ``step`` (copy what you keep).
+
+    Attributes:
+        observation: ``float32[N, m]``, each game's observation from its acting seat's view (the vector
+            ``env.observe(agent)["observation"]`` of the AEC env).
+        action_mask: ``bool[N, n]``, the legal actions of the acting seat (never all False).
+        current_seat: ``int32[N]``, the seat to act in each game.
+        rewards: ``float32[N, P]``, what each seat got from this step (0 after ``reset``).
+        terminated, truncated: ``bool[N]``, the game ended on this step (and the slot started its next game).
+        final_returns: ``float32[N, P]``, the returns of the game that ended on this step; 0 where none did.
+    """
+
+    observation: np.ndarray
+    action_mask: np.ndarray
+    current_seat: np.ndarray
+    rewards: np.ndarray
+    terminated: np.ndarray
+    truncated: np.ndarray
+    final_returns: np.ndarray
+
+
+def _int_arg(value: Any, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise ConfigError(f"make_vec: {name}={value!r} is not allowed; expected an integer from {low} to {high}")
+    return int(value)
+
+
+class VectorEnv:
+    """N independent games of one env id and config (see :func:`make_vec` for the arguments).
+
+    Attributes:
+        env_id, num_envs, workers, game: the env id, N, the number of worker processes (0: in process) and
+            the rules engine (the main process's copy).
+        num_players, num_actions, obs_size: P, n and m of the arrays.
+        single_observation_space, single_action_space: one game's observation space as the AEC env gives it
+            under ``mask_in`` (``Dict(observation=Box(m), action_mask=Box(n, int8))`` for ``"observation"``,
+            ``Box(m)`` for ``"info"``) and ``Discrete(n)``.
+        infos: with ``mask_in="info"``, ``{"action_mask": bool[N, n]}`` (a view of the result's mask, the
+            other PettingZoo convention); ``{}`` otherwise. The result's arrays are the same in both modes:
+            ``observation`` is always the plain ``float32[N, m]`` array with the mask beside it.
+    """
+
+    def __init__(self, env_id: str, num_envs: int, *, workers: int = 0, mask_in: str = "observation",
+                 timeout: float = 60.0, start_method: str | None = None, **config: Any):
+        from .. import game_class
+
+        game_cls = game_class(env_id)
+        self.env_id = env_id
+        self.num_envs = n_envs = _int_arg(num_envs, "num_envs", 1, MAX_NUM_ENVS)
+        self.workers = _int_arg(workers, "workers", 0, min(MAX_WORKERS, n_envs))
+        self.mask_in = check_mask_in(mask_in, "make_vec")
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not (
+                math.isfinite(timeout) and 0 < timeout <= 86400):
+            raise ConfigError(f"make_vec: timeout={timeout!r} is not allowed; expected seconds, a number above 0 "
+                              "and at most 86400")
+        self.game = game = game_cls(dict(config))  # validates the config (ConfigError)
+        self.num_players, self.num_actions = game.num_players, game.layout.n
+        self.obs_size = game.obs_spec.size
+        shapes = array_shapes(n_envs, self.num_players, self.num_actions, self.obs_size)
+        nbytes = sum(int(np.prod(s)) * np.dtype(ARRAY_FIELDS[k]).itemsize for k, s in shapes.items())
+        if nbytes > MAX_ARRAY_BYTES:
+            raise ConfigError(f"make_vec: num_envs={n_envs} needs {nbytes / 2**30:.1f} GiB of arrays for "
+                              f"{env_id} (observation of {self.obs_size} floats, {self.num_players} seats); "
+                              f"the limit is {MAX_ARRAY_BYTES // 2**30} GiB: use fewer games")
+        self.single_observation_space = observation_space_for(game.obs_spec.space, self.num_actions, self.mask_in)
+        self.single_action_space = spaces.Discrete(self.num_actions)
+        self._pool: WorkerPool | None = None
+        self._slots: Slots | None = None
+        if self.workers:
+            self._pool = WorkerPool(game_cls, dict(config), n_envs, self.workers, shapes, timeout, start_method)
+            arrays = self._pool.arrays
+        else:
+            arrays = {k: np.zeros(s, ARRAY_FIELDS[k]) for k, s in shapes.items()}
+            self._slots = Slots(game, 0, n_envs, n_envs, arrays)
+        self._arrays = arrays
+        self._result = VecResult(*(arrays[f] for f in VecResult._fields))
+        #: ``mask_in="info"``: ``{"action_mask": bool[N, n]}``, a view of the result's mask; else ``{}``
+        self.infos: dict[str, np.ndarray] = {"action_mask": arrays["action_mask"]} if self.mask_in == "info" else {}
+        self._rows = np.arange(n_envs)
+        self._seed: int | None = None
+        self._games = np.zeros(n_envs, np.int64)
+        self._closed = False
+        self._broken: str | None = "reset() has not been called"
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None) -> VecResult:
+        """Start a new game in every slot: game ``i`` with seed ``seed + i`` (its later games take
+        ``seed + i + N * k``). ``seed=None`` draws the base seed from OS entropy.
+
+        Returns:
+            the :class:`VecResult` (rewards 0, no game ended).
+
+        Raises:
+            ValueError: ``seed`` is not an integer from 0 to ``2**128 - 1``.
+            MonolithEnvError: the vector env is closed.
+        """
+        self._check_open()
+        if seed is None:
+            seed = int(np.random.default_rng().integers(0, 2**63 - 1))
+        seed = check_seed(seed, "make_vec reset: seed")
+        self._broken = "a previous reset() failed; call reset() again"
+        if self._pool is not None:
+            self._pool.send_all("reset", seed)
+        else:
+            self._slots.reset(seed)
+        self._seed = seed
+        self._games[:] = 0
+        self._broken = None
+        return self._result
+
+    def step(self, actions: Any) -> VecResult:
+        """Play one action in every game: ``actions[i]`` for the acting seat of game ``i``.
+
+        Args:
+            actions: ``int64[N]`` (any integer array-like of shape ``(N,)``).
+
+        Returns:
+            the :class:`VecResult`; the slots whose game ended hold the first observation of their next game.
+
+        Raises:
+            ValueError: ``actions`` is not an integer array of shape ``(N,)``.
+            IllegalActionError: an action out of range or masked out; the message names the first such game
+                (``game_index``); nothing is played.
+            MonolithEnvError: ``step`` before ``reset``, after a failed step, or after ``close``.
+            WorkerError: a worker died or hung (the vector env is then closed).
+        """
+        self._check_open()
+        if self._broken is not None:
+            raise MonolithEnvError(f"make_vec step: {self._broken}")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_envs,) or not (acts.dtype.kind in "iu"):
+            raise ValueError(f"make_vec step: actions must be an integer array of shape ({self.num_envs},), got "
+                             f"{acts.dtype} of shape {acts.shape}")
+        bad = (acts < 0) | (acts >= self.num_actions)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            err = IllegalActionError(repr(int(acts[i])), f"out of range in game {i} of {self.num_envs}",
+                                     f"actions are 0..{self.num_actions - 1}")
+            err.game_index = i
+            raise err
+        arrays = self._arrays
+        ok = arrays["action_mask"][self._rows, acts]
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            if self._pool is None:
+                raise self._slots.illegal(i, int(acts[i]))
+            self._pool.ask(self._pool.owner(i), "illegal", (i, int(acts[i])))
+        arrays["actions"][:] = acts
+        self._broken = "a previous step() failed part way; call reset()"
+        if self._pool is not None:
+            self._pool.send_all("step")
+        else:
+            self._slots.step()
+        self._broken = None
+        self._games += arrays["terminated"] | arrays["truncated"]
+        return self._result
+
+    def observe(self, seat: int) -> np.ndarray:
+        """``float32[N, m]``: seat ``seat``'s observation of every game (for all-seat self-play and centralised
+        critics), the same vector as the AEC env's ``observe(f"player_{seat}")["observation"]``. A view of a
+        preallocated array per seat, overwritten by the next ``observe(seat)`` of the same seat.
+
+        Raises:
+            ValueError: ``seat`` is not an integer from 0 to P-1.
+            MonolithEnvError: before ``reset``, or after ``close``.
+        """
+        self._check_open()
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.num_players:
+            raise ValueError(f"make_vec observe: seat={seat!r} is not a seat; expected an integer from 0 to "
+                             f"{self.num_players - 1}")
+        if self._seed is None:
+            raise MonolithEnvError("make_vec observe: call reset() first")
+        if self._pool is not None:
+            self._pool.send_all("observe", int(seat))
+        else:
+            self._slots.observe(int(seat))
+        return self._arrays["seat_observation"][int(seat)]
+
+    def episode_seeds(self) -> list[int]:
+        """The seed of the game now in progress in each slot (``seed + i + N * k``), for replaying it in
+        ``make(env_id, **config).reset(seed=...)``.
+
+        Raises:
+            MonolithEnvError: before ``reset``.
+        """
+        if self._seed is None:
+            raise MonolithEnvError("make_vec episode_seeds: call reset() first")
+        n = self.num_envs
+        return [self._seed + i + n * int(k) for i, k in enumerate(self._games)]
+
+    # ------------------------------------------------------------------ lifetime
+    def _check_open(self) -> None:
+        if self._closed or (self._pool is not None and self._pool.closed):
+            self._closed = True
+            raise MonolithEnvError("make_vec: the vector env is closed")
+
+    def close(self) -> None:
+        """End every worker process (idempotent; ``with`` and garbage collection also do it)."""
+        self._closed = True
+        if self._pool is not None:
+            self._pool.close()
+
+    def __enter__(self) -> "VectorEnv":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (f"VectorEnv({self.env_id!r}, num_envs={self.num_envs}, workers={self.workers}, "
+                f"players={self.num_players}, obs={self.obs_size}, actions={self.num_actions})")
+
+
+def make_vec(env_id: str, num_envs: int, *, workers: int = 0, mask_in: str = "observation",
+             timeout: float = 60.0, start_method: str | None = None, **config: Any) -> VectorEnv:
+    """N independent games of ``env_id`` with one config, stepped together (README "Batched stepping").
+
+    Args:
+        env_id: a registered env id (:func:`monolith_envs.available_envs`).
+        num_envs: N, from 1 to 65536.
+        workers: 0 (default) runs the games in this process; ``k`` (1..min(256, N)) splits them over ``k``
+            worker processes writing into shared memory. The trajectories do not depend on ``k``.
+        mask_in: ``"observation"`` (default) or ``"info"``, the two PettingZoo conventions as in the AEC env:
+            it sets ``single_observation_space`` (a ``Dict`` with the mask, or the plain ``Box``) and, for
+            ``"info"``, ``infos["action_mask"]``; the result's ``observation`` and ``action_mask`` arrays are
+            the same in both.
+        timeout: seconds to wait for a worker's answer before it is reported hung (the start-up of the
+            workers gets at least 60 s).
+        start_method: ``multiprocessing`` start method of the workers (default ``"forkserver"`` where
+            available, else ``"spawn"``; a script that makes workers needs ``if __name__ == "__main__":``).
+        **config: the game's config keys, as for :func:`monolith_envs.make`.
+
+    Returns:
+        a :class:`VectorEnv`; call ``reset(seed)`` first.
+
+    Raises:
+        UnknownEnvError: unknown env id.
+        ConfigError: a bad config key or value, ``num_envs``, ``workers``, ``mask_in`` or ``timeout``, or
+            arrays above 4 GiB.
+        WorkerError: a worker did not start.
+    """
+    return VectorEnv(env_id, num_envs, workers=workers, mask_in=mask_in, timeout=timeout,
+                     start_method=start_method, **config)

@@ -1,0 +1,226 @@
+"""make_vec's arguments, errors, seeds and worker lifetime: bad input is refused with a message naming it,
+an illegal action names its game and changes nothing, a worker's error arrives as the same exception, a dead
+or hung worker is reported, and close / with / garbage collection end every worker."""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import time
+
+import numpy as np
+import pytest
+
+import monolith_envs
+from monolith_envs import ConfigError, IllegalActionError, MonolithEnvError, make_vec
+from monolith_envs.core.content import ContentError
+from monolith_envs.vector import WorkerError
+from tests.vector.failing_game import ENV_ID as FAILING_ID
+from tests.vector.failing_game import MODULE as FAILING_MODULE
+
+monolith_envs.register(FAILING_ID, lambda: FAILING_MODULE)
+ARENA = "monolith_arena_v0"
+
+
+def _masked_out(res) -> np.ndarray:
+    return np.argmin(res.action_mask, axis=1)  # the first illegal action of each game
+
+
+@pytest.mark.parametrize("kwargs,needle", [
+    ({"num_envs": 0}, "num_envs=0"),
+    ({"num_envs": True}, "num_envs=True"),
+    ({"num_envs": 2.0}, "num_envs=2.0"),
+    ({"num_envs": 70000}, "num_envs=70000"),
+    ({"num_envs": 2, "workers": 3}, "workers=3"),
+    ({"num_envs": 2, "workers": -1}, "workers=-1"),
+    ({"num_envs": 2, "mask_in": "nowhere"}, "mask_in='nowhere'"),
+    ({"num_envs": 2, "timeout": 0}, "timeout=0"),
+    ({"num_envs": 2, "timeout": float("nan")}, "timeout=nan"),
+    ({"num_envs": 2, "num_players": 9}, "num_players"),
+    ({"num_envs": 2, "no_such_key": 1}, "no_such_key"),
+])
+def test_bad_arguments_raise_config_error_naming_them(kwargs, needle):
+    with pytest.raises(ConfigError, match=needle.replace("(", r"\(").replace(".", r"\.")):
+        make_vec(ARENA, **kwargs)
+
+
+def test_unknown_env_id_lists_the_registered_ones():
+    with pytest.raises(KeyError, match="monolith_arena_v0"):
+        make_vec("no_such_env_v0", 2)
+
+
+def test_array_memory_bound_is_a_config_error():
+    with pytest.raises(ConfigError, match="GiB"):
+        make_vec(ARENA, 60000, num_players=4, mode="ffa")
+
+
+def test_reset_seeds_and_shapes_and_dtypes():
+    vec = make_vec(ARENA, 3)
+    with pytest.raises(MonolithEnvError, match="reset"):
+        vec.step(np.zeros(3, np.int64))
+    for bad in (-1, 2**128, 1.5, "3", True):
+        with pytest.raises(ValueError, match="seed"):
+            vec.reset(seed=bad)
+    res = vec.reset(seed=10)
+    assert vec.episode_seeds() == [10, 11, 12]
+    assert res.observation.shape == (3, vec.obs_size) and res.observation.dtype == np.float32
+    assert res.action_mask.shape == (3, 500) and res.action_mask.dtype == np.bool_
+    assert res.current_seat.dtype == np.int32 and res.rewards.shape == (3, 2) and res.rewards.dtype == np.float32
+    assert res.terminated.dtype == np.bool_ and res.final_returns.shape == (3, 2)
+    assert vec.observe(1).shape == (3, vec.obs_size)
+    env = monolith_envs.make(ARENA)
+    env.reset(seed=11)
+    np.testing.assert_array_equal(res.observation[1], env.observe(env.agent_selection)["observation"])
+    vec.reset()  # unseeded: a drawn base seed, still consecutive per slot
+    s = vec.episode_seeds()
+    assert s[1] == s[0] + 1 and s[2] == s[0] + 2
+
+
+@pytest.mark.parametrize("bad,err,needle", [
+    (np.zeros(2, np.int64), ValueError, r"shape \(3,\)"),
+    (np.zeros((3, 1), np.int64), ValueError, r"shape \(3,\)"),
+    (np.zeros(3, np.float64), ValueError, "integer array"),
+    (np.array([0, 500, 0]), IllegalActionError, "game 1 of 3"),
+    (np.array([0, 0, -1]), IllegalActionError, "game 2 of 3"),
+])
+def test_bad_actions_are_refused(bad, err, needle):
+    vec = make_vec(ARENA, 3)
+    vec.reset(seed=0)
+    with pytest.raises(err, match=needle):
+        vec.step(bad)
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_illegal_action_names_its_game_and_changes_nothing(workers):
+    with make_vec(ARENA, 4, workers=workers) as vec:
+        res = vec.reset(seed=3)
+        legal = res.action_mask.argmax(1)
+        actions = legal.copy()
+        actions[2] = _masked_out(res)[2]
+        with pytest.raises(IllegalActionError) as info:
+            vec.step(actions)
+        assert info.value.game_index == 2
+        assert str(info.value).startswith("game 2 of 4: illegal action ")
+        assert "legal now:" in str(info.value)
+        vec.step(legal)  # nothing was played: the legal step continues the same games as the AEC env
+        env = monolith_envs.make(ARENA)
+        env.reset(seed=5)
+        env.step(int(legal[2]))
+        np.testing.assert_array_equal(res.observation[2], env.observe(env.agent_selection)["observation"])
+
+
+def test_illegal_message_is_the_same_with_and_without_workers():
+    msgs = []
+    for workers in (0, 2):
+        with make_vec(ARENA, 4, workers=workers) as vec:
+            res = vec.reset(seed=8)
+            actions = res.action_mask.argmax(1)
+            actions[3] = _masked_out(res)[3]
+            with pytest.raises(IllegalActionError) as info:
+                vec.step(actions)
+            msgs.append(str(info.value))
+    assert msgs[0] == msgs[1]
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_engine_error_arrives_as_the_same_exception_and_step_then_needs_reset(workers):
+    with make_vec(FAILING_ID, 4, workers=workers) as vec:
+        vec.reset(seed=0)
+        with pytest.raises(ContentError, match="the centre is broken") as info:
+            vec.step(np.array([0, 1, 4, 2]))
+        assert (info.value.path, info.value.line, info.value.field) == ("broken.toml", 3, "cell")
+        if workers:
+            assert any("worker 1 (games 2..3)" in n for n in info.value.__notes__)
+        with pytest.raises(MonolithEnvError, match="call reset"):
+            vec.step(np.array([0, 1, 2, 3]))
+        vec.reset(seed=0)
+        vec.step(np.array([0, 1, 2, 3]))
+
+
+def test_dead_worker_is_reported_and_the_env_closed():
+    vec = make_vec(FAILING_ID, 4, workers=2)
+    vec.reset(seed=0)
+    t = time.monotonic()
+    with pytest.raises(WorkerError, match=r"worker 0 \(games 0\.\.1\) died \(exit code 7\)"):
+        vec.step(np.array([8, 0, 0, 0]))
+    assert time.monotonic() - t < 10
+    with pytest.raises(MonolithEnvError, match="closed"):
+        vec.reset(seed=0)
+
+
+def test_hung_worker_is_reported_within_the_timeout():
+    vec = make_vec(ARENA, 2, workers=2, timeout=3.0)
+    res = vec.reset(seed=0)
+    pid = vec._pool.procs[1].pid
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        t = time.monotonic()
+        with pytest.raises(WorkerError, match=r"worker 1 \(games 1\.\.1\) did not answer within 3 s"):
+            vec.step(res.action_mask.argmax(1))
+        assert time.monotonic() - t < 10
+    finally:
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+    assert not vec._pool.procs  # every worker was ended
+
+
+def _wait_dead(procs, seconds=10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if not any(p.is_alive() for p in procs):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_close_with_and_garbage_collection_end_every_worker():
+    vec = make_vec(ARENA, 2, workers=2)
+    procs = list(vec._pool.procs)
+    vec.close()
+    vec.close()
+    assert _wait_dead(procs)
+    with make_vec(ARENA, 2, workers=2) as vec:
+        procs = list(vec._pool.procs)
+        vec.reset(seed=1)
+    assert _wait_dead(procs)
+    vec = make_vec(ARENA, 2, workers=1)
+    procs = list(vec._pool.procs)
+    assert all(p.is_alive() for p in procs)
+    del vec
+    gc.collect()
+    assert _wait_dead(procs)
+
+
+def test_observe_refuses_a_seat_that_is_not_one():
+    vec = make_vec(ARENA, 2)
+    with pytest.raises(MonolithEnvError, match="reset"):
+        vec.observe(0)
+    vec.reset(seed=0)
+    for bad in (2, -1, True, "0"):
+        with pytest.raises(ValueError, match="expected an integer from 0 to 1"):
+            vec.observe(bad)
+
+
+@pytest.mark.parametrize("env_id", ["monolith_arena_v0", "monolith_strategy_v0", "the_monolith_v0"])
+def test_row_writers_write_game_observe_into_a_dirty_row(env_id):
+    from monolith_envs.vector._obs import _compiled_writer, _copying_writer
+
+    game = monolith_envs.make_game(env_id)
+    writers = [_copying_writer(game)]
+    if getattr(game.observer, "compiled", False):
+        writers.append(_compiled_writer(game))
+        assert writers[-1] is not None
+    rng = np.random.default_rng(0)
+    state = game.initial_state(np.random.default_rng(0))
+    for _ in range(25):
+        for write in writers:
+            for seat in range(game.num_players):
+                row = np.full(game.obs_spec.size, 7.0, np.float32)  # garbage left by a previous game
+                write(state, seat, row)
+                np.testing.assert_array_equal(row, game.observe(state, seat))
+            with pytest.raises(ValueError):
+                write(state, game.num_players, np.zeros(game.obs_spec.size, np.float32))
+        game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))), rng)

@@ -1,0 +1,51 @@
+"""benchmarks.vector: the vectorised masked draw picks legal actions uniformly, the command prints its table,
+and bad arguments give one error line and exit status 2."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from benchmarks.vector import main, sample_masked
+
+
+def test_sample_masked_is_legal_and_uniform():
+    mask = np.zeros((3, 7), bool)
+    mask[0, [1, 4]] = True
+    mask[1, 6] = True
+    mask[2, :] = True
+    rng = np.random.default_rng(0)
+    draws = np.array([sample_masked(mask, rng) for _ in range(7000)])
+    assert mask[np.arange(3), draws].all()
+    assert set(draws[:, 0]) == {1, 4} and set(draws[:, 1]) == {6}
+    counts = np.bincount(draws[:, 2], minlength=7)
+    assert counts.min() > 850 and counts.max() < 1150  # 1000 expected per action
+
+
+def test_command_prints_the_table(capsys, tmp_path):
+    out = tmp_path / "vec.json"
+    assert main(["--env", "the_monolith_v0", "--num-envs", "4", "--workers", "1", "--seconds", "0.05",
+                 "--repeats", "1", "--json", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "| the_monolith_v0 | 4 |" in text and "make_vec N=4 dec/s" in text
+    import json
+
+    row = json.loads(out.read_text())["rows"][0]
+    assert row["vec"]["decisions_per_s"] > 0 and row["vec_workers"]["decisions_per_s"] > 0
+    assert row["vec_over_aec"] == pytest.approx(row["vec"]["decisions_per_s"] / row["aec"]["decisions_per_s"])
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--env", "nope_v0"], "unknown env id 'nope_v0'"),
+    (["--num-envs", "0"], "--num-envs"),
+    (["--workers", "5", "--num-envs", "4"], "--workers 5 is more than --num-envs 4"),
+    (["--seconds", "x"], "--seconds"),
+    (["--seed", "-1"], "--seed"),
+    (["--env", "the_monolith_v0", "--set", "num_players=9", "--seconds", "0.05", "--repeats", "1"], "num_players"),
+])
+def test_bad_arguments_exit_2_with_one_error_line(argv, needle, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert needle in err and "Traceback" not in err
