@@ -95,13 +95,18 @@ async function api(method, url, body) {
   catch (e) { throw new Error("the server does not answer (was it stopped?): " + e.message); }
   let d = null;
   try { d = await r.json(); } catch (e) { throw new Error("the server answered " + r.status + " without JSON"); }
-  if (!r.ok) throw new Error(d && d.error ? d.error : "the server answered " + r.status);
+  if (!r.ok) { const e = new Error(d && d.error ? d.error : "the server answered " + r.status); e.status = r.status; throw e; }
   return d;
 }
 async function request(method, url, body) {
   setState(true);
   try { show(await api(method, url, body)); error(""); }
-  catch (e) { error(e.message); if (S) { node = S.stages; path = []; } setState(false); renderStage(); }
+  catch (e) {
+    if (e.status === 409) {  // the game moved on (another tab, a new game): show where it is now
+      try { show(await api("GET", "/api/state")); } catch (e2) { /* the first error says enough */ }
+    }
+    error(e.message); if (S) { node = S.stages; path = []; } setState(false); renderStage();
+  }
 }
 
 function show(st) {
@@ -193,7 +198,7 @@ function choose(k) {
   renderStage();
 }
 function back() { if (!busy && path.length) { node = path.pop().node; renderStage(); } }
-function send(action) { request("POST", "/api/action", {game_id: S.game_id, action: action}); }
+function send(action) { request("POST", "/api/action", {game_id: S.game_id, action: action, decision: S.decisions}); }
 
 $("board").addEventListener("click", ev => {
   const el = ev.target.closest ? ev.target.closest("[data-target]") : null;
