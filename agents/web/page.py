@@ -23,7 +23,6 @@ body { font-family: system-ui, sans-serif; margin: 0; background: #f6f4ee; color
 header { padding: 8px 14px; background: #2f3b4a; color: #fff; font-size: 15px; }
 main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 440px); gap: 14px; padding: 12px;
   align-items: start; }
-@media (max-width: 860px) { main { grid-template-columns: minmax(0, 1fr); } }
 #board { min-width: 0; background: #fff; border: 1px solid #ccc; padding: 4px; }
 #board svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 70px); }
 #side { display: flex; flex-direction: column; gap: 10px; position: sticky; top: 8px; }
@@ -41,7 +40,7 @@ button[disabled] { opacity: .55; cursor: wait; }
 #error { color: #a00; white-space: pre-wrap; }
 #narration { max-height: 34vh; overflow-y: auto; font-family: monospace; font-size: 12.5px; }
 #narration .entry { white-space: pre-wrap; border-bottom: 1px solid #eee; padding: 2px 0; }
-#narration .entry.you { color: #1a4f8a; }
+#narration .entry.you { font-weight: bold; }  /* not a colour: the boards draw each seat in its own colour */
 #narration .entry.fresh { background: #fff6d8; }
 #result h2 { margin: 4px 0 8px; font-size: 18px; }
 #returns td, #returns th { padding: 2px 10px 2px 0; text-align: left; }
@@ -51,6 +50,12 @@ button[disabled] { opacity: .55; cursor: wait; }
 [data-target].target > rect, [data-target].target > polygon { stroke: #f0a800; stroke-width: 3.5px; }
 [data-target].chosen > rect, [data-target].chosen > polygon { stroke: #1a6fd0; stroke-width: 4px; stroke-dasharray: 6 3; }
 [data-target].target:hover { opacity: .75; }
+/* one column (after the rules it overrides): a shorter board, so the decision under it is in view */
+@media (max-width: 860px) {
+  main { grid-template-columns: minmax(0, 1fr); }
+  #board svg { max-height: 55vh; }
+  #side { position: static; }
+}
 </style></head>
 <body data-state="loading">
 <header id="status">loading...</header>
@@ -71,7 +76,7 @@ button[disabled] { opacity: .55; cursor: wait; }
     <p><a id="replay-link" href="#" target="_blank">watch this game's replay</a></p>
     <button id="new-game">New game</button>
   </div>
-  <div class="panel"><b>Moves</b> <small>(yours in blue; the opponents' latest highlighted)</small><div id="narration"></div></div>
+  <div class="panel"><b>Moves</b> <small>(yours in bold; the opponents' latest highlighted)</small><div id="narration"></div></div>
 </div>
 </main>
 <script>
