@@ -10,8 +10,9 @@ Routes (everything else is a 404; any other method a 405):
   ``{"game_id": str}`` starts the next game.  Both answer with the new state.
 
 Every request is checked before anything else: the ``Host`` header must name this server on a local name
-(``127.0.0.1``, ``localhost``, ``[::1]`` or the ``--host`` it was started with) and its port, which blocks DNS
-rebinding; an ``Origin`` header, when sent, must be this server's own origin, and ``Sec-Fetch-Site:
+(``127.0.0.1``, ``localhost``, ``[::1]`` or the ``--host`` it was started with; on a server listening on every
+address, ``--host 0.0.0.0`` or ``::``, also any IP address) and its port, which blocks DNS rebinding (it needs
+a host name); an ``Origin`` header, when sent, must be this server's own origin, and ``Sec-Fetch-Site:
 cross-site`` is refused.  A POST must be ``application/json`` with a ``Content-Length`` of at most
 :data:`MAX_BODY` bytes, a JSON object with exactly the expected keys.  Every refusal is a 4xx JSON answer
 ``{"error": "..."}`` and changes nothing in the game.
@@ -19,6 +20,7 @@ cross-site`` is refused.  A POST must be ``application/json`` with a ``Content-L
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 import socket
@@ -91,14 +93,29 @@ class _Handler(BaseHTTPRequestHandler):
         port = self.server.server_address[1]
         return {f"{h}:{port}" for h in self.server.host_names}
 
+    def _ip_host(self, host: str) -> bool:
+        """``host`` is ``<IP address>:<this port>``: on a server listening on every address (``--host 0.0.0.0``
+        or ``::``), how another machine names it.  An address is never a name that DNS rebinding can point
+        elsewhere, so it is safe to accept."""
+        name, sep, port = host.rpartition(":")
+        if not self.server.wildcard or not sep or port != str(self.server.server_address[1]):
+            return False
+        try:
+            ipaddress.ip_address(name[1:-1] if name.startswith("[") and name.endswith("]") else name)
+        except ValueError:
+            return False
+        return not (":" in name and not name.startswith("["))
+
     def _check_origin(self) -> str | None:
         """Why this request is refused (another site, another Host), or None."""
         host = (self.headers.get("Host") or "").strip().lower()
-        if host not in self._allowed_hosts():
-            return (f"refused: Host {host[:80]!r} is not this server (use "
-                    f"http://127.0.0.1:{self.server.server_address[1]}/)")
+        if host not in self._allowed_hosts() and not self._ip_host(host):
+            port = self.server.server_address[1]
+            also = " or this machine's IP address" if self.server.wildcard else ""
+            return f"refused: Host {host[:80]!r} is not this server (use http://127.0.0.1:{port}/{also})"
         origin = self.headers.get("Origin")
-        if origin is not None and origin.strip().lower() not in {f"http://{h}" for h in self._allowed_hosts()}:
+        own = {f"http://{h}" for h in self._allowed_hosts() | {host}}
+        if origin is not None and origin.strip().lower() not in own:
             return f"refused: requests from the origin {origin[:80]!r} are not accepted, only from this page"
         if (self.headers.get("Sec-Fetch-Site") or "").lower() == "cross-site":
             return "refused: a cross-site request"
@@ -207,7 +224,8 @@ class _Server(ThreadingHTTPServer):
         self.web, self.verbose = web, verbose
         super().__init__(addr, _Handler)
         bound = addr[0].strip("[]")
-        extra = () if bound in ("", "0.0.0.0", "::") else (_host_name(bound).lower(),)
+        self.wildcard = bound in ("", "0.0.0.0", "::")  # every address: other machines name it by IP address
+        extra = () if self.wildcard else (_host_name(bound).lower(),)
         self.host_names = set(_LOCAL + extra)
 
 
