@@ -4,8 +4,10 @@ The page reads ``GET /api/state`` and shows: the board as the person's seat sees
 current decision as the stages of terminal play (buttons; options that name a board element are also
 clickable on the board, outlined in gold; one chosen earlier in the move is outlined in dashed blue), the
 narration of every move, and at the end the result with each seat's returns, a link to the game's replay
-page and a New game button.  Number keys 1-9 choose an option, Backspace goes back one stage of the move
-being entered.
+page and a New game button (the button also when an opponent's agent failed to move and the game cannot
+go on).  A move is sent with the decision it was chosen at; when the server answers that the game has moved
+on (409) or failed (5xx), the page reloads the state.  Number keys 1-9 choose an option, Backspace goes back
+one stage of the move being entered.
 
 Element ids (stable, used by the tests): ``status``, ``board`` (holds the SVG), ``decision``, ``auto`` (stages
 taken at once and the ones chosen so far), ``stage-title``, ``hint`` (shown when options can be clicked on
@@ -107,7 +109,8 @@ async function request(method, url, body) {
   setState(true);
   try { show(await api(method, url, body)); error(""); }
   catch (e) {
-    if (e.status === 409) {  // the game moved on (another tab, a new game): show where it is now
+    if (e.status === 409 || e.status >= 500) {  // the game moved on (another tab, a new game, a failed
+      // opponent after the person's move was played): show where it is now
       try { show(await api("GET", "/api/state")); } catch (e2) { /* the first error says enough */ }
     }
     error(e.message); if (S) { node = S.stages; path = []; } setState(false); renderStage();
@@ -131,9 +134,11 @@ function show(st) {
   });
   shown = st.narration.length;
   nar.scrollTop = nar.scrollHeight;
-  const res = st.result;
-  $("result").hidden = !res;
-  $("decision").hidden = !!res;
+  const res = st.result, stuck = !st.over && !st.stages;  // stuck: an opponent's agent failed to move
+  $("result").hidden = !res && !stuck;
+  $("decision").hidden = !!res || stuck;
+  $("returns").hidden = $("replay-link").parentElement.hidden = !res;
+  if (stuck) $("verdict").textContent = "the game cannot go on: an opponent's agent failed to move; start a new game";
   if (res) {
     $("verdict").textContent = "game over after " + st.decisions + " decisions: " + res.verdict;
     const body = $("returns").tBodies[0];
