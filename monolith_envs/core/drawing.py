@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-__all__ = ["Scene", "Colour", "hex_corners", "mix", "text_width"]
+__all__ = ["Scene", "Colour", "hex_corners", "mix", "text_width", "wrap_text"]
 
 Colour = tuple  # (r, g, b) with 0..255 ints
 _ANCHORS = {"start": "l", "middle": "m", "end": "r"}
@@ -289,6 +289,22 @@ def text_width(s: str, size: float, bold: bool = False) -> float:
     """The width of ``s`` at font ``size`` in the drawing's font (as :meth:`Scene.to_rgb` paints it)."""
     big = _font(100, bold)  # measured large and scaled: the width at any size, without rounding the size
     return big.getlength(str(s)) * size / 100
+
+
+def wrap_text(s: str, size: float, width: float, bold: bool = False, indent: str = "  ") -> list:
+    """``s`` cut at spaces into lines no wider than ``width`` (continuation lines start with ``indent``); a
+    single word wider than ``width`` stays whole on its line."""
+    lines: list = []
+    cur = ""
+    for word in str(s).split(" "):
+        trial = f"{cur} {word}" if cur else (indent + word if lines else word)
+        if cur and text_width(trial, size, bold) > width:
+            lines.append(cur)
+            cur = indent + word
+        else:
+            cur = trial
+    lines.append(cur)
+    return lines
 
 
 @functools.lru_cache(maxsize=64)
