@@ -102,7 +102,11 @@ async function api(method, url, body) {
   catch (e) { throw new Error("the server does not answer (was it stopped?): " + e.message); }
   let d = null;
   try { d = await r.json(); } catch (e) { throw new Error("the server answered " + r.status + " without JSON"); }
-  if (!r.ok) { const e = new Error(d && d.error ? d.error : "the server answered " + r.status); e.status = r.status; throw e; }
+  if (!r.ok) {
+    const e = new Error(d && d.error ? d.error : "the server answered " + r.status);
+    e.status = r.status;
+    throw e;
+  }
   return d;
 }
 async function request(method, url, body) {
@@ -138,7 +142,8 @@ function show(st) {
   $("result").hidden = !res && !stuck;
   $("decision").hidden = !!res || stuck;
   $("returns").hidden = $("replay-link").parentElement.hidden = !res;
-  if (stuck) $("verdict").textContent = "the game cannot go on: an opponent's agent failed to move; start a new game";
+  if (stuck) $("verdict").textContent =
+    "the game cannot go on: an opponent's agent failed to move; start a new game";
   if (res) {
     $("verdict").textContent = "game over after " + st.decisions + " decisions: " + res.verdict;
     const body = $("returns").tBodies[0];
@@ -208,7 +213,9 @@ function choose(k) {
   renderStage();
 }
 function back() { if (!busy && path.length) { node = path.pop().node; renderStage(); } }
-function send(action) { request("POST", "/api/action", {game_id: S.game_id, action: action, decision: S.decisions}); }
+function send(action) {  // with the decision it was chosen at: refused if the game has moved on since
+  request("POST", "/api/action", {game_id: S.game_id, action: action, decision: S.decisions});
+}
 
 $("board").addEventListener("click", ev => {
   const el = ev.target.closest ? ev.target.closest("[data-target]") : null;

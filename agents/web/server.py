@@ -94,9 +94,9 @@ class _Handler(BaseHTTPRequestHandler):
         return {f"{h}:{port}" for h in self.server.host_names}
 
     def _ip_host(self, host: str) -> bool:
-        """``host`` is ``<IP address>:<this port>``: on a server listening on every address (``--host 0.0.0.0``
-        or ``::``), how another machine names it.  An address is never a name that DNS rebinding can point
-        elsewhere, so it is safe to accept."""
+        """``host`` is ``<IP address>:<this port>``: on a server listening on every address
+        (``--host 0.0.0.0`` or ``::``), how another machine names it.  An address is never a name that DNS
+        rebinding can point elsewhere, so it is safe to accept."""
         name, sep, port = host.rpartition(":")
         if not self.server.wildcard or not sep or port != str(self.server.server_address[1]):
             return False
@@ -122,8 +122,8 @@ class _Handler(BaseHTTPRequestHandler):
         return None
 
     def _body(self, keys: dict[str, str], optional: dict[str, str] | None = None) -> dict | None:
-        """The JSON object of a POST with exactly ``keys`` (name -> what it is) and any of ``optional``; answers
-        the error itself and returns None when the body is refused."""
+        """The JSON object of a POST with exactly ``keys`` (name -> what it is) and any of ``optional``;
+        answers the error itself and returns None when the body is refused."""
         ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if ctype != "application/json":
             self._error(415, f"the body must be application/json, got {ctype or 'no Content-Type'!r}")

@@ -127,8 +127,8 @@ class WebGame:
 
         Raises:
             WebError: 400 when ``game_id`` is not a string or ``action`` not an integer in ``0..n-1``; 409 when
-                the game id is not the current game's, the game is over, ``decision`` is not the current decision
-                or an opponent's agent failed to move; 422 when the action is not legal
+                the game id is not the current game's, the game is over, ``decision`` is not the current
+                decision or an opponent's agent failed to move; 422 when the action is not legal
                 now (the message names it and says why).  Nothing changes then.
         """
         with self.lock:
@@ -140,7 +140,8 @@ class WebGame:
             if not 0 <= action < n:
                 raise WebError(400, f"action must be 0..{n - 1}, got {action}")
             if decision is not None and type(decision) is not int:
-                raise WebError(400, f"decision must be an integer decision number, got {type(decision).__name__}")
+                raise WebError(400, "decision must be an integer decision number, got "
+                                    f"{type(decision).__name__}")
             if self._over():
                 raise WebError(409, "the game is over; start a new game")
             if decision is not None and decision != self.raw.num_decisions:
