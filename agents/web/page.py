@@ -4,8 +4,10 @@ The page reads ``GET /api/state`` and shows: the board as the person's seat sees
 current decision as the stages of terminal play (buttons; options that name a board element are also
 clickable on the board, outlined in gold; one chosen earlier in the move is outlined in dashed blue), the
 narration of every move, and at the end the result with each seat's returns, a link to the game's replay
-page and a New game button.  Number keys 1-9 choose an option, Backspace goes back one stage of the move
-being entered.
+page and a New game button (the button also when an opponent's agent failed to move and the game cannot
+go on).  A move is sent with the decision it was chosen at; when the server answers that the game has moved
+on (409) or failed (5xx), the page reloads the state.  Number keys 1-9 choose an option, Backspace goes back
+one stage of the move being entered.
 
 Element ids (stable, used by the tests): ``status``, ``board`` (holds the SVG), ``decision``, ``auto`` (stages
 taken at once and the ones chosen so far), ``stage-title``, ``hint`` (shown when options can be clicked on
@@ -23,7 +25,6 @@ body { font-family: system-ui, sans-serif; margin: 0; background: #f6f4ee; color
 header { padding: 8px 14px; background: #2f3b4a; color: #fff; font-size: 15px; }
 main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 440px); gap: 14px; padding: 12px;
   align-items: start; }
-@media (max-width: 860px) { main { grid-template-columns: minmax(0, 1fr); } }
 #board { min-width: 0; background: #fff; border: 1px solid #ccc; padding: 4px; }
 #board svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 70px); }
 #side { display: flex; flex-direction: column; gap: 10px; position: sticky; top: 8px; }
@@ -41,7 +42,7 @@ button[disabled] { opacity: .55; cursor: wait; }
 #error { color: #a00; white-space: pre-wrap; }
 #narration { max-height: 34vh; overflow-y: auto; font-family: monospace; font-size: 12.5px; }
 #narration .entry { white-space: pre-wrap; border-bottom: 1px solid #eee; padding: 2px 0; }
-#narration .entry.you { color: #1a4f8a; }
+#narration .entry.you { font-weight: bold; }  /* not a colour: the boards draw each seat in its own colour */
 #narration .entry.fresh { background: #fff6d8; }
 #result h2 { margin: 4px 0 8px; font-size: 18px; }
 #returns td, #returns th { padding: 2px 10px 2px 0; text-align: left; }
@@ -51,6 +52,12 @@ button[disabled] { opacity: .55; cursor: wait; }
 [data-target].target > rect, [data-target].target > polygon { stroke: #f0a800; stroke-width: 3.5px; }
 [data-target].chosen > rect, [data-target].chosen > polygon { stroke: #1a6fd0; stroke-width: 4px; stroke-dasharray: 6 3; }
 [data-target].target:hover { opacity: .75; }
+/* one column (after the rules it overrides): a shorter board, so the decision under it is in view */
+@media (max-width: 860px) {
+  main { grid-template-columns: minmax(0, 1fr); }
+  #board svg { max-height: 55vh; }
+  #side { position: static; }
+}
 </style></head>
 <body data-state="loading">
 <header id="status">loading...</header>
@@ -71,7 +78,7 @@ button[disabled] { opacity: .55; cursor: wait; }
     <p><a id="replay-link" href="#" target="_blank">watch this game's replay</a></p>
     <button id="new-game">New game</button>
   </div>
-  <div class="panel"><b>Moves</b> <small>(yours in blue; the opponents' latest highlighted)</small><div id="narration"></div></div>
+  <div class="panel"><b>Moves</b> <small>(yours in bold; the opponents' latest highlighted)</small><div id="narration"></div></div>
 </div>
 </main>
 <script>
@@ -95,13 +102,23 @@ async function api(method, url, body) {
   catch (e) { throw new Error("the server does not answer (was it stopped?): " + e.message); }
   let d = null;
   try { d = await r.json(); } catch (e) { throw new Error("the server answered " + r.status + " without JSON"); }
-  if (!r.ok) throw new Error(d && d.error ? d.error : "the server answered " + r.status);
+  if (!r.ok) {
+    const e = new Error(d && d.error ? d.error : "the server answered " + r.status);
+    e.status = r.status;
+    throw e;
+  }
   return d;
 }
 async function request(method, url, body) {
   setState(true);
   try { show(await api(method, url, body)); error(""); }
-  catch (e) { error(e.message); if (S) { node = S.stages; path = []; } setState(false); renderStage(); }
+  catch (e) {
+    if (e.status === 409 || e.status >= 500) {  // the game moved on (another tab, a new game, a failed
+      // opponent after the person's move was played): show where it is now
+      try { show(await api("GET", "/api/state")); } catch (e2) { /* the first error says enough */ }
+    }
+    error(e.message); if (S) { node = S.stages; path = []; } setState(false); renderStage();
+  }
 }
 
 function show(st) {
@@ -121,9 +138,12 @@ function show(st) {
   });
   shown = st.narration.length;
   nar.scrollTop = nar.scrollHeight;
-  const res = st.result;
-  $("result").hidden = !res;
-  $("decision").hidden = !!res;
+  const res = st.result, stuck = !st.over && !st.stages;  // stuck: an opponent's agent failed to move
+  $("result").hidden = !res && !stuck;
+  $("decision").hidden = !!res || stuck;
+  $("returns").hidden = $("replay-link").parentElement.hidden = !res;
+  if (stuck) $("verdict").textContent =
+    "the game cannot go on: an opponent's agent failed to move; start a new game";
   if (res) {
     $("verdict").textContent = "game over after " + st.decisions + " decisions: " + res.verdict;
     const body = $("returns").tBodies[0];
@@ -193,7 +213,9 @@ function choose(k) {
   renderStage();
 }
 function back() { if (!busy && path.length) { node = path.pop().node; renderStage(); } }
-function send(action) { request("POST", "/api/action", {game_id: S.game_id, action: action}); }
+function send(action) {  // with the decision it was chosen at: refused if the game has moved on since
+  request("POST", "/api/action", {game_id: S.game_id, action: action, decision: S.decisions});
+}
 
 $("board").addEventListener("click", ev => {
   const el = ev.target.closest ? ev.target.closest("[data-target]") : null;

@@ -4,12 +4,15 @@ Routes (everything else is a 404; any other method a 405):
 
 - ``GET /`` the page (:mod:`agents.web.page`); ``GET /api/state`` the game as :meth:`WebGame.view` JSON;
   ``GET /replay/<game id>.html`` a finished game's replay page.
-- ``POST /api/action`` ``{"game_id": str, "action": int}`` plays the person's move; ``POST /api/new``
+- ``POST /api/action`` ``{"game_id": str, "action": int, "decision": int (optional)}`` plays the person's
+  move (with ``decision``, only if the game is still at that decision: a second tab or a repeated request
+  never plays a move chosen in an older position); ``POST /api/new``
   ``{"game_id": str}`` starts the next game.  Both answer with the new state.
 
 Every request is checked before anything else: the ``Host`` header must name this server on a local name
-(``127.0.0.1``, ``localhost``, ``[::1]`` or the ``--host`` it was started with) and its port, which blocks DNS
-rebinding; an ``Origin`` header, when sent, must be this server's own origin, and ``Sec-Fetch-Site:
+(``127.0.0.1``, ``localhost``, ``[::1]`` or the ``--host`` it was started with; on a server listening on every
+address, ``--host 0.0.0.0`` or ``::``, also any IP address) and its port, which blocks DNS rebinding (it needs
+a host name); an ``Origin`` header, when sent, must be this server's own origin, and ``Sec-Fetch-Site:
 cross-site`` is refused.  A POST must be ``application/json`` with a ``Content-Length`` of at most
 :data:`MAX_BODY` bytes, a JSON object with exactly the expected keys.  Every refusal is a 4xx JSON answer
 ``{"error": "..."}`` and changes nothing in the game.
@@ -17,6 +20,7 @@ cross-site`` is refused.  A POST must be ``application/json`` with a ``Content-L
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 import socket
@@ -34,6 +38,7 @@ _LOCAL = ("127.0.0.1", "localhost", "[::1]")
 _PAGE_CSP = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
              "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 _REPLAY = re.compile(r"/replay/([0-9a-f]{16})\.html")
+_DIGITS = re.compile(r"[0-9]+")
 
 
 def _host_name(host: str) -> str:
@@ -72,42 +77,69 @@ class _Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         self._json(status, {"error": message})
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The base class's own refusals (a request line it cannot parse, an unknown method, a URI or header
+        block too long) as the same JSON error as every other refusal, not its HTML page."""
+        if self.request_version == "HTTP/0.9":  # an unparsable request line: still answer with a status line
+            self.request_version = "HTTP/1.0"
+        short = self.responses.get(code, ("error",))[0]
+        text = f"{message or short}" + (f": {explain}" if explain else "")
+        if code == 501 and self.command:
+            text = (f"method {self.command[:20]!r} is not supported: GET the page and state, POST the moves")
+        self._error(code, text[:300])
+
     # ------------------------------------------------------------------ checks
     def _allowed_hosts(self) -> set[str]:
         port = self.server.server_address[1]
         return {f"{h}:{port}" for h in self.server.host_names}
 
+    def _ip_host(self, host: str) -> bool:
+        """``host`` is ``<IP address>:<this port>``: on a server listening on every address
+        (``--host 0.0.0.0`` or ``::``), how another machine names it.  An address is never a name that DNS
+        rebinding can point elsewhere, so it is safe to accept."""
+        name, sep, port = host.rpartition(":")
+        if not self.server.wildcard or not sep or port != str(self.server.server_address[1]):
+            return False
+        try:
+            ipaddress.ip_address(name[1:-1] if name.startswith("[") and name.endswith("]") else name)
+        except ValueError:
+            return False
+        return not (":" in name and not name.startswith("["))
+
     def _check_origin(self) -> str | None:
         """Why this request is refused (another site, another Host), or None."""
         host = (self.headers.get("Host") or "").strip().lower()
-        if host not in self._allowed_hosts():
-            return (f"refused: Host {host[:80]!r} is not this server (use "
-                    f"http://127.0.0.1:{self.server.server_address[1]}/)")
+        if host not in self._allowed_hosts() and not self._ip_host(host):
+            port = self.server.server_address[1]
+            also = " or this machine's IP address" if self.server.wildcard else ""
+            return f"refused: Host {host[:80]!r} is not this server (use http://127.0.0.1:{port}/{also})"
         origin = self.headers.get("Origin")
-        if origin is not None and origin.strip().lower() not in {f"http://{h}" for h in self._allowed_hosts()}:
+        own = {f"http://{h}" for h in self._allowed_hosts() | {host}}
+        if origin is not None and origin.strip().lower() not in own:
             return f"refused: requests from the origin {origin[:80]!r} are not accepted, only from this page"
         if (self.headers.get("Sec-Fetch-Site") or "").lower() == "cross-site":
             return "refused: a cross-site request"
         return None
 
-    def _body(self, keys: dict[str, str]) -> dict | None:
-        """The JSON object of a POST with exactly ``keys`` (name -> what it is); answers the error itself and
-        returns None when the body is refused."""
+    def _body(self, keys: dict[str, str], optional: dict[str, str] | None = None) -> dict | None:
+        """The JSON object of a POST with exactly ``keys`` (name -> what it is) and any of ``optional``;
+        answers the error itself and returns None when the body is refused."""
         ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if ctype != "application/json":
             self._error(415, f"the body must be application/json, got {ctype or 'no Content-Type'!r}")
             return None
-        length = self.headers.get("Content-Length")
-        if length is None or not length.strip().isdigit():
+        length = (self.headers.get("Content-Length") or "").strip()
+        if _DIGITS.fullmatch(length) is None:  # ASCII digits only: str.isdigit() also takes '²' and '٣'
             self._error(411, "a Content-Length header (a byte count) is required")
             return None
-        if int(length) > MAX_BODY:
-            self._error(413, f"the body is {int(length)} bytes; at most {MAX_BODY} are accepted")
+        if len(length) > 9 or int(length) > MAX_BODY:  # no int() of a huge digit string
+            shown = length if len(length) <= 20 else length[:20] + "..."
+            self._error(413, f"the body is {shown} bytes; at most {MAX_BODY} are accepted")
             return None
         try:
             raw = self.rfile.read(int(length))
         except OSError:
-            self._error(408, f"the body did not arrive: {length.strip()} bytes were announced")
+            self._error(408, f"the body did not arrive: {length} bytes were announced")
             return None
         try:
             data = json.loads(raw.decode("utf-8"))
@@ -117,8 +149,11 @@ class _Handler(BaseHTTPRequestHandler):
         except (UnicodeDecodeError, ValueError) as e:
             self._error(400, f"the body is not valid UTF-8 JSON: {str(e)[:120]}")
             return None
+        optional = optional or {}
         want = ", ".join(f"{k!r} ({v})" for k, v in keys.items())
-        if not isinstance(data, dict) or set(data) != set(keys):
+        if optional:
+            want += " and optionally " + ", ".join(f"{k!r} ({v})" for k, v in optional.items())
+        if not isinstance(data, dict) or not set(keys) <= set(data) <= set(keys) | set(optional):
             got = sorted(map(str, data))[:10] if isinstance(data, dict) else type(data).__name__
             self._error(400, f"the body must be a JSON object with exactly the keys {want}; got {got}")
             return None
@@ -160,9 +195,10 @@ class _Handler(BaseHTTPRequestHandler):
         web: WebGame = self.server.web
         try:
             if path == "/api/action":
-                data = self._body({"game_id": "string", "action": "integer"})
+                data = self._body({"game_id": "string", "action": "integer"},
+                                  {"decision": "integer, the decision number the move was chosen at"})
                 if data is not None:
-                    self._json(200, web.play(data["game_id"], data["action"]))
+                    self._json(200, web.play(data["game_id"], data["action"], data.get("decision")))
             elif path == "/api/new":
                 data = self._body({"game_id": "string"})
                 if data is not None:
@@ -188,7 +224,8 @@ class _Server(ThreadingHTTPServer):
         self.web, self.verbose = web, verbose
         super().__init__(addr, _Handler)
         bound = addr[0].strip("[]")
-        extra = () if bound in ("", "0.0.0.0", "::") else (_host_name(bound).lower(),)
+        self.wildcard = bound in ("", "0.0.0.0", "::")  # every address: other machines name it by IP address
+        extra = () if self.wildcard else (_host_name(bound).lower(),)
         self.host_names = set(_LOCAL + extra)
 
 

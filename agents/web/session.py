@@ -115,15 +115,20 @@ class WebGame:
         if not isinstance(game_id, str):
             raise WebError(400, f"game_id must be a string, got {type(game_id).__name__}")
         if game_id != self.game_id:
-            raise WebError(409, f"game_id {game_id[:40]!r} is not the current game; "
-                                "reload the page")
+            raise WebError(409, f"game_id {game_id[:40]!r} is not the current game (a new game was started "
+                                "since, perhaps in another tab); reload the page")
 
-    def play(self, game_id: Any, action: Any) -> dict:
+    def play(self, game_id: Any, action: Any, decision: Any = None) -> dict:
         """Play the person's ``action`` in game ``game_id``, then the opponents' moves; returns :meth:`view`.
+
+        ``decision``, when given, is the decision number (:meth:`view`'s ``decisions``) of the position the
+        move was chosen in: the move is played only if the game is still there, so a page left open in another
+        tab, or a request sent twice, never plays an old choice in a newer position.
 
         Raises:
             WebError: 400 when ``game_id`` is not a string or ``action`` not an integer in ``0..n-1``; 409 when
-                the game id is not the current game's, the game is over or an opponent's agent failed to move; 422 when the action is not legal
+                the game id is not the current game's, the game is over, ``decision`` is not the current
+                decision or an opponent's agent failed to move; 422 when the action is not legal
                 now (the message names it and says why).  Nothing changes then.
         """
         with self.lock:
@@ -134,8 +139,15 @@ class WebGame:
                                     f"{type(action).__name__}")
             if not 0 <= action < n:
                 raise WebError(400, f"action must be 0..{n - 1}, got {action}")
+            if decision is not None and type(decision) is not int:
+                raise WebError(400, "decision must be an integer decision number, got "
+                                    f"{type(decision).__name__}")
             if self._over():
                 raise WebError(409, "the game is over; start a new game")
+            if decision is not None and decision != self.raw.num_decisions:
+                raise WebError(409, f"this move was chosen at decision {str(decision)[:20]}, but the game is at "
+                                    f"decision {self.raw.num_decisions} (played from another tab, or sent twice); "
+                                    "nothing was played: choose again in the current position")
             if not self._yours():
                 raise WebError(409, f"it is not your turn but {self.raw.agent_selection}'s, whose agent failed to "
                                     "move; start a new game")

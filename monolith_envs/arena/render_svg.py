@@ -203,7 +203,7 @@ def draw(game, state, viewer: int | None = None) -> Scene:
             hand = [tb.name_of[state.itype[i]] + ("*" if state.fresh[p][s] else "")
                     for s, i in enumerate(state.hand[p]) if i >= 0]
             sc.text(18, y + 29, f"hand: {', '.join(hand) or '-'} · deck {len(state.deck[p])} · "
-                    f"discard {len(state.discard[p])}", 10.5, _DARK)
+                    f"discard {len(state.discard[p])}", 10.5, _DARK, max_width=W - 36)
             if module:
                 if state.seg_hex[p][0] < 0:
                     where = "not placed"
@@ -212,10 +212,11 @@ def draw(game, state, viewer: int | None = None) -> Scene:
                 else:
                     where = "unfolded on hexes " + ", ".join(str(h) for h in state.seg_hex[p])
                 sc.text(18, y + 45, f"Monolith {where} · S2: {_seg_text(tb, state, p, 0, viewer)} · "
-                        f"S3: {_seg_text(tb, state, p, 1, viewer)}", 10.5, _DARK)
+                        f"S3: {_seg_text(tb, state, p, 1, viewer)}", 10.5, _DARK, max_width=W - 36)
         y += panel_h + 6
     for k, line in enumerate(status_lines(game, state, viewer)):
-        sc.text(12, y + 9 + 18 * k, line, 12.5, _RESULT if state.terminal and k == 1 else _DARK, bold=k < 2)
+        sc.text(12, y + 9 + 18 * k, line, 12.5, _RESULT if state.terminal and k == 1 else _DARK, bold=k < 2,
+                max_width=W - 24)
     y += 4 * 18 + 4
     for k, line in enumerate(LEGEND):
         sc.text(12, y + 7 + 15 * k, line, 10, (85, 85, 85))

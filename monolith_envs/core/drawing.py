@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-__all__ = ["Scene", "Colour", "hex_corners", "mix"]
+__all__ = ["Scene", "Colour", "hex_corners", "mix", "text_width", "wrap_text"]
 
 Colour = tuple  # (r, g, b) with 0..255 ints
 _ANCHORS = {"start": "l", "middle": "m", "end": "r"}
@@ -114,15 +114,23 @@ class Scene:
         self.polyline(((x1, y1), (x2, y2)), stroke, width, dash)
 
     def text(self, x: float, y: float, s: str, size: float = 12, fill: Colour = (20, 20, 20),
-             anchor: str = "start", bold: bool = False) -> None:
+             anchor: str = "start", bold: bool = False, max_width: float | None = None) -> None:
         """Text ``s`` (one line) whose vertical middle is at ``y``; ``anchor`` is ``start``, ``middle`` or ``end``.
+
+        ``max_width``: a text wider than this (measured with the drawing's font) is squeezed to that width
+        (SVG ``textLength``, a smaller font in the picture) instead of running past its box.
 
         Raises:
             ValueError: an unknown ``anchor``.
         """
         if anchor not in _ANCHORS:
             raise ValueError(f"text anchor {anchor!r} is not one of start, middle, end")
-        self._add("text", (x, y, str(s)), size=size, fill=fill, anchor=anchor, bold=bold)
+        s = str(s)
+        fit = None
+        if max_width is not None and s:
+            natural = text_width(s, size, bold)
+            fit = float(max_width) if natural > max_width > 0 else None
+        self._add("text", (x, y, s), size=size, fill=fill, anchor=anchor, bold=bold, fit=fit)
 
     class _Group:
         def __init__(self, scene: "Scene", item: _Item):
@@ -190,6 +198,8 @@ class Scene:
                 x, y, s = it.geo
                 a = "" if st["anchor"] == "start" else f' text-anchor="{st["anchor"]}"'
                 b = ' font-weight="bold"' if st["bold"] else ""
+                if st.get("fit"):
+                    b += f' textLength="{_num(st["fit"])}" lengthAdjust="spacingAndGlyphs"'
                 out.append(f'<text x="{_num(x)}" y="{_num(y)}" font-size="{_num(st["size"])}" '
                            f'fill="{_hex(st["fill"])}" dominant-baseline="central"{a}{b}>{escape(s)}</text>')
 
@@ -251,7 +261,10 @@ class Scene:
                     d.line(pts, fill=stroke, width=w, joint="curve")
             else:
                 x, y, s = it.geo
-                d.text((x * k, y * k), s, fill=tuple(st["fill"]), font=_font(round(st["size"] * k), st["bold"]),
+                size = st["size"] * k
+                if st.get("fit"):  # the largest size that fits the squeezed width
+                    size *= st["fit"] / max(text_width(s, st["size"], st["bold"]), 1e-6)
+                d.text((x * k, y * k), s, fill=tuple(st["fill"]), font=_font(round(size), st["bold"]),
                        anchor=_ANCHORS[st["anchor"]] + "m")
 
 
@@ -270,6 +283,28 @@ def _dashes(pts: list, n: float):
             left -= step
             if left <= 1e-9:
                 on, left = not on, n
+
+
+def text_width(s: str, size: float, bold: bool = False) -> float:
+    """The width of ``s`` at font ``size`` in the drawing's font (as :meth:`Scene.to_rgb` paints it)."""
+    big = _font(100, bold)  # measured large and scaled: the width at any size, without rounding the size
+    return big.getlength(str(s)) * size / 100
+
+
+def wrap_text(s: str, size: float, width: float, bold: bool = False, indent: str = "  ") -> list:
+    """``s`` cut at spaces into lines no wider than ``width`` (continuation lines start with ``indent``); a
+    single word wider than ``width`` stays whole on its line."""
+    lines: list = []
+    cur = ""
+    for word in str(s).split(" "):
+        trial = f"{cur} {word}" if cur else (indent + word if lines else word)
+        if cur and text_width(trial, size, bold) > width:
+            lines.append(cur)
+            cur = indent + word
+        else:
+            cur = trial
+    lines.append(cur)
+    return lines
 
 
 @functools.lru_cache(maxsize=64)

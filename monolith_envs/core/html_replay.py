@@ -21,6 +21,7 @@ from __future__ import annotations
 import difflib
 import html
 import json
+import re
 import struct
 import zlib
 from pathlib import Path
@@ -238,7 +239,9 @@ def render_html(log: EpisodeLog, frames: list[dict]) -> str:
     # every "<" as \u003c: no "</script>", "<!--" or "<script" inside the script element, whatever the log's
     # text holds (those would end the element early or put it into the double-escaped state)
     data = json.dumps(pack_frames(frames), separators=(",", ":")).replace("<", "\\u003c")
-    return _PAGE.replace("__TITLE__", html.escape(title)).replace("__FRAMES__", data)
+    # one pass over the template: a note that holds a placeholder's name is never itself substituted
+    values = {"__TITLE__": html.escape(title), "__FRAMES__": data}
+    return re.sub("__TITLE__|__FRAMES__", lambda m: values[m.group(0)], _PAGE)
 
 
 def write_html_replay(log: EpisodeLog, out: str | Path, make: Callable[..., Any]) -> Path:

@@ -14,7 +14,7 @@ drawn.  Each socket is a group with ``id="socket-<sid>"`` and ``data-target="soc
 
 from __future__ import annotations
 
-from ..core.drawing import Scene, mix
+from ..core.drawing import Scene, mix, wrap_text
 from .board import PRIV0
 from .render import status_line
 from .state import StrategyState
@@ -89,9 +89,12 @@ def _panel(sc: Scene, game, s: StrategyState, p: int, x: float, y: float, w: flo
             rows.append(f"hand: {R.hand_size(s, p)} hidden")
         cast = [kinds[k] + (f" ×{s.cast[p][k]}" if s.cast[p][k] > 1 else "") for k in range(R.K) if s.cast[p][k]]
         rows.append("cast: " + (", ".join(cast) or "-"))
-        for k, row in enumerate(rows):
-            sc.text(x + 8, y + 30 + 14 * k, row[:40], 10, _INK)
-        yy = y + 30 + 14 * len(rows)
+        lines = [line for row in rows for line in wrap_text(row, 10, w - 16)]  # a long hand: more lines
+        if len(lines) > len(rows) + 3 * (2 - len(s.priv[p])):  # no room left above the private Runes
+            lines = rows
+        for k, row in enumerate(lines):
+            sc.text(x + 8, y + 30 + 14 * k, row, 10, _INK, max_width=w - 16)
+        yy = y + 30 + 14 * len(lines)
         for slot, pr in enumerate(s.priv[p]):
             shown = viewer is None or viewer == p or pr["revealed"]
             if not shown:
@@ -99,8 +102,8 @@ def _panel(sc: Scene, game, s: StrategyState, p: int, x: float, y: float, w: flo
                 yy += 18
                 continue
             card = c.board[pr["card"]]
-            sc.text(x + 8, yy + 4, f"private {slot}: {card.name}"[:40] + ("" if pr["revealed"] else " (secret)"), 10,
-                    _INK)
+            sc.text(x + 8, yy + 4, f"private {slot}: {card.name}" + ("" if pr["revealed"] else " (secret)"), 10,
+                    _INK, max_width=w - 16)
             for i, req in enumerate(card.sockets):
                 face = pr["occ"][i]
                 sid = PRIV0 + slot * 4 + i

@@ -203,10 +203,11 @@ def draw(g, s, viewer: int | None = None) -> Scene:
     height = _TOP + max(rows * CELL, 640) + 14 + 15 * len(LEGEND)
     sc = Scene(width, height, _BG, title=f"The Monolith, day {s.day}")
     view = "omniscient view" if viewer is None else f"as seen by P{viewer}"
-    status = (f"The Monolith · day {s.day}/{g.num_days} · {Phase(s.phase).name.lower()} · {_decision(g, s)} · "
+    phase = "" if s.terminal else f"{Phase(s.phase).name.replace('_', ' ').lower()} · "  # over: said next
+    status = (f"The Monolith · day {s.day}/{g.num_days} · {phase}{_decision(g, s)} · "
               f"favour " + " ".join(f"P{p} {s.favour[p]}" for p in range(s.n)) + f" · {view}")
     sc.rect(0, 0, width, _TOP - 4, (44, 40, 50))
-    sc.text(10, (_TOP - 4) / 2, status[:150], 12.5, (255, 255, 255), bold=True)
+    sc.text(10, (_TOP - 4) / 2, status, 12.5, (255, 255, 255), bold=True, max_width=width - 20)
     tun, ctrl = tunnels_now(g, s), controllers(g, s)
     stronghold_of = {h: p for p, h in enumerate(g.hold)}
     owner = {tuple(c): sp.id for sp in g.content.map.spaces for c in sp.cells}

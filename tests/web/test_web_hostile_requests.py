@@ -1,0 +1,108 @@
+"""Requests a browser never sends, found by trying to break the server by hand: the standard library's own
+refusals (a request line it cannot parse, an unknown method, a URI or header block too long) must be the same
+JSON error as every other refusal, an odd ``Content-Length`` must be refused, not crash the handler, and a
+move chosen in an older position (a second tab, a request sent twice) must not be played in the new one."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+
+from .helpers import SHORT, Served
+
+
+@pytest.fixture
+def served(tmp_path):
+    s = Served(*SHORT[0], tmp_path)
+    yield s
+    s.close()
+
+
+def _raw(served, data: bytes) -> tuple[str, dict, dict]:
+    """(status line, headers, JSON body) of the answer to ``data`` sent as is."""
+    with socket.create_connection(("127.0.0.1", served.port), timeout=10) as sock:
+        sock.sendall(data)
+        chunks = []
+        while chunk := sock.recv(65536):
+            chunks.append(chunk)
+    head, _, body = b"".join(chunks).partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return lines[0], headers, json.loads(body)
+
+
+def _snapshot(served) -> tuple:
+    status, st = served.request("GET", "/api/state")
+    assert status == 200
+    return st["game_id"], st["decisions"], st["svg"], len(st["narration"])
+
+
+def test_requests_the_base_class_refuses_get_a_json_error_with_a_status_line(served):
+    host = f"Host: 127.0.0.1:{served.port}\r\n".encode()
+    before = _snapshot(served)
+    cases = [
+        (b"GARBAGE\r\n\r\n", "400", "Bad request syntax"),
+        (b"GET / HTTP/9.9\r\n" + host + b"\r\n", "505", "Invalid HTTP version"),
+        (b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\n" + host + b"\r\n", "414", "Request-URI Too Long"),
+        (b"GET / HTTP/1.1\r\n" + host + b"".join(b"X-%d: 1\r\n" % i for i in range(120)) + b"\r\n", "431",
+         "Too many headers"),
+        (b"FOO / HTTP/1.1\r\n" + host + b"\r\n", "501", "method 'FOO' is not supported"),
+    ]
+    for data, code, text in cases:
+        status, headers, body = _raw(served, data)
+        assert status.startswith(f"HTTP/1.0 {code} "), (data[:40], status)
+        assert headers["Content-Type"] == "application/json; charset=utf-8" and text in body["error"], body
+        assert _snapshot(served) == before
+
+
+@pytest.mark.parametrize("length,code,text", [
+    ("\xb2", 411, "a Content-Length header"),   # '²': str.isdigit() is true, int() fails
+    ("\u0663", 411, "a Content-Length header"),  # Arabic-Indic three (not latin-1: sent as '?')
+    ("+5", 411, "a Content-Length header"),
+    ("9" * 5000, 413, "at most"),               # int() of it would exceed Python's digit limit
+    ("99999999999", 413, "at most"),
+])
+def test_odd_content_lengths_are_refused_not_a_server_failure(served, length, code, text):
+    before = _snapshot(served)
+    data = (f"POST /api/action HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {length}\r\n\r\n{{}}").encode("latin-1", "replace")
+    status, _, body = _raw(served, data)
+    assert status.startswith(f"HTTP/1.0 {code} ") and text in body["error"], (status, body)
+    assert _snapshot(served) == before
+
+
+def _a_move(st: dict) -> int:
+    node = st["stages"]
+    while "action" not in node:
+        node = node["options"][0]["node"]
+    return node["action"]
+
+
+def test_a_move_chosen_at_an_older_decision_is_not_played(served):
+    status, st = served.request("GET", "/api/state")
+    gid, at = st["game_id"], st["decisions"]
+    first = _a_move(st)
+    status, st2 = served.request("POST", "/api/action", {"game_id": gid, "action": first, "decision": at})
+    assert status == 200 and st2["decisions"] > at
+    # the same request again (a second tab that still shows decision `at`, or a repeated click): refused even
+    # when an action of that number is legal now, and nothing changes
+    played = list(served.web.raw.episode_log.actions)
+    before = _snapshot(served)
+    for stale in (_a_move(st2), first):
+        status, err = served.request("POST", "/api/action", {"game_id": gid, "action": stale, "decision": at})
+        assert status == 409 and f"chosen at decision {at}, but the game is at decision {st2['decisions']}" in (
+            err["error"])
+        assert _snapshot(served) == before and served.web.raw.episode_log.actions == played
+    for bad in ("3", 1.0, True):
+        status, err = served.request("POST", "/api/action", {"game_id": gid, "action": first, "decision": bad})
+        assert status == 400 and "decision must be an integer" in err["error"], (bad, err)
+    status, err = served.request("POST", "/api/action", {"game_id": gid, "action": first, "turn": 3})
+    assert status == 400 and "optionally 'decision'" in err["error"]
+    # with the current decision, or without one (scripts), the move is played
+    status, st3 = served.request("POST", "/api/action",
+                                 {"game_id": gid, "action": _a_move(st2), "decision": st2["decisions"]})
+    assert status == 200 and st3["decisions"] > st2["decisions"]
+    status, st4 = served.request("POST", "/api/action", {"game_id": gid, "action": _a_move(st3)})
+    assert status == 200 and st4["decisions"] > st3["decisions"]
