@@ -13,6 +13,8 @@ builds one from a short spec string, as used on the command lines:
 ``ppo:PATH``              :class:`MaskablePPOAgent` loading a saved MaskablePPO ``.zip``
 ``rllib:PATH``            :class:`~agents.rllib_agent.RLlibAgent`: the shared policy of a
                           ``training.rllib`` checkpoint (needs the ``[distributed]`` extra)
+``az:PATH[+search:N]``    :class:`~agents.az_agent.AZAgent`: a ``training.az`` network, alone or with
+                          its own search of N simulations
 ``human``                 :class:`HumanAgent` (terminal)
 ========================  ====================================================================
 """
@@ -52,7 +54,7 @@ class AgentSpecError(ValueError):
 
 
 _FORMS = ("random | heuristic | mcts:N[:c=1.4][:rollout=random|heuristic][:depth=D|none][:k=K|none] | ppo:PATH "
-          "| rllib:CHECKPOINT | human")
+          "| rllib:CHECKPOINT | az:PATH[+search:N] | human")
 
 
 def mcts_for(env_id: str, simulations: int, **overrides: Any) -> MCTSAgent:
@@ -102,6 +104,14 @@ def make_agent(spec: str, env_id: str) -> Any:
         from .rllib_agent import RLlibAgent
 
         return RLlibAgent(rest, name=f"rllib:{rest}")
+    if kind == "az" and rest:  # a training.az network: az:PATH or az:PATH+search:N
+        from .az_agent import AZAgent, parse_az_spec
+
+        try:
+            path, sims = parse_az_spec(rest)
+        except ValueError as e:
+            raise AgentSpecError(f"bad agent spec {spec!r}: {e}; accepted: {_FORMS}") from None
+        return AZAgent(path, sims, name=spec.strip())
     if kind == "mcts":
         parts = rest.split(":") if rest else ["200"]
         try:
