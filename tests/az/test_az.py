@@ -151,6 +151,21 @@ def test_tiny_run_is_deterministic_for_a_seed(tmp_path):
     assert r1["iterations"][0]["fit"] == r2["iterations"][0]["fit"]
 
 
+def test_init_checkpoint_starts_from_its_weights_and_refuses_other_sizes(tmp_path):
+    from training.az import run
+
+    env = ("the_monolith_v0", {"num_players": 3})
+    game = monolith_envs.make_game(*env[:1], **env[1])
+    src = save_checkpoint(_net(game, seed=7), tmp_path / "src.pt", env[0], env[1])
+    rep = run(_tiny_cfg(tmp_path, *env, init_checkpoint=str(src), warm_games=0, iterations=0, final_eval_games=0),
+              progress=False)
+    a, b = load_checkpoint(src)[0].state_dict(), load_checkpoint(rep["final_model"])[0].state_dict()
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    with pytest.raises(CheckpointError, match="has sizes"):
+        run(_tiny_cfg(tmp_path, *env, hidden=[8], init_checkpoint=str(src), warm_games=0, iterations=0,
+                      final_eval_games=0), progress=False)
+
+
 @pytest.fixture
 def arena_ckpt(tmp_path):
     game = monolith_envs.make_game("monolith_arena_v0", num_players=2)

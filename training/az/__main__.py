@@ -39,6 +39,12 @@ def main(argv: list[str] | None = None) -> dict:
 
         for spec in cfg["eval_opponents"]:
             make_agent(spec, cfg["env_id"])
+        if cfg["init_checkpoint"]:
+            from .loop import _initial_weights
+            from .net import net_for_game
+
+            _initial_weights(net_for_game(monolith_envs.make_game(cfg["env_id"], **cfg["env_config"]),
+                                          tuple(cfg["hidden"])), cfg["init_checkpoint"])
     except (TrainConfigError, ValueError, KeyError) as e:
         ap.error(str(e))
     from . import run

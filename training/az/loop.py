@@ -48,6 +48,17 @@ def _eval_seed(seed: int) -> int:
     return (seed + EVAL_SEED_OFFSET) % (MAX_SEED + 1 - 100_000)
 
 
+def _initial_weights(net: Any, path: str) -> Any:
+    """``net`` with the weights of the checkpoint at ``path``; a :class:`CheckpointError` naming both sizes
+    when they differ."""
+    from .net import CheckpointError, load_checkpoint
+
+    init, meta = load_checkpoint(path)
+    if init.meta != net.meta:
+        raise CheckpointError(f"init_checkpoint {path!r} has sizes {init.meta}, the config needs {net.meta}")
+    return init
+
+
 def _say(text: str, enabled: bool) -> None:
     if enabled:
         print(text, file=sys.stderr, flush=True)
@@ -72,6 +83,7 @@ def run(cfg: dict, progress: bool = True) -> dict:
     (also written to ``<out_dir>/<name>/report.json``).
 
     Raises:
+        training.az.net.CheckpointError: an ``init_checkpoint`` that is missing or of other sizes.
         monolith_envs.core.game.ConfigError (or the game's config error): a bad ``env_config``.
         agents.AgentSpecError: a bad ``eval_opponents`` spec.
     """
@@ -94,6 +106,8 @@ def run(cfg: dict, progress: bool = True) -> dict:
     torch.manual_seed(cfg["seed"] % 2**63)
     torch.set_num_threads(1)
     net = net_for_game(game, tuple(cfg["hidden"]))
+    if cfg["init_checkpoint"]:
+        net = _initial_weights(net, cfg["init_checkpoint"])
     opt = torch.optim.Adam(net.parameters(), lr=cfg["lr"], weight_decay=cfg["weight_decay"])
     buffer = ReplayBuffer(cfg["replay_size"])
     stages = ["warm start"] + [f"iteration {k}" for k in range(1, cfg["iterations"] + 1)] + ["final evaluation"]
