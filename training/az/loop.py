@@ -59,6 +59,40 @@ def _initial_weights(net: Any, path: str) -> Any:
     return init
 
 
+class _BarQueue:
+    """In-process progress: ``put(n)`` advances the bar."""
+
+    def __init__(self, bar: Any):
+        self.bar = bar
+
+    def put(self, n: int) -> None:
+        self.bar.update(n)
+
+
+def _map_tasks(fn: Any, jobs: list[tuple], sizes: list[int], desc: str, executor: Any, progress: bool) -> list:
+    """``[fn(job) for job in jobs]`` in order, on ``executor`` when given, with a tqdm bar over ``sum(sizes)``
+    games: in this process it moves game by game; with workers it moves by a task's ``sizes[i]`` games when the
+    task ends (no manager process is involved, so nothing but the workers can fail)."""
+    from concurrent.futures import as_completed
+
+    from tqdm import tqdm
+
+    bar = tqdm(total=sum(sizes), desc=desc, unit="game", file=sys.stderr, disable=not progress, dynamic_ncols=True)
+    try:
+        if executor is None:
+            q = _BarQueue(bar)
+            return [fn(tuple(j) + (q,)) for j in jobs]
+        futs = {executor.submit(fn, tuple(j)): i for i, j in enumerate(jobs)}
+        out: list = [None] * len(jobs)
+        for f in as_completed(futs):
+            i = futs[f]
+            out[i] = f.result()
+            bar.update(sizes[i])
+        return out
+    finally:
+        bar.close()
+
+
 def _say(text: str, enabled: bool) -> None:
     if enabled:
         print(text, file=sys.stderr, flush=True)
@@ -90,7 +124,7 @@ def run(cfg: dict, progress: bool = True) -> dict:
     import torch
 
     import monolith_envs
-    from training.progress import StageLog, map_with_progress
+    from training.progress import StageLog
 
     from .fit import ReplayBuffer, fit
     from .net import net_for_game, save_checkpoint
@@ -124,10 +158,9 @@ def run(cfg: dict, progress: bool = True) -> dict:
         warm: dict[str, Any] = {"games": cfg["warm_games"]}
         if cfg["warm_games"] > 0:
             t0 = time.perf_counter()
-            jobs = [(env_id, env_config, n, [cfg["seed"], 0, t], cfg["warm_epsilon"])
-                    for t, n in enumerate(_split(cfg["warm_games"], cfg["tasks"])) if n > 0]
-            parts = map_with_progress(heuristic_task, jobs, cfg["warm_games"], "heuristic games", "game", executor,
-                                      progress)
+            sizes = [n for n in _split(cfg["warm_games"], cfg["tasks"]) if n > 0]
+            jobs = [(env_id, env_config, n, [cfg["seed"], 0, t], cfg["warm_epsilon"]) for t, n in enumerate(sizes)]
+            parts = _map_tasks(heuristic_task, jobs, sizes, "heuristic games", executor, progress)
             data = merge_samples([p[0] for p in parts])
             warm["samples"] = int(len(data["obs"]))
             warm["collect_seconds"] = time.perf_counter() - t0
@@ -150,10 +183,9 @@ def run(cfg: dict, progress: bool = True) -> dict:
                                          f"simulations per decision, then {cfg['train_epochs']} epochs")
             rec: dict[str, Any] = {"iteration": it}
             t0 = time.perf_counter()
-            jobs = [(str(path), n, [cfg["seed"], it, t], opts)
-                    for t, n in enumerate(_split(cfg["games_per_iteration"], cfg["tasks"])) if n > 0]
-            parts = map_with_progress(search_task, jobs, cfg["games_per_iteration"], "self-play", "game", executor,
-                                      progress) if jobs else []
+            sizes = [n for n in _split(cfg["games_per_iteration"], cfg["tasks"]) if n > 0]
+            jobs = [(str(path), n, [cfg["seed"], it, t], opts) for t, n in enumerate(sizes)]
+            parts = _map_tasks(search_task, jobs, sizes, "self-play", executor, progress) if jobs else []
             if parts:
                 data = merge_samples([p[0] for p in parts])
                 stats = [p[1] for p in parts]
