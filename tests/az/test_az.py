@@ -228,3 +228,21 @@ def test_shipped_configs_load_and_name_a_valid_game():
             game = monolith_envs.make_game(cfg["env_id"], **cfg["env_config"])
             assert game.num_players == cfg["env_config"]["num_players"]
             assert cfg["name"] == p.stem + ("_quick" if quick else "")
+
+
+def test_warm_samples_are_saved_and_preload_the_buffer(tmp_path):
+    from training.az import run
+    from training.az.selfplay import load_samples
+
+    env = ("the_monolith_v0", {"num_players": 3})
+    run(_tiny_cfg(tmp_path / "a", *env, iterations=0, final_eval_games=0), progress=False)
+    path = tmp_path / "a" / "tiny" / "warm_samples.npz"
+    game = monolith_envs.make_game(env[0], **env[1])
+    data = load_samples(path, game)
+    rep = run(_tiny_cfg(tmp_path / "b", *env, warm_games=0, init_samples=str(path), final_eval_games=0),
+              progress=False)
+    assert rep["iterations"][0]["buffer"] == len(data["obs"]) + rep["iterations"][0]["selfplay"]["samples"]
+    with pytest.raises(ValueError, match="this game needs"):
+        load_samples(path, monolith_envs.make_game("the_monolith_v0", num_players=4))
+    with pytest.raises(ValueError, match="not found"):
+        load_samples(tmp_path / "none.npz", game)

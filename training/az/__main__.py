@@ -39,6 +39,10 @@ def main(argv: list[str] | None = None) -> dict:
 
         for spec in cfg["eval_opponents"]:
             make_agent(spec, cfg["env_id"])
+        if cfg["init_samples"]:
+            from .selfplay import load_samples
+
+            load_samples(cfg["init_samples"], monolith_envs.make_game(cfg["env_id"], **cfg["env_config"]))
         if cfg["init_checkpoint"]:
             from .loop import _initial_weights
             from .net import net_for_game

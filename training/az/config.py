@@ -26,6 +26,8 @@ AZ_KEYS: tuple[Key, ...] = (
     Key("hidden", list, [256, 256], "hidden layer sizes of the policy-value MLP"),
     Key("init_checkpoint", str, "", "start from this checkpoint's weights (a training.az .pt of the same game "
         "config; '' = a fresh network), e.g. to continue a run"),
+    Key("init_samples", str, "", "preload the replay buffer with a samples file (.npz written by a run's warm "
+        "start, warm_samples.npz; '' = none)"),
     Key("workers", int, 2, "worker processes for game generation and evaluation (1: in this process)"),
     Key("tasks", int, 4, "seeded tasks each batch of games is split into (results do not depend on workers)"),
     Key("warm_games", int, 200, "heuristic-vs-heuristic games for the warm start (0: none)"),

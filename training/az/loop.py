@@ -14,7 +14,8 @@ Stages (each announced by a banner, with tqdm bars and ETA):
    ``eval_search`` > 0), with 95% Wilson intervals.
 
 Outputs in ``<out_dir>/<name>/``: ``checkpoints/iter<k>.pt`` and ``final.pt`` (plain tensors, loaded with
-``weights_only=True``; play them with the agent spec ``az:PATH`` or ``az:PATH+search:N``), ``config.json``
+``weights_only=True``; play them with the agent spec ``az:PATH`` or ``az:PATH+search:N``), ``warm_samples.npz``
+(the warm-start samples, for ``init_samples`` of a later run), ``config.json``
 and ``report.json`` (config, per-stage seconds, fit losses, self-play statistics, every evaluation).
 Seeds: the network from ``seed``; game-generation task ``t`` of stage ``s`` from ``(seed, s, t)``; evaluation
 games from ``seed + 10_000`` (so they are not the training deals). The results do not depend on ``workers``.
@@ -128,7 +129,7 @@ def run(cfg: dict, progress: bool = True) -> dict:
 
     from .fit import ReplayBuffer, fit
     from .net import net_for_game, save_checkpoint
-    from .selfplay import heuristic_task, merge_samples, search_task
+    from .selfplay import heuristic_task, load_samples, merge_samples, search_task
 
     t_start = time.perf_counter()
     env_id, env_config = cfg["env_id"], dict(cfg["env_config"])
@@ -144,6 +145,8 @@ def run(cfg: dict, progress: bool = True) -> dict:
         net = _initial_weights(net, cfg["init_checkpoint"])
     opt = torch.optim.Adam(net.parameters(), lr=cfg["lr"], weight_decay=cfg["weight_decay"])
     buffer = ReplayBuffer(cfg["replay_size"])
+    if cfg["init_samples"]:
+        buffer.add(load_samples(cfg["init_samples"], game))
     stages = ["warm start"] + [f"iteration {k}" for k in range(1, cfg["iterations"] + 1)] + ["final evaluation"]
     log = StageLog(stages, enabled=progress)
     report: dict[str, Any] = {"recipe": "az", "run": cfg["name"], "env_id": env_id, "env_config": env_config,
@@ -171,6 +174,7 @@ def run(cfg: dict, progress: bool = True) -> dict:
             _say(f"   {warm['samples']} samples; held-out agreement with the heuristic "
                  f"{warm['fit']['holdout_top1']:.1%}, value MSE {warm['fit']['holdout_value_mse']:.3f}", progress)
             buffer.add(data)
+            np.savez_compressed(run_dir / "warm_samples.npz", **data)
         path = save_checkpoint(net, ckpt_dir / "iter0.pt", env_id, env_config, meta)
         warm["eval"] = _evaluate(cfg, f"az:{path}", cfg["eval_games"], executor, progress, "policy") \
             if cfg["eval_games"] else {}

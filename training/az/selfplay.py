@@ -27,7 +27,7 @@ import numpy as np
 
 from .search import BatchedPUCT, visit_target
 
-__all__ = ["heuristic_games", "heuristic_task", "merge_samples", "search_games", "search_task"]
+__all__ = ["heuristic_games", "heuristic_task", "load_samples", "merge_samples", "search_games", "search_task"]
 
 
 class _Recorder:
@@ -54,6 +54,29 @@ class _Recorder:
                     "pi": np.zeros((0, n), np.float16), "z": np.zeros((0, p), np.float32)}
         return {"obs": np.stack(self.obs), "masks": np.stack(self.masks), "pi": np.stack(self.pi),
                 "z": np.stack(self.z).astype(np.float32)}
+
+
+def load_samples(path: Any, game: Any) -> dict[str, np.ndarray]:
+    """Samples saved with ``np.savez`` (read with ``allow_pickle=False``: data only), checked against ``game``.
+
+    Raises:
+        ValueError: no such file, a missing array, or shapes that do not fit the game.
+    """
+    import zipfile
+
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            data = {k: f[k] for k in ("obs", "masks", "pi", "z")}
+    except FileNotFoundError:
+        raise ValueError(f"samples file {str(path)!r} not found") from None
+    except (KeyError, OSError, ValueError, zipfile.BadZipFile) as e:
+        raise ValueError(f"{path}: not a samples file with arrays obs, masks, pi, z ({e})") from None
+    want = {"obs": game.obs_spec.size, "masks": (game.layout.n + 7) // 8, "pi": game.layout.n, "z": game.num_players}
+    n = len(data["obs"])
+    for k, width in want.items():
+        if data[k].ndim != 2 or data[k].shape != (n, width):
+            raise ValueError(f"{path}: {k} has shape {data[k].shape}, this game needs ({n}, {width})")
+    return data
 
 
 def merge_samples(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
