@@ -107,6 +107,11 @@ def test_heuristic_games_give_one_hot_legal_targets_and_final_returns():
     masks = np.unpackbits(data["masks"], axis=1, count=game.layout.n).astype(bool)
     assert stats["samples"] == len(data["obs"]) > 0
     assert np.all(data["pi"].sum(axis=1) == 1) and np.all(data["pi"][~masks] == 0)
+    assert np.all(data["pi"].max(axis=1) == 1)  # one-hot: the heuristic's move
+    soft, _ = heuristic_games(game, "the_monolith_v0", n_games=1, seed=0, epsilon=0.0, value_share=0.5)
+    np.testing.assert_allclose(soft["pi"].astype(np.float64).sum(axis=1), 1.0, atol=2e-3)
+    assert np.all(soft["pi"][~masks] == 0) and np.all(soft["pi"].max(axis=1) >= 0.5)
+    np.testing.assert_array_equal(soft["obs"], data["obs"])  # the same games: the value part draws nothing
     z = data["z"].astype(np.float64)  # the same final returns, rolled to each acting seat
     assert np.allclose(np.sort(z, axis=1), np.sort(z[0])[None, :])
 

@@ -32,6 +32,9 @@ AZ_KEYS: tuple[Key, ...] = (
     Key("tasks", int, 4, "seeded tasks each batch of games is split into (results do not depend on workers)"),
     Key("warm_games", int, 200, "heuristic-vs-heuristic games for the warm start (0: none)"),
     Key("warm_epsilon", float, 0.1, "share of random moves in the warm-start games"),
+    Key("warm_value_share", float, 0.5, "share of the warm-start policy target given to softmax(heuristic "
+        "state value of each legal action / warm_tau) (the rest: the heuristic's move, one-hot)"),
+    Key("warm_tau", float, 0.02, "temperature of the value part of the warm-start target"),
     Key("warm_epochs", int, 10, "epochs over the warm-start samples"),
     Key("lr", float, 1e-3, "Adam learning rate"),
     Key("weight_decay", float, 1e-4, "Adam weight decay"),
@@ -72,7 +75,7 @@ def validate_az(cfg: Mapping[str, Any]) -> dict:
     out = {k.name: copy.deepcopy(k.default) for k in AZ_KEYS}
     for k, v in cfg.items():
         out[k] = _check_type(_BY_NAME[k], v)
-    for k in ("lr", "weight_decay", "value_coef", "warm_epsilon", "c_puct", "dirichlet_alpha", "noise_frac"):
+    for k in ("lr", "weight_decay", "value_coef", "warm_epsilon", "warm_value_share", "warm_tau", "c_puct", "dirichlet_alpha", "noise_frac"):
         out[k] = float(out[k])
     for k in _MIN1:
         if out[k] < 1:
@@ -84,10 +87,10 @@ def validate_az(cfg: Mapping[str, Any]) -> dict:
         check_seed(out["seed"])
     except ValueError as e:
         raise TrainConfigError(f"config key 'seed': {e}") from None
-    for k in ("warm_epsilon", "noise_frac"):
+    for k in ("warm_epsilon", "noise_frac", "warm_value_share"):
         if not 0.0 <= out[k] <= 1.0:
             raise TrainConfigError(f"config key {k!r}: must be in [0, 1], got {out[k]}")
-    for k in ("lr", "c_puct", "dirichlet_alpha"):
+    for k in ("lr", "c_puct", "dirichlet_alpha", "warm_tau"):
         if not out[k] > 0:
             raise TrainConfigError(f"config key {k!r}: must be > 0, got {out[k]}")
     if not out["hidden"] or not all(isinstance(h, int) and not isinstance(h, bool) and h >= 1 for h in out["hidden"]):

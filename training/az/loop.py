@@ -162,7 +162,8 @@ def run(cfg: dict, progress: bool = True) -> dict:
         if cfg["warm_games"] > 0:
             t0 = time.perf_counter()
             sizes = [n for n in _split(cfg["warm_games"], cfg["tasks"]) if n > 0]
-            jobs = [(env_id, env_config, n, [cfg["seed"], 0, t], cfg["warm_epsilon"]) for t, n in enumerate(sizes)]
+            jobs = [(env_id, env_config, n, [cfg["seed"], 0, t], cfg["warm_epsilon"], cfg["warm_value_share"],
+                     cfg["warm_tau"]) for t, n in enumerate(sizes)]
             parts = _map_tasks(heuristic_task, jobs, sizes, "heuristic games", executor, progress)
             data = merge_samples([p[0] for p in parts])
             warm["samples"] = int(len(data["obs"]))

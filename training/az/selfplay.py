@@ -8,7 +8,12 @@ Both produce the same sample arrays (one row per decision with more than one leg
 
 * :func:`heuristic_games`: every seat plays the game's heuristic (``heuristic_for(env_id).policy`` on
   ``resample_hidden`` of the state, as the heuristic agent does), with probability ``epsilon`` a uniformly
-  random legal move instead (for variety); ``pi`` is the heuristic's move (one-hot: behaviour cloning).
+  random legal move instead (for variety); ``pi`` is the heuristic's move (one-hot: behaviour cloning) when
+  ``value_share`` is 0; otherwise ``(1 - value_share) * one-hot + value_share * softmax(values / tau)`` over the
+  legal actions, where the values are the game's heuristic ``state_value`` (``value_fn_for(env_id)``) of each
+  legal action applied to a clone of the acting seat's determinization (a ranking of every action, as
+  :func:`training.pretrain.collect_value_targets` makes; chance in those applies is drawn from a separate
+  generator, so the games played do not depend on ``value_share``).
 * :func:`search_games`: ``concurrent`` games at once, every decision searched by
   :class:`~training.az.search.BatchedPUCT` with root noise (one forward pass per simulation round for all
   games); ``pi`` is the root visit distribution; the move is drawn from it for the first ``temp_moves``
@@ -84,15 +89,32 @@ def merge_samples(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
 
 
+def _value_target(game: Any, det: Any, seat: int, legal: np.ndarray, value: Any, tau: float,
+                  rng: np.random.Generator) -> np.ndarray:
+    """``softmax(state_value(apply(det, a))[seat] / tau)`` over ``legal`` (``float64[len(legal)]``)."""
+    vals = np.empty(legal.size)
+    for i, a in enumerate(legal):
+        child = game.clone(det)
+        game.apply(child, int(a), rng)
+        vals[i] = float(np.asarray(value(game, child), np.float64)[seat])
+    z = (vals - vals.max()) / tau
+    e = np.exp(z)
+    return e / e.sum()
+
+
 def heuristic_games(game: Any, env_id: str, n_games: int, seed: int, epsilon: float = 0.1,
-                    progress: Any = None) -> tuple[dict[str, np.ndarray], dict]:
+                    progress: Any = None, value_share: float = 0.0,
+                    tau: float = 0.02) -> tuple[dict[str, np.ndarray], dict]:
     """``n_games`` games of the heuristic against itself (see the module docstring) -> ``(samples, stats)``.
 
     ``stats``: ``{"games", "decisions", "samples"}``. ``progress``: an object with ``put(n)`` (games done).
+    ``value_share`` in ``[0, 1]`` and ``tau > 0`` set the soft part of the policy target.
     """
-    from agents.heuristics import heuristic_for
+    from agents.heuristics import heuristic_for, value_fn_for
 
     policy = heuristic_for(env_id).policy
+    value = value_fn_for(env_id)
+    vrng = np.random.default_rng([*(seed if isinstance(seed, (list, tuple)) else [seed]), 1])  # its own draws
     rng = np.random.default_rng(seed)
     rec = _Recorder(game)
     decisions = 0
@@ -104,12 +126,15 @@ def heuristic_games(game: Any, env_id: str, n_games: int, seed: int, epsilon: fl
             seat = game.current_player(state)
             mask = np.asarray(game.legal_mask(state), bool)
             legal = np.flatnonzero(mask)
-            a = int(policy(game, game.resample_hidden(state, seat, rng), seat, rng))
+            det = game.resample_hidden(state, seat, rng)
+            a = int(policy(game, det, seat, rng))
             if not mask[a]:
                 a = int(legal[rng.integers(legal.size)])
             if legal.size > 1:
-                pi = np.zeros(mask.size, np.float32)
-                pi[a] = 1.0
+                pi = np.zeros(mask.size, np.float64)
+                pi[a] = 1.0 - value_share
+                if value_share > 0:
+                    pi[legal] += value_share * _value_target(game, det, seat, legal, value, tau, vrng)
                 rows.append((game.observe(state, seat), mask, pi, seat))
                 if rng.random() < epsilon:
                     a = int(legal[rng.integers(legal.size)])
@@ -201,13 +226,14 @@ def _setup_worker() -> None:
 
 
 def heuristic_task(args: tuple) -> tuple[dict, dict]:
-    """Worker: ``(env_id, env_config, n_games, seed, epsilon[, progress])`` -> :func:`heuristic_games`."""
-    env_id, env_config, n_games, seed, epsilon, *rest = args
+    """Worker: ``(env_id, env_config, n_games, seed, epsilon, value_share, tau[, progress])`` ->
+    :func:`heuristic_games`."""
+    env_id, env_config, n_games, seed, epsilon, value_share, tau, *rest = args
     _setup_worker()
     import monolith_envs
 
     game = monolith_envs.make_game(env_id, **env_config)
-    return heuristic_games(game, env_id, n_games, seed, epsilon, rest[0] if rest else None)
+    return heuristic_games(game, env_id, n_games, seed, epsilon, rest[0] if rest else None, value_share, tau)
 
 
 def search_task(args: tuple) -> tuple[dict, dict]:
