@@ -251,3 +251,33 @@ def test_warm_samples_are_saved_and_preload_the_buffer(tmp_path):
         load_samples(path, monolith_envs.make_game("the_monolith_v0", num_players=4))
     with pytest.raises(ValueError, match="not found"):
         load_samples(tmp_path / "none.npz", game)
+
+
+def _toy_position(marks: dict[int, int], player: int):
+    from tests.toy_game import ToyGame
+
+    game = ToyGame({"extra_turn_face": 7})
+    s = game.initial_state(np.random.default_rng(0))
+    for cell, seat in marks.items():
+        s.board[cell] = seat
+    s.player = player
+    return game, s
+
+
+@pytest.mark.parametrize("player", [0, 1])
+def test_search_takes_the_win_and_blocks_the_loss_with_an_untrained_network(player):
+    """Perspective check: values backed up for the seat that acts at each node (either seat to move)."""
+    me, them = player, 1 - player
+    torch.manual_seed(0)
+    # cells 0 1 2 / 3 4 5 / 6 7 8: `me` wins at 2; otherwise `them` (to move next) wins at 8
+    game, s = _toy_position({0: me, 1: me, 5: them, 4: them, 3: me, 6: them}, me)
+    net = net_for_game(game, (8,))
+    search = BatchedPUCT(game, simulations=64, noise_frac=0.0)
+    v = search.run(net, [s], [me], [np.random.default_rng(1)])[0]
+    assert int(np.argmax(v)) == 2
+    # no win for `me` now: `them` threatens 2 (4-... no) -> build: them has 4 and 6, threat at 2; me must block
+    game, s = _toy_position({4: them, 6: them, 0: me, 8: me, 5: them, 3: me}, me)
+    v = search.run(net, [s], [me], [np.random.default_rng(2)])[0]
+    legal = np.flatnonzero(game.legal_mask(s))
+    assert set(legal.tolist()) == {1, 2, 7}
+    assert int(np.argmax(v)) == 2, v
