@@ -3,8 +3,9 @@
 The agent library (random, heuristics, MCTS, MaskablePPO, RLlib agents, matches, the spec parser
 ``make_agent``) lives in :mod:`monolith_envs.agents`, which an installed ``monolith-envs`` ships.  This folder
 keeps what runs only from the repository: ``python -m agents.play`` (:mod:`agents.play`), the terminal
-renderers (:mod:`agents.terminal`) and :class:`~agents.human.HumanAgent`, which it registers as the agent kind
-``human``.
+renderers (:mod:`agents.terminal`), :class:`~agents.human.HumanAgent`, which it registers as the agent kind
+``human``, and :class:`~agents.az_agent.AZAgent`, registered as ``az:PATH[+search:N]`` (a ``training.az``
+network, alone or with its own search of N simulations).
 
 Every former import keeps working from the repository root: ``import agents`` gives the library's names
 (``agents.make_agent is monolith_envs.agents.make_agent``), and ``agents.<module>`` for a module that is not a
@@ -90,6 +91,18 @@ def _make_human(rest: str, env_id: str) -> HumanAgent:
 
 
 register_agent_kind("human", _make_human)
+
+
+def _make_az(rest: str, env_id: str):
+    """``az:PATH`` or ``az:PATH+search:N``: a ``training.az`` network (:mod:`agents.az_agent`), alone or with
+    its own search of N simulations."""
+    from .az_agent import AZAgent, parse_az_spec
+
+    path, sims = parse_az_spec(rest)  # a ValueError becomes an AgentSpecError naming the accepted forms
+    return AZAgent(path, sims, name=f"az:{rest}")
+
+
+register_agent_kind("az", _make_az, form="az:PATH[+search:N]")
 
 
 def __getattr__(name: str) -> Any:

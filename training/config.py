@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-
 __all__ = [
     "CONFIG_DIR",
     "DEFAULT_CONFIG",

@@ -163,7 +163,7 @@ class VectorEnv:
         if self._broken is not None:
             raise MonolithEnvError(f"make_vec step: {self._broken}")
         acts = np.asarray(actions)
-        if acts.shape != (self.num_envs,) or not (acts.dtype.kind in "iu"):
+        if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
             raise ValueError(f"make_vec step: actions must be an integer array of shape ({self.num_envs},), got "
                              f"{acts.dtype} of shape {acts.shape}")
         bad = (acts < 0) | (acts >= self.num_actions)

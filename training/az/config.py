@@ -1,0 +1,120 @@
+"""Configs of the search-based self-play recipe: ``training/configs/az_<game>.toml``, validated strictly.
+
+Every key, its type, default and meaning is in :data:`AZ_KEYS`. A config file may hold a ``[quick]`` table
+of overrides that ``--quick`` applies (a short run that shows every stage). Unknown keys and wrong types raise
+:class:`~training.config.TrainConfigError` naming the key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from monolith_envs.core.seeds import check_seed
+from training.config import Key, TrainConfigError, _check_type, read_toml
+
+__all__ = ["AZ_KEYS", "load_az_config", "validate_az"]
+
+AZ_KEYS: tuple[Key, ...] = (
+    Key("name", str, "", "run name; outputs go to <out_dir>/<name>/ (default: the config file's stem)"),
+    Key("out_dir", str, "runs", "root directory of run outputs"),
+    Key("env_id", str, "monolith_arena_v0", "registered env id"),
+    Key("env_config", dict, {}, "the game's config keys (table)"),
+    Key("seed", int, 0, "seed of the network, the games and the evaluations"),
+    Key("hidden", list, [256, 256], "hidden layer sizes of the policy-value MLP"),
+    Key("init_checkpoint", str, "", "start from this checkpoint's weights (a training.az .pt of the same game "
+        "config; '' = a fresh network), e.g. to continue a run"),
+    Key("init_samples", str, "", "preload the replay buffer with a samples file (.npz written by a run's warm "
+        "start, warm_samples.npz; '' = none)"),
+    Key("workers", int, 2, "worker processes for game generation and evaluation (1: in this process)"),
+    Key("tasks", int, 4, "seeded tasks each batch of games is split into (results do not depend on workers)"),
+    Key("warm_games", int, 200, "heuristic-vs-heuristic games for the warm start (0: none)"),
+    Key("warm_epsilon", float, 0.1, "share of random moves in the warm-start games"),
+    Key("warm_value_share", float, 0.5, "share of the warm-start policy target given to softmax(heuristic "
+        "state value of each legal action / warm_tau) (the rest: the heuristic's move, one-hot)"),
+    Key("warm_tau", float, 0.02, "temperature of the value part of the warm-start target"),
+    Key("warm_epochs", int, 10, "epochs over the warm-start samples"),
+    Key("lr", float, 1e-3, "Adam learning rate"),
+    Key("weight_decay", float, 1e-4, "Adam weight decay"),
+    Key("batch_size", int, 256, "minibatch size"),
+    Key("value_coef", float, 1.0, "weight of the value loss (mean squared error over seats)"),
+    Key("iterations", int, 3, "expert-iteration steps after the warm start (self-play, fit, evaluate)"),
+    Key("games_per_iteration", int, 16, "self-play games per iteration"),
+    Key("concurrent", int, 8, "games searched together in one task (one forward pass per simulation round)"),
+    Key("simulations", int, 32, "search simulations per self-play decision"),
+    Key("c_puct", float, 1.5, "PUCT exploration constant"),
+    Key("dirichlet_alpha", float, 0.3, "root noise concentration"),
+    Key("noise_frac", float, 0.25, "share of root noise in the root prior"),
+    Key("temp_moves", int, 30, "decisions per game whose move is drawn from the visit distribution"),
+    Key("replay_size", int, 100_000, "samples kept in the replay buffer (oldest dropped)"),
+    Key("train_epochs", int, 2, "epochs over the replay buffer per iteration"),
+    Key("eval_games", int, 20, "games per opponent in each iteration's evaluation (seats rotating)"),
+    Key("final_eval_games", int, 200, "games per opponent in the final evaluation"),
+    Key("eval_opponents", list, ["random", "heuristic"], "agent specs the policy is evaluated against"),
+    Key("eval_search", int, 0, "also evaluate the policy with its own search of this many simulations (0: no)"),
+    Key("quick", dict, {}, "overrides applied by --quick"),
+)
+_BY_NAME = {k.name: k for k in AZ_KEYS}
+_MIN1 = ("workers", "tasks", "warm_epochs", "batch_size", "concurrent", "simulations", "replay_size", "train_epochs")
+_MIN0 = ("warm_games", "iterations", "games_per_iteration", "temp_moves", "eval_games", "final_eval_games",
+         "eval_search")
+
+
+def validate_az(cfg: Mapping[str, Any]) -> dict:
+    """Defaults filled in and every key checked -> a new dict.
+
+    Raises:
+        TrainConfigError: an unknown key (the message lists the valid ones), a wrong type, or a value out of
+            range (the message says the allowed range).
+    """
+    unknown = sorted(set(cfg) - set(_BY_NAME))
+    if unknown:
+        raise TrainConfigError(f"unknown config key(s) {unknown}; valid keys: {sorted(_BY_NAME)}")
+    out = {k.name: copy.deepcopy(k.default) for k in AZ_KEYS}
+    for k, v in cfg.items():
+        out[k] = _check_type(_BY_NAME[k], v)
+    for k in ("lr", "weight_decay", "value_coef", "warm_epsilon", "warm_value_share", "warm_tau", "c_puct", "dirichlet_alpha", "noise_frac"):
+        out[k] = float(out[k])
+    for k in _MIN1:
+        if out[k] < 1:
+            raise TrainConfigError(f"config key {k!r}: must be >= 1, got {out[k]}")
+    for k in _MIN0:
+        if out[k] < 0:
+            raise TrainConfigError(f"config key {k!r}: must be >= 0, got {out[k]}")
+    try:
+        check_seed(out["seed"])
+    except ValueError as e:
+        raise TrainConfigError(f"config key 'seed': {e}") from None
+    for k in ("warm_epsilon", "noise_frac", "warm_value_share"):
+        if not 0.0 <= out[k] <= 1.0:
+            raise TrainConfigError(f"config key {k!r}: must be in [0, 1], got {out[k]}")
+    for k in ("lr", "c_puct", "dirichlet_alpha", "warm_tau"):
+        if not out[k] > 0:
+            raise TrainConfigError(f"config key {k!r}: must be > 0, got {out[k]}")
+    if not out["hidden"] or not all(isinstance(h, int) and not isinstance(h, bool) and h >= 1 for h in out["hidden"]):
+        raise TrainConfigError(f"config key 'hidden': expected a non-empty list of integers >= 1, got {out['hidden']}")
+    if not all(isinstance(s, str) for s in out["eval_opponents"]):
+        raise TrainConfigError(f"config key 'eval_opponents': expected a list of agent specs, got {out['eval_opponents']}")
+    bad = sorted(set(out["quick"]) - set(_BY_NAME) - {"quick"})
+    if bad or "quick" in out["quick"]:
+        raise TrainConfigError(f"config key 'quick': unknown override key(s) {bad or ['quick']}; valid keys: "
+                               f"{sorted(set(_BY_NAME) - {'quick'})}")
+    return out
+
+
+def load_az_config(path: str | Path, quick: bool = False) -> dict:
+    """Read and validate a recipe config; ``quick`` applies its ``[quick]`` overrides. ``name`` defaults to the
+    file's stem (plus ``_quick``).
+
+    Raises:
+        TrainConfigError: missing file, TOML syntax error, unknown key, wrong type or value out of range.
+    """
+    p, raw = read_toml(Path(path))
+    cfg = validate_az(raw)
+    if quick:
+        cfg = validate_az({**cfg, **cfg["quick"]})
+    if not cfg["name"]:
+        cfg["name"] = p.stem + ("_quick" if quick else "")
+    return cfg

@@ -1,0 +1,155 @@
+"""The policy-value network of the search-based self-play recipe, and its checkpoints.
+
+:class:`PolicyValueNet` is an MLP on a game's flat observation (``game.obs_spec.size`` floats, the acting
+seat's view). It has two heads:
+
+* **policy**: ``float32[batch, layout.n]`` logits; illegal actions are masked out by :func:`masked_log_softmax`
+  (their log-probability is ``-inf``), so a masked policy never selects an illegal action;
+* **value**: ``float32[batch, num_players]`` in ``[-1, 1]`` (``tanh``), *seat-relative*: entry ``i`` is the
+  expected final return of seat ``(p + i) % num_players`` where ``p`` is the seat whose observation was given.
+  One value per seat makes 3-4 players and the 2v2 teams mode work (allies get equal returns from the game).
+  :func:`to_absolute` turns it into a value per seat.
+
+Checkpoints are plain tensors and plain data (``torch.save({"format", "meta", "state_dict"})``), read back with
+``torch.load(..., weights_only=True)``: loading a file never runs code from it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from monolith_envs.agents.model_files import ModelFileError
+
+__all__ = ["CHECKPOINT_FORMAT", "CheckpointError", "PolicyValueNet", "load_checkpoint", "masked_log_softmax",
+           "net_for_game", "save_checkpoint", "to_absolute"]
+
+CHECKPOINT_FORMAT = "monolith-az-v1"
+
+
+class CheckpointError(ModelFileError, ValueError):
+    """A checkpoint file that is missing, unreadable, or not a policy-value network of this recipe.
+
+    Both a ``ValueError`` and a :class:`~monolith_envs.agents.model_files.ModelFileError`, so an ``az:PATH``
+    spec reports it as a model-file error (one ``error:`` line in the commands)."""
+
+
+class PolicyValueNet(nn.Module):
+    """MLP trunk (``Linear`` + ReLU per hidden size), a policy head and a per-seat value head.
+
+    Args:
+        obs_size: inputs (``game.obs_spec.size``), >= 1.
+        n_actions: policy logits (``game.layout.n``), >= 1.
+        num_players: value outputs (``game.num_players``), >= 1.
+        hidden: hidden layer sizes, each >= 1.
+
+    ``forward(obs float32[B, obs_size]) -> (logits float32[B, n_actions], values float32[B, num_players])``.
+
+    Raises:
+        ValueError: a size below 1.
+    """
+
+    def __init__(self, obs_size: int, n_actions: int, num_players: int, hidden: tuple[int, ...] = (256, 256)):
+        super().__init__()
+        sizes = {"obs_size": obs_size, "n_actions": n_actions, "num_players": num_players}
+        for k, v in sizes.items():
+            if int(v) < 1:
+                raise ValueError(f"PolicyValueNet: {k} must be >= 1, got {v}")
+        if not hidden or any(int(h) < 1 for h in hidden):
+            raise ValueError(f"PolicyValueNet: hidden must be a non-empty list of sizes >= 1, got {list(hidden)}")
+        self.meta = {"obs_size": int(obs_size), "n_actions": int(n_actions), "num_players": int(num_players),
+                     "hidden": [int(h) for h in hidden]}
+        layers: list[nn.Module] = []
+        width = int(obs_size)
+        for h in hidden:
+            layers += [nn.Linear(width, int(h)), nn.ReLU()]
+            width = int(h)
+        self.trunk = nn.Sequential(*layers)
+        self.policy = nn.Linear(width, int(n_actions))
+        self.value = nn.Linear(width, int(num_players))
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        z = self.trunk(obs)
+        return self.policy(z), torch.tanh(self.value(z))
+
+    @torch.no_grad()
+    def evaluate(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Inference on a batch: ``obs float32[B, obs_size]``, ``masks bool[B, n_actions]`` ->
+        ``(probs float64[B, n_actions]`` (0 at illegal actions, rows sum to 1), ``values float64[B, num_players]``
+        seat-relative)."""
+        logits, values = self(torch.as_tensor(np.asarray(obs, np.float32)))
+        logp = masked_log_softmax(logits, torch.as_tensor(np.asarray(masks, bool)))
+        return torch.exp(logp).double().numpy(), values.double().numpy()
+
+
+def masked_log_softmax(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+    """Log-softmax over the legal actions only: ``-inf`` where ``masks`` is False.
+
+    ``logits float32[B, n]``, ``masks bool[B, n]`` (each row with at least one True) -> ``float32[B, n]``.
+    """
+    return torch.log_softmax(logits.masked_fill(~masks, float("-inf")), dim=-1)
+
+
+def to_absolute(values_rel: np.ndarray, seat: int) -> np.ndarray:
+    """Seat-relative values (entry ``i`` = seat ``(seat + i) % n``) -> values indexed by seat (``float64[n]``)."""
+    v = np.asarray(values_rel, np.float64)
+    return np.roll(v, seat)
+
+
+def to_relative(values_abs: np.ndarray, seat: int) -> np.ndarray:
+    """Values indexed by seat -> seat-relative (entry 0 = ``seat``); the inverse of :func:`to_absolute`."""
+    return np.roll(np.asarray(values_abs, np.float64), -seat)
+
+
+def net_for_game(game: Any, hidden: tuple[int, ...] = (256, 256)) -> PolicyValueNet:
+    """A fresh :class:`PolicyValueNet` sized for ``game`` (a :class:`~monolith_envs.core.game.Game` instance)."""
+    return PolicyValueNet(game.obs_spec.size, game.layout.n, game.num_players, tuple(hidden))
+
+
+def save_checkpoint(net: PolicyValueNet, path: str | Path, env_id: str, env_config: dict,
+                    extra: dict | None = None) -> Path:
+    """Write ``net`` as plain tensors plus plain data: ``{"format", "meta": {sizes, hidden, env_id, env_config,
+    **extra}, "state_dict"}``. ``env_config`` and ``extra`` hold only str/int/float/bool/list/dict values.
+    Returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = dict(net.meta, env_id=str(env_id), env_config=dict(env_config), **(extra or {}))
+    sd = {k: v.detach().clone().contiguous() for k, v in net.state_dict().items()}
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    torch.save({"format": CHECKPOINT_FORMAT, "meta": meta, "state_dict": sd}, tmp)
+    tmp.replace(path)
+    return path
+
+
+def load_checkpoint(path: str | Path) -> tuple[PolicyValueNet, dict]:
+    """Read a checkpoint of :func:`save_checkpoint` (``weights_only=True``: no code runs) -> ``(net in eval
+    mode, meta)``.
+
+    Raises:
+        CheckpointError: no such file, not readable as plain tensors, wrong format, or weights that do not fit
+            the recorded sizes.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"no policy-value checkpoint at {str(path)!r} (expected a .pt file written by "
+                              "training.az)")
+    try:
+        blob = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # noqa: BLE001 - any unreadable file is reported the same way
+        raise CheckpointError(f"{path}: not a plain-tensor checkpoint ({type(e).__name__}: {e})") from None
+    if not isinstance(blob, dict) or blob.get("format") != CHECKPOINT_FORMAT:
+        got = blob.get("format") if isinstance(blob, dict) else type(blob).__name__
+        raise CheckpointError(f"{path}: format {got!r} is not {CHECKPOINT_FORMAT!r} (a training.az checkpoint)")
+    meta = blob.get("meta")
+    sd = blob.get("state_dict")
+    try:
+        net = PolicyValueNet(meta["obs_size"], meta["n_actions"], meta["num_players"], tuple(meta["hidden"]))
+        net.load_state_dict(sd)
+    except (KeyError, TypeError, ValueError, RuntimeError) as e:
+        raise CheckpointError(f"{path}: the weights do not fit the recorded sizes ({type(e).__name__}: {e})") from None
+    net.eval()
+    return net, meta

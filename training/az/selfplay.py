@@ -1,0 +1,250 @@
+"""Game generation for the recipe: heuristic games (the warm start) and search self-play games.
+
+Both produce the same sample arrays (one row per decision with more than one legal action)::
+
+    {"obs": float16[N, obs_size], "masks": uint8[N, ceil(n/8)] (bit-packed legal masks),
+     "pi": float16[N, n] (policy target, sums to 1 over the legal actions), "z": float32[N, num_players]
+     (the game's final returns, seat-relative: entry 0 is the acting seat)}
+
+* :func:`heuristic_games`: every seat plays the game's heuristic (``heuristic_for(env_id).policy`` on
+  ``resample_hidden`` of the state, as the heuristic agent does), with probability ``epsilon`` a uniformly
+  random legal move instead (for variety); ``pi`` is the heuristic's move (one-hot: behaviour cloning) when
+  ``value_share`` is 0; otherwise ``(1 - value_share) * one-hot + value_share * softmax(values / tau)`` over the
+  legal actions, where the values are the game's heuristic ``state_value`` (``value_fn_for(env_id)``) of each
+  legal action applied to a clone of the acting seat's determinization (a ranking of every action, as
+  :func:`training.pretrain.collect_value_targets` makes; chance in those applies is drawn from a separate
+  generator, so the games played do not depend on ``value_share``).
+* :func:`search_games`: ``concurrent`` games at once, every decision searched by
+  :class:`~training.az.search.BatchedPUCT` with root noise (one forward pass per simulation round for all
+  games); ``pi`` is the root visit distribution; the move is drawn from it for the first ``temp_moves``
+  decisions of a game, then the most visited action.
+
+A game that reaches ``game.max_decisions`` stops there; its ``z`` is ``game.returns`` at that point.
+The task functions ``*_task(args)`` run one seeded batch of games in a worker process (spawned) and report
+progress in games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .search import BatchedPUCT, visit_target
+
+__all__ = ["heuristic_games", "heuristic_task", "load_samples", "merge_samples", "search_games", "search_task"]
+
+
+class _Recorder:
+    def __init__(self, game: Any):
+        self.game = game
+        self.obs: list = []
+        self.masks: list = []
+        self.pi: list = []
+        self.z: list = []
+
+    def finish(self, state: Any, rows: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]]) -> None:
+        ret = np.asarray(self.game.returns(state), np.float32)
+        for obs, mask, pi, seat in rows:
+            self.obs.append(np.asarray(obs, np.float16))
+            self.masks.append(np.packbits(mask))
+            self.pi.append(np.asarray(pi, np.float16))
+            self.z.append(np.roll(ret, -seat))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        g = self.game
+        n, p = g.layout.n, g.num_players
+        if not self.obs:
+            return {"obs": np.zeros((0, g.obs_spec.size), np.float16), "masks": np.zeros((0, (n + 7) // 8), np.uint8),
+                    "pi": np.zeros((0, n), np.float16), "z": np.zeros((0, p), np.float32)}
+        return {"obs": np.stack(self.obs), "masks": np.stack(self.masks), "pi": np.stack(self.pi),
+                "z": np.stack(self.z).astype(np.float32)}
+
+
+def load_samples(path: Any, game: Any) -> dict[str, np.ndarray]:
+    """Samples saved with ``np.savez`` (read with ``allow_pickle=False``: data only), checked against ``game``.
+
+    Raises:
+        ValueError: no such file, a missing array, or shapes that do not fit the game.
+    """
+    import zipfile
+
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            data = {k: f[k] for k in ("obs", "masks", "pi", "z")}
+    except FileNotFoundError:
+        raise ValueError(f"samples file {str(path)!r} not found") from None
+    except (KeyError, OSError, ValueError, zipfile.BadZipFile) as e:
+        raise ValueError(f"{path}: not a samples file with arrays obs, masks, pi, z ({e})") from None
+    want = {"obs": game.obs_spec.size, "masks": (game.layout.n + 7) // 8, "pi": game.layout.n, "z": game.num_players}
+    n = len(data["obs"])
+    for k, width in want.items():
+        if data[k].ndim != 2 or data[k].shape != (n, width):
+            raise ValueError(f"{path}: {k} has shape {data[k].shape}, this game needs ({n}, {width})")
+    return data
+
+
+def merge_samples(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Concatenate sample dicts (in order)."""
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+def _value_target(game: Any, det: Any, seat: int, legal: np.ndarray, value: Any, tau: float,
+                  rng: np.random.Generator) -> np.ndarray:
+    """``softmax(state_value(apply(det, a))[seat] / tau)`` over ``legal`` (``float64[len(legal)]``)."""
+    vals = np.empty(legal.size)
+    for i, a in enumerate(legal):
+        child = game.clone(det)
+        game.apply(child, int(a), rng)
+        vals[i] = float(np.asarray(value(game, child), np.float64)[seat])
+    z = (vals - vals.max()) / tau
+    e = np.exp(z)
+    return e / e.sum()
+
+
+def heuristic_games(game: Any, env_id: str, n_games: int, seed: int, epsilon: float = 0.1,
+                    progress: Any = None, value_share: float = 0.0,
+                    tau: float = 0.02) -> tuple[dict[str, np.ndarray], dict]:
+    """``n_games`` games of the heuristic against itself (see the module docstring) -> ``(samples, stats)``.
+
+    ``stats``: ``{"games", "decisions", "samples"}``. ``progress``: an object with ``put(n)`` (games done).
+    ``value_share`` in ``[0, 1]`` and ``tau > 0`` set the soft part of the policy target.
+    """
+    from agents.heuristics import heuristic_for, value_fn_for
+
+    policy = heuristic_for(env_id).policy
+    value = value_fn_for(env_id)
+    vrng = np.random.default_rng([*(seed if isinstance(seed, (list, tuple)) else [seed]), 1])  # its own draws
+    rng = np.random.default_rng(seed)
+    rec = _Recorder(game)
+    decisions = 0
+    for _ in range(n_games):
+        state = game.initial_state(rng)
+        rows: list = []
+        steps = 0
+        while not game.is_terminal(state) and steps < game.max_decisions:
+            seat = game.current_player(state)
+            mask = np.asarray(game.legal_mask(state), bool)
+            legal = np.flatnonzero(mask)
+            det = game.resample_hidden(state, seat, rng)
+            a = int(policy(game, det, seat, rng))
+            if not mask[a]:
+                a = int(legal[rng.integers(legal.size)])
+            if legal.size > 1:
+                pi = np.zeros(mask.size, np.float64)
+                pi[a] = 1.0 - value_share
+                if value_share > 0:
+                    pi[legal] += value_share * _value_target(game, det, seat, legal, value, tau, vrng)
+                rows.append((game.observe(state, seat), mask, pi, seat))
+                if rng.random() < epsilon:
+                    a = int(legal[rng.integers(legal.size)])
+            game.apply(state, a, rng)
+            steps += 1
+        decisions += steps
+        rec.finish(state, rows)
+        if progress is not None:
+            progress.put(1)
+    out = rec.arrays()
+    return out, {"games": n_games, "decisions": decisions, "samples": int(len(out["obs"]))}
+
+
+def search_games(game: Any, net: Any, n_games: int, seed: int, simulations: int, concurrent: int = 16,
+                 c_puct: float = 1.5, dirichlet_alpha: float = 0.3, noise_frac: float = 0.25, temp_moves: int = 30,
+                 progress: Any = None) -> tuple[dict[str, np.ndarray], dict]:
+    """``n_games`` self-play games, ``concurrent`` at a time, every decision searched (module docstring).
+
+    Returns ``(samples, stats)`` with ``stats = {"games", "decisions", "samples", "forward_passes",
+    "leaf_evals", "returns_mean"}``. Game ``j`` uses its own generator seeded from ``(seed, j)``; the same
+    arguments give the same samples.
+
+    Raises:
+        ValueError: ``n_games < 0`` or ``concurrent < 1`` (and the search's own checks).
+    """
+    if n_games < 0 or concurrent < 1:
+        raise ValueError(f"search_games: n_games must be >= 0 and concurrent >= 1, got {n_games}, {concurrent}")
+    search = BatchedPUCT(game, simulations, c_puct, dirichlet_alpha, noise_frac)
+    rec = _Recorder(game)
+    slots: list[dict] = []
+    started = finished = decisions = 0
+    ret_sum = np.zeros(game.num_players)
+
+    def start() -> dict:
+        nonlocal started
+        rng = np.random.default_rng([seed, started])
+        started += 1
+        return {"rng": rng, "state": game.initial_state(rng), "rows": [], "steps": 0}
+
+    while finished < n_games:
+        while len(slots) < concurrent and started < n_games:
+            slots.append(start())
+        # play forced moves, and close finished games
+        todo = []
+        for sl in list(slots):
+            st = sl["state"]
+            while not game.is_terminal(st) and sl["steps"] < game.max_decisions:
+                mask = np.asarray(game.legal_mask(st), bool)
+                if mask.sum() > 1:
+                    break
+                game.apply(st, int(np.flatnonzero(mask)[0]), sl["rng"])
+                sl["steps"] += 1
+            if game.is_terminal(st) or sl["steps"] >= game.max_decisions:
+                rec.finish(st, sl["rows"])
+                ret_sum += np.asarray(game.returns(st), np.float64)
+                decisions += sl["steps"]
+                finished += 1
+                slots.remove(sl)
+                if progress is not None:
+                    progress.put(1)
+            else:
+                todo.append(sl)
+        if not todo:
+            continue
+        seats = [game.current_player(sl["state"]) for sl in todo]
+        visits = search.run(net, [sl["state"] for sl in todo], seats, [sl["rng"] for sl in todo])
+        for sl, seat, v in zip(todo, seats, visits):
+            st = sl["state"]
+            mask = np.asarray(game.legal_mask(st), bool)
+            pi = visit_target(v, mask)
+            sl["rows"].append((game.observe(st, seat), mask, pi, seat))
+            rng = sl["rng"]
+            if len(sl["rows"]) <= temp_moves:
+                a = int(rng.choice(pi.size, p=pi))
+            else:
+                a = int(np.argmax(v))
+            game.apply(st, a, rng)
+            sl["steps"] += 1
+    out = rec.arrays()
+    return out, {"games": n_games, "decisions": decisions, "samples": int(len(out["obs"])),
+                 "forward_passes": search.forward_passes, "leaf_evals": search.leaf_evals,
+                 "returns_mean": (ret_sum / max(1, n_games)).tolist()}
+
+
+def _setup_worker() -> None:
+    import torch
+
+    torch.set_num_threads(1)
+
+
+def heuristic_task(args: tuple) -> tuple[dict, dict]:
+    """Worker: ``(env_id, env_config, n_games, seed, epsilon, value_share, tau[, progress])`` ->
+    :func:`heuristic_games`."""
+    env_id, env_config, n_games, seed, epsilon, value_share, tau, *rest = args
+    _setup_worker()
+    import monolith_envs
+
+    game = monolith_envs.make_game(env_id, **env_config)
+    return heuristic_games(game, env_id, n_games, seed, epsilon, rest[0] if rest else None, value_share, tau)
+
+
+def search_task(args: tuple) -> tuple[dict, dict]:
+    """Worker: ``(checkpoint path, n_games, seed, search options dict[, progress])`` -> :func:`search_games`
+    (the game is built from the checkpoint's env id and config)."""
+    path, n_games, seed, opts, *rest = args
+    _setup_worker()
+    import monolith_envs
+
+    from .net import load_checkpoint
+
+    net, meta = load_checkpoint(path)
+    game = monolith_envs.make_game(meta["env_id"], **meta["env_config"])
+    return search_games(game, net, n_games, seed, progress=rest[0] if rest else None, **opts)
