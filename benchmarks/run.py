@@ -22,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from monolith_envs.core.cli import ArgumentParser, import_modules
 from monolith_envs.core.interrupt import Interrupted, stop_on_signals
 from monolith_envs.core.outfiles import OutputPathError, check_output_dir
 from monolith_envs.core.seeds import check_seed, seed_arg
@@ -184,7 +185,7 @@ def main(argv: list[str] | None = None) -> dict:
     Exits with status 2 (one ``error:`` line) on bad arguments, before any measurement, and with 130 / 143
     after printing what was measured when SIGINT / SIGTERM arrives.
     """
-    ap = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__,
+    ap = ArgumentParser(prog="python -m benchmarks.run", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="short budget (about 1-2 minutes)")
     ap.add_argument("--budget", choices=sorted(BUDGETS), help="explicit budget (overrides --quick)")
@@ -215,11 +216,10 @@ def main(argv: list[str] | None = None) -> dict:
     if bad_refs:
         ap.error(f"--refs {' '.join(bad_refs)}: unknown reference; choose from "
                  f"{' '.join(name for _kind, name in REFERENCES)}")
-    for mod in args.imports:
-        try:
-            importlib.import_module(mod)
-        except ImportError as exc:
-            ap.error(f"--import {mod}: cannot import it ({exc})")
+    try:
+        import_modules(args.imports, "--import")
+    except ImportError as exc:
+        ap.error(str(exc))
     out_dir = args.out_dir or (RESULTS_DIR if args.publish else RUNS_DIR)
     stem = args.stem or ("latest" if budget.name == "full" else f"latest-{budget.name}")
     try:

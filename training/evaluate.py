@@ -485,13 +485,14 @@ def main(argv: list[str] | None = None) -> dict:
     Bad arguments (``--games 0``, ``--seed -1``, an unwritable ``--out``, ...) are one ``error:`` line and
     exit status 2, before the first game; Ctrl-C or SIGTERM exits with status 130 or 143.
     """
+    from monolith_envs.core.cli import ArgumentParser
     from monolith_envs.core.seeds import MAX_SEED, seed_arg
     from training.interrupt import Interrupted, end_children, stop_on_signals
 
-    ap = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
+    ap = ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--env", required=True, help="env id, e.g. monolith_arena_v0")
     ap.add_argument("--agents", required=True,
-                    help="comma-separated agent specs: random, heuristic, mcts:N, ppo:PATH")
+                    help="comma-separated agent specs: random, heuristic, mcts:N, ppo:PATH, rllib:CHECKPOINT")
     ap.add_argument("--games", type=_count_arg(1, MAX_GAMES), default=100,
                     help=f"matches per pair of agents (1 to {MAX_GAMES:,})")
     ap.add_argument("--seed", type=seed_arg, default=0, help="base seed (game k uses seed + k), 0 to 2**128-1")
@@ -504,8 +505,9 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--record-dir", default=None, metavar="DIR",
                     help="write every match's episode log to DIR (replay: python -m monolith_envs replay FILE)")
     ap.add_argument("--trust-model-files", action="store_true",
-                    help="let ppo:PATH model files run the code they name when loaded (only for files you "
-                         "trust; by default a model is loaded without running code from it, or refused)")
+                    help="let ppo:PATH model files and rllib:CHECKPOINT folders run the code they name when "
+                         "loaded (only for files you trust; by default a model is loaded without running code "
+                         "from it, or refused); the same as MONOLITH_ENVS_TRUST_MODELS=1")
     with stop_on_signals():
         try:
             return _main(ap, ap.parse_args(argv), MAX_SEED)
@@ -524,8 +526,12 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         from agents.ppo import TRUST_ENV_VAR
 
         os.environ[TRUST_ENV_VAR] = "1"  # spawned workers inherit it
-    for mod in args.preload:
-        importlib.import_module(mod)
+    from monolith_envs.core.cli import check_game_config, import_modules
+
+    try:
+        import_modules(args.preload, "--preload")
+    except ImportError as e:
+        ap.error(str(e))
     import monolith_envs
     from agents import AgentError, make_agent
     from monolith_envs.core.config import parse_settings
@@ -535,7 +541,7 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
                  f"2**128-1; use a seed up to {max_seed - args.games + 1}")
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     try:  # fail fast on a bad env id, game config or agent spec
-        env_config = parse_settings(args.set)
+        env_config = check_game_config(parse_settings(args.set), "--set")
         solo = monolith_envs.make(args.env, **env_config).unwrapped.game.num_players == 1
         for s in specs:
             make_agent(s, args.env)

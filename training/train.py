@@ -27,7 +27,6 @@ Outputs under ``<out_dir>/<name>/``:
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing as mp
 import sys
@@ -511,7 +510,9 @@ def main(argv: list[str] | None = None) -> dict:
     Ctrl-C or SIGTERM the run stops at once, prints what ran, the checkpoint kept and the ``--resume``
     command, and exits with status 130 or 143.
     """
-    ap = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
+    from monolith_envs.core.cli import ArgumentParser
+
+    ap = ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
     ap.add_argument("--config", default=None, help=f"TOML config (default: {DEFAULT_CONFIG.name})")
     ap.add_argument("--quick", action="store_true",
                     help=f"a run small enough for a minute or two: {QUICK_CONFIG.name} (Monolith Arena), or with "
