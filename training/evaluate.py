@@ -208,7 +208,7 @@ def _record_match(raw: Any, path: Path, note: str) -> None:
 def _executor(workers: int) -> ProcessPoolExecutor | None:
     if workers <= 1:
         return None
-    from training.interrupt import ignore_sigint
+    from monolith_envs.core.interrupt import ignore_sigint
 
     return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"), initializer=ignore_sigint)
 
@@ -283,7 +283,7 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
                 yield pi, (env_id, env_config, a, b, seed, range(start, min(games, start + size)), tuple(preload),
                            None if record_dir is None else (str(record_dir), prefix))
 
-    from training.interrupt import Interrupted, end_executor
+    from monolith_envs.core.interrupt import Interrupted, end_executor
 
     results: dict[int, list[tuple]] = {i: [] for i in range(len(pairs))}
     bar = tqdm(total=games * len(pairs), desc="games", disable=not progress, file=sys.stderr)
@@ -295,9 +295,9 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
                 results[pi].extend(r)
                 bar.update(len(r))
         else:
-            from training.interrupt import sigint_blocked
+            from monolith_envs.core.interrupt import children_ignore_sigint
 
-            with sigint_blocked():  # the pool's processes start without SIGINT (a terminal's Ctrl-C)
+            with children_ignore_sigint():  # the pool's processes start without SIGINT (a terminal's Ctrl-C)
                 futs = [(pi, ex.submit(_play_chunk, t)) for pi, t in tasks()]
             for pi, f in futs:
                 r = f.result()
@@ -486,8 +486,8 @@ def main(argv: list[str] | None = None) -> dict:
     exit status 2, before the first game; Ctrl-C or SIGTERM exits with status 130 or 143.
     """
     from monolith_envs.core.cli import ArgumentParser
+    from monolith_envs.core.interrupt import Interrupted, end_children, stop_on_signals
     from monolith_envs.core.seeds import MAX_SEED, seed_arg
-    from training.interrupt import Interrupted, end_children, stop_on_signals
 
     ap = ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--env", required=True, help="env id, e.g. monolith_arena_v0")
