@@ -155,6 +155,9 @@ def run_case(module: str, argv: list, timeout: float = 20.0) -> tuple[int | None
             except SystemExit as e:
                 code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
             except _Hang:
+                from monolith_envs.core.interrupt import end_children
+
+                end_children()  # the workers of a command that started its work
                 problem = f"still running after {timeout:.0f} s (hang, or the bad arguments were accepted)"
             except BaseException as e:  # noqa: BLE001 - every escape is a finding
                 problem = "raised " + "".join(traceback.format_exception(type(e), e, e.__traceback__))[-1500:]
@@ -265,7 +268,7 @@ def gen_cases(rng: random.Random, files: dict, per_command: int) -> list[tuple[s
     train = [
         lambda: ["--config", c(BAD_FILES)] + train_ok(),
         lambda: ["--config", _toml_file(rng.randrange(len(BAD_TOML)), files)] + train_ok(),
-        lambda: ["--quick", "--set", c(BAD_TRAIN_SETS)] + train_ok(),
+        lambda: ["--quick"] + train_ok() + ["--set", c(BAD_TRAIN_SETS)],  # the last --set wins
         lambda: ["--quick", "--set", f"out_dir={c(BAD_OUT_DIRS)}"],
         lambda: ["--resume", c(BAD_FILES + ("{empty_dir}",))],
         lambda: ["--quick", flag()] + train_ok(),
