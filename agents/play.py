@@ -119,13 +119,13 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     if args.web and args.record:
         ap.error("--record is for terminal play; with --web every finished game's log is kept (its folder is "
                  "printed) and the page links its replay")
-    if args.record:
+    if args.record is not None:
         _check_record_path(ap, args.record)
     if args.trust_model_files:
         from agents.ppo import TRUST_ENV_VAR
 
         os.environ[TRUST_ENV_VAR] = "1"
-    from monolith_envs.core.cli import check_game_config, import_modules
+    from monolith_envs.core.cli import game_settings, import_modules
 
     try:
         import_modules(args.preload, "--preload")
@@ -135,10 +135,9 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     from agents import AgentError, HumanAgent, make_agent
     from agents.match import MatchResult, seat_rngs, seat_verdict
     from agents.terminal import QuitGame, pieces_for, wrap
-    from monolith_envs.core.config import parse_settings
 
     try:
-        env = monolith_envs.make(args.env_id, **check_game_config(parse_settings(args.set), "--set"))
+        env = monolith_envs.make(args.env_id, **game_settings(args.set))
     except (monolith_envs.MonolithEnvError, ValueError) as e:
         ap.error(str(e))
     raw, game = env.unwrapped, env.unwrapped.game
@@ -217,6 +216,8 @@ def _check_record_path(ap: argparse.ArgumentParser, path: str) -> None:
     """``--record FILE`` is checked before the game by creating it (and its folder): a NUL byte, a folder,
     a device or an unwritable place is one ``error:`` line, not a traceback after the game."""
     p = Path(path)
+    if not path.strip():
+        ap.error("--record: the path is empty; give a file path")
     if "\x00" in path:
         ap.error("--record: the path contains a NUL byte")
     if p.exists() and not p.is_file():

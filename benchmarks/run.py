@@ -170,6 +170,13 @@ def compiled_modules() -> list[str]:
                       (".so", ".pyd")))
 
 
+def _out_dir(text: str) -> Path:
+    """``--out-dir``: a folder path (argparse type); an empty path or one with a NUL byte is a usage error."""
+    if not text.strip() or "\x00" in text:
+        raise argparse.ArgumentTypeError(f"give a folder path (not empty, no NUL byte), got {text[:60]!r}")
+    return Path(text)
+
+
 def _stem(text: str) -> str:
     """``argparse`` type of ``--stem``: a plain file name, so the files stay inside ``--out-dir``."""
     if not STEM_RE.fullmatch(text):
@@ -199,7 +206,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--no-train", action="store_true", help="skip the MaskablePPO throughput")
     ap.add_argument("--no-subproc", action="store_true", help="training throughput with DummyVecEnv only")
     ap.add_argument("--seed", type=seed_arg, default=0, help="base seed of every loop (0 to 2**128-1)")
-    ap.add_argument("--out-dir", type=Path, default=None,
+    ap.add_argument("--out-dir", type=_out_dir, default=None,
                     help=f"output folder (default: {RUNS_DIR}; with --publish: {RESULTS_DIR}); created and "
                          "checked before the run")
     ap.add_argument("--publish", action="store_true",

@@ -152,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     pt.add_argument("--dir", default="tests/playthroughs", help="the folder of the stored playthroughs")
     pt.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     args = parser.parse_args(argv)
+    if args.cmd == "fuzz" and args.address is not None and args.backend != "ray":
+        f.error(f"--address is an option of --backend ray (a Ray cluster to run on), got it with --backend "
+                f"{args.backend}")
 
     with stop_on_signals():  # Ctrl-C / SIGTERM: exit 130 / 143 without a traceback
         try:

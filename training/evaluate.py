@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_GAMES", "MAX_WORKERS", "PairResult", "SoloResult", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
+__all__ = ["MAX_AGENTS", "MAX_GAMES", "MAX_WORKERS", "PairResult", "SoloResult", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
            "main", "run_pairing", "run_solo", "run_tournament", "seating", "wilson_interval"]
 
 
@@ -63,6 +63,8 @@ MAX_GAMES = 100_000
 """Most games per pair (or per agent alone) of one evaluation: every result is kept for the ratings."""
 MAX_WORKERS = 64
 """Most worker processes."""
+MAX_AGENTS = 32
+"""Most agent specs of one evaluation (every pair plays --games matches: 32 specs are 496 pairings)."""
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -443,10 +445,12 @@ def check_output_file(path: str | Path) -> bool:
     when it does not exist.  Returns True when the file was created here.
 
     Raises:
-        ValueError: a NUL byte, a folder or a non-regular file (``/dev/full``) at ``path``, or a path that
+        ValueError: an empty path, a NUL byte, a folder or a non-regular file (``/dev/full``) at ``path``, or a path that
             cannot be created or written (naming the reason).
     """
     p = Path(path)
+    if not str(path).strip():
+        raise ValueError("the path is empty; give a file path")
     if "\x00" in str(path):
         raise ValueError("the path contains a NUL byte")
     if p.exists() and not p.is_file():
@@ -465,10 +469,13 @@ def check_output_dir(path: str | Path) -> None:
     """Create the folder ``path`` (and its parents) and check that a file can be written in it.
 
     Raises:
-        ValueError: a NUL byte, or a folder that cannot be created or written (naming the reason).
+        ValueError: an empty path, a NUL byte, or a folder that cannot be created or written (naming the
+            reason).
     """
     import tempfile
 
+    if not str(path).strip():
+        raise ValueError("the path is empty; give a folder path")
     if "\x00" in str(path):
         raise ValueError("the path contains a NUL byte")
     try:
@@ -492,7 +499,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap = ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--env", required=True, help="env id, e.g. monolith_arena_v0")
     ap.add_argument("--agents", required=True,
-                    help="comma-separated agent specs: random, heuristic, mcts:N, ppo:PATH, rllib:CHECKPOINT")
+                    help="comma-separated agent specs: random, heuristic, mcts:N, ppo:PATH, rllib:CHECKPOINT "
+                         f"(at most {MAX_AGENTS})")
     ap.add_argument("--games", type=_count_arg(1, MAX_GAMES), default=100,
                     help=f"matches per pair of agents (1 to {MAX_GAMES:,})")
     ap.add_argument("--seed", type=seed_arg, default=0, help="base seed (game k uses seed + k), 0 to 2**128-1")
@@ -526,7 +534,7 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         from agents.ppo import TRUST_ENV_VAR
 
         os.environ[TRUST_ENV_VAR] = "1"  # spawned workers inherit it
-    from monolith_envs.core.cli import check_game_config, import_modules
+    from monolith_envs.core.cli import game_settings, import_modules
 
     try:
         import_modules(args.preload, "--preload")
@@ -534,14 +542,15 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         ap.error(str(e))
     import monolith_envs
     from agents import AgentError, make_agent
-    from monolith_envs.core.config import parse_settings
 
     if args.seed + args.games - 1 > max_seed:
         ap.error(f"--seed {args.seed} with --games {args.games}: game k uses seed + k, which must stay at most "
                  f"2**128-1; use a seed up to {max_seed - args.games + 1}")
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    if len(specs) > MAX_AGENTS:
+        ap.error(f"--agents: {len(specs):,} specs; at most {MAX_AGENTS} (every pair of them plays --games matches)")
     try:  # fail fast on a bad env id, game config or agent spec
-        env_config = check_game_config(parse_settings(args.set), "--set")
+        env_config = game_settings(args.set)
         solo = monolith_envs.make(args.env, **env_config).unwrapped.game.num_players == 1
         for s in specs:
             make_agent(s, args.env)
@@ -553,7 +562,9 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
                  f"with `python -m agents.play {args.env}` (agents here: random, heuristic, mcts:N, ppo:PATH, ...)")
     if len(set(specs)) != len(specs) or len(specs) < (1 if solo else 2):
         ap.error(f"--agents needs {'one spec or more' if solo else 'at least two'} distinct specs, got {specs}")
-    path = Path(args.out) if args.out else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
+    if args.out is not None and not args.out.strip():
+        ap.error("--out: the path is empty; give a file path")
+    path = Path(args.out) if args.out is not None else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
     try:  # the outputs are checked by creating them, before the first game
         created = check_output_file(path)
     except ValueError as e:

@@ -64,3 +64,20 @@ def check_game_config(cfg: dict, flag: str) -> dict:
         raise ValueError(f"{flag}: {bad[0]!r} is not a game config key (a game config holds only the game's "
                          f"keys, not {', '.join(RESERVED_CONFIG_KEYS)})")
     return cfg
+
+
+def game_settings(items: Iterable[str], flag: str = "--set") -> dict:
+    """``--set KEY=VALUE`` options as a game config (:func:`monolith_envs.core.config.parse_settings`), with
+    the checks of :func:`check_game_config`.
+
+    Raises:
+        ValueError: an item without ``=``, a value nested too deeply to read, or a ``make`` argument as a key
+            (``ConfigError`` is a ``ValueError``).
+    """
+    from monolith_envs.core.config import parse_settings
+
+    try:
+        cfg = parse_settings(list(items))
+    except RecursionError:
+        raise ValueError(f"{flag}: a value is nested too deeply to read") from None
+    return check_game_config(cfg, flag)

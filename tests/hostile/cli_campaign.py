@@ -54,8 +54,8 @@ BAD_AGENTS = ("mcts:nan", "mcts:10:c=inf", "mcts:10:c=nan", "mcts:-1", "mcts:0",
 BAD_FILES = ("/dev/zero", "{fifo}", "{dir}", "/proc/self/mem", "/proc/self/status", "/nonexistent/x/y",
              "a\x00b", "\x1b]0;X\x07", "{garbage}", "{non_utf8}", "/dev/full", "")
 BAD_OUT_FILES = ("/proc/x/out.json", "{dir}", "/dev/full", "a\x00b", "/proc/self/status", "{file}/sub/x.json",
-                 "/dev/zero")
-BAD_OUT_DIRS = ("/proc/x/y", "{file}", "/dev/full", "a\x00b", "/proc/self", "{file}/sub")
+                 "/dev/zero", "", " ")
+BAD_OUT_DIRS = ("/proc/x/y", "{file}", "/dev/full", "a\x00b", "/proc/self", "{file}/sub", "")
 BAD_TOML = ("[", "a = ", "a.a.a." * 5000 + "a = 1", "x = 1\nx = 2", "[" * 60000, "env_id = 1",
             "total_timesteps = nan", "\x00", "seed = -1", "learning_rate = inf", "gamma = 2.0",
             "net_arch = [-1]", "name = '../escaped'", "name = '\x1b[2J'", "nope = 1", "env_config = 3",
@@ -246,6 +246,7 @@ def gen_cases(rng: random.Random, files: dict, per_command: int) -> list[tuple[s
         lambda: fuzz_ok() + ["--out", c(BAD_OUT_DIRS)],
         lambda: fuzz_ok() + ["--preload", rng.choice(("nope_mod", "\x00", "os.path.\x1b", "", "..x"))],
         lambda: fuzz_ok() + ["--backend", rng.choice(("nope", "", "\x00", "RAY"))],
+        lambda: fuzz_ok() + ["--address", rng.choice(("127.0.0.1:9", "auto", "\x00"))],
         lambda: fuzz_ok() + [flag()],
     ]
     replay = [
@@ -279,7 +280,8 @@ def gen_cases(rng: random.Random, files: dict, per_command: int) -> list[tuple[s
     ev = [
         lambda: ["--env", c(BAD_ENV_IDS), "--agents", "random,heuristic"] + ev_ok(),
         lambda: ["--env", env(), "--agents", "random," + c(BAD_AGENTS)] + ev_ok(),
-        lambda: ["--env", env(), "--agents", rng.choice(("", ",", "random", "random,random", "human,random"))]
+        lambda: ["--env", env(), "--agents", rng.choice(("", ",", "random", "random,random", "human,random",
+                                                          ",".join(f"mcts:{i}" for i in range(1, 40))))]
         + ev_ok(),
         lambda: ["--env", env(), "--agents", "random,heuristic"] + ev_ok() + ["--games", c(BAD_INTS)],
         lambda: ["--env", env(), "--agents", "random,heuristic"] + ev_ok() + ["--seed", c(BAD_SEEDS)],

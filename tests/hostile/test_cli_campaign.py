@@ -134,3 +134,46 @@ def test_real_processes_end_with_status_2_and_one_error_line(tmp_path):
 def test_make_arguments_are_not_game_config_keys(module, argv):
     out = _assert_refused(module, argv)
     assert "is not a game config key" in out
+
+
+def test_fuzz_address_needs_the_ray_backend():
+    out = _assert_refused("monolith_envs", ["fuzz", "monolith_arena_v0", "--games", "1", "--address", "127.0.0.1:9"],
+                          timeout=5)
+    assert "--address is an option of --backend ray" in out
+
+
+def test_evaluate_bounds_the_number_of_agents():
+    specs = ",".join(["random"] + [f"mcts:{i}" for i in range(1, 3000)])
+    out = _assert_refused("training.evaluate", ["--env", "monolith_arena_v0", "--agents", specs, "--games", "1"],
+                          timeout=5)
+    assert "--agents: 3,000 specs; at most 32" in out
+
+
+@pytest.mark.parametrize("out_dir", ["", " ", "a\x00b"])
+def test_benchmarks_out_dir_must_be_a_folder_path(out_dir):
+    out = _assert_refused("benchmarks.run", ["--quick", "--out-dir", out_dir], timeout=5)
+    assert "--out-dir: give a folder path" in out
+
+
+def test_empty_output_paths_are_refused(tmp_path):
+    out = _assert_refused("training.evaluate", ["--env", "monolith_arena_v0", "--agents", "random,heuristic",
+                                                "--games", "1", "--out", str(tmp_path / "e.json"), "--record-dir", ""])
+    assert "--record-dir: the path is empty" in out
+    out = _assert_refused("agents.play", ["monolith_arena_v0", "--seed", "1", "--record", " "])
+    assert "--record: the path is empty" in out
+
+
+@pytest.mark.parametrize("module, argv", [
+    ("training.evaluate", ["--env", "monolith_arena_v0", "--agents", "random,heuristic", "--games", "1"]),
+    ("agents.play", ["monolith_arena_v0", "--seed", "1"]),
+])
+def test_deeply_nested_set_values_are_one_error_line(module, argv):
+    out = _assert_refused(module, argv + ["--set", "num_players=" + "[" * 50000])
+    assert "a value is nested too deeply to read" in out
+
+
+@pytest.mark.parametrize("path", ["", " "])
+def test_evaluate_out_must_not_be_empty(path, tmp_path):
+    out = _assert_refused("training.evaluate", ["--env", "monolith_arena_v0", "--agents", "random,heuristic",
+                                                "--games", "1", "--out", path])
+    assert "--out: the path is empty" in out
