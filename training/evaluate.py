@@ -449,10 +449,8 @@ def check_output_file(path: str | Path) -> bool:
             cannot be created or written (naming the reason).
     """
     p = Path(path)
-    if not str(path).strip():
-        raise ValueError("the path is empty; give a file path")
-    if "\x00" in str(path):
-        raise ValueError("the path contains a NUL byte")
+    if not str(path).strip() or "\x00" in str(path):
+        raise ValueError("the path " + ("contains a NUL byte" if "\x00" in str(path) else "is empty; give a file path"))
     if p.exists() and not p.is_file():
         raise ValueError(f"{str(p)!r} is {'a folder' if p.is_dir() else 'not a regular file'}; give a file path")
     created = not p.exists()
@@ -469,15 +467,12 @@ def check_output_dir(path: str | Path) -> None:
     """Create the folder ``path`` (and its parents) and check that a file can be written in it.
 
     Raises:
-        ValueError: an empty path, a NUL byte, or a folder that cannot be created or written (naming the
-            reason).
+        ValueError: an empty path, a NUL byte, or a folder that cannot be created or written (the reason).
     """
     import tempfile
 
-    if not str(path).strip():
-        raise ValueError("the path is empty; give a folder path")
-    if "\x00" in str(path):
-        raise ValueError("the path contains a NUL byte")
+    if not str(path).strip() or "\x00" in str(path):
+        raise ValueError("the path " + ("contains a NUL byte" if "\x00" in str(path) else "is empty; give a folder path"))
     try:
         Path(path).mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=path):
@@ -562,11 +557,9 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
                  f"with `python -m agents.play {args.env}` (agents here: random, heuristic, mcts:N, ppo:PATH, ...)")
     if len(set(specs)) != len(specs) or len(specs) < (1 if solo else 2):
         ap.error(f"--agents needs {'one spec or more' if solo else 'at least two'} distinct specs, got {specs}")
-    if args.out is not None and not args.out.strip():
-        ap.error("--out: the path is empty; give a file path")
     path = Path(args.out) if args.out is not None else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
     try:  # the outputs are checked by creating them, before the first game
-        created = check_output_file(path)
+        created = check_output_file(path if args.out is None else args.out)
     except ValueError as e:
         ap.error(f"--out: {e}")
     try:
