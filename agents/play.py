@@ -26,8 +26,8 @@ A game adds its board view, stage names and narration in ``agents/terminal/<game
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -48,12 +48,14 @@ class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="python -m agents.play", description=__doc__.split("\n\n")[0],
+    from monolith_envs.core.cli import ArgumentParser
+
+    ap = ArgumentParser(prog="python -m agents.play", description=__doc__.split("\n\n")[0],
                                  formatter_class=_HelpFormatter)
     ap.add_argument("env_id", help="registered env id, e.g. monolith_arena_v0")
     ap.add_argument("--opponents", default=None,
                     help="comma-separated agent specs, one per opponent seat in seat order (random, heuristic, "
-                         "mcts:N, ppo:PATH); default: heuristic in every opponent seat")
+                         "mcts:N, ppo:PATH, rllib:CHECKPOINT); default: heuristic in every opponent seat")
     ap.add_argument("--seat", default="0", help="your seat number, or 'random'")
     ap.add_argument("--seed", type=seed_arg, default=None, help="match seed (default: random)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="game config key")
@@ -61,20 +63,33 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
                     help="module to import first (registers extra env ids)")
     ap.add_argument("--trust-model-files", action="store_true",
-                    help="let ppo:PATH model files run the code they name when loaded (only for files you trust)")
+                    help="let ppo:PATH model files and rllib:CHECKPOINT folders run the code they name when loaded "
+                         "(only for files you trust); the same as MONOLITH_ENVS_TRUST_MODELS=1")
     ap.add_argument("--web", action="store_true",
                     help="play in the browser: start a local server and print its URL (Ctrl-C stops it)")
     ap.add_argument("--port", type=_port, default=None,
                     help="--web: port to listen on (default 8000; 0 = any free port)")
-    ap.add_argument("--host", default=None,
+    ap.add_argument("--host", type=_host, default=None,
                     help="--web: address to listen on (default 127.0.0.1, this machine only)")
     return ap
 
 
 def _port(text: str) -> int:
-    if not text.strip().isdigit() or int(text) > 65535:
-        raise argparse.ArgumentTypeError(f"must be a port number 0-65535, got {text!r}")
+    """``--port``: a decimal port number 0-65535 (argparse type; anything else is a usage error)."""
+    if not re.fullmatch(r"[0-9]{1,5}", text.strip()) or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"must be a port number 0-65535, got {text[:40]!r}")
     return int(text)
+
+
+def _host(text: str) -> str:
+    """``--host``: a host name or address to listen on (argparse type). An empty name, spaces, control
+    characters, unbalanced brackets or more than 253 characters are a usage error (every interface is
+    ``0.0.0.0``; an IPv6 address may be bracketed, ``[::1]``)."""
+    bare = text[1:-1] if text.startswith("[") and text.endswith("]") else text
+    if (not bare or len(text) > 253 or not text.isprintable() or any(c.isspace() or c in "[]/" for c in bare)):
+        raise argparse.ArgumentTypeError(f"must be a host name or address such as 127.0.0.1 (every interface: "
+                                         f"0.0.0.0), got {text[:40]!r}")
+    return text
 
 
 def _opponent_specs(ap: argparse.ArgumentParser, text: str | None, env_id: str, n: int, seat: int) -> list[str]:
@@ -147,22 +162,25 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     if args.web and args.record:
         ap.error("--record is for terminal play; with --web every finished game's log is kept (its folder is "
                  "printed) and the page links its replay")
-    if args.record:
+    if args.record is not None:
         _check_record_path(ap, args.record)
     if args.trust_model_files:
         from agents.ppo import TRUST_ENV_VAR
 
         os.environ[TRUST_ENV_VAR] = "1"
-    for mod in args.preload:
-        importlib.import_module(mod)
+    from monolith_envs.core.cli import game_settings, import_modules
+
+    try:
+        import_modules(args.preload, "--preload")
+    except ImportError as e:
+        ap.error(str(e))
     import monolith_envs
     from agents import AgentError, HumanAgent, make_agent
     from agents.match import MatchResult, seat_rngs, seat_verdict
     from agents.terminal import QuitGame, pieces_for, wrap
-    from monolith_envs.core.config import parse_settings
 
     try:
-        settings = parse_settings(args.set)
+        settings = game_settings(args.set)
         env = monolith_envs.make(args.env_id, **settings)
     except (monolith_envs.MonolithEnvError, ValueError) as e:
         ap.error(str(e) + _setting_hint(args.env_id, locals().get("settings")))
@@ -171,8 +189,8 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))
     seat = int(np.random.default_rng(seed).integers(n)) if args.seat == "random" else None
     if seat is None:
-        if not args.seat.isdigit() or not 0 <= int(args.seat) < n:
-            ap.error(f"--seat must be 0..{n - 1} or 'random', got {args.seat!r}")
+        if not re.fullmatch(r"[0-9]{1,6}", args.seat) or not 0 <= int(args.seat) < n:
+            ap.error(f"--seat must be 0..{n - 1} or 'random', got {args.seat[:40]!r}")
         seat = int(args.seat)
     specs = iter(_opponent_specs(ap, args.opponents, args.env_id, n, seat))
     pieces = pieces_for(args.env_id)
@@ -242,6 +260,8 @@ def _check_record_path(ap: argparse.ArgumentParser, path: str) -> None:
     """``--record FILE`` is checked before the game by creating it (and its folder): a NUL byte, a folder,
     a device or an unwritable place is one ``error:`` line, not a traceback after the game."""
     p = Path(path)
+    if not path.strip():
+        ap.error("--record: the path is empty; give a file path")
     if "\x00" in path:
         ap.error("--record: the path contains a NUL byte")
     if p.exists() and not p.is_file():

@@ -22,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from monolith_envs.core.cli import ArgumentParser, import_modules
 from monolith_envs.core.interrupt import Interrupted, stop_on_signals
 from monolith_envs.core.outfiles import OutputPathError, check_output_dir
 from monolith_envs.core.seeds import check_seed, seed_arg
@@ -169,6 +170,13 @@ def compiled_modules() -> list[str]:
                       (".so", ".pyd")))
 
 
+def _out_dir(text: str) -> Path:
+    """``--out-dir``: a folder path (argparse type); an empty path or one with a NUL byte is a usage error."""
+    if not text.strip() or "\x00" in text:
+        raise argparse.ArgumentTypeError(f"give a folder path (not empty, no NUL byte), got {text[:60]!r}")
+    return Path(text)
+
+
 def _stem(text: str) -> str:
     """``argparse`` type of ``--stem``: a plain file name, so the files stay inside ``--out-dir``."""
     if not STEM_RE.fullmatch(text):
@@ -184,7 +192,7 @@ def main(argv: list[str] | None = None) -> dict:
     Exits with status 2 (one ``error:`` line) on bad arguments, before any measurement, and with 130 / 143
     after printing what was measured when SIGINT / SIGTERM arrives.
     """
-    ap = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__,
+    ap = ArgumentParser(prog="python -m benchmarks.run", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="short budget (about 1-2 minutes)")
     ap.add_argument("--budget", choices=sorted(BUDGETS), help="explicit budget (overrides --quick)")
@@ -198,7 +206,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--no-train", action="store_true", help="skip the MaskablePPO throughput")
     ap.add_argument("--no-subproc", action="store_true", help="training throughput with DummyVecEnv only")
     ap.add_argument("--seed", type=seed_arg, default=0, help="base seed of every loop (0 to 2**128-1)")
-    ap.add_argument("--out-dir", type=Path, default=None,
+    ap.add_argument("--out-dir", type=_out_dir, default=None,
                     help=f"output folder (default: {RUNS_DIR}; with --publish: {RESULTS_DIR}); created and "
                          "checked before the run")
     ap.add_argument("--publish", action="store_true",
@@ -215,11 +223,10 @@ def main(argv: list[str] | None = None) -> dict:
     if bad_refs:
         ap.error(f"--refs {' '.join(bad_refs)}: unknown reference; choose from "
                  f"{' '.join(name for _kind, name in REFERENCES)}")
-    for mod in args.imports:
-        try:
-            importlib.import_module(mod)
-        except ImportError as exc:
-            ap.error(f"--import {mod}: cannot import it ({exc})")
+    try:
+        import_modules(args.imports, "--import")
+    except ImportError as exc:
+        ap.error(str(exc))
     out_dir = args.out_dir or (RESULTS_DIR if args.publish else RUNS_DIR)
     stem = args.stem or ("latest" if budget.name == "full" else f"latest-{budget.name}")
     try:

@@ -10,7 +10,6 @@ written), reported on one line ``error: ...`` on stderr, never as a traceback; 1
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import sys
@@ -27,7 +26,12 @@ def _config(text: str | None) -> dict:
         raise argparse.ArgumentTypeError(f"not valid JSON ({why}): {text[:80]!r}") from None
     if not isinstance(cfg, dict):
         raise argparse.ArgumentTypeError(f"must be a JSON object like '{{\"num_players\": 3}}', got {text[:80]!r}")
-    return cfg
+    from monolith_envs.core.cli import check_game_config
+
+    try:
+        return check_game_config(cfg, "--config")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _int_at_least(lo: int, hi: int | None = None):
@@ -49,21 +53,26 @@ def _int_at_least(lo: int, hi: int | None = None):
 
 
 def _preload(modules: list[str]) -> None:
-    """Import each ``--preload`` module (it may register envs with ``monolith_envs.register``)."""
+    """Import each ``--preload`` module (it may register envs with ``monolith_envs.register``).
+
+    Raises:
+        MonolithEnvError: a module that cannot be imported, or a name that is not a module name.
+    """
+    from monolith_envs.core.cli import import_modules
     from monolith_envs.core.game import MonolithEnvError
 
-    for m in modules:
-        try:
-            importlib.import_module(m)
-        except ImportError as exc:
-            raise MonolithEnvError(f"--preload {m}: cannot import it ({exc})") from None
+    try:
+        import_modules(modules, "--preload")
+    except ImportError as exc:
+        raise MonolithEnvError(str(exc)) from None
 
 
 def _one_line(exc: BaseException) -> str:
-    """The message on one line, control characters escaped (it may quote a file's contents)."""
-    from monolith_envs.core.replay import printable
+    """The message on one line, control characters escaped (it may quote a file's contents), at most
+    1,000 characters."""
+    from monolith_envs.core.cli import one_line
 
-    return printable(" ".join(str(exc).split()))
+    return one_line(exc, 1000)
 
 
 def _note_line(note: str, limit: int = 300) -> str:
@@ -84,13 +93,14 @@ def _info_line(info) -> str:
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit code (1 when a fuzz run or replay found a failure)."""
     import monolith_envs
+    from monolith_envs.core.cli import ArgumentParser
     from monolith_envs.core.fuzz import MAX_GAMES, MAX_SAMPLE, MAX_WORKERS
     from monolith_envs.core.game import MonolithEnvError
     from monolith_envs.core.interrupt import Interrupted, stop_on_signals
     from monolith_envs.core.seeds import seed_arg
 
     fmt = argparse.ArgumentDefaultsHelpFormatter
-    parser = argparse.ArgumentParser(prog="python -m monolith_envs", description=__doc__, formatter_class=fmt)
+    parser = ArgumentParser(prog="python -m monolith_envs", description=__doc__, formatter_class=fmt)
     sub = parser.add_subparsers(dest="cmd", required=True)
     sub.add_parser("list", help="list the registered env ids with their players, utility, chance and information",
                    formatter_class=fmt).add_argument("--preload", action="append", default=[], metavar="MODULE",
@@ -131,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("check", help="run the conformance suite (check_env)", formatter_class=fmt)
     c.add_argument("env_id", help="a registered env id (see the list command)")
     c.add_argument("--config", type=_config, default={}, help="game config as JSON")
-    c.add_argument("--games", type=_int_at_least(1), default=10, help="episodes played (>= 1)")
+    c.add_argument("--games", type=_int_at_least(1, CHECK_MAX_GAMES), default=10,
+                   help=f"episodes played (1 to {CHECK_MAX_GAMES:_})")
     c.add_argument("--seed", type=seed_arg, default=0, help="seed of the first episode (0 to 2**128-1)")
     c.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     pt = sub.add_parser("playthrough", help="compare (or --regenerate) the stored golden playthroughs",
@@ -141,6 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     pt.add_argument("--dir", default="tests/playthroughs", help="the folder of the stored playthroughs")
     pt.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     args = parser.parse_args(argv)
+    if args.cmd == "fuzz" and args.address is not None and args.backend != "ray":
+        f.error(f"--address is an option of --backend ray (a Ray cluster to run on), got it with --backend "
+                f"{args.backend}")
 
     with stop_on_signals():  # Ctrl-C / SIGTERM: exit 130 / 143 without a traceback
         try:
@@ -169,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.cmd == "replay":
                 from monolith_envs.core.replay import LogError, load_log, printable, replay_steps
 
+                if "\x00" in args.file:
+                    print(f"error: {printable(args.file)}: the path contains a NUL byte", file=sys.stderr)
+                    return 2
                 try:
                     log = load_log(args.file)
                 except LogError as exc:  # the message starts with the file name
@@ -242,6 +259,9 @@ def main(argv: list[str] | None = None) -> int:
 #: fuzz's default --games: at most about 3 minutes on 2 idle cores with every per-step check (README "Rules
 #: fuzzing and replay": The Monolith ~3 min, Arena and Strategy ~1 min)
 FUZZ_GAMES = 200
+
+#: check's largest --games (each episode runs every conformance check at every decision)
+CHECK_MAX_GAMES = 100_000
 
 _PRELOAD_HELP = ("import MODULE first (repeatable), e.g. one that calls monolith_envs.register, so envs registered "
                  "at run time can be used")

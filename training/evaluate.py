@@ -55,7 +55,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_GAMES", "MAX_WORKERS", "PairResult", "SoloResult", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
+__all__ = ["MAX_AGENTS", "MAX_GAMES", "MAX_WORKERS", "PairResult", "SoloResult", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
            "main", "run_pairing", "run_solo", "run_tournament", "seating", "wilson_interval"]
 
 
@@ -63,6 +63,8 @@ MAX_GAMES = 100_000
 """Most games per pair (or per agent alone) of one evaluation: every result is kept for the ratings."""
 MAX_WORKERS = 64
 """Most worker processes."""
+MAX_AGENTS = 32
+"""Most agent specs of one evaluation (every pair plays --games matches: 32 specs are 496 pairings)."""
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -208,7 +210,7 @@ def _record_match(raw: Any, path: Path, note: str) -> None:
 def _executor(workers: int) -> ProcessPoolExecutor | None:
     if workers <= 1:
         return None
-    from training.interrupt import ignore_sigint
+    from monolith_envs.core.interrupt import ignore_sigint
 
     return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"), initializer=ignore_sigint)
 
@@ -283,7 +285,7 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
                 yield pi, (env_id, env_config, a, b, seed, range(start, min(games, start + size)), tuple(preload),
                            None if record_dir is None else (str(record_dir), prefix))
 
-    from training.interrupt import Interrupted, end_executor
+    from monolith_envs.core.interrupt import Interrupted, end_executor
 
     results: dict[int, list[tuple]] = {i: [] for i in range(len(pairs))}
     bar = tqdm(total=games * len(pairs), desc="games", disable=not progress, file=sys.stderr)
@@ -295,9 +297,9 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
                 results[pi].extend(r)
                 bar.update(len(r))
         else:
-            from training.interrupt import sigint_blocked
+            from monolith_envs.core.interrupt import children_ignore_sigint
 
-            with sigint_blocked():  # the pool's processes start without SIGINT (a terminal's Ctrl-C)
+            with children_ignore_sigint():  # the pool's processes start without SIGINT (a terminal's Ctrl-C)
                 futs = [(pi, ex.submit(_play_chunk, t)) for pi, t in tasks()]
             for pi, f in futs:
                 r = f.result()
@@ -443,12 +445,12 @@ def check_output_file(path: str | Path) -> bool:
     when it does not exist.  Returns True when the file was created here.
 
     Raises:
-        ValueError: a NUL byte, a folder or a non-regular file (``/dev/full``) at ``path``, or a path that
+        ValueError: an empty path, a NUL byte, a folder or a non-regular file (``/dev/full``) at ``path``, or a path that
             cannot be created or written (naming the reason).
     """
     p = Path(path)
-    if "\x00" in str(path):
-        raise ValueError("the path contains a NUL byte")
+    if not str(path).strip() or "\x00" in str(path):
+        raise ValueError("the path " + ("contains a NUL byte" if "\x00" in str(path) else "is empty; give a file path"))
     if p.exists() and not p.is_file():
         raise ValueError(f"{str(p)!r} is {'a folder' if p.is_dir() else 'not a regular file'}; give a file path")
     created = not p.exists()
@@ -465,12 +467,12 @@ def check_output_dir(path: str | Path) -> None:
     """Create the folder ``path`` (and its parents) and check that a file can be written in it.
 
     Raises:
-        ValueError: a NUL byte, or a folder that cannot be created or written (naming the reason).
+        ValueError: an empty path, a NUL byte, or a folder that cannot be created or written (the reason).
     """
     import tempfile
 
-    if "\x00" in str(path):
-        raise ValueError("the path contains a NUL byte")
+    if not str(path).strip() or "\x00" in str(path):
+        raise ValueError("the path " + ("contains a NUL byte" if "\x00" in str(path) else "is empty; give a folder path"))
     try:
         Path(path).mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=path):
@@ -485,13 +487,15 @@ def main(argv: list[str] | None = None) -> dict:
     Bad arguments (``--games 0``, ``--seed -1``, an unwritable ``--out``, ...) are one ``error:`` line and
     exit status 2, before the first game; Ctrl-C or SIGTERM exits with status 130 or 143.
     """
+    from monolith_envs.core.cli import ArgumentParser
+    from monolith_envs.core.interrupt import Interrupted, end_children, stop_on_signals
     from monolith_envs.core.seeds import MAX_SEED, seed_arg
-    from training.interrupt import Interrupted, end_children, stop_on_signals
 
-    ap = argparse.ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
+    ap = ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--env", required=True, help="env id, e.g. monolith_arena_v0")
     ap.add_argument("--agents", required=True,
-                    help="comma-separated agent specs: random, heuristic, mcts:N, ppo:PATH")
+                    help="comma-separated agent specs: random, heuristic, mcts:N, ppo:PATH, rllib:CHECKPOINT "
+                         f"(at most {MAX_AGENTS})")
     ap.add_argument("--games", type=_count_arg(1, MAX_GAMES), default=100,
                     help=f"matches per pair of agents (1 to {MAX_GAMES:,})")
     ap.add_argument("--seed", type=seed_arg, default=0, help="base seed (game k uses seed + k), 0 to 2**128-1")
@@ -504,8 +508,9 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--record-dir", default=None, metavar="DIR",
                     help="write every match's episode log to DIR (replay: python -m monolith_envs replay FILE)")
     ap.add_argument("--trust-model-files", action="store_true",
-                    help="let ppo:PATH model files run the code they name when loaded (only for files you "
-                         "trust; by default a model is loaded without running code from it, or refused)")
+                    help="let ppo:PATH model files and rllib:CHECKPOINT folders run the code they name when "
+                         "loaded (only for files you trust; by default a model is loaded without running code "
+                         "from it, or refused); the same as MONOLITH_ENVS_TRUST_MODELS=1")
     with stop_on_signals():
         try:
             return _main(ap, ap.parse_args(argv), MAX_SEED)
@@ -524,18 +529,23 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         from agents.ppo import TRUST_ENV_VAR
 
         os.environ[TRUST_ENV_VAR] = "1"  # spawned workers inherit it
-    for mod in args.preload:
-        importlib.import_module(mod)
+    from monolith_envs.core.cli import game_settings, import_modules
+
+    try:
+        import_modules(args.preload, "--preload")
+    except ImportError as e:
+        ap.error(str(e))
     import monolith_envs
     from agents import AgentError, make_agent
-    from monolith_envs.core.config import parse_settings
 
     if args.seed + args.games - 1 > max_seed:
         ap.error(f"--seed {args.seed} with --games {args.games}: game k uses seed + k, which must stay at most "
                  f"2**128-1; use a seed up to {max_seed - args.games + 1}")
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    if len(specs) > MAX_AGENTS:
+        ap.error(f"--agents: {len(specs):,} specs; at most {MAX_AGENTS} (every pair of them plays --games matches)")
     try:  # fail fast on a bad env id, game config or agent spec
-        env_config = parse_settings(args.set)
+        env_config = game_settings(args.set)
         solo = monolith_envs.make(args.env, **env_config).unwrapped.game.num_players == 1
         for s in specs:
             make_agent(s, args.env)
@@ -547,9 +557,9 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
                  f"with `python -m agents.play {args.env}` (agents here: random, heuristic, mcts:N, ppo:PATH, ...)")
     if len(set(specs)) != len(specs) or len(specs) < (1 if solo else 2):
         ap.error(f"--agents needs {'one spec or more' if solo else 'at least two'} distinct specs, got {specs}")
-    path = Path(args.out) if args.out else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
+    path = Path(args.out) if args.out is not None else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
     try:  # the outputs are checked by creating them, before the first game
-        created = check_output_file(path)
+        created = check_output_file(path if args.out is None else args.out)
     except ValueError as e:
         ap.error(f"--out: {e}")
     try:

@@ -85,14 +85,14 @@ def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: 
             return [fn(tuple(j) + (q,)) for j in jobs]
         from multiprocessing.managers import SyncManager
 
-        from training.interrupt import sigint_blocked
+        from monolith_envs.core.interrupt import children_ignore_sigint
 
         manager = SyncManager(ctx=mp.get_context("spawn"))
         try:
-            with sigint_blocked():  # the manager and the pool's processes start without SIGINT (Ctrl-C)
+            with children_ignore_sigint():  # the manager and the pool's processes start without SIGINT (Ctrl-C)
                 manager.start()
             q = manager.Queue()
-            with sigint_blocked():
+            with children_ignore_sigint():
                 futs = [executor.submit(fn, tuple(j) + (q,)) for j in jobs]
             while not all(f.done() for f in futs):
                 try:
@@ -190,7 +190,7 @@ def _steps_key(f: Path) -> tuple:
 
 
 def interrupted_message(e: Any) -> str:
-    """The lines a training run prints when stopped by a signal (:class:`~training.interrupt.Interrupted`):
+    """The lines a training run prints when stopped by a signal (:class:`~monolith_envs.core.interrupt.Interrupted`):
     the signal, the stage and the learner steps reached, the stages done, the checkpoint kept and the
     command that resumes from it."""
     info = e.info

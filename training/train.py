@@ -27,7 +27,6 @@ Outputs under ``<out_dir>/<name>/``:
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing as mp
 import sys
@@ -36,6 +35,14 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from monolith_envs.core.interrupt import (
+    Interrupted,
+    end_children,
+    end_executor,
+    end_processes,
+    ignore_sigint,
+    stop_on_signals,
+)
 from training.config import (
     CONFIG_DIR,
     DEFAULT_CONFIG,
@@ -45,14 +52,6 @@ from training.config import (
     describe_keys,
     load_config,
     run_dir,
-)
-from training.interrupt import (
-    Interrupted,
-    end_children,
-    end_executor,
-    end_processes,
-    ignore_sigint,
-    stop_on_signals,
 )
 from training.progress import StageLog, format_summary, interrupted_message, plot_curve
 
@@ -183,9 +182,9 @@ def make_vec_env(cfg: dict):
     subproc = cfg["vec_env"] == "subproc" and cfg["n_envs"] > 1
     fns = [_make_env_fn(cfg, i, worker=subproc) for i in range(cfg["n_envs"])]
     if subproc:
-        from training.interrupt import sigint_blocked
+        from monolith_envs.core.interrupt import children_ignore_sigint
 
-        with sigint_blocked():  # the workers start with SIGINT blocked (they are ended by the learner)
+        with children_ignore_sigint():  # the workers start with SIGINT blocked (they are ended by the learner)
             vec = SubprocVecEnv(fns, start_method="spawn")
     else:
         vec = DummyVecEnv(fns)
@@ -380,7 +379,7 @@ def train(cfg: dict, resume: dict | None = None) -> dict:
     list}``; the run then loads the checkpoint's weights (no warm start), counts its steps and continues
     PPO to :func:`planned_steps` in the same run folder.
 
-    On :class:`~training.interrupt.Interrupted` (see :func:`main`) the worker processes are ended, a
+    On :class:`~monolith_envs.core.interrupt.Interrupted` (see :func:`main`) the worker processes are ended, a
     checkpoint of the last rollout boundary is saved when no update was running, and the exception is
     raised again with ``info`` saying the stage, the steps and the checkpoint kept.
 
@@ -511,7 +510,9 @@ def main(argv: list[str] | None = None) -> dict:
     Ctrl-C or SIGTERM the run stops at once, prints what ran, the checkpoint kept and the ``--resume``
     command, and exits with status 130 or 143.
     """
-    ap = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
+    from monolith_envs.core.cli import ArgumentParser
+
+    ap = ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
     ap.add_argument("--config", default=None, help=f"TOML config (default: {DEFAULT_CONFIG.name})")
     ap.add_argument("--quick", action="store_true",
                     help=f"a run small enough for a minute or two: {QUICK_CONFIG.name} (Monolith Arena), or with "

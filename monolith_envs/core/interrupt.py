@@ -9,7 +9,9 @@ summary) runs to the end without a second Ctrl-C and without a traceback. The co
 Worker processes must not be interrupted by the Ctrl-C that a terminal sends to the whole process group:
 the parent stops them. Start them inside :func:`children_ignore_sigint` (a blocked SIGINT survives
 ``fork`` and ``exec``, so spawned and forkserver children inherit it, and the parent still gets its own
-Ctrl-C when the block ends) and call :func:`ignore_sigint` in a worker initializer.
+Ctrl-C when the block ends) and call :func:`ignore_sigint` in a worker initializer.  After the stop, the
+parent ends them: :func:`end_processes`, :func:`end_executor`, :func:`end_children` (the training and
+evaluation commands use these too).
 """
 
 from __future__ import annotations
@@ -17,9 +19,11 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
-__all__ = ["Interrupted", "SignalGuard", "stop_on_signals", "children_ignore_sigint", "ignore_sigint", "STOP_SIGNALS"]
+__all__ = ["Interrupted", "SignalGuard", "stop_on_signals", "children_ignore_sigint", "ignore_sigint", "STOP_SIGNALS",
+           "end_children", "end_executor", "end_processes"]
 
 #: The signals that stop a command: Ctrl-C and a polite kill.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -32,9 +36,11 @@ class Interrupted(KeyboardInterrupt):
         signum: the signal number.
         name: ``"SIGINT"`` or ``"SIGTERM"``.
         exit_code: ``128 + signum`` (130 for SIGINT, 143 for SIGTERM).
+        info: what the interrupted command adds for its final message (a dict, e.g. the games done).
     """
 
     def __init__(self, signum: int):
+        self.info: dict = {}
         self.signum = int(signum)
         self.name = signal.Signals(self.signum).name
         self.exit_code = 128 + self.signum
@@ -102,9 +108,11 @@ def children_ignore_sigint() -> Iterator[None]:
     A Ctrl-C in a terminal reaches every process of the foreground group; workers started in this block
     inherit the blocked SIGINT (through ``fork`` and ``exec``) and leave the stopping to the parent. The
     parent does not lose a Ctrl-C that arrives meanwhile: it stays pending and is handled when the block
-    ends (or at once by another thread of this process). Outside the main thread the block runs unchanged.
+    ends (or at once by another thread of this process). The mask is this thread's, so a block in any
+    thread protects the processes that thread starts. Where ``pthread_sigmask`` does not exist the block
+    runs unchanged.
     """
-    if threading.current_thread() is not threading.main_thread():
+    if not hasattr(signal, "pthread_sigmask"):
         yield
         return
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -117,3 +125,38 @@ def children_ignore_sigint() -> Iterator[None]:
 def ignore_sigint() -> None:
     """Ignore SIGINT in this process (for a worker initializer: the parent stops its workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def end_processes(processes: Iterable[Any], timeout: float = 3.0) -> None:
+    """Terminate ``multiprocessing`` processes (SIGTERM), wait up to ``timeout`` seconds in all, then kill
+    the ones still alive."""
+    import time
+
+    procs = [p for p in processes if p is not None and p.is_alive()]
+    for p in procs:
+        p.terminate()
+    deadline = time.monotonic() + timeout
+    for p in procs:
+        p.join(max(0.0, deadline - time.monotonic()))
+    for p in procs:
+        if p.is_alive():
+            p.kill()
+            p.join(1.0)
+
+
+def end_executor(executor: Any) -> None:
+    """Stop a ``ProcessPoolExecutor`` now: cancel the queued tasks and end its worker processes."""
+    if executor is None:
+        return
+    procs = list((getattr(executor, "_processes", None) or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    end_processes(procs)
+
+
+def end_children(timeout: float = 3.0) -> None:
+    """End every process this one started through ``multiprocessing`` that is still alive (pool workers,
+    env workers, a manager): the last step of an interrupted command, so that nothing is left running and
+    the interpreter's exit does not wait for a child."""
+    import multiprocessing as mp
+
+    end_processes(mp.active_children(), timeout)

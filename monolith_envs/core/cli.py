@@ -1,0 +1,83 @@
+"""Argument handling shared by every command (``monolith_envs``, ``training``, ``agents.play``, ``benchmarks``).
+
+:class:`ArgumentParser` prints every usage error as one short line with control characters escaped (an
+argument may hold a NUL byte or a terminal escape sequence), and :func:`import_modules` imports
+``--preload`` / ``--import`` modules with a clear error for a name that cannot be imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from typing import Iterable
+
+#: the longest error message printed (longer ones end with "...")
+MAX_ERROR_CHARS = 600
+
+
+def one_line(message: object, limit: int = MAX_ERROR_CHARS) -> str:
+    """``message`` on one line: whitespace runs collapsed, control characters escaped (``\\x00``, ``\\x1b``),
+    at most ``limit`` characters (then ``...``)."""
+    from monolith_envs.core.replay import printable
+
+    text = printable(" ".join(str(message).split()))
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """``argparse.ArgumentParser`` whose errors are one escaped, bounded line (then exit status 2).
+
+    Sub-parsers made with ``add_subparsers().add_parser`` are of this class too."""
+
+    def error(self, message: str):  # noqa: D102 - argparse's contract: print usage and exit 2
+        super().error(one_line(message))
+
+
+def import_modules(names: Iterable[str], flag: str = "--preload") -> None:
+    """Import each module of ``names`` (e.g. one that registers envs with ``monolith_envs.register``).
+
+    Raises:
+        ImportError: a name that cannot be imported (no such module, an empty or relative name, a NUL
+            byte), the message naming ``flag`` and the module.
+    """
+    for name in names:
+        if not name or not name.isprintable() or name.startswith("."):
+            raise ImportError(f"{flag} {name!r}: not a module name (give a dotted module path such as "
+                              "my_package.my_envs)")
+        try:
+            importlib.import_module(name)
+        except (ImportError, ValueError, TypeError) as exc:  # ValueError / TypeError: e.g. 'os..path'
+            raise ImportError(f"{flag} {name!r}: cannot import it ({exc})") from None
+
+
+def check_game_config(cfg: dict, flag: str) -> dict:
+    """Return ``cfg`` (a game config from ``--config`` or ``--set``) when it holds only game keys.
+
+    Raises:
+        ValueError: a key that is an argument of ``make`` or of the env (``env_id``, ``wrapped``,
+            ``render_mode``, ``illegal_action``), naming ``flag`` and the key.
+    """
+    from monolith_envs.core.replay import RESERVED_CONFIG_KEYS
+
+    bad = [k for k in cfg if k in RESERVED_CONFIG_KEYS]
+    if bad:
+        raise ValueError(f"{flag}: {bad[0]!r} is not a game config key (a game config holds only the game's "
+                         f"keys, not {', '.join(RESERVED_CONFIG_KEYS)})")
+    return cfg
+
+
+def game_settings(items: Iterable[str], flag: str = "--set") -> dict:
+    """``--set KEY=VALUE`` options as a game config (:func:`monolith_envs.core.config.parse_settings`), with
+    the checks of :func:`check_game_config`.
+
+    Raises:
+        ValueError: an item without ``=``, a value nested too deeply to read, or a ``make`` argument as a key
+            (``ConfigError`` is a ``ValueError``).
+    """
+    from monolith_envs.core.config import parse_settings
+
+    try:
+        cfg = parse_settings(list(items))
+    except RecursionError:
+        raise ValueError(f"{flag}: a value is nested too deeply to read") from None
+    return check_game_config(cfg, flag)
