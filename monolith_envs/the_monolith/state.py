@@ -79,7 +79,7 @@ SUB_ASKS = {
     Sub.ACTION_CHOOSE: "the action phase: slay, maneuver, boast, sacrifice, relent or manipulate fate (§4.6)",
     Sub.MANEUVER_DEST: "maneuver: pick the destination space (§4.6)",
     Sub.POWER_WINDOW: "use a power now or pass (§4.8)",
-    Sub.EXTRA_KILL: "an extra kill in the same space, or pass (§4.8)",
+    Sub.EXTRA_KILL: "an extra kill in the same space (§4.8; there is no pass: it is entered only with a target)",
     Sub.OBJ_REVEAL: "the rest phase: reveal a scoring objective or pass (§4.7)",
     Sub.EVENT_PLACE: "the rest phase: place the drawn event on a space (§4.7)",
     Sub.EVENT_MOVE: "the rest phase: move the wandering event (§4.7)",

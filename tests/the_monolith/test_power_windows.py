@@ -338,3 +338,25 @@ def test_tithe_of_hearts_acquired_at_turn_start_funds_this_turn():
     assert s.sub == Sub.ORDER_CHOOSE and s.current == 0 and s.held[0] == [16]
     assert (s.available[0], s.spent[0], s.unearned[0]) == (4, 1, 14)
     assert g.legal_actions(s) == [2, 3, 5]                            # recruit is affordable now
+
+
+def test_extra_kill_decision_offers_no_pass_and_its_question_says_so():
+    """Spec §4.8 / D09: an EXTRA_KILL is entered only with a target and has no pass action, so the question
+    shown for an action of another decision must not offer one."""
+    from monolith_envs.the_monolith import parse_position
+    from monolith_envs.the_monolith.state import SUB_ASKS, Sub
+
+    g, s = parse_position("""
+        decision ACTION_CHOOSE P3
+        surge P3
+        P0 committed
+        P1 committed
+        P2 committed
+        P3 committed board=1,0,0 anger=1 held=D09
+        space 0: P3{1W} P0{3W}
+    """)
+    g.apply(s, g.action_index("slay(0,1)"))
+    g.apply(s, 53)  # Blade Rite: extra_kill(1)
+    assert s.sub == Sub.EXTRA_KILL
+    assert g.legal_actions(s) == [g.action_index("slay(0,1)")]  # the kill only: no pass action
+    assert "or pass" not in SUB_ASKS[Sub.EXTRA_KILL] and "no pass" in SUB_ASKS[Sub.EXTRA_KILL]
