@@ -71,13 +71,9 @@ def game_settings(items: Iterable[str], flag: str = "--set") -> dict:
     the checks of :func:`check_game_config`.
 
     Raises:
-        ValueError: an item without ``=``, a value nested too deeply to read, or a ``make`` argument as a key
+        ValueError: an item without ``=``, a value nested more than 32 brackets deep, or a ``make`` argument as a key
             (``ConfigError`` is a ``ValueError``).
     """
     from monolith_envs.core.config import parse_settings
 
-    try:
-        cfg = parse_settings(list(items))
-    except RecursionError:
-        raise ValueError(f"{flag}: a value is nested too deeply to read") from None
-    return check_game_config(cfg, flag)
+    return check_game_config(parse_settings(list(items)), flag)

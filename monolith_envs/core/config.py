@@ -140,9 +140,15 @@ def validate_config(
 
 def parse_value(text: str) -> Any:
     """A command-line value as TOML reads it (``4`` int, ``true`` bool, ``"a"`` / ``[1, 2]``), or the bare
-    text as a string when it is not a TOML value (``teams``)."""
+    text as a string when it is not a TOML value (``teams``).
+
+    Raises:
+        ConfigError: a value nested more than 32 brackets deep (a config value is at most 2 deep).
+    """
     import tomllib
 
+    if text.count("[") + text.count("{") > 32:
+        raise ConfigError(f"a setting's value is nested more than 32 brackets deep: {text[:40]!r}...")
     try:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
@@ -153,7 +159,8 @@ def parse_settings(items: Sequence[str]) -> dict:
     """``["num_players=4", "mode=teams"]`` -> ``{"num_players": 4, "mode": "teams"}`` (``--set`` options).
 
     Raises:
-        ConfigError: an item without ``=`` or with an empty key (the message quotes it).
+        ConfigError: an item without ``=`` or with an empty key (the message quotes it), or a value nested
+            too deeply (:func:`parse_value`).
     """
     out: dict = {}
     for it in items:

@@ -169,11 +169,13 @@ def load_log(path: str | Path) -> EpisodeLog:
     """Read an episode log file.
 
     Raises:
-        LogError: missing or unreadable file, not a regular file (a FIFO is never waited on), above
+        LogError: a path with a NUL byte, missing or unreadable file, not a regular file (a FIFO is never waited on), above
             :data:`MAX_LOG_BYTES`, not UTF-8 (naming the byte), invalid or truncated JSON (with line and
             column), nesting deeper than :data:`MAX_DEPTH`, an integer of more digits than Python reads, or
             bad fields (see :meth:`EpisodeLog.from_json`).
     """
+    if "\x00" in str(path):
+        raise LogError(f"{str(path)[:80]!r}: a path cannot contain a NUL byte")
     path = Path(path)
     raw = _read_regular(path)
     try:

@@ -1,0 +1,19 @@
+
+
+def test_a_deeply_nested_setting_is_a_config_error_not_a_recursion_error():
+    import pytest
+
+    from monolith_envs.core.config import ConfigError, parse_settings
+
+    with pytest.raises(ConfigError, match="nested more than 32 brackets"):
+        parse_settings(["num_players=" + "[" * 50000])
+    assert parse_settings(["x=[[1, 2], [3]]"]) == {"x": [[1, 2], [3]]}
+
+
+def test_a_log_path_with_a_nul_byte_is_a_log_error():
+    import pytest
+
+    from monolith_envs.core.replay import LogError, load_log
+
+    with pytest.raises(LogError, match="NUL byte"):
+        load_log("runs/a\x00b.json")
