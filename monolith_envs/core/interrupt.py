@@ -46,6 +46,10 @@ class Interrupted(KeyboardInterrupt):
         self.exit_code = 128 + self.signum
         super().__init__(f"interrupted by {self.name}")
 
+    def __reduce__(self):
+        """Pickles as ``Interrupted(signum)`` with its attributes (``info`` included)."""
+        return type(self), (self.signum,), self.__dict__
+
 
 class SignalGuard:
     """What :func:`stop_on_signals` yields: :meth:`deferred` marks a step that must not be cut in two."""

@@ -22,6 +22,7 @@ ARGS = {
     "ContentError": ("factions/x.toml", 12, "archer", "melee.north", "must be 0..4", "0..4", "tile"),
     "ConformanceError": ("seed_test", "two resets with seed 3 differ"),
     "StepCheckFailure": ("mask", "action 4 is legal but apply refused it"),
+    "Interrupted": (15,),  # a signal number (SIGTERM)
 }
 
 
