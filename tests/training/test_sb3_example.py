@@ -20,6 +20,8 @@ def test_sb3_example_trains_and_evaluates_against_random(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     m = re.search(r"the agent won (\d+) of 4 games against random = ", proc.stdout)
     assert m and 0 <= int(m.group(1)) <= 4, proc.stdout
+    assert ("MaskablePPO: 256 learner steps (PPO collects whole rollouts of 2,048 = 8 envs x 256, so 2,048)"
+            in proc.stdout)  # the rollout line then reads 2,048/256
     assert (tmp_path / "agent" / "model.zip").is_file()
     assert proc.stdout.count("the agent won") == 1  # the spawned workers did not re-run the script
 
