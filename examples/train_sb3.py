@@ -260,7 +260,11 @@ def main(argv: list[str] | None = None) -> dict:
 
     # 4. PPO, one line per rollout of 8 x 256 learner steps
     t0 = time.perf_counter()
-    print(f"MaskablePPO: {steps:,} learner steps", flush=True)
+    rollout = model.n_steps * model.n_envs
+    runs = -(-steps // rollout) * rollout  # learn() stops only at the end of a rollout
+    print(f"MaskablePPO: {steps:,} learner steps" + (
+        f" (PPO collects whole rollouts of {rollout:,} = {model.n_envs} envs x {model.n_steps}, so {runs:,})"
+        if runs != steps else ""), flush=True)
     model.learn(steps, callback=rollout_lines())
     print(f"MaskablePPO done in {time.perf_counter() - t0:.0f} s", flush=True)
     out = Path(args.out)

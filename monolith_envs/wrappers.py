@@ -93,9 +93,10 @@ class SingleAgentEnv(gym.Env):
 
     Args:
         env_id: registered env id.
-        opponents: agents (cycled over the opponent seats): agent objects and/or agent spec strings such as
-            ``"heuristic"``, ``"mcts:50"``, ``"random"`` (built by :func:`monolith_envs.agents.make_agent`, see
-            :func:`resolve_opponents`), one spec string alone, or an :data:`OpponentSampler`
+        opponents: agents (cycled over the opponent seats; at most one per opponent seat): agent objects
+            and/or agent spec strings such as ``"heuristic"``, ``"mcts:50"``, ``"random"`` (built by
+            :func:`monolith_envs.agents.make_agent`, see :func:`resolve_opponents`), one spec string alone, or
+            an :data:`OpponentSampler`
             ``sampler(rng, k) -> k agents`` called at every reset (self-play pools use this); may be empty
             (or ``None``) for a one-seat game.
         env_config: the game's config keys (and ``illegal_action``).
@@ -126,8 +127,9 @@ class SingleAgentEnv(gym.Env):
     ``info["illegal_action"]`` tells whether the learner was the offender.
 
     Raises:
-        ConfigError: bad ``seat``, ``render_mode``, ``mask_in`` or opponent, a key given both in ``env_config``
-            and as a keyword, or an unknown game config key (all ``ValueError``).
+        ConfigError: bad ``seat``, ``render_mode``, ``mask_in`` or opponent, more opponents in a list than
+            opponent seats, a key given both in ``env_config`` and as a keyword, or an unknown game config key
+            (all ``ValueError``).
         ValueError: no opponent for a game with several seats, or a bad ``seed``.
         monolith_envs.IllegalActionError: the learner's action is illegal.
     """
@@ -179,6 +181,13 @@ class SingleAgentEnv(gym.Env):
             if not pool and self.num_players > 1:
                 raise ValueError(f"{env_id} has {self.num_players} seats: at least one opponent agent is needed, "
                                  "e.g. opponents=['random'] (or 'heuristic', 'mcts:50', agent objects)")
+            seats = self.num_players - 1
+            if len(pool) > seats:
+                # the extra agents would never play: a list is cycled over the opponent seats, not drawn from
+                raise ConfigError(
+                    f"{env_id} with {self.num_players} player(s) has {seats} opponent seat(s), got "
+                    f"{len(pool)} opponents {opponents!r}: give at most {seats} (cycled over the opponent seats), "
+                    "or a sampler(rng, k) -> k agents to draw from a larger pool at every reset")
             self._sampler = lambda rng, k: [pool[i % len(pool)] for i in range(k)]
         self._rng = np.random.default_rng(seed)
         self._episode = 0

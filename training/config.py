@@ -141,6 +141,11 @@ def validate(cfg: Mapping[str, Any]) -> dict:
         TrainConfigError: an unknown key (the message lists the valid keys) or a wrong type.
     """
     unknown = [k for k in cfg if k not in _BY_NAME]
+    if unknown and {"simulations", "c_puct", "games_per_iteration"} & set(unknown):
+        raise TrainConfigError(
+            "this is a config of the search-based self-play recipe (keys such as 'simulations'); run it with "
+            "python -m training.az --config FILE (python -m training.train runs MaskablePPO configs)"
+        )
     if unknown:
         raise TrainConfigError(
             f"unknown config key(s) {', '.join(map(repr, unknown))}; valid keys: {', '.join(_BY_NAME)}"
@@ -360,6 +365,22 @@ def _parse_value(text: str, item: str = "") -> Any:
         raise TrainConfigError(f"override {item[:60]!r}: {e.problem}; allowed: {e.allowed}") from None
 
 
+def _game_key_hint(cfg: Mapping[str, Any], by_name: Mapping[str, Key], key: str, text: str) -> str:
+    """When ``key`` is a config key of the configured game: where it goes (``env_config.KEY``), else ``""``."""
+    env_id = cfg.get("env_id")
+    if "env_config" not in by_name or not isinstance(env_id, str):
+        return ""
+    try:
+        import monolith_envs
+
+        names = {k.name for k in monolith_envs.make_game(env_id).GAME_INFO.config_keys}
+    except Exception:  # an unknown env id is reported by validate; no hint then
+        return ""
+    if key not in names:
+        return ""
+    return f" ({key} is a config key of the game {env_id}: --set env_config.{key}={text})"
+
+
 def apply_overrides(cfg: Mapping[str, Any], overrides: list[str], keys: Mapping[str, Key] | None = None,
                     validator: Any = None) -> dict:
     """Apply ``key=value`` overrides (``table.key=value`` for an entry of a table key) and revalidate.
@@ -379,7 +400,8 @@ def apply_overrides(cfg: Mapping[str, Any], overrides: list[str], keys: Mapping[
         value = _parse_value(text.strip(), item)
         top, dot, sub = key.partition(".")
         if top not in by_name:
-            raise TrainConfigError(f"unknown config key {top!r} in override {item!r}; valid keys: "
+            raise TrainConfigError(f"unknown config key {top!r} in override {item!r}"
+                                   f"{_game_key_hint(out, by_name, top, text.strip())}; valid keys: "
                                    f"{', '.join(by_name)}")
         if dot:
             if by_name[top].type is not dict:

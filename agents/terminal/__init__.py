@@ -22,6 +22,7 @@ states before and after and says what happened (the game's pieces name hits, rem
 from __future__ import annotations
 
 import importlib
+import re
 import textwrap
 from collections.abc import Callable
 from typing import Any
@@ -33,8 +34,13 @@ __all__ = ["HELP", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "pieces_for", "
 #: terminal width every line fits in
 WIDTH = 80
 
+#: a number leading an option's label (The Monolith's "9 Briar Barrow"), skipped when matching by name
+_LEADING_NUMBER = re.compile(r"^\d+\s+")
+
 HELP = """\
-Enter a move in stages: pick an option by its number or by name (a unique prefix is enough).
+Enter a move in stages: pick an option by its number in the list (1, 2, ..., not a hex
+or space number) or by name: a unique prefix is enough, and a number that leads the
+name may be left out (briar b chooses 9 Briar Barrow).
 Commands at any prompt:
   back     undo the last stage of this move      board    show the board again
   legend   what the board's marks mean           map      which spaces connect (The Monolith)
@@ -374,7 +380,12 @@ class StagedEntry:
                      if key in (x.lower() for x in self.pieces.aliases(self.game, self.state, fam.name, arg, v))]
             if exact:
                 return exact
-        return [v for v, label in opts if label.lower().replace(" ", "").startswith(key)]
+        hits = [v for v, label in opts if label.lower().replace(" ", "").startswith(key)]
+        if hits or key[:1].isdigit():
+            return hits
+        # a label led by the thing's own number ("9 Briar Barrow"): its name alone also names it
+        return [v for v, label in opts
+                if _LEADING_NUMBER.sub("", label, count=1).lower().replace(" ", "").startswith(key)]
 
     @staticmethod
     def _columns(lines: list[str]) -> str:

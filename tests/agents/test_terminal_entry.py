@@ -165,3 +165,27 @@ def test_arena_battle_narration_names_the_tile_that_hits_and_the_one_hit():
     pattern = re.compile(r"    (P[01] [A-Z][\w /'-]+|poison|the order) hits (P[01] [A-Z][\w /'-]+|an empty hex) "
                          r"for \d+(, absorbed by a Regeneration rune)?")
     assert all(pattern.fullmatch(line) for line in hits), hits
+
+
+def test_monolith_space_is_chosen_by_its_name_without_its_number():
+    """The space list reads "9 Briar Barrow"; a typed number is the place in the list, so the name alone (a
+    prefix, without the leading number) must choose it, and an ambiguous one is refused."""
+    env = _monolith_at(Sub.MARCH_STEP)
+    g, s = env.game, env.game_state
+    name = g.content.map.spaces
+    mask = env._current_mask()
+    near = neighbours(g, s, s.current, s.march_cur)
+    target = near[-1]
+    typed = name[target].name.lower()
+    out = []
+    inp = scripted([typed])
+    a = StagedEntry(g, s, mask, pieces_for(MONOLITH), s.current, inp, out.append).read()
+    assert g.layout.split(a)[1][-1] == target
+    first_word = name[near[0]].name.split()[0]
+    shared = [t for t in near if name[t].name.split()[0] == first_word]
+    if len(shared) > 1:
+        out = []
+        with pytest.raises(QuitGame):
+            StagedEntry(g, s, mask, pieces_for(MONOLITH), s.current, scripted([first_word, "quit"]),
+                        out.append).read()
+        assert f"{first_word!r} matches {len(shared)} options; type more of the name or its number" in out

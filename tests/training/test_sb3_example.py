@@ -14,11 +14,14 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_sb3_example_trains_and_evaluates_against_random(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "train_sb3.py"), "--steps", "256", "--warm-start", "64", "--games",
-         "4", "--workers", "2", "--out", str(tmp_path / "agent")], capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+        [sys.executable, str(ROOT / "examples" / "train_sb3.py"), "--steps", "256", "--warm-start", "500",
+         "--games", "4", "--workers", "2", "--out", str(tmp_path / "agent")], capture_output=True, text=True,
+        timeout=300, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    m = re.search(r"the agent won (\d+) of 4 games against random", proc.stdout)
+    m = re.search(r"the agent won (\d+) of 4 games against random = ", proc.stdout)
     assert m and 0 <= int(m.group(1)) <= 4, proc.stdout
+    assert ("MaskablePPO: 256 learner steps (PPO collects whole rollouts of 2,048 = 8 envs x 256, so 2,048)"
+            in proc.stdout)  # the rollout line then reads 2,048/256
     assert (tmp_path / "agent" / "model.zip").is_file()
     assert proc.stdout.count("the agent won") == 1  # the spawned workers did not re-run the script
 

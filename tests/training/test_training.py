@@ -177,6 +177,16 @@ def test_unknown_config_key_is_named_with_valid_keys(tmp_path):
         apply_overrides(validate({}), ["n_steps"])
 
 
+def test_a_game_config_key_given_as_a_top_level_override_says_where_it_goes():
+    with pytest.raises(TrainConfigError, match=r"unknown config key 'num_players' in override 'num_players=4' "
+                       r"\(num_players is a config key of the game monolith_arena_v0: --set "
+                       r"env_config.num_players=4\); valid keys: "):
+        apply_overrides(load_config(), ["num_players=4"])
+    with pytest.raises(TrainConfigError) as e:  # not a game key either: no hint
+        apply_overrides(load_config(), ["num_playerz=4"])
+    assert "env_config." not in str(e.value)
+
+
 def test_overrides_and_shipped_configs():
     cfg = apply_overrides(load_config(), ["env_config.reward_mode=win_loss", "learning_rate=1e-3", "n_envs=1"])
     assert cfg["env_config"]["reward_mode"] == "win_loss" and cfg["env_config"]["num_players"] == 2
@@ -184,7 +194,14 @@ def test_overrides_and_shipped_configs():
     shipped = sorted(CONFIG_DIR.glob("*.toml"))
     assert {p.name for p in shipped} >= {"monolith_arena_2p.toml", "monolith_arena_3p.toml",
                                           "monolith_arena_4p.toml"}
+    from training.az.config import load_az_config
+
     for p in shipped:
+        if p.name.startswith("az_"):  # the search-based recipe's configs (python -m training.az)
+            assert load_az_config(p)["env_id"] in monolith_envs.available_envs()
+            with pytest.raises(TrainConfigError, match="python -m training.az --config"):
+                load_config(p)
+            continue
         c = load_config(p)
         if _importable(c["env_id"]):
             env = monolith_envs.make(c["env_id"], **c["env_config"])  # the game accepts env_config

@@ -81,6 +81,20 @@ def test_bad_opponents_get_a_clear_error():
         gym.make(ARENA)
 
 
+def test_more_opponents_than_opponent_seats_is_refused():
+    """A list is cycled over the opponent seats, so extra agents would never play: say so instead."""
+    with pytest.raises(ConfigError, match=r"has 1 opponent seat\(s\), got 2 opponents .*sampler\(rng, k\)"):
+        SingleAgentEnv("monolith_arena_v0", ["heuristic", "random"])
+    with pytest.raises(ConfigError, match=r"has 1 opponent seat\(s\), got 2 opponents"):
+        gym.make(ARENA, opponents=["random", "random"])
+    with pytest.raises(ConfigError, match=r"1 player\(s\) has 0 opponent seat\(s\), got 1 opponents"):
+        SingleAgentEnv("monolith_strategy_v0", ["random"], {"num_players": 1})
+    env = SingleAgentEnv("monolith_arena_v0", ["random", "heuristic"], {"num_players": 3, "mode": "ffa"})
+    assert env.num_players == 3  # as many as the seats: fine
+    env = SingleAgentEnv("monolith_arena_v0", ["random"], {"num_players": 4, "mode": "ffa"})
+    assert env.num_players == 4  # fewer: cycled
+
+
 def test_spec_strings_need_no_repository_agents_package(monkeypatch):
     monkeypatch.setitem(sys.modules, "agents", None)  # import agents -> ImportError
     env = SingleAgentEnv("monolith_arena_v0", ["heuristic"], seat=0)
