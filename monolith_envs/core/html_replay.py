@@ -22,36 +22,13 @@ import difflib
 import html
 import json
 import re
-import struct
-import zlib
 from pathlib import Path
 from typing import Any, Callable
-
-import numpy as np
 
 from .outfiles import OutputPathError, check_output_file, write_text_atomic
 from .replay import EpisodeLog, replay_steps
 
-__all__ = ["episode_frames", "pack_frames", "png_bytes", "render_html", "write_html_replay"]
-
-
-def png_bytes(img: np.ndarray) -> bytes:
-    """Encode a ``uint8[H, W, 3]`` picture as PNG (8-bit RGB, no filter, zlib level 6).
-
-    Raises:
-        ValueError: not a ``uint8`` array of shape ``(H, W, 3)`` with ``H, W >= 1``.
-    """
-    img = np.asarray(img)
-    if img.dtype != np.uint8 or img.ndim != 3 or img.shape[2] != 3 or 0 in img.shape:
-        raise ValueError(f"png_bytes needs uint8[H, W, 3], got {img.dtype}{list(img.shape)}")
-    h, w, _ = img.shape
-    raw = b"".join(b"\x00" + img[y].tobytes() for y in range(h))
-
-    def chunk(tag: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
-
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
-            + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b""))
+__all__ = ["episode_frames", "pack_frames", "render_html", "write_html_replay"]
 
 
 def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:

@@ -25,7 +25,7 @@ import pytest
 import monolith_envs
 from agents import RandomAgent, play_match
 from monolith_envs.__main__ import main as cli
-from monolith_envs.core.html_replay import episode_frames, png_bytes
+from monolith_envs.core.html_replay import episode_frames
 from monolith_envs.core.replay import EpisodeLog, load_log
 
 
@@ -40,15 +40,6 @@ def game_log(tmp_path_factory):
     path = tmp_path_factory.mktemp("log") / "game.json"
     env.episode_log.save(path)
     return path, res
-
-
-def test_png_bytes_decodes_to_the_same_pixels():
-    from PIL import Image
-
-    img = np.random.default_rng(0).integers(0, 256, (7, 5, 3), dtype=np.uint8)
-    assert (np.asarray(Image.open(io.BytesIO(png_bytes(img)))) == img).all()
-    with pytest.raises(ValueError, match=r"uint8\[H, W, 3\]"):
-        png_bytes(np.zeros((4, 4), np.uint8))
 
 
 @pytest.fixture(scope="module")
