@@ -546,3 +546,45 @@ def test_evaluate_again_command_repeats_the_run_config_and_has_no_opponent_when_
     words = shlex.split(line)
     sets = words[words.index("--games") + 3::2]  # the values after each --set
     assert parse_settings(sets) == {"num_players": 4, "tower_weights": [1, 0, 3.5]}  # reads back as given
+
+
+def _strip_times(obj):
+    """The report without its wall-clock figures (seconds, rates), which vary from run to run."""
+    if isinstance(obj, dict):
+        return {k: _strip_times(v) for k, v in obj.items()
+                if not any(t in k for t in ("seconds", "per_s", "time", "date"))}
+    if isinstance(obj, list):
+        return [_strip_times(v) for v in obj]
+    return obj
+
+
+def test_a_seeded_training_run_gives_the_same_report_and_weights(tmp_path):
+    """Reproducibility on one machine: the same config and seed give the same report (games, win rates,
+    learning curve, warm-start figures) and the same final weights."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from training.train import main
+
+    env_id = "monolith_arena_v0"
+    reports, weights = [], []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        report = main([
+            "--set", f"env_id={env_id}", "--set", "env_config={}", "--set", "total_timesteps=256",
+            "--set", "n_steps=128", "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "n_envs=2",
+            "--set", "vec_env=dummy", "--set", "net_arch=[32]", "--set", "eval_every=128", "--set", "eval_games=4",
+            "--set", "final_eval_games=4", "--set", "eval_workers=1", "--set", "snapshot_every=128",
+            "--set", "opponent_mix={self = 1.0, random = 1.0}", "--set", "eval_opponents=['random']",
+            "--set", f"out_dir={out}", "--set", "name=run", "--set", "progress_bar=false",
+            "--set", "checkpoint_every=128", "--set", "pretrain_samples=64", "--set", "pretrain_targets=values",
+            "--set", "pretrain_epochs=1", "--set", "seed=7",
+        ])
+        reports.append(json.loads(json.dumps(report).replace(str(out), "OUT")))  # the same text but the folder
+        policy = MaskablePPO.load(out / "run" / "final_model.zip", device="cpu").policy
+        weights.append({k: v.clone() for k, v in policy.state_dict().items()})
+    a, b = (_strip_times(r) for r in reports)
+    assert a == b
+    assert a["final_eval"]["random"]["games"] == 4
+    assert weights[0].keys() == weights[1].keys()
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
