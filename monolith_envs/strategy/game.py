@@ -21,7 +21,7 @@ from .observe import Observer
 from .setup_game import new_state
 from .state import Kind, StrategyState, fast_clone
 from .table import TABLE
-from .turn import cast_checks, turn_reason
+from .turn import _fastmask, cast_checks, mask_context, turn_reason
 
 __all__ = ["StrategyGame"]
 
@@ -62,6 +62,8 @@ class StrategyGame(GameBase):
         R.off = Offsets(self.layout)
         R.END_TURN = R.off.END_TURN
         R.cast_checks = cast_checks(R)
+        R.mask_ctx = mask_context(R)  # None: the TURN lists in Python (no extension, or MONOLITH_ENVS_PURE_PYTHON=1)
+        self._mask_of = None if R.mask_ctx is None else _fastmask.mask_of  # the mask's bytes in C
         self.observer = Observer(R)
         self.obs_spec = self.observer.spec
         self.max_decisions = int(cfg["max_decisions"])
@@ -90,6 +92,9 @@ class StrategyGame(GameBase):
 
     def legal_mask(self, state: StrategyState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions of the decider (all False when terminal)."""
+        mask_of = self._mask_of
+        if mask_of is not None:
+            return np.frombuffer(mask_of(self.legal_list(state), self.layout.n), np.bool_)
         m = bytearray(self.layout.n)  # zeros; a few item writes cost less than numpy's list indexing
         for a in self.legal_list(state):
             m[a] = 1
