@@ -192,13 +192,19 @@ def t_line(R: Rules, s: StrategyState, t: dict, rng) -> None:
         t["rec"] = rec
     elif rec == "opp":
         t["rec"] = rec = [t.pop("opp")]
-    i = t["i"]
-    if i >= len(rec):
-        return
-    t["i"] = i + 1  # the popped task is pushed back as the continuation (nothing else holds it)
-    s.tasks.append(t)
-    # the ``rcp`` task runs at once: pushing it would pop it next, with no decision open in between
-    _rcp(R, s, {"t": "rcp", "src": t["src"], "ctx": t["ctx"], "r": rec[i], "nrec": len(rec)}, ln, rng)
+    tasks, src, ctx, nrec = s.tasks, t["src"], t["ctx"], len(rec)
+    while True:
+        i = t["i"]
+        if i >= nrec:
+            return
+        t["i"] = i + 1  # the popped task is pushed back as the continuation (nothing else holds it)
+        tasks.append(t)
+        # the ``rcp`` task runs at once: pushing it would pop it next, with no decision open in between
+        _rcp(R, s, {"t": "rcp", "src": src, "ctx": ctx, "r": rec[i], "nrec": nrec}, ln, rng)
+        # so does the continuation when it is back on top with no decision open (``run`` would pop it next)
+        if s.pending is not None or s.terminal or not tasks or tasks[-1] is not t:
+            return
+        tasks.pop()
 
 
 def t_rcp(R: Rules, s: StrategyState, t: dict, rng) -> None:
@@ -380,8 +386,38 @@ def keep_rune(s: StrategyState, p: int, cands: list, j: int) -> None:
 
 
 def move_sources(R: Rules, s: StrategyState, p: int) -> list:
-    """SOCKET_SRC options of move_die: p's non-reserved socketed dice with at least one destination."""
-    return [sid for sid, f in R.own_socketed(s, p) if any(d != sid for d in R.available(s, p, f, False))]
+    """SOCKET_SRC options of move_die: p's non-reserved socketed dice with at least one destination, as
+    ``own_socketed`` lists them (board sockets ascending, then private ones).  A die's own socket is never
+    among its destinations (it is occupied), so a die has one when its face may enter some empty socket
+    (:func:`_face_has_room`, once per face)."""
+    rows = R.geometry(s)[1]
+    seat, face = s.sock_seat, s.sock_face
+    dice = [(sid, face[sid]) for sid in range(52) if seat[sid] == p and not rows.get(sid, _NO_ROW)[1]]
+    for slot, pr in enumerate(s.priv[p]):
+        dice += [(PRIV0 + slot * 4 + i, f) for i, f in enumerate(pr["occ"]) if f]
+    room: dict = {}
+    out = []
+    for sid, f in dice:
+        ok = room.get(f)
+        if ok is None:
+            ok = room[f] = _face_has_room(R, s, p, f)
+        if ok:
+            out.append(sid)
+    return out
+
+
+def _face_has_room(R: Rules, s: StrategyState, p: int, f: int) -> bool:
+    """``bool(R.available(s, p, f, stacker=False))``: an empty, unblocked open board socket or an empty private
+    socket of p takes a die showing ``f``."""
+    seat, blocked = s.sock_seat, s.blocked
+    if any(seat[sid] < 0 and not blocked[sid] for sid in R.geometry(s)[3][f - 1]):
+        return True
+    board = R.content.board
+    for pr in s.priv[p]:
+        occ = pr["occ"]
+        if any(not occ[i] and (not req or req == f) for i, req in enumerate(board[pr["card"]].sockets)):
+            return True
+    return False
 
 
 def has_move_source(R: Rules, s: StrategyState, p: int) -> bool:
@@ -389,21 +425,12 @@ def has_move_source(R: Rules, s: StrategyState, p: int) -> bool:
     among p's non-reserved socketed dice has an empty socket it may enter.  A die's own socket is never
     among its destinations (it is occupied), so a destination is any socket ``available`` lists."""
     geo = R.geometry(s)
-    rows, by_face = geo[1], geo[3]
-    seat, face, blocked = s.sock_seat, s.sock_face, s.blocked
+    rows = geo[1]
+    seat, face = s.sock_seat, s.sock_face
     faces = {face[sid] for sid in range(52) if seat[sid] == p and not rows.get(sid, _NO_ROW)[1]}
-    privs = s.priv[p]
-    for pr in privs:
+    for pr in s.priv[p]:
         faces.update(f for f in pr["occ"] if f)
-    board = R.content.board
-    for f in faces:
-        if any(seat[sid] < 0 and not blocked[sid] for sid in by_face[f - 1]):
-            return True
-        for pr in privs:
-            occ = pr["occ"]
-            if any(not occ[i] and (not req or req == f) for i, req in enumerate(board[pr["card"]].sockets)):
-                return True
-    return False
+    return any(_face_has_room(R, s, p, f) for f in faces)
 
 
 _NO_ROW = (None, False)  # geometry rows entry of a socket that does not exist

@@ -94,7 +94,9 @@ class StrategyGame(GameBase):
         """``bool[layout.n]``: exactly the legal actions of the decider (all False when terminal)."""
         mask_of = self._mask_of
         if mask_of is not None:
-            return np.frombuffer(mask_of(self.legal_list(state), self.layout.n), np.bool_)
+            legal = state.legal_cache
+            return np.frombuffer(mask_of(self.legal_list(state) if legal is None else legal, self.layout.n),
+                                 np.bool_)
         m = bytearray(self.layout.n)  # zeros; a few item writes cost less than numpy's list indexing
         for a in self.legal_list(state):
             m[a] = 1
@@ -173,6 +175,8 @@ class StrategyGame(GameBase):
             ValueError: ``player`` is not a seat (an int or numpy integer in ``0 .. num_players - 1``; bools,
                 floats and strings are refused, as ``apply`` refuses them as actions).
         """
+        if type(player) is int and 0 <= player < self.num_players:  # the common case, without a call
+            return self.observer.observe(state, player)
         return self.observer.observe(state, check_seat(player, self.num_players))
 
     def render_text(self, state: StrategyState, viewer: int | None = None) -> str:

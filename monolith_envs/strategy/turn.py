@@ -202,7 +202,8 @@ def t_turn(R: Rules, s: StrategyState, t: dict | None, rng) -> None:
     decision open in between (after a place or set-aside without Immediate lines, and for the next turn
     player): the state at every decision is the same."""
     p = s.turn["player"]
-    legal = turn_mask_list(R, s)
+    ctx = R.mask_ctx
+    legal = _fastmask.turn_legal(ctx, s) if ctx is not None else turn_mask_python(R, s)  # turn_mask_list
     if len(legal) == 1 and legal[0] == R.END_TURN:
         end_turn(R, s)
         return
