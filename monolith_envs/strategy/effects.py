@@ -49,7 +49,18 @@ def win(s: StrategyState, p: int) -> None:
 
 # ---------------------------------------------------------------------------------------------- recipients
 def _totals(R: Rules, s: StrategyState, ctx: dict) -> dict:
-    return {q: sum(f) for q, f in R.dice_on(s, ctx["where"]).items()}
+    """``{seat: total of its faces}`` of the dice on the card at ``ctx["where"]`` (seats in ``dice_on``'s
+    order)."""
+    where = ctx["where"]
+    if type(where) is int:  # a board position: summed straight from the sockets
+        tot: dict = {}
+        seat, face = s.sock_seat, s.sock_face
+        for sid in range((where - 1) * 4, where * 4):
+            q = seat[sid]
+            if q >= 0:
+                tot[q] = tot.get(q, 0) + face[sid]
+        return tot
+    return {q: sum(f) for q, f in R.dice_on(s, where).items()}
 
 
 def board_selector(R: Rules, s: StrategyState, who: str, ctx: dict) -> list:
@@ -215,14 +226,17 @@ def t_rcp(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 def _rcp(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
     r = t["r"]
-    if not _cond_ok(R, s, ln, t["ctx"], r):
+    if ln.cond and not _cond_ok(R, s, ln, t["ctx"], r):
         return
     op = t  # becomes the ``op`` task: the record is fresh or popped, nothing else holds it
     op["t"] = "op"
     if ln.cost:
         offer(R, s, r, ln.cost, "cost", op, None, src=t["src"])
         return
-    _op_src(R, s, op, ln, rng)
+    _op(R, s, op, ln, rng)  # _op_src, without its call
+    pd = s.pending
+    if pd is not None and pd.get("src") is None:
+        pd["src"] = op["src"]
 
 
 def _victims(R: Rules, s: StrategyState, ln: Line, ctx: dict, r: int) -> list:
