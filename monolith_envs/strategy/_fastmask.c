@@ -40,6 +40,7 @@ typedef struct {
     unsigned char anytime[MAXK];
     signed char ncheck[MAXK];  /* -1: never castable */
     unsigned char check[MAXK][MAXCHECKS], arg[MAXK][MAXCHECKS];
+    PyObject *ints;  /* tuple of the ints 0 .. cast + K - 1: the listed actions, made once */
 } Ctx;
 
 static const char *CAPSULE = "monolith_strategy_mask_ctx";
@@ -48,6 +49,7 @@ static void ctx_free(PyObject *cap) {
     Ctx *c = (Ctx *)PyCapsule_GetPointer(cap, CAPSULE);
     if (!c) return;
     PyMem_Free(c->bsock); PyMem_Free(c->rsock); PyMem_Free(c->rres);
+    Py_XDECREF(c->ints);
     PyMem_Free(c);
 }
 
@@ -229,6 +231,18 @@ static PyObject *make_context(PyObject *self, PyObject *args) {
             c->check[k][j] = (unsigned char)code;
             c->arg[k][j] = (unsigned char)arg;
         }
+    }
+    if (c->place < 0 || c->set_aside < c->place + 6 * 60 || c->end_turn < c->set_aside + 6 || c->cast <= c->end_turn ||
+        c->cast > 1L << 20) {
+        PyErr_SetString(PyExc_ValueError, "make_context: codes must be ascending action family starts "
+                        "(PLACE + 360 <= SET_ASIDE, SET_ASIDE + 6 <= END_TURN < CAST)");
+        goto fail;
+    }
+    if (!(c->ints = PyTuple_New(c->cast + c->K))) goto fail;
+    for (long a = 0; a < c->cast + c->K; a++) {
+        PyObject *v = PyLong_FromLong(a);
+        if (!v) goto fail;
+        PyTuple_SET_ITEM(c->ints, a, v);
     }
     return cap;
 fail:
@@ -429,25 +443,33 @@ static PyObject *turn_legal(PyObject *self, PyObject *const *args, Py_ssize_t na
     Seq privs_all;
     TRY(field_seq(d, F_priv, &privs_all));
     TRY(sub(&privs_all, t.p, &t.privs));
+    if (t.privs.n > 2) {
+        PyErr_Format(PyExc_ValueError, "legal actions: priv of player %ld holds %zd Runes (at most 2)", t.p, t.privs.n);
+        goto fail;
+    }
     TRY(geometry(&t));
-    if (left >= 1) {
+    int anypool = t.pool[0] || t.pool[1] || t.pool[2] || t.pool[3] || t.pool[4] || t.pool[5];
+    if (left >= 1 && anypool) {
         int bump = stack && phase == c->phase_action;
+        /* the open sockets' state, read once: 0 free, 1 taken (or blocked), 2 a bump candidate (then its face) */
+        unsigned char st[NBOARD];
+        long bface[NBOARD];
+        for (long sid = 0; sid < NBOARD; sid++) {
+            if (t.req[sid] < 0) continue;
+            long q;
+            int b = at_truth(&t.blocked, sid);
+            TRY(b);
+            TRY(at(&t.seat, sid, &q));
+            st[sid] = b ? 1 : q < 0 ? 0 : (bump && q != t.p) ? 2 : 1;
+            if (st[sid] == 2) TRY(at(&t.face, sid, &bface[sid]));
+        }
         for (long f = 0; f < 6; f++) {
             if (!t.pool[f]) continue;
-            long fb = c->place + f * 60, x;
+            long fb = c->place + f * 60;
             for (long sid = 0; sid < NBOARD; sid++) {
                 signed char r = t.req[sid];
                 if (r < 0 || (r && r != f + 1)) continue;
-                long q;
-                TRY(at(&t.seat, sid, &q));
-                int b = at_truth(&t.blocked, sid);
-                TRY(b);
-                if (b) continue;
-                if (q < 0) acts[m++] = fb + sid;
-                else if (bump && q != t.p) {
-                    TRY(at(&t.face, sid, &x));
-                    if (x <= f) acts[m++] = fb + sid;
-                }
+                if (st[sid] == 0 || (st[sid] == 2 && bface[sid] <= f)) acts[m++] = fb + sid;
             }
             TRY(private_sockets(&t, f + 1, fb, acts, &m));
         }
@@ -480,8 +502,8 @@ static PyObject *turn_legal(PyObject *self, PyObject *const *args, Py_ssize_t na
     res = PyList_New(m);
     if (!res) goto fail;
     for (int i = 0; i < m; i++) {
-        PyObject *v = PyLong_FromLong(acts[i]);
-        if (!v) { Py_CLEAR(res); goto fail; }
+        PyObject *v = PyTuple_GET_ITEM(c->ints, acts[i]);  /* every listed action is below cast + K */
+        Py_INCREF(v);
         PyList_SET_ITEM(res, i, v);
     }
 fail:
