@@ -192,7 +192,8 @@ def t_line(R: Rules, s: StrategyState, t: dict, rng) -> None:
         return
     ln = get_line(R, t["src"])
     if rec is None:
-        rec = recipients(R, s, ln, t["ctx"])
+        ctx = t["ctx"]
+        rec = board_selector(R, s, ln.who, ctx) if ctx["c"] == BOARD else recipients(R, s, ln, ctx)
         if rec is None:  # chosen_opponent: the actor picks (docs §5.2)
             actor = t["ctx"]["actor"]
             then = dict(t, rec="opp")
