@@ -63,7 +63,6 @@ class StrategyGame(GameBase):
         R.END_TURN = R.off.END_TURN
         R.cast_checks = cast_checks(R)
         R.mask_ctx = mask_context(R)  # None: the TURN lists in Python (no extension, or MONOLITH_ENVS_PURE_PYTHON=1)
-        self._mask_of = None if R.mask_ctx is None else _fastmask.mask_of  # the mask's bytes in C
         self.observer = Observer(R)
         self.obs_spec = self.observer.spec
         self.max_decisions = int(cfg["max_decisions"])
@@ -92,11 +91,10 @@ class StrategyGame(GameBase):
 
     def legal_mask(self, state: StrategyState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions of the decider (all False when terminal)."""
-        mask_of = self._mask_of
-        if mask_of is not None:
+        if self.rules.mask_ctx is not None:  # the compiled lists are used: the mask's bytes in C too
             legal = state.legal_cache
-            return np.frombuffer(mask_of(self.legal_list(state) if legal is None else legal, self.layout.n),
-                                 np.bool_)
+            return np.frombuffer(_fastmask.mask_of(self.legal_list(state) if legal is None else legal,
+                                                   self.layout.n), np.bool_)
         m = bytearray(self.layout.n)  # zeros; a few item writes cost less than numpy's list indexing
         for a in self.legal_list(state):
             m[a] = 1

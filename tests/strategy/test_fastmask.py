@@ -120,7 +120,8 @@ def test_copied_and_pickled_games_rebuild_the_context():
 
 def test_pure_python_variable_forces_the_python_lists():
     code = ("from monolith_envs.strategy.game import StrategyGame; g = StrategyGame({}); "
-            "print(g.rules.mask_ctx is None, g._mask_of is None)")
+            "import numpy as np; s = g.initial_state(np.random.default_rng(0)); "
+            "print(g.rules.mask_ctx is None, np.flatnonzero(g.legal_mask(s)).tolist() == g.legal_list(s))")
     env = dict(os.environ, **{PURE_PYTHON_ENV: "1"})
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
