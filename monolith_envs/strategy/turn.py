@@ -9,6 +9,7 @@ from itertools import compress
 from . import effects
 from .board import PRIV0, Rules
 from .effects import has_move_source, push_lines
+from .observe import PURE_PYTHON_ENV
 from .state import Kind, Phase, Side, StrategyState
 
 try:  # the optional compiled TURN lists (setup.py builds it); turn_mask_python is the reference
@@ -112,7 +113,7 @@ def mask_context(R: Rules, compiled: bool | None = None):
         RuntimeError: ``compiled`` is True and the extension is not built.
     """
     if compiled is None:
-        compiled = _fastmask is not None and os.environ.get("MONOLITH_ENVS_PURE_PYTHON", "") != "1"
+        compiled = _fastmask is not None and os.environ.get(PURE_PYTHON_ENV, "") != "1"
     elif compiled and _fastmask is None:
         raise RuntimeError("the compiled legal-action lists monolith_envs.strategy._fastmask are not built "
                            "(reinstall with a C compiler: pip install -e .)")
