@@ -1,7 +1,8 @@
 """Build of the optional compiled parts (the project metadata is in ``pyproject.toml``).
 
 ``monolith_envs.arena._fastobs``, ``monolith_envs.strategy._fastobs`` and ``monolith_envs.the_monolith._fastobs``
-build the Monolith Arena, Monolith Strategy and The Monolith observations in C. They are optional: when no C
+build the Monolith Arena, Monolith Strategy and The Monolith observations in C; ``monolith_envs.strategy._fastmask``
+builds Monolith Strategy's TURN legal-action lists. They are optional: when no C
 compiler is available the install goes on and the envs use the equivalent pure-Python code.
 """
 
@@ -19,6 +20,11 @@ setup(
             "monolith_envs.strategy._fastobs",
             sources=["monolith_envs/strategy/_fastobs.c"],
             depends=["monolith_envs/strategy/_fastobs_values.h"],
+            optional=True,
+        ),
+        Extension(
+            "monolith_envs.strategy._fastmask",
+            sources=["monolith_envs/strategy/_fastmask.c"],
             optional=True,
         ),
         Extension(

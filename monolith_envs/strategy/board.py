@@ -87,6 +87,22 @@ class Rules:
         self.order_cache = [[(p + i) % n for i in range(n)] for p in range(n)]
         self._geo: dict = {}
         self._layouts: dict = {}
+        self.mask_ctx = None  # the compiled TURN lists' context (turn.mask_context), set by the game
+
+    def __getstate__(self) -> dict:
+        """Copy and pickle support: the compiled context (a capsule) is not copied; the copy builds its own."""
+        state = self.__dict__.copy()
+        state["mask_ctx"] = None
+        state["_mask_compiled"] = self.mask_ctx is not None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        compiled = state.pop("_mask_compiled", False)
+        self.__dict__.update(state)
+        if compiled:
+            from .turn import _fastmask, mask_context  # turn imports this module
+
+            self.mask_ctx = mask_context(self) if _fastmask is not None else None
 
     # ------------------------------------------------------------------ seats
     def order(self, s: StrategyState) -> list:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.resources
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..core.content import ContentError, load_toml, load_toml_resource
@@ -114,11 +115,11 @@ class BoardCard:
     effect: tuple
     setup: tuple
 
-    @property
+    @cached_property  # read at every place and resolution: worked out once per card
     def immediate(self) -> bool:
         return self.keyword in ("immediate", "immediate_attack")
 
-    @property
+    @cached_property
     def attack(self) -> bool:
         return self.keyword in ("attack", "immediate_attack")
 

@@ -49,7 +49,18 @@ def win(s: StrategyState, p: int) -> None:
 
 # ---------------------------------------------------------------------------------------------- recipients
 def _totals(R: Rules, s: StrategyState, ctx: dict) -> dict:
-    return {q: sum(f) for q, f in R.dice_on(s, ctx["where"]).items()}
+    """``{seat: total of its faces}`` of the dice on the card at ``ctx["where"]`` (seats in ``dice_on``'s
+    order)."""
+    where = ctx["where"]
+    if type(where) is int:  # a board position: summed straight from the sockets
+        tot: dict = {}
+        seat, face = s.sock_seat, s.sock_face
+        for sid in range((where - 1) * 4, where * 4):
+            q = seat[sid]
+            if q >= 0:
+                tot[q] = tot.get(q, 0) + face[sid]
+        return tot
+    return {q: sum(f) for q, f in R.dice_on(s, where).items()}
 
 
 def board_selector(R: Rules, s: StrategyState, who: str, ctx: dict) -> list:
@@ -181,7 +192,8 @@ def t_line(R: Rules, s: StrategyState, t: dict, rng) -> None:
         return
     ln = get_line(R, t["src"])
     if rec is None:
-        rec = recipients(R, s, ln, t["ctx"])
+        ctx = t["ctx"]
+        rec = board_selector(R, s, ln.who, ctx) if ctx["c"] == BOARD else recipients(R, s, ln, ctx)
         if rec is None:  # chosen_opponent: the actor picks (docs §5.2)
             actor = t["ctx"]["actor"]
             then = dict(t, rec="opp")
@@ -192,13 +204,19 @@ def t_line(R: Rules, s: StrategyState, t: dict, rng) -> None:
         t["rec"] = rec
     elif rec == "opp":
         t["rec"] = rec = [t.pop("opp")]
-    i = t["i"]
-    if i >= len(rec):
-        return
-    t["i"] = i + 1  # the popped task is pushed back as the continuation (nothing else holds it)
-    s.tasks.append(t)
-    # the ``rcp`` task runs at once: pushing it would pop it next, with no decision open in between
-    _rcp(R, s, {"t": "rcp", "src": t["src"], "ctx": t["ctx"], "r": rec[i], "nrec": len(rec)}, ln, rng)
+    tasks, src, ctx, nrec = s.tasks, t["src"], t["ctx"], len(rec)
+    while True:
+        i = t["i"]
+        if i >= nrec:
+            return
+        t["i"] = i + 1  # the popped task is pushed back as the continuation (nothing else holds it)
+        tasks.append(t)
+        # the ``rcp`` task runs at once: pushing it would pop it next, with no decision open in between
+        _rcp(R, s, {"t": "rcp", "src": src, "ctx": ctx, "r": rec[i], "nrec": nrec}, ln, rng)
+        # so does the continuation when it is back on top with no decision open (``run`` would pop it next)
+        if s.pending is not None or s.terminal or not tasks or tasks[-1] is not t:
+            return
+        tasks.pop()
 
 
 def t_rcp(R: Rules, s: StrategyState, t: dict, rng) -> None:
@@ -209,14 +227,17 @@ def t_rcp(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 def _rcp(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
     r = t["r"]
-    if not _cond_ok(R, s, ln, t["ctx"], r):
+    if ln.cond and not _cond_ok(R, s, ln, t["ctx"], r):
         return
     op = t  # becomes the ``op`` task: the record is fresh or popped, nothing else holds it
     op["t"] = "op"
     if ln.cost:
         offer(R, s, r, ln.cost, "cost", op, None, src=t["src"])
         return
-    _op_src(R, s, op, ln, rng)
+    _op(R, s, op, ln, rng)  # _op_src, without its call
+    pd = s.pending
+    if pd is not None and pd.get("src") is None:
+        pd["src"] = op["src"]
 
 
 def _victims(R: Rules, s: StrategyState, ln: Line, ctx: dict, r: int) -> list:
@@ -380,8 +401,38 @@ def keep_rune(s: StrategyState, p: int, cands: list, j: int) -> None:
 
 
 def move_sources(R: Rules, s: StrategyState, p: int) -> list:
-    """SOCKET_SRC options of move_die: p's non-reserved socketed dice with at least one destination."""
-    return [sid for sid, f in R.own_socketed(s, p) if any(d != sid for d in R.available(s, p, f, False))]
+    """SOCKET_SRC options of move_die: p's non-reserved socketed dice with at least one destination, as
+    ``own_socketed`` lists them (board sockets ascending, then private ones).  A die's own socket is never
+    among its destinations (it is occupied), so a die has one when its face may enter some empty socket
+    (:func:`_face_has_room`, once per face)."""
+    rows = R.geometry(s)[1]
+    seat, face = s.sock_seat, s.sock_face
+    dice = [(sid, face[sid]) for sid in range(52) if seat[sid] == p and not rows.get(sid, _NO_ROW)[1]]
+    for slot, pr in enumerate(s.priv[p]):
+        dice += [(PRIV0 + slot * 4 + i, f) for i, f in enumerate(pr["occ"]) if f]
+    room: dict = {}
+    out = []
+    for sid, f in dice:
+        ok = room.get(f)
+        if ok is None:
+            ok = room[f] = _face_has_room(R, s, p, f)
+        if ok:
+            out.append(sid)
+    return out
+
+
+def _face_has_room(R: Rules, s: StrategyState, p: int, f: int) -> bool:
+    """``bool(R.available(s, p, f, stacker=False))``: an empty, unblocked open board socket or an empty private
+    socket of p takes a die showing ``f``."""
+    seat, blocked = s.sock_seat, s.blocked
+    if any(seat[sid] < 0 and not blocked[sid] for sid in R.geometry(s)[3][f - 1]):
+        return True
+    board = R.content.board
+    for pr in s.priv[p]:
+        occ = pr["occ"]
+        if any(not occ[i] and (not req or req == f) for i, req in enumerate(board[pr["card"]].sockets)):
+            return True
+    return False
 
 
 def has_move_source(R: Rules, s: StrategyState, p: int) -> bool:
@@ -389,21 +440,12 @@ def has_move_source(R: Rules, s: StrategyState, p: int) -> bool:
     among p's non-reserved socketed dice has an empty socket it may enter.  A die's own socket is never
     among its destinations (it is occupied), so a destination is any socket ``available`` lists."""
     geo = R.geometry(s)
-    rows, by_face = geo[1], geo[3]
-    seat, face, blocked = s.sock_seat, s.sock_face, s.blocked
+    rows = geo[1]
+    seat, face = s.sock_seat, s.sock_face
     faces = {face[sid] for sid in range(52) if seat[sid] == p and not rows.get(sid, _NO_ROW)[1]}
-    privs = s.priv[p]
-    for pr in privs:
+    for pr in s.priv[p]:
         faces.update(f for f in pr["occ"] if f)
-    board = R.content.board
-    for f in faces:
-        if any(seat[sid] < 0 and not blocked[sid] for sid in by_face[f - 1]):
-            return True
-        for pr in privs:
-            occ = pr["occ"]
-            if any(not occ[i] and (not req or req == f) for i, req in enumerate(board[pr["card"]].sockets)):
-                return True
-    return False
+    return any(_face_has_room(R, s, p, f) for f in faces)
 
 
 _NO_ROW = (None, False)  # geometry rows entry of a socket that does not exist

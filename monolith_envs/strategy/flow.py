@@ -196,15 +196,13 @@ def t_pp_fire(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 
 def _first_die(seat: list, start: int, n: int) -> int:
-    """The first board socket id >= ``start`` holding a die (``sock_seat`` entry 0..n-1), or 52: one C-level
-    ``list.index`` search per seat."""
-    best = 52
-    for q in range(n):
-        try:
-            best = seat.index(q, start, best)
-        except ValueError:
-            pass
-    return best
+    """The first board socket id >= ``start`` holding a die (``sock_seat`` entry 0..n-1), or 52.  A plain
+    scan: over a whole resolution it visits each socket once (a ``list.index`` search per seat cost a raised
+    ValueError for every seat without a die further on)."""
+    for sid in range(start, 52):
+        if 0 <= seat[sid] < n:
+            return sid
+    return 52
 
 
 def t_res_pos(R: Rules, s: StrategyState, t: dict, rng) -> None:

@@ -21,7 +21,7 @@ from .observe import Observer
 from .setup_game import new_state
 from .state import Kind, StrategyState, fast_clone
 from .table import TABLE
-from .turn import cast_checks, turn_reason
+from .turn import _fastmask, cast_checks, mask_context, turn_reason
 
 __all__ = ["StrategyGame"]
 
@@ -62,6 +62,7 @@ class StrategyGame(GameBase):
         R.off = Offsets(self.layout)
         R.END_TURN = R.off.END_TURN
         R.cast_checks = cast_checks(R)
+        R.mask_ctx = mask_context(R)  # None: the TURN lists in Python (no extension, or MONOLITH_ENVS_PURE_PYTHON=1)
         self.observer = Observer(R)
         self.obs_spec = self.observer.spec
         self.max_decisions = int(cfg["max_decisions"])
@@ -90,6 +91,10 @@ class StrategyGame(GameBase):
 
     def legal_mask(self, state: StrategyState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions of the decider (all False when terminal)."""
+        if self.rules.mask_ctx is not None:  # the compiled lists are used: the mask's bytes in C too
+            legal = state.legal_cache
+            return np.frombuffer(_fastmask.mask_of(self.legal_list(state) if legal is None else legal,
+                                                   self.layout.n), np.bool_)
         m = bytearray(self.layout.n)  # zeros; a few item writes cost less than numpy's list indexing
         for a in self.legal_list(state):
             m[a] = 1
@@ -168,6 +173,8 @@ class StrategyGame(GameBase):
             ValueError: ``player`` is not a seat (an int or numpy integer in ``0 .. num_players - 1``; bools,
                 floats and strings are refused, as ``apply`` refuses them as actions).
         """
+        if type(player) is int and 0 <= player < self.num_players:  # the common case, without a call
+            return self.observer.observe(state, player)
         return self.observer.observe(state, check_seat(player, self.num_players))
 
     def render_text(self, state: StrategyState, viewer: int | None = None) -> str:

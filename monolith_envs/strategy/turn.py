@@ -3,14 +3,22 @@
 
 from __future__ import annotations
 
+import os
 from itertools import compress
 
 from . import effects
 from .board import PRIV0, Rules
 from .effects import has_move_source, push_lines
-from .state import Kind, StrategyState
+from .observe import PURE_PYTHON_ENV
+from .state import Kind, Phase, Side, StrategyState
 
-__all__ = ["turn_mask_list", "turn_apply", "castable", "cast_checks", "start_turn", "end_turn", "t_turn"]
+try:  # the optional compiled TURN lists (setup.py builds it); turn_mask_python is the reference
+    from . import _fastmask
+except ImportError:  # pragma: no cover - built without a C compiler
+    _fastmask = None
+
+__all__ = ["turn_mask_list", "turn_mask_python", "turn_apply", "castable", "cast_checks", "mask_checks",
+           "mask_context", "start_turn", "end_turn", "t_turn"]
 
 # ops whose castability depends on the position (docs §4.12); every other op is always castable
 _STATE_OPS = frozenset(("reroll", "adjust_face", "set_face", "move_die", "block_socket", "gain_die",
@@ -66,6 +74,58 @@ def cast_checks(R: Rules) -> list:
     return out
 
 
+# castability checks of the compiled TURN lists (the codes of _fastmask.c's CHECK_* enum)
+CHECK_POOL, CHECK_POOL_NOT_FACE, CHECK_MOVE, CHECK_BLOCK, CHECK_SOURCE_DIE, CHECK_RUNE, CHECK_PRIMUS = range(7)
+
+
+def _check_code(ln) -> tuple:
+    """The ``(check, argument)`` pair that decides :func:`_line_ok` for a line of :func:`cast_checks`."""
+    op = ln.op
+    if op == "reroll" or op == "adjust_face":
+        return CHECK_POOL, 0
+    if op == "set_face":  # cast_checks keeps only who == "self", where != "socketed"
+        return (CHECK_POOL_NOT_FACE, ln.face) if ln.face else (CHECK_POOL, 0)
+    if op == "move_die":
+        return CHECK_MOVE, 0
+    if op == "block_socket":
+        return CHECK_BLOCK, 0
+    if op == "gain_die":
+        return CHECK_SOURCE_DIE, 0
+    if op == "secret_rune":
+        return CHECK_RUNE, 0
+    if op == "take_primus" and not ln.lock:
+        return CHECK_PRIMUS, 0
+    raise ValueError(f"no castability check for a {op!r} line")  # pragma: no cover - cast_checks filters
+
+
+def mask_checks(R: Rules) -> list:
+    """Per action kind: None (never castable, as :func:`cast_checks`) or the list of ``(check, argument)``
+    pairs of its position-dependent lines, for the compiled TURN lists."""
+    return [None if lines is None else [_check_code(ln) for ln in lines] for lines in R.cast_checks]
+
+
+def mask_context(R: Rules, compiled: bool | None = None):
+    """The compiled TURN lists' context (a capsule) for ``R`` (``R.cast_checks`` and ``R.off`` set), or None
+    when they are not used: the extension is not built, or ``compiled`` is False, or (``compiled`` None)
+    the environment variable ``MONOLITH_ENVS_PURE_PYTHON`` is ``1``.
+
+    Raises:
+        RuntimeError: ``compiled`` is True and the extension is not built.
+    """
+    if compiled is None:
+        compiled = _fastmask is not None and os.environ.get(PURE_PYTHON_ENV, "") != "1"
+    elif compiled and _fastmask is None:
+        raise RuntimeError("the compiled legal-action lists monolith_envs.strategy._fastmask are not built "
+                           "(reinstall with a C compiler: pip install -e .)")
+    if not compiled:
+        return None
+    c, o = R.content, R.off
+    return _fastmask.make_context((o.PLACE, o.SET_ASIDE, o.END_TURN, o.CAST, int(Phase.ACTION), int(Side.EXALTED)),
+                                  [list(b.sockets) for b in c.board], [list(rc.sockets) for rc in c.round_cards],
+                                  [bool(rc.reserved) for rc in c.round_cards], [bool(x) for x in R.anytime],
+                                  mask_checks(R))
+
+
 def castable(R: Rules, s: StrategyState, p: int, k: int) -> bool:
     """True when seat p (the turn player) may cast kind k now."""
     tn = s.turn
@@ -80,8 +140,25 @@ def castable(R: Rules, s: StrategyState, p: int, k: int) -> bool:
 
 
 def turn_mask_list(R: Rules, s: StrategyState, pd: dict | None = None) -> list:
-    """Legal TURN actions (flat indexes), ascending (``pd``, the open decision, is not needed: the turn
-    record says everything; it makes this the decision table's mask function)."""
+    """Legal TURN actions (flat indexes, ``list`` of ``int``), ascending (``pd``, the open decision, is not
+    needed: the turn record says everything; it makes this the decision table's mask function).
+
+    Computed by the compiled ``_fastmask.turn_legal`` when ``R.mask_ctx`` holds its context (see
+    :func:`mask_context`), else by :func:`turn_mask_python`; both give the same list
+    (``tests/strategy/test_fastmask.py``).
+
+    Raises:
+        TypeError, IndexError, KeyError, AttributeError: a malformed state (the compiled code names the field).
+    """
+    ctx = R.mask_ctx
+    if ctx is not None:
+        return _fastmask.turn_legal(ctx, s)
+    return turn_mask_python(R, s)
+
+
+def turn_mask_python(R: Rules, s: StrategyState, pd: dict | None = None) -> list:
+    """:func:`turn_mask_list` in pure Python: the reference of the compiled version (docs §4.6, §4.7,
+    §4.12)."""
     o = R.off
     p = s.turn["player"]
     tn = s.turn
@@ -126,7 +203,8 @@ def t_turn(R: Rules, s: StrategyState, t: dict | None, rng) -> None:
     decision open in between (after a place or set-aside without Immediate lines, and for the next turn
     player): the state at every decision is the same."""
     p = s.turn["player"]
-    legal = turn_mask_list(R, s)
+    ctx = R.mask_ctx
+    legal = _fastmask.turn_legal(ctx, s) if ctx is not None else turn_mask_python(R, s)  # turn_mask_list
     if len(legal) == 1 and legal[0] == R.END_TURN:
         end_turn(R, s)
         return
