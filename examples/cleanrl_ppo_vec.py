@@ -71,11 +71,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--vf-coef", type=bounded(float, 0.0, 10.0), default=0.5)
     p.add_argument("--max-grad-norm", type=bounded(float, 0.0, 1e6), default=0.5)
     p.add_argument("--hidden", type=bounded(int, 1, 4096), default=128, help="width of the two hidden layers")
+    p.add_argument("--warm-states", type=bounded(int, 0, 100_000), default=20_000,
+                   help="warm start: decision states scored with the game heuristic's state value of every legal "
+                        "action, the policy fitted to softmax(value / --warm-tau) before PPO (0: start from scratch)")
+    p.add_argument("--warm-tau", type=bounded(float, 1e-4, 100.0), default=0.02,
+                   help="temperature of the warm start's soft targets (smaller: closer to the best action)")
+    p.add_argument("--warm-epochs", type=bounded(int, 1, 1000), default=10, help="passes over the warm-start states")
+    p.add_argument("--warm-lr", type=bounded(float, 1e-7, 1.0), default=1e-3, help="Adam step of the warm start")
     p.add_argument("--eval-games", type=bounded(int, 0, 100_000), default=200, help="games against random at the end")
     p.add_argument("--eval-policy", choices=["greedy", "sample"], default="greedy",
                    help="how the evaluated policy picks: its most likely legal action, or a draw from it")
     p.add_argument("--save", type=Path, metavar="PATH", help="save the network's weights (torch state dict)")
-    p.add_argument("--load", type=Path, metavar="PATH", help="start from saved weights")
+    p.add_argument("--load", type=Path, metavar="PATH", help="start from saved weights (no warm start)")
     p.add_argument("--eval-every", type=bounded(int, 0, 10**6), default=0, help="also evaluate every N updates (0: only at the end)")
     p.add_argument("--threads", type=bounded(int, 1, 256), default=1, help="torch CPU threads")
     p.add_argument("--json", type=Path, metavar="PATH", help="write the settings and the win-rate curve")
@@ -138,6 +145,119 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     counts = np.bincount(flat // n, minlength=n_envs)
     pick = (rng.random(n_envs) * counts).astype(np.int64)
     return flat[np.cumsum(counts) - counts + pick] - np.arange(n_envs) * n
+
+
+def collect_warm_states(game, value_fn, n_states: int, rng: np.random.Generator, label_share: float = 0.25):
+    """Decision states scored with ``value_fn`` for every legal action (the warm start's data).
+
+    Games are played from ``game.initial_state(rng)``; in each game one seat drawn at random (or none) plays
+    the one-ply greedy policy on ``value_fn`` and the others play uniformly at random. Every decision of the
+    greedy seat with more than one legal action is kept, and each such decision of the other seats with
+    probability ``label_share``: every legal action is applied to a clone and scored by
+    ``value_fn(game, child)[seat]``.
+
+    Returns:
+        ``(obs float16[n_states, m], masks bool[n_states, n], values float32[n_states, n])``: the acting
+        seat's observation, the legal mask and the score of each legal action (0 where illegal).
+    """
+    m, n, P = game.obs_spec.size, game.layout.n, game.num_players
+    obs = np.zeros((n_states, m), np.float16)
+    masks = np.zeros((n_states, n), bool)
+    values = np.zeros((n_states, n), np.float32)
+    k = 0
+    while k < n_states:
+        state = game.initial_state(rng)
+        greedy = int(rng.integers(P + 1))  # P: every seat plays at random
+        for _ in range(game.max_decisions):
+            if k == n_states or game.is_terminal(state):
+                break
+            seat = game.current_player(state)
+            mask = game.legal_mask(state)
+            legal = np.flatnonzero(mask)
+            action = int(legal[rng.integers(legal.size)])
+            if legal.size > 1 and (seat == greedy or rng.random() < label_share):
+                scores = []
+                for a in legal:
+                    child = game.clone(state)
+                    game.apply(child, int(a), rng)
+                    scores.append(float(value_fn(game, child)[seat]))
+                obs[k], masks[k], values[k, legal] = game.observe(state, seat), mask, scores
+                k += 1
+                if seat == greedy:
+                    action = int(legal[int(np.argmax(scores))])
+            game.apply(state, action, rng)
+    return obs, masks, values
+
+
+def distill(agent: "Agent", obs: np.ndarray, masks: np.ndarray, values: np.ndarray, tau: float, epochs: int,
+            lr: float, rng: np.random.Generator, batch: int = 256) -> dict:
+    """Fit the policy head (and trunk) to ``softmax(values / tau)`` over the legal actions, in place: the
+    cross-entropy to that soft target, Adam with step ``lr``, ``epochs`` passes over all but a held-out tenth
+    of the states (arrays as returned by :func:`collect_warm_states`).
+
+    Returns:
+        ``{"states", "loss" (mean of the last pass), "holdout_best" (share of held-out states whose most
+        likely action has the best value)}``.
+    """
+    n = len(obs)
+    order = rng.permutation(n)
+    hold, fit = order[: n // 10], order[n // 10:]
+    optimizer = torch.optim.Adam(agent.parameters(), lr=lr, eps=1e-5)
+
+    def tensors(idx):
+        mask = torch.from_numpy(masks[idx])
+        target = torch.softmax(torch.from_numpy(values[idx] / tau).masked_fill(~mask, -1e9), dim=1)
+        return torch.from_numpy(obs[idx].astype(np.float32)), mask, target
+
+    losses = []
+    for _ in range(epochs):
+        losses = []
+        perm = fit[rng.permutation(len(fit))]
+        for s in range(0, len(perm), batch):
+            x, mask, target = tensors(perm[s:s + batch])
+            logp = torch.log_softmax(agent.actor(agent.trunk(x)).masked_fill(~mask, -1e8), dim=1)
+            loss = -(target * logp).sum(1).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
+            optimizer.step()
+            losses.append(loss.item())
+    best = 0
+    with torch.no_grad():
+        for s in range(0, len(hold), 1024):
+            idx = hold[s:s + 1024]
+            x, mask, _ = tensors(idx)
+            pick = agent.actor(agent.trunk(x)).masked_fill(~mask, -1e8).argmax(1).numpy()
+            got = values[idx, pick]
+            top = np.where(masks[idx], values[idx], -np.inf).max(1)
+            best += int((got >= top - 1e-6).sum())
+    return {"states": n, "loss": float(np.mean(losses)) if losses else float("nan"),
+            "holdout_best": best / max(len(hold), 1)}
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval ``(low, high)`` of a win rate of ``wins`` out of ``games`` (``(0, 1)``
+    for no game)."""
+    if games <= 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * np.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return float(centre - half), float(centre + half)
+
+
+def eval_seed(args: argparse.Namespace) -> int:
+    """The base seed of the evaluation games: ``10**6`` (the same games in every run) unless the training
+    games could reach it; then the first seed after them. Training slot ``i`` plays its ``k``-th game with
+    seed ``seed + i + N * k`` and a game takes at least one decision, so every training seed is below
+    ``seed + N + total_decisions``; the evaluation uses ``min(eval_games, 64) * ceil(eval_games / 64)``
+    seeds from its base."""
+    n = max(1, min(args.eval_games, 64))
+    used = n * -(-args.eval_games // n)
+    train_end = args.seed + args.num_envs + args.total_decisions  # exclusive bound of the training seeds
+    if 10**6 + used <= args.seed or 10**6 >= train_end:
+        return 10**6
+    return train_end
 
 
 @torch.no_grad()
@@ -210,22 +330,44 @@ def advantages(rewards, ended, seats, values, last_values, gamma: float, lam: fl
 
 
 def train(args: argparse.Namespace) -> dict:
+    t_start = time.perf_counter()
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     T, N = args.num_steps, args.num_envs
-    curve, stats = [], []
+    curve, stats, warm = [], [], None
     with monolith_envs.make_vec(args.env, N, workers=args.workers, **args.config) as vec:
         P, m, n = vec.num_players, vec.obs_size, vec.num_actions
         agent = Agent(m, n, args.hidden)
         if args.load:
             agent.load_state_dict(torch.load(args.load, weights_only=True))
+        seed_eval = eval_seed(args)
+
+        def report(label: str, decisions: int, phase: str) -> None:
+            result = evaluate(agent, args, args.eval_games, seed=seed_eval)
+            low, high = wilson(result["wins"], result["games"])
+            curve.append({"decisions": decisions, "phase": phase, **result, "wilson_low": low, "wilson_high": high})
+            print(f"{label}: {result['wins']}/{result['games']} wins against random ({100 * result['win_rate']:.1f}%, "
+                  f"95% Wilson {100 * low:.1f}-{100 * high:.1f}%, {phase})", flush=True)
+
+        if args.eval_games:
+            report("update 0", 0, "loaded" if args.load else "untrained")
+        if args.warm_states and not args.load:
+            from monolith_envs.agents.heuristics import value_fn_for
+
+            t_warm = time.perf_counter()
+            data = collect_warm_states(vec.game, value_fn_for(args.env), args.warm_states,
+                                       np.random.default_rng([args.seed, 1]))
+            t_fit = time.perf_counter()
+            warm = distill(agent, *data, tau=args.warm_tau, epochs=args.warm_epochs, lr=args.warm_lr, rng=rng)
+            del data
+            warm.update(collect_seconds=t_fit - t_warm, fit_seconds=time.perf_counter() - t_fit)
+            print(f"warm start: {warm['states']} states scored in {warm['collect_seconds']:.0f} s, fitted in "
+                  f"{warm['fit_seconds']:.0f} s (loss {warm['loss']:.3f}; the best-valued action is the most likely "
+                  f"on {100 * warm['holdout_best']:.1f}% of held-out states)", flush=True)
+            if args.eval_games:
+                report("warm start", 0, "warm start")
         optimizer = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)
-        start = evaluate(agent, args, args.eval_games, seed=10**6) if args.eval_games else None
-        if start:
-            print(f"update 0: {start['wins']}/{start['games']} wins against random ({100 * start['win_rate']:.1f}%, "
-                  f"{'loaded' if args.load else 'untrained'})", flush=True)
-            curve.append({"decisions": 0, **start})
         obs = torch.zeros((T, N, m))
         masks = torch.zeros((T, N, n), dtype=torch.bool)
         actions = torch.zeros((T, N), dtype=torch.long)
@@ -285,14 +427,14 @@ def train(args: argparse.Namespace) -> dict:
                   f"value loss {v_loss.item():.3f}, entropy {entropy.mean().item():.2f}", flush=True)
             last_update = update == updates
             if args.eval_games and (last_update or (args.eval_every and update % args.eval_every == 0)):
-                result = evaluate(agent, args, args.eval_games, seed=10**6)
-                curve.append({"decisions": decisions, **result})
-                print(f"update {update}: {result['wins']}/{result['games']} wins against random "
-                      f"({100 * result['win_rate']:.1f}%)", flush=True)
+                report(f"update {update}", decisions, "ppo")
         if args.save:
             torch.save(agent.state_dict(), args.save)
     summary = {"env": args.env, "config": args.config, "seed": args.seed, "total_decisions": updates * T * N,
-               "seconds": time.perf_counter() - t0, "curve": curve, "updates": stats}
+               "seconds": time.perf_counter() - t0, "total_seconds": time.perf_counter() - t_start,
+               "warm_start": warm, "curve": curve, "updates": stats}
+    print(f"done in {summary['total_seconds']:.0f} s ({summary['seconds']:.0f} s of PPO with its evaluations)",
+          flush=True)
     if args.json:
         args.json.write_text(json.dumps(summary, indent=1))
     return summary

@@ -1,6 +1,9 @@
 """examples/cleanrl_ppo_vec.py runs end to end on a tiny budget and learns something measurable: with its
 fixed seeds, the greedy policy wins more of the same 40 evaluation games against random after 4,096
-training decisions than before, and the policy's entropy falls; bad arguments give one error line."""
+training decisions than before, and the policy's entropy falls; the warm start (states scored with the
+heuristic's state value, the policy fitted to their soft targets) puts the best-valued action first far more
+often than an untrained network; the evaluation seeds never meet the training seeds; bad arguments give one
+error line."""
 
 from __future__ import annotations
 
@@ -27,7 +30,7 @@ def test_tiny_budget_runs_and_learns(tmp_path):
     out = tmp_path / "ppo.json"
     proc = _run(["--total-decisions", "4096", "--num-envs", "16", "--num-steps", "32", "--hidden", "64",
                  "--update-epochs", "2", "--num-minibatches", "2", "--lr", "3e-3", "--reward-mode", "win_loss",
-                 "--eval-games", "40", "--workers", "2", "--json", str(out)], tmp_path)
+                 "--eval-games", "40", "--workers", "2", "--warm-states", "0", "--json", str(out)], tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     summary = json.loads(out.read_text())
     before, after = summary["curve"][0], summary["curve"][-1]
@@ -56,6 +59,8 @@ def _example_module():
     (["--set", "num_players=9"], "num_players"),
     (["--set", "oops"], "KEY=VALUE"),
     (["--workers", "9", "--num-envs", "4"], "--workers 9 is more than --num-envs 4"),
+    (["--warm-states", "100001"], "--warm-states"),
+    (["--warm-tau", "0"], "--warm-tau"),
 ])
 def test_bad_arguments_exit_2_with_one_error_line(args, needle, capsys):
     with pytest.raises(SystemExit) as info:
@@ -78,3 +83,72 @@ def test_advantages_chain_each_seat_to_its_own_next_decision():
     assert a[2, 0] == np.float32(1.0 - 0.25)          # seat 0's last move: its +1
     assert a[1, 0] == np.float32(-1.0 - 0.2)          # seat 1's last move of the ended game: its -1
     assert a[0, 0] == np.float32(1.0 - 0.5)           # seat 0's earlier move chains to step 2
+
+
+def test_warm_start_runs_before_ppo_and_is_reported(tmp_path):
+    out = tmp_path / "ppo.json"
+    proc = _run(["--total-decisions", "512", "--num-envs", "8", "--num-steps", "64", "--hidden", "32",
+                 "--warm-states", "300", "--warm-epochs", "2", "--eval-games", "8", "--json", str(out)], tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    summary = json.loads(out.read_text())
+    assert [c["phase"] for c in summary["curve"]] == ["untrained", "warm start", "ppo"]
+    assert [c["decisions"] for c in summary["curve"]] == [0, 0, 512]
+    warm = summary["warm_start"]
+    assert warm["states"] == 300 and 0.0 <= warm["holdout_best"] <= 1.0 and warm["collect_seconds"] > 0
+    for c in summary["curve"]:
+        assert c["games"] == 8 and 0.0 <= c["wilson_low"] <= c["win_rate"] <= c["wilson_high"] <= 1.0
+    assert "warm start: 300 states scored" in proc.stdout and "95% Wilson" in proc.stdout
+
+
+def test_warm_states_are_scored_legal_actions_and_reproducible():
+    import monolith_envs
+    from monolith_envs.agents.heuristics import value_fn_for
+
+    mod = _example_module()
+    game = monolith_envs.make_game("monolith_arena_v0")
+    obs, masks, values = mod.collect_warm_states(game, value_fn_for("monolith_arena_v0"), 60,
+                                                 np.random.default_rng(3))
+    assert obs.shape == (60, game.obs_spec.size) and obs.dtype == np.float16
+    assert masks.shape == values.shape == (60, game.layout.n) and masks.dtype == bool
+    assert (masks.sum(1) >= 2).all()                       # only real choices are kept
+    assert (values[~masks] == 0).all()                     # illegal actions carry no score
+    assert (np.abs(values[masks]) <= 1).all()              # tanh-scaled values, or the returns of an end
+    assert (values.max(1) > values.min(1)).any()           # the scores rank the actions
+    again = mod.collect_warm_states(game, value_fn_for("monolith_arena_v0"), 60, np.random.default_rng(3))
+    assert all(np.array_equal(a, b) for a, b in zip((obs, masks, values), again))
+
+
+def test_distillation_puts_the_best_valued_action_first():
+    import torch
+
+    mod = _example_module()
+    rng = np.random.default_rng(0)
+    n_states, m, n = 400, 12, 6
+    obs = rng.normal(size=(n_states, m)).astype(np.float16)
+    masks = rng.random((n_states, n)) < 0.7
+    masks[:, 0] = True
+    masks[np.arange(n_states), 1 + rng.integers(n - 1, size=n_states)] = True
+    w = rng.normal(size=(m, n))
+    values = np.where(masks, np.tanh(obs.astype(np.float64) @ w / 3), 0).astype(np.float32)
+    torch.manual_seed(0)
+    agent = mod.Agent(m, n, 64)
+    before = mod.distill(agent, obs, masks, values, tau=0.05, epochs=0, lr=1e-2, rng=np.random.default_rng(1))
+    after = mod.distill(agent, obs, masks, values, tau=0.05, epochs=60, lr=1e-2, rng=np.random.default_rng(1))
+    assert before["holdout_best"] < 0.5 and after["holdout_best"] > 0.8, (before, after)
+    assert after["states"] == n_states and np.isfinite(after["loss"])
+
+
+@pytest.mark.parametrize("wins,games,low,high", [(0, 0, 0.0, 1.0), (80, 100, 0.7111, 0.8666),
+                                                  (205, 256, 0.7476, 0.8451), (10, 10, 0.7225, 1.0)])
+def test_wilson_interval(wins, games, low, high):
+    lo, hi = _example_module().wilson(wins, games)
+    assert lo == pytest.approx(low, abs=1e-4) and hi == pytest.approx(high, abs=1e-4)
+
+
+def test_evaluation_seeds_never_meet_training_seeds():
+    mod = _example_module()
+    base = ["--num-envs", "32", "--eval-games", "200"]
+    assert mod.eval_seed(mod.parse_args(base)) == 10**6                        # the default run's fixed games
+    args = mod.parse_args(base + ["--seed", "999000", "--total-decisions", "409600"])
+    assert mod.eval_seed(args) == 999000 + 32 + 409600                          # moved past the training seeds
+    assert mod.eval_seed(mod.parse_args(base + ["--seed", str(10**6 + 256)])) == 10**6  # training above them
