@@ -1,19 +1,33 @@
 """Masked PPO with all-seat self-play on ``monolith_envs.make_vec``, in one file (CleanRL style).
 
-    python examples/cleanrl_ppo_vec.py                                   # Arena duel, then 200 games vs random
-    python examples/cleanrl_ppo_vec.py --total-decisions 4096 --eval-games 20   # a smoke run
+    python examples/cleanrl_ppo_vec.py              # Arena duel: warm start, PPO, then 256 games vs random
+    python examples/cleanrl_ppo_vec.py --total-decisions 4096 --warm-states 500 --eval-games 20   # a smoke run
 
 One network plays every seat: at each step each game's acting seat picks from the masked policy given its own
 observation, so every decision of every seat is a training sample. A seat's reward for a decision is what it
 receives from that step until its next decision (or the end of its game); the advantage of a decision
 (GAE) chains it to the same seat's next decision in the same game, and a game cut by the end of a rollout is
 bootstrapped with the value of that seat's current observation (``vec.observe(seat)``). Illegal actions get
-a logit of -1e8, so they are never sampled and carry no gradient.
+a logit of -1e8, so they are never sampled and carry no gradient. Each table of the observation (Arena's 19
+hexes, the hand slots, ...) is encoded row by row with one shared layer (``--row-dim``; 0: a plain MLP).
 
-Training games use ``--reward-mode`` (default ``score``: each seat's share of the change of the score
-difference, after every step); the evaluation games play ``win_loss``. At the end (and every ``--eval-every`` updates) the greedy policy plays ``--eval-games`` games against
-the uniform random player, taking each seat in turn, and the win rate is printed; ``--json PATH`` writes
-the curve. The worker processes (``--workers``) re-import this file: everything runs under
+PPO from scratch stalls on Arena at 60-75 % against random: it picks no better than random among the
+placements (training/README.md, "Runs tried on the way"). Two uses of the game heuristic's state value
+(``monolith_envs.agents.heuristics.value_fn_for``) fix that:
+
+- **warm start** (``--warm-states``, 0: none): decision states from games in which one seat plays greedily on
+  that value and the others at random; every legal action is scored by the value of the state it leads to,
+  and the policy is fitted to ``softmax(value / --warm-tau)`` before PPO;
+- **potential-based shaping** (``--shaping-coef``, 0: none): between two decisions of a seat its reward gains
+  ``gamma * phi(next decision) - phi(this decision)``, ``phi`` = the coefficient x the value for that seat
+  (0 once the game is over), which leaves the optimal policies unchanged (Ng, Harada & Russell 1999). The
+  values are read from the in-process games with ``vec.game_states()``, so shaping needs ``--workers 0``.
+
+Training games use ``--reward-mode`` (default ``win_loss``: +1 / -1 at the end); the evaluation games play
+``win_loss``. After the warm start, at the end (and every ``--eval-every`` updates) the greedy policy plays
+``--eval-games`` games against the uniform random player, taking each seat in turn, on seeds that no
+training game used; the win rate and its 95 % Wilson interval are printed, and ``--json PATH`` writes the
+curve. The worker processes (``--workers``) re-import this file: everything runs under
 ``if __name__ == "__main__":``.
 """
 
@@ -31,6 +45,7 @@ from torch import nn
 from torch.distributions import Categorical
 
 import monolith_envs
+from monolith_envs.agents.heuristics import value_fn_for
 from monolith_envs.core.seeds import seed_arg
 
 
@@ -51,17 +66,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--env", default="monolith_arena_v0", help="registered env id")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="config key of the env (JSON value), e.g. --set num_players=3")
-    p.add_argument("--reward-mode", default="score", choices=["score", "win_loss", "rank"],
+    p.add_argument("--reward-mode", default="win_loss", choices=["score", "win_loss", "rank"],
                    help="reward_mode of the training games (score: the change of the score difference after every "
                         "step, a dense signal); the evaluation games always play win_loss")
     p.add_argument("--seed", type=seed_arg, default=1)
-    p.add_argument("--total-decisions", type=bounded(int, 0, 10**9), default=409_600,
+    p.add_argument("--total-decisions", type=bounded(int, 0, 10**9), default=204_800,
                    help="decisions played for training (all seats together), rounded down to whole rollouts; "
                         "0 only evaluates (with --load)")
     p.add_argument("--num-envs", type=bounded(int, 1, 1024), default=32)
     p.add_argument("--num-steps", type=bounded(int, 1, 4096), default=64, help="steps per rollout")
     p.add_argument("--workers", type=bounded(int, 0, 64), default=0, help="make_vec worker processes")
-    p.add_argument("--lr", type=bounded(float, 1e-7, 1.0), default=1e-3, help="Adam step, annealed linearly to 0")
+    p.add_argument("--lr", type=bounded(float, 1e-7, 1.0), default=2.5e-4, help="Adam step, annealed linearly to 0")
     p.add_argument("--gamma", type=bounded(float, 0.0, 1.0), default=0.99, help="discount per own decision")
     p.add_argument("--gae-lambda", type=bounded(float, 0.0, 1.0), default=0.95)
     p.add_argument("--update-epochs", type=bounded(int, 1, 100), default=4)
@@ -70,15 +85,21 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--ent-coef", type=bounded(float, 0.0, 10.0), default=0.01)
     p.add_argument("--vf-coef", type=bounded(float, 0.0, 10.0), default=0.5)
     p.add_argument("--max-grad-norm", type=bounded(float, 0.0, 1e6), default=0.5)
-    p.add_argument("--hidden", type=bounded(int, 1, 4096), default=128, help="width of the two hidden layers")
-    p.add_argument("--warm-states", type=bounded(int, 0, 100_000), default=20_000,
+    p.add_argument("--hidden", type=bounded(int, 1, 4096), default=256, help="width of the two hidden layers")
+    p.add_argument("--row-dim", type=bounded(int, 0, 1024), default=32,
+                   help="encoded size of one row of each table of the observation (one shared layer per table, "
+                        "e.g. the 19 hexes of Arena); 0: the trunk reads the flat observation")
+    p.add_argument("--shaping-coef", type=bounded(float, 0.0, 1000.0), default=5.0,
+                   help="potential-based reward shaping: phi = this x the heuristic's state value of the acting "
+                        "seat (0: none; needs --workers 0, the states are read from the in-process games)")
+    p.add_argument("--warm-states", type=bounded(int, 0, 100_000), default=40_000,
                    help="warm start: decision states scored with the game heuristic's state value of every legal "
                         "action, the policy fitted to softmax(value / --warm-tau) before PPO (0: start from scratch)")
     p.add_argument("--warm-tau", type=bounded(float, 1e-4, 100.0), default=0.02,
                    help="temperature of the warm start's soft targets (smaller: closer to the best action)")
-    p.add_argument("--warm-epochs", type=bounded(int, 1, 1000), default=10, help="passes over the warm-start states")
+    p.add_argument("--warm-epochs", type=bounded(int, 1, 1000), default=15, help="passes over the warm-start states")
     p.add_argument("--warm-lr", type=bounded(float, 1e-7, 1.0), default=1e-3, help="Adam step of the warm start")
-    p.add_argument("--eval-games", type=bounded(int, 0, 100_000), default=200, help="games against random at the end")
+    p.add_argument("--eval-games", type=bounded(int, 0, 100_000), default=256, help="games against random at the end")
     p.add_argument("--eval-policy", choices=["greedy", "sample"], default="greedy",
                    help="how the evaluated policy picks: its most likely legal action, or a draw from it")
     p.add_argument("--save", type=Path, metavar="PATH", help="save the network's weights (torch state dict)")
@@ -102,6 +123,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error(f"unknown env id {args.env!r}; available: {', '.join(monolith_envs.available_envs())}")
     if args.workers > args.num_envs:
         p.error(f"--workers {args.workers} is more than --num-envs {args.num_envs}")
+    if args.shaping_coef and args.workers:
+        p.error(f"--shaping-coef reads the game states in this process: use --workers 0 (got {args.workers})")
     try:
         monolith_envs.make_game(args.env, **args.config)
     except monolith_envs.ConfigError as err:
@@ -115,15 +138,51 @@ def layer_init(layer: nn.Linear, std: float = np.sqrt(2), bias: float = 0.0) -> 
     return layer
 
 
-class Agent(nn.Module):
-    """Shared trunk, masked policy head over the flat action space, value head (seat-relative view)."""
+def table_pieces(obs_spec, min_rows: int = 2, min_width: int = 8) -> list[tuple[int, int, int]]:
+    """``[(offset, rows, width)]``: the pieces of ``obs_spec`` that are tables (2+ dimensions, at least
+    ``min_rows`` rows of ``min_width`` values, e.g. Arena's 19 hexes x 143), which :class:`Agent` encodes row
+    by row with one shared layer per table."""
+    out = []
+    for piece in obs_spec.pieces:
+        if len(piece.shape) >= 2:
+            width = int(piece.shape[-1])
+            rows = int(piece.size // width)
+            if rows >= min_rows and width >= min_width:
+                out.append((int(piece.offset), rows, width))
+    return out
 
-    def __init__(self, obs_size: int, num_actions: int, hidden: int):
+
+class Agent(nn.Module):
+    """Shared trunk, masked policy head over the flat action space, value head (seat-relative view).
+
+    With ``pieces`` (from :func:`table_pieces`), each table of the observation goes through its own
+    ``Linear(width, row_dim) + ReLU`` applied to every row (the same weights for the 19 hexes, the 12 hand
+    slots, ...) and the trunk reads those encodings with the other values; without, the trunk reads the flat
+    observation. ``trunk(obs float32[B, obs_size]) -> float32[B, hidden]``.
+    """
+
+    def __init__(self, obs_size: int, num_actions: int, hidden: int, pieces=(), row_dim: int = 32):
         super().__init__()
-        self.trunk = nn.Sequential(layer_init(nn.Linear(obs_size, hidden)), nn.Tanh(),
-                                   layer_init(nn.Linear(hidden, hidden)), nn.Tanh())
+        self.pieces = [tuple(p) for p in pieces]
+        covered = np.zeros(obs_size, bool)
+        for offset, rows, width in self.pieces:
+            covered[offset:offset + rows * width] = True
+        self.register_buffer("rest", torch.from_numpy(np.flatnonzero(~covered)), persistent=False)
+        self.rows = nn.ModuleList(nn.Sequential(layer_init(nn.Linear(width, row_dim)), nn.ReLU())
+                                  for _, _, width in self.pieces)
+        size = int((~covered).sum()) + sum(rows * row_dim for _, rows, _ in self.pieces)
+        self.body = nn.Sequential(layer_init(nn.Linear(size, hidden)), nn.Tanh(),
+                                  layer_init(nn.Linear(hidden, hidden)), nn.Tanh())
         self.actor = layer_init(nn.Linear(hidden, num_actions), std=0.01)
         self.critic = layer_init(nn.Linear(hidden, 1), std=1.0)
+
+    def trunk(self, obs: torch.Tensor) -> torch.Tensor:
+        if not self.pieces:
+            return self.body(obs)
+        parts = [obs[:, self.rest]]
+        for (offset, rows, width), enc in zip(self.pieces, self.rows):
+            parts.append(enc(obs[:, offset:offset + rows * width].reshape(-1, rows, width)).flatten(1))
+        return self.body(torch.cat(parts, 1))
 
     def value(self, obs: torch.Tensor) -> torch.Tensor:
         return self.critic(self.trunk(obs)).squeeze(-1)
@@ -295,14 +354,19 @@ def evaluate(agent: Agent, args: argparse.Namespace, games: int, seed: int) -> d
     return {"games": done, "wins": wins, "draws": draws, "win_rate": wins / max(done, 1)}
 
 
-def advantages(rewards, ended, seats, values, last_values, gamma: float, lam: float) -> np.ndarray:
-    """GAE per (game slot, seat) chain of decisions.
+def advantages(rewards, ended, seats, values, last_values, gamma: float, lam: float, potentials=None,
+               last_potentials=None) -> np.ndarray:
+    """GAE per (game slot, seat) chain of decisions, optionally with potential-based shaping.
 
     Args:
         rewards: ``float32[T, N, P]``, what each seat got from step t; ended: ``bool[T, N]``, the game ended on
             step t; seats: ``int[T, N]``, the seat that acted at step t; values: ``float32[T, N]``, the
             critic's value of that decision; last_values: ``float32[N, P]``, each seat's value of its view
             after the last step (the bootstrap of chains cut by the rollout's end).
+        potentials: ``float32[T, N]``, the acting seat's potential phi of the state it decided in, or None
+            (no shaping); last_potentials: ``float32[N, P]``, each seat's potential after the last step. A
+            decision's reward then gains ``gamma * phi(its seat's next decision) - phi(this decision)``, with
+            phi = 0 once the game is over (Ng, Harada & Russell 1999: the optimal policies stay the same).
 
     Returns:
         ``float32[T, N]`` advantages.
@@ -311,19 +375,23 @@ def advantages(rewards, ended, seats, values, last_values, gamma: float, lam: fl
     adv = np.zeros((T, N), np.float32)
     for i in range(N):
         next_val = last_values[i].astype(np.float64).copy()
+        next_phi = np.zeros(P) if potentials is None else last_potentials[i].astype(np.float64).copy()
         next_adv = np.zeros(P)
         acc = np.zeros(P)
         for t in range(T - 1, -1, -1):
             if ended[t, i]:  # the steps after t belong to the slot's next game
                 next_val[:] = 0.0
+                next_phi[:] = 0.0
                 next_adv[:] = 0.0
                 acc[:] = 0.0
             acc += rewards[t, i]
             p = seats[t, i]
-            delta = acc[p] + gamma * next_val[p] - values[t, i]
+            phi = 0.0 if potentials is None else float(potentials[t, i])
+            delta = acc[p] + gamma * next_phi[p] - phi + gamma * next_val[p] - values[t, i]
             a = delta + gamma * lam * next_adv[p]
             adv[t, i] = a
             next_val[p] = values[t, i]
+            next_phi[p] = phi
             next_adv[p] = a
             acc[p] = 0.0
     return adv
@@ -338,7 +406,7 @@ def train(args: argparse.Namespace) -> dict:
     curve, stats, warm = [], [], None
     with monolith_envs.make_vec(args.env, N, workers=args.workers, **args.config) as vec:
         P, m, n = vec.num_players, vec.obs_size, vec.num_actions
-        agent = Agent(m, n, args.hidden)
+        agent = Agent(m, n, args.hidden, table_pieces(vec.game.obs_spec) if args.row_dim else (), args.row_dim)
         if args.load:
             agent.load_state_dict(torch.load(args.load, weights_only=True))
         seed_eval = eval_seed(args)
@@ -352,9 +420,8 @@ def train(args: argparse.Namespace) -> dict:
 
         if args.eval_games:
             report("update 0", 0, "loaded" if args.load else "untrained")
+        value_fn = value_fn_for(args.env)
         if args.warm_states and not args.load:
-            from monolith_envs.agents.heuristics import value_fn_for
-
             t_warm = time.perf_counter()
             data = collect_warm_states(vec.game, value_fn_for(args.env), args.warm_states,
                                        np.random.default_rng([args.seed, 1]))
@@ -376,7 +443,14 @@ def train(args: argparse.Namespace) -> dict:
         rewards = np.zeros((T, N, P), np.float32)
         ended = np.zeros((T, N), bool)
         seats = np.zeros((T, N), np.int64)
+        potentials = np.zeros((T, N), np.float32)
+        rows = np.arange(N)
+
+        def potential_all() -> np.ndarray:  # float32[N, P]: every seat's potential in every game
+            return args.shaping_coef * np.array([value_fn(vec.game, s) for s in vec.game_states()], np.float32)
+
         res = vec.reset(seed=args.seed)
+        phi = potential_all() if args.shaping_coef else None
         updates = args.total_decisions // (T * N)
         t0, games = time.perf_counter(), 0
         for update in range(1, updates + 1):
@@ -385,6 +459,8 @@ def train(args: argparse.Namespace) -> dict:
                 obs[t] = torch.from_numpy(res.observation)
                 masks[t] = torch.from_numpy(res.action_mask)
                 seats[t] = res.current_seat
+                if phi is not None:
+                    potentials[t] = phi[rows, seats[t]]
                 with torch.no_grad():
                     action, logprob, _, value = agent.act(obs[t], masks[t])
                 actions[t], logprobs[t], values[t] = action, logprob, value
@@ -392,10 +468,12 @@ def train(args: argparse.Namespace) -> dict:
                 rewards[t] = res.rewards
                 ended[t] = res.terminated | res.truncated
                 games += int(ended[t].sum())
+                if phi is not None:
+                    phi = potential_all()
             with torch.no_grad():
                 last = np.stack([agent.value(torch.from_numpy(vec.observe(p))).numpy() for p in range(P)], 1)
             adv = torch.from_numpy(advantages(rewards, ended, seats, values.numpy(), last, args.gamma,
-                                              args.gae_lambda))
+                                              args.gae_lambda, None if phi is None else potentials, phi))
             returns = adv + values
             b_obs, b_masks, b_actions = obs.reshape(T * N, m), masks.reshape(T * N, n), actions.reshape(-1)
             b_logprobs, b_adv, b_returns = logprobs.reshape(-1), adv.reshape(-1), returns.reshape(-1)

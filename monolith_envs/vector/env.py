@@ -211,6 +211,29 @@ class VectorEnv:
             self._slots.observe(int(seat))
         return self._arrays["seat_observation"][int(seat)]
 
+    def game_states(self) -> tuple:
+        """The state of the game now in progress in each slot, to read (in process, ``workers=0``, only): for
+        reward shaping with a value of the state, or a search started from it with ``vec.game``.
+
+        The states are the vector's own objects, not copies: read them, never change them (``vec.game.clone
+        (state)`` gives one to play on). Each holds until the next ``step`` or ``reset``, which plays it on
+        in place or replaces it (a slot whose game ended holds its next game).
+
+        Returns:
+            a tuple of N states, entry ``i`` for game ``i`` (the game whose observation is ``observation[i]``).
+
+        Raises:
+            MonolithEnvError: the games run in worker processes (``workers > 0``), before ``reset``, or after
+                ``close``.
+        """
+        self._check_open()
+        if self._pool is not None:
+            raise MonolithEnvError(f"make_vec game_states: the games run in {self.workers} worker processes and "
+                                   "their states stay there; use workers=0 to read them")
+        if self._seed is None:
+            raise MonolithEnvError("make_vec game_states: call reset() first")
+        return tuple(self._slots.states)
+
     def episode_seeds(self) -> list[int]:
         """The seed of the game now in progress in each slot (``seed + i + N * k``), for replaying it in
         ``make(env_id, **config).reset(seed=...)``.

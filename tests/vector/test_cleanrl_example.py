@@ -30,7 +30,8 @@ def test_tiny_budget_runs_and_learns(tmp_path):
     out = tmp_path / "ppo.json"
     proc = _run(["--total-decisions", "4096", "--num-envs", "16", "--num-steps", "32", "--hidden", "64",
                  "--update-epochs", "2", "--num-minibatches", "2", "--lr", "3e-3", "--reward-mode", "win_loss",
-                 "--eval-games", "40", "--workers", "2", "--warm-states", "0", "--json", str(out)], tmp_path)
+                 "--eval-games", "40", "--workers", "2", "--warm-states", "0", "--shaping-coef", "0", "--row-dim", "0", "--json", str(out)],
+                tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
     summary = json.loads(out.read_text())
     before, after = summary["curve"][0], summary["curve"][-1]
@@ -152,3 +153,58 @@ def test_evaluation_seeds_never_meet_training_seeds():
     args = mod.parse_args(base + ["--seed", "999000", "--total-decisions", "409600"])
     assert mod.eval_seed(args) == 999000 + 32 + 409600                          # moved past the training seeds
     assert mod.eval_seed(mod.parse_args(base + ["--seed", str(10**6 + 256)])) == 10**6  # training above them
+
+
+def test_shaping_adds_gamma_phi_next_minus_phi_along_each_seats_chain():
+    adv = _example_module().advantages
+    rewards = np.zeros((4, 1, 2), np.float32)
+    rewards[2, 0] = [1.0, -1.0]                        # the game ends on step 2: seat 0 wins
+    ended = np.array([[False], [False], [True], [False]])
+    seats = np.array([[0], [1], [0], [1]])
+    values = np.zeros((4, 1), np.float32)
+    last = np.zeros((1, 2), np.float32)
+    phi = np.array([[0.3], [0.2], [0.5], [0.1]], np.float32)
+    last_phi = np.array([[0.0, 0.7]], np.float32)      # seat 1's potential after the rollout (next game)
+    a = adv(rewards, ended, seats, values, last, gamma=0.5, lam=1.0, potentials=phi, last_potentials=last_phi)
+    assert a[3, 0] == pytest.approx(0.5 * 0.7 - 0.1)            # cut chain: gamma * phi(after) - phi
+    assert a[2, 0] == pytest.approx(1.0 + 0.0 - 0.5)            # phi = 0 once the game is over
+    assert a[1, 0] == pytest.approx(-1.0 + 0.0 - 0.2)
+    assert a[0, 0] == pytest.approx((0.5 * 0.5 - 0.3) + 0.5 * a[2, 0])  # its own next decision is step 2
+    plain = adv(rewards, ended, seats, values, last, gamma=0.5, lam=1.0)
+    assert plain[:, 0].tolist() == pytest.approx([0.5, -1.0, 1.0, 0.0])
+
+
+def test_shaping_needs_the_in_process_games(capsys):
+    with pytest.raises(SystemExit) as info:
+        _example_module().parse_args(["--shaping-coef", "5", "--workers", "2"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and "--shaping-coef" in err and "--workers 0" in err, err
+
+
+def test_table_pieces_are_encoded_row_by_row_with_shared_weights():
+    import torch
+
+    import monolith_envs
+
+    mod = _example_module()
+    game = monolith_envs.make_game("monolith_arena_v0")
+    pieces = mod.table_pieces(game.obs_spec)
+    assert pieces[:2] == [(0, 19, 143), (2717, 12, 68)]  # the 19 hexes, the 4 x 3 hand slots
+    assert all(rows >= 2 and width >= 8 for _, rows, width in pieces)
+    m, n = game.obs_spec.size, game.layout.n
+    torch.manual_seed(0)
+    tables = mod.Agent(m, n, 64, pieces, row_dim=8)
+    flat = mod.Agent(m, n, 64)
+    count = lambda a: sum(p.numel() for p in a.parameters())  # noqa: E731
+    assert count(tables) < count(flat) / 3
+    obs = torch.from_numpy(np.stack([game.observe(game.initial_state(np.random.default_rng(s)), 0)
+                                     for s in range(3)]))
+    assert tables.trunk(obs).shape == (3, 64)
+    # one row encoder per table: hex row 5 alone changes only its own 8 encoded values
+    enc = tables.rows[0]
+    rows = obs[:1, :19 * 143].reshape(1, 19, 143).clone()
+    before = enc(rows)
+    rows[0, 5] += 1.0
+    after = enc(rows)
+    changed = (after != before).any(-1)[0]
+    assert changed.tolist() == [i == 5 for i in range(19)]
