@@ -408,7 +408,13 @@ def train(args: argparse.Namespace) -> dict:
         P, m, n = vec.num_players, vec.obs_size, vec.num_actions
         agent = Agent(m, n, args.hidden, table_pieces(vec.game.obs_spec) if args.row_dim else (), args.row_dim)
         if args.load:
-            agent.load_state_dict(torch.load(args.load, weights_only=True))
+            try:  # weights only: a loaded file is data, never code
+                agent.load_state_dict(torch.load(args.load, weights_only=True))
+            except Exception as err:  # noqa: BLE001 - any unreadable or mismatched file is the user's input
+                first = (str(err).strip().splitlines() or [type(err).__name__])[0][:300]
+                print(f"error: --load {args.load}: not weights of this network ({first}); save them with --save "
+                      "and the same --env, --hidden and --row-dim", file=sys.stderr)
+                raise SystemExit(2) from None
         seed_eval = eval_seed(args)
 
         def report(label: str, decisions: int, phase: str) -> None:
@@ -423,7 +429,7 @@ def train(args: argparse.Namespace) -> dict:
         value_fn = value_fn_for(args.env)
         if args.warm_states and not args.load:
             t_warm = time.perf_counter()
-            data = collect_warm_states(vec.game, value_fn_for(args.env), args.warm_states,
+            data = collect_warm_states(vec.game, value_fn, args.warm_states,
                                        np.random.default_rng([args.seed, 1]))
             t_fit = time.perf_counter()
             warm = distill(agent, *data, tau=args.warm_tau, epochs=args.warm_epochs, lr=args.warm_lr, rng=rng)

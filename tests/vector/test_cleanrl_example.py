@@ -208,3 +208,11 @@ def test_table_pieces_are_encoded_row_by_row_with_shared_weights():
     after = enc(rows)
     changed = (after != before).any(-1)[0]
     assert changed.tolist() == [i == 5 for i in range(19)]
+
+
+def test_load_of_a_file_that_is_not_these_weights_is_one_error_line(tmp_path):
+    bad = tmp_path / "bad.pt"
+    bad.write_bytes(b"not a torch file")
+    proc = _run(["--load", str(bad), "--total-decisions", "0", "--eval-games", "0"], tmp_path)
+    assert proc.returncode == 2 and proc.stderr.startswith("error: --load ") and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
