@@ -90,8 +90,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="encoded size of one row of each table of the observation (one shared layer per table, "
                         "e.g. the 19 hexes of Arena); 0: the trunk reads the flat observation")
     p.add_argument("--shaping-coef", type=bounded(float, 0.0, 1000.0), default=5.0,
-                   help="potential-based reward shaping: phi = this x the heuristic's state value of the acting "
-                        "seat (0: none; needs --workers 0, the states are read from the in-process games)")
+                   help="potential-based reward shaping: phi = this x the heuristic's state value for each seat, "
+                        "paid between its decisions (0: none; needs --workers 0, the states are read from the "
+                        "in-process games)")
     p.add_argument("--warm-states", type=bounded(int, 0, 100_000), default=40_000,
                    help="warm start: decision states scored with the game heuristic's state value of every legal "
                         "action, the policy fitted to softmax(value / --warm-tau) before PPO (0: start from scratch)")
@@ -99,7 +100,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="temperature of the warm start's soft targets (smaller: closer to the best action)")
     p.add_argument("--warm-epochs", type=bounded(int, 1, 1000), default=15, help="passes over the warm-start states")
     p.add_argument("--warm-lr", type=bounded(float, 1e-7, 1.0), default=1e-3, help="Adam step of the warm start")
-    p.add_argument("--eval-games", type=bounded(int, 0, 100_000), default=256, help="games against random at the end")
+    p.add_argument("--eval-games", type=bounded(int, 0, 100_000), default=256,
+                   help="games against random at the start, after the warm start and at the end (rounded up to "
+                        "whole rounds of 64 slots)")
     p.add_argument("--eval-policy", choices=["greedy", "sample"], default="greedy",
                    help="how the evaluated policy picks: its most likely legal action, or a draw from it")
     p.add_argument("--save", type=Path, metavar="PATH", help="save the network's weights (torch state dict)")
