@@ -17,7 +17,9 @@ from monolith_envs.agents import AgentError, AgentSpecError, RandomAgent, make_a
 from monolith_envs.agents.baselines import (  # noqa: E402
     BaselineAgent,
     NoBaselineError,
+    baseline_dir,
     list_baselines,
+    load_baseline,
     parse_baseline_spec,
 )
 from monolith_envs.agents.baselines.net import (  # noqa: E402
@@ -156,3 +158,79 @@ def test_entries_that_are_not_the_expected_tensors_are_refused(tmp_path):
                                                       "baselines": [{"name": "x", "file": "../x.pt"}]}))
     with pytest.raises(ModelFileError, match="plain file name"):
         list_baselines(bad_index)
+
+
+# ------------------------------------------------------------------------------------------- shipped files
+SHIPPED = {e["name"]: e for e in list_baselines()}
+#: name -> (games against random, the least wins / first places / successes required, seed); from measured
+#: results on these seeds, with a margin (training/README.md, "Pretrained baselines")
+BEATS_RANDOM: dict[str, tuple[int, int, int]] = {
+    "arena_2p": (40, 36, 70000),  # measured 38 wins of 40
+}
+
+
+def test_the_shipped_baselines_are_small_plain_tensor_files_with_their_training_record():
+    assert set(SHIPPED) == set(BEATS_RANDOM)
+    total = 0
+    for name, entry in SHIPPED.items():
+        path = baseline_dir() / entry["file"]
+        total += path.stat().st_size
+        obj = torch.load(path, map_location="cpu", weights_only=True)
+        assert obj["format"] == FORMAT and all(t.dtype == torch.float16 for t in obj["weights"].values())
+        meta = obj["meta"]
+        assert meta["name"] == name and meta["env_id"] == entry["env_id"]
+        game = monolith_envs.make_game(entry["env_id"], **entry["env_config"])
+        assert select_of(dict(game.config)) == entry["select"] and meta["obs_size"] == game.obs_spec.size
+        rec = meta["training"]
+        assert rec["command"].startswith("python -m training.train --config training/configs/")
+        assert rec["learner_steps"] > 0 and rec["wall_seconds"] > 0 and rec["final_eval"]
+        net, _ = load_baseline(entry)
+        assert next(net.parameters()).dtype == torch.float32
+    assert total <= 10 * 2**20
+
+
+@pytest.mark.parametrize("name", sorted(BEATS_RANDOM))
+def test_each_shipped_baseline_beats_random_deterministically(name):
+    from training.evaluate import evaluate_against
+
+    entry = SHIPPED[name]
+    games, least, seed = BEATS_RANDOM[name]
+    runs = [evaluate_against(entry["env_id"], "baseline", "random", games, seed=seed, env_config=entry["env_config"],
+                             workers=1) for _ in range(2)]
+    for r in runs:
+        r.pop("seconds")
+    assert runs[0] == runs[1]  # the same seeds give the same games
+    assert runs[0]["wins"] >= least, runs[0]
+
+
+def test_the_spec_works_in_evaluate_play_and_the_gymnasium_wrapper(capsys):
+    from agents.play import main as play_main
+    from monolith_envs.wrappers import SingleAgentEnv
+    from training.evaluate import evaluate_against
+
+    agent = make_agent("baseline", ARENA)
+    assert isinstance(agent, BaselineAgent) and agent.entry is None  # chosen when bound
+    s = evaluate_against(ARENA, "baseline+search:4", "random", 2, seed=50000, workers=1)
+    assert s["games"] == 2 and s["wins"] + s["draws"] + s["losses"] == 2
+    # agents.play: the non-interactive path (a scripted person who always answers 1)
+    answers = iter(["1"] * 5000)
+    out: list[str] = []
+    res = play_main([ARENA, "--opponents", "baseline", "--seed", "4"], input_fn=lambda prompt: next(answers),
+                    output_fn=out.append)
+    assert res is not None and not res.truncated and "opponents: player_1=baseline" in " ".join(out)
+    with pytest.raises(SystemExit) as e:
+        play_main(["monolith_strategy_v0", "--opponents", "baseline,baseline", "--seed", "4"],
+                  input_fn=lambda prompt: "1", output_fn=out.append)
+    assert e.value.code == 2
+    assert "no baseline for monolith_strategy_v0 with num_players=3; baselines exist for: " in capsys.readouterr().err
+    # an opponent of the single-agent wrapper, chosen for the env's config at reset
+    env = SingleAgentEnv(ARENA, ["baseline"], seed=3)
+    obs, info = env.reset(seed=3)
+    (opp,) = env.opponents.values()
+    assert isinstance(opp, BaselineAgent) and opp.entry["name"] == "arena_2p"
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        done = term or trunc
+    assert info["outcome"] in ("win", "loss", "draw")
