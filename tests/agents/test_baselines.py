@@ -216,6 +216,8 @@ def test_the_spec_works_in_evaluate_play_and_the_gymnasium_wrapper(capsys):
 
     agent = make_agent("baseline", ARENA)
     assert isinstance(agent, BaselineAgent) and agent.entry is None  # chosen when bound
+    chosen = make_agent("baseline+search:2", "the_monolith_v0", {"num_players": 4})
+    assert chosen.entry["name"] == "the_monolith_4p" and chosen.simulations == 2  # chosen from the config
     s = evaluate_against(ARENA, "baseline+search:4", "random", 2, seed=50000, workers=1)
     assert s["games"] == 2 and s["wins"] + s["draws"] + s["losses"] == 2
     # agents.play: the non-interactive path (a scripted person who always answers 1)

@@ -104,6 +104,7 @@ class PieceEncoderMixin:
         self.head = nn.Sequential(nn.Linear(total, features_dim), nn.ReLU())
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        """``obs float32[batch, n]`` -> features ``float32[batch, features_dim]``."""
         parts = []
         b = obs.shape[0]
         for (off, rows, width), enc in zip(self.tables, self.encoders):
@@ -148,6 +149,7 @@ class BaselineNet(nn.Module):
         self.value = nn.Linear(([fd] + list(meta["vf_arch"]))[-1], 1)
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``obs float32[B, obs_size]`` -> ``(logits float32[B, n_actions], value float32[B])``."""
         f = self.encoder(obs)
         return self.action(self.pi(f)), self.value(self.vf(f))[:, 0]
 
