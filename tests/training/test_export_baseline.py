@@ -106,3 +106,19 @@ def test_a_flat_policy_is_refused(tmp_path):
     make_run(tmp_path / "flat", features="flat")
     with pytest.raises(ExportError, match="piece encoder"):
         export_run(tmp_path / "flat", "flat", tmp_path / "out", check_states=0)
+
+
+def test_the_training_piece_encoder_keeps_its_parameter_names():
+    """Checkpoints of earlier runs load: the encoder moved into the package under the same names."""
+    import gymnasium as gym
+
+    import monolith_envs
+    from training.features import PieceEncoder, piece_layout
+
+    game = monolith_envs.make_game("monolith_arena_v0")
+    layout = piece_layout(game.obs_spec)
+    enc = PieceEncoder(gym.spaces.Box(0, 1, (game.obs_spec.size,), np.float32), layout)
+    names = [f"encoders.{i}.0.{w}" for i in range(len(layout)) for w in ("weight", "bias")] + ["head.0.weight",
+                                                                                                 "head.0.bias"]
+    assert list(enc.state_dict()) == names and len(layout) >= 3
+    assert enc(torch.zeros(2, game.obs_spec.size)).shape == (2, 256)
