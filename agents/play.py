@@ -55,7 +55,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("env_id", help="registered env id, e.g. monolith_arena_v0")
     ap.add_argument("--opponents", default=None,
                     help="comma-separated agent specs, one per opponent seat in seat order (random, heuristic, "
-                         "mcts:N, ppo:PATH, rllib:CHECKPOINT); default: heuristic in every opponent seat")
+                         "mcts:N, ppo:PATH, rllib:CHECKPOINT, baseline, baseline+search:N); default: heuristic in every "
+                         "opponent seat")
     ap.add_argument("--seat", default="0", help="your seat number, or 'random'")
     ap.add_argument("--seed", type=seed_arg, default=None, help="match seed (default: random)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="game config key")
@@ -197,7 +198,7 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     agents = []
     for s in range(n):
         try:
-            agents.append(HumanAgent(input_fn, output_fn, pieces) if s == seat else make_agent(next(specs), args.env_id))
+            agents.append(HumanAgent(input_fn, output_fn, pieces) if s == seat else make_agent(next(specs), args.env_id, settings))
         except (ValueError, FileNotFoundError, AgentError) as e:
             ap.error(str(e))
     if args.web:

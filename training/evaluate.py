@@ -494,8 +494,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap = ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--env", required=True, help="env id, e.g. monolith_arena_v0")
     ap.add_argument("--agents", required=True,
-                    help="comma-separated agent specs: random, heuristic, mcts:N, ppo:PATH, rllib:CHECKPOINT "
-                         f"(at most {MAX_AGENTS})")
+                    help="comma-separated agent specs: random, heuristic, mcts:N, ppo:PATH, rllib:CHECKPOINT, "
+                         f"baseline, baseline+search:N (at most {MAX_AGENTS})")
     ap.add_argument("--games", type=_count_arg(1, MAX_GAMES), default=100,
                     help=f"matches per pair of agents (1 to {MAX_GAMES:,})")
     ap.add_argument("--seed", type=seed_arg, default=0, help="base seed (game k uses seed + k), 0 to 2**128-1")
@@ -548,7 +548,7 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         env_config = game_settings(args.set)
         solo = monolith_envs.make(args.env, **env_config).unwrapped.game.num_players == 1
         for s in specs:
-            make_agent(s, args.env)
+            make_agent(s, args.env, env_config)
     except (monolith_envs.MonolithEnvError, ValueError, FileNotFoundError, AgentError) as e:
         ap.error(str(e))
     humans = [s for s in specs if s.split(":", 1)[0] == "human"]

@@ -16,11 +16,15 @@ single-agent wrapper's ``opponents``:
                           ``[train]`` extra; untrusted: see :mod:`monolith_envs.agents.model_files`)
 ``rllib:PATH``            :class:`~monolith_envs.agents.rllib_agent.RLlibAgent`: the shared policy of a
                           ``training.rllib`` checkpoint (needs the ``[distributed]`` extra; untrusted)
+``baseline``              :class:`~monolith_envs.agents.baselines.BaselineAgent`: the shipped pretrained
+                          network of the game config (chosen by env id, seats and Arena's mode when bound
+                          to the env, or from ``env_config``), its most probable legal action; needs torch
+``baseline+search:N``     the same network guiding a PUCT search of N simulations (1 to 10**6) per move
 ========================  ====================================================================
 
 Other kinds are added with :func:`register_agent_kind`; the repository's ``agents`` package (the commands
 next to this library) registers ``human``, the terminal player.  Nothing here imports torch, SB3 or Ray
-until a ``ppo:`` or ``rllib:`` agent is built.
+until a ``ppo:``, ``rllib:`` or ``baseline`` agent is built.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .base import Agent, AgentError, BaseAgent, EnvContext, masked_choice
+from .baselines import BaselineAgent, NoBaselineError, parse_baseline_spec
 from .heuristics import heuristic_for, heuristic_module, prior_fn_for, rollout_policy_for, value_fn_for
 from .match import MatchResult, play_match
 from .mcts import MCTSAgent
@@ -40,10 +45,12 @@ __all__ = [
     "AgentError",
     "AgentSpecError",
     "BaseAgent",
+    "BaselineAgent",
     "EnvContext",
     "MCTSAgent",
     "MaskablePPOAgent",
     "MatchResult",
+    "NoBaselineError",
     "RandomAgent",
     "heuristic_for",
     "make_agent",
@@ -58,7 +65,7 @@ class AgentSpecError(ValueError):
 
 
 _BASE_FORMS = ("random | heuristic | mcts:N[:c=1.4][:rollout=random|heuristic][:depth=D|none][:k=K|none] "
-               "| ppo:PATH | rllib:CHECKPOINT")
+               "| ppo:PATH | rllib:CHECKPOINT | baseline | baseline+search:N")
 #: kind -> (factory(rest, env_id) -> agent, the form shown in messages), added by :func:`register_agent_kind`
 _KINDS: dict[str, tuple[Callable[[str, str], Any], str]] = {}
 _FORMS = _BASE_FORMS  # the accepted forms, with the registered kinds (kept current by register_agent_kind)
@@ -79,7 +86,7 @@ def register_agent_kind(kind: str, factory: Callable[[str, str], Any], form: str
     global _FORMS
     if not (isinstance(kind, str) and kind and kind == kind.lower() and kind.replace("_", "a").isalnum()):
         raise ValueError(f"agent kind must be a lower-case word (letters, digits, _), got {kind!r}")
-    if kind in ("random", "heuristic", "mcts", "ppo", "rllib"):
+    if kind in ("random", "heuristic", "mcts", "ppo", "rllib", "baseline"):
         raise ValueError(f"agent kind {kind!r} is built in and cannot be registered again")
     _KINDS[kind] = (factory, form or kind)
     _FORMS = " | ".join([_BASE_FORMS] + [f for _, f in _KINDS.values()])
@@ -118,8 +125,11 @@ def _number(text: str, kind: type, what: str, spec: str) -> Any:
                              f"accepted: {_FORMS}") from None
 
 
-def make_agent(spec: str, env_id: str) -> Any:
+def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
     """Build an agent from a spec string (see the module docstring) for ``env_id``.
+
+    ``env_config`` (optional, the game config) lets a ``baseline`` agent choose its network now, so a config
+    without a baseline fails here; without it the network is chosen when the agent is bound to its env.
 
     Raises:
         AgentSpecError: unknown agent kind, malformed options, a number outside its range (the message names
@@ -127,9 +137,18 @@ def make_agent(spec: str, env_id: str) -> Any:
         FileNotFoundError: ``ppo:PATH`` / ``rllib:PATH`` with no such model or checkpoint.
         monolith_envs.agents.model_files.ModelFileError: a model file that cannot be loaded (``ModelTrustError``: not without
             running code from it).
+        NoBaselineError: ``baseline`` for an env id (or ``env_config``) without a shipped baseline; the
+            message names the configs that have one.
+        AgentError: ``baseline`` without torch installed.
     """
     kind, _, rest = spec.strip().partition(":")
     kind = kind.lower()
+    if kind in ("baseline", "baseline+search"):
+        try:
+            sims = parse_baseline_spec(spec)
+        except ValueError as e:
+            raise AgentSpecError(f"bad agent spec {_show(spec)}: {e}; accepted: {_FORMS}") from None
+        return BaselineAgent(env_id, simulations=sims, env_config=env_config, name=spec.strip())
     if kind == "random" and not rest:
         return RandomAgent()
     if kind == "heuristic" and not rest:

@@ -8,6 +8,7 @@ can leak into it) with the C compiler switched off (the compiled builders are op
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -70,9 +71,17 @@ def test_the_install_claims_only_monolith_envs(installed):
         assert f"monolith_envs/agents/heuristics/{game}.py" in names
         assert any(n.startswith(f"monolith_envs/{game}/data/") and n.endswith(".toml") for n in names)
     for mod in ("__init__", "base", "random_agent", "mcts", "ppo", "rllib_agent", "rllib_module", "model_files",
-                "match", "heuristics/generic"):
+                "match", "heuristics/generic", "puct", "baselines/__init__", "baselines/net", "baselines/agent",
+                "baselines/registry"):
         assert f"monolith_envs/agents/{mod}.py" in names
     assert "monolith_envs/py.typed" in names
+    # the pretrained baselines: the index and every file it lists
+    index = json.loads((ROOT / "monolith_envs" / "baselines" / "index.json").read_text(encoding="utf-8"))
+    assert index["baselines"]
+    assert "monolith_envs/baselines/index.json" in names
+    for entry in index["baselines"]:
+        assert f"monolith_envs/baselines/{entry['file']}" in names
+        assert f"monolith_envs/baselines/{entry['file']}" in paths  # installed, not only in the wheel
     assert f"{info.name}/licenses/LICENSE" in names
     assert not any(n.startswith(("agents/", "training/", "benchmarks/", "tests/")) for n in names)
 

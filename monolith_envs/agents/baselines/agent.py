@@ -1,0 +1,144 @@
+"""``BaselineAgent``: a shipped pretrained baseline as a player, alone or with its own PUCT search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..base import AgentError, BaseAgent
+from .registry import find_baseline, load_baseline
+
+__all__ = ["BaselineAgent", "parse_baseline_spec"]
+
+#: most simulations of ``baseline+search:N``
+MAX_SIMULATIONS = 10**6
+
+
+def parse_baseline_spec(spec: str) -> int:
+    """``"baseline"`` -> 0, ``"baseline+search:N"`` -> ``N`` (the simulations per decision).
+
+    Raises:
+        ValueError: another form, or ``N`` not an integer from 1 to :data:`MAX_SIMULATIONS`.
+    """
+    s = spec.strip()
+    if s.lower() == "baseline":
+        return 0
+    head, sep, tail = s.partition("+search:")
+    if head.lower() != "baseline" or not sep:
+        raise ValueError(f"expected 'baseline' or 'baseline+search:N', got {s[:60]!r}")
+    try:
+        n = int(tail)
+    except ValueError:
+        raise ValueError(f"the N of baseline+search:N must be an integer, got {tail[:40]!r}") from None
+    if not 1 <= n <= MAX_SIMULATIONS:
+        raise ValueError(f"the N of baseline+search:N must be from 1 to {MAX_SIMULATIONS}, got {n}")
+    return n
+
+
+class BaselineAgent(BaseAgent):
+    """The shipped baseline network of a game config as a player.
+
+    The network is chosen by the env id and the config's number of seats (and Arena's ``mode``): from
+    ``env_config`` when given, else when the agent is bound to its env (``bind(env)``, which every runner
+    calls after ``env.reset``).  With ``simulations == 0`` it plays the most probable legal action of the
+    policy (deterministic); with ``simulations > 0`` a :class:`~monolith_envs.agents.puct.BatchedPUCT` search
+    without root noise, guided by the policy (priors) and the value head (clipped to ``[-1, 1]`` for the
+    acting seat; ``-v`` for the other seat with 2 players, ``-v / (n - 1)`` for each other seat with more),
+    resampling hidden information before each simulation; it plays the most visited action.
+
+    Args:
+        env_id: the game.
+        simulations: 0 for the policy alone, else simulations per decision.
+        c_puct: the search's exploration constant (> 0).
+        env_config: the game config, to choose the network now (``None``: at :meth:`bind`).
+        name: display name (default: the spec).
+        root: folder holding ``index.json`` and the files (default: the package's).
+
+    ``act(observation float32[obs_size], action_mask int8/bool[n_actions], rng) -> int``.
+
+    Raises:
+        NoBaselineError: no baseline for ``env_id`` (at construction) or for the config (with ``env_config``
+            or at :meth:`bind`).
+        AgentError: torch is missing (the ``[train]`` extra); :meth:`act` before the network is chosen, with
+            search before :meth:`bind`, or with an observation or mask of other sizes than the network's.
+        ModelFileError: a baseline file that was changed or cannot be read as plain tensors.
+        monolith_envs.ConfigError: a bad ``env_config``.
+    """
+
+    needs_env = True
+
+    def __init__(self, env_id: str, simulations: int = 0, c_puct: float = 1.5, env_config: dict | None = None,
+                 name: str | None = None, root: str | Path | None = None):
+        super().__init__()
+        try:
+            import torch  # noqa: F401
+        except ImportError as e:
+            raise AgentError(f"baseline agents need torch ({e}): pip install 'monolith-envs[train]' "
+                             "(in the repository: pip install -e '.[train]')") from None
+        if int(simulations) < 0:
+            raise ValueError(f"simulations must be >= 0, got {simulations}")
+        if not c_puct > 0:
+            raise ValueError(f"c_puct must be > 0, got {c_puct}")
+        self.env_id = env_id
+        self.simulations = int(simulations)
+        self.c_puct = float(c_puct)
+        self.root = root
+        self.name = name or ("baseline" + (f"+search:{self.simulations}" if self.simulations else ""))
+        self.entry: dict | None = None
+        self.net: Any = None
+        self.meta: dict = {}
+        self._search: Any = None
+        if env_config is not None:
+            import monolith_envs
+
+            self._choose(monolith_envs.make_game(env_id, **env_config))
+        else:
+            find_baseline(env_id, None, root)  # fail now when the env id has no baseline at all
+
+    def _choose(self, game: Any) -> None:
+        entry = find_baseline(game.env_id, dict(game.config), self.root)
+        net, meta = load_baseline(entry, self.root)
+        if meta["obs_size"] != game.obs_spec.size or meta["n_actions"] != game.layout.n:
+            raise AgentError(f"{self.name}: baseline {entry['name']} takes {meta['obs_size']} observation values and "
+                             f"{meta['n_actions']} actions, this {game.env_id} config gives {game.obs_spec.size} and "
+                             f"{game.layout.n} (trained on {meta.get('env_config')})")
+        self.entry, self.net, self.meta = entry, net, meta
+
+    def bind(self, env: Any) -> None:
+        """Choose the network for the env's game config (once per config) and keep the env for the search."""
+        super().bind(env)
+        game = self.ctx.game
+        if game.env_id != self.env_id:
+            raise AgentError(f"{self.name} was made for {self.env_id}, bound to a {game.env_id} env")
+        if self.entry is None or any(game.config.get(k) != v for k, v in self.entry["select"].items()) \
+                or self.meta["obs_size"] != game.obs_spec.size:
+            self._choose(game)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        if self.net is None:
+            raise AgentError(f"{self.name}: no network chosen yet; call agent.bind(env) after env.reset() "
+                             "(or build the agent with env_config)")
+        if action_mask is None:
+            raise AgentError(f"{self.name}.act needs the action mask")
+        mask = np.asarray(action_mask).astype(bool)
+        obs = np.asarray(observation, np.float32)
+        if mask.size != self.meta["n_actions"] or obs.size != self.meta["obs_size"]:
+            raise AgentError(f"{self.name}: the network takes {self.meta['obs_size']} observation values and "
+                             f"{self.meta['n_actions']} actions, got {obs.size} and {mask.size}")
+        legal = np.flatnonzero(mask)
+        if legal.size == 0:
+            raise AgentError("the action mask has no legal action")
+        if legal.size == 1:
+            return int(legal[0])
+        if self.simulations == 0:
+            logits = self.net.logits(obs.reshape(1, -1))[0]
+            return int(legal[int(np.argmax(logits[legal]))])
+        ctx = self._require_ctx()
+        if self._search is None or self._search.game is not ctx.game:
+            from ..puct import BatchedPUCT
+
+            self._search = BatchedPUCT(ctx.game, self.simulations, self.c_puct, noise_frac=0.0)
+        visits = self._search.run(self.net, [ctx.state], [ctx.seat], [rng])[0]
+        return int(legal[int(np.argmax(visits[legal]))])

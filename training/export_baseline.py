@@ -1,0 +1,254 @@
+"""Export a training run's policy as a pretrained baseline of the package (plain tensors, no SB3 at play time).
+
+    python -m training.export_baseline RUN_DIR --name arena_2p
+
+reads ``RUN_DIR/final_model.zip`` (a MaskablePPO model of ``python -m training.train`` with ``features =
+"pieces"``, loaded by the package's safe model-file loader) and ``RUN_DIR/report.json``, and writes
+``monolith_envs/baselines/<name>.pt``: the weights (float16 by default: six networks stay under 10 MB in all;
+they are cast to float32 at load) and plain-data metadata (env id and config, sizes, piece layout, the
+training command, its budget and its final evaluation).  The entry of ``index.json`` next to it (name, file,
+SHA-256, env id, the config values that choose it) is added or replaced.  The command then checks the written
+file against the SB3 policy on observations of seeded random games and prints the largest logit difference
+and how often both choose the same legal action.
+
+Errors (a missing run, a model that is not a ``pieces`` MaskablePPO policy, a bad name) are one ``error:``
+line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["compare_with_policy", "export_run", "main", "policy_logits", "sample_observations", "weights_of"]
+
+_ROOT = Path(__file__).resolve().parents[1]
+#: where the package's baseline files live in the repository
+DEFAULT_OUT = _ROOT / "monolith_envs" / "baselines"
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_]{0,63}$")
+
+
+class ExportError(ValueError):
+    """A run that cannot be exported (the message says what and why)."""
+
+
+def weights_of(policy: Any) -> dict[str, Any]:
+    """The :class:`~monolith_envs.agents.baselines.net.BaselineNet` weights of an SB3 ``MaskableActorCriticPolicy``
+    whose shared features extractor is a piece encoder: a dict of names -> float32 tensors (copies).
+
+    Raises:
+        ExportError: separate features extractors, or a features extractor that is not a piece encoder.
+    """
+    from monolith_envs.agents.baselines.net import PieceEncoderMixin
+
+    if not getattr(policy, "share_features_extractor", False):
+        raise ExportError("the policy has separate features extractors for the policy and the value; baselines "
+                          "need the shared one (SB3's default)")
+    if not isinstance(policy.features_extractor, PieceEncoderMixin):
+        raise ExportError(f"the features extractor is {type(policy.features_extractor).__name__}; baselines need "
+                          "the piece encoder (features = \"pieces\" in the training config)")
+    out = {}
+    prefixes = (("features_extractor.", "encoder."), ("mlp_extractor.policy_net.", "pi."),
+                ("mlp_extractor.value_net.", "vf."), ("action_net.", "action."), ("value_net.", "value."))
+    for k, v in policy.state_dict().items():
+        for old, new in prefixes:
+            if k.startswith(old):
+                out[new + k[len(old):]] = v.detach().float().clone()
+    return out
+
+
+def _meta_of(policy: Any, game: Any, name: str) -> dict:
+    import torch
+
+    enc = policy.features_extractor
+    acts = {torch.nn.Tanh: "tanh", torch.nn.ReLU: "relu"}
+    act = acts.get(policy.activation_fn)
+    if act is None:
+        raise ExportError(f"activation {getattr(policy.activation_fn, '__name__', policy.activation_fn)} is not one "
+                          "of Tanh, ReLU")
+    arch = policy.net_arch
+    pi, vf = (arch.get("pi", []), arch.get("vf", [])) if isinstance(arch, dict) else (arch, arch)
+    return {
+        "name": name, "env_id": game.env_id, "env_config": dict(game.config), "obs_size": int(game.obs_spec.size),
+        "n_actions": int(game.layout.n), "num_players": int(game.num_players),
+        "pieces": [[int(x) for x in t] for t in enc.tables], "row_dim": int(enc.encoders[0][0].out_features)
+        if len(enc.encoders) else 1, "features_dim": int(enc.features_dim), "pi_arch": [int(w) for w in pi],
+        "vf_arch": [int(w) for w in vf], "activation": act,
+    }
+
+
+def sample_observations(env_id: str, env_config: dict, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of the acting seat at ``count`` decisions with at least two legal actions, from
+    seeded games of uniformly random legal actions: ``(float32[count, obs_size], bool[count, n_actions])``."""
+    import monolith_envs
+
+    game = monolith_envs.make_game(env_id, **env_config)
+    rng = np.random.default_rng(seed)
+    obs, masks = [], []
+    state = game.initial_state(rng)
+    while len(obs) < count:
+        if game.is_terminal(state):
+            state = game.initial_state(rng)
+            continue
+        p = game.current_player(state)
+        m = np.asarray(game.legal_mask(state), bool)
+        if m.sum() > 1:
+            obs.append(np.asarray(game.observe(state, p), np.float32))
+            masks.append(m)
+        game.apply(state, int(rng.choice(np.flatnonzero(m))), rng)
+    return np.stack(obs), np.stack(masks)
+
+
+def policy_logits(policy: Any, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The SB3 policy's raw logits ``float32[B, n]`` and values ``float32[B]`` for ``obs float32[B, obs_size]``."""
+    import torch
+
+    with torch.no_grad():
+        t = torch.as_tensor(obs, dtype=torch.float32)
+        features = policy.extract_features(t, policy.pi_features_extractor)
+        latent_pi, latent_vf = policy.mlp_extractor(features)
+        return policy.action_net(latent_pi).numpy(), policy.value_net(latent_vf)[:, 0].numpy()
+
+
+def compare_with_policy(policy: Any, net: Any, obs: np.ndarray, masks: np.ndarray) -> dict:
+    """How close a baseline network is to the SB3 policy it was exported from, on ``obs`` / ``masks``:
+    ``{"max_logit_diff", "max_value_diff", "same_action"}`` (the share of rows where both take the same most
+    probable legal action)."""
+    import torch
+
+    lp, vp = policy_logits(policy, obs)
+    with torch.no_grad():
+        lb, vb = net(torch.as_tensor(obs))
+    lb, vb = lb.numpy(), vb.numpy()
+    neg = np.float32(-np.inf)
+    same = np.argmax(np.where(masks, lp, neg), 1) == np.argmax(np.where(masks, lb, neg), 1)
+    return {"max_logit_diff": float(np.abs(lp - lb).max()), "max_value_diff": float(np.abs(vp - vb).max()),
+            "same_action": float(same.mean())}
+
+
+def _training_record(run_dir: Path, report: dict, command: str | None, machine: str | None) -> dict:
+    cfg = report.get("config") if isinstance(report.get("config"), dict) else {}
+    if command is None:
+        cfg_file = _ROOT / "training" / "configs" / f"{report.get('run')}.toml"
+        command = (f"python -m training.train --config training/configs/{cfg_file.name}" if cfg_file.is_file()
+                   else f"python -m training.train (run {report.get('run')!r}; config in {run_dir}/config.json)")
+    return {
+        "command": command, "run": report.get("run"), "seed": cfg.get("seed"),
+        "total_timesteps": cfg.get("total_timesteps"), "learner_steps": report.get("learner_steps"),
+        "pretrain_samples": cfg.get("pretrain_samples"), "wall_seconds": report.get("total_seconds"),
+        "stage_seconds": report.get("stage_seconds"),
+        "machine": machine or f"{platform.machine()} {platform.system()}, {os.cpu_count()} CPUs",
+        "final_eval": {opp: {k: s.get(k) for k in ("games", "win_rate", "ci95", "wins", "draws", "losses")
+                             if k in s} for opp, s in (report.get("final_eval") or {}).items() if isinstance(s, dict)},
+    }
+
+
+def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT, dtype: str = "float16",
+               command: str | None = None, machine: str | None = None, check_states: int = 200) -> dict:
+    """Export ``run_dir`` as baseline ``name`` into ``out_dir`` (see the module docstring).
+
+    Returns ``{"path", "bytes", "sha256", "entry", "check"}`` (``check``: :func:`compare_with_policy` on
+    ``check_states`` seeded observations, ``{}`` when 0).
+
+    Raises:
+        ExportError: a bad name or dtype, no ``final_model.zip`` / ``report.json``, or a policy that is not a
+            shared piece-encoder MaskablePPO policy.
+        monolith_envs.agents.model_files.ModelFileError: a model file the safe loader refuses.
+    """
+    import torch
+
+    import monolith_envs
+    from monolith_envs.agents.baselines.net import load_baseline_file, save_baseline_file
+    from monolith_envs.agents.baselines.registry import add_to_index, select_of
+    from monolith_envs.agents.ppo import load_maskable_ppo
+
+    if not _NAME.match(name):
+        raise ExportError(f"--name must be 1 to 64 lower-case letters, digits and _, starting with a letter or "
+                          f"digit, got {name[:80]!r}")
+    dtypes = {"float16": torch.float16, "float32": torch.float32}
+    if dtype not in dtypes:
+        raise ExportError(f"--dtype must be one of {sorted(dtypes)}, got {dtype!r}")
+    run_dir, out_dir = Path(run_dir), Path(out_dir)
+    model_path, report_path = run_dir / "final_model.zip", run_dir / "report.json"
+    for p in (model_path, report_path):
+        if not p.is_file():
+            raise ExportError(f"{p} not found: RUN_DIR must be a finished run of python -m training.train")
+    try:
+        report = json.loads(report_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ExportError(f"{report_path}: not a readable JSON report ({e})") from None
+    if not (isinstance(report, dict) and isinstance(report.get("env_id"), str)
+            and isinstance(report.get("env_config"), dict)):
+        raise ExportError(f"{report_path}: no env_id and env_config entries")
+    game = monolith_envs.make_game(report["env_id"], **report["env_config"])
+    policy = load_maskable_ppo(model_path).policy
+    weights = weights_of(policy)
+    meta = _meta_of(policy, game, name)
+    meta["dtype"] = dtype
+    meta["training"] = _training_record(run_dir, report, command, machine)
+    json.dumps(meta)  # plain data only
+    path = save_baseline_file(out_dir / f"{name}.pt", meta, weights, dtypes[dtype])
+    data = path.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    entry = {"name": name, "file": path.name, "sha256": digest, "env_id": game.env_id,
+             "select": select_of(dict(game.config)), "env_config": dict(report["env_config"])}
+    add_to_index(out_dir, entry)
+    check: dict = {}
+    if check_states > 0:
+        net, _ = load_baseline_file(path, data)
+        obs, masks = sample_observations(game.env_id, report["env_config"], check_states, seed=12345)
+        check = compare_with_policy(policy, net, obs, masks)
+    return {"path": path, "bytes": len(data), "sha256": digest, "entry": entry, "check": check}
+
+
+def main(argv: list[str] | None = None) -> dict:
+    """The command line (see the module docstring)."""
+    ap = argparse.ArgumentParser(prog="python -m training.export_baseline",
+                                 description="Export a training run's policy as a pretrained baseline of the package "
+                                             "(agent spec 'baseline').")
+    ap.add_argument("run_dir", metavar="RUN_DIR", help="a finished run of python -m training.train (final_model.zip, "
+                                                      "report.json)")
+    ap.add_argument("--name", required=True, help="baseline name, e.g. arena_2p (the file is NAME.pt)")
+    ap.add_argument("--out-dir", default=str(DEFAULT_OUT), help="folder of the baseline files and index.json "
+                                                                "(default: monolith_envs/baselines)")
+    ap.add_argument("--dtype", default="float16", choices=("float16", "float32"),
+                    help="stored weight type (default float16; cast to float32 at load)")
+    ap.add_argument("--command", default=None, help="the training command recorded in the file (default: "
+                                                    "python -m training.train --config training/configs/RUN.toml)")
+    ap.add_argument("--machine", default=None, help="the training machine recorded in the file (default: this one)")
+    ap.add_argument("--check-states", type=int, default=200,
+                    help="observations of seeded random games on which the export is compared with the SB3 policy "
+                         "(0: no check; default 200)")
+    args = ap.parse_args(argv)
+    if not 0 <= args.check_states <= 100_000:
+        ap.error(f"--check-states must be from 0 to 100000, got {args.check_states}")
+    from monolith_envs import MonolithEnvError
+    from monolith_envs.agents.base import AgentError
+
+    try:
+        out = export_run(args.run_dir, args.name, args.out_dir, args.dtype, args.command, args.machine,
+                         args.check_states)
+    except (ExportError, AgentError, MonolithEnvError, FileNotFoundError, OSError) as e:
+        ap.error(str(e))
+    total = sum(p.stat().st_size for p in Path(args.out_dir).glob("*.pt"))
+    c = out["check"]
+    print(f"wrote {out['path']} ({out['bytes']:,} bytes, sha256 {out['sha256'][:16]}...) for {out['entry']['env_id']} "
+          f"{out['entry']['select']}; all baseline files: {total:,} bytes")
+    if c:
+        print(f"check on {args.check_states} seeded states: max |logit diff| {c['max_logit_diff']:.2e}, max |value "
+              f"diff| {c['max_value_diff']:.2e}, same action {100 * c['same_action']:.1f}%")
+    sys.stdout.flush()
+    return out
+
+
+if __name__ == "__main__":
+    main()
