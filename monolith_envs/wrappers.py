@@ -44,7 +44,7 @@ _WIN_SIGN = {"win": 1, "success": 1, "draw": 0, "truncated": 0, "loss": -1, "fai
 OpponentSampler = Callable[[np.random.Generator, int], Sequence[Any]]
 
 
-def resolve_opponents(env_id: str, opponents: Any) -> list[Any]:
+def resolve_opponents(env_id: str, opponents: Any, env_config: dict | None = None) -> list[Any]:
     """Turn a list of opponents into agent objects: spec strings go through
     :func:`monolith_envs.agents.make_agent`.
 
@@ -53,6 +53,7 @@ def resolve_opponents(env_id: str, opponents: Any) -> list[Any]:
         opponents: ``None``, one spec string (``"heuristic"``, ``"mcts:50"``, ``"random"``, ...) or agent
             object, or a list/tuple of them.  An agent object is anything with ``act(observation,
             action_mask, rng)`` and ``reset()``.
+        env_config: the game config, given to spec strings' agents (a ``baseline`` chooses its network by it).
 
     Returns:
         a new list of agent objects, one per item, in order.
@@ -61,6 +62,7 @@ def resolve_opponents(env_id: str, opponents: Any) -> list[Any]:
         ConfigError: an item that is neither a spec string nor an agent.
         monolith_envs.agents.AgentSpecError: a malformed spec string (a ``ValueError`` listing the accepted
             forms).
+        monolith_envs.agents.NoBaselineError: ``baseline`` for a config without a shipped baseline.
     """
     if opponents is None:
         return []
@@ -71,7 +73,7 @@ def resolve_opponents(env_id: str, opponents: Any) -> list[Any]:
     out = []
     for i, item in enumerate(items):
         if isinstance(item, str):
-            out.append(_agent_from_spec(item, env_id))
+            out.append(_agent_from_spec(item, env_id, env_config))
         elif callable(getattr(item, "act", None)) and callable(getattr(item, "reset", None)):
             out.append(item)
         else:
@@ -81,11 +83,12 @@ def resolve_opponents(env_id: str, opponents: Any) -> list[Any]:
     return out
 
 
-def _agent_from_spec(spec: str, env_id: str) -> Any:
-    """``monolith_envs.agents.make_agent(spec, env_id)``, imported only when a spec string is given."""
+def _agent_from_spec(spec: str, env_id: str, env_config: dict | None = None) -> Any:
+    """``monolith_envs.agents.make_agent(spec, env_id, env_config)``, imported only when a spec string is
+    given (with the game config, a ``baseline`` spec for a config without a baseline fails here)."""
     from monolith_envs.agents import make_agent
 
-    return make_agent(spec, env_id)
+    return make_agent(spec, env_id, env_config)
 
 
 class SingleAgentEnv(gym.Env):
@@ -177,7 +180,7 @@ class SingleAgentEnv(gym.Env):
         if callable(opponents) and not isinstance(opponents, (list, tuple, str)) and not hasattr(opponents, "act"):
             self._sampler: OpponentSampler = opponents
         else:
-            pool = resolve_opponents(env_id, opponents)
+            pool = resolve_opponents(env_id, opponents, dict(self.game.config))
             if not pool and self.num_players > 1:
                 raise ValueError(f"{env_id} has {self.num_players} seats: at least one opponent agent is needed, "
                                  "e.g. opponents=['random'] (or 'heuristic', 'mcts:50', agent objects)")

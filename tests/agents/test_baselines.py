@@ -245,3 +245,13 @@ def test_the_spec_works_in_evaluate_play_and_the_gymnasium_wrapper(capsys):
         obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
         done = term or trunc
     assert info["outcome"] in ("win", "loss", "draw")
+
+
+def test_the_gymnasium_wrapper_refuses_a_baseline_opponent_for_a_config_without_one_at_construction():
+    from monolith_envs.wrappers import SingleAgentEnv
+
+    with pytest.raises(NoBaselineError, match="no baseline for monolith_arena_v0 with num_players=3 mode=ffa"):
+        SingleAgentEnv("monolith_arena_v0", ["baseline", "baseline"], env_config={"num_players": 3, "mode": "ffa"})
+    env = SingleAgentEnv("monolith_arena_v0", ["baseline"], env_config={"num_players": 2})
+    (agent,) = env._sampler(np.random.default_rng(0), 1)
+    assert agent.entry["name"] == "arena_2p"  # chosen at construction, before any reset
