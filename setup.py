@@ -19,12 +19,13 @@ setup(
         Extension(
             "monolith_envs.strategy._fastobs",
             sources=["monolith_envs/strategy/_fastobs.c"],
-            depends=["monolith_envs/strategy/_fastobs_values.h"],
+            depends=["monolith_envs/strategy/_fastobs_values.h", "monolith_envs/strategy/_fastseq.h"],
             optional=True,
         ),
         Extension(
             "monolith_envs.strategy._fastmask",
             sources=["monolith_envs/strategy/_fastmask.c"],
+            depends=["monolith_envs/strategy/_fastseq.h"],
             optional=True,
         ),
         Extension(

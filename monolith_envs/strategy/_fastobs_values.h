@@ -51,30 +51,8 @@ static int to_long(PyObject *o, long *v, const char *what) {
     return -1;
 }
 
-typedef struct { PyObject **it; Py_ssize_t n; const char *name; } Seq;
-static PyObject *NO_ITEMS[1];
-
-static int as_seq(PyObject *o, Seq *s, const char *name) {
-    s->name = name;
-    if (PyList_Check(o)) {
-        s->n = PyList_GET_SIZE(o);
-        s->it = s->n ? ((PyListObject *)o)->ob_item : NO_ITEMS;
-        return 0;
-    }
-    if (PyTuple_Check(o)) { s->n = PyTuple_GET_SIZE(o); s->it = ((PyTupleObject *)o)->ob_item; return 0; }
-    PyErr_Format(PyExc_TypeError, "observation: %s must be a list or tuple, not %.80s", name, Py_TYPE(o)->tp_name);
-    return -1;
-}
-
-static int bad_index(const Seq *s, long i) {
-    PyErr_Format(PyExc_IndexError, "observation: index %ld outside %s (length %zd)", i, s->name, s->n);
-    return -1;
-}
-
-static inline int at(const Seq *s, long i, long *v) {
-    if (i < 0 || i >= s->n) return bad_index(s, i);
-    return to_long(s->it[i], v, s->name);
-}
+#define FASTSEQ_WHAT "observation"
+#include "_fastseq.h"
 
 static int sub(const Seq *s, long i, Seq *out) {
     if (i < 0 || i >= s->n) return bad_index(s, i);

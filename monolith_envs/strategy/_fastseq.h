@@ -1,0 +1,35 @@
+/* Lists and tuples read in place by the compiled Strategy builders (_fastobs.c through _fastobs_values.h,
+ * and _fastmask.c): Seq views a list's or tuple's items without a copy, as_seq checks the type, at reads an
+ * int with its index checked.  The including file defines FASTSEQ_WHAT (the message prefix, e.g.
+ * "observation") and to_long(o, &v, what) before including it.  Errors name the field: TypeError for a value
+ * that is not a list or tuple, IndexError for an index outside it.
+ */
+#ifndef FASTSEQ_WHAT
+#error "define FASTSEQ_WHAT (the message prefix) before including _fastseq.h"
+#endif
+
+typedef struct { PyObject **it; Py_ssize_t n; const char *name; } Seq;
+static PyObject *NO_ITEMS[1];
+
+static int as_seq(PyObject *o, Seq *s, const char *name) {
+    s->name = name;
+    if (PyList_Check(o)) {
+        s->n = PyList_GET_SIZE(o);
+        s->it = s->n ? ((PyListObject *)o)->ob_item : NO_ITEMS;
+        return 0;
+    }
+    if (PyTuple_Check(o)) { s->n = PyTuple_GET_SIZE(o); s->it = ((PyTupleObject *)o)->ob_item; return 0; }
+    PyErr_Format(PyExc_TypeError, FASTSEQ_WHAT ": %s must be a list or tuple, not %.80s", name,
+                 Py_TYPE(o)->tp_name);
+    return -1;
+}
+
+static int bad_index(const Seq *s, long i) {
+    PyErr_Format(PyExc_IndexError, FASTSEQ_WHAT ": index %ld outside %s (length %zd)", i, s->name, s->n);
+    return -1;
+}
+
+static inline int at(const Seq *s, long i, long *v) {
+    if (i < 0 || i >= s->n) return bad_index(s, i);
+    return to_long(s->it[i], v, s->name);
+}
