@@ -18,7 +18,12 @@ except ImportError:  # older layout: the format's own module
     from monolith_envs.arena.positions_text import parse_position
     from monolith_envs.arena.positions_text import position_to_text as format_position
 
-__all__ = ["Pos", "Tile", "position", "parse_position", "format_position"]
+__all__ = ["Pos", "Tile", "position", "parse_position", "format_position", "HF_LA", "DE_LA"]
+
+#: the factions line of a position text: Harbingers of the Forest against Lords of the Abyss
+HF_LA = "factions: harbingers_of_the_forest, lords_of_the_abyss\n"
+#: the factions line of a position text: Dragon Empire against Lords of the Abyss
+DE_LA = "factions: dragon_empire, lords_of_the_abyss\n"
 
 
 @dataclass(frozen=True)

@@ -59,7 +59,7 @@ def test_a_signal_stops_training_at_once_keeps_a_checkpoint_and_says_how_to_resu
         out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
-    assert proc.returncode == code
+    assert proc.returncode == code, err[-3000:]
     assert time.monotonic() - t0 < 20
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
     assert _group_gone(proc.pid), "worker processes were left running"
