@@ -55,6 +55,13 @@ from typing import Any
 
 import numpy as np
 
+from monolith_envs.core.outfiles import (
+    OutputPathError,
+    check_output_dir,
+    check_output_file,
+    write_text_atomic,
+)
+
 __all__ = ["MAX_AGENTS", "MAX_GAMES", "MAX_WORKERS", "PairResult", "SoloResult", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
            "main", "run_pairing", "run_solo", "run_tournament", "seating", "wilson_interval"]
 
@@ -249,6 +256,11 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     "ratings": {...}}``. In a one-seat config every spec plays ``games`` episodes alone instead: ``{"pairs": [],
     "solo": [SoloResult per spec], "ratings": {}}``.
 
+    A match seats the pair's first agent on one side (a seat, or a team's seats; the side rotates with the
+    game number, :func:`seating`) and the second agent on every other seat. With two sides that covers both
+    orders of the pair; with three or more sides (3-4 player free-for-all) the pair is played in both
+    orders, ``(a, b)`` and ``(b, a)``, each ``games`` matches.
+
     Matches run as in :func:`run_pairing` (spawned worker processes when ``workers > 1``); with
     ``record_dir`` each match's episode log is written as ``pair<i>_game<k>.json`` (``solo<i>_...``).
 
@@ -273,7 +285,10 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     elif pairs is None:
         if len(set(specs)) != len(specs) or len(specs) < 2:
             raise ValueError(f"need at least two distinct agent specs, got {list(specs)}")
-        pairs = list(itertools.combinations(specs, 2))
+        # two sides (a duel, two teams): seats rotate, so one order of a pair plays both sides; with three
+        # or more, one agent against copies of the other is not the other way round, so both orders play
+        sides = len(monolith_envs.make_game(env_id, **env_config).teams)
+        pairs = list(itertools.permutations(specs, 2) if sides > 2 else itertools.combinations(specs, 2))
     own = executor is None
     ex = _executor(workers) if own else executor
     n_workers = workers if own else getattr(ex, "_max_workers", 2)
@@ -394,12 +409,14 @@ def evaluate_against(env_id: str, spec: str, opponent: str, games: int, seed: in
 def format_table(specs: Sequence[str], pairs: Sequence[PairResult], ratings: dict) -> str:
     """Cross-play table: row agent's win rate [95% CI] against the column agent, then the ratings."""
     cell: dict[tuple[str, str], str] = {}
+    played = {(p.a, p.b) for p in pairs}
     for p in pairs:
         n = len(p.outcomes)
         lo, hi = wilson_interval(p.wins, n)
         cell[(p.a, p.b)] = f"{p.wins / n:5.1%} [{lo:.2f},{hi:.2f}]"
-        lo2, hi2 = wilson_interval(p.losses, n)
-        cell[(p.b, p.a)] = f"{p.losses / n:5.1%} [{lo2:.2f},{hi2:.2f}]"
+        if (p.b, p.a) not in played:  # two sides: the column agent won what the row agent lost
+            lo2, hi2 = wilson_interval(p.losses, n)
+            cell[(p.b, p.a)] = f"{p.losses / n:5.1%} [{lo2:.2f},{hi2:.2f}]"
     w0 = max(8, max(len(s) for s in specs))
     w = 22
     lines = ["win rate of row vs column [95% Wilson CI] (draws count as non-wins)",
@@ -440,47 +457,6 @@ def _count_arg(lo: int, hi: int) -> Any:
     return parse
 
 
-def check_output_file(path: str | Path) -> bool:
-    """Make sure ``path`` can be written before any work: create its folder, and the file itself (empty)
-    when it does not exist.  Returns True when the file was created here.
-
-    Raises:
-        ValueError: an empty path, a NUL byte, a folder or a non-regular file (``/dev/full``) at ``path``, or a path that
-            cannot be created or written (naming the reason).
-    """
-    p = Path(path)
-    if not str(path).strip() or "\x00" in str(path):
-        raise ValueError("the path " + ("contains a NUL byte" if "\x00" in str(path) else "is empty; give a file path"))
-    if p.exists() and not p.is_file():
-        raise ValueError(f"{str(p)!r} is {'a folder' if p.is_dir() else 'not a regular file'}; give a file path")
-    created = not p.exists()
-    try:
-        p.parent.mkdir(parents=True, exist_ok=True)
-        with open(p, "ab"):
-            pass
-    except OSError as e:
-        raise ValueError(f"cannot write {str(p)!r} ({e.strerror or e})") from None
-    return created
-
-
-def check_output_dir(path: str | Path) -> None:
-    """Create the folder ``path`` (and its parents) and check that a file can be written in it.
-
-    Raises:
-        ValueError: an empty path, a NUL byte, or a folder that cannot be created or written (the reason).
-    """
-    import tempfile
-
-    if not str(path).strip() or "\x00" in str(path):
-        raise ValueError("the path " + ("contains a NUL byte" if "\x00" in str(path) else "is empty; give a folder path"))
-    try:
-        Path(path).mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=path):
-            pass
-    except OSError as e:
-        raise ValueError(f"cannot write in the folder {str(path)!r} ({e.strerror or e})") from None
-
-
 def main(argv: list[str] | None = None) -> dict:
     """Command-line entry point (see the module docstring).
 
@@ -497,7 +473,8 @@ def main(argv: list[str] | None = None) -> dict:
                     help="comma-separated agent specs: random, heuristic, mcts:N, ppo:PATH, rllib:CHECKPOINT, "
                          f"baseline, baseline+search:N (at most {MAX_AGENTS})")
     ap.add_argument("--games", type=_count_arg(1, MAX_GAMES), default=100,
-                    help=f"matches per pair of agents (1 to {MAX_GAMES:,})")
+                    help=f"matches per pair of agents, and per order of a pair in a game of three or more "
+                         f"sides (1 to {MAX_GAMES:,})")
     ap.add_argument("--seed", type=seed_arg, default=0, help="base seed (game k uses seed + k), 0 to 2**128-1")
     ap.add_argument("--workers", type=_count_arg(1, MAX_WORKERS), default=2,
                     help=f"worker processes (1 to {MAX_WORKERS})")
@@ -558,22 +535,14 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
     if len(set(specs)) != len(specs) or len(specs) < (1 if solo else 2):
         ap.error(f"--agents needs {'one spec or more' if solo else 'at least two'} distinct specs, got {specs}")
     path = Path(args.out) if args.out is not None else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
-    try:  # the outputs are checked by creating them, before the first game
-        created = check_output_file(path if args.out is None else args.out)
-    except ValueError as e:
-        ap.error(f"--out: {e}")
-    try:
+    try:  # the outputs are checked by creating their folders and a probe file, before the first game
+        check_output_file(path if args.out is None else args.out, "--out")  # the text as given: "" is not "."
         if args.record_dir is not None:
-            check_output_dir(args.record_dir)
-    except ValueError as e:
-        _remove_if_empty(path, created)
-        ap.error(f"--record-dir: {e}")
-    try:
-        res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
-                             progress=True, record_dir=args.record_dir)
-    except BaseException:
-        _remove_if_empty(path, created)
-        raise
+            check_output_dir(args.record_dir, "--record-dir")
+    except OutputPathError as e:
+        ap.error(str(e))
+    res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
+                         progress=True, record_dir=args.record_dir)
     print(format_solo_table(res["solo"]) if solo else format_table(specs, res["pairs"], res["ratings"]))
     out = {
         "env_id": args.env, "env_config": env_config, "agents": specs, "games_per_pair": args.games,
@@ -581,18 +550,9 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
     }
     if solo:
         out["solo"] = [s.summary() for s in res["solo"]]
-    path.write_text(json.dumps(out, indent=2))
+    write_text_atomic(path, json.dumps(out, indent=2))
     print(f"wrote {path}")
     return out
-
-
-def _remove_if_empty(path: Path, created: bool) -> None:
-    """Remove the empty output file that :func:`check_output_file` created, when no result is written."""
-    try:
-        if created and path.stat().st_size == 0:
-            path.unlink()
-    except OSError:
-        pass
 
 
 if __name__ == "__main__":

@@ -41,10 +41,14 @@ def _probe(folder: Path, what: str, path: Path) -> None:
         pass
 
 
-def _text(path: str | os.PathLike, what: str) -> Path:
+def _text(path: str | os.PathLike, what: str, kind: str) -> Path:
     s = os.fspath(path)
-    if not isinstance(s, str) or not s or "\x00" in s:
-        raise OutputPathError(f"{what}: {s!r} is not a usable path (empty or with a NUL byte)")
+    if not isinstance(s, str):
+        raise OutputPathError(f"{what}: {s!r} is not a usable path; give a {kind} path")
+    if not s.strip():
+        raise OutputPathError(f"{what}: the path is empty; give a {kind} path")
+    if "\x00" in s:
+        raise OutputPathError(f"{what}: the path contains a NUL byte; give a {kind} path")
     return Path(s)
 
 
@@ -60,9 +64,10 @@ def check_output_dir(path: str | os.PathLike, what: str = "output folder", purpo
         The path.
 
     Raises:
-        OutputPathError: the path exists and is not a folder, or the folder cannot be created or written.
+        OutputPathError: an empty or blank path, a NUL byte, a path that exists and is not a folder, or a
+            folder that cannot be created or written.
     """
-    p = _text(path, what)
+    p = _text(path, what, "folder")
     for_what = f" for {purpose}" if purpose else ""
     if p.exists() and not p.is_dir():
         raise OutputPathError(f"{what} {p}: exists and is not a folder; give a folder{for_what}")
@@ -81,9 +86,10 @@ def check_output_file(path: str | os.PathLike, what: str = "output file") -> Pat
     refused); it is left as it is until :func:`write_text_atomic` replaces it.
 
     Raises:
-        OutputPathError: naming ``what``, the path and the problem.
+        OutputPathError: naming ``what``, the path and the problem (an empty or blank path, a NUL byte, not a
+            regular file, a folder that cannot be created or written).
     """
-    p = _text(path, what)
+    p = _text(path, what, "file")
     try:
         st = os.stat(p)
     except FileNotFoundError:

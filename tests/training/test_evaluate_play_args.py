@@ -31,27 +31,29 @@ def no_games(monkeypatch):
     (["--seed", str(2**130)], "argument --seed: expected an integer from 0 to 2**128-1"),
     (["--seed", str(2**128 - 1), "--games", "2"], "game k uses seed + k, which must stay at most 2**128-1"),
     (["--workers", "0"], "argument --workers: expected an integer from 1 to 64"),
-    (["--out", "/proc/nope/x.json"], "--out: cannot write '/proc/nope/x.json'"),
-    (["--out", "/dev/full"], "--out: '/dev/full' is not a regular file"),
-    (["--out", "{tmp}"], "is a folder; give a file path"),
-    (["--out", "{tmp}/a\x00b.json"], "--out: the path contains a NUL byte"),
-    (["--out", "{tmp}/ok.json", "--record-dir", "/proc/nope"], "--record-dir: cannot write in the folder '/proc/nope'"),
+    (["--out", "/proc/nope/x.json"], "error: --out /proc/nope/x.json: its folder /proc/nope cannot be created ("),
+    (["--out", "/dev/full"], "error: --out /dev/full: is not a regular file; give a file path"),
+    (["--out", "{tmp}"], "error: --out {tmp}: is a folder; give a file path"),
+    (["--out", "{tmp}/a\x00b.json"], "error: --out: the path contains a NUL byte; give a file path"),
+    (["--out", "{tmp}/ok.json", "--record-dir", "/proc/nope"], "error: --record-dir /proc/nope: cannot be created as a folder ("),
 ])
 def test_evaluate_refuses_bad_arguments_before_the_first_game(no_games, tmp_path, capsys, args, message):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    message = message.replace("{tmp}", str(tmp_path))
     with pytest.raises(SystemExit) as ei:
         evaluate.main(["--env", TOY, "--agents", "random,mcts:5", "--preload", "tests.conftest", *args])
     err = capsys.readouterr().err
     assert ei.value.code == 2 and message in err, err
     assert "Traceback" not in err
-    assert not (tmp_path / "ok.json").exists()  # the output probe is removed when nothing is written
+    assert not (tmp_path / "ok.json").exists()  # nothing is written
+    assert not list(tmp_path.glob(".write-check-*"))  # nor is a probe file left behind
 
 
 def test_evaluate_creates_its_outputs_before_playing(tmp_path, monkeypatch):
     seen = {}
 
     def fake(*_a, **kw):
-        seen["out"] = (tmp_path / "deep" / "out.json").is_file()
+        seen["out"] = (tmp_path / "deep").is_dir()
         seen["dir"] = (tmp_path / "logs" / "a" / "b").is_dir()
         raise KeyboardInterrupt
 
@@ -60,7 +62,8 @@ def test_evaluate_creates_its_outputs_before_playing(tmp_path, monkeypatch):
         evaluate.main(["--env", TOY, "--agents", "random,mcts:5", "--preload", "tests.conftest",
                        "--out", str(tmp_path / "deep" / "out.json"), "--record-dir", str(tmp_path / "logs" / "a" / "b")])
     assert seen == {"out": True, "dir": True}
-    assert not (tmp_path / "deep" / "out.json").exists()  # the empty probe does not stay behind
+    assert not (tmp_path / "deep" / "out.json").exists()  # no result, no file
+    assert not list((tmp_path / "deep").iterdir())  # and no probe file
 
 
 def test_games_go_to_workers_as_ranges_and_are_bounded(monkeypatch):
@@ -146,3 +149,26 @@ def test_play_records_with_the_largest_seed(tmp_path):
     assert main(["monolith_arena_v0", "--seed", str(2**128 - 1), "--record", str(path)], input_fn=quit_at_once,
                 output_fn=lambda *_: None) is None
     assert load_log(path).seed == 2**128 - 1
+
+
+def test_a_tournament_of_three_or_more_sides_plays_each_pair_in_both_orders():
+    # free-for-all, 3 seats: "random at one seat against two heuristics" is not "heuristic at one seat
+    # against two randoms", so both orders play; each cell of the table is its own order's result
+    res = evaluate.run_tournament("the_monolith_v0", ["random", "heuristic"], 3, seed=7,
+                                  env_config={"num_players": 3}, workers=1)
+    assert [(p.a, p.b) for p in res["pairs"]] == [("random", "heuristic"), ("heuristic", "random")]
+    assert [p.games for p in res["pairs"]] == [3, 3]
+    assert [p.seats for p in res["pairs"]] == [[0, 1, 2], [0, 1, 2]]  # the single agent's seat rotates
+    table = evaluate.format_table(["random", "heuristic"], res["pairs"], res["ratings"])
+    rows = {line.split("|")[0].strip(): [c.strip() for c in line.split("|")[1:]] for line in table.splitlines()[2:4]}
+    first = {(p.a, p.b): p.wins for p in res["pairs"]}
+    assert rows["random"][1].startswith(f"{first[('random', 'heuristic')] / 3:5.1%}".strip())
+    assert rows["heuristic"][0].startswith(f"{first[('heuristic', 'random')] / 3:5.1%}".strip())
+
+
+def test_a_two_sided_tournament_plays_each_pair_once_as_the_seats_rotate():
+    res = evaluate.run_tournament(TOY, ["random", "mcts:5"], 4, seed=3, workers=1)
+    assert [(p.a, p.b) for p in res["pairs"]] == [("random", "mcts:5")]
+    table = evaluate.format_table(["random", "mcts:5"], res["pairs"], res["ratings"])
+    p = res["pairs"][0]
+    assert f"{p.losses / 4:5.1%}".strip() in table.splitlines()[3]  # the column agent's row: the losses of the first
