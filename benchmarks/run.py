@@ -113,14 +113,17 @@ def _measure(budget: Budget, mono: list[BenchSpec], ref_specs: list[BenchSpec], 
              t0: float) -> None:
     """Append every row and training entry to ``rows`` and ``training`` as it is measured."""
     from .monolith import measure_monolith
-    from .references import measure_reference
+    from .references import measure_reference, pettingzoo_runner
 
+    c4_runner = None  # connect four's AEC loop, kept for the run: each Monolith row's "× C4" is paired with it
     for spec in ref_specs[:1] + mono + ref_specs[1:]:
         _log(f"measuring {spec.name}", t0, quiet)
         if spec.kind == "monolith":
-            rows.append(measure_monolith(spec, budget, seed))
+            rows.append(measure_monolith(spec, budget, seed, c4_runner=c4_runner))
         else:
             rows.append(measure_reference(spec, budget, seed))
+            if (spec.kind, spec.env_id) == ("pettingzoo", "connect_four_v3") and rows[-1]["aec"]:
+                c4_runner = pettingzoo_runner(spec.env_id, seed)
         for e in rows[-1]["errors"]:
             _log(f"  error: {e}", t0, quiet)
     if train and budget.train_steps > 0:
