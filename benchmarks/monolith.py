@@ -192,8 +192,7 @@ def latencies(env: Any, game: Any, states: list, budget: Budget, seed: int = 0, 
 def measure_paired(runner: Any, c4_runner: Any, budget: Budget) -> dict:
     """The AEC loop ``runner`` and connect four's ``c4_runner`` (both :class:`~benchmarks.loops.AecRunner`)
     measured in turn: ``budget.pair_rounds`` rounds of one ``budget.pair_slice_seconds`` slice each, in
-    alternating order, after ``budget.warmup_seconds`` of untimed play each
-    (:func:`benchmarks.interleave.measure_interleaved`).
+    alternating order, after one untimed slice each (:func:`benchmarks.interleave.measure_interleaved`).
 
     Returns:
         ``x_cpu`` (the "× C4": the env's decisions per CPU second over all its slices ÷ connect four's over
@@ -203,7 +202,7 @@ def measure_paired(runner: Any, c4_runner: Any, budget: Budget) -> dict:
         CPU seconds of every slice).
     """
     m = measure_interleaved({"c4": c4_runner, "env": runner}, budget.pair_slice_seconds, budget.pair_rounds,
-                            budget.warmup_seconds, alternate=True)
+                            budget.pair_slice_seconds, alternate=True)
     return {**paired_ratio(m["env"], m["c4"]), "slice_seconds": budget.pair_slice_seconds,
             "env": m["env"], "c4": m["c4"]}
 
@@ -239,10 +238,12 @@ def measure_monolith(spec: BenchSpec, budget: Budget, seed: int = 0, c4_runner: 
     row["aec"] = guard(row, "aec", lambda: measure_throughput(aec_runner, budget))
     if c4_runner is not None:
         row["paired_c4"] = guard(row, "paired_c4", lambda: measure_paired(aec_runner, c4_runner, budget))
-    row["aec_raw"] = guard(row, "aec_raw", lambda: measure_throughput(AecRunner(raw, seed), budget, repeats=1))
+    row["aec_raw"] = guard(row, "aec_raw", lambda: measure_throughput(AecRunner(raw, seed), budget, repeats=1,
+                                                                      seconds=budget.secondary_seconds))
     row["engine"] = guard(row, "engine", lambda: measure_throughput(EngineRunner(game, seed), budget))
     row["engine_obs"] = guard(
-        row, "engine_obs", lambda: measure_throughput(EngineRunner(game, seed, observe=True), budget, repeats=1))
+        row, "engine_obs", lambda: measure_throughput(EngineRunner(game, seed, observe=True), budget, repeats=1,
+                                                      seconds=budget.secondary_seconds))
     row["aec_calls"] = guard(row, "aec_calls", lambda: aec_breakdown(env, budget, seed))
     inst = guard(row, "progress", lambda: instrument_games(game, budget, seed))
     states = []

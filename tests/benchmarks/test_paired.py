@@ -165,3 +165,23 @@ def test_paired_ratio_of_known_slices():
     assert r["x_rounds"] == pytest.approx({"min": 2.0, "median": 2.5, "max": 3.0}) and r["rounds"] == 2
     zero = paired_ratio(side([(10, 0.1, 0.0)]), side([(10, 0.1, 0.1)]))
     assert zero["x_cpu"] is None and zero["x_rounds"]["min"] is None and zero["rounds"] == 0
+
+
+def test_the_secondary_loops_run_for_their_own_budget():
+    from benchmarks.loops import measure_throughput
+    from benchmarks.timing import BUDGETS
+
+    assert BUDGETS["full"].secondary_seconds == 1.5 and BUDGETS["quick"].secondary_seconds == 0.5
+    assert TINY.secondary_seconds == TINY.loop_seconds  # not set: the loop's own time
+
+    class Clock:
+        def __init__(self):
+            self.asked, self.lengths = [], []
+
+        def run(self, seconds):
+            self.asked.append(seconds)
+            return 10, 0, seconds
+
+    clock = Clock()
+    out = measure_throughput(clock, TINY, repeats=2, seconds=0.5)
+    assert clock.asked == [TINY.warmup_seconds, 0.5, 0.5] and out["decisions_per_s"] == 20.0
