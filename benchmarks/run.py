@@ -67,6 +67,10 @@ def run_benchmarks(budget: Budget, env_ids: list[str] | None = None, imports: tu
                    seed: int = 0, quiet: bool = False) -> dict:
     """Run every measurement and return the result dict (also what is written as JSON).
 
+    When ``connect_four_v3`` is among the references, it is measured first and its AEC loop is then kept for
+    the whole run: each Monolith configuration's AEC loop is measured in turn with it (``row["paired_c4"]``,
+    :func:`benchmarks.monolith.measure_paired`), which gives the row's "× C4"; without it there is no ratio.
+
     Args:
         budget: one of :data:`benchmarks.timing.BUDGETS` (or a custom :class:`Budget`).
         env_ids: Monolith env ids to measure (default: all registered).
