@@ -186,8 +186,9 @@ class OpenSpielRunner:
         return decisions, games, perf_counter() - t0
 
 
-def measure_throughput(runner: Any, budget: Budget, repeats: int | None = None) -> dict:
-    """Warm up, then time ``repeats`` runs of ``budget.loop_seconds`` each.
+def measure_throughput(runner: Any, budget: Budget, repeats: int | None = None, seconds: float | None = None) -> dict:
+    """Warm up, then time ``repeats`` runs (default ``budget.repeats``) of ``seconds`` each (default
+    ``budget.loop_seconds``).
 
     Returns:
         ``decisions_per_s`` (median over repeats), ``decisions_per_s_all`` (each repeat), ``games_per_s``
@@ -197,12 +198,13 @@ def measure_throughput(runner: Any, budget: Budget, repeats: int | None = None) 
         figures are pessimistic) and ``decisions_per_cpu_s`` (median decisions per CPU second).
     """
     repeats = budget.repeats if repeats is None else repeats
+    seconds = budget.loop_seconds if seconds is None else seconds
     runner.run(budget.warmup_seconds)
     rates, cpu_rates, total_games, total_time, total_cpu = [], [], 0, 0.0, 0.0
     gc.collect()
     for _ in range(repeats):
         c0 = process_time()
-        d, g, t = runner.run(budget.loop_seconds)
+        d, g, t = runner.run(seconds)
         c = process_time() - c0
         rates.append(d / t if t > 0 else None)
         cpu_rates.append(d / c if c > 0 else None)

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from .interleave import measure_interleaved, paired_ratio
 from .loops import (
     AecRunner,
     EngineRunner,
@@ -24,7 +25,7 @@ from .loops import (
 from .specs import BenchSpec
 from .timing import Budget, RandomPolicy, median, per_call_us
 
-__all__ = ["empty_row", "guard", "instrument_games", "latencies", "measure_monolith"]
+__all__ = ["empty_row", "guard", "instrument_games", "latencies", "measure_monolith", "measure_paired"]
 
 PHASES = ("early", "mid", "late")
 
@@ -38,6 +39,7 @@ def empty_row(spec: BenchSpec) -> dict:
         "num_actions": None,
         "obs_size": None,
         "aec": None,
+        "paired_c4": None,
         "aec_raw": None,
         "engine": None,
         "engine_obs": None,
@@ -187,12 +189,32 @@ def latencies(env: Any, game: Any, states: list, budget: Budget, seed: int = 0, 
     return out
 
 
-def measure_monolith(spec: BenchSpec, budget: Budget, seed: int = 0) -> dict:
+def measure_paired(runner: Any, c4_runner: Any, budget: Budget) -> dict:
+    """The AEC loop ``runner`` and connect four's ``c4_runner`` (both :class:`~benchmarks.loops.AecRunner`)
+    measured in turn: ``budget.pair_rounds`` rounds of one ``budget.pair_slice_seconds`` slice each, in
+    alternating order, after one untimed slice each (:func:`benchmarks.interleave.measure_interleaved`).
+
+    Returns:
+        ``x_cpu`` (the "× C4": the env's decisions per CPU second over all its slices ÷ connect four's over
+        the slices of the same rounds), ``x_wall`` (the same from wall seconds), ``x_rounds`` (min / median /
+        max of the per-round CPU ratios), ``rounds``, ``slice_seconds``, and ``env`` and ``c4``: each side's
+        totals (``decisions``, ``wall_seconds``, ``cpu_seconds``) and ``slices`` (decisions, games, wall and
+        CPU seconds of every slice).
+    """
+    m = measure_interleaved({"c4": c4_runner, "env": runner}, budget.pair_slice_seconds, budget.pair_rounds,
+                            budget.pair_slice_seconds, alternate=True)
+    return {**paired_ratio(m["env"], m["c4"]), "slice_seconds": budget.pair_slice_seconds,
+            "env": m["env"], "c4": m["c4"]}
+
+
+def measure_monolith(spec: BenchSpec, budget: Budget, seed: int = 0, c4_runner: Any = None) -> dict:
     """Every figure for one Monolith env configuration (errors are recorded in ``row["errors"]``).
 
     Covers the wrapped and bare AEC loops, the engine loop with and without ``observe``, the per-call
     breakdown of ``last``/``step``, the early / mid / late figures, the latencies and the memory per live
-    env instance and per state.
+    env instance and per state. With ``c4_runner`` (connect four's :class:`~benchmarks.loops.AecRunner`,
+    kept for the whole run), the AEC loop is also measured in turn with it (:func:`measure_paired`,
+    ``row["paired_c4"]``), the source of the row's "× C4"; without it ``row["paired_c4"]`` stays ``None``.
     """
     import monolith_envs
 
@@ -212,11 +234,16 @@ def measure_monolith(spec: BenchSpec, budget: Budget, seed: int = 0) -> dict:
     row["obs_size"] = int(game.obs_spec.size)
     row["max_decisions"] = int(game.max_decisions)
 
-    row["aec"] = guard(row, "aec", lambda: measure_throughput(AecRunner(env, seed), budget))
-    row["aec_raw"] = guard(row, "aec_raw", lambda: measure_throughput(AecRunner(raw, seed), budget, repeats=1))
+    aec_runner = AecRunner(env, seed)
+    row["aec"] = guard(row, "aec", lambda: measure_throughput(aec_runner, budget))
+    if c4_runner is not None:
+        row["paired_c4"] = guard(row, "paired_c4", lambda: measure_paired(aec_runner, c4_runner, budget))
+    row["aec_raw"] = guard(row, "aec_raw", lambda: measure_throughput(AecRunner(raw, seed), budget, repeats=1,
+                                                                      seconds=budget.secondary_seconds))
     row["engine"] = guard(row, "engine", lambda: measure_throughput(EngineRunner(game, seed), budget))
     row["engine_obs"] = guard(
-        row, "engine_obs", lambda: measure_throughput(EngineRunner(game, seed, observe=True), budget, repeats=1))
+        row, "engine_obs", lambda: measure_throughput(EngineRunner(game, seed, observe=True), budget, repeats=1,
+                                                      seconds=budget.secondary_seconds))
     row["aec_calls"] = guard(row, "aec_calls", lambda: aec_breakdown(env, budget, seed))
     inst = guard(row, "progress", lambda: instrument_games(game, budget, seed))
     states = []

@@ -27,7 +27,19 @@ from .monolith import empty_row, guard
 from .specs import BenchSpec
 from .timing import Budget, RandomPolicy, per_call_us
 
-__all__ = ["measure_openspiel", "measure_pettingzoo", "measure_reference"]
+__all__ = ["measure_openspiel", "measure_pettingzoo", "measure_reference", "pettingzoo_runner"]
+
+
+def pettingzoo_runner(env_id: str, seed: int = 0) -> AecRunner:
+    """The AEC loop of the ``pettingzoo.classic`` env ``env_id`` (``env()`` with its default wrappers, as in
+    its reference row), reset with ``seed``: connect four's runner for the paired "× C4" measurement.
+
+    Raises:
+        ImportError: PettingZoo classic (or the module ``env_id``) is not installed.
+    """
+    env = importlib.import_module(f"pettingzoo.classic.{env_id}").env()
+    env.reset(seed=seed)
+    return AecRunner(env, seed)
 
 
 def measure_pettingzoo(spec: BenchSpec, budget: Budget, seed: int = 0) -> dict:

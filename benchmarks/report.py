@@ -113,11 +113,18 @@ def compute_ratios(rows: list[dict], training: list[dict]) -> dict:
     """Add ``ratios``, ``ratios_cpu``, ``targets`` and (Monolith rows) ``ref_ratios`` to every row and ``x_c4``
     to every training entry (in place).
 
-    ``ratios`` use wall-clock rates (the headline figures); ``ratios_cpu`` use decisions per CPU second.
+    ``ratios["aec_x_c4"]`` of a Monolith row is its paired "× C4": decisions per CPU second of its AEC loop
+    over the slices it played in turn with connect four ÷ connect four's over the same rounds
+    (``row["paired_c4"]["x_cpu"]``; ``ratios["aec_x_c4_wall"]``: the same from wall seconds; ``None`` when
+    connect four was not measured). A reference row's ``aec_x_c4`` is its AEC decisions/s ÷ the connect-four
+    row's, both measured on their own. ``ratios["aec_x_c4_method"]`` says which: ``"paired_cpu"``,
+    ``"unpaired_wall"`` or ``None``. The other ``ratios`` use wall-clock rates, ``ratios_cpu`` decisions per
+    CPU second (``aec_x_c4``: the paired CPU ratio again for a Monolith row).
 
     Returns:
         The reference rates used: ``connect_four_v3`` AEC decisions/s and OpenSpiel ``chess`` decisions/s
-        with observation tensors (``None`` when a reference was not measured).
+        with observation tensors (``None`` when a reference was not measured), and ``x_c4_paired``: whether
+        the Monolith rows' "× C4" is paired (connect four was measured).
     """
     c4 = _ref_rate(rows, "pettingzoo", "connect_four_v3")
     oschess = _ref_rate(rows, "openspiel", "chess")
@@ -131,14 +138,24 @@ def compute_ratios(rows: list[dict], training: list[dict]) -> dict:
         aec = _get(r, "aec", "decisions_per_s")
         eng = _get(r, "engine", "decisions_per_s")
         env_bytes = _get(r, "memory", "env_bytes")
+        if r["kind"] == "monolith":  # paired with connect four, in the same slices, per CPU second
+            x_c4 = x_c4_cpu = _get(r, "paired_c4", "x_cpu")
+            x_c4_wall = _get(r, "paired_c4", "x_wall")
+            method = "paired_cpu" if x_c4 is not None else None
+        else:
+            x_c4, x_c4_cpu = ratio(aec, c4), ratio(_get(r, "aec", "decisions_per_cpu_s"), c4_cpu)
+            x_c4_wall = x_c4
+            method = "unpaired_wall" if x_c4 is not None else None
         r["ratios"] = {
-            "aec_x_c4": ratio(aec, c4),
+            "aec_x_c4": x_c4,
+            "aec_x_c4_wall": x_c4_wall,
+            "aec_x_c4_method": method,
             "aec_x_oschess": ratio(aec, oschess),
             "engine_x_oschess": ratio(eng, oschess),
         }
         # the same ratios from decisions per CPU second: less sensitive to other processes on the machine
         r["ratios_cpu"] = {
-            "aec_x_c4": ratio(_get(r, "aec", "decisions_per_cpu_s"), c4_cpu),
+            "aec_x_c4": x_c4_cpu,
             "engine_x_oschess": ratio(_get(r, "engine", "decisions_per_cpu_s"), oschess_cpu),
         }
         if r["kind"] != "monolith":
@@ -164,6 +181,7 @@ def compute_ratios(rows: list[dict], training: list[dict]) -> dict:
         for title, section, key, rkind, rid, _sense in RATIO_COLUMNS:
             ref = _ref_rate(rows, rkind, rid, section, key)
             rr[title] = ratio(_get(r, section, key), ref)
+        rr["AEC ÷ C4"] = r["ratios"]["aec_x_c4"]  # the paired ratio, as in the other tables
         r["ref_ratios"] = rr
     c4_train = {e["vec"]: e.get("steps_per_s") for e in training
                 if e.get("kind") == "pettingzoo" and e.get("env_id") == "connect_four_v3"}
@@ -171,7 +189,8 @@ def compute_ratios(rows: list[dict], training: list[dict]) -> dict:
         base = c4_train.get(e.get("vec"))
         sps = e.get("steps_per_s")
         e["x_c4"] = sps / base if sps and base else None
-    return {"connect_four_v3_aec_decisions_per_s": c4, "openspiel_chess_obs_decisions_per_s": oschess}
+    return {"connect_four_v3_aec_decisions_per_s": c4, "openspiel_chess_obs_decisions_per_s": oschess,
+            "x_c4_paired": any(r.get("paired_c4") for r in rows)}
 
 
 # ---------------------------------------------------------------------------------------------- formatting
@@ -205,6 +224,34 @@ def _mark(t: dict | None) -> str:
     if not t or t["met"] is None:
         return "—"
     return "✅" if t["met"] else "❌"
+
+
+def _xc4(r: dict) -> str:
+    """The "× C4" cell: the paired ratio of a Monolith row; a reference row's unpaired ratio marked ``*``
+    (connect four's own row: 1.00×, unmarked)."""
+    v = _get(r, "ratios", "aec_x_c4")
+    unpaired = _get(r, "ratios", "aec_x_c4_method") == "unpaired_wall" and r.get("env_id") != "connect_four_v3"
+    return _x(v) + ("*" if unpaired and v is not None else "")
+
+
+def _xc4_rounds(r: dict) -> str:
+    """Min–max of the per-round paired CPU ratios of a Monolith row (``—`` otherwise)."""
+    lo, hi = _get(r, "paired_c4", "x_rounds", "min"), _get(r, "paired_c4", "x_rounds", "max")
+    return "—" if lo is None or hi is None else f"{lo:.2f}–{hi:.2f}"
+
+
+def _c4_line(result: dict) -> str:
+    """The sentence of the report's header that says how "× C4" was measured."""
+    refs, budget = result["references"], result.get("budget") or {}
+    if refs.get("connect_four_v3_aec_decisions_per_s") is None:
+        return "× C4: not measured (connect_four_v3 was not part of this run)."
+    if not refs.get("x_c4_paired"):
+        return "× C4: AEC dec/s ÷ the connect_four_v3 row's, each measured on its own (not paired)."
+    return (f"× C4 of the Monolith rows is paired: the configuration's AEC loop and connect four's played "
+            f"{budget.get('pair_rounds', '?')} rounds of {budget.get('pair_slice_seconds', 0):g} s slices in turn, in "
+            "this process, and the ratio is of their decisions per CPU second over those slices (range of the "
+            "per-round ratios in the throughput table, the same slices' wall-clock ratio in the targets table). "
+            "A reference row's × C4 (marked *) is its AEC dec/s ÷ the connect-four row's, measured on their own.")
 
 
 def _table(header: list[str], rows: list[list[str]], align: str | None = None) -> list[str]:
@@ -242,13 +289,15 @@ def render_markdown(result: dict) -> str:
         (f"References in this run: connect_four_v3 AEC {_rate(refs['connect_four_v3_aec_decisions_per_s'])} dec/s;"
          f" OpenSpiel chess with observation tensors {_rate(refs['openspiel_chess_obs_decisions_per_s'])} dec/s."),
         "",
+        _c4_line(result),
+        "",
     ]
     lines += ["## Summary", ""]
     body = []
     for r in rows:
         lat, mem = r["latency"] or {}, r["memory"] or {}
         body.append([
-            r["name"], _rate(_get(r, "aec", "decisions_per_s")), _x(_get(r, "ratios", "aec_x_c4")),
+            r["name"], _rate(_get(r, "aec", "decisions_per_s")), _xc4(r),
             _rate(_get(r, "engine", "decisions_per_s")), _x(_get(r, "ratios", "engine_x_oschess")),
             _rate(_get(r, "aec", "decisions_per_game")), _us(lat.get("observe_us")), _us(lat.get("clone_us")),
             _us(lat.get("reset_us")), _kb(mem.get("env_bytes")),
@@ -260,7 +309,7 @@ def render_markdown(result: dict) -> str:
     for r in rows:
         body.append([
             r["name"], str(r["num_players"] or "—"), str(r["num_actions"] or "—"), str(r["obs_size"] or "—"),
-            _rate(_get(r, "aec", "decisions_per_s")), _x(_get(r, "ratios", "aec_x_c4")),
+            _rate(_get(r, "aec", "decisions_per_s")), _xc4(r), _xc4_rounds(r),
             _rate(_get(r, "aec", "games_per_s")), _rate(_get(r, "aec", "decisions_per_game")),
             _rate(_get(r, "aec_raw", "decisions_per_s")),
             _rate(_get(r, "engine", "decisions_per_s")), _x(_get(r, "ratios", "engine_x_oschess")),
@@ -268,7 +317,8 @@ def render_markdown(result: dict) -> str:
             _us(_get(r, "aec_calls", "last_us")), _us(_get(r, "aec_calls", "step_us")),
             _pct(_get(r, "aec", "cpu_share")),
         ])
-    lines += _table(["Environment", "P", "Actions", "Obs", "AEC dec/s", "× C4", "games/s", "dec/game",
+    lines += _table(["Environment", "P", "Actions", "Obs", "AEC dec/s", "× C4", "× C4 per round", "games/s",
+                     "dec/game",
                      "bare AEC dec/s", "engine dec/s", "× OS chess", "engine+obs dec/s", "last() µs",
                      "step() µs", "CPU %"], body)
     lines += ["", "## Per-call latency and memory", ""]
@@ -292,7 +342,9 @@ def render_markdown(result: dict) -> str:
             cells = [r["name"]]
             for key, _d, _op, _thr in TARGETS:
                 v = _get(t, key, "value")
-                if key.endswith(("c4", "oschess")):
+                if key == "aec_x_c4":  # paired, per CPU second; the same slices' wall-clock ratio in brackets
+                    txt = f"{_x(v)} (wall {_x(_get(r, 'ratios', 'aec_x_c4_wall'))})"
+                elif key.endswith("oschess"):
                     txt = f"{_x(v)} (CPU {_x(_get(r, 'ratios_cpu', key))})"
                 else:
                     txt = f"{v:.2f}" if key == "env_mb" and v is not None else _us(v)

@@ -67,6 +67,10 @@ def run_benchmarks(budget: Budget, env_ids: list[str] | None = None, imports: tu
                    seed: int = 0, quiet: bool = False) -> dict:
     """Run every measurement and return the result dict (also what is written as JSON).
 
+    When ``connect_four_v3`` is among the references, it is measured first and its AEC loop is then kept for
+    the whole run: each Monolith configuration's AEC loop is measured in turn with it (``row["paired_c4"]``,
+    :func:`benchmarks.monolith.measure_paired`), which gives the row's "× C4"; without it there is no ratio.
+
     Args:
         budget: one of :data:`benchmarks.timing.BUDGETS` (or a custom :class:`Budget`).
         env_ids: Monolith env ids to measure (default: all registered).
@@ -113,14 +117,17 @@ def _measure(budget: Budget, mono: list[BenchSpec], ref_specs: list[BenchSpec], 
              t0: float) -> None:
     """Append every row and training entry to ``rows`` and ``training`` as it is measured."""
     from .monolith import measure_monolith
-    from .references import measure_reference
+    from .references import measure_reference, pettingzoo_runner
 
+    c4_runner = None  # connect four's AEC loop, kept for the run: each Monolith row's "× C4" is paired with it
     for spec in ref_specs[:1] + mono + ref_specs[1:]:
         _log(f"measuring {spec.name}", t0, quiet)
         if spec.kind == "monolith":
-            rows.append(measure_monolith(spec, budget, seed))
+            rows.append(measure_monolith(spec, budget, seed, c4_runner=c4_runner))
         else:
             rows.append(measure_reference(spec, budget, seed))
+            if (spec.kind, spec.env_id) == ("pettingzoo", "connect_four_v3") and rows[-1]["aec"]:
+                c4_runner = pettingzoo_runner(spec.env_id, seed)
         for e in rows[-1]["errors"]:
             _log(f"  error: {e}", t0, quiet)
     if train and budget.train_steps > 0:

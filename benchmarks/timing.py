@@ -40,6 +40,11 @@ class Budget:
         train_steps: timed MaskablePPO env-steps per vec-env kind (0 skips training).
         train_warmup_steps: untimed MaskablePPO steps before timing (model build, first rollouts).
         train_n_steps: MaskablePPO ``n_steps`` (rollout length per env).
+        pair_slice_seconds: wall time of one slice of the paired "× C4" measurement (each Monolith
+            configuration and connect four play one slice each per round, in turn).
+        pair_rounds: rounds of that paired measurement.
+        secondary_loop_seconds: wall time of the one-repeat loops of a Monolith row (bare AEC, engine +
+            observe); ``None``: ``loop_seconds``.
     """
 
     name: str
@@ -56,6 +61,14 @@ class Budget:
     train_steps: int
     train_warmup_steps: int
     train_n_steps: int
+    pair_slice_seconds: float = 0.25
+    pair_rounds: int = 12
+    secondary_loop_seconds: float | None = None
+
+    @property
+    def secondary_seconds(self) -> float:
+        """Wall time of the one-repeat secondary loops (``secondary_loop_seconds`` or ``loop_seconds``)."""
+        return self.loop_seconds if self.secondary_loop_seconds is None else self.secondary_loop_seconds
 
     def to_dict(self) -> dict:
         """Plain dict of the budget (for the JSON report)."""
@@ -65,13 +78,16 @@ class Budget:
 BUDGETS: dict[str, Budget] = {
     "full": Budget("full", loop_seconds=3.0, repeats=3, warmup_seconds=0.5, latency_states=48, latency_repeats=5,
                    reset_calls=60, progress_games=12, progress_max_seconds=8.0, memory_envs=16, memory_steps=60,
-                   train_steps=4096, train_warmup_steps=512, train_n_steps=256),
+                   train_steps=4096, train_warmup_steps=512, train_n_steps=256,
+                   pair_slice_seconds=0.25, pair_rounds=12, secondary_loop_seconds=1.5),
     "quick": Budget("quick", loop_seconds=1.0, repeats=3, warmup_seconds=0.2, latency_states=24, latency_repeats=3,
                     reset_calls=20, progress_games=4, progress_max_seconds=2.5, memory_envs=6, memory_steps=30,
-                    train_steps=1024, train_warmup_steps=256, train_n_steps=128),
+                    train_steps=1024, train_warmup_steps=256, train_n_steps=128,
+                    pair_slice_seconds=0.1, pair_rounds=12, secondary_loop_seconds=0.5),
     "smoke": Budget("smoke", loop_seconds=0.15, repeats=2, warmup_seconds=0.02, latency_states=6, latency_repeats=2,
                     reset_calls=5, progress_games=2, progress_max_seconds=0.5, memory_envs=2, memory_steps=5,
-                    train_steps=128, train_warmup_steps=64, train_n_steps=32),
+                    train_steps=128, train_warmup_steps=64, train_n_steps=32,
+                    pair_slice_seconds=0.03, pair_rounds=3),
 }
 
 

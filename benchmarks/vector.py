@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 
 import monolith_envs
+from benchmarks.interleave import measure_interleaved
 from benchmarks.loops import AecRunner
-from benchmarks.timing import median
 from monolith_envs.core.seeds import seed_arg
 
 __all__ = ["VecRunner", "sample_masked", "measure_interleaved", "bench_config", "main"]
@@ -39,19 +39,6 @@ DEFAULT_CONFIGS = {
     "monolith_strategy_v0": {},
     "the_monolith_v0": {},
 }
-
-
-def _proc_cpu_seconds(pids: list[int]) -> float | None:
-    """User + system CPU seconds of the processes ``pids`` (Linux ``/proc``); None where unreadable."""
-    total = 0.0
-    tick = os.sysconf("SC_CLK_TCK")
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        total += (int(fields[11]) + int(fields[12])) / tick
-    return total
 
 
 def sample_masked(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -97,43 +84,6 @@ class VecRunner:
                 break
         self.res = res
         return decisions, games, time.perf_counter() - t0
-
-
-def _summary(rates: list, cpu_rates: list, cpu_total: float, wall_total: float, games: int) -> dict:
-    return {
-        "decisions_per_s": median(rates),
-        "decisions_per_s_all": rates,
-        "decisions_per_cpu_s": median(cpu_rates),
-        "cpu_share": cpu_total / wall_total if wall_total else None,
-        "games_per_s": games / wall_total if wall_total else None,
-    }
-
-
-def measure_interleaved(runners: dict[str, Any], seconds: float, repeats: int, warmup: float) -> dict[str, dict]:
-    """Warm every runner up, then time ``repeats`` rounds in which each runner plays ``seconds`` in turn, so
-    every figure sees the same load of the machine.
-
-    Returns, per runner name: ``decisions_per_s`` (median of the repeats), ``decisions_per_cpu_s`` (median;
-    this process plus the runner's ``worker_pids``), ``cpu_share`` (CPU seconds over wall seconds, summed
-    over those processes) and ``games_per_s``.
-    """
-    for runner in runners.values():
-        runner.run(warmup)
-    acc = {name: ([], [], 0.0, 0.0, 0) for name in runners}
-    for _ in range(repeats):
-        for name, runner in runners.items():
-            pids = list(getattr(runner, "worker_pids", []))
-            c0, w0 = time.process_time(), _proc_cpu_seconds(pids) if pids else 0.0
-            d, g, t = runner.run(seconds)
-            c = time.process_time() - c0
-            w1 = _proc_cpu_seconds(pids) if pids else 0.0
-            if w0 is not None and w1 is not None:
-                c += w1 - w0
-            rates, cpu_rates, cpu_total, wall_total, games = acc[name]
-            rates.append(d / t)
-            cpu_rates.append(d / c if c > 0 else None)
-            acc[name] = (rates, cpu_rates, cpu_total + c, wall_total + t, games + g)
-    return {name: _summary(*values) for name, values in acc.items()}
 
 
 def bench_config(env_id: str, config: dict, num_envs: int, workers: int, seconds: float, repeats: int,

@@ -2,29 +2,15 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import numpy as np
 import pytest
 
 from benchmarks.report import render_markdown, write_results
-from benchmarks.run import run_benchmarks
 from benchmarks.single_agent import AecSingleAgentEnv
-from benchmarks.timing import BUDGETS
+from tests.benchmarks.conftest import TINY
 from tests.toy_game import ENV_ID
-
-TINY = dataclasses.replace(
-    BUDGETS["smoke"], name="tiny", loop_seconds=0.05, repeats=2, warmup_seconds=0.01, latency_states=4,
-    latency_repeats=2, reset_calls=3, progress_games=2, memory_envs=2, memory_steps=3, train_steps=64,
-    train_warmup_steps=32, train_n_steps=32,
-)
-
-
-@pytest.fixture(scope="module")
-def result():
-    return run_benchmarks(TINY, env_ids=[ENV_ID], imports=("tests.conftest",), refs=["connect_four_v3"],
-                          train=True, train_vecs=("dummy",), quiet=True)
 
 
 def _row(result, env_id):
