@@ -34,17 +34,22 @@ __all__ = ["HELP", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "pieces_for", "
 #: terminal width every line fits in
 WIDTH = 80
 
-#: a number leading an option's label (The Monolith's "9 Briar Barrow"), skipped when matching by name
-_LEADING_NUMBER = re.compile(r"^\d+\s+")
+#: a number leading an option's label (The Monolith's "9 Briar Barrow", Arena's "slot 3: Horror"), skipped
+#: when matching by name
+_LEADING_NUMBER = re.compile(r"^(?:\d+\s+|slot\s+\d+:\s*)")
 
 HELP = """\
-Enter a move in stages: pick an option by its number in the list (1, 2, ..., not a hex
-or space number) or by name: a unique prefix is enough, and a number that leads the
-name may be left out (briar b chooses 9 Briar Barrow).
+Enter a move in stages: pick an option by its number in the list (1, 2, ...,
+not a hex or space number) or by name: a unique prefix is enough, and a number
+that leads the name may be left out (briar b chooses 9 Briar Barrow), as may
+Arena's "slot N:" (horror chooses slot 3: Horror).
 Commands at any prompt:
-  back     undo the last stage of this move      board    show the board again
-  legend   what the board's marks mean           map      which spaces connect (The Monolith)
-  help     this text                             quit     end the game (Ctrl-D, Ctrl-C)
+  back     undo the last stage of this move
+  board    show the board again
+  legend   what the board's marks mean
+  map      which spaces connect (The Monolith)
+  help     this text
+  quit     end the game (Ctrl-D, Ctrl-C)
   #N or a full action name (e.g. END_TURN) plays that action directly.
 A stage with a single option waits for Enter (or 1): a line typed ahead is not
 applied to the next stage."""
@@ -383,7 +388,7 @@ class StagedEntry:
         hits = [v for v, label in opts if label.lower().replace(" ", "").startswith(key)]
         if hits or key[:1].isdigit():
             return hits
-        # a label led by the thing's own number ("9 Briar Barrow"): its name alone also names it
+        # a label led by the thing's own number ("9 Briar Barrow", "slot 3: Horror"): its name alone names it
         return [v for v, label in opts
                 if _LEADING_NUMBER.sub("", label, count=1).lower().replace(" ", "").startswith(key)]
 

@@ -189,3 +189,33 @@ def test_monolith_space_is_chosen_by_its_name_without_its_number():
             StagedEntry(g, s, mask, pieces_for(MONOLITH), s.current, scripted([first_word, "quit"]),
                         out.append).read()
         assert f"{first_word!r} matches {len(shared)} options; type more of the name or its number" in out
+
+
+def test_arena_tile_is_chosen_by_its_name_without_its_slot():
+    """The tile list reads "slot 3: Horror"; the tile's name alone (a prefix) chooses it, as the help says."""
+    env = monolith_envs.make(ARENA, wrapped=False)
+    env.reset(seed=4)
+    lay, tb = env.game.layout, env.game.tables
+    rng = np.random.default_rng(1)
+    for _ in range(2000):
+        s = env.game_state
+        legal = [int(a) for a in env.legal_actions()]
+        slots = [lay.split(a)[1][0] for a in legal if lay.split(a)[0] == "DISCARD"]
+        names = {k: tb.name_of[s.itype[s.hand[s.acting_seat][k]]] for k in slots}
+        if len(set(names.values())) == len(names) >= 2:
+            break
+        env.step(int(rng.choice(legal)))
+    else:
+        raise AssertionError("no discard of two differently named tiles in 2000 random decisions")
+    slot, name = slots[-1], names[slots[-1]]
+    mask = _mask(env, legal)
+    out = []
+    inp = scripted(["discard", name.lower()])
+    a = StagedEntry(env.game, s, mask, pieces_for(ARENA), s.acting_seat, inp, out.append).read()
+    assert a == lay.index("DISCARD", slot), "\n".join(out)
+
+
+def test_help_fits_the_terminal_width():
+    from agents.terminal import HELP
+
+    assert max(len(line) for line in HELP.splitlines()) <= WIDTH
