@@ -38,6 +38,9 @@ WIDTH = 80
 #: when matching by name
 _LEADING_NUMBER = re.compile(r"^(?:\d+\s+|slot\s+\d+:\s*)")
 
+#: the number an option's label gives its thing (hex 14, socket 18, 9 Briar Barrow, 1 E, slot 3, die showing 6)
+_OWN_NUMBER = re.compile(r"^(?:hex |socket |slot |die showing |face )?(\d+)\b")
+
 HELP = """\
 Enter a move in stages: pick an option by its number in the list (1, 2, ...,
 not a hex or space number) or by name: a unique prefix is enough, and a number
@@ -359,6 +362,7 @@ class StagedEntry:
         if text.isdigit():
             k = int(text)
             if 1 <= k <= len(opts):
+                self._number_note(k, opts)
                 return opts[k - 1][0]
             self.output_fn(f"{k} is not one of the options: choose 1-{len(opts)} (help lists the commands)")
             return None
@@ -373,6 +377,21 @@ class StagedEntry:
             self.output_fn(wrap(f"{text!r} is not a legal {title} here; the legal ones are listed above "
                                 "(help lists the commands)"))
         return None
+
+    def _number_note(self, k: int, opts: list[tuple[Any, str]]) -> None:
+        """A typed number is a place in the list; when another option carries that number itself (``hex 14``
+        as option 12, rotation ``1 E`` as option 2) say which one was taken and where the other one is."""
+        def own(label: str) -> int | None:
+            m = _OWN_NUMBER.match(label)
+            return int(m.group(1)) if m else None
+
+        if own(opts[k - 1][1]) == k:
+            return
+        other = [j for j, (_v, label) in enumerate(opts, 1) if own(label) == k]
+        if other:
+            j = other[0]
+            self.output_fn(wrap(f"note: {k} is option {k}, {opts[k - 1][1]}; {opts[j - 1][1]} is option {j} "
+                                "(a number chooses by its place in the list)"))
 
     def _match_value(self, text: str, opts: list[tuple[Any, str]], chosen: list) -> list:
         """The options ``text`` names: those with an exact alias (``NW``), else those whose text starts

@@ -219,3 +219,27 @@ def test_help_fits_the_terminal_width():
     from agents.terminal import HELP
 
     assert max(len(line) for line in HELP.splitlines()) <= WIDTH
+
+
+def test_a_number_that_is_also_another_options_own_number_is_noted():
+    """Typing 14 at the hex stage takes option 14; when that is not hex 14 but hex 14 is listed, a note says
+    so (and where hex 14 is), before the next stage."""
+    env, slot, _h = _arena_main()
+    lay, s = env.game.layout, env.game_state
+    empty = [x for x in range(19) if s.board[x] < 0]
+    k = next(x for x in empty[1:] if x < len(empty) and empty[x - 1] != x)  # option k is not hex k
+    mask = _mask(env, [lay.index("PLACE", slot, x, 0) for x in empty] + [lay.index("END_TURN")])
+    out = []
+    inp = scripted(["place", "", str(k), ""])
+    a = StagedEntry(env.game, s, mask, pieces_for(ARENA), 0, inp, out.append).read()
+    assert a == lay.index("PLACE", slot, empty[k - 1], 0)
+    text = " ".join("\n".join(out).split())
+    j = empty.index(k) + 1
+    assert (f"note: {k} is option {k}, hex {empty[k - 1]:02d} (empty); hex {k:02d} (empty) is option {j} "
+            "(a number chooses by its place in the list)") in text
+    same = next((x for x in range(1, len(empty) + 1) if empty[x - 1] == x), None)  # option x is hex x
+    for typed, hx in [(f"hex {k:02d}", k)] + ([(str(same), same)] if same else []):
+        out = []
+        a = StagedEntry(env.game, s, mask, pieces_for(ARENA), 0, scripted(["place", "", typed, ""]),
+                        out.append).read()
+        assert a == lay.index("PLACE", slot, hx, 0) and not any("note:" in line for line in out), out
