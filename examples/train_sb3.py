@@ -120,8 +120,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--workers", type=positive_int, default=2,
                     help="warm-start collection processes (spawned; default 2)")
     ap.add_argument("--seed", type=seed_arg, default=0, help="seed of the envs, the network and the games")
-    ap.add_argument("--out", default="runs/sb3_example", help="output folder of the model (default runs/sb3_example)")
-    return ap.parse_args(argv)
+    ap.add_argument("--out", help="output folder of the model (default runs/sb3_example/ENV, so that each game "
+                                  "keeps its own model)")
+    args = ap.parse_args(argv)
+    if args.out is None:
+        args.out = f"runs/sb3_example/{args.env}"
+    return args
 
 
 def make_env(env_id: str, config: dict, seed: int, shaping: float, gamma: float, rank: int):

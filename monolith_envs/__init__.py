@@ -70,7 +70,12 @@ def env_module(env_id: str) -> Any:
     try:
         entry = _REGISTRY[env_id]
     except KeyError:
-        raise UnknownEnvError(f"unknown env id {env_id!r}; available: {', '.join(_REGISTRY)}") from None
+        msg = f"unknown env id {env_id!r}; available: {', '.join(_REGISTRY)}"
+        ids = {gym_id: aec_id for aec_id, gym_id in _registration.GYM_IDS.items()}
+        if isinstance(env_id, str) and env_id in ids:
+            msg += (f" ({env_id!r} is the Gymnasium id of the single-agent wrapper: gymnasium.make({env_id!r}, "
+                    f"opponents=[...]); the AEC env is {ids[env_id]!r})")
+        raise UnknownEnvError(msg) from None
     return importlib.import_module(entry) if isinstance(entry, str) else entry()
 
 

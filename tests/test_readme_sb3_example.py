@@ -58,3 +58,11 @@ def test_bad_arguments_are_one_error_line(argv, needle, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-1].startswith("python examples/train_sb3.py: error: ")
     assert needle in err[-1]
+
+
+def test_each_game_keeps_its_own_model_by_default():
+    """The README runs the example for each game in turn: one run must not overwrite another's model."""
+    ex = _example()
+    assert ex.parse_args([]).out == "runs/sb3_example/monolith_arena_v0"
+    assert ex.parse_args(["--env", "the_monolith_v0"]).out == "runs/sb3_example/the_monolith_v0"
+    assert ex.parse_args(["--out", "runs/mine"]).out == "runs/mine"

@@ -413,10 +413,10 @@ def format_table(specs: Sequence[str], pairs: Sequence[PairResult], ratings: dic
     for p in pairs:
         n = len(p.outcomes)
         lo, hi = wilson_interval(p.wins, n)
-        cell[(p.a, p.b)] = f"{p.wins / n:5.1%} [{lo:.2f},{hi:.2f}]"
+        cell[(p.a, p.b)] = f"{p.wins / n:5.1%} [{lo:.1%}-{hi:.1%}]"
         if (p.b, p.a) not in played:  # two sides: the column agent won what the row agent lost
             lo2, hi2 = wilson_interval(p.losses, n)
-            cell[(p.b, p.a)] = f"{p.losses / n:5.1%} [{lo2:.2f},{hi2:.2f}]"
+            cell[(p.b, p.a)] = f"{p.losses / n:5.1%} [{lo2:.1%}-{hi2:.1%}]"
     w0 = max(8, max(len(s) for s in specs))
     w = 22
     lines = ["win rate of row vs column [95% Wilson CI] (draws count as non-wins)",
@@ -438,7 +438,7 @@ def format_solo_table(solos: Sequence[SoloResult]) -> str:
     for s in solos:
         d = s.summary()
         lo, hi = d["ci95"]
-        lines.append(f"  {s.agent.ljust(w0)}  {d['success_rate']:5.1%} [{lo:.2f},{hi:.2f}]  "
+        lines.append(f"  {s.agent.ljust(w0)}  {d['success_rate']:5.1%} [{lo:.1%}-{hi:.1%}]  "
                      f"score={d['mean_score']:7.3f}  decisions={d['mean_decisions']:7.1f}  ({d['games']} games)")
     return "\n".join(lines)
 

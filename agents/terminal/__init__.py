@@ -34,17 +34,25 @@ __all__ = ["HELP", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "pieces_for", "
 #: terminal width every line fits in
 WIDTH = 80
 
-#: a number leading an option's label (The Monolith's "9 Briar Barrow"), skipped when matching by name
-_LEADING_NUMBER = re.compile(r"^\d+\s+")
+#: a number leading an option's label (The Monolith's "9 Briar Barrow", Arena's "slot 3: Horror"), skipped
+#: when matching by name
+_LEADING_NUMBER = re.compile(r"^(?:\d+\s+|slot\s+\d+:\s*)")
+
+#: the number an option's label gives its thing (hex 14, socket 18, 9 Briar Barrow, 1 E, slot 3, die showing 6)
+_OWN_NUMBER = re.compile(r"^(?:hex |socket |slot |die showing |face )?(\d+)\b")
 
 HELP = """\
-Enter a move in stages: pick an option by its number in the list (1, 2, ..., not a hex
-or space number) or by name: a unique prefix is enough, and a number that leads the
-name may be left out (briar b chooses 9 Briar Barrow).
+Enter a move in stages: pick an option by its number in the list (1, 2, ...,
+not a hex or space number) or by name: a unique prefix is enough, and a number
+that leads the name may be left out (briar b chooses 9 Briar Barrow), as may
+Arena's "slot N:" (horror chooses slot 3: Horror).
 Commands at any prompt:
-  back     undo the last stage of this move      board    show the board again
-  legend   what the board's marks mean           map      which spaces connect (The Monolith)
-  help     this text                             quit     end the game (Ctrl-D, Ctrl-C)
+  back     undo the last stage of this move
+  board    show the board again
+  legend   what the board's marks mean
+  map      which spaces connect (The Monolith)
+  help     this text
+  quit     end the game (Ctrl-D, Ctrl-C)
   #N or a full action name (e.g. END_TURN) plays that action directly.
 A stage with a single option waits for Enter (or 1): a line typed ahead is not
 applied to the next stage."""
@@ -354,6 +362,7 @@ class StagedEntry:
         if text.isdigit():
             k = int(text)
             if 1 <= k <= len(opts):
+                self._number_note(k, opts)
                 return opts[k - 1][0]
             self.output_fn(f"{k} is not one of the options: choose 1-{len(opts)} (help lists the commands)")
             return None
@@ -369,6 +378,21 @@ class StagedEntry:
                                 "(help lists the commands)"))
         return None
 
+    def _number_note(self, k: int, opts: list[tuple[Any, str]]) -> None:
+        """A typed number is a place in the list; when another option carries that number itself (``hex 14``
+        as option 12, rotation ``1 E`` as option 2) say which one was taken and where the other one is."""
+        def own(label: str) -> int | None:
+            m = _OWN_NUMBER.match(label)
+            return int(m.group(1)) if m else None
+
+        if own(opts[k - 1][1]) == k:
+            return
+        other = [j for j, (_v, label) in enumerate(opts, 1) if own(label) == k]
+        if other:
+            j = other[0]
+            self.output_fn(wrap(f"note: {k} is option {k}, {opts[k - 1][1]}; {opts[j - 1][1]} is option {j} "
+                                "(a number chooses by its place in the list)"))
+
     def _match_value(self, text: str, opts: list[tuple[Any, str]], chosen: list) -> list:
         """The options ``text`` names: those with an exact alias (``NW``), else those whose text starts
         with it (case and spaces ignored)."""
@@ -383,7 +407,7 @@ class StagedEntry:
         hits = [v for v, label in opts if label.lower().replace(" ", "").startswith(key)]
         if hits or key[:1].isdigit():
             return hits
-        # a label led by the thing's own number ("9 Briar Barrow"): its name alone also names it
+        # a label led by the thing's own number ("9 Briar Barrow", "slot 3: Horror"): its name alone names it
         return [v for v, label in opts
                 if _LEADING_NUMBER.sub("", label, count=1).lower().replace(" ", "").startswith(key)]
 

@@ -189,3 +189,57 @@ def test_monolith_space_is_chosen_by_its_name_without_its_number():
             StagedEntry(g, s, mask, pieces_for(MONOLITH), s.current, scripted([first_word, "quit"]),
                         out.append).read()
         assert f"{first_word!r} matches {len(shared)} options; type more of the name or its number" in out
+
+
+def test_arena_tile_is_chosen_by_its_name_without_its_slot():
+    """The tile list reads "slot 3: Horror"; the tile's name alone (a prefix) chooses it, as the help says."""
+    env = monolith_envs.make(ARENA, wrapped=False)
+    env.reset(seed=4)
+    lay, tb = env.game.layout, env.game.tables
+    rng = np.random.default_rng(1)
+    for _ in range(2000):
+        s = env.game_state
+        legal = [int(a) for a in env.legal_actions()]
+        slots = [lay.split(a)[1][0] for a in legal if lay.split(a)[0] == "DISCARD"]
+        names = {k: tb.name_of[s.itype[s.hand[s.acting_seat][k]]] for k in slots}
+        if len(set(names.values())) == len(names) >= 2:
+            break
+        env.step(int(rng.choice(legal)))
+    else:
+        raise AssertionError("no discard of two differently named tiles in 2000 random decisions")
+    slot, name = slots[-1], names[slots[-1]]
+    mask = _mask(env, legal)
+    out = []
+    inp = scripted(["discard", name.lower()])
+    a = StagedEntry(env.game, s, mask, pieces_for(ARENA), s.acting_seat, inp, out.append).read()
+    assert a == lay.index("DISCARD", slot), "\n".join(out)
+
+
+def test_help_fits_the_terminal_width():
+    from agents.terminal import HELP
+
+    assert max(len(line) for line in HELP.splitlines()) <= WIDTH
+
+
+def test_a_number_that_is_also_another_options_own_number_is_noted():
+    """Typing 14 at the hex stage takes option 14; when that is not hex 14 but hex 14 is listed, a note says
+    so (and where hex 14 is), before the next stage."""
+    env, slot, _h = _arena_main()
+    lay, s = env.game.layout, env.game_state
+    empty = [x for x in range(19) if s.board[x] < 0]
+    k = next(x for x in empty[1:] if x < len(empty) and empty[x - 1] != x)  # option k is not hex k
+    mask = _mask(env, [lay.index("PLACE", slot, x, 0) for x in empty] + [lay.index("END_TURN")])
+    out = []
+    inp = scripted(["place", "", str(k), ""])
+    a = StagedEntry(env.game, s, mask, pieces_for(ARENA), 0, inp, out.append).read()
+    assert a == lay.index("PLACE", slot, empty[k - 1], 0)
+    text = " ".join("\n".join(out).split())
+    j = empty.index(k) + 1
+    assert (f"note: {k} is option {k}, hex {empty[k - 1]:02d} (empty); hex {k:02d} (empty) is option {j} "
+            "(a number chooses by its place in the list)") in text
+    same = next((x for x in range(1, len(empty) + 1) if empty[x - 1] == x), None)  # option x is hex x
+    for typed, hx in [(f"hex {k:02d}", k)] + ([(str(same), same)] if same else []):
+        out = []
+        a = StagedEntry(env.game, s, mask, pieces_for(ARENA), 0, scripted(["place", "", typed, ""]),
+                        out.append).read()
+        assert a == lay.index("PLACE", slot, hx, 0) and not any("note:" in line for line in out), out

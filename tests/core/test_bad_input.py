@@ -24,6 +24,16 @@ def test_unknown_env_id_lists_the_valid_ones():
     assert "monolith_arena_v0" in str(info.value) and TOY in str(info.value)
 
 
+@pytest.mark.parametrize("gym_id, env_id", [("monolith_envs/MonolithArena-v0", "monolith_arena_v0"),
+                                             ("monolith_envs/TheMonolith-v0", "the_monolith_v0")])
+def test_a_gymnasium_id_given_to_make_names_the_aec_env_id(gym_id, env_id):
+    with pytest.raises(UnknownEnvError) as info:
+        monolith_envs.make(gym_id)
+    msg = str(info.value)
+    assert f"unknown env id {gym_id!r}" in msg and f"gymnasium.make({gym_id!r}" in msg
+    assert f"the AEC env is {env_id!r}" in msg
+
+
 def test_unknown_config_key_lists_valid_keys():
     with pytest.raises(ConfigError, match=r"unknown config key\(s\) 'max_decision'.*valid keys: max_decisions, extra_turn_face"):
         raw(max_decision=10)

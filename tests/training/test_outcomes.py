@@ -131,3 +131,15 @@ def test_evaluate_cli_on_a_one_seat_game(tmp_path, capsys):
     assert solo == data["solo"][0] and solo["games"] == 30
     sr = run_solo(PIG, "random", 30, seed=0, workers=1).summary()
     assert solo["successes"] == sr["successes"] and f"{sr['success_rate']:5.1%}" in text
+
+
+def test_cross_play_table_gives_rates_and_intervals_in_percent():
+    """The table's interval reads like its win rate (30.0% [14.5%-51.9%]), not as a fraction beside it."""
+    from training.evaluate import PairResult, format_table, wilson_interval
+
+    p = PairResult("baseline", "heuristic", games=20, outcomes=[1] * 6 + [0] * 2 + [-1] * 12)
+    text = format_table(["baseline", "heuristic"], [p], {"baseline": {"mu": 25.0, "sigma": 5.0, "ordinal": 10.0},
+                                                          "heuristic": {"mu": 25.0, "sigma": 5.0, "ordinal": 10.0}})
+    lo, hi = wilson_interval(6, 20)
+    lo2, hi2 = wilson_interval(12, 20)
+    assert f"30.0% [{lo:.1%}-{hi:.1%}]" in text and f"60.0% [{lo2:.1%}-{hi2:.1%}]" in text
