@@ -3,6 +3,7 @@ contract; docs/monolith_strategy.md)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any, Mapping
 
 import numpy as np
@@ -119,7 +120,8 @@ class StrategyGame(GameBase):
         legal = state.legal_cache
         if legal is None:
             legal = self.legal_list(state)
-        if a not in legal:
+        i = bisect_left(legal, a)  # the list is ascending: a binary search instead of a scan
+        if i == len(legal) or legal[i] != a:
             if not 0 <= a < self.layout.n:
                 raise IllegalActionError(str(a), f"outside 0..{self.layout.n - 1}", self._legal_names(state))
             why = f"not legal in {Kind(pd['k']).name} of player_{pd['seat']}"
