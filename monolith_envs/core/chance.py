@@ -25,7 +25,8 @@ try:  # the optional compiled scalar draw (setup.py builds it); rng.integers is 
 except ImportError:  # pragma: no cover - built without a C compiler
     _fastchance = None
 
-__all__ = ["ChanceEvent", "ChanceRecorder", "ChanceError", "NoDrawRng", "DRAW_CALLS", "json_value"]
+__all__ = ["ChanceEvent", "ChanceRecorder", "ChanceError", "NoDrawRng", "DRAW_CALLS", "json_value",
+           "compiled_draw_agrees"]
 
 #: The four generator calls an engine may make.
 DRAW_CALLS = ("integers", "permutation", "choice", "random")
@@ -111,6 +112,25 @@ _new_event = tuple.__new__
 PURE_PYTHON_ENV = "MONOLITH_ENVS_PURE_PYTHON"  # "1": draw through rng.integers, never the compiled path
 
 
+def compiled_draw_agrees() -> bool:
+    """True when the compiled scalar draw is built and gives this numpy's numbers: a few draws of each kind
+    of range (one value, dice, a range where Lemire's method often rejects) against ``Generator.integers``
+    from the same seed. Checked once at import; on a mismatch (a numpy whose bit generator layout differs)
+    every draw goes through ``rng.integers``."""
+    if _fastchance is None:
+        return False
+    spans = (1, 2, 6, 6, 6, 13, 2**31 + 1, 2**31 + 1, 2**32 - 1, 6)
+    fast, plain = np.random.default_rng(20261202), np.random.default_rng(20261202)
+    bg = fast.bit_generator
+    events: list = []
+    try:
+        got = [_fastchance.record_integers(bg.capsule, bg.lock.acquire, bg.lock.release, 1, 1 + k, events, 0, "",
+                                           ChanceEvent) for k in spans]
+    except Exception:  # noqa: BLE001 - any failure of the compiled path means: do not use it
+        return False
+    return got == [int(plain.integers(1, 1 + k)) for k in spans] and fast.random() == plain.random()
+
+
 def _fast_draw(rng: Any) -> tuple:
     """``(rng, capsule, acquire, release)`` for the compiled scalar draw from ``rng``, or ``(rng, None, None,
     None)`` when it is not used: not a ``numpy.random.Generator`` (a scripted or wrapped one), the extension
@@ -138,8 +158,8 @@ class ChanceRecorder:
 
     A scalar ``integers(low, high)`` of a ``numpy.random.Generator`` (a die roll) is drawn by the compiled
     ``_fastchance`` when it is built: the same number from the same bit generator as ``rng.integers``
-    (tests/strategy/test_fastchance.py), returned as an ``int``; ``MONOLITH_ENVS_PURE_PYTHON=1`` makes every
-    draw go through ``rng.integers``.
+    (tests/strategy/test_fastchance.py; :func:`compiled_draw_agrees` checks it once at import), returned as
+    an ``int``; ``MONOLITH_ENVS_PURE_PYTHON=1`` makes every draw go through ``rng.integers``.
     """
 
     __slots__ = ("rng", "events", "step", "_fast")
@@ -251,3 +271,7 @@ class NoDrawRng:
         if name.startswith("__"):
             raise AttributeError(name)
         return self._refuse(name)
+
+
+if not compiled_draw_agrees():  # not built, or not numpy's numbers here: the recorder uses rng.integers
+    _fastchance = None

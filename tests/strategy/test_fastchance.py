@@ -77,6 +77,29 @@ def test_compiled_draws_equal_the_generators(bit_generator):
 
 
 @needs_compiled
+def test_import_check_accepts_this_numpy_and_refuses_wrong_numbers(monkeypatch):
+    assert chance.compiled_draw_agrees()
+
+    class Wrong:  # a compiled draw whose numbers are not numpy's (another bit generator layout)
+        @staticmethod
+        def record_integers(*args):
+            return args[3]
+
+    monkeypatch.setattr(chance, "_fastchance", Wrong)
+    assert not chance.compiled_draw_agrees()
+
+    class Broken:
+        @staticmethod
+        def record_integers(*args):
+            raise ValueError("no bit generator")
+
+    monkeypatch.setattr(chance, "_fastchance", Broken)
+    assert not chance.compiled_draw_agrees()
+    monkeypatch.setattr(chance, "_fastchance", None)
+    assert not chance.compiled_draw_agrees()
+
+
+@needs_compiled
 def test_uncovered_calls_go_to_numpy_with_its_errors():
     rec = ChanceRecorder(np.random.default_rng(1))
     with pytest.raises(ValueError, match="high <= 0|low >= high"):
