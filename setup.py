@@ -2,7 +2,8 @@
 
 ``monolith_envs.arena._fastobs``, ``monolith_envs.strategy._fastobs`` and ``monolith_envs.the_monolith._fastobs``
 build the Monolith Arena, Monolith Strategy and The Monolith observations in C; ``monolith_envs.strategy._fastmask``
-builds Monolith Strategy's TURN legal-action lists. They are optional: when no C
+builds Monolith Strategy's TURN legal-action lists; ``monolith_envs.core._fastchance`` draws the chance recorder's
+scalar ``integers`` (die rolls) straight from the generator's bit generator. They are optional: when no C
 compiler is available the install goes on and the envs use the equivalent pure-Python code.
 """
 
@@ -10,6 +11,11 @@ from setuptools import Extension, setup
 
 setup(
     ext_modules=[
+        Extension(
+            "monolith_envs.core._fastchance",
+            sources=["monolith_envs/core/_fastchance.c"],
+            optional=True,
+        ),
         Extension(
             "monolith_envs.arena._fastobs",
             sources=["monolith_envs/arena/_fastobs.c"],

@@ -280,9 +280,19 @@ class RulesAECEnv(AECEnv):
             MonolithEnvError: ``last()`` before ``reset()``, or after the episode ended and every agent was
                 stepped out with ``None`` (the message says to call ``reset()``).
         """
-        if self.game_state is None:
+        state = self.game_state
+        if state is None:
             raise MonolithEnvError("last() before reset(): call reset() first")
         agent = self.agent_selection
+        p = self.agent_name_mapping.get(agent)
+        if observe and p is not None and not self._done and not self._mask_in_info:
+            # the agent to act: what observe(agent) returns, without its call and its checks
+            obs = self.game.observe(state, p)
+            mask = self._mask
+            if mask is None:
+                mask = self._mask = self.game.legal_mask(state)
+            return ({"observation": obs, "action_mask": mask.astype(np.int8)}, self._cumulative_rewards[agent],
+                    self.terminations[agent], self.truncations[agent], self.infos[agent])
         try:
             return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
                     self.terminations[agent], self.truncations[agent], self.infos[agent])

@@ -13,13 +13,20 @@ actions still replays an episode) and logged as a :class:`ChanceEvent` with the 
 
 from __future__ import annotations
 
+import os
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from .game import MonolithEnvError
 
-__all__ = ["ChanceEvent", "ChanceRecorder", "ChanceError", "NoDrawRng", "DRAW_CALLS", "json_value"]
+try:  # the optional compiled scalar draw (setup.py builds it); rng.integers is the reference
+    from . import _fastchance
+except ImportError:  # pragma: no cover - built without a C compiler
+    _fastchance = None
+
+__all__ = ["ChanceEvent", "ChanceRecorder", "ChanceError", "NoDrawRng", "DRAW_CALLS", "json_value",
+           "compiled_draw_agrees"]
 
 #: The four generator calls an engine may make.
 DRAW_CALLS = ("integers", "permutation", "choice", "random")
@@ -102,6 +109,37 @@ class ChanceEvent(NamedTuple):
 
 _ROLL_TEXT: dict = {}  # (low, high) -> "integers(low, high)"
 _new_event = tuple.__new__
+PURE_PYTHON_ENV = "MONOLITH_ENVS_PURE_PYTHON"  # "1": draw through rng.integers, never the compiled path
+
+
+def compiled_draw_agrees() -> bool:
+    """True when the compiled scalar draw is built and gives this numpy's numbers: a few draws of each kind
+    of range (one value, dice, a range where Lemire's method often rejects) against ``Generator.integers``
+    from the same seed. Checked once at import; on a mismatch (a numpy whose bit generator layout differs)
+    every draw goes through ``rng.integers``."""
+    if _fastchance is None:
+        return False
+    spans = (1, 2, 6, 6, 6, 13, 2**31 + 1, 2**31 + 1, 2**32 - 1, 6)
+    fast, plain = np.random.default_rng(20261202), np.random.default_rng(20261202)
+    bg = fast.bit_generator
+    events: list = []
+    try:
+        got = [_fastchance.record_integers(bg.capsule, bg.lock.acquire, bg.lock.release, 1, 1 + k, events, 0, "",
+                                           ChanceEvent) for k in spans]
+    except Exception:  # noqa: BLE001 - any failure of the compiled path means: do not use it
+        return False
+    return got == [int(plain.integers(1, 1 + k)) for k in spans] and fast.random() == plain.random()
+
+
+def _fast_draw(rng: Any) -> tuple:
+    """``(rng, capsule, acquire, release)`` for the compiled scalar draw from ``rng``, or ``(rng, None, None,
+    None)`` when it is not used: not a ``numpy.random.Generator`` (a scripted or wrapped one), the extension
+    not built, or ``MONOLITH_ENVS_PURE_PYTHON=1``."""
+    if _fastchance is None or type(rng) is not np.random.Generator or os.environ.get(PURE_PYTHON_ENV, "") == "1":
+        return rng, None, None, None
+    bg = rng.bit_generator
+    lock = bg.lock
+    return rng, bg.capsule, lock.acquire, lock.release
 
 
 class ChanceRecorder:
@@ -117,14 +155,28 @@ class ChanceRecorder:
 
     Any other attribute of a generator raises :class:`ChanceError` (an engine that used it would draw
     outside the record).
+
+    A scalar ``integers(low, high)`` of a ``numpy.random.Generator`` (a die roll) is drawn by the compiled
+    ``_fastchance`` when it is built: the same number from the same bit generator as ``rng.integers``
+    (tests/strategy/test_fastchance.py; :func:`compiled_draw_agrees` checks it once at import), returned as
+    an ``int``; ``MONOLITH_ENVS_PURE_PYTHON=1`` makes every draw go through ``rng.integers``.
     """
 
-    __slots__ = ("rng", "events", "step")
+    __slots__ = ("rng", "events", "step", "_fast")
 
     def __init__(self, rng: np.random.Generator, events: list | None = None):
         self.rng = rng
         self.events: list[ChanceEvent] = [] if events is None else events
         self.step = 0
+        self._fast: tuple | None = None  # _fast_draw(rng), made at the first scalar draw
+
+    def __getstate__(self) -> dict:
+        """Copy and pickle support: the compiled draw's handles (a capsule) are made again by the copy."""
+        return {"rng": self.rng, "events": self.events, "step": self.step}
+
+    def __setstate__(self, state: dict) -> None:
+        self.rng, self.events, self.step = state["rng"], state["events"], state["step"]
+        self._fast = None
 
     def _record(self, call: str, args: tuple, kwargs: dict, value: Any) -> Any:
         self.events.append(ChanceEvent(self.step, call, describe_draw(call, args, kwargs), json_value(value)))
@@ -135,12 +187,21 @@ class ChanceRecorder:
         if size is None and type(low) is int and (high is None or type(high) is int):
             # the common die roll: the same event as _record builds (the value, a numpy integer, as an int),
             # with the text of each (low, high) formatted once
-            v = self.rng.integers(low, high)
             text = _ROLL_TEXT.get((low, high))
             if text is None:
                 text = _ROLL_TEXT[(low, high)] = describe_draw("integers", (low,) if high is None else (low, high), {})
                 if len(_ROLL_TEXT) > 1024:
                     _ROLL_TEXT.clear()
+            fast = self._fast
+            if fast is None or fast[0] is not self.rng:
+                fast = self._fast = _fast_draw(self.rng)
+            if fast[1] is not None:  # the compiled draw; None: a call it does not cover, nothing drawn
+                v = _fastchance.record_integers(fast[1], fast[2], fast[3], 0 if high is None else low,
+                                                low if high is None else high, self.events, self.step, text,
+                                                ChanceEvent)
+                if v is not None:
+                    return v
+            v = self.rng.integers(low, high)
             # tuple.__new__ is what the named tuple's own __new__ calls, without its Python-level frame
             self.events.append(_new_event(ChanceEvent, (self.step, "integers", text, int(v))))
             return v
@@ -210,3 +271,7 @@ class NoDrawRng:
         if name.startswith("__"):
             raise AttributeError(name)
         return self._refuse(name)
+
+
+if not compiled_draw_agrees():  # not built, or not numpy's numbers here: the recorder uses rng.integers
+    _fastchance = None

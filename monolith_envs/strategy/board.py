@@ -311,6 +311,10 @@ class Rules:
         return phys, {k: v for k, v in cards.items() if v > 0}
 
     def spend_value(self, s: StrategyState, p: int) -> int:
+        """Gems ``p`` may pay now: physical gems plus the printed gems of the spendable cards (``spendable``)."""
+        if not s.reveal[p]:  # nothing earmarked: every uncast gem card counts (``spendable`` lists them all)
+            hand, gems_of = s.hand[p], self.gems_of
+            return s.gems[p] + sum([gems_of[k] * hand[k] for k in self.gem_kinds])
         phys, cards = self.spendable(s, p)
         return phys + sum(self.gems_of[k] * v for k, v in cards.items())
 

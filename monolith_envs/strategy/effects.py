@@ -65,13 +65,19 @@ def _totals(R: Rules, s: StrategyState, ctx: dict) -> dict:
 
 def board_selector(R: Rules, s: StrategyState, who: str, ctx: dict) -> list:
     """Seats named by a BOARD selector, in turn order from the Primus holder (docs §5.2)."""
+    order = R.order_cache[s.primus]  # R.order(s)
+    where = ctx["where"]
+    if who == "each_here" and type(where) is int:  # the seats with a die here: no totals needed
+        seat = s.sock_seat
+        b = (where - 1) * 4
+        here = (seat[b], seat[b + 1], seat[b + 2], seat[b + 3])
+        return [q for q in order if q in here]
     tot = _totals(R, s, ctx)
-    order = R.order(s)
     if who == "each_here":
         return [q for q in order if q in tot]
     if who == "each_opponent":
-        if isinstance(ctx["where"], list):
-            return [q for q in order if q != ctx["where"][0]]
+        if isinstance(where, list):
+            return [q for q in order if q != where[0]]
         return [q for q in order if q not in tot]
     if not tot:
         return []
@@ -205,6 +211,7 @@ def t_line(R: Rules, s: StrategyState, t: dict, rng) -> None:
     elif rec == "opp":
         t["rec"] = rec = [t.pop("opp")]
     tasks, src, ctx, nrec = s.tasks, t["src"], t["ctx"], len(rec)
+    run_task = ENGINE_TASKS
     while True:
         i = t["i"]
         if i >= nrec:
@@ -213,8 +220,17 @@ def t_line(R: Rules, s: StrategyState, t: dict, rng) -> None:
         tasks.append(t)
         # the ``rcp`` task runs at once: pushing it would pop it next, with no decision open in between
         _rcp(R, s, {"t": "rcp", "src": src, "ctx": ctx, "r": rec[i], "nrec": nrec}, ln, rng)
-        # so does the continuation when it is back on top with no decision open (``run`` would pop it next)
-        if s.pending is not None or s.terminal or not tasks or tasks[-1] is not t:
+        # so do the tasks it pushed, popped as ``flow.run`` pops them, and then the continuation once it is
+        # back on top: with no decision open in between, the stack at every decision is the same
+        while s.pending is None and not s.terminal:
+            if not tasks:
+                return
+            top = tasks[-1]
+            if top is t:
+                break
+            tasks.pop()
+            run_task[top["t"]](R, s, top, rng)
+        else:
             return
         tasks.pop()
 
@@ -259,13 +275,20 @@ def _op_src(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
         pd["src"] = t["src"]
 
 
+_GUARDED_OPS = frozenset(("lose_vp", "lose_gems", "discard", "exile_die"))  # Guard applies (docs §4.13)
+
+
 def _op(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
     ctx, r = t["ctx"], t["r"]
     op = ln.op
-    a = amount(R, s, ln, ctx, r)
-    if op in ("lose_vp", "lose_gems", "discard", "exile_die"):
-        if guarded(s, r, ctx):
-            return
+    if ln.scale == "flat":  # amount() of a flat line, without its call
+        a = ln.n
+        if ln.max and a > ln.max:
+            a = ln.max
+    else:
+        a = amount(R, s, ln, ctx, r)
+    if op in _GUARDED_OPS and guarded(s, r, ctx):
+        return
     if op == "gain_vp":
         if a > 0:
             s.tasks.append({"t": "vp", "p": r, "left": a, "rv": False})
@@ -524,6 +547,9 @@ def place_private_reveal(s: StrategyState, p: int, sid: int) -> None:
     if sid >= PRIV0:
         s.priv[p][(sid - PRIV0) // 4]["revealed"] = True
 
+
+#: every task of the engine by name (``flow.TASKS``, which fills it): what ``t_line`` runs at once
+ENGINE_TASKS: dict = {}
 
 TASKS = {
     "line": t_line, "rcp": t_rcp, "op": t_op, "steal_vp1": t_steal_vp1, "steal_gems1": t_steal_gems1,

@@ -281,3 +281,4 @@ TASKS = {"bonus": t_bonus, "turn": t_turn, "pp_fire": t_pp_fire, "res_pos": t_re
          "res_priv": t_res_priv, "chase_check": t_chase_check}
 TASKS.update(effects.TASKS)
 TASKS.update(payments.TASKS)
+effects.ENGINE_TASKS.update(TASKS)

@@ -3,6 +3,7 @@ contract; docs/monolith_strategy.md)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any, Mapping
 
 import numpy as np
@@ -17,7 +18,7 @@ from .board import Rules
 from .config import CONFIG_KEYS, ENV_ID, validate
 from .content import load_content
 from .flow import run
-from .observe import Observer
+from .observe import Observer, _fastobs
 from .setup_game import new_state
 from .state import Kind, StrategyState, fast_clone
 from .table import TABLE
@@ -119,7 +120,8 @@ class StrategyGame(GameBase):
         legal = state.legal_cache
         if legal is None:
             legal = self.legal_list(state)
-        if a not in legal:
+        i = bisect_left(legal, a)  # the list is ascending: a binary search instead of a scan
+        if i == len(legal) or legal[i] != a:
             if not 0 <= a < self.layout.n:
                 raise IllegalActionError(str(a), f"outside 0..{self.layout.n - 1}", self._legal_names(state))
             why = f"not legal in {Kind(pd['k']).name} of player_{pd['seat']}"
@@ -174,7 +176,13 @@ class StrategyGame(GameBase):
                 floats and strings are refused, as ``apply`` refuses them as actions).
         """
         if type(player) is int and 0 <= player < self.num_players:  # the common case, without a call
-            return self.observer.observe(state, player)
+            ob = self.observer
+            ctx = ob._ctx
+            if ctx is not None:  # the compiled builder: Observer.observe without its call
+                out = np.empty(ob.size, np.float32)
+                _fastobs.observe(ctx, state, player, out)
+                return out
+            return ob.observe(state, player)
         return self.observer.observe(state, check_seat(player, self.num_players))
 
     def render_text(self, state: StrategyState, viewer: int | None = None) -> str:
