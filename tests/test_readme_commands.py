@@ -19,7 +19,9 @@ def test_readme_test_command_is_the_ci_command_and_shows_skip_reasons():
     assert command == "python -m pytest -q -rs"
     ci = [line for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines() if line.strip()]
     assert ci[-1] == command
-    assert "chromium" in section.split("##", 1)[0] and "397 s" in section.split("##", 1)[0]
+    head = section.split("##", 1)[0]
+    assert "chromium" in head  # the browser dependency is stated
+    assert re.search(r"\(([\d,]+); `\.ci/run` on a fresh clone took \d+ s of pytest", head)  # count and duration
 
 
 def test_training_readme_extras_match_the_install_line():
