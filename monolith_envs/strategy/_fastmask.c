@@ -136,27 +136,6 @@ static PyObject *rneed(PyObject *rec, int r, const char *what) {
 #define TRY(x) do { if ((x) < 0) goto fail; } while (0)
 
 /* ------------------------------------------------------------------ make_context */
-static int read_sockets(PyObject *o, signed char **dst, int *count, const char *what) {
-    Seq t;
-    if (as_seq(o, &t, what) < 0) return -1;
-    *count = (int)t.n;
-    *dst = PyMem_Malloc(4 * (t.n ? t.n : 1));
-    if (!*dst) { PyErr_NoMemory(); return -1; }
-    memset(*dst, -1, 4 * (t.n ? t.n : 1));
-    for (Py_ssize_t i = 0; i < t.n; i++) {
-        Seq row;
-        if (as_seq(t.it[i], &row, what) < 0) return -1;
-        if (row.n > 4) { PyErr_Format(PyExc_ValueError, "make_context: %s[%zd] has %zd sockets (at most 4)", what, i, row.n); return -1; }
-        for (Py_ssize_t j = 0; j < row.n; j++) {
-            long r;
-            if (to_long(row.it[j], &r, what) < 0) return -1;
-            if (r < 0 || r > 6) { PyErr_Format(PyExc_ValueError, "make_context: %s[%zd] requirement %ld", what, i, r); return -1; }
-            (*dst)[i * 4 + j] = (signed char)r;
-        }
-    }
-    return 0;
-}
-
 static PyObject *make_context(PyObject *self, PyObject *args) {
     PyObject *codes, *bs, *rs, *rr, *anytime, *checks;
     if (!PyArg_ParseTuple(args, "OOOOOO:make_context", &codes, &bs, &rs, &rr, &anytime, &checks)) return NULL;

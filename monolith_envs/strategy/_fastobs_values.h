@@ -156,28 +156,6 @@ static int layout_int(PyObject *layout, const char *key, int *dst) {
     return 0;
 }
 
-/* table[i] (lists of at most 4 requirements 0-6) into dst[i * 4 + j], -1 past the end */
-static int read_sockets(PyObject *o, signed char **dst, int *count, const char *what) {
-    Seq t;
-    if (as_seq(o, &t, what) < 0) return -1;
-    *count = (int)t.n;
-    *dst = PyMem_Malloc(4 * (t.n ? t.n : 1));
-    if (!*dst) { PyErr_NoMemory(); return -1; }
-    memset(*dst, -1, 4 * (t.n ? t.n : 1));
-    for (Py_ssize_t i = 0; i < t.n; i++) {
-        Seq row;
-        if (as_seq(t.it[i], &row, what) < 0) return -1;
-        if (row.n > 4) { PyErr_Format(PyExc_ValueError, "make_context: %s[%zd] has %zd sockets (at most 4)", what, i, row.n); return -1; }
-        for (Py_ssize_t j = 0; j < row.n; j++) {
-            long r;
-            if (to_long(row.it[j], &r, what) < 0) return -1;
-            if (r < 0 || r > 6) { PyErr_Format(PyExc_ValueError, "make_context: %s[%zd] requirement %ld", what, i, r); return -1; }
-            (*dst)[i * 4 + j] = (signed char)r;
-        }
-    }
-    return 0;
-}
-
 static int read_longs(PyObject *o, long **dst, Py_ssize_t want, int *count, const char *what) {
     Seq t;
     if (as_seq(o, &t, what) < 0) return -1;
