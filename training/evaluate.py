@@ -277,7 +277,8 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     env_config = dict(env_config or {})
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
         raise ValueError(f"games must be an integer from 1 to {MAX_GAMES:,}, got {games!r}")
-    solo = monolith_envs.make_game(env_id, **env_config).num_players == 1
+    game = monolith_envs.make_game(env_id, **env_config)
+    solo = game.num_players == 1
     if solo:
         if len(set(specs)) != len(specs) or not specs:
             raise ValueError(f"need at least one agent spec, each once, got {list(specs)}")
@@ -287,8 +288,7 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
             raise ValueError(f"need at least two distinct agent specs, got {list(specs)}")
         # two sides (a duel, two teams): seats rotate, so one order of a pair plays both sides; with three
         # or more, one agent against copies of the other is not the other way round, so both orders play
-        sides = len(monolith_envs.make_game(env_id, **env_config).teams)
-        pairs = list(itertools.permutations(specs, 2) if sides > 2 else itertools.combinations(specs, 2))
+        pairs = list(itertools.permutations(specs, 2) if len(game.teams) > 2 else itertools.combinations(specs, 2))
     own = executor is None
     ex = _executor(workers) if own else executor
     n_workers = workers if own else getattr(ex, "_max_workers", 2)
