@@ -250,22 +250,28 @@ def _importable(env_id: str) -> bool:
     return True
 
 
+def _smoke_args(env_id: str, out_dir, name: str, games: int) -> list[str]:
+    """``training.train`` arguments of a 256-step run with a warm start, snapshots, checkpoints and
+    ``games`` games per evaluation against random, written to ``out_dir / name``."""
+    return [
+        "--set", f"env_id={env_id}", "--set", "env_config={}", "--set", "total_timesteps=256",
+        "--set", "n_steps=128", "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "n_envs=2",
+        "--set", "vec_env=dummy", "--set", "net_arch=[32]", "--set", "eval_every=128", "--set", f"eval_games={games}",
+        "--set", f"final_eval_games={games}", "--set", "eval_workers=1", "--set", "snapshot_every=128",
+        "--set", "opponent_mix={self = 1.0, random = 1.0}", "--set", "eval_opponents=['random']",
+        "--set", f"out_dir={out_dir}", "--set", f"name={name}", "--set", "progress_bar=false",
+        "--set", "checkpoint_every=128", "--set", "pretrain_samples=64", "--set", "pretrain_targets=values",
+        "--set", "pretrain_epochs=1",
+    ]
+
+
 @pytest.mark.parametrize("env_id", sorted(set(monolith_envs.available_envs()) | {TOY}))
 def test_smoke_training_run(env_id, tmp_path):
     from training.train import main
 
     if not _importable(env_id):
         pytest.skip(f"{env_id} is registered but its module is not importable yet")
-    report = main([
-        "--set", f"env_id={env_id}", "--set", "env_config={}", "--set", "total_timesteps=256",
-        "--set", "n_steps=128", "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "n_envs=2",
-        "--set", "vec_env=dummy", "--set", "net_arch=[32]", "--set", "eval_every=128", "--set", "eval_games=2",
-        "--set", "final_eval_games=2", "--set", "eval_workers=1", "--set", "snapshot_every=128",
-        "--set", "opponent_mix={self = 1.0, random = 1.0}", "--set", "eval_opponents=['random']",
-        "--set", f"out_dir={tmp_path}", "--set", "name=smoke", "--set", "progress_bar=false",
-        "--set", "checkpoint_every=128", "--set", "pretrain_samples=64", "--set", "pretrain_targets=values",
-        "--set", "pretrain_epochs=1",
-    ])
+    report = main(_smoke_args(env_id, tmp_path, "smoke", games=2))
     run = tmp_path / "smoke"
     assert report["learner_steps"] == 256
     assert (run / "final_model.zip").exists() and (run / "learning_curve.png").exists()
@@ -570,16 +576,7 @@ def test_a_seeded_training_run_gives_the_same_report_and_weights(tmp_path):
     reports, weights = [], []
     for name in ("a", "b"):
         out = tmp_path / name
-        report = main([
-            "--set", f"env_id={env_id}", "--set", "env_config={}", "--set", "total_timesteps=256",
-            "--set", "n_steps=128", "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "n_envs=2",
-            "--set", "vec_env=dummy", "--set", "net_arch=[32]", "--set", "eval_every=128", "--set", "eval_games=4",
-            "--set", "final_eval_games=4", "--set", "eval_workers=1", "--set", "snapshot_every=128",
-            "--set", "opponent_mix={self = 1.0, random = 1.0}", "--set", "eval_opponents=['random']",
-            "--set", f"out_dir={out}", "--set", "name=run", "--set", "progress_bar=false",
-            "--set", "checkpoint_every=128", "--set", "pretrain_samples=64", "--set", "pretrain_targets=values",
-            "--set", "pretrain_epochs=1", "--set", "seed=7",
-        ])
+        report = main(_smoke_args(env_id, out, "run", games=4) + ["--set", "seed=7"])
         reports.append(json.loads(json.dumps(report).replace(str(out), "OUT")))  # the same text but the folder
         policy = MaskablePPO.load(out / "run" / "final_model.zip", device="cpu").policy
         weights.append({k: v.clone() for k, v in policy.state_dict().items()})
