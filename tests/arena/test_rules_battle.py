@@ -11,8 +11,8 @@ from monolith_envs.arena.positions import (
     set_turn,
 )
 from monolith_envs.arena.state import Sub
+from tests.arena.scenario_support import DE, GR, HF, LA, occupied
 
-DE, LA, GR, HF = "dragon_empire", "lords_of_the_abyss", "guardians_of_the_realm", "harbingers_of_the_forest"
 BATTLE = {DE: "de_battle_charge", LA: "la_battle", GR: "gr_battle", HF: "hf_battle"}
 
 
@@ -22,10 +22,6 @@ def battle(game, s, seat, fac):
     game.apply(s, 365)
     if s.sub_phase == Sub.ORDER_MODE:
         game.apply(s, 495)
-
-
-def occupied(s):
-    return {h for h in range(19) if s.board[h] >= 0}
 
 
 def test_g3_edge_rotation():

@@ -13,8 +13,7 @@ from monolith_envs.arena.positions import (
     set_turn,
 )
 from monolith_envs.arena.state import Sub
-
-DE, LA, GR, HF = "dragon_empire", "lords_of_the_abyss", "guardians_of_the_realm", "harbingers_of_the_forest"
+from tests.arena.scenario_support import DE, GR, HF, LA
 
 
 def legal(g, s):

@@ -10,8 +10,7 @@ from monolith_envs.arena.positions import effects, new_position, put_tile, set_h
 from monolith_envs.arena.state import Sub
 from monolith_envs.core.config import ConfigError
 from monolith_envs.core.game import IllegalActionError
-
-DE, LA, GR, HF = "dragon_empire", "lords_of_the_abyss", "guardians_of_the_realm", "harbingers_of_the_forest"
+from tests.arena.scenario_support import DE, GR, HF, LA
 
 
 def legal(g, s):
