@@ -8,11 +8,11 @@ Monolith tiles).
 
 from __future__ import annotations
 
-import os
 from types import SimpleNamespace
 
 import numpy as np
 
+from ..core.compiled import PURE_PYTHON_ENV, pure_python_requested
 from ..core.observation import ObsSpec
 from .effects import get_fx
 from .state import INSTANCES_PER_SEAT as PER_SEAT
@@ -24,10 +24,7 @@ try:  # the compiled builder (setup.py); the pure-Python one below is the refere
 except ImportError:  # pragma: no cover - depends on the install
     _fastobs = None
 
-__all__ = ["build_obs_spec", "Observer", "compiled_available"]
-
-#: Set to ``1`` to use the pure-Python observation even when the compiled one is built.
-PURE_PYTHON_ENV = "MONOLITH_ENVS_PURE_PYTHON"
+__all__ = ["build_obs_spec", "Observer", "compiled_available", "PURE_PYTHON_ENV"]
 
 
 def compiled_available() -> bool:
@@ -222,7 +219,7 @@ class Observer:
         self.config_ones = [a for a, on in ((cf.module, game.module), (cf.reinforcement, game.reinf),
                                             (cf.teams, game.team_mode)) if on]
         if compiled is None:
-            compiled = _fastobs is not None and os.environ.get(PURE_PYTHON_ENV, "") != "1"
+            compiled = _fastobs is not None and not pure_python_requested()
         elif compiled and _fastobs is None:
             raise RuntimeError("the compiled observation builder monolith_envs.arena._fastobs is not built "
                                "(reinstall with a C compiler: pip install -e .)")

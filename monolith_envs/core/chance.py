@@ -13,11 +13,11 @@ actions still replays an episode) and logged as a :class:`ChanceEvent` with the 
 
 from __future__ import annotations
 
-import os
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from .compiled import PURE_PYTHON_ENV, pure_python_requested
 from .game import MonolithEnvError
 
 try:  # the optional compiled scalar draw (setup.py builds it); rng.integers is the reference
@@ -26,7 +26,7 @@ except ImportError:  # pragma: no cover - built without a C compiler
     _fastchance = None
 
 __all__ = ["ChanceEvent", "ChanceRecorder", "ChanceError", "NoDrawRng", "DRAW_CALLS", "json_value",
-           "compiled_draw_agrees"]
+           "compiled_draw_agrees", "PURE_PYTHON_ENV"]
 
 #: The four generator calls an engine may make.
 DRAW_CALLS = ("integers", "permutation", "choice", "random")
@@ -109,7 +109,6 @@ class ChanceEvent(NamedTuple):
 
 _ROLL_TEXT: dict = {}  # (low, high) -> "integers(low, high)"
 _new_event = tuple.__new__
-PURE_PYTHON_ENV = "MONOLITH_ENVS_PURE_PYTHON"  # "1": draw through rng.integers, never the compiled path
 
 
 def compiled_draw_agrees() -> bool:
@@ -135,7 +134,7 @@ def _fast_draw(rng: Any) -> tuple:
     """``(rng, capsule, acquire, release)`` for the compiled scalar draw from ``rng``, or ``(rng, None, None,
     None)`` when it is not used: not a ``numpy.random.Generator`` (a scripted or wrapped one), the extension
     not built, or ``MONOLITH_ENVS_PURE_PYTHON=1``."""
-    if _fastchance is None or type(rng) is not np.random.Generator or os.environ.get(PURE_PYTHON_ENV, "") == "1":
+    if _fastchance is None or type(rng) is not np.random.Generator or pure_python_requested():
         return rng, None, None, None
     bg = rng.bit_generator
     lock = bg.lock

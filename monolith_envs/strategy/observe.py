@@ -7,11 +7,11 @@ unrevealed private Runes of others and another player's Secrecy candidates never
 
 from __future__ import annotations
 
-import os
 from bisect import bisect_right
 
 import numpy as np
 
+from ..core.compiled import PURE_PYTHON_ENV, pure_python_requested
 from ..core.observation import ObsSpec
 from .board import PRIV0, Rules
 from .state import Kind, Phase, Side, StrategyState
@@ -23,7 +23,6 @@ except ImportError:  # not built (no C compiler at install time): the pure-Pytho
 
 __all__ = ["build_spec", "Observer", "PURE_PYTHON_ENV", "compiled_available"]
 
-PURE_PYTHON_ENV = "MONOLITH_ENVS_PURE_PYTHON"  # "1": every game observes in pure Python (Arena reads it too)
 PURPOSES = ("toll", "cost", "reveal")  # decision_ctx.purpose one-hot order
 
 
@@ -105,7 +104,7 @@ class Observer:
         self.toll_spaces = sorted(sp for sp, _ in R.content.tolls)  # ascending, for bisect
         self.init_sizes = (max(1, R.skill_total), max(1, R.power_total), max(1, R.rune_total - (3 if R.solo else 6)))
         if compiled is None:
-            compiled = _fastobs is not None and os.environ.get(PURE_PYTHON_ENV, "") != "1"
+            compiled = _fastobs is not None and not pure_python_requested()
         elif compiled and _fastobs is None:
             raise RuntimeError("the compiled observation builder monolith_envs.strategy._fastobs is not built "
                                "(reinstall with a C compiler: pip install -e .)")

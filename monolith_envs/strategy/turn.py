@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import os
 from itertools import compress
 
+from ..core.compiled import pure_python_requested
 from . import effects
 from .board import PRIV0, Rules
 from .effects import has_move_source, push_lines
-from .observe import PURE_PYTHON_ENV
 from .state import Kind, Phase, Side, StrategyState
 
 try:  # the optional compiled TURN lists (setup.py builds it); turn_mask_python is the reference
@@ -113,7 +112,7 @@ def mask_context(R: Rules, compiled: bool | None = None):
         RuntimeError: ``compiled`` is True and the extension is not built.
     """
     if compiled is None:
-        compiled = _fastmask is not None and os.environ.get(PURE_PYTHON_ENV, "") != "1"
+        compiled = _fastmask is not None and not pure_python_requested()
     elif compiled and _fastmask is None:
         raise RuntimeError("the compiled legal-action lists monolith_envs.strategy._fastmask are not built "
                            "(reinstall with a C compiler: pip install -e .)")

@@ -9,10 +9,9 @@ environment variable ``MONOLITH_ENVS_PURE_PYTHON=1`` to use the Python one every
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
+from ..core.compiled import PURE_PYTHON_ENV, pure_python_requested
 from ..core.observation import ObsSpec
 from .board import controllers, tunnels_now
 from .state import Sub
@@ -27,7 +26,6 @@ __all__ = ["Observer", "compiled_available", "PURE_PYTHON_ENV"]
 P = 4  # player blocks
 
 #: Set to ``1`` to use the pure-Python observation even when the compiled one is built.
-PURE_PYTHON_ENV = "MONOLITH_ENVS_PURE_PYTHON"
 
 _BUILDINGS = ("scriptorium", "mausoleum", "temple")  # the columns of spaces.building
 #: the column order of each piece's rows, ``(name, width)`` (docs §7): the compiled builder reads every
@@ -152,7 +150,7 @@ class Observer:
         self._map_val: tuple = ()
         self.inactive = [sp for sp in range(g.N) if not g.active[sp]]
         if compiled is None:
-            compiled = _fastobs is not None and os.environ.get(PURE_PYTHON_ENV, "") != "1"
+            compiled = _fastobs is not None and not pure_python_requested()
         elif compiled and _fastobs is None:
             raise RuntimeError("the compiled observation builder monolith_envs.the_monolith._fastobs is not built "
                                "(reinstall with a C compiler: pip install -e .)")
