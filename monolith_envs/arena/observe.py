@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ..core.compiled import PURE_PYTHON_ENV, pure_python_requested
+from ..core.compiled import PURE_PYTHON_ENV, CompiledObserver
 from ..core.observation import ObsSpec
 from .effects import get_fx
 from .state import INSTANCES_PER_SEAT as PER_SEAT
@@ -170,7 +170,7 @@ def _static_rows(tb, spec: ObsSpec) -> np.ndarray:
     return static
 
 
-class Observer:
+class Observer(CompiledObserver):
     """Builds observations for one game (precomputed static per-(type, facing, relative owner) hex rows).
 
     Args:
@@ -182,6 +182,9 @@ class Observer:
     Raises:
         RuntimeError: ``compiled=True`` but the extension is not built.
     """
+
+    _extension = _fastobs
+    _extension_name = "monolith_envs.arena._fastobs"
 
     def __init__(self, game, compiled: bool | None = None):
         self.g = game
@@ -218,25 +221,8 @@ class Observer:
         cf = _starts(spec["config"], spec["config"].offset)
         self.config_ones = [a for a, on in ((cf.module, game.module), (cf.reinforcement, game.reinf),
                                             (cf.teams, game.team_mode)) if on]
-        if compiled is None:
-            compiled = _fastobs is not None and not pure_python_requested()
-        elif compiled and _fastobs is None:
-            raise RuntimeError("the compiled observation builder monolith_envs.arena._fastobs is not built "
-                               "(reinstall with a C compiler: pip install -e .)")
-        self.compiled = bool(compiled)
+        self.compiled = self._use_compiled(compiled)
         self._ctx = self._make_context(game) if self.compiled else None
-
-    def __getstate__(self) -> dict:
-        """Copy and pickle support: the compiled context (a capsule) is not copied; the first observation
-        of the copy builds its own (the game may not be fully restored yet when this object is)."""
-        state = self.__dict__.copy()
-        state["_ctx"] = None
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        if _fastobs is None:  # unpickled where the extension is not built
-            self.compiled = False
 
     def layout_ints(self, game) -> dict:
         """The named ints of the compiled builder, read once when its context is built: every piece offset

@@ -8,8 +8,9 @@ environment makes every part use its reference (for checking, or profiling the P
 from __future__ import annotations
 
 import os
+from typing import Any
 
-__all__ = ["PURE_PYTHON_ENV", "pure_python_requested"]
+__all__ = ["PURE_PYTHON_ENV", "CompiledObserver", "pure_python_requested"]
 
 PURE_PYTHON_ENV = "MONOLITH_ENVS_PURE_PYTHON"
 
@@ -18,3 +19,44 @@ def pure_python_requested() -> bool:
     """True when ``MONOLITH_ENVS_PURE_PYTHON=1`` asks every compiled part to use its Python reference
     (read at each call, so a test may set it for one object)."""
     return os.environ.get(PURE_PYTHON_ENV, "") == "1"
+
+
+class CompiledObserver:
+    """Base of the three games' observation builders: the choice between the compiled builder and the Python
+    reference, and copy/pickle support for the compiled context they hold.
+
+    A subclass sets ``_extension`` (the compiled module, or ``None`` where it is not built) and
+    ``_extension_name`` (its dotted name, for errors), calls :meth:`_use_compiled` in ``__init__`` and keeps
+    the compiled context (a capsule, which neither copies nor pickles) in ``self._ctx``.
+    """
+
+    _extension: Any = None
+    _extension_name = "the compiled observation builder"
+    compiled: bool = False
+    _ctx: Any = None
+
+    def _use_compiled(self, requested: bool | None) -> bool:
+        """Whether to use the compiled builder: ``requested`` (``None``: when it is built and
+        ``MONOLITH_ENVS_PURE_PYTHON`` is not set).
+
+        Raises:
+            RuntimeError: ``requested`` is true but the extension is not built.
+        """
+        if requested is None:
+            return self._extension is not None and not pure_python_requested()
+        if requested and self._extension is None:
+            raise RuntimeError(f"the compiled observation builder {self._extension_name} is not built "
+                               "(reinstall with a C compiler: pip install -e .)")
+        return bool(requested)
+
+    def __getstate__(self) -> dict:
+        """Copy and pickle support: the compiled context is not copied; the first observation of the copy
+        builds its own (the game may not be fully restored yet when this object is)."""
+        state = self.__dict__.copy()
+        state["_ctx"] = None
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if self._extension is None:  # unpickled where the extension is not built
+            self.compiled = False

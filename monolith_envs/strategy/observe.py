@@ -11,7 +11,7 @@ from bisect import bisect_right
 
 import numpy as np
 
-from ..core.compiled import PURE_PYTHON_ENV, pure_python_requested
+from ..core.compiled import PURE_PYTHON_ENV, CompiledObserver
 from ..core.observation import ObsSpec
 from .board import PRIV0, Rules
 from .state import Kind, Phase, Side, StrategyState
@@ -69,7 +69,7 @@ def build_spec(R: Rules) -> ObsSpec:
     ])
 
 
-class Observer:
+class Observer(CompiledObserver):
     """Builds the observations of one game: named offsets of the spec, the static blocks cached per board
     layout and Round card, and the compiled builder's context.
 
@@ -83,6 +83,9 @@ class Observer:
     Raises:
         RuntimeError: ``compiled=True`` but the extension is not built.
     """
+
+    _extension = _fastobs
+    _extension_name = "monolith_envs.strategy._fastobs"
 
     def __init__(self, R: Rules, compiled: bool | None = None):
         self.R = R
@@ -103,24 +106,8 @@ class Observer:
         self.pp_list = [k for k in range(K) if R.is_pp[k]]
         self.toll_spaces = sorted(sp for sp, _ in R.content.tolls)  # ascending, for bisect
         self.init_sizes = (max(1, R.skill_total), max(1, R.power_total), max(1, R.rune_total - (3 if R.solo else 6)))
-        if compiled is None:
-            compiled = _fastobs is not None and not pure_python_requested()
-        elif compiled and _fastobs is None:
-            raise RuntimeError("the compiled observation builder monolith_envs.strategy._fastobs is not built "
-                               "(reinstall with a C compiler: pip install -e .)")
-        self.compiled = bool(compiled)
+        self.compiled = self._use_compiled(compiled)
         self._ctx = self._make_context() if self.compiled else None
-
-    def __getstate__(self) -> dict:
-        """Copy and pickle support: the compiled context (a capsule) is not copied; the copy builds its own."""
-        state = self.__dict__.copy()
-        state["_ctx"] = None
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        if _fastobs is None:  # unpickled where the extension is not built
-            self.compiled = False
 
     def layout_ints(self) -> dict:
         """The named ints the compiled builder reads once, by name, when its context is built: every piece

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.compiled import PURE_PYTHON_ENV, pure_python_requested
+from ..core.compiled import PURE_PYTHON_ENV, CompiledObserver
 from ..core.observation import ObsSpec
 from .board import controllers, tunnels_now
 from .state import Sub
@@ -81,7 +81,7 @@ def compiled_available() -> bool:
     return _fastobs is not None
 
 
-class Observer:
+class Observer(CompiledObserver):
     """Builds the :class:`ObsSpec` of a game and its observations.
 
     Args:
@@ -93,6 +93,9 @@ class Observer:
     Raises:
         RuntimeError: ``compiled=True`` but the extension is not built.
     """
+
+    _extension = _fastobs
+    _extension_name = "monolith_envs.the_monolith._fastobs"
 
     def __init__(self, g, compiled: bool | None = None):
         self.g = g
@@ -149,25 +152,8 @@ class Observer:
         self._map_key = None
         self._map_val: tuple = ()
         self.inactive = [sp for sp in range(g.N) if not g.active[sp]]
-        if compiled is None:
-            compiled = _fastobs is not None and not pure_python_requested()
-        elif compiled and _fastobs is None:
-            raise RuntimeError("the compiled observation builder monolith_envs.the_monolith._fastobs is not built "
-                               "(reinstall with a C compiler: pip install -e .)")
-        self.compiled = bool(compiled)
+        self.compiled = self._use_compiled(compiled)
         self._ctx = self._make_context() if self.compiled else None
-
-    def __getstate__(self) -> dict:
-        """Copy and pickle support: the compiled context (a capsule) is not copied; the first observation of
-        the copy builds its own."""
-        state = self.__dict__.copy()
-        state["_ctx"] = None
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        if _fastobs is None:  # unpickled where the extension is not built
-            self.compiled = False
 
     def layout_ints(self) -> dict:
         """The named ints the compiled builder reads once, by name, when its context is built: the offset
