@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["HELP", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "pieces_for", "wrap"]
+__all__ = ["HELP", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "next_stage", "pieces_for", "wrap"]
 
 #: terminal width every line fits in
 WIDTH = 80
@@ -155,6 +155,36 @@ def pieces_for(env_id: str) -> Pieces:
     return Pieces()
 
 
+def next_stage(game: Any, state: Any, pieces: Pieces, split: dict, chosen: list,
+               acts: list[int]) -> tuple[str, list[tuple[Any, str, list[int]]]]:
+    """The next stage of a move after the ``chosen`` prefix (a family name, then argument values).
+
+    Args:
+        game, state: the position (``game.layout`` splits and names the actions).
+        pieces: the game's :class:`Pieces` (stage titles and option texts).
+        split: ``{action: game.layout.split(action)}`` for every action in ``acts``.
+        chosen: the prefix chosen so far.
+        acts: the legal actions that start with ``chosen``.
+
+    Returns:
+        ``(title, [(value, text, actions)])``: the stage's title and, for each value of the stage in order
+        (families in the order of their first action, argument values ascending), its text and the actions
+        of ``acts`` it leads to.  Used by terminal play (:class:`StagedEntry`) and the browser page
+        (``agents/web/staging.py``).
+    """
+    groups: dict[Any, list[int]] = {}
+    if not chosen:
+        for a in acts:
+            groups.setdefault(split[a][0], []).append(a)
+        return "action", [(f, pieces.family_option(game, state, f), xs) for f, xs in groups.items()]
+    fam, k = chosen[0], len(chosen) - 1
+    arg = game.layout[fam].args[k]
+    for a in acts:
+        groups.setdefault(split[a][1][k], []).append(a)
+    return pieces.stage_name(game, fam, arg), [(v, pieces.option(game, state, fam, arg, v), groups[v])
+                                               for v in sorted(groups)]
+
+
 class StagedEntry:
     """Reads one legal action in stages (see the module docstring).
 
@@ -180,15 +210,11 @@ class StagedEntry:
 
     def _options(self, chosen: list) -> tuple[str, list[tuple[Any, str]]]:
         """(stage title, [(value, text)]) for the next stage after the ``chosen`` prefix."""
-        lay, g, s = self.game.layout, self.game, self.state
-        if not chosen:
-            fams = list(dict.fromkeys(self.split[a][0] for a in self.legal))
-            return "action", [(f, self.pieces.family_option(g, s, f)) for f in fams]
-        fam, idx = chosen[0], tuple(chosen[1:])
-        arg = lay[fam].args[len(idx)]
-        values = sorted({self.split[a][1][len(idx)] for a in self.legal
-                         if self.split[a][0] == fam and self.split[a][1][:len(idx)] == idx})
-        return self.pieces.stage_name(g, fam, arg), [(v, self.pieces.option(g, s, fam, arg, v)) for v in values]
+        idx = tuple(chosen[1:])
+        acts = [a for a in self.legal if not chosen or (self.split[a][0] == chosen[0]
+                                                         and self.split[a][1][:len(idx)] == idx)]
+        title, opts = next_stage(self.game, self.state, self.pieces, self.split, chosen, acts)
+        return title, [(value, text) for value, text, _ in opts]
 
     def _complete(self, chosen: list) -> int | None:
         if not chosen:

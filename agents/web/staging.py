@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from agents.terminal import next_stage
+
 __all__ = ["TARGET_ARGS", "stage_tree"]
 
 #: action arguments that name a board element, and the element kind of the drawing's ``data-target``
@@ -44,20 +46,9 @@ def stage_tree(game: Any, state: Any, mask: np.ndarray, pieces: Any) -> dict | N
     several = len(legal) > 1
 
     def options(chosen: list, acts: list[int]) -> tuple[str, list[tuple[Any, str, str | None, list[int]]]]:
-        if not chosen:
-            fams: dict[str, list[int]] = {}
-            for a in acts:
-                fams.setdefault(split[a][0], []).append(a)
-            return "action", [(f, pieces.family_option(game, state, f), None, xs) for f, xs in fams.items()]
-        fam, k = chosen[0], len(chosen) - 1
-        arg = lay[fam].args[k]
-        groups: dict[int, list[int]] = {}
-        for a in acts:
-            groups.setdefault(split[a][1][k], []).append(a)
-        kind = TARGET_ARGS.get(arg)
-        opts = [(v, pieces.option(game, state, fam, arg, v), f"{kind}:{v}" if kind else None, groups[v])
-                for v in sorted(groups)]
-        return pieces.stage_name(game, fam, arg), opts
+        title, opts = next_stage(game, state, pieces, split, chosen, acts)
+        kind = TARGET_ARGS.get(lay[chosen[0]].args[len(chosen) - 1]) if chosen else None
+        return title, [(v, label, f"{kind}:{v}" if kind else None, xs) for v, label, xs in opts]
 
     def node(chosen: list, acts: list[int]) -> dict:
         auto: list[str] = []
