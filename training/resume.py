@@ -17,11 +17,14 @@ from typing import Any
 
 from training.config import TrainConfigError, apply_overrides, validate
 
-__all__ = ["FIXED_ON_RESUME", "latest_checkpoint", "load_run"]
+__all__ = ["FIXED_ON_RESUME", "WARM_START_FILE", "latest_checkpoint", "load_run"]
 
 #: keys a resumed run cannot change: they place the run or shape the network of the checkpoint
 FIXED_ON_RESUME = ("name", "out_dir", "env_id", "env_config", "features", "net_arch", "row_dim", "features_dim",
                    "token_dim", "attention_layers", "head_hidden")
+#: the run folder's record of its warm start (the report's ``pretrain`` entry and the warm-start stages'
+#: seconds), so that a resumed run's report still has them
+WARM_START_FILE = "warm_start.json"
 _CKPT = re.compile(r"model_(\d{1,20})_steps\.zip")
 _MAX_JSON = 4 * 2**20
 
@@ -69,7 +72,9 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
 
     Returns ``(cfg, resume)``: the run's ``config.json`` validated, with ``overrides`` (``key=value``;
     not the keys of :data:`FIXED_ON_RESUME`) applied and ``out_dir`` / ``name`` pointing at ``run_dir``;
-    ``resume = {"checkpoint": Path, "steps": int, "curve": [points of learning_curve.json up to steps]}``.
+    ``resume = {"checkpoint": Path, "steps": int, "curve": [points of learning_curve.json up to steps]}``, and
+    ``"warm_start": {"pretrain": dict, "stage_seconds": dict}`` when the run recorded its warm start in
+    :data:`WARM_START_FILE` (a file of another shape is ignored).
 
     Raises:
         TrainConfigError: no such folder, no or bad ``config.json``, no checkpoint, or an override of a
@@ -99,4 +104,11 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
         pts = _read_json(d / "learning_curve.json")
         if isinstance(pts, list):
             curve = [p for p in pts if isinstance(p, dict) and isinstance(p.get("step"), int) and p["step"] <= steps]
-    return cfg, {"checkpoint": path, "steps": steps, "curve": curve}
+    resume = {"checkpoint": path, "steps": steps, "curve": curve}
+    if (d / WARM_START_FILE).is_file():
+        ws = _read_json(d / WARM_START_FILE)
+        if (isinstance(ws, dict) and isinstance(ws.get("pretrain"), dict)
+                and isinstance(ws.get("stage_seconds"), dict)
+                and all(isinstance(k, str) and isinstance(v, (int, float)) for k, v in ws["stage_seconds"].items())):
+            resume["warm_start"] = {"pretrain": ws["pretrain"], "stage_seconds": ws["stage_seconds"]}
+    return cfg, resume

@@ -54,6 +54,7 @@ from training.config import (
     run_dir,
 )
 from training.progress import StageLog, format_summary, interrupted_message, plot_curve
+from training.resume import WARM_START_FILE
 
 QUICK_CONFIG = CONFIG_DIR / "quick.toml"
 # the keys that set a run's budget: ``--quick --config FILE`` takes these from quick.toml, the rest from FILE
@@ -377,7 +378,8 @@ def train(cfg: dict, resume: dict | None = None) -> dict:
 
     ``resume`` (from :func:`training.resume.load_run`): ``{"checkpoint": Path, "steps": int, "curve":
     list}``; the run then loads the checkpoint's weights (no warm start), counts its steps and continues
-    PPO to :func:`planned_steps` in the same run folder.
+    PPO to :func:`planned_steps` in the same run folder.  A run with a warm start writes ``warm_start.json``
+    (its ``pretrain`` entry and stage seconds), and a resumed run's report keeps both from it.
 
     On :class:`~monolith_envs.core.interrupt.Interrupted` (see :func:`main`) the worker processes are ended, a
     checkpoint of the last rollout boundary is saved when no update was running, and the exception is
@@ -427,6 +429,11 @@ def train(cfg: dict, resume: dict | None = None) -> dict:
             model.set_parameters(str(resume["checkpoint"]), exact_match=True, device="cpu")
             model.num_timesteps = start
         pretrain_info = warm_start(cfg, model.policy, vec.action_space.n, executor, stages) if warm else {}
+        if warm:  # kept for a resumed run's report
+            (run_dir / WARM_START_FILE).write_text(json.dumps(
+                {"pretrain": pretrain_info, "stage_seconds": dict(stages.seconds)}, indent=2))
+        elif resume and resume.get("warm_start"):
+            pretrain_info = resume["warm_start"]["pretrain"]
         cbs, evaluator = _callbacks(cfg, run_dir, curve, executor, start, track)
         labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])  # one-seat: ["alone"]
         against = _against(labels)
@@ -485,7 +492,8 @@ def train(cfg: dict, resume: dict | None = None) -> dict:
             "env_steps_per_s": (steps - start + opp_steps) / t_train, "opponent_steps": opp_steps,
         },
         "final_eval_seconds": t_eval, "total_seconds": time.perf_counter() - t_start,
-        "stage_seconds": dict(stages.seconds), "config": cfg,
+        "stage_seconds": {**(resume.get("warm_start", {}).get("stage_seconds", {}) if resume else {}),
+                          **stages.seconds}, "config": cfg,
     }
     if resume:
         report["resumed_from"] = {"checkpoint": str(resume["checkpoint"]), "steps": start}

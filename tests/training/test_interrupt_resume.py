@@ -32,9 +32,9 @@ def _group_gone(pgid: int, timeout: float = 10.0) -> bool:
     return False
 
 
-def _run_until_checkpoint(out_dir: Path, name: str) -> subprocess.Popen:
+def _run_until_checkpoint(out_dir: Path, name: str, extra: tuple[str, ...] = ()) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "training.train", *TINY, "--set", f"out_dir={out_dir}",
-                             "--set", f"name={name}"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             "--set", f"name={name}", *extra], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, start_new_session=True)
     ckpts = out_dir / name / "checkpoints"
     deadline = time.monotonic() + 240
@@ -80,11 +80,12 @@ def test_resume_continues_the_step_count_from_the_newest_checkpoint(tmp_path, ca
     from training.resume import latest_checkpoint
     from training.train import main
 
-    proc = _run_until_checkpoint(tmp_path, "run")
+    proc = _run_until_checkpoint(tmp_path, "run", ("--set", "pretrain_samples=40", "--set", "pretrain_epochs=1"))
     proc.send_signal(signal.SIGTERM)
     proc.communicate(timeout=60)
     assert proc.returncode == 143
     run = tmp_path / "run"
+    warm = json.loads((run / "warm_start.json").read_text())
     path, steps = latest_checkpoint(run)
     total = steps + 2 * PER_ROLLOUT
     report = main(["--resume", str(run), "--set", f"total_timesteps={total}", "--set", "progress_bar=true"])
@@ -95,6 +96,10 @@ def test_resume_continues_the_step_count_from_the_newest_checkpoint(tmp_path, ca
     assert latest_checkpoint(run) == (run / "checkpoints" / f"model_{total}_steps.zip", total)
     assert (run / "checkpoints" / f"model_{steps + PER_ROLLOUT}_steps.zip").is_file()
     assert json.loads((run / "report.json").read_text())["learner_steps"] == total
+    # the warm start of the interrupted session stays in the report
+    assert report["pretrain"] == warm["pretrain"] and report["pretrain"]["samples"] >= 40
+    assert report["stage_seconds"]["warm-start collection"] == warm["stage_seconds"]["warm-start collection"]
+    assert "PPO" in report["stage_seconds"]
     assert str(run / "final_model.zip") in out
 
 
