@@ -98,6 +98,10 @@ KEYS: tuple[Key, ...] = (
     Key("pretrain_opponents", list, ["random"], "agent specs the teacher plays against while collecting"),
     Key("pretrain_epochs", int, 5, "behaviour-cloning epochs over the samples"),
     Key("pretrain_lr", float, 1e-3, "behaviour-cloning Adam learning rate"),
+    Key("pretrain_rounds", int, 1, "with pretrain_targets='teacher': collection rounds; each round after the first "
+        "collects pretrain_samples more states where the policy fitted so far plays (DAgger) and refits on all"),
+    Key("pretrain_student_prob", float, 0.5, "in rounds after the first: probability that the policy fitted so far "
+        "plays a decision instead of the teacher (the teacher labels every state)"),
     Key("opponent_mix", dict, {"self": 0.5, "random": 0.25, "heuristic": 0.25},
         "opponent kinds and weights: 'self' = a frozen snapshot of the learner, else an agent spec"),
     Key("pool_size", int, 5, "newest snapshots kept in the self-play pool"),
@@ -167,6 +171,12 @@ def validate(cfg: Mapping[str, Any]) -> dict:
                                f"got {out['pretrain_targets']!r}")
     if out["pretrain_tau"] <= 0:
         raise TrainConfigError(f"config key 'pretrain_tau': must be > 0, got {out['pretrain_tau']}")
+    if out["pretrain_rounds"] > 1 and out["pretrain_targets"] != "teacher":
+        raise TrainConfigError("config key 'pretrain_rounds': rounds after the first need pretrain_targets = "
+                               f"'teacher', got {out['pretrain_targets']!r}")
+    if out["pretrain_rounds"] > 1 and out["features"] != "pieces":
+        raise TrainConfigError("config key 'pretrain_rounds': the student of rounds after the first needs "
+                               f"features = 'pieces', got {out['features']!r}")
     if out["pretrain_samples"] < 0:
         raise TrainConfigError(f"config key 'pretrain_samples': must be >= 0, got {out['pretrain_samples']}")
     for k, (lo, hi) in _INT_RANGES.items():
@@ -206,7 +216,7 @@ _INT_RANGES = {
     "total_timesteps": (1, 10**10), "n_envs": (1, 64), "n_steps": (1, 10**6), "batch_size": (1, 10**7),
     "n_epochs": (1, 1000), "pool_size": (1, 1000), "torch_threads": (1, 256), "eval_workers": (1, 64),
     "row_dim": (1, 4096), "features_dim": (1, 8192), "token_dim": (1, 4096), "attention_layers": (1, 64),
-    "head_hidden": (1, 8192), "pretrain_samples": (0, 10**8), "pretrain_epochs": (1, 10_000),
+    "head_hidden": (1, 8192), "pretrain_samples": (0, 10**8), "pretrain_epochs": (1, 10_000), "pretrain_rounds": (1, 100),
     "snapshot_every": (1, 10**10), "eval_every": (0, 10**10), "eval_games": (1, 100_000),
     "final_eval_games": (1, 100_000), "checkpoint_every": (0, 10**10),
 }
@@ -215,7 +225,7 @@ _FLOAT_RANGES = {
     "learning_rate": (0.0, 1.0, True), "gamma": (0.0, 1.0, True), "gae_lambda": (0.0, 1.0, False),
     "clip_range": (0.0, 10.0, True), "ent_coef": (0.0, 100.0, False), "vf_coef": (0.0, 100.0, False),
     "max_grad_norm": (0.0, 1e6, True), "shaping_coef": (-1e6, 1e6, False), "pretrain_tau": (0.0, 1e6, True),
-    "pretrain_lr": (0.0, 1.0, True),
+    "pretrain_lr": (0.0, 1.0, True), "pretrain_student_prob": (0.0, 1.0, False),
 }
 #: the run derives seeds up to ``seed * 1000 + n_envs`` (training envs) and ``seed + 2 * 10**6 + games``
 MAX_TRAIN_SEED = (2**128 - 1) // 1000 - 64

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["compare_with_policy", "export_run", "main", "policy_logits", "sample_observations", "weights_of"]
+__all__ = ["compare_with_policy", "export_run", "main", "meta_of", "policy_logits", "sample_observations", "weights_of"]
 
 _ROOT = Path(__file__).resolve().parents[1]
 #: where the package's baseline files live in the repository
@@ -66,7 +66,13 @@ def weights_of(policy: Any) -> dict[str, Any]:
     return out
 
 
-def _meta_of(policy: Any, game: Any, name: str) -> dict:
+def meta_of(policy: Any, game: Any, name: str) -> dict:
+    """The metadata of a baseline file (:class:`~monolith_envs.agents.baselines.net.BaselineNet`) for an SB3
+    ``MaskableActorCriticPolicy`` with a piece encoder, on ``game``, named ``name``.
+
+    Raises:
+        ExportError: an activation other than Tanh or ReLU.
+    """
     import torch
 
     enc = policy.features_extractor
@@ -192,7 +198,7 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
     game = monolith_envs.make_game(report["env_id"], **report["env_config"])
     policy = load_maskable_ppo(model_path).policy
     weights = weights_of(policy)
-    meta = _meta_of(policy, game, name)
+    meta = meta_of(policy, game, name)
     meta["dtype"] = dtype
     meta["training"] = _training_record(run_dir, report, command, machine)
     json.dumps(meta)  # plain data only

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["behaviour_cloning", "collect_demonstrations", "collect_value_targets", "value_distillation"]
+__all__ = ["behaviour_cloning", "collect_demonstrations", "collect_value_targets", "student_of", "value_distillation"]
 
 
 _REPORT_EVERY = 256  # samples between progress reports of a collection worker
@@ -52,12 +52,27 @@ def _run_jobs(fn: Any, jobs: list[tuple], total: int, executor: Any, progress: b
     return map_with_progress(fn, jobs, total, "collect", "state", executor, progress)
 
 
+def _student_net(student: tuple | None) -> Any:
+    """The :class:`~monolith_envs.agents.baselines.net.BaselineNet` of ``student = (meta, {name: float32
+    array}, prob)``, or None."""
+    if student is None:
+        return None
+    import torch
+
+    from monolith_envs.agents.baselines.net import BaselineNet
+
+    net = BaselineNet(student[0])
+    net.load_state_dict({k: torch.as_tensor(v) for k, v in student[1].items()})
+    return net.eval()
+
+
 def _collect(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    env_id, env_config, teacher_spec, opponent_specs, n_samples, seed, gamma, *rest = args
+    env_id, env_config, teacher_spec, opponent_specs, n_samples, seed, gamma, student, *rest = args
     progress, reported = (rest[0] if rest else None), 0
     import torch
 
     torch.set_num_threads(1)
+    net = _student_net(student)
     from agents import make_agent
     from training.wrapper import SingleAgentEnv
 
@@ -67,6 +82,7 @@ def _collect(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
                          env_config, seed=seed)
     teacher = make_agent(teacher_spec, env_id)
     rng = np.random.default_rng(seed + 1)
+    srng = np.random.default_rng(seed + 2)  # the student's turns: the teacher's draws stay those of prob 0
     obs_l, mask_l, act_l, ret_l = [], [], [], []
     while len(act_l) < n_samples:
         obs, _ = env.reset()
@@ -81,6 +97,9 @@ def _collect(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
             obs_l.append(obs.astype(np.float16))
             mask_l.append(np.packbits(mask))
             act_l.append(a)
+            if net is not None and srng.random() < student[2]:  # the student plays, the teacher labels
+                legal = np.flatnonzero(mask)
+                a = int(legal[int(np.argmax(net.logits(obs.reshape(1, -1))[0][legal]))])
             obs, r, term, trunc, _ = env.step(a)
             rewards.append(r)
             done = term or trunc
@@ -98,22 +117,38 @@ def _collect(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
 
 def collect_demonstrations(env_id: str, env_config: dict, n_samples: int, teacher: str = "heuristic",
                            opponents: Sequence[str] = ("random",), seed: int = 0, gamma: float = 0.99,
-                           executor: Any = None, tasks: int = 4, progress: bool = False) -> dict[str, np.ndarray]:
+                           executor: Any = None, tasks: int = 4, progress: bool = False,
+                           student: tuple | None = None) -> dict[str, np.ndarray]:
     """Teacher decisions from the learner's seat (seats rotate over episodes).
 
     Returns ``{"obs": float16[N, obs_size], "masks": uint8[N, ceil(n/8)]`` (bit-packed),
     ``"actions": int64[N], "returns": float32[N]}`` with ``N >= n_samples`` (whole episodes).
     ``executor``: a process pool to spread ``tasks`` collection tasks over (``None``: in this process);
     ``progress``: a tqdm bar with ETA over the samples.
+    ``student``: ``(meta, {name: float32 array}, prob)``, a :class:`~monolith_envs.agents.baselines.net.BaselineNet`
+    (:func:`student_of`); at each decision, with probability ``prob``, the student's most probable legal
+    action is played instead of the teacher's (DAgger: the teacher still labels the state), so the samples
+    come from the states the student reaches.  ``None``: the teacher plays every decision.
     """
     per = math.ceil(n_samples / tasks)
-    jobs = [(env_id, dict(env_config), teacher, list(opponents), per, seed * 7919 + 104729 * i, gamma)
+    jobs = [(env_id, dict(env_config), teacher, list(opponents), per, seed * 7919 + 104729 * i, gamma, student)
             for i in range(tasks)]
     parts = _run_jobs(_collect, jobs, per * tasks, executor, progress)
     return {
         "obs": np.concatenate([p[0] for p in parts]), "masks": np.concatenate([p[1] for p in parts]),
         "actions": np.concatenate([p[2] for p in parts]), "returns": np.concatenate([p[3] for p in parts]),
     }
+
+
+def student_of(policy: Any, env_id: str, env_config: dict, prob: float) -> tuple:
+    """The ``student`` argument of :func:`collect_demonstrations` for an SB3 ``MaskableActorCriticPolicy`` with
+    a piece encoder (``features = "pieces"``): its plain-tensor form (as ``training.export_baseline``
+    writes it) and the probability ``prob`` that it plays a decision."""
+    import monolith_envs
+    from training.export_baseline import meta_of, weights_of
+
+    game = monolith_envs.make_game(env_id, **env_config)
+    return meta_of(policy, game, "student"), {k: v.numpy() for k, v in weights_of(policy).items()}, float(prob)
 
 
 def behaviour_cloning(policy: Any, data: dict[str, np.ndarray], n_actions: int, epochs: int = 5,

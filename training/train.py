@@ -329,9 +329,12 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: int 
 
 def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any, stages: StageLog | None = None) -> dict:
     """Fit ``policy`` before PPO per ``pretrain_targets`` (see :mod:`training.pretrain`): ``"values"`` distils
-    the game's action values, ``"teacher"`` clones ``pretrain_teacher``'s decisions.  Collection runs on
+    the game's action values, ``"teacher"`` clones ``pretrain_teacher``'s decisions (in ``pretrain_rounds``
+    rounds: each after the first collects where the policy fitted so far plays, DAgger).  Collection runs on
     ``executor`` (``2 * eval_workers`` tasks).  ``stages`` announces the collection and the fit.  Returns
     the report's ``pretrain`` entry."""
+    import numpy as np
+
     from training import pretrain
 
     stages = stages or StageLog(["warm-start collection", "warm-start fit"], enabled=False)
@@ -350,16 +353,32 @@ def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any, stages: St
                                            cfg["batch_size"], cfg["pretrain_lr"], seed=cfg["seed"], progress=bar)
         out = {"holdout_agreement": info["holdout_agreement"], "holdout_value_gain": info["holdout_value_gain"]}
     else:
-        stages.start("warm-start collection", f"{cfg['pretrain_samples']:,} decisions of "
-                     f"{cfg['pretrain_teacher']} on {workers}")
-        data = pretrain.collect_demonstrations(cfg["env_id"], cfg["env_config"], cfg["pretrain_samples"],
-                                               cfg["pretrain_teacher"], cfg["pretrain_opponents"], cfg["seed"],
-                                               cfg["gamma"], executor=executor, tasks=tasks, progress=bar)
-        t1 = time.perf_counter()
-        stages.start("warm-start fit", f"behaviour cloning for {cfg['pretrain_epochs']} epochs")
-        info = pretrain.behaviour_cloning(policy, data, n_actions, cfg["pretrain_epochs"], cfg["batch_size"],
-                                          cfg["pretrain_lr"], cfg["vf_coef"], cfg["seed"], progress=bar)
-        out = {"train_accuracy": info["accuracy"]}
+        rounds, parts, fit_s, out = cfg["pretrain_rounds"], [], 0.0, {}
+        for r in range(rounds):
+            t_r = time.perf_counter()
+            student = None if r == 0 else pretrain.student_of(policy, cfg["env_id"], cfg["env_config"],
+                                                              cfg["pretrain_student_prob"])
+            head = f"round {r + 1} of {rounds}: " if rounds > 1 else ""
+            who = (f", the policy fitted so far playing {cfg['pretrain_student_prob']:.0%} of the decisions"
+                   if student else "")
+            stages.start("warm-start collection", f"{head}{cfg['pretrain_samples']:,} decisions of "
+                         f"{cfg['pretrain_teacher']} on {workers}{who}")
+            parts.append(pretrain.collect_demonstrations(
+                cfg["env_id"], cfg["env_config"], cfg["pretrain_samples"], cfg["pretrain_teacher"],
+                cfg["pretrain_opponents"], cfg["seed"] + 7 * r, cfg["gamma"], executor=executor, tasks=tasks,
+                progress=bar, student=student))
+            data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+            t1 = time.perf_counter()
+            stages.start("warm-start fit", f"{head}behaviour cloning on {len(data['actions']):,} samples for "
+                         f"{cfg['pretrain_epochs']} epochs")
+            info = pretrain.behaviour_cloning(policy, data, n_actions, cfg["pretrain_epochs"], cfg["batch_size"],
+                                              cfg["pretrain_lr"], cfg["vf_coef"], cfg["seed"], progress=bar)
+            fit_s += time.perf_counter() - t1
+            if rounds > 1:
+                out.setdefault("rounds", []).append({"samples": len(data["actions"]), "train_accuracy": info["accuracy"],
+                                                     "seconds": time.perf_counter() - t_r})
+        out["train_accuracy"] = info["accuracy"]
+        t1 = time.perf_counter() - fit_s  # so that collect_seconds and fit_seconds below add up over the rounds
     stages.end()
     return {"targets": cfg["pretrain_targets"], "samples": info["samples"], **out, "final_loss": info["loss"][-1],
             "collect_seconds": t1 - t0, "fit_seconds": time.perf_counter() - t1}
