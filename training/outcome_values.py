@@ -1,0 +1,233 @@
+"""Fit a baseline's value head to game outcomes: ``python -m training.outcome_values NAME``.
+
+A baseline exported from a PPO run (``training.export_baseline``) has the value head PPO trained: an estimate of
+the *shaped* return (the outcome minus the heuristic shaping potential), not of the chance to win, so
+``baseline+search:N`` was guided by a value that does not say who is ahead.  This command keeps the policy and
+refits only the value branch (``vf`` MLP and ``value`` layer) on outcomes:
+
+1. **self-play rollouts** with :func:`monolith_envs.make_vec` (``--num-envs`` games stepped together, one batched
+   forward pass per step): every seat samples its move from the baseline's policy (softmax of the logits over the
+   legal actions at ``--temperature``); each decision gives a sample ``(observation of the acting seat, that seat's
+   final return)`` once its game ends (``win_loss`` returns: +1 / -1 / 0 with 2 seats, +1 for the winner and
+   ``-1/(n-1)`` for each other seat with more);
+2. **fit** the value branch by mean squared error (Adam, ``--epochs``), the encoder and the policy frozen, so the
+   policy's logits do not change; a held-out tenth of the games reports the error before and after;
+3. **write** the file again (same metadata, a ``value_training`` record added) and its new SHA-256 in
+   ``index.json``.
+
+Seeded: the same command gives the same file on the same machine (one torch thread).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = ["collect_outcomes", "fit_value", "main", "refit_baseline"]
+
+
+def collect_outcomes(net: Any, env_id: str, env_config: dict, states: int, num_envs: int = 64,
+                     temperature: float = 1.0, seed: int = 0, progress: bool = False) -> dict[str, np.ndarray]:
+    """Self-play samples of ``net`` (a :class:`~monolith_envs.agents.baselines.net.BaselineNet`) with their outcomes.
+
+    Returns ``{"obs": float16[N, obs_size], "returns": float32[N], "seat": int64[N], "game": int64[N]}`` with
+    ``N >= states`` (whole games only): the acting seat's observation at each decision, that seat's final
+    return, the seat, and a game number (for a held-out split by game).
+
+    Raises:
+        ValueError: ``states``, ``num_envs`` or ``temperature`` out of range.
+    """
+    import torch
+
+    import monolith_envs
+
+    if states < 1 or num_envs < 1 or not temperature > 0:
+        raise ValueError(f"need states >= 1, num_envs >= 1 and temperature > 0, got {states}, {num_envs}, "
+                         f"{temperature}")
+    from tqdm import tqdm
+
+    rng = np.random.default_rng(seed)
+    vec = monolith_envs.make_vec(env_id, num_envs, **env_config)
+    pending: list[list[tuple[np.ndarray, int]]] = [[] for _ in range(num_envs)]
+    obs_l: list[np.ndarray] = []
+    ret_l: list[float] = []
+    game_l: list[int] = []
+    seat_l: list[int] = []
+    games = 0
+    bar = tqdm(total=states, desc="self-play", unit="state", file=sys.stderr, disable=not progress,
+               dynamic_ncols=True)
+    try:
+        res = vec.reset(seed=seed)
+        while len(ret_l) < states:
+            obs, mask, seats = res.observation, res.action_mask.astype(bool), res.current_seat
+            with torch.no_grad():
+                logits = net.logits(obs) / temperature
+            logits = np.where(mask, logits, -np.inf)
+            logits -= logits.max(axis=1, keepdims=True)
+            p = np.exp(logits)
+            p /= p.sum(axis=1, keepdims=True)
+            u = rng.random((num_envs, 1))
+            actions = np.minimum((p.cumsum(axis=1) < u).sum(axis=1), mask.shape[1] - 1)
+            bad = ~mask[np.arange(num_envs), actions]  # rounding at the top end: the last legal action
+            if bad.any():
+                actions[bad] = [int(np.flatnonzero(m)[-1]) for m in mask[bad]]
+            for i in range(num_envs):
+                pending[i].append((obs[i].astype(np.float16), int(seats[i])))
+            res = vec.step(actions.astype(np.int64))
+            for i in np.flatnonzero(res.terminated | res.truncated):
+                for o, seat in pending[i]:
+                    obs_l.append(o)
+                    ret_l.append(float(res.final_returns[i, seat]))
+                    game_l.append(games)
+                    seat_l.append(seat)
+                bar.update(len(pending[i]))
+                pending[i] = []
+                games += 1
+    finally:
+        vec.close()
+        bar.close()
+    return {"obs": np.stack(obs_l), "returns": np.asarray(ret_l, np.float32), "seat": np.asarray(seat_l, np.int64),
+            "game": np.asarray(game_l, np.int64)}
+
+
+def fit_value(net: Any, data: dict[str, np.ndarray], epochs: int = 10, lr: float = 1e-3, batch_size: int = 512,
+              holdout: float = 0.1, seed: int = 0, progress: bool = False) -> dict:
+    """Fit ``net``'s value branch (``vf``, ``value``) to ``data["returns"]`` by mean squared error, in place; the
+    encoder and the policy stay as they are.
+
+    Returns ``{"samples", "holdout_samples", "holdout_mse_before", "holdout_mse_after", "holdout_sign_agreement"}``
+    (the held-out games are the last ``holdout`` share of game numbers; sign agreement: the share of held-out
+    decided samples whose value has the sign of the outcome).
+    """
+    import torch
+    from tqdm import tqdm
+
+    torch.manual_seed(seed)
+    games = data["game"]
+    cut = np.quantile(games, 1.0 - holdout) if holdout > 0 else games.max() + 1
+    train, test = np.flatnonzero(games < cut), np.flatnonzero(games >= cut)
+    obs_t = torch.as_tensor(data["obs"].astype(np.float32))
+    ret_t = torch.as_tensor(data["returns"])
+    for p in net.parameters():
+        p.requires_grad_(False)
+    params = list(net.vf.parameters()) + list(net.value.parameters())
+    for p in params:
+        p.requires_grad_(True)
+    with torch.no_grad():
+        feats = torch.cat([net.encoder(obs_t[i:i + 4096]) for i in range(0, len(obs_t), 4096)])
+
+    def mse(idx: np.ndarray) -> tuple[float, float]:
+        if idx.size == 0:
+            return float("nan"), float("nan")
+        with torch.no_grad():
+            v = net.value(net.vf(feats[idx]))[:, 0]
+            r = ret_t[idx]
+            decided = r != 0
+            sign = float(((v[decided] > 0) == (r[decided] > 0)).float().mean()) if bool(decided.any()) else float("nan")
+            return float(((v - r) ** 2).mean()), sign
+
+    before, _ = mse(test)
+    opt = torch.optim.Adam(params, lr=lr)
+    rng = np.random.default_rng(seed)
+    net.train()
+    bar = tqdm(total=epochs * math.ceil(len(train) / batch_size), desc="fit value", unit="batch", file=sys.stderr,
+               disable=not progress, dynamic_ncols=True)
+    for _ in range(epochs):
+        order = train[rng.permutation(len(train))]
+        for start in range(0, len(order), batch_size):
+            idx = order[start:start + batch_size]
+            v = net.value(net.vf(feats[idx]))[:, 0]
+            loss = torch.nn.functional.mse_loss(v, ret_t[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            bar.update(1)
+    bar.close()
+    net.eval()
+    for p in net.parameters():
+        p.requires_grad_(False)
+    after, sign = mse(test)
+    return {"samples": int(len(train)), "holdout_samples": int(len(test)), "holdout_mse_before": before,
+            "holdout_mse_after": after, "holdout_sign_agreement": sign}
+
+
+def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs: int = 64, temperature: float = 1.0,
+                   lr: float = 1e-3, seed: int = 0, root: str | Path | None = None, progress: bool = False) -> dict:
+    """Refit the value branch of baseline ``name`` in ``root`` (default: the package's) on self-play outcomes and
+    write the file and its ``index.json`` entry again.  Returns the record added to the file's metadata
+    (``value_training``) with the new ``sha256``.
+
+    Raises:
+        ValueError: no baseline called ``name`` (the message lists the names).
+        monolith_envs.agents.model_files.ModelFileError: a baseline file that fails its checks.
+    """
+    import hashlib
+
+    import torch
+
+    from monolith_envs.agents.baselines.net import load_baseline_file, save_baseline_file
+    from monolith_envs.agents.baselines.registry import add_to_index, baseline_dir, list_baselines
+
+    root = Path(root if root is not None else baseline_dir())
+    entries = {e["name"]: e for e in list_baselines(root)}
+    if name not in entries:
+        raise ValueError(f"no baseline called {name!r} in {root}; there are: {', '.join(sorted(entries)) or 'none'}")
+    entry = entries[name]
+    torch.set_num_threads(1)
+    net, meta = load_baseline_file(root / entry["file"])
+    t0 = time.perf_counter()
+    data = collect_outcomes(net, entry["env_id"], entry["env_config"], states, num_envs, temperature, seed, progress)
+    t1 = time.perf_counter()
+    info = fit_value(net, data, epochs, lr, seed=seed, progress=progress)
+    record = {**info, "states": states, "epochs": epochs, "num_envs": num_envs, "temperature": temperature,
+              "lr": lr, "seed": seed, "collect_seconds": t1 - t0, "fit_seconds": time.perf_counter() - t1,
+              "command": f"python -m training.outcome_values {name} --states {states} --epochs {epochs} "
+                         f"--num-envs {num_envs} --temperature {temperature} --lr {lr} --seed {seed}"}
+    meta = dict(meta)
+    meta["value_training"] = record
+    dtype = {"float16": torch.float16, "float32": torch.float32}[meta.get("dtype", "float16")]
+    path = save_baseline_file(root / entry["file"], meta, dict(net.state_dict()), dtype)
+    load_baseline_file(path)  # the file passes the loader's checks
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    add_to_index(root, {**entry, "sha256": digest})
+    return {**record, "sha256": digest}
+
+
+def main(argv: list[str] | None = None) -> dict:
+    """Command line (see the module docstring); prints the record as JSON and returns it."""
+    ap = argparse.ArgumentParser(prog="python -m training.outcome_values",
+                                 description="Refit a shipped baseline's value head on self-play game outcomes "
+                                             "(the policy is unchanged).")
+    ap.add_argument("name", help="baseline name (monolith_envs/baselines/index.json), e.g. arena_2p")
+    ap.add_argument("--states", type=int, default=200_000, help="decision states to collect (whole games)")
+    ap.add_argument("--epochs", type=int, default=10, help="passes over the samples")
+    ap.add_argument("--num-envs", type=int, default=64, help="games stepped together by make_vec")
+    ap.add_argument("--temperature", type=float, default=1.0, help="softmax temperature of the self-play moves")
+    ap.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
+    ap.add_argument("--seed", type=int, default=0, help="rollout and fit seed")
+    ap.add_argument("--root", default=None, help="folder of index.json and the files (default: the package's)")
+    args = ap.parse_args(argv)
+    for what, value, lo, hi in (("--states", args.states, 1, 10**8), ("--epochs", args.epochs, 1, 10_000),
+                                ("--num-envs", args.num_envs, 1, 4096), ("--seed", args.seed, 0, 2**63 - 1)):
+        if not lo <= value <= hi:
+            ap.error(f"{what} must be from {lo:,} to {hi:,}, got {value}")
+    if not (0 < args.temperature <= 100 and 0 < args.lr <= 1):
+        ap.error(f"--temperature must be in (0, 100] and --lr in (0, 1], got {args.temperature} and {args.lr}")
+    try:
+        out = refit_baseline(args.name, args.states, args.epochs, args.num_envs, args.temperature, args.lr, args.seed,
+                             args.root, progress=True)
+    except ValueError as e:
+        ap.error(str(e))
+    print(json.dumps(out, indent=2))
+    return out
+
+
+if __name__ == "__main__":
+    main()
