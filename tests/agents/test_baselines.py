@@ -189,6 +189,10 @@ def test_the_shipped_baselines_are_small_plain_tensor_files_with_their_training_
         rec = meta["training"]
         assert rec["command"].startswith("python -m training.train --config training/configs/")
         assert rec["learner_steps"] > 0 and rec["wall_seconds"] > 0 and rec["final_eval"]
+        # the value head the search uses was refitted on game outcomes (training/outcome_values.py)
+        vt = meta["value_training"]
+        assert vt["command"].startswith(f"python -m training.outcome_values {name} ") and vt["samples"] >= 100_000
+        assert vt["holdout_mse_after"] < vt["holdout_mse_before"]
         net, _ = load_baseline(entry)
         assert next(net.parameters()).dtype == torch.float32
     assert total <= 10 * 2**20
