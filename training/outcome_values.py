@@ -30,7 +30,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["collect_outcomes", "fit_value", "main", "refit_baseline"]
+__all__ = ["MAX_SAMPLE_BYTES", "collect_outcomes", "fit_value", "main", "refit_baseline"]
+
+#: most bytes of float16 observations one collection keeps in memory
+MAX_SAMPLE_BYTES = 4 * 2**30
 
 
 def collect_outcomes(net: Any, env_id: str, env_config: dict, states: int, num_envs: int = 64,
@@ -42,12 +45,17 @@ def collect_outcomes(net: Any, env_id: str, env_config: dict, states: int, num_e
     return, the seat, and a game number (for a held-out split by game).
 
     Raises:
-        ValueError: ``states``, ``num_envs`` or ``temperature`` out of range.
+        ValueError: ``states``, ``num_envs`` or ``temperature`` out of range, or more than
+            :data:`MAX_SAMPLE_BYTES` of observations asked for.
     """
     import torch
 
     import monolith_envs
 
+    need = states * int(net.meta["obs_size"]) * 2
+    if need > MAX_SAMPLE_BYTES:
+        raise ValueError(f"{states:,} states of {net.meta['obs_size']:,} float16 values need {need / 2**30:.1f} GiB; "
+                         f"at most {MAX_SAMPLE_BYTES / 2**30:.0f} GiB are kept (fewer --states)")
     if states < 1 or num_envs < 1 or not temperature > 0:
         raise ValueError(f"need states >= 1, num_envs >= 1 and temperature > 0, got {states}, {num_envs}, "
                          f"{temperature}")
@@ -113,7 +121,7 @@ def fit_value(net: Any, data: dict[str, np.ndarray], epochs: int = 10, lr: float
     games = data["game"]
     cut = np.quantile(games, 1.0 - holdout) if holdout > 0 else games.max() + 1
     train, test = np.flatnonzero(games < cut), np.flatnonzero(games >= cut)
-    obs_t = torch.as_tensor(data["obs"].astype(np.float32))
+    obs16 = data["obs"]
     ret_t = torch.as_tensor(data["returns"])
     for p in net.parameters():
         p.requires_grad_(False)
@@ -121,7 +129,8 @@ def fit_value(net: Any, data: dict[str, np.ndarray], epochs: int = 10, lr: float
     for p in params:
         p.requires_grad_(True)
     with torch.no_grad():
-        feats = torch.cat([net.encoder(obs_t[i:i + 4096]) for i in range(0, len(obs_t), 4096)])
+        feats = torch.cat([net.encoder(torch.as_tensor(obs16[i:i + 4096].astype(np.float32)))
+                           for i in range(0, len(obs16), 4096)])  # float32 features, not float32 observations
 
     def mse(idx: np.ndarray) -> tuple[float, float]:
         if idx.size == 0:

@@ -72,7 +72,8 @@ def test_an_unknown_name_is_a_usage_error_listing_the_baselines(root, capsys):
 
 
 @pytest.mark.parametrize("args, words", [(["--states", "0"], "--states must be from 1"),
-                                         (["--temperature", "0"], "--temperature must be in (0, 100]")])
+                                         (["--temperature", "0"], "--temperature must be in (0, 100]"),
+                                         (["--states", "100000000"], "GiB are kept (fewer --states)")])
 def test_bad_numbers_are_usage_errors(root, capsys, args, words):
     with pytest.raises(SystemExit):
         outcome_values.main(["arena_2p", "--root", str(root), *args])
