@@ -9,9 +9,10 @@ refits only the value branch (``vf`` MLP and ``value`` layer) on outcomes:
    forward pass per step): every seat samples its move from the baseline's policy (softmax of the logits over the
    legal actions at ``--temperature``); each decision gives a sample ``(observation of the acting seat, that seat's
    final return)`` once its game ends (``win_loss`` returns: +1 / -1 / 0 with 2 seats, +1 for the winner and
-   ``-1/(n-1)`` for each other seat with more);
+   ``-1/(n-1)`` for each other seat with more, the solo result with one seat);
 2. **fit** the value branch by mean squared error (Adam, ``--epochs``), the encoder and the policy frozen, so the
-   policy's logits do not change; a held-out tenth of the games reports the error before and after;
+   policy's logits do not change; a held-out tenth of the games (at least one) reports the error before and
+   after;
 3. **write** the file again (same metadata, a ``value_training`` record added) and its new SHA-256 in
    ``index.json``.
 
@@ -30,10 +31,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_SAMPLE_BYTES", "collect_outcomes", "fit_value", "main", "refit_baseline"]
+__all__ = ["MAX_SAMPLE_BYTES", "OutcomeValuesError", "collect_outcomes", "fit_value", "main", "refit_baseline"]
 
-#: most bytes of float16 observations one collection keeps in memory
-MAX_SAMPLE_BYTES = 4 * 2**30
+#: most bytes of float16 observations one collection keeps (the peak, while they are stacked, is about twice)
+MAX_SAMPLE_BYTES = 3 * 2**30
+
+
+class OutcomeValuesError(ValueError):
+    """A refit that cannot be done as asked (the message says what was wrong and what is allowed)."""
 
 
 def collect_outcomes(net: Any, env_id: str, env_config: dict, states: int, num_envs: int = 64,
@@ -45,7 +50,7 @@ def collect_outcomes(net: Any, env_id: str, env_config: dict, states: int, num_e
     return, the seat, and a game number (for a held-out split by game).
 
     Raises:
-        ValueError: ``states``, ``num_envs`` or ``temperature`` out of range, or more than
+        OutcomeValuesError: ``states``, ``num_envs`` or ``temperature`` out of range, or more than
             :data:`MAX_SAMPLE_BYTES` of observations asked for.
     """
     import torch
@@ -54,11 +59,12 @@ def collect_outcomes(net: Any, env_id: str, env_config: dict, states: int, num_e
 
     need = states * int(net.meta["obs_size"]) * 2
     if need > MAX_SAMPLE_BYTES:
-        raise ValueError(f"{states:,} states of {net.meta['obs_size']:,} float16 values need {need / 2**30:.1f} GiB; "
-                         f"at most {MAX_SAMPLE_BYTES / 2**30:.0f} GiB are kept (fewer --states)")
+        raise OutcomeValuesError(f"{states:,} states of {net.meta['obs_size']:,} float16 values need "
+                                 f"{need / 2**30:.1f} GiB; at most {MAX_SAMPLE_BYTES / 2**30:.0f} GiB are kept "
+                                 "(ask for fewer states)")
     if states < 1 or num_envs < 1 or not temperature > 0:
-        raise ValueError(f"need states >= 1, num_envs >= 1 and temperature > 0, got {states}, {num_envs}, "
-                         f"{temperature}")
+        raise OutcomeValuesError(f"need states >= 1, num_envs >= 1 and temperature > 0, got {states}, {num_envs}, "
+                                 f"{temperature}")
     from tqdm import tqdm
 
     rng = np.random.default_rng(seed)
@@ -111,15 +117,25 @@ def fit_value(net: Any, data: dict[str, np.ndarray], epochs: int = 10, lr: float
     encoder and the policy stay as they are.
 
     Returns ``{"samples", "holdout_samples", "holdout_mse_before", "holdout_mse_after", "holdout_sign_agreement"}``
-    (the held-out games are the last ``holdout`` share of game numbers; sign agreement: the share of held-out
-    decided samples whose value has the sign of the outcome).
+    (the held-out games are the last ``holdout`` share of the games, at least one; sign agreement: the share of
+    held-out decided samples whose value has the sign of the outcome).
+
+    Raises:
+        OutcomeValuesError: too few games to fit on after the held-out ones.
     """
     import torch
     from tqdm import tqdm
 
     torch.manual_seed(seed)
     games = data["game"]
-    cut = np.quantile(games, 1.0 - holdout) if holdout > 0 else games.max() + 1
+    ids = np.unique(games)
+    n_test = int(round(holdout * len(ids))) if holdout > 0 else 0
+    if holdout > 0:
+        n_test = max(1, n_test)
+    if len(ids) - n_test < 1:
+        raise OutcomeValuesError(f"{len(ids)} finished game(s) leave none to fit on after holding out {n_test}; "
+                                 "collect more states")
+    cut = ids[len(ids) - n_test] if n_test else ids[-1] + 1
     train, test = np.flatnonzero(games < cut), np.flatnonzero(games >= cut)
     obs16 = data["obs"]
     ret_t = torch.as_tensor(data["returns"])
@@ -174,8 +190,10 @@ def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs:
     (``value_training``) with the new ``sha256``.
 
     Raises:
-        ValueError: no baseline called ``name`` (the message lists the names).
-        monolith_envs.agents.model_files.ModelFileError: a baseline file that fails its checks.
+        OutcomeValuesError: no baseline called ``name`` (the message lists the names), or a collection too small
+            or too large (see :func:`collect_outcomes`, :func:`fit_value`).
+        monolith_envs.agents.model_files.ModelFileError: an index or baseline file that fails its checks.
+        OSError: a folder that cannot be read or written.
     """
     import hashlib
 
@@ -184,10 +202,11 @@ def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs:
     from monolith_envs.agents.baselines.net import load_baseline_file, save_baseline_file
     from monolith_envs.agents.baselines.registry import add_to_index, baseline_dir, list_baselines
 
+    root_given = root is not None
     root = Path(root if root is not None else baseline_dir())
     entries = {e["name"]: e for e in list_baselines(root)}
     if name not in entries:
-        raise ValueError(f"no baseline called {name!r} in {root}; there are: {', '.join(sorted(entries)) or 'none'}")
+        raise OutcomeValuesError(f"no baseline called {name!r} in {root}; there are: {', '.join(sorted(entries)) or 'none'}")
     entry = entries[name]
     torch.set_num_threads(1)
     net, meta = load_baseline_file(root / entry["file"])
@@ -198,13 +217,16 @@ def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs:
     record = {**info, "states": states, "epochs": epochs, "num_envs": num_envs, "temperature": temperature,
               "lr": lr, "seed": seed, "collect_seconds": t1 - t0, "fit_seconds": time.perf_counter() - t1,
               "command": f"python -m training.outcome_values {name} --states {states} --epochs {epochs} "
-                         f"--num-envs {num_envs} --temperature {temperature} --lr {lr} --seed {seed}"}
+                         f"--num-envs {num_envs} --temperature {temperature} --lr {lr} --seed {seed}"
+                         + (f" --root {root}" if root_given else "")}
     meta = dict(meta)
     meta["value_training"] = record
     dtype = {"float16": torch.float16, "float32": torch.float32}[meta.get("dtype", "float16")]
-    path = save_baseline_file(root / entry["file"], meta, dict(net.state_dict()), dtype)
-    load_baseline_file(path)  # the file passes the loader's checks
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    target = root / entry["file"]
+    tmp = save_baseline_file(target.with_name(target.name + ".new"), meta, dict(net.state_dict()), dtype)
+    load_baseline_file(tmp)  # the new file passes the loader's checks before it replaces the old one
+    digest = hashlib.sha256(tmp.read_bytes()).hexdigest()
+    tmp.replace(target)
     add_to_index(root, {**entry, "sha256": digest})
     return {**record, "sha256": digest}
 
@@ -213,7 +235,8 @@ def main(argv: list[str] | None = None) -> dict:
     """Command line (see the module docstring); prints the record as JSON and returns it."""
     ap = argparse.ArgumentParser(prog="python -m training.outcome_values",
                                  description="Refit a shipped baseline's value head on self-play game outcomes "
-                                             "(the policy is unchanged).")
+                                             "(the policy is unchanged).",
+                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("name", help="baseline name (monolith_envs/baselines/index.json), e.g. arena_2p")
     ap.add_argument("--states", type=int, default=200_000, help="decision states to collect (whole games)")
     ap.add_argument("--epochs", type=int, default=10, help="passes over the samples")
@@ -229,11 +252,16 @@ def main(argv: list[str] | None = None) -> dict:
             ap.error(f"{what} must be from {lo:,} to {hi:,}, got {value}")
     if not (0 < args.temperature <= 100 and 0 < args.lr <= 1):
         ap.error(f"--temperature must be in (0, 100] and --lr in (0, 1], got {args.temperature} and {args.lr}")
+    from monolith_envs.agents.model_files import ModelFileError
+
     try:
         out = refit_baseline(args.name, args.states, args.epochs, args.num_envs, args.temperature, args.lr, args.seed,
                              args.root, progress=True)
-    except ValueError as e:
+    except OutcomeValuesError as e:
         ap.error(str(e))
+    except (ModelFileError, OSError) as e:
+        print(f"python -m training.outcome_values: error: {e}", file=sys.stderr)
+        raise SystemExit(1) from None
     print(json.dumps(out, indent=2))
     return out
 

@@ -105,7 +105,7 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
         if isinstance(pts, list):
             curve = [p for p in pts if isinstance(p, dict) and isinstance(p.get("step"), int) and p["step"] <= steps]
     resume = {"checkpoint": path, "steps": steps, "curve": curve}
-    if (d / WARM_START_FILE).is_file():
+    if cfg["pretrain_samples"] > 0 and (d / WARM_START_FILE).is_file():
         ws = _read_json(d / WARM_START_FILE)
         if (isinstance(ws, dict) and isinstance(ws.get("pretrain"), dict)
                 and isinstance(ws.get("stage_seconds"), dict)

@@ -43,6 +43,7 @@ from monolith_envs.core.interrupt import (
     ignore_sigint,
     stop_on_signals,
 )
+from monolith_envs.core.outfiles import write_text_atomic
 from training.config import (
     CONFIG_DIR,
     DEFAULT_CONFIG,
@@ -58,8 +59,8 @@ from training.resume import WARM_START_FILE
 
 QUICK_CONFIG = CONFIG_DIR / "quick.toml"
 # the keys that set a run's budget: ``--quick --config FILE`` takes these from quick.toml, the rest from FILE
-QUICK_BUDGET_KEYS = ("total_timesteps", "snapshot_every", "pretrain_samples", "pretrain_epochs", "eval_every",
-                     "eval_games", "final_eval_games", "checkpoint_every")
+QUICK_BUDGET_KEYS = ("total_timesteps", "snapshot_every", "pretrain_samples", "pretrain_epochs", "pretrain_rounds",
+                     "eval_every", "eval_games", "final_eval_games", "checkpoint_every")
 
 __all__ = ["main", "make_vec_env", "planned_steps", "plot_curve", "policy_class", "policy_kwargs", "quick_config", "train",
            "warm_start"]
@@ -353,7 +354,7 @@ def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any, stages: St
                                            cfg["batch_size"], cfg["pretrain_lr"], seed=cfg["seed"], progress=bar)
         out = {"holdout_agreement": info["holdout_agreement"], "holdout_value_gain": info["holdout_value_gain"]}
     else:
-        rounds, parts, fit_s, out = cfg["pretrain_rounds"], [], 0.0, {}
+        rounds, data, fit_s, out = cfg["pretrain_rounds"], None, 0.0, {}
         for r in range(rounds):
             t_r = time.perf_counter()
             student = None if r == 0 else pretrain.student_of(policy, cfg["env_id"], cfg["env_config"],
@@ -363,11 +364,12 @@ def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any, stages: St
                    if student else "")
             stages.start("warm-start collection", f"{head}{cfg['pretrain_samples']:,} decisions of "
                          f"{cfg['pretrain_teacher']} on {workers}{who}")
-            parts.append(pretrain.collect_demonstrations(
+            part = pretrain.collect_demonstrations(
                 cfg["env_id"], cfg["env_config"], cfg["pretrain_samples"], cfg["pretrain_teacher"],
-                cfg["pretrain_opponents"], cfg["seed"] + 7 * r, cfg["gamma"], executor=executor, tasks=tasks,
-                progress=bar, student=student))
-            data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+                cfg["pretrain_opponents"], cfg["seed"] + 1_000_003 * r, cfg["gamma"], executor=executor, tasks=tasks,
+                progress=bar, student=student)
+            data = part if data is None else {k: np.concatenate([data[k], part[k]]) for k in data}
+            del part
             t1 = time.perf_counter()
             stages.start("warm-start fit", f"{head}behaviour cloning on {len(data['actions']):,} samples for "
                          f"{cfg['pretrain_epochs']} epochs")
@@ -449,10 +451,12 @@ def train(cfg: dict, resume: dict | None = None) -> dict:
             model.num_timesteps = start
         pretrain_info = warm_start(cfg, model.policy, vec.action_space.n, executor, stages) if warm else {}
         if warm:  # kept for a resumed run's report
-            (run_dir / WARM_START_FILE).write_text(json.dumps(
+            write_text_atomic(run_dir / WARM_START_FILE, json.dumps(
                 {"pretrain": pretrain_info, "stage_seconds": dict(stages.seconds)}, indent=2))
         elif resume and resume.get("warm_start"):
             pretrain_info = resume["warm_start"]["pretrain"]
+        elif not resume:  # a new run without a warm start in a reused folder: not an earlier run's record
+            (run_dir / WARM_START_FILE).unlink(missing_ok=True)
         cbs, evaluator = _callbacks(cfg, run_dir, curve, executor, start, track)
         labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])  # one-seat: ["alone"]
         against = _against(labels)

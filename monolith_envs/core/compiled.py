@@ -31,7 +31,7 @@ class CompiledObserver:
     """
 
     _extension: Any = None
-    _extension_name = "the compiled observation builder"
+    _extension_name = "of this observer"
     compiled: bool = False
     _ctx: Any = None
 

@@ -73,8 +73,25 @@ def test_an_unknown_name_is_a_usage_error_listing_the_baselines(root, capsys):
 
 @pytest.mark.parametrize("args, words", [(["--states", "0"], "--states must be from 1"),
                                          (["--temperature", "0"], "--temperature must be in (0, 100]"),
-                                         (["--states", "100000000"], "GiB are kept (fewer --states)")])
+                                         (["--states", "100000000"], "GiB are kept (ask for fewer states)")])
 def test_bad_numbers_are_usage_errors(root, capsys, args, words):
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit) as e:
         outcome_values.main(["arena_2p", "--root", str(root), *args])
+    assert e.value.code == 2
     assert words in capsys.readouterr().err
+
+
+def test_too_few_games_to_fit_is_a_usage_error_and_leaves_the_file(root, capsys):
+    before = (root / "arena_2p.pt").read_bytes(), (root / "index.json").read_text()
+    with pytest.raises(SystemExit) as e:
+        outcome_values.main(["arena_2p", "--root", str(root), "--states", "1", "--num-envs", "1"])
+    assert e.value.code == 2 and "leave none to fit on" in capsys.readouterr().err
+    assert ((root / "arena_2p.pt").read_bytes(), (root / "index.json").read_text()) == before
+
+
+def test_a_corrupt_index_is_one_error_line_not_a_traceback(root, capsys):
+    (root / "index.json").write_text('{"format": 1')
+    with pytest.raises(SystemExit) as e:
+        outcome_values.main(["arena_2p", "--root", str(root), "--states", "10"])
+    err = capsys.readouterr().err
+    assert e.value.code == 1 and "not a readable JSON index" in err and "Traceback" not in err

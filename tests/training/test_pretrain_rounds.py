@@ -70,3 +70,22 @@ def test_bad_round_settings_are_refused_by_name(change, words):
     with pytest.raises(TrainConfigError, match="pretrain_") as e:
         validate(cfg)
     assert words in str(e.value)
+
+
+def test_a_warm_start_record_is_read_back_only_for_a_run_with_a_warm_start(tmp_path):
+    import json
+    import zipfile
+
+    from training.resume import WARM_START_FILE, load_run
+
+    run = tmp_path / "run"
+    (run / "checkpoints").mkdir(parents=True)
+    with zipfile.ZipFile(run / "checkpoints" / "model_64_steps.zip", "w") as z:
+        z.writestr("data", json.dumps({"num_timesteps": 64}))
+    record = {"pretrain": {"samples": 40}, "stage_seconds": {"warm-start collection": 3.5}}
+    (run / WARM_START_FILE).write_text(json.dumps(record))
+    for samples, kept in ((40, True), (0, False)):
+        (run / "config.json").write_text(json.dumps(validate({"env_id": ENV, "pretrain_samples": samples})))
+        _cfg, resume = load_run(run)
+        assert resume["steps"] == 64
+        assert (resume.get("warm_start") == record) is kept
