@@ -340,21 +340,19 @@ def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any, stages: St
 
     stages = stages or StageLog(["warm-start collection", "warm-start fit"], enabled=False)
     tasks, bar = 2 * cfg["eval_workers"], cfg["progress_bar"]
-    t0 = time.perf_counter()
     workers = f"{cfg['eval_workers']} worker processes" if executor is not None else "this process"
     if cfg["pretrain_targets"] == "values":
         stages.start("warm-start collection", f"{cfg['pretrain_samples']:,} decision states on {workers}, every "
                      "legal action scored with the game's state value")
         data = pretrain.collect_value_targets(cfg["env_id"], cfg["env_config"], cfg["pretrain_samples"],
                                               cfg["seed"], executor=executor, tasks=tasks, progress=bar)
-        t1 = time.perf_counter()
         stages.start("warm-start fit", f"policy fitted to softmax(value / {cfg['pretrain_tau']}) for "
                      f"{cfg['pretrain_epochs']} epochs")
         info = pretrain.value_distillation(policy, data, n_actions, cfg["pretrain_tau"], cfg["pretrain_epochs"],
                                            cfg["batch_size"], cfg["pretrain_lr"], seed=cfg["seed"], progress=bar)
         out = {"holdout_agreement": info["holdout_agreement"], "holdout_value_gain": info["holdout_value_gain"]}
     else:
-        rounds, data, fit_s, out = cfg["pretrain_rounds"], None, 0.0, {}
+        rounds, data, out = cfg["pretrain_rounds"], None, {}
         for r in range(rounds):
             t_r = time.perf_counter()
             student = None if r == 0 else pretrain.student_of(policy, cfg["env_id"], cfg["env_config"],
@@ -370,20 +368,17 @@ def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any, stages: St
                 progress=bar, student=student)
             data = part if data is None else {k: np.concatenate([data[k], part[k]]) for k in data}
             del part
-            t1 = time.perf_counter()
             stages.start("warm-start fit", f"{head}behaviour cloning on {len(data['actions']):,} samples for "
                          f"{cfg['pretrain_epochs']} epochs")
             info = pretrain.behaviour_cloning(policy, data, n_actions, cfg["pretrain_epochs"], cfg["batch_size"],
                                               cfg["pretrain_lr"], cfg["vf_coef"], cfg["seed"], progress=bar)
-            fit_s += time.perf_counter() - t1
             if rounds > 1:
                 out.setdefault("rounds", []).append({"samples": len(data["actions"]), "train_accuracy": info["accuracy"],
                                                      "seconds": time.perf_counter() - t_r})
         out["train_accuracy"] = info["accuracy"]
-        t1 = time.perf_counter() - fit_s  # so that collect_seconds and fit_seconds below add up over the rounds
-    stages.end()
+    stages.end()  # the stage log adds up each stage's seconds over the rounds
     return {"targets": cfg["pretrain_targets"], "samples": info["samples"], **out, "final_loss": info["loss"][-1],
-            "collect_seconds": t1 - t0, "fit_seconds": time.perf_counter() - t1}
+            "collect_seconds": stages.seconds["warm-start collection"], "fit_seconds": stages.seconds["warm-start fit"]}
 
 
 def _against(labels: list[str]) -> str:
