@@ -16,7 +16,8 @@ refits only the value branch (``vf`` MLP and ``value`` layer) on outcomes:
 3. **write** the file again (same metadata, a ``value_training`` record added) and its new SHA-256 in
    ``index.json``.
 
-Seeded: the same command gives the same file on the same machine (one torch thread).
+Seeded: the same command gives the same weights on the same machine (one torch thread); the file also
+records the run's timings, so its SHA-256 differs from run to run.
 """
 
 from __future__ import annotations
@@ -53,8 +54,6 @@ def collect_outcomes(net: Any, env_id: str, env_config: dict, states: int, num_e
         OutcomeValuesError: ``states``, ``num_envs`` or ``temperature`` out of range, or more than
             :data:`MAX_SAMPLE_BYTES` of observations asked for.
     """
-    import torch
-
     import monolith_envs
 
     need = states * int(net.meta["obs_size"]) * 2
@@ -81,8 +80,7 @@ def collect_outcomes(net: Any, env_id: str, env_config: dict, states: int, num_e
         res = vec.reset(seed=seed)
         while len(ret_l) < states:
             obs, mask, seats = res.observation, res.action_mask.astype(bool), res.current_seat
-            with torch.no_grad():
-                logits = net.logits(obs) / temperature
+            logits = net.logits(obs) / temperature  # BaselineNet.logits runs without autograd
             logits = np.where(mask, logits, -np.inf)
             logits -= logits.max(axis=1, keepdims=True)
             p = np.exp(logits)
