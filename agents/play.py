@@ -55,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("env_id", help="registered env id, e.g. monolith_arena_v0")
     ap.add_argument("--opponents", default=None,
                     help="comma-separated agent specs, one per opponent seat in seat order (random, heuristic, "
-                         "mcts:N, ppo:PATH, rllib:CHECKPOINT, baseline, baseline+search:N); default: heuristic in every "
+                         "mcts:N, ppo:PATH, rllib:CHECKPOINT, baseline, baseline+search:N[:mix=X]); default: heuristic in every "
                          "opponent seat")
     ap.add_argument("--seat", default="0", help="your seat number, or 'random'")
     ap.add_argument("--seed", type=seed_arg, default=None, help="match seed (default: random)")

@@ -19,7 +19,8 @@ single-agent wrapper's ``opponents``:
 ``baseline``              :class:`~monolith_envs.agents.baselines.BaselineAgent`: the shipped pretrained
                           network of the game config (chosen by env id, seats and Arena's mode when bound
                           to the env, or from ``env_config``), its most probable legal action; needs torch
-``baseline+search:N``     the same network guiding a PUCT search of N simulations (1 to 10**6) per move
+``baseline+search:N``     the same network guiding a PUCT search of N simulations (1 to 10**6) per move;
+                          ``:mix=X`` (0 to 1) mixes the game's heuristic state value into the leaf values
 ========================  ====================================================================
 
 Other kinds are added with :func:`register_agent_kind`; the repository's ``agents`` package (the commands
@@ -33,7 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .base import Agent, AgentError, BaseAgent, EnvContext, masked_choice
-from .baselines import BaselineAgent, NoBaselineError, parse_baseline_spec
+from .baselines import BaselineAgent, NoBaselineError, parse_baseline_options
 from .heuristics import heuristic_for, heuristic_module, prior_fn_for, rollout_policy_for, value_fn_for
 from .match import MatchResult, play_match
 from .mcts import MCTSAgent
@@ -65,7 +66,7 @@ class AgentSpecError(ValueError):
 
 
 _BASE_FORMS = ("random | heuristic | mcts:N[:c=1.4][:rollout=random|heuristic][:depth=D|none][:k=K|none] "
-               "| ppo:PATH | rllib:CHECKPOINT | baseline | baseline+search:N")
+               "| ppo:PATH | rllib:CHECKPOINT | baseline | baseline+search:N[:mix=X]")
 #: kind -> (factory(rest, env_id) -> agent, the form shown in messages), added by :func:`register_agent_kind`
 _KINDS: dict[str, tuple[Callable[[str, str], Any], str]] = {}
 _FORMS = _BASE_FORMS  # the accepted forms, with the registered kinds (kept current by register_agent_kind)
@@ -145,10 +146,10 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
     kind = kind.lower()
     if kind in ("baseline", "baseline+search"):
         try:
-            sims = parse_baseline_spec(spec)
+            sims, mix = parse_baseline_options(spec)
         except ValueError as e:
             raise AgentSpecError(f"bad agent spec {_show(spec)}: {e}; accepted: {_FORMS}") from None
-        return BaselineAgent(env_id, simulations=sims, env_config=env_config, name=spec.strip())
+        return BaselineAgent(env_id, simulations=sims, env_config=env_config, name=spec.strip(), leaf_mix=mix)
     if kind == "random" and not rest:
         return RandomAgent()
     if kind == "heuristic" and not rest:

@@ -17,9 +17,11 @@ forward passes of batch ``G`` per decision, not ``G * simulations`` passes of ba
 * **Chance** during play is drawn inside ``game.apply`` from the game's own ``rng`` (an open-loop tree).
 * **Selection**: PUCT, ``Q(a) + c * P(a) * sqrt(N) / (1 + N(a))``, where ``Q`` is the mean final return of
   the seat that acts at the node (values are vectors over seats, so 3-4 players and teams work) and an
-  unvisited action's ``Q`` is the network's value of the node for that seat.
+  unvisited action's ``Q`` is the node's value (see Leaves) for that seat.
 * **Root noise** (self-play): ``P = (1 - frac) * P + frac * Dirichlet(alpha)`` over the legal root actions.
-* **Leaves**: a terminal state is scored with ``game.returns``; any other new node with the network.
+* **Leaves**: a terminal state is scored with ``game.returns``; any other new node with the network, or
+  with ``leaf_mix > 0`` with ``(1 - leaf_mix) * network value + leaf_mix * leaf_value_fn(determinization)``
+  (the root too: its value is the first estimate of its unvisited actions).
 
 The result per game is the root's visit counts, ``float64[layout.n]``, non-zero only at legal actions; the
 training target is :func:`visit_target` (the counts normalised to sum to 1).
@@ -49,7 +51,7 @@ class _Node:
         self.total = 0
         self.children: dict[int, _Node] = {}
         self.probs: np.ndarray | None = None  # the network's prior (None: not evaluated yet)
-        self.value: np.ndarray | None = None  # the network's value by seat
+        self.value: np.ndarray | None = None  # the node's value by seat (the network's, or the mix)
 
 
 def visit_target(visits: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -78,13 +80,18 @@ class BatchedPUCT:
         c_puct: exploration constant, > 0.
         dirichlet_alpha: root noise concentration, > 0.
         noise_frac: share of root noise in the prior, in ``[0, 1]`` (0: no noise, for play).
+        leaf_value_fn: optional ``value(game, state) -> float[num_players]`` (values by seat in ``[-1, 1]``,
+            e.g. the game's heuristic ``state_value``) mixed into the network's value of every new node (the
+            root's on a determinization, ``resample_hidden``, so no hidden information is read).
+        leaf_mix: the weight of ``leaf_value_fn`` in that mix, in ``[0, 1]`` (0: the network's value alone;
+            1: ``leaf_value_fn`` alone); ignored without ``leaf_value_fn``.
 
     Raises:
         ValueError: a parameter out of range.
     """
 
     def __init__(self, game: Any, simulations: int, c_puct: float = 1.5, dirichlet_alpha: float = 0.3,
-                 noise_frac: float = 0.25):
+                 noise_frac: float = 0.25, leaf_value_fn: Any = None, leaf_mix: float = 0.0):
         if int(simulations) < 1:
             raise ValueError(f"simulations must be >= 1, got {simulations}")
         if not c_puct > 0:
@@ -93,6 +100,10 @@ class BatchedPUCT:
             raise ValueError(f"dirichlet_alpha must be > 0, got {dirichlet_alpha}")
         if not 0.0 <= noise_frac <= 1.0:
             raise ValueError(f"noise_frac must be in [0, 1], got {noise_frac}")
+        if not 0.0 <= leaf_mix <= 1.0:
+            raise ValueError(f"leaf_mix must be in [0, 1], got {leaf_mix}")
+        self.leaf_value_fn = leaf_value_fn
+        self.leaf_mix = float(leaf_mix) if leaf_value_fn is not None else 0.0
         self.game = game
         self.simulations = int(simulations)
         self.c_puct = float(c_puct)
@@ -102,15 +113,23 @@ class BatchedPUCT:
         self.leaf_evals = 0
 
     # ----------------------------------------------------------------------------------------- evaluation
-    def _evaluate(self, net: Any, items: list[tuple[Any, int]]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """``[(state, seat to act)]`` -> ``[(prior float64[n], value by seat float64[P])]``, one forward pass."""
+    def _evaluate(self, net: Any, items: list[tuple[Any, int]],
+                  mix_states: list[Any] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``[(state, seat to act)]`` -> ``[(prior float64[n], value by seat float64[P])]``, one forward pass;
+        with ``leaf_mix`` the value is mixed with ``leaf_value_fn`` of ``mix_states`` (default: the states)."""
         g = self.game
         obs = np.stack([g.observe(s, p) for s, p in items])
         masks = np.stack([np.asarray(g.legal_mask(s), bool) for s, _ in items])
         probs, vals = net.evaluate(obs, masks)
         self.forward_passes += 1
         self.leaf_evals += len(items)
-        return [(probs[i], to_absolute(vals[i], p)) for i, (_, p) in enumerate(items)]
+        out = [(probs[i], to_absolute(vals[i], p)) for i, (_, p) in enumerate(items)]
+        if self.leaf_mix > 0:
+            lam = self.leaf_mix
+            mixed = mix_states if mix_states is not None else [st for st, _ in items]
+            out = [(prior, (1.0 - lam) * value + lam * np.asarray(self.leaf_value_fn(g, st), np.float64))
+                   for (prior, value), st in zip(out, mixed)]
+        return out
 
     # ------------------------------------------------------------------------------------------ selection
     def _select(self, node: _Node, legal: np.ndarray, seat: int) -> int:
@@ -147,7 +166,10 @@ class BatchedPUCT:
             if g.is_terminal(s):
                 raise ValueError("run: cannot search a state that is over")
             root_legal.append(np.flatnonzero(g.legal_mask(s)))
-        for i, (prior, value) in enumerate(self._evaluate(net, list(zip(states, viewers)))):
+        # the heuristic value of a root reads a determinization, never the true state's hidden information
+        root_mix = ([g.resample_hidden(s, v, r) for s, v, r in zip(states, viewers, rngs)]
+                    if self.leaf_mix > 0 else None)
+        for i, (prior, value) in enumerate(self._evaluate(net, list(zip(states, viewers)), root_mix)):
             roots[i].probs, roots[i].value = prior, value
             if self.noise_frac > 0 and root_legal[i].size > 1:
                 noise = rngs[i].dirichlet(np.full(root_legal[i].size, self.alpha))

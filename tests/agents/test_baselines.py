@@ -20,6 +20,7 @@ from monolith_envs.agents.baselines import (  # noqa: E402
     baseline_dir,
     list_baselines,
     load_baseline,
+    parse_baseline_options,
     parse_baseline_spec,
 )
 from monolith_envs.agents.baselines.net import (  # noqa: E402
@@ -61,7 +62,13 @@ def fake_baseline(root: Path, env_id: str = ARENA, config: dict | None = None, n
 # ------------------------------------------------------------------------------------------------ the agent
 def test_spec_forms_and_their_errors():
     assert parse_baseline_spec("baseline") == 0 and parse_baseline_spec(" baseline+search:16 ") == 16
-    for bad, why in (("baseline+search:0", "from 1 to"), ("baseline+search:x", "integer"), ("baseline:foo", "expected")):
+    assert parse_baseline_options("baseline+search:16:mix=0.25") == (16, 0.25)
+    assert parse_baseline_options("baseline+search:16") == (16, 0.0) and parse_baseline_options("baseline") == (0, 0.0)
+    assert parse_baseline_options("Baseline+Search:4:MIX=1") == (4, 1.0)
+    for bad, why in (("baseline+search:0", "from 1 to"), ("baseline+search:x", "integer"), ("baseline:foo", "expected"),
+                     ("baseline+search:8:mix=2", "from 0 to 1"), ("baseline+search:8:mix=nan", "from 0 to 1"),
+                     ("baseline+search:8:mix=x", "from 0 to 1"), ("baseline+search:8:c=1", "only option is mix"),
+                     ("baseline+search:8:mix=0.5:mix=0.2", "given twice"), ("baseline+search:8:", "empty option")):
         with pytest.raises(AgentSpecError, match=why):
             make_agent(bad, ARENA)
 
@@ -91,10 +98,16 @@ def test_the_agent_plays_legal_deterministic_games_alone_and_with_search(tmp_pat
     env = monolith_envs.make(ARENA)
     runs = []
     for _ in range(2):
-        for agent in (BaselineAgent(ARENA, root=tmp_path), BaselineAgent(ARENA, simulations=4, root=tmp_path)):
+        for agent in (BaselineAgent(ARENA, root=tmp_path), BaselineAgent(ARENA, simulations=4, root=tmp_path),
+                      BaselineAgent(ARENA, simulations=4, root=tmp_path, leaf_mix=0.5)):
             res = play_match(env, [agent, RandomAgent()], seed=11)
             runs.append((agent.name, res.returns.tolist(), res.decisions))
-    assert runs[:2] == runs[2:] and runs[0][0] == "baseline" and runs[1][0] == "baseline+search:4"
+    assert runs[:3] == runs[3:]
+    assert [r[0] for r in runs[:3]] == ["baseline", "baseline+search:4", "baseline+search:4:mix=0.5"]
+    with pytest.raises(ValueError, match="leaf_mix must be from 0 to 1"):
+        BaselineAgent(ARENA, simulations=4, root=tmp_path, leaf_mix=1.5)
+    with pytest.raises(ValueError, match="needs simulations > 0"):
+        BaselineAgent(ARENA, root=tmp_path, leaf_mix=0.5)
 
 
 def test_torch_missing_is_a_clear_error(monkeypatch):

@@ -171,3 +171,16 @@ def test_monolith_mcts_defaults_use_short_heuristic_rollouts_scored_by_the_state
     assert (agent.rollout, agent.rollout_depth, agent.c) == ("heuristic", 8, 0.7)
     assert agent.rollout_policy is h.state_policy and agent.value_fn is h.state_value
     assert make_agent("mcts:5:rollout=random:depth=none", MONOLITH).rollout_depth is None
+
+
+def test_strategy_solo_state_value_is_centred_below_the_configured_goal_stone():
+    """Solo ``state_value``: tanh((VP + gems / 2 - (goal space - 3)) / 6); the goal space follows
+    ``solo_goal_stone`` (toll stones on 5, 10, 15, 20: docs/monolith_strategy.md §2)."""
+    from agents.heuristics.strategy import state_value
+
+    for stone, goal in ((1, 5), (4, 20)):
+        game = monolith_envs.make_game("monolith_strategy_v0", num_players=1, solo_goal_stone=stone)
+        s = game.initial_state(np.random.default_rng(0))
+        score = s.vp[0] + 0.5 * game.rules.gem_value(s, 0)
+        assert game.solo_goal == goal
+        assert state_value(game, s)[0] == pytest.approx(np.tanh((score - (goal - 3)) / 6.0), abs=1e-6)

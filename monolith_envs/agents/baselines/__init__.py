@@ -1,5 +1,5 @@
 """Pretrained baselines: a network per main game config, shipped in the package, played with the agent specs
-``baseline`` and ``baseline+search:N`` (like Pgx's baseline models).
+``baseline`` and ``baseline+search:N[:mix=X]`` (like Pgx's baseline models).
 
 * :mod:`~monolith_envs.agents.baselines.registry`: the list of shipped files (``monolith_envs/baselines/
   index.json``), the choice of a baseline by env id and config, checksum-checked loading;
@@ -14,8 +14,8 @@ extra).  The files are made by ``python -m training.export_baseline RUN_DIR --na
 
 from __future__ import annotations
 
-from .agent import BaselineAgent, parse_baseline_spec
+from .agent import BaselineAgent, parse_baseline_options, parse_baseline_spec
 from .registry import NoBaselineError, baseline_dir, find_baseline, list_baselines, load_baseline
 
 __all__ = ["BaselineAgent", "NoBaselineError", "baseline_dir", "find_baseline", "list_baselines", "load_baseline",
-           "parse_baseline_spec"]
+           "parse_baseline_options", "parse_baseline_spec"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -10,31 +11,63 @@ import numpy as np
 from ..base import AgentError, BaseAgent
 from .registry import find_baseline, load_baseline
 
-__all__ = ["BaselineAgent", "parse_baseline_spec"]
+__all__ = ["BaselineAgent", "parse_baseline_options", "parse_baseline_spec"]
 
 #: most simulations of ``baseline+search:N``
 MAX_SIMULATIONS = 10**6
 
 
-def parse_baseline_spec(spec: str) -> int:
-    """``"baseline"`` -> 0, ``"baseline+search:N"`` -> ``N`` (the simulations per decision).
+def parse_baseline_options(spec: str) -> tuple[int, float]:
+    """``"baseline"`` -> ``(0, 0.0)``; ``"baseline+search:N"`` -> ``(N, 0.0)``; ``"baseline+search:N:mix=X"``
+    -> ``(N, X)``: the simulations per decision and the weight ``X`` (0 to 1) of the game's heuristic state
+    value (``state_value`` of its heuristic module) mixed into the network's value at the search's leaves.
 
     Raises:
-        ValueError: another form, or ``N`` not an integer from 1 to :data:`MAX_SIMULATIONS`.
+        ValueError: another form, ``N`` not an integer from 1 to :data:`MAX_SIMULATIONS`, an unknown option,
+            or ``X`` not a number from 0 to 1.
     """
     s = spec.strip()
     if s.lower() == "baseline":
-        return 0
-    head, sep, tail = s.partition("+search:")
+        return 0, 0.0
+    cut = s.lower().find("+search:")
+    head, sep, tail = (s[:cut], "+search:", s[cut + 8:]) if cut >= 0 else (s, "", "")
     if head.lower() != "baseline" or not sep:
-        raise ValueError(f"expected 'baseline' or 'baseline+search:N', got {s[:60]!r}")
+        raise ValueError(f"expected 'baseline' or 'baseline+search:N[:mix=X]', got {s[:60]!r}")
+    n_text, *opts = tail.split(":")
     try:
-        n = int(tail)
+        n = int(n_text)
     except ValueError:
-        raise ValueError(f"the N of baseline+search:N must be an integer, got {tail[:40]!r}") from None
+        raise ValueError(f"the N of baseline+search:N must be an integer, got {n_text[:40]!r}") from None
     if not 1 <= n <= MAX_SIMULATIONS:
         raise ValueError(f"the N of baseline+search:N must be from 1 to {MAX_SIMULATIONS}, got {n}")
-    return n
+    mix, seen = 0.0, False
+    for opt in opts:
+        key, eq, val = opt.partition("=")
+        if not opt.strip():
+            raise ValueError("an empty option (a stray ':') in baseline+search:N; the only option is mix=X (0 to 1)")
+        if key.strip().lower() != "mix" or not eq:
+            raise ValueError(f"unknown option {opt[:40]!r} of baseline+search:N; the only option is mix=X "
+                             "(0 to 1)")
+        if seen:
+            raise ValueError("option mix of baseline+search:N given twice")
+        seen = True
+        try:
+            mix = float(val)
+        except ValueError:
+            mix = math.nan
+        if not 0.0 <= mix <= 1.0:
+            raise ValueError(f"mix of baseline+search:N:mix=X must be a number from 0 to 1, got {val[:40]!r}")
+    return n, mix
+
+
+def parse_baseline_spec(spec: str) -> int:
+    """``"baseline"`` -> 0, ``"baseline+search:N[:mix=X]"`` -> ``N`` (the simulations per decision); see
+    :func:`parse_baseline_options`.
+
+    Raises:
+        ValueError: as :func:`parse_baseline_options`.
+    """
+    return parse_baseline_options(spec)[0]
 
 
 class BaselineAgent(BaseAgent):
@@ -52,6 +85,10 @@ class BaselineAgent(BaseAgent):
         env_id: the game.
         simulations: 0 for the policy alone, else simulations per decision.
         c_puct: the search's exploration constant (> 0).
+        leaf_mix: weight (0 to 1) of the game's heuristic state value (its heuristic module's ``state_value``;
+            for a game without one the engine's returns, 0 before the end, so the mix only shrinks the value
+            head's) mixed into the value head's at the search's nodes (``baseline+search:N:mix=X``); 0: the
+            value head alone. Needs ``simulations > 0``.
         env_config: the game config, to choose the network now (``None``: at :meth:`bind`).
         name: display name (default: the spec).
         root: folder holding ``index.json`` and the files (default: the package's).
@@ -70,7 +107,7 @@ class BaselineAgent(BaseAgent):
     needs_env = True
 
     def __init__(self, env_id: str, simulations: int = 0, c_puct: float = 1.5, env_config: dict | None = None,
-                 name: str | None = None, root: str | Path | None = None):
+                 name: str | None = None, root: str | Path | None = None, leaf_mix: float = 0.0):
         super().__init__()
         try:
             import torch  # noqa: F401
@@ -81,11 +118,17 @@ class BaselineAgent(BaseAgent):
             raise ValueError(f"simulations must be >= 0, got {simulations}")
         if not c_puct > 0:
             raise ValueError(f"c_puct must be > 0, got {c_puct}")
+        if not 0.0 <= leaf_mix <= 1.0:
+            raise ValueError(f"leaf_mix must be from 0 to 1, got {leaf_mix}")
+        if leaf_mix and not int(simulations):
+            raise ValueError("leaf_mix mixes values in the search: it needs simulations > 0")
+        self.leaf_mix = float(leaf_mix)
         self.env_id = env_id
         self.simulations = int(simulations)
         self.c_puct = float(c_puct)
         self.root = root
-        self.name = name or ("baseline" + (f"+search:{self.simulations}" if self.simulations else ""))
+        self.name = name or ("baseline" + (f"+search:{self.simulations}" if self.simulations else "")
+                             + (f":mix={self.leaf_mix:g}" if self.simulations and self.leaf_mix else ""))
         self.entry: dict | None = None
         self.net: Any = None
         self.meta: dict = {}
@@ -137,8 +180,11 @@ class BaselineAgent(BaseAgent):
             return int(legal[int(np.argmax(logits[legal]))])
         ctx = self._require_ctx()
         if self._search is None or self._search.game is not ctx.game:
+            from ..heuristics import value_fn_for
             from ..puct import BatchedPUCT
 
-            self._search = BatchedPUCT(ctx.game, self.simulations, self.c_puct, noise_frac=0.0)
+            self._search = BatchedPUCT(ctx.game, self.simulations, self.c_puct, noise_frac=0.0,
+                                       leaf_value_fn=value_fn_for(self.env_id) if self.leaf_mix else None,
+                                       leaf_mix=self.leaf_mix)
         visits = self._search.run(self.net, [ctx.state], [ctx.seat], [rng])[0]
         return int(legal[int(np.argmax(visits[legal]))])

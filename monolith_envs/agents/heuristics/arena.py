@@ -178,17 +178,19 @@ class ArenaHeuristic(StatePolicyAgent):
         children.sort(key=lambda x: -x[0])
         return max(self._chain_value(game, c, me, depth - 1, rng) for _, c in children[: self.beam])
 
-    def policy(self, game: Any, state: Any, seat: int, rng: np.random.Generator) -> int:
-        legal = np.flatnonzero(game.legal_mask(state))
-        if legal.size == 1:
-            return int(legal[0])
+    def action_scores(self, game: Any, state: Any, seat: int, legal: np.ndarray,
+                      rng: np.random.Generator) -> np.ndarray:
+        """``float64[len(legal)]``: this heuristic's score of each legal action (in :func:`evaluate`'s units,
+        HP-margin points; ``-inf`` for a voluntary discard in the main phase), the one :meth:`policy` maximises:
+        the best :func:`evaluate` reached by following the action's multi-step choice (``beam`` children per
+        step, ``max_chain`` steps), less ``min_gain`` for an Order or Feature, plus ``1e-6`` for ``END_TURN``."""
         lay = game.layout
         end_turn = lay.offset("END_TURN")
         order_lo, order_hi = lay["PLAY_ORDER"].offset, lay["PLAY_ORDER"].stop
         feat_lo, feat_hi = lay["USE_FEATURE"].offset, lay["USE_FEATURE"].stop
         disc_lo, disc_hi = lay["DISCARD"].offset, lay["DISCARD"].stop
         in_main = state.sub_phase == _MAIN
-        scores = np.empty(legal.size)
+        scores = np.empty(len(legal))
         for i, a in enumerate(legal):
             a = int(a)
             if in_main and disc_lo <= a < disc_hi:
@@ -202,6 +204,13 @@ class ArenaHeuristic(StatePolicyAgent):
             if a == end_turn:
                 v += 1e-6  # prefer ending the turn over a neutral action
             scores[i] = v
+        return scores
+
+    def policy(self, game: Any, state: Any, seat: int, rng: np.random.Generator) -> int:
+        legal = np.flatnonzero(game.legal_mask(state))
+        if legal.size == 1:
+            return int(legal[0])
+        scores = self.action_scores(game, state, seat, legal, rng)
         best = np.flatnonzero(scores >= scores.max() - 1e-9)
         return int(legal[best[rng.integers(best.size)]])
 

@@ -317,14 +317,15 @@ def action_prior(game: Any, s: Any, seat: int, legal: np.ndarray, rng: np.random
 
 
 def state_value(game: Any, s: Any) -> np.ndarray:
-    """``float32[n]`` in (-1, 1): VP plus half the gem value, relative to the others (tanh); the returns once
-    terminal."""
+    """``float32[n]`` in (-1, 1): VP plus half the gem value, relative to the others (tanh); solo: relative to
+    3 VP below the goal toll stone's space (``solo_goal_stone``; 17 for the default fourth stone on 20); the
+    returns once terminal."""
     if s.terminal:
         return np.asarray(game.returns(s), np.float32)
     R = game.rules
     score = np.array([s.vp[p] + 0.5 * R.gem_value(s, p) for p in range(R.n)], np.float64)
     if R.n == 1:
-        return np.tanh(np.array([(score[0] - 17.0) / 6.0], np.float32))
+        return np.tanh(np.array([(score[0] - (game.solo_goal - 3.0)) / 6.0], np.float32))
     rel = score - (score.sum() - score) / (R.n - 1)
     return np.tanh(rel / 6.0).astype(np.float32)
 
