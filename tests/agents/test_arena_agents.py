@@ -122,3 +122,24 @@ def test_evaluate_all_equals_evaluate_per_seat(config):
         np.testing.assert_array_equal(state_value(game, state), np.tanh(np.float32(per_seat) / 8.0))
         game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))), rng)
         checked += 1
+
+
+def test_teams_evaluation_counts_the_ally_as_a_friend():
+    """2v2 (docs/monolith_arena.md §4.9): allies share a pool and a side, so two allies' evaluations differ
+    only by their own hands, and the enemy alliance's evaluations are their negatives in the margins."""
+    from agents.heuristics.arena import _type_values, evaluate
+
+    game = monolith_envs.make_game("monolith_arena_v0", num_players=4, mode="teams")
+    tv = _type_values(game)
+    rng = np.random.default_rng(8)
+    state, checked = game.initial_state(rng), 0
+    while checked < 120:
+        if game.is_terminal(state):
+            state = game.initial_state(rng)
+            continue
+        side = [evaluate(game, state, p) - 0.05 * sum(tv[state.itype[i]] for i in state.hand[p] if i >= 0)
+                for p in range(4)]
+        assert side[0] == pytest.approx(side[2]) and side[1] == pytest.approx(side[3])
+        assert side[0] == pytest.approx(-side[1])
+        game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))), rng)
+        checked += 1

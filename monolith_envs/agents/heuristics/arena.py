@@ -12,7 +12,8 @@ Evaluation of a state for seat ``me`` (:func:`evaluate`)::
     V = HP margin now + 0.7 * (HP margin after a Battle fought now - HP margin now)
         + 0.4 * (own - enemy Champions and Runes left after that Battle) + 0.05 * hand value
 
-where HP margin = own HP - mean HP of the living opponents; a Battle fought now is simulated on a clone
+where HP margin = own HP - mean HP of the living opponents (teams: own pool - the enemy alliance's pool;
+Champions and Runes: own and the ally's against the enemy alliance's); a Battle fought now is simulated on a clone
 (``start_battle(clone, 1)``, which resolves completely inside the engine unless an Assassin target must be
 chosen).  A terminal state scores ``1000 * returns[me]``.
 
@@ -77,16 +78,25 @@ def _type_values(game: Any) -> list[float]:
     return vals
 
 
-def _margin(hp: list, me: int, alive: list) -> float:
-    opp = [hp[q] for q in range(len(hp)) if q != me and alive[q]]
+def _enemies(R: Any, me: int, alive: list) -> list[int]:
+    """The living seats hostile to ``me``: every other seat, or in teams the other alliance's seats."""
+    if R.team_mode:
+        return [q for q in range(R.n) if R.team[q] != R.team[me] and alive[q]]
+    return [q for q in range(R.n) if q != me and alive[q]]
+
+
+def _margin(R: Any, hp: list, me: int, alive: list) -> float:
+    opp = [hp[q] for q in _enemies(R, me, alive)]
     return float(hp[me]) - (sum(opp) / len(opp) if opp else 0.0)
 
 
 def _board_margin(game: Any, s: Any, me: int) -> float:
-    n = game.num_players
-    counts = [tile_count(game.rules, s, p) for p in range(n)]
-    opp = [counts[q] for q in range(n) if q != me and s.alive[q]]
-    return counts[me] - (sum(opp) / len(opp) if opp else 0.0)
+    R = game.rules
+    counts = [tile_count(R, s, p) for p in range(game.num_players)]
+    opp = _enemies(R, me, s.alive)
+    if R.team_mode:  # alliance against alliance: own and ally tiles against the enemies' together
+        return sum(counts[q] for q in range(R.n) if R.team[q] == R.team[me]) - sum(counts[q] for q in opp)
+    return counts[me] - (sum(counts[q] for q in opp) / len(opp) if opp else 0.0)
 
 
 def evaluate(game: Any, s: Any, me: int) -> float:
@@ -94,7 +104,7 @@ def evaluate(game: Any, s: Any, me: int) -> float:
     if s.terminal:
         return 1000.0 * float(game.returns(s)[me])
     hp_now = hp_vector(game.rules, s)
-    now = _margin(hp_now, me, s.alive)
+    now = _margin(game.rules, hp_now, me, s.alive)
     if s.b_active:
         after, board = now, _board_margin(game, s, me)
     else:
@@ -104,7 +114,7 @@ def evaluate(game: Any, s: Any, me: int) -> float:
             w = c.winners
             after = 40.0 if (me in w and len(w) < game.num_players) else (-40.0 if me not in w else 0.0)
         else:
-            after = _margin(hp_vector(game.rules, c), me, c.alive)
+            after = _margin(game.rules, hp_vector(game.rules, c), me, c.alive)
         board = _board_margin(game, c, me)
     tv = _type_values(game)
     hand = sum(tv[s.itype[i]] for i in s.hand[me] if i >= 0)
@@ -127,14 +137,14 @@ def evaluate_all(game: Any, s: Any) -> list[float]:
     tv = _type_values(game)
     out = []
     for me in range(n):
-        now = _margin(hp_now, me, s.alive)
+        now = _margin(game.rules, hp_now, me, s.alive)
         if c is s:
             after = now
         elif c.terminal:
             w = c.winners
             after = 40.0 if (me in w and len(w) < n) else (-40.0 if me not in w else 0.0)
         else:
-            after = _margin(hp_after, me, c.alive)
+            after = _margin(game.rules, hp_after, me, c.alive)
         board = _board_margin(game, c, me)
         hand = sum(tv[s.itype[i]] for i in s.hand[me] if i >= 0)
         out.append(now + 0.7 * (after - now) + 0.4 * board + 0.05 * hand)
