@@ -112,8 +112,9 @@ def ray_results(game_cls: Any, config: dict, jobs: Iterable[tuple], workers: int
     Raises:
         RayBackendError: Ray missing or the cluster unreachable.
 
-    A Ray instance this call started is shut down when the iterator is exhausted or closed; closing it
-    early (an interrupted run) cancels the tasks still running, forcefully.
+    A Ray instance this call started is shut down when the iterator is exhausted or closed, which ends the
+    tasks still running; on a cluster it did not start, closing it early (an interrupted run) cancels them,
+    forcefully.
     """
     ray, started = connect(address, workers)
     n = len(jobs) if hasattr(jobs, "__len__") else None
@@ -133,10 +134,13 @@ def ray_results(game_cls: Any, config: dict, jobs: Iterable[tuple], workers: int
             done, pending = ray.wait(pending, num_returns=1)
             yield from ray.get(done[0])
     finally:
-        for ref in pending:
-            try:
-                ray.cancel(ref, force=True)
-            except Exception:  # noqa: BLE001 - a task that just finished cannot be cancelled
-                pass
         if started:
+            # the instance and its workers end here; no cancel first: a forced cancel racing a task that is
+            # just finishing can make Ray's core worker fail a check and end this process with status 1
             ray.shutdown()
+        else:
+            for ref in pending:
+                try:
+                    ray.cancel(ref, force=True)
+                except Exception:  # noqa: BLE001 - a task that just finished cannot be cancelled
+                    pass

@@ -88,7 +88,7 @@ def test_human_is_registered_by_the_repository_package(monkeypatch):
     monkeypatch.delitem(lib._KINDS, "human")  # as in an install without the repository
     monkeypatch.setattr(lib, "_FORMS", lib._BASE_FORMS)
     with pytest.raises(AgentSpecError, match=r"'human' is the terminal player .* 'python -m agents.play'.*"
-                                             r"accepted here: random .* rllib:CHECKPOINT \| baseline \| baseline\+search:N$"):
+                                             r"accepted here: random .* rllib:CHECKPOINT \| baseline \| baseline\+search:N\[:mix=X\]$"):
         make_agent("human", ARENA)
 
 
