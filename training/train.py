@@ -37,6 +37,7 @@ from typing import Any
 
 from monolith_envs.core.interrupt import (
     Interrupted,
+    SignalGuard,
     end_children,
     end_executor,
     end_processes,
@@ -213,7 +214,8 @@ def _save_atomic(model: Any, path: Path, steps: int) -> None:
     tmp.replace(path)
 
 
-def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: int = 0, track: dict | None = None):
+def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: int = 0, track: dict | None = None,
+               guard: SignalGuard | None = None):
     from stable_baselines3.common.callbacks import BaseCallback
     from tqdm import tqdm
 
@@ -222,6 +224,7 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: int 
 
     n_envs = cfg["n_envs"]
     track = {} if track is None else track
+    guard = SignalGuard(()) if guard is None else guard
 
     class ProgressBar(BaseCallback):
         """tqdm bar over learner steps (its total is :func:`planned_steps`, as the stage banner says)."""
@@ -292,6 +295,11 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: int 
         on, so a resumed run continues exactly): every ``checkpoint_every`` steps and at the end of PPO;
         :meth:`save_on_interrupt` saves the last boundary unless an update was running."""
 
+        def __init__(self) -> None:
+            super().__init__()
+            # set here, not at training start: a signal may arrive during the first evaluation, before it
+            self.boundary, self.last, self.updating = start, start, False
+
         def _on_training_start(self) -> None:
             self.boundary, self.last, self.updating = start, start, False
 
@@ -314,9 +322,10 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: int 
 
         def save(self, steps: int) -> None:
             path = run_dir / "checkpoints" / f"model_{steps}_steps.zip"
-            _save_atomic(self.model, path, steps)
-            self.last = steps
-            track["checkpoint"], track["checkpoint_steps"] = path, steps
+            with guard.deferred():  # a signal during the write is raised after it: never a half-written file
+                _save_atomic(self.model, path, steps)
+                self.last = steps
+                track["checkpoint"], track["checkpoint_steps"] = path, steps
 
         def save_on_interrupt(self) -> None:
             if not self.updating and self.boundary > self.last:
@@ -389,7 +398,7 @@ def _against(labels: list[str]) -> str:
     return f"against each of {', '.join(labels)} (seats rotate)"
 
 
-def train(cfg: dict, resume: dict | None = None) -> dict:
+def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = None) -> dict:
     """Run one training job from a validated config (see :mod:`training.config`); returns the report dict.
 
     ``resume`` (from :func:`training.resume.load_run`): ``{"checkpoint": Path, "steps": int, "curve":
@@ -399,7 +408,8 @@ def train(cfg: dict, resume: dict | None = None) -> dict:
 
     On :class:`~monolith_envs.core.interrupt.Interrupted` (see :func:`main`) the worker processes are ended, a
     checkpoint of the last rollout boundary is saved when no update was running, and the exception is
-    raised again with ``info`` saying the stage, the steps and the checkpoint kept.
+    raised again with ``info`` saying the stage, the steps and the checkpoint kept.  ``guard`` (from
+    :func:`~monolith_envs.core.interrupt.stop_on_signals`) holds a signal back while a checkpoint is written.
 
     Raises:
         monolith_envs.UnknownEnvError / ConfigError: bad ``env_id`` / ``env_config``.
@@ -452,7 +462,7 @@ def train(cfg: dict, resume: dict | None = None) -> dict:
             pretrain_info = resume["warm_start"]["pretrain"]
         elif not resume:  # a new run without a warm start in a reused folder: not an earlier run's record
             (run_dir / WARM_START_FILE).unlink(missing_ok=True)
-        cbs, evaluator = _callbacks(cfg, run_dir, curve, executor, start, track)
+        cbs, evaluator = _callbacks(cfg, run_dir, curve, executor, start, track, guard)
         labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])  # one-seat: ["alone"]
         against = _against(labels)
         evals = (f"; every {cfg['eval_every']:,} steps {cfg['eval_games']} games {against}"
@@ -549,7 +559,7 @@ def main(argv: list[str] | None = None) -> dict:
                     help="continue an interrupted run from its newest checkpoint (RUN_DIR/checkpoints/), with "
                          "its config.json, to its total_timesteps; outputs stay in RUN_DIR")
     ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
-    with stop_on_signals():
+    with stop_on_signals() as guard:
         try:
             args = ap.parse_args(argv)
             if args.list_keys:
@@ -572,7 +582,7 @@ def main(argv: list[str] | None = None) -> dict:
                 run_dir(cfg)
             except TrainConfigError as e:
                 ap.error(str(e))
-            report = train(cfg, resume)
+            report = train(cfg, resume, guard)
         except Interrupted as e:
             end_children()
             print(interrupted_message(e), file=sys.stderr, flush=True)

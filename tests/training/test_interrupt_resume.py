@@ -152,3 +152,48 @@ def test_ctrl_c_during_the_warm_start_with_in_process_envs(tmp_path):
     assert "interrupted by SIGINT during warm-start collection at 0 of 1,000,064 learner steps" in err
     assert "no checkpoint yet" in err
     assert _group_gone(proc.pid)
+
+
+class _SlowSaveModel:
+    """Stands in for a MaskablePPO model: its save() writes in two halves and a SIGTERM arrives between them."""
+
+    num_timesteps = 256
+
+    def save(self, path):
+        with open(path, "wb") as f:
+            f.write(b"first half ")
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)  # the handler runs here, between the halves
+            f.write(b"second half")
+
+
+def _checkpointer(tmp_path, guard):
+    from training.train import _callbacks
+
+    cfg = {"n_envs": 2, "checkpoint_every": 128, "progress_bar": False, "snapshot_every": 0, "eval_every": 0}
+    track: dict = {}
+    cbs, _ = _callbacks(cfg, tmp_path, [], None, 0, track, guard)
+    return track["checkpointer"]
+
+
+def test_a_signal_during_a_checkpoint_write_waits_for_the_write_to_end(tmp_path):
+    from monolith_envs.core.interrupt import Interrupted, stop_on_signals
+
+    with stop_on_signals() as guard:
+        ckpt = _checkpointer(tmp_path, guard)
+        ckpt.model = _SlowSaveModel()
+        with pytest.raises(Interrupted) as ei:
+            ckpt.save(256)
+    assert ei.value.name == "SIGTERM"
+    path = tmp_path / "checkpoints" / "model_256_steps.zip"
+    assert path.read_bytes() == b"first half second half"  # written whole, then renamed
+    assert not list(path.parent.glob(".*tmp*"))
+    assert ckpt.last == 256
+
+
+def test_a_signal_before_ppo_starts_keeps_no_checkpoint_and_raises_nothing_else(tmp_path):
+    """Ctrl-C in the first evaluation (before the checkpointer's training start) has nothing to save."""
+    ckpt = _checkpointer(tmp_path, None)
+    ckpt.save_on_interrupt()  # no AttributeError: the state exists from construction
+    assert (ckpt.boundary, ckpt.last, ckpt.updating) == (0, 0, False)
+    assert not (tmp_path / "checkpoints").exists()
