@@ -313,7 +313,7 @@ def check_config(cfg: Mapping[str, Any]) -> None:
     specs += [("opponent_mix", s) for s in cfg["opponent_mix"] if s != "self"]
     for key, spec in specs:
         try:
-            make_agent(spec, cfg["env_id"])
+            make_agent(spec, cfg["env_id"], cfg["env_config"])
         except Exception as e:  # noqa: BLE001  (any failure to build a named agent is a config error)
             raise TrainConfigError(f"config key {key!r}: agent spec {_short(spec)}: {e}") from None
 
@@ -361,12 +361,15 @@ def load_config(path: str | Path | None = None) -> dict:
 
 
 def _parse_value(text: str, item: str = "") -> Any:
-    """A ``--set`` value: a TOML literal (read by the bounded reader), else the text as a bare string."""
+    """A ``--set`` value: a TOML literal (read by the bounded reader; Python's ``True`` / ``False`` are
+    booleans too), else the text as a bare string."""
     from monolith_envs.core.content import ContentError, parse_toml
 
     if len(text) > MAX_CONFIG_BYTES:
         raise TrainConfigError(f"override {item[:40]!r}...: value of {len(text)} characters is too long; at most "
                                f"{MAX_CONFIG_BYTES}")
+    if text in ("True", "False"):
+        return text == "True"
     try:
         return parse_toml(f"v = {text}", "--set", max_depth=6, int_limit=2**130, max_keys=2000)["v"]
     except ContentError as e:

@@ -17,10 +17,10 @@ from typing import Any
 
 from training.config import TrainConfigError, apply_overrides, validate
 
-__all__ = ["FIXED_ON_RESUME", "WARM_START_FILE", "latest_checkpoint", "load_run"]
+__all__ = ["FIXED_ON_RESUME", "WARM_START_FILE", "clear_earlier_run", "latest_checkpoint", "load_run"]
 
 #: keys a resumed run cannot change: they place the run or shape the network of the checkpoint
-FIXED_ON_RESUME = ("name", "out_dir", "env_id", "env_config", "features", "net_arch", "row_dim", "features_dim",
+FIXED_ON_RESUME = ("name", "out_dir", "seed", "env_id", "env_config", "features", "net_arch", "row_dim", "features_dim",
                    "token_dim", "attention_layers", "head_hidden")
 #: the run folder's record of its warm start (the report's ``pretrain`` entry and the warm-start stages'
 #: seconds), so that a resumed run's report still has them
@@ -77,8 +77,9 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
     :data:`WARM_START_FILE` (a file of another shape is ignored).
 
     Raises:
-        TrainConfigError: no such folder, no or bad ``config.json``, no checkpoint, or an override of a
-            fixed key.
+        TrainConfigError: no such folder, no or bad ``config.json``, no checkpoint, an override of a
+            fixed key, or a complete run (its checkpoint at ``total_timesteps`` and its ``report.json`` written)
+            without a larger ``total_timesteps``.
     """
     d = Path(run_dir)
     if "\x00" in str(run_dir) or not d.is_dir():
@@ -91,7 +92,7 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
     fixed = [o for o in overrides if o.partition("=")[0].strip().partition(".")[0] in FIXED_ON_RESUME]
     if fixed:
         raise TrainConfigError(f"--resume: {fixed[0]!r} cannot change on resume (the keys "
-                               f"{', '.join(FIXED_ON_RESUME)} place the run or shape its network)")
+                               f"{', '.join(FIXED_ON_RESUME)} place the run, seed it or shape its network)")
     cfg = apply_overrides(cfg, list(overrides))
     cfg["out_dir"], cfg["name"] = str(d.resolve().parent), d.resolve().name
     found = latest_checkpoint(d)
@@ -99,6 +100,10 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
         raise TrainConfigError(f"--resume: {d} has no checkpoint (checkpoints/model_<steps>_steps.zip) to resume "
                                f"from; start the run again")
     path, steps = found
+    if steps >= cfg["total_timesteps"] and (d / "report.json").is_file():
+        raise TrainConfigError(f"--resume: {d} is complete ({steps:,} learner steps, total_timesteps "
+                               f"{cfg['total_timesteps']:,}; report.json written); to train it further, add "
+                               f"--set total_timesteps=N with N above {steps:,}")
     curve: list = []
     if (d / "learning_curve.json").is_file():
         pts = _read_json(d / "learning_curve.json")
@@ -112,3 +117,28 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
                 and all(isinstance(k, str) and isinstance(v, (int, float)) for k, v in ws["stage_seconds"].items())):
             resume["warm_start"] = {"pretrain": ws["pretrain"], "stage_seconds": ws["stage_seconds"]}
     return cfg, resume
+
+
+#: what a finished or interrupted run leaves in its folder that a new run of the same name must not mix with
+EARLIER_RUN_FILES = ("report.json", "learning_curve.json", "learning_curve.png", "final_model.zip", WARM_START_FILE)
+
+
+def clear_earlier_run(run_dir: Path) -> list[str]:
+    """Remove an earlier run's outputs from ``run_dir`` before a new run (not a resumed one) starts there:
+    its checkpoints (``--resume`` would continue the newest of them), report, learning curve and models.
+
+    Returns the names removed (``"checkpoints/model_<steps>_steps.zip"`` for each checkpoint), sorted;
+    ``[]`` for a new folder.  Other files (TensorBoard logs, the user's own) stay.
+    """
+    gone = []
+    for name in EARLIER_RUN_FILES:
+        if (run_dir / name).is_file():
+            (run_dir / name).unlink()
+            gone.append(name)
+    ckpts = run_dir / "checkpoints"
+    if ckpts.is_dir():
+        for p in ckpts.iterdir():
+            if p.is_file() and _CKPT.fullmatch(p.name):
+                p.unlink()
+                gone.append(f"checkpoints/{p.name}")
+    return sorted(gone)

@@ -56,7 +56,7 @@ from training.config import (
     run_dir,
 )
 from training.progress import StageLog, format_summary, interrupted_message, plot_curve
-from training.resume import WARM_START_FILE
+from training.resume import WARM_START_FILE, clear_earlier_run
 
 QUICK_CONFIG = CONFIG_DIR / "quick.toml"
 # the keys that set a run's budget: ``--quick --config FILE`` takes these from quick.toml, the rest from FILE
@@ -274,7 +274,8 @@ def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: int 
 
         def evaluate(self) -> None:
             path = run_dir / "eval_model.zip"
-            self.model.save(path)
+            with guard.deferred():  # torch's zip writer fails, not stops, when a signal cuts it
+                self.model.save(path)
             point: dict[str, Any] = {"step": int(self.num_timesteps)}
             for opp in eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"]):  # one-seat: "alone"
                 s = evaluate_against(cfg["env_id"], f"ppo:{path}", opp, cfg["eval_games"], seed=cfg["seed"] + 10**6,
@@ -424,6 +425,10 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     torch.set_num_threads(cfg["torch_threads"])
     run_dir = Path(cfg["out_dir"]) / cfg["name"]
     run_dir.mkdir(parents=True, exist_ok=True)
+    earlier = [] if resume else clear_earlier_run(run_dir)
+    if earlier:
+        print(f"note: {run_dir} held an earlier run; its {len(earlier)} output file(s) (report, checkpoints, "
+              f"models) are replaced by this run's (--set name=NEW keeps them)", file=sys.stderr, flush=True)
     (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
     t_start = time.perf_counter()
     start = int(resume["steps"]) if resume else 0
@@ -460,8 +465,6 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
                 {"pretrain": pretrain_info, "stage_seconds": dict(stages.seconds)}, indent=2))
         elif resume and resume.get("warm_start"):
             pretrain_info = resume["warm_start"]["pretrain"]
-        elif not resume:  # a new run without a warm start in a reused folder: not an earlier run's record
-            (run_dir / WARM_START_FILE).unlink(missing_ok=True)
         cbs, evaluator = _callbacks(cfg, run_dir, curve, executor, start, track, guard)
         labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])  # one-seat: ["alone"]
         against = _against(labels)
@@ -479,7 +482,8 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
         t_train = max(time.perf_counter() - t0, 1e-9)
         opp_steps = int(sum(vec.get_attr("opponent_steps")))
         final_path = run_dir / "final_model.zip"
-        model.save(final_path)
+        with (guard or SignalGuard(())).deferred():
+            model.save(final_path)
         if cfg["eval_every"] > 0 and (not curve or model.num_timesteps - curve[-1]["step"]
                                       >= cfg["n_steps"] * cfg["n_envs"]):  # a last point unless one is recent
             evaluator.evaluate()

@@ -133,15 +133,18 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
     without a baseline fails here; without it the network is chosen when the agent is bound to its env.
 
     Raises:
-        AgentSpecError: unknown agent kind, malformed options, a number outside its range (the message names
+        AgentSpecError: a spec that is not a string, unknown agent kind, malformed options, a number outside its range (the message names
             the range; the bounds are :class:`MCTSAgent`'s), or a path that cannot be looked at.
         FileNotFoundError: ``ppo:PATH`` / ``rllib:PATH`` with no such model or checkpoint.
         monolith_envs.agents.model_files.ModelFileError: a model file that cannot be loaded (``ModelTrustError``: not without
             running code from it).
         NoBaselineError: ``baseline`` for an env id (or ``env_config``) without a shipped baseline; the
             message names the configs that have one.
-        AgentError: ``baseline`` without torch installed.
+        AgentError: ``baseline`` without torch installed; ``ppo:PATH`` with ``env_config`` whose model takes
+            other observation or action sizes than that game and config.
     """
+    if not isinstance(spec, str):
+        raise AgentSpecError(f"an agent spec is a string, got {type(spec).__name__} {_show(spec)}; accepted: {_FORMS}")
     kind, _, rest = spec.strip().partition(":")
     kind = kind.lower()
     if kind in ("baseline", "baseline+search"):
@@ -168,7 +171,13 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
     if kind in ("ppo", "rllib") and rest:
         try:
             if kind == "ppo":
-                return MaskablePPOAgent(rest, name=f"ppo:{rest}")
+                agent = MaskablePPOAgent(rest, name=f"ppo:{rest}")
+                if env_config is not None:  # a model of another game or config fails here, not at its first move
+                    from monolith_envs import make_game
+
+                    game = make_game(env_id, **env_config)
+                    agent.check_fits(game.obs_spec.size, game.layout.n, f"{env_id} {env_config}")
+                return agent
             from .rllib_agent import RLlibAgent
 
             return RLlibAgent(rest, name=f"rllib:{rest}")

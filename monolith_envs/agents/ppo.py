@@ -290,9 +290,30 @@ class MaskablePPOAgent(BaseAgent):
         self.deterministic = deterministic
         self.name = name
 
+    def sizes(self) -> tuple[int, int] | None:
+        """``(observation values, actions)`` the model takes, or None when its spaces do not say."""
+        obs_space = getattr(self.model, "observation_space", None)
+        act_space = getattr(self.model, "action_space", None)
+        shape, n = getattr(obs_space, "shape", None), getattr(act_space, "n", None)
+        if not shape or n is None:
+            return None
+        return int(np.prod(shape)), int(n)
+
+    def check_fits(self, obs_size: int, n_actions: int, what: str) -> None:
+        """Raise :class:`AgentError` unless the model takes ``obs_size`` observation values and ``n_actions``
+        actions (``what`` names the game and config in the message)."""
+        sizes = self.sizes()
+        if sizes is not None and sizes != (obs_size, n_actions):
+            raise AgentError(f"{self.name}: the model takes {sizes[0]} observation values and {sizes[1]} actions, "
+                             f"but {what} has {obs_size} and {n_actions}: it was trained on another game or "
+                             "config (num_players, mode, modules)")
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray | None, rng: np.random.Generator) -> int:
         if action_mask is None:
             raise AgentError("MaskablePPOAgent.act needs the action mask")
+        sizes = self.sizes()
+        if sizes is not None and (np.size(observation), np.size(action_mask)) != sizes:
+            self.check_fits(int(np.size(observation)), int(np.size(action_mask)), "this env")
         mask = np.asarray(action_mask).astype(bool)
         if not mask.any():
             raise AgentError("the action mask has no legal action")

@@ -140,7 +140,7 @@ def validate_config(
 
 def parse_value(text: str) -> Any:
     """A command-line value as TOML reads it (``4`` int, ``true`` bool, ``"a"`` / ``[1, 2]``), or the bare
-    text as a string when it is not a TOML value (``teams``).
+    text as a string when it is not a TOML value (``teams``).  Python's ``True`` / ``False`` are booleans too.
 
     Raises:
         ConfigError: a value nested more than 32 brackets deep (a config value is at most 2 deep).
@@ -149,6 +149,8 @@ def parse_value(text: str) -> Any:
 
     if text.count("[") + text.count("{") > 32:
         raise ConfigError(f"a setting's value is nested more than 32 brackets deep: {text[:40]!r}...")
+    if text in ("True", "False"):  # what the error of a boolean key says (and Python writes)
+        return text == "True"
     try:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:

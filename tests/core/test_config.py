@@ -17,3 +17,13 @@ def test_a_log_path_with_a_nul_byte_is_a_log_error():
 
     with pytest.raises(LogError, match="NUL byte"):
         load_log("runs/a\x00b.json")
+
+
+def test_booleans_on_the_command_line_read_as_toml_and_as_python_writes_them():
+    from monolith_envs.core.config import parse_settings
+    from training.config import apply_overrides, load_config
+
+    got = parse_settings(["a=True", "b=False", "c=true", "d=false", "e=TRUE", "f=Trueish"])
+    assert got == {"a": True, "b": False, "c": True, "d": False, "e": "TRUE", "f": "Trueish"}
+    assert apply_overrides(load_config(None), ["progress_bar=False"])["progress_bar"] is False
+    assert apply_overrides(load_config(None), ["progress_bar=True"])["progress_bar"] is True
