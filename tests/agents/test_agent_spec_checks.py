@@ -7,21 +7,8 @@ import numpy as np
 import pytest
 
 import monolith_envs
-from agents import AgentError, AgentSpecError, RandomAgent, make_agent
+from agents import AgentError, AgentSpecError, make_agent
 from tests.toy_game import ENV_ID
-
-
-@pytest.fixture(scope="module")
-def toy_model(tmp_path_factory):
-    from sb3_contrib import MaskablePPO
-
-    from training.wrapper import SingleAgentEnv
-
-    model = MaskablePPO("MlpPolicy", SingleAgentEnv(ENV_ID, [RandomAgent()]), n_steps=32, batch_size=32,
-                        policy_kwargs={"net_arch": [8]}, seed=0, device="cpu")
-    path = tmp_path_factory.mktemp("model") / "toy.zip"
-    model.save(path)
-    return path
 
 
 def _sizes(env_id, **config):

@@ -10,7 +10,6 @@ import zipfile
 
 import pytest
 
-from agents import RandomAgent
 from agents.model_files import ModelFileError, ModelTrustError
 from agents.ppo import MAX_ENTRY_BYTES, load_maskable_ppo
 from tests.toy_game import ENV_ID
@@ -24,19 +23,6 @@ class _WritesFile:
         import pathlib
 
         return (pathlib.Path.write_text, (pathlib.Path(self.target), "owned"))
-
-
-@pytest.fixture(scope="module")
-def toy_model(tmp_path_factory):
-    from sb3_contrib import MaskablePPO
-
-    from training.wrapper import SingleAgentEnv
-
-    model = MaskablePPO("MlpPolicy", SingleAgentEnv(ENV_ID, [RandomAgent()]), n_steps=32, batch_size=32,
-                        policy_kwargs={"net_arch": [8]}, seed=0, device="cpu")
-    path = tmp_path_factory.mktemp("model") / "toy.zip"
-    model.save(path)
-    return path
 
 
 def _rewrite(src, dst, entry, blob=None, data_edit=None):
