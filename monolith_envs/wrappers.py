@@ -106,9 +106,10 @@ class SingleAgentEnv(gym.Env):
         seat: ``"rotate"`` (default: seat = (first seat + episode index) mod players; the first seat is 0, or
             drawn by ``reset(seed=...)``), ``"random"``, or a fixed seat int.
         seed: seeds the episode seeds, seat draws and the opponents' generators.
-        shaping: ``value_fn(game, state) -> float[num_players]`` for potential-based shaping, or ``None``.
-        shaping_coef: scale of the potential (reward units per unit of value).
-        shaping_gamma: the learner's discount factor (must match the algorithm's ``gamma``).
+        shaping: ``value_fn(game, state) -> float[num_players]`` for potential-based shaping, ``"heuristic"``
+            (the game's heuristic value function), or ``None`` / ``"none"``.
+        shaping_coef: scale of the potential (reward units per unit of value), from -1e6 to 1e6.
+        shaping_gamma: the learner's discount factor (must match the algorithm's ``gamma``), from 0 to 1.
         render_mode: ``None``, ``"ansi"`` (``render()`` returns the text), ``"human"`` (prints it after every
             ``reset`` and ``step``) or ``"rgb_array"`` (``uint8[H, W, 3]``).
         mask_in: ``"info"`` (default): the observation is the game's ``Box(float32[obs_size])`` and the mask
@@ -201,9 +202,9 @@ class SingleAgentEnv(gym.Env):
         self._mask = np.zeros(self.game.layout.n, np.int8)
         self.opponent_steps = 0
         self._last_obs: np.ndarray | None = None
-        self._shaping = shaping
-        self._shaping_coef = float(shaping_coef)
-        self._shaping_gamma = float(shaping_gamma)
+        self._shaping = _shaping_fn(env_id, shaping)
+        self._shaping_coef = _finite("shaping_coef", shaping_coef, -1e6, 1e6)
+        self._shaping_gamma = _finite("shaping_gamma", shaping_gamma, 0.0, 1.0)
         self._phi = 0.0
 
     # ------------------------------------------------------------------ gym API
@@ -259,6 +260,8 @@ class SingleAgentEnv(gym.Env):
         summed over every AEC step since its previous decision.
         """
         aec = self.aec
+        if getattr(aec, "agent_selection", None) is None:
+            raise gym.error.ResetNeeded(f"{self.env_id}: step() before reset(); call reset() first")
         me = aec.possible_agents[self.learner]
         if aec.agent_selection != me or aec.terminations[me] or aec.truncations[me]:
             raise RuntimeError("step() called when the learner is not to act; call reset()")
@@ -359,3 +362,32 @@ class SingleAgentEnv(gym.Env):
 
     def _info(self) -> dict:
         return {"seat": self.learner, "action_mask": self._mask}
+
+
+def _shaping_fn(env_id: str, shaping: Any) -> Callable[[Any, Any], Any] | None:
+    """The ``shaping`` argument of :class:`SingleAgentEnv` as a value function or None.
+
+    Raises:
+        ConfigError: anything but None, ``"none"``, ``"heuristic"`` or a callable.
+    """
+    if shaping is None or (isinstance(shaping, str) and shaping == "none"):
+        return None
+    if isinstance(shaping, str) and shaping == "heuristic":
+        from monolith_envs.agents.heuristics import value_fn_for
+
+        return value_fn_for(env_id)
+    if callable(shaping):
+        return shaping
+    raise ConfigError(f"{env_id}: shaping must be None, 'none', 'heuristic' or a value_fn(game, state) -> "
+                      f"float[num_players], got {shaping!r:.80}")
+
+
+def _finite(name: str, value: Any, lo: float, hi: float) -> float:
+    """``value`` as a float in ``lo .. hi``; a :class:`ConfigError` naming ``name`` otherwise."""
+    import math
+    import numbers
+
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(float(value)) \
+            and lo <= float(value) <= hi:
+        return float(value)
+    raise ConfigError(f"{name} must be a number from {lo:g} to {hi:g}, got {value!r:.80}")
