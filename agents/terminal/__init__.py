@@ -62,6 +62,12 @@ class QuitGame(Exception):
     """The person ended the game (``quit``, Ctrl-D or Ctrl-C)."""
 
 
+def _own_number(label: str) -> int | None:
+    """The number an option's label gives its thing (``hex 14`` -> 14), or None."""
+    m = _OWN_NUMBER.match(label)
+    return int(m.group(1)) if m else None
+
+
 def wrap(text: str, width: int = WIDTH, indent: str = "    ") -> str:
     """Every line of ``text`` wrapped to ``width`` columns (continuations indented by ``indent``)."""
     out = []
@@ -274,7 +280,10 @@ class StagedEntry:
                 elif self._finished is not None:
                     return self._finished
                 continue
-            lines = [f"choose the {title}:"] + [f"  {i + 1:>2}) {label}" for i, (_, label) in enumerate(opts)]
+            # labels that carry numbers of their own (hex 14 as option 12): say which number chooses
+            by_place = any(_own_number(label) not in (None, i) for i, (_, label) in enumerate(opts, 1))
+            head = f"choose the {title}" + (" by the option number on the left:" if by_place else ":")
+            lines = [head] + [f"  {i + 1:>2}) {label}" for i, (_, label) in enumerate(opts)]
             self.output_fn(self._columns(lines))
             text = self._ask(title)
             if text is None:
@@ -407,13 +416,9 @@ class StagedEntry:
     def _number_note(self, k: int, opts: list[tuple[Any, str]]) -> None:
         """A typed number is a place in the list; when another option carries that number itself (``hex 14``
         as option 12, rotation ``1 E`` as option 2) say which one was taken and where the other one is."""
-        def own(label: str) -> int | None:
-            m = _OWN_NUMBER.match(label)
-            return int(m.group(1)) if m else None
-
-        if own(opts[k - 1][1]) == k:
+        if _own_number(opts[k - 1][1]) == k:
             return
-        other = [j for j, (_v, label) in enumerate(opts, 1) if own(label) == k]
+        other = [j for j, (_v, label) in enumerate(opts, 1) if _own_number(label) == k]
         if other:
             j = other[0]
             self.output_fn(wrap(f"note: {k} is option {k}, {opts[k - 1][1]}; {opts[j - 1][1]} is option {j} "

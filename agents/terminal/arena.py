@@ -25,7 +25,7 @@ empty, else hh:<seat><tile>/<facing>: <seat> 0-3, <tile> a short name (the
 W NW). Then: +k wounds, N netted, Pk poison markers, M Net-order marker,
 E entrenched, S<k> Monolith segment k (S<k>@p: seat p's, under another tile).
 Each seat: HP (teams: the team's pool), deck and discard sizes; your hand by
-slot (* = drawn this turn).
+slot (* = drawn this turn; a menu's numbers are its own, not the slots).
 """
 
 _STAGES = {"slot": "tile", "hex": "hex", "rot": "rotation", "facing": "facing", "local": "tile type",
@@ -113,9 +113,9 @@ class ArenaPieces(Pieces):
                 head += ", eliminated"
             lines.append(head)
             if p == viewer or viewer is None:
-                hand = [f"{k + 1}) {tb.name_of[state.itype[i]]}{'*' * bool(state.fresh[p][k])}"
+                hand = [f"[slot {k + 1}: {tb.name_of[state.itype[i]]}{'*' * bool(state.fresh[p][k])}]"
                         for k, i in enumerate(state.hand[p]) if i >= 0]
-                lines.append(wrap("    hand: " + ("  ".join(hand) or "empty"), WIDTH, "          "))
+                lines.extend(_pack("    hand: ", hand or ["empty"], WIDTH))
         sub = Sub(state.sub_phase).name if state.sub_phase in Sub._value2member_map_ else str(state.sub_phase)
         status = f"turn of P{state.turn_seat}; {sub.lower().replace('_', ' ')}"
         if state.last_round:
@@ -255,3 +255,17 @@ class ArenaPieces(Pieces):
 
 
 PIECES = ArenaPieces()
+
+
+def _pack(lead: str, items: list[str], width: int) -> list[str]:
+    """``items`` after ``lead``, two spaces apart, on lines of at most ``width`` columns; an item is never
+    split (continuation lines are indented under the first item)."""
+    lines, cur = [], lead
+    for it in items:
+        if cur.strip() and cur != lead and len(cur) + 2 + len(it) > width:
+            lines.append(cur)
+            cur = " " * len(lead) + it
+        else:
+            cur += ("  " if cur != lead and cur.strip() else "") + it
+    lines.append(cur)
+    return lines

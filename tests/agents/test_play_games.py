@@ -49,7 +49,7 @@ def test_scripted_strategy_game_narrates_dice_resolution_and_rounds():
     assert "P1 casts Nudge" in text and "P1 blocks socket 32" in text
     assert "what the cards do:\n 1 SR1: highest unique: take primus; each here: gain vp 1" in text
     assert "P0's turn: 1 placement(s) left (placing a die is compulsory while one fits)" in text
-    assert "choose the socket:\n   1) socket 00: 1 SR1 Primus Rune, needs A" in text
+    assert "choose the socket by the option number on the left:\n   1) socket 00: 1 SR1 Primus Rune, needs A" in text
     assert "  game over after round 5: P1 wins; VP 4 14" in text
     assert out[-1] == "game over after 74 decisions: you lose (returns [-1.0, 1.0])"
 
@@ -162,3 +162,13 @@ def test_help_shows_only_meaningful_defaults(capsys):
     assert "(default: None)" not in text and "(default: [])" not in text
     assert "--seat SEAT your seat number, or 'random' (default: 0)" in text
     assert "--seed SEED match seed (default: random) --set" in text
+
+
+def test_arena_hand_names_its_slots_and_a_menu_of_numbered_things_says_which_number_chooses():
+    _res, text, _out = _play(["monolith_arena_v0", "--opponents", "random", "--seed", "0"])
+    assert "    hand: [slot 1: Rune of Reinforcement*]  [slot 2: Push Back*]\n          [slot 3: Rune of " \
+           "Regeneration*]" in text  # a slot is never split across lines
+    assert not re.search(r"hand: .*\b\d\) ", text)  # no "2) Morlock" that reads like a menu entry
+    assert "choose the hex by the option number on the left:\n   1) hex 00 (empty)" in text
+    # a menu whose options carry no numbers of their own keeps the short heading
+    assert "choose the action:\n   1) discard a tile" in text
