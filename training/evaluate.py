@@ -406,8 +406,11 @@ def evaluate_against(env_id: str, spec: str, opponent: str, games: int, seed: in
     return run_pairing(env_id, spec, opponent, games, seed, env_config, **kw).summary()
 
 
-def format_table(specs: Sequence[str], pairs: Sequence[PairResult], ratings: dict) -> str:
-    """Cross-play table: row agent's win rate [95% CI] against the column agent, then the ratings."""
+def format_table(specs: Sequence[str], pairs: Sequence[PairResult], ratings: dict, opponents: int = 1) -> str:
+    """Cross-play table: row agent's win rate [95% CI] against the column agent, then the ratings.
+
+    ``opponents``: how many copies of the column agent face the row agent's one seat (free-for-all games
+    of 3-4 seats); the heading then says that a win is a first place."""
     cell: dict[tuple[str, str], str] = {}
     played = {(p.a, p.b) for p in pairs}
     for p in pairs:
@@ -419,7 +422,10 @@ def format_table(specs: Sequence[str], pairs: Sequence[PairResult], ratings: dic
             cell[(p.b, p.a)] = f"{p.losses / n:5.1%} [{lo2:.1%}-{hi2:.1%}]"
     w0 = max(8, max(len(s) for s in specs))
     w = 22
-    lines = ["win rate of row vs column [95% Wilson CI] (draws count as non-wins)",
+    head = ("win rate of row vs column [95% Wilson CI] (draws count as non-wins)" if opponents <= 1 else
+            f"first places of row, at one seat (rotating) against {opponents} copies of column [95% Wilson CI] "
+            "(a shared first place counts as a non-win)")
+    lines = [head,
              " " * w0 + " | " + " | ".join(s[:w].ljust(w) for s in specs)]
     for r in specs:
         row = [cell.get((r, c), "-" if r == c else "").ljust(w) for c in specs]
@@ -523,7 +529,9 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         ap.error(f"--agents: {len(specs):,} specs; at most {MAX_AGENTS} (every pair of them plays --games matches)")
     try:  # fail fast on a bad env id, game config or agent spec
         env_config = game_settings(args.set)
-        solo = monolith_envs.make(args.env, **env_config).unwrapped.game.num_players == 1
+        game = monolith_envs.make(args.env, **env_config).unwrapped.game
+        solo = game.num_players == 1
+        ffa_opponents = game.num_players - 1 if max(len(t) for t in game.teams) == 1 else 1
         for s in specs:
             make_agent(s, args.env, env_config)
     except (monolith_envs.MonolithEnvError, ValueError, FileNotFoundError, AgentError) as e:
@@ -543,7 +551,7 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         ap.error(str(e))
     res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
                          progress=True, record_dir=args.record_dir)
-    print(format_solo_table(res["solo"]) if solo else format_table(specs, res["pairs"], res["ratings"]))
+    print(format_solo_table(res["solo"]) if solo else format_table(specs, res["pairs"], res["ratings"], ffa_opponents))
     out = {
         "env_id": args.env, "env_config": env_config, "agents": specs, "games_per_pair": args.games,
         "seed": args.seed, "pairs": [p.summary() for p in res["pairs"]], "ratings": res["ratings"],

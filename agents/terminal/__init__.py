@@ -62,6 +62,10 @@ class QuitGame(Exception):
     """The person ended the game (``quit``, Ctrl-D or Ctrl-C)."""
 
 
+#: the longest line read as an answer (a longer one is refused without being echoed)
+MAX_ANSWER = 200
+
+
 def _own_number(label: str) -> int | None:
     """The number an option's label gives its thing (``hex 14`` -> 14), or None."""
     m = _OWN_NUMBER.match(label)
@@ -347,6 +351,10 @@ class StagedEntry:
             text = self.input_fn(f"player_{self.seat} {title}> ").strip()
         except (EOFError, KeyboardInterrupt):
             raise QuitGame from None
+        if len(text) > MAX_ANSWER:  # not echoed back: a pasted page would flood the terminal
+            self.output_fn(f"that line has {len(text):,} characters; an answer is an option's number or name "
+                           "(help lists the commands)")
+            return None
         low = text.lower()
         if low in ("quit", "exit", "q"):
             raise QuitGame

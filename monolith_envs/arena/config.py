@@ -44,7 +44,8 @@ CONFIG_KEYS: tuple[ConfigKey, ...] = (
 def _cross(cfg: dict) -> None:
     n, mode = cfg["num_players"], cfg["mode"]
     if mode == "duel" and n != 2:
-        raise ConfigError(f"{ENV_ID}: mode='duel' needs num_players=2, got {n}")
+        raise ConfigError(f"{ENV_ID}: mode='duel' (the default) needs num_players=2, got {n}; with {n} players "
+                          f"set mode='ffa'" + (" or 'teams'" if n == 4 else "") + " as well")
     if mode == "ffa" and n not in (3, 4):
         raise ConfigError(f"{ENV_ID}: mode='ffa' needs num_players 3 or 4, got {n}")
     if mode == "teams" and n != 4:

@@ -100,7 +100,7 @@ def test_strategy_staged_entry_says_why_a_socket_is_illegal_and_commands_work():
     env = _strategy_turn()
     s = env.game_state
     assert s.pool[0][0] >= 1 and s.sock_seat[0] < 0  # a die showing 1; socket 00 (SR1, needs A) is empty
-    entry, out, inp = _entry(env, STRATEGY, ["help", "legend", "board", "99", "bogus", "#9999", "place",
+    entry, out, inp = _entry(env, STRATEGY, ["help", "legend", "board", "99", "bogus", "#9999", "x" * 5000, "place",
                                              "die showing 1", "socket 03", "socket 05", "back", "back", "back",
                                              "quit"])
     with pytest.raises(QuitGame):
@@ -116,7 +116,9 @@ def test_strategy_staged_entry_says_why_a_socket_is_illegal_and_commands_work():
     assert ("socket 05: 2 SR2 Gem Rune, needs 2 is not a legal socket for this move: it needs a die showing 2, "
             "and yours shows 1") in text
     assert "nothing to undo" in text
-    assert [p.split("> ")[0] for p in inp.prompts][6:9] == ["player_0 action", "player_0 die", "player_0 socket"]
+    assert "that line has 5,000 characters; an answer is an option's number or name" in text
+    assert "x" * 201 not in text  # not echoed
+    assert [p.split("> ")[0] for p in inp.prompts][7:10] == ["player_0 action", "player_0 die", "player_0 socket"]
     entry, out, _ = _entry(env, STRATEGY, ["place", "die showing 1", "socket 00"])
     assert entry.read() == env.game.layout.index("place", 0, 0)
 

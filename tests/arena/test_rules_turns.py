@@ -38,6 +38,14 @@ def test_config_errors(bad):
         ArenaGame(bad)
 
 
+@pytest.mark.parametrize("n, hint", [(3, "with 3 players set mode='ffa' as well"),
+                                     (4, "with 4 players set mode='ffa' or 'teams' as well")])
+def test_more_players_without_a_mode_says_which_mode_to_set(n, hint):
+    with pytest.raises(ConfigError) as ei:
+        ArenaGame({"num_players": n})
+    assert f"mode='duel' (the default) needs num_players=2, got {n}; {hint}" in str(ei.value)
+
+
 def test_g1_opening_turns():
     g = ArenaGame({"factions": [DE, HF]})
     s = g.initial_state(np.random.default_rng(0))

@@ -159,7 +159,8 @@ def test_a_tournament_of_three_or_more_sides_plays_each_pair_in_both_orders():
     assert [(p.a, p.b) for p in res["pairs"]] == [("random", "heuristic"), ("heuristic", "random")]
     assert [p.games for p in res["pairs"]] == [3, 3]
     assert [p.seats for p in res["pairs"]] == [[0, 1, 2], [0, 1, 2]]  # the single agent's seat rotates
-    table = evaluate.format_table(["random", "heuristic"], res["pairs"], res["ratings"])
+    table = evaluate.format_table(["random", "heuristic"], res["pairs"], res["ratings"], opponents=2)
+    assert table.splitlines()[0].startswith("first places of row, at one seat (rotating) against 2 copies of column")
     rows = {line.split("|")[0].strip(): [c.strip() for c in line.split("|")[1:]] for line in table.splitlines()[2:4]}
     first = {(p.a, p.b): p.wins for p in res["pairs"]}
     assert rows["random"][1].startswith(f"{first[('random', 'heuristic')] / 3:5.1%}".strip())
