@@ -349,7 +349,15 @@ class SingleAgentEnv(gym.Env):
         """Shaping potential of the current state for the learner (0 without shaping or once done)."""
         if self._shaping is None or done:
             return 0.0
-        return self._shaping_coef * float(self._shaping(self.game, self.aec.game_state)[self.learner])
+        raw = self._shaping(self.game, self.aec.game_state)
+        try:
+            values = np.asarray(raw, dtype=np.float64)
+        except (TypeError, ValueError):
+            values = None
+        if values is None or values.shape != (self.num_players,) or not np.isfinite(values).all():
+            raise ValueError(f"{self.env_id}: the shaping function must return {self.num_players} finite numbers "
+                             f"(one value per seat), got {raw!r:.120}")
+        return self._shaping_coef * float(values[self.learner])
 
     def _obs(self) -> np.ndarray | dict[str, np.ndarray]:
         if self._last_obs is not None:

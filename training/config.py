@@ -306,6 +306,9 @@ def check_config(cfg: Mapping[str, Any]) -> None:
     if isinstance(seat, int) and not 0 <= seat < game.num_players:
         raise TrainConfigError(f"config key 'seat': {cfg['env_id']} with this env_config has {game.num_players} "
                                f"seat(s); use 0 to {game.num_players - 1}, 'rotate' or 'random', got {seat}")
+    if game.num_players > 1 and not cfg["eval_opponents"]:
+        raise TrainConfigError("config key 'eval_opponents': empty; the evaluations need at least one opponent "
+                               "agent spec, e.g. ['random', 'heuristic']")
     specs = [("eval_opponents", s) for s in cfg["eval_opponents"]]
     if cfg["pretrain_samples"] > 0:
         specs += [("pretrain_teacher", cfg["pretrain_teacher"])]

@@ -17,7 +17,7 @@ from typing import Any
 
 from training.config import TrainConfigError, apply_overrides, validate
 
-__all__ = ["FIXED_ON_RESUME", "WARM_START_FILE", "clear_earlier_run", "latest_checkpoint", "load_run"]
+__all__ = ["FIXED_ON_RESUME", "WARM_START_FILE", "EARLIER_RUN_DIR", "move_earlier_run", "latest_checkpoint", "load_run"]
 
 #: keys a resumed run cannot change: they place the run or shape the network of the checkpoint
 FIXED_ON_RESUME = ("name", "out_dir", "seed", "env_id", "env_config", "features", "net_arch", "row_dim", "features_dim",
@@ -89,17 +89,24 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
     if not isinstance(raw, dict):
         raise TrainConfigError(f"--resume: {d / 'config.json'} is not a JSON object")
     cfg = validate(raw)
-    fixed = [o for o in overrides if o.partition("=")[0].strip().partition(".")[0] in FIXED_ON_RESUME]
-    if fixed:
-        raise TrainConfigError(f"--resume: {fixed[0]!r} cannot change on resume (the keys "
+    new = apply_overrides(cfg, list(overrides))
+    changed = [o for o in overrides if (k := o.partition("=")[0].strip().partition(".")[0]) in FIXED_ON_RESUME
+               and new.get(k) != cfg.get(k)]  # giving a fixed key its own value is fine
+    if changed:
+        raise TrainConfigError(f"--resume: {changed[0]!r} cannot change on resume (the keys "
                                f"{', '.join(FIXED_ON_RESUME)} place the run, seed it or shape its network)")
-    cfg = apply_overrides(cfg, list(overrides))
+    cfg = new
     cfg["out_dir"], cfg["name"] = str(d.resolve().parent), d.resolve().name
     found = latest_checkpoint(d)
     if found is None:
         raise TrainConfigError(f"--resume: {d} has no checkpoint (checkpoints/model_<steps>_steps.zip) to resume "
                                f"from; start the run again")
     path, steps = found
+    per_update = cfg["n_steps"] * cfg["n_envs"]  # PPO's whole rollouts: a run ends at the total rounded up to them
+    if steps > -(-cfg["total_timesteps"] // per_update) * per_update:
+        raise TrainConfigError(f"--resume: total_timesteps {cfg['total_timesteps']:,} is below the {steps:,} learner "
+                               f"steps of the newest checkpoint ({path.name}); a resumed run only goes on: give at "
+                               f"least {steps:,}")
     if steps >= cfg["total_timesteps"] and (d / "report.json").is_file():
         raise TrainConfigError(f"--resume: {d} is complete ({steps:,} learner steps, total_timesteps "
                                f"{cfg['total_timesteps']:,}; report.json written); to train it further, add "
@@ -120,25 +127,32 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
 
 
 #: what a finished or interrupted run leaves in its folder that a new run of the same name must not mix with
-EARLIER_RUN_FILES = ("report.json", "learning_curve.json", "learning_curve.png", "final_model.zip", WARM_START_FILE)
+EARLIER_RUN_FILES = ("report.json", "learning_curve.json", "learning_curve.png", "final_model.zip", "eval_model.zip",
+                     WARM_START_FILE, "tb")
+#: where :func:`move_earlier_run` keeps them, inside the run folder
+EARLIER_RUN_DIR = "earlier_run"
 
 
-def clear_earlier_run(run_dir: Path) -> list[str]:
-    """Remove an earlier run's outputs from ``run_dir`` before a new run (not a resumed one) starts there:
-    its checkpoints (``--resume`` would continue the newest of them), report, learning curve and models.
+def move_earlier_run(run_dir: Path) -> list[str]:
+    """Move an earlier run's outputs in ``run_dir`` into ``run_dir/earlier_run/`` before a new run (not a
+    resumed one) starts there: its checkpoints (``--resume`` would continue the newest of them), report,
+    learning curve, models and TensorBoard logs.  An older ``earlier_run/`` is replaced.
 
-    Returns the names removed (``"checkpoints/model_<steps>_steps.zip"`` for each checkpoint), sorted;
-    ``[]`` for a new folder.  Other files (TensorBoard logs, the user's own) stay.
+    Returns the names moved (``"checkpoints/model_<steps>_steps.zip"`` for each checkpoint), sorted; ``[]``
+    for a new folder.  Other files (the user's own) stay where they are.
     """
-    gone = []
-    for name in EARLIER_RUN_FILES:
-        if (run_dir / name).is_file():
-            (run_dir / name).unlink()
-            gone.append(name)
+    import shutil
+
+    moving = [name for name in EARLIER_RUN_FILES if (run_dir / name).exists()]
     ckpts = run_dir / "checkpoints"
     if ckpts.is_dir():
-        for p in ckpts.iterdir():
-            if p.is_file() and _CKPT.fullmatch(p.name):
-                p.unlink()
-                gone.append(f"checkpoints/{p.name}")
-    return sorted(gone)
+        moving += [f"checkpoints/{p.name}" for p in ckpts.iterdir() if p.is_file() and _CKPT.fullmatch(p.name)]
+    if not moving:
+        return []
+    keep = run_dir / EARLIER_RUN_DIR
+    if keep.is_dir():
+        shutil.rmtree(keep)
+    (keep / "checkpoints").mkdir(parents=True)
+    for name in moving:
+        (run_dir / name).replace(keep / name)
+    return sorted(moving)

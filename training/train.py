@@ -56,7 +56,7 @@ from training.config import (
     run_dir,
 )
 from training.progress import StageLog, format_summary, interrupted_message, plot_curve
-from training.resume import WARM_START_FILE, clear_earlier_run
+from training.resume import EARLIER_RUN_DIR, WARM_START_FILE, move_earlier_run
 
 QUICK_CONFIG = CONFIG_DIR / "quick.toml"
 # the keys that set a run's budget: ``--quick --config FILE`` takes these from quick.toml, the rest from FILE
@@ -425,10 +425,11 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     torch.set_num_threads(cfg["torch_threads"])
     run_dir = Path(cfg["out_dir"]) / cfg["name"]
     run_dir.mkdir(parents=True, exist_ok=True)
-    earlier = [] if resume else clear_earlier_run(run_dir)
+    earlier = [] if resume else move_earlier_run(run_dir)
     if earlier:
-        print(f"note: {run_dir} held an earlier run; its {len(earlier)} output file(s) (report, checkpoints, "
-              f"models) are replaced by this run's (--set name=NEW keeps them)", file=sys.stderr, flush=True)
+        print(f"note: {run_dir} held an earlier run; its {len(earlier)} outputs (report, models, checkpoints, logs) "
+              f"are moved to {run_dir / EARLIER_RUN_DIR} (--set name=NEW starts a run beside it)",
+              file=sys.stderr, flush=True)
     (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
     t_start = time.perf_counter()
     start = int(resume["steps"]) if resume else 0
@@ -484,7 +485,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
         final_path = run_dir / "final_model.zip"
         with (guard or SignalGuard(())).deferred():
             model.save(final_path)
-        if cfg["eval_every"] > 0 and (not curve or model.num_timesteps - curve[-1]["step"]
+        if planned > start and cfg["eval_every"] > 0 and (not curve or model.num_timesteps - curve[-1]["step"]
                                       >= cfg["n_steps"] * cfg["n_envs"]):  # a last point unless one is recent
             evaluator.evaluate()
         vec.close()

@@ -402,6 +402,13 @@ class StagedEntry:
         return f"{self.pieces.option(g, s, fam.name, arg, values[0])} is not a legal {title} for this move: {why}"
 
     def _match(self, text: str, opts: list[tuple[Any, str]], title: str, chosen: list) -> Any | None:
+        if text.isdigit() and len(text) > 1 and text.startswith("0"):  # "05": the board's label of hex 05
+            named = [v for v, label in opts if (m := _OWN_NUMBER.match(label)) and m.group(1) == text]
+            if len(named) == 1:
+                return named[0]
+            self.output_fn(wrap(f"{text} names no {title} here (a number with a leading zero names a hex or socket "
+                                f"as the board labels it; without one it chooses by place, 1-{len(opts)})"))
+            return None
         if text.isdigit():
             k = int(text)
             if 1 <= k <= len(opts):

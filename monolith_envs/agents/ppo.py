@@ -80,9 +80,11 @@ ALLOWED_GLOBALS: frozenset[tuple[str, str]] = frozenset(NUMPY_GLOBALS | {
     ("torch.nn.modules.activation", "GELU"), ("torch.nn.modules.activation", "SiLU"),
     ("torch.nn.modules.activation", "ELU"), ("torch.nn.modules.activation", "LeakyReLU"),
     ("torch.optim.adam", "Adam"),
-    ("training.features", "PieceEncoder"),
+    ("monolith_envs.agents.sb3_features", "PieceEncoder"),
     ("training.aligned", "AlignedMaskablePolicy"), ("training.aligned", "RowAttentionEncoder"),
 })
+#: classes of models saved before they moved into the package, read as their new place (never imported)
+RENAMED_GLOBALS = {("training.features", "PieceEncoder"): ("monolith_envs.agents.sb3_features", "PieceEncoder")}
 #: the entries acting needs; any other entry (schedules, buffers, episode statistics, ...) is only read by
 #: training, and one that the restricted unpickler refuses is replaced by a default instead
 _NEEDED = ("policy_class", "policy_kwargs", "observation_space", "action_space")
@@ -138,7 +140,7 @@ def _safe_objects(path: Path, data: dict) -> dict[str, Any]:
             continue
         try:
             raw = base64.b64decode(str(item[":serialized:"]).encode(), validate=False)
-            out[key] = restricted_loads(raw, ALLOWED_GLOBALS, f"{path}: entry {key!r}")
+            out[key] = restricted_loads(raw, ALLOWED_GLOBALS, f"{path}: entry {key!r}", RENAMED_GLOBALS)
         except (ModelTrustError, ValueError):
             if key not in _NEEDED:
                 out[key] = _training_default(key)

@@ -55,3 +55,48 @@ def test_a_spec_that_is_not_a_string_is_named(spec):
         make_agent(spec, "monolith_arena_v0")
     assert f"an agent spec is a string, got {type(spec).__name__}" in str(ei.value)
     assert "accepted:" in str(ei.value)
+
+
+def test_a_pieces_model_loads_outside_the_repository_also_when_saved_under_the_old_class_path(tmp_path):
+    """The training recipe's PieceEncoder lives in the package: a ``ppo:PATH`` model of it loads in a process
+    where the repository's ``training`` folder is not importable, and a model whose pickle names the class's
+    former place (``training.features.PieceEncoder``) is read as the package's class without importing it."""
+    import base64
+    import json
+    import os
+    import subprocess
+    import sys
+    import zipfile
+
+    from sb3_contrib import MaskablePPO
+
+    from monolith_envs.agents.sb3_features import PieceEncoder
+    from monolith_envs.wrappers import SingleAgentEnv
+    from training.features import piece_layout
+
+    env = SingleAgentEnv("monolith_strategy_v0", ["random"], num_players=2)
+    pieces = piece_layout(monolith_envs.make_game("monolith_strategy_v0", num_players=2).obs_spec)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, device="cpu", seed=0, policy_kwargs={
+        "features_extractor_class": PieceEncoder, "features_extractor_kwargs": {"pieces": pieces, "row_dim": 4,
+                                                                                "features_dim": 16}})
+    new = tmp_path / "new.zip"
+    model.save(new)
+    old = tmp_path / "old.zip"  # the same model as saved before the class moved: pickled by its old name
+    PieceEncoder.__module__ = "training.features"  # training.features.PieceEncoder is this same class
+    try:
+        model.save(old)
+    finally:
+        PieceEncoder.__module__ = "monolith_envs.agents.sb3_features"
+    with zipfile.ZipFile(old) as z:
+        assert b"training.features" in base64.b64decode(json.loads(z.read("data"))["policy_kwargs"][":serialized:"])
+    code = ("import sys, importlib.util, numpy as np\n"
+            "assert importlib.util.find_spec('training') is None, 'training is importable'\n"
+            "from monolith_envs.agents import make_agent\n"
+            "for p in sys.argv[1:]:\n"
+            "    a = make_agent('ppo:' + p, 'monolith_strategy_v0', {'num_players': 2})\n"
+            "    print(type(a.model.policy.features_extractor).__module__, a.sizes())\n")
+    out = subprocess.run([sys.executable, "-c", code, str(new), str(old)], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=120, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    assert out.returncode == 0, out.stderr[-2000:]
+    size = _sizes("monolith_strategy_v0", num_players=2)
+    assert out.stdout.split("\n")[:2] == [f"monolith_envs.agents.sb3_features {size}"] * 2

@@ -174,3 +174,13 @@ def test_arena_hand_names_its_slots_and_a_menu_of_numbered_things_says_which_num
     assert "choose the hex by the option number on the left:\n   1) hex 00 (empty)" in text
     # a menu whose options carry no numbers of their own keeps the short heading
     assert "choose the action:\n   1) discard a tile" in text
+
+
+def test_a_zero_padded_number_names_the_hex_as_the_board_labels_it():
+    out = []
+    main(["monolith_arena_v0", "--opponents", "random", "--seed", "1"], input_fn=scripted(["05", "00", "quit"]),
+         output_fn=out.append)
+    text = "\n".join(out)
+    assert "P0 selects hex 05" in text  # not option 5 (hex 04)
+    assert "00 names no action here (a number with a leading zero names a hex or socket as the board labels" \
+           in " ".join(text.split())

@@ -10,7 +10,7 @@ import zipfile
 import pytest
 
 from training.config import TrainConfigError, load_config
-from training.resume import clear_earlier_run, latest_checkpoint, load_run
+from training.resume import latest_checkpoint, load_run, move_earlier_run
 
 
 def _checkpoint(run, steps):
@@ -31,18 +31,25 @@ def _run(tmp_path, steps=4096, total=4096, report=True):
     return run
 
 
-def test_a_new_run_clears_the_earlier_runs_outputs_and_keeps_other_files(tmp_path):
+def test_a_new_run_moves_the_earlier_runs_outputs_aside_and_keeps_other_files(tmp_path):
     run = _run(tmp_path)
     _checkpoint(run, 2048)
     for name in ("learning_curve.json", "final_model.zip", "warm_start.json", "notes.txt"):
-        (run / name).write_text("x")
+        (run / name).write_text(name)
+    (run / "tb" / "ppo_1").mkdir(parents=True)
     (run / "checkpoints" / "mine.zip").write_text("x")
-    gone = clear_earlier_run(run)
-    assert gone == ["checkpoints/model_2048_steps.zip", "checkpoints/model_4096_steps.zip", "final_model.zip",
-                    "learning_curve.json", "report.json", "warm_start.json"]
-    assert latest_checkpoint(run) is None
+    moved = move_earlier_run(run)
+    assert moved == ["checkpoints/model_2048_steps.zip", "checkpoints/model_4096_steps.zip", "final_model.zip",
+                     "learning_curve.json", "report.json", "tb", "warm_start.json"]
+    assert latest_checkpoint(run) is None and not (run / "tb").exists()
+    kept = run / "earlier_run"
+    assert latest_checkpoint(kept) == (kept / "checkpoints" / "model_4096_steps.zip", 4096)
+    assert (kept / "final_model.zip").read_text() == "final_model.zip" and (kept / "tb" / "ppo_1").is_dir()
     assert (run / "notes.txt").is_file() and (run / "checkpoints" / "mine.zip").is_file()
-    assert clear_earlier_run(run) == [] and clear_earlier_run(tmp_path / "new") == []
+    assert move_earlier_run(run) == [] and move_earlier_run(tmp_path / "new") == []
+    (run / "report.json").write_text("second")  # a third run: the second one's outputs replace the first's
+    assert move_earlier_run(run) == ["report.json"]
+    assert (kept / "report.json").read_text() == "second" and not (kept / "final_model.zip").exists()
 
 
 def test_resume_refuses_a_complete_run_and_says_how_to_train_it_further(tmp_path):
@@ -65,3 +72,36 @@ def test_resume_keeps_the_seed(tmp_path):
     run = _run(tmp_path, steps=2048)
     with pytest.raises(TrainConfigError, match=r"'seed=7' cannot change on resume \(the keys name, out_dir, seed"):
         load_run(run, ["seed=7"])
+    seed = load_config(None)["seed"]
+    assert load_run(run, [f"seed={seed}"])[0]["seed"] == seed  # its own value: fine
+
+
+def test_resume_refuses_a_total_below_the_checkpoint_but_not_the_rounded_up_end(tmp_path):
+    run = _run(tmp_path, steps=6144, total=8192, report=False)
+    with pytest.raises(TrainConfigError) as ei:
+        load_run(run, ["total_timesteps=4000"])
+    assert "total_timesteps 4,000 is below the 6,144 learner steps of the newest checkpoint" in str(ei.value)
+    per = load_config(None)["n_steps"] * load_config(None)["n_envs"]
+    cfg, resume = load_run(run, [f"total_timesteps={6144 - per + 1}"])  # rounds up to 6,144: nothing left but the end
+    assert resume["steps"] == 6144
+
+
+def test_resume_with_only_the_final_evaluation_left_finishes_the_run(tmp_path, capsys):
+    """A run stopped after its last rollout (checkpoint at the end, no report) resumes to its report."""
+    from tests.training.test_interrupt_resume import TINY
+    from training.train import main
+
+    args = [*TINY, "--set", "vec_env=dummy", "--set", "eval_workers=1", "--set", "total_timesteps=128",
+            "--set", "eval_every=100000", "--set", "eval_games=2", "--set", f"out_dir={tmp_path}", "--set", "name=run"]
+    main(args)
+    run = tmp_path / "run"
+    assert latest_checkpoint(run)[1] == 128
+    curve = json.loads((run / "learning_curve.json").read_text())
+    assert [p["step"] for p in curve] == [0, 128]
+    # as if stopped in the last interim evaluation, after the final checkpoint: no last point, no report
+    (run / "learning_curve.json").write_text(json.dumps(curve[:1]))
+    (run / "report.json").unlink()
+    report = main(["--resume", str(run)])
+    assert report["learner_steps"] == 128 and report["resumed_from"]["steps"] == 128
+    assert json.loads((run / "report.json").read_text())["final_eval"]["random"]["games"] == 2
+    capsys.readouterr()

@@ -28,6 +28,7 @@ def no_training(monkeypatch):
     ("seat=9", "config key 'seat': monolith_arena_v0 with this env_config has 2 seat(s); use 0 to 1"),
     ("eval_opponents=['nope']", "config key 'eval_opponents': agent spec 'nope': unknown agent spec 'nope'"),
     ("opponent_mix={nope = 1.0}", "config key 'opponent_mix': agent spec 'nope'"),
+    ("eval_opponents=[]", "config key 'eval_opponents': empty; the evaluations need at least one opponent"),
     ("gamma=2.0", "config key 'gamma': must be a finite number above 0 and up to 1, got 2.0"),
     ("out_dir=/proc/nope", "config key 'out_dir': cannot write the run folder '/proc/nope/"),
     ("name=../escaped", "config key 'name': must be 1 to 100 letters, digits or _ . + = -"),

@@ -46,3 +46,11 @@ def test_heuristic_shaping_is_the_games_value_function():
 def test_step_before_reset_says_reset_first():
     with pytest.raises(gym.error.ResetNeeded, match="step\\(\\) before reset\\(\\); call reset\\(\\) first"):
         SingleAgentEnv(ENV, ["random"]).step(0)
+
+
+@pytest.mark.parametrize("returned", [[float("nan")] * 2, [float("inf"), 0.0], [0.0, 0.0, 0.0], 0.5, [0.1], "ab"])
+def test_a_shaping_function_must_return_one_finite_value_per_seat(returned):
+    env = SingleAgentEnv(ENV, ["random"], shaping=lambda game, state: returned)
+    with pytest.raises(ValueError) as ei:
+        env.reset(seed=0)
+    assert "the shaping function must return 2 finite numbers (one value per seat), got" in str(ei.value)
