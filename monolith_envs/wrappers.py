@@ -173,6 +173,8 @@ class SingleAgentEnv(gym.Env):
         self.aec = monolith_envs.make(env_id, wrapped=False, **self.env_config)
         self.game = self.aec.game
         self.num_players = self.game.num_players
+        if isinstance(seat, np.integer):
+            seat = int(seat)
         if not (seat in ("rotate", "random") or (type(seat) is int and 0 <= seat < self.num_players)):
             raise ConfigError(f"seat must be 'rotate', 'random' or 0..{self.num_players - 1}, got {seat!r}")
         self.seat_mode = seat
@@ -186,6 +188,9 @@ class SingleAgentEnv(gym.Env):
                 raise ValueError(f"{env_id} has {self.num_players} seats: at least one opponent agent is needed, "
                                  "e.g. opponents=['random'] (or 'heuristic', 'mcts:50', agent objects)")
             seats = self.num_players - 1
+            if len(pool) > seats and seats == 0:
+                raise ConfigError(f"{env_id} with 1 player is a solo game: it takes no opponents, got "
+                                  f"{opponents!r:.120}; leave opponents out (or pass [])")
             if len(pool) > seats:
                 # the extra agents would never play: a list is cycled over the opponent seats, not drawn from
                 raise ConfigError(

@@ -87,7 +87,7 @@ def test_more_opponents_than_opponent_seats_is_refused():
         SingleAgentEnv("monolith_arena_v0", ["heuristic", "random"])
     with pytest.raises(ConfigError, match=r"has 1 opponent seat\(s\), got 2 opponents"):
         gym.make(ARENA, opponents=["random", "random"])
-    with pytest.raises(ConfigError, match=r"1 player\(s\) has 0 opponent seat\(s\), got 1 opponents"):
+    with pytest.raises(ConfigError, match=r"with 1 player is a solo game: it takes no opponents"):
         SingleAgentEnv("monolith_strategy_v0", ["random"], {"num_players": 1})
     env = SingleAgentEnv("monolith_arena_v0", ["random", "heuristic"], {"num_players": 3, "mode": "ffa"})
     assert env.num_players == 3  # as many as the seats: fine

@@ -54,3 +54,11 @@ def test_a_shaping_function_must_return_one_finite_value_per_seat(returned):
     with pytest.raises(ValueError) as ei:
         env.reset(seed=0)
     assert "the shaping function must return 2 finite numbers (one value per seat), got" in str(ei.value)
+
+
+def test_a_solo_game_given_opponents_says_it_is_solo_and_a_numpy_seat_is_a_seat():
+    with pytest.raises(ConfigError, match="with 1 player is a solo game: it takes no opponents, got \\['random'\\]"):
+        SingleAgentEnv("monolith_strategy_v0", ["random"], num_players=1)
+    env = SingleAgentEnv(ENV, ["random"], seat=np.int64(1))
+    env.reset(seed=0)
+    assert env.learner == 1
