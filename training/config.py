@@ -364,15 +364,13 @@ def load_config(path: str | Path | None = None) -> dict:
 
 
 def _parse_value(text: str, item: str = "") -> Any:
-    """A ``--set`` value: a TOML literal (read by the bounded reader; Python's ``True`` / ``False`` are
-    booleans too), else the text as a bare string."""
+    """A ``--set`` value: a TOML literal (read by the bounded reader), else the text as a bare string (see
+    :func:`apply_overrides` for ``True`` / ``False``)."""
     from monolith_envs.core.content import ContentError, parse_toml
 
     if len(text) > MAX_CONFIG_BYTES:
         raise TrainConfigError(f"override {item[:40]!r}...: value of {len(text)} characters is too long; at most "
                                f"{MAX_CONFIG_BYTES}")
-    if text in ("True", "False"):
-        return text == "True"
     try:
         return parse_toml(f"v = {text}", "--set", max_depth=6, int_limit=2**130, max_keys=2000)["v"]
     except ContentError as e:
@@ -419,6 +417,10 @@ def apply_overrides(cfg: Mapping[str, Any], overrides: list[str], keys: Mapping[
             raise TrainConfigError(f"unknown config key {top!r} in override {item!r}"
                                    f"{_game_key_hint(out, by_name, top, text.strip())}; valid keys: "
                                    f"{', '.join(by_name)}")
+        # Python's True / False: booleans for a boolean key and for the game's settings (env_config), where
+        # no string value is spelled so; a string key keeps the text
+        if value in ("True", "False") and (by_name[top].type is bool or (dot and by_name[top].type is dict)):
+            value = value == "True"
         if dot:
             if by_name[top].type is not dict:
                 raise TrainConfigError(f"config key {top!r} is not a table; cannot set {key!r}")

@@ -67,6 +67,18 @@ def _read_json(path: Path) -> Any:
         raise TrainConfigError(f"--resume: {path} is not valid JSON ({str(e)[:200]})") from None
 
 
+def _reported_steps(run_dir: Path) -> int | None:
+    """The ``learner_steps`` of the run folder's ``report.json`` (None: no readable report)."""
+    if not (run_dir / "report.json").is_file():
+        return None
+    try:
+        report = _read_json(run_dir / "report.json")
+    except TrainConfigError:
+        return None
+    steps = report.get("learner_steps") if isinstance(report, dict) else None
+    return steps if isinstance(steps, int) else None
+
+
 def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict]:
     """The config and the resume point of the run in ``run_dir``.
 
@@ -102,12 +114,12 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
         raise TrainConfigError(f"--resume: {d} has no checkpoint (checkpoints/model_<steps>_steps.zip) to resume "
                                f"from; start the run again")
     path, steps = found
-    per_update = cfg["n_steps"] * cfg["n_envs"]  # PPO's whole rollouts: a run ends at the total rounded up to them
-    if steps > -(-cfg["total_timesteps"] // per_update) * per_update:
+    lowered = any(o.partition("=")[0].strip() == "total_timesteps" for o in overrides)
+    if lowered and steps > cfg["total_timesteps"]:
         raise TrainConfigError(f"--resume: total_timesteps {cfg['total_timesteps']:,} is below the {steps:,} learner "
                                f"steps of the newest checkpoint ({path.name}); a resumed run only goes on: give at "
                                f"least {steps:,}")
-    if steps >= cfg["total_timesteps"] and (d / "report.json").is_file():
+    if steps >= cfg["total_timesteps"] and _reported_steps(d) == steps:
         raise TrainConfigError(f"--resume: {d} is complete ({steps:,} learner steps, total_timesteps "
                                f"{cfg['total_timesteps']:,}; report.json written); to train it further, add "
                                f"--set total_timesteps=N with N above {steps:,}")
@@ -129,17 +141,21 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
 #: what a finished or interrupted run leaves in its folder that a new run of the same name must not mix with
 EARLIER_RUN_FILES = ("report.json", "learning_curve.json", "learning_curve.png", "final_model.zip", "eval_model.zip",
                      WARM_START_FILE, "tb")
-#: where :func:`move_earlier_run` keeps them, inside the run folder
+#: where :func:`move_earlier_run` keeps them, inside the run folder: ``earlier_run``, then ``earlier_run_2``, ...
 EARLIER_RUN_DIR = "earlier_run"
 
 
-def move_earlier_run(run_dir: Path) -> list[str]:
-    """Move an earlier run's outputs in ``run_dir`` into ``run_dir/earlier_run/`` before a new run (not a
-    resumed one) starts there: its checkpoints (``--resume`` would continue the newest of them), report,
-    learning curve, models and TensorBoard logs.  An older ``earlier_run/`` is replaced.
+def move_earlier_run(run_dir: Path) -> tuple[list[str], Path | None]:
+    """Move an earlier run's outputs in ``run_dir`` into a new folder ``run_dir/earlier_run`` (or
+    ``earlier_run_2``, ``_3``, ...: nothing is ever deleted) before a new run (not a resumed one) starts there:
+    its checkpoints (``--resume`` would continue the newest of them), report, learning curve, models and
+    TensorBoard logs, with a copy of its ``config.json`` (so ``--resume run_dir/earlier_run`` works).
 
-    Returns the names moved (``"checkpoints/model_<steps>_steps.zip"`` for each checkpoint), sorted; ``[]``
-    for a new folder.  Other files (the user's own) stay where they are.
+    Returns ``(names moved, sorted, "checkpoints/model_<steps>_steps.zip" for each checkpoint; the folder)``;
+    ``([], None)`` for a new folder.  Other files (the user's own) stay where they are.
+
+    Raises:
+        TrainConfigError: the outputs cannot be moved (permissions, a full disk).
     """
     import shutil
 
@@ -148,11 +164,19 @@ def move_earlier_run(run_dir: Path) -> list[str]:
     if ckpts.is_dir():
         moving += [f"checkpoints/{p.name}" for p in ckpts.iterdir() if p.is_file() and _CKPT.fullmatch(p.name)]
     if not moving:
-        return []
+        return [], None
+    k = 1
     keep = run_dir / EARLIER_RUN_DIR
-    if keep.is_dir():
-        shutil.rmtree(keep)
-    (keep / "checkpoints").mkdir(parents=True)
-    for name in moving:
-        (run_dir / name).replace(keep / name)
-    return sorted(moving)
+    while keep.exists() or keep.is_symlink():
+        k += 1
+        keep = run_dir / f"{EARLIER_RUN_DIR}_{k}"
+    try:
+        (keep / "checkpoints").mkdir(parents=True)
+        if (run_dir / "config.json").is_file():
+            shutil.copy2(run_dir / "config.json", keep / "config.json")
+        for name in moving:
+            (run_dir / name).replace(keep / name)
+    except OSError as e:
+        raise TrainConfigError(f"cannot move the earlier run's outputs in {run_dir} to {keep} ({e.strerror or e}); "
+                               "choose another --set name=...") from None
+    return sorted(moving), keep

@@ -56,7 +56,7 @@ from training.config import (
     run_dir,
 )
 from training.progress import StageLog, format_summary, interrupted_message, plot_curve
-from training.resume import EARLIER_RUN_DIR, WARM_START_FILE, move_earlier_run
+from training.resume import WARM_START_FILE, move_earlier_run
 
 QUICK_CONFIG = CONFIG_DIR / "quick.toml"
 # the keys that set a run's budget: ``--quick --config FILE`` takes these from quick.toml, the rest from FILE
@@ -425,11 +425,11 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     torch.set_num_threads(cfg["torch_threads"])
     run_dir = Path(cfg["out_dir"]) / cfg["name"]
     run_dir.mkdir(parents=True, exist_ok=True)
-    earlier = [] if resume else move_earlier_run(run_dir)
+    with (guard or SignalGuard(())).deferred():
+        earlier, kept = ([], None) if resume else move_earlier_run(run_dir)
     if earlier:
         print(f"note: {run_dir} held an earlier run; its {len(earlier)} outputs (report, models, checkpoints, logs) "
-              f"are moved to {run_dir / EARLIER_RUN_DIR} (--set name=NEW starts a run beside it)",
-              file=sys.stderr, flush=True)
+              f"are moved to {kept} (--set name=NEW starts a run beside it)", file=sys.stderr, flush=True)
     (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
     t_start = time.perf_counter()
     start = int(resume["steps"]) if resume else 0
@@ -587,7 +587,10 @@ def main(argv: list[str] | None = None) -> dict:
                 run_dir(cfg)
             except TrainConfigError as e:
                 ap.error(str(e))
-            report = train(cfg, resume, guard)
+            try:
+                report = train(cfg, resume, guard)
+            except TrainConfigError as e:  # the run folder's earlier outputs could not be moved aside
+                ap.error(str(e))
         except Interrupted as e:
             end_children()
             print(interrupted_message(e), file=sys.stderr, flush=True)

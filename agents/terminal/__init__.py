@@ -402,8 +402,9 @@ class StagedEntry:
         return f"{self.pieces.option(g, s, fam.name, arg, values[0])} is not a legal {title} for this move: {why}"
 
     def _match(self, text: str, opts: list[tuple[Any, str]], title: str, chosen: list) -> Any | None:
-        if text.isdigit() and len(text) > 1 and text.startswith("0"):  # "05": the board's label of hex 05
-            named = [v for v, label in opts if (m := _OWN_NUMBER.match(label)) and m.group(1) == text]
+        padded = [(v, m.group(1)) for v, label in opts if (m := _OWN_NUMBER.match(label)) and m.group(1)[0] == "0"]
+        if text.isdigit() and len(text) > 1 and text.startswith("0") and padded:  # "05": the board's hex 05
+            named = [v for v, own in padded if own == text]
             if len(named) == 1:
                 return named[0]
             self.output_fn(wrap(f"{text} names no {title} here (a number with a leading zero names a hex or socket "

@@ -169,13 +169,15 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
                              "'python -m agents.play' from the repository root (it registers 'human'); "
                              f"accepted here: {_FORMS}")
     if kind in ("ppo", "rllib") and rest:
+        game = None
+        if kind == "ppo" and env_config is not None:  # its errors are the config's, not the path's
+            from monolith_envs import make_game
+
+            game = make_game(env_id, **env_config)
         try:
             if kind == "ppo":
                 agent = MaskablePPOAgent(rest, name=f"ppo:{rest}")
-                if env_config is not None:  # a model of another game or config fails here, not at its first move
-                    from monolith_envs import make_game
-
-                    game = make_game(env_id, **env_config)
+                if game is not None:  # a model of another game or config fails here, not at its first move
                     agent.check_fits(game.obs_spec.size, game.layout.n, f"{env_id} {env_config}")
                 return agent
             from .rllib_agent import RLlibAgent

@@ -261,8 +261,10 @@ def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | Non
         probe = _safe_objects(p, data)
     _check_sizes(p, data, probe)
     try:
-        if trusted:
-            return MaskablePPO.load(str(p), device=device)
+        if trusted:  # SB3 decodes the file; the policy's classes from the probe when it read them (a class
+            # saved under its former place, training.features.PieceEncoder, then loads outside the repository)
+            extra = {k: probe[k] for k in ("policy_kwargs",) if k in probe}
+            return MaskablePPO.load(str(p), device=device, custom_objects=extra or None)
         return MaskablePPO.load(str(p), device=device, custom_objects=probe)
     except Exception as e:  # noqa: BLE001  (a corrupt or hostile file is an error line, not a traceback)
         raise ModelFileError(f"{p}: not a loadable MaskablePPO model ({type(e).__name__}: {str(e)[:200]})") from None
@@ -294,6 +296,11 @@ class MaskablePPOAgent(BaseAgent):
 
     def sizes(self) -> tuple[int, int] | None:
         """``(observation values, actions)`` the model takes, or None when its spaces do not say."""
+        if getattr(self, "_sizes_of", None) is not self.model:  # computed once per model
+            self._sizes, self._sizes_of = self._model_sizes(), self.model
+        return self._sizes
+
+    def _model_sizes(self) -> tuple[int, int] | None:
         obs_space = getattr(self.model, "observation_space", None)
         act_space = getattr(self.model, "action_space", None)
         shape, n = getattr(obs_space, "shape", None), getattr(act_space, "n", None)
@@ -314,7 +321,7 @@ class MaskablePPOAgent(BaseAgent):
         if action_mask is None:
             raise AgentError("MaskablePPOAgent.act needs the action mask")
         sizes = self.sizes()
-        if sizes is not None and (np.size(observation), np.size(action_mask)) != sizes:
+        if sizes is not None and (len(observation), len(action_mask)) != sizes:
             self.check_fits(int(np.size(observation)), int(np.size(action_mask)), "this env")
         mask = np.asarray(action_mask).astype(bool)
         if not mask.any():

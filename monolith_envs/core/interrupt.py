@@ -80,7 +80,8 @@ class SignalGuard:
         finally:
             self._depth -= 1
         if not self._depth and self._pending is not None:
-            self._stop(self._pending)
+            signum, self._pending = self._pending, None  # raised once: later blocks run undisturbed
+            self._stop(signum)
 
 
 @contextlib.contextmanager

@@ -95,8 +95,18 @@ def test_a_pieces_model_loads_outside_the_repository_also_when_saved_under_the_o
             "for p in sys.argv[1:]:\n"
             "    a = make_agent('ppo:' + p, 'monolith_strategy_v0', {'num_players': 2})\n"
             "    print(type(a.model.policy.features_extractor).__module__, a.sizes())\n")
-    out = subprocess.run([sys.executable, "-c", code, str(new), str(old)], cwd=tmp_path, capture_output=True,
-                         text=True, timeout=120, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
-    assert out.returncode == 0, out.stderr[-2000:]
     size = _sizes("monolith_strategy_v0", num_players=2)
-    assert out.stdout.split("\n")[:2] == [f"monolith_envs.agents.sb3_features {size}"] * 2
+    for trust in ("0", "1"):  # untrusted (the restricted reader) and trusted (SB3's own reader)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"MONOLITH_ENVS_TRUST_MODELS": trust}
+        out = subprocess.run([sys.executable, "-c", code, str(new), str(old)], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=120, env=env)
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert out.stdout.split("\n")[:2] == [f"monolith_envs.agents.sb3_features {size}"] * 2
+
+
+def test_a_bad_game_config_with_a_ppo_model_is_named_as_a_config_error(toy_model):
+    from monolith_envs.core.config import ConfigError
+
+    with pytest.raises(ConfigError) as ei:
+        make_agent(f"ppo:{toy_model}", "monolith_arena_v0", {"num_players": 3})
+    assert "mode='duel' (the default) needs num_players=2" in str(ei.value) and "path" not in str(ei.value)

@@ -27,3 +27,6 @@ def test_booleans_on_the_command_line_read_as_toml_and_as_python_writes_them():
     assert got == {"a": True, "b": False, "c": True, "d": False, "e": "TRUE", "f": "Trueish"}
     assert apply_overrides(load_config(None), ["progress_bar=False"])["progress_bar"] is False
     assert apply_overrides(load_config(None), ["progress_bar=True"])["progress_bar"] is True
+    assert apply_overrides(load_config(None), ["name=True"])["name"] == "True"  # a string key keeps the text
+    got = apply_overrides(load_config(None), ["env_config.monolith_module=True"])["env_config"]
+    assert got["monolith_module"] is True

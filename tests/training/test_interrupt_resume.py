@@ -184,11 +184,13 @@ def test_a_signal_during_a_checkpoint_write_waits_for_the_write_to_end(tmp_path)
         ckpt.model = _SlowSaveModel()
         with pytest.raises(Interrupted) as ei:
             ckpt.save(256)
+        ckpt.save(512)  # the held signal was raised once: a later save (the one of the stop) runs undisturbed
     assert ei.value.name == "SIGTERM"
+    assert (tmp_path / "checkpoints" / "model_512_steps.zip").is_file()
     path = tmp_path / "checkpoints" / "model_256_steps.zip"
     assert path.read_bytes() == b"first half second half"  # written whole, then renamed
     assert not list(path.parent.glob(".*tmp*"))
-    assert ckpt.last == 256
+    assert ckpt.last == 512
 
 
 def test_a_signal_before_ppo_starts_keeps_no_checkpoint_and_raises_nothing_else(tmp_path):

@@ -21,35 +21,42 @@ def _checkpoint(run, steps):
 
 def _run(tmp_path, steps=4096, total=4096, report=True):
     run = tmp_path / "run"
-    run.mkdir()
+    run.mkdir(parents=True)
     cfg = load_config(None)
     cfg.update(total_timesteps=total, out_dir=str(tmp_path), name="run")
     (run / "config.json").write_text(json.dumps(cfg))
     _checkpoint(run, steps)
     if report:
-        (run / "report.json").write_text("{}")
+        (run / "report.json").write_text(json.dumps({"learner_steps": steps}))
     return run
 
 
 def test_a_new_run_moves_the_earlier_runs_outputs_aside_and_keeps_other_files(tmp_path):
     run = _run(tmp_path)
     _checkpoint(run, 2048)
-    for name in ("learning_curve.json", "final_model.zip", "warm_start.json", "notes.txt"):
+    for name in ("final_model.zip", "notes.txt"):
         (run / name).write_text(name)
+    (run / "learning_curve.json").write_text("[]")
+    (run / "warm_start.json").write_text("{}")
     (run / "tb" / "ppo_1").mkdir(parents=True)
     (run / "checkpoints" / "mine.zip").write_text("x")
-    moved = move_earlier_run(run)
+    moved, kept = move_earlier_run(run)
     assert moved == ["checkpoints/model_2048_steps.zip", "checkpoints/model_4096_steps.zip", "final_model.zip",
                      "learning_curve.json", "report.json", "tb", "warm_start.json"]
+    assert kept == run / "earlier_run"
     assert latest_checkpoint(run) is None and not (run / "tb").exists()
-    kept = run / "earlier_run"
     assert latest_checkpoint(kept) == (kept / "checkpoints" / "model_4096_steps.zip", 4096)
     assert (kept / "final_model.zip").read_text() == "final_model.zip" and (kept / "tb" / "ppo_1").is_dir()
     assert (run / "notes.txt").is_file() and (run / "checkpoints" / "mine.zip").is_file()
-    assert move_earlier_run(run) == [] and move_earlier_run(tmp_path / "new") == []
-    (run / "report.json").write_text("second")  # a third run: the second one's outputs replace the first's
-    assert move_earlier_run(run) == ["report.json"]
-    assert (kept / "report.json").read_text() == "second" and not (kept / "final_model.zip").exists()
+    assert move_earlier_run(run) == ([], None) and move_earlier_run(tmp_path / "new") == ([], None)
+    cfg, resume = load_run(kept, ["total_timesteps=8192"])  # the moved run can still be resumed
+    assert resume["steps"] == 4096 and cfg["name"] == "earlier_run"
+    # later runs never delete an earlier one: the next goes to earlier_run_2, and a file in the way is skipped
+    (run / "report.json").write_text("second")
+    (run / "earlier_run_2").write_text("a file of the user's")
+    assert move_earlier_run(run) == (["report.json"], run / "earlier_run_3")
+    assert (run / "earlier_run_3" / "report.json").read_text() == "second"
+    assert (kept / "final_model.zip").is_file() and (run / "earlier_run_2").read_text() == "a file of the user's"
 
 
 def test_resume_refuses_a_complete_run_and_says_how_to_train_it_further(tmp_path):
@@ -60,6 +67,16 @@ def test_resume_refuses_a_complete_run_and_says_how_to_train_it_further(tmp_path
     assert "--set total_timesteps=N with N above 4,096" in str(ei.value)
     cfg, resume = load_run(run, ["total_timesteps=8192"])
     assert cfg["total_timesteps"] == 8192 and resume["steps"] == 4096
+
+
+def test_a_report_of_an_earlier_total_does_not_make_a_continued_run_complete(tmp_path):
+    run = _run(tmp_path, steps=8192, total=8192, report=False)  # continued from 4,096, stopped in its evaluation
+    (run / "report.json").write_text(json.dumps({"learner_steps": 4096}))  # the report of the first total
+    cfg, resume = load_run(run)
+    assert resume["steps"] == 8192
+    (run / "report.json").write_text(json.dumps({"learner_steps": 8192}))
+    with pytest.raises(TrainConfigError, match="is complete"):
+        load_run(run)
 
 
 def test_resume_of_a_run_stopped_in_its_final_evaluation_goes_on(tmp_path):
@@ -76,14 +93,13 @@ def test_resume_keeps_the_seed(tmp_path):
     assert load_run(run, [f"seed={seed}"])[0]["seed"] == seed  # its own value: fine
 
 
-def test_resume_refuses_a_total_below_the_checkpoint_but_not_the_rounded_up_end(tmp_path):
+def test_resume_refuses_a_total_lowered_below_the_checkpoint(tmp_path):
     run = _run(tmp_path, steps=6144, total=8192, report=False)
     with pytest.raises(TrainConfigError) as ei:
         load_run(run, ["total_timesteps=4000"])
     assert "total_timesteps 4,000 is below the 6,144 learner steps of the newest checkpoint" in str(ei.value)
-    per = load_config(None)["n_steps"] * load_config(None)["n_envs"]
-    cfg, resume = load_run(run, [f"total_timesteps={6144 - per + 1}"])  # rounds up to 6,144: nothing left but the end
-    assert resume["steps"] == 6144
+    run2 = _run(tmp_path / "b", steps=13096, total=10000, report=False)  # ended past its total (other rollouts)
+    assert load_run(run2)[1]["steps"] == 13096  # not lowered by the user: the final evaluation is left
 
 
 def test_resume_with_only_the_final_evaluation_left_finishes_the_run(tmp_path, capsys):
