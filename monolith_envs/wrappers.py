@@ -31,7 +31,7 @@ import numpy as np
 import monolith_envs
 from monolith_envs.core.actions import coerce_action
 from monolith_envs.core.aec import check_mask_in, observation_space_for
-from monolith_envs.core.config import ConfigError
+from monolith_envs.core.config import ConfigError, number_range
 from monolith_envs.core.seeds import check_seed
 
 __all__ = ["OpponentSampler", "SingleAgentEnv", "resolve_opponents"]
@@ -188,7 +188,7 @@ class SingleAgentEnv(gym.Env):
                 raise ValueError(f"{env_id} has {self.num_players} seats: at least one opponent agent is needed, "
                                  "e.g. opponents=['random'] (or 'heuristic', 'mcts:50', agent objects)")
             seats = self.num_players - 1
-            if len(pool) > seats and seats == 0:
+            if pool and seats == 0:
                 raise ConfigError(f"{env_id} with 1 player is a solo game: it takes no opponents, got "
                                   f"{opponents!r:.120}; leave opponents out (or pass [])")
             if len(pool) > seats:
@@ -396,11 +396,9 @@ def _shaping_fn(env_id: str, shaping: Any) -> Callable[[Any, Any], Any] | None:
 
 
 def _finite(name: str, value: Any, lo: float, hi: float) -> float:
-    """``value`` as a float in ``lo .. hi``; a :class:`ConfigError` naming ``name`` otherwise."""
-    import math
-    import numbers
-
-    if isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(float(value)) \
-            and lo <= float(value) <= hi:
-        return float(value)
-    raise ConfigError(f"{name} must be a number from {lo:g} to {hi:g}, got {value!r:.80}")
+    """``value`` as a float in ``lo .. hi`` (the game configs' :func:`number_range` check); a
+    :class:`ConfigError` naming ``name`` otherwise."""
+    allowed = number_range(lo, hi)(value)
+    if allowed is not None:
+        raise ConfigError(f"{name} must be {allowed}, got {value!r:.80}")
+    return float(value)

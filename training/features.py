@@ -11,8 +11,9 @@ registered game.
 
 Cost on Monolith Arena (duel, 4,532 inputs): about a quarter of the multiply-adds of a ``[256, 256]`` MLP's
 first layers, which makes PPO updates and rollouts faster.  The class lives in
-:mod:`monolith_envs.agents.sb3_features` (so saved models load without this folder); it is re-exported here.  :func:`piece_layout` and the encoder's layers live in
-:mod:`monolith_envs.agents.baselines.net` (the pretrained baselines share them).
+:mod:`monolith_envs.agents.sb3_features` (so saved models load without this folder) and is re-exported here;
+:func:`piece_layout` and the encoder's layers live in :mod:`monolith_envs.agents.baselines.net` (the pretrained
+baselines share them).
 """
 
 from __future__ import annotations

@@ -29,6 +29,14 @@ _CKPT = re.compile(r"model_(\d{1,20})_steps\.zip")
 _MAX_JSON = 4 * 2**20
 
 
+def _checkpoint_files(run_dir: Path) -> list[tuple[int, Path]]:
+    """``(steps in the name, path)`` of every ``checkpoints/model_<steps>_steps.zip`` file of ``run_dir``."""
+    ckpts = run_dir / "checkpoints"
+    if not ckpts.is_dir():
+        return []
+    return [(int(m.group(1)), f) for f in ckpts.iterdir() if (m := _CKPT.fullmatch(f.name)) and f.is_file()]
+
+
 def latest_checkpoint(run_dir: Path) -> tuple[Path, int] | None:
     """``(path, learner steps)`` of the newest ``checkpoints/model_<steps>_steps.zip`` (None: none).
 
@@ -38,8 +46,7 @@ def latest_checkpoint(run_dir: Path) -> tuple[Path, int] | None:
         TrainConfigError: a checkpoint that is not a readable SB3 zip, or whose step count disagrees with
             its name.
     """
-    found = [(int(m.group(1)), f) for f in (run_dir / "checkpoints").glob("model_*_steps.zip")
-             if (m := _CKPT.fullmatch(f.name)) and f.is_file()] if (run_dir / "checkpoints").is_dir() else []
+    found = _checkpoint_files(run_dir)
     if not found:
         return None
     steps, path = max(found)
@@ -114,8 +121,8 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
         raise TrainConfigError(f"--resume: {d} has no checkpoint (checkpoints/model_<steps>_steps.zip) to resume "
                                f"from; start the run again")
     path, steps = found
-    lowered = any(o.partition("=")[0].strip() == "total_timesteps" for o in overrides)
-    if lowered and steps > cfg["total_timesteps"]:
+    total_given = any(o.partition("=")[0].strip() == "total_timesteps" for o in overrides)
+    if total_given and steps > cfg["total_timesteps"]:
         raise TrainConfigError(f"--resume: total_timesteps {cfg['total_timesteps']:,} is below the {steps:,} learner "
                                f"steps of the newest checkpoint ({path.name}); a resumed run only goes on: give at "
                                f"least {steps:,}")
@@ -160,9 +167,7 @@ def move_earlier_run(run_dir: Path) -> tuple[list[str], Path | None]:
     import shutil
 
     moving = [name for name in EARLIER_RUN_FILES if (run_dir / name).exists()]
-    ckpts = run_dir / "checkpoints"
-    if ckpts.is_dir():
-        moving += [f"checkpoints/{p.name}" for p in ckpts.iterdir() if p.is_file() and _CKPT.fullmatch(p.name)]
+    moving += [f"checkpoints/{p.name}" for _steps, p in _checkpoint_files(run_dir)]
     if not moving:
         return [], None
     k = 1

@@ -422,10 +422,11 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     from training.evaluate import eval_labels, evaluate_against
 
     monolith_envs.make(cfg["env_id"], **cfg["env_config"])  # fail fast on env id / config errors
+    guard = SignalGuard(()) if guard is None else guard  # no handlers: the deferred blocks are plain blocks
     torch.set_num_threads(cfg["torch_threads"])
     run_dir = Path(cfg["out_dir"]) / cfg["name"]
     run_dir.mkdir(parents=True, exist_ok=True)
-    with (guard or SignalGuard(())).deferred():
+    with guard.deferred():
         earlier, kept = ([], None) if resume else move_earlier_run(run_dir)
     if earlier:
         print(f"note: {run_dir} held an earlier run; its {len(earlier)} outputs (report, models, checkpoints, logs) "
@@ -483,7 +484,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
         t_train = max(time.perf_counter() - t0, 1e-9)
         opp_steps = int(sum(vec.get_attr("opponent_steps")))
         final_path = run_dir / "final_model.zip"
-        with (guard or SignalGuard(())).deferred():
+        with guard.deferred():
             model.save(final_path)
         if planned > start and cfg["eval_every"] > 0 and (not curve or model.num_timesteps - curve[-1]["step"]
                                       >= cfg["n_steps"] * cfg["n_envs"]):  # a last point unless one is recent

@@ -260,12 +260,12 @@ PIECES = ArenaPieces()
 def _pack(lead: str, items: list[str], width: int) -> list[str]:
     """``items`` after ``lead``, two spaces apart, on lines of at most ``width`` columns; an item is never
     split (continuation lines are indented under the first item)."""
-    lines, cur = [], lead
+    lines, cur, empty = [], lead, True  # empty: no item on the current line yet
     for it in items:
-        if cur.strip() and cur != lead and len(cur) + 2 + len(it) > width:
+        if not empty and len(cur) + 2 + len(it) > width:
             lines.append(cur)
-            cur = " " * len(lead) + it
-        else:
-            cur += ("  " if cur != lead and cur.strip() else "") + it
+            cur, empty = " " * len(lead), True
+        cur += ("" if empty else "  ") + it
+        empty = False
     lines.append(cur)
     return lines

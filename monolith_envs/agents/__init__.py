@@ -133,8 +133,9 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
     without a baseline fails here; without it the network is chosen when the agent is bound to its env.
 
     Raises:
-        AgentSpecError: a spec that is not a string, unknown agent kind, malformed options, a number outside its range (the message names
-            the range; the bounds are :class:`MCTSAgent`'s), or a path that cannot be looked at.
+        AgentSpecError: a spec that is not a string, unknown agent kind, malformed options, a number outside
+            its range (the message names the range; the bounds are :class:`MCTSAgent`'s), or a path that
+            cannot be looked at.
         FileNotFoundError: ``ppo:PATH`` / ``rllib:PATH`` with no such model or checkpoint.
         monolith_envs.agents.model_files.ModelFileError: a model file that cannot be loaded (``ModelTrustError``: not without
             running code from it).
