@@ -45,6 +45,7 @@ from monolith_envs.core.interrupt import (
     stop_on_signals,
 )
 from monolith_envs.core.outfiles import write_text_atomic
+from training.callbacks import make_callbacks, planned_steps
 from training.config import (
     CONFIG_DIR,
     DEFAULT_CONFIG,
@@ -194,150 +195,6 @@ def make_vec_env(cfg: dict):
     return VecMonitor(vec)
 
 
-def planned_steps(cfg: dict, start: int = 0) -> int:
-    """The learner steps a run ends at: PPO collects whole rollouts of ``n_steps * n_envs`` steps, so
-    ``total_timesteps`` is rounded up to whole rollouts from ``start`` (a resumed run's checkpoint)."""
-    per_update = cfg["n_steps"] * cfg["n_envs"]
-    return start + max(0, -(-(cfg["total_timesteps"] - start) // per_update)) * per_update
-
-
-def _save_atomic(model: Any, path: Path, steps: int) -> None:
-    """``model.save`` to ``path`` with ``num_timesteps = steps``, through a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.stem}.tmp.zip")
-    now = model.num_timesteps
-    model.num_timesteps = steps
-    try:
-        model.save(tmp)
-    finally:
-        model.num_timesteps = now
-    tmp.replace(path)
-
-
-def _callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: int = 0, track: dict | None = None,
-               guard: SignalGuard | None = None):
-    from stable_baselines3.common.callbacks import BaseCallback
-    from tqdm import tqdm
-
-    from training.evaluate import eval_labels, evaluate_against
-    from training.selfplay import policy_weights
-
-    n_envs = cfg["n_envs"]
-    track = {} if track is None else track
-    guard = SignalGuard(()) if guard is None else guard
-
-    class ProgressBar(BaseCallback):
-        """tqdm bar over learner steps (its total is :func:`planned_steps`, as the stage banner says)."""
-
-        def _on_training_start(self) -> None:
-            self.bar = tqdm(total=planned_steps(cfg, start), initial=start, desc="PPO", unit="step",
-                            file=sys.stderr, dynamic_ncols=True, disable=not cfg["progress_bar"])
-            track["bar"] = self.bar
-
-        def _on_step(self) -> bool:
-            self.bar.update(n_envs)
-            return True
-
-        def _on_training_end(self) -> None:
-            self.bar.close()
-
-    class Snapshots(BaseCallback):
-        """Push a frozen copy of the policy into every env's self-play pool every ``snapshot_every`` steps."""
-
-        def _on_training_start(self) -> None:
-            self._push()
-            self.last = start
-
-        def _push(self) -> None:
-            self.training_env.env_method("add_snapshot", policy_weights(self.model.policy))
-
-        def _on_step(self) -> bool:
-            if self.num_timesteps - self.last >= cfg["snapshot_every"]:
-                self.last = self.num_timesteps
-                self._push()
-            return True
-
-    class PeriodicEval(BaseCallback):
-        """Every ``eval_every`` steps: win rate of the current policy against each fixed opponent, printed
-        on the console (stderr) and kept in ``learning_curve.json``."""
-
-        def _on_training_start(self) -> None:
-            self.last = start
-            if cfg["eval_every"] > 0 and not curve:
-                self.evaluate()  # the starting point (after any behaviour-cloning warm start)
-
-        def _on_step(self) -> bool:
-            if cfg["eval_every"] > 0 and self.num_timesteps - self.last >= cfg["eval_every"]:
-                self.last = self.num_timesteps
-                self.evaluate()
-            return True
-
-        def evaluate(self) -> None:
-            path = run_dir / "eval_model.zip"
-            with guard.deferred():  # torch's zip writer fails, not stops, when a signal cuts it
-                self.model.save(path)
-            point: dict[str, Any] = {"step": int(self.num_timesteps)}
-            for opp in eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"]):  # one-seat: "alone"
-                s = evaluate_against(cfg["env_id"], f"ppo:{path}", opp, cfg["eval_games"], seed=cfg["seed"] + 10**6,
-                                     env_config=cfg["env_config"], workers=1, executor=executor)
-                point[opp] = {"win_rate": s["win_rate"], "ci95": s["ci95"], "games": s["games"]}
-                self.logger.record(f"eval/win_rate_{opp}", s["win_rate"])
-            curve.append(point)
-            (run_dir / "learning_curve.json").write_text(json.dumps(curve, indent=1))
-            if cfg["progress_bar"]:
-                what = "; ".join(f"{'alone' if o == 'alone' else 'vs ' + o} {v['win_rate']:.1%} (95% CI "
-                                 f"{v['ci95'][0]:.1%}-{v['ci95'][1]:.1%}, {v['games']} games)"
-                                 for o, v in point.items() if o != "step")
-                tqdm.write(f"   evaluation at step {point['step']:,}: {what}", file=sys.stderr)
-            self.logger.dump(self.num_timesteps)
-
-    class Checkpoints(BaseCallback):
-        """Checkpoints at rollout boundaries (the weights after an update and the steps they were trained
-        on, so a resumed run continues exactly): every ``checkpoint_every`` steps and at the end of PPO;
-        :meth:`save_on_interrupt` saves the last boundary unless an update was running."""
-
-        def __init__(self) -> None:
-            super().__init__()
-            # set here, not at training start: a signal may arrive during the first evaluation, before it
-            self.boundary, self.last, self.updating = start, start, False
-
-        def _on_training_start(self) -> None:
-            self.boundary, self.last, self.updating = start, start, False
-
-        def _on_rollout_start(self) -> None:
-            self.boundary, self.updating = self.num_timesteps, False
-            if cfg["checkpoint_every"] > 0 and self.boundary - self.last >= cfg["checkpoint_every"]:
-                self.save(self.boundary)
-
-        def _on_rollout_end(self) -> None:
-            self.updating = True  # until the next rollout starts, the weights change
-
-        def _on_step(self) -> bool:
-            return True
-
-        def _on_training_end(self) -> None:
-            self.updating = False
-            self.boundary = self.num_timesteps
-            if cfg["checkpoint_every"] > 0 and self.boundary > self.last:
-                self.save(self.boundary)
-
-        def save(self, steps: int) -> None:
-            path = run_dir / "checkpoints" / f"model_{steps}_steps.zip"
-            with guard.deferred():  # a signal during the write is raised after it: never a half-written file
-                _save_atomic(self.model, path, steps)
-                self.last = steps
-                track["checkpoint"], track["checkpoint_steps"] = path, steps
-
-        def save_on_interrupt(self) -> None:
-            if not self.updating and self.boundary > self.last:
-                self.save(self.boundary)
-
-    ckpt = Checkpoints()
-    track["checkpointer"] = ckpt
-    cbs = [Snapshots(), PeriodicEval(), ProgressBar(), ckpt]  # the bar starts after the first evaluation
-    return cbs, cbs[1]
-
-
 def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any, stages: StageLog | None = None) -> dict:
     """Fit ``policy`` before PPO per ``pretrain_targets`` (see :mod:`training.pretrain`): ``"values"`` distils
     the game's action values, ``"teacher"`` clones ``pretrain_teacher``'s decisions (in ``pretrain_rounds``
@@ -467,7 +324,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
                 {"pretrain": pretrain_info, "stage_seconds": dict(stages.seconds)}, indent=2))
         elif resume and resume.get("warm_start"):
             pretrain_info = resume["warm_start"]["pretrain"]
-        cbs, evaluator = _callbacks(cfg, run_dir, curve, executor, start, track, guard)
+        cbs, evaluator = make_callbacks(cfg, run_dir, curve, executor, start, track, guard)
         labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])  # one-seat: ["alone"]
         against = _against(labels)
         evals = (f"; every {cfg['eval_every']:,} steps {cfg['eval_games']} games {against}"

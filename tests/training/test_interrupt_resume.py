@@ -168,11 +168,11 @@ class _SlowSaveModel:
 
 
 def _checkpointer(tmp_path, guard):
-    from training.train import _callbacks
+    from training.callbacks import make_callbacks
 
     cfg = {"n_envs": 2, "checkpoint_every": 128, "progress_bar": False, "snapshot_every": 0, "eval_every": 0}
     track: dict = {}
-    cbs, _ = _callbacks(cfg, tmp_path, [], None, 0, track, guard)
+    cbs, _ = make_callbacks(cfg, tmp_path, [], None, 0, track, guard)
     return track["checkpointer"]
 
 
