@@ -46,8 +46,8 @@ class HumanAgent(BaseAgent):
             bound env's id on the first move).
 
     Needs :meth:`bind`.  Moves are entered with :class:`agents.terminal.StagedEntry` (family, then each
-    argument; ``help`` lists the commands).  ``quit``, Ctrl-D and Ctrl-C raise
-    :class:`agents.terminal.QuitGame`.
+    argument; ``help`` lists the commands).  ``quit`` and Ctrl-D raise
+    :class:`agents.terminal.QuitGame`; Ctrl-C raises ``KeyboardInterrupt``.
     """
 
     name = "human"

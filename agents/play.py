@@ -12,8 +12,8 @@ opponents' moves, battles with their hits, removals and HP changes).  A move is 
 kind of action, then each of its parts: in Monolith Arena the tile, then the hex, then the rotation; in
 The Strategy Game the die, then the socket; in The Monolith the order or action, then its space, opponent
 or number);
-``help`` lists the commands, ``quit`` (or Ctrl-D, Ctrl-C) ends the game.  ``--record FILE`` writes the
-game's episode log (``python -m monolith_envs replay FILE``, also with ``--html``).
+``help`` lists the commands, ``quit`` (or Ctrl-D) ends the game, Ctrl-C too (exit status 130).
+``--record FILE`` writes the game's episode log (``python -m monolith_envs replay FILE``, also with ``--html``).
 
 ``--web`` plays in the browser instead (:mod:`agents.web`): a local server, bound to 127.0.0.1 unless
 ``--host`` says otherwise, on ``--port`` (default 8000; 0 = any free port), prints the URL and serves games
@@ -154,7 +154,8 @@ def _setting_hint(env_id: str, settings: dict | None) -> str:
 def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     """Command-line entry point; ``input_fn``/``output_fn`` are injectable for tests.
 
-    Returns the :class:`~agents.match.MatchResult`, or ``None`` when the person ended the game early.
+    Returns the :class:`~agents.match.MatchResult`, ``None`` when the person ended the game early (``quit``,
+    Ctrl-D), or 130 (the exit status of an interrupt) after Ctrl-C; either way a ``--record`` file is written.
     """
     ap = _parser()
     args = ap.parse_args(argv)
@@ -226,10 +227,11 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
             a = int(agents[s].act(obs["observation"], obs["action_mask"], rngs[s]))
             env.step(a)
             out("\n".join(pieces.narrate(game, before, raw.game_state, a, s)))
-    except (QuitGame, KeyboardInterrupt, EOFError):
-        out(f"\ngame ended by player_{seat} after {raw.num_decisions} decisions")
+    except (QuitGame, KeyboardInterrupt, EOFError) as ended:
+        by = "Ctrl-C" if isinstance(ended, KeyboardInterrupt) else f"player_{seat}"
+        out(f"\ngame ended by {by} after {raw.num_decisions} decisions")
         _record(args.record, raw, agents, seat, out)
-        return None
+        return 130 if isinstance(ended, KeyboardInterrupt) else None
     out(pieces.board(game, raw.game_state, seat))
     state = raw.game_state
     ret = np.asarray(game.returns(state), np.float32)

@@ -311,7 +311,13 @@ class SingleAgentEnv(gym.Env):
         return self._obs(), reward, done
 
     def action_masks(self) -> np.ndarray:
-        """``bool[num_actions]``: the learner's legal actions (all False once the episode is over)."""
+        """``bool[num_actions]``: the learner's legal actions (all False once the episode is over).
+
+        Raises:
+            gymnasium.error.ResetNeeded: before the first ``reset()``.
+        """
+        if getattr(self.aec, "agent_selection", None) is None:
+            raise gym.error.ResetNeeded(f"{self.env_id}: action_masks() before reset(); call reset() first")
         return self._mask.astype(bool)
 
     def render(self) -> str | np.ndarray | None:

@@ -59,7 +59,7 @@ applied to the next stage."""
 
 
 class QuitGame(Exception):
-    """The person ended the game (``quit``, Ctrl-D or Ctrl-C)."""
+    """The person ended the game (``quit`` or Ctrl-D; Ctrl-C raises ``KeyboardInterrupt`` as usual)."""
 
 
 #: the longest line read as an answer (a longer one is refused without being echoed)
@@ -202,7 +202,8 @@ class StagedEntry:
         game, state, mask: the position and its ``int8[n]`` legal mask.
         pieces: the game's :class:`Pieces`.
         seat: the person's seat.
-        input_fn: reads a line given a prompt (``EOFError`` / ``KeyboardInterrupt`` end the game).
+        input_fn: reads a line given a prompt (``EOFError`` ends the game as ``QuitGame``; ``KeyboardInterrupt``
+            propagates).
         output_fn: prints text.
         explain: ``explain(action) -> str``, the engine's reason an action is illegal (optional).
 
@@ -262,7 +263,7 @@ class StagedEntry:
         """Ask stage by stage until a legal action is complete; returns it.
 
         Raises:
-            QuitGame: ``quit``, Ctrl-D or Ctrl-C.
+            QuitGame: ``quit`` or Ctrl-D (Ctrl-C raises ``KeyboardInterrupt``).
         """
         chosen: list = []
         while True:
@@ -349,7 +350,7 @@ class StagedEntry:
         """One line of input; handles the commands that do not choose anything (returns None for those)."""
         try:
             text = self.input_fn(f"player_{self.seat} {title}> ").strip()
-        except (EOFError, KeyboardInterrupt):
+        except EOFError:  # Ctrl-D; Ctrl-C's KeyboardInterrupt goes on to the runner (exit status 130)
             raise QuitGame from None
         if len(text) > MAX_ANSWER:  # not echoed back: a pasted page would flood the terminal
             self.output_fn(f"that line has {len(text):,} characters; an answer is an option's number or name "

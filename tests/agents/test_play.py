@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -110,8 +111,8 @@ def test_illegal_input_says_why_and_commands_work():
     assert "nothing to undo" in text
 
 
-@pytest.mark.parametrize("ending", [EOFError, KeyboardInterrupt])
-def test_ctrl_d_and_ctrl_c_end_the_game_cleanly(ending, tmp_path):
+@pytest.mark.parametrize("ending, returned, by", [(EOFError, None, "player_0"), (KeyboardInterrupt, 130, "Ctrl-C")])
+def test_ctrl_d_and_ctrl_c_end_the_game_cleanly(ending, returned, by, tmp_path):
     out = []
 
     def inp(prompt):
@@ -119,8 +120,8 @@ def test_ctrl_d_and_ctrl_c_end_the_game_cleanly(ending, tmp_path):
 
     rec = tmp_path / "game.json"
     assert main([ARENA, "--opponents", "random", "--seed", "4", "--record", str(rec)], input_fn=inp,
-                output_fn=out.append) is None
-    assert "game ended by player_0 after 0 decisions" in "\n".join(out)
+                output_fn=out.append) == returned  # 130: the exit status of an interrupt, as other commands
+    assert f"game ended by {by} after 0 decisions" in "\n".join(out)
     assert load_log(rec).actions == []
 
 
@@ -130,6 +131,27 @@ def test_terminal_eof_in_a_real_process_has_no_traceback(tmp_path):
                           input="help\n1\n", capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
     assert "game ended by player_0 after 2 decisions" in proc.stdout  # its banner hex, then P1's
+
+
+def test_terminal_ctrl_c_in_a_real_process_exits_130_and_keeps_the_record(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONUNBUFFERED="1")
+    rec = tmp_path / "game.json"
+    proc = subprocess.Popen([sys.executable, "-m", "agents.play", ARENA, "--opponents", "random", "--seed", "4",
+                             "--record", str(rec)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        seen = ""
+        while not seen.endswith("player_0 hex> "):  # the first prompt: the banner hex
+            ch = proc.stdout.read(1)
+            assert ch, proc.stderr.read()[-2000:]
+            seen += ch
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and "game ended by Ctrl-C after 0 decisions" in out
+    assert load_log(rec).actions == []  # the record of the game so far is written
 
 
 @pytest.mark.parametrize("opponents, n, seats", [("mcts:400,heuristic", 2, "player_1"), ("random", 3,

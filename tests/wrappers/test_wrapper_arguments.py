@@ -48,6 +48,16 @@ def test_step_before_reset_says_reset_first():
         SingleAgentEnv(ENV, ["random"]).step(0)
 
 
+def test_action_masks_before_reset_says_reset_first_and_after_it_is_the_learners_mask():
+    env = SingleAgentEnv(ENV, ["random"])
+    with pytest.raises(gym.error.ResetNeeded, match="action_masks\\(\\) before reset\\(\\); call reset\\(\\) first"):
+        env.action_masks()
+    _, info = env.reset(seed=1)
+    mask = env.action_masks()
+    assert mask.dtype == bool and mask.any()
+    np.testing.assert_array_equal(mask, info["action_mask"].astype(bool))
+
+
 @pytest.mark.parametrize("returned", [[float("nan")] * 2, [float("inf"), 0.0], [0.0, 0.0, 0.0], 0.5, [0.1], "ab"])
 def test_a_shaping_function_must_return_one_finite_value_per_seat(returned):
     env = SingleAgentEnv(ENV, ["random"], shaping=lambda game, state: returned)
