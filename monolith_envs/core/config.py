@@ -129,7 +129,12 @@ def validate_config(
         if k.check is not None and k.name in given:
             allowed = k.check(v)
             if allowed is not None:
-                raise ConfigError(f"{env_id}: config {k.name}={v!r} is not allowed; expected {allowed}")
+                hint = ""
+                if isinstance(v, str) and v.strip().lower() in ("true", "false") and "True or False" in allowed:
+                    word = v.strip().lower()
+                    hint = (f" (the boolean, not the text {v!r}: in Python {word.capitalize()}, on a command "
+                            f"line --set {k.name}={word} without quotes)")
+                raise ConfigError(f"{env_id}: config {k.name}={v!r} is not allowed; expected {allowed}{hint}")
         if _is_int(v):
             v = int(v)  # numpy integers become exact Python ints (JSON-safe in episode logs)
         out[k.name] = v

@@ -30,3 +30,20 @@ def test_booleans_on_the_command_line_read_as_toml_and_as_python_writes_them():
     assert apply_overrides(load_config(None), ["name=True"])["name"] == "True"  # a string key keeps the text
     got = apply_overrides(load_config(None), ["env_config.monolith_module=True"])["env_config"]
     assert got["monolith_module"] is True
+
+
+def test_a_boolean_given_as_text_is_refused_with_how_to_write_the_boolean():
+    import pytest
+
+    import monolith_envs
+    from monolith_envs.core.config import ConfigError
+
+    with pytest.raises(ConfigError) as ei:
+        monolith_envs.make("monolith_strategy_v0", exalted="true")
+    assert str(ei.value) == ("monolith_strategy_v0: config exalted='true' is not allowed; expected True or False "
+                             "(the boolean, not the text 'true': in Python True, on a command line --set "
+                             "exalted=true without quotes)")
+    with pytest.raises(ConfigError) as ei:
+        monolith_envs.make("monolith_strategy_v0", exalted="yes")  # other text: no hint
+    assert str(ei.value).endswith("exalted='yes' is not allowed; expected True or False")
+    assert monolith_envs.make("monolith_strategy_v0", exalted=False).unwrapped.game.config["exalted"] is False
