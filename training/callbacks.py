@@ -37,15 +37,15 @@ def _save_atomic(model: Any, path: Path, steps: int) -> None:
 
 def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: int = 0, track: dict | None = None,
                    guard: SignalGuard | None = None) -> tuple[list, Any]:
-    """The callbacks of a PPO run: ``([snapshots, periodic evaluation, progress bar, checkpoints], periodic
-    evaluation)``.
+    """The callbacks of a PPO run: ``([snapshots, periodic evaluation, progress bar, checkpoints(, opponent
+    schedule)], periodic evaluation)``.
 
     Args:
         cfg: the validated config; run_dir: the run folder (checkpoints, ``eval_model.zip``,
             ``learning_curve.json``); curve: the learning curve's points, appended to; executor: the
             evaluation pool (or None); start: the learner steps the run starts at (a resumed checkpoint's).
         track: filled with ``"bar"``, ``"checkpointer"``, ``"checkpoint"`` and ``"checkpoint_steps"`` for the
-            stop of an interrupted run.
+            stop of an interrupted run, and ``"opponent_phases"`` (the opponent mixes and the steps they began).
         guard: holds a signal back while a model file is written (default: no signal handling).
     """
     from stable_baselines3.common.callbacks import BaseCallback
@@ -87,6 +87,34 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
             if self.num_timesteps - self.last >= cfg["snapshot_every"]:
                 self.last = self.num_timesteps
                 self._push()
+            return True
+
+    class OpponentSchedule(BaseCallback):
+        """``opponent_schedule``: at each rollout's start, the mix of the last phase whose ``from_step`` the run
+        has reached replaces the envs' opponent mix (a resumed run starts in its checkpoint's phase); each
+        change is printed and kept in ``track["opponent_phases"]``."""
+
+        def _on_training_start(self) -> None:
+            self.phase = -1
+            self._follow()
+
+        def _on_rollout_start(self) -> None:
+            self._follow()
+
+        def _follow(self) -> None:
+            steps = self.num_timesteps
+            phase = max((i for i, p in enumerate(cfg["opponent_schedule"]) if p["from_step"] <= steps), default=-1)
+            if phase > self.phase:
+                self.phase = phase
+                mix = cfg["opponent_schedule"][phase]["mix"]
+                self.training_env.env_method("set_opponent_mix", mix)
+                track.setdefault("opponent_phases", []).append({"step": int(steps), "mix": dict(mix)})
+                if cfg["progress_bar"]:
+                    total = sum(mix.values())
+                    what = ", ".join(f"{k} {w / total:.0%}" for k, w in mix.items())
+                    tqdm.write(f"   opponents from step {steps:,}: {what}", file=sys.stderr)
+
+        def _on_step(self) -> bool:
             return True
 
     class PeriodicEval(BaseCallback):
@@ -167,4 +195,6 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
     ckpt = Checkpoints()
     track["checkpointer"] = ckpt
     cbs = [Snapshots(), PeriodicEval(), ProgressBar(), ckpt]  # the bar starts after the first evaluation
+    if cfg["opponent_schedule"]:
+        cbs.append(OpponentSchedule())
     return cbs, cbs[1]

@@ -104,6 +104,10 @@ KEYS: tuple[Key, ...] = (
         "plays a decision instead of the teacher (the teacher labels every state)"),
     Key("opponent_mix", dict, {"self": 0.5, "random": 0.25, "heuristic": 0.25},
         "opponent kinds and weights: 'self' = a frozen snapshot of the learner, else an agent spec"),
+    Key("opponent_schedule", list, [],
+        "later opponent mixes: a list of {from_step = N, mix = {...}} tables (N increasing); from the first "
+        "rollout at or after learner step N, new episodes draw their opponents from mix instead of opponent_mix "
+        "(e.g. random opponents first, then the heuristic)"),
     Key("pool_size", int, 5, "newest snapshots kept in the self-play pool"),
     Key("snapshot_every", int, 10_000, "learner steps between snapshots added to the pool"),
     Key("eval_every", int, 20_000, "learner steps between evaluations for the learning curve (0 = never)"),
@@ -198,12 +202,8 @@ def validate(cfg: Mapping[str, Any]) -> dict:
     if isinstance(seat, str) and seat not in ("rotate", "random") or isinstance(seat, int) and not 0 <= seat < 64:
         raise TrainConfigError(f"config key 'seat': must be 'rotate', 'random' or a seat number (0 to the "
                                f"number of seats - 1), got {seat!r}")
-    mix = out["opponent_mix"]
-    if (not mix or len(mix) > 64 or any(isinstance(w, bool) or not isinstance(w, (int, float))
-                                        or not math.isfinite(w) or w < 0 for w in mix.values())
-            or sum(mix.values()) <= 0):
-        raise TrainConfigError(f"config key 'opponent_mix': a table of 1 to 64 agent specs (or 'self') with "
-                               f"finite non-negative weights and a positive sum, got {_short(mix)}")
+    _check_mix("config key 'opponent_mix'", out["opponent_mix"])
+    _check_schedule(out["opponent_schedule"])
     for k in ("eval_opponents", "pretrain_opponents"):
         if len(out[k]) > 16 or not all(isinstance(x, str) and x for x in out[k]):
             raise TrainConfigError(f"config key {k!r}: must be a list of at most 16 agent specs (strings such as "
@@ -235,6 +235,35 @@ _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+=-]{0,99}")
 def _short(v: Any) -> str:
     s = repr(v)
     return s if len(s) <= 60 else s[:40] + f"... ({len(s)} characters)"
+
+
+def _check_mix(where: str, mix: Any) -> None:
+    """An opponent mix: a table of 1 to 64 agent specs (or ``self``) with finite non-negative weights and a
+    positive sum; a :class:`TrainConfigError` naming ``where`` otherwise."""
+    if (not isinstance(mix, dict) or not mix or len(mix) > 64
+            or any(isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w < 0
+                   for w in mix.values()) or sum(mix.values()) <= 0):
+        raise TrainConfigError(f"{where}: a table of 1 to 64 agent specs (or 'self') with finite non-negative "
+                               f"weights and a positive sum, got {_short(mix)}")
+
+
+def _check_schedule(schedule: list) -> None:
+    """``opponent_schedule``: at most 16 tables ``{from_step = N, mix = {...}}``, N from 1 to 10**10 and
+    increasing, each mix as ``opponent_mix``."""
+    if len(schedule) > 16:
+        raise TrainConfigError(f"config key 'opponent_schedule': at most 16 phases, got {len(schedule)}")
+    last = 0
+    for i, phase in enumerate(schedule):
+        where = f"config key 'opponent_schedule', phase {i + 1}"
+        if not isinstance(phase, dict) or set(phase) != {"from_step", "mix"}:
+            raise TrainConfigError(f"{where}: a table with exactly the keys from_step and mix, e.g. {{from_step = "
+                                   f"150000, mix = {{heuristic = 0.7, self = 0.3}}}}, got {_short(phase)}")
+        step = phase["from_step"]
+        if isinstance(step, bool) or not isinstance(step, int) or not last < step <= 10**10:
+            raise TrainConfigError(f"{where}: from_step must be an integer above {last:,} (the phases in order of "
+                                   f"their steps) and at most 10,000,000,000, got {_short(step)}")
+        last = step
+        _check_mix(f"{where}, mix", phase["mix"])
 
 
 def _check_seed(out: dict) -> None:
@@ -289,7 +318,7 @@ def check_config(cfg: Mapping[str, Any]) -> None:
     """The checks of a validated config that need the game and the agents, run before any work starts:
     the env id and ``env_config`` (the game validates them), a fixed ``seat`` below the number of seats,
     and every agent spec (``eval_opponents``, ``pretrain_teacher``, ``pretrain_opponents``, the keys of
-    ``opponent_mix`` but ``self``) built once.
+    ``opponent_mix`` and of the mixes of ``opponent_schedule`` but ``self``) built once.
 
     Raises:
         TrainConfigError: naming the key and what is allowed.
@@ -314,6 +343,7 @@ def check_config(cfg: Mapping[str, Any]) -> None:
         specs += [("pretrain_teacher", cfg["pretrain_teacher"])]
         specs += [("pretrain_opponents", s) for s in cfg["pretrain_opponents"]]
     specs += [("opponent_mix", s) for s in cfg["opponent_mix"] if s != "self"]
+    specs += [("opponent_schedule", s) for phase in cfg["opponent_schedule"] for s in phase["mix"] if s != "self"]
     for key, spec in specs:
         try:
             make_agent(spec, cfg["env_id"], cfg["env_config"])

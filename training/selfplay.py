@@ -74,19 +74,33 @@ class OpponentPool:
     """
 
     def __init__(self, env_id: str, mix: Mapping[str, float], pool_size: int = 5, make_policy: Any = None):
-        if not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0:
-            raise ValueError(f"opponent mix needs non-negative weights with a positive sum, got {dict(mix)}")
-        if mix.get("self", 0) > 0 and make_policy is None:
-            raise ValueError("'self' in the opponent mix needs make_policy")
-        self.kinds = list(mix)
-        w = np.array([float(mix[k]) for k in self.kinds])
-        self.probs = w / w.sum()
-        self.fixed = {k: make_agent(k, env_id) for k in self.kinds if k != "self"}
+        self.env_id = env_id
+        self._make_policy = make_policy
+        self.fixed: dict[str, Any] = {}
+        self.counts: dict[str, int] = {}
+        self.set_mix(mix)
         self.pool_size = int(pool_size)
         self.snapshots: list[Any] = []  # weights
-        self._make_policy = make_policy
         self._agents: list[SnapshotAgent] = []  # one reusable network per opponent seat
-        self.counts = {k: 0 for k in self.kinds}
+
+    def set_mix(self, mix: Mapping[str, float]) -> None:
+        """Draw the next episodes' opponents from ``mix`` (the fixed agents of new kinds are built now; the
+        snapshots and the counts of earlier draws stay).
+
+        Raises:
+            ValueError: empty mix, negative weights, or ``"self"`` without ``make_policy``.
+        """
+        if not mix or any(w < 0 for w in mix.values()) or sum(mix.values()) <= 0:
+            raise ValueError(f"opponent mix needs non-negative weights with a positive sum, got {dict(mix)}")
+        if mix.get("self", 0) > 0 and self._make_policy is None:
+            raise ValueError("'self' in the opponent mix needs make_policy")
+        kinds = list(mix)
+        w = np.array([float(mix[k]) for k in kinds])
+        for k in kinds:
+            if k != "self" and k not in self.fixed:
+                self.fixed[k] = make_agent(k, self.env_id)
+            self.counts.setdefault(k, 0)
+        self.kinds, self.probs = kinds, w / w.sum()
 
     def add_snapshot(self, weights: Mapping[str, np.ndarray]) -> None:
         """Add frozen weights (from :func:`policy_weights`); the oldest is dropped beyond ``pool_size``."""

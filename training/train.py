@@ -73,7 +73,8 @@ def quick_config(path: str | Path | None = None) -> dict:
 
     ``path=None`` gives ``quick.toml`` itself (Monolith Arena). Otherwise the config at ``path`` keeps its
     game, recipe and network and takes :data:`QUICK_BUDGET_KEYS` from ``quick.toml`` (a config without a
-    warm start keeps none); its run name gains ``_quick``.
+    warm start keeps none); the ``from_step`` of each ``opponent_schedule`` phase is scaled by the ratio of the
+    two ``total_timesteps``, so each phase keeps its share of the run; its run name gains ``_quick``.
 
     Raises:
         TrainConfigError: as :func:`training.config.load_config`.
@@ -82,10 +83,15 @@ def quick_config(path: str | Path | None = None) -> dict:
     if path is None:
         return quick
     cfg = load_config(path)
+    scale = quick["total_timesteps"] / cfg["total_timesteps"]
     for key in QUICK_BUDGET_KEYS:
         if key.startswith("pretrain_") and cfg["pretrain_samples"] == 0:
             continue
         cfg[key] = quick[key]
+    # the opponent phases keep their share of the run (phase steps scaled with total_timesteps)
+    last = 0
+    for phase in cfg["opponent_schedule"]:
+        phase["from_step"] = last = max(last + 1, round(phase["from_step"] * scale))
     cfg["name"] = f"{cfg['name']}_quick"
     return cfg
 
@@ -174,6 +180,7 @@ def _make_env_fn(cfg: dict, rank: int, worker: bool = False):
                              shaping_coef=coef, shaping_gamma=gamma)
         holder["env"] = env
         env.add_snapshot = pool.add_snapshot  # type: ignore[attr-defined]  (reached by env_method)
+        env.set_opponent_mix = pool.set_mix  # type: ignore[attr-defined]  (opponent_schedule)
         return env
 
     return make
@@ -388,6 +395,8 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     }
     if resume:
         report["resumed_from"] = {"checkpoint": str(resume["checkpoint"]), "steps": start}
+    if track.get("opponent_phases"):
+        report["opponent_phases"] = track["opponent_phases"]
     (run_dir / "report.json").write_text(json.dumps(report, indent=2))
     plot_curve(curve, labels, run_dir / "learning_curve.png",
                f"{cfg['name']}: MaskablePPO on {cfg['env_id']}", warm_start=bool(pretrain_info))
