@@ -26,6 +26,7 @@ from .chance import ChanceRecorder
 from .game import InvariantError, MonolithEnvError, Utility
 from .interrupt import Interrupted, children_ignore_sigint, ignore_sigint, stop_on_signals
 from .outfiles import check_output_dir
+from .processes import WORKERS_PER_CPU, local_worker_limit, usable_cpus
 from .replay import EpisodeLog
 from .seeds import MAX_SEED, check_seed
 from .testing import CHECKS, StepCheckFailure, step_checks
@@ -281,12 +282,20 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
     Raises:
         ConfigError: a bad ``config`` (checked before the workers start).
         MonolithEnvError: ``games`` outside 1 to :data:`MAX_GAMES`, ``workers`` outside 1 to
-            :data:`MAX_WORKERS`, a seed outside 0 to 2**128-1 (for the last game too), ``sample`` or
+            :data:`MAX_WORKERS` (local backend: above :func:`~monolith_envs.core.processes.local_worker_limit`;
+            more workers than games start only one per game), a seed outside 0 to 2**128-1 (for the last game too), ``sample`` or
             ``check_every`` out of range, an ``out_dir`` that cannot be created and written (checked by
             creating it, before the run), or (ray) an unreachable cluster.
         Interrupted: SIGINT or SIGTERM, after the summary.
     """
     _check_args(games, seed, workers, sample, check_every)
+    if backend != "ray":
+        limit = local_worker_limit()
+        if workers > limit:
+            raise MonolithEnvError(f"fuzz: workers={workers} local processes is more than this machine takes: at "
+                                   f"most {limit} ({WORKERS_PER_CPU} per CPU, {usable_cpus()} CPUs); give fewer "
+                                   "workers, or --backend ray for a cluster")
+        workers = min(workers, games)  # never more processes than games
     out = check_out_dir(out_dir)
     game = game_cls(config)  # validates the config before workers start
     env_id = env_id or game.env_id

@@ -19,6 +19,7 @@ from gymnasium import spaces
 from ..core.aec import MASK_IN, check_mask_in, observation_space_for
 from ..core.config import ConfigError
 from ..core.game import IllegalActionError, MonolithEnvError
+from ..core.processes import WORKERS_PER_CPU, local_worker_limit, usable_cpus
 from ..core.seeds import check_seed
 from ._slots import ARRAY_FIELDS, Slots, array_shapes
 from ._workers import WorkerError, WorkerPool
@@ -83,6 +84,9 @@ class VectorEnv:
         self.env_id = env_id
         self.num_envs = n_envs = _int_arg(num_envs, "num_envs", 1, MAX_NUM_ENVS)
         self.workers = _int_arg(workers, "workers", 0, min(MAX_WORKERS, n_envs))
+        if self.workers > local_worker_limit():
+            raise ConfigError(f"make_vec: workers={self.workers} is more processes than this machine takes: at "
+                              f"most {local_worker_limit()} ({WORKERS_PER_CPU} per CPU, {usable_cpus()} CPUs)")
         self.mask_in = check_mask_in(mask_in, "make_vec")
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not (
                 math.isfinite(timeout) and 0 < timeout <= 86400):
@@ -276,7 +280,8 @@ def make_vec(env_id: str, num_envs: int, *, workers: int = 0, mask_in: str = "ob
     Args:
         env_id: a registered env id (:func:`monolith_envs.available_envs`).
         num_envs: N, from 1 to 65536.
-        workers: 0 (default) runs the games in this process; ``k`` (1..min(256, N)) splits them over ``k``
+        workers: 0 (default) runs the games in this process; ``k`` (1..min(256, N), and at most 4 per CPU of
+            this machine, :func:`~monolith_envs.core.processes.local_worker_limit`) splits them over ``k``
             worker processes writing into shared memory. The trajectories do not depend on ``k``.
         mask_in: ``"observation"`` (default) or ``"info"``, the two PettingZoo conventions as in the AEC env:
             it sets ``single_observation_space`` (a ``Dict`` with the mask, or the plain ``Box``) and, for
