@@ -1,7 +1,7 @@
 """Command line: ``python -m monolith_envs {list,info,fuzz,replay,check,playthrough} ...`` (also installed as
 ``monolith-envs``).
 
-Exit status: 0 success; 1 a fuzz run found a failure or a replay ended with a broken invariant; 2 bad input
+Exit status: 0 success; 1 a fuzz run or ``check`` found a failure, or a replay ended with a broken invariant; 2 bad input
 (bad arguments, a bad ``--config``, a malformed or non-replaying episode log, an output path that cannot be
 written), reported on one line ``error: ...`` on stderr, never as a traceback; 130 / 143 stopped by Ctrl-C
 (SIGINT) / SIGTERM (fuzz first stops its workers and prints the summary of what ran).
@@ -65,6 +65,14 @@ def _preload(modules: list[str]) -> None:
         import_modules(modules, "--preload")
     except ImportError as exc:
         raise MonolithEnvError(str(exc)) from None
+
+
+def _same_file(a: str, b: str) -> bool:
+    """``a`` and ``b`` name the same file (through links too); False when ``a`` does not exist yet."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
 
 
 def _one_line(exc: BaseException) -> str:
@@ -192,12 +200,20 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"error: {_one_line(exc)}", file=sys.stderr)
                     return 2
                 make = lambda eid, **cfg: monolith_envs.make(eid, wrapped=False, **cfg)  # noqa: E731
+                if args.html is not None and not args.html.strip():
+                    print("error: --html: the path is empty; give the file to write (OUT.html)", file=sys.stderr)
+                    return 2
+                if args.html and _same_file(args.html, args.file):
+                    print(f"error: --html {printable(args.html)} is the episode log being replayed; give another "
+                          "file (OUT.html)", file=sys.stderr)
+                    return 2
                 if args.html:
                     from monolith_envs.core.html_replay import write_html_replay
 
                     out = write_html_replay(log, args.html, make)
-                    print(f"wrote {printable(str(out))} ({len(log.actions) + 1} steps of {printable(log.env_id)} "
-                          f"seed {log.seed})")
+                    n = len(log.actions)
+                    print(f"wrote {printable(str(out))} ({n} decision{'s' if n != 1 else ''} of "
+                          f"{printable(log.env_id)} seed {log.seed})")
                     return 0
                 # everything taken from the log is printed through printable(): a note or an event holding
                 # terminal escape sequences is shown, not obeyed
@@ -232,10 +248,19 @@ def main(argv: list[str] | None = None) -> int:
                         return 1
                 return 0
             if args.cmd == "check":
-                from monolith_envs.core.testing import check_env
+                from monolith_envs.core.seeds import MAX_SEED
+                from monolith_envs.core.testing import ConformanceError, check_env
 
-                rep = check_env(monolith_envs.env_module(args.env_id).raw_env, args.config, games=args.games,
-                                seed=args.seed)
+                if args.seed + max(args.games - 1, 1000) > MAX_SEED:
+                    c.error(f"--seed {args.seed} with --games {args.games}: the check plays seeds --seed to --seed "
+                            "+ games - 1 (and --seed + 1000 for its replay check), past the largest seed 2**128-1; "
+                            "give a smaller --seed or fewer --games")
+                try:
+                    rep = check_env(monolith_envs.env_module(args.env_id).raw_env, args.config, games=args.games,
+                                    seed=args.seed)
+                except ConformanceError as exc:  # a failing check is a finding (1), not bad input (2)
+                    print(f"check failed: {_one_line(exc)}", file=sys.stderr)
+                    return 1
                 print(f"{args.env_id}: {len(rep.checks)} checks passed over {rep.episodes} "
                       f"episode{'s' if rep.episodes != 1 else ''}, {rep.decisions} decisions")
                 return 0

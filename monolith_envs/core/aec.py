@@ -22,6 +22,7 @@ from .chance import ChanceRecorder, NoDrawRng
 from .config import ConfigError
 from .game import Game, IllegalActionError, MonolithEnvError
 from .replay import EpisodeLog
+from .seeds import MAX_SEED
 
 __all__ = ["RulesAECEnv", "OrderEnforcingEnv", "make_env_fns", "coerce_action", "ILLEGAL_ACTION_POLICIES", "MASK_IN",
            "check_mask_in", "observation_space_for"]
@@ -170,14 +171,17 @@ class RulesAECEnv(AECEnv):
         there was none), so every episode is replayable from its log. The configuration is kept.
 
         Raises:
-            TypeError, ValueError: ``seed`` is not None or a non-negative integer (the message names it).
+            TypeError, ValueError: ``seed`` is not None or an integer from 0 to 2**128-1 (a ``bool`` is not a
+                seed; the message names it).
         """
         if seed is not None:
-            if type(seed) is not int and not isinstance(seed, (int, np.integer)):
+            if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
                 raise TypeError(f"{self.env_id}: reset(seed={seed!r}): a seed is a non-negative integer or None, "
                                 f"not a {type(seed).__name__}")
-            if seed < 0:
-                raise ValueError(f"{self.env_id}: reset(seed={seed}): a seed is a non-negative integer or None")
+            if not 0 <= seed <= MAX_SEED:  # the episode log (and so replay) holds seeds up to 2**128-1
+                shown = str(seed) if len(str(seed)) <= 40 else f"an integer of {len(str(seed))} digits"
+                raise ValueError(f"{self.env_id}: reset(seed={shown}): a seed is an integer from 0 to 2**128-1 "
+                                 "or None")
             # the stream of later unseeded resets is built when one needs it (a generator costs ~10 us)
             self._seed_rng = None
             self._seed_stream_seed = seed

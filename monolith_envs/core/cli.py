@@ -38,7 +38,8 @@ def import_modules(names: Iterable[str], flag: str = "--preload") -> None:
 
     Raises:
         ImportError: a name that cannot be imported (no such module, an empty or relative name, a NUL
-            byte), the message naming ``flag`` and the module.
+            byte) or a module whose code raised while importing (its exception and where), the message
+            naming ``flag`` and the module.
     """
     for name in names:
         if not name or not name.isprintable() or name.startswith("."):
@@ -48,6 +49,13 @@ def import_modules(names: Iterable[str], flag: str = "--preload") -> None:
             importlib.import_module(name)
         except (ImportError, ValueError, TypeError) as exc:  # ValueError / TypeError: e.g. 'os..path'
             raise ImportError(f"{flag} {name!r}: cannot import it ({exc})") from None
+        except (Exception, SystemExit) as exc:  # noqa: BLE001  (the module's own code failed while importing)
+            where = ""
+            tb = None if isinstance(exc, SyntaxError) else exc.__traceback__  # (its message has file and line)
+            while tb is not None:  # the innermost frame: where the module's code failed
+                where = f" at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}"
+                tb = tb.tb_next
+            raise ImportError(f"{flag} {name!r}: importing it raised {type(exc).__name__}: {exc}{where}") from None
 
 
 def check_game_config(cfg: dict, flag: str) -> dict:

@@ -17,6 +17,9 @@ from ..core.chance import NoDrawRng
 from ..core.game import IllegalActionError
 from ._obs import row_writer
 
+#: game seeds wrap around at 2**128 (the episode log and ``reset`` take seeds from 0 to 2**128-1)
+SEED_MODULUS = 2**128
+
 __all__ = ["Slots", "ARRAY_FIELDS", "array_shapes", "explain_illegal"]
 
 #: name -> dtype of every array a vector env shares with its slots.
@@ -67,7 +70,7 @@ class Slots:
         game: the rules engine (one :class:`~monolith_envs.core.game.Game` shared by the slots).
         lo, hi: the slots this object runs.
         num_envs: N, the size of the whole vector (the seed of the k-th new game of slot i is
-            ``seed + i + N * k``).
+            ``seed + i + N * k``, modulo 2**128).
         arrays: the arrays of :data:`ARRAY_FIELDS`, shaped by :func:`array_shapes` for the whole vector.
     """
 
@@ -93,7 +96,7 @@ class Slots:
     def _start(self, j: int) -> int:
         """Start the next game of local slot ``j``, write its first observation and mask; return its seat."""
         i = self.lo + j
-        seed = self.seed + i + self.num_envs * self.games[j]
+        seed = (self.seed + i + self.num_envs * self.games[j]) % SEED_MODULUS  # a seed the episode log holds
         self.games[j] += 1
         rng = self.rngs[j] = np.random.default_rng(seed)
         game = self.game

@@ -21,7 +21,7 @@ from ..core.config import ConfigError
 from ..core.game import IllegalActionError, MonolithEnvError
 from ..core.processes import WORKERS_PER_CPU, local_worker_limit, usable_cpus
 from ..core.seeds import check_seed
-from ._slots import ARRAY_FIELDS, Slots, array_shapes
+from ._slots import ARRAY_FIELDS, SEED_MODULUS, Slots, array_shapes
 from ._workers import WorkerError, WorkerPool
 
 __all__ = ["VectorEnv", "VecResult", "make_vec", "WorkerError", "MAX_NUM_ENVS", "MASK_PLACEMENTS"]
@@ -124,7 +124,8 @@ class VectorEnv:
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None) -> VecResult:
         """Start a new game in every slot: game ``i`` with seed ``seed + i`` (its later games take
-        ``seed + i + N * k``). ``seed=None`` draws the base seed from OS entropy.
+        ``seed + i + N * k``; every game seed modulo 2**128, so near the largest seed they wrap to 0, 1, ...).
+        ``seed=None`` draws the base seed from OS entropy.
 
         Returns:
             the :class:`VecResult` (rewards 0, no game ended).
@@ -239,7 +240,7 @@ class VectorEnv:
         return tuple(self._slots.states)
 
     def episode_seeds(self) -> list[int]:
-        """The seed of the game now in progress in each slot (``seed + i + N * k``), for replaying it in
+        """The seed of the game now in progress in each slot (``seed + i + N * k``, modulo 2**128), for replaying it in
         ``make(env_id, **config).reset(seed=...)``.
 
         Raises:
@@ -248,7 +249,7 @@ class VectorEnv:
         if self._seed is None:
             raise MonolithEnvError("make_vec episode_seeds: call reset() first")
         n = self.num_envs
-        return [self._seed + i + n * int(k) for i, k in enumerate(self._games)]
+        return [(self._seed + i + n * int(k)) % SEED_MODULUS for i, k in enumerate(self._games)]
 
     # ------------------------------------------------------------------ lifetime
     def _check_open(self) -> None:

@@ -9,14 +9,25 @@ import monolith_envs
 @pytest.mark.parametrize("env_id", ["monolith_strategy_v0", "toy_tictactoe_v0"])
 def test_reset_rejects_bad_seeds_by_name(env_id):
     env = monolith_envs.make(env_id)
-    with pytest.raises(ValueError, match=r"reset\(seed=-1\): a seed is a non-negative integer or None"):
+    with pytest.raises(ValueError, match=r"reset\(seed=-1\): a seed is an integer from 0 to 2\*\*128-1 or None"):
         env.reset(seed=-1)
+    with pytest.raises(ValueError, match=r"reset\(seed=340282366920938463463374607431768211456\): a seed is an "
+                                         r"integer from 0 to 2\*\*128-1"):
+        env.reset(seed=2**128)  # the episode log could not hold it, so replay would refuse the log
+    with pytest.raises(ValueError, match=r"reset\(seed=an integer of 302 digits\)"):
+        env.reset(seed=2**1000)
+    with pytest.raises(TypeError, match=r"reset\(seed=True\): a seed is a non-negative integer or None, not a bool"):
+        env.reset(seed=True)
     with pytest.raises(TypeError, match=r"reset\(seed='a'\): a seed is a non-negative integer or None, not a str"):
         env.reset(seed="a")
     with pytest.raises(TypeError, match=r"not a float"):
         env.reset(seed=3.0)
     env.reset(seed=np.int64(4))  # numpy integers are seeds too
     assert env.unwrapped.episode_log.seed == 4
+    env.reset(seed=2**128 - 1)  # the largest seed: its log round-trips
+    from monolith_envs.core.replay import EpisodeLog
+
+    assert EpisodeLog.from_json(env.unwrapped.episode_log.to_json()).seed == 2**128 - 1
 
 
 def test_unseeded_resets_follow_the_last_seeded_one():

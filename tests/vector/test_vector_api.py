@@ -75,6 +75,11 @@ def test_reset_seeds_and_shapes_and_dtypes():
     vec.reset()  # unseeded: a drawn base seed, still consecutive per slot
     s = vec.episode_seeds()
     assert s[1] == s[0] + 1 and s[2] == s[0] + 2
+    vec.reset(seed=2**128 - 2)  # near the largest seed the game seeds wrap around, so every game replays
+    assert vec.episode_seeds() == [2**128 - 2, 2**128 - 1, 0]
+    env.reset(seed=0)
+    np.testing.assert_array_equal(vec.observe(int(vec.reset(seed=2**128 - 2).current_seat[2]))[2],
+                                  env.observe(env.agent_selection)["observation"])
 
 
 @pytest.mark.parametrize("bad,err,needle", [

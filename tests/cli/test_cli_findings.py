@@ -1,0 +1,58 @@
+"""Command-line edge cases: a replay page that would overwrite its log, check's seed range and exit status, a
+``--preload`` module that fails while importing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from monolith_envs.__main__ import main
+
+ROOT = Path(__file__).resolve().parents[2]
+LOG = ROOT / "examples" / "arena_episode.json"
+
+
+def test_replay_html_refuses_to_overwrite_the_log_it_replays_also_through_a_link(tmp_path, capsys):
+    log = tmp_path / "game.json"
+    shutil.copy(LOG, log)
+    before = log.read_bytes()
+    assert main(["replay", str(log), "--html", str(log)]) == 2
+    assert "is the episode log being replayed; give another file" in capsys.readouterr().err
+    link = tmp_path / "page.html"
+    link.symlink_to(log)
+    assert main(["replay", str(log), "--html", str(link)]) == 2
+    assert main(["replay", str(log), "--html", "  "]) == 2
+    assert "--html: the path is empty" in capsys.readouterr().err
+    assert log.read_bytes() == before
+    assert main(["replay", str(log), "--html", str(tmp_path / "out.html")]) == 0
+    out = capsys.readouterr().out
+    assert (tmp_path / "out.html").read_text().startswith("<!DOCTYPE html>") and " decisions of monolith_arena_v0" in out
+
+
+def test_check_refuses_seeds_past_the_largest_and_a_failed_check_exits_1(capsys):
+    from tests.cli import preload_faulty  # noqa: F401  (registers toy_faulty_v0, whose invariants fail)
+
+    with pytest.raises(SystemExit) as ei:
+        main(["check", "toy_tictactoe_v0", "--seed", str(2**128 - 1), "--games", "2"])
+    assert ei.value.code == 2
+    assert "past the largest seed 2**128-1; give a smaller --seed or fewer --games" in capsys.readouterr().err
+    assert main(["check", "toy_tictactoe_v0", "--seed", str(2**128 - 1001), "--games", "2"]) == 0
+    assert main(["check", "toy_faulty_v0", "--games", "20"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("check failed: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("source, shown", [
+    ("raise RuntimeError('boom at import')\n", "importing it raised RuntimeError: boom at import at "),
+    ("def f(:\n", "importing it raised SyntaxError: "),
+    ("import sys\nsys.exit(5)\n", "importing it raised SystemExit: 5 at "),
+])
+def test_a_preload_module_that_fails_while_importing_is_one_error_line(source, shown, tmp_path, monkeypatch, capsys):
+    name = f"preload_fails_{abs(hash(source))}"
+    (tmp_path / f"{name}.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert main(["list", "--preload", name]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --preload '{name}': {shown}") and err.count("\n") == 1 and "Traceback" not in err
