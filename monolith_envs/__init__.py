@@ -8,7 +8,10 @@ num_envs, workers=0, **config)`` steps N games at once.
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any, Callable
+
+import numpy as np
 
 from . import registration as _registration  # noqa: F401 - registers the Gymnasium ids
 from .core.config import ConfigError
@@ -46,13 +49,29 @@ _REGISTRY: dict[str, str | Callable[[], Any]] = {
     "monolith_strategy_v0": "monolith_envs.monolith_strategy_v0",
     "the_monolith_v0": "monolith_envs.the_monolith_v0",
 }
+_BUILT_IN = dict(_REGISTRY)
+_ENV_ID = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,99}")
 
 
 def register(env_id: str, module: str | Callable[[], Any]) -> None:
     """Register an env id: a module path, or a zero-argument callable returning such a module-like object.
 
-    The module must expose ``env(**kw)``, ``raw_env(**kw)`` and ``Game`` (the game class).
+    The module must expose ``env(**kw)``, ``raw_env(**kw)`` and ``Game`` (the game class). Registering an
+    id again replaces its entry, except the package's own ids, which stay.
+
+    Raises:
+        ConfigError: ``env_id`` not a name of letters, digits, ``_``, ``.`` and ``-`` (starting with a letter,
+            at most 100 characters, PettingZoo style ``name_v0``), one of the package's own ids, or ``module``
+            neither a non-empty module path nor a callable.
     """
+    if not isinstance(env_id, str) or not _ENV_ID.fullmatch(env_id):
+        raise ConfigError(f"register: env id {env_id!r} is not allowed; expected a name of letters, digits, '_', "
+                          "'.' and '-' that starts with a letter, at most 100 characters (e.g. 'my_game_v0')")
+    if env_id in _BUILT_IN and module != _BUILT_IN[env_id]:
+        raise ConfigError(f"register: {env_id!r} is an env id of the package; register yours under another id")
+    if not (callable(module) or isinstance(module, str) and module.strip()):
+        raise ConfigError(f"register {env_id!r}: module must be a module path such as 'my_package.my_game_v0' "
+                          f"or a zero-argument callable returning the module, got {module!r}")
     _REGISTRY[env_id] = module
 
 
@@ -107,8 +126,10 @@ def make(env_id: str, *, wrapped: bool = True, render_mode: str | None = None, i
 
     Raises:
         UnknownEnvError: unknown env id (lists the valid ones).
-        ConfigError: unknown config key (lists the valid ones) or bad value.
+        ConfigError: unknown config key (lists the valid ones) or bad value, or ``wrapped`` not a bool.
     """
+    if not isinstance(wrapped, (bool, np.bool_)):
+        raise ConfigError(f"make: wrapped={wrapped!r} is not allowed; expected True or False")
     mod = _module(env_id)
     fn = mod.env if wrapped else mod.raw_env
     return fn(render_mode=render_mode, illegal_action=illegal_action, **config)

@@ -109,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
 
     fmt = argparse.ArgumentDefaultsHelpFormatter
     parser = ArgumentParser(prog="python -m monolith_envs", description=__doc__, formatter_class=fmt)
-    sub = parser.add_subparsers(dest="cmd", required=True)
+    sub = parser.add_subparsers(dest="cmd", required=True, metavar="COMMAND",
+                                title="commands (python -m monolith_envs COMMAND --help for each)")
     sub.add_parser("list", help="list the registered env ids with their players, utility, chance and information",
                    formatter_class=fmt).add_argument("--preload", action="append", default=[], metavar="MODULE",
                                                      help=_PRELOAD_HELP)

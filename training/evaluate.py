@@ -284,7 +284,11 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
             raise ValueError(f"need at least one agent spec, each once, got {list(specs)}")
         pairs = [(s, None) for s in specs]
     elif pairs is None:
-        if len(set(specs)) != len(specs) or len(specs) < 2:
+        dup = sorted({s for s in specs if list(specs).count(s) > 1})
+        if dup:
+            raise ValueError(f"each agent spec once: {', '.join(map(repr, dup))} is given more than once in "
+                             f"{list(specs)} (a spec meets every other one, seats rotating)")
+        if len(specs) < 2:
             raise ValueError(f"need at least two distinct agent specs, got {list(specs)}")
         # two sides (a duel, two teams): seats rotate, so one order of a pair plays both sides; with three
         # or more, one agent against copies of the other is not the other way round, so both orders play

@@ -38,4 +38,7 @@ def run(env: Any, agents: list, seat: int, seed: int, pieces: Any, host: str, po
     if getattr(server, "wildcard", False):
         out(f"listening on every address: from another machine, open http://<this machine's IP address>:"
             f"{server.server_address[1]}/ (anyone who can reach it can play your moves)")
-    return serve_forever(server, out)
+    try:
+        return serve_forever(server, out)
+    finally:
+        web.close()  # an unused temporary log folder is not left behind

@@ -56,10 +56,19 @@ class WebGame:
         self.env, self.raw, self.game = env, env.unwrapped, env.unwrapped.game
         self.agents, self.seat, self.first_seed, self.pieces = agents, seat, seed, pieces
         self.log_dir = Path(log_dir) if log_dir is not None else Path(tempfile.mkdtemp(prefix="monolith_web_"))
+        self._own_dir = log_dir is None
         self.lock = threading.Lock()
         self.count = 0
         self.finished: dict[str, Path] = {}  # game id -> episode log of a finished game
         self._new()
+
+    def close(self) -> None:
+        """Remove the temporary log folder when no finished game was written into it."""
+        if self._own_dir:
+            try:
+                self.log_dir.rmdir()  # only an empty folder goes
+            except OSError:
+                pass
 
     # ------------------------------------------------------------------ games
     def _new(self) -> None:

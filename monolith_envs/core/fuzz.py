@@ -27,7 +27,7 @@ from .game import InvariantError, MonolithEnvError, Utility
 from .interrupt import Interrupted, children_ignore_sigint, ignore_sigint, stop_on_signals
 from .outfiles import check_output_dir
 from .processes import WORKERS_PER_CPU, local_worker_limit, usable_cpus
-from .replay import EpisodeLog
+from .replay import EpisodeLog, printable
 from .seeds import MAX_SEED, check_seed
 from .testing import CHECKS, StepCheckFailure, step_checks
 
@@ -229,8 +229,8 @@ def _report(r: RolloutResult, env_id: str, full_config: dict, config: dict, out:
     pre = "".join(f" --preload {shlex.quote(m)}" for m in preload)
     msg = [
         f"FAILURE [{r.failure}] seed={r.seed} step={r.decisions}",
-        f"  {r.message.splitlines()[0] if r.message else ''}",
-        "  last actions: " + " -> ".join(r.history),
+        f"  {printable(r.message.splitlines()[0]) if r.message else ''}",  # escapes shown, not obeyed
+        "  last actions: " + printable(" -> ".join(r.history)),
         f"  episode log: {path}",
         f"  reproduce: python -m monolith_envs fuzz {shlex.quote(env_id)} --games 1 --seed {r.seed} "
         f"--workers 1 --config {shlex.quote(json.dumps(config))} --sample {sample} "

@@ -59,6 +59,11 @@ def printable(text: str, keep_newlines: bool = False) -> str:
     return (_CONTROL_KEEP_NL if keep_newlines else _CONTROL).sub(_escape_char, str(text))
 
 
+#: JSON-reader words for the Python types of a log's fields (``an integer``, not ``a int``)
+_KIND = {"int": "an integer", "str": "a string", "list": "a list", "dict": "an object", "float": "a number",
+         "bool": "true or false", "NoneType": "null"}
+
+
 class LogError(MonolithEnvError, ValueError):
     """An episode log that cannot be read or does not replay (names the file, field or step)."""
 
@@ -131,7 +136,8 @@ class EpisodeLog:
             if key not in data:
                 raise LogError(f"{source}: missing field {key!r} (fields: format, {', '.join(checks)}, note)")
             if not isinstance(data[key], typ) or isinstance(data[key], bool):
-                raise LogError(f"{source}: field {key!r} must be a {typ.__name__}, got {type(data[key]).__name__}")
+                raise LogError(f"{source}: field {key!r} must be {_KIND.get(typ.__name__, 'a ' + typ.__name__)}, got "
+                              f"{_KIND.get(type(data[key]).__name__, 'a ' + type(data[key]).__name__)}")
         if not 0 <= data["seed"] <= MAX_SEED:
             raise LogError(f"{source}: field 'seed' is {_short(data['seed'])}, expected an integer from 0 to 2**128-1")
         for i, a in enumerate(data["actions"]):

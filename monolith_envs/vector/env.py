@@ -11,6 +11,7 @@ processes that write into one shared-memory block.
 from __future__ import annotations
 
 import math
+import multiprocessing
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -88,6 +89,10 @@ class VectorEnv:
             raise ConfigError(f"make_vec: workers={self.workers} is more processes than this machine takes: at "
                               f"most {local_worker_limit()} ({WORKERS_PER_CPU} per CPU, {usable_cpus()} CPUs)")
         self.mask_in = check_mask_in(mask_in, "make_vec")
+        methods = multiprocessing.get_all_start_methods()
+        if start_method is not None and start_method not in methods:
+            raise ConfigError(f"make_vec: start_method={start_method!r} is not allowed; expected None (the default) "
+                              f"or one of {methods}")
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not (
                 math.isfinite(timeout) and 0 < timeout <= 86400):
             raise ConfigError(f"make_vec: timeout={timeout!r} is not allowed; expected seconds, a number above 0 "
@@ -299,7 +304,8 @@ def make_vec(env_id: str, num_envs: int, *, workers: int = 0, mask_in: str = "ob
 
     Raises:
         UnknownEnvError: unknown env id.
-        ConfigError: a bad config key or value, ``num_envs``, ``workers``, ``mask_in`` or ``timeout``, or
+        ConfigError: a bad config key or value, ``num_envs``, ``workers``, ``mask_in``, ``timeout`` or
+            ``start_method`` (checked with ``workers=0`` too), or
             arrays above 4 GiB.
         WorkerError: a worker did not start.
     """

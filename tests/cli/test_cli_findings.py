@@ -56,3 +56,38 @@ def test_a_preload_module_that_fails_while_importing_is_one_error_line(source, s
     assert main(["list", "--preload", name]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: --preload '{name}': {shown}") and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_evaluate_names_a_spec_given_twice():
+    from training.evaluate import run_tournament
+
+    with pytest.raises(ValueError) as ei:
+        run_tournament("toy_tictactoe_v0", ["random", "heuristic", "random"], 2, 0, workers=1)
+    assert str(ei.value) == ("each agent spec once: 'random' is given more than once in ['random', 'heuristic', "
+                             "'random'] (a spec meets every other one, seats rotating)")
+
+
+def test_make_vec_names_a_bad_start_method_even_without_workers():
+    import monolith_envs
+    from monolith_envs.core.config import ConfigError
+
+    for workers in (0, 1):
+        with pytest.raises(ConfigError, match="make_vec: start_method='bogus' is not allowed; expected None"):
+            monolith_envs.make_vec("toy_tictactoe_v0", 2, workers=workers, start_method="bogus")
+
+
+def test_fuzz_shows_control_characters_of_a_failure_message_escaped(tmp_path, capsys):
+    from monolith_envs.core.fuzz import run_fuzz
+    from monolith_envs.core.game import InvariantError
+    from tests.toy_game import ToyGame
+
+    class EscapingGame(ToyGame):
+        def check_invariants(self, s):
+            super().check_invariants(s)
+            if s.decisions == 3:
+                raise InvariantError("broken \x1b[2J here")
+
+    assert run_fuzz(EscapingGame, games=1, seed=0, workers=1, config={}, out_dir=str(tmp_path), progress=False,
+                    env_id="toy_escaping_v0") == 1
+    out = capsys.readouterr().out
+    assert "broken \\x1b[2J here" in out and "\x1b" not in out

@@ -47,3 +47,36 @@ def test_a_boolean_given_as_text_is_refused_with_how_to_write_the_boolean():
         monolith_envs.make("monolith_strategy_v0", exalted="yes")  # other text: no hint
     assert str(ei.value).endswith("exalted='yes' is not allowed; expected True or False")
     assert monolith_envs.make("monolith_strategy_v0", exalted=False).unwrapped.game.config["exalted"] is False
+
+
+def test_register_checks_the_id_and_the_module_and_keeps_the_package_ids():
+    import pytest
+
+    import monolith_envs
+    from monolith_envs.core.config import ConfigError
+
+    for bad in ("", "x y", 5, "9lives_v0", "a" * 101):
+        with pytest.raises(ConfigError, match="register: env id .* is not allowed; expected a name of letters"):
+            monolith_envs.register(bad, "some.module")
+    with pytest.raises(ConfigError, match="'monolith_arena_v0' is an env id of the package"):
+        monolith_envs.register("monolith_arena_v0", "my.module")
+    for bad in (5, "", "  ", None):
+        with pytest.raises(ConfigError, match="module must be a module path"):
+            monolith_envs.register("my_game_v0", bad)
+    assert "my_game_v0" not in monolith_envs.available_envs()
+    monolith_envs.register("monolith_arena_v0", "monolith_envs.monolith_arena_v0")  # its own entry: unchanged
+    assert monolith_envs.make("monolith_arena_v0").unwrapped.env_id == "monolith_arena_v0"
+
+
+def test_make_wrapped_must_be_a_bool():
+    import pytest
+
+    import monolith_envs
+    from monolith_envs.core.config import ConfigError
+
+    with pytest.raises(ConfigError, match="make: wrapped='no' is not allowed; expected True or False"):
+        monolith_envs.make("monolith_arena_v0", wrapped="no")
+    from monolith_envs.core.aec import RulesAECEnv
+
+    assert type(monolith_envs.make("monolith_arena_v0", wrapped=False)) is RulesAECEnv  # the bare env
+    assert type(monolith_envs.make("monolith_arena_v0")) is not RulesAECEnv

@@ -227,6 +227,8 @@ def test_cli_serves_on_loopback_prints_the_url_and_stops_on_ctrl_c():
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130 and "Traceback" not in err and "stopped (Ctrl-C)" in out, (out, err)
+    log_dir = line.rsplit("finished games' logs go to ", 1)[1].strip()
+    assert "monolith_web_" in log_dir and not os.path.exists(log_dir)  # no game finished: the folder is gone
 
 
 def test_a_short_body_times_out_and_a_failing_opponent_is_one_json_error(served, monkeypatch):
