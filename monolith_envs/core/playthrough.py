@@ -224,7 +224,11 @@ def cannot_print(env_id: str, make: Make) -> str | None:
 
 def run_command(env_ids: Sequence[str], regenerate_files: bool, folder: str | Path, make: Make) -> int:
     """The ``playthrough`` command: rewrite (``regenerate_files``) or compare the stored games; the exit code
-    is 1 when a comparison found a difference."""
+    is 1 when a comparison found a difference.
+
+    Raises:
+        MonolithEnvError: comparing with a ``folder`` that is not a folder (the command: one ``error:`` line).
+    """
     kept = []
     for env_id in env_ids:
         why = cannot_print(env_id, make)
@@ -237,6 +241,11 @@ def run_command(env_ids: Sequence[str], regenerate_files: bool, folder: str | Pa
         paths = regenerate(env_ids, make, folder)
         print(f"wrote {len(paths)} playthroughs under {folder}")
         return 0
+    if not Path(folder).is_dir():
+        from .game import MonolithEnvError
+
+        raise MonolithEnvError(f"playthrough: {str(folder)!r} is not a folder of stored playthroughs (the default, "
+                               "tests/playthroughs, is relative to the repository root: run from there or give --dir)")
     problems = compare(env_ids, make, folder)
     for line in problems:
         print(line)

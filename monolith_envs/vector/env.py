@@ -179,8 +179,8 @@ class VectorEnv:
         bad = (acts < 0) | (acts >= self.num_actions)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            err = IllegalActionError(repr(int(acts[i])), f"out of range in game {i} of {self.num_envs}",
-                                     f"actions are 0..{self.num_actions - 1}")
+            err = IllegalActionError(repr(int(acts[i])), "out of range", f"actions are 0..{self.num_actions - 1}")
+            err.args = (f"game {i} of {self.num_envs}: {err}",)  # named as a masked-out action's game is
             err.game_index = i
             raise err
         arrays = self._arrays
