@@ -12,7 +12,7 @@ from typing import Any
 
 from monolith_envs.core.interrupt import SignalGuard
 
-__all__ = ["make_callbacks", "planned_steps"]
+__all__ = ["make_callbacks", "mix_text", "planned_steps"]
 
 
 def planned_steps(cfg: dict, start: int = 0) -> int:
@@ -20,6 +20,12 @@ def planned_steps(cfg: dict, start: int = 0) -> int:
     ``total_timesteps`` is rounded up to whole rollouts from ``start`` (a resumed run's checkpoint)."""
     per_update = cfg["n_steps"] * cfg["n_envs"]
     return start + max(0, -(-(cfg["total_timesteps"] - start) // per_update)) * per_update
+
+
+def mix_text(mix: dict) -> str:
+    """``{"heuristic": 0.7, "self": 0.3}`` -> ``"heuristic 70%, self 30%"`` (shares of the weights' sum)."""
+    total = sum(mix.values())
+    return ", ".join(f"{k} {w / total:.0%}" for k, w in mix.items())
 
 
 def _save_atomic(model: Any, path: Path, steps: int) -> None:
@@ -45,7 +51,7 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
             ``learning_curve.json``); curve: the learning curve's points, appended to; executor: the
             evaluation pool (or None); start: the learner steps the run starts at (a resumed checkpoint's).
         track: filled with ``"bar"``, ``"checkpointer"``, ``"checkpoint"`` and ``"checkpoint_steps"`` for the
-            stop of an interrupted run, and ``"opponent_phases"`` (the opponent mixes and the steps they began).
+            stop of an interrupted run.
         guard: holds a signal back while a model file is written (default: no signal handling).
     """
     from stable_baselines3.common.callbacks import BaseCallback
@@ -91,28 +97,25 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
 
     class OpponentSchedule(BaseCallback):
         """``opponent_schedule``: at each rollout's start, the mix of the last phase whose ``from_step`` the run
-        has reached replaces the envs' opponent mix (a resumed run starts in its checkpoint's phase); each
-        change is printed and kept in ``track["opponent_phases"]``."""
+        has reached replaces the envs' opponent mix, and the change is printed (the envs of a resumed run
+        are built with the mix in force at its checkpoint, :func:`training.config.mix_at`)."""
 
         def _on_training_start(self) -> None:
-            self.phase = -1
-            self._follow()
+            self.phase = self._reached(start)
 
         def _on_rollout_start(self) -> None:
-            self._follow()
-
-        def _follow(self) -> None:
             steps = self.num_timesteps
-            phase = max((i for i, p in enumerate(cfg["opponent_schedule"]) if p["from_step"] <= steps), default=-1)
+            phase = self._reached(steps)
             if phase > self.phase:
                 self.phase = phase
                 mix = cfg["opponent_schedule"][phase]["mix"]
                 self.training_env.env_method("set_opponent_mix", mix)
-                track.setdefault("opponent_phases", []).append({"step": int(steps), "mix": dict(mix)})
                 if cfg["progress_bar"]:
-                    total = sum(mix.values())
-                    what = ", ".join(f"{k} {w / total:.0%}" for k, w in mix.items())
-                    tqdm.write(f"   opponents from step {steps:,}: {what}", file=sys.stderr)
+                    tqdm.write(f"   opponents from step {steps:,}: {mix_text(mix)}", file=sys.stderr)
+
+        @staticmethod
+        def _reached(steps: int) -> int:
+            return max((i for i, p in enumerate(cfg["opponent_schedule"]) if p["from_step"] <= steps), default=-1)
 
         def _on_step(self) -> bool:
             return True
@@ -195,6 +198,6 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
     ckpt = Checkpoints()
     track["checkpointer"] = ckpt
     cbs = [Snapshots(), PeriodicEval(), ProgressBar(), ckpt]  # the bar starts after the first evaluation
-    if cfg["opponent_schedule"]:
+    if cfg.get("opponent_schedule"):
         cbs.append(OpponentSchedule())
     return cbs, cbs[1]

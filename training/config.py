@@ -14,6 +14,7 @@ spec, the run folder) so that a bad value fails before any work starts.
 
 from __future__ import annotations
 
+import copy
 import math
 import os
 import re
@@ -32,6 +33,8 @@ __all__ = [
     "check_config",
     "describe_keys",
     "load_config",
+    "mix_at",
+    "opponent_phases",
     "read_toml",
     "run_dir",
     "validate",
@@ -138,7 +141,12 @@ def _check_type(key: Key, value: Any) -> Any:
         raise TrainConfigError(f"config key {key.name!r}: expected {key.type}, got bool {value!r}")
     if not isinstance(value, types):
         names = "|".join(t.__name__ for t in types)
-        raise TrainConfigError(f"config key {key.name!r}: expected {names}, got {type(value).__name__} {value!r}")
+        hint = ""
+        if isinstance(value, str) and value.strip()[:1] in ("[", "{") and {list, dict} & set(types):
+            hint = ("; that text did not read as a TOML value: write tables as {key = value, ...} and strings in "
+                    "quotes, e.g. --set 'opponent_schedule=[{from_step = 150000, mix = {heuristic = 0.7}}]'")
+        raise TrainConfigError(f"config key {key.name!r}: expected {names}, got {type(value).__name__} "
+                               f"{_short(value)}{hint}")
     return value
 
 
@@ -264,6 +272,33 @@ def _check_schedule(schedule: list) -> None:
                                    f"their steps) and at most 10,000,000,000, got {_short(step)}")
         last = step
         _check_mix(f"{where}, mix", phase["mix"])
+
+
+def mix_at(cfg: Mapping[str, Any], steps: int) -> dict:
+    """The opponent mix in force from learner step ``steps`` on: the mix of the last ``opponent_schedule`` phase
+    whose ``from_step`` is at most ``steps``, else ``opponent_mix``."""
+    mix = cfg["opponent_mix"]
+    for phase in cfg["opponent_schedule"]:
+        if phase["from_step"] <= steps:
+            mix = phase["mix"]
+    return dict(mix)
+
+
+def opponent_phases(cfg: Mapping[str, Any], end: int) -> list[dict]:
+    """The opponent mixes of a run that ends at learner step ``end``: ``[{"step": s, "mix": {...}}]``, the
+    first at step 0 (``opponent_mix``), then each phase at the first rollout start (a multiple of ``n_steps *
+    n_envs``) at or after its ``from_step`` and before ``end``; a phase overtaken by the next one within the
+    same rollout is left out, as the run skips it."""
+    per = cfg["n_steps"] * cfg["n_envs"]
+    out = [{"step": 0, "mix": dict(cfg["opponent_mix"])}]
+    for phase in cfg["opponent_schedule"]:
+        step = -(-phase["from_step"] // per) * per
+        if step >= end:
+            break
+        if out[-1]["step"] == step:
+            out.pop()
+        out.append({"step": step, "mix": dict(phase["mix"])})
+    return out
 
 
 def _check_seed(out: dict) -> None:
@@ -435,7 +470,7 @@ def apply_overrides(cfg: Mapping[str, Any], overrides: list[str], keys: Mapping[
         TrainConfigError: malformed override, unknown key, or wrong type.
     """
     by_name = _BY_NAME if keys is None else keys
-    out = {k: (dict(v) if isinstance(v, dict) else v) for k, v in cfg.items()}
+    out = copy.deepcopy(dict(cfg))  # nested tables (the schedule's phases) are not shared with ``cfg``
     for item in overrides:
         key, sep, text = item.partition("=")
         key = key.strip()

@@ -45,7 +45,7 @@ from monolith_envs.core.interrupt import (
     stop_on_signals,
 )
 from monolith_envs.core.outfiles import write_text_atomic
-from training.callbacks import make_callbacks, planned_steps
+from training.callbacks import make_callbacks, mix_text, planned_steps
 from training.config import (
     CONFIG_DIR,
     DEFAULT_CONFIG,
@@ -54,6 +54,8 @@ from training.config import (
     check_config,
     describe_keys,
     load_config,
+    mix_at,
+    opponent_phases,
     run_dir,
 )
 from training.progress import StageLog, format_summary, interrupted_message, plot_curve
@@ -91,7 +93,7 @@ def quick_config(path: str | Path | None = None) -> dict:
     # the opponent phases keep their share of the run (phase steps scaled with total_timesteps)
     last = 0
     for phase in cfg["opponent_schedule"]:
-        phase["from_step"] = last = max(last + 1, round(phase["from_step"] * scale))
+        phase["from_step"] = last = min(10**10, max(last + 1, round(phase["from_step"] * scale)))
     cfg["name"] = f"{cfg['name']}_quick"
     return cfg
 
@@ -146,11 +148,12 @@ def policy_class(cfg: dict) -> Any:
     return MaskableActorCriticPolicy
 
 
-def _make_env_fn(cfg: dict, rank: int, worker: bool = False):
-    """A picklable env factory for rank ``rank`` (a training env with its own opponent pool); ``worker``:
-    it runs in a worker process of its own, which then ignores SIGINT."""
+def _make_env_fn(cfg: dict, rank: int, worker: bool = False, start: int = 0):
+    """A picklable env factory for rank ``rank`` (a training env with its own opponent pool, drawing from the
+    opponent mix in force at learner step ``start``); ``worker``: it runs in a worker process of its own,
+    which then ignores SIGINT."""
     env_id, env_config, seed = cfg["env_id"], dict(cfg["env_config"]), cfg["seed"]
-    mix, pool_size, seat = dict(cfg["opponent_mix"]), cfg["pool_size"], cfg["seat"]
+    mix, pool_size, seat = mix_at(cfg, start), cfg["pool_size"], cfg["seat"]
     shaping, coef, gamma = cfg["shaping"], cfg["shaping_coef"], cfg["gamma"]
 
     pkw, pcls = policy_kwargs(cfg), policy_class(cfg)
@@ -181,17 +184,19 @@ def _make_env_fn(cfg: dict, rank: int, worker: bool = False):
         holder["env"] = env
         env.add_snapshot = pool.add_snapshot  # type: ignore[attr-defined]  (reached by env_method)
         env.set_opponent_mix = pool.set_mix  # type: ignore[attr-defined]  (opponent_schedule)
+        env.opponent_counts = pool.counts  # type: ignore[attr-defined]  (opponents drawn, by kind: the report)
         return env
 
     return make
 
 
-def make_vec_env(cfg: dict):
-    """The training ``VecEnv`` (``DummyVecEnv`` or ``SubprocVecEnv`` per ``vec_env``) with ``VecMonitor``."""
+def make_vec_env(cfg: dict, start: int = 0):
+    """The training ``VecEnv`` (``DummyVecEnv`` or ``SubprocVecEnv`` per ``vec_env``) with ``VecMonitor``; its
+    opponents are drawn from the mix in force at learner step ``start`` (a resumed run's checkpoint)."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     subproc = cfg["vec_env"] == "subproc" and cfg["n_envs"] > 1
-    fns = [_make_env_fn(cfg, i, worker=subproc) for i in range(cfg["n_envs"])]
+    fns = [_make_env_fn(cfg, i, worker=subproc, start=start) for i in range(cfg["n_envs"])]
     if subproc:
         from monolith_envs.core.interrupt import children_ignore_sigint
 
@@ -311,7 +316,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     vec = executor = model = None
     interrupted = False
     try:
-        vec = make_vec_env(cfg)
+        vec = make_vec_env(cfg, start)
         executor = (ProcessPoolExecutor(cfg["eval_workers"], mp_context=mp.get_context("spawn"),
                                         initializer=ignore_sigint) if cfg["eval_workers"] > 1 else None)
         model = MaskablePPO(
@@ -340,13 +345,23 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
                    f"{cfg['n_envs']})" if planned != cfg["total_timesteps"] and not resume else "")
         steps_text = (f"{planned - start:,} more learner steps, from the checkpoint's {start:,} to {planned:,}"
                       if resume else f"{planned:,} learner steps{rounded}")
-        stages.start("PPO", f"{steps_text} on {cfg['n_envs']} envs{evals}")
+        opponents = f"; opponents {mix_text(mix_at(cfg, start))}"
+        for phase in cfg["opponent_schedule"]:
+            if phase["from_step"] > start:
+                per = cfg["n_steps"] * cfg["n_envs"]  # a phase begins at a rollout's start
+                late = " (after this run's end: not reached)" if -(-phase["from_step"] // per) * per >= planned else ""
+                opponents += f", from step {phase['from_step']:,}: {mix_text(phase['mix'])}{late}"
+        stages.start("PPO", f"{steps_text} on {cfg['n_envs']} envs{evals}{opponents}")
         t0 = time.perf_counter()
         if planned > start:
             model.learn(cfg["total_timesteps"] - start, callback=cbs, tb_log_name="ppo",
                         reset_num_timesteps=not resume)
         t_train = max(time.perf_counter() - t0, 1e-9)
         opp_steps = int(sum(vec.get_attr("opponent_steps")))
+        drawn: dict[str, int] = {}
+        for counts in vec.get_attr("opponent_counts"):
+            for kind, k in counts.items():
+                drawn[kind] = drawn.get(kind, 0) + int(k)
         final_path = run_dir / "final_model.zip"
         with guard.deferred():
             model.save(final_path)
@@ -395,8 +410,9 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     }
     if resume:
         report["resumed_from"] = {"checkpoint": str(resume["checkpoint"]), "steps": start}
-    if track.get("opponent_phases"):
-        report["opponent_phases"] = track["opponent_phases"]
+    report["opponents_drawn"] = drawn  # opponents drawn per kind over this session's episodes
+    if cfg["opponent_schedule"]:
+        report["opponent_phases"] = opponent_phases(cfg, steps)
     (run_dir / "report.json").write_text(json.dumps(report, indent=2))
     plot_curve(curve, labels, run_dir / "learning_curve.png",
                f"{cfg['name']}: MaskablePPO on {cfg['env_id']}", warm_start=bool(pretrain_info))

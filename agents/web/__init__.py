@@ -32,13 +32,13 @@ def run(env: Any, agents: list, seat: int, seed: int, pieces: Any, host: str, po
         OSError: ``host:port`` cannot be listened on.
     """
     web = WebGame(env, agents, seat, seed, pieces)
-    server = make_server(web, host, port)
-    out(f"{web.raw.env_id}: open {url_of(server)} in a browser (Ctrl-C stops the server); "
-        f"finished games' logs go to {web.log_dir}")
-    if getattr(server, "wildcard", False):
-        out(f"listening on every address: from another machine, open http://<this machine's IP address>:"
-            f"{server.server_address[1]}/ (anyone who can reach it can play your moves)")
     try:
+        server = make_server(web, host, port)
+        out(f"{web.raw.env_id}: open {url_of(server)} in a browser (Ctrl-C stops the server); "
+            f"finished games' logs go to {web.log_dir}")
+        if getattr(server, "wildcard", False):
+            out(f"listening on every address: from another machine, open http://<this machine's IP address>:"
+                f"{server.server_address[1]}/ (anyone who can reach it can play your moves)")
         return serve_forever(server, out)
     finally:
-        web.close()  # an unused temporary log folder is not left behind
+        web.close()  # an unused temporary log folder is not left behind (also when the port is taken)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 from typing import Iterable
 
 #: the longest error message printed (longer ones end with "...")
@@ -46,16 +47,30 @@ def import_modules(names: Iterable[str], flag: str = "--preload") -> None:
             raise ImportError(f"{flag} {name!r}: not a module name (give a dotted module path such as "
                               "my_package.my_envs)")
         try:
-            importlib.import_module(name)
-        except (ImportError, ValueError, TypeError) as exc:  # ValueError / TypeError: e.g. 'os..path'
+            spec = importlib.util.find_spec(name)  # finds the module without running its code (but its parents')
+        except (ImportError, ValueError, TypeError, AttributeError) as exc:  # e.g. 'os..path', 'json.x.y'
             raise ImportError(f"{flag} {name!r}: cannot import it ({exc})") from None
+        except (Exception, SystemExit) as exc:  # noqa: BLE001  (a parent package's code failed)
+            raise ImportError(f"{flag} {name!r}: importing it raised {_raised(exc, None)}") from None
+        if spec is None:
+            raise ImportError(f"{flag} {name!r}: cannot import it (No module named {name!r})")
+        try:
+            importlib.import_module(name)
         except (Exception, SystemExit) as exc:  # noqa: BLE001  (the module's own code failed while importing)
-            where = ""
-            tb = None if isinstance(exc, SyntaxError) else exc.__traceback__  # (its message has file and line)
-            while tb is not None:  # the innermost frame: where the module's code failed
-                where = f" at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}"
-                tb = tb.tb_next
-            raise ImportError(f"{flag} {name!r}: importing it raised {type(exc).__name__}: {exc}{where}") from None
+            raise ImportError(f"{flag} {name!r}: importing it raised {_raised(exc, spec.origin)}") from None
+
+
+def _raised(exc: BaseException, origin: str | None) -> str:
+    """``"Type: message at FILE:LINE"``: the last traceback frame in the module's file ``origin`` (else the
+    innermost one); a ``SyntaxError``'s message has its own file and line."""
+    where = ""
+    tb = None if isinstance(exc, SyntaxError) else exc.__traceback__
+    while tb is not None:
+        here = f" at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}"
+        if origin is None or tb.tb_frame.f_code.co_filename == origin or not where.startswith(f" at {origin}:"):
+            where = here
+        tb = tb.tb_next
+    return f"{type(exc).__name__}: {exc}{where}"
 
 
 def check_game_config(cfg: dict, flag: str) -> dict:

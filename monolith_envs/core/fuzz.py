@@ -26,7 +26,7 @@ from .chance import ChanceRecorder
 from .game import InvariantError, MonolithEnvError, Utility
 from .interrupt import Interrupted, children_ignore_sigint, ignore_sigint, stop_on_signals
 from .outfiles import check_output_dir
-from .processes import WORKERS_PER_CPU, local_worker_limit, usable_cpus
+from .processes import local_worker_limit, worker_limit_why
 from .replay import EpisodeLog, printable
 from .seeds import MAX_SEED, check_seed
 from .testing import CHECKS, StepCheckFailure, step_checks
@@ -290,12 +290,12 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
     """
     _check_args(games, seed, workers, sample, check_every)
     if backend != "ray":
+        workers = min(workers, games)  # never more processes than games
         limit = local_worker_limit()
         if workers > limit:
             raise MonolithEnvError(f"fuzz: workers={workers} local processes is more than this machine takes: at "
-                                   f"most {limit} ({WORKERS_PER_CPU} per CPU, {usable_cpus()} CPUs); give fewer "
-                                   "workers, or --backend ray for a cluster")
-        workers = min(workers, games)  # never more processes than games
+                                   f"most {limit} ({worker_limit_why()}); give fewer workers, or --backend ray "
+                                   "for a cluster")
     out = check_out_dir(out_dir)
     game = game_cls(config)  # validates the config before workers start
     env_id = env_id or game.env_id

@@ -20,7 +20,7 @@ from gymnasium import spaces
 from ..core.aec import MASK_IN, check_mask_in, observation_space_for
 from ..core.config import ConfigError
 from ..core.game import IllegalActionError, MonolithEnvError
-from ..core.processes import WORKERS_PER_CPU, local_worker_limit, usable_cpus
+from ..core.processes import local_worker_limit, worker_limit_why
 from ..core.seeds import check_seed
 from ._slots import ARRAY_FIELDS, SEED_MODULUS, Slots, array_shapes
 from ._workers import WorkerError, WorkerPool
@@ -87,7 +87,7 @@ class VectorEnv:
         self.workers = _int_arg(workers, "workers", 0, min(MAX_WORKERS, n_envs))
         if self.workers > local_worker_limit():
             raise ConfigError(f"make_vec: workers={self.workers} is more processes than this machine takes: at "
-                              f"most {local_worker_limit()} ({WORKERS_PER_CPU} per CPU, {usable_cpus()} CPUs)")
+                              f"most {local_worker_limit()} ({worker_limit_why()})")
         self.mask_in = check_mask_in(mask_in, "make_vec")
         methods = multiprocessing.get_all_start_methods()
         if start_method is not None and start_method not in methods:

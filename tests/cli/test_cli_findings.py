@@ -48,6 +48,7 @@ def test_check_refuses_seeds_past_the_largest_and_a_failed_check_exits_1(capsys)
     ("raise RuntimeError('boom at import')\n", "importing it raised RuntimeError: boom at import at "),
     ("def f(:\n", "importing it raised SyntaxError: "),
     ("import sys\nsys.exit(5)\n", "importing it raised SystemExit: 5 at "),
+    ("import json\njson.loads('{bad')\n", "importing it raised JSONDecodeError: Expecting property name"),
 ])
 def test_a_preload_module_that_fails_while_importing_is_one_error_line(source, shown, tmp_path, monkeypatch, capsys):
     name = f"preload_fails_{abs(hash(source))}"
@@ -56,6 +57,8 @@ def test_a_preload_module_that_fails_while_importing_is_one_error_line(source, s
     assert main(["list", "--preload", name]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: --preload '{name}': {shown}") and err.count("\n") == 1 and "Traceback" not in err
+    if "SyntaxError" not in shown:  # the place named is in the module's own file, not in a library it called
+        assert err.rstrip().endswith(f"{tmp_path / name}.py:{source.count(chr(10))}")
 
 
 def test_evaluate_names_a_spec_given_twice():

@@ -76,9 +76,40 @@ def test_a_run_switches_its_opponents_at_the_first_rollout_of_the_phase(tmp_path
              "--set", "progress_bar=true"]
     report = main(args)
     # rollouts of 128 steps x 2 envs start at 0, 256, 512 and 768: each phase at the first one at or after it
-    assert report["opponent_phases"] == [{"step": 256, "mix": {"heuristic": 1.0}},
+    assert report["opponent_phases"] == [{"step": 0, "mix": {"random": 1.0}},
+                                         {"step": 256, "mix": {"heuristic": 1.0}},
                                          {"step": 768, "mix": {"self": 1.0, "random": 1.0}}]
+    drawn = report["opponents_drawn"]  # what the envs' pools drew: every phase reached them
+    assert drawn["random"] > 0 and drawn["heuristic"] > 0 and drawn["self"] > 0
     saved = json.loads((tmp_path / "sched" / "report.json").read_text())
     assert saved["opponent_phases"] == report["opponent_phases"] and saved["learner_steps"] == 1024
     err = capsys.readouterr().err
-    assert "opponents from step 256: heuristic 100%" in err and "opponents from step 768: self 50%, random 50%" in err
+    assert ("; opponents random 100%, from step 200: heuristic 100%, from step 700: self 50%, random 50%" in err
+            and "opponents from step 256: heuristic 100%" in err and "opponents from step 768: self 50%, random 50%"
+            in err)
+
+
+def test_a_resumed_run_starts_in_its_checkpoints_phase_and_reports_every_phase(tmp_path):
+    from training.train import main
+
+    args = _smoke_args(TOY, tmp_path, "sched", games=2)
+    args += ["--set", "total_timesteps=512", "--set", "opponent_mix={random = 1.0}",
+             "--set", "opponent_schedule=[{from_step = 200, mix = {heuristic = 1.0}}]"]
+    first = main(args)
+    assert first["opponent_phases"][1] == {"step": 256, "mix": {"heuristic": 1.0}}
+    report = main(["--resume", str(tmp_path / "sched"), "--set", "total_timesteps=1024"])
+    assert report["resumed_from"]["steps"] == 512 and report["learner_steps"] == 1024
+    # from its first episode the resumed session draws the heuristic, the mix in force at step 512
+    assert {k for k, n in report["opponents_drawn"].items() if n} == {"heuristic"}
+    assert report["opponent_phases"] == first["opponent_phases"]
+
+
+def test_a_schedule_written_as_json_text_says_how_to_write_toml():
+    from training.config import apply_overrides
+
+    with pytest.raises(TrainConfigError, match="that text did not read as a TOML value: write tables as"):
+        apply_overrides(load_config(None), ['opponent_schedule=[{"from_step": 1, "mix": {"random": 1}}]'])
+    base = load_config(CONFIG_DIR / "monolith_arena_2p.toml")
+    out = apply_overrides(base, ["seed=3"])
+    out["opponent_schedule"][0]["mix"]["random"] = 1.0  # the result shares no table with its input
+    assert base["opponent_schedule"][0]["mix"] == {"heuristic": 0.7, "self": 0.3}
