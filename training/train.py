@@ -6,7 +6,7 @@ Command line (the main job)::
     python -m training.train --resume RUN_DIR [--set key=value ...]
 
 Default config: ``training/configs/monolith_arena_2p.toml``; ``--quick`` runs ``training/configs/quick.toml``
-(the same recipe, small enough to finish in about a minute); ``--quick --config FILE`` runs FILE's game and
+(its stages without the heuristic phase, small enough to finish in about a minute); ``--quick --config FILE`` runs FILE's game and
 recipe with quick.toml's budget (:func:`quick_config`).  The run announces each stage (warm-start
 collection, warm-start fit, PPO, evaluation) with a progress bar and ETA on stderr, and ends with a
 summary: the final win rates with 95% intervals, every output path and the TensorBoard command.
