@@ -249,10 +249,11 @@ def main(argv: list[str] | None = None) -> int:
                         return 1
                 return 0
             if args.cmd == "check":
-                from monolith_envs.core.seeds import MAX_SEED
-                from monolith_envs.core.testing import ConformanceError, check_env
+                from monolith_envs.core.testing import ConformanceError, check_env, check_env_seeds
 
-                if args.seed + max(args.games - 1, 1000) > MAX_SEED:
+                try:
+                    check_env_seeds(args.seed, args.games)
+                except ValueError:
                     c.error(f"--seed {args.seed} with --games {args.games}: the check plays seeds --seed to --seed "
                             "+ games - 1 (and --seed + 1000 for its replay check), past the largest seed 2**128-1; "
                             "give a smaller --seed or fewer --games")

@@ -57,6 +57,7 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
     from stable_baselines3.common.callbacks import BaseCallback
     from tqdm import tqdm
 
+    from training.config import phase_at
     from training.evaluate import eval_labels, evaluate_against
     from training.selfplay import policy_weights
 
@@ -101,21 +102,17 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
         are built with the mix in force at its checkpoint, :func:`training.config.mix_at`)."""
 
         def _on_training_start(self) -> None:
-            self.phase = self._reached(start)
+            self.phase = phase_at(cfg, start)
 
         def _on_rollout_start(self) -> None:
             steps = self.num_timesteps
-            phase = self._reached(steps)
+            phase = phase_at(cfg, steps)
             if phase > self.phase:
                 self.phase = phase
                 mix = cfg["opponent_schedule"][phase]["mix"]
                 self.training_env.env_method("set_opponent_mix", mix)
                 if cfg["progress_bar"]:
                     tqdm.write(f"   opponents from step {steps:,}: {mix_text(mix)}", file=sys.stderr)
-
-        @staticmethod
-        def _reached(steps: int) -> int:
-            return max((i for i, p in enumerate(cfg["opponent_schedule"]) if p["from_step"] <= steps), default=-1)
 
         def _on_step(self) -> bool:
             return True

@@ -35,6 +35,8 @@ __all__ = [
     "load_config",
     "mix_at",
     "opponent_phases",
+    "phase_at",
+    "phase_begins",
     "read_toml",
     "run_dir",
     "validate",
@@ -274,14 +276,24 @@ def _check_schedule(schedule: list) -> None:
         _check_mix(f"{where}, mix", phase["mix"])
 
 
+def phase_at(cfg: Mapping[str, Any], steps: int) -> int:
+    """The index of the last ``opponent_schedule`` phase whose ``from_step`` is at most ``steps`` (-1: none,
+    ``opponent_mix`` is in force)."""
+    return max((i for i, p in enumerate(cfg["opponent_schedule"]) if p["from_step"] <= steps), default=-1)
+
+
 def mix_at(cfg: Mapping[str, Any], steps: int) -> dict:
-    """The opponent mix in force from learner step ``steps`` on: the mix of the last ``opponent_schedule`` phase
-    whose ``from_step`` is at most ``steps``, else ``opponent_mix``."""
-    mix = cfg["opponent_mix"]
-    for phase in cfg["opponent_schedule"]:
-        if phase["from_step"] <= steps:
-            mix = phase["mix"]
-    return dict(mix)
+    """The opponent mix in force from learner step ``steps`` on: the mix of the phase :func:`phase_at` names,
+    else ``opponent_mix``."""
+    i = phase_at(cfg, steps)
+    return dict(cfg["opponent_schedule"][i]["mix"] if i >= 0 else cfg["opponent_mix"])
+
+
+def phase_begins(cfg: Mapping[str, Any], from_step: int) -> int:
+    """The learner step a phase with ``from_step`` begins at: the first rollout start (a multiple of
+    ``n_steps * n_envs``) at or after it."""
+    per = cfg["n_steps"] * cfg["n_envs"]
+    return -(-from_step // per) * per
 
 
 def opponent_phases(cfg: Mapping[str, Any], end: int) -> list[dict]:
@@ -289,10 +301,9 @@ def opponent_phases(cfg: Mapping[str, Any], end: int) -> list[dict]:
     first at step 0 (``opponent_mix``), then each phase at the first rollout start (a multiple of ``n_steps *
     n_envs``) at or after its ``from_step`` and before ``end``; a phase overtaken by the next one within the
     same rollout is left out, as the run skips it."""
-    per = cfg["n_steps"] * cfg["n_envs"]
     out = [{"step": 0, "mix": dict(cfg["opponent_mix"])}]
     for phase in cfg["opponent_schedule"]:
-        step = -(-phase["from_step"] // per) * per
+        step = phase_begins(cfg, phase["from_step"])
         if step >= end:
             break
         if out[-1]["step"] == step:

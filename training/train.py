@@ -31,6 +31,7 @@ import json
 import multiprocessing as mp
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,7 @@ from training.config import (
     load_config,
     mix_at,
     opponent_phases,
+    phase_begins,
     run_dir,
 )
 from training.progress import StageLog, format_summary, interrupted_message, plot_curve
@@ -348,8 +350,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
         opponents = f"; opponents {mix_text(mix_at(cfg, start))}"
         for phase in cfg["opponent_schedule"]:
             if phase["from_step"] > start:
-                per = cfg["n_steps"] * cfg["n_envs"]  # a phase begins at a rollout's start
-                late = " (after this run's end: not reached)" if -(-phase["from_step"] // per) * per >= planned else ""
+                late = " (after this run's end: not reached)" if phase_begins(cfg, phase["from_step"]) >= planned else ""
                 opponents += f", from step {phase['from_step']:,}: {mix_text(phase['mix'])}{late}"
         stages.start("PPO", f"{steps_text} on {cfg['n_envs']} envs{evals}{opponents}")
         t0 = time.perf_counter()
@@ -358,10 +359,9 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
                         reset_num_timesteps=not resume)
         t_train = max(time.perf_counter() - t0, 1e-9)
         opp_steps = int(sum(vec.get_attr("opponent_steps")))
-        drawn: dict[str, int] = {}
+        drawn: Counter = Counter()  # update, not +: a kind never drawn keeps its 0
         for counts in vec.get_attr("opponent_counts"):
-            for kind, k in counts.items():
-                drawn[kind] = drawn.get(kind, 0) + int(k)
+            drawn.update(counts)
         final_path = run_dir / "final_model.zip"
         with guard.deferred():
             model.save(final_path)
@@ -410,7 +410,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     }
     if resume:
         report["resumed_from"] = {"checkpoint": str(resume["checkpoint"]), "steps": start}
-    report["opponents_drawn"] = drawn  # opponents drawn per kind over this session's episodes
+    report["opponents_drawn"] = dict(drawn)  # opponents drawn per kind over this session's episodes
     if cfg["opponent_schedule"]:
         report["opponent_phases"] = opponent_phases(cfg, steps)
     (run_dir / "report.json").write_text(json.dumps(report, indent=2))

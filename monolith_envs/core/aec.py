@@ -22,7 +22,7 @@ from .chance import ChanceRecorder, NoDrawRng
 from .config import ConfigError
 from .game import Game, IllegalActionError, MonolithEnvError
 from .replay import EpisodeLog
-from .seeds import MAX_SEED
+from .seeds import MAX_SEED, seed_text
 
 __all__ = ["RulesAECEnv", "OrderEnforcingEnv", "make_env_fns", "coerce_action", "ILLEGAL_ACTION_POLICIES", "MASK_IN",
            "check_mask_in", "observation_space_for"]
@@ -179,8 +179,7 @@ class RulesAECEnv(AECEnv):
                 raise TypeError(f"{self.env_id}: reset(seed={seed!r}): a seed is a non-negative integer or None, "
                                 f"not a {type(seed).__name__}")
             if not 0 <= seed <= MAX_SEED:  # the episode log (and so replay) holds seeds up to 2**128-1
-                shown = str(seed) if len(str(seed)) <= 40 else f"an integer of {len(str(seed))} digits"
-                raise ValueError(f"{self.env_id}: reset(seed={shown}): a seed is an integer from 0 to 2**128-1 "
+                raise ValueError(f"{self.env_id}: reset(seed={seed_text(seed)}): a seed is an integer from 0 to 2**128-1 "
                                  "or None")
             # the stream of later unseeded resets is built when one needs it (a generator costs ~10 us)
             self._seed_rng = None

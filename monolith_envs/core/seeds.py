@@ -12,6 +12,12 @@ import argparse
 MAX_SEED = 2**128 - 1
 
 
+def seed_text(seed: int) -> str:
+    """``seed`` for a message: its digits, or ``"an integer of N digits"`` beyond 40 of them."""
+    text = str(seed)
+    return text if len(text) <= 40 else f"an integer of {len(text)} digits"
+
+
 def check_seed(value: object, name: str = "seed") -> int:
     """Return ``value`` as a seed, or raise ``ValueError`` naming ``name`` and the allowed range.
 
@@ -22,8 +28,7 @@ def check_seed(value: object, name: str = "seed") -> int:
         raise ValueError(f"{name} must be an integer from 0 to 2**128-1, got {value!r}")
     seed = int(value.__index__())
     if not 0 <= seed <= MAX_SEED:
-        shown = str(seed) if len(str(seed)) <= 40 else f"an integer of {len(str(seed))} digits"
-        raise ValueError(f"{name} must be an integer from 0 to 2**128-1, got {shown}")
+        raise ValueError(f"{name} must be an integer from 0 to 2**128-1, got {seed_text(seed)}")
     return seed
 
 

@@ -27,8 +27,10 @@ import numpy as np
 from .chance import ChanceError, ChanceRecorder
 from .game import ChanceMode, Game, IllegalActionError, InvariantError, MonolithEnvError, Outcome, Utility
 from .scripted import ScriptedRng, ScriptedRngError
+from .seeds import MAX_SEED
 
-__all__ = ["CHECKS", "ConformanceError", "ConformanceReport", "check_env", "step_checks", "StepCheckFailure",
+__all__ = ["CHECKS", "ConformanceError", "ConformanceReport", "check_env", "check_env_seeds", "step_checks",
+           "StepCheckFailure",
            "ScriptedRng", "ScriptedRngError"]
 
 #: Every check of the suite, in the order they run.
@@ -241,6 +243,23 @@ def _transcript(env, seed: int, actions: list[int] | None = None, act_seed: int 
     return rows, taken
 
 
+#: the seed offset of check_env's replay check (a second match on a used instance: seed + REPLAY_SEED_OFFSET)
+REPLAY_SEED_OFFSET = 1000
+
+
+def check_env_seeds(seed: int, games: int) -> None:
+    """Refuse a ``seed`` whose episodes pass the largest seed: :func:`check_env` plays seeds ``seed`` to
+    ``seed + games - 1`` and ``seed + 1000`` for its replay check.
+
+    Raises:
+        ValueError: naming the seed, the games and what to change.
+    """
+    if seed + max(games - 1, REPLAY_SEED_OFFSET) > MAX_SEED:
+        raise ValueError(f"seed {seed} with {games} games: the check plays seeds seed to seed + games - 1 (and "
+                         f"seed + {REPLAY_SEED_OFFSET} for its replay check), past the largest seed 2**128-1; give a "
+                         "smaller seed or fewer games")
+
+
 def check_env(
     env_fn: Callable[..., Any],
     config: Mapping[str, Any] | None = None,
@@ -270,7 +289,8 @@ def check_env(
 
     Raises:
         ConformanceError: the first failing check, naming it, the episode seed, step and details.
-        ValueError: unknown check names in ``only`` / ``skip``.
+        ValueError: unknown check names in ``only`` / ``skip``, or seeds past the largest
+            (:func:`check_env_seeds`).
         TypeError: ``env_fn`` is not callable (an env id string: pass the env module's ``raw_env``).
     """
     if not callable(env_fn):
@@ -281,6 +301,7 @@ def check_env(
     unknown = names - set(CHECKS)
     if unknown:
         raise ValueError(f"unknown checks {sorted(unknown)}; checks: {', '.join(CHECKS)}")
+    check_env_seeds(seed, games)
 
     def raw():
         return env_fn(**config)
@@ -312,7 +333,7 @@ def check_env(
     if "reset_reproduces" in names:
         env = raw()
         first, acts = _transcript(env, seed, act_seed=seed)
-        _transcript(env, seed + 1000, act_seed=seed + 1)  # use the instance for another match
+        _transcript(env, seed + REPLAY_SEED_OFFSET, act_seed=seed + 1)  # use the instance for another match
         again, _ = _transcript(env, seed, actions=acts)
         fresh, _ = _transcript(raw(), seed, actions=acts)
         for label, other in (("a reused instance", again), ("a fresh instance", fresh)):

@@ -39,6 +39,11 @@ def test_check_refuses_seeds_past_the_largest_and_a_failed_check_exits_1(capsys)
     assert ei.value.code == 2
     assert "past the largest seed 2**128-1; give a smaller --seed or fewer --games" in capsys.readouterr().err
     assert main(["check", "toy_tictactoe_v0", "--seed", str(2**128 - 1001), "--games", "2"]) == 0
+    import monolith_envs
+    from monolith_envs.core.testing import check_env
+
+    with pytest.raises(ValueError, match="seed 340282366920938463463374607431768211455 with 1 games: the check plays"):
+        check_env(monolith_envs.env_module("toy_tictactoe_v0").raw_env, games=1, seed=2**128 - 1)  # before any game
     assert main(["check", "toy_faulty_v0", "--games", "20"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("check failed: ") and err.count("\n") == 1
