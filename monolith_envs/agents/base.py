@@ -98,6 +98,17 @@ class BaseAgent:
         return self.ctx
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """A legal action for the acting seat.
+
+        Args:
+            observation: ``float32[m]``, the acting seat's view (the AEC env's ``observe(agent)``).
+            action_mask: ``int8``/``bool`` ``[n]``; the returned action has ``action_mask[action] == 1``.
+            rng: the agent's source of randomness (seeded by the caller, so a match reproduces).
+
+        Raises:
+            NotImplementedError: a subclass must implement it.
+            AgentError: the agent cannot act (e.g. it needs :meth:`bind` first).
+        """
         raise NotImplementedError
 
     def __repr__(self) -> str:

@@ -92,6 +92,9 @@ def push_targets(g, s, fx, seat):
 
 
 def matches(g, s, seat, h, who, kinds) -> bool:
+    """Does hex ``h`` hold a tile an Order may target for ``seat``: its owner matches ``who`` ("own",
+    "enemy", else any but an ally) and its kind is one of ``kinds`` (any kind when empty)
+    (docs/monolith_arena.md §5.3)?"""
     i = s.board[h]
     if i < 0 or not who_ok(g, seat, i // PER_SEAT, who):
         return False

@@ -419,7 +419,8 @@ class RulesAECEnv(AECEnv):
         return np.asarray(self.game.state_vector(self.game_state), np.float32)
 
     def close(self) -> None:
-        pass
+        """Release what the env holds (nothing: the rules engine keeps no files, windows or processes);
+        safe to call more than once."""
 
     @property
     def num_decisions(self) -> int:
@@ -486,7 +487,9 @@ class _AgentIterator(AECOrderEnforcingIterator):
         if not env.agents or self.iters_til_term <= 0:
             raise StopIteration
         self.iters_til_term -= 1
-        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        if not wrapper._has_updated:  # PettingZoo asserts this; an error that `python -O` keeps
+            raise MonolithEnvError("need to call step() or reset() in a loop over agent_iter: an agent was "
+                                   "yielded and not stepped")
         wrapper._has_updated = False
         return env.agent_selection
 

@@ -65,6 +65,8 @@ class SignalGuard:
         raise Interrupted(signum)
 
     def handler(self, signum: int, _frame: object) -> None:
+        """The signal handler installed for SIGINT/SIGTERM: raise :class:`Interrupted` now, or, inside a
+        protected section, remember the signal and raise it when the section ends."""
         if self._depth:
             self._pending = signum
             return

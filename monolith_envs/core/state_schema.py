@@ -36,6 +36,8 @@ class Spec:
     """Base of the field specs; :meth:`check` raises :class:`StateError` naming ``path``."""
 
     def check(self, v: Any, path: str) -> None:  # pragma: no cover - abstract
+        """Return when ``v`` fits this spec; raise :class:`StateError` naming ``path``, the value and what is
+        allowed otherwise."""
         raise NotImplementedError
 
 

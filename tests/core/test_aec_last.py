@@ -48,3 +48,17 @@ def test_bare_last_before_reset_says_reset_first():
     env = monolith_envs.make("monolith_arena_v0", wrapped=False)
     with pytest.raises(MonolithEnvError, match=r"last\(\) before reset\(\): call reset\(\) first"):
         env.last()
+
+
+def test_agent_iter_without_a_step_is_an_error_that_survives_python_O():
+    """PettingZoo's iterator asserts that each yielded agent was stepped; ours raises MonolithEnvError (an
+    ``assert`` would vanish under ``python -O`` and the loop would go on silently)."""
+    env = monolith_envs.make("monolith_arena_v0")
+    env.reset(seed=0)
+    it = iter(env.agent_iter())
+    first = next(it)
+    assert first == env.agent_selection
+    with pytest.raises(MonolithEnvError, match=r"call step\(\) or reset\(\) in a loop over agent_iter"):
+        next(it)
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    assert next(it) == env.agent_selection  # stepping again lets the loop go on
