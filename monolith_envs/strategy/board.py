@@ -295,6 +295,7 @@ class Rules:
         return out
 
     def hand_size(self, s: StrategyState, p: int) -> int:
+        """Cards in p's hand, uncast and cast (Player Powers included, private Runes not; docs §2.3, §4.12)."""
         return sum(s.hand[p]) + sum(s.cast[p])
 
     def spendable(self, s: StrategyState, p: int) -> tuple:

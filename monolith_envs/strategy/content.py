@@ -117,10 +117,12 @@ class BoardCard:
 
     @cached_property  # read at every place and resolution: worked out once per card
     def immediate(self) -> bool:
+        """``immediate`` / ``immediate_attack``: its lines run at placement, not at resolution (docs §4.7)."""
         return self.keyword in ("immediate", "immediate_attack")
 
     @cached_property
     def attack(self) -> bool:
+        """``attack`` / ``immediate_attack``: Guard protects its victims (docs §4.13)."""
         return self.keyword in ("attack", "immediate_attack")
 
 
@@ -153,6 +155,7 @@ class ActionCard:
 
     @property
     def attack(self) -> bool:
+        """``attack`` keyword: Guard protects its victims; the card leaves the solo game (docs §3, §4.13)."""
         return self.keyword == "attack"
 
 
@@ -176,14 +179,17 @@ class Content:
 
     @property
     def C(self) -> int:
+        """Number of board cards C, the width of the card one-hot (docs §2.1, §7)."""
         return len(self.board)
 
     @property
     def K(self) -> int:
+        """Number of action card kinds K: Skills, Powers and Player Powers (docs §2.1, §6.1)."""
         return len(self.actions)
 
     @property
     def X(self) -> int:
+        """Number of Round cards X, one per round (docs §2.1, §5.4)."""
         return len(self.round_cards)
 
 

@@ -17,11 +17,13 @@ __all__ = ["MASKS", "APPLIES"]
 
 
 def m_bonus(R, s, pd):
+    """BONUS mask (docs §3, §6.2): ``start_bonus`` Skill if the Skill deck has a card, gem if the Source has one."""
     o = R.off
     return ([o.START_BONUS] if s.skill_deck else []) + ([o.START_BONUS + 1] if s.source_gems else [])
 
 
 def a_bonus(R, s, pd, a, rng):
+    """Start bonus (docs §3): the top Skill into the hand (then the hand limit, §4.12) or one gem from the Source."""
     p = pd["seat"]
     if a == R.off.START_BONUS:
         s.hand[p][s.skill_deck.pop(0)] += 1
@@ -32,29 +34,36 @@ def a_bonus(R, s, pd, a, rng):
 
 
 def m_side(R, s, pd):
+    """SIDE mask (docs §4.2, §6.2): both ``round_side`` actions, normal and Exalted."""
     return [R.off.ROUND_SIDE, R.off.ROUND_SIDE + 1]
 
 
 def a_side(R, s, pd, a, rng):
+    """The Primus holder's SIDE choice: the Round card shows its normal or its Exalted side (docs §4.2)."""
     s.rc_side = int(Side.EXALTED) if a == R.off.ROUND_SIDE + 1 else int(Side.NORMAL)
 
 
 def m_opponent(R, s, pd):
+    """OPPONENT mask (docs §4.13, §6.2): ``choose_opponent(i)`` for each eligible seat (decider + i) mod N."""
     d, n = pd["seat"], R.n
     return [R.off.CHOOSE_OPPONENT + i - 1 for i in range(1, n) if (d + i) % n in pd["elig"]]
 
 
 def a_opponent(R, s, pd, a, rng):
+    """The chosen opponent: the suspended line or op (``then``) goes on with that seat as ``opp`` (docs §4.13, §11)."""
     i = a - R.off.CHOOSE_OPPONENT + 1
     then = dict(pd["then"], opp=(pd["seat"] + i) % R.n)
     s.tasks.append(then)
 
 
 def m_face_src(R, s, pd):
+    """FACE_SRC / FACE_NEW mask (docs §6.2): ``choose_face`` of each option face in ``pd["opts"]``."""
     return [R.off.CHOOSE_FACE + f - 1 for f in pd["opts"]]
 
 
 def a_face_src(R, s, pd, a, rng):
+    """The pool die to change (docs §5.2): ``reroll`` rolls it again, ``set`` turns it to the fixed face;
+    ``adjust`` (Nudge, ±1) and ``set_any`` (Sculpt) open FACE_NEW for its new face."""
     p, f = pd["seat"], a - R.off.CHOOSE_FACE + 1
     mode = pd["mode"]
     pool = s.pool[p]
@@ -71,12 +80,14 @@ def a_face_src(R, s, pd, a, rng):
 
 
 def a_face_new(R, s, pd, a, rng):
+    """The new face of the chosen pool die (FACE_NEW: Nudge's ±1 or Sculpt's any other face, docs §5.2, §5.5)."""
     p, f = pd["seat"], a - R.off.CHOOSE_FACE + 1
     s.pool[p][pd["src_face"] - 1] -= 1
     s.pool[p][f - 1] += 1
 
 
 def m_socket_src(R, s, pd):
+    """SOCKET_SRC / SOCKET_DST mask (docs §6.2): ``choose_socket`` of each socket id (0-59) in ``pd["opts"]``."""
     return [R.off.CHOOSE_SOCKET + sid for sid in pd["opts"]]
 
 
@@ -89,6 +100,8 @@ def _set_sock_face(s, p, sid, face):
 
 
 def a_socket_src(R, s, pd, a, rng):
+    """The socketed die (docs §5.2): ``set`` (Overcharge) turns it to the fixed face; ``move`` (move_die) opens
+    SOCKET_DST with the empty sockets available to its face (without Stacker), not its own."""
     p, sid = pd["seat"], a - R.off.CHOOSE_SOCKET
     if pd["mode"] == "set":
         _set_sock_face(s, p, sid, pd["face"])
@@ -119,19 +132,24 @@ def a_socket_dst(R, s, pd, a, rng):
 
 
 def m_socket_block(R, s, pd):
+    """SOCKET_BLOCK mask (docs §6.2): the empty, unblocked, non-reserved board sockets of active cards."""
     return [R.off.CHOOSE_SOCKET + sid for sid in R.blockable(s)]
 
 
 def a_socket_block(R, s, pd, a, rng):
+    """block_socket (Seal, docs §5.2): the chosen board socket is blocked until Advancement (§4.17); the
+    next block of the effect goes on."""
     s.blocked[a - R.off.CHOOSE_SOCKET] = True
     s.tasks.append(pd["then"])
 
 
 def m_rune_pick(R, s, pd):
+    """RUNE_PICK mask (docs §4.14, §6.2): ``choose_index(j)`` for each Secrecy candidate (0 = deck top)."""
     return [R.off.CHOOSE_INDEX + j for j in range(len(pd["cands"]))]
 
 
 def a_rune_pick(R, s, pd, a, rng):
+    """Secrecy (docs §4.14): candidate j becomes the next private Rune; the other goes to the deck bottom."""
     keep_rune(s, pd["seat"], pd["cands"], a - R.off.CHOOSE_INDEX)
 
 
@@ -152,14 +170,18 @@ def _pay_mask(R, s, pd, offer: bool):
 
 
 def m_pay_offer(R, s, pd):
+    """PAY_OFFER mask (docs §4.10, §4.11, §6.2): ``decline``; with enough spendable value also ``pay_gems``
+    (a physical gem) and ``pay_card(k)`` for each uncast gem-card kind."""
     return _pay_mask(R, s, pd, True)
 
 
 def m_pay_more(R, s, pd):
+    """PAY_MORE mask (docs §4.11, §6.2): ``pay_gems`` with a spendable gem, ``pay_card(k)`` per uncast gem card."""
     return _pay_mask(R, s, pd, False)
 
 
 def a_pay(R, s, pd, a, rng):
+    """Answer a cost or toll payment (PAY_OFFER / PAY_MORE, docs §4.10, §4.11): decline, pay_gems or pay_card(k)."""
     o = R.off
     if a == o.DECLINE:
         pay_apply(R, s, pd, "decline", -1)
@@ -170,28 +192,36 @@ def a_pay(R, s, pd, a, rng):
 
 
 def m_discard(R, s, pd):
+    """DISCARD mask (docs §4.12, §6.2): ``discard(k)`` for every kind the decider holds, uncast or cast."""
     p = pd["seat"]
     return [R.off.DISCARD + k for k in range(R.K) if s.hand[p][k] + s.cast[p][k]]
 
 
 def a_discard(R, s, pd, a, rng):
+    """Discard one card of kind k (a cast copy first, docs §4.12), then go on with the discards or hand limit owed."""
     discard_card(R, s, pd["seat"], a - R.off.DISCARD)
     s.tasks.append(pd["then"])
 
 
 def m_reveal_count(R, s, pd):
+    """REVEAL_COUNT mask (docs §4.18, §6.2): ``final_reveal(k)`` for k = 0 .. min(final_reveal_max,
+    gem value)."""
     return [R.off.FINAL_REVEAL + k for k in range(pd["kmax"] + 1)]
 
 
 def a_reveal_count(R, s, pd, a, rng):
+    """Final Scoring reveal of k VP (docs §4.18): earmarking (REVEAL_SRC) or straight to the VP steps."""
     start_reveal(R, s, pd["seat"], a - R.off.FINAL_REVEAL)
 
 
 def m_reveal_src(R, s, pd):
+    """REVEAL_SRC mask (docs §4.18, §6.2): as PAY_MORE, over the unearmarked gems and gem cards."""
     return _pay_mask(R, s, pd, False)
 
 
 def a_reveal_src(R, s, pd, a, rng):
+    """Earmark for the reveal (docs §4.18): ``pay_gems`` min(unearmarked gems, remaining), ``pay_card(k)`` all
+    the gems of one uncast copy."""
     o = R.off
     if a == o.PAY_GEMS:
         reveal_src_apply(R, s, pd, "pay_gems", -1)

@@ -17,6 +17,7 @@ __all__ = ["get_line", "push_lines", "TASKS", "ctx_of", "win"]
 
 
 def get_line(R: Rules, src: list) -> Line:
+    """The :class:`Line` named by ``src = [type, index, group, line]`` (b board, x Round, a action card; docs §5.2)."""
     typ, i, grp, li = src
     c = R.content
     if typ == "b":
@@ -29,6 +30,7 @@ def get_line(R: Rules, src: list) -> Line:
 
 
 def ctx_of(c: str, actor: int = -1, where=0, atk: bool = False) -> dict:
+    """A line context record: context ``c`` (BOARD, CAST, ...), actor, card ``where``, attack flag (docs §5.2)."""
     return {"c": c, "actor": actor, "where": where, "atk": atk}
 
 
@@ -193,6 +195,7 @@ def guarded(s: StrategyState, v: int, ctx: dict) -> bool:
 
 # ---------------------------------------------------------------------------------------------- line tasks
 def t_line(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Task ``line``: its recipients (OPPONENT first for chosen_opponent), then ``rcp`` for each (docs §4.9)."""
     rec = t["rec"]
     if type(rec) is list and t["i"] >= len(rec):  # every recipient done
         return
@@ -481,6 +484,7 @@ def _face_src(R: Rules, s: StrategyState, p: int, fixed: int, extra: dict) -> No
 
 
 def t_steal_vp1(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Task ``steal_vp1``: v loses up to ``a`` VP, r gains them over the tolls; Guard on attacks (docs §4.10, §4.13)."""
     v, r = t["v"], t["r"]
     if t["atk"] and s.guard[v] > 0:
         s.guard[v] -= 1
@@ -492,6 +496,7 @@ def t_steal_vp1(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 
 def t_steal_gems1(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Task ``steal_gems1``: up to ``a`` of v's gems go to r; Guard on attack cards (docs §4.10, §4.13)."""
     v, r = t["v"], t["r"]
     if t["atk"] and s.guard[v] > 0:
         s.guard[v] -= 1
@@ -510,6 +515,7 @@ def t_hlimit(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 
 def t_discard(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Task ``discard``: a DISCARD for each of the ``left`` cards p must discard while p holds any (docs §4.12)."""
     p, left = t["p"], t["left"]
     if left > 0 and R.hand_size(s, p) > 0:
         then = {"t": "discard", "p": p, "left": left - 1, "src": t["src"]}
@@ -517,6 +523,7 @@ def t_discard(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 
 def t_block(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Task ``block``: a SOCKET_BLOCK for each of the ``left`` blocks while a socket is blockable (docs §5.2, §6.2)."""
     if t["left"] > 0 and R.blockable(s):
         s.pending = {"k": int(Kind.SOCKET_BLOCK), "seat": t["p"], "then": dict(t, left=t["left"] - 1),
                      "src": t["src"]}
@@ -535,6 +542,7 @@ def discard_card(R: Rules, s: StrategyState, p: int, k: int) -> None:
 
 
 def to_pile(R: Rules, s: StrategyState, k: int) -> None:
+    """One card of kind k goes to its discard pile; a Player Power leaves the game (docs §4.12)."""
     if R.is_skill[k]:
         s.skill_discard[k] += 1
     elif R.is_power[k]:
@@ -544,6 +552,7 @@ def to_pile(R: Rules, s: StrategyState, k: int) -> None:
 
 
 def place_private_reveal(s: StrategyState, p: int, sid: int) -> None:
+    """A die placed on p's private socket ``sid`` (52-59) reveals that private Rune (docs §4.14)."""
     if sid >= PRIV0:
         s.priv[p][(sid - PRIV0) // 4]["revealed"] = True
 

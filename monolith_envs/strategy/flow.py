@@ -28,6 +28,7 @@ def run(R: Rules, s: StrategyState, rng) -> None:
 
 
 def roll_pool(s: StrategyState, p: int, rng) -> None:
+    """Roll every pool die of seat p, one ``rng.integers(1, 7)`` per die (the Chance roll, docs §4.4)."""
     pool = s.pool[p]
     k = sum(pool)
     for f in range(6):
@@ -56,6 +57,7 @@ def f_bonus(R: Rules, s: StrategyState, rng) -> None:
 
 
 def f_round_card(R: Rules, s: StrategyState, rng) -> None:
+    """Round 1 card (docs §3, §4.2): roll its position, then the Primus picks SIDE; the Chance roll follows."""
     s.flow = Flow.CHANCE
     s.rc_round = s.round
     round_card_roll(R, s, rng)
@@ -70,6 +72,7 @@ def f_chance(R: Rules, s: StrategyState, rng) -> None:
 
 
 def f_exalted_start(R: Rules, s: StrategyState, rng) -> None:
+    """Exalted start (docs §4.5): on the Exalted side the Round card's ``start`` lines run before the first turn."""
     s.flow = Flow.ACTION
     if s.rc_side == Side.EXALTED:
         rc = R.content.round_cards[s.rc_round - 1]
@@ -96,6 +99,8 @@ def f_pre(R: Rules, s: StrategyState, rng) -> None:
 
 
 def f_resolution(R: Rules, s: StrategyState, rng) -> None:
+    """Resolution (docs §4.9): positions 1-13, the private Runes, then the chase check (§4.15); Final Scoring
+    follows the last round, Advancement the others."""
     s.flow = Flow.FINAL if s.round >= R.content.rounds else Flow.ADVANCE
     s.tasks.append({"t": "chase_check"})
     s.tasks.append({"t": "res_priv", "list": None, "i": 0})
@@ -180,11 +185,14 @@ FLOW = {int(k): v for k, v in FLOW.items()}
 
 # ---------------------------------------------------------------------------------------------- tasks
 def t_bonus(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Task ``bonus``: BONUS for seat p (the top Skill or a Source gem) unless neither is left (docs §3)."""
     if s.skill_deck or s.source_gems:
         s.pending = {"k": int(Kind.BONUS), "seat": t["p"]}
 
 
 def t_pp_fire(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Task ``pp_fire``: a queued Player Power runs with its owner as actor and leaves the game; a discarded one
+    never triggers (docs §4.8)."""
     p, k = t["p"], t["k"]
     if [p, k] not in s.pp_queue:
         return
@@ -233,6 +241,8 @@ def t_res_pos(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 
 def t_res_ret(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Task ``res_ret``: the dice on a resolved position or private Rune ``[owner, slot]`` go back to their owners'
+    pools with their faces (docs §4.9)."""
     where = t["where"]
     if isinstance(where, int):
         base = (where - 1) * 4

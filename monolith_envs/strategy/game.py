@@ -149,6 +149,7 @@ class StrategyGame(GameBase):
         return fast_clone(state)
 
     def is_terminal(self, state: StrategyState) -> bool:
+        """Whether the game is over: VICTORY or the ranking after Final Scoring (docs §8)."""
         return bool(state.terminal)
 
     def returns(self, state: StrategyState) -> np.ndarray:
@@ -156,6 +157,8 @@ class StrategyGame(GameBase):
         return returns.returns(self, state)
 
     def returns_list(self, state: StrategyState) -> list:
+        """:meth:`returns` as a list of n floats (the AEC fast path): all 0.0 before the end unless in
+        score mode (docs §8)."""
         if not state.terminal and not self._score_mode:
             return [0.0] * self.num_players
         return returns.returns(self, state).tolist()
@@ -186,6 +189,7 @@ class StrategyGame(GameBase):
         return self.observer.observe(state, check_seat(player, self.num_players))
 
     def render_text(self, state: StrategyState, viewer: int | None = None) -> str:
+        """The ``ansi`` text render (docs §14) as seat ``viewer`` may see it (``None``: every hand shown)."""
         from .render import render_text
 
         return render_text(self, state, viewer)

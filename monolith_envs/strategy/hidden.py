@@ -14,6 +14,9 @@ def _shuffle(rng, items: list) -> list:
 
 
 def resample(game, state: StrategyState, viewer: int, rng) -> StrategyState:
+    """A copy of ``state`` with everything ``viewer`` cannot know redrawn from ``rng`` (docs §7): decks, other
+    players' uncast hands (same Skill, Power and Player Power counts), undealt Player Powers, their unrevealed
+    private Runes and their Secrecy candidates."""
     R = game.rules
     s = game.clone(state)
     n, K = R.n, R.K

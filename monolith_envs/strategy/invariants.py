@@ -15,6 +15,7 @@ def _bad(k: int, msg: str):
 
 
 def check(game, s: StrategyState) -> None:
+    """Check the docs §9 invariants of ``s`` for ``game``; raises InvariantError naming the broken one by number."""
     R = game.rules
     n, K = R.n, R.K
     c = R.content

@@ -111,6 +111,8 @@ def t_reveal_p(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 
 def start_reveal(R: Rules, s: StrategyState, p: int, k: int) -> None:
+    """Start p's Final Scoring reveal of k VP (docs §4.18): nothing for k = 0; with gem cards in hand REVEAL_SRC
+    picks the earmarks, otherwise k gems are earmarked and the VP steps begin."""
     if k == 0:
         return
     s.reveal[p] = {"target": k, "items": [], "marked": 0}
@@ -123,6 +125,8 @@ def start_reveal(R: Rules, s: StrategyState, p: int, k: int) -> None:
 
 
 def reveal_src_apply(R: Rules, s: StrategyState, pd: dict, fam: str, k: int) -> None:
+    """Earmark for the open REVEAL_SRC (docs §4.18): ``pay_gems`` min(unearmarked gems, remaining),
+    ``pay_card`` all of one copy's gems; REVEAL_SRC again until k is covered, then the VP steps."""
     p = pd["seat"]
     rv = s.reveal[p]
     if fam == "pay_gems":

@@ -20,6 +20,8 @@ def keys(game, s: StrategyState) -> list:
 
 
 def returns(game, s: StrategyState) -> np.ndarray:
+    """``float32[n]`` returns (docs §8): score mode the running (vp − mean of the others) / score_scale (solo
+    vp / scale); otherwise zeros until the end, then solo ±1, ``win_loss`` or ``rank``."""
     n = game.num_players
     mode = game.config["reward_mode"]
     if mode == "score":

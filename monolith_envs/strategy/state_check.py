@@ -30,6 +30,7 @@ class Opt(Spec):
     item: Spec
 
     def check(self, v: Any, path: str) -> None:
+        """``None`` passes; any other value must fit ``item`` (StateError naming ``path``)."""
         if v is not None:
             self.item.check(v, path)
 
@@ -42,6 +43,8 @@ class Record(Spec):
     fields: tuple = ()
 
     def check(self, v: Any, path: str) -> None:
+        """Raise StateError naming ``path`` unless ``v`` is a dict with string keys in which every ``fields`` entry
+        is present and valid."""
         if type(v) is not dict or not all(type(k) is str for k in v):
             raise state_error(path, v, "a record (a dict with string keys)")
         for name, spec in self.fields:

@@ -61,6 +61,8 @@ def frame_action_start(g, s, _a: int, _b: int, rng) -> None:
 
 
 def frame_action_turn(g, s, p: int, surge: int, rng) -> None:
+    """docs §4.6 turn of ``p``: 4 actions owed on the surge holder's opening turn (``surge`` = 1), else 2; the
+    free fate moves and power-used flags clear, the cost-free action_turn powers resolve (§4.8), then ACTION_CHOOSE."""
     s.owed = 4 if surge else 2
     s.surge_first = bool(surge)
     s.free_fate = 0
@@ -106,12 +108,16 @@ def _open_window(g, s, p: int, window: int, rng) -> None:
 
 
 def frame_extra_kill(g, s, p: int, left: int, rng) -> None:
+    """docs §4.8 extra kills: while ``left`` > 0 and an opponent still has a living unit in the space of the
+    slay, ask EXTRA_KILL of ``p`` (no new window)."""
     if left > 0 and s.last_space >= 0 and has_enemy_living(s, p, s.last_space):
         s.stack.append([Frame.EXTRA_KILL, p, left - 1])
         s.sub, s.current = Sub.EXTRA_KILL, p
 
 
 def frame_move_again(g, s, p: int, left: int, rng) -> None:
+    """docs §4.8 extra moves: while ``left`` > 0 and the maneuvered warrior (or ``p``'s shaman, if still alive)
+    can move, ask a free MANEUVER_DEST from its space (no new window)."""
     if left > 0 and s.man_space >= 0 and (s.man_kind == 0 or s.shaman_alive[p]):
         s.stack.append([Frame.MOVE_AGAIN, p, left - 1])
         s.man_free = True
@@ -172,19 +178,24 @@ def mask_action_choose(g, s, p: int) -> list:
 
 
 def mask_maneuver_dest(g, s, p: int) -> list:
+    """docs §4.6 MANEUVER_DEST: ``space(t)`` for each space adjacent (for ``p``, §4.2) to the maneuvered unit."""
     return [g.A_SPACE + t for t in neighbours(g, s, p, s.man_space)]
 
 
 def mask_power_window(g, s, p: int) -> list:
+    """docs §4.8 POWER_WINDOW after a slay, maneuver or boast: pass, or ``use_power(k)`` per power usable now."""
     return [0] + [g.A_POWER + k for k in usable_powers(g, s, p, s.win_kind, s.win_used)]
 
 
 def mask_extra_kill(g, s, p: int) -> list:
+    """docs §4.8 EXTRA_KILL: ``slay(s, o)`` for each opponent o occupying s, the slain space; no pass."""
     return _slay_targets(g, s, p, s.last_space, g.A_SLAY)
 
 
 # ---------------------------------------------------------------- applies
 def apply_action_choose(g, s, p: int, a: int, rng) -> None:
+    """docs §4.6 ACTION_CHOOSE: resolve a fate move, slay, maneuver (MANEUVER_DEST next), boast, sacrifice,
+    relent (``p`` is out, the turn passes) or an action_turn power (§4.8); a slay or boast opens its window."""
     N = g.N
     b = s.board[p]
     if g.A_FATE <= a < g.A_SLAY:
@@ -236,6 +247,8 @@ def apply_action_choose(g, s, p: int, a: int, rng) -> None:
 
 
 def apply_maneuver_dest(g, s, p: int, a: int, rng) -> None:
+    """docs §4.6 maneuver: move the warrior or shaman to the chosen space (occupancy check, no cremation); a
+    free extra move (§4.8) ends there, a paid one opens the after_maneuver window."""
     t = a - g.A_SPACE
     src = s.man_space
     if s.man_kind == 0:
@@ -253,6 +266,8 @@ def apply_maneuver_dest(g, s, p: int, a: int, rng) -> None:
 
 
 def apply_power_window(g, s, p: int, a: int, rng) -> None:
+    """docs §4.8 POWER_WINDOW: pass closes the window (the action then counts, §4.6); ``use_power(k)`` uses
+    that power and comes back here."""
     if a == 0:
         s.sub = NONE
         s.win_used = [False] * 4
@@ -261,6 +276,7 @@ def apply_power_window(g, s, p: int, a: int, rng) -> None:
 
 
 def apply_extra_kill(g, s, p: int, a: int, rng) -> None:
+    """docs §4.8 extra kill: one kill of the chosen opponent in the same space (normal favour and kill count)."""
     r = a - g.A_SLAY
     kill(s, p, (p + r % 3 + 1) % s.n, r // 3)
     s.sub = NONE

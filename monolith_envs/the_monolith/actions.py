@@ -24,37 +24,69 @@ class Offsets:
     S: int
 
     @property
-    def PASS(self) -> int: return 0
+    def PASS(self) -> int:
+        """``pass`` (0): stop, decline, forfeit, done."""
+        return 0
     @property
-    def ORDER(self) -> int: return 1
+    def ORDER(self) -> int:
+        """``order(o)``: march, shaman, recruit, divination, commit (5)."""
+        return 1
     @property
-    def SPACE(self) -> int: return 6
+    def SPACE(self) -> int:
+        """``space(s)``: one per map space (N)."""
+        return 6
     @property
-    def NUMBER(self) -> int: return 6 + self.N
+    def NUMBER(self) -> int:
+        """``number(v)``: v = 0..19 (hearts, group sizes, bids)."""
+        return 6 + self.N
     @property
-    def ROW(self) -> int: return self.NUMBER + NUMBER_SIZE
+    def ROW(self) -> int:
+        """``row(slot)``: a divination row slot (R)."""
+        return self.NUMBER + NUMBER_SIZE
     @property
-    def POWER(self) -> int: return self.ROW + self.R
+    def POWER(self) -> int:
+        """``use_power(k)``: held divination slot 0..2, shaman 3 (docs §4.8)."""
+        return self.ROW + self.R
     @property
-    def DISCARD(self) -> int: return self.POWER + 4
+    def DISCARD(self) -> int:
+        """``discard_div(k)``: held divination slot 0..3 (DIV_DISCARD)."""
+        return self.POWER + 4
     @property
-    def OBJECTIVE(self) -> int: return self.DISCARD + 4
+    def OBJECTIVE(self) -> int:
+        """``objective(k)``: objective hand slot 0..3 (reveal or discard)."""
+        return self.DISCARD + 4
     @property
-    def FATE(self) -> int: return self.OBJECTIVE + 4
+    def FATE(self) -> int:
+        """``fate(z)``: move a heart from zone z to the next (docs §4.6)."""
+        return self.OBJECTIVE + 4
     @property
-    def SLAY(self) -> int: return self.FATE + 3
+    def SLAY(self) -> int:
+        """``slay(s, o)`` (3N): SLAY + 3s + (o - 1), o the relative opponent 1..3."""
+        return self.FATE + 3
     @property
-    def MANEUVER(self) -> int: return self.SLAY + 3 * self.N
+    def MANEUVER(self) -> int:
+        """``maneuver(s, kind)`` (2N): MANEUVER + 2s + kind (0 a warrior, 1 the shaman)."""
+        return self.SLAY + 3 * self.N
     @property
-    def BOAST(self) -> int: return self.MANEUVER + 2 * self.N
+    def BOAST(self) -> int:
+        """``boast(s)`` (N)."""
+        return self.MANEUVER + 2 * self.N
     @property
-    def SACRIFICE(self) -> int: return self.BOAST + self.N
+    def SACRIFICE(self) -> int:
+        """``sacrifice(z, s)`` (3N): SACRIFICE + N*z + s."""
+        return self.BOAST + self.N
     @property
-    def RELENT(self) -> int: return self.SACRIFICE + 3 * self.N
+    def RELENT(self) -> int:
+        """``relent`` (1)."""
+        return self.SACRIFICE + 3 * self.N
     @property
-    def SHAMAN(self) -> int: return self.RELENT + 1
+    def SHAMAN(self) -> int:
+        """``shaman(id)`` (S): a shaman of the draft (docs §4.10)."""
+        return self.RELENT + 1
     @property
-    def n(self) -> int: return self.SHAMAN + self.S
+    def n(self) -> int:
+        """Number of actions (264 with the reference content)."""
+        return self.SHAMAN + self.S
 
 
 def _order_label(i: int) -> str:

@@ -99,6 +99,8 @@ class Effect:
 
 @dataclass(frozen=True)
 class Space:
+    """One map space (docs §5.1, §5.7 ``[[space]]``): role, building, base tunnel flag, boast slots, picture cells."""
+
     id: int
     name: str
     quadrant: int          # -1 for the Monolith
@@ -111,6 +113,9 @@ class Space:
 
 @dataclass(frozen=True)
 class MapData:
+    """The map (docs §5.1, §5.7): spaces by id, dashed (adjacent) and solid borders, and per player count the locked
+    quadrants and the seats' home quadrants."""
+
     name: str
     monolith: int
     quadrants: int
@@ -124,6 +129,9 @@ class MapData:
 
 @dataclass(frozen=True)
 class Shaman:
+    """A shaman (docs §5.2): setup hearts and warriors, start (``"monolith"`` or a home-quadrant role) and its ability
+    as a power (window, cost, effect; §4.8)."""
+
     id: int
     name: str
     available: int
@@ -155,6 +163,9 @@ class Card:
 
 @dataclass(frozen=True)
 class Content:
+    """What :func:`load_content` read and checked (docs §5): the map, and the shamans, divinations, events and
+    objectives as tuples indexed by id / card index."""
+
     map: MapData
     shamans: tuple
     divinations: tuple

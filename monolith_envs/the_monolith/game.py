@@ -186,6 +186,8 @@ class MonolithGame(GameBase):
         return np.frombuffer(m, np.bool_)
 
     def illegal(self, s: MonolithState, action: Any, why: str) -> IllegalActionError:
+        """The :class:`IllegalActionError` (returned, not raised) for ``action`` refused because ``why``; it names
+        the action and the legal ones in docs §6.1 notation."""
         legal = [action_name(self.off, a) for a in self.legal_actions(s)]
         asked = repr(action)
         if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)):
@@ -273,6 +275,7 @@ class MonolithGame(GameBase):
         return fast_clone(state)
 
     def is_terminal(self, state: MonolithState) -> bool:
+        """Whether the game is over (docs §8: the rest phase of the last day has ended)."""
         return bool(state.terminal)
 
     def returns(self, state: MonolithState) -> np.ndarray:
@@ -298,6 +301,8 @@ class MonolithGame(GameBase):
         return self.observer.observe(state, check_seat(player, self.num_players))
 
     def render_text(self, state: MonolithState, viewer: int | None = None) -> str:
+        """Text picture of ``state`` (docs §11, ``render_mode="ansi"``); with ``viewer`` set, other seats' objectives
+        show as a count and another seat's OBJ_REVEAL choices are not listed."""
         from .render import render_text
 
         return render_text(self, state, viewer)
@@ -380,6 +385,7 @@ class MonolithGame(GameBase):
         return action_index(self.off, name)
 
     def phase_name(self, s: MonolithState) -> str:
+        """Name of the state's phase (docs §2): SETUP, ORDER, ACTION, REST or GAME_OVER."""
         return Phase(s.phase).name
 
 

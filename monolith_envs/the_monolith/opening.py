@@ -91,6 +91,8 @@ def frame_setup_discard(g, s, idx: int, _b, rng) -> None:
 
 # ---------------------------------------------------------------- draft (docs §4.10)
 def frame_draft_next(g, s, _a, _b, rng) -> None:
+    """docs §4.10: the next auction, nominated by the first unassigned seat in turn order (DRAFT_NOMINATE);
+    with one seat left, DRAFT_FREE_PICK; with none, the draft is over."""
     order = [(s.first + k) % s.n for k in range(s.n)]
     left = [p for p in order if not s.d_assigned[p]]
     if len(left) >= 2:
@@ -108,14 +110,18 @@ def _free_shamans(g, s) -> list:
 
 
 def mask_draft_pick(g, s, p: int) -> list:
+    """docs §4.10 DRAFT_NOMINATE and DRAFT_FREE_PICK: ``shaman(id)`` for each unclaimed shaman of the pool."""
     return sorted(g.A_SHAMAN + k for k in _free_shamans(g, s))
 
 
 def mask_draft_open(g, s, p: int) -> list:
+    """docs §4.10 DRAFT_OPEN_BID: ``number(v)`` for each opening bid v = 0 .. ``draft_max_bid``."""
     return [g.A_NUMBER + v for v in range(0, g.config["draft_max_bid"] + 1)]
 
 
 def mask_draft_respond(g, s, p: int) -> list:
+    """docs §4.10 DRAFT_RESPOND: pass for good, or ``number(v)`` for each bid above the high bid up to
+    ``draft_max_bid``."""
     return [0] + [g.A_NUMBER + v for v in range(s.d_high + 1, g.config["draft_max_bid"] + 1)]
 
 
@@ -142,17 +148,21 @@ def _assign(s, p: int, shaman: int, bid: int) -> None:
 
 
 def apply_draft_nominate(g, s, p: int, a: int, rng) -> None:
+    """docs §4.10 DRAFT_NOMINATE: the named shaman goes up for auction; the nominator opens the bid."""
     s.d_shaman = a - g.A_SHAMAN
     s.sub = Sub.DRAFT_OPEN_BID
 
 
 def apply_draft_open(g, s, p: int, a: int, rng) -> None:
+    """docs §4.10 DRAFT_OPEN_BID: the nominator becomes the high bidder; the next responder clockwise decides."""
     s.d_high = a - g.A_NUMBER
     s.d_high_bidder = s.d_last = p
     _next_responder(g, s)
 
 
 def apply_draft_respond(g, s, p: int, a: int, rng) -> None:
+    """docs §4.10 DRAFT_RESPOND: pass for good or become the high bidder; the next responder clockwise
+    decides or, when all others have passed, the high bidder takes the shaman at its bid."""
     if a == 0:
         s.d_passed[p] = True
     else:
@@ -163,6 +173,7 @@ def apply_draft_respond(g, s, p: int, a: int, rng) -> None:
 
 
 def apply_draft_free_pick(g, s, p: int, a: int, rng) -> None:
+    """docs §4.10 DRAFT_FREE_PICK: the last unassigned seat takes the named shaman for a bid of 0."""
     _assign(s, p, a - g.A_SHAMAN, 0)
     s.stack.append([Frame.DRAFT_NEXT, 0, 0])
     s.sub = NONE

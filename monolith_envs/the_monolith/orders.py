@@ -97,12 +97,14 @@ def frame_settle(g, s, i: int, _b: int, rng) -> None:
 
 
 def frame_acq_shaman(g, s, p: int, _b: int, rng) -> None:
+    """docs §4.4 Acquire: after the card's own on_acquire effect, the acquirer's shaman's on_acquire ability."""
     sh = g.shamans[s.shaman_id[p]]
     if sh.window == "on_acquire":
         resolve(g, s, p, sh.effect, rng, window=Win.ON_ACQUIRE)
 
 
 def frame_acq_discard(g, s, p: int, _b: int, rng) -> None:
+    """docs §4.4 Acquire: with 4 divinations held, the acquirer decides DIV_DISCARD."""
     if len(s.held[p]) > 3:
         s.sub, s.current = Sub.DIV_DISCARD, p
 
@@ -113,6 +115,8 @@ def _power_actions(g, s, p: int, window: int, used: list) -> list:
 
 
 def mask_div_raise(g, s, p: int) -> list:
+    """docs §4.4 DIV_RAISE on the focus slot: pass (forfeit), or ``number(r)`` for each raise r that puts
+    ``p``'s bid above every other bid, up to its available hearts."""
     i = s.focus_slot
     own = s.bids[i][p]
     other = max(s.bids[i][q] for q in range(s.n) if q != p)
@@ -121,6 +125,7 @@ def mask_div_raise(g, s, p: int) -> list:
 
 
 def mask_div_discard(g, s, p: int) -> list:
+    """docs §4.4 DIV_DISCARD: ``discard_div(k)`` for each held divination slot."""
     return [g.A_DISCARD + k for k in range(len(s.held[p]))]
 
 
@@ -129,6 +134,8 @@ def _div_slots(g, s, p: int) -> list:
 
 
 def mask_order_choose(g, s, p: int) -> list:
+    """docs §4.4 ORDER_CHOOSE: the orders whose condition holds (march, shaman, recruit, divination; commit
+    always), then the usable order_turn powers (§4.8)."""
     out = []
     av = s.available[p]
     if av >= 1:
@@ -148,14 +155,18 @@ def mask_order_choose(g, s, p: int) -> list:
 
 
 def mask_march_source(g, s, p: int) -> list:
+    """docs §4.4 MARCH_SOURCE: ``space(s)`` for each active space holding living warriors of ``p``."""
     return [g.A_SPACE + sp for sp in g.active_spaces if s.living[sp][p] > 0]
 
 
 def mask_march_group(g, s, p: int) -> list:
+    """docs §4.4 MARCH_GROUP: ``number(k)`` for each group size 1 .. living warriors at the source."""
     return [g.A_NUMBER + k for k in range(1, s.living[s.march_src][p] + 1)]
 
 
 def mask_march_step(g, s, p: int) -> list:
+    """docs §4.4 MARCH_STEP: stop (after at least one step), ``space(t)`` for each adjacent space when a free
+    step or an available heart can pay, and the usable march powers (§4.8)."""
     out = [0] if s.march_steps >= 1 else []
     if s.free_steps > 0 or s.available[p] >= 1:
         out += [g.A_SPACE + t for t in neighbours(g, s, p, s.march_cur)]
@@ -163,10 +174,13 @@ def mask_march_step(g, s, p: int) -> list:
 
 
 def mask_march_regroup(g, s, p: int) -> list:
+    """docs §4.4 MARCH_REGROUP: ``number(k)`` for each group size 1 .. living warriors in the space entered."""
     return [g.A_NUMBER + k for k in range(1, s.living[s.march_cur][p] + 1)]
 
 
 def mask_shaman_step(g, s, p: int) -> list:
+    """docs §4.4 SHAMAN_STEP: stop, ``space(t)`` for each space adjacent to the shaman while steps are left,
+    and the usable shaman_order powers (§4.8)."""
     out = [0]
     if s.sh_steps >= 1:
         out += [g.A_SPACE + t for t in neighbours(g, s, p, s.shaman_space[p])]
@@ -174,6 +188,8 @@ def mask_shaman_step(g, s, p: int) -> list:
 
 
 def mask_recruit_hearts(g, s, p: int) -> list:
+    """docs §4.4 RECRUIT_HEARTS: ``number(h)`` for 2 <= h <= min(available, reserves + anger), and the
+    usable recruit powers (§4.8)."""
     hi = min(s.available[p], s.reserves[p] + s.anger[p], 19)
     return [g.A_NUMBER + h for h in range(2, hi + 1)] + _power_actions(g, s, p, Win.RECRUIT, s.turn_used)
 
@@ -193,16 +209,22 @@ def recruit_spaces(g, s, p: int) -> list:
 
 
 def mask_recruit_place(g, s, p: int) -> list:
+    """docs §4.4 RECRUIT_PLACE: ``space(s)`` for each recruit space, pass once the paid placements are done,
+    and the usable recruit powers (§4.8)."""
     out = [0] if s.rec_paid == 0 else []
     out += [g.A_SPACE + sp for sp in recruit_spaces(g, s, p)]
     return out + _power_actions(g, s, p, Win.RECRUIT, s.turn_used)
 
 
 def mask_div_card(g, s, p: int) -> list:
+    """docs §4.4 DIV_CARD: ``row(slot)`` for each card without a bid of ``p`` whose largest bid is below its
+    available hearts."""
     return [g.A_ROW + i for i in _div_slots(g, s, p)]
 
 
 def mask_div_amount(g, s, p: int) -> list:
+    """docs §4.4 DIV_AMOUNT: ``number(h)`` for each bid h above the slot's largest bid, up to ``p``'s available
+    hearts."""
     m = max(s.bids[s.focus_slot])
     return [g.A_NUMBER + h for h in range(m + 1, min(s.available[p], 19) + 1)]
 
@@ -235,6 +257,7 @@ def use_power(g, s, p: int, k: int, resume: int, rng) -> None:
 
 
 def apply_div_raise(g, s, p: int, a: int, rng) -> None:
+    """docs §4.4 DIV_RAISE: pass forfeits (the bid returns to available); ``number(r)`` adds r hearts to it."""
     i = s.focus_slot
     if a == 0:  # forfeit
         s.available[p] += s.bids[i][p]
@@ -248,6 +271,7 @@ def apply_div_raise(g, s, p: int, a: int, rng) -> None:
 
 
 def apply_div_discard(g, s, p: int, a: int, rng) -> None:
+    """docs §4.4 DIV_DISCARD: the chosen held divination goes to the divination discard pile."""
     s.div_discard.append(s.held[p].pop(a - g.A_DISCARD))
     s.sub = NONE
 
@@ -267,6 +291,8 @@ def commit(s, p: int) -> None:
 
 
 def apply_order_choose(g, s, p: int, a: int, rng) -> None:
+    """docs §4.4 ORDER_CHOOSE: start march, shaman (1 heart, cremate), recruit or divination (after the
+    cost-free powers of its window, §4.8), commit, or use an order_turn power."""
     if a >= g.A_POWER:
         use_power(g, s, p, a - g.A_POWER, Sub.ORDER_CHOOSE, rng)
         return
@@ -292,16 +318,20 @@ def apply_order_choose(g, s, p: int, a: int, rng) -> None:
 
 
 def apply_march_source(g, s, p: int, a: int, rng) -> None:
+    """docs §4.4 MARCH_SOURCE: the march starts from the chosen space; MARCH_GROUP next."""
     s.march_src = s.march_cur = a - g.A_SPACE
     s.sub = Sub.MARCH_GROUP
 
 
 def apply_march_group(g, s, p: int, a: int, rng) -> None:
+    """docs §4.4 MARCH_GROUP: the group size; MARCH_STEP next."""
     s.march_group = a - g.A_NUMBER
     s.sub = Sub.MARCH_STEP
 
 
 def apply_march_step(g, s, p: int, a: int, rng) -> None:
+    """docs §4.4 MARCH_STEP: stop ends the order; a step pays a free step or 1 heart and moves the group
+    (occupancy check), then MARCH_REGROUP if ``p`` has 2+ living warriors there; or use a march power."""
     if a == 0:
         _end_order(s)
         return
@@ -324,11 +354,14 @@ def apply_march_step(g, s, p: int, a: int, rng) -> None:
 
 
 def apply_march_regroup(g, s, p: int, a: int, rng) -> None:
+    """docs §4.4 MARCH_REGROUP: the new group size; MARCH_STEP next."""
     s.march_group = a - g.A_NUMBER
     s.sub = Sub.MARCH_STEP
 
 
 def apply_shaman_step(g, s, p: int, a: int, rng) -> None:
+    """docs §4.4 SHAMAN_STEP: stop ends the order; a step moves the shaman (occupancy check) and cremates
+    there; or use a shaman_order power."""
     if a == 0:
         _end_order(s)
         return
@@ -344,6 +377,8 @@ def apply_shaman_step(g, s, p: int, a: int, rng) -> None:
 
 
 def apply_recruit_hearts(g, s, p: int, a: int, rng) -> None:
+    """docs §4.4 RECRUIT_HEARTS: h hearts to spent; h paid placements plus a bonus of controlled
+    mausoleums + ``recruit_bonus`` (capped by the warriors left); or use a recruit power."""
     if a >= g.A_POWER:
         use_power(g, s, p, a - g.A_POWER, Sub.RECRUIT_HEARTS, rng)
         return
@@ -358,6 +393,8 @@ def apply_recruit_hearts(g, s, p: int, a: int, rng) -> None:
 
 
 def apply_recruit_place(g, s, p: int, a: int, rng) -> None:
+    """docs §4.4 RECRUIT_PLACE: one warrior (from reserves, else anger) living on the chosen space, paid
+    placements first; pass declines the bonus; the order ends when none is left. Or use a recruit power."""
     if a == 0:
         _end_order(s)
         return
@@ -379,11 +416,13 @@ def apply_recruit_place(g, s, p: int, a: int, rng) -> None:
 
 
 def apply_div_card(g, s, p: int, a: int, rng) -> None:
+    """docs §4.4 DIV_CARD: the chosen row slot becomes the focus; DIV_AMOUNT next."""
     s.focus_slot = a - g.A_ROW
     s.sub = Sub.DIV_AMOUNT
 
 
 def apply_div_amount(g, s, p: int, a: int, rng) -> None:
+    """docs §4.4 DIV_AMOUNT: h available hearts become ``p``'s bid on the focus slot; the order ends."""
     h = a - g.A_NUMBER
     s.available[p] -= h
     s.bids[s.focus_slot][p] = h

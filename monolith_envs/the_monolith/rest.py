@@ -74,6 +74,8 @@ def mask_obj_reveal(g, s, p: int) -> list:
 
 
 def apply_obj_reveal(g, s, p: int, a: int, rng) -> None:
+    """docs §4.7 step 2c OBJ_REVEAL: the objective scores now and goes face up to the discard pile (``p``
+    may reveal again), or pass ends ``p``'s reveals."""
     fr = s.stack.pop()  # the REST_OBJ frame of this seat
     if a == 0:
         s.stack.append([Frame.REST_OBJ, fr[1] + 1, 0])
@@ -139,11 +141,13 @@ def frame_obj_draw(g, s, p: int, left: int, rng) -> None:
 
 
 def apply_obj_discard(g, s, p: int, a: int, rng) -> None:
+    """docs §3 step 8, §4.7 step 2f OBJ_DISCARD: the chosen objective goes face down to the discard pile."""
     s.obj_discard.append([s.objectives[p].pop(a - g.A_OBJECTIVE), 0])
     s.sub = NONE
 
 
 def mask_obj_discard(g, s, p: int) -> list:
+    """docs §3 step 8, §4.7 step 2f OBJ_DISCARD: ``objective(k)`` for each objective in ``p``'s hand; no pass."""
     return [g.A_OBJECTIVE + k for k in range(len(s.objectives[p]))]
 
 
@@ -210,25 +214,30 @@ def frame_rest_end(g, s, _a, _b, rng) -> None:
 
 
 def event_place_spaces(g, s, p: int, ev: int) -> list:
+    """docs §4.7 step 3: the spaces where ``p`` may place event ``ev`` (its placement selector, §5.3)."""
     return selector_spaces(g, s, p, g.events[ev].place)
 
 
 def mask_event_place(g, s, p: int) -> list:
+    """docs §4.7 step 3 EVENT_PLACE: ``space(s)`` for each space of the drawn event's selector."""
     return [g.A_SPACE + sp for sp in event_place_spaces(g, s, p, s.event_focus)]
 
 
 def apply_event_place(g, s, p: int, a: int, rng) -> None:
+    """docs §4.7 step 3 EVENT_PLACE: the drawn event goes into play on the chosen space (reveal next)."""
     s.events.append([s.event_focus, a - g.A_SPACE])
     s.event_focus = NONE
     s.sub = NONE
 
 
 def mask_event_move(g, s, p: int) -> list:
+    """docs §4.7 step 2b EVENT_MOVE: ``space(s)`` for each active space but the wandering event's own."""
     cur = s.events[s.event_focus][1]
     return [g.A_SPACE + sp for sp in g.active_spaces if sp != cur]
 
 
 def apply_event_move(g, s, p: int, a: int, rng) -> None:
+    """docs §4.7 step 2b EVENT_MOVE: the wandering event moves to the chosen space."""
     s.events[s.event_focus][1] = a - g.A_SPACE
     s.event_focus = NONE
     s.sub = NONE
