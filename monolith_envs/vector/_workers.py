@@ -159,6 +159,9 @@ class WorkerPool:
         self.bounds = list(zip(bounds[:-1], bounds[1:]))
         self.procs: list = []
         self.conns: list = []
+        #: answers each worker still owes: a wait interrupted (Ctrl-C) leaves them in its pipe, and the next
+        #: command reads them first (:meth:`_drain`) so that no answer is taken for a later command's
+        self.pending = [1] * workers  # the start-up answer
         self.closed = False
         # ends the workers when the pool is collected or at exit (it holds the lists, not the pool)
         self.finalizer = weakref.finalize(self, _shutdown, self.procs, self.conns, 1.0)
@@ -176,6 +179,13 @@ class WorkerPool:
             self.timeout = max(self.timeout, STARTUP_TIMEOUT)
             self.wait_all()
             self.timeout = float(timeout)
+        except WorkerError as exc:  # died before it could answer: most often while importing the main module
+            self.close()
+            if "died" in str(exc):
+                exc.add_note(f"a {start_method} worker first imports the script that started it: a script that "
+                             "calls make_vec(workers=...) must do so under `if __name__ == \"__main__\":`, and "
+                             "code read from stdin cannot start workers (the worker's own traceback is above)")
+            raise
         except BaseException:
             self.close()
             raise
@@ -184,21 +194,34 @@ class WorkerPool:
         """The worker that runs slot ``i``."""
         return next(k for k, (lo, hi) in enumerate(self.bounds) if lo <= i < hi)
 
+    def _send(self, k: int, cmd: str, arg: Any) -> None:
+        try:
+            self.conns[k].send((cmd, arg))
+        except (OSError, ValueError):
+            proc = self.procs[k]
+            proc.join(1.0)
+            self._fail(k, "cannot be reached (its pipe is closed)" if proc.is_alive()
+                       else f"died (exit code {proc.exitcode})")
+        self.pending[k] += 1
+
+    def _drain(self) -> None:
+        """Read and drop the answers of commands whose wait was interrupted (the worker finished them, so
+        the shared arrays are no longer being written); a worker that died or hangs meanwhile fails as usual."""
+        for k in range(len(self.conns)):
+            while self.pending[k] > 0:
+                self._answer(k)
+
     def send_all(self, cmd: str, arg: Any = None) -> None:
         """Send one command to every worker, then wait for every answer (:meth:`wait_all`)."""
-        for k, conn in enumerate(self.conns):
-            try:
-                conn.send((cmd, arg))
-            except (OSError, ValueError):
-                self._fail(k, "cannot be reached (its pipe is closed)")
+        self._drain()
+        for k in range(len(self.conns)):
+            self._send(k, cmd, arg)
         self.wait_all()
 
     def ask(self, k: int, cmd: str, arg: Any = None) -> None:
         """Send one command to worker ``k`` and wait for its answer."""
-        try:
-            self.conns[k].send((cmd, arg))
-        except (OSError, ValueError):
-            self._fail(k, "cannot be reached (its pipe is closed)")
+        self._drain()
+        self._send(k, cmd, arg)
         err = self._answer(k)
         if err is not None:
             raise err
@@ -220,6 +243,7 @@ class WorkerPool:
             try:
                 if conn.poll(min(0.25, max(0.0, deadline - time.monotonic()))):
                     status, payload = conn.recv()
+                    self.pending[k] -= 1
                     return None if status == "ok" else payload
             except (EOFError, OSError):
                 proc.join(1.0)

@@ -236,3 +236,34 @@ def test_row_writers_write_game_observe_into_a_dirty_row(env_id):
             with pytest.raises(ValueError):
                 write(state, game.num_players, np.zeros(game.obs_spec.size, np.float32))
         game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))), rng)
+
+
+def test_a_wait_interrupted_by_ctrl_c_leaves_no_stale_answer_for_the_next_call():
+    """Ctrl-C while the parent waits for its workers leaves their answers in the pipes; the next command reads
+    them first, so its own answers (and the arrays) are those of that command, not of the interrupted one."""
+    ref = make_vec("monolith_arena_v0", 256)
+    with make_vec("monolith_arena_v0", 256, workers=2) as vec:
+        vec.reset(seed=0)
+        pool = vec._pool
+        answer = pool._answer
+        interrupted = []
+
+        def interrupt_once(k):
+            if not interrupted:
+                interrupted.append(k)
+                raise KeyboardInterrupt  # as the signal would, before any answer of this reset was read
+            return answer(k)
+
+        pool._answer = interrupt_once
+        with pytest.raises(KeyboardInterrupt):
+            vec.reset(seed=1)
+        assert pool.pending == [1, 1]  # both workers still owe the interrupted reset's answer
+        res, expect = vec.reset(seed=5), ref.reset(seed=5)
+        assert pool.pending == [0, 0]
+        rng = np.random.default_rng(0)
+        for _ in range(10):
+            assert np.array_equal(res.observation, expect.observation)
+            assert np.array_equal(res.action_mask, expect.action_mask)
+            actions = (rng.random(expect.action_mask.shape) * expect.action_mask).argmax(1)
+            res, expect = vec.step(actions), ref.step(actions)
+    ref.close()
