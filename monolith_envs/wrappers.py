@@ -32,9 +32,13 @@ import monolith_envs
 from monolith_envs.core.actions import coerce_action
 from monolith_envs.core.aec import check_mask_in, observation_space_for
 from monolith_envs.core.config import ConfigError, number_range
+from monolith_envs.core.game import IllegalActionError
 from monolith_envs.core.seeds import check_seed
 
 __all__ = ["OpponentSampler", "SingleAgentEnv", "resolve_opponents"]
+
+#: episodes in a row that may end before the learner's first decision before reset() gives up
+_MAX_EMPTY_EPISODES = 100
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 
@@ -224,6 +228,25 @@ class SingleAgentEnv(gym.Env):
 
         Returns ``(observation float32[obs_size], info)``.
         """
+        if seed is not None:
+            seed = check_seed(seed)  # the range the constructor and the AEC env take
+        for _ in range(_MAX_EMPTY_EPISODES):
+            if self._start_episode(seed):
+                break
+            seed = None  # the next episode of the stream
+        else:
+            raise monolith_envs.MonolithEnvError(
+                f"{self.env_id}: {_MAX_EMPTY_EPISODES} episodes in a row ended before the learner's seat "
+                f"{self.learner} acted (max_decisions={self.aec.game.max_decisions}?); reset() returns a decision "
+                "point of the learner, so give the game room for one")
+        self._phi = self._potential(False)
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), self._info()
+
+    def _start_episode(self, seed: int | None) -> bool:
+        """Start one episode (see :meth:`reset`) and let the opponents act; False when it ended before the
+        learner's first decision."""
         super().reset(seed=seed)
         n = self.num_players
         if seed is not None:
@@ -238,8 +261,7 @@ class SingleAgentEnv(gym.Env):
             self.learner = int(self.seat_mode)
         self._episode += 1
         opp_seats = [s for s in range(n) if s != self.learner]
-        agents = list(self._sampler(self._rng, len(opp_seats)))
-        self.opponents = dict(zip(opp_seats, agents))
+        self.opponents = dict(zip(opp_seats, self._sampled(len(opp_seats))))
         episode_seed = int(self._rng.integers(2**62))
         self.aec.reset(seed=episode_seed)
         streams = np.random.SeedSequence(episode_seed).spawn(n)
@@ -249,14 +271,29 @@ class SingleAgentEnv(gym.Env):
             if hasattr(ag, "bind"):
                 ag.bind(self.aec)
         _, done = self._play_opponents()
-        # an episode that ends before the learner ever acts is replayed (cannot happen in turn-based games
-        # where every seat acts, but keep the contract: reset returns a decision point)
-        if done:
-            return self.reset()
-        self._phi = self._potential(False)
-        if self.render_mode == "human":
-            self.render()
-        return self._obs(), self._info()
+        # an episode that ends before the learner ever acts is replaced by the next one (reset returns a
+        # decision point); only a tiny max_decisions does that in these turn-based games
+        return not done
+
+    def _sampled(self, k: int) -> list[Any]:
+        """The sampler's ``k`` opponents, checked: a list of exactly ``k`` agents with ``act`` and ``reset``.
+
+        Raises:
+            ConfigError: the sampler returned something else.
+        """
+        raw = self._sampler(self._rng, k)
+        try:
+            agents = list(raw)
+        except TypeError:
+            agents = None
+        if agents is None or len(agents) != k:
+            raise ConfigError(f"{self.env_id}: the opponent sampler(rng, k) must return a list of k={k} agents, "
+                              f"got {raw!r:.120}")
+        for ag in agents:
+            if not callable(getattr(ag, "act", None)) or not callable(getattr(ag, "reset", None)):
+                raise ConfigError(f"{self.env_id}: the opponent sampler returned {ag!r:.80}, not an agent (an "
+                                  "object with act(observation, action_mask, rng) and reset())")
+        return agents
 
     def step(self, action: int):
         """Apply the learner's action, then the opponents' until the learner must act or the episode ends.
@@ -351,8 +388,14 @@ class SingleAgentEnv(gym.Env):
                 return reward, False
             seat = aec.agent_name_mapping[agent]
             obs = aec.observe(agent)
-            a = self.opponents[seat].act(obs["observation"], obs["action_mask"], self._opp_rngs[seat])
-            aec.step(int(a))
+            opponent = self.opponents[seat]
+            a = opponent.act(obs["observation"], obs["action_mask"], self._opp_rngs[seat])
+            try:
+                aec.step(coerce_action(a, self.game.layout.n))  # 464.99 or "464" is refused, never truncated
+            except IllegalActionError as exc:
+                exc.add_note(f"the action came from the opponent {getattr(opponent, 'name', opponent)!r:.80} "
+                             f"at seat {seat}")
+                raise
             self.opponent_steps += 1
             reward += float(aec.rewards[me])
 

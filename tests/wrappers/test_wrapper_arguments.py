@@ -72,3 +72,51 @@ def test_a_solo_game_given_opponents_says_it_is_solo_and_a_numpy_seat_is_a_seat(
     env = SingleAgentEnv(ENV, ["random"], seat=np.int64(1))
     env.reset(seed=0)
     assert env.learner == 1
+
+
+class _BuggyOpponent:
+    """Plays its last legal action, returned as ``kind``: a float just below the next action, a string, None."""
+
+    name = "buggy"
+
+    def __init__(self, kind):
+        self.kind = kind
+
+    def reset(self):
+        pass
+
+    def act(self, observation, action_mask, rng):
+        a = int(np.flatnonzero(action_mask)[-1])
+        return {"float": a + 0.99, "str": str(a), "none": None}[self.kind]
+
+
+@pytest.mark.parametrize("kind", ["float", "str", "none"])
+def test_an_opponents_non_integer_action_is_refused_and_names_the_opponent(kind):
+    from monolith_envs.core.game import IllegalActionError
+
+    env = SingleAgentEnv(ENV, [_BuggyOpponent(kind)], seat=0)
+    env.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="an action must be an integer from 0 to 499") as ei:
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert "the action came from the opponent 'buggy' at seat 1" in ei.value.__notes__
+    assert len(env.aec.episode_log.actions) == 1  # only the learner's action was played
+
+
+@pytest.mark.parametrize("sampler, message", [
+    (lambda rng, k: ["random"] * (k + 1), "must return a list of k=3 agents"),
+    (lambda rng, k: None, "must return a list of k=3 agents, got None"),
+    (lambda rng, k: [1] * k, "returned 1, not an agent"),
+])
+def test_an_opponent_sampler_returning_the_wrong_agents_is_a_config_error(sampler, message):
+    with pytest.raises(ConfigError, match=message):
+        SingleAgentEnv("the_monolith_v0", sampler).reset(seed=0)
+
+
+def test_reset_gives_up_when_no_episode_reaches_the_learner_and_refuses_huge_seeds():
+    from monolith_envs.core.game import MonolithEnvError
+
+    env = SingleAgentEnv(ENV, ["random"], seat=1, max_decisions=1)  # seat 0 ends every game at once
+    with pytest.raises(MonolithEnvError, match="100 episodes in a row ended before the learner's seat 1 acted"):
+        env.reset(seed=0)
+    with pytest.raises(ValueError, match=r"seed must be an integer from 0 to 2\*\*128-1"):
+        SingleAgentEnv(ENV, ["random"]).reset(seed=2**200)
