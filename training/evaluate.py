@@ -46,6 +46,7 @@ import json
 import math
 import multiprocessing as mp
 import os
+import re
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -55,6 +56,7 @@ from typing import Any
 
 import numpy as np
 
+from monolith_envs.core.config import plain_int
 from monolith_envs.core.outfiles import (
     OutputPathError,
     check_output_dir,
@@ -280,11 +282,12 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     game = monolith_envs.make_game(env_id, **env_config)
     solo = game.num_players == 1
     if solo:
-        if len(set(specs)) != len(specs) or not specs:
+        if len({spec_key(s) for s in specs}) != len(specs) or not specs:
             raise ValueError(f"need at least one agent spec, each once, got {list(specs)}")
         pairs = [(s, None) for s in specs]
     elif pairs is None:
-        dup = sorted({s for s in specs if list(specs).count(s) > 1})
+        keys = [spec_key(s) for s in specs]
+        dup = [s for i, s in enumerate(specs) if keys[i] in keys[:i]]
         if dup:
             raise ValueError(f"each agent spec once: {', '.join(map(repr, dup))} is given more than once in "
                              f"{list(specs)} (a spec meets every other one, seats rotating)")
@@ -453,11 +456,21 @@ def format_solo_table(solos: Sequence[SoloResult]) -> str:
     return "\n".join(lines)
 
 
+def spec_key(spec: str) -> str:
+    """What two agent specs that build the same agent share: the kind and options in lower case and numbers
+    without leading zeros (``MCTS:05`` is ``mcts:5``); a model path (``ppo:``, ``rllib:``, ``az:``) as written."""
+    kind, sep, rest = spec.strip().partition(":")
+    kind = kind.lower()
+    if kind in ("ppo", "rllib", "az"):
+        return f"{kind}{sep}{rest}"
+    return re.sub(r"(?<![0-9.])0+(?=[0-9])", "", f"{kind}{sep}{rest.lower()}")
+
+
 def _count_arg(lo: int, hi: int) -> Any:
     """``argparse`` type: a decimal integer from ``lo`` to ``hi``."""
     def parse(text: str) -> int:
         try:
-            value = int(text, 10) if len(text) <= 30 else None
+            value = plain_int(text.strip())  # ASCII digits: int() also reads "1_0" and other scripts' digits
         except ValueError:
             value = None
         if value is None or not lo <= value <= hi:
@@ -531,6 +544,10 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
     specs = [s.strip() for s in args.agents.split(",") if s.strip()]
     if len(specs) > MAX_AGENTS:
         ap.error(f"--agents: {len(specs):,} specs; at most {MAX_AGENTS} (every pair of them plays --games matches)")
+    humans = [s for s in specs if s.split(":", 1)[0].strip().lower() == "human"]
+    if humans:
+        ap.error(f"--agents {humans[0]!r}: evaluation plays unattended on worker processes; play a human game "
+                 f"with `python -m agents.play {args.env}` (agents here: random, heuristic, mcts:N, ppo:PATH, ...)")
     try:  # fail fast on a bad env id, game config or agent spec
         env_config = game_settings(args.set)
         game = monolith_envs.make(args.env, **env_config).unwrapped.game
@@ -540,11 +557,11 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
             make_agent(s, args.env, env_config)
     except (monolith_envs.MonolithEnvError, ValueError, FileNotFoundError, AgentError) as e:
         ap.error(str(e))
-    humans = [s for s in specs if s.split(":", 1)[0] == "human"]
-    if humans:
-        ap.error(f"--agents {humans[0]!r}: evaluation plays unattended on worker processes; play a human game "
-                 f"with `python -m agents.play {args.env}` (agents here: random, heuristic, mcts:N, ppo:PATH, ...)")
-    if len(set(specs)) != len(specs) or len(specs) < (1 if solo else 2):
+    keys = [spec_key(s) for s in specs]
+    dup = [s for i, s in enumerate(specs) if keys[i] in keys[:i]]
+    if dup:
+        ap.error(f"--agents: {dup[0]!r} repeats an earlier spec of {specs} (the same agent; each spec once)")
+    if len(specs) < (1 if solo else 2):
         ap.error(f"--agents needs {'one spec or more' if solo else 'at least two'} distinct specs, got {specs}")
     path = Path(args.out) if args.out is not None else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
     try:  # the outputs are checked by creating their folders and a probe file, before the first game

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..core.config import plain_float, plain_int
 from .base import Agent, AgentError, BaseAgent, EnvContext, masked_choice
 from .baselines import BaselineAgent, NoBaselineError, parse_baseline_options
 from .heuristics import heuristic_for, heuristic_module, prior_fn_for, rollout_policy_for, value_fn_for
@@ -119,7 +120,7 @@ def _show(spec: str) -> str:
 def _number(text: str, kind: type, what: str, spec: str) -> Any:
     """``text`` as an ``int`` or ``float`` (``kind``); an :class:`AgentSpecError` naming ``what`` otherwise."""
     try:
-        return kind(text)
+        return plain_int(text) if kind is int else plain_float(text)
     except ValueError:
         noun = "an integer" if kind is int else "a number"
         raise AgentSpecError(f"bad agent spec {_show(spec)}: {what} must be {noun}, got {_show(text)}; "
@@ -146,7 +147,7 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
     """
     if not isinstance(spec, str):
         raise AgentSpecError(f"an agent spec is a string, got {type(spec).__name__} {_show(spec)}; accepted: {_FORMS}")
-    kind, _, rest = spec.strip().partition(":")
+    kind, sep, rest = spec.strip().partition(":")
     kind = kind.lower()
     if kind in ("baseline", "baseline+search"):
         try:
@@ -190,6 +191,9 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
             raise AgentSpecError(f"bad agent spec {_show(spec)}: the path cannot be read "
                                  f"({getattr(e, 'strerror', None) or e})") from None
     if kind == "mcts":
+        if sep and not rest:
+            raise AgentSpecError(f"bad agent spec {_show(spec)}: the number of simulations N of mcts:N is missing "
+                                 f"(plain 'mcts' means mcts:200); accepted: {_FORMS}")
         parts = rest.split(":") if rest else ["200"]
         try:
             sims = _number(parts[0], int, "the number of simulations N in mcts:N", spec)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from .game import MonolithEnvError
 
 __all__ = ["ConfigError", "ConfigKey", "validate_config", "one_of", "int_range", "number_range", "boolean",
-           "C_INT_MAX", "parse_value", "parse_settings"]
+           "C_INT_MAX", "parse_value", "parse_settings", "plain_int", "plain_float"]
 
 C_INT_MAX = 2**31 - 1
 """Upper bound for integer config values that compiled code stores in a C ``int`` (e.g. ``max_decisions``)."""
@@ -141,6 +142,34 @@ def validate_config(
     if cross_check is not None:
         cross_check(out)
     return out
+
+
+_PLAIN_INT = re.compile(r"[+-]?[0-9]+")
+_PLAIN_FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf|infinity|nan)", re.I)
+
+
+def plain_int(text: str) -> int:
+    """``text`` as an ``int`` when it is written with ASCII digits only (an optional sign, no spaces, no
+    ``_``): ``int()`` alone also takes ``"5_0"``, ``" 5"`` and other scripts' digits. The caller checks the range.
+
+    Raises:
+        ValueError: any other text.
+    """
+    if not (isinstance(text, str) and len(text) <= 4000 and _PLAIN_INT.fullmatch(text)):
+        raise ValueError(f"invalid integer {text[:40]!r}")
+    return int(text)
+
+
+def plain_float(text: str) -> float:
+    """``text`` as a ``float`` when it is a plain decimal number (``1``, ``-0.5``, ``.3``, ``1e-3``; ASCII,
+    no spaces, no ``_``, at most 400 characters) or ``nan`` / ``inf`` (the caller's range check names those).
+
+    Raises:
+        ValueError: any other text.
+    """
+    if not (isinstance(text, str) and len(text) <= 400 and _PLAIN_FLOAT.fullmatch(text)):
+        raise ValueError(f"invalid number {text[:40]!r}")
+    return float(text)
 
 
 def parse_value(text: str) -> Any:

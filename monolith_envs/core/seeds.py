@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 
+from .config import plain_int
+
 MAX_SEED = 2**128 - 1
 
 
@@ -38,7 +40,7 @@ def seed_arg(text: str) -> int:
     Raises ``argparse.ArgumentTypeError`` (argparse turns it into one ``error:`` line and exit status 2).
     """
     try:
-        value = int(text.strip()[:200], 10) if len(text) <= 200 else None
+        value = plain_int(text.strip())  # ASCII digits only: int() also reads "1_0" and other scripts' digits
     except ValueError:
         value = None
     if value is None:

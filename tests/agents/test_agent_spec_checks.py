@@ -110,3 +110,21 @@ def test_a_bad_game_config_with_a_ppo_model_is_named_as_a_config_error(toy_model
     with pytest.raises(ConfigError) as ei:
         make_agent(f"ppo:{toy_model}", "monolith_arena_v0", {"num_players": 3})
     assert "mode='duel' (the default) needs num_players=2" in str(ei.value) and "path" not in str(ei.value)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("mcts:\u0665", "must be an integer, got '\u0665'"),
+    ("mcts:5_0", "must be an integer, got '5_0'"),
+    ("mcts: 5", "must be an integer, got ' 5'"),
+    ("mcts:", "the number of simulations N of mcts:N is missing"),
+    ("mcts:5:c=1_0", "c (the exploration constant) must be a number, got '1_0'"),
+])
+def test_spec_numbers_are_plain_ascii_numbers(spec, message):
+    with pytest.raises(AgentSpecError) as ei:
+        make_agent(spec, "monolith_arena_v0")
+    assert message in str(ei.value)
+
+
+def test_plain_spec_numbers_still_parse():
+    agent = make_agent("mcts:05:c=.5", "monolith_arena_v0")
+    assert (agent.simulations, agent.c) == (5, 0.5)

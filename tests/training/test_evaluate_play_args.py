@@ -31,6 +31,9 @@ def no_games(monkeypatch):
     (["--seed", str(2**130)], "argument --seed: expected an integer from 0 to 2**128-1"),
     (["--seed", str(2**128 - 1), "--games", "2"], "game k uses seed + k, which must stay at most 2**128-1"),
     (["--workers", "0"], "argument --workers: expected an integer from 1 to 64"),
+    (["--games", "\u0665"], "argument --games: expected an integer from 1 to 100,000, got '\u0665'"),
+    (["--games", "1_0"], "argument --games: expected an integer from 1 to 100,000, got '1_0'"),
+    (["--seed", "1_0"], "argument --seed: expected an integer from 0 to 2**128-1, got '1_0'"),
     (["--out", "/proc/nope/x.json"], "error: --out /proc/nope/x.json: its folder /proc/nope cannot be created ("),
     (["--out", "/dev/full"], "error: --out /dev/full: is not a regular file; give a file path"),
     (["--out", "{tmp}"], "error: --out {tmp}: is a folder; give a file path"),
@@ -173,3 +176,21 @@ def test_a_two_sided_tournament_plays_each_pair_once_as_the_seats_rotate():
     table = evaluate.format_table(["random", "mcts:5"], res["pairs"], res["ratings"])
     p = res["pairs"][0]
     assert f"{p.losses / 4:5.1%}".strip() in table.splitlines()[3]  # the column agent's row: the losses of the first
+
+
+@pytest.mark.parametrize("agents, message", [
+    ("random,RANDOM", "--agents: 'RANDOM' repeats an earlier spec of ['random', 'RANDOM']"),
+    ("mcts:5,MCTS:05", "--agents: 'MCTS:05' repeats an earlier spec of ['mcts:5', 'MCTS:05']"),
+    ("random,HUMAN", "--agents 'HUMAN': evaluation plays unattended"),
+])
+def test_evaluate_refuses_a_spec_repeated_in_other_case_or_digits_and_any_human(no_games, capsys, agents, message):
+    with pytest.raises(SystemExit) as ei:
+        evaluate.main(["--env", TOY, "--agents", agents, "--preload", "tests.conftest"])
+    err = capsys.readouterr().err
+    assert ei.value.code == 2 and message in err, err
+
+
+def test_spec_key_keeps_model_paths_as_written():
+    assert evaluate.spec_key(" MCTS:010:c=1.50 ") == "mcts:10:c=1.50"
+    assert evaluate.spec_key("ppo:runs/A/model.zip") != evaluate.spec_key("ppo:runs/a/model.zip")
+    assert evaluate.spec_key("Baseline+Search:064") == "baseline+search:64"
