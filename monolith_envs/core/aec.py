@@ -217,10 +217,15 @@ class RulesAECEnv(AECEnv):
         ``note``, since its actions no longer replay from the seed alone.
 
         Raises:
-            MonolithEnvError: ``reset()`` was never called, or ``state`` is terminal.
+            MonolithEnvError: ``reset()`` was never called, ``state`` is not a state of this game (another
+                class than the one ``reset()`` made), or ``state`` is terminal; the env is unchanged.
         """
         if self.episode_log is None:
             raise MonolithEnvError("set_game_state() before reset(): call reset() first")
+        if type(state) is not type(self.game_state):
+            raise MonolithEnvError(f"{self.env_id}: set_game_state() needs a state of this game, a "
+                                   f"{type(self.game_state).__name__} (a clone of env.unwrapped.game_state, or "
+                                   f"game.from_dict(data)), got {type(state).__name__}")
         if self.game.is_terminal(state):
             raise MonolithEnvError("set_game_state() needs a state that is not terminal")
         self.game_state = state
@@ -263,6 +268,8 @@ class RulesAECEnv(AECEnv):
         if p is None:
             raise KeyError(f"{self.env_id}: observe({agent!r}): not an agent of this env; agents: "
                            f"{self.possible_agents}")
+        if self.game_state is None:
+            raise MonolithEnvError(f"{self.env_id}: observe() before reset(): call reset() first")
         obs = self.game.observe(self.game_state, p)
         if self._mask_in_info:
             return obs
@@ -415,7 +422,13 @@ class RulesAECEnv(AECEnv):
         return text
 
     def state(self) -> np.ndarray:
-        """Omniscient ``float32`` vector of the whole match, for centralised critics."""
+        """Omniscient ``float32`` vector of the whole match, for centralised critics.
+
+        Raises:
+            MonolithEnvError: before ``reset()``.
+        """
+        if self.game_state is None:
+            raise MonolithEnvError(f"{self.env_id}: state() before reset(): call reset() first")
         return np.asarray(self.game.state_vector(self.game_state), np.float32)
 
     def close(self) -> None:

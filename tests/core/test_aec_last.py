@@ -62,3 +62,25 @@ def test_agent_iter_without_a_step_is_an_error_that_survives_python_O():
         next(it)
     env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
     assert next(it) == env.agent_selection  # stepping again lets the loop go on
+
+
+@pytest.mark.parametrize("env_id", ["monolith_arena_v0", "monolith_strategy_v0", "the_monolith_v0"])
+def test_observe_and_state_before_reset_say_so(env_id):
+    env = monolith_envs.make(env_id, wrapped=False)
+    with pytest.raises(MonolithEnvError, match=r"observe\(\) before reset\(\): call reset\(\) first"):
+        env.observe(env.possible_agents[0])
+    with pytest.raises(MonolithEnvError, match=r"state\(\) before reset\(\): call reset\(\) first"):
+        env.state()
+
+
+def test_set_game_state_refuses_a_state_of_another_game_and_keeps_its_own():
+    arena = monolith_envs.make("monolith_arena_v0", wrapped=False)
+    arena.reset(seed=0)
+    before = arena.game.to_dict(arena.game_state)
+    other = monolith_envs.make("monolith_strategy_v0", wrapped=False)
+    other.reset(seed=0)
+    for bad, name in ((None, "NoneType"), (other.game_state, type(other.game_state).__name__)):
+        with pytest.raises(MonolithEnvError, match=f"needs a state of this game, a ArenaState .*got {name}"):
+            arena.set_game_state(bad)
+    assert arena.game.to_dict(arena.game_state) == before  # nothing was stored
+    assert arena.last()[0]["action_mask"].sum() > 0
