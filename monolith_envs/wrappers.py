@@ -1,6 +1,7 @@
 """``SingleAgentEnv``: one seat of an AEC game as a single-agent Gymnasium env.
 
-Registered with Gymnasium at ``import monolith_envs`` (:mod:`monolith_envs.registration`):
+Registered with Gymnasium at ``import monolith_envs`` (:mod:`monolith_envs.registration`, whose
+``make_<game>`` entry points build this class):
 ``gymnasium.make("monolith_envs/MonolithArena-v0", opponents=["heuristic"])`` builds one, and
 ``gymnasium.make_vec`` a vector of them.
 
@@ -34,13 +35,13 @@ from monolith_envs.core.aec import check_mask_in, observation_space_for
 from monolith_envs.core.config import ConfigError, number_range
 from monolith_envs.core.game import IllegalActionError
 from monolith_envs.core.seeds import check_seed
+from monolith_envs.registration import METADATA, RENDER_MODES
 
 __all__ = ["OpponentSampler", "SingleAgentEnv", "resolve_opponents"]
 
 #: episodes in a row that may end before the learner's first decision before reset() gives up
 _MAX_EMPTY_EPISODES = 100
 
-RENDER_MODES = ("ansi", "human", "rgb_array")
 
 _WIN_SIGN = {"win": 1, "success": 1, "draw": 0, "truncated": 0, "loss": -1, "failure": -1}
 
@@ -142,7 +143,7 @@ class SingleAgentEnv(gym.Env):
         monolith_envs.IllegalActionError: the learner's action is illegal.
     """
 
-    metadata: ClassVar[dict] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+    metadata: ClassVar[dict] = METADATA
 
     def __init__(
         self,

@@ -25,7 +25,19 @@ def test_the_gymnasium_ids_are_registered_at_import():
     }
     for env_id, gym_id in GYM_IDS.items():
         spec = gym.spec(gym_id)
-        assert spec.entry_point == "monolith_envs.wrappers:SingleAgentEnv" and spec.kwargs == {"env_id": env_id}
+        entry = f"monolith_envs.registration:make_{env_id.removesuffix('_v0')}"
+        assert spec.entry_point == entry and spec.kwargs == {"env_id": env_id}
+
+
+def test_an_env_id_keyword_naming_another_game_is_refused():
+    from monolith_envs.core.config import ConfigError
+
+    with pytest.raises(ConfigError, match="monolith_envs/MonolithArena-v0 is monolith_arena_v0; "
+                                          "env_id='the_monolith_v0' names another game"):
+        gym.make("monolith_envs/MonolithArena-v0", env_id="the_monolith_v0", opponents=["random"])
+    env = gym.make("monolith_envs/MonolithArena-v0", env_id="monolith_arena_v0", opponents=["random"])
+    assert env.unwrapped.env_id == "monolith_arena_v0"  # its own id is accepted
+    env.close()
 
 
 @pytest.mark.parametrize("env_id,gym_id", sorted(GYM_IDS.items()))
