@@ -134,6 +134,7 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
     without a baseline fails here; without it the network is chosen when the agent is bound to its env.
 
     Raises:
+        UnknownEnvError: ``env_id`` is not a registered env id.
         AgentSpecError: a spec that is not a string, unknown agent kind, malformed options, a number outside
             its range (the message names the range; the bounds are :class:`MCTSAgent`'s), or a path that
             cannot be looked at.
@@ -147,6 +148,10 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
     """
     if not isinstance(spec, str):
         raise AgentSpecError(f"an agent spec is a string, got {type(spec).__name__} {_show(spec)}; accepted: {_FORMS}")
+    import monolith_envs  # the package imports this module first
+
+    if env_id not in monolith_envs.available_envs():
+        monolith_envs.env_module(env_id)  # UnknownEnvError naming the ids (also for agents that never look)
     kind, sep, rest = spec.strip().partition(":")
     kind = kind.lower()
     if kind in ("baseline", "baseline+search"):

@@ -128,3 +128,11 @@ def test_spec_numbers_are_plain_ascii_numbers(spec, message):
 def test_plain_spec_numbers_still_parse():
     agent = make_agent("mcts:05:c=.5", "monolith_arena_v0")
     assert (agent.simulations, agent.c) == (5, 0.5)
+
+
+def test_an_unknown_env_id_is_refused_for_every_kind_of_agent():
+    from monolith_envs import UnknownEnvError
+
+    for spec in ("random", "heuristic", "mcts:5"):
+        with pytest.raises(UnknownEnvError, match="unknown env id 'nope_v0'; available: monolith_arena_v0"):
+            make_agent(spec, "nope_v0")
