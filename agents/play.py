@@ -17,7 +17,7 @@ or number);
 
 ``--web`` plays in the browser instead (:mod:`agents.web`): a local server, bound to 127.0.0.1 unless
 ``--host`` says otherwise, on ``--port`` (default 8000; 0 = any free port), prints the URL and serves games
-until Ctrl-C (exit status 130).
+until Ctrl-C or SIGTERM (exit status 130 or 143; the server is closed and an unused log folder removed).
 
 A game adds its board view, stage names and narration in ``agents/terminal/<game package>.py``
 (:mod:`agents.terminal`); every other part of this command is the same for all games.
@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
 
 
 def _web(ap, args, env, agents, seat: int, seed: int, pieces, out) -> int:
-    """``--web``: serve games in the browser until Ctrl-C (:mod:`agents.web`); returns 130."""
+    """``--web``: serve games in the browser until Ctrl-C or SIGTERM (:mod:`agents.web`); returns 130 or 143."""
     from agents import HumanAgent
     from agents.web import run
 

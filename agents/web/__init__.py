@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .server import MAX_BODY, make_server, serve_forever, url_of
+from .server import MAX_BODY, make_server, serve_forever, stopped, url_of
 from .session import WebError, WebGame
 from .staging import stage_tree
 
@@ -23,22 +23,30 @@ __all__ = ["MAX_BODY", "WebError", "WebGame", "make_server", "run", "serve_forev
 
 
 def run(env: Any, agents: list, seat: int, seed: int, pieces: Any, host: str, port: int, out=print) -> int:
-    """Serve games of ``env`` until Ctrl-C (see :class:`WebGame` for the arguments); prints the URL.
+    """Serve games of ``env`` until Ctrl-C or SIGTERM (see :class:`WebGame` for the arguments); prints the URL.
+    Either signal closes the server, says which stopped it and removes an unused temporary log folder
+    (:func:`~monolith_envs.core.interrupt.stop_on_signals`, as the other long commands).
 
     Returns:
-        130 after Ctrl-C.
+        130 after Ctrl-C, 143 after SIGTERM.
 
     Raises:
         OSError: ``host:port`` cannot be listened on.
     """
-    web = WebGame(env, agents, seat, seed, pieces)
-    try:
-        server = make_server(web, host, port)
-        out(f"{web.raw.env_id}: open {url_of(server)} in a browser (Ctrl-C stops the server); "
-            f"finished games' logs go to {web.log_dir}")
-        if getattr(server, "wildcard", False):
-            out(f"listening on every address: from another machine, open http://<this machine's IP address>:"
-                f"{server.server_address[1]}/ (anyone who can reach it can play your moves)")
-        return serve_forever(server, out)
-    finally:
-        web.close()  # an unused temporary log folder is not left behind (also when the port is taken)
+    from monolith_envs.core.interrupt import stop_on_signals
+
+    with stop_on_signals():  # the first signal raises Interrupted; a second one cannot cut the clean-up short
+        try:
+            web = WebGame(env, agents, seat, seed, pieces)
+            try:
+                server = make_server(web, host, port)
+                out(f"{web.raw.env_id}: open {url_of(server)} in a browser (Ctrl-C stops the server); "
+                    f"finished games' logs go to {web.log_dir}")
+                if getattr(server, "wildcard", False):
+                    out(f"listening on every address: from another machine, open http://<this machine's IP "
+                        f"address>:{server.server_address[1]}/ (anyone who can reach it can play your moves)")
+                return serve_forever(server, out)
+            finally:
+                web.close()  # an unused temporary log folder is not left behind (also when the port is taken)
+        except KeyboardInterrupt as e:  # before the server was listening
+            return stopped(e, out)

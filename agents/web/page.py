@@ -2,7 +2,9 @@
 
 The page reads ``GET /api/state`` and shows: the board as the person's seat sees it (the game's SVG), the
 current decision as the stages of terminal play (buttons; options that name a board element are also
-clickable on the board, outlined in gold; one chosen earlier in the move is outlined in dashed blue), the
+clickable on the board, outlined in gold; one chosen earlier in the move is outlined in dashed blue; a board
+that draws an element's own outline, ``id="outline-<the element's id>"`` above every mark (The Monolith's
+spaces), has that outline lit instead, so that no mark drawn over the element hides it), the
 narration of every move, and at the end the result with each seat's returns, a link to the game's replay
 page and a New game button (the button also when an opponent's agent failed to move and the game cannot
 go on).  A move is sent with the decision it was chosen at; when the server answers that the game has moved
@@ -49,8 +51,14 @@ button[disabled] { opacity: .55; cursor: wait; }
 [data-target].target { cursor: pointer; }
 #board.picking svg * { pointer-events: none; }  /* pieces drawn over a target never take its click */
 #board.picking [data-target].target, #board.picking [data-target].target * { pointer-events: auto; }
-[data-target].target > rect, [data-target].target > polygon { stroke: #f0a800; stroke-width: 3.5px; }
-[data-target].chosen > rect, [data-target].chosen > polygon { stroke: #1a6fd0; stroke-width: 4px; stroke-dasharray: 6 3; }
+[data-target].target:not(.outlined) > rect, [data-target].target:not(.outlined) > polygon { stroke: #f0a800; stroke-width: 3.5px; }
+[data-target].chosen:not(.outlined) > rect, [data-target].chosen:not(.outlined) > polygon { stroke: #1a6fd0; stroke-width: 4px; stroke-dasharray: 6 3; }
+/* a board that draws its own outline of an element (id "outline-" + the element's id, over every mark):
+   a dark line under a gold (dashed blue) one, readable on every fill and next to every seat's colour */
+g.hl-target > polyline { stroke: #2a1c00; stroke-width: 8px; }
+g.hl-target > g > polyline { stroke: #ffc21a; stroke-width: 4px; }
+g.hl-chosen > polyline { stroke: #0a2140; stroke-width: 8px; }
+g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharray: 6 3; }
 [data-target].target:hover { opacity: .75; }
 /* one column (after the rules it overrides): a shorter board, so the decision under it is in view */
 @media (max-width: 860px) {
@@ -171,14 +179,22 @@ function optionButton(text, title, onclick, k) {
   return b;
 }
 
+function mark(target, cls) {  // the board element named target, and its outline when the board draws one
+  const el = document.querySelector('#board [data-target="' + target + '"]');
+  if (!el) return false;
+  el.classList.add(cls);
+  const line = el.id && document.getElementById("outline-" + el.id);
+  if (line) { line.classList.add("hl-" + cls); el.classList.add("outlined"); }
+  return true;
+}
+
 function renderStage() {
   const opts = $("options");
   opts.textContent = "";
-  for (const el of document.querySelectorAll("#board [data-target]")) el.classList.remove("target", "chosen");
-  for (const p of path) {
-    const el = p.target && document.querySelector('#board [data-target="' + p.target + '"]');
-    if (el) el.classList.add("chosen");
+  for (const el of document.querySelectorAll("#board [data-target], #board [id^='outline-']")) {
+    el.classList.remove("target", "chosen", "outlined", "hl-target", "hl-chosen");
   }
+  for (const p of path) if (p.target) mark(p.target, "chosen");
   $("board").classList.remove("picking");
   $("hint").hidden = true;
   const done = path.flatMap(p => p.said).concat(node ? node.auto : []);
@@ -195,10 +211,7 @@ function renderStage() {
   let onBoard = 0;
   node.options.forEach((o, k) => {
     opts.appendChild(optionButton(o.label, o.node.action !== undefined ? o.node.name : "", () => choose(k), k));
-    if (o.target) {
-      const el = document.querySelector('#board [data-target="' + o.target + '"]');
-      if (el) { el.classList.add("target"); onBoard++; }
-    }
+    if (o.target && mark(o.target, "target")) onBoard++;
   });
   $("board").classList.toggle("picking", onBoard > 0);
   $("hint").hidden = !onBoard;

@@ -30,7 +30,7 @@ from typing import Any
 from .page import PAGE
 from .session import WebError, WebGame
 
-__all__ = ["MAX_BODY", "make_server", "serve_forever", "url_of"]
+__all__ = ["MAX_BODY", "make_server", "serve_forever", "stopped", "url_of"]
 
 #: largest POST body accepted, in bytes
 MAX_BODY = 4096
@@ -251,12 +251,21 @@ def url_of(server: ThreadingHTTPServer) -> str:
 
 
 def serve_forever(server: ThreadingHTTPServer, out=print) -> int:
-    """Serve until Ctrl-C; closes the server and returns 130 (the exit status of an interrupted command)."""
+    """Serve until Ctrl-C or SIGTERM (:class:`~monolith_envs.core.interrupt.Interrupted`, raised where
+    :func:`~monolith_envs.core.interrupt.stop_on_signals` is on, as in :func:`agents.web.run`); closes the
+    server, says what stopped it and returns the exit status of the interrupt (130, or 143 for SIGTERM)."""
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
-        out("\nstopped (Ctrl-C)")
-        return 130
+    except KeyboardInterrupt as e:
+        return stopped(e, out)
     finally:
         server.server_close()
     return 0
+
+
+def stopped(e: KeyboardInterrupt, out=print) -> int:
+    """Say that ``e`` (Ctrl-C, or an :class:`~monolith_envs.core.interrupt.Interrupted` of SIGINT or SIGTERM)
+    stopped the server; its exit status: 130 for Ctrl-C, 143 for SIGTERM."""
+    code = getattr(e, "exit_code", 130)
+    out(f"\nstopped ({'Ctrl-C' if code == 130 else getattr(e, 'name', 'a signal')})")
+    return code

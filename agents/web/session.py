@@ -147,7 +147,8 @@ class WebGame:
                 raise WebError(400, f"action must be an integer action number 0..{n - 1}, got "
                                     f"{type(action).__name__}")
             if not 0 <= action < n:
-                raise WebError(400, f"action must be 0..{n - 1}, got {action}")
+                shown = str(action) if abs(action) < 10**20 else str(action)[:20] + "..."  # not 400 digits back
+                raise WebError(400, f"action must be 0..{n - 1}, got {shown}")
             if decision is not None and type(decision) is not int:
                 raise WebError(400, "decision must be an integer decision number, got "
                                     f"{type(decision).__name__}")

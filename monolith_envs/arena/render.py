@@ -13,6 +13,7 @@ It takes the game object (``ArenaGame``, or anything exposing ``tables`` and the
 
 from __future__ import annotations
 
+from ..core.drawing import check_viewer
 from .board import DIR_NAMES, NUM_HEXES
 from .effects import get_fx
 from .state import INSTANCES_PER_SEAT as PER_SEAT
@@ -152,7 +153,11 @@ def render_text(game, state, viewer: int | None = None) -> str:
         marker, ``E`` entrenched, ``S<k>`` segment k, ``S<k>@p`` a segment of seat p under another seat's
         tile, ``.`` empty), the full names of the tiles the cells shorten, one line per seat (faction, HP, deck,
         hand by name, discard, Monolith), then the sub-phase, the acting seat and the pending selection.
+
+    Raises:
+        ValueError: ``viewer`` is not ``None`` or a seat of this game (the check of ``render_svg``).
     """
+    check_viewer(viewer, state.num_players)
     tb = _tables(game)
     netted = _netted(game, state)
     segs = _segments(game, state)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from ..core.drawing import Scene, hex_corners, mix
+from ..core.drawing import Scene, check_viewer, hex_corners, mix, text_width
 from .board import COORDS, NUM_HEXES
 from .render import _enum_name, _module, _netted, _pending_text, _segments, _tables, _teams
 from .state import INSTANCES_PER_SEAT as PER_SEAT
@@ -33,7 +33,7 @@ _R = 46.0  # hex centre-to-corner radius
 _CX, _CY = 280.0, 236.0
 W = 560
 #: the legend lines under the picture
-LEGEND = ("Fill: owner (pale: Rune, ring: Banner) · white wedge: front edge · top left: hex · top right: initiative",
+LEGEND = ("Fill: owner (pale: Rune, ring: Banner) · white wedge: front edge · upper left: hex · upper right: initiative",
           "Dark bar: melee · gold bar: ranged (longer = stronger) · grey rim bar: armour · red dots: wounds",
           "Green dots: poison · hatching: netted · thick coloured outline + Sk: Monolith segment k",
           "Dashed gold outline: the hexes chosen for the pending resolution · ▶: the seat to act")
@@ -80,6 +80,21 @@ def _tile_lines(name: str) -> list:
         return [name[:16]]
     half = (len(words) + 1) // 2
     return [" ".join(words[:half])[:16], " ".join(words[half:])[:16]]
+
+
+#: the row of the hex number's and the initiative's tabs, this far above a hex's centre: inside every front
+#: wedge and attack bar (both tabs stay clear of them whatever the facing; tests/render/test_picture_geometry.py)
+TAB_Y = -14.0
+_TAB_SIZE = 8.0
+#: a tile's name is at most this wide, so that it ends before the W and E wedges and bars (27.5 out)
+NAME_WIDTH = 53.0
+
+
+def tab_box(cx: float, cy: float, label: str, right: bool) -> tuple:
+    """``(x, y, w, h)`` of the tab of ``label`` in the tab row of the hex centred at ``(cx, cy)``: the hex
+    number's left of the middle, the initiative's (``right``) right of it."""
+    w = text_width(label, _TAB_SIZE, right) + 5
+    return (cx + 1 if right else cx - 1 - w), cy + TAB_Y - 4.5, w, 9.0
 
 
 def _seg_text(tb, state, p: int, k: int, viewer) -> str:
@@ -136,28 +151,28 @@ def _draw_hex(sc: Scene, game, state, tb, h: int, netted, segs) -> None:
                 for k in range(-3, 4):
                     sc.line(cx + 9 * k - 14, cy - 14, cx + 9 * k + 14, cy + 14, _DARK, 1)
             lines = _tile_lines(tb.name_of[t])
-            size = min(9.5, 50 / (0.62 * max(len(ln) for ln in lines)))  # fits inside the front wedges
+            size = min(9.5, NAME_WIDTH / max(text_width(ln, 1.0, True) for ln in lines))  # between the W and E wedges
             for n, ln in enumerate(lines):
-                sc.text(cx, cy - 5 * (len(lines) - 1) + 10 * n, ln, size, ink, "middle", bold=True)
+                sc.text(cx, cy + 1 + (10 * n - 3 if len(lines) > 1 else 0), ln, size, ink, "middle", bold=True)
             init = tb.init[t]
-            if init:  # on a dark tab, readable over a front wedge or an attack bar
+            if init:  # on a dark tab right of the middle of the tab row, between the NW and NE wedges
                 label = "/".join(str(v) for v in init)
-                sc.rect(cx + 17 - 3 - 2.8 * len(label), cy - 30, 6 + 5.6 * len(label), 12, mix(fill, 0.45, _DARK),
-                        rx=3)
-                sc.text(cx + 17, cy - 24, label, 9, _WHITE, "middle", bold=True)
-            nw = min(state.wounds[i], 6)
-            for k in range(nw):
-                sc.circle(cx - 5.5 * (nw - 1) + 11 * k, cy + 20, 4.5, _WOUND, _DARK, 1)
-            npz = min(state.poison[i], 6)
-            for k in range(npz):
-                sc.circle(cx - 4.5 * (npz - 1) + 9 * k, cy - 16 if not init else cy + 29, 3.2, _POISON, _DARK, 1)
+                x0, y0, w, hh = tab_box(cx, cy, label, right=True)
+                sc.rect(x0, y0, w, hh, mix(fill, 0.45, _DARK), rx=3)
+                sc.text(x0 + w / 2, cy + TAB_Y, label, _TAB_SIZE, _WHITE, "middle", bold=True)
+            wounds, poison = [(_WOUND, 4.5)] * min(state.wounds[i], 6), [(_POISON, 3.2)] * min(state.poison[i], 6)
+            rows = [wounds + poison] if len(wounds) + len(poison) <= 5 else [wounds, poison]
+            for y, row in zip((cy + 20, cy + 29), rows):  # under the name (the tab row is above it)
+                for k, (c, r) in enumerate(row):
+                    sc.circle(cx - 4.75 * (len(row) - 1) + 9.5 * k, y, r, c, _DARK, 1)
         for p, k in segs.get(h, ()):
             sc.polygon(hex_corners(cx, cy, _R - 4), None, mix(OWNER_COLOURS[p % 4], 0.4, (0, 0, 0)), 4)
             if not state.mono_folded[p]:
                 sc.text(cx + 18, cy + 24, f"S{k}", 9, _DARK, "middle", bold=True)
+        x0, y0, w, hh = tab_box(cx, cy, str(h), right=False)
         if i >= 0:  # a light tab under the hex number of an occupied hex
-            sc.rect(cx - 18 - 2 - 2.8 * len(str(h)), cy - 30, 4 + 5.6 * len(str(h)), 12, (245, 245, 240), rx=3)
-        sc.text(cx - 18, cy - 24, str(h), 9, (70, 70, 70), "middle")
+            sc.rect(x0, y0, w, hh, (245, 245, 240), rx=3)
+        sc.text(x0 + w / 2, cy + TAB_Y, str(h), _TAB_SIZE, (70, 70, 70), "middle")
 
 
 def draw(game, state, viewer: int | None = None) -> Scene:
@@ -167,8 +182,7 @@ def draw(game, state, viewer: int | None = None) -> Scene:
         ValueError: ``viewer`` is not ``None`` or a seat of this game.
     """
     n = state.num_players
-    if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < n):
-        raise ValueError(f"viewer must be None or a seat 0..{n - 1}, got {viewer!r}")
+    check_viewer(viewer, n)
     tb = _tables(game)
     netted, segs = _netted(game, state), _segments(game, state)
     teams, module = _teams(game), _module(game, state)

@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-__all__ = ["Scene", "Colour", "hex_corners", "mix", "text_width", "wrap_text"]
+__all__ = ["Scene", "Colour", "check_viewer", "hex_corners", "mix", "text_width", "wrap_text"]
 
 Colour = tuple  # (r, g, b) with 0..255 ints
 _ANCHORS = {"start": "l", "middle": "m", "end": "r"}
@@ -36,6 +36,18 @@ _DEJAVU = ("/usr/share/fonts/truetype/dejavu/DejaVuSans{}.ttf", "/usr/share/font
 def mix(colour: Colour, t: float, other: Colour = (255, 255, 255)) -> Colour:
     """``colour`` moved a fraction ``t`` (0..1) towards ``other`` (white by default), as an int triple."""
     return tuple(int(round(a + (b - a) * t)) for a, b in zip(colour, other))
+
+
+def check_viewer(viewer, num_players: int) -> None:
+    """The check of every game's ``render_text`` and ``render_svg``: ``viewer`` is ``None`` (omniscient) or a
+    seat, an ``int`` (not a ``bool``) in ``0..num_players - 1``.
+
+    Raises:
+        ValueError: anything else (``5``, ``-1``, ``"0"``, ``1.0``, ``True``).
+    """
+    if viewer is not None and not (isinstance(viewer, (int, np.integer)) and not isinstance(viewer, bool)
+                                   and 0 <= viewer < num_players):
+        raise ValueError(f"viewer must be None or a seat 0..{num_players - 1}, got {viewer!r:.40}")
 
 
 def hex_corners(cx: float, cy: float, r: float) -> list:
@@ -253,6 +265,8 @@ class Scene:
                 if stroke:
                     d.line(pts + [pts[0]], fill=stroke, width=w, joint="curve")
             elif it.kind == "polyline":
+                if stroke is None:  # a line only a stylesheet shows (browser play's highlight)
+                    continue
                 pts = [(x * k, y * k) for x, y in it.geo]
                 if st["dash"]:
                     for a, b in _dashes(pts, st["dash"] * k):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import textwrap
 
+from ..core.drawing import check_viewer
 from .board import PRIV0
 from .state import Kind, StrategyState
 
@@ -94,8 +95,13 @@ def _track(game, s: StrategyState) -> list:
 def render_text(game, s: StrategyState, viewer: int | None = None) -> str:
     """The text picture of ``s`` as seat ``viewer`` may see it (None: everything), at most 100 columns wide:
     the status line, the 4-column card grid (each card's name and sockets, wrapped in its cell), the players,
-    the supply and the score track."""
+    the supply and the score track.
+
+    Raises:
+        ValueError: ``viewer`` is not ``None`` or a seat of this game (the check of ``render_svg``).
+    """
     R = game.rules
+    check_viewer(viewer, R.n)
     c = R.content
     kinds = [a.id for a in c.actions]
     out = [status_line(game, s), ""]

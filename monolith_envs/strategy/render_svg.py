@@ -14,7 +14,7 @@ drawn.  Each socket is a group with ``id="socket-<sid>"`` and ``data-target="soc
 
 from __future__ import annotations
 
-from ..core.drawing import Scene, mix, wrap_text
+from ..core.drawing import Scene, check_viewer, mix, wrap_text
 from .board import PRIV0
 from .render import status_line
 from .state import StrategyState
@@ -144,8 +144,7 @@ def draw(game, s: StrategyState, viewer: int | None = None) -> Scene:
         ValueError: ``viewer`` is not ``None`` or a seat of this game.
     """
     R = game.rules
-    if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < R.n):
-        raise ValueError(f"viewer must be None or a seat 0..{R.n - 1}, got {viewer!r}")
+    check_viewer(viewer, R.n)
     rows = 4 if s.board[13] >= 0 else 3
     grid_h = rows * (CH + 8)
     panel_h = 30 + 14 * 5 + 42 * 2 + 4

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import textwrap
 
+from ..core.drawing import check_viewer
 from .board import controllers, tunnels_now, units_text
 from .state import Phase, Sub
 
@@ -16,7 +17,12 @@ def render_text(g, s, viewer: int | None = None) -> str:
     """Day, phase, decision; one line per active space; pools; row; events; the legal actions by name; every
     line at most 100 columns (a longer one continues on indented lines).
     With ``viewer`` set, other seats' objectives show as a count only, and another seat's OBJ_REVEAL
-    choices are not listed (which slots may be revealed tells what its secret objectives score)."""
+    choices are not listed (which slots may be revealed tells what its secret objectives score).
+
+    Raises:
+        ValueError: ``viewer`` is not ``None`` or a seat of this game (the check of ``render_svg``).
+    """
+    check_viewer(viewer, s.n)
     lines = []
     dec = "-" if s.terminal or s.sub < 0 else f"{Sub(s.sub).name} by P{s.current}"
     lines.append(f"The Monolith  day {s.day}/{g.num_days}  phase {Phase(s.phase).name}  decision {dec}  "

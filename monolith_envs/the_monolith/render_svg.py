@@ -12,12 +12,14 @@ maneuver / boast zones, warrior pools, held divinations, objectives), the divina
 and the events.  A status line on top and a legend at the bottom.
 
 Hidden information follows :mod:`monolith_envs.the_monolith.observe`: another seat's objectives show as
-a count only.  Each space is a group with ``id="space-<sid>"`` and ``data-target="space:<sid>"``.
+a count only.  Each space is a group with ``id="space-<sid>"`` and ``data-target="space:<sid>"``; over
+everything, ``id="outline-space-<sid>"`` holds its outline without a stroke, which browser play's stylesheet
+colours on the spaces that may be clicked.
 """
 
 from __future__ import annotations
 
-from ..core.drawing import Scene, mix
+from ..core.drawing import Scene, check_viewer, mix, text_width
 from .board import controllers, tunnels_now
 from .state import Phase, Sub
 
@@ -32,6 +34,7 @@ _ZONES = ("slay", "maneuver", "boast")
 CELL = 124
 _TOP = 34
 _SIDE = 380
+_MARGIN = 8  # the marks on a space keep this far inside it (the controller's outline is 6 wide)
 #: the legend lines at the bottom of the drawing
 LEGEND = ("● n: living warriors of a seat · ◆: its shaman (✕ dead) · ♥ n: its boast hearts · † n: its dead · "
           "red drops: blood",
@@ -45,67 +48,159 @@ def _centre(cells) -> tuple:
             _TOP + sum(r for r, _ in cells) / len(cells) * CELL + CELL / 2)
 
 
+def _box(cells) -> tuple:
+    """``(x0, y0, x1, y1)``: the bounding box of ``cells`` in the drawing."""
+    rows, cols = [r for r, _ in cells], [c for _, c in cells]
+    return min(cols) * CELL, _TOP + min(rows) * CELL, (max(cols) + 1) * CELL, _TOP + (max(rows) + 1) * CELL
+
+
+def outline(cells, inset: float) -> list:
+    """The border of the union of ``cells`` moved ``inset`` inwards, as segments ``((x1, y1), (x2, y2))``:
+    an edge stops ``inset`` short of a convex corner and runs ``inset`` on past a concave one, so the
+    pieces meet."""
+    cells = {tuple(c) for c in cells}
+    out = []
+    for r, c in sorted(cells):
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            if (r + dr, c + dc) in cells:
+                continue
+            tr, tc = abs(dc), abs(dr)  # along the edge
+            mr, mc = r + 0.5 + dr / 2, c + 0.5 + dc / 2
+            ends = []
+            for sg in (-1, 1):
+                nb = (r + sg * tr, c + sg * tc)
+                along = -sg if nb not in cells else sg if (nb[0] + dr, nb[1] + dc) in cells else 0
+                er, ec = mr + sg * tr / 2, mc + sg * tc / 2
+                ends.append((ec * CELL - dc * inset + along * tc * inset,
+                             _TOP + er * CELL - dr * inset + along * tr * inset))
+            out.append(tuple(ends))
+    return out
+
+
+def _marks(s, sid: int, p: int) -> tuple:
+    """What seat ``p`` has on space ``sid``: (living, shaman here, shaman alive, the ♥/† text)."""
+    low = " ".join(t for t in (f"♥{s.boast[sid][p]}" if s.boast[sid][p] else "",
+                               f"†{s.dead[sid][p]}" if s.dead[sid][p] else "") if t)
+    return s.living[sid][p], s.shaman_space[p] == sid, s.shaman_alive[p], low
+
+
+def unit_layout(cells, marks: list, blood: int, drop: float = 0.0) -> tuple:
+    """Where the seats' marks on a space go: ``(scale, [(x, y), ...], blood_y)``; ``(x, y)`` is the middle of
+    a seat's disc and diamond (its ♥/† text 20 * scale below).  The marks fill rows under the name (``drop``
+    lower when the name is), as many a row as fit the space's width, all smaller when the rows do not fit
+    its height; the blood drops go under the last row.  Everything stays :data:`_MARGIN` inside the space's
+    bounding box (tests/render/test_picture_geometry.py)."""
+    x0, _, x1, y1 = _box(cells)
+    cx, cy = _centre(cells)
+    cy += drop
+    half = max([max(20.75 if w and sh else 10.75 if w else 8.75, text_width(low, 10, True) / 2)
+                for w, sh, _, low in marks], default=0.0)
+    slot = 2 * half + 6
+    low = any(m[3] for m in marks)
+    top, bottom = 10.75, 26.0 if low else 10.75  # a mark's extent above and below its row's middle
+    width = x1 - x0 - 2 * _MARGIN
+    height = y1 - _MARGIN - (12 if blood else 0) - (cy - 15)
+    n, k, per = len(marks), 1.0, 1
+    while n:
+        per = max(1, min(n, int(width // (slot * k))))
+        rows = -(-n // per)
+        per = -(-n // rows)  # balanced rows: 3 marks as 2 + 1, 4 as 2 + 2
+        if (rows * (top + bottom + 4) - 4) * k <= height and slot * k <= width + 6 or k <= 0.3:
+            break
+        k -= 0.05
+    y = cy - 15 + top * k
+    at = []
+    for i in range(n):
+        row, col = divmod(i, per)
+        m = min(per, n - row * per)
+        at.append((cx + (col - (m - 1) / 2) * slot * k, y + row * (top + bottom + 4) * k))
+    last = at[-1][1] + bottom * k if at else cy - 15
+    return k, at, last + 8
+
+
+def _units(sc: Scene, s, sid: int, cells, dark: bool, drop: float) -> None:
+    """The seats' discs (living count), shaman diamonds and ♥/† texts on a space, then its blood drops."""
+    present = [p for p in range(s.n) if s.living[sid][p] or s.shaman_space[p] == sid or s.boast[sid][p]
+               or s.dead[sid][p]]
+    marks = [_marks(s, sid, p) for p in present]
+    k, at, blood_y = unit_layout(cells, marks, s.blood[sid], drop)
+    for p, (living, shaman, alive, low), (x, y) in zip(present, marks, at):
+        col = SEAT_COLOURS[p]
+        both = bool(living and shaman)
+        if living:
+            dx = x - 10 * k if both else x
+            sc.circle(dx, y, 10 * k, col, (255, 255, 255), 1.5 * k)
+            sc.text(dx, y, str(living), 10.5 * k, (255, 255, 255), "middle", bold=True)
+        if shaman:
+            hx, d = (x + 12 * k if both else x), 8 * k
+            sc.polygon([(hx, y - d), (hx + d, y), (hx, y + d), (hx - d, y)], col if alive else (40, 40, 40),
+                       (255, 255, 255), 1.5 * k)
+            if not alive:
+                sc.text(hx, y, "✕", 9 * k, (255, 255, 255), "middle", bold=True)
+        if low:  # darker on the light fills (amber on a temple's gold), lighter on the dark ones
+            sc.text(x, y + 20 * k, low, 10 * k, mix(col, 0.5) if dark else mix(col, 0.35, _INK), "middle", bold=True)
+    x0, _, x1, _ = _box(cells)
+    cx = (x0 + x1) / 2
+    step = min(12.0, (x1 - x0 - 2 * _MARGIN - 8) / max(1, s.blood[sid] - 1))
+    for b in range(s.blood[sid]):
+        sc.circle(cx - step / 2 * (s.blood[sid] - 1) + step * b, blood_y, 4, _BLOOD)
+
+
 def _space(sc: Scene, g, s, sp, tun, ctrl, stronghold_of) -> None:
     """The marks of a space (drawn over the fills and the lines): name, kind, units, hearts, blood, control."""
     sid = sp.id
     cells = sp.cells
     active = g.active[sid]
-    fill = _LOCKED if not active else _MONO if sid == g.mono else _BUILD_COLOUR[g.building[sid]]
     dark = not active or sid == g.mono
     ink = (235, 235, 235) if dark else _INK
     kind = sp.role if sp.building == "none" or sp.building == sp.role else f"{sp.role}, {sp.building}"
     title = f"space {sid}: {sp.name} ({kind})" + ("" if active else ", locked")
     cx, cy = _centre(cells)
-    _ = fill
     with sc.group(title=title):
         if not active:
             sc.text(cx, cy - 8, sp.name, 10.5, (150, 150, 150), "middle")
             sc.text(cx, cy + 8, "locked", 9.5, (150, 150, 150), "middle")
             return
         label = f"{sid} {sp.name}"
-        width = CELL * (1 + max(c for _, c in cells) - min(c for _, c in cells)) - 12
-        sc.text(cx, cy - 40, label, min(11.0, width / (0.68 * len(label))), ink, "middle", bold=True)
+        x0, y0, x1, _ = _box(cells)
+        left, right, drop = x0 + 6, x1 - 6, 0.0
+        size = min(11.0, (right - left) / text_width(label, 1.0, True))
+        bx, by = _badge(cells)
+        if tun[sid] and cy - 40 - 7 < by + 9:  # the name's line meets the tunnel badge: beside it, or under it
+            beside = min(11.0, (bx - 10 - left) / text_width(label, 1.0, True))
+            if beside >= size:
+                right = bx - 10
+            else:  # a short space: the name, its kind and the marks a little lower
+                drop = by + 9 + 7 - (cy - 40)
+        sc.text((left + right) / 2, cy - 40 + drop, label, size, ink, "middle", bold=True)
         sub = kind + (" · tunnel" if tun[sid] else "")
         if sid in stronghold_of:
             sub = f"P{stronghold_of[sid]} stronghold" + (" · tunnel" if tun[sid] else "")
-        sc.text(cx, cy - 26, sub, 9.5, ink if not tun[sid] else (255, 250, 200) if dark else (120, 60, 0), "middle")
-        present = [p for p in range(s.n) if s.living[sid][p] or s.shaman_space[p] == sid or s.boast[sid][p]
-                   or s.dead[sid][p]]
-        x0 = cx - 27 * (len(present) - 1)
-        for k, p in enumerate(present):
-            x = x0 + 54 * k
-            col = SEAT_COLOURS[p]
-            if s.living[sid][p]:
-                sc.circle(x - 8, cy - 4, 10, col, (255, 255, 255), 1.5)
-                sc.text(x - 8, cy - 4, str(s.living[sid][p]), 10.5, (255, 255, 255), "middle", bold=True)
-            if s.shaman_space[p] == sid:
-                d = 8
-                sc.polygon([(x + 14, cy - 4 - d), (x + 14 + d, cy - 4), (x + 14, cy - 4 + d), (x + 14 - d, cy - 4)],
-                           col if s.shaman_alive[p] else (40, 40, 40), (255, 255, 255), 1.5)
-                if not s.shaman_alive[p]:
-                    sc.text(x + 14, cy - 4, "✕", 9, (255, 255, 255), "middle", bold=True)
-            low = []
-            if s.boast[sid][p]:
-                low.append(f"♥{s.boast[sid][p]}")
-            if s.dead[sid][p]:
-                low.append(f"†{s.dead[sid][p]}")
-            if low:
-                sc.text(x + 2, cy + 16, " ".join(low), 10, col if not dark else mix(col, 0.5), "middle", bold=True)
-        for b in range(s.blood[sid]):
-            sc.circle(cx - 6 * (s.blood[sid] - 1) + 12 * b, cy + 33, 4, _BLOOD)
+        sc.text(cx, cy - 26 + drop, sub, 9.5, ink if not tun[sid] else (255, 250, 200) if dark else (120, 60, 0), "middle",
+                max_width=x1 - x0 - 12)
+        _units(sc, s, sid, cells, dark, drop)
         if ctrl[sid] >= 0:
-            for r, c in cells:
-                x, y = c * CELL, _TOP + r * CELL
-                col = SEAT_COLOURS[ctrl[sid]]
-                for (dr, dc), (a, b, e, f) in (((-1, 0), (x, y, x + CELL, y)), ((1, 0), (x, y + CELL, x + CELL, y + CELL)),
-                                               ((0, -1), (x, y, x, y + CELL)), ((0, 1), (x + CELL, y, x + CELL, y + CELL))):
-                    if (r + dr, c + dc) not in cells:
-                        inset = 3
-                        sc.line(a + inset * (1 if a == x and e == x else -1 if a == x + CELL and e == x + CELL else 0),
-                                b + inset * (1 if b == y and f == y else -1 if b == y + CELL and f == y + CELL else 0),
-                                e + inset * (1 if a == x and e == x else -1 if a == x + CELL and e == x + CELL else 0),
-                                f + inset * (1 if b == y and f == y else -1 if b == y + CELL and f == y + CELL else 0),
-                                col, 5)
+            for (a, b), (e, f) in outline(cells, 3):
+                sc.line(a, b, e, f, SEAT_COLOURS[ctrl[sid]], 5)
+
+
+def _badge(cells) -> tuple:
+    """The centre of a tunnel's ``T`` badge: the top right corner of the space, inside its outline."""
+    _, y0, x1, _ = _box(cells)
+    return x1 - 16, y0 + 16
+
+
+def _highlight(sc: Scene, sp) -> None:
+    """The outline that browser play lights up on a space it may click (``id="outline-space-<sid>"``, above
+    every other mark): a dark line with a thinner one on it, both without a stroke here (nothing in the
+    picture); the page's stylesheet gives them their colours.  It runs just inside the controller's line."""
+    segs = outline(sp.cells, 9.5)
+    with sc.group(id=f"outline-space-{sp.id}"):
+        for (a, b), (e, f) in segs:
+            sc.line(a, b, e, f, None, 8)
+        with sc.group():
+            for (a, b), (e, f) in segs:
+                sc.line(a, b, e, f, None, 4)
 
 
 def _borders(sc: Scene, g, owner: dict) -> None:
@@ -126,9 +221,9 @@ def _links(sc: Scene, g, tun) -> None:
             sc.line(x1, y1, x2, y2, _LINK, 2.5)
     for sid in range(len(spaces)):
         if tun[sid] and spaces[sid].cells:
-            x, y = _centre(spaces[sid].cells)
-            sc.circle(x + CELL / 2 - 14, y - CELL / 2 + 14, 8, (255, 250, 200), _LINK, 2)
-            sc.text(x + CELL / 2 - 14, y - CELL / 2 + 14, "T", 9, _LINK, "middle", bold=True)
+            x, y = _badge(spaces[sid].cells)
+            sc.circle(x, y, 8, (255, 250, 200), _LINK, 2)
+            sc.text(x, y, "T", 9, _LINK, "middle", bold=True)
 
 
 def _decision(g, s) -> str:
@@ -195,8 +290,7 @@ def draw(g, s, viewer: int | None = None) -> Scene:
     Raises:
         ValueError: ``viewer`` is not ``None`` or a seat of this game.
     """
-    if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < s.n):
-        raise ValueError(f"viewer must be None or a seat 0..{s.n - 1}, got {viewer!r}")
+    check_viewer(viewer, s.n)
     rows, cols = g.content.map.grid
     map_w = cols * CELL
     width = map_w + _SIDE
@@ -221,6 +315,8 @@ def draw(g, s, viewer: int | None = None) -> Scene:
     _links(sc, g, tun)
     for sp in spaces:
         _space(sc, g, s, sp, tun, ctrl, stronghold_of)
+    for sp in spaces:  # over everything, so that no mark hides it
+        _highlight(sc, sp)
     _side(sc, g, s, map_w + 14, viewer)
     ly = _TOP + max(rows * CELL, 640) + 10
     for k, line in enumerate(LEGEND):

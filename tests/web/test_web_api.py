@@ -140,6 +140,8 @@ def test_malformed_and_foreign_requests_get_a_json_error_and_change_nothing(serv
         ("POST", "/api/action", {"game_id": gid, "action": True}, {}, 400, "action must be an integer"),
         ("POST", "/api/action", {"game_id": gid, "action": -1}, {}, 400, f"action must be 0..{game.layout.n - 1}"),
         ("POST", "/api/action", {"game_id": gid, "action": 10**30}, {}, 400, "action must be 0.."),
+        ("POST", "/api/action", {"game_id": gid, "action": 10**400}, {}, 400,  # not 401 digits back
+         f"action must be 0..{game.layout.n - 1}, got 1{'0' * 19}..."),
         ("POST", "/api/action", {"game_id": 5, "action": 1}, {}, 400, "game_id must be a string"),
         ("POST", "/api/action", {"game_id": "0" * 16, "action": 1}, {}, 409, "is not the current game"),
         ("POST", "/api/action", {"game_id": gid, "action": illegal}, {}, 422,
@@ -213,7 +215,8 @@ def test_cli_refuses_web_options_that_cannot_work(capsys):
         assert text in err and "Traceback" not in err, (argv, err)
 
 
-def test_cli_serves_on_loopback_prints_the_url_and_stops_on_ctrl_c():
+@pytest.mark.parametrize("sig,code,by", [(signal.SIGINT, 130, "Ctrl-C"), (signal.SIGTERM, 143, "SIGTERM")])
+def test_cli_serves_on_loopback_prints_the_url_and_stops_on_ctrl_c_or_sigterm(sig, code, by):
     proc = subprocess.Popen([sys.executable, "-m", "agents.play", "the_monolith_v0", "--set", "num_players=2",
                              "--web", "--port", "0", "--opponents", "random", "--seed", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=os.getcwd())
@@ -221,12 +224,12 @@ def test_cli_serves_on_loopback_prints_the_url_and_stops_on_ctrl_c():
         line = proc.stdout.readline()
         assert "open http://127.0.0.1:" in line and "Ctrl-C stops the server" in line, line
         time.sleep(0.2)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         out, err = proc.communicate(timeout=20)
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130 and "Traceback" not in err and "stopped (Ctrl-C)" in out, (out, err)
+    assert proc.returncode == code and "Traceback" not in err and f"stopped ({by})" in out, (out, err)
     log_dir = line.rsplit("finished games' logs go to ", 1)[1].strip()
     assert "monolith_web_" in log_dir and not os.path.exists(log_dir)  # no game finished: the folder is gone
 
