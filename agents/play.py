@@ -12,7 +12,8 @@ opponents' moves, battles with their hits, removals and HP changes).  A move is 
 kind of action, then each of its parts: in Monolith Arena the tile, then the hex, then the rotation; in
 The Strategy Game the die, then the socket; in The Monolith the order or action, then its space, opponent
 or number);
-``help`` lists the commands, ``quit`` (or Ctrl-D) ends the game, Ctrl-C too (exit status 130).
+``help`` lists the commands, ``quit`` (or Ctrl-D) ends the game, Ctrl-C or SIGTERM too (exit status 130 or
+143; also while the opponents load, before the game). An agent error mid-game is reported after the record is written.
 ``--record FILE`` writes the game's episode log (``python -m monolith_envs replay FILE``, also with ``--html``).
 
 ``--web`` plays in the browser instead (:mod:`agents.web`): a local server, bound to 127.0.0.1 unless
@@ -164,6 +165,7 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     if args.web and args.record:
         ap.error("--record is for terminal play; with --web every finished game's log is kept (its folder is "
                  "printed) and the page links its replay")
+    new_record = args.record is not None and not os.path.lexists(args.record)  # removed again if left empty
     if args.record is not None:
         _check_record_path(ap, args.record)
     if args.trust_model_files:
@@ -177,9 +179,6 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     except ImportError as e:
         ap.error(str(e))
     import monolith_envs
-    from agents import AgentError, HumanAgent, make_agent
-    from agents.match import MatchResult, seat_rngs, seat_verdict
-    from agents.terminal import QuitGame, pieces_for, wrap
 
     try:
         settings = game_settings(args.set)
@@ -194,7 +193,30 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
         if not re.fullmatch(r"[0-9]{1,6}", args.seat) or not 0 <= int(args.seat) < n:
             ap.error(f"--seat must be 0..{n - 1} or 'random', got {args.seat[:40]!r}")
         seat = int(args.seat)
-    specs = iter(_opponent_specs(ap, args.opponents, args.env_id, n, seat))
+    specs = list(_opponent_specs(ap, args.opponents, args.env_id, n, seat))
+    from monolith_envs.core.interrupt import Interrupted, stop_on_signals
+
+    with stop_on_signals():  # Ctrl-C or SIGTERM: Interrupted, also while the opponents load
+        try:
+            return _session(ap, args, env, settings, seat, seed, iter(specs), input_fn, output_fn)
+        except Interrupted as e:  # the game itself ends in _session (its record written); this is before it
+            output_fn(f"stopped ({'Ctrl-C' if e.name == 'SIGINT' else e.name}) before the game started")
+            return e.exit_code
+        finally:
+            if new_record and os.path.isfile(args.record) and os.path.getsize(args.record) == 0:
+                os.remove(args.record)  # created by the path check, never written
+
+
+def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, output_fn):
+    """Load the agents, then play one game in the terminal (or serve the browser with ``--web``); see
+    :func:`main` for what it returns."""
+    from agents import AgentError, HumanAgent, make_agent
+    from agents.match import MatchResult, seat_rngs, seat_verdict
+    from agents.terminal import QuitGame, pieces_for, wrap
+    from monolith_envs.core.interrupt import Interrupted
+
+    raw, game = env.unwrapped, env.unwrapped.game
+    n = game.num_players
     pieces = pieces_for(args.env_id)
     agents = []
     for s in range(n):
@@ -228,10 +250,15 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
             env.step(a)
             out("\n".join(pieces.narrate(game, before, raw.game_state, a, s)))
     except (QuitGame, KeyboardInterrupt, EOFError) as ended:
-        by = "Ctrl-C" if isinstance(ended, KeyboardInterrupt) else f"player_{seat}"
+        stop = ended.name if isinstance(ended, Interrupted) else "SIGINT"
+        by = ("Ctrl-C" if stop == "SIGINT" else stop) if isinstance(ended, KeyboardInterrupt) else f"player_{seat}"
         out(f"\ngame ended by {by} after {raw.num_decisions} decisions")
         _record(args.record, raw, agents, seat, out)
-        return 130 if isinstance(ended, KeyboardInterrupt) else None
+        return getattr(ended, "exit_code", 130) if isinstance(ended, KeyboardInterrupt) else None
+    except Exception:  # an agent or engine error: keep the game so far, then report the error as usual
+        out(f"\ngame stopped by an error after {raw.num_decisions} decisions")
+        _record(args.record, raw, agents, seat, out)
+        raise
     out(pieces.board(game, raw.game_state, seat))
     state = raw.game_state
     ret = np.asarray(game.returns(state), np.float32)

@@ -125,6 +125,55 @@ def test_ctrl_d_and_ctrl_c_end_the_game_cleanly(ending, returned, by, tmp_path):
     assert load_log(rec).actions == []
 
 
+def test_sigterm_in_the_game_exits_143_and_keeps_the_record(tmp_path):
+    from monolith_envs.core.interrupt import Interrupted
+
+    def inp(prompt):
+        raise Interrupted(signal.SIGTERM)  # what stop_on_signals raises at the prompt
+
+    out, rec = [], tmp_path / "game.json"
+    assert main([ARENA, "--opponents", "random", "--seed", "4", "--record", str(rec)], input_fn=inp,
+                output_fn=out.append) == 143
+    assert "game ended by SIGTERM after 0 decisions" in "\n".join(out)
+    assert load_log(rec).actions == []
+
+
+def test_a_stop_while_the_opponents_load_is_one_line_and_leaves_no_empty_record(tmp_path, monkeypatch):
+    import agents
+    from monolith_envs.core.interrupt import Interrupted
+
+    def loading(*_a, **_k):
+        raise Interrupted(signal.SIGINT)
+
+    monkeypatch.setattr(agents, "make_agent", loading)
+    out, rec = [], tmp_path / "game.json"
+    assert main([ARENA, "--opponents", "baseline", "--seed", "4", "--record", str(rec)], input_fn=always("quit"),
+                output_fn=out.append) == 130
+    assert out == ["stopped (Ctrl-C) before the game started"]
+    assert not rec.exists()  # the path check created it empty; nothing was played, so it is gone
+
+
+def test_an_agent_error_mid_game_still_writes_the_record(tmp_path, monkeypatch):
+    import agents
+
+    class Broken:
+        name = "broken"
+
+        def reset(self):
+            pass
+
+        def act(self, observation, action_mask, rng):
+            raise RuntimeError("broken agent")
+
+    monkeypatch.setattr(agents, "make_agent", lambda *_a, **_k: Broken())
+    out, rec = [], tmp_path / "game.json"
+    with pytest.raises(RuntimeError, match="broken agent"):
+        main([ARENA, "--opponents", "random", "--seed", "4", "--seat", "1", "--record", str(rec)],
+             input_fn=always("quit"), output_fn=out.append)
+    assert "game stopped by an error after 0 decisions" in "\n".join(out)
+    assert load_log(rec).actions == []  # written, not left empty
+
+
 def test_terminal_eof_in_a_real_process_has_no_traceback(tmp_path):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.run([sys.executable, "-m", "agents.play", ARENA, "--opponents", "random", "--seed", "4"],
