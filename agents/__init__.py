@@ -96,10 +96,10 @@ register_agent_kind("human", _make_human)
 def _make_az(rest: str, env_id: str):
     """``az:PATH`` or ``az:PATH+search:N``: a ``training.az`` network (:mod:`agents.az_agent`), alone or with
     its own search of N simulations."""
-    from .az_agent import AZAgent, parse_az_spec
+    from .az_agent import make_az_agent
 
-    path, sims = parse_az_spec(rest)  # a ValueError becomes an AgentSpecError naming the accepted forms
-    return AZAgent(path, sims, name=f"az:{rest}")
+    # a ValueError becomes an AgentSpecError naming the accepted forms; another game's checkpoint an AgentError
+    return make_az_agent(rest, env_id)
 
 
 register_agent_kind("az", _make_az, form="az:PATH[+search:N]")

@@ -6,7 +6,9 @@ search of ``N`` simulations without root noise; it reads the engine through ``bi
 information before each simulation, then plays the most visited action).
 
 ``PATH`` is a checkpoint written by :func:`training.az.net.save_checkpoint`, loaded as plain tensors
-(``weights_only=True``). The env it plays must have the checkpoint's observation and action sizes.
+(``weights_only=True``) after its size, metadata and weights are checked (:func:`training.az.net.load_checkpoint`).
+The env it plays must be the checkpoint's game with its number of seats, observation and action sizes: checked
+when the agent is made for an env id (and config), and again at every :meth:`AZAgent.bind`.
 """
 
 from __future__ import annotations
@@ -15,16 +17,20 @@ from typing import Any
 
 import numpy as np
 
+from monolith_envs.agents.mcts import MAX_SIMULATIONS
+from monolith_envs.agents.model_files import brief
+
 from .base import AgentError, BaseAgent
 
-__all__ = ["AZAgent", "parse_az_spec"]
+__all__ = ["AZAgent", "make_az_agent", "parse_az_spec"]
 
 
 def parse_az_spec(rest: str) -> tuple[str, int]:
     """``"PATH"`` or ``"PATH+search:N"`` (the part after ``az:``) -> ``(path, simulations)`` (0: policy alone).
 
     Raises:
-        ValueError: an empty path, or ``N`` that is not an integer >= 1.
+        ValueError: an empty path, or ``N`` that is not an integer (ASCII digits) from 1 to
+            :data:`~monolith_envs.agents.mcts.MAX_SIMULATIONS`, the bound of every search spec.
     """
     path, sep, tail = rest.rpartition("+search:")
     if not sep:
@@ -33,13 +39,26 @@ def parse_az_spec(rest: str) -> tuple[str, int]:
         raise ValueError("az:PATH needs a checkpoint path")
     if not sep:
         return path, 0
-    try:
-        n = int(tail)
-    except ValueError:
-        raise ValueError(f"the N of +search:N must be an integer >= 1, got {tail!r}") from None
-    if n < 1:
-        raise ValueError(f"the N of +search:N must be an integer >= 1, got {n}")
+    rng = f"an integer >= 1 and at most {MAX_SIMULATIONS}"
+    if not (tail.isascii() and tail.isdigit() and len(tail) <= 20):
+        raise ValueError(f"the N of +search:N must be {rng}, got {brief(tail, 40)}")
+    n = int(tail)
+    if not 1 <= n <= MAX_SIMULATIONS:
+        raise ValueError(f"the N of +search:N must be {rng}, got {n}")
     return path, n
+
+
+def make_az_agent(rest: str, env_id: str, env_config: dict | None = None) -> AZAgent:
+    """The agent of an ``az:`` spec (``rest`` is the text after ``az:``), checked against ``env_id`` (and the game
+    config ``env_config`` when given) before it plays.
+
+    Raises:
+        ValueError: a malformed spec (see :func:`parse_az_spec`).
+        training.az.net.CheckpointError: a missing or bad checkpoint.
+        AgentError: a checkpoint of another game, number of seats or observation / action sizes.
+    """
+    path, sims = parse_az_spec(rest)
+    return AZAgent(path, sims, name=f"az:{rest}", env_id=env_id, env_config=env_config)
 
 
 class AZAgent(BaseAgent):
@@ -50,14 +69,18 @@ class AZAgent(BaseAgent):
         simulations: 0 for the policy alone, else the search's simulations per decision.
         c_puct: the search's exploration constant.
         name: display name.
+        env_id, env_config: when given, the game it will play: a checkpoint of another game, or (with
+            ``env_config``) of another number of seats or other sizes is refused here.
 
     Raises:
         training.az.net.CheckpointError: the file is missing or not a checkpoint of this recipe.
-        AgentError: :meth:`act` with an observation or mask of another size than the network's, or (with
-            search) before :meth:`bind`.
+        AgentError: a checkpoint of another game than ``env_id`` (or, with ``env_config``, of another number of
+            seats or sizes); :meth:`bind` to such an env; :meth:`act` with an observation or mask of another
+            size than the network's, or (with search) before :meth:`bind`.
     """
 
-    def __init__(self, path: str, simulations: int = 0, c_puct: float = 1.5, name: str | None = None):
+    def __init__(self, path: str, simulations: int = 0, c_puct: float = 1.5, name: str | None = None,
+                 env_id: str | None = None, env_config: dict | None = None):
         super().__init__()
         import torch
 
@@ -70,6 +93,38 @@ class AZAgent(BaseAgent):
         self.name = name or (f"az:{path}" + (f"+search:{simulations}" if simulations else ""))
         self._search: Any = None
         self._torch = torch
+        if env_id is not None:
+            self._check_env_id(env_id)
+            if env_config is not None:
+                from monolith_envs import make_game
+
+                self.check_game(make_game(env_id, **env_config), f"{env_id} {brief(env_config, 120)}")
+
+    def _trained_on(self) -> str:
+        return f"{self.meta['env_id']} {brief(self.meta['env_config'], 120)}"
+
+    def _check_env_id(self, env_id: str) -> None:
+        if env_id != self.meta["env_id"]:
+            raise AgentError(f"{self.name}: the network was trained on {self._trained_on()}, not on {env_id}; "
+                             "an az: checkpoint plays only its own game")
+
+    def check_game(self, game: Any, what: str = "this env") -> None:
+        """Raise :class:`AgentError` unless ``game`` (a rules engine) is the checkpoint's game with its number of
+        seats, observation values and actions (``what`` names the game and config in the message)."""
+        env_id = getattr(game, "env_id", None)
+        if env_id is not None:
+            self._check_env_id(env_id)
+        want = (self.meta["num_players"], self.meta["obs_size"], self.meta["n_actions"])
+        got = (int(game.num_players), int(game.obs_spec.size), int(game.layout.n))
+        if got != want:
+            raise AgentError(f"{self.name}: the network plays {want[0]} seats with {want[1]} observation values and "
+                             f"{want[2]} actions (trained on {self._trained_on()}), but {what} has {got[0]} seats, "
+                             f"{got[1]} values and {got[2]} actions: another config (num_players, mode, modules)")
+
+    def bind(self, env: Any) -> None:
+        """Give the agent the env (see :class:`~monolith_envs.agents.base.BaseAgent`); refuse another game or config."""
+        super().bind(env)
+        self.check_game(self.ctx.game)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         mask = np.asarray(action_mask, bool)
@@ -79,7 +134,7 @@ class AZAgent(BaseAgent):
         if mask.size != self.meta["n_actions"] or np.asarray(observation).size != self.meta["obs_size"]:
             raise AgentError(f"{self.name}: the network takes {self.meta['obs_size']} observation values and "
                              f"{self.meta['n_actions']} actions, the env gives {np.asarray(observation).size} "
-                             f"and {mask.size} (trained on {self.meta['env_id']} {self.meta['env_config']})")
+                             f"and {mask.size} (trained on {self._trained_on()})")
         if legal.size == 1:
             return int(legal[0])
         if self.simulations <= 0:

@@ -166,11 +166,15 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
         return heuristic_for(env_id)
     if kind in _KINDS:
         try:
-            return _KINDS[kind][0](rest, env_id)
+            agent = _KINDS[kind][0](rest, env_id)
         except (AgentSpecError, FileNotFoundError, AgentError):
             raise
         except ValueError as e:
             raise AgentSpecError(f"bad agent spec {_show(spec)}: {e}; accepted: {_FORMS}") from None
+        check_game = getattr(agent, "check_game", None)
+        if env_config is not None and callable(check_game):  # e.g. an az: checkpoint of another seat count
+            check_game(monolith_envs.make_game(env_id, **env_config), f"{env_id} {env_config}")
+        return agent
     if kind == "human" and not rest:
         raise AgentSpecError("agent spec 'human' is the terminal player of the repository's commands: run "
                              "'python -m agents.play' from the repository root (it registers 'human'); "

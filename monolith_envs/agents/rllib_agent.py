@@ -34,9 +34,12 @@ from .model_files import (
     TRUST_HINT,
     ModelFileError,
     ModelTrustError,
+    brief,
+    check_finite,
     mlp_params,
     read_capped,
     restricted_loads,
+    short_error,
     trust_models_from_env,
 )
 
@@ -111,7 +114,7 @@ def _widths(cfg: dict, key: str, d: Path) -> list[int]:
     if not (isinstance(v, (list, tuple)) and len(v) <= _MAX_LAYERS
             and all(type(h) is int and 1 <= h <= _MAX_WIDTH for h in v)):
         raise _refuse(d, f"model_config[{key!r}] must be a list of at most {_MAX_LAYERS} layer widths from 1 "
-                         f"to {_MAX_WIDTH}, got {str(v)[:100]}")
+                         f"to {_MAX_WIDTH}, got {brief(v, 100)}")
     return [int(h) for h in v]
 
 
@@ -151,9 +154,9 @@ def _check_ctor(info: Any, module_cls: type, d: Path) -> dict:
                 for f in dataclasses.fields(DefaultModelConfig)}
     for k, v in cfg.items():
         if not _plain(v):
-            raise _refuse(d, f"model_config[{str(k)[:60]!r}] must hold plain values (numbers, strings, lists)")
+            raise _refuse(d, f"model_config[{brief(k, 60)}] must hold plain values (numbers, strings, lists)")
         if k not in defaults:
-            raise _refuse(d, f"unknown model_config key {str(k)[:60]!r}")
+            raise _refuse(d, f"unknown model_config key {brief(k, 60)}")
         if k not in _FREE_KEYS and v != defaults[k]:
             raise _refuse(d, f"model_config[{k!r}] must be RLlib's default {defaults[k]!r}")
     for k in ("fcnet_activation", "head_fcnet_activation"):
@@ -186,15 +189,16 @@ def _load_untrusted(d: Path, module_cls: type) -> Any:
     except ModelFileError:
         raise
     except Exception as e:  # noqa: BLE001  (a malformed space or value is a refusal, not a traceback)
-        raise _refuse(d, f"{type(e).__name__}: {str(e)[:200]}") from None
+        raise _refuse(d, short_error(e, 200)) from None
     state = restricted_loads(read_capped(d / _STATE_FILE, MAX_STATE_BYTES), _STATE_GLOBALS, f"{d / _STATE_FILE}")
     if not (isinstance(state, dict) and all(isinstance(k, str) and isinstance(v, np.ndarray)
                                             and v.dtype.kind in "fiub" for k, v in state.items())):
         raise _refuse(d, "module_state.pkl must map weight names to numeric numpy arrays")
+    check_finite(state, str(d / _STATE_FILE))
     try:
         module = module_cls(**kw)
     except Exception as e:  # noqa: BLE001  (a config RLlib cannot build is a refusal, not a traceback)
-        raise ModelFileError(f"{d}: the module cannot be built ({type(e).__name__}: {str(e)[:200]})") from None
+        raise ModelFileError(f"{d}: the module cannot be built ({short_error(e, 200)})") from None
     own = module.state_dict()
     for name, t in own.items():
         if name not in state or tuple(state[name].shape) != tuple(t.shape):
@@ -229,8 +233,8 @@ def load_rllib_module(path: str | Path, trusted: bool | None = None) -> Any:
         try:
             module = RLModule.from_checkpoint(str(d))
         except Exception as e:  # noqa: BLE001
-            raise ModelFileError(f"{d}: RLlib cannot load this checkpoint ({type(e).__name__}: "
-                                 f"{str(e)[:200]})") from None
+            raise ModelFileError(f"{d}: RLlib cannot load this checkpoint "
+                                 f"({short_error(e, 200)})") from None
         if not isinstance(module, module_cls):
             raise ModelFileError(f"{d}: RLlib loaded a {type(module).__name__}, not the {module_cls.__name__} "
                                  "of training.rllib")

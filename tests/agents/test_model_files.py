@@ -128,7 +128,7 @@ def test_a_fifo_is_refused_without_reading(tmp_path):
 
     fifo = tmp_path / "model.zip"
     os.mkfifo(fifo)
-    with pytest.raises(FileNotFoundError, match="no MaskablePPO model"):
+    with pytest.raises(ModelFileError, match="not a regular file"):
         load_maskable_ppo(fifo)
 
 

@@ -93,8 +93,11 @@ def validate_az(cfg: Mapping[str, Any]) -> dict:
     for k in ("lr", "c_puct", "dirichlet_alpha", "warm_tau"):
         if not out[k] > 0:
             raise TrainConfigError(f"config key {k!r}: must be > 0, got {out[k]}")
-    if not out["hidden"] or not all(isinstance(h, int) and not isinstance(h, bool) and h >= 1 for h in out["hidden"]):
-        raise TrainConfigError(f"config key 'hidden': expected a non-empty list of integers >= 1, got {out['hidden']}")
+    if not 1 <= len(out["hidden"]) <= 16 or not all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 8192
+                                                       for h in out["hidden"]):
+        # the bounds of training.az.net.MAX_HIDDEN_LAYERS / MAX_HIDDEN_WIDTH: a checkpoint must load again
+        raise TrainConfigError(f"config key 'hidden': expected a list of 1 to 16 integers from 1 to 8192, got "
+                               f"{out['hidden']}")
     if not all(isinstance(s, str) for s in out["eval_opponents"]):
         raise TrainConfigError(f"config key 'eval_opponents': expected a list of agent specs, got {out['eval_opponents']}")
     bad = sorted(set(out["quick"]) - set(_BY_NAME) - {"quick"})

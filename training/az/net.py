@@ -16,6 +16,8 @@ Checkpoints are plain tensors and plain data (``torch.save({"format", "meta", "s
 
 from __future__ import annotations
 
+import io
+import math
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +25,28 @@ import numpy as np
 import torch
 from torch import nn
 
-from monolith_envs.agents.model_files import ModelFileError
+from monolith_envs.agents.model_files import (
+    MAX_PARAMS,
+    MAX_SPACE_ELEMENTS,
+    ModelFileError,
+    brief,
+    check_finite,
+    read_capped,
+    short_error,
+)
 
-__all__ = ["CHECKPOINT_FORMAT", "CheckpointError", "PolicyValueNet", "load_checkpoint", "masked_log_softmax",
-           "net_for_game", "save_checkpoint", "to_absolute"]
+__all__ = ["CHECKPOINT_FORMAT", "CheckpointError", "MAX_CHECKPOINT_BYTES", "MAX_HIDDEN_LAYERS", "MAX_HIDDEN_WIDTH",
+           "PolicyValueNet", "checkpoint_shapes", "load_checkpoint", "masked_log_softmax", "net_for_game",
+           "save_checkpoint", "to_absolute"]
 
 CHECKPOINT_FORMAT = "monolith-az-v1"
+#: most hidden layers and widest hidden layer of a network (the recipe config refuses more)
+MAX_HIDDEN_LAYERS = 16
+MAX_HIDDEN_WIDTH = 8192
+#: most seats a checkpoint's value head may have
+MAX_PLAYERS = 16
+#: largest checkpoint file read: the float32 weights of a network of MAX_PARAMS weights, and 1 MiB more
+MAX_CHECKPOINT_BYTES = 4 * MAX_PARAMS + 2**20
 
 
 class CheckpointError(ModelFileError, ValueError):
@@ -125,31 +143,111 @@ def save_checkpoint(net: PolicyValueNet, path: str | Path, env_id: str, env_conf
     return path
 
 
+def _meta_int(meta: dict, key: str, hi: int, what: str) -> int:
+    v = meta.get(key)
+    if type(v) is not int or not 1 <= v <= hi:
+        raise CheckpointError(f"{what}: meta entry {key!r} must be an integer from 1 to {hi}, got {brief(v, 60)}")
+    return v
+
+
+def _plain(v: Any, budget: list[int], depth: int = 0) -> bool:
+    """True for None, bools, numbers, strings and lists / dicts of them, at most 4 deep and 4096 values in all."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    if v is None or type(v) in (bool, int, float, str):
+        return type(v) is not str or len(v) <= 4096
+    if type(v) in (list, tuple) and depth < 4:
+        return all(_plain(x, budget, depth + 1) for x in v)
+    if type(v) is dict and depth < 4:
+        return all(type(k) is str and _plain(x, budget, depth + 1) for k, x in v.items())
+    return False
+
+
+def checkpoint_shapes(meta: Any, what: str = "checkpoint") -> dict[str, tuple[int, ...]]:
+    """The weight names and shapes that a checkpoint's ``meta`` implies (nothing is allocated), after checking its
+    bounds: ``obs_size`` and ``n_actions`` 1 to :data:`~monolith_envs.agents.model_files.MAX_SPACE_ELEMENTS`,
+    ``num_players`` 1 to 16, ``hidden`` 1 to :data:`MAX_HIDDEN_LAYERS` widths of 1 to :data:`MAX_HIDDEN_WIDTH`,
+    at most :data:`~monolith_envs.agents.model_files.MAX_PARAMS` weights, ``env_id`` a name and ``env_config``
+    plain data.
+
+    Raises:
+        CheckpointError: the first entry out of bounds (named, with its range).
+    """
+    if not isinstance(meta, dict):
+        raise CheckpointError(f"{what}: 'meta' must be a dict, got {brief(meta, 40)}")
+    n = _meta_int(meta, "obs_size", MAX_SPACE_ELEMENTS, what)
+    a = _meta_int(meta, "n_actions", MAX_SPACE_ELEMENTS, what)
+    p = _meta_int(meta, "num_players", MAX_PLAYERS, what)
+    hidden = meta.get("hidden")
+    if not (type(hidden) in (list, tuple) and 1 <= len(hidden) <= MAX_HIDDEN_LAYERS
+            and all(type(h) is int and 1 <= h <= MAX_HIDDEN_WIDTH for h in hidden)):
+        raise CheckpointError(f"{what}: meta entry 'hidden' must be a list of 1 to {MAX_HIDDEN_LAYERS} widths from 1 "
+                              f"to {MAX_HIDDEN_WIDTH}, got {brief(hidden, 60)}")
+    env_id, env_config = meta.get("env_id"), meta.get("env_config")
+    if not (type(env_id) is str and 0 < len(env_id) <= 200):
+        raise CheckpointError(f"{what}: meta entry 'env_id' must be an env id, got {brief(env_id, 60)}")
+    if not (type(env_config) is dict and _plain(env_config, [4096])):
+        raise CheckpointError(f"{what}: meta entry 'env_config' must be a dict of plain values, got "
+                              f"{brief(env_config, 60)}")
+    shapes: dict[str, tuple[int, ...]] = {}
+    prev = n
+    for i, h in enumerate(hidden):
+        shapes[f"trunk.{2 * i}.weight"], shapes[f"trunk.{2 * i}.bias"] = (h, prev), (h,)
+        prev = h
+    shapes["policy.weight"], shapes["policy.bias"] = (a, prev), (a,)
+    shapes["value.weight"], shapes["value.bias"] = (p, prev), (p,)
+    count = sum(math.prod(s) for s in shapes.values())
+    if count > MAX_PARAMS:
+        raise CheckpointError(f"{what}: the network would have {count} weights, more than the {MAX_PARAMS} allowed")
+    return shapes
+
+
 def load_checkpoint(path: str | Path) -> tuple[PolicyValueNet, dict]:
     """Read a checkpoint of :func:`save_checkpoint` (``weights_only=True``: no code runs) -> ``(net in eval
     mode, meta)``.
 
+    The file is read only if it is a regular file of at most :data:`MAX_CHECKPOINT_BYTES`; its metadata is
+    checked (:func:`checkpoint_shapes`) and every weight must be a floating tensor of the shape it implies with
+    finite values, all before the network is built.
+
     Raises:
-        CheckpointError: no such file, not readable as plain tensors, wrong format, or weights that do not fit
-            the recorded sizes.
+        CheckpointError: no such file, not a regular file or too large, not readable as plain tensors, wrong
+            format, metadata out of bounds, or weights that do not fit the recorded sizes or are not finite.
     """
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():
         raise CheckpointError(f"no policy-value checkpoint at {str(path)!r} (expected a .pt file written by "
                               "training.az)")
     try:
-        blob = torch.load(path, map_location="cpu", weights_only=True)
+        data = read_capped(path, MAX_CHECKPOINT_BYTES)
+    except (ModelFileError, OSError) as e:
+        raise CheckpointError(f"{e} (a training.az checkpoint is a .pt file of at most {MAX_CHECKPOINT_BYTES} "
+                              "bytes)") from None
+    try:
+        blob = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as e:  # noqa: BLE001 - any unreadable file is reported the same way
-        raise CheckpointError(f"{path}: not a plain-tensor checkpoint ({type(e).__name__}: {e})") from None
+        raise CheckpointError(f"{path}: not a plain-tensor checkpoint ({short_error(e, 200)})") from None
+    del data
     if not isinstance(blob, dict) or blob.get("format") != CHECKPOINT_FORMAT:
         got = blob.get("format") if isinstance(blob, dict) else type(blob).__name__
-        raise CheckpointError(f"{path}: format {got!r} is not {CHECKPOINT_FORMAT!r} (a training.az checkpoint)")
-    meta = blob.get("meta")
-    sd = blob.get("state_dict")
+        raise CheckpointError(f"{path}: format {brief(got, 60)} is not {CHECKPOINT_FORMAT!r} (a training.az "
+                              "checkpoint)")
+    meta, sd = blob.get("meta"), blob.get("state_dict")
+    shapes = checkpoint_shapes(meta, str(path))
+    if not isinstance(sd, dict) or set(sd) != set(shapes):
+        raise CheckpointError(f"{path}: the weights do not fit the recorded sizes (state_dict must hold exactly "
+                              f"{sorted(shapes)})")
+    for k, s in shapes.items():
+        t = sd[k]
+        if not (isinstance(t, torch.Tensor) and t.is_floating_point() and tuple(t.shape) == s):
+            raise CheckpointError(f"{path}: the weights do not fit the recorded sizes ({k!r} must be a float tensor "
+                                  f"of shape {s})")
     try:
-        net = PolicyValueNet(meta["obs_size"], meta["n_actions"], meta["num_players"], tuple(meta["hidden"]))
-        net.load_state_dict(sd)
-    except (KeyError, TypeError, ValueError, RuntimeError) as e:
-        raise CheckpointError(f"{path}: the weights do not fit the recorded sizes ({type(e).__name__}: {e})") from None
+        check_finite(sd, str(path))
+    except ModelFileError as e:
+        raise CheckpointError(str(e)) from None
+    net = PolicyValueNet(meta["obs_size"], meta["n_actions"], meta["num_players"], tuple(meta["hidden"]))
+    net.load_state_dict({k: sd[k].to(torch.float32) for k in shapes})
     net.eval()
     return net, meta

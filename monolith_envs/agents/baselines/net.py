@@ -27,7 +27,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ..model_files import ModelFileError, read_capped
+from ..model_files import ModelFileError, check_finite, read_capped, short_error
 
 __all__ = ["FORMAT", "MAX_FILE_BYTES", "BaselineNet", "PieceEncoderMixin", "expected_shapes", "load_baseline_file",
            "piece_layout", "save_baseline_file"]
@@ -286,8 +286,7 @@ def load_baseline_file(path: str | Path, data: bytes | None = None) -> tuple[Bas
     try:
         obj = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as e:  # noqa: BLE001  (a corrupt or hostile file is a refusal, never a traceback)
-        raise ModelFileError(f"{what}: not a baseline file readable as plain tensors "
-                             f"({type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''})") from None
+        raise ModelFileError(f"{what}: not a baseline file readable as plain tensors ({short_error(e, 200)})") from None
     if not (isinstance(obj, dict) and obj.get("format") == FORMAT):
         raise ModelFileError(f"{what}: not a baseline file (no format entry {FORMAT!r})")
     if obj.get("version") != VERSION:
@@ -301,8 +300,7 @@ def load_baseline_file(path: str | Path, data: bytes | None = None) -> tuple[Bas
         t = weights[k]
         if not (isinstance(t, torch.Tensor) and t.dtype in (torch.float16, torch.float32) and tuple(t.shape) == s):
             raise ModelFileError(f"{what}: weight {k!r} must be a float16/float32 tensor of shape {s}")
-        if not bool(torch.isfinite(t).all()):
-            raise ModelFileError(f"{what}: weight {k!r} has values that are not finite")
+    check_finite(weights, what)
     net = BaselineNet(meta)
     net.load_state_dict({k: weights[k].to(torch.float32) for k in shapes}, strict=True)
     net.eval()
