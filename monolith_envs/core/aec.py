@@ -473,7 +473,14 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
             self.env.step(action)
 
     def agent_iter(self, max_iter: int = 2**63) -> "_AgentIterable":
-        """PettingZoo's order-enforcing ``agent_iter`` (same checks and errors), with a direct ``__next__``."""
+        """PettingZoo's order-enforcing ``agent_iter`` (same checks and errors), with a direct ``__next__``.
+
+        Raises:
+            TypeError: ``max_iter`` is not a non-negative integer.
+        """
+        if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 0:
+            raise TypeError(f"agent_iter(max_iter): a non-negative integer (the most agents to yield), got "
+                            f"{max_iter!r:.40}")
         if not self._has_reset:
             EnvLogger.error_agent_iter_before_reset()
         return _AgentIterable(self, max_iter)

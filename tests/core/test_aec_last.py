@@ -84,3 +84,12 @@ def test_set_game_state_refuses_a_state_of_another_game_and_keeps_its_own():
             arena.set_game_state(bad)
     assert arena.game.to_dict(arena.game_state) == before  # nothing was stored
     assert arena.last()[0]["action_mask"].sum() > 0
+
+
+@pytest.mark.parametrize("bad", ["x", 1.5, -1, True])
+def test_agent_iter_names_a_bad_max_iter(bad):
+    env = monolith_envs.make("monolith_arena_v0")
+    env.reset(seed=0)
+    with pytest.raises(TypeError, match="agent_iter\\(max_iter\\): a non-negative integer"):
+        env.agent_iter(bad)
+    assert len(list(zip(range(3), env.agent_iter(0)))) == 0  # 0 yields nothing, as PettingZoo's
