@@ -17,12 +17,13 @@ evaluation commands use these too).
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-__all__ = ["Interrupted", "SignalGuard", "stop_on_signals", "children_ignore_sigint", "ignore_sigint", "STOP_SIGNALS",
+__all__ = ["Interrupted", "SignalGuard", "signals_deferred", "stop_on_signals", "children_ignore_sigint", "ignore_sigint", "STOP_SIGNALS",
            "end_children", "end_executor", "end_processes"]
 
 #: The signals that stop a command: Ctrl-C and a polite kill.
@@ -84,6 +85,37 @@ class SignalGuard:
         if not self._depth and self._pending is not None:
             signum, self._pending = self._pending, None  # raised once: later blocks run undisturbed
             self._stop(signum)
+
+
+@contextlib.contextmanager
+def signals_deferred(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
+    """Hold ``signals`` back during a short step that must not be cut in two (a message written to a pipe
+    and counted, or read whole), whatever handler is installed: a signal that arrives inside the block is
+    passed to the previous handler when the block ends (``KeyboardInterrupt`` for Python's default SIGINT
+    handler, the process ends for a default SIGTERM, nothing for an ignored one).
+
+    Outside the main thread (where Python runs no signal handlers and cannot install them) the block runs
+    unchanged. The block should be short: the signal waits for its end.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+    old = {s: signal.signal(s, lambda signum, _frame: held.append(signum)) for s in signals}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
+        if held:
+            signum = held[0]
+            h = old[signum]
+            if callable(h):
+                h(signum, None)
+            elif h == signal.SIG_DFL:
+                if signum == signal.SIGINT:
+                    raise KeyboardInterrupt
+                os.kill(os.getpid(), signum)  # the default action of that signal, now that it is restored
 
 
 @contextlib.contextmanager

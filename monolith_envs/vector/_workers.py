@@ -2,8 +2,10 @@
 :class:`~monolith_envs.vector._slots.Slots` on views of one shared-memory block, and takes its commands
 (``reset``, ``step``, ``observe``, ``illegal``, ``close``) through its own pipe.
 
-A worker answers every command with ``("ok", None)`` or ``("err", exception)``; the exception is the one the
-worker raised (the package's errors pickle with their message and attributes), with a note naming the worker
+A worker answers every command with ``("ok", None, seq)`` or ``("err", exception, seq)``, ``seq`` being the
+number the parent gave the command; the parent waits for the answer of the command it sent last and drops
+older ones, which a wait interrupted by Ctrl-C leaves in the pipe (so an answer is never taken for a later
+command's, whatever bytecode the interrupt hit). The exception is the one the worker raised (the package's errors pickle with their message and attributes), with a note naming the worker
 and its games. The parent waits for an answer with a deadline, checking that the process is alive, so a
 dead or hung worker is reported (:class:`WorkerError`) instead of waited on forever.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import pickle
+import re
 import signal
 import time
 import weakref
@@ -20,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..core.game import MonolithEnvError
+from ..core.interrupt import signals_deferred
 from ._slots import ARRAY_FIELDS, Slots
 
 __all__ = ["WorkerError", "WorkerPool", "shared_arrays"]
@@ -68,16 +72,16 @@ def _worker_main(conn: Any, index: int, game_cls: Any, config: dict, lo: int, hi
         slots = Slots(game_cls(config), lo, hi, num_envs, shared_arrays(buffer, shapes))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent
         exc.add_note(f"raised {where} while building its games")
-        conn.send(("err", _transportable(exc)))
+        conn.send(("err", _transportable(exc), 0))
         return
-    conn.send(("ok", None))
+    conn.send(("ok", None, 0))
     while True:
         try:
-            cmd, arg = conn.recv()
+            cmd, arg, seq = conn.recv()
         except (EOFError, OSError):  # the parent is gone
             return
         if cmd == "close":
-            conn.send(("ok", None))
+            conn.send(("ok", None, seq))
             return
         try:
             if cmd == "step":
@@ -93,16 +97,16 @@ def _worker_main(conn: Any, index: int, game_cls: Any, config: dict, lo: int, hi
         except BaseException as exc:  # noqa: BLE001 - reported to the parent
             if not isinstance(exc, MonolithEnvError) or cmd != "illegal":
                 exc.add_note(f"raised {where} during {cmd}")
-            conn.send(("err", _transportable(exc)))
+            conn.send(("err", _transportable(exc), seq))
             continue
-        conn.send(("ok", None))
+        conn.send(("ok", None, seq))
 
 
 def _shutdown(procs: list, conns: list, grace: float) -> None:
     """End every worker: ask, wait ``grace`` seconds, then terminate and kill what is left."""
     for conn in conns:
         try:
-            conn.send(("close", None))
+            conn.send(("close", None, -1))
         except (OSError, ValueError):
             pass
     deadline = time.monotonic() + grace
@@ -159,9 +163,9 @@ class WorkerPool:
         self.bounds = list(zip(bounds[:-1], bounds[1:]))
         self.procs: list = []
         self.conns: list = []
-        #: answers each worker still owes: a wait interrupted (Ctrl-C) leaves them in its pipe, and the next
-        #: command reads them first (:meth:`_drain`) so that no answer is taken for a later command's
-        self.pending = [1] * workers  # the start-up answer
+        #: the number of the last command sent to each worker (0: the start-up answer); its answer is the one
+        #: awaited, and older answers left by an interrupted wait are dropped
+        self.sent = [0] * workers
         self.closed = False
         # ends the workers when the pool is collected or at exit (it holds the lists, not the pool)
         self.finalizer = weakref.finalize(self, _shutdown, self.procs, self.conns, 1.0)
@@ -181,7 +185,7 @@ class WorkerPool:
             self.timeout = float(timeout)
         except WorkerError as exc:  # died before it could answer: most often while importing the main module
             self.close()
-            if "died" in str(exc):
+            if start_method != "fork" and re.search(r"died \(exit code [1-9]", str(exc)):  # an error, not a kill
                 exc.add_note(f"a {start_method} worker first imports the script that started it: a script that "
                              "calls make_vec(workers=...) must do so under `if __name__ == \"__main__\":`, and "
                              "code read from stdin cannot start workers (the worker's own traceback is above)")
@@ -196,31 +200,23 @@ class WorkerPool:
 
     def _send(self, k: int, cmd: str, arg: Any) -> None:
         try:
-            self.conns[k].send((cmd, arg))
+            with signals_deferred():  # written and counted together (a Ctrl-C is raised after the block)
+                self.conns[k].send((cmd, arg, self.sent[k] + 1))
+                self.sent[k] += 1
         except (OSError, ValueError):
             proc = self.procs[k]
             proc.join(1.0)
             self._fail(k, "cannot be reached (its pipe is closed)" if proc.is_alive()
                        else f"died (exit code {proc.exitcode})")
-        self.pending[k] += 1
-
-    def _drain(self) -> None:
-        """Read and drop the answers of commands whose wait was interrupted (the worker finished them, so
-        the shared arrays are no longer being written); a worker that died or hangs meanwhile fails as usual."""
-        for k in range(len(self.conns)):
-            while self.pending[k] > 0:
-                self._answer(k)
 
     def send_all(self, cmd: str, arg: Any = None) -> None:
         """Send one command to every worker, then wait for every answer (:meth:`wait_all`)."""
-        self._drain()
         for k in range(len(self.conns)):
             self._send(k, cmd, arg)
         self.wait_all()
 
     def ask(self, k: int, cmd: str, arg: Any = None) -> None:
         """Send one command to worker ``k`` and wait for its answer."""
-        self._drain()
         self._send(k, cmd, arg)
         err = self._answer(k)
         if err is not None:
@@ -237,14 +233,18 @@ class WorkerPool:
             raise first
 
     def _answer(self, k: int) -> BaseException | None:
+        """The answer of the last command sent to worker ``k`` (None for ``"ok"``, else the worker's
+        exception); answers of earlier commands are read and dropped."""
         conn, proc = self.conns[k], self.procs[k]
         deadline = time.monotonic() + self.timeout
         while True:
             try:
                 if conn.poll(min(0.25, max(0.0, deadline - time.monotonic()))):
-                    status, payload = conn.recv()
-                    self.pending[k] -= 1
-                    return None if status == "ok" else payload
+                    with signals_deferred():  # a message is read whole, never cut by a Ctrl-C
+                        status, payload, seq = conn.recv()
+                    if seq == self.sent[k]:
+                        return None if status == "ok" else payload
+                    continue  # the answer of a command whose wait was interrupted
             except (EOFError, OSError):
                 proc.join(1.0)
             if not proc.is_alive():

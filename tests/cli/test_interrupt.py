@@ -112,3 +112,23 @@ def test_benchmarks_run_stops_its_training_workers_on_sigint(tmp_path):
     assert "interrupted by SIGINT: 1 configurations and 1 training runs measured" in err
     assert cmd.stdout().startswith("# monolith_envs benchmarks (smoke)")
     assert len(below) >= 2 and not wait_gone(below)
+
+
+def test_signals_deferred_holds_a_signal_until_the_block_ends_then_passes_it_on():
+    import os
+    import signal as _signal
+
+    from monolith_envs.core.interrupt import signals_deferred
+
+    seen = []
+    old = _signal.signal(_signal.SIGTERM, lambda signum, _frame: seen.append(("handler", signum)))
+    try:
+        with signals_deferred():
+            os.kill(os.getpid(), _signal.SIGTERM)
+            for _ in range(1000):  # bytecodes on which Python would run the handler
+                pass
+            seen.append("end of block")
+        assert seen == ["end of block", ("handler", _signal.SIGTERM)]
+        assert _signal.getsignal(_signal.SIGTERM) is not None and callable(_signal.getsignal(_signal.SIGTERM))
+    finally:
+        _signal.signal(_signal.SIGTERM, old)
