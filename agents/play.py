@@ -165,9 +165,6 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     if args.web and args.record:
         ap.error("--record is for terminal play; with --web every finished game's log is kept (its folder is "
                  "printed) and the page links its replay")
-    new_record = args.record is not None and not os.path.lexists(args.record)  # removed again if left empty
-    if args.record is not None:
-        _check_record_path(ap, args.record)
     if args.trust_model_files:
         from agents.ppo import TRUST_ENV_VAR
 
@@ -194,22 +191,27 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
             ap.error(f"--seat must be 0..{n - 1} or 'random', got {args.seat[:40]!r}")
         seat = int(args.seat)
     specs = list(_opponent_specs(ap, args.opponents, args.env_id, n, seat))
+    new_record = args.record is not None and not os.path.lexists(args.record)  # removed again if left empty
+    if args.record is not None:  # checked (by creating it) after the other arguments, before the agents load
+        _check_record_path(ap, args.record)
     from monolith_envs.core.interrupt import Interrupted, stop_on_signals
 
+    progress = {"started": False}
     with stop_on_signals():  # Ctrl-C or SIGTERM: Interrupted, also while the opponents load
         try:
-            return _session(ap, args, env, settings, seat, seed, iter(specs), input_fn, output_fn)
-        except Interrupted as e:  # the game itself ends in _session (its record written); this is before it
-            output_fn(f"stopped ({'Ctrl-C' if e.name == 'SIGINT' else e.name}) before the game started")
+            return _session(ap, args, env, settings, seat, seed, iter(specs), input_fn, output_fn, progress)
+        except Interrupted as e:  # a stop during the game ends in _session (its record written)
+            by = "Ctrl-C" if e.name == "SIGINT" else e.name
+            output_fn(f"stopped ({by})" + ("" if progress["started"] else " before the game started"))
             return e.exit_code
         finally:
             if new_record and os.path.isfile(args.record) and os.path.getsize(args.record) == 0:
                 os.remove(args.record)  # created by the path check, never written
 
 
-def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, output_fn):
+def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, output_fn, progress: dict):
     """Load the agents, then play one game in the terminal (or serve the browser with ``--web``); see
-    :func:`main` for what it returns."""
+    :func:`main` for what it returns. ``progress["started"]`` is set when the game (or the server) starts."""
     from agents import AgentError, HumanAgent, make_agent
     from agents.match import MatchResult, seat_rngs, seat_verdict
     from agents.terminal import QuitGame, pieces_for, wrap
@@ -224,6 +226,7 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
             agents.append(HumanAgent(input_fn, output_fn, pieces) if s == seat else make_agent(next(specs), args.env_id, settings))
         except (ValueError, FileNotFoundError, AgentError) as e:
             ap.error(str(e))
+    progress["started"] = True  # the web server reports its own stop; the game's stop is said below
     if args.web:
         return _web(ap, args, env, agents, seat, seed, pieces, output_fn)
     out = output_fn
@@ -305,8 +308,16 @@ def _check_record_path(ap: argparse.ArgumentParser, path: str) -> None:
 
 
 def _record(path: str | None, raw, agents, seat: int, out) -> None:
+    """Write the episode log to ``--record`` (nothing without one); a Ctrl-C meanwhile waits for the file."""
     if not path:
         return
+    from monolith_envs.core.interrupt import signals_deferred
+
+    with signals_deferred():
+        _write_record(path, raw, agents, seat, out)
+
+
+def _write_record(path: str, raw, agents, seat: int, out) -> None:
     log = raw.episode_log
     log.note = "agents.play: " + ", ".join(f"player_{i}={'you' if i == seat else a.name}" for i, a in enumerate(agents))
     p = Path(path)

@@ -457,11 +457,12 @@ def format_solo_table(solos: Sequence[SoloResult]) -> str:
 
 
 def spec_key(spec: str) -> str:
-    """What two agent specs that build the same agent share: the kind and options in lower case and numbers
-    without leading zeros (``MCTS:05`` is ``mcts:5``); a model path (``ppo:``, ``rllib:``, ``az:``) as written."""
+    """What two agent specs that build the same agent share: for the built-in kinds without a path (``random``,
+    ``heuristic``, ``mcts``, ``baseline``) the spec in lower case with numbers without leading zeros
+    (``MCTS:05`` is ``mcts:5``); any other spec (a model path, a registered kind) as written but its kind."""
     kind, sep, rest = spec.strip().partition(":")
     kind = kind.lower()
-    if kind in ("ppo", "rllib", "az"):
+    if kind not in ("random", "heuristic", "mcts", "baseline", "baseline+search"):
         return f"{kind}{sep}{rest}"
     return re.sub(r"(?<![0-9.])0+(?=[0-9])", "", f"{kind}{sep}{rest.lower()}")
 

@@ -173,7 +173,8 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
             raise AgentSpecError(f"bad agent spec {_show(spec)}: {e}; accepted: {_FORMS}") from None
         check_game = getattr(agent, "check_game", None)
         if env_config is not None and callable(check_game):  # e.g. an az: checkpoint of another seat count
-            check_game(monolith_envs.make_game(env_id, **env_config), f"{env_id} {env_config}")
+            # through make(): env_config may hold the env's own keys (illegal_action, mask_in) beside the game's
+            check_game(monolith_envs.make(env_id, wrapped=False, **env_config).game, f"{env_id} {env_config}")
         return agent
     if kind == "human" and not rest:
         raise AgentSpecError("agent spec 'human' is the terminal player of the repository's commands: run "

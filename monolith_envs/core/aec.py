@@ -217,8 +217,9 @@ class RulesAECEnv(AECEnv):
         ``note``, since its actions no longer replay from the seed alone.
 
         Raises:
-            MonolithEnvError: ``reset()`` was never called, ``state`` is not a state of this game (another
-                class than the one ``reset()`` made), or ``state`` is terminal; the env is unchanged.
+            MonolithEnvError: ``reset()`` was never called, ``state`` is not a state of this game and config
+                (another class than the one ``reset()`` made, or one the game's state check refuses, e.g. of
+                another number of seats), or ``state`` is terminal; the env is unchanged.
         """
         if self.episode_log is None:
             raise MonolithEnvError("set_game_state() before reset(): call reset() first")
@@ -226,6 +227,11 @@ class RulesAECEnv(AECEnv):
             raise MonolithEnvError(f"{self.env_id}: set_game_state() needs a state of this game, a "
                                    f"{type(self.game_state).__name__} (a clone of env.unwrapped.game_state, or "
                                    f"game.from_dict(data)), got {type(state).__name__}")
+        try:  # the game's own state check (seats, sizes, fields) on a round trip: a state of another config
+            self.game.from_dict(self.game.to_dict(state))
+        except Exception as exc:  # noqa: BLE001 - any failure of the check means the state does not fit
+            raise MonolithEnvError(f"{self.env_id}: set_game_state(): the state does not fit this env's game "
+                                   f"and config: {exc}") from None
         if self.game.is_terminal(state):
             raise MonolithEnvError("set_game_state() needs a state that is not terminal")
         self.game_state = state
@@ -476,9 +482,10 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
         """PettingZoo's order-enforcing ``agent_iter`` (same checks and errors), with a direct ``__next__``.
 
         Raises:
-            TypeError: ``max_iter`` is not a non-negative integer.
+            TypeError: ``max_iter`` is not a non-negative number (an integer, or a float such as ``1e6``).
         """
-        if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)) or max_iter < 0:
+        if (isinstance(max_iter, bool) or not isinstance(max_iter, (int, float, np.integer, np.floating))
+                or not max_iter >= 0):
             raise TypeError(f"agent_iter(max_iter): a non-negative integer (the most agents to yield), got "
                             f"{max_iter!r:.40}")
         if not self._has_reset:

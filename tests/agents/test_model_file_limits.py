@@ -348,6 +348,8 @@ def test_make_agent_refuses_an_az_checkpoint_of_another_game_or_seat_count_when_
     with pytest.raises(AgentError, match="plays 4 seats .* has 3 seats"):
         make_agent(f"az:{path}", "the_monolith_v0", {"num_players": 3})
     assert make_agent(f"az:{path}", "the_monolith_v0", {"num_players": 4}).meta["num_players"] == 4
+    # the env's own keys beside the game's (as --set passes them) are not mistaken for the agent's fault
+    assert make_agent(f"az:{path}", "the_monolith_v0", {"num_players": 4, "illegal_action": "raise"}) is not None
 
 
 @pytest.mark.parametrize("n, ok", [("1000000", True), ("1000001", False), ("10" * 10, False), ("\u0665", False),

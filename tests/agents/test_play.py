@@ -226,3 +226,11 @@ def test_record_writes_a_replayable_log_and_generic_pieces_play_the_toy_game(tmp
     *_, (_, _, env) = replay_steps(log, lambda eid, **c: monolith_envs.make(eid, wrapped=False, **c))
     assert env.game.is_terminal(env.game_state)
     assert any(line.startswith("player_1: MARK(cell=") for line in out)  # the generic narration
+
+
+@pytest.mark.parametrize("bad", [["--seat", "9"], ["--set", "nope=1"]])
+def test_an_argument_error_leaves_no_empty_record_file(bad, tmp_path):
+    rec = tmp_path / "game.json"
+    with pytest.raises(SystemExit) as ei:
+        main([ARENA, "--opponents", "random", "--record", str(rec), *bad], input_fn=always("quit"))
+    assert ei.value.code == 2 and not rec.exists()

@@ -86,10 +86,22 @@ def test_set_game_state_refuses_a_state_of_another_game_and_keeps_its_own():
     assert arena.last()[0]["action_mask"].sum() > 0
 
 
-@pytest.mark.parametrize("bad", ["x", 1.5, -1, True])
+@pytest.mark.parametrize("bad", ["x", float("nan"), -1, True])
 def test_agent_iter_names_a_bad_max_iter(bad):
     env = monolith_envs.make("monolith_arena_v0")
     env.reset(seed=0)
     with pytest.raises(TypeError, match="agent_iter\\(max_iter\\): a non-negative integer"):
         env.agent_iter(bad)
     assert len(list(zip(range(3), env.agent_iter(0)))) == 0  # 0 yields nothing, as PettingZoo's
+    assert next(iter(env.agent_iter(1e6))) == env.agent_selection  # a float limit works, as in PettingZoo
+
+
+def test_set_game_state_refuses_a_state_of_another_seat_count():
+    env = monolith_envs.make("monolith_strategy_v0", wrapped=False, num_players=3)
+    env.reset(seed=0)
+    other = monolith_envs.make("monolith_strategy_v0", wrapped=False, num_players=2)
+    other.reset(seed=0)
+    with pytest.raises(MonolithEnvError, match=r"does not fit this env's game and config: state.n = 2: expected "
+                                               r"one of 3"):
+        env.set_game_state(other.game_state)
+    assert env.last()[0]["action_mask"].sum() > 0  # the env kept its own state
