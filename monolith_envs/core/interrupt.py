@@ -188,6 +188,19 @@ def end_executor(executor: Any) -> None:
     if executor is None:
         return
     procs = list((getattr(executor, "_processes", None) or {}).values())
+    wakeup = getattr(executor, "_executor_manager_thread_wakeup", None)
+    if wakeup is not None and callable(getattr(wakeup, "wakeup", None)):
+        # Python 3.11's exit hook wakes every executor's manager thread through a pipe that the thread may
+        # have closed once its workers were ended here ("OSError: Bad file descriptor" printed at exit)
+        wake = wakeup.wakeup
+
+        def wakeup_if_open() -> None:
+            try:
+                wake()
+            except (OSError, ValueError):
+                pass
+
+        wakeup.wakeup = wakeup_if_open
     executor.shutdown(wait=False, cancel_futures=True)
     end_processes(procs)
 
