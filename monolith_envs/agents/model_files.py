@@ -14,7 +14,8 @@ class, an activation), but only a few can be *called* while unpickling, each thr
 :data:`MAX_SPACE_ELEMENTS` values, an array not backed by the pickle's own bytes, a non-numeric dtype.  The
 pickle cannot change a class or replace a method, and one load builds at most :data:`MAX_LOAD_ELEMENTS`
 values and :data:`MAX_LOAD_NODES` containers and objects (shared references counted each time they are
-reached), so a small file never expands into a large one.
+reached), so a small file never expands into a large one.  A BUILD state is a dict of plain attribute names
+whose values are walked with a depth bound before anything hashes them (:mod:`.pickle_limits`).
 
 Every file is read only if it is a regular file under a size cap (:func:`read_capped`): a FIFO, a device or a
 huge file is refused before anything is read.
@@ -35,6 +36,8 @@ from typing import Any, Callable, Iterable, Mapping
 import numpy as np
 
 from .base import AgentError
+from .pickle_limits import OverBound as _OverBound
+from .pickle_limits import _dtype, _int, _shape, brief, check_build, walk
 
 __all__ = ["CHECKED_CALLS", "MAX_LOAD_ELEMENTS", "MAX_LOAD_NODES", "MAX_PARAMS", "MAX_SPACE_ELEMENTS", "ModelFileError",
            "ModelTrustError", "NUMPY_GLOBALS", "RestrictedUnpickler", "TRUST_ENV_VAR", "TRUST_HINT", "brief",
@@ -76,39 +79,9 @@ class ModelTrustError(ModelFileError):
     """A model file that cannot be loaded without running code from it (names the file and the entry)."""
 
 
-class _OverBound(pickle.UnpicklingError):
-    """A pickle that only uses allowed classes but asks for more than the bounds allow (a size refusal)."""
-
-
 def trust_models_from_env() -> bool:
     """True when the environment marks model files as trusted (``MONOLITH_ENVS_TRUST_MODELS=1``)."""
     return os.environ.get(TRUST_ENV_VAR, "") == "1"
-
-
-def brief(value: Any, limit: int = 80) -> str:
-    """A short text of an untrusted value for a message: at most ``limit`` characters, computed in bounded time
-    (containers show a few items and their length; huge ints their size; other objects their type)."""
-    def show(v: Any, depth: int) -> str:
-        if v is None or type(v) in (bool, float):
-            return repr(v)
-        if type(v) is int:
-            return repr(v) if v.bit_length() <= 64 else f"<int of {v.bit_length()} bits>"
-        if type(v) in (str, bytes):
-            return repr(v[:limit])
-        if type(v) in (list, tuple, dict) or isinstance(v, (dict, collections.deque)):
-            if depth >= 2:
-                return f"<{type(v).__name__} of {len(v)}>"
-            items = list(v.items())[:4] if isinstance(v, dict) else list(v)[:4]
-            text = ", ".join(f"{show(k, depth + 1)}: {show(x, depth + 1)}" if isinstance(v, dict) else show(k, depth + 1)
-                             for k, x in (items if isinstance(v, dict) else [(i, None) for i in items]))
-            more = ", ..." if len(v) > 4 else "," if type(v) is tuple and len(v) == 1 else ""
-            o, c = ("{", "}") if isinstance(v, dict) else ("(", ")") if type(v) is tuple else ("[", "]")
-            return f"{o}{text}{more}{c}"
-        if isinstance(v, (type, types.FunctionType, types.BuiltinFunctionType)):
-            return f"{getattr(v, '__module__', '?')}.{getattr(v, '__qualname__', '?')}"
-        return repr(v)[:limit] if isinstance(v, (np.generic, np.dtype)) else f"<{type(v).__name__}>"
-    text = show(value, 0)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def short_error(e: BaseException, limit: int = 160) -> str:
@@ -146,37 +119,6 @@ def check_finite(weights: Mapping[str, Any], what: str) -> None:
 
 
 # --- checked factories: the only calls a restricted pickle can make ------------------------------------------
-
-def _int(v: Any, lo: int, hi: int, what: str) -> int:
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or not lo <= int(v) <= hi:
-        raise _OverBound(f"{what} must be an integer from {lo} to {hi}, got {brief(v)}")
-    return int(v)
-
-
-def _shape(v: Any, what: str, hi: int = MAX_SPACE_ELEMENTS) -> tuple[int, ...]:
-    """A shape of at most 32 dimensions and ``hi`` elements."""
-    if not (isinstance(v, (tuple, list)) and len(v) <= 32 and all(
-            isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) and x >= 0 for x in v)):
-        raise _OverBound(f"{what} must be a tuple of at most 32 sizes >= 0, got {brief(v)}")
-    shape = tuple(int(x) for x in v)
-    if math.prod(shape) > hi:
-        raise _OverBound(f"{what} {brief(shape)} has {brief(math.prod(shape))} elements, more than the {hi} allowed")
-    return shape
-
-
-def _dtype(v: Any, what: str = "dtype") -> np.dtype:
-    """A plain numeric dtype (bool, integer, float, complex; no objects, strings or records)."""
-    if not (isinstance(v, np.dtype) or (isinstance(v, type) and issubclass(v, np.generic))
-            or (type(v) in (str, bytes) and len(v) <= 16)):
-        raise _OverBound(f"{what} must be a numeric dtype, got {brief(v)}")
-    try:
-        dt = np.dtype(v.decode("latin1") if type(v) is bytes else v)
-    except (TypeError, ValueError) as e:
-        raise _OverBound(f"{what} {brief(v)} is not a dtype ({e})") from None
-    if dt.kind not in "biufc" or dt.fields is not None or dt.subdtype is not None or dt.itemsize > 16:
-        raise _OverBound(f"{what} must be a numeric dtype (bool, int, float), got {brief(dt)}")
-    return dt
-
 
 def _small_array(v: Any, what: str) -> Any:
     """A scalar, or an already built array of at most :data:`MAX_SPACE_ELEMENTS` values (never a list to
@@ -280,7 +222,8 @@ def _frombuffer(u: RestrictedUnpickler, real: Callable, buf: Any, dtype: Any, sh
     shape = _shape(shape, "an array's shape", MAX_PARAMS)
     if type(buf) not in (bytes, bytearray) or len(buf) != math.prod(shape) * dt.itemsize or order not in ("C", "F"):
         raise _OverBound("an array's data must be bytes that fit its shape and dtype")
-    if axis_order is not None and sorted(_flat(axis_order, "axis_order", 32)) != list(range(len(shape))):
+    if axis_order is not None and (not all(type(x) is int for x in _flat(axis_order, "axis_order", 32))
+                                   or sorted(axis_order) != list(range(len(shape)))):
         raise _OverBound("an array's axis order must be a permutation of its axes")
     u.charge_bytes(len(buf))
     return real(buf, dt, shape, order) if axis_order is None else real(buf, dt, shape, order, tuple(axis_order))
@@ -328,6 +271,9 @@ CHECKED_CALLS: dict[tuple[str, str], Callable[..., Any]] = {
     **{(f"{m}.numeric", "_frombuffer"): _frombuffer for m in ("numpy._core", "numpy.core")},
 }
 _FLAT_KEYS = (str, bytes, int, float, bool, type(None))
+#: the only classes a pickle may create without arguments (their state then comes by a checked BUILD)
+_BARE = frozenset({"Box", "Discrete", "MultiDiscrete", "MultiBinary", "Dict", "FloatSchedule", "ConstantSchedule",
+                   "LinearSchedule"})
 
 
 def _check_keys(keys: Iterable[Any]) -> None:
@@ -382,6 +328,7 @@ class RestrictedUnpickler(pickle._Unpickler):
         self.renamed = dict(renamed or {})
         self._named: dict[int, tuple[str, str]] = {}
         self._elements = MAX_LOAD_ELEMENTS
+        self.visits = 4 * MAX_LOAD_NODES  # containers walked (pickle_limits.walk) before calls and BUILDs
         self._bytes = max_bytes
 
     def charge(self, n: int, what: str) -> None:
@@ -417,7 +364,7 @@ class RestrictedUnpickler(pickle._Unpickler):
         return factory(self, func, *args, **kwargs)
 
     def _new(self, cls: Any, args: Any, kwargs: Any) -> Any:
-        if isinstance(cls, type) and id(cls) in self._named and cls.__new__ is object.__new__:
+        if isinstance(cls, type) and self._named.get(id(cls), ("", ""))[1] in _BARE and cls.__new__ is object.__new__:
             return object.__new__(cls)  # the state comes by BUILD; __init__ never runs
         return self._call(cls, args, kwargs)
 
@@ -446,15 +393,8 @@ class RestrictedUnpickler(pickle._Unpickler):
             raise pickle.UnpicklingError(f"the pickle may not change {brief(inst)}")
         if isinstance(inst, np.ndarray):
             self._check_array_state(state)
-        else:
-            dicts = state if isinstance(state, tuple) and len(state) == 2 else (state,)
-            for d in dicts:
-                if isinstance(d, dict):
-                    _check_keys(d)
-                    for k in d:  # no method or hook of the object may be replaced by a stored callable
-                        if type(k) is str and (k.startswith("__") or k in ("extend", "append", "add")
-                                               or callable(getattr(type(inst), k, None))):
-                            raise pickle.UnpicklingError(f"the pickle may not set {brief(k)} of a {type(inst).__name__}")
+        else:  # a dict of plain names whose values are walked; a space's state checked before __setstate__
+            check_build(inst, state, self)
         pickle._Unpickler.load_build(self)
         _check_built(inst)
 
@@ -517,25 +457,10 @@ class RestrictedUnpickler(pickle._Unpickler):
 
 
 def _check_expansion(obj: Any) -> Any:
-    """``obj``, after refusing a result whose containers and objects, shared references counted each time they are reached, exceed
-    :data:`MAX_LOAD_NODES` or nest deeper than 64: a few bytes of shared lists must not become a huge value for
-    whoever prints, hashes, compares or converts it."""
-    stack, count = [(obj, 0)], 0
-    while stack:
-        v, depth = stack.pop()
-        if v is None or type(v) in (bool, int, float, str, bytes, bytearray) or isinstance(v, (np.ndarray, np.generic,
-                                                                                          np.dtype, type)):
-            continue
-        count += 1
-        if count > MAX_LOAD_NODES or depth > _MAX_DEPTH:
-            raise _OverBound(f"the pickle's data holds more than {MAX_LOAD_NODES} containers and objects or nests deeper "
-                          f"than {_MAX_DEPTH} (shared references counted each time)")
-        if isinstance(v, dict):
-            stack.extend((x, depth + 1) for kv in v.items() for x in kv)
-        elif isinstance(v, (list, tuple, set, frozenset, collections.deque)):
-            stack.extend((x, depth + 1) for x in v)
-        elif isinstance(getattr(v, "__dict__", None), dict):
-            stack.extend((x, depth + 1) for kv in vars(v).items() for x in kv)
+    """``obj``, after refusing a result whose containers and objects, shared references counted each time they
+    are reached, exceed :data:`MAX_LOAD_NODES` or nest deeper than 64 (:func:`pickle_limits.walk`): a few bytes of
+    shared lists must not become a huge value for whoever prints, hashes, compares or converts it."""
+    walk(obj, types.SimpleNamespace(visits=MAX_LOAD_NODES), "the pickle's data", _MAX_DEPTH)
     return obj
 
 
@@ -559,6 +484,8 @@ def restricted_loads(data: bytes, allowed: Iterable[tuple[str, str]], what: str,
         return _check_expansion(RestrictedUnpickler(io.BytesIO(data), allowed, renamed, max_bytes=len(data) + 2**20).load())
     except _OverBound as e:
         raise ModelFileError(f"{what}: over a size bound: {str(e)[:300]}") from None
+    except (MemoryError, RecursionError) as e:
+        raise ModelFileError(f"{what}: over a size bound ({type(e).__name__})") from None
     except Exception as e:  # noqa: BLE001  (any failure of a hostile pickle is a refusal)
         raise ModelTrustError(f"{what} cannot be loaded without running code from the file "
                               f"({short_error(e, 200)}); {TRUST_HINT}") from None

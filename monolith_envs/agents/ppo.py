@@ -53,6 +53,7 @@ from .model_files import (
     short_error,
     trust_models_from_env,
 )
+from .pickle_limits import check_torch_file
 
 __all__ = ["ALLOWED_GLOBALS", "MaskablePPOAgent", "check_policy", "ModelFileError", "ModelTrustError", "TRUST_ENV_VAR",
            "load_maskable_ppo", "trust_models_from_env"]
@@ -123,6 +124,13 @@ def _read_data(path: Path) -> dict:
                 raise ModelFileError(f"{path}: the entries unpack to {total} bytes, more than the {MAX_ZIP_BYTES} "
                                      "allowed")
             data = json.loads(z.read("data").decode("utf-8"))
+            for info in infos:  # torch's unpickler hashes keys: bound the nesting of each .pth before torch.load
+                if info.filename.endswith(".pth"):
+                    with z.open(info) as f:
+                        bad = check_torch_file(f)
+                    if bad is not None:
+                        raise ModelFileError(f"{path}: not a loadable MaskablePPO model (entry {info.filename[:80]!r}: "
+                                             f"{bad})")
     except ModelFileError:
         raise
     except RecursionError:
@@ -183,13 +191,23 @@ def _space_size(space: Any, item: Any) -> int:
         return int(np.sum(space.nvec))
     if isinstance(space, gym.spaces.Space) and space.shape is not None:
         return int(math.prod(int(x) for x in space.shape))
-    if isinstance(item, dict):
-        if str(item.get("n", "")).isdigit():
-            return int(item["n"])
-        shape = item.get("_shape")
-        if isinstance(shape, list) and all(type(x) is int and x >= 0 for x in shape):
-            return int(math.prod(shape))
+    if isinstance(item, dict):  # the JSON's own numbers: each size bounded before any product
+        n, shape = item.get("n"), item.get("_shape")
+        if type(n) is int or (type(n) is str and n.isdigit() and len(n) <= 18):
+            return _json_size([int(n)], "n")
+        if isinstance(shape, list) and all(type(x) is int for x in shape):
+            return _json_size(shape, "_shape")
     return 1
+
+
+def _json_size(sizes: list, key: str) -> int:
+    total = 1
+    if len(sizes) > 32 or not all(0 <= x <= MAX_BUFFER_FLOATS for x in sizes):
+        raise ModelFileError(f"a space's {key} must be at most 32 sizes from 0 to {MAX_BUFFER_FLOATS}, got "
+                             f"{brief(sizes)}")
+    for x in sizes:
+        total = min(total * x, MAX_BUFFER_FLOATS + 1)
+    return total
 
 
 def _check_sizes(path: Path, data: dict, objs: dict[str, Any]) -> None:
@@ -396,7 +414,16 @@ def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | Non
             probe = {}
     else:
         probe = _safe_objects(p, data)
-    _check_sizes(p, data, probe)
+    shadow = sorted(k for k in data if hasattr(MaskablePPO, k))  # SB3 does model.__dict__.update(data)
+    if shadow:
+        raise ModelFileError(f"{p}: entry 'data' key {brief(shadow[0], 60)} would replace MaskablePPO's own "
+                             "attribute or method")
+    try:
+        _check_sizes(p, data, probe)
+    except ModelFileError as e:
+        raise ModelFileError(e if str(e).startswith(str(p)) else f"{p}: {e}") from None
+    except Exception as e:  # noqa: BLE001  (a malformed space or setting is an error line, not a traceback)
+        raise ModelFileError(f"{p}: the model's spaces or settings are malformed ({short_error(e)})") from None
     check_policy(p, data, probe)
     try:
         if trusted:  # SB3 decodes the file; the policy's classes from the probe when it read them (a class

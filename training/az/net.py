@@ -34,6 +34,7 @@ from monolith_envs.agents.model_files import (
     read_capped,
     short_error,
 )
+from monolith_envs.agents.pickle_limits import check_torch_file
 
 __all__ = ["CHECKPOINT_FORMAT", "CheckpointError", "MAX_CHECKPOINT_BYTES", "MAX_HIDDEN_LAYERS", "MAX_HIDDEN_WIDTH",
            "PolicyValueNet", "checkpoint_shapes", "load_checkpoint", "masked_log_softmax", "net_for_game",
@@ -224,6 +225,9 @@ def load_checkpoint(path: str | Path) -> tuple[PolicyValueNet, dict]:
     except (ModelFileError, OSError) as e:
         raise CheckpointError(f"{e} (a training.az checkpoint is a .pt file of at most {MAX_CHECKPOINT_BYTES} "
                               "bytes)") from None
+    bad = check_torch_file(io.BytesIO(data))  # nesting and key sizes bounded before torch's unpickler hashes
+    if bad is not None:
+        raise CheckpointError(f"{path}: not a plain-tensor checkpoint ({bad})")
     try:
         blob = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as e:  # noqa: BLE001 - any unreadable file is reported the same way

@@ -28,6 +28,7 @@ import torch
 from torch import nn
 
 from ..model_files import ModelFileError, check_finite, read_capped, short_error
+from ..pickle_limits import check_torch_file
 
 __all__ = ["FORMAT", "MAX_FILE_BYTES", "BaselineNet", "PieceEncoderMixin", "expected_shapes", "load_baseline_file",
            "piece_layout", "save_baseline_file"]
@@ -283,6 +284,9 @@ def load_baseline_file(path: str | Path, data: bytes | None = None) -> tuple[Bas
     what = str(path)
     if data is None:
         data = read_capped(Path(path), MAX_FILE_BYTES)
+    bad = check_torch_file(io.BytesIO(data))  # nesting and key sizes bounded before torch's unpickler hashes
+    if bad is not None:
+        raise ModelFileError(f"{what}: not a baseline file readable as plain tensors ({bad})")
     try:
         obj = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as e:  # noqa: BLE001  (a corrupt or hostile file is a refusal, never a traceback)
