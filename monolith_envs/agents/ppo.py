@@ -188,7 +188,7 @@ def _space_size(space: Any, item: Any) -> int:
     if isinstance(space, gym.spaces.Discrete):
         return int(space.n)
     if isinstance(space, gym.spaces.MultiDiscrete):
-        return int(np.sum(space.nvec))
+        return sum(int(x) for x in np.asarray(space.nvec).flat)  # Python ints: an int64 sum could wrap negative
     if isinstance(space, gym.spaces.Space) and space.shape is not None:
         return int(math.prod(int(x) for x in space.shape))
     if isinstance(item, dict):  # the JSON's own numbers: each size bounded before any product

@@ -158,8 +158,12 @@ class ActionLayout:
         return fam.name, idx
 
     def decode(self, action: int) -> str:
-        """Readable name of a flat action, e.g. ``"PLACE(slot=0, hex=9, rot=1)"``."""
-        name, idx = self.split(int(action))
+        """Readable name of a flat action, e.g. ``"PLACE(slot=0, hex=9, rot=1)"``.
+
+        Raises:
+            IllegalActionError: ``action`` is not an integer from 0 to ``n - 1`` (``1.5`` is not read as 1).
+        """
+        name, idx = self.split(coerce_action(action, self.n))
         fam = self._by_name[name]
         if not idx:
             return name

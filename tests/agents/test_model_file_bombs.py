@@ -250,3 +250,14 @@ def test_a_ppo_policy_pth_key_bomb_is_refused_before_torch_load(toy_model, tmp_p
     for trusted in (False, True):
         with pytest.raises(ModelFileError, match="'policy.pth': over a size bound"):
             load_maskable_ppo(p, trusted=trusted)
+
+
+def test_a_multidiscrete_size_is_summed_without_int64_wrap_around():
+    import gymnasium as gym
+    import numpy as np
+
+    from monolith_envs.agents.ppo import _space_size
+
+    space = gym.spaces.MultiDiscrete(np.array([2**62, 2**62], dtype=np.int64))
+    assert int(np.sum(space.nvec)) < 0  # what an int64 sum gives (and a size check would have let through)
+    assert _space_size(space, None) == 2**63

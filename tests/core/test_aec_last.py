@@ -105,3 +105,13 @@ def test_set_game_state_refuses_a_state_of_another_seat_count():
                                                r"one of 3"):
         env.set_game_state(other.game_state)
     assert env.last()[0]["action_mask"].sum() > 0  # the env kept its own state
+
+
+@pytest.mark.parametrize("bad, message", [(1.5, "not a float"), (500, "out of range"), ("x", "not a str")])
+def test_layout_decode_refuses_what_is_not_an_action(bad, message):
+    from monolith_envs.core.game import IllegalActionError
+
+    layout = monolith_envs.make_game("monolith_arena_v0").layout
+    with pytest.raises(IllegalActionError, match=message):
+        layout.decode(bad)
+    assert layout.decode(np.int64(3)) == layout.decode(3)

@@ -48,8 +48,8 @@ def test_layout_errors():
         lay.offset("MOVE")
     with pytest.raises(ValueError, match="duplicate"):
         ActionLayout([("A", (2,), ("x",)), ("A", (2,), ("x",))])
-    with pytest.raises(ValueError, match="outside 0..346"):
-        lay.decode(347)
+    with pytest.raises(ValueError, match="illegal action 347: out of range: actions are integers from 0 to 346"):
+        lay.decode(347)  # an IllegalActionError, which is a ValueError
 
 
 def test_layout_describe_snapshot():
