@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import struct
 import time
 import zipfile
@@ -24,6 +23,7 @@ import torch  # noqa: E402
 from monolith_envs.agents.model_files import ModelFileError, restricted_loads  # noqa: E402
 from monolith_envs.agents.pickle_limits import MAX_TORCH_DEPTH, OverBound, scan_pickle  # noqa: E402
 from monolith_envs.agents.ppo import ALLOWED_GLOBALS, RENAMED_GLOBALS, load_maskable_ppo  # noqa: E402
+from tests.agents.model_zips import rewrite_zip  # noqa: E402
 
 # --- a tiny pickle assembler ------------------------------------------------------------------------------------
 PROTO, STOP = b"\x80\x04", b"."
@@ -209,20 +209,6 @@ def test_a_baseline_file_key_bomb_is_refused_before_torch_load(tmp_path):
 
 # --- ppo zips ----------------------------------------------------------------------------------------------------
 
-def _edit(src, dst, data_edit=None, pth=None):
-    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
-        for item in zin.infolist():
-            raw = zin.read(item.filename)
-            if item.filename == "data" and data_edit is not None:
-                d = json.loads(raw)
-                data_edit(d)
-                raw = json.dumps(d).encode()
-            elif item.filename == "policy.pth" and pth is not None:
-                raw = pth
-            zout.writestr(item, raw)
-    return dst
-
-
 def _entry(key: str, body: bytes):
     def edit(d):
         d[key] = {":type:": "<class 'x'>", ":serialized:": base64.b64encode(PROTO + body + STOP).decode()}
@@ -239,14 +225,14 @@ def _entry(key: str, body: bytes):
             + SETITEM + s("_shape") + NONE + SETITEM + BUILD), "nvec"),
 ])
 def test_malformed_ppo_data_is_one_clear_error(toy_model, tmp_path, edit, message):
-    p = _edit(toy_model, tmp_path / "bad.zip", data_edit=edit)
+    p = rewrite_zip(toy_model, tmp_path / "bad.zip", "data", data_edit=edit)
     with pytest.raises(ModelFileError) as exc:
         load_maskable_ppo(p, trusted=False)
     assert message in str(exc.value) and "\n" not in str(exc.value)
 
 
 def test_a_ppo_policy_pth_key_bomb_is_refused_before_torch_load(toy_model, tmp_path):
-    p = _edit(toy_model, tmp_path / "bad.zip", pth=_torch_file({"x": 1}, _hash_bomb(60)))
+    p = rewrite_zip(toy_model, tmp_path / "bad.zip", "policy.pth", _torch_file({"x": 1}, _hash_bomb(60)))
     for trusted in (False, True):
         with pytest.raises(ModelFileError, match="'policy.pth': over a size bound"):
             load_maskable_ppo(p, trusted=trusted)

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import base64
 import collections
-import io
-import json
 import pickle
-import zipfile
 
 import numpy as np
 import pytest
@@ -32,6 +29,7 @@ from monolith_envs.agents.model_files import (  # noqa: E402
     short_error,
 )
 from monolith_envs.agents.ppo import ALLOWED_GLOBALS, check_policy, load_maskable_ppo  # noqa: E402
+from tests.agents.model_zips import rewrite_zip  # noqa: E402
 
 BIG = MAX_SPACE_ELEMENTS + 1
 
@@ -164,22 +162,6 @@ def test_a_huge_memo_index_allocates_nothing():
 
 # --- ppo: ---------------------------------------------------------------------------------------------------------
 
-def _edit(src, dst, data_edit=None, pth=None):
-    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
-        for item in zin.infolist():
-            raw = zin.read(item.filename)
-            if item.filename == "data" and data_edit is not None:
-                d = json.loads(raw)
-                data_edit(d)
-                raw = json.dumps(d).encode()
-            if item.filename == "policy.pth" and pth is not None:
-                buf = io.BytesIO()
-                torch.save(pth(torch.load(io.BytesIO(raw), weights_only=True)), buf)
-                raw = buf.getvalue()
-            zout.writestr(item, raw)
-    return dst
-
-
 def _serialized(obj):
     return {":type:": "<class 'x'>", ":serialized:": base64.b64encode(pickle.dumps(obj, protocol=4)).decode()}
 
@@ -206,7 +188,7 @@ def _piece_kwargs(**fe):
 ])
 def test_ppo_settings_over_the_bounds_are_refused_before_the_policy_is_built(toy_model, tmp_path, edit, message,
                                                                             trusted):
-    bad = _edit(toy_model, tmp_path / "bad.zip", edit)
+    bad = rewrite_zip(toy_model, tmp_path / "bad.zip", "data", data_edit=edit)
     with pytest.raises(ModelFileError) as exc:
         load_maskable_ppo(bad, trusted=trusted)
     assert message in str(exc.value) and str(bad) in str(exc.value) and "\n" not in str(exc.value)
@@ -233,7 +215,7 @@ def test_ppo_non_finite_weights_are_refused_at_load(toy_model, tmp_path, value):
         sd[k] = torch.full_like(sd[k], value)
         return sd
 
-    bad = _edit(toy_model, tmp_path / "nan.zip", pth=poison)
+    bad = rewrite_zip(toy_model, tmp_path / "nan.zip", "policy.pth", state_dict_edit=poison)
     with pytest.raises(ModelFileError, match=r"policy.pth: weight '.*' has values that are not finite"):
         load_maskable_ppo(bad)
 
@@ -248,7 +230,8 @@ def test_ppo_path_that_is_not_a_file_says_so(tmp_path):
 
 
 def test_ppo_weights_of_another_net_give_one_short_line(toy_model, tmp_path):
-    bad = _edit(toy_model, tmp_path / "wrong.zip", pth=lambda sd: {k: torch.zeros(3) for k in sd})
+    bad = rewrite_zip(toy_model, tmp_path / "wrong.zip", "policy.pth",
+                      state_dict_edit=lambda sd: {k: torch.zeros(3) for k in sd})
     with pytest.raises(ModelFileError, match="not a loadable MaskablePPO model") as exc:
         load_maskable_ppo(bad)
     assert "\n" not in str(exc.value) and len(str(exc.value)) < len(str(bad)) + 320

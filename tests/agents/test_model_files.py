@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import pickle
 import struct
 import zipfile
@@ -12,6 +11,7 @@ import pytest
 
 from agents.model_files import ModelFileError, ModelTrustError
 from agents.ppo import MAX_ENTRY_BYTES, load_maskable_ppo
+from tests.agents.model_zips import rewrite_zip
 from tests.toy_game import ENV_ID
 
 
@@ -23,22 +23,6 @@ class _WritesFile:
         import pathlib
 
         return (pathlib.Path.write_text, (pathlib.Path(self.target), "owned"))
-
-
-def _rewrite(src, dst, entry, blob=None, data_edit=None):
-    """Copy model zip ``src`` to ``dst`` with ``entry`` replaced by ``blob`` (or ``data`` edited by ``data_edit``)."""
-    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w") as zout:
-        for item in zin.infolist():
-            raw = zin.read(item.filename)
-            if item.filename == entry:
-                if data_edit is not None:
-                    d = json.loads(raw)
-                    data_edit(d)
-                    raw = json.dumps(d).encode()
-                else:
-                    raw = blob
-            zout.writestr(item, raw)
-    return dst
 
 
 def _declare_size(path, entry, size):
@@ -57,27 +41,27 @@ def _declare_size(path, entry, size):
 
 
 def _garbage_pth(m, d, t):
-    return _rewrite(m, d, "policy.pth", b"\x00garbage" * 100)
+    return rewrite_zip(m, d, "policy.pth", b"\x00garbage" * 100)
 
 
 def _pickled_pth(m, d, t):
-    return _rewrite(m, d, "policy.pth", pickle.dumps(_WritesFile(t)))
+    return rewrite_zip(m, d, "policy.pth", pickle.dumps(_WritesFile(t)))
 
 
 def _bomb(m, d, t):
-    return _declare_size(_rewrite(m, d, "policy.pth", b"\x00" * 1000), "policy.pth", 2**32 - 16)
+    return _declare_size(rewrite_zip(m, d, "policy.pth", b"\x00" * 1000), "policy.pth", 2**32 - 16)
 
 
 def _deep_data(m, d, t):
-    return _rewrite(m, d, "data", b"[" * 200_000 + b"]" * 200_000)
+    return rewrite_zip(m, d, "data", b"[" * 200_000 + b"]" * 200_000)
 
 
 def _huge_n_steps(m, d, t):
-    return _rewrite(m, d, "data", data_edit=lambda x: x.update(n_steps=10**9))
+    return rewrite_zip(m, d, "data", data_edit=lambda x: x.update(n_steps=10**9))
 
 
 def _huge_net(m, d, t):
-    return _rewrite(m, d, "data", data_edit=lambda x: x.update(policy_kwargs={"net_arch": [60000, 60000, 60000]}))
+    return rewrite_zip(m, d, "data", data_edit=lambda x: x.update(policy_kwargs={"net_arch": [60000, 60000, 60000]}))
 
 
 def _not_zip(m, d, t):
@@ -101,11 +85,11 @@ CASES = {
     "n_steps=10**9": (_huge_n_steps, "n_steps must be an integer from 1 to"),
     "net_arch of 60000-wide layers": (_huge_net, "weights, more than the"),
     "not a zip": (_not_zip, "not a readable SB3 model zip"),
-    "data is a list": (lambda m, d, t: _rewrite(m, d, "data", b"[1, 2]"), "entry 'data' is not a JSON object"),
-    "data not UTF-8": (lambda m, d, t: _rewrite(m, d, "data", b"{\xff}"), "not a readable SB3 model zip"),
-    "n_envs=0": (lambda m, d, t: _rewrite(m, d, "data", data_edit=lambda x: x.update(n_envs=0)),
+    "data is a list": (lambda m, d, t: rewrite_zip(m, d, "data", b"[1, 2]"), "entry 'data' is not a JSON object"),
+    "data not UTF-8": (lambda m, d, t: rewrite_zip(m, d, "data", b"{\xff}"), "not a readable SB3 model zip"),
+    "n_envs=0": (lambda m, d, t: rewrite_zip(m, d, "data", data_edit=lambda x: x.update(n_envs=0)),
                  "n_envs must be an integer from 1 to"),
-    "n_steps a string": (lambda m, d, t: _rewrite(m, d, "data", data_edit=lambda x: x.update(n_steps="32")),
+    "n_steps a string": (lambda m, d, t: rewrite_zip(m, d, "data", data_edit=lambda x: x.update(n_steps="32")),
                          "n_steps must be an integer from 1 to"),
     "no policy.pth": (_drop_pth, "not a loadable MaskablePPO model"),
 }
