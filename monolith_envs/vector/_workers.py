@@ -5,8 +5,8 @@
 A worker answers every command with ``("ok", None, seq)`` or ``("err", exception, seq)``, ``seq`` being the
 number the parent gave the command; the parent waits for the answer of the command it sent last and drops
 older ones, which a wait interrupted by Ctrl-C leaves in the pipe (so an answer is never taken for a later
-command's, whatever bytecode the interrupt hit). The exception is the one the worker raised (the package's errors pickle with their message and attributes), with a note naming the worker
-and its games. The parent waits for an answer with a deadline, checking that the process is alive, so a
+command's, whatever bytecode the interrupt hit). The exception is the one the worker raised (the package's
+errors pickle with their message and attributes), with a note naming the worker and its games. The parent waits for an answer with a deadline, checking that the process is alive, so a
 dead or hung worker is reported (:class:`WorkerError`) instead of waited on forever.
 """
 
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import pickle
-import re
 import signal
 import time
 import weakref
@@ -33,7 +32,11 @@ STARTUP_TIMEOUT = 60.0  # seconds a worker may take to start (import the package
 
 
 class WorkerError(MonolithEnvError, RuntimeError):
-    """A worker process of a vector env died or did not answer in time (the vector env is then closed)."""
+    """A worker process of a vector env died or did not answer in time (the vector env is then closed).
+
+    Attributes:
+        exitcode: the exit code of a worker that died (negative: the signal that killed it), else None.
+    """
 
 
 def _layout(shapes: dict[str, tuple]) -> tuple[dict[str, int], int]:
@@ -185,7 +188,7 @@ class WorkerPool:
             self.timeout = float(timeout)
         except WorkerError as exc:  # died before it could answer: most often while importing the main module
             self.close()
-            if start_method != "fork" and re.search(r"died \(exit code [1-9]", str(exc)):  # an error, not a kill
+            if start_method != "fork" and (getattr(exc, "exitcode", None) or 0) > 0:  # an error, not a kill
                 exc.add_note(f"a {start_method} worker first imports the script that started it: a script that "
                              "calls make_vec(workers=...) must do so under `if __name__ == \"__main__\":`, and "
                              "code read from stdin cannot start workers (the worker's own traceback is above)")
@@ -199,15 +202,17 @@ class WorkerPool:
         return next(k for k, (lo, hi) in enumerate(self.bounds) if lo <= i < hi)
 
     def _send(self, k: int, cmd: str, arg: Any) -> None:
+        # numbered before the write: a command that a Ctrl-C cuts off before its (single, small) write is never
+        # awaited, one written is; so no signal needs holding back here, only around the read (_answer)
+        self.sent[k] += 1
         try:
-            with signals_deferred():  # written and counted together (a Ctrl-C is raised after the block)
-                self.conns[k].send((cmd, arg, self.sent[k] + 1))
-                self.sent[k] += 1
+            self.conns[k].send((cmd, arg, self.sent[k]))
         except (OSError, ValueError):
             proc = self.procs[k]
             proc.join(1.0)
-            self._fail(k, "cannot be reached (its pipe is closed)" if proc.is_alive()
-                       else f"died (exit code {proc.exitcode})")
+            if proc.is_alive():
+                self._fail(k, "cannot be reached (its pipe is closed)")
+            self._fail(k, f"died (exit code {proc.exitcode})", proc.exitcode)
 
     def send_all(self, cmd: str, arg: Any = None) -> None:
         """Send one command to every worker, then wait for every answer (:meth:`wait_all`)."""
@@ -248,15 +253,17 @@ class WorkerPool:
             except (EOFError, OSError):
                 proc.join(1.0)
             if not proc.is_alive():
-                self._fail(k, f"died (exit code {proc.exitcode})")
+                self._fail(k, f"died (exit code {proc.exitcode})", proc.exitcode)
             if time.monotonic() >= deadline:
                 self._fail(k, f"did not answer within {self.timeout:g} s (hung)")
 
-    def _fail(self, k: int, what: str) -> None:
+    def _fail(self, k: int, what: str, exitcode: int | None = None) -> None:
         lo, hi = self.bounds[k]
         self.close()
-        raise WorkerError(f"vector env worker {k} (games {lo}..{hi - 1}) {what}; every worker was ended and "
+        err = WorkerError(f"vector env worker {k} (games {lo}..{hi - 1}) {what}; every worker was ended and "
                           "the vector env is closed")
+        err.exitcode = exitcode  # the dead worker's exit code (negative: killed by that signal), else None
+        raise err
 
     def close(self, grace: float = 2.0) -> None:
         """End every worker (idempotent)."""

@@ -154,9 +154,10 @@ def test_dead_worker_is_reported_and_the_env_closed():
     vec = make_vec(FAILING_ID, 4, workers=2)
     vec.reset(seed=0)
     t = time.monotonic()
-    with pytest.raises(WorkerError, match=r"worker 0 \(games 0\.\.1\) died \(exit code 7\)"):
+    with pytest.raises(WorkerError, match=r"worker 0 \(games 0\.\.1\) died \(exit code 7\)") as ei:
         vec.step(np.array([8, 0, 0, 0]))
     assert time.monotonic() - t < 10
+    assert ei.value.exitcode == 7
     with pytest.raises(MonolithEnvError, match="closed"):
         vec.reset(seed=0)
 
