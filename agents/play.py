@@ -327,5 +327,9 @@ def _write_record(path: str, raw, agents, seat: int, out) -> None:
 
 
 if __name__ == "__main__":
-    code = main()
+    try:
+        code = main()
+    except KeyboardInterrupt:  # Ctrl-C while the game's modules import or its env is built (before the agents load)
+        print("stopped (Ctrl-C) before the game started", file=sys.stderr)
+        code = 130
     sys.exit(code if isinstance(code, int) else 0)

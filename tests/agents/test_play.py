@@ -203,6 +203,23 @@ def test_terminal_ctrl_c_in_a_real_process_exits_130_and_keeps_the_record(tmp_pa
     assert load_log(rec).actions == []  # the record of the game so far is written
 
 
+def test_ctrl_c_before_the_agents_load_exits_130_without_a_traceback(tmp_path):
+    # a --preload module that blocks stands for slow imports / env construction, before the signal handlers
+    (tmp_path / "slow_preload.py").write_text("import sys, time\nprint('ready', flush=True)\ntime.sleep(60)\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(tmp_path)]), PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen([sys.executable, "-m", "agents.play", ARENA, "--opponents", "random", "--preload",
+                             "slow_preload"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        assert proc.stdout.readline() == "ready\n", proc.stderr.read()[-2000:]
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err[-2000:]
+    assert err == "stopped (Ctrl-C) before the game started\n" and out == ""
+
+
 @pytest.mark.parametrize("opponents, n, seats", [("mcts:400,heuristic", 2, "player_1"), ("random", 3,
                                                                                          "player_1, player_2")])
 def test_wrong_number_of_opponents_is_an_error_naming_the_seats(opponents, n, seats, capsys):
