@@ -330,6 +330,6 @@ if __name__ == "__main__":
     try:
         code = main()
     except KeyboardInterrupt:  # Ctrl-C while the game's modules import or its env is built (before the agents load)
-        print("stopped (Ctrl-C) before the game started", file=sys.stderr)
+        print("stopped (Ctrl-C) before the game started")  # on stdout, as main() says it once the agents load
         code = 130
     sys.exit(code if isinstance(code, int) else 0)

@@ -211,13 +211,13 @@ def test_ctrl_c_before_the_agents_load_exits_130_without_a_traceback(tmp_path):
                              "slow_preload"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     try:
-        assert proc.stdout.readline() == "ready\n", proc.stderr.read()[-2000:]
+        assert proc.stdout.readline() == "ready\n", proc.stderr.read()[-2000:]  # the preload sleeps, then exits
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
         proc.kill()
     assert proc.returncode == 130, err[-2000:]
-    assert err == "stopped (Ctrl-C) before the game started\n" and out == ""
+    assert out == "stopped (Ctrl-C) before the game started\n" and err == ""
 
 
 @pytest.mark.parametrize("opponents, n, seats", [("mcts:400,heuristic", 2, "player_1"), ("random", 3,
