@@ -36,8 +36,8 @@ from typing import Any, Callable, Iterable, Mapping
 import numpy as np
 
 from .base import AgentError
+from .pickle_limits import MAX_SPACE_ELEMENTS, _dtype, _int, _shape, brief, check_build, walk
 from .pickle_limits import OverBound as _OverBound
-from .pickle_limits import _dtype, _int, _shape, brief, check_build, walk
 
 __all__ = ["CHECKED_CALLS", "MAX_LOAD_ELEMENTS", "MAX_LOAD_NODES", "MAX_PARAMS", "MAX_SPACE_ELEMENTS", "ModelFileError",
            "ModelTrustError", "NUMPY_GLOBALS", "RestrictedUnpickler", "TRUST_ENV_VAR", "TRUST_HINT", "brief",
@@ -49,10 +49,6 @@ TRUST_ENV_VAR = "MONOLITH_ENVS_TRUST_MODELS"
 TRUST_HINT = f"if you made this file or trust it, pass --trust-model-files (or set {TRUST_ENV_VAR}=1)"
 #: most weights (parameters) a loaded network may have: 2**27 floats, 512 MiB in float32
 MAX_PARAMS = 2**27
-#: most values of one observation or action space (a Box's elements, a Discrete's actions): the package's
-#: largest game config (Arena duel with reinforcements) has 5348 observation values and 848 actions, so
-#: 2**17 = 131072 leaves a margin of more than 20 times for other configs and registered games
-MAX_SPACE_ELEMENTS = 2**17
 #: most values one restricted load may allocate through its checked factories (spaces, small arrays), and most
 #: containers and objects its result may hold (shared references counted each time)
 MAX_LOAD_ELEMENTS = 2**22

@@ -34,6 +34,11 @@ MAX_TORCH_DEPTH = 32
 MAX_TORCH_KEY = 64
 MAX_TORCH_OPS = 2**24
 MAX_TORCH_PICKLE = 2**26
+#: most values of one observation or action space (a Box's elements, a Discrete's actions): the package's
+#: largest game config (Arena duel with reinforcements) has 5348 observation values and 848 actions, so
+#: 2**17 = 131072 leaves a margin of more than 20 times for other configs and registered games
+#: (re-exported by :mod:`.model_files`)
+MAX_SPACE_ELEMENTS = 2**17
 
 
 class OverBound(pickle.UnpicklingError):
@@ -72,7 +77,7 @@ def _int(v: Any, lo: int, hi: int, what: str) -> int:
     return int(v)
 
 
-def _shape(v: Any, what: str, hi: int = 2**17) -> tuple[int, ...]:  # MAX_SPACE_ELEMENTS
+def _shape(v: Any, what: str, hi: int = MAX_SPACE_ELEMENTS) -> tuple[int, ...]:
     """A shape of at most 32 dimensions and ``hi`` elements (multiplied one size at a time, stopping past ``hi``:
     32 huge sizes are never multiplied together)."""
     if not (isinstance(v, (tuple, list)) and len(v) <= 32 and all(
@@ -156,8 +161,6 @@ def _seed_sequence_state(state: Any) -> None:
 
 def _space_state(inst: Any, d: dict) -> None:
     """A space's state, checked before its ``__setstate__`` allocates from it."""
-    from .model_files import MAX_SPACE_ELEMENTS
-
     if d.get("_shape") is not None:
         _shape(d["_shape"], f"the shape of a {type(inst).__name__} space", MAX_SPACE_ELEMENTS)
     if d.get("dtype") is not None:

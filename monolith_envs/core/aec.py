@@ -486,9 +486,8 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
         """
         if (isinstance(max_iter, bool) or not isinstance(max_iter, (int, float, np.integer, np.floating))
                 or not max_iter >= 0):
-            raise TypeError(f"agent_iter(max_iter): a non-negative number, an integer or a float such as 1e6 (the most "
-                            f"agents to yield), got "
-                            f"{max_iter!r:.40}")
+            raise TypeError("agent_iter(max_iter): a non-negative number, an integer or a float such as 1e6 (the "
+                            f"most agents to yield), got {max_iter!r:.40}")
         if not self._has_reset:
             EnvLogger.error_agent_iter_before_reset()
         return _AgentIterable(self, max_iter)

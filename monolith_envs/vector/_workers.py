@@ -6,8 +6,9 @@ A worker answers every command with ``("ok", None, seq)`` or ``("err", exception
 number the parent gave the command; the parent waits for the answer of the command it sent last and drops
 older ones, which a wait interrupted by Ctrl-C leaves in the pipe (so an answer is never taken for a later
 command's, whatever bytecode the interrupt hit). The exception is the one the worker raised (the package's
-errors pickle with their message and attributes), with a note naming the worker and its games. The parent waits for an answer with a deadline, checking that the process is alive, so a
-dead or hung worker is reported (:class:`WorkerError`) instead of waited on forever.
+errors pickle with their message and attributes), with a note naming the worker and its games. The parent
+waits for an answer with a deadline, checking that the process is alive, so a dead or hung worker is reported
+(:class:`WorkerError`) instead of waited on forever.
 """
 
 from __future__ import annotations
@@ -212,7 +213,8 @@ class WorkerPool:
             proc.join(1.0)
             if proc.is_alive():
                 self._fail(k, "cannot be reached (its pipe is closed)")
-            self._fail(k, f"died (exit code {proc.exitcode})", proc.exitcode)
+            else:
+                self._fail(k, f"died (exit code {proc.exitcode})", proc.exitcode)
 
     def send_all(self, cmd: str, arg: Any = None) -> None:
         """Send one command to every worker, then wait for every answer (:meth:`wait_all`)."""
