@@ -36,6 +36,10 @@ import numpy as np
 
 from monolith_envs.core.seeds import seed_arg
 
+#: the end of the line a stop prints when it comes before the first move (while modules import, the env is
+#: built or the agents load)
+BEFORE_START = " before the game started"
+
 __all__ = ["main"]
 
 
@@ -56,11 +60,13 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("env_id", help="registered env id, e.g. monolith_arena_v0")
     ap.add_argument("--opponents", default=None,
                     help="comma-separated agent specs, one per opponent seat in seat order (random, heuristic, "
-                         "mcts:N, ppo:PATH, rllib:CHECKPOINT, baseline, baseline+search:N[:mix=X]); default: heuristic in every "
+                         "mcts:N, ppo:PATH, rllib:CHECKPOINT, baseline, baseline+search:N[:mix=X], and in this "
+                         "repository's commands az:PATH[+search:N], a training.az checkpoint); default: heuristic in every "
                          "opponent seat")
     ap.add_argument("--seat", default="0", help="your seat number, or 'random'")
     ap.add_argument("--seed", type=seed_arg, default=None, help="match seed (default: random)")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="game config key")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="game config key; VALUE as TOML: 4, true, teams, '[\"a\", \"b\"]' (repeatable)")
     ap.add_argument("--record", default=None, metavar="FILE", help="write the game's episode log to FILE")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
                     help="module to import first (registers extra env ids)")
@@ -202,7 +208,7 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
             return _session(ap, args, env, settings, seat, seed, iter(specs), input_fn, output_fn, progress)
         except Interrupted as e:  # a stop during the game ends in _session (its record written)
             by = "Ctrl-C" if e.name == "SIGINT" else e.name
-            output_fn(f"stopped ({by})" + ("" if progress["started"] else " before the game started"))
+            output_fn(f"stopped ({by})" + ("" if progress["started"] else BEFORE_START))
             return e.exit_code
         finally:
             if new_record and os.path.isfile(args.record) and os.path.getsize(args.record) == 0:
@@ -330,6 +336,6 @@ if __name__ == "__main__":
     try:
         code = main()
     except KeyboardInterrupt:  # Ctrl-C while the game's modules import or its env is built (before the agents load)
-        print("stopped (Ctrl-C) before the game started")  # on stdout, as main() says it once the agents load
+        print("stopped (Ctrl-C)" + BEFORE_START)  # on stdout, as main() says it once the agents load
         code = 130
     sys.exit(code if isinstance(code, int) else 0)

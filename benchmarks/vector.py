@@ -3,7 +3,10 @@
 Random masked play, each driver sampling its actions the natural way, measured in the same run:
 
 - the AEC loop of ``benchmarks.loops.AecRunner`` (``agent_iter`` / ``last`` / ``step``, one random legal
-  action per decision drawn from the mask, ``reset(seed=...)`` between games);
+  action per decision drawn from the mask, ``reset(seed=...)`` between games), with the cheapest per-game
+  draw (:class:`benchmarks.timing.RandomPolicy`): the headline ratio;
+- the same loop drawing as the README's AEC loop does, ``int(rng.choice(np.flatnonzero(mask)))``
+  (:class:`ReadmeDraw`), what a user's own loop typically costs;
 - ``make_vec(env_id, N)`` in this process: one vectorised draw per step for all N games
   (:func:`sample_masked`: a uniform legal action in every game);
 - the same with ``workers=k`` worker processes.
@@ -32,7 +35,7 @@ from benchmarks.interleave import measure_interleaved
 from benchmarks.loops import AecRunner
 from monolith_envs.core.seeds import seed_arg
 
-__all__ = ["VecRunner", "sample_masked", "measure_interleaved", "bench_config", "main"]
+__all__ = ["VecRunner", "ReadmeDraw", "sample_masked", "measure_interleaved", "bench_config", "main"]
 
 DEFAULT_CONFIGS = {
     "monolith_arena_v0": {},
@@ -51,6 +54,19 @@ def sample_masked(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     starts = np.cumsum(counts) - counts
     pick = (rng.random(n_envs) * counts).astype(np.int64)
     return flat[starts + pick] - np.arange(n_envs) * n
+
+
+class ReadmeDraw:
+    """The README's AEC loop's draw, ``int(rng.choice(np.flatnonzero(mask)))`` with a numpy ``Generator``, as
+    the ``policy`` of an :class:`~benchmarks.loops.AecRunner` (about 7 µs more per decision than
+    :class:`~benchmarks.timing.RandomPolicy`'s ``from_mask``)."""
+
+    def __init__(self, seed: int):
+        self.rng = np.random.default_rng(seed)
+
+    def from_mask(self, mask: np.ndarray) -> int:
+        """A legal action drawn uniformly from a boolean mask, as the README's loop draws it."""
+        return int(self.rng.choice(np.flatnonzero(mask)))
 
 
 class VecRunner:
@@ -92,6 +108,8 @@ def bench_config(env_id: str, config: dict, num_envs: int, workers: int, seconds
     turn (:func:`measure_interleaved`), with their ratios."""
     warmup = min(0.5, seconds / 3)
     runners: dict[str, Any] = {"aec": AecRunner(monolith_envs.make(env_id, **config), seed)}
+    runners["aec_readme"] = AecRunner(monolith_envs.make(env_id, **config), seed)
+    runners["aec_readme"].policy = ReadmeDraw(seed)
     vecs = [monolith_envs.make_vec(env_id, num_envs, **config)]
     try:
         runners["vec"] = VecRunner(vecs[0], seed)
@@ -113,6 +131,8 @@ def bench_config(env_id: str, config: dict, num_envs: int, workers: int, seconds
     aec = row["aec"]
     row["vec_over_aec"] = ratio(row["vec"], aec, "decisions_per_s")
     row["vec_over_aec_cpu"] = ratio(row["vec"], aec, "decisions_per_cpu_s")
+    row["vec_over_aec_readme"] = ratio(row["vec"], row["aec_readme"], "decisions_per_s")
+    row["vec_over_aec_readme_cpu"] = ratio(row["vec"], row["aec_readme"], "decisions_per_cpu_s")
     if workers:
         row["workers_over_vec"] = ratio(row["vec_workers"], row["vec"], "decisions_per_s")
         row["workers_over_vec_cpu"] = ratio(row["vec_workers"], row["vec"], "decisions_per_cpu_s")
@@ -130,7 +150,7 @@ def table(rows: list[dict]) -> str:
     n = rows[0]["num_envs"] if rows else 0
     k = next((r["workers"] for r in rows if "workers" in r), 0)
     head = (f"| Env | P | AEC dec/s | make_vec N={n} dec/s | × AEC | × AEC (CPU) | workers={k} dec/s | "
-            f"× 1 process | × 1 process (CPU) | CPU use, workers={k} |")
+            f"× 1 process | × 1 process (CPU) | CPU use, workers={k} | AEC, README draw, dec/s | × it (CPU) |")
     lines = [head, "|" + "---|" * head.count(" | ") + "---|"]
     for r in rows:
         w = r.get("vec_workers", {})
@@ -139,7 +159,8 @@ def table(rows: list[dict]) -> str:
             f"| {label} | {r['players']} | {_fmt(r['aec']['decisions_per_s'])} | {_fmt(r['vec']['decisions_per_s'])} | "
             f"{_fmt(r['vec_over_aec'], 2)} | {_fmt(r['vec_over_aec_cpu'], 2)} | {_fmt(w.get('decisions_per_s'))} | "
             f"{_fmt(r.get('workers_over_vec'), 2)} | {_fmt(r.get('workers_over_vec_cpu'), 2)} | "
-            f"{_fmt(w.get('cpu_share'), 2)} |")
+            f"{_fmt(w.get('cpu_share'), 2)} | {_fmt(r['aec_readme']['decisions_per_s'])} | "
+            f"{_fmt(r['vec_over_aec_readme_cpu'], 2)} |")
     return "\n".join(lines)
 
 

@@ -105,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     from monolith_envs.core.fuzz import MAX_GAMES, MAX_SAMPLE, MAX_WORKERS
     from monolith_envs.core.game import MonolithEnvError
     from monolith_envs.core.interrupt import Interrupted, stop_on_signals
+    from monolith_envs.core.processes import local_worker_limit, worker_limit_why
     from monolith_envs.core.seeds import seed_arg
 
     fmt = argparse.ArgumentDefaultsHelpFormatter
@@ -124,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
                         "the largest configs (Ctrl-C stops early with the summary)")
     f.add_argument("--seed", type=seed_arg, default=0, help="seed of the first rollout (0 to 2**128-1)")
     f.add_argument("--workers", type=_int_at_least(1, MAX_WORKERS), default=2,
-                   help=f"worker processes (1 to {MAX_WORKERS})")
+                   help=f"worker processes (local backend: 1 to {local_worker_limit()} here, "
+                        f"{worker_limit_why()}; ray: 1 to {MAX_WORKERS})")
     f.add_argument("--config", type=_config, default={},
                    help='game config as JSON, e.g. \'{"num_players": 3, "mode": "ffa"}\'')
     f.add_argument("--out", default="fuzz_failures",

@@ -84,7 +84,8 @@ def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[
     den = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / den
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the ends are exact at 0 and n wins (centre - half is then 0 up to rounding, e.g. 5.6e-17)
+    return (0.0 if wins <= 0 else max(0.0, centre - half)), (1.0 if wins >= n else min(1.0, centre + half))
 
 
 @dataclass
@@ -495,14 +496,16 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--env", required=True, help="env id, e.g. monolith_arena_v0")
     ap.add_argument("--agents", required=True,
                     help="comma-separated agent specs: random, heuristic, mcts:N, ppo:PATH, rllib:CHECKPOINT, "
-                         f"baseline, baseline+search:N (at most {MAX_AGENTS})")
+                         f"baseline, baseline+search:N, az:PATH[+search:N] (a training.az checkpoint; "
+                         f"registered by this repository's agents package) (at most {MAX_AGENTS})")
     ap.add_argument("--games", type=_count_arg(1, MAX_GAMES), default=100,
                     help=f"matches per pair of agents, and per order of a pair in a game of three or more "
                          f"sides (1 to {MAX_GAMES:,})")
     ap.add_argument("--seed", type=seed_arg, default=0, help="base seed (game k uses seed + k), 0 to 2**128-1")
     ap.add_argument("--workers", type=_count_arg(1, MAX_WORKERS), default=2,
                     help=f"worker processes (1 to {MAX_WORKERS})")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="game config key")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="game config key; VALUE as TOML: 4, true, teams, '[\"a\", \"b\"]' (repeatable)")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
                     help="module to import first in every process (registers extra env ids)")
     ap.add_argument("--out", default=None, help="JSON output path (default: runs/eval/eval_<env>_<seed>.json)")

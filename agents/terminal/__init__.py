@@ -411,7 +411,7 @@ class StagedEntry:
             self.output_fn(wrap(f"{text} names no {title} here (a number with a leading zero names a hex or socket "
                                 f"as the board labels it; without one it chooses by place, 1-{len(opts)})"))
             return None
-        if text.isdigit():
+        if text.isdigit() or (text[:1] in "+-" and text[1:].isdigit()):  # "-1" is a place outside the list too
             k = int(text)
             if 1 <= k <= len(opts):
                 self._number_note(k, opts)

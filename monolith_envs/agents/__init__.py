@@ -24,7 +24,9 @@ single-agent wrapper's ``opponents``:
 ========================  ====================================================================
 
 Other kinds are added with :func:`register_agent_kind`; the repository's ``agents`` package (the commands
-next to this library) registers ``human``, the terminal player.  Nothing here imports torch, SB3 or Ray
+next to this library) registers ``human``, the terminal player, and ``az:PATH[+search:N]`` (a
+``training.az`` checkpoint), so those two work in the repository's commands (``agents.play``,
+``training.evaluate``) and after ``import agents`` from the repository root, not in an installed package alone.  Nothing here imports torch, SB3 or Ray
 until a ``ppo:``, ``rllib:`` or ``baseline`` agent is built.
 """
 
@@ -66,6 +68,9 @@ class AgentSpecError(ValueError):
     """An agent spec string that cannot be parsed (the message shows the accepted forms)."""
 
 
+#: kinds that the repository's ``agents`` package registers (:func:`register_agent_kind`) when imported (its
+#: ``human`` has a message of its own)
+REPO_KINDS = ("az",)
 _BASE_FORMS = ("random | heuristic | mcts:N[:c=1.4][:rollout=random|heuristic][:depth=D|none][:k=K|none] "
                "| ppo:PATH | rllib:CHECKPOINT | baseline | baseline+search:N[:mix=X]")
 #: kind -> (factory(rest, env_id) -> agent, the form shown in messages), added by :func:`register_agent_kind`
@@ -231,4 +236,8 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
             raise AgentSpecError(f"bad agent spec {_show(spec)}: {e}; accepted: {_FORMS}") from None
         agent.name = spec.strip()
         return agent
-    raise AgentSpecError(f"unknown agent spec {_show(spec)}; accepted: {_FORMS}")
+    hint = ""
+    if kind in REPO_KINDS:  # registered by the repository's agents package, which is not imported here
+        hint = (f" ({kind!r} agents are added by the repository's agents package: run the repository's commands "
+                "from its root, or `import agents` there first)")
+    raise AgentSpecError(f"unknown agent spec {_show(spec)}{hint}; accepted: {_FORMS}")

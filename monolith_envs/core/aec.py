@@ -413,7 +413,8 @@ class RulesAECEnv(AECEnv):
         if self.render_mode is None:
             import gymnasium
 
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi', 'human', "
+                                   "'rgb_array' or 'svg' to make()")
             return None
         if self.game_state is None:
             raise MonolithEnvError("render() before reset()")

@@ -86,11 +86,17 @@ def number_range(lo: float, hi: float) -> Check:
     return check
 
 
+def _is_bool(v: Any) -> bool:
+    import numpy as np
+
+    return isinstance(v, (bool, np.bool_))
+
+
 def boolean() -> Check:
-    """Allowed: ``True`` or ``False``."""
+    """Allowed: ``True`` or ``False`` (a numpy ``bool_`` too, stored as the Python bool)."""
 
     def check(v: Any) -> str | None:
-        return None if isinstance(v, bool) else "True or False"
+        return None if _is_bool(v) else "True or False"
 
     return check
 
@@ -135,9 +141,15 @@ def validate_config(
                     word = v.strip().lower()
                     hint = (f" (the boolean, not the text {v!r}: in Python {word.capitalize()}, on a command "
                             f"line --set {k.name}={word} without quotes)")
+                elif isinstance(v, str) and "," in v and "list" in allowed:
+                    items = ",".join(f'"{x.strip()}"' for x in v.split(",")[:4])
+                    hint = (f" (a list, not the text {v[:60]!r}: on a command line TOML's form, "
+                            f"--set '{k.name}=[{items}]')")
                 raise ConfigError(f"{env_id}: config {k.name}={v!r} is not allowed; expected {allowed}{hint}")
         if _is_int(v):
             v = int(v)  # numpy integers become exact Python ints (JSON-safe in episode logs)
+        elif type(v) is not bool and _is_bool(v):
+            v = bool(v)  # and numpy booleans Python bools
         out[k.name] = v
     if cross_check is not None:
         cross_check(out)

@@ -31,6 +31,12 @@ MAX_NUM_ENVS = 65536
 MAX_WORKERS = 256
 MAX_ARRAY_BYTES = 4 * 2**30
 MASK_PLACEMENTS = MASK_IN  # ("observation", "info"), as in the AEC env and the single-agent wrapper
+#: options of :func:`monolith_envs.make` that a vector env does not take, with the reason its error gives
+VECTOR_REFUSES = {
+    "render_mode": "it does not render; draw one game with make(env_id, render_mode=...) and the seed of "
+                   "vec.episode_seeds()",
+    "illegal_action": "a masked-out action always raises IllegalActionError naming the game",
+}
 
 
 class VecResult(NamedTuple):
@@ -97,6 +103,10 @@ class VectorEnv:
                 math.isfinite(timeout) and 0 < timeout <= 86400):
             raise ConfigError(f"make_vec: timeout={timeout!r} is not allowed; expected seconds, a number above 0 "
                               "and at most 86400")
+        for key, why in VECTOR_REFUSES.items():
+            if key in config:
+                raise ConfigError(f"make_vec: {key}={config[key]!r} is an option of make(), not a config key "
+                                  f"of {env_id}; a vector env does not take it: {why}")
         self.game = game = game_cls(dict(config))  # validates the config (ConfigError)
         self.num_players, self.num_actions = game.num_players, game.layout.n
         self.obs_size = game.obs_spec.size
@@ -127,10 +137,11 @@ class VectorEnv:
         self._broken: str | None = "reset() has not been called"
 
     # ------------------------------------------------------------------ episode
-    def reset(self, seed: int | None = None) -> VecResult:
+    def reset(self, seed: int | None = None, options: dict | None = None) -> VecResult:
         """Start a new game in every slot: game ``i`` with seed ``seed + i`` (its later games take
         ``seed + i + N * k``; every game seed modulo 2**128, so near the largest seed they wrap to 0, 1, ...).
-        ``seed=None`` draws the base seed from OS entropy.
+        ``seed=None`` draws the base seed from OS entropy. ``options`` is taken for Gymnasium's signature
+        and ignored, as the AEC env's ``reset`` does (the games have no reset options).
 
         Returns:
             the :class:`VecResult` (rewards 0, no game ended).

@@ -261,3 +261,23 @@ def test_mcts_root_pruning_keeps_the_best_prior_actions():
     assert a in (7, 8) and set(m.last_root.children) == {7, 8}
     with pytest.raises(ValueError, match="root_k"):
         MCTSAgent(root_k=0)
+
+
+def test_repository_kinds_without_the_repository_package_say_where_they_come_from(tmp_path):
+    """``az:`` and ``human`` are registered by the repository's ``agents`` package: the installed package alone
+    says so instead of a bare "unknown agent spec"."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom monolith_envs.agents import make_agent\n"
+            "assert 'agents' not in sys.modules\n"
+            "for spec in ('az:/x', 'human'):\n"
+            "    try:\n        make_agent(spec, 'monolith_arena_v0')\n"
+            "    except ValueError as e:\n        print(type(e).__name__, e)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("AgentSpecError unknown agent spec 'az:/x' ('az' agents are added by the "
+                               "repository's agents package")
+    assert lines[1].startswith("AgentSpecError agent spec 'human' is the terminal player of the repository's "
+                               "commands")

@@ -184,3 +184,12 @@ def test_a_zero_padded_number_names_the_hex_as_the_board_labels_it():
     assert "P0 selects hex 05" in text  # not option 5 (hex 04)
     # where no option carries a zero-padded number (the action menu), a leading zero is just a number
     assert "0 is not one of the options: choose 1-" in text and "names no action" not in text
+
+
+def test_a_negative_number_is_a_place_outside_the_list_like_zero():
+    out = []
+    main(["the_monolith_v0", "--opponents", "random,random,random", "--seat", "1", "--seed", "0"],
+         input_fn=scripted(["0", "-1", "quit"]), output_fn=out.append)
+    text = "\n".join(out)
+    assert "0 is not one of the options: choose 1-" in text and "-1 is not one of the options: choose 1-" in text
+    assert "'-1' is not a legal" not in text

@@ -80,3 +80,32 @@ def test_make_wrapped_must_be_a_bool():
 
     assert type(monolith_envs.make("monolith_arena_v0", wrapped=False)) is RulesAECEnv  # the bare env
     assert type(monolith_envs.make("monolith_arena_v0")) is not RulesAECEnv
+
+
+def test_a_numpy_bool_is_a_boolean_and_is_stored_as_the_python_bool():
+    import numpy as np
+    import pytest
+
+    import monolith_envs
+    from monolith_envs.core.config import ConfigError
+
+    for env_id, key in (("monolith_arena_v0", "monolith_module"), ("monolith_strategy_v0", "player_powers")):
+        for value in (np.bool_(True), np.bool_(False)):
+            stored = monolith_envs.make(env_id, **{key: value}).unwrapped.game.config[key]
+            assert type(stored) is bool and stored is bool(value)
+    with pytest.raises(ConfigError, match="expected True or False"):
+        monolith_envs.make("monolith_arena_v0", monolith_module=np.int64(1))  # a number is not a boolean
+
+
+def test_a_list_given_as_comma_separated_text_is_refused_with_the_toml_form():
+    import pytest
+
+    import monolith_envs
+    from monolith_envs.core.config import ConfigError, parse_value
+
+    with pytest.raises(ConfigError) as ei:
+        monolith_envs.make("monolith_arena_v0", factions=parse_value("dragon_empire,lords_of_the_abyss"))
+    assert str(ei.value).endswith("(a list, not the text 'dragon_empire,lords_of_the_abyss': on a command line "
+                                  "TOML's form, --set 'factions=[\"dragon_empire\",\"lords_of_the_abyss\"]')")
+    hinted = parse_value('["dragon_empire","lords_of_the_abyss"]')
+    assert monolith_envs.make("monolith_arena_v0", factions=hinted).unwrapped.game.config["factions"] == hinted

@@ -133,6 +133,13 @@ def test_evaluate_cli_on_a_one_seat_game(tmp_path, capsys):
     assert solo["successes"] == sr["successes"] and f"{sr['success_rate']:5.1%}" in text
 
 
+def test_wilson_interval_ends_are_exact_at_no_and_all_wins():
+    assert wilson_interval(0, 20)[0] == 0.0 and wilson_interval(20, 20)[1] == 1.0
+    lo, hi = wilson_interval(0, 20)
+    assert hi == pytest.approx(0.1611, abs=1e-4)  # 20 losses: 0.0%-16.1%
+    assert wilson_interval(10, 20) == pytest.approx((0.2993, 0.7007), abs=1e-4)
+
+
 def test_cross_play_table_gives_rates_and_intervals_in_percent():
     """The table's interval reads like its win rate (30.0% [14.5%-51.9%]), not as a fraction beside it."""
     from training.evaluate import PairResult, format_table, wilson_interval

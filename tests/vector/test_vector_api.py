@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 import signal
 import time
 
@@ -46,9 +47,11 @@ def _masked_out(res) -> np.ndarray:
     ({"num_envs": 2, "timeout": float("nan")}, "timeout=nan"),
     ({"num_envs": 2, "num_players": 9}, "num_players"),
     ({"num_envs": 2, "no_such_key": 1}, "no_such_key"),
+    ({"num_envs": 2, "render_mode": "ansi"}, "render_mode='ansi' is an option of make(), not a config key"),
+    ({"num_envs": 2, "illegal_action": "penalize"}, "illegal_action='penalize' is an option of make()"),
 ])
 def test_bad_arguments_raise_config_error_naming_them(kwargs, needle):
-    with pytest.raises(ConfigError, match=needle.replace("(", r"\(").replace(".", r"\.")):
+    with pytest.raises(ConfigError, match=re.escape(needle)):
         make_vec(ARENA, **kwargs)
 
 
@@ -79,6 +82,8 @@ def test_reset_seeds_and_shapes_and_dtypes():
     env = monolith_envs.make(ARENA)
     env.reset(seed=11)
     np.testing.assert_array_equal(res.observation[1], env.observe(env.agent_selection)["observation"])
+    again = vec.reset(seed=10, options={})  # Gymnasium's signature: options taken and ignored, as make() does
+    np.testing.assert_array_equal(again.observation[1], env.observe(env.agent_selection)["observation"])
     vec.reset()  # unseeded: a drawn base seed, still consecutive per slot
     s = vec.episode_seeds()
     assert s[1] == s[0] + 1 and s[2] == s[0] + 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from benchmarks.vector import main, sample_masked
+from benchmarks.vector import ReadmeDraw, main, sample_masked
 
 
 def test_sample_masked_is_legal_and_uniform():
@@ -33,6 +33,18 @@ def test_command_prints_the_table(capsys, tmp_path):
     row = json.loads(out.read_text())["rows"][0]
     assert row["vec"]["decisions_per_s"] > 0 and row["vec_workers"]["decisions_per_s"] > 0
     assert row["vec_over_aec"] == pytest.approx(row["vec"]["decisions_per_s"] / row["aec"]["decisions_per_s"])
+    assert row["aec_readme"]["decisions"] > 0 and "AEC, README draw, dec/s" in text
+    assert row["vec_over_aec_readme_cpu"] == pytest.approx(
+        row["vec"]["decisions_per_cpu_s"] / row["aec_readme"]["decisions_per_cpu_s"])
+
+
+def test_readme_draw_is_legal_and_reproducible():
+    mask = np.zeros(9, bool)
+    mask[[2, 5, 8]] = True
+    a, b = ReadmeDraw(3), ReadmeDraw(3)
+    draws = [a.from_mask(mask) for _ in range(300)]
+    assert draws == [b.from_mask(mask) for _ in range(300)]
+    assert set(draws) == {2, 5, 8} and all(type(d) is int for d in draws)
 
 
 @pytest.mark.parametrize("argv,needle", [

@@ -143,6 +143,35 @@ def test_gymnasium_make_vec(mode):
         envs.close()
 
 
+def test_gymnasium_make_vec_autoreset_modes_and_the_mask_of_an_ended_game():
+    """NEXT_STEP (Gymnasium's default): the ending step's mask is all zeros and the next step resets; SAME_STEP
+    (README, "Gymnasium"): every mask has a legal action and the ended game's mask is in ``final_info``."""
+    seen = {}
+    for mode in (gym.vector.AutoresetMode.NEXT_STEP, gym.vector.AutoresetMode.SAME_STEP):
+        envs = gym.make_vec(ARENA, num_envs=2, vectorization_mode="sync", opponents=["random"],
+                            vector_kwargs={"autoreset_mode": mode})
+        try:
+            obs, info = envs.reset(seed=3)
+            rng = np.random.default_rng(0)
+            empty = ended = 0
+            while ended < 3:
+                rows = info["action_mask"]
+                empty += int((~rows.any(1)).sum())
+                actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in rows])
+                obs, reward, terminated, truncated, info = envs.step(actions)
+                done = terminated | truncated
+                ended += int(done.sum())
+                if mode == gym.vector.AutoresetMode.NEXT_STEP:
+                    assert not info["action_mask"][done].any()
+                elif done.any():
+                    assert info["action_mask"][done].any(1).all()
+                    assert "final_info" in info
+            seen[mode] = empty
+        finally:
+            envs.close()
+    assert seen[gym.vector.AutoresetMode.SAME_STEP] == 0 and seen[gym.vector.AutoresetMode.NEXT_STEP] >= 2
+
+
 def test_gymnasium_env_checker():
     from gymnasium.utils.env_checker import check_env
 
