@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
                         "the largest configs (Ctrl-C stops early with the summary)")
     f.add_argument("--seed", type=seed_arg, default=0, help="seed of the first rollout (0 to 2**128-1)")
     f.add_argument("--workers", type=_int_at_least(1, MAX_WORKERS), default=2,
-                   help=f"worker processes (local backend: 1 to {local_worker_limit()} here, "
+                   help=f"worker processes (local backend: 1 to {min(local_worker_limit(), MAX_WORKERS)} here, "
                         f"{worker_limit_why()}; ray: 1 to {MAX_WORKERS})")
     f.add_argument("--config", type=_config, default={},
                    help='game config as JSON, e.g. \'{"num_players": 3, "mode": "ffa"}\'')

@@ -38,6 +38,8 @@ WIDTH = 80
 #: when matching by name
 _LEADING_NUMBER = re.compile(r"^(?:\d+\s+|slot\s+\d+:\s*)")
 
+#: a typed place in a list of options: an optional sign, then ASCII digits
+_PLACE = re.compile(r"([+-]?)[0-9]+")
 #: the number an option's label gives its thing (hex 14, socket 18, 9 Briar Barrow, 1 E, slot 3, die showing 6)
 _OWN_NUMBER = re.compile(r"^(?:hex |socket |slot |die showing |face )?(\d+)\b")
 
@@ -404,14 +406,15 @@ class StagedEntry:
 
     def _match(self, text: str, opts: list[tuple[Any, str]], title: str, chosen: list) -> Any | None:
         padded = [(v, m.group(1)) for v, label in opts if (m := _OWN_NUMBER.match(label)) and m.group(1)[0] == "0"]
-        if text.isdigit() and len(text) > 1 and text.startswith("0") and padded:  # "05": the board's hex 05
+        number = _PLACE.fullmatch(text)  # ASCII digits only ("²" is a digit to str.isdigit, not to int)
+        if number and not number.group(1) and len(text) > 1 and text.startswith("0") and padded:  # hex "05"
             named = [v for v, own in padded if own == text]
             if len(named) == 1:
                 return named[0]
             self.output_fn(wrap(f"{text} names no {title} here (a number with a leading zero names a hex or socket "
                                 f"as the board labels it; without one it chooses by place, 1-{len(opts)})"))
             return None
-        if text.isdigit() or (text[:1] in "+-" and text[1:].isdigit()):  # "-1" is a place outside the list too
+        if number:  # a place in the list; "-1" or "+0" is a place outside it, as "0" is
             k = int(text)
             if 1 <= k <= len(opts):
                 self._number_note(k, opts)

@@ -142,9 +142,7 @@ def validate_config(
                     hint = (f" (the boolean, not the text {v!r}: in Python {word.capitalize()}, on a command "
                             f"line --set {k.name}={word} without quotes)")
                 elif isinstance(v, str) and "," in v and "list" in allowed:
-                    items = ",".join(f'"{x.strip()}"' for x in v.split(",")[:4])
-                    hint = (f" (a list, not the text {v[:60]!r}: on a command line TOML's form, "
-                            f"--set '{k.name}=[{items}]')")
+                    hint = f" (a list, not the text {v[:60]!r}: on a command line TOML's form, {_list_hint(k.name, v)})"
                 raise ConfigError(f"{env_id}: config {k.name}={v!r} is not allowed; expected {allowed}{hint}")
         if _is_int(v):
             v = int(v)  # numpy integers become exact Python ints (JSON-safe in episode logs)
@@ -154,6 +152,17 @@ def validate_config(
     if cross_check is not None:
         cross_check(out)
     return out
+
+
+def _list_hint(name: str, text: str) -> str:
+    """``--set 'name=[...]'`` for comma-separated ``text``: every item, integers bare and other items as TOML
+    (JSON) strings, the whole argument quoted for a POSIX shell."""
+    import json
+    import shlex
+
+    items = [x.strip() for x in text[:400].split(",")]
+    shown = ", ".join(x if _PLAIN_INT.fullmatch(x) else json.dumps(x) for x in items)
+    return "--set " + shlex.quote(f"{name}=[{shown}]")
 
 
 _PLAIN_INT = re.compile(r"[+-]?[0-9]+")

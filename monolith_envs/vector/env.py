@@ -31,12 +31,19 @@ MAX_NUM_ENVS = 65536
 MAX_WORKERS = 256
 MAX_ARRAY_BYTES = 4 * 2**30
 MASK_PLACEMENTS = MASK_IN  # ("observation", "info"), as in the AEC env and the single-agent wrapper
-#: options of :func:`monolith_envs.make` that a vector env does not take, with the reason its error gives
+#: options of :func:`monolith_envs.make` that a vector env takes only at their defaults: name -> (the default,
+#: why another value is refused)
 VECTOR_REFUSES = {
-    "render_mode": "it does not render; draw one game with make(env_id, render_mode=...) and the seed of "
-                   "vec.episode_seeds()",
-    "illegal_action": "a masked-out action always raises IllegalActionError naming the game",
+    "render_mode": (None, "a vector env does not render; draw one game with make(env_id, render_mode=...) and "
+                          "a seed of vec.episode_seeds()"),
+    "illegal_action": ("raise", "a masked-out action always raises IllegalActionError naming the game"),
+    "wrapped": (True, "a vector env has no PettingZoo wrapper to leave out"),
 }
+
+
+def _brief(value: Any) -> str:
+    r = repr(value)
+    return r if len(r) <= 60 else r[:57] + "..."
 
 
 class VecResult(NamedTuple):
@@ -103,10 +110,16 @@ class VectorEnv:
                 math.isfinite(timeout) and 0 < timeout <= 86400):
             raise ConfigError(f"make_vec: timeout={timeout!r} is not allowed; expected seconds, a number above 0 "
                               "and at most 86400")
-        for key, why in VECTOR_REFUSES.items():
+        config = dict(config)
+        refused = []
+        for key, (default, why) in VECTOR_REFUSES.items():
             if key in config:
-                raise ConfigError(f"make_vec: {key}={config[key]!r} is an option of make(), not a config key "
-                                  f"of {env_id}; a vector env does not take it: {why}")
+                value = config.pop(key)
+                if not (value is default or (isinstance(value, str) and value == default)):
+                    refused.append(f"{key}={_brief(value)} ({why})")
+        if refused:
+            raise ConfigError(f"make_vec: {'; '.join(refused)}: options of make(), not config keys of {env_id}, "
+                              "and a vector env takes only their defaults")
         self.game = game = game_cls(dict(config))  # validates the config (ConfigError)
         self.num_players, self.num_actions = game.num_players, game.layout.n
         self.obs_size = game.obs_spec.size

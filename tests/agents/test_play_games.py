@@ -189,7 +189,10 @@ def test_a_zero_padded_number_names_the_hex_as_the_board_labels_it():
 def test_a_negative_number_is_a_place_outside_the_list_like_zero():
     out = []
     main(["the_monolith_v0", "--opponents", "random,random,random", "--seat", "1", "--seed", "0"],
-         input_fn=scripted(["0", "-1", "quit"]), output_fn=out.append)
+         input_fn=scripted(["0", "-1", "²", "-²", "+1", "quit"]), output_fn=out.append)
     text = "\n".join(out)
     assert "0 is not one of the options: choose 1-" in text and "-1 is not one of the options: choose 1-" in text
     assert "'-1' is not a legal" not in text
+    # a digit that is not ASCII is text, not a number (no traceback); "+1" is option 1
+    assert "'²' is not a legal" in text and "'-²' is not a legal" in text
+    assert text.count("is not one of the options") == 2 and "P1 discards an objective" in text.split("'-²'", 1)[1]

@@ -106,6 +106,17 @@ def test_a_list_given_as_comma_separated_text_is_refused_with_the_toml_form():
     with pytest.raises(ConfigError) as ei:
         monolith_envs.make("monolith_arena_v0", factions=parse_value("dragon_empire,lords_of_the_abyss"))
     assert str(ei.value).endswith("(a list, not the text 'dragon_empire,lords_of_the_abyss': on a command line "
-                                  "TOML's form, --set 'factions=[\"dragon_empire\",\"lords_of_the_abyss\"]')")
-    hinted = parse_value('["dragon_empire","lords_of_the_abyss"]')
+                                  "TOML's form, --set 'factions=[\"dragon_empire\", \"lords_of_the_abyss\"]')")
+    hinted = parse_value('["dragon_empire", "lords_of_the_abyss"]')
     assert monolith_envs.make("monolith_arena_v0", factions=hinted).unwrapped.game.config["factions"] == hinted
+    # integers stay integers, every item is kept, and the argument is quoted for the shell
+    with pytest.raises(ConfigError) as ei:
+        monolith_envs.make("the_monolith_v0", shaman_assignment="fixed", shamans=parse_value("1,2,3,4"))
+    assert str(ei.value).endswith("--set 'shamans=[1, 2, 3, 4]')")
+    with pytest.raises(ConfigError) as ei:
+        monolith_envs.make("monolith_arena_v0", num_players=3, mode="ffa", factions="o'brien,a\"b,c")
+    hint = str(ei.value).rsplit("TOML's form, --set ", 1)[1][:-1]
+    import shlex
+
+    key, value = shlex.split(hint)[0].split("=", 1)
+    assert key == "factions" and parse_value(value) == ["o'brien", 'a"b', "c"]

@@ -134,7 +134,9 @@ def test_evaluate_cli_on_a_one_seat_game(tmp_path, capsys):
 
 
 def test_wilson_interval_ends_are_exact_at_no_and_all_wins():
-    assert wilson_interval(0, 20)[0] == 0.0 and wilson_interval(20, 20)[1] == 1.0
+    # without the exact ends, rounding gives e.g. 5.6e-17 at 0 of 3 wins and 0.9999999999999999 at 10 of 10
+    for n in range(1, 201):
+        assert wilson_interval(0, n)[0] == 0.0 and wilson_interval(n, n)[1] == 1.0
     lo, hi = wilson_interval(0, 20)
     assert hi == pytest.approx(0.1611, abs=1e-4)  # 20 losses: 0.0%-16.1%
     assert wilson_interval(10, 20) == pytest.approx((0.2993, 0.7007), abs=1e-4)

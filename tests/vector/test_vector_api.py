@@ -47,12 +47,21 @@ def _masked_out(res) -> np.ndarray:
     ({"num_envs": 2, "timeout": float("nan")}, "timeout=nan"),
     ({"num_envs": 2, "num_players": 9}, "num_players"),
     ({"num_envs": 2, "no_such_key": 1}, "no_such_key"),
-    ({"num_envs": 2, "render_mode": "ansi"}, "render_mode='ansi' is an option of make(), not a config key"),
-    ({"num_envs": 2, "illegal_action": "penalize"}, "illegal_action='penalize' is an option of make()"),
+    ({"num_envs": 2, "render_mode": "ansi"}, "make_vec: render_mode='ansi' (a vector env does not render;"),
+    ({"num_envs": 2, "illegal_action": "penalize", "wrapped": False, "render_mode": "x" * 100},
+     f"make_vec: render_mode='{'x' * 56}... (a vector env does not render; draw one game with make(env_id, "
+     "render_mode=...) and a seed of vec.episode_seeds()); illegal_action='penalize' (a masked-out action always "
+     "raises IllegalActionError naming the game); wrapped=False (a vector env has no PettingZoo wrapper to leave "
+     "out): options of make(), not config keys of monolith_arena_v0, and a vector env takes only their defaults"),
 ])
 def test_bad_arguments_raise_config_error_naming_them(kwargs, needle):
     with pytest.raises(ConfigError, match=re.escape(needle)):
         make_vec(ARENA, **kwargs)
+
+
+def test_make_options_at_their_defaults_are_accepted():
+    with make_vec(ARENA, 2, render_mode=None, illegal_action="raise", wrapped=True) as vec:
+        assert vec.reset(seed=1).action_mask.any(1).all()
 
 
 def test_unknown_env_id_lists_the_registered_ones():
@@ -82,7 +91,7 @@ def test_reset_seeds_and_shapes_and_dtypes():
     env = monolith_envs.make(ARENA)
     env.reset(seed=11)
     np.testing.assert_array_equal(res.observation[1], env.observe(env.agent_selection)["observation"])
-    again = vec.reset(seed=10, options={})  # Gymnasium's signature: options taken and ignored, as make() does
+    again = vec.reset(seed=10, options={"x": 1})  # Gymnasium's signature: options taken and ignored, as in make()
     np.testing.assert_array_equal(again.observation[1], env.observe(env.agent_selection)["observation"])
     vec.reset()  # unseeded: a drawn base seed, still consecutive per slot
     s = vec.episode_seeds()
