@@ -58,10 +58,10 @@ def test_the_default_config_switches_to_the_heuristic_and_quick_keeps_the_phase_
     from training.train import quick_config
 
     cfg = load_config(CONFIG_DIR / "monolith_arena_2p.toml")
-    assert cfg["opponent_schedule"] == [{"from_step": 150_000, "mix": {"heuristic": 0.7, "self": 0.3}}]
-    assert cfg["total_timesteps"] == 450_000
+    assert cfg["opponent_schedule"] == [{"from_step": 150_000, "mix": {"heuristic": 0.8, "self": 0.2}}]
+    assert cfg["total_timesteps"] == 600_000 and cfg["vec_env"] == "subproc"
     quick = quick_config(CONFIG_DIR / "monolith_arena_2p.toml")
-    assert quick["total_timesteps"] == 16_384 and quick["opponent_schedule"][0]["from_step"] == 5_461  # 1/3 of it
+    assert quick["total_timesteps"] == 16_384 and quick["opponent_schedule"][0]["from_step"] == 4_096  # 1/4 of it
     short = load_config(CONFIG_DIR / "monolith_arena_2p_short.toml")
     assert short["opponent_schedule"] == [] and short["total_timesteps"] == 150_000
 
@@ -112,4 +112,4 @@ def test_a_schedule_written_as_json_text_says_how_to_write_toml():
     base = load_config(CONFIG_DIR / "monolith_arena_2p.toml")
     out = apply_overrides(base, ["seed=3"])
     out["opponent_schedule"][0]["mix"]["random"] = 1.0  # the result shares no table with its input
-    assert base["opponent_schedule"][0]["mix"] == {"heuristic": 0.7, "self": 0.3}
+    assert base["opponent_schedule"][0]["mix"] == {"heuristic": 0.8, "self": 0.2}
