@@ -72,7 +72,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--seed", type=seed_arg, default=1)
     p.add_argument("--total-decisions", type=bounded(int, 0, 10**9), default=204_800,
                    help="decisions played for training (all seats together), rounded down to whole rollouts; "
-                        "0 only evaluates (with --load)")
+                        "0: no PPO update, only the evaluation (after the warm start, unless --load or "
+                        "--warm-states 0)")
     p.add_argument("--num-envs", type=bounded(int, 1, 1024), default=32)
     p.add_argument("--num-steps", type=bounded(int, 1, 4096), default=64, help="steps per rollout")
     p.add_argument("--workers", type=bounded(int, 0, 64), default=0, help="make_vec worker processes")

@@ -315,13 +315,14 @@ def opponent_phases(cfg: Mapping[str, Any], end: int) -> list[dict]:
 def _check_seed(out: dict) -> None:
     from monolith_envs.core.seeds import check_seed
 
+    bound = (f"an integer from 0 to (2**128-1) // 1000 - 64 = {MAX_TRAIN_SEED} (a run derives the seeds "
+             "seed * 1000 + env rank from it)")
     try:
         check_seed(out["seed"], "config key 'seed'")
-    except ValueError as e:
-        raise TrainConfigError(str(e)) from None
+    except ValueError:
+        raise TrainConfigError(f"config key 'seed': must be {bound}, got {repr(out['seed'])[:60]}") from None
     if out["seed"] > MAX_TRAIN_SEED:
-        raise TrainConfigError(f"config key 'seed': must be at most (2**128-1) // 1000 - 64 = {MAX_TRAIN_SEED} "
-                               f"(a run derives the seeds seed * 1000 + env rank from it), got {out['seed']}")
+        raise TrainConfigError(f"config key 'seed': must be {bound}, got {out['seed']}")
 
 
 def _check_strings(out: dict) -> None:

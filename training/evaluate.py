@@ -521,9 +521,16 @@ def main(argv: list[str] | None = None) -> dict:
         except Interrupted as e:
             end_children()
             done = e.info.get("games_done")
-            ran = (f"after {done:,} of {e.info['games_total']:,} games" if done is not None
-                   else "before the first game")
-            print(f"\ninterrupted by {e.name} {ran}; worker processes ended; no results written "
+            wrote = "no results written"
+            if done is not None:
+                ran = f"after {done:,} of {e.info['games_total']:,} games"
+            elif e.info.get("games_finished"):  # every game played: stopped while the results were written
+                ran = "after every game"
+                if e.info.get("written"):
+                    wrote = f"the results were written to {e.info['written']}"
+            else:
+                ran = "before the first game"
+            print(f"\ninterrupted by {e.name} {ran}; worker processes ended; {wrote} "
                   f"(exit status {e.exit_code})", file=sys.stderr, flush=True)
             sys.exit(e.exit_code)
 
@@ -576,15 +583,31 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         ap.error(str(e))
     res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
                          progress=True, record_dir=args.record_dir)
-    print(format_solo_table(res["solo"]) if solo else format_table(specs, res["pairs"], res["ratings"], ffa_opponents))
-    out = {
-        "env_id": args.env, "env_config": env_config, "agents": specs, "games_per_pair": args.games,
-        "seed": args.seed, "pairs": [p.summary() for p in res["pairs"]], "ratings": res["ratings"],
-    }
-    if solo:
-        out["solo"] = [s.summary() for s in res["solo"]]
-    write_text_atomic(path, json.dumps(out, indent=2))
-    print(f"wrote {path}")
+    from monolith_envs.core.interrupt import Interrupted
+
+    written = text = None
+    try:  # every game is played: a stop from here on says so (and whether the results were written)
+        print(format_solo_table(res["solo"]) if solo else format_table(specs, res["pairs"], res["ratings"],
+                                                                        ffa_opponents))
+        out = {
+            "env_id": args.env, "env_config": env_config, "agents": specs, "games_per_pair": args.games,
+            "seed": args.seed, "pairs": [p.summary() for p in res["pairs"]], "ratings": res["ratings"],
+        }
+        if solo:
+            out["solo"] = [s.summary() for s in res["solo"]]
+        text = json.dumps(out, indent=2)
+        write_text_atomic(path, text)
+        written = path
+        print(f"wrote {path}")
+    except Interrupted as e:
+        e.info["games_finished"] = True
+        if written is None and text is not None:  # stopped inside the write: did its rename happen?
+            try:
+                written = path if Path(path).read_text() == text else None
+            except OSError:
+                pass
+        e.info["written"] = None if written is None else str(written)
+        raise
     return out
 
 

@@ -195,3 +195,33 @@ def test_spec_key_keeps_model_paths_as_written():
     assert evaluate.spec_key("ppo:runs/A/model.zip") != evaluate.spec_key("ppo:runs/a/model.zip")
     assert evaluate.spec_key("Baseline+Search:064") == "baseline+search:64"
     assert evaluate.spec_key("onnx:Models/A_010.onnx") != evaluate.spec_key("onnx:models/a_10.onnx")  # registered
+
+
+@pytest.mark.parametrize("after_write", [False, True])
+def test_a_stop_after_the_last_game_says_so_and_whether_the_results_were_written(tmp_path, monkeypatch, capsys,
+                                                                                after_write):
+    """A signal once every game is played (while the table prints or the file is written) reports "after every
+    game", and names the file when it was written, instead of "before the first game"."""
+    from monolith_envs.core.interrupt import Interrupted
+
+    out = tmp_path / "ev.json"
+    real = evaluate.write_text_atomic
+
+    def write_then_stop(path, text):
+        if after_write:
+            real(path, text)
+        raise Interrupted(signal.SIGINT)
+
+    monkeypatch.setattr(evaluate, "write_text_atomic", write_then_stop)
+    with pytest.raises(SystemExit) as info:
+        evaluate.main(["--env", TOY, "--agents", "random,heuristic", "--games", "2", "--workers", "1",
+                       "--out", str(out)])
+    assert info.value.code == 130
+    err = capsys.readouterr().err
+    if after_write:
+        assert f"interrupted by SIGINT after every game; worker processes ended; the results were written to {out}" \
+            in err and out.exists()
+    else:
+        assert "interrupted by SIGINT after every game; worker processes ended; no results written" in err
+        assert not out.exists()
+    assert "before the first game" not in err

@@ -20,8 +20,9 @@ def no_training(monkeypatch):
 
 @pytest.mark.parametrize("setting, message", [
     ("env_config.num_players=9", "config key 'env_config': monolith_arena_v0: config num_players=9 is not allowed"),
-    ("seed=-1", "config key 'seed' must be an integer from 0 to 2**128-1, got -1"),
-    ("seed=340282366920938463463374607431768211456", "config key 'seed' must be an integer from 0 to 2**128-1"),
+    ("seed=-1", "config key 'seed': must be an integer from 0 to (2**128-1) // 1000 - 64 = "
+                "340282366920938463463374607431768147 (a run derives the seeds seed * 1000 + env rank from it), got -1"),
+    ("seed=340282366920938463463374607431768211456", "config key 'seed': must be an integer from 0 to (2**128-1)"),
     ("learning_rate=nan", "'learning_rate=nan': nan is not a finite number"),
     ("learning_rate=-0.1", "config key 'learning_rate': must be a finite number above 0 and up to 1"),
     ("net_arch=[-1]", "config key 'net_arch': must be a list of 1 to 16 layer sizes"),
