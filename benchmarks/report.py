@@ -27,7 +27,7 @@ RATIO_COLUMNS = [
     ("AEC ÷ C4", "aec", "decisions_per_s", "pettingzoo", "connect_four_v3", "speed"),
     ("AEC ÷ PZ chess", "aec", "decisions_per_s", "pettingzoo", "chess_v6", "speed"),
     ("AEC ÷ OS chess", "aec", "decisions_per_s", "openspiel", "chess", "speed"),
-    ("engine ÷ OS chess", "engine", "decisions_per_s", "openspiel", "chess", "speed"),
+    ("engine ÷ bare OS chess", "engine", "decisions_per_s", "openspiel", "chess", "speed"),
     ("engine ÷ OS backgammon", "engine", "decisions_per_s", "openspiel", "backgammon", "speed"),
     ("reset ÷ C4", "latency", "reset_us", "pettingzoo", "connect_four_v3", "cost"),
     ("observe ÷ C4 last()", "latency", "observe_us", "pettingzoo", "connect_four_v3", "cost"),
@@ -350,7 +350,7 @@ def render_markdown(result: dict) -> str:
                     txt = f"{v:.2f}" if key == "env_mb" and v is not None else _us(v)
                 cells.append(f"{txt} {_mark(t.get(key))}")
             body.append(cells)
-        lines += _table(["Environment", "AEC ÷ C4 (≥ 2×)", "engine ÷ OS chess (≥ 1×)", "clone µs (≤ 20)",
+        lines += _table(["Environment", "AEC ÷ C4 (≥ 2×)", "engine ÷ OS chess with obs (≥ 1×)", "clone µs (≤ 20)",
                          "reset µs (≤ 1000)", "MB / env (≤ 1)"], body)
         lines += ["", "## Ratios to the references (same run)", "",
                   ("Speed ratios (higher is better): AEC and engine decisions/s. Cost ratios (lower is better): "
