@@ -122,7 +122,9 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
         on the console (stderr) and kept in ``learning_curve.json``."""
 
         def _on_training_start(self) -> None:
-            self.last = start
+            # the next point comes eval_every after the last one, also in a resumed run (whose curve keeps the
+            # points up to its checkpoint), so an interrupted run evaluates where the uninterrupted run would
+            self.last = curve[-1]["step"] if curve else start
             if cfg["eval_every"] > 0 and not curve:
                 self.evaluate()  # the starting point (after any behaviour-cloning warm start)
 

@@ -199,3 +199,23 @@ def test_a_signal_before_ppo_starts_keeps_no_checkpoint_and_raises_nothing_else(
     ckpt.save_on_interrupt()  # no AttributeError: the state exists from construction
     assert (ckpt.boundary, ckpt.last, ckpt.updating) == (0, 0, False)
     assert not (tmp_path / "checkpoints").exists()
+
+
+def test_a_resumed_run_evaluates_eval_every_after_its_last_curve_point(tmp_path):
+    """A run stopped after its checkpoint at 6,144 steps (last evaluation at 0) and resumed evaluates at 8,192
+    and 16,384, where the uninterrupted run does, not at 6,144 + 8,192."""
+    from training.callbacks import make_callbacks
+    from training.config import apply_overrides, load_config
+
+    cfg = apply_overrides(load_config(None), ["eval_every=8192", "progress_bar=false"])
+    for curve, start, expected in (([{"step": 0}], 6144, [8192, 16384]), ([], 0, [8192, 16384])):
+        _cbs, periodic = make_callbacks(cfg, tmp_path, list(curve), None, start=start)
+        seen: list[int] = []
+        periodic.evaluate = lambda: seen.append(periodic.num_timesteps)  # noqa: B023 - called in this loop
+        periodic.num_timesteps = start
+        periodic._on_training_start()
+        seen.clear()  # a fresh run's starting point (step 0) is not what this checks
+        for steps in range(start + 2048, 20000, 2048):
+            periodic.num_timesteps = steps
+            periodic._on_step()
+        assert seen == expected
