@@ -136,9 +136,10 @@ def evaluate_command(report: dict, model: Path) -> str:
 def format_summary(report: dict, run_dir: Path) -> str:
     """The end-of-run summary: headline win rates with intervals, stage times, every output path and the
     TensorBoard command."""
-    th = report["throughput"]
+    rate = report["throughput"].get("learner_steps_per_s")
+    ppo = f"{rate:.0f} learner steps/s in PPO" if rate is not None else "no PPO step in this session"
     lines = [f"run {report['run']} on {report['env_id']}: {report['learner_steps']:,} learner steps, "
-             f"{report['total_seconds']:.0f} s in all ({th['learner_steps_per_s']:.0f} learner steps/s in PPO)"]
+             f"{report['total_seconds']:.0f} s in all ({ppo})"]
     stages = report.get("stage_seconds") or {}
     if stages:
         lines.append("  stages: " + ", ".join(f"{k} {v:.0f} s" for k, v in stages.items()))

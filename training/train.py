@@ -400,9 +400,11 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
         "run": cfg["name"], "env_id": cfg["env_id"], "env_config": cfg["env_config"],
         "final_model": str(final_path), "learner_steps": steps, "pretrain": pretrain_info,
         "final_eval": final, "learning_curve": curve,
-        "throughput": {
-            "train_seconds": t_train, "learner_steps_per_s": (steps - start) / t_train,
-            "env_steps_per_s": (steps - start + opp_steps) / t_train, "opponent_steps": opp_steps,
+        "throughput": {  # this session's PPO; rates None when it ran no step (a resume at its last checkpoint)
+            "train_seconds": t_train,
+            "learner_steps_per_s": (steps - start) / t_train if steps > start else None,
+            "env_steps_per_s": (steps - start + opp_steps) / t_train if steps > start else None,
+            "opponent_steps": opp_steps,
         },
         "final_eval_seconds": t_eval, "total_seconds": time.perf_counter() - t_start,
         "stage_seconds": {**(resume.get("warm_start", {}).get("stage_seconds", {}) if resume else {}),

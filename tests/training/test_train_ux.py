@@ -92,3 +92,17 @@ def test_learning_curve_states_interval_marks_warm_start_and_keeps_legend_off_th
     assert info["legend_overlaps_axes"] is False
     img = np.asarray(Image.open(tmp_path / "c.png"))
     assert img.shape[:2] == (480, 700) and (img[..., :3] < 128).any()
+
+
+def test_the_summary_says_when_a_session_ran_no_ppo_step(tmp_path):
+    """A resume at the run's last checkpoint plays no PPO step: the summary says so instead of "0 learner
+    steps/s" (and the report's rates are None, not 0)."""
+    from training.progress import format_summary
+
+    report = {"run": "r", "env_id": "monolith_arena_v0", "learner_steps": 18432, "total_seconds": 26.4,
+              "stage_seconds": {"evaluation": 20.0}, "final_eval": {},
+              "throughput": {"train_seconds": 1e-9, "learner_steps_per_s": None, "env_steps_per_s": None}}
+    first = format_summary(report, tmp_path).splitlines()[0]
+    assert first == "run r on monolith_arena_v0: 18,432 learner steps, 26 s in all (no PPO step in this session)"
+    report["throughput"]["learner_steps_per_s"] = 491.4
+    assert format_summary(report, tmp_path).splitlines()[0].endswith("(491 learner steps/s in PPO)")
