@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +135,17 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
                 self.evaluate()
             return True
 
+        #: seconds spent in :meth:`evaluate` (the learner's throughput leaves them out)
+        seconds = 0.0
+
         def evaluate(self) -> None:
+            t0 = time.perf_counter()
+            try:
+                self._evaluate()
+            finally:
+                self.seconds += time.perf_counter() - t0
+
+        def _evaluate(self) -> None:
             path = run_dir / "eval_model.zip"
             with guard.deferred():  # torch's zip writer fails, not stops, when a signal cuts it
                 self.model.save(path)

@@ -353,11 +353,13 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
                 late = " (after this run's end: not reached)" if phase_begins(cfg, phase["from_step"]) >= planned else ""
                 opponents += f", from step {phase['from_step']:,}: {mix_text(phase['mix'])}{late}"
         stages.start("PPO", f"{steps_text} on {cfg['n_envs']} envs{evals}{opponents}")
-        t0 = time.perf_counter()
+        t0, eval_s0 = time.perf_counter(), evaluator.seconds
         if planned > start:
             model.learn(cfg["total_timesteps"] - start, callback=cbs, tb_log_name="ppo",
                         reset_num_timesteps=not resume)
-        t_train = max(time.perf_counter() - t0, 1e-9)
+        # PPO's own time: the periodic evaluations inside learn() are left out, so the rate does not depend on
+        # how many of them fell inside it
+        t_train = max(time.perf_counter() - t0 - (evaluator.seconds - eval_s0), 1e-9)
         opp_steps = int(sum(vec.get_attr("opponent_steps")))
         drawn: Counter = Counter()  # update, not +: a kind never drawn keeps its 0
         for counts in vec.get_attr("opponent_counts"):

@@ -219,3 +219,20 @@ def test_a_resumed_run_evaluates_eval_every_after_its_last_curve_point(tmp_path)
             periodic.num_timesteps = steps
             periodic._on_step()
         assert seen == expected
+
+
+def test_the_periodic_evaluation_counts_its_own_seconds(tmp_path):
+    """``train_seconds`` (and so the learner's steps/s) leaves out the evaluations inside PPO: the callback
+    sums the time they take."""
+    import time as _time
+
+    from training.callbacks import make_callbacks
+    from training.config import apply_overrides, load_config
+
+    cfg = apply_overrides(load_config(None), ["eval_every=8192", "progress_bar=false"])
+    _cbs, periodic = make_callbacks(cfg, tmp_path, [], None)
+    periodic._evaluate = lambda: _time.sleep(0.05)
+    assert periodic.seconds == 0.0
+    periodic.evaluate()
+    periodic.evaluate()
+    assert 0.1 <= periodic.seconds < 2.0
