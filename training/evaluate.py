@@ -583,9 +583,9 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         ap.error(str(e))
     res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
                          progress=True, record_dir=args.record_dir)
-    from monolith_envs.core.interrupt import Interrupted
+    from monolith_envs.core.interrupt import Interrupted, signals_deferred
 
-    written = text = None
+    written = None
     try:  # every game is played: a stop from here on says so (and whether the results were written)
         print(format_solo_table(res["solo"]) if solo else format_table(specs, res["pairs"], res["ratings"],
                                                                         ffa_opponents))
@@ -595,17 +595,12 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         }
         if solo:
             out["solo"] = [s.summary() for s in res["solo"]]
-        text = json.dumps(out, indent=2)
-        write_text_atomic(path, text)
-        written = path
-        print(f"wrote {path}")
+        with signals_deferred():  # the write and its record are one step: a stop inside it waits for its end
+            write_text_atomic(path, json.dumps(out, indent=2))
+            written = path
+            print(f"wrote {path}")
     except Interrupted as e:
         e.info["games_finished"] = True
-        if written is None and text is not None:  # stopped inside the write: did its rename happen?
-            try:
-                written = path if Path(path).read_text() == text else None
-            except OSError:
-                pass
         e.info["written"] = None if written is None else str(written)
         raise
     return out

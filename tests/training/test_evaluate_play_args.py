@@ -200,19 +200,21 @@ def test_spec_key_keeps_model_paths_as_written():
 @pytest.mark.parametrize("after_write", [False, True])
 def test_a_stop_after_the_last_game_says_so_and_whether_the_results_were_written(tmp_path, monkeypatch, capsys,
                                                                                 after_write):
-    """A signal once every game is played (while the table prints or the file is written) reports "after every
-    game", and names the file when it was written, instead of "before the first game"."""
-    from monolith_envs.core.interrupt import Interrupted
+    """A real SIGINT once every game is played (while the table prints, or inside the file's write, which it
+    waits for) reports "after every game", and names the file when it was written, instead of "before the
+    first game"."""
+    def stop_inside(real):
+        def call(*args, **kwargs):
+            result = real(*args, **kwargs)
+            os.kill(os.getpid(), signal.SIGINT)
+            return result
+        return call
 
     out = tmp_path / "ev.json"
-    real = evaluate.write_text_atomic
-
-    def write_then_stop(path, text):
-        if after_write:
-            real(path, text)
-        raise Interrupted(signal.SIGINT)
-
-    monkeypatch.setattr(evaluate, "write_text_atomic", write_then_stop)
+    if after_write:
+        monkeypatch.setattr(evaluate, "write_text_atomic", stop_inside(evaluate.write_text_atomic))
+    else:
+        monkeypatch.setattr(evaluate, "format_table", stop_inside(evaluate.format_table))
     with pytest.raises(SystemExit) as info:
         evaluate.main(["--env", TOY, "--agents", "random,heuristic", "--games", "2", "--workers", "1",
                        "--out", str(out)])
