@@ -95,6 +95,9 @@ KEYS: tuple[Key, ...] = (
     Key("attention_layers", int, 2, "with features='aligned': Transformer encoder layers over the places"),
     Key("head_hidden", int, 64, "with features='aligned': hidden size of the action head MLPs"),
     Key("net_arch", list, [128, 128], "hidden layer sizes of the policy and value MLPs"),
+    Key("init_from", str, "", "start PPO from a pretrained baseline's weights instead of a warm start: a "
+        "baseline name (e.g. 'arena_2p') or a baseline .pt file; needs features='pieces' with its sizes "
+        "(training/init_weights.py); '' = none"),
     Key("pretrain_samples", int, 0, "decision states for a warm start before PPO (0 = none)"),
     Key("pretrain_targets", str, "teacher", "warm start: 'teacher' (behaviour cloning of pretrain_teacher) or "
         "'values' (distil softmax(state_value of each legal action / pretrain_tau), training/pretrain.py)"),
@@ -338,6 +341,14 @@ def _check_strings(out: dict) -> None:
         if not 1 <= len(out[k]) <= 4096 or any(ord(c) < 32 for c in out[k]):
             raise TrainConfigError(f"config key {k!r}: must be a non-empty string without control characters, "
                                    f"got {_short(out[k])}")
+    init = out["init_from"]
+    if len(init) > 4096 or any(ord(c) < 32 for c in init):
+        raise TrainConfigError(f"config key 'init_from': must be a baseline name or a .pt path without control "
+                               f"characters, got {_short(init)}")
+    if init and out["pretrain_samples"] > 0:
+        raise TrainConfigError(f"config key 'init_from': {_short(init)} and a warm start (pretrain_samples = "
+                               f"{out['pretrain_samples']:,}) both set the starting weights; set pretrain_samples = 0 "
+                               "to start from the baseline")
 
 
 def run_dir(cfg: Mapping[str, Any]) -> Path:
@@ -396,6 +407,13 @@ def check_config(cfg: Mapping[str, Any]) -> None:
             make_agent(spec, cfg["env_id"], cfg["env_config"])
         except Exception as e:  # noqa: BLE001  (any failure to build a named agent is a config error)
             raise TrainConfigError(f"config key {key!r}: agent spec {_short(spec)}: {e}") from None
+    if cfg["init_from"]:
+        from training.init_weights import InitFromError, load_init
+
+        try:
+            load_init(cfg)
+        except InitFromError as e:
+            raise TrainConfigError(str(e)) from None
 
 
 def read_toml(p: Path) -> tuple[Path, dict]:

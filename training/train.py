@@ -332,7 +332,16 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
         if resume:  # weights and optimizer state only (torch weights_only load: no code runs from the file)
             model.set_parameters(str(resume["checkpoint"]), exact_match=True, device="cpu")
             model.num_timesteps = start
+        if cfg["init_from"] and not resume:  # a baseline's weights (plain tensors) instead of a warm start
+            from training.init_weights import apply_init, load_init
+
+            net, meta = load_init(cfg)
+            init_info = {"init_from": cfg["init_from"], "tensors": apply_init(model.policy, net),
+                         "baseline_training": (meta.get("training") or {}).get("command")}
+            write_text_atomic(run_dir / WARM_START_FILE, json.dumps({"pretrain": init_info, "stage_seconds": {}}))
         pretrain_info = warm_start(cfg, model.policy, vec.action_space.n, executor, stages) if warm else {}
+        if cfg["init_from"] and not resume:
+            pretrain_info = init_info
         if warm:  # kept for a resumed run's report
             write_text_atomic(run_dir / WARM_START_FILE, json.dumps(
                 {"pretrain": pretrain_info, "stage_seconds": dict(stages.seconds)}, indent=2))

@@ -1,0 +1,106 @@
+"""Start PPO from the weights of a pretrained baseline (config key ``init_from``) instead of a warm start.
+
+``init_from = "arena_2p"`` names a baseline of the package (``monolith_envs/baselines/index.json``); a value
+ending in ``.pt`` is a baseline file written by ``python -m training.export_baseline`` elsewhere. The file is
+read as plain tensors (``torch.load(weights_only=True)``, through the package's baseline loader), and its
+encoder, policy and value MLPs and heads are copied into the SB3 ``MaskableActorCriticPolicy`` of the run:
+the inverse of :func:`training.export_baseline.weights_of`. The PPO optimizer starts fresh.
+
+The config must build the same network: ``features = "pieces"`` with the file's ``row_dim``,
+``features_dim`` and ``net_arch``, on the file's env id with the same ``num_players`` and ``mode``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+__all__ = ["InitFromError", "load_init", "apply_init", "ARCH_KEYS"]
+
+#: the config keys a baseline file fixes, and its metadata's name for each
+ARCH_KEYS = {"row_dim": "row_dim", "features_dim": "features_dim"}
+#: SB3 policy state-dict prefix -> baseline weight prefix
+_PREFIXES = (("features_extractor.", "encoder."), ("pi_features_extractor.", "encoder."),
+             ("vf_features_extractor.", "encoder."), ("mlp_extractor.policy_net.", "pi."),
+             ("mlp_extractor.value_net.", "vf."), ("action_net.", "action."), ("value_net.", "value."))
+
+
+class InitFromError(ValueError):
+    """``init_from`` names no baseline, or one whose network or game differs from the config's."""
+
+
+def load_init(cfg: dict) -> tuple[Any, dict]:
+    """The baseline network and metadata that ``cfg["init_from"]`` names, checked against the config.
+
+    Raises:
+        InitFromError: an unknown name (the message lists the baselines), a missing or refused file, another
+            env id, ``num_players`` or ``mode``, or network sizes that differ from the config's.
+    """
+    import monolith_envs
+    from monolith_envs.agents.baselines.net import load_baseline_file
+    from monolith_envs.agents.baselines.registry import list_baselines, load_baseline
+    from monolith_envs.agents.model_files import ModelFileError
+
+    spec = cfg["init_from"]
+    try:
+        if spec.endswith(".pt"):
+            net, meta = load_baseline_file(Path(spec))
+        else:
+            entries = {e["name"]: e for e in list_baselines()}
+            if spec not in entries:
+                raise InitFromError(f"config key 'init_from': no baseline named {spec[:80]!r}; the package has "
+                                    f"{', '.join(sorted(entries))}, or give a path ending in .pt")
+            net, meta = load_baseline(entries[spec])
+    except InitFromError:
+        raise
+    except (OSError, ValueError, ModelFileError) as e:
+        raise InitFromError(f"config key 'init_from': {spec[:200]!r} could not be loaded: {e}") from None
+    problems = []
+    if meta["env_id"] != cfg["env_id"]:
+        problems.append(f"env id {meta['env_id']} (config: {cfg['env_id']})")
+    else:
+        game_config = monolith_envs.make_game(cfg["env_id"], **cfg["env_config"]).config
+        for key in ("num_players", "mode"):
+            have, want = meta["env_config"].get(key), game_config.get(key)
+            if have != want:
+                problems.append(f"{key} {have} (config: {want})")
+    if cfg["features"] != "pieces":
+        problems.append(f"features 'pieces' (config: {cfg['features']!r})")
+    for key, mkey in ARCH_KEYS.items():
+        if int(meta[mkey]) != cfg[key]:
+            problems.append(f"{key} {meta[mkey]} (config: {cfg[key]})")
+    if list(meta["pi_arch"]) != list(cfg["net_arch"]) or list(meta["vf_arch"]) != list(cfg["net_arch"]):
+        problems.append(f"net_arch {list(meta['pi_arch'])} (config: {list(cfg['net_arch'])})")
+    if problems:
+        raise InitFromError(f"config key 'init_from': baseline {spec[:80]!r} was trained with "
+                            f"{'; '.join(problems)}; set the config to match or choose another baseline")
+    return net, meta
+
+
+def apply_init(policy: Any, net: Any) -> int:
+    """Copy the weights of ``net`` (a :class:`~monolith_envs.agents.baselines.net.BaselineNet`) into the SB3
+    ``policy`` in place; returns the number of tensors copied.
+
+    Raises:
+        InitFromError: a tensor of the policy that the baseline lacks or shapes differently.
+    """
+    import torch
+
+    source = net.state_dict()
+    state = policy.state_dict()
+    new = {}
+    for key, value in state.items():
+        for old, prefix in _PREFIXES:
+            if key.startswith(old):
+                src = source.get(prefix + key[len(old):])
+                if src is None or tuple(src.shape) != tuple(value.shape):
+                    shape = None if src is None else tuple(src.shape)
+                    raise InitFromError(f"config key 'init_from': the policy's {key} {tuple(value.shape)} has no "
+                                        f"match in the baseline ({prefix + key[len(old):]}: {shape})")
+                new[key] = src.detach().to(dtype=value.dtype).clone()
+                break
+    if not new:
+        raise InitFromError("config key 'init_from': the policy has no piece-encoder weights to start from")
+    with torch.no_grad():
+        policy.load_state_dict({**state, **new}, strict=True)
+    return len(new)
