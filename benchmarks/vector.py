@@ -9,7 +9,10 @@ Random masked play, each driver sampling its actions the natural way, measured i
   (:class:`ReadmeDraw`), what a user's own loop typically costs;
 - ``make_vec(env_id, N)`` in this process: one vectorised draw per step for all N games
   (:func:`sample_masked`: a uniform legal action in every game);
-- the same with ``workers=k`` worker processes.
+- the same with ``workers=k`` worker processes;
+- the bare engine (:class:`EngineRunner`): the engine functions every driver calls per decision, with no API
+  around them (one game at a time, the cheapest draw): the ceiling of any driver of this engine in one
+  process, so ``engine ÷ AEC`` bounds what a vector can gain over the AEC loop.
 
 Figures are decisions per second of wall time (median of the repeats) and decisions per CPU second (this
 process plus, for the worker runs, the workers' CPU time read from ``/proc``), so the ratios stay
@@ -33,9 +36,10 @@ import numpy as np
 import monolith_envs
 from benchmarks.interleave import measure_interleaved
 from benchmarks.loops import AecRunner
+from benchmarks.timing import RandomPolicy
 from monolith_envs.core.seeds import seed_arg
 
-__all__ = ["VecRunner", "ReadmeDraw", "sample_masked", "measure_interleaved", "bench_config", "main"]
+__all__ = ["VecRunner", "EngineRunner", "ReadmeDraw", "sample_masked", "measure_interleaved", "bench_config", "main"]
 
 DEFAULT_CONFIGS = {
     "monolith_arena_v0": {},
@@ -102,6 +106,64 @@ class VecRunner:
         return decisions, games, time.perf_counter() - t0
 
 
+class EngineRunner:
+    """Random play through the engine functions alone: per decision ``is_terminal``, ``current_player``,
+    ``legal_mask``, the acting seat's observation written into one preallocated buffer (the writer
+    ``make_vec`` uses), ``returns_list``, a draw from the mask (:class:`~benchmarks.timing.RandomPolicy`) and
+    ``apply``; a new game (``initial_state`` with the next seed) when one ends.
+
+    This is the per-decision work of every driver with nothing around it, so no loop over these engine
+    functions, vectorised or not, runs faster in one process.
+
+    Args:
+        env_id, config: the game (:func:`monolith_envs.make_game`).
+        seed: the first game's seed (``seed + k`` for the k-th) and the draw's seed.
+    """
+
+    def __init__(self, env_id: str, config: dict, seed: int = 0):
+        from monolith_envs.vector._obs import row_writer
+
+        self.game = game = monolith_envs.make_game(env_id, **config)
+        self.write = row_writer(game)
+        self.out = np.zeros(game.obs_spec.size, np.float32)
+        self.pick = RandomPolicy(seed).from_mask
+        self.seed = seed
+        self.state, self.rng = self._new()
+        fast = getattr(game, "returns_list", None)
+        self.returns_list = fast if callable(fast) else (lambda s: game.returns(s).tolist())
+
+    def _new(self) -> tuple[Any, np.random.Generator]:
+        rng = np.random.default_rng(self.seed)
+        self.seed += 1
+        return self.game.initial_state(rng), rng
+
+    def run(self, seconds: float) -> tuple[int, int, float]:
+        """Play for about ``seconds``; returns ``(decisions, completed games, elapsed seconds)``."""
+        game, write, out, pick, returns_list = self.game, self.write, self.out, self.pick, self.returns_list
+        is_terminal, current_player, legal_mask, apply = (game.is_terminal, game.current_player, game.legal_mask,
+                                                         game.apply)
+        limit = game.max_decisions
+        state, rng = self.state, self.rng
+        decisions = games = length = 0
+        t0 = time.perf_counter()
+        deadline = t0 + seconds
+        while True:
+            mask = legal_mask(state)
+            write(state, current_player(state), out)
+            apply(state, pick(mask), rng)
+            returns_list(state)
+            decisions += 1
+            length += 1
+            if is_terminal(state) or length >= limit:
+                games += 1
+                length = 0
+                state, rng = self._new()
+            if not decisions & 63 and time.perf_counter() > deadline:
+                break
+        self.state, self.rng = state, rng
+        return decisions, games, time.perf_counter() - t0
+
+
 def bench_config(env_id: str, config: dict, num_envs: int, workers: int, seconds: float, repeats: int,
                  seed: int) -> dict:
     """The AEC loop, ``make_vec`` in process and ``make_vec`` with ``workers`` on one config, measured in
@@ -110,6 +172,7 @@ def bench_config(env_id: str, config: dict, num_envs: int, workers: int, seconds
     runners: dict[str, Any] = {"aec": AecRunner(monolith_envs.make(env_id, **config), seed)}
     runners["aec_readme"] = AecRunner(monolith_envs.make(env_id, **config), seed)
     runners["aec_readme"].policy = ReadmeDraw(seed)
+    runners["engine"] = EngineRunner(env_id, config, seed)
     vecs = [monolith_envs.make_vec(env_id, num_envs, **config)]
     try:
         runners["vec"] = VecRunner(vecs[0], seed)
@@ -133,6 +196,8 @@ def bench_config(env_id: str, config: dict, num_envs: int, workers: int, seconds
     row["vec_over_aec_cpu"] = ratio(row["vec"], aec, "decisions_per_cpu_s")
     row["vec_over_aec_readme"] = ratio(row["vec"], row["aec_readme"], "decisions_per_s")
     row["vec_over_aec_readme_cpu"] = ratio(row["vec"], row["aec_readme"], "decisions_per_cpu_s")
+    row["engine_over_aec_cpu"] = ratio(row["engine"], aec, "decisions_per_cpu_s")
+    row["vec_over_engine_cpu"] = ratio(row["vec"], row["engine"], "decisions_per_cpu_s")
     if workers:
         row["workers_over_vec"] = ratio(row["vec_workers"], row["vec"], "decisions_per_s")
         row["workers_over_vec_cpu"] = ratio(row["vec_workers"], row["vec"], "decisions_per_cpu_s")
@@ -150,7 +215,8 @@ def table(rows: list[dict]) -> str:
     n = rows[0]["num_envs"] if rows else 0
     k = next((r["workers"] for r in rows if "workers" in r), 0)
     head = (f"| Env | P | AEC dec/s | make_vec N={n} dec/s | × AEC | × AEC (CPU) | workers={k} dec/s | "
-            f"× 1 process | × 1 process (CPU) | CPU use, workers={k} | AEC, README draw, dec/s | × it (CPU) |")
+            f"× 1 process | × 1 process (CPU) | CPU use, workers={k} | AEC, README draw, dec/s | × it (CPU) | "
+            f"bare engine dec/s | engine ÷ AEC (CPU) | make_vec ÷ engine (CPU) |")
     lines = [head, "|" + "---|" * head.count(" | ") + "---|"]
     for r in rows:
         w = r.get("vec_workers", {})
@@ -160,7 +226,8 @@ def table(rows: list[dict]) -> str:
             f"{_fmt(r['vec_over_aec'], 2)} | {_fmt(r['vec_over_aec_cpu'], 2)} | {_fmt(w.get('decisions_per_s'))} | "
             f"{_fmt(r.get('workers_over_vec'), 2)} | {_fmt(r.get('workers_over_vec_cpu'), 2)} | "
             f"{_fmt(w.get('cpu_share'), 2)} | {_fmt(r['aec_readme']['decisions_per_s'])} | "
-            f"{_fmt(r['vec_over_aec_readme_cpu'], 2)} |")
+            f"{_fmt(r['vec_over_aec_readme_cpu'], 2)} | {_fmt(r['engine']['decisions_per_s'])} | "
+            f"{_fmt(r['engine_over_aec_cpu'], 2)} | {_fmt(r['vec_over_engine_cpu'], 2)} |")
     return "\n".join(lines)
 
 

@@ -36,6 +36,26 @@ def test_command_prints_the_table(capsys, tmp_path):
     assert row["aec_readme"]["decisions"] > 0 and "AEC, README draw, dec/s" in text
     assert row["vec_over_aec_readme_cpu"] == pytest.approx(
         row["vec"]["decisions_per_cpu_s"] / row["aec_readme"]["decisions_per_cpu_s"])
+    assert row["engine"]["decisions"] > 0 and "bare engine dec/s" in text
+    assert row["engine_over_aec_cpu"] == pytest.approx(
+        row["engine"]["decisions_per_cpu_s"] / row["aec"]["decisions_per_cpu_s"])
+
+
+@pytest.mark.parametrize("env_id", ["monolith_arena_v0", "monolith_strategy_v0", "the_monolith_v0"])
+def test_engine_runner_plays_legal_games_to_the_end(env_id):
+    from benchmarks.vector import EngineRunner
+
+    runner = EngineRunner(env_id, {}, seed=5)
+    game = runner.game
+    decisions, games, elapsed = runner.run(0.3)
+    assert decisions >= 64 and elapsed > 0
+    # its observation buffer holds the acting seat's observation of the state it last wrote
+    state = game.clone(runner.state)
+    if not game.is_terminal(state):
+        runner.write(state, game.current_player(state), runner.out)
+        assert np.array_equal(runner.out, game.observe(state, game.current_player(state)))
+    # a finished game starts the next seed's game
+    assert games >= 1 and runner.seed == 5 + 1 + games
 
 
 def test_readme_draw_is_legal_and_reproducible():
