@@ -63,6 +63,7 @@ from monolith_envs.core.outfiles import (
     check_output_file,
     write_text_atomic,
 )
+from training.eval_tables import format_solo_table, format_table, wilson_interval
 
 __all__ = ["MAX_AGENTS", "MAX_GAMES", "MAX_WORKERS", "PairResult", "SoloResult", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
            "main", "run_pairing", "run_solo", "run_tournament", "seating", "wilson_interval"]
@@ -74,18 +75,6 @@ MAX_WORKERS = 64
 """Most worker processes."""
 MAX_AGENTS = 32
 """Most agent specs of one evaluation (every pair plays --games matches: 32 specs are 496 pairings)."""
-
-
-def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """95% Wilson score interval ``(low, high)`` of a win rate ``wins / n`` (``(0, 1)`` when ``n == 0``)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = wins / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    # the ends are exact at 0 and n wins (centre - half is then 0 up to rounding, e.g. 5.6e-17)
-    return (0.0 if wins <= 0 else max(0.0, centre - half)), (1.0 if wins >= n else min(1.0, centre + half))
 
 
 @dataclass
@@ -412,49 +401,6 @@ def evaluate_against(env_id: str, spec: str, opponent: str, games: int, seed: in
         return {**s, "opponent": "alone", "wins": s["successes"], "draws": 0, "losses": s["games"] - s["successes"],
                 "win_rate": s["success_rate"]}
     return run_pairing(env_id, spec, opponent, games, seed, env_config, **kw).summary()
-
-
-def format_table(specs: Sequence[str], pairs: Sequence[PairResult], ratings: dict, opponents: int = 1) -> str:
-    """Cross-play table: row agent's win rate [95% CI] against the column agent, then the ratings.
-
-    ``opponents``: how many copies of the column agent face the row agent's one seat (free-for-all games
-    of 3-4 seats); the heading then says that a win is a first place."""
-    cell: dict[tuple[str, str], str] = {}
-    played = {(p.a, p.b) for p in pairs}
-    for p in pairs:
-        n = len(p.outcomes)
-        lo, hi = wilson_interval(p.wins, n)
-        cell[(p.a, p.b)] = f"{p.wins / n:5.1%} [{lo:.1%}-{hi:.1%}]"
-        if (p.b, p.a) not in played:  # two sides: the column agent won what the row agent lost
-            lo2, hi2 = wilson_interval(p.losses, n)
-            cell[(p.b, p.a)] = f"{p.losses / n:5.1%} [{lo2:.1%}-{hi2:.1%}]"
-    w0 = max(8, max(len(s) for s in specs))
-    w = 22
-    head = ("win rate of row vs column [95% Wilson CI] (draws count as non-wins)" if opponents <= 1 else
-            f"first places of row, at one seat (rotating) against {opponents} copies of column [95% Wilson CI] "
-            "(a shared first place counts as a non-win)")
-    lines = [head,
-             " " * w0 + " | " + " | ".join(s[:w].ljust(w) for s in specs)]
-    for r in specs:
-        row = [cell.get((r, c), "-" if r == c else "").ljust(w) for c in specs]
-        lines.append(r.ljust(w0) + " | " + " | ".join(row))
-    lines.append("")
-    lines.append("openskill (Plackett-Luce) ratings, by ordinal = mu - 3 sigma:")
-    for s, r in sorted(ratings.items(), key=lambda kv: -kv[1]["ordinal"]):
-        lines.append(f"  {s.ljust(w0)}  mu={r['mu']:6.2f}  sigma={r['sigma']:5.2f}  ordinal={r['ordinal']:6.2f}")
-    return "\n".join(lines)
-
-
-def format_solo_table(solos: Sequence[SoloResult]) -> str:
-    """One line per agent of a one-seat game: success rate [95% Wilson CI], mean final score, mean length."""
-    w0 = max(8, max(len(s.agent) for s in solos))
-    lines = ["success rate [95% Wilson CI], mean final score (return), mean decisions"]
-    for s in solos:
-        d = s.summary()
-        lo, hi = d["ci95"]
-        lines.append(f"  {s.agent.ljust(w0)}  {d['success_rate']:5.1%} [{lo:.1%}-{hi:.1%}]  "
-                     f"score={d['mean_score']:7.3f}  decisions={d['mean_decisions']:7.1f}  ({d['games']} games)")
-    return "\n".join(lines)
 
 
 def spec_key(spec: str) -> str:
