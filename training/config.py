@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from monolith_envs.core.config import short_repr
+
 __all__ = [
     "CONFIG_DIR",
     "DEFAULT_CONFIG",
@@ -151,7 +153,7 @@ def _check_type(key: Key, value: Any) -> Any:
             hint = ("; that text did not read as a TOML value: write tables as {key = value, ...} and strings in "
                     "quotes, e.g. --set 'opponent_schedule=[{from_step = 150000, mix = {heuristic = 0.7}}]'")
         raise TrainConfigError(f"config key {key.name!r}: expected {names}, got {type(value).__name__} "
-                               f"{_short(value)}{hint}")
+                               f"{short_repr(value)}{hint}")
     return value
 
 
@@ -198,7 +200,7 @@ def validate(cfg: Mapping[str, Any]) -> dict:
         raise TrainConfigError(f"config key 'pretrain_samples': must be >= 0, got {out['pretrain_samples']}")
     for k, (lo, hi) in _INT_RANGES.items():
         if not lo <= out[k] <= hi:
-            raise TrainConfigError(f"config key {k!r}: must be an integer from {lo:,} to {hi:,}, got {_short(out[k])}")
+            raise TrainConfigError(f"config key {k!r}: must be an integer from {lo:,} to {hi:,}, got {short_repr(out[k])}")
     for k, (lo, hi, lo_open) in _FLOAT_RANGES.items():
         v = out[k]
         if not math.isfinite(v) or v < lo or v > hi or (lo_open and v == lo):
@@ -210,7 +212,7 @@ def validate(cfg: Mapping[str, Any]) -> dict:
     if not 1 <= len(arch) <= 16 or any(isinstance(x, bool) or not isinstance(x, int) or not 1 <= x <= 4096
                                        for x in arch):
         raise TrainConfigError(f"config key 'net_arch': must be a list of 1 to 16 layer sizes, each an integer "
-                               f"from 1 to 4096, got {_short(arch)}")
+                               f"from 1 to 4096, got {short_repr(arch)}")
     seat = out["seat"]
     if isinstance(seat, str) and seat not in ("rotate", "random") or isinstance(seat, int) and not 0 <= seat < 64:
         raise TrainConfigError(f"config key 'seat': must be 'rotate', 'random' or a seat number (0 to the "
@@ -220,7 +222,7 @@ def validate(cfg: Mapping[str, Any]) -> dict:
     for k in ("eval_opponents", "pretrain_opponents"):
         if len(out[k]) > 16 or not all(isinstance(x, str) and x for x in out[k]):
             raise TrainConfigError(f"config key {k!r}: must be a list of at most 16 agent specs (strings such as "
-                                   f"'random', 'heuristic', 'mcts:100'), got {_short(out[k])}")
+                                   f"'random', 'heuristic', 'mcts:100'), got {short_repr(out[k])}")
     return out
 
 
@@ -245,11 +247,6 @@ MAX_TRAIN_SEED = (2**128 - 1) // 1000 - 64
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+=-]{0,99}")
 
 
-def _short(v: Any) -> str:
-    s = repr(v)
-    return s if len(s) <= 60 else s[:40] + f"... ({len(s)} characters)"
-
-
 def _check_mix(where: str, mix: Any) -> None:
     """An opponent mix: a table of 1 to 64 agent specs (or ``self``) with finite non-negative weights and a
     positive sum; a :class:`TrainConfigError` naming ``where`` otherwise."""
@@ -257,7 +254,7 @@ def _check_mix(where: str, mix: Any) -> None:
             or any(isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w < 0
                    for w in mix.values()) or sum(mix.values()) <= 0):
         raise TrainConfigError(f"{where}: a table of 1 to 64 agent specs (or 'self') with finite non-negative "
-                               f"weights and a positive sum, got {_short(mix)}")
+                               f"weights and a positive sum, got {short_repr(mix)}")
 
 
 def _check_schedule(schedule: list) -> None:
@@ -270,11 +267,11 @@ def _check_schedule(schedule: list) -> None:
         where = f"config key 'opponent_schedule', phase {i + 1}"
         if not isinstance(phase, dict) or set(phase) != {"from_step", "mix"}:
             raise TrainConfigError(f"{where}: a table with exactly the keys from_step and mix, e.g. {{from_step = "
-                                   f"150000, mix = {{heuristic = 0.7, self = 0.3}}}}, got {_short(phase)}")
+                                   f"150000, mix = {{heuristic = 0.7, self = 0.3}}}}, got {short_repr(phase)}")
         step = phase["from_step"]
         if isinstance(step, bool) or not isinstance(step, int) or not last < step <= 10**10:
             raise TrainConfigError(f"{where}: from_step must be an integer above {last:,} (the phases in order of "
-                                   f"their steps) and at most 10,000,000,000, got {_short(step)}")
+                                   f"their steps) and at most 10,000,000,000, got {short_repr(step)}")
         last = step
         _check_mix(f"{where}, mix", phase["mix"])
 
@@ -332,21 +329,21 @@ def _check_strings(out: dict) -> None:
     name = out["name"]
     if name and (not _NAME.fullmatch(name) or name in (".", "..")):
         raise TrainConfigError(f"config key 'name': must be 1 to 100 letters, digits or _ . + = - (one folder "
-                               f"name under out_dir, not starting with '.' or '-'), got {_short(name)}")
+                               f"name under out_dir, not starting with '.' or '-'), got {short_repr(name)}")
     od = out["out_dir"]
     if not od or "\x00" in od or len(od) > 4096 or any(ord(c) < 32 for c in od):
         raise TrainConfigError(f"config key 'out_dir': must be a folder path without NUL or control characters, "
-                               f"got {_short(od)}")
+                               f"got {short_repr(od)}")
     for k in ("env_id", "pretrain_teacher"):
         if not 1 <= len(out[k]) <= 4096 or any(ord(c) < 32 for c in out[k]):
             raise TrainConfigError(f"config key {k!r}: must be a non-empty string without control characters, "
-                                   f"got {_short(out[k])}")
+                                   f"got {short_repr(out[k])}")
     init = out["init_from"]
     if len(init) > 4096 or any(ord(c) < 32 for c in init):
         raise TrainConfigError(f"config key 'init_from': must be a baseline name or a .pt path without control "
-                               f"characters, got {_short(init)}")
+                               f"characters, got {short_repr(init)}")
     if init and out["pretrain_samples"] > 0:
-        raise TrainConfigError(f"config key 'init_from': {_short(init)} and a warm start (pretrain_samples = "
+        raise TrainConfigError(f"config key 'init_from': {short_repr(init)} and a warm start (pretrain_samples = "
                                f"{out['pretrain_samples']:,}) both set the starting weights; set pretrain_samples = 0 "
                                "to start from the baseline")
 
@@ -406,7 +403,7 @@ def check_config(cfg: Mapping[str, Any]) -> None:
         try:
             make_agent(spec, cfg["env_id"], cfg["env_config"])
         except Exception as e:  # noqa: BLE001  (any failure to build a named agent is a config error)
-            raise TrainConfigError(f"config key {key!r}: agent spec {_short(spec)}: {e}") from None
+            raise TrainConfigError(f"config key {key!r}: agent spec {short_repr(spec)}: {e}") from None
     if cfg["init_from"]:
         from training.init_weights import InitFromError, load_init
 

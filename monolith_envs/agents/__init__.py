@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..core.config import plain_float, plain_int
+from ..core.config import plain_float, plain_int, short_repr
 from .base import Agent, AgentError, BaseAgent, EnvContext, masked_choice
 from .baselines import BaselineAgent, NoBaselineError, parse_baseline_options
 from .heuristics import heuristic_for, heuristic_module, prior_fn_for, rollout_policy_for, value_fn_for
@@ -116,19 +116,13 @@ def mcts_for(env_id: str, simulations: int, **overrides: Any) -> MCTSAgent:
     )
 
 
-def _show(spec: str) -> str:
-    """``repr(spec)``, cut to 120 characters (a message stays one readable line)."""
-    r = repr(spec)
-    return r if len(r) <= 120 else r[:117] + "..."
-
-
 def _number(text: str, kind: type, what: str, spec: str) -> Any:
     """``text`` as an ``int`` or ``float`` (``kind``); an :class:`AgentSpecError` naming ``what`` otherwise."""
     try:
         return plain_int(text) if kind is int else plain_float(text)
     except ValueError:
         noun = "an integer" if kind is int else "a number"
-        raise AgentSpecError(f"bad agent spec {_show(spec)}: {what} must be {noun}, got {_show(text)}; "
+        raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {what} must be {noun}, got {short_repr(text)}; "
                              f"accepted: {_FORMS}") from None
 
 
@@ -152,7 +146,7 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
             other observation or action sizes than that game and config.
     """
     if not isinstance(spec, str):
-        raise AgentSpecError(f"an agent spec is a string, got {type(spec).__name__} {_show(spec)}; accepted: {_FORMS}")
+        raise AgentSpecError(f"an agent spec is a string, got {type(spec).__name__} {short_repr(spec)}; accepted: {_FORMS}")
     import monolith_envs  # the package imports this module first
 
     if env_id not in monolith_envs.available_envs():
@@ -163,7 +157,7 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
         try:
             sims, mix = parse_baseline_options(spec)
         except ValueError as e:
-            raise AgentSpecError(f"bad agent spec {_show(spec)}: {e}; accepted: {_FORMS}") from None
+            raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {e}; accepted: {_FORMS}") from None
         return BaselineAgent(env_id, simulations=sims, env_config=env_config, name=spec.strip(), leaf_mix=mix)
     if kind == "random" and not rest:
         return RandomAgent()
@@ -175,7 +169,7 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
         except (AgentSpecError, FileNotFoundError, AgentError):
             raise
         except ValueError as e:
-            raise AgentSpecError(f"bad agent spec {_show(spec)}: {e}; accepted: {_FORMS}") from None
+            raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {e}; accepted: {_FORMS}") from None
         check_game = getattr(agent, "check_game", None)
         if env_config is not None and callable(check_game):  # e.g. an az: checkpoint of another seat count
             # through make(): env_config may hold the env's own keys (illegal_action, mask_in) beside the game's
@@ -203,11 +197,11 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
         except (FileNotFoundError, AgentError):
             raise
         except (OSError, ValueError) as e:  # a path the system refuses to look at (too long, ...)
-            raise AgentSpecError(f"bad agent spec {_show(spec)}: the path cannot be read "
+            raise AgentSpecError(f"bad agent spec {short_repr(spec)}: the path cannot be read "
                                  f"({getattr(e, 'strerror', None) or e})") from None
     if kind == "mcts":
         if sep and not rest:
-            raise AgentSpecError(f"bad agent spec {_show(spec)}: the number of simulations N of mcts:N is missing "
+            raise AgentSpecError(f"bad agent spec {short_repr(spec)}: the number of simulations N of mcts:N is missing "
                                  f"(plain 'mcts' means mcts:200); accepted: {_FORMS}")
         parts = rest.split(":") if rest else ["200"]
         try:
@@ -217,7 +211,7 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
             for p in parts[1:]:
                 k, _, v = p.partition("=")
                 if k in seen:
-                    raise AgentSpecError(f"bad agent spec {_show(spec)}: option {_show(k)} given twice; accepted: {_FORMS}")
+                    raise AgentSpecError(f"bad agent spec {short_repr(spec)}: option {short_repr(k)} given twice; accepted: {_FORMS}")
                 seen.add(k)
                 if k == "c":
                     opts["c"] = _number(v, float, "c (the exploration constant)", spec)
@@ -228,16 +222,16 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
                 elif k == "k":
                     opts["root_k"] = None if v.lower() == "none" else _number(v, int, "k", spec)
                 else:
-                    raise AgentSpecError(f"unknown MCTS option {_show(k)} in {_show(spec)}; accepted: {_FORMS}")
+                    raise AgentSpecError(f"unknown MCTS option {short_repr(k)} in {short_repr(spec)}; accepted: {_FORMS}")
             agent = mcts_for(env_id, sims, **opts)
         except AgentSpecError:
             raise
         except ValueError as e:
-            raise AgentSpecError(f"bad agent spec {_show(spec)}: {e}; accepted: {_FORMS}") from None
+            raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {e}; accepted: {_FORMS}") from None
         agent.name = spec.strip()
         return agent
     hint = ""
     if kind in REPO_KINDS:  # registered by the repository's agents package, which is not imported here
         hint = (f" ({kind!r} agents are added by the repository's agents package: run the repository's commands "
                 "from its root, or `import agents` there first)")
-    raise AgentSpecError(f"unknown agent spec {_show(spec)}{hint}; accepted: {_FORMS}")
+    raise AgentSpecError(f"unknown agent spec {short_repr(spec)}{hint}; accepted: {_FORMS}")

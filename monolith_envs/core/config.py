@@ -9,10 +9,17 @@ from typing import Any, Callable, Mapping, Sequence
 from .game import MonolithEnvError
 
 __all__ = ["ConfigError", "ConfigKey", "validate_config", "one_of", "int_range", "number_range", "boolean",
-           "C_INT_MAX", "parse_value", "parse_settings", "plain_int", "plain_float"]
+           "C_INT_MAX", "parse_value", "parse_settings", "plain_int", "plain_float", "short_repr"]
 
 C_INT_MAX = 2**31 - 1
 """Upper bound for integer config values that compiled code stores in a C ``int`` (e.g. ``max_decisions``)."""
+
+
+def short_repr(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` for a one-line message: whole when it has at most ``limit`` characters, else its first
+    ``limit`` characters, ``...`` and its length (``'aaaa...' (10,002 characters)``)."""
+    r = repr(value)
+    return r if len(r) <= limit else f"{r[:limit]}... ({len(r):,} characters)"
 
 
 class ConfigError(MonolithEnvError, ValueError):

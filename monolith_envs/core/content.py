@@ -34,6 +34,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+from .config import short_repr
 from .game import MonolithEnvError
 
 __all__ = [
@@ -315,12 +316,12 @@ def _check_tree(data: Any, text: str, path: str, max_depth: int, int_limit: int,
         elif isinstance(v, list):
             stack.extend((x, item, f"{key}[{i}]", depth + 1, True) for i, x in enumerate(v))
         elif isinstance(v, int) and not isinstance(v, bool) and not -int_limit <= v <= int_limit:
-            raise ContentError(path, _value_line(text, key, str(v)), item, key, f"integer {_short(v)} is too large",
+            raise ContentError(path, _value_line(text, key, str(v)), item, key, f"integer {short_repr(v)} is too large",
                                f"integers from {-int_limit} to {int_limit}", label)
         elif isinstance(v, str) and _CONTROL_IN_TEXT.search(v):
             c = _CONTROL_IN_TEXT.search(v).group()
             raise ContentError(path, _value_line(text, key, ""), item, key,
-                               f"the string {_short(v)} holds the control character U+{ord(c):04X}", _NO_CONTROL,
+                               f"the string {short_repr(v)} holds the control character U+{ord(c):04X}", _NO_CONTROL,
                                label)
         elif isinstance(v, float) and not math.isfinite(v):
             raise ContentError(path, _value_line(text, key, ""), item, key, f"{v} is not a finite number",
@@ -347,11 +348,6 @@ def _value_line(text: str, key: str, value: str) -> int:
         if pat.match(ln):
             return i + 1
     return 0
-
-
-def _short(v: Any) -> str:
-    s = repr(v)
-    return s if len(s) <= 40 else s[:20] + f"...({len(s)} characters)"
 
 
 @dataclass(frozen=True, eq=False)
@@ -466,7 +462,7 @@ class Fields:
         self.label = label
         self._line = line
         if not isinstance(table, dict):
-            raise self.err("", f"{_short(table)} is not a table", "a TOML table")
+            raise self.err("", f"{short_repr(table)} is not a table", "a TOML table")
         self.table = table
 
     def err(self, field: str, problem: str, allowed: str = "") -> ContentError:
@@ -500,7 +496,7 @@ class Fields:
         """An integer in ``lo .. hi``."""
         v = self.raw(field, default)
         if not _is_int(v):
-            raise self.err(field, f"{_short(v)} is not an integer", _rng(lo, hi))
+            raise self.err(field, f"{short_repr(v)} is not an integer", _rng(lo, hi))
         if (lo is not None and v < lo) or (hi is not None and v > hi):
             raise self.err(field, f"{v} is out of range", _rng(lo, hi))
         return v
@@ -509,7 +505,7 @@ class Fields:
         """A finite int or float in ``lo .. hi``, returned as a float."""
         v = self.raw(field, default)
         if not (_is_int(v) or isinstance(v, float)) or not math.isfinite(v):
-            raise self.err(field, f"{_short(v)} is not a number", _rng(lo, hi, "a number"))
+            raise self.err(field, f"{short_repr(v)} is not a number", _rng(lo, hi, "a number"))
         if (lo is not None and v < lo) or (hi is not None and v > hi):
             raise self.err(field, f"{v} is out of range", _rng(lo, hi, "a number"))
         return float(v)
@@ -518,7 +514,7 @@ class Fields:
         """``true`` or ``false``."""
         v = self.raw(field, default)
         if not isinstance(v, bool):
-            raise self.err(field, f"{_short(v)} is not a boolean", "true or false")
+            raise self.err(field, f"{short_repr(v)} is not a boolean", "true or false")
         return v
 
     def str(self, field: str, default: Any = REQUIRED, pattern: str | None = None, max_len: int = 1000,
@@ -527,18 +523,18 @@ class Fields:
         v = self.raw(field, default)
         what = allowed or ("a string matching " + pattern if pattern else "a string")
         if not isinstance(v, str):
-            raise self.err(field, f"{_short(v)} is not a string", what)
+            raise self.err(field, f"{short_repr(v)} is not a string", what)
         if len(v) > max_len:
             raise self.err(field, f"string of {len(v)} characters is too long", f"at most {max_len} characters")
         if pattern is not None and not re.fullmatch(pattern, v):
-            raise self.err(field, f"{_short(v)} is not allowed", what)
+            raise self.err(field, f"{short_repr(v)} is not allowed", what)
         return v
 
     def choice(self, field: str, options: Sequence[Any], default: Any = REQUIRED) -> Any:
         """One of ``options`` (compared by type and value)."""
         v = self.raw(field, default)
         if not any(type(v) is type(o) and v == o for o in options):
-            raise self.err(field, f"{_short(v)} is not allowed", ", ".join(map(str, options)))
+            raise self.err(field, f"{short_repr(v)} is not allowed", ", ".join(map(str, options)))
         return v
 
     def list(self, field: str, default: Any = (), min_len: int = 0, max_len: int = 64) -> list:
@@ -547,7 +543,7 @@ class Fields:
         if isinstance(v, tuple):
             v = list(v)
         if not isinstance(v, list):
-            raise self.err(field, f"{_short(v)} is not a list", f"a list of {min_len} to {max_len} items")
+            raise self.err(field, f"{short_repr(v)} is not a list", f"a list of {min_len} to {max_len} items")
         if not min_len <= len(v) <= max_len:
             raise self.err(field, f"list of {len(v)} items", f"a list of {min_len} to {max_len} items")
         return v
@@ -559,7 +555,7 @@ class Fields:
         out: list[int] = []
         for x in items:
             if not _is_int(x) or (lo is not None and x < lo) or (hi is not None and x > hi):
-                raise self.err(field, f"value {_short(x)} is out of range", "a list of " + _rng(lo, hi, "integers"))
+                raise self.err(field, f"value {short_repr(x)} is out of range", "a list of " + _rng(lo, hi, "integers"))
             if unique and x in out:
                 raise self.err(field, f"value {x} is listed twice", "each value at most once")
             out.append(x)
@@ -573,7 +569,7 @@ class Fields:
         out: list[str] = []
         for x in items:
             if not isinstance(x, str) or (options is not None and x not in options):
-                raise self.err(field, f"value {_short(x)} is not allowed", allowed)
+                raise self.err(field, f"value {short_repr(x)} is not allowed", allowed)
             if unique and x in out:
                 raise self.err(field, f"value {x!r} is listed twice", "each value at most once")
             out.append(x)
@@ -590,5 +586,5 @@ class Fields:
         items = self.list(field, default, min_len, max_len)
         for i, x in enumerate(items):
             if not isinstance(x, dict):
-                raise self.err(field, f"entry {i} ({_short(x)}) is not a table", "tables")
+                raise self.err(field, f"entry {i} ({short_repr(x)}) is not a table", "tables")
         return items

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from .chance import ChanceEvent
+from .config import short_repr
 from .game import MonolithEnvError
 from .outfiles import write_text_atomic
 from .seeds import MAX_SEED  # the one seed bound of every entry point
@@ -139,12 +140,12 @@ class EpisodeLog:
                 raise LogError(f"{source}: field {key!r} must be {_KIND.get(typ.__name__, 'a ' + typ.__name__)}, got "
                               f"{_KIND.get(type(data[key]).__name__, 'a ' + type(data[key]).__name__)}")
         if not 0 <= data["seed"] <= MAX_SEED:
-            raise LogError(f"{source}: field 'seed' is {_short(data['seed'])}, expected an integer from 0 to 2**128-1")
+            raise LogError(f"{source}: field 'seed' is {short_repr(data['seed'])}, expected an integer from 0 to 2**128-1")
         for i, a in enumerate(data["actions"]):
             if not isinstance(a, int) or isinstance(a, bool):
-                raise LogError(f"{source}: actions[{i}] = {_short(a)} is not an integer action")
+                raise LogError(f"{source}: actions[{i}] = {short_repr(a)} is not an integer action")
             if a < 0:
-                raise LogError(f"{source}: actions[{i}] = {_short(a)} is negative; actions are integers >= 0")
+                raise LogError(f"{source}: actions[{i}] = {short_repr(a)} is negative; actions are integers >= 0")
         note = data.get("note", "")
         if not isinstance(note, str):
             raise LogError(f"{source}: field 'note' must be a string, got {type(note).__name__}")
@@ -237,11 +238,6 @@ def _check_depth(data: Any, source: str) -> None:
                               (k if isinstance(k, str) else f"{where}[{k}]"), depth + 1))
 
 
-def _short(v: Any) -> str:
-    r = repr(v)
-    return r if len(r) <= 40 else f"{r[:20]}... ({len(r)} characters)"
-
-
 def _events(events: list[ChanceEvent], limit: int = 5) -> str:
     """At most ``limit`` events as text (each cut to 80 characters), and how many more: an error stays one
     short line even for a million mismatched draws."""
@@ -270,7 +266,7 @@ def replay_steps(log: EpisodeLog, make: Callable[..., Any]) -> Iterator[tuple[in
     """
     bad = [k for k in log.config if not isinstance(k, str) or k in RESERVED_CONFIG_KEYS]
     if bad:
-        raise LogError(f"field 'config' holds {', '.join(_short(k) for k in bad[:5])}, which is not a game config "
+        raise LogError(f"field 'config' holds {', '.join(short_repr(k) for k in bad[:5])}, which is not a game config "
                        f"key (the config holds only the game's keys, not {', '.join(RESERVED_CONFIG_KEYS)})")
     try:
         env = make(log.env_id, **log.config)
@@ -279,7 +275,7 @@ def replay_steps(log: EpisodeLog, make: Callable[..., Any]) -> Iterator[tuple[in
     n = env.game.layout.n
     for i, a in enumerate(log.actions):
         if not 0 <= a < n:
-            raise LogError(f"actions[{i}] = {_short(a)} is out of range: {log.env_id} actions are 0 to {n - 1}")
+            raise LogError(f"actions[{i}] = {short_repr(a)} is out of range: {log.env_id} actions are 0 to {n - 1}")
     env.reset(seed=log.seed)
     logged: dict[int, list[ChanceEvent]] = {}
     for e in log.chance or ():

@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..core.aec import MASK_IN, check_mask_in, observation_space_for
-from ..core.config import ConfigError
+from ..core.config import ConfigError, short_repr
 from ..core.game import IllegalActionError, MonolithEnvError
 from ..core.processes import local_worker_limit, worker_limit_why
 from ..core.seeds import check_seed
@@ -39,11 +39,6 @@ VECTOR_REFUSES = {
     "illegal_action": ("raise", "a masked-out action always raises IllegalActionError naming the game"),
     "wrapped": (True, "a vector env has no PettingZoo wrapper to leave out"),
 }
-
-
-def _brief(value: Any) -> str:
-    r = repr(value)
-    return r if len(r) <= 60 else r[:57] + "..."
 
 
 class VecResult(NamedTuple):
@@ -116,7 +111,7 @@ class VectorEnv:
             if key in config:
                 value = config.pop(key)
                 if not (value is default or (isinstance(value, str) and value == default)):
-                    refused.append(f"{key}={_brief(value)} ({why})")
+                    refused.append(f"{key}={short_repr(value)} ({why})")
         if refused:
             raise ConfigError(f"make_vec: {'; '.join(refused)}: options of make(), not config keys of {env_id}, "
                               "and a vector env takes only their defaults")

@@ -49,7 +49,7 @@ def _masked_out(res) -> np.ndarray:
     ({"num_envs": 2, "no_such_key": 1}, "no_such_key"),
     ({"num_envs": 2, "render_mode": "ansi"}, "make_vec: render_mode='ansi' (a vector env does not render;"),
     ({"num_envs": 2, "illegal_action": "penalize", "wrapped": False, "render_mode": "x" * 100},
-     f"make_vec: render_mode='{'x' * 56}... (a vector env does not render; draw one game with make(env_id, "
+     f"make_vec: render_mode='{'x' * 59}... (102 characters) (a vector env does not render; draw one game with make(env_id, "
      "render_mode=...) and a seed of vec.episode_seeds()); illegal_action='penalize' (a masked-out action always "
      "raises IllegalActionError naming the game); wrapped=False (a vector env has no PettingZoo wrapper to leave "
      "out): options of make(), not config keys of monolith_arena_v0, and a vector env takes only their defaults"),
