@@ -319,7 +319,7 @@ def _check_seed(out: dict) -> None:
              "seed * 1000 + env rank from it)")
     try:
         check_seed(out["seed"], "config key 'seed'")
-    except ValueError:
+    except (TypeError, ValueError):
         raise TrainConfigError(f"config key 'seed': must be {bound}, got {repr(out['seed'])[:60]}") from None
     if out["seed"] > MAX_TRAIN_SEED:
         raise TrainConfigError(f"config key 'seed': must be {bound}, got {out['seed']}")

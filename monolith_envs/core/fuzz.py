@@ -248,7 +248,7 @@ def _check_args(games: int, seed: int, workers: int, sample: int, check_every: i
             raise MonolithEnvError(f"fuzz: {name}={shown}; expected an integer from {lo} to {hi:_}")
     try:
         check_seed(seed)
-    except ValueError as exc:
+    except (TypeError, ValueError) as exc:
         raise MonolithEnvError(f"fuzz: {exc}") from None
     if seed + games - 1 > MAX_SEED:
         raise MonolithEnvError(f"fuzz: seeds {seed} .. seed+games-1 pass the largest seed 2**128-1; "

@@ -21,13 +21,18 @@ def seed_text(seed: int) -> str:
 
 
 def check_seed(value: object, name: str = "seed") -> int:
-    """Return ``value`` as a seed, or raise ``ValueError`` naming ``name`` and the allowed range.
+    """Return ``value`` as a seed, or raise an error naming ``name`` and the allowed range.
 
     Accepts a Python ``int`` (or numpy integer) from 0 to ``MAX_SEED``; ``bool``, floats and strings are
     refused, as actions are.
+
+    Raises:
+        TypeError: ``value`` is not an integer (a ``bool``, a float, a string, ...), as the AEC env's
+            ``reset(seed=...)`` raises.
+        ValueError: an integer below 0 or above ``MAX_SEED``.
     """
     if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise ValueError(f"{name} must be an integer from 0 to 2**128-1, got {value!r}")
+        raise TypeError(f"{name} must be an integer from 0 to 2**128-1, got {type(value).__name__} {value!r:.60}")
     seed = int(value.__index__())
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"{name} must be an integer from 0 to 2**128-1, got {seed_text(seed)}")

@@ -155,7 +155,8 @@ class VectorEnv:
             the :class:`VecResult` (rewards 0, no game ended).
 
         Raises:
-            ValueError: ``seed`` is not an integer from 0 to ``2**128 - 1``.
+            TypeError: ``seed`` is not an integer (as the AEC env's ``reset``).
+            ValueError: an integer seed below 0 or above ``2**128 - 1``.
             MonolithEnvError: the vector env is closed.
         """
         self._check_open()

@@ -78,9 +78,13 @@ def test_reset_seeds_and_shapes_and_dtypes():
     vec = make_vec(ARENA, 3)
     with pytest.raises(MonolithEnvError, match="reset"):
         vec.step(np.zeros(3, np.int64))
-    for bad in (-1, 2**128, 1.5, "3", True):
-        with pytest.raises(ValueError, match="seed"):
+    aec = monolith_envs.make(ARENA)
+    for bad, error in ((-1, ValueError), (2**128, ValueError), (1.5, TypeError), ("3", TypeError),
+                       (True, TypeError)):
+        with pytest.raises(error, match="seed"):
             vec.reset(seed=bad)
+        with pytest.raises(error, match="seed"):  # the same class as the AEC env's reset
+            aec.reset(seed=bad)
     res = vec.reset(seed=10)
     assert vec.episode_seeds() == [10, 11, 12]
     assert res.observation.shape == (3, vec.obs_size) and res.observation.dtype == np.float32

@@ -85,7 +85,7 @@ def validate_az(cfg: Mapping[str, Any]) -> dict:
             raise TrainConfigError(f"config key {k!r}: must be >= 0, got {out[k]}")
     try:
         check_seed(out["seed"])
-    except ValueError as e:
+    except (TypeError, ValueError) as e:
         raise TrainConfigError(f"config key 'seed': {e}") from None
     for k in ("warm_epsilon", "noise_frac", "warm_value_share"):
         if not 0.0 <= out[k] <= 1.0:
