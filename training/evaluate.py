@@ -28,7 +28,9 @@ models are loaded once per task) and sets torch to one thread.  ``workers=1`` pl
 
 Model files given as ``ppo:PATH`` are untrusted: they are loaded without running code from the file, and
 a file that needs more is refused (:mod:`agents.ppo`); ``--trust-model-files`` lifts that for files you
-trust.  The JSON goes to ``runs/eval/`` unless ``--out`` says otherwise; ``--record-dir`` writes every
+trust.  The JSON goes to ``runs/eval/eval_<env>_<seed>.json`` (``-2``, ``-3``, ... appended to the name when
+that file exists, so a default never replaces an earlier result) unless ``--out`` names a file (replaced if
+it exists); ``--record-dir`` writes every
 match's episode log (``python -m monolith_envs replay FILE``).  Both are checked before the first game, by
 creating them.  Games are handed to the workers in chunks of consecutive game numbers (``range`` objects),
 never as a list of every game.
@@ -403,6 +405,18 @@ def evaluate_against(env_id: str, spec: str, opponent: str, games: int, seed: in
     return run_pairing(env_id, spec, opponent, games, seed, env_config, **kw).summary()
 
 
+def free_path(path: Path, limit: int = 10_000) -> Path:
+    """``path`` if no file is there, else the first of ``<stem>-2<suffix>``, ``-3``, ... that is free (the
+    default output of an evaluation never replaces an earlier result); after ``limit`` names, ``path``."""
+    if not path.exists():
+        return path
+    for k in range(2, limit + 1):
+        other = path.with_name(f"{path.stem}-{k}{path.suffix}")
+        if not other.exists():
+            return other
+    return path
+
+
 def spec_key(spec: str) -> str:
     """What two agent specs that build the same agent share: for the built-in kinds without a path (``random``,
     ``heuristic``, ``mcts``, ``baseline``) the spec in lower case with numbers without leading zeros
@@ -454,7 +468,8 @@ def main(argv: list[str] | None = None) -> dict:
                     help="game config key; VALUE as TOML: 4, true, teams, '[\"a\", \"b\"]' (repeatable)")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
                     help="module to import first in every process (registers extra env ids)")
-    ap.add_argument("--out", default=None, help="JSON output path (default: runs/eval/eval_<env>_<seed>.json)")
+    ap.add_argument("--out", default=None, help="JSON output path, replaced if it exists (default: runs/eval/eval_<env>_<seed>.json, or "
+                    "eval_<env>_<seed>-2.json, -3, ... when that file exists: a default never replaces a result)")
     ap.add_argument("--record-dir", default=None, metavar="DIR",
                     help="write every match's episode log to DIR (replay: python -m monolith_envs replay FILE)")
     ap.add_argument("--trust-model-files", action="store_true",
@@ -542,6 +557,8 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         if solo:
             out["solo"] = [s.summary() for s in res["solo"]]
         with signals_deferred():  # the write and its record are one step: a stop inside it waits for its end
+            if args.out is None:
+                path = free_path(path)
             write_text_atomic(path, json.dumps(out, indent=2))
             written = path
             print(f"wrote {path}")

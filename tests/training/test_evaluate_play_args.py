@@ -69,6 +69,28 @@ def test_evaluate_creates_its_outputs_before_playing(tmp_path, monkeypatch):
     assert not list((tmp_path / "deep").iterdir())  # and no probe file
 
 
+def test_the_default_output_never_replaces_an_earlier_result(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    argv = ["--env", TOY, "--agents", "random,mcts:5", "--preload", "tests.conftest", "--games", "2",
+            "--workers", "1", "--seed", "7"]
+    first = evaluate.main(argv)
+    second = evaluate.main(argv[:3] + ["random,mcts:6"] + argv[4:])
+    folder = tmp_path / "runs" / "eval"
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == [f"eval_{TOY}_7-2.json", f"eval_{TOY}_7.json"]
+    import json
+
+    assert json.loads((folder / f"eval_{TOY}_7.json").read_text())["agents"] == first["agents"] == ["random", "mcts:5"]
+    assert json.loads((folder / f"eval_{TOY}_7-2.json").read_text())["agents"] == second["agents"]
+    assert f"wrote {Path('runs') / 'eval' / f'eval_{TOY}_7-2.json'}" in capsys.readouterr().out
+    # an explicit --out is replaced, as asked
+    out = tmp_path / "mine.json"
+    evaluate.main(argv + ["--out", str(out)])
+    evaluate.main(argv[:3] + ["random,mcts:6"] + argv[4:] + ["--out", str(out)])
+    assert json.loads(out.read_text())["agents"] == ["random", "mcts:6"] and not (tmp_path / "mine-2.json").exists()
+    assert evaluate.free_path(folder / "nothing.json") == folder / "nothing.json"
+
+
 def test_games_go_to_workers_as_ranges_and_are_bounded(monkeypatch):
     chunks = []
     real = evaluate._play_chunk
