@@ -10,9 +10,9 @@ Random masked play, each driver sampling its actions the natural way, measured i
 - ``make_vec(env_id, N)`` in this process: one vectorised draw per step for all N games
   (:func:`sample_masked`: a uniform legal action in every game);
 - the same with ``workers=k`` worker processes;
-- the bare engine (:class:`EngineRunner`): the engine functions every driver calls per decision, with no API
-  around them (one game at a time, the cheapest draw): the ceiling of any driver of this engine in one
-  process, so ``engine ÷ AEC`` bounds what a vector can gain over the AEC loop.
+- the bare engine (:class:`BareEngineRunner`): the engine functions every driver calls per decision, with no API
+  around them (one game at a time, the cheapest draw): every driver does this work and more, so
+  ``engine ÷ AEC`` is about the most a vector in one process can gain over the AEC loop.
 
 Figures are decisions per second of wall time (median of the repeats) and decisions per CPU second (this
 process plus, for the worker runs, the workers' CPU time read from ``/proc``), so the ratios stay
@@ -39,7 +39,7 @@ from benchmarks.loops import AecRunner
 from benchmarks.timing import RandomPolicy
 from monolith_envs.core.seeds import seed_arg
 
-__all__ = ["VecRunner", "EngineRunner", "ReadmeDraw", "sample_masked", "measure_interleaved", "bench_config", "main"]
+__all__ = ["VecRunner", "BareEngineRunner", "ReadmeDraw", "sample_masked", "measure_interleaved", "bench_config", "main"]
 
 DEFAULT_CONFIGS = {
     "monolith_arena_v0": {},
@@ -106,14 +106,17 @@ class VecRunner:
         return decisions, games, time.perf_counter() - t0
 
 
-class EngineRunner:
+class BareEngineRunner:
     """Random play through the engine functions alone: per decision ``is_terminal``, ``current_player``,
     ``legal_mask``, the acting seat's observation written into one preallocated buffer (the writer
     ``make_vec`` uses), ``returns_list``, a draw from the mask (:class:`~benchmarks.timing.RandomPolicy`) and
     ``apply``; a new game (``initial_state`` with the next seed) when one ends.
 
-    This is the per-decision work of every driver with nothing around it, so no loop over these engine
-    functions, vectorised or not, runs faster in one process.
+    This is the per-decision work of every driver with nothing around it: every driver in one process does it
+    and more. Unlike :class:`benchmarks.loops.EngineRunner` (the throughput table's ``engine`` and
+    ``engine+obs`` loops), it writes the observation into a buffer with make_vec's writer and calls
+    ``current_player`` and ``returns_list``, as make_vec does; like make_vec, and unlike the AEC env, it draws
+    chance from a plain generator (the AEC env also logs each draw for its episode log).
 
     Args:
         env_id, config: the game (:func:`monolith_envs.make_game`).
@@ -166,13 +169,15 @@ class EngineRunner:
 
 def bench_config(env_id: str, config: dict, num_envs: int, workers: int, seconds: float, repeats: int,
                  seed: int) -> dict:
-    """The AEC loop, ``make_vec`` in process and ``make_vec`` with ``workers`` on one config, measured in
-    turn (:func:`measure_interleaved`), with their ratios."""
+    """The five drivers on one config, measured in turn (:func:`measure_interleaved`): the AEC loop with the
+    cheapest draw and with the README's, ``make_vec`` in this process, the bare engine
+    (:class:`BareEngineRunner`) and, when ``workers``, ``make_vec`` with that many worker processes; with
+    their ratios."""
     warmup = min(0.5, seconds / 3)
     runners: dict[str, Any] = {"aec": AecRunner(monolith_envs.make(env_id, **config), seed)}
     runners["aec_readme"] = AecRunner(monolith_envs.make(env_id, **config), seed)
     runners["aec_readme"].policy = ReadmeDraw(seed)
-    runners["engine"] = EngineRunner(env_id, config, seed)
+    runners["engine"] = BareEngineRunner(env_id, config, seed)
     vecs = [monolith_envs.make_vec(env_id, num_envs, **config)]
     try:
         runners["vec"] = VecRunner(vecs[0], seed)
@@ -275,6 +280,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown env id {unknown[0]!r}; available: {', '.join(monolith_envs.available_envs())}")
     if args.workers > args.num_envs:
         parser.error(f"--workers {args.workers} is more than --num-envs {args.num_envs}")
+    if args.json is not None:
+        from monolith_envs.core.outfiles import OutputPathError, check_output_file
+
+        try:  # before the measurements, not after them
+            check_output_file(str(args.json), "--json")
+        except OutputPathError as err:
+            parser.error(str(err))
     rows = []
     for env_id in envs:
         config = {**DEFAULT_CONFIGS.get(env_id, {}), **dict(args.set)}

@@ -369,11 +369,13 @@ def run_dir(cfg: Mapping[str, Any]) -> Path:
     return d
 
 
-def check_config(cfg: Mapping[str, Any]) -> None:
+def check_config(cfg: Mapping[str, Any], resuming: bool = False) -> None:
     """The checks of a validated config that need the game and the agents, run before any work starts:
     the env id and ``env_config`` (the game validates them), a fixed ``seat`` below the number of seats,
     and every agent spec (``eval_opponents``, ``pretrain_teacher``, ``pretrain_opponents``, the keys of
-    ``opponent_mix`` and of the mixes of ``opponent_schedule`` but ``self``) built once.
+    ``opponent_mix`` and of the mixes of ``opponent_schedule`` but ``self``) built once, and the baseline of
+    ``init_from`` loaded and compared with the config (not when ``resuming``: a resumed run starts from its
+    checkpoint).
 
     Raises:
         TrainConfigError: naming the key and what is allowed.
@@ -404,7 +406,7 @@ def check_config(cfg: Mapping[str, Any]) -> None:
             make_agent(spec, cfg["env_id"], cfg["env_config"])
         except Exception as e:  # noqa: BLE001  (any failure to build a named agent is a config error)
             raise TrainConfigError(f"config key {key!r}: agent spec {short_repr(spec)}: {e}") from None
-    if cfg["init_from"]:
+    if cfg["init_from"] and not resuming:  # a resume starts from its checkpoint, not from the file
         from training.init_weights import InitFromError, load_init
 
         try:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-__all__ = ["InitFromError", "load_init", "apply_init", "ARCH_KEYS"]
+__all__ = ["InitFromError", "load_init", "apply_init", "config_differences", "ARCH_KEYS"]
 
 #: the config keys a baseline file fixes, and its metadata's name for each
 ARCH_KEYS = {"row_dim": "row_dim", "features_dim": "features_dim"}
@@ -34,22 +34,30 @@ def load_init(cfg: dict) -> tuple[Any, dict]:
 
     Raises:
         InitFromError: an unknown name (the message lists the baselines), a missing or refused file, another
-            env id, ``num_players`` or ``mode``, or network sizes that differ from the config's.
+            env id, ``num_players`` or ``mode``, a network of other sizes, piece layout or activation than the
+            config builds (the run's policy uses Tanh, SB3's default).
     """
     import monolith_envs
     from monolith_envs.agents.baselines.net import load_baseline_file
     from monolith_envs.agents.baselines.registry import list_baselines, load_baseline
     from monolith_envs.agents.model_files import ModelFileError
+    from training.features import piece_layout
 
     spec = cfg["init_from"]
+    entries = {e["name"]: e for e in list_baselines()}
     try:
         if spec.endswith(".pt"):
-            net, meta = load_baseline_file(Path(spec))
+            path = Path(spec)
+            if not path.exists() and path.stem in entries and path.parent == Path("."):
+                raise InitFromError(f"config key 'init_from': no file {spec[:80]!r}; a baseline of the package is "
+                                    f"named without .pt: init_from = {path.stem!r}")
+            net, meta = load_baseline_file(path)
         else:
-            entries = {e["name"]: e for e in list_baselines()}
             if spec not in entries:
-                raise InitFromError(f"config key 'init_from': no baseline named {spec[:80]!r}; the package has "
-                                    f"{', '.join(sorted(entries))}, or give a path ending in .pt")
+                hint = (" (an SB3 model: export it first with python -m training.export_baseline RUN_DIR --name NAME"
+                        " and give the .pt file it writes)" if spec.endswith(".zip") else "")
+                raise InitFromError(f"config key 'init_from': no baseline named {spec[:80]!r}{hint}; the package has "
+                                    f"{', '.join(sorted(entries))}, or give a baseline file's path ending in .pt")
             net, meta = load_baseline(entries[spec])
     except InitFromError:
         raise
@@ -59,11 +67,13 @@ def load_init(cfg: dict) -> tuple[Any, dict]:
     if meta["env_id"] != cfg["env_id"]:
         problems.append(f"env id {meta['env_id']} (config: {cfg['env_id']})")
     else:
-        game_config = monolith_envs.make_game(cfg["env_id"], **cfg["env_config"]).config
+        game = monolith_envs.make_game(cfg["env_id"], **cfg["env_config"])
         for key in ("num_players", "mode"):
-            have, want = meta["env_config"].get(key), game_config.get(key)
+            have, want = meta["env_config"].get(key), game.config.get(key)
             if have != want:
                 problems.append(f"{key} {have} (config: {want})")
+        if not problems and [list(t) for t in meta["pieces"]] != [list(t) for t in piece_layout(game.obs_spec)]:
+            problems.append("another piece layout of the observation (another version of the game's observation)")
     if cfg["features"] != "pieces":
         problems.append(f"features 'pieces' (config: {cfg['features']!r})")
     for key, mkey in ARCH_KEYS.items():
@@ -71,10 +81,24 @@ def load_init(cfg: dict) -> tuple[Any, dict]:
             problems.append(f"{key} {meta[mkey]} (config: {cfg[key]})")
     if list(meta["pi_arch"]) != list(cfg["net_arch"]) or list(meta["vf_arch"]) != list(cfg["net_arch"]):
         problems.append(f"net_arch {list(meta['pi_arch'])} (config: {list(cfg['net_arch'])})")
+    if meta.get("activation") != "tanh":
+        problems.append(f"activation {meta.get('activation')!r} (the run's policy uses 'tanh')")
     if problems:
         raise InitFromError(f"config key 'init_from': baseline {spec[:80]!r} was trained with "
                             f"{'; '.join(problems)}; set the config to match or choose another baseline")
     return net, meta
+
+
+def config_differences(cfg: dict, meta: dict) -> list[str]:
+    """The game config keys (other than ``num_players`` and ``mode``, which :func:`load_init` requires equal)
+    whose values differ between the baseline's training and the run's config, as ``"key: baseline X, run
+    Y"`` texts: a start on another variant of the game, allowed, and said on the console."""
+    import monolith_envs
+
+    have = dict(meta.get("env_config") or {})
+    want = dict(monolith_envs.make_game(cfg["env_id"], **cfg["env_config"]).config)
+    return [f"{k}: baseline {have.get(k)!r}, run {want.get(k)!r}" for k in sorted(set(have) | set(want))
+            if k not in ("num_players", "mode") and have.get(k) != want.get(k)]
 
 
 def apply_init(policy: Any, net: Any) -> int:

@@ -156,7 +156,7 @@ def format_summary(report: dict, run_dir: Path) -> str:
 
 _OUTPUT_NAMES = (("model", "final_model.zip"), ("report", "report.json"), ("learning curve", "learning_curve.png"),
                  ("curve points", "learning_curve.json"), ("config", "config.json"),
-                 ("interim eval model", "eval_model.zip"), ("warm start", "warm_start.json"))
+                 ("interim eval model", "eval_model.zip"), ("start (warm start or init_from)", "warm_start.json"))
 
 
 def output_files(run_dir: Path) -> list[tuple[str, Path]]:

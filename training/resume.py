@@ -19,9 +19,10 @@ from training.config import TrainConfigError, apply_overrides, validate
 
 __all__ = ["FIXED_ON_RESUME", "WARM_START_FILE", "EARLIER_RUN_DIR", "move_earlier_run", "latest_checkpoint", "load_run"]
 
-#: keys a resumed run cannot change: they place the run or shape the network of the checkpoint
+#: keys a resumed run cannot change: they place the run, shape the network of the checkpoint or record how its
+#: weights started (a resume never warm-starts nor reads init_from's file again)
 FIXED_ON_RESUME = ("name", "out_dir", "seed", "env_id", "env_config", "features", "net_arch", "row_dim", "features_dim",
-                   "token_dim", "attention_layers", "head_hidden")
+                   "token_dim", "attention_layers", "head_hidden", "init_from", "pretrain_samples")
 #: the run folder's record of its warm start (the report's ``pretrain`` entry and the warm-start stages'
 #: seconds), so that a resumed run's report still has them
 WARM_START_FILE = "warm_start.json"
@@ -86,6 +87,17 @@ def _reported_steps(run_dir: Path) -> int | None:
     return steps if isinstance(steps, int) else None
 
 
+def _alone(cfg: dict, override: str) -> object:
+    """The value ``override`` (``key=value``) gives its key, read as ``--set`` reads it; a value that does not
+    read gives a marker unequal to any config value."""
+    from training.config import _parse_value
+
+    try:
+        return _parse_value(override.partition("=")[2].strip(), override)
+    except TrainConfigError:
+        return object()
+
+
 def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict]:
     """The config and the resume point of the run in ``run_dir``.
 
@@ -108,12 +120,20 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
     if not isinstance(raw, dict):
         raise TrainConfigError(f"--resume: {d / 'config.json'} is not a JSON object")
     cfg = validate(raw)
-    new = apply_overrides(cfg, list(overrides))
+    try:
+        new = apply_overrides(cfg, list(overrides))
+    except TrainConfigError:
+        # an override that fails validation together with the run's own keys: a fixed key's change is the
+        # clearer message (e.g. pretrain_samples beside the run's init_from)
+        new = None
     changed = [o for o in overrides if (k := o.partition("=")[0].strip().partition(".")[0]) in FIXED_ON_RESUME
-               and new.get(k) != cfg.get(k)]  # giving a fixed key its own value is fine
+               and (new is None and _alone(cfg, o) != cfg.get(k) or new is not None and new.get(k) != cfg.get(k))]
+    if new is None and not changed:
+        new = apply_overrides(cfg, list(overrides))  # raises the validation error
     if changed:
         raise TrainConfigError(f"--resume: {changed[0]!r} cannot change on resume (the keys "
-                               f"{', '.join(FIXED_ON_RESUME)} place the run, seed it or shape its network)")
+                               f"{', '.join(FIXED_ON_RESUME)} place the run, seed it, shape its network or record "
+                               "how its weights started)")
     cfg = new
     cfg["out_dir"], cfg["name"] = str(d.resolve().parent), d.resolve().name
     found = latest_checkpoint(d)
@@ -136,7 +156,7 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
         if isinstance(pts, list):
             curve = [p for p in pts if isinstance(p, dict) and isinstance(p.get("step"), int) and p["step"] <= steps]
     resume = {"checkpoint": path, "steps": steps, "curve": curve}
-    if cfg["pretrain_samples"] > 0 and (d / WARM_START_FILE).is_file():
+    if (cfg["pretrain_samples"] > 0 or cfg["init_from"]) and (d / WARM_START_FILE).is_file():
         ws = _read_json(d / WARM_START_FILE)
         if (isinstance(ws, dict) and isinstance(ws.get("pretrain"), dict)
                 and isinstance(ws.get("stage_seconds"), dict)

@@ -333,11 +333,18 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
             model.set_parameters(str(resume["checkpoint"]), exact_match=True, device="cpu")
             model.num_timesteps = start
         if cfg["init_from"] and not resume:  # a baseline's weights (plain tensors) instead of a warm start
-            from training.init_weights import apply_init, load_init
+            from training.init_weights import apply_init, config_differences, load_init
 
             net, meta = load_init(cfg)
             init_info = {"init_from": cfg["init_from"], "tensors": apply_init(model.policy, net),
                          "baseline_training": (meta.get("training") or {}).get("command")}
+            differ = config_differences(cfg, meta)
+            if differ:
+                init_info["game_config_differences"] = differ
+            if cfg["progress_bar"]:
+                print(f"start: the weights of baseline {cfg['init_from']!r} ({init_info['tensors']} tensors; no warm "
+                      "start)" + (f"; it was trained on another variant of the game ({'; '.join(differ)})"
+                                   if differ else ""), file=sys.stderr, flush=True)
             write_text_atomic(run_dir / WARM_START_FILE, json.dumps({"pretrain": init_info, "stage_seconds": {}}))
         pretrain_info = warm_start(cfg, model.policy, vec.action_space.n, executor, stages) if warm else {}
         if cfg["init_from"] and not resume:
@@ -478,7 +485,7 @@ def main(argv: list[str] | None = None) -> dict:
                 else:
                     base = quick_config(args.config) if args.quick else load_config(args.config)
                     cfg = apply_overrides(base, args.set)
-                check_config(cfg)
+                check_config(cfg, resuming=resume is not None)
                 policy_kwargs(cfg)  # features = 'aligned' must fit the game
                 run_dir(cfg)
             except TrainConfigError as e:

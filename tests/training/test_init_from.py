@@ -118,3 +118,58 @@ def test_a_short_run_starts_from_the_baseline(tmp_path):
     obs, masks = sample_observations(cfg["env_id"], cfg["env_config"], 32, seed=3)
     check = compare_with_policy(policy, net, obs, masks)
     assert check["same_action"] == 1.0 and np.isfinite(check["max_logit_diff"])
+
+
+def _short_run_cfg(tmp_path, **extra):
+    return _cfg(**{"total_timesteps": 64, "n_envs": 1, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
+                   "vec_env": "dummy", "eval_every": 0, "final_eval_games": 2, "eval_opponents": ["random"],
+                   "eval_workers": 1, "checkpoint_every": 64, "progress_bar": False, "out_dir": str(tmp_path),
+                   "opponent_mix": {"random": 1.0}, "opponent_schedule": [], **extra})
+
+
+def test_a_resumed_run_keeps_its_start_record_and_never_reads_the_file_again(tmp_path, capsys):
+    """The resume reads neither the baseline file (moved away here) nor a changed init_from, and its report
+    still says where the weights started."""
+    import shutil
+
+    from training.train import main, train
+
+    copy = tmp_path / "copy.pt"
+    shutil.copy(ROOT / "monolith_envs" / "baselines" / "arena_2p.pt", copy)
+    train(_short_run_cfg(tmp_path, init_from=str(copy), name="run"))
+    run = tmp_path / "run"
+    copy.unlink()
+    report = main(["--resume", str(run), "--set", "total_timesteps=128"])
+    assert report["learner_steps"] == 128 and report["resumed_from"]["steps"] == 64
+    assert report["pretrain"]["init_from"] == str(copy) and report["pretrain"]["tensors"] > 10
+    for change in ("init_from=arena_2p", "init_from=", "pretrain_samples=100"):
+        with pytest.raises(SystemExit) as ei:
+            main(["--resume", str(run), "--set", "total_timesteps=192", "--set", change])
+        assert ei.value.code == 2 and f"{change!r} cannot change on resume" in capsys.readouterr().err
+
+
+def test_a_baseline_of_another_activation_or_variant(tmp_path, capsys):
+    from monolith_envs.agents.baselines.net import save_baseline_file
+    from training.train import train
+
+    net, meta = load_init(_cfg(init_from="arena_2p"))
+    relu = save_baseline_file(tmp_path / "relu.pt", {**meta, "activation": "relu"},
+                              {k: v.float() for k, v in net.state_dict().items()}, torch.float32)
+    with pytest.raises(InitFromError, match="activation 'relu' \\(the run's policy uses 'tanh'\\)"):
+        load_init(_cfg(init_from=str(relu)))
+    # another variant of the same game and seats: allowed, recorded and said on the console
+    report = train(_short_run_cfg(tmp_path, init_from="arena_2p", name="variant", progress_bar=True,
+                                  env_config={"num_players": 2, "reward_mode": "win_loss", "team_hp": 20}))
+    assert report["pretrain"]["game_config_differences"] == ["team_hp: baseline 30, run 20"]
+    err = capsys.readouterr().err
+    assert "start: the weights of baseline 'arena_2p'" in err and "another variant of the game (team_hp" in err
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("arena_2p.pt", "a baseline of the package is named without .pt: init_from = 'arena_2p'"),
+    ("runs/x/final_model.zip", "export it first with python -m training.export_baseline"),
+])
+def test_hints_for_a_name_given_as_a_file_and_an_sb3_model(spec, words):
+    with pytest.raises(InitFromError) as err:
+        load_init(_cfg(init_from=spec))
+    assert words in str(err.value)

@@ -43,9 +43,9 @@ def test_command_prints_the_table(capsys, tmp_path):
 
 @pytest.mark.parametrize("env_id", ["monolith_arena_v0", "monolith_strategy_v0", "the_monolith_v0"])
 def test_engine_runner_plays_legal_games_to_the_end(env_id):
-    from benchmarks.vector import EngineRunner
+    from benchmarks.vector import BareEngineRunner
 
-    runner = EngineRunner(env_id, {}, seed=5)
+    runner = BareEngineRunner(env_id, {}, seed=5)
     game = runner.game
     decisions, games, elapsed = runner.run(0.3)
     assert decisions >= 64 and elapsed > 0
@@ -73,6 +73,7 @@ def test_readme_draw_is_legal_and_reproducible():
     (["--workers", "5", "--num-envs", "4"], "--workers 5 is more than --num-envs 4"),
     (["--seconds", "x"], "--seconds"),
     (["--seed", "-1"], "--seed"),
+    (["--json", "/proc/nope/v.json"], "--json /proc/nope/v.json: its folder /proc/nope cannot be created"),
     (["--env", "the_monolith_v0", "--set", "num_players=9", "--seconds", "0.05", "--repeats", "1"], "num_players"),
 ])
 def test_bad_arguments_exit_2_with_one_error_line(argv, needle, capsys):
