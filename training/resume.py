@@ -135,7 +135,10 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
                                f"{', '.join(FIXED_ON_RESUME)} place the run, seed it, shape its network or record "
                                "how its weights started)")
     cfg = new
-    cfg["out_dir"], cfg["name"] = str(d.resolve().parent), d.resolve().name
+    given = (Path(cfg["out_dir"]) / cfg["name"]) if cfg["name"] else None
+    if given is None or not given.is_dir() or given.resolve() != d.resolve():  # the folder moved, or another name
+        cfg["out_dir"], cfg["name"] = str(d.resolve().parent), d.resolve().name
+    # else the run's own out_dir and name, as written (a relative out_dir stays relative in the messages)
     found = latest_checkpoint(d)
     if found is None:
         raise TrainConfigError(f"--resume: {d} has no checkpoint (checkpoints/model_<steps>_steps.zip) to resume "

@@ -121,3 +121,20 @@ def test_resume_with_only_the_final_evaluation_left_finishes_the_run(tmp_path, c
     assert report["learner_steps"] == 128 and report["resumed_from"]["steps"] == 128
     assert json.loads((run / "report.json").read_text())["final_eval"]["random"]["games"] == 2
     capsys.readouterr()
+
+
+def test_resume_keeps_a_relative_out_dir_as_written_unless_the_folder_moved(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run = tmp_path / "runs" / "rel"
+    run.mkdir(parents=True)
+    cfg = load_config(None)
+    cfg.update(total_timesteps=8192, out_dir="runs", name="rel")
+    (run / "config.json").write_text(json.dumps(cfg))
+    _checkpoint(run, 4096)
+    got, _ = load_run("runs/rel")
+    assert (got["out_dir"], got["name"]) == ("runs", "rel")  # paths in the messages stay as the run wrote them
+    moved = tmp_path / "elsewhere" / "moved"
+    moved.parent.mkdir()
+    run.rename(moved)
+    got, _ = load_run(moved)
+    assert (got["out_dir"], got["name"]) == (str(moved.parent.resolve()), "moved")
