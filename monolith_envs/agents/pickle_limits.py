@@ -41,6 +41,10 @@ MAX_TORCH_PICKLE = 2**26
 MAX_SPACE_ELEMENTS = 2**17
 
 
+class _NoData(ValueError):
+    """A zip without the ``data.pkl`` of a torch checkpoint."""
+
+
 class OverBound(pickle.UnpicklingError):
     """A pickle that only uses allowed classes but asks for more than the bounds allow (a size refusal)."""
 
@@ -326,7 +330,7 @@ def scan_torch_zip(file: BinaryIO) -> None:
     with zipfile.ZipFile(file) as z:
         infos = [i for i in z.infolist() if i.filename == "data.pkl" or i.filename.endswith("/data.pkl")]
         if not infos:
-            raise ValueError("not a torch zip checkpoint (no data.pkl)")
+            raise _NoData("no data.pkl in the zip")
         for info in infos:
             if info.file_size > MAX_TORCH_PICKLE:
                 raise OverBound(f"data.pkl of {info.file_size} bytes, more than the {MAX_TORCH_PICKLE} allowed")
@@ -340,6 +344,8 @@ def check_torch_file(file: BinaryIO) -> str | None:
         scan_torch_zip(file)
     except OverBound as e:
         return f"over a size bound: {str(e)[:200]}"
+    except _NoData as e:
+        return f"not a torch zip checkpoint ({e})"
     except Exception as e:  # noqa: BLE001  (a corrupt file is a refusal)
         return f"not a torch zip checkpoint ({type(e).__name__}: {str(e)[:150]})"
     return None

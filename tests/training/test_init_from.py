@@ -173,3 +173,14 @@ def test_hints_for_a_name_given_as_a_file_and_an_sb3_model(spec, words):
     with pytest.raises(InitFromError) as err:
         load_init(_cfg(init_from=spec))
     assert words in str(err.value)
+
+
+def test_a_zip_without_a_torch_pickle_is_named_once(tmp_path):
+    import zipfile
+
+    fake = tmp_path / "sb3model.pt"
+    with zipfile.ZipFile(fake, "w") as z:
+        z.writestr("policy.pth", b"x")
+    with pytest.raises(InitFromError) as err:
+        load_init(_cfg(init_from=str(fake)))
+    assert str(err.value).count("not a torch zip checkpoint") == 1 and "no data.pkl in the zip" in str(err.value)
