@@ -83,6 +83,7 @@ def run_benchmarks(budget: Budget, env_ids: list[str] | None = None, imports: tu
 
     Raises:
         ValueError: a seed outside 0 to 2**128-1, or an env id that is not registered.
+        TypeError: a seed that is not an integer.
         Interrupted: SIGINT or SIGTERM arrived (in the main thread); its ``partial`` attribute holds the
             result dict of what was measured so far (``"interrupted"``: the signal name).
     """

@@ -131,9 +131,12 @@ class BareEngineRunner:
         self.out = np.zeros(game.obs_spec.size, np.float32)
         self.pick = RandomPolicy(seed).from_mask
         self.seed = seed
+        self.length = 0  # decisions of the game in progress
+        self.lengths: list[int] = []  # decisions of each finished game
         self.state, self.rng = self._new()
         fast = getattr(game, "returns_list", None)
         self.returns_list = fast if callable(fast) else (lambda s: game.returns(s).tolist())
+        self.write(self.state, game.current_player(self.state), self.out)
 
     def _new(self) -> tuple[Any, np.random.Generator]:
         rng = np.random.default_rng(self.seed)
@@ -147,23 +150,24 @@ class BareEngineRunner:
                                                          game.apply)
         limit = game.max_decisions
         state, rng = self.state, self.rng
-        decisions = games = length = 0
+        decisions = games = 0
         t0 = time.perf_counter()
         deadline = t0 + seconds
-        while True:
-            mask = legal_mask(state)
-            write(state, current_player(state), out)
-            apply(state, pick(mask), rng)
+        length = self.length
+        while True:  # as make_vec per game: apply, returns, then the next state's mask and observation
+            apply(state, pick(legal_mask(state)), rng)
             returns_list(state)
             decisions += 1
             length += 1
             if is_terminal(state) or length >= limit:
                 games += 1
+                self.lengths.append(length)
                 length = 0
                 state, rng = self._new()
+            write(state, current_player(state), out)
             if not decisions & 63 and time.perf_counter() > deadline:
                 break
-        self.state, self.rng = state, rng
+        self.state, self.rng, self.length = state, rng, length
         return decisions, games, time.perf_counter() - t0
 
 

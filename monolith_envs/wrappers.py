@@ -139,7 +139,8 @@ class SingleAgentEnv(gym.Env):
         ConfigError: bad ``seat``, ``render_mode``, ``mask_in`` or opponent, more opponents in a list than
             opponent seats, a key given both in ``env_config`` and as a keyword, or an unknown game config key
             (all ``ValueError``).
-        ValueError: no opponent for a game with several seats, or a bad ``seed``.
+        ValueError: no opponent for a game with several seats, or a ``seed`` outside 0 to 2**128-1.
+        TypeError: a ``seed`` that is not an integer.
         monolith_envs.IllegalActionError: the learner's action is illegal.
     """
 

@@ -320,7 +320,7 @@ def _check_seed(out: dict) -> None:
     try:
         check_seed(out["seed"], "config key 'seed'")
     except (TypeError, ValueError):
-        raise TrainConfigError(f"config key 'seed': must be {bound}, got {repr(out['seed'])[:60]}") from None
+        raise TrainConfigError(f"config key 'seed': must be {bound}, got {short_repr(out['seed'])}") from None
     if out["seed"] > MAX_TRAIN_SEED:
         raise TrainConfigError(f"config key 'seed': must be {bound}, got {out['seed']}")
 

@@ -406,15 +406,24 @@ def evaluate_against(env_id: str, spec: str, opponent: str, games: int, seed: in
 
 
 def free_path(path: Path, limit: int = 10_000) -> Path:
-    """``path`` if no file is there, else the first of ``<stem>-2<suffix>``, ``-3``, ... that is free (the
-    default output of an evaluation never replaces an earlier result); after ``limit`` names, ``path``."""
-    if not path.exists():
-        return path
-    for k in range(2, limit + 1):
-        other = path.with_name(f"{path.stem}-{k}{path.suffix}")
-        if not other.exists():
-            return other
-    return path
+    """``path``, or the first of ``<stem>-2<suffix>``, ``-3``, ... where no file is: the name is taken by
+    creating an empty file there (exclusively, so two evaluations never pick the same name), which the
+    caller then replaces with its result. The default output of an evaluation never replaces an earlier one.
+
+    Raises:
+        OutputPathError: all ``limit`` names are taken, or the folder cannot be written.
+    """
+    for k in range(1, limit + 1):
+        name = path if k == 1 else path.with_name(f"{path.stem}-{k}{path.suffix}")
+        try:
+            os.close(os.open(name, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+        except FileExistsError:
+            continue
+        except OSError as e:
+            raise OutputPathError(f"{name}: cannot be created ({e.strerror or e}); give --out PATH") from None
+        return name
+    raise OutputPathError(f"{path.parent}: {limit:,} results named {path.stem}-N{path.suffix} are there already; "
+                          "give --out PATH or move them away")
 
 
 def spec_key(spec: str) -> str:
@@ -558,7 +567,10 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
             out["solo"] = [s.summary() for s in res["solo"]]
         with signals_deferred():  # the write and its record are one step: a stop inside it waits for its end
             if args.out is None:
-                path = free_path(path)
+                try:
+                    path = free_path(path)  # reserved (an empty file) until the write replaces it
+                except OutputPathError as e:  # the table above is printed; the file cannot be
+                    ap.error(f"the results were not written: {e}")
             write_text_atomic(path, json.dumps(out, indent=2))
             written = path
             print(f"wrote {path}")

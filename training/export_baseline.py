@@ -150,7 +150,8 @@ def _training_record(run_dir: Path, report: dict, command: str | None, machine: 
     return {
         "command": command, "run": report.get("run"), "seed": cfg.get("seed"),
         "total_timesteps": cfg.get("total_timesteps"), "learner_steps": report.get("learner_steps"),
-        "pretrain_samples": cfg.get("pretrain_samples"), "wall_seconds": report.get("total_seconds"),
+        "pretrain_samples": cfg.get("pretrain_samples"), "init_from": cfg.get("init_from") or None,
+        "wall_seconds": report.get("total_seconds"),
         "stage_seconds": report.get("stage_seconds"),
         "machine": machine or f"{platform.machine()} {platform.system()}, {os.cpu_count()} CPUs",
         "final_eval": {opp: {k: s.get(k) for k in ("games", "win_rate", "ci95", "wins", "draws", "losses")

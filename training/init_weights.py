@@ -15,6 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from monolith_envs.core.config import short_repr
+
 __all__ = ["InitFromError", "load_init", "apply_init", "config_differences", "ARCH_KEYS"]
 
 #: the config keys a baseline file fixes, and its metadata's name for each
@@ -27,6 +29,17 @@ _PREFIXES = (("features_extractor.", "encoder."), ("pi_features_extractor.", "en
 
 class InitFromError(ValueError):
     """``init_from`` names no baseline, or one whose network or game differs from the config's."""
+
+
+def _is_sb3_zip(path: Path) -> bool:
+    """Whether ``path`` is a zip holding SB3's ``policy.pth`` (a model file of ``training.train``)."""
+    import zipfile
+
+    try:
+        with zipfile.ZipFile(path) as z:
+            return "policy.pth" in z.namelist()
+    except (OSError, zipfile.BadZipFile, ValueError):
+        return False
 
 
 def load_init(cfg: dict) -> tuple[Any, dict]:
@@ -49,20 +62,23 @@ def load_init(cfg: dict) -> tuple[Any, dict]:
         if spec.endswith(".pt"):
             path = Path(spec)
             if not path.exists() and path.stem in entries and path.parent == Path("."):
-                raise InitFromError(f"config key 'init_from': no file {spec[:80]!r}; a baseline of the package is "
+                raise InitFromError(f"config key 'init_from': no file {short_repr(spec)}; a baseline of the package is "
                                     f"named without .pt: init_from = {path.stem!r}")
             net, meta = load_baseline_file(path)
         else:
             if spec not in entries:
                 hint = (" (an SB3 model: export it first with python -m training.export_baseline RUN_DIR --name NAME"
                         " and give the .pt file it writes)" if spec.endswith(".zip") else "")
-                raise InitFromError(f"config key 'init_from': no baseline named {spec[:80]!r}{hint}; the package has "
+                raise InitFromError(f"config key 'init_from': no baseline named {short_repr(spec)}{hint}; the package has "
                                     f"{', '.join(sorted(entries))}, or give a baseline file's path ending in .pt")
             net, meta = load_baseline(entries[spec])
     except InitFromError:
         raise
     except (OSError, ValueError, ModelFileError) as e:
-        raise InitFromError(f"config key 'init_from': {spec[:200]!r} could not be loaded: {e}") from None
+        why = str(e).removeprefix(f"{spec}: ")
+        hint = (" (it holds an SB3 model: export the run with python -m training.export_baseline RUN_DIR --name NAME"
+                " and give the .pt file it writes)" if _is_sb3_zip(Path(spec)) else "")
+        raise InitFromError(f"config key 'init_from': {short_repr(spec)} could not be loaded: {why}{hint}") from None
     problems = []
     if meta["env_id"] != cfg["env_id"]:
         problems.append(f"env id {meta['env_id']} (config: {cfg['env_id']})")
@@ -84,7 +100,7 @@ def load_init(cfg: dict) -> tuple[Any, dict]:
     if meta.get("activation") != "tanh":
         problems.append(f"activation {meta.get('activation')!r} (the run's policy uses 'tanh')")
     if problems:
-        raise InitFromError(f"config key 'init_from': baseline {spec[:80]!r} was trained with "
+        raise InitFromError(f"config key 'init_from': baseline {short_repr(spec)} was trained with "
                             f"{'; '.join(problems)}; set the config to match or choose another baseline")
     return net, meta
 

@@ -88,14 +88,15 @@ def _reported_steps(run_dir: Path) -> int | None:
 
 
 def _alone(cfg: dict, override: str) -> object:
-    """The value ``override`` (``key=value``) gives its key, read as ``--set`` reads it; a value that does not
-    read gives a marker unequal to any config value."""
-    from training.config import _parse_value
+    """The value that ``override`` (``key=value`` or ``table.key=value``) alone gives its top-level key in
+    ``cfg``, without validating the result; a value that does not read gives a marker unequal to any value."""
+    from training.config import apply_overrides
 
     try:
-        return _parse_value(override.partition("=")[2].strip(), override)
+        out = apply_overrides(cfg, [override], validator=lambda d: d)
     except TrainConfigError:
         return object()
+    return out.get(override.partition("=")[0].strip().partition(".")[0])
 
 
 def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict]:

@@ -335,7 +335,10 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
         if cfg["init_from"] and not resume:  # a baseline's weights (plain tensors) instead of a warm start
             from training.init_weights import apply_init, config_differences, load_init
 
-            net, meta = load_init(cfg)
+            try:  # checked before the run started; the file may have changed since
+                net, meta = load_init(cfg)
+            except ValueError as e:
+                raise TrainConfigError(str(e)) from None
             init_info = {"init_from": cfg["init_from"], "tensors": apply_init(model.policy, net),
                          "baseline_training": (meta.get("training") or {}).get("command")}
             differ = config_differences(cfg, meta)

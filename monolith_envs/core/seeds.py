@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from .config import plain_int
+from .config import plain_int, short_repr
 
 MAX_SEED = 2**128 - 1
 
@@ -32,7 +32,7 @@ def check_seed(value: object, name: str = "seed") -> int:
         ValueError: an integer below 0 or above ``MAX_SEED``.
     """
     if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise TypeError(f"{name} must be an integer from 0 to 2**128-1, got {type(value).__name__} {value!r:.60}")
+        raise TypeError(f"{name} must be an integer from 0 to 2**128-1, got {type(value).__name__} {short_repr(value)}")
     seed = int(value.__index__())
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"{name} must be an integer from 0 to 2**128-1, got {seed_text(seed)}")

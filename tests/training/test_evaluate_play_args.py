@@ -89,6 +89,10 @@ def test_the_default_output_never_replaces_an_earlier_result(tmp_path, monkeypat
     evaluate.main(argv[:3] + ["random,mcts:6"] + argv[4:] + ["--out", str(out)])
     assert json.loads(out.read_text())["agents"] == ["random", "mcts:6"] and not (tmp_path / "mine-2.json").exists()
     assert evaluate.free_path(folder / "nothing.json") == folder / "nothing.json"
+    assert (folder / "nothing.json").is_file()  # taken at once, so a second caller gets the next name
+    assert evaluate.free_path(folder / "nothing.json") == folder / "nothing-2.json"
+    with pytest.raises(evaluate.OutputPathError, match="2 results named nothing-N.json are there already"):
+        evaluate.free_path(folder / "nothing.json", limit=2)
 
 
 def test_games_go_to_workers_as_ranges_and_are_bounded(monkeypatch):

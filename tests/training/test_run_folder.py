@@ -138,3 +138,12 @@ def test_resume_keeps_a_relative_out_dir_as_written_unless_the_folder_moved(tmp_
     run.rename(moved)
     got, _ = load_run(moved)
     assert (got["out_dir"], got["name"]) == (str(moved.parent.resolve()), "moved")
+
+
+def test_resume_names_the_bad_override_not_an_unchanged_fixed_one(tmp_path):
+    run = _run(tmp_path, steps=4096, total=8192, report=False)
+    with pytest.raises(TrainConfigError, match="learning_rate") as err:
+        load_run(run, ["env_config.num_players=2", "learning_rate=-1"])
+    assert "cannot change on resume" not in str(err.value)
+    with pytest.raises(TrainConfigError, match="'env_config.num_players=4' cannot change on resume"):
+        load_run(run, ["env_config.num_players=4", "learning_rate=-1"])
