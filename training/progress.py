@@ -148,7 +148,9 @@ def format_summary(report: dict, run_dir: Path) -> str:
     for opp, s in report["final_eval"].items():
         lines.append(f"  vs {opp:10s} {_pct(s)}")
     lines.append("outputs:")
-    lines += [f"  {what + ':' if what else '':18s} {path}" for what, path in output_files(run_dir)]
+    files = output_files(run_dir)
+    width = max([18] + [len(what) + 1 for what, _ in files])
+    lines += [f"  {what + ':' if what else '':{width}s} {path}" for what, path in files]
     lines.append(f"watch the losses and win rates: tensorboard --logdir {run_dir / 'tb'}")
     lines.append(f"evaluate it again: {evaluate_command(report, run_dir / 'final_model.zip')}")
     return "\n".join(lines)
@@ -156,7 +158,7 @@ def format_summary(report: dict, run_dir: Path) -> str:
 
 _OUTPUT_NAMES = (("model", "final_model.zip"), ("report", "report.json"), ("learning curve", "learning_curve.png"),
                  ("curve points", "learning_curve.json"), ("config", "config.json"),
-                 ("interim eval model", "eval_model.zip"), ("start (warm start or init_from)", "warm_start.json"))
+                 ("interim eval model", "eval_model.zip"), ("warm start / init_from", "warm_start.json"))
 
 
 def output_files(run_dir: Path) -> list[tuple[str, Path]]:
