@@ -37,6 +37,10 @@ class RayBackendError(MonolithEnvError, RuntimeError):
     """Ray is not installed, or the cluster at ``address`` cannot be reached (the message says which)."""
 
 
+#: seconds an interrupted run waits for its tasks in flight before it shuts its local Ray instance down
+_DRAIN_SECONDS = 5.0
+
+
 def _game(game_cls: Any, config: dict) -> Any:
     """The game of ``(game_cls, config)``, built once per Ray worker process."""
     key = json.dumps([game_cls.__module__, game_cls.__qualname__, config], sort_keys=True)
@@ -136,7 +140,14 @@ def ray_results(game_cls: Any, config: dict, jobs: Iterable[tuple], workers: int
     finally:
         if started:
             # the instance and its workers end here; no cancel first: a forced cancel racing a task that is
-            # just finishing can make Ray's core worker fail a check and end this process with status 1
+            # just finishing can make Ray's core worker fail a check and end this process with status 1, and
+            # so can a shutdown while task replies are still arriving: the tasks in flight (at most
+            # 2 * workers chunks) are given a few seconds to finish first, their results dropped
+            if pending:
+                try:
+                    ray.wait(pending, num_returns=len(pending), timeout=_DRAIN_SECONDS)
+                except BaseException:  # noqa: BLE001 - a second signal or a failed task: shut down anyway
+                    pass
             ray.shutdown()
         else:
             for ref in pending:
