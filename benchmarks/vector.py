@@ -125,6 +125,7 @@ class BareEngineRunner:
 
     def __init__(self, env_id: str, config: dict, seed: int = 0):
         from monolith_envs.vector._obs import row_writer
+        from monolith_envs.vector._slots import returns_lister
 
         self.game = game = monolith_envs.make_game(env_id, **config)
         self.write = row_writer(game)
@@ -134,8 +135,7 @@ class BareEngineRunner:
         self.length = 0  # decisions of the game in progress
         self.lengths: list[int] = []  # decisions of each finished game
         self.state, self.rng = self._new()
-        fast = getattr(game, "returns_list", None)
-        self.returns_list = fast if callable(fast) else (lambda s: game.returns(s).tolist())
+        self.returns_list = returns_lister(game)
         self.write(self.state, game.current_player(self.state), self.out)
 
     def _new(self) -> tuple[Any, np.random.Generator]:

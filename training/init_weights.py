@@ -17,10 +17,12 @@ from typing import Any
 
 from monolith_envs.core.config import short_repr
 
-__all__ = ["InitFromError", "load_init", "apply_init", "config_differences", "ARCH_KEYS"]
+__all__ = ["InitFromError", "load_init", "apply_init", "config_differences", "start_from_baseline", "ARCH_KEYS"]
 
-#: the config keys a baseline file fixes, and its metadata's name for each
-ARCH_KEYS = {"row_dim": "row_dim", "features_dim": "features_dim"}
+#: the config keys a baseline file fixes (its metadata has the same names)
+ARCH_KEYS = ("row_dim", "features_dim")
+#: what to do with a model file of training.train, which is not a baseline file
+_EXPORT_HINT = "python -m training.export_baseline RUN_DIR --name NAME and give the .pt file it writes"
 #: SB3 policy state-dict prefix -> baseline weight prefix
 _PREFIXES = (("features_extractor.", "encoder."), ("pi_features_extractor.", "encoder."),
              ("vf_features_extractor.", "encoder."), ("mlp_extractor.policy_net.", "pi."),
@@ -67,8 +69,7 @@ def load_init(cfg: dict) -> tuple[Any, dict]:
             net, meta = load_baseline_file(path)
         else:
             if spec not in entries:
-                hint = (" (an SB3 model: export it first with python -m training.export_baseline RUN_DIR --name NAME"
-                        " and give the .pt file it writes)" if spec.endswith(".zip") else "")
+                hint = f" (an SB3 model: export it first with {_EXPORT_HINT})" if spec.endswith(".zip") else ""
                 raise InitFromError(f"config key 'init_from': no baseline named {short_repr(spec)}{hint}; the package has "
                                     f"{', '.join(sorted(entries))}, or give a baseline file's path ending in .pt")
             net, meta = load_baseline(entries[spec])
@@ -76,8 +77,7 @@ def load_init(cfg: dict) -> tuple[Any, dict]:
         raise
     except (OSError, ValueError, ModelFileError) as e:
         why = str(e).removeprefix(f"{spec}: ")
-        hint = (" (it holds an SB3 model: export the run with python -m training.export_baseline RUN_DIR --name NAME"
-                " and give the .pt file it writes)" if _is_sb3_zip(Path(spec)) else "")
+        hint = f" (it holds an SB3 model: export the run with {_EXPORT_HINT})" if _is_sb3_zip(Path(spec)) else ""
         raise InitFromError(f"config key 'init_from': {short_repr(spec)} could not be loaded: {why}{hint}") from None
     problems = []
     if meta["env_id"] != cfg["env_id"]:
@@ -92,9 +92,9 @@ def load_init(cfg: dict) -> tuple[Any, dict]:
             problems.append("another piece layout of the observation (another version of the game's observation)")
     if cfg["features"] != "pieces":
         problems.append(f"features 'pieces' (config: {cfg['features']!r})")
-    for key, mkey in ARCH_KEYS.items():
-        if int(meta[mkey]) != cfg[key]:
-            problems.append(f"{key} {meta[mkey]} (config: {cfg[key]})")
+    for key in ARCH_KEYS:
+        if int(meta[key]) != cfg[key]:
+            problems.append(f"{key} {meta[key]} (config: {cfg[key]})")
     if list(meta["pi_arch"]) != list(cfg["net_arch"]) or list(meta["vf_arch"]) != list(cfg["net_arch"]):
         problems.append(f"net_arch {list(meta['pi_arch'])} (config: {list(cfg['net_arch'])})")
     if meta.get("activation") != "tanh":
@@ -144,3 +144,33 @@ def apply_init(policy: Any, net: Any) -> int:
     with torch.no_grad():
         policy.load_state_dict({**state, **new}, strict=True)
     return len(new)
+
+
+def start_from_baseline(cfg: dict, policy: Any) -> dict:
+    """Load the baseline that ``cfg["init_from"]`` names into the SB3 ``policy`` (:func:`load_init`, then
+    :func:`apply_init`), say so on stderr when ``cfg["progress_bar"]``, and return the run report's record of
+    the start: ``{"init_from", "tensors", "baseline_training"}`` and, for another variant of the game,
+    ``"game_config_differences"`` (:func:`config_differences`).
+
+    Raises:
+        training.config.TrainConfigError: the file no longer passes :func:`load_init` (it was checked before
+            the run started, and may have changed since), or its tensors do not fit the policy.
+    """
+    import sys
+
+    from training.config import TrainConfigError
+
+    try:
+        net, meta = load_init(cfg)
+        info = {"init_from": cfg["init_from"], "tensors": apply_init(policy, net),
+                "baseline_training": (meta.get("training") or {}).get("command")}
+    except ValueError as e:  # InitFromError, or the game refusing the config
+        raise TrainConfigError(str(e)) from None
+    differ = config_differences(cfg, meta)
+    if differ:
+        info["game_config_differences"] = differ
+    if cfg["progress_bar"]:
+        print(f"start: the weights of baseline {cfg['init_from']!r} ({info['tensors']} tensors; no warm start)"
+              + (f"; it was trained on another variant of the game ({'; '.join(differ)})" if differ else ""),
+              file=sys.stderr, flush=True)
+    return info

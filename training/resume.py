@@ -89,13 +89,12 @@ def _reported_steps(run_dir: Path) -> int | None:
 
 def _alone(cfg: dict, override: str) -> object:
     """The value that ``override`` (``key=value`` or ``table.key=value``) alone gives its top-level key in
-    ``cfg``, without validating the result; a value that does not read gives a marker unequal to any value."""
-    from training.config import apply_overrides
+    ``cfg``, before any validation of the whole config.
 
-    try:
-        out = apply_overrides(cfg, [override], validator=lambda d: d)
-    except TrainConfigError:
-        return object()
+    Raises:
+        TrainConfigError: a malformed override or an unknown key.
+    """
+    out = apply_overrides(cfg, [override], validator=lambda d: d)
     return out.get(override.partition("=")[0].strip().partition(".")[0])
 
 
@@ -121,21 +120,15 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
     if not isinstance(raw, dict):
         raise TrainConfigError(f"--resume: {d / 'config.json'} is not a JSON object")
     cfg = validate(raw)
-    try:
-        new = apply_overrides(cfg, list(overrides))
-    except TrainConfigError:
-        # an override that fails validation together with the run's own keys: a fixed key's change is the
-        # clearer message (e.g. pretrain_samples beside the run's init_from)
-        new = None
+    # each override of a fixed key is compared alone, before the whole config is validated: a change of a fixed
+    # key is the clearer message (e.g. pretrain_samples beside the run's init_from); giving one its own value is fine
     changed = [o for o in overrides if (k := o.partition("=")[0].strip().partition(".")[0]) in FIXED_ON_RESUME
-               and (new is None and _alone(cfg, o) != cfg.get(k) or new is not None and new.get(k) != cfg.get(k))]
-    if new is None and not changed:
-        new = apply_overrides(cfg, list(overrides))  # raises the validation error
+               and _alone(cfg, o) != cfg.get(k)]
     if changed:
         raise TrainConfigError(f"--resume: {changed[0]!r} cannot change on resume (the keys "
                                f"{', '.join(FIXED_ON_RESUME)} place the run, seed it, shape its network or record "
                                "how its weights started)")
-    cfg = new
+    cfg = apply_overrides(cfg, list(overrides))
     given = (Path(cfg["out_dir"]) / cfg["name"]) if cfg["name"] else None
     if given is None or not given.is_dir() or given.resolve() != d.resolve():  # the folder moved, or another name
         cfg["out_dir"], cfg["name"] = str(d.resolve().parent), d.resolve().name

@@ -333,26 +333,12 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
             model.set_parameters(str(resume["checkpoint"]), exact_match=True, device="cpu")
             model.num_timesteps = start
         if cfg["init_from"] and not resume:  # a baseline's weights (plain tensors) instead of a warm start
-            from training.init_weights import apply_init, config_differences, load_init
+            from training.init_weights import start_from_baseline
 
-            try:  # checked before the run started; the file may have changed since
-                net, meta = load_init(cfg)
-            except ValueError as e:
-                raise TrainConfigError(str(e)) from None
-            init_info = {"init_from": cfg["init_from"], "tensors": apply_init(model.policy, net),
-                         "baseline_training": (meta.get("training") or {}).get("command")}
-            differ = config_differences(cfg, meta)
-            if differ:
-                init_info["game_config_differences"] = differ
-            if cfg["progress_bar"]:
-                print(f"start: the weights of baseline {cfg['init_from']!r} ({init_info['tensors']} tensors; no warm "
-                      "start)" + (f"; it was trained on another variant of the game ({'; '.join(differ)})"
-                                   if differ else ""), file=sys.stderr, flush=True)
-            write_text_atomic(run_dir / WARM_START_FILE, json.dumps({"pretrain": init_info, "stage_seconds": {}}))
-        pretrain_info = warm_start(cfg, model.policy, vec.action_space.n, executor, stages) if warm else {}
-        if cfg["init_from"] and not resume:
-            pretrain_info = init_info
-        if warm:  # kept for a resumed run's report
+            pretrain_info = start_from_baseline(cfg, model.policy)
+        else:
+            pretrain_info = warm_start(cfg, model.policy, vec.action_space.n, executor, stages) if warm else {}
+        if pretrain_info and not resume:  # the start's record, kept for a resumed run's report
             write_text_atomic(run_dir / WARM_START_FILE, json.dumps(
                 {"pretrain": pretrain_info, "stage_seconds": dict(stages.seconds)}, indent=2))
         elif resume and resume.get("warm_start"):

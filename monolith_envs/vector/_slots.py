@@ -20,7 +20,7 @@ from ._obs import row_writer
 #: game seeds wrap around at 2**128 (the episode log and ``reset`` take seeds from 0 to 2**128-1)
 SEED_MODULUS = 2**128
 
-__all__ = ["Slots", "ARRAY_FIELDS", "array_shapes", "explain_illegal"]
+__all__ = ["Slots", "ARRAY_FIELDS", "array_shapes", "explain_illegal", "returns_lister"]
 
 #: name -> dtype of every array a vector env shares with its slots.
 ARRAY_FIELDS = {
@@ -51,6 +51,13 @@ def array_shapes(num_envs: int, num_players: int, num_actions: int, obs_size: in
     }
 
 
+def returns_lister(game: Any) -> Any:
+    """``f(state) -> list[float]``, the returns of every seat as a list: the game's own ``returns_list`` where
+    it has one (no array built), else ``game.returns(state).tolist()``."""
+    fast = getattr(game, "returns_list", None)
+    return fast if callable(fast) else (lambda s: game.returns(s).tolist())
+
+
 def explain_illegal(game: Any, state: Any, action: int, mask: np.ndarray) -> IllegalActionError:
     """The engine's own :class:`IllegalActionError` for the masked-out ``action`` (applied to a clone with
     a generator that refuses every draw, as the AEC env does), or a generic one naming the legal actions."""
@@ -79,8 +86,7 @@ class Slots:
         self.lo, self.hi, self.num_envs = lo, hi, num_envs
         self.a = arrays
         self.write_obs = row_writer(game)
-        fast = getattr(game, "returns_list", None)
-        self.returns_list = fast if callable(fast) else (lambda s: game.returns(s).tolist())
+        self.returns_list = returns_lister(game)
         k = hi - lo
         self.states: list[Any] = [None] * k
         self.rngs: list[Any] = [None] * k
