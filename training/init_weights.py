@@ -12,6 +12,8 @@ The config must build the same network: ``features = "pieces"`` with the file's 
 
 from __future__ import annotations
 
+import functools
+import json
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,18 @@ def _is_sb3_zip(path: Path) -> bool:
         return False
 
 
+def _game(cfg: dict) -> Any:
+    """The run's game (built once for the checks of one start: :func:`load_init` and :func:`config_differences`)."""
+    return _game_of(cfg["env_id"], json.dumps(cfg["env_config"], sort_keys=True))
+
+
+@functools.lru_cache(maxsize=4)
+def _game_of(env_id: str, env_config_json: str) -> Any:
+    import monolith_envs
+
+    return monolith_envs.make_game(env_id, **json.loads(env_config_json))
+
+
 def load_init(cfg: dict) -> tuple[Any, dict]:
     """The baseline network and metadata that ``cfg["init_from"]`` names, checked against the config.
 
@@ -52,7 +66,6 @@ def load_init(cfg: dict) -> tuple[Any, dict]:
             env id, ``num_players`` or ``mode``, a network of other sizes, piece layout or activation than the
             config builds (the run's policy uses Tanh, SB3's default).
     """
-    import monolith_envs
     from monolith_envs.agents.baselines.net import load_baseline_file
     from monolith_envs.agents.baselines.registry import list_baselines, load_baseline
     from monolith_envs.agents.model_files import ModelFileError
@@ -83,7 +96,7 @@ def load_init(cfg: dict) -> tuple[Any, dict]:
     if meta["env_id"] != cfg["env_id"]:
         problems.append(f"env id {meta['env_id']} (config: {cfg['env_id']})")
     else:
-        game = monolith_envs.make_game(cfg["env_id"], **cfg["env_config"])
+        game = _game(cfg)
         for key in ("num_players", "mode"):
             have, want = meta["env_config"].get(key), game.config.get(key)
             if have != want:
@@ -109,10 +122,8 @@ def config_differences(cfg: dict, meta: dict) -> list[str]:
     """The game config keys (other than ``num_players`` and ``mode``, which :func:`load_init` requires equal)
     whose values differ between the baseline's training and the run's config, as ``"key: baseline X, run
     Y"`` texts: a start on another variant of the game, allowed, and said on the console."""
-    import monolith_envs
-
     have = dict(meta.get("env_config") or {})
-    want = dict(monolith_envs.make_game(cfg["env_id"], **cfg["env_config"]).config)
+    want = dict(_game(cfg).config)
     return [f"{k}: baseline {have.get(k)!r}, run {want.get(k)!r}" for k in sorted(set(have) | set(want))
             if k not in ("num_players", "mode") and have.get(k) != want.get(k)]
 
