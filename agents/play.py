@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shlex
 import sys
 from pathlib import Path
 
@@ -329,7 +330,8 @@ def _write_record(path: str, raw, agents, seat: int, out) -> None:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     log.save(p)
-    out(f"episode log written to {p} (python -m monolith_envs replay {p} --html {p.with_suffix('.html')})")
+    q, html = shlex.quote(str(p)), shlex.quote(str(p.with_suffix(".html")))
+    out(f"episode log written to {p} (python -m monolith_envs replay {q} --html {html})")
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ again: everything below stays under ``if __name__ == "__main__":``.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -284,9 +285,10 @@ def main(argv: list[str] | None = None) -> dict:
           f"(95% Wilson interval {lo:.1%}-{hi:.1%}); evaluation {time.perf_counter() - t0:.0f} s, whole run "
           f"{time.perf_counter() - t_start:.0f} s")
     print(f"expected with the defaults: {game['expect']}; fewer steps or a smaller warm start give less.")
+    agents = shlex.quote(f"ppo:{out / 'model.zip'},random")
     print(f"model: {out / 'model.zip'}; training.evaluate plays it with the most probable action: python -m "
-          f"training.evaluate --env {env_id} --agents ppo:{out / 'model.zip'},random --games 200"
-          + "".join(f" --set {k}={v}" for k, v in game["config"].items()))
+          f"training.evaluate --env {env_id} --agents {agents} --games 200"
+          + "".join(f" --set {shlex.quote(f'{k}={v}')}" for k, v in game["config"].items()))
     return s
 
 

@@ -96,6 +96,17 @@ def _agent_from_spec(spec: str, env_id: str, env_config: dict | None = None) -> 
     return make_agent(spec, env_id, env_config)
 
 
+class CycledOpponents:
+    """The default opponent sampler of :class:`SingleAgentEnv`: the agents of a list, cycled over the ``k``
+    opponent seats of every episode (``rng`` unused).  A class, not a closure, so the env pickles."""
+
+    def __init__(self, pool: list[Any]):
+        self.pool = list(pool)
+
+    def __call__(self, rng: np.random.Generator, k: int) -> list[Any]:
+        return [self.pool[i % len(self.pool)] for i in range(k)]
+
+
 class SingleAgentEnv(gym.Env):
     """Single-agent Gymnasium env around ``monolith_envs.make(env_id, **config)``.
 
@@ -203,7 +214,7 @@ class SingleAgentEnv(gym.Env):
                     f"{env_id} with {self.num_players} player(s) has {seats} opponent seat(s), got "
                     f"{len(pool)} opponents {opponents!r}: give at most {seats} (cycled over the opponent seats), "
                     "or a sampler(rng, k) -> k agents to draw from a larger pool at every reset")
-            self._sampler = lambda rng, k: [pool[i % len(pool)] for i in range(k)]
+            self._sampler = CycledOpponents(pool)
         self._rng = np.random.default_rng(seed)
         self._episode = 0
         self._rotation = 0  # seat of episode 0 in "rotate" mode (drawn by a seeded reset)

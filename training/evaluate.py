@@ -63,6 +63,7 @@ from monolith_envs.core.outfiles import (
     OutputPathError,
     check_output_dir,
     check_output_file,
+    new_folders_removed_on_error,
     write_text_atomic,
 )
 from training.eval_tables import format_solo_table, format_table, wilson_interval
@@ -546,9 +547,10 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         ap.error(f"--agents needs {'one spec or more' if solo else 'at least two'} distinct specs, got {specs}")
     path = Path(args.out) if args.out is not None else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
     try:  # the outputs are checked by creating their folders and a probe file, before the first game
-        check_output_file(path if args.out is None else args.out, "--out")  # the text as given: "" is not "."
-        if args.record_dir is not None:
-            check_output_dir(args.record_dir, "--record-dir")
+        with new_folders_removed_on_error(path.parent, *([] if args.record_dir is None else [args.record_dir])):
+            check_output_file(path if args.out is None else args.out, "--out")  # the text as given: "" is not "."
+            if args.record_dir is not None:
+                check_output_dir(args.record_dir, "--record-dir")
     except OutputPathError as e:
         ap.error(str(e))
     res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,

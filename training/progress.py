@@ -130,7 +130,7 @@ def evaluate_command(report: dict, model: Path) -> str:
     sets = "".join(f" --set {shlex.quote(f'{k}={toml_text(v)}')}" for k, v in cfg.items() if v is not None)
     alone = list(report.get("final_eval", {})) == ["alone"]
     agents = f"ppo:{model}" + ("" if alone else ",random")
-    return f"python -m training.evaluate --env {report['env_id']} --agents {agents} --games 200{sets}"
+    return f"python -m training.evaluate --env {report['env_id']} --agents {shlex.quote(agents)} --games 200{sets}"
 
 
 def format_summary(report: dict, run_dir: Path) -> str:
@@ -151,7 +151,7 @@ def format_summary(report: dict, run_dir: Path) -> str:
     files = output_files(run_dir)
     width = max([18] + [len(what) + 1 for what, _ in files])
     lines += [f"  {what + ':' if what else '':{width}s} {path}" for what, path in files]
-    lines.append(f"watch the losses and win rates: tensorboard --logdir {run_dir / 'tb'}")
+    lines.append(f"watch the losses and win rates: tensorboard --logdir {shlex.quote(str(run_dir / 'tb'))}")
     lines.append(f"evaluate it again: {evaluate_command(report, run_dir / 'final_model.zip')}")
     return "\n".join(lines)
 

@@ -189,7 +189,7 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
             if kind == "ppo":
                 agent = MaskablePPOAgent(rest, name=f"ppo:{rest}")
                 if game is not None:  # a model of another game or config fails here, not at its first move
-                    agent.check_fits(game.obs_spec.size, game.layout.n, f"{env_id} {env_config}")
+                    agent.check_game(game, f"{env_id} {env_config}")
                 return agent
             from .rllib_agent import RLlibAgent
 

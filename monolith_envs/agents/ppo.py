@@ -49,6 +49,7 @@ from .model_files import (
     brief,
     check_finite,
     mlp_params,
+    read_capped,
     restricted_loads,
     short_error,
     trust_models_from_env,
@@ -438,6 +439,45 @@ def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | Non
     return model
 
 
+#: largest config.json of a training run read beside a model file (bytes)
+MAX_RUN_CONFIG_BYTES = 256 * 1024
+
+
+def run_config_of(path: Path) -> dict | None:
+    """``{"env_id": str, "env_config": dict}`` of the ``python -m training.train`` run that wrote the model file
+    ``path``: read from the run's ``config.json`` in the model's folder, or in the folder above for a checkpoint
+    (``checkpoints/model_<steps>_steps.zip``).  None when there is no such file, or it is not a run's config
+    (then only the model's sizes are checked).  The file is data: JSON of at most
+    :data:`MAX_RUN_CONFIG_BYTES` bytes."""
+    folders = [path.parent] + ([path.parent.parent] if path.parent.name == "checkpoints" else [])
+    for folder in folders:
+        f = folder / "config.json"
+        if not f.is_file():
+            continue
+        try:
+            data = json.loads(read_capped(f, MAX_RUN_CONFIG_BYTES))
+        except (OSError, ValueError, ModelFileError):  # unreadable, too large, not JSON: no record
+            return None
+        if isinstance(data, dict) and isinstance(data.get("env_id"), str) and isinstance(data.get("env_config"), dict):
+            return {"env_id": data["env_id"], "env_config": data["env_config"]}
+        return None
+    return None
+
+
+def _seats_of(record: dict | None) -> tuple[str, Any, Any] | None:
+    """``(env_id, num_players, mode)`` of a :func:`run_config_of` record, with the game's defaults filled in;
+    None for no record or one that does not build a game."""
+    if record is None:
+        return None
+    from monolith_envs import make_game
+
+    try:
+        cfg = make_game(record["env_id"], **record["env_config"]).config
+    except Exception:  # noqa: BLE001  (a record of an unknown game or config is no record, not an error)
+        return None
+    return record["env_id"], cfg.get("num_players"), cfg.get("mode")
+
+
 class MaskablePPOAgent(BaseAgent):
     """Acts with a MaskablePPO model (or anything with the same ``predict`` / ``policy`` interface).
 
@@ -459,8 +499,36 @@ class MaskablePPOAgent(BaseAgent):
     def __init__(self, model: Any, deterministic: bool = True, name: str = "ppo", trusted: bool | None = None):
         super().__init__()
         self.model = load_maskable_ppo(model, trusted=trusted) if isinstance(model, (str, Path)) else model
+        #: the game the model was trained on, from its run's config.json (:func:`run_config_of`), or None
+        self.trained_on = run_config_of(Path(model)) if isinstance(model, (str, Path)) else None
         self.deterministic = deterministic
         self.name = name
+
+    def check_game(self, game: Any, what: str = "this env") -> None:
+        """Raise :class:`AgentError` unless the model fits ``game`` (a rules engine; ``what`` names it in the
+        message): its observation and action sizes (:meth:`check_fits`) and, when the model's run recorded its
+        game (:attr:`trained_on`), the same env id, ``num_players`` and ``mode``.  Other game config keys
+        (variants, modules of the same sizes, the reward mode) are not compared."""
+        self.check_fits(int(game.obs_spec.size), int(game.layout.n), what)
+        seats = _seats_of(self.trained_on)
+        if seats is None:
+            return
+        got = (getattr(game, "env_id", seats[0]), game.config.get("num_players"), game.config.get("mode"))
+        if got[0] != seats[0]:
+            raise AgentError(f"{self.name}: the model was trained on {seats[0]} (its run's config.json), not on "
+                             f"{got[0]}; a ppo: model plays only its own game")
+        if got != seats:
+            raise AgentError(f"{self.name}: the model was trained with num_players={seats[1]}, mode={seats[2]!r} "
+                             f"(its run's config.json), but {what} has num_players={got[1]}, mode={got[2]!r}; a "
+                             "ppo: model plays the seats and mode of its run")
+
+    def bind(self, env: Any) -> None:
+        """Give the agent the env (see :class:`~monolith_envs.agents.base.BaseAgent`); refuse a game the model does
+        not fit (:meth:`check_game`)."""
+        super().bind(env)
+        game = getattr(self.ctx, "game", None)
+        if game is not None:
+            self.check_game(game)
 
     def sizes(self) -> tuple[int, int] | None:
         """``(observation values, actions)`` the model takes, or None when its spaces do not say."""

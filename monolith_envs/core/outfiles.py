@@ -11,14 +11,17 @@ crash or a Ctrl-C never sees a half-written file.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import Iterator
 
 from .game import MonolithEnvError
 
-__all__ = ["OutputPathError", "check_output_dir", "check_output_file", "write_text_atomic", "write_bytes_atomic"]
+__all__ = ["OutputPathError", "check_output_dir", "check_output_file", "new_folders_removed_on_error",
+           "write_text_atomic", "write_bytes_atomic"]
 
 
 class OutputPathError(MonolithEnvError, ValueError):
@@ -77,6 +80,29 @@ def check_output_dir(path: str | os.PathLike, what: str = "output folder", purpo
         raise OutputPathError(f"{what} {p}: cannot be created as a folder ({_why(exc)})") from None
     _probe(p, what, p)
     return p
+
+
+@contextlib.contextmanager
+def new_folders_removed_on_error(*folders: str | os.PathLike) -> Iterator[None]:
+    """Around the checks of several outputs: when the block raises, remove again the folders on the way to each
+    of ``folders`` that did not exist before it and are still empty, so that a command refused for its second
+    output leaves no folder made for its first one.  Nothing else is removed; the exception propagates."""
+    made: list[Path] = []
+    for f in folders:
+        try:
+            p = Path(f).absolute()
+            while not p.exists() and p != p.parent:
+                made.append(p)
+                p = p.parent
+        except (OSError, ValueError):  # a path that cannot be looked at: its check says why
+            continue
+    try:
+        yield
+    except BaseException:
+        for p in sorted(set(made), key=lambda q: len(q.parts), reverse=True):
+            with contextlib.suppress(OSError):
+                p.rmdir()
+        raise
 
 
 def check_output_file(path: str | os.PathLike, what: str = "output file") -> Path:

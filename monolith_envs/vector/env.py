@@ -288,6 +288,16 @@ class VectorEnv:
         if self._pool is not None:
             self._pool.close()
 
+    def __reduce__(self):
+        """A vector is not pickled or copied: it owns worker processes, shared memory and compiled writers.
+
+        Raises:
+            TypeError: always, naming what to do instead.
+        """
+        raise TypeError(f"a make_vec vector of {self.env_id} cannot be pickled or copied (it owns its worker "
+                        "processes and shared memory); pass make_vec's arguments instead and build the vector "
+                        "where it is used")
+
     def __enter__(self) -> "VectorEnv":
         return self
 

@@ -136,3 +136,55 @@ def test_an_unknown_env_id_is_refused_for_every_kind_of_agent():
     for spec in ("random", "heuristic", "mcts:5"):
         with pytest.raises(UnknownEnvError, match="unknown env id 'nope_v0'; available: monolith_arena_v0"):
             make_agent(spec, "nope_v0")
+
+
+@pytest.fixture(scope="module")
+def arena_duel_run(tmp_path_factory):
+    """A training run's folder with an untrained Arena duel model: ``final_model.zip``, a checkpoint, and the
+    run's ``config.json`` (env id and game config, as ``python -m training.train`` writes them)."""
+    import json
+    import shutil
+
+    from sb3_contrib import MaskablePPO
+
+    from training.wrapper import SingleAgentEnv
+
+    model = MaskablePPO("MlpPolicy", SingleAgentEnv("monolith_arena_v0", ["random"]), n_steps=32, batch_size=32,
+                        policy_kwargs={"net_arch": [8]}, seed=0, device="cpu")
+    run = tmp_path_factory.mktemp("run")
+    model.save(run / "final_model.zip")
+    (run / "checkpoints").mkdir()
+    shutil.copy(run / "final_model.zip", run / "checkpoints" / "model_32_steps.zip")
+    (run / "config.json").write_text(json.dumps({"env_id": "monolith_arena_v0", "env_config": {"num_players": 2}}))
+    return run
+
+
+@pytest.mark.parametrize("name", ["final_model.zip", "checkpoints/model_32_steps.zip"])
+def test_a_ppo_model_of_another_seat_count_or_mode_is_refused_by_its_runs_config(arena_duel_run, name):
+    spec = f"ppo:{arena_duel_run / name}"
+    assert _sizes("monolith_arena_v0", num_players=4, mode="ffa") == _sizes("monolith_arena_v0")  # sizes alone pass
+    with pytest.raises(AgentError) as ei:
+        make_agent(spec, "monolith_arena_v0", {"num_players": 4, "mode": "ffa"})
+    assert "trained with num_players=2, mode='duel' (its run's config.json)" in str(ei.value)
+    assert "has num_players=4, mode='ffa'" in str(ei.value)
+    agent = make_agent(spec, "monolith_arena_v0")  # no config yet: refused when bound to the env
+    env = monolith_envs.make("monolith_arena_v0", num_players=4, mode="ffa")
+    env.reset(seed=0)
+    with pytest.raises(AgentError, match="has num_players=4, mode='ffa'"):
+        agent.bind(env)
+    # the seats and mode of its run, with a module of the same sizes: played
+    assert make_agent(spec, "monolith_arena_v0", {"monolith_module": True}).trained_on["env_config"] == {"num_players": 2}
+
+
+def test_a_ppo_model_without_a_readable_run_config_is_checked_by_its_sizes_only(arena_duel_run, tmp_path):
+    import shutil
+
+    shutil.copy(arena_duel_run / "final_model.zip", tmp_path / "m.zip")
+    for text in (None, "not json", '{"env_id": 3}'):
+        if text is not None:
+            (tmp_path / "config.json").write_text(text)
+        agent = make_agent(f"ppo:{tmp_path / 'm.zip'}", "monolith_arena_v0", {"num_players": 4, "mode": "ffa"})
+        assert agent.trained_on is None
+    (tmp_path / "config.json").write_text('{"env_id": "monolith_strategy_v0", "env_config": {}}')
+    with pytest.raises(AgentError, match="trained on monolith_strategy_v0 .* not on monolith_arena_v0"):
+        make_agent(f"ppo:{tmp_path / 'm.zip'}", "monolith_arena_v0", {})

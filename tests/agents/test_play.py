@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -233,10 +234,14 @@ def test_wrong_number_of_opponents_is_an_error_naming_the_seats(opponents, n, se
 def test_record_writes_a_replayable_log_and_generic_pieces_play_the_toy_game(tmp_path):
     cells = [f"cell {k}" for k in (4, 0, 8, 2, 6, 1, 3, 5, 7)] * 2
     out = []
-    rec = tmp_path / "toy.json"
+    rec = tmp_path / "my games" / "toy.json"  # a space in the path: the printed replay command quotes it
+    rec.parent.mkdir()
     res = main([TOY, "--opponents", "random", "--seed", "3", "--record", str(rec)], input_fn=scripted(cells),
                output_fn=out.append)
     assert res is not None and res.decisions >= 5
+    hint = next(line for line in out if line.startswith("episode log written"))
+    words = shlex.split(hint.split("(", 1)[1].rstrip(")"))
+    assert words == ["python", "-m", "monolith_envs", "replay", str(rec), "--html", str(rec.with_suffix(".html"))]
     assert isinstance(pieces_for(TOY), Pieces) and type(pieces_for(TOY)) is Pieces
     log = load_log(rec)
     assert "player_0=you, player_1=random" in log.note and len(log.actions) == res.decisions

@@ -52,6 +52,16 @@ def test_evaluate_refuses_bad_arguments_before_the_first_game(no_games, tmp_path
     assert not list(tmp_path.glob(".write-check-*"))  # nor is a probe file left behind
 
 
+def test_a_refused_record_dir_leaves_no_folder_made_for_the_output_file(no_games, tmp_path, capsys):
+    (tmp_path / "afile").write_text("")
+    out = tmp_path / "new" / "deeper" / "r.json"
+    with pytest.raises(SystemExit) as ei:
+        evaluate.main(["--env", TOY, "--agents", "random,mcts:5", "--preload", "tests.conftest", "--out", str(out),
+                       "--record-dir", str(tmp_path / "afile")])
+    assert ei.value.code == 2 and "--record-dir" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]  # new/ and new/deeper/ removed again
+
+
 def test_evaluate_creates_its_outputs_before_playing(tmp_path, monkeypatch):
     seen = {}
 

@@ -552,6 +552,8 @@ def test_evaluate_again_command_repeats_the_run_config_and_has_no_opponent_when_
     words = shlex.split(line)
     sets = words[words.index("--games") + 3::2]  # the values after each --set
     assert parse_settings(sets) == {"num_players": 4, "tower_weights": [1, 0, 3.5]}  # reads back as given
+    spaced = shlex.split(evaluate_command(tower, Path("my runs/x/final_model.zip")))  # a path with a space
+    assert spaced[spaced.index("--agents") + 1] == "ppo:my runs/x/final_model.zip,random"
 
 
 def _strip_times(obj):

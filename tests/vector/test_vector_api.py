@@ -225,6 +225,19 @@ def test_close_with_and_garbage_collection_end_every_worker():
     assert _wait_dead(procs)
 
 
+def test_a_vector_refuses_to_be_pickled_or_copied_naming_what_to_do():
+    import copy
+    import pickle
+
+    with make_vec("monolith_arena_v0", 2) as vec:
+        res = vec.reset(seed=0)
+        for fn in (pickle.dumps, copy.deepcopy):
+            with pytest.raises(TypeError, match="cannot be pickled or copied .* pass make_vec's arguments instead"):
+                fn(vec)
+        actions = np.array([np.flatnonzero(m)[0] for m in res.action_mask])
+        assert vec.step(actions).observation.shape == (2, vec.obs_size)  # still usable
+
+
 def test_observe_refuses_a_seat_that_is_not_one():
     vec = make_vec(ARENA, 2)
     with pytest.raises(MonolithEnvError, match="reset"):

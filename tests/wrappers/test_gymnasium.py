@@ -220,3 +220,20 @@ def test_import_registers_ids_without_importing_the_wrapper_or_agents():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root,
                          env=dict(os.environ, PYTHONPATH=str(root))).stdout
     assert out.split() == ["True", "False", "False", "False", "False"]
+
+
+@pytest.mark.parametrize("opponents", [["heuristic"], ["mcts:5"]])
+def test_the_single_agent_env_pickles_and_the_copy_plays_on_the_same_way(opponents):
+    import pickle
+
+    env = gym.make("monolith_envs/MonolithArena-v0", opponents=opponents, shaping="heuristic")
+    env.reset(seed=3)
+    copy = pickle.loads(pickle.dumps(env))
+    for _ in range(6):  # the learner's first legal action in both, and the opponents' replies, step for step
+        action = int(np.flatnonzero(env.unwrapped.action_masks())[0])
+        a, b = env.step(action), copy.step(action)
+        assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4] and np.array_equal(a[4]["action_mask"], b[4]["action_mask"])
+        if a[2] or a[3]:
+            break
+    env.close()
+    copy.close()
