@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from monolith_envs.core.cli import spec_error, split_specs
 from monolith_envs.core.seeds import seed_arg
 
 #: the end of the line a stop prints when it comes before the first move (while modules import, the env is
@@ -105,7 +106,7 @@ def _opponent_specs(ap: argparse.ArgumentParser, text: str | None, env_id: str, 
     others = [s for s in range(n) if s != seat]
     if text is None:
         return ["heuristic"] * len(others)
-    specs = [s.strip() for s in text.split(",") if s.strip()]
+    specs = split_specs(text)
     if specs and not others:
         ap.error(f"{env_id} in this config has one seat (you play alone), so --opponents takes no agent specs; "
                  f"got {len(specs)}: {', '.join(specs)}")
@@ -232,7 +233,7 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
         try:
             agents.append(HumanAgent(input_fn, output_fn, pieces) if s == seat else make_agent(next(specs), args.env_id, settings))
         except (ValueError, FileNotFoundError, AgentError) as e:
-            ap.error(str(e))
+            ap.error(spec_error(e, args.opponents or ""))
     progress["started"] = True  # the web server reports its own stop; the game's stop is said below
     if args.web:
         return _web(ap, args, env, agents, seat, seed, pieces, output_fn)

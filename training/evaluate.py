@@ -511,7 +511,7 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         from agents.ppo import TRUST_ENV_VAR
 
         os.environ[TRUST_ENV_VAR] = "1"  # spawned workers inherit it
-    from monolith_envs.core.cli import game_settings, import_modules
+    from monolith_envs.core.cli import game_settings, import_modules, spec_error, split_specs
 
     try:
         import_modules(args.preload, "--preload")
@@ -523,7 +523,7 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
     if args.seed + args.games - 1 > max_seed:
         ap.error(f"--seed {args.seed} with --games {args.games}: game k uses seed + k, which must stay at most "
                  f"2**128-1; use a seed up to {max_seed - args.games + 1}")
-    specs = [s.strip() for s in args.agents.split(",") if s.strip()]
+    specs = split_specs(args.agents)
     if len(specs) > MAX_AGENTS:
         ap.error(f"--agents: {len(specs):,} specs; at most {MAX_AGENTS} (every pair of them plays --games matches)")
     humans = [s for s in specs if s.split(":", 1)[0].strip().lower() == "human"]
@@ -538,7 +538,7 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         for s in specs:
             make_agent(s, args.env, env_config)
     except (monolith_envs.MonolithEnvError, ValueError, FileNotFoundError, AgentError) as e:
-        ap.error(str(e))
+        ap.error(spec_error(e, args.agents))
     keys = [spec_key(s) for s in specs]
     dup = [s for i, s in enumerate(specs) if keys[i] in keys[:i]]
     if dup:

@@ -100,3 +100,18 @@ def game_settings(items: Iterable[str], flag: str = "--set") -> dict:
     from monolith_envs.core.config import parse_settings
 
     return check_game_config(parse_settings(list(items)), flag)
+
+
+def split_specs(text: str) -> list[str]:
+    """The agent specs of a comma-separated list (``--agents``, ``--opponents``), stripped, empty ones left out."""
+    return [s.strip() for s in text.split(",") if s.strip()]
+
+
+def spec_error(exc: BaseException, text: str) -> str:
+    """The one-line message of an agent spec's error; for a missing model file, when the list ``text`` holds a
+    comma, it adds that a model path cannot contain one (the list is split at commas)."""
+    message = str(exc)
+    if isinstance(exc, FileNotFoundError) and "," in text:
+        message += " (the list of agent specs is split at commas, so a model path cannot contain one: rename the " \
+                   "file or link it from a path without one)"
+    return message

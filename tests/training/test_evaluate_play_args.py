@@ -263,3 +263,14 @@ def test_a_stop_after_the_last_game_says_so_and_whether_the_results_were_written
         assert "interrupted by SIGINT after every game; worker processes ended; no results written" in err
         assert not out.exists()
     assert "before the first game" not in err
+
+
+def test_a_model_path_with_a_comma_is_explained(no_games, tmp_path, capsys):
+    folder = tmp_path / "a,b"
+    folder.mkdir()
+    with pytest.raises(SystemExit) as ei:
+        evaluate.main(["--env", TOY, "--agents", f"ppo:{folder / 'm.zip'},random", "--preload", "tests.conftest",
+                       "--out", str(tmp_path / "r.json")])
+    err = capsys.readouterr().err
+    assert ei.value.code == 2 and f"no MaskablePPO model at {tmp_path / 'a'}" in err
+    assert "split at commas, so a model path cannot contain one" in err
