@@ -10,11 +10,13 @@ Modules: :mod:`~training.az.net` (the policy-value MLP, plain-tensor checkpoints
 
 from __future__ import annotations
 
+from typing import Any
+
 __all__ = ["run"]
 
 
-def run(cfg: dict, progress: bool = True) -> dict:
+def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
     """Run the recipe for a validated config; see :func:`training.az.loop.run`."""
     from .loop import run as _run
 
-    return _run(cfg, progress)
+    return _run(cfg, progress, guard)

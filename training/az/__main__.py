@@ -1,16 +1,82 @@
 """``python -m training.az --config training/configs/az_arena_2p.toml [--quick] [--workers N] [--seed S]
 [--out-dir DIR] [--name NAME] [--no-progress]``: run the search-based self-play recipe (see
-:mod:`training.az.loop`). A bad argument or config prints one ``error: ...`` line and exits with status 2."""
+:mod:`training.az.loop`). A bad argument or config prints one ``error: ...`` line and exits with status 2; Ctrl-C
+or SIGTERM stops the run, ends its workers, says what was kept and exits with status 130 or 143."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from typing import Any
+
+
+def _continue_command(argv: list[str]) -> str:
+    """The command line that runs a copy of the config (``--config COPY``) as a new run (``--name NEW``),
+    with the other arguments of ``argv``."""
+    import shlex
+
+    rest, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a in ("--config", "--name"):
+            skip = True
+        elif not a.startswith(("--config=", "--name=")):
+            rest.append(a)
+    return " ".join(["python -m training.az --config COPY", *map(shlex.quote, rest), "--name NEW"])
+
+
+def _config_path(name: str) -> str:
+    """The config file ``--config NAME`` reads (a bare name is looked up in ``training/configs/``)."""
+    from pathlib import Path
+
+    from training.config import CONFIG_DIR
+
+    p = Path(name)
+    if not p.exists() and p.parent == Path(".") and (CONFIG_DIR / p).is_file():
+        p = CONFIG_DIR / p
+        try:
+            p = p.relative_to(Path.cwd())
+        except ValueError:
+            pass
+    return str(p)
 
 
 def main(argv: list[str] | None = None) -> dict:
-    """Parse the command line, run the recipe, print the final results; returns the report."""
+    """Parse the command line, run the recipe, print the final results; returns the report.
+
+    On Ctrl-C or SIGTERM (:func:`~monolith_envs.core.interrupt.stop_on_signals`) the run stops at once, its
+    worker processes are ended, it prints the stage and progress reached, the checkpoint and files kept and
+    what to run next (:func:`training.az.loop.interrupted_message`), and exits with status 130 or 143.
+    """
+    from monolith_envs.core.interrupt import Interrupted, end_children, stop_on_signals
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    with stop_on_signals() as guard:
+        try:
+            report, args = _main(argv, guard)
+        except Interrupted as e:
+            import shlex
+
+            from .loop import interrupted_message
+
+            end_children()
+            args = e.info.get("args")
+            command = " ".join(["python -m training.az", *map(shlex.quote, argv)])
+            print("\n" + interrupted_message(e, command, _config_path(getattr(args, "config", "CONFIG")),
+                                             bool(getattr(args, "quick", False)), _continue_command(argv)),
+                  file=sys.stderr, flush=True)
+            sys.exit(e.exit_code)
+    out = {"run": report["run"], "final_model": report["final_model"], "total_seconds": round(report["total_seconds"]),
+           "final_eval": {k: {"win_rate": v["win_rate"], "ci95": v["ci95"], "games": v["games"]}
+                          for k, v in report.get("final_eval", {}).items()}}
+    print(json.dumps(out, indent=2))
+    return report
+
+
+def _main(argv: list[str], guard: Any) -> tuple[dict, argparse.Namespace]:
+    from monolith_envs.core.interrupt import Interrupted
     from monolith_envs.core.seeds import seed_arg
 
     ap = argparse.ArgumentParser(prog="python -m training.az", description=__doc__.split("\n\n")[0])
@@ -25,44 +91,49 @@ def main(argv: list[str] | None = None) -> dict:
     args = ap.parse_args(argv)
     from training.config import TrainConfigError
 
-    from .config import load_az_config, validate_az
-
     try:
-        cfg = load_az_config(args.config, quick=args.quick)
-        over = {k: v for k, v in (("workers", args.workers), ("seed", args.seed), ("out_dir", args.out_dir),
-                                  ("name", args.name)) if v is not None}
-        cfg = validate_az({**cfg, **over})
-        import monolith_envs
-
-        monolith_envs.make_game(cfg["env_id"], **cfg["env_config"])
-        from agents import make_agent
-
-        for spec in cfg["eval_opponents"]:
-            make_agent(spec, cfg["env_id"])
-        if cfg["init_samples"]:
-            from .selfplay import load_samples
-
-            load_samples(cfg["init_samples"], monolith_envs.make_game(cfg["env_id"], **cfg["env_config"]))
-        if cfg["init_checkpoint"]:
-            from .loop import _initial_weights
-            from .net import net_for_game
-
-            _initial_weights(net_for_game(monolith_envs.make_game(cfg["env_id"], **cfg["env_config"]),
-                                          tuple(cfg["hidden"])), cfg["init_checkpoint"])
+        cfg = _checked_config(args)
     except (TrainConfigError, ValueError, KeyError) as e:
         ap.error(str(e))
     from . import run
 
-    report = run(cfg, progress=not args.no_progress)
-    out = {"run": report["run"], "final_model": report["final_model"], "total_seconds": round(report["total_seconds"]),
-           "final_eval": {k: {"win_rate": v["win_rate"], "ci95": v["ci95"], "games": v["games"]}
-                          for k, v in report.get("final_eval", {}).items()}}
-    print(json.dumps(out, indent=2))
-    return report
+    try:
+        return run(cfg, progress=not args.no_progress, guard=guard), args
+    except Interrupted as e:
+        e.info["args"] = args
+        raise
+
+
+def _checked_config(args: argparse.Namespace) -> dict:
+    """The validated config of the command line, its game, opponents and init files checked (errors raised)."""
+    from .config import load_az_config, validate_az
+
+    cfg = load_az_config(args.config, quick=args.quick)
+    over = {k: v for k, v in (("workers", args.workers), ("seed", args.seed), ("out_dir", args.out_dir),
+                              ("name", args.name)) if v is not None}
+    cfg = validate_az({**cfg, **over})
+    import monolith_envs
+
+    monolith_envs.make_game(cfg["env_id"], **cfg["env_config"])
+    from agents import make_agent
+
+    for spec in cfg["eval_opponents"]:
+        make_agent(spec, cfg["env_id"])
+    if cfg["init_samples"]:
+        from .selfplay import load_samples
+
+        load_samples(cfg["init_samples"], monolith_envs.make_game(cfg["env_id"], **cfg["env_config"]))
+    if cfg["init_checkpoint"]:
+        from .loop import _initial_weights
+        from .net import net_for_game
+
+        _initial_weights(net_for_game(monolith_envs.make_game(cfg["env_id"], **cfg["env_config"]),
+                                      tuple(cfg["hidden"])), cfg["init_checkpoint"])
+    return cfg
 
 
 if __name__ == "__main__":
     try:
         main(sys.argv[1:])
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # before the handlers are installed (while importing)
         sys.exit(130)

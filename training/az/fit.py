@@ -52,7 +52,8 @@ def fit(net: PolicyValueNet, data: dict[str, np.ndarray], opt: torch.optim.Optim
 
     Returns ``{"samples", "policy_loss", "value_loss"`` (last epoch means), ``"holdout_top1"`` (share of held-out
     rows whose most probable legal action is the target's most likely one; NaN without holdout),
-    ``"holdout_value_mse"}``.
+    ``"holdout_value_mse"}``. An interrupt (:class:`~monolith_envs.core.interrupt.Interrupted`) is raised
+    again with the batches done in its ``info``.
     """
     from tqdm import tqdm
 
@@ -72,25 +73,34 @@ def fit(net: PolicyValueNet, data: dict[str, np.ndarray], opt: torch.optim.Optim
     bar = tqdm(total=steps, desc=desc, unit="batch", file=sys.stderr, disable=not progress, dynamic_ncols=True)
     net.train()
     pl = vl = 0.0
-    for _ in range(epochs):
-        perm = rows[rng.permutation(len(rows))]
-        pls, vls = [], []
-        for start in range(0, len(perm), batch_size):
-            obs, masks, pi, z = batch(perm[start:start + batch_size])
-            logits, v = net(obs)
-            logp = masked_log_softmax(logits, masks)
-            p_loss = -(pi * torch.where(masks, logp, torch.zeros_like(logp))).sum(dim=1).mean()
-            v_loss = ((v - z) ** 2).mean()
-            loss = p_loss + value_coef * v_loss
-            opt.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
-            opt.step()
-            pls.append(float(p_loss.detach()))
-            vls.append(float(v_loss.detach()))
-            bar.update(1)
-        pl, vl = float(np.mean(pls)) if pls else math.nan, float(np.mean(vls)) if vls else math.nan
-    bar.close()
+    done = 0  # batches (the bar counts nothing when disabled)
+    try:
+        for _ in range(epochs):
+            perm = rows[rng.permutation(len(rows))]
+            pls, vls = [], []
+            for start in range(0, len(perm), batch_size):
+                obs, masks, pi, z = batch(perm[start:start + batch_size])
+                logits, v = net(obs)
+                logp = masked_log_softmax(logits, masks)
+                p_loss = -(pi * torch.where(masks, logp, torch.zeros_like(logp))).sum(dim=1).mean()
+                v_loss = ((v - z) ** 2).mean()
+                loss = p_loss + value_coef * v_loss
+                opt.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                opt.step()
+                pls.append(float(p_loss.detach()))
+                vls.append(float(v_loss.detach()))
+                bar.update(1)
+                done += 1
+            pl, vl = float(np.mean(pls)) if pls else math.nan, float(np.mean(vls)) if vls else math.nan
+    except KeyboardInterrupt as e:  # Interrupted (Ctrl-C, SIGTERM) carries `info` for the final message
+        if isinstance(getattr(e, "info", None), dict):
+            e.info.setdefault("batches_done", done)
+            e.info.setdefault("batches_total", steps)
+        raise
+    finally:
+        bar.close()
     net.eval()
     top1, vmse = [], []
     with torch.no_grad():

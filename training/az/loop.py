@@ -19,6 +19,10 @@ Outputs in ``<out_dir>/<name>/``: ``checkpoints/iter<k>.pt`` and ``final.pt`` (p
 and ``report.json`` (config, per-stage seconds, fit losses, self-play statistics, every evaluation).
 Seeds: the network from ``seed``; game-generation task ``t`` of stage ``s`` from ``(seed, s, t)``; evaluation
 games from ``seed + 10_000`` (so they are not the training deals). The results do not depend on ``workers``.
+
+Ctrl-C / SIGTERM (:mod:`monolith_envs.core.interrupt`): the workers start with SIGINT ignored and are ended by
+this process; the files already written stay (a checkpoint or the samples file is never left half-written), and
+:func:`interrupted_message` says the stage, the progress and what was kept.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["run"]
+__all__ = ["interrupted_message", "run"]
 
 EVAL_SEED_OFFSET = 10_000
 
@@ -61,13 +65,16 @@ def _initial_weights(net: Any, path: str) -> Any:
 
 
 class _BarQueue:
-    """In-process progress: ``put(n)`` advances the bar."""
+    """In-process progress: ``put(n)`` advances the bar (and the count ``n``, kept when the bar is disabled)."""
 
     def __init__(self, bar: Any):
         self.bar = bar
+        self.n = 0
 
     def put(self, n: int) -> None:
+        """Count ``n`` more games done."""
         self.bar.update(n)
+        self.n += n
 
 
 def _map_tasks(fn: Any, jobs: list[tuple], sizes: list[int], desc: str, executor: Any, progress: bool) -> list:
@@ -78,18 +85,26 @@ def _map_tasks(fn: Any, jobs: list[tuple], sizes: list[int], desc: str, executor
 
     from tqdm import tqdm
 
+    from monolith_envs.core.interrupt import children_ignore_sigint
+
     bar = tqdm(total=sum(sizes), desc=desc, unit="game", file=sys.stderr, disable=not progress, dynamic_ncols=True)
+    q = _BarQueue(bar)
     try:
         if executor is None:
-            q = _BarQueue(bar)
             return [fn(tuple(j) + (q,)) for j in jobs]
-        futs = {executor.submit(fn, tuple(j)): i for i, j in enumerate(jobs)}
+        with children_ignore_sigint():  # the pool's processes start without SIGINT (a terminal's Ctrl-C)
+            futs = {executor.submit(fn, tuple(j)): i for i, j in enumerate(jobs)}
         out: list = [None] * len(jobs)
         for f in as_completed(futs):
             i = futs[f]
             out[i] = f.result()
-            bar.update(sizes[i])
+            q.put(sizes[i])
         return out
+    except KeyboardInterrupt as e:  # Interrupted carries `info` for the final message
+        if isinstance(getattr(e, "info", None), dict):
+            e.info.setdefault("games_done", q.n)
+            e.info.setdefault("games_total", sum(sizes))
+        raise
     finally:
         bar.close()
 
@@ -99,11 +114,14 @@ def _say(text: str, enabled: bool) -> None:
         print(text, file=sys.stderr, flush=True)
 
 
-def _evaluate(cfg: dict, spec: str, games: int, executor: Any, progress: bool, label: str) -> dict:
+def _evaluate(cfg: dict, spec: str, games: int, executor: Any, progress: bool, label: str,
+              track: dict | None = None) -> dict:
     from training.evaluate import eval_labels, evaluate_against
 
     out = {}
     for opp in eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"]):
+        if track is not None:
+            track["step"] = f"evaluation vs {opp}"
         s = evaluate_against(cfg["env_id"], spec, opp, games, _eval_seed(cfg["seed"]), cfg["env_config"],
                              workers=cfg["workers"], executor=executor, progress=progress)
         lo, hi = s["ci95"]
@@ -113,9 +131,27 @@ def _evaluate(cfg: dict, spec: str, games: int, executor: Any, progress: bool, l
     return out
 
 
-def run(cfg: dict, progress: bool = True) -> dict:
+def _executor(workers: int) -> Any:
+    """A pool of ``workers`` spawned processes that ignore SIGINT (None for ``workers`` 1)."""
+    if workers <= 1:
+        return None
+    import multiprocessing as mp
+
+    from monolith_envs.core.interrupt import children_ignore_sigint, ignore_sigint
+
+    with children_ignore_sigint():
+        return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"), initializer=ignore_sigint)
+
+
+def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
     """Run the recipe for a validated config (:func:`training.az.config.validate_az`) -> the report dict
     (also written to ``<out_dir>/<name>/report.json``).
+
+    On ``KeyboardInterrupt`` (and :class:`~monolith_envs.core.interrupt.Interrupted`, SIGINT or SIGTERM inside
+    :func:`~monolith_envs.core.interrupt.stop_on_signals`) the worker processes are ended at once and the
+    exception is raised again; an ``Interrupted`` then carries in ``info`` the stage, the step and its progress,
+    the last checkpoint and the files kept (see :func:`interrupted_message`). ``guard`` (the ``SignalGuard`` of
+    ``stop_on_signals``) holds a signal back while a checkpoint or the samples file is written.
 
     Raises:
         training.az.net.CheckpointError: an ``init_checkpoint`` that is missing or of other sizes.
@@ -125,36 +161,50 @@ def run(cfg: dict, progress: bool = True) -> dict:
     import torch
 
     import monolith_envs
+    from monolith_envs.core.interrupt import SignalGuard, end_executor
     from training.progress import StageLog
 
     from .fit import ReplayBuffer, fit
     from .net import net_for_game, save_checkpoint
     from .selfplay import heuristic_task, load_samples, merge_samples, search_task
 
+    guard = SignalGuard(()) if guard is None else guard  # no handlers: its deferred blocks are plain blocks
     t_start = time.perf_counter()
     env_id, env_config = cfg["env_id"], dict(cfg["env_config"])
-    game = monolith_envs.make_game(env_id, **env_config)
     run_dir = Path(cfg["out_dir"]) / cfg["name"]
     ckpt_dir = run_dir / "checkpoints"
-    ckpt_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
-    torch.manual_seed(cfg["seed"] % 2**63)
-    torch.set_num_threads(1)
-    net = net_for_game(game, tuple(cfg["hidden"]))
-    if cfg["init_checkpoint"]:
-        net = _initial_weights(net, cfg["init_checkpoint"])
-    opt = torch.optim.Adam(net.parameters(), lr=cfg["lr"], weight_decay=cfg["weight_decay"])
-    buffer = ReplayBuffer(cfg["replay_size"])
-    if cfg["init_samples"]:
-        buffer.add(load_samples(cfg["init_samples"], game))
     stages = ["warm start"] + [f"iteration {k}" for k in range(1, cfg["iterations"] + 1)] + ["final evaluation"]
     log = StageLog(stages, enabled=progress)
-    report: dict[str, Any] = {"recipe": "az", "run": cfg["name"], "env_id": env_id, "env_config": env_config,
-                              "seed": cfg["seed"], "config": cfg, "iterations": []}
-    executor = (ProcessPoolExecutor(max_workers=cfg["workers"], mp_context=__import__("multiprocessing")
-                                    .get_context("spawn")) if cfg["workers"] > 1 else None)
-    meta = {"recipe": "az"}
+    track: dict[str, Any] = {"step": "setup", "checkpoint": None, "checkpoint_iteration": None}
+    executor = None
     try:
+        game = monolith_envs.make_game(env_id, **env_config)
+        ckpt_dir.mkdir(parents=True, exist_ok=True)
+        with guard.deferred():
+            (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
+        torch.manual_seed(cfg["seed"] % 2**63)
+        torch.set_num_threads(1)
+        net = net_for_game(game, tuple(cfg["hidden"]))
+        if cfg["init_checkpoint"]:
+            net = _initial_weights(net, cfg["init_checkpoint"])
+        opt = torch.optim.Adam(net.parameters(), lr=cfg["lr"], weight_decay=cfg["weight_decay"])
+        buffer = ReplayBuffer(cfg["replay_size"])
+        if cfg["init_samples"]:
+            buffer.add(load_samples(cfg["init_samples"], game))
+        report: dict[str, Any] = {"recipe": "az", "run": cfg["name"], "env_id": env_id, "env_config": env_config,
+                                  "seed": cfg["seed"], "config": cfg, "iterations": []}
+        executor = _executor(cfg["workers"])
+        meta = {"recipe": "az"}
+
+        def checkpoint(path: Path, iteration: int, extra: dict) -> Path:
+            with guard.deferred():  # the file and the record of it: both or neither
+                out = save_checkpoint(net, path, env_id, env_config, extra)
+                track.update(checkpoint=out, checkpoint_iteration=iteration)
+            return out
+
+        def evaluate(spec: str, games: int, label: str = "policy") -> dict:
+            return _evaluate(cfg, spec, games, executor, progress, label, track) if games else {}
+
         # ------------------------------------------------------------------------------ warm start
         log.start("warm start", f"{cfg['warm_games']} heuristic games, behaviour cloning + values, "
                                 f"{cfg['warm_epochs']} epochs")
@@ -164,21 +214,23 @@ def run(cfg: dict, progress: bool = True) -> dict:
             sizes = [n for n in _split(cfg["warm_games"], cfg["tasks"]) if n > 0]
             jobs = [(env_id, env_config, n, [cfg["seed"], 0, t], cfg["warm_epsilon"], cfg["warm_value_share"],
                      cfg["warm_tau"]) for t, n in enumerate(sizes)]
+            track["step"] = "heuristic games"
             parts = _map_tasks(heuristic_task, jobs, sizes, "heuristic games", executor, progress)
             data = merge_samples([p[0] for p in parts])
             warm["samples"] = int(len(data["obs"]))
             warm["collect_seconds"] = time.perf_counter() - t0
             t0 = time.perf_counter()
+            track["step"] = "fit"
             warm["fit"] = fit(net, data, opt, cfg["warm_epochs"], cfg["batch_size"], cfg["seed"],
                               cfg["value_coef"], holdout=0.05, progress=progress, desc="fit (warm start)")
             warm["fit_seconds"] = time.perf_counter() - t0
             _say(f"   {warm['samples']} samples; held-out agreement with the heuristic "
                  f"{warm['fit']['holdout_top1']:.1%}, value MSE {warm['fit']['holdout_value_mse']:.3f}", progress)
             buffer.add(data)
-            np.savez_compressed(run_dir / "warm_samples.npz", **data)
-        path = save_checkpoint(net, ckpt_dir / "iter0.pt", env_id, env_config, meta)
-        warm["eval"] = _evaluate(cfg, f"az:{path}", cfg["eval_games"], executor, progress, "policy") \
-            if cfg["eval_games"] else {}
+            with guard.deferred():
+                np.savez_compressed(run_dir / "warm_samples.npz", **data)
+        path = checkpoint(ckpt_dir / "iter0.pt", 0, meta)
+        warm["eval"] = evaluate(f"az:{path}", cfg["eval_games"])
         report["warm_start"] = warm
         # ------------------------------------------------------------------------------ iterations
         opts = {k: cfg[k] for k in ("simulations", "concurrent", "c_puct", "dirichlet_alpha", "noise_frac",
@@ -190,6 +242,7 @@ def run(cfg: dict, progress: bool = True) -> dict:
             t0 = time.perf_counter()
             sizes = [n for n in _split(cfg["games_per_iteration"], cfg["tasks"]) if n > 0]
             jobs = [(str(path), n, [cfg["seed"], it, t], opts) for t, n in enumerate(sizes)]
+            track["step"] = "self-play"
             parts = _map_tasks(search_task, jobs, sizes, "self-play", executor, progress) if jobs else []
             if parts:
                 data = merge_samples([p[0] for p in parts])
@@ -201,34 +254,89 @@ def run(cfg: dict, progress: bool = True) -> dict:
                                    "seconds": time.perf_counter() - t0}
                 buffer.add(data)
             t0 = time.perf_counter()
+            track["step"] = "fit"
             if len(buffer):
                 rec["fit"] = fit(net, buffer.data, opt, cfg["train_epochs"], cfg["batch_size"], cfg["seed"] + it,
                                  cfg["value_coef"], progress=progress, desc=f"fit (iteration {it})")
             rec["fit_seconds"] = time.perf_counter() - t0
             rec["buffer"] = len(buffer)
-            path = save_checkpoint(net, ckpt_dir / f"iter{it}.pt", env_id, env_config, dict(meta, iteration=it))
-            rec["eval"] = _evaluate(cfg, f"az:{path}", cfg["eval_games"], executor, progress, "policy") \
-                if cfg["eval_games"] else {}
+            path = checkpoint(ckpt_dir / f"iter{it}.pt", it, dict(meta, iteration=it))
+            rec["eval"] = evaluate(f"az:{path}", cfg["eval_games"])
             report["iterations"].append(rec)
         # ------------------------------------------------------------------------------ final
-        final = save_checkpoint(net, run_dir / "final.pt", env_id, env_config,
-                                dict(meta, iteration=cfg["iterations"]))
+        final = checkpoint(run_dir / "final.pt", cfg["iterations"], dict(meta, iteration=cfg["iterations"]))
         log.start("final evaluation", f"{cfg['final_eval_games']} games per opponent, seats rotating")
-        report["final_eval"] = _evaluate(cfg, f"az:{final}", cfg["final_eval_games"], executor, progress,
-                                         "policy") if cfg["final_eval_games"] else {}
+        report["final_eval"] = evaluate(f"az:{final}", cfg["final_eval_games"])
         if cfg["eval_search"] and cfg["final_eval_games"]:
             spec = f"az:{final}+search:{cfg['eval_search']}"
-            report["final_eval_search"] = _evaluate(cfg, spec, cfg["final_eval_games"], executor, progress,
-                                                    f"search:{cfg['eval_search']}")
+            report["final_eval_search"] = evaluate(spec, cfg["final_eval_games"], f"search:{cfg['eval_search']}")
         log.end()
-    finally:
         if executor is not None:
+            track["step"] = "ending the workers"
             executor.shutdown()
-    report["stage_seconds"] = log.seconds
-    report["total_seconds"] = time.perf_counter() - t_start
-    report["final_model"] = str(final)
-    (run_dir / "report.json").write_text(json.dumps(report, indent=2, default=_json_default))
+            executor = None
+        report["stage_seconds"] = log.seconds
+        report["total_seconds"] = time.perf_counter() - t_start
+        report["final_model"] = str(final)
+        track["step"] = "writing the report"
+        with guard.deferred():
+            (run_dir / "report.json").write_text(json.dumps(report, indent=2, default=_json_default))
+            track["step"] = "done"
+    except KeyboardInterrupt as e:
+        if isinstance(getattr(e, "info", None), dict):
+            e.info.update(track, stage=log.current, done=dict(log.seconds), run_dir=run_dir,
+                          iterations=cfg["iterations"], seconds=time.perf_counter() - t_start,
+                          kept=[f for f in (run_dir / "config.json", run_dir / "warm_samples.npz",
+                                            run_dir / "report.json") if f.is_file()])
+        raise
+    finally:  # interrupted or failed: end the workers at once (a pool's shutdown waits for the tasks running)
+        end_executor(executor)
     return report
+
+
+def interrupted_message(e: Any, command: str = "python -m training.az", config: str = "CONFIG",
+                        quick: bool = False, continue_command: str = "python -m training.az --config COPY") -> str:
+    """The lines ``python -m training.az`` prints when stopped by a signal (an
+    :class:`~monolith_envs.core.interrupt.Interrupted` raised through :func:`run`): the signal, the stage and
+    the progress reached, the stages done, the checkpoint and files kept, and how to go on. ``command`` is the
+    command that was run; ``config`` its config file, ``quick`` whether it ran with ``--quick`` and
+    ``continue_command`` the command that runs a copy of the config (the hint to start a new run from the
+    checkpoint kept, with the recipe's ``init_checkpoint`` / ``init_samples`` keys: there is no resume)."""
+    info = e.info
+    if "run_dir" not in info:
+        return f"interrupted by {e.name} before the run started; nothing was written (exit status {e.exit_code})"
+    stage = info["stage"]
+    if stage is None and info.get("step") == "done":
+        return (f"interrupted by {e.name} after the run had finished; its outputs are complete: "
+                f"{info['run_dir']} (exit status {e.exit_code})")
+    where = {"warm start": "the warm start", "final evaluation": "the final evaluation",
+             None: "the end of the run" if info.get("checkpoint") else "setup"}.get(stage, f"{stage} of "
+                                                                                   f"{info['iterations']}")
+    step = info.get("step")
+    if info.get("games_done") is not None:
+        step = f"{step}: {info['games_done']:,} of {info['games_total']:,} games played"
+    elif info.get("batches_done") is not None:
+        step = f"{step}: {info['batches_done']:,} of {info['batches_total']:,} batches"
+    step = f" ({step})" if step and step != "setup" else ""
+    lines = [f"interrupted by {e.name} during {where}{step}, after {info['seconds']:.0f} s; worker processes ended"]
+    if info.get("done"):
+        lines.append("  stages run: " + ", ".join(f"{k} {v:.0f} s" for k, v in info["done"].items()))
+    kept = ", ".join(str(f) for f in info.get("kept", []))
+    ckpt = info.get("checkpoint")
+    if ckpt is None:
+        lines.append(f"  no checkpoint yet (the first, checkpoints/iter0.pt, follows the warm start); kept: "
+                     f"{kept or 'nothing'}; run the same command again to start over:")
+        lines.append(f"    {command}")
+    else:
+        samples = Path(info["run_dir"]) / "warm_samples.npz"
+        it = info["checkpoint_iteration"]
+        lines.append(f"  kept: checkpoint {ckpt} ({f'iteration {it}' if it else 'the warm start'}); {kept}")
+        table = " ([quick] table)" if quick else ""
+        lines.append(f"  to start a new run from it, set in a copy of {config}{table}: init_checkpoint = \"{ckpt}\""
+                     + (f", init_samples = \"{samples}\"" if samples.is_file() else "")
+                     + f", warm_games = 0; then {continue_command}")
+    lines.append(f"  exit status {e.exit_code}")
+    return "\n".join(lines)
 
 
 def _json_default(x: Any) -> Any:
