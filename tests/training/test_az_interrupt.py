@@ -11,18 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import group_gone
+
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _group_gone(pgid: int, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.2)
-    return False
 
 
 @pytest.mark.parametrize("sig, to_group, code", [(signal.SIGINT, True, 130), (signal.SIGTERM, False, 143)])
@@ -58,7 +49,7 @@ def test_a_signal_in_the_warm_start_stops_the_run_with_a_summary(tmp_path, sig, 
     assert time.monotonic() - t0 < 20
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
     assert "leaked semaphore" not in err, err[-3000:]
-    assert _group_gone(proc.pid), "worker processes were left running"
+    assert group_gone(proc.pid), "worker processes were left running"
     name = signal.Signals(sig).name
     assert f"interrupted by {name} during the warm start (" in err and "worker processes ended" in err, err[-3000:]
     run_dir = tmp_path / "run"

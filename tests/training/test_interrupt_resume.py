@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import group_gone
+
 ROOT = Path(__file__).resolve().parents[2]
 # a run that would take minutes: 2 subprocess envs, a 2-process evaluation pool, a checkpoint every rollout
 TINY = ["--set", "env_id=monolith_arena_v0", "--set", "env_config={}", "--set", "total_timesteps=1000000",
@@ -19,17 +21,6 @@ TINY = ["--set", "env_id=monolith_arena_v0", "--set", "env_config={}", "--set", 
         "--set", "eval_opponents=['random']", "--set", "opponent_mix={random = 1.0}", "--set", "pretrain_samples=0",
         "--set", "checkpoint_every=128", "--set", "progress_bar=false"]
 PER_ROLLOUT = 128
-
-
-def _group_gone(pgid: int, timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(pgid, 0)
-        except ProcessLookupError:
-            return True
-        time.sleep(0.2)
-    return False
 
 
 def _run_until_checkpoint(out_dir: Path, name: str, extra: tuple[str, ...] = ()) -> subprocess.Popen:
@@ -62,7 +53,7 @@ def test_a_signal_stops_training_at_once_keeps_a_checkpoint_and_says_how_to_resu
     assert proc.returncode == code, err[-3000:]
     assert time.monotonic() - t0 < 20
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
-    assert _group_gone(proc.pid), "worker processes were left running"
+    assert group_gone(proc.pid), "worker processes were left running"
     name = signal.Signals(sig).name
     assert f"interrupted by {name} during PPO at " in err and "worker processes ended" in err
     kept = [ln for ln in err.splitlines() if "kept: checkpoint" in ln]
@@ -151,7 +142,7 @@ def test_ctrl_c_during_the_warm_start_with_in_process_envs(tmp_path):
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
     assert "interrupted by SIGINT during warm-start collection at 0 of 1,000,064 learner steps" in err
     assert "no checkpoint yet" in err
-    assert _group_gone(proc.pid)
+    assert group_gone(proc.pid)
 
 
 class _SlowSaveModel:
