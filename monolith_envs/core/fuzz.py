@@ -307,11 +307,6 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
     except ImportError:  # the core needs only numpy/gymnasium/pettingzoo
         tqdm = None
     ray_mod, ray_started = None, False
-    if backend == "ray":
-        from .fuzz_ray import connect
-
-        with children_ignore_sigint():  # Ray's processes leave a terminal's Ctrl-C to this one
-            ray_mod, ray_started = connect(address, workers)  # before our handlers: ray.init sets its own
     t0 = time.perf_counter()
     tally = _Tally()
     stopped: Interrupted | None = None
@@ -321,8 +316,10 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
     with stop_on_signals() as guard:
         try:
             if backend == "ray":
-                from .fuzz_ray import ray_results
+                from .fuzz_ray import connect, ray_results
 
+                ray_mod, ray_started = connect(address, workers)  # a signal during ray.init stops the run here
+                t0 = time.perf_counter()  # the rate leaves out the start of Ray
                 it = ray_results(game_cls, config, jobs, workers, address)
             elif workers <= 1:
                 _init_worker(game_cls, config)
@@ -359,9 +356,10 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                     pool.close()
                 pool.join()
             if hasattr(it, "close"):
-                it.close()  # ray: cancels the tasks still running
+                it.close()
             if ray_started:
-                ray_mod.shutdown()
+                with guard.deferred():  # never interrupted inside Ray's core (see fuzz_ray)
+                    ray_mod.shutdown()  # ends the tasks still running
         dt = time.perf_counter() - t0
         print(f"fuzz {env_id}: games={tally.games} decisions={tally.decisions} "
               f"decisions/s={tally.decisions / max(dt, 1e-9):.0f} failures={tally.failures} ({dt:.1f} s, "

@@ -9,6 +9,15 @@ episode logs and reproduce commands the same way for both backends.  Ray schedul
 node of the cluster; only the seeds go out and only :class:`~monolith_envs.core.fuzz.RolloutResult`\\ s
 come back (the action list of a failure, a few numbers otherwise).
 
+Signals: SIGINT and SIGTERM are held back while Ray's C++ core runs (``ray.init``, each ``ray.wait``) and
+passed on to the handler installed before (the command's) when the call returns
+(:func:`~monolith_envs.core.interrupt.signals_deferred`).  A handler that raises inside Ray's core comes
+out as a bare ``KeyboardInterrupt`` (Ray's ``check_status``), past ``except Interrupted`` and its summary;
+so ``ray.wait`` polls (at most :data:`_POLL_S` seconds) and a signal stops the run within that time.  Tasks
+are never cancelled: a cancel racing a task that is just finishing makes Ray's core worker fail a check
+("Tried to complete task that was not pending") and end this process with status 1.  An interrupted run
+shuts its Ray instance down, or disconnects from the cluster, which ends its tasks.
+
 Every node must have this package installed (and the game class's module importable). Ray is imported
 here only, and only when this backend is chosen.
 """
@@ -17,12 +26,14 @@ from __future__ import annotations
 
 import itertools
 import json
+import signal
 import socket
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from .fuzz import RolloutResult, fuzz_rollout
 from .game import MonolithEnvError
+from .interrupt import children_ignore_sigint, signals_deferred
 
 __all__ = ["RayBackendError", "connect", "ray_results", "CONNECT_TIMEOUT_S"]
 
@@ -37,8 +48,8 @@ class RayBackendError(MonolithEnvError, RuntimeError):
     """Ray is not installed, or the cluster at ``address`` cannot be reached (the message says which)."""
 
 
-#: seconds an interrupted run waits for its tasks in flight before it shuts its local Ray instance down
-_DRAIN_SECONDS = 5.0
+#: longest ``ray.wait`` (seconds): a signal held back meanwhile stops the run when it returns
+_POLL_S = 0.2
 
 
 def _game(game_cls: Any, config: dict) -> Any:
@@ -89,12 +100,21 @@ def connect(address: str | None, workers: int, timeout: float = CONNECT_TIMEOUT_
     if address and address != "auto":
         _probe(address, timeout)
     try:
-        if address:
-            ray.init(address=address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=workers, log_to_driver=False, include_dashboard=False)
+        # signals wait for ray.init (see the module doc); Ray's processes leave a terminal's Ctrl-C to this one
+        with signals_deferred(), children_ignore_sigint():
+            hold_sigterm = signal.getsignal(signal.SIGTERM)
+            try:
+                if address:
+                    ray.init(address=address, log_to_driver=False)
+                else:
+                    ray.init(num_cpus=workers, log_to_driver=False, include_dashboard=False)
+            except SystemExit:  # ray.init installs its own SIGTERM handlers, which exit: hold that SIGTERM too
+                hold_sigterm(signal.SIGTERM, None)
     except ConnectionError as exc:
         raise RayBackendError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
+    except BaseException:  # a signal held during ray.init: what it started ends before the signal is handled
+        ray.shutdown()
+        raise
     return ray, True
 
 
@@ -117,41 +137,31 @@ def ray_results(game_cls: Any, config: dict, jobs: Iterable[tuple], workers: int
         RayBackendError: Ray missing or the cluster unreachable.
 
     A Ray instance this call started is shut down when the iterator is exhausted or closed, which ends the
-    tasks still running; on a cluster it did not start, closing it early (an interrupted run) cancels them,
-    forcefully.
+    tasks still running; otherwise closing it early leaves them to finish, their results dropped (the driver
+    that shuts Ray down, e.g. :func:`~monolith_envs.core.fuzz.run_fuzz`, ends them).  A signal that arrives
+    during a Ray call is raised (by the handler installed before) once that call returns: within
+    :data:`_POLL_S` seconds while waiting for results.
     """
     ray, started = connect(address, workers)
     n = len(jobs) if hasattr(jobs, "__len__") else None
     size = chunk or (max(1, min(64, n // (workers * 8) or 1)) if n is not None else 64)
-    task = ray.remote(num_cpus=1)(_chunk)
-    cfg_ref = ray.put(dict(config))
     it = iter(jobs)
     chunks = iter(lambda: list(itertools.islice(it, size)), [])
     pending: list[Any] = []
     try:
-        for part in chunks:
-            pending.append(task.remote(game_cls, cfg_ref, part))
-            if len(pending) >= 2 * workers:
-                done, pending = ray.wait(pending, num_returns=1)
-                yield from ray.get(done[0])
-        while pending:
-            done, pending = ray.wait(pending, num_returns=1)
-            yield from ray.get(done[0])
+        with signals_deferred():
+            task = ray.remote(num_cpus=1)(_chunk)
+            cfg_ref = ray.put(dict(config))
+        while True:
+            with signals_deferred():  # Ray's core is never interrupted (module doc): a signal waits for the end
+                while len(pending) < 2 * workers and (part := next(chunks, None)):
+                    pending.append(task.remote(game_cls, cfg_ref, part))
+                if not pending:
+                    return
+                done, pending = ray.wait(pending, num_returns=1, timeout=_POLL_S)
+                results = ray.get(done[0]) if done else []
+            yield from results
     finally:
         if started:
-            # the instance and its workers end here; no cancel first: a forced cancel racing a task that is
-            # just finishing can make Ray's core worker fail a check and end this process with status 1, and
-            # so can a shutdown while task replies are still arriving: the tasks in flight (at most
-            # 2 * workers chunks) are given a few seconds to finish first, their results dropped
-            if pending:
-                try:
-                    ray.wait(pending, num_returns=len(pending), timeout=_DRAIN_SECONDS)
-                except BaseException:  # noqa: BLE001 - a second signal or a failed task: shut down anyway
-                    pass
-            ray.shutdown()
-        else:
-            for ref in pending:
-                try:
-                    ray.cancel(ref, force=True)
-                except Exception:  # noqa: BLE001 - a task that just finished cannot be cancelled
-                    pass
+            with signals_deferred():
+                ray.shutdown()
