@@ -195,6 +195,39 @@ def apply_action(g, s, a: int) -> None:
     _APPLIES[s.sub_phase](g, s, a)
 
 
+#: what the acting seat decides in each sub-phase (docs/monolith_arena.md §6.2), for illegal-action messages
+SUB_ASKS = {
+    Sub.SETUP_PICK: "pick a Champion or Rune type for your Monolith",
+    Sub.SETUP_BANNER: "choose an empty hex for your Banner",
+    Sub.DISCARD: "discard a tile from your hand",
+    Sub.MAIN: "place a tile, play an Order, use a Feature, unfold the Monolith, discard, or end the turn",
+    Sub.ORDER_MODE: "choose an option of the Order",
+    Sub.CHARGE_TILE: "choose your Cavalry tile that charges",
+    Sub.CHARGE_DEST: "choose the hex the charger moves to",
+    Sub.CHARGE_FACING: "choose the charger's facing",
+    Sub.MOVE_TILE: "choose your tile that moves",
+    Sub.MOVE_DEST: "choose the hex the tile moves to",
+    Sub.MOVE_FACING: "choose the moved tile's facing",
+    Sub.PUSH_TARGET: "choose the enemy tile to push back",
+    Sub.PUSH_PUSHER: "choose your tile that pushes",
+    Sub.PUSH_DEST: "choose the hex the pushed tile goes to",
+    Sub.NET_TARGET: "choose the enemy tile to net",
+    Sub.WOUND_TARGET: "choose the tile the Order wounds",
+    Sub.AREA_TARGET: "choose the triangle of hexes the Order hits",
+    Sub.ENTRENCH_TARGET: "choose your tile to entrench",
+    Sub.ROTATE_TARGET: "choose the tile to rotate",
+    Sub.ROTATE_FACING: "choose the rotated tile's new facing",
+    Sub.FEATURE_DEST: "choose the hex the Feature moves the tile to",
+    Sub.FEATURE_FACING: "choose the tile's facing after the Feature",
+    Sub.SWAP_TARGET: "choose your Champion to swap with",
+    Sub.UNFOLD_SEG2: "choose the hex of the Monolith's second segment",
+    Sub.UNFOLD_SEG3: "choose the hex of the Monolith's third segment",
+    Sub.UNFOLD_FACING: "choose the facing of the unfolded tile",
+    Sub.ASSASSIN_TARGET: "choose the enemy tile the Assassin strikes",
+    Sub.GAME_OVER: "nothing: the game is over",
+}
+
+
 def illegal(g, s, a, why=None) -> IllegalActionError:
     """An :class:`IllegalActionError` for action ``a`` naming the reason and the legal actions."""
     lay = g.layout
@@ -206,8 +239,8 @@ def illegal(g, s, a, why=None) -> IllegalActionError:
     if mk is None:
         mk = compute_mask(g, s)
     if why is None:
-        why = (f"not legal in sub-phase {Sub(s.sub_phase).name} for seat {s.acting_seat}"
-               if not s.terminal else "the game is over")
+        why = (f"not legal in {Sub(s.sub_phase).name}: the decision now (seat {s.acting_seat}) is to "
+               f"{SUB_ASKS[Sub(s.sub_phase)]}" if not s.terminal else "the game is over")
     legal = np.flatnonzero(mk)
     shown = ", ".join(lay.decode(int(x)) for x in legal[:12])
     if len(legal) > 12:

@@ -93,8 +93,15 @@ def test_illegal_action_message():
     with pytest.raises(IllegalActionError) as e:
         g.apply(s, 445)
     assert "END_TURN" in str(e.value) and "SELECT_HEX" in str(e.value)
+    assert e.value.why == "not legal in SETUP_BANNER: the decision now (seat 0) is to choose an empty hex for your Banner"
     with pytest.raises(IllegalActionError):
         g.apply(s, 10_000)
+
+
+def test_every_sub_phase_says_what_it_decides():
+    from monolith_envs.arena.table import SUB_ASKS
+
+    assert set(SUB_ASKS) == set(Sub) and all(text and text[0].islower() for text in SUB_ASKS.values())
 
 
 def test_g12_push_back_geometry():
