@@ -7,12 +7,18 @@ Rules: docs/monolith_strategy.md (sections cited below).
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
+import numpy as np
+
+from monolith_envs.core.state import states_equal
 from monolith_envs.strategy.board import PRIV0
 from monolith_envs.strategy.effects import get_line
-from monolith_envs.strategy.render import status_line
+from monolith_envs.strategy.flow import FLOW, TASKS
+from monolith_envs.strategy.render import PHASES, status_line
 from monolith_envs.strategy.state import Kind, Phase
+from monolith_envs.strategy.table import TABLE
 
 from . import WIDTH, Pieces, wrap
 
@@ -49,6 +55,12 @@ _FAMILIES = {"place": "place a die", "set_aside": "set a die aside (no socket fi
 _CELL = (WIDTH - 2) // 3  # columns per card: three cards and two separators fill the 80 columns
 _NO_AMOUNT = {"take_primus", "guard", "stack", "secret_rune", "extra_fate", "auto_socket", "block_socket",
               "move_die", "chase", "extra_placement"}
+
+
+def _clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` columns, the cut marked by ``...`` (a cell's lines are wrapped to fit, so
+    this is only a safety net)."""
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _req(r: int) -> str:
@@ -93,7 +105,8 @@ class StrategyPieces(Pieces):
             head = f"{pos:>2} {obj.exalted_name}"
         else:
             head = f"{pos:>2} {c.board[b].id} {c.board[b].name}" if b >= 0 else f"{pos:>2} (empty)"
-        lines = [head]
+        # a name longer than the cell goes on in the next line (never cut: "Fate of Even Ground")
+        lines = textwrap.wrap(head, _CELL - 1, subsequent_indent="    ", break_on_hyphens=False) or [head]
         if pos == s.rc_pos:
             lines.append(f"   Round {s.rc_round}: " + ("Exalted" if s.rc_side else "covered"))
         if kind is None:
@@ -116,13 +129,14 @@ class StrategyPieces(Pieces):
         c = R.content
         s = state
         kinds = [a.name for a in c.actions]
-        out = [wrap(status_line(game, s))]
+        # at the end the narration has just said the result: the header would repeat it
+        out = [] if s.terminal else [wrap(status_line(game, s))]
         w = _CELL
         rows = [(1, 2, 3), (4, 5, 6), (7, 8, 9), (10, 11, 12)] + ([(13,)] if s.board[13] >= 0 else [])
         for row in rows:
             cells = [self._cell(game, s, p) for p in row]
             for i in range(max(len(x) for x in cells)):
-                out.append("|".join((x[i] if i < len(x) else "")[:w].ljust(w) for x in cells).rstrip())
+                out.append("|".join(_clip(x[i] if i < len(x) else "", w).ljust(w) for x in cells).rstrip())
         for p in range(R.n):
             pool = " ".join(str(f + 1) for f in range(6) for _ in range(s.pool[p][f])) or "-"
             you = " (you)" if p == viewer else ""
@@ -147,8 +161,7 @@ class StrategyPieces(Pieces):
                         + f"; toll stones {stones}; VICTORY {R.victory}"))
         out.append(f"source gems {s.source_gems}; decks: skill {len(s.skill_deck)}, power {len(s.power_deck)}, "
                    f"rune {len(s.rune_deck)}")
-        out.append("what the cards do:")
-        out += self._effects(game, s, viewer)
+        out += [wrap(x, WIDTH, "      ") for x in self.notes(game, s, viewer)]
         ask = self.decision(game, s)
         if ask:
             out.append(wrap(ask))
@@ -166,12 +179,7 @@ class StrategyPieces(Pieces):
             duty = "" if s.turn["mandatory_done"] else " (placing a die is compulsory while one fits)"
             return f"{who}'s turn: {left} placement(s) left{duty}"
         if k in (Kind.PAY_OFFER, Kind.PAY_MORE):
-            src = pd.get("src")
-            cost = f"the cost of '{line_text(get_line(R, src))}'" if src else "a cost"
-            why = {"toll": f"the toll stone on space {self._stone(game, pd)}", "cost": cost}.get(
-                pd.get("purpose"), pd.get("purpose", "a payment"))
-            return f"{who} pays {pd['rem']} more gem(s) of {pd['amount']} for {why}" + (
-                " or declines" if k == Kind.PAY_OFFER else "")
+            return self._payment(game, s, pd, who)
         src = pd.get("src")
         what = f" ({line_text(get_line(R, src))})" if src else ""
         return {
@@ -188,6 +196,28 @@ class StrategyPieces(Pieces):
             Kind.REVEAL_COUNT: f"{who} reveals k gems (up to {pd.get('kmax', 0)}) for k VP at Final Scoring",
             Kind.REVEAL_SRC: f"{who} earmarks what pays for the reveal ({pd.get('rem', 0)} gem(s) to go)",
         }.get(Kind(k), f"{who} decides {Kind(k).name}")
+
+    def _payment(self, game: Any, s: Any, pd: dict, who: str) -> str:
+        """A toll or cost payment in words: what paying and declining do (docs §4.10, §4.11)."""
+        offer = pd["k"] == Kind.PAY_OFFER
+        rem, amount = pd["rem"], pd["amount"]
+        owed = f"{rem} gem(s)" if rem == amount else f"{rem} more gem(s) ({rem} of {amount} still to pay)"
+        if pd.get("purpose") == "toll":
+            space = self._stone(game, pd)
+            then = pd.get("then") or {}
+            left = then.get("left")
+            gain = f" ({left} VP still to gain, this space included)" if left else ""
+            if not offer:
+                return f"{who}, toll stone on space {space}: pay {owed} to move on{gain}"
+            return (f"{who}, toll stone on space {space}: pay {owed} to move on{gain}, or decline and stop on "
+                    f"space {s.vp[pd['seat']]} (the rest of this gain is lost)")
+        src = pd.get("src")
+        what = f"'{line_text(get_line(game.rules, src))}'" if src else "this effect"
+        if pd.get("purpose") != "cost":
+            return f"{who} pays {owed} for {pd.get('purpose', 'a payment')}" + (" or declines" if offer else "")
+        if not offer:
+            return f"{who} pays {owed} for {what}"
+        return f"{who} may pay {owed} for {what}: pay and it happens to {who}, or decline and it is skipped for {who}"
 
     @staticmethod
     def _stone(game: Any, pd: dict) -> str:
@@ -241,6 +271,11 @@ class StrategyPieces(Pieces):
             return f"it needs a die showing {req}, and yours shows {face}"
         return None
 
+    def notes(self, game: Any, state: Any, viewer: int) -> list[str]:
+        """What the cards do, as ``viewer`` may see it: a heading, then one unwrapped line per active card
+        (the terminal board's last block; browser play shows the same lines next to the board)."""
+        return ["what the cards do:"] + self._effects(game, state, viewer)
+
     def _effects(self, game: Any, s: Any, viewer: int) -> list[str]:
         """One line per active card: what it does at resolution (or at once, for Immediate cards)."""
         R = game.rules
@@ -255,7 +290,7 @@ class StrategyPieces(Pieces):
         for pr in s.priv[viewer] if 0 <= viewer < R.n else ():
             card = c.board[pr["card"]]
             out.append(f"   your {card.id}: " + ("at once: " if card.immediate else "") + _card_lines(card))
-        return [wrap(x, WIDTH, "      ") for x in out]
+        return out
 
     def option(self, game: Any, state: Any, family: str, arg: str, value: int) -> str:
         R = game.rules
@@ -339,21 +374,21 @@ class StrategyPieces(Pieces):
         return game.layout.decode(int(action))
 
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
+        """The action, what it changed itself, then each change of the resolution that went on after it,
+        tagged with the card and line that made it (``then SR2 Gem Rune (each here: gain gems 1 per
+        die): P0: gems 0 -> 2``), the Primus, the round and the result."""
         R = game.rules
         lines = [f"P{seat} {self.action_text(game, before, action)}"]
-        for p in range(R.n):
-            ch = []
-            if after.vp[p] != before.vp[p]:
-                ch.append(f"VP {before.vp[p]} -> {after.vp[p]}")
-            if after.gems[p] != before.gems[p]:
-                ch.append(f"gems {before.gems[p]} -> {after.gems[p]}")
-            h0, h1 = R.hand_size(before, p), R.hand_size(after, p)
-            if h1 != h0:
-                ch.append(f"hand {h0} -> {h1}")
-            if len(after.priv[p]) != len(before.priv[p]):
-                ch.append(f"private Runes {len(before.priv[p])} -> {len(after.priv[p])}")
-            if ch:
-                lines.append(f"  P{p}: " + ", ".join(ch))
+        for n, (src, a, b) in enumerate(_segments(game, before, after, action)):
+            ch = "; ".join(f"P{p}: {', '.join(x)}" for p in range(R.n) if (x := _changes(a, b, p)))
+            if not ch:
+                continue
+            if n == 0 and src is None:
+                lines.append(f"  {ch}")
+            else:
+                head = f"  then {_source(game, src, after)}:"
+                # the changes start a line of their own rather than being split after "P1:"
+                lines += [f"{head} {ch}"] if len(head) + len(ch) < WIDTH else [head, f"      {ch}"]
         if before.phase == Phase.ACTION and after.phase != Phase.ACTION:
             lines.insert(1, "  every die is placed: the cards resolve")
         if after.primus != before.primus:
@@ -363,6 +398,88 @@ class StrategyPieces(Pieces):
         if after.terminal and not before.terminal:
             lines.append("  " + status_line(game, after))
         return [wrap(x) for x in lines]
+
+
+def _tally(game: Any, s: Any) -> list[tuple]:
+    """Per seat what narration reports: VP, gems, hand size, private Runes."""
+    return [(s.vp[p], s.gems[p], game.rules.hand_size(s, p), len(s.priv[p])) for p in range(game.rules.n)]
+
+
+def _changes(a: list[tuple], b: list[tuple], p: int) -> list[str]:
+    """Seat ``p``'s changes between two tallies, e.g. ``["VP 9 -> 11", "gems 2 -> 0"]``."""
+    names = ("VP", "gems", "hand", "private Runes")
+    return [f"{name} {x} -> {y}" for name, x, y in zip(names, a[p], b[p]) if x != y]
+
+
+def _key(t: dict | None) -> Any:
+    """A task's card line as a hashable key (``(src, where)``), or None for work of no card."""
+    if not t or not t.get("src"):
+        return None
+    where = (t.get("ctx") or {}).get("where")
+    return tuple(t["src"]), tuple(where) if isinstance(where, list) else where
+
+
+def _segments(game: Any, before: Any, after: Any, action: int) -> list[tuple[Any, list, list]]:
+    """``[(source, tally before, tally after)]``: the action's own changes (source None), then the engine's
+    work up to the next decision grouped by the card line doing it (:func:`_key`; None for work of no
+    card: dice going back, the round's steps).  The engine is replayed on a copy of ``before``, popping tasks
+    as ``flow.run`` does; when the copy's VP, gems, hands or Primus do not end as ``after``'s (dice rolled
+    differently), one untagged segment for the whole step."""
+    whole = [(None, _tally(game, before), _tally(game, after))]
+    try:
+        return _replay(game, before, after, action) or whole
+    except Exception:  # narration never stops a game: a replay that fails says the step untagged
+        return whole
+
+
+def _replay(game: Any, before: Any, after: Any, action: int) -> list[tuple[Any, list, list]] | None:
+    """The segments of :func:`_segments`, or None when the replay does not end as ``after``."""
+    R = game.rules
+    s = game.clone(before)
+    pd = s.pending
+    if pd is None:
+        return None
+    rng = np.random.default_rng(0)
+    s.pending = None
+    TABLE[pd["k"]][1](R, s, pd, int(action), rng)
+    s.decisions += 1
+    segs = [[None, _tally(game, before), _tally(game, s)]]
+    while s.pending is None and not s.terminal:
+        if s.tasks:
+            t = s.tasks.pop()
+            # a task of no card (a VP step after a toll, a payment's follow-up) works for the line under it
+            key = _key(t) or next((k for x in reversed(s.tasks) if (k := _key(x))), None)
+            TASKS[t["t"]](R, s, t, rng)
+        else:
+            key = None
+            FLOW[s.flow](R, s, rng)
+        if key is None and segs[-1][0] is not None:  # work of no card after a card's: the round goes on
+            key = ("phase", s.phase)
+        if key != segs[-1][0]:
+            segs.append([key, segs[-1][2], None])
+        segs[-1][2] = _tally(game, s)
+    # dice rolled on the way (a new round's Chance, a reroll) may differ from the real step's: the tags
+    # are kept when what narration reports ends the same
+    same = states_equal(s, after) or (_tally(game, s) == _tally(game, after) and s.primus == after.primus
+                                      and s.terminal == after.terminal)
+    return [tuple(x) for x in segs] if same else None
+
+
+def _source(game: Any, key: Any, after: Any) -> str:
+    """The card and line a segment's changes come from, in words; a private Rune still hidden is not named."""
+    src, where = key
+    if src == "phase":
+        return f"the {PHASES[where]}" if 0 <= where < len(PHASES) else "the round"
+    c = game.rules.content
+    typ, i = src[0], src[1]
+    if typ == "b" and isinstance(where, tuple):
+        owner, slot = where
+        priv = after.priv[owner]
+        if not (slot < len(priv) and priv[slot]["revealed"]):
+            return f"P{owner}'s private Rune"
+    name = {"b": lambda: f"{c.board[i].id} {c.board[i].name}", "x": lambda: c.round_cards[i].exalted_name,
+            "a": lambda: c.actions[i].name}[typ]()
+    return f"{name} ({line_text(get_line(game.rules, list(src)))})"
 
 
 PIECES = StrategyPieces()

@@ -1,0 +1,92 @@
+"""Terminal texts of Monolith: The Strategy Game (``agents/terminal/strategy.py``): the resolution that goes
+on after a decision is narrated apart from the decision, tagged with its card and line; the toll prompt says
+what paying and declining do; the result is said once; long card names are wrapped, never cut silently."""
+
+from __future__ import annotations
+
+import pytest
+
+import monolith_envs
+from agents.play import main
+from agents.terminal import WIDTH
+from agents.terminal.strategy import PIECES, _clip
+from tests.agents.test_play import always
+
+STRATEGY = "monolith_strategy_v0"
+
+
+@pytest.fixture(scope="module")
+def seed3_game():
+    """The tester's game: seat 0 answers 1 everywhere against ``heuristic``, seed 3 (85 decisions)."""
+    out: list[str] = []
+    res = main([STRATEGY, "--set", "num_players=2", "--opponents", "heuristic", "--seed", "3"],
+               input_fn=always("1"), output_fn=out.append)
+    return res, "\n".join(out)
+
+
+def test_toll_prompt_says_what_paying_and_declining_do(seed3_game):
+    _, text = seed3_game
+    flat = " ".join(text.split())
+    assert ("P0, toll stone on space 5: pay 1 gem(s) to move on (1 VP "
+            "still to gain, this space included), or decline and stop on space 4 (the rest of this gain is lost) "
+            "choose the action: 1) decline (pay nothing) 2) pay with a gem card P0 declines to pay") in flat
+    assert "more gem(s) of" not in text and " or declines" not in text
+
+
+def test_resolution_after_a_decision_is_tagged_with_its_card_line(seed3_game):
+    _, text = seed3_game
+    # declining the toll gains nothing itself: the gems come from the Gem Rune resolving after it
+    assert ("\nP0 declines to pay\n"
+            "  then SR2 Gem Rune (each here: gain gems 1 per die): P0: gems 0 -> 2\n"
+            "P1 pays with gems\n"
+            "  P1: gems 2 -> 0\n"
+            "  then F3.7 Fate of Even Ground (each here: gain vp 1 per die (all even)):\n"
+            "      P1: VP 9 -> 11\n"
+            "  then F3.7 Fate of Even Ground (highest: draw 1 skill): P1: hand 5 -> 6\n"
+            "P1 discards Reroll\n"
+            "  P1: hand 6 -> 5\n"
+            "  then SR6 Glory Rune (each here: gain vp 1 per die): P1: VP 11 -> 13\n") in text
+    # an Immediate action card's effect is tagged too, and so are the Exalted side's start lines
+    assert "P1 casts Tribute\n  then Tribute (self: gain vp 1): P1: VP 0 -> 1" in text
+    assert ("P1 chooses the Exalted side of the Round card\n  then Exalted Dawn (all players: draw 1 skill):\n"
+            "      P0: hand 1 -> 2; P1: hand 0 -> 1\n") in text
+
+
+def test_the_result_is_said_once(seed3_game):
+    res, text = seed3_game
+    assert res is not None and res.decisions == 85 and res.winners == [1]
+    assert text.count("game over after round 5: P1 wins; VP 4 17") == 1
+    assert text.splitlines()[-1] == "game over after 85 decisions: you lose (returns [-1.0, 1.0])"
+
+
+def test_long_card_names_wrap_in_their_cell(seed3_game):
+    _, text = seed3_game
+    # " 3 F3.7 Fate of Even Ground" is wider than a cell (26 columns): its name goes on in the next line
+    assert " 3 F3.7 Fate of Even Groun " not in text and not any(x.endswith("Groun") for x in text.splitlines())
+    assert "| 3 F3.7 Fate of Even\n  00:A. 01:A. 02:A.       |  04:1. 05:2. 06:3. 07:A. |    Ground" in text
+    assert max(len(x) for x in text.splitlines() if "> " not in x) <= WIDTH
+    assert _clip("x" * 30, 26) == "x" * 23 + "..." and _clip("short", 26) == "short"
+
+
+def test_notes_are_the_boards_card_lines():
+    env = monolith_envs.make(STRATEGY, wrapped=False, num_players=2)
+    env.reset(seed=3)
+    notes = PIECES.notes(env.game, env.game_state, 0)
+    assert notes[:3] == ["what the cards do:", " 1 SR1: highest unique: take primus; each here: gain vp 1",
+                         " 2 SR2: each here: gain gems 1 per die"]
+    assert "\n".join(notes) in PIECES.board(env.game, env.game_state, 0)
+
+
+def test_a_hidden_private_rune_is_not_named_when_its_line_is_tagged():
+    from agents.terminal.strategy import _source
+
+    env = monolith_envs.make(STRATEGY, wrapped=False, num_players=2)
+    env.reset(seed=3)
+    s = env.game_state
+    card = env.game.rules.content.board[s.board[3]]  # F3.7 Fate of Even Ground
+    key = (("b", card.index, "effect", 0), (1, 0))  # as if it were P1's first private Rune
+    s.priv[1].append({"card": card.index, "revealed": False, "occ": [0, 0, 0, 0]})
+    assert _source(env.game, key, s) == "P1's private Rune"
+    s.priv[1][0]["revealed"] = True
+    assert _source(env.game, key, s) == "F3.7 Fate of Even Ground (each here: gain vp 1 per die (all even))"
+    assert _source(env.game, (("b", card.index, "effect", 1), 3), s) == "F3.7 Fate of Even Ground (highest: draw 1 skill)"
