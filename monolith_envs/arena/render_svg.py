@@ -9,7 +9,8 @@ the Monolith's contents as the viewer may know them), the status lines and a leg
 
 Hidden information follows :mod:`monolith_envs.arena.observe`: an unrevealed Monolith segment of another
 seat shows as ``?`` to a seat's viewer; deck orders are never drawn (only sizes).  Each hex is a group with
-``id="hex-<h>"`` and ``data-target="hex:<h>"``.
+``id="hex-<h>"`` and ``data-target="hex:<h>"``; its outline polygon has ``class="target-shape"`` (the shape
+browser play outlines on a hex that may be clicked, not the wedge or the tabs).
 """
 
 from __future__ import annotations
@@ -120,14 +121,14 @@ def _draw_hex(sc: Scene, game, state, tb, h: int, netted, segs) -> None:
                  + (", netted" if netted[h] else "") + (", Net-order marker" if state.net_marker_on == i else "")
                  + (", entrenched" if state.entrench_on == i else ""))
     with sc.group(title=title, id=f"hex-{h}", target=f"hex:{h}"):
-        if i < 0:
-            sc.polygon(corners, _EMPTY, _EDGE, 1.5)
+        if i < 0:  # the hex's outline is the one shape that browser play outlines on a hex it may click
+            sc.polygon(corners, _EMPTY, _EDGE, 1.5, cls="target-shape")
         else:
             owner, kind = i // PER_SEAT, tb.kind[t]
             col = OWNER_COLOURS[owner % 4]
             fill = mix(col, 0.5) if kind == Kind.RUNE else col
             ink = _DARK if kind == Kind.RUNE else _WHITE
-            sc.polygon(corners, fill, _EDGE, 1.5)
+            sc.polygon(corners, fill, _EDGE, 1.5, cls="target-shape")
             if kind == Kind.BANNER:
                 sc.circle(cx, cy, ap * 0.62, None, _DARK, 2.5)
             for d in range(6):

@@ -7,7 +7,10 @@ with Pillow's ``ImageDraw`` and a real scalable font, so the SVG and the ``uint8
 
 Text is anchored at its vertical middle (SVG ``dominant-baseline="central"``, Pillow anchor ``?m``).  Groups
 carry an optional ``title`` (hover text), ``id`` and ``data-target`` (a stable name for a clickable board
-element: ``hex:5``, ``space:12``, ``socket:7``).
+element: ``hex:5``, ``space:12``, ``socket:7``).  A shape may carry a ``cls`` (its SVG ``class``): the
+outline of a clickable element is ``cls="target-shape"``, the one shape that browser play's stylesheet
+outlines (not the element's other marks).  A text may carry a ``halo``: a background of that colour
+(the space's own fill, say) just under it, so that a line drawn before it does not strike through it.
 
 Fonts: DejaVu Sans when it is installed, else Pillow's own scalable default font (Pillow >= 10.1); no
 system font is required.
@@ -28,6 +31,10 @@ __all__ = ["Scene", "Colour", "check_viewer", "hex_corners", "mix", "text_width"
 
 Colour = tuple  # (r, g, b) with 0..255 ints
 _ANCHORS = {"start": "l", "middle": "m", "end": "r"}
+#: how far a text's ``halo`` reaches left and right of the text, in drawing units
+HALO = 2.5
+#: from a text's vertical middle to the top of its ascenders, in font sizes (DejaVu Sans: (0.928 + 0.236) / 2)
+_HALF_HEIGHT = 0.582
 _FAMILY = "DejaVu Sans, Verdana, Arial, sans-serif"
 _DEJAVU = ("/usr/share/fonts/truetype/dejavu/DejaVuSans{}.ttf", "/usr/share/fonts/TTF/DejaVuSans{}.ttf",
            "/Library/Fonts/DejaVuSans{}.ttf", "C:/Windows/Fonts/DejaVuSans{}.ttf")
@@ -101,20 +108,20 @@ class Scene:
         self._stack[-1].append(_Item(kind, geo, style))
 
     def rect(self, x: float, y: float, w: float, h: float, fill: Colour | None, stroke: Colour | None = None,
-             stroke_width: float = 1.0, rx: float = 0.0) -> None:
+             stroke_width: float = 1.0, rx: float = 0.0, cls: str | None = None) -> None:
         """An axis-aligned rectangle with top-left ``(x, y)``, optional rounded corners ``rx``."""
-        self._add("rect", (x, y, w, h), fill=fill, stroke=stroke, sw=stroke_width, rx=rx)
+        self._add("rect", (x, y, w, h), fill=fill, stroke=stroke, sw=stroke_width, rx=rx, cls=cls)
 
     def circle(self, cx: float, cy: float, r: float, fill: Colour | None, stroke: Colour | None = None,
-               stroke_width: float = 1.0) -> None:
+               stroke_width: float = 1.0, cls: str | None = None) -> None:
         """A circle of centre ``(cx, cy)`` and radius ``r``."""
-        self._add("circle", (cx, cy, r), fill=fill, stroke=stroke, sw=stroke_width)
+        self._add("circle", (cx, cy, r), fill=fill, stroke=stroke, sw=stroke_width, cls=cls)
 
     def polygon(self, points: Sequence, fill: Colour | None, stroke: Colour | None = None,
-                stroke_width: float = 1.0) -> None:
+                stroke_width: float = 1.0, cls: str | None = None) -> None:
         """A closed polygon through ``points`` ``[(x, y), ...]``."""
         self._add("polygon", tuple((float(x), float(y)) for x, y in points), fill=fill, stroke=stroke,
-                  sw=stroke_width)
+                  sw=stroke_width, cls=cls)
 
     def polyline(self, points: Sequence, stroke: Colour, width: float = 1.0, dash: float = 0.0) -> None:
         """An open line through ``points``; ``dash`` > 0 draws it dashed (dash and gap of that length)."""
@@ -126,11 +133,15 @@ class Scene:
         self.polyline(((x1, y1), (x2, y2)), stroke, width, dash)
 
     def text(self, x: float, y: float, s: str, size: float = 12, fill: Colour = (20, 20, 20),
-             anchor: str = "start", bold: bool = False, max_width: float | None = None) -> None:
+             anchor: str = "start", bold: bool = False, max_width: float | None = None,
+             halo: Colour | None = None, halo_width: float = 0.0) -> None:
         """Text ``s`` (one line) whose vertical middle is at ``y``; ``anchor`` is ``start``, ``middle`` or ``end``.
 
         ``max_width``: a text wider than this (measured with the drawing's font) is squeezed to that width
         (SVG ``textLength``, a smaller font in the picture) instead of running past its box.
+        ``halo``: a background of this colour under the text (its box, ``halo_width`` units wider on each
+        side, by default :data:`HALO`, and 1.5 units taller), which hides the lines drawn before the text
+        where they cross it, between its words too.
 
         Raises:
             ValueError: an unknown ``anchor``.
@@ -142,6 +153,12 @@ class Scene:
         if max_width is not None and s:
             natural = text_width(s, size, bold)
             fit = float(max_width) if natural > max_width > 0 else None
+        if halo is not None and s.strip():
+            w = fit or text_width(s, size, bold)
+            pad = float(halo_width or HALO)
+            left = {"start": x, "middle": x - w / 2, "end": x - w}[anchor] - pad
+            half = _HALF_HEIGHT * size + 1.5  # from the middle to the top of the ascenders (bottom of descenders)
+            self.rect(left, y - half, w + 2 * pad, 2 * half, halo)
         self._add("text", (x, y, s), size=size, fill=fill, anchor=anchor, bold=bold, fit=fit)
 
     class _Group:
@@ -193,6 +210,8 @@ class Scene:
                 paint += f' stroke="{_hex(st["stroke"])}"'
                 if st["sw"] != 1:
                     paint += f' stroke-width="{_num(st["sw"])}"'
+            if st.get("cls"):
+                paint += f" class={quoteattr(st['cls'])}"
             if it.kind == "rect":
                 x, y, w, h = it.geo
                 rx = f' rx="{_num(st["rx"])}"' if st["rx"] else ""

@@ -1,15 +1,16 @@
 """The vector drawing of The Monolith (legend: docs/the_monolith.md §11): ``render_mode="svg"`` and ``rgb_array``.
 
 :func:`draw` builds one :class:`~monolith_envs.core.drawing.Scene` of the real map of ``data/map.toml``:
-every space is the union of its grid cells, filled by its building (temple gold, mausoleum violet,
-scriptorium blue, the Monolith dark, others sand; locked quadrants black), with its name and kind, a
+every space is one polygon, the union of its grid cells, filled by its building (temple gold, mausoleum
+violet, scriptorium blue, the Monolith dark, others sand; locked quadrants black), with its name and kind, a
 ``tunnel`` badge when it is a tunnel now, the strongholds marked with their seat, blood drops, each seat's
 living warriors (a coloured disc with the count), its shaman (a diamond, crossed when dead), boast hearts
 (♥ with the count) and the controller's coloured outline.  Brown lines join the spaces a warrior may step
-between (the dashed borders); every tunnel also joins every other tunnel.  On the right: the day, phase
-and open decision, the favour track, and one panel per seat (hearts in the tower and on the slay /
-maneuver / boast zones, warrior pools, held divinations, objectives), the divination row with its bids
-and the events.  A status line on top and a legend at the bottom.
+between (the dashed borders); every tunnel also joins every other tunnel; the texts on a space are drawn
+over them, on a halo of the space's fill.  On the right: the day, phase and open decision, the favour
+track, and one panel per seat (hearts in the tower and on the slay / maneuver / boast zones, warrior
+pools, held divinations, objectives), the divination row with its bids and the events.  A status line on
+top and a legend at the bottom.
 
 Hidden information follows :mod:`monolith_envs.the_monolith.observe`: another seat's objectives show as
 a count only.  Each space is a group with ``id="space-<sid>"`` and ``data-target="space:<sid>"``; over
@@ -77,6 +78,58 @@ def outline(cells, inset: float) -> list:
     return out
 
 
+def union_loops(cells) -> list:
+    """The border of the union of ``cells`` as closed loops of drawing points ``[[(x, y), ...], ...]``, each
+    clockwise on the screen (a hole's loop anticlockwise), with no point in the middle of a straight side:
+    one loop for a space whose cells are all joined edge to edge and enclose nothing."""
+    cells = {tuple(c) for c in cells}
+    nxt: dict = {}  # grid corner (col, row) -> the corners that the clockwise border goes on to from it
+    for r, c in cells:
+        for (dr, dc), a, b in (((-1, 0), (c, r), (c + 1, r)), ((0, 1), (c + 1, r), (c + 1, r + 1)),
+                               ((1, 0), (c + 1, r + 1), (c, r + 1)), ((0, -1), (c, r + 1), (c, r))):
+            if (r + dr, c + dc) not in cells:
+                nxt.setdefault(a, []).append(b)
+    loops = []
+    while nxt:
+        start = min(nxt)
+        loop, at, came = [start], start, None
+        while True:
+            outs = nxt[at]
+            if len(outs) > 1 and came is not None:  # two cells meet at a corner only: keep to the right
+                dx, dy = at[0] - came[0], at[1] - came[1]
+                outs.sort(key=lambda q: (q[0] - at[0], q[1] - at[1]) != (-dy, dx))
+            to = outs.pop(0)
+            if not outs:
+                del nxt[at]
+            came, at = at, to
+            if at == start:
+                break
+            loop.append(at)
+        pts = [q for k, q in enumerate(loop)  # drop the corners in the middle of a straight side
+               if (loop[k - 1][0] - q[0]) * (loop[(k + 1) % len(loop)][1] - q[1])
+               != (loop[k - 1][1] - q[1]) * (loop[(k + 1) % len(loop)][0] - q[0])]
+        loops.append([(x * CELL, _TOP + y * CELL) for x, y in pts])
+    return loops
+
+
+def _area(loop) -> float:
+    """Twice the signed area of a loop: positive when it runs clockwise on the screen (y down)."""
+    return sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(loop, loop[1:] + loop[:1]))
+
+
+def _fill_space(sc: Scene, cells, fill, cls: str | None = None) -> None:
+    """A space's fill as one shape: the polygon of its cells' union (a polygon for each part of a space in
+    parts), so no seam shows between its cells at any scale.  A space around a hole (no map has one): its
+    cells, each stroked with the fill, so that their edges still do not show."""
+    loops = union_loops(cells)
+    if all(_area(lp) > 0 for lp in loops):
+        for lp in loops:
+            sc.polygon(lp, fill, cls=cls)
+        return
+    for r, c in cells:
+        sc.rect(c * CELL, _TOP + r * CELL, CELL, CELL, fill, fill, 1, cls=cls)
+
+
 def _marks(s, sid: int, p: int) -> tuple:
     """What seat ``p`` has on space ``sid``: (living, shaman here, shaman alive, the ♥/† text)."""
     low = " ".join(t for t in (f"♥{s.boast[sid][p]}" if s.boast[sid][p] else "",
@@ -118,8 +171,9 @@ def unit_layout(cells, marks: list, blood: int, drop: float = 0.0) -> tuple:
     return k, at, last + 8
 
 
-def _units(sc: Scene, s, sid: int, cells, dark: bool, drop: float) -> None:
-    """The seats' discs (living count), shaman diamonds and ♥/† texts on a space, then its blood drops."""
+def _units(sc: Scene, s, sid: int, cells, dark: bool, drop: float, halo=None) -> None:
+    """The seats' discs (living count), shaman diamonds and ♥/† texts (on a ``halo``) on a space, then its
+    blood drops."""
     present = [p for p in range(s.n) if s.living[sid][p] or s.shaman_space[p] == sid or s.boast[sid][p]
                or s.dead[sid][p]]
     marks = [_marks(s, sid, p) for p in present]
@@ -138,7 +192,8 @@ def _units(sc: Scene, s, sid: int, cells, dark: bool, drop: float) -> None:
             if not alive:
                 sc.text(hx, y, "✕", 9 * k, (255, 255, 255), "middle", bold=True)
         if low:  # darker on the light fills (amber on a temple's gold), lighter on the dark ones
-            sc.text(x, y + 20 * k, low, 10 * k, mix(col, 0.5) if dark else mix(col, 0.35, _INK), "middle", bold=True)
+            sc.text(x, y + 20 * k, low, 10 * k, mix(col, 0.5) if dark else mix(col, 0.35, _INK), "middle", bold=True,
+                    halo=halo, halo_width=2 * k)  # narrower than the gap between two seats' texts
     x0, _, x1, _ = _box(cells)
     cx = (x0 + x1) / 2
     step = min(12.0, (x1 - x0 - 2 * _MARGIN - 8) / max(1, s.blood[sid] - 1))
@@ -146,8 +201,14 @@ def _units(sc: Scene, s, sid: int, cells, dark: bool, drop: float) -> None:
         sc.circle(cx - step / 2 * (s.blood[sid] - 1) + step * b, blood_y, 4, _BLOOD)
 
 
+def _fill_of(g, sid: int) -> tuple:
+    """The fill of space ``sid``: black when locked, dark for the Monolith, else its building's colour."""
+    return _LOCKED if not g.active[sid] else _MONO if sid == g.mono else _BUILD_COLOUR[g.building[sid]]
+
+
 def _space(sc: Scene, g, s, sp, tun, ctrl, stronghold_of) -> None:
-    """The marks of a space (drawn over the fills and the lines): name, kind, units, hearts, blood, control."""
+    """The marks of a space (drawn over the fills and the lines): name, kind, units, hearts, blood, control;
+    the texts on a halo of the space's fill, so that the brown lines under them do not strike them through."""
     sid = sp.id
     cells = sp.cells
     active = g.active[sid]
@@ -172,13 +233,15 @@ def _space(sc: Scene, g, s, sp, tun, ctrl, stronghold_of) -> None:
                 right = bx - 10
             else:  # a short space: the name, its kind and the marks a little lower
                 drop = by + 9 + 7 - (cy - 40)
-        sc.text((left + right) / 2, cy - 40 + drop, label, size, ink, "middle", bold=True)
+        halo = _fill_of(g, sid)
         sub = kind + (" · tunnel" if tun[sid] else "")
         if sid in stronghold_of:
             sub = f"P{stronghold_of[sid]} stronghold" + (" · tunnel" if tun[sid] else "")
+        # the kind first: its halo meets the name's, which is drawn over it (the name's descenders stay whole)
         sc.text(cx, cy - 26 + drop, sub, 9.5, ink if not tun[sid] else (255, 250, 200) if dark else (120, 60, 0), "middle",
-                max_width=x1 - x0 - 12)
-        _units(sc, s, sid, cells, dark, drop)
+                max_width=x1 - x0 - 12, halo=halo)
+        sc.text((left + right) / 2, cy - 40 + drop, label, size, ink, "middle", bold=True, halo=halo)
+        _units(sc, s, sid, cells, dark, drop, halo)
         if ctrl[sid] >= 0:
             for (a, b), (e, f) in outline(cells, 3):
                 sc.line(a, b, e, f, SEAT_COLOURS[ctrl[sid]], 5)
@@ -213,12 +276,17 @@ def _borders(sc: Scene, g, owner: dict) -> None:
             sc.line(x, y + CELL, x + CELL, y + CELL, (70, 60, 50), 1.5)
 
 
-def _links(sc: Scene, g, tun) -> None:
+def _links(sc: Scene, g) -> None:
     spaces = g.content.map.spaces
     for a, b in g.content.map.dashed:
         if g.active[a] and g.active[b] and spaces[a].cells and spaces[b].cells:
             (x1, y1), (x2, y2) = _centre(spaces[a].cells), _centre(spaces[b].cells)
             sc.line(x1, y1, x2, y2, _LINK, 2.5)
+
+
+def _badges(sc: Scene, g, tun) -> None:
+    """The ``T`` badge of every tunnel (drawn after the texts, which keep off it, so no halo covers it)."""
+    spaces = g.content.map.spaces
     for sid in range(len(spaces)):
         if tun[sid] and spaces[sid].cells:
             x, y = _badge(spaces[sid].cells)
@@ -308,13 +376,12 @@ def draw(g, s, viewer: int | None = None) -> Scene:
     spaces = [sp for sp in g.content.map.spaces if sp.cells]
     for sp in spaces:  # the clickable areas first, the lines and the marks over them
         with sc.group(title=f"space {sp.id}: {sp.name}", id=f"space-{sp.id}", target=f"space:{sp.id}"):
-            fill = _LOCKED if not g.active[sp.id] else _MONO if sp.id == g.mono else _BUILD_COLOUR[g.building[sp.id]]
-            for r, c in sp.cells:
-                sc.rect(c * CELL, _TOP + r * CELL, CELL, CELL, fill)
+            _fill_space(sc, sp.cells, _fill_of(g, sp.id), cls="target-shape")
     _borders(sc, g, owner)
-    _links(sc, g, tun)
+    _links(sc, g)
     for sp in spaces:
         _space(sc, g, s, sp, tun, ctrl, stronghold_of)
+    _badges(sc, g, tun)
     for sp in spaces:  # over everything, so that no mark hides it
         _highlight(sc, sp)
     _side(sc, g, s, map_w + 14, viewer)

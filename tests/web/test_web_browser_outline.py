@@ -15,7 +15,8 @@ from .test_web_browser import WAIT_READY, _async, driver  # noqa: F401 - the fix
 GOLD = (255, 194, 26)
 
 #: per target: its outline's classes and colours, whether every mark of its space comes before the outline,
-#: the stroke of the space's own cells, and the screen point in the middle of the outline's first gold piece
+#: the stroke of the space's own shape (the union of its cells), and the screen point in the middle of the
+#: outline's first gold piece
 PROBE = """
 return [...document.querySelectorAll('#board [data-target].target')].map(el => {
   const hl = document.getElementById('outline-' + el.id);
@@ -34,7 +35,7 @@ return [...document.querySelectorAll('#board [data-target].target')].map(el => {
           inner: [getComputedStyle(inner).stroke, getComputedStyle(inner).strokeWidth],
           outer: [getComputedStyle(outer).stroke, getComputedStyle(outer).strokeWidth],
           over: marks.length > 0 && !!(last.compareDocumentPosition(hl) & Node.DOCUMENT_POSITION_FOLLOWING),
-          cell: getComputedStyle(el.querySelector('rect')).stroke, x: at.x, y: at.y,
+          cell: getComputedStyle(el.querySelector('polygon, rect')).stroke, x: at.x, y: at.y,
           dpr: window.devicePixelRatio};
 });
 """
@@ -60,7 +61,7 @@ def test_clickable_spaces_are_outlined_in_gold_over_every_mark(driver, tmp_path)
             assert p["hl"] and p["cls"] == ["hl-target"] and p["outlined"], p
             assert p["inner"] == ["rgb(255, 194, 26)", "4px"] and p["outer"] == ["rgb(42, 28, 0)", "8px"], p
             assert p["over"], p  # drawn after the controller's outline and every other mark of the space
-            assert p["cell"] == "none", p  # no gold cross along the inner cell borders of a large space
+            assert p["cell"] == "none", p  # the page's gold outline, not a gold stroke of the space's own shape
             x, y = round(p["x"] * p["dpr"]), round(p["y"] * p["dpr"])
             assert np.abs(shot[y, x].astype(int) - GOLD).sum() < 90, (p, shot[y, x])  # seen on the screen
         assert wd.js("return document.querySelectorAll('#board .hl-target').length") == len(probe)
