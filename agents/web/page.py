@@ -14,7 +14,9 @@ one stage of the move being entered.
 Element ids (stable, used by the tests): ``status``, ``board`` (holds the SVG), ``decision``, ``auto`` (stages
 taken at once and the ones chosen so far), ``stage-title``, ``hint`` (shown when options can be clicked on
 the board), ``options`` (one ``button.opt`` per option), ``back``, ``error``, ``narration`` (one ``div.entry``
-per move), ``result``, ``verdict``, ``returns`` (a table, one row per seat), ``replay-link``, ``new-game``.
+per move), ``notes`` (the game's notes on the position, e.g. what the Strategy Game's cards do, in
+``notes-panel``, hidden when there are none), ``result``, ``verdict``, ``returns`` (a table, one row per
+seat), ``replay-link``, ``new-game``.
 ``body[data-state]`` is ``loading``, ``ready``, ``busy`` (a request is under way) or ``over``.
 """
 
@@ -51,8 +53,14 @@ button[disabled] { opacity: .55; cursor: wait; }
 [data-target].target { cursor: pointer; }
 #board.picking svg * { pointer-events: none; }  /* pieces drawn over a target never take its click */
 #board.picking [data-target].target, #board.picking [data-target].target * { pointer-events: auto; }
-[data-target].target:not(.outlined) > rect, [data-target].target:not(.outlined) > polygon { stroke: #f0a800; stroke-width: 3.5px; }
-[data-target].chosen:not(.outlined) > rect, [data-target].chosen:not(.outlined) > polygon { stroke: #1a6fd0; stroke-width: 4px; stroke-dasharray: 6 3; }
+/* only the element's own outline: its shape of class "target-shape", else (a drawing that marks none) the
+   shape right after the group's title (its first shape); never its other marks (a hex's wedge, its tabs) */
+[data-target].target:not(.outlined) > .target-shape,
+[data-target].target:not(.outlined):not(:has(> .target-shape)) > title:first-child + :is(rect, polygon) {
+  stroke: #f0a800; stroke-width: 3.5px; }
+[data-target].chosen:not(.outlined) > .target-shape,
+[data-target].chosen:not(.outlined):not(:has(> .target-shape)) > title:first-child + :is(rect, polygon) {
+  stroke: #1a6fd0; stroke-width: 4px; stroke-dasharray: 6 3; }
 /* a board that draws its own outline of an element (id "outline-" + the element's id, over every mark):
    a dark line under a gold (dashed blue) one, readable on every fill and next to every seat's colour */
 g.hl-target > polyline { stroke: #2a1c00; stroke-width: 8px; }
@@ -86,6 +94,7 @@ g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharra
     <p><a id="replay-link" href="#" target="_blank">watch this game's replay</a></p>
     <button id="new-game">New game</button>
   </div>
+  <div class="panel" id="notes-panel" hidden><div id="notes" style="white-space: pre-wrap; font-size: 13px"></div></div>
   <div class="panel"><b>Moves</b> <small>(yours in bold; the opponents' latest highlighted)</small><div id="narration"></div></div>
 </div>
 </main>
@@ -119,7 +128,15 @@ async function api(method, url, body) {
 }
 async function request(method, url, body) {
   setState(true);
-  try { show(await api(method, url, body)); error(""); }
+  try {
+    let st = await api(method, url, body);
+    while (st.busy) {  // another request holds the game (the opponents move): show it, then ask again
+      show(st); setState(true); $("stage-title").textContent = st.busy;
+      await new Promise(done => setTimeout(done, 500));
+      st = await api("GET", "/api/state");
+    }
+    show(st); error("");
+  }
   catch (e) {
     if (e.status === 409 || e.status >= 500) {  // the game moved on (another tab, a new game, a failed
       // opponent after the person's move was played): show where it is now
@@ -136,6 +153,8 @@ function show(st) {
   $("status").textContent = st.env_id + ", seed " + st.seed + ": you are player_" + st.seat +
     (opp ? "; opponents: " + opp : "") + "; decision " + st.decisions + (st.over ? " (game over)" : "");
   $("board").innerHTML = st.svg;
+  $("notes").textContent = (st.notes || []).join("\\n");
+  $("notes-panel").hidden = !(st.notes && st.notes.length);
   const nar = $("narration");
   nar.textContent = "";
   st.narration.forEach((e, k) => {
@@ -146,7 +165,7 @@ function show(st) {
   });
   shown = st.narration.length;
   nar.scrollTop = nar.scrollHeight;
-  const res = st.result, stuck = !st.over && !st.stages;  // stuck: an opponent's agent failed to move
+  const res = st.result, stuck = !st.over && !st.stages && !st.busy;  // stuck: an opponent's agent failed to move
   $("result").hidden = !res && !stuck;
   $("decision").hidden = !!res || stuck;
   $("returns").hidden = $("replay-link").parentElement.hidden = !res;

@@ -181,6 +181,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._error(404, f"no page {path[:80]!r} here: the game is at /")
         except WebError as e:
             self._error(e.status, str(e))
+        except ConnectionError:  # the browser left before the answer (a closed tab): nothing to answer
+            self.close_connection = True
         except Exception as e:  # noqa: BLE001 - an agent or a page that fails: one JSON line, not a traceback
             self._error(500, f"the server failed: {type(e).__name__}: {str(e)[:300]}")
 
@@ -207,6 +209,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._error(404, f"no action {path[:80]!r} here: POST /api/action or /api/new")
         except WebError as e:
             self._error(e.status, str(e))
+        except ConnectionError:  # the browser left before the answer: the move itself was played
+            self.close_connection = True
         except Exception as e:  # noqa: BLE001
             self._error(500, f"the server failed: {type(e).__name__}: {str(e)[:300]}")
 
@@ -227,6 +231,15 @@ class _Server(ThreadingHTTPServer):
         self.wildcard = bound in ("", "0.0.0.0", "::")  # every address: other machines name it by IP address
         extra = () if self.wildcard else (_host_name(bound).lower(),)
         self.host_names = set(_LOCAL + extra)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser that closed its connection mid-answer is not an error to print; anything else is printed
+        as the standard library does."""
+        import sys
+
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
 
 
 class _Server6(_Server):

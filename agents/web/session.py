@@ -49,7 +49,8 @@ class WebGame:
         pieces: the game's terminal pieces (:func:`agents.terminal.pieces_for`).
         log_dir: where finished games' episode logs and replay pages go (default: a new temporary folder).
 
-    Thread-safe: every public method holds one lock.
+    Thread-safe: every public method holds one lock; :meth:`view` waits for it at most 0.2 s and otherwise
+    answers at once with the last position built, marked ``busy`` (a reload while an opponent thinks).
     """
 
     def __init__(self, env: Any, agents: list, seat: int, seed: int, pieces: Any, log_dir: str | Path | None = None):
@@ -60,6 +61,7 @@ class WebGame:
         self.lock = threading.Lock()
         self.count = 0
         self.finished: dict[str, Path] = {}  # game id -> episode log of a finished game
+        self._last_view: dict | None = None  # the last view built, answered while the opponents move
         self._new()
 
     def close(self) -> None:
@@ -188,10 +190,21 @@ class WebGame:
             ``{"game_id", "env_id", "seed", "seat", "players": [str], "decisions": int, "svg": str (the board
             as the person's seat sees it), "narration": [{"seat": int, "lines": [str]}], "stages": a
             :func:`~agents.web.staging.stage_tree` node or None, "over": bool, "result": None or {"verdict":
-            str, "returns": [float], "outcome": [str] or None, "replay": str (the replay page's path)}}``.
+            str, "returns": [float], "outcome": [str] or None, "replay": str (the replay page's path)},
+            "notes": [str] (the game's notes on the position, e.g. what the cards do; may be empty), "busy":
+            None, or while the opponents are moving (another request holds the game for more than 0.2 s) a
+            sentence saying so, with the last position built and ``"stages": None``}``.
         """
-        with self.lock:
+        if not self.lock.acquire(timeout=0.2):  # the opponents are moving (play holds the lock): say so now
+            busy = self._last_view
+            if busy is None:  # the first game is still being set up
+                with self.lock:
+                    return self._view()
+            return {**busy, "stages": None, "busy": "the opponents are moving; the page updates when they are done"}
+        try:
             return self._view()
+        finally:
+            self.lock.release()
 
     def _view(self) -> dict:
         raw, game, state = self.raw, self.game, self.raw.game_state
@@ -211,10 +224,19 @@ class WebGame:
                       "returns": [round(float(x), 4) for x in ret],
                       "outcome": None if outcome is None else [o.value for o in outcome],
                       "replay": f"/replay/{self.game_id}.html"}
-        return {"game_id": self.game_id, "env_id": raw.env_id, "seed": self.seed, "seat": self.seat,
+        view = {"game_id": self.game_id, "env_id": raw.env_id, "seed": self.seed, "seat": self.seat,
                 "players": ["you" if i == self.seat else a.name for i, a in enumerate(self.agents)],
                 "decisions": raw.num_decisions, "svg": game.render_svg(state, self.seat),
-                "narration": self.narration, "stages": stages, "over": over, "result": result}
+                "narration": list(self.narration), "stages": stages, "over": over, "result": result,
+                "notes": self._notes(state), "busy": None}
+        self._last_view = view
+        return view
+
+    def _notes(self, state: Any) -> list[str]:
+        """The game's notes on the position as the person's seat sees it (terminal play's ``notes``, e.g.
+        the Strategy Game's "what the cards do" lines), or ``[]`` for a game without them."""
+        notes = getattr(self.pieces, "notes", None)
+        return list(notes(self.game, state, self.seat)) if notes else []
 
     def replay_page(self, game_id: str) -> Path:
         """The replay page of finished game ``game_id`` (written on first use next to its episode log).
