@@ -217,7 +217,7 @@ class StrategyPieces(Pieces):
             return f"{who} pays {owed} for {pd.get('purpose', 'a payment')}" + (" or declines" if offer else "")
         if not offer:
             return f"{who} pays {owed} for {what}"
-        return f"{who} may pay {owed} for {what}: pay and it happens to {who}, or decline and it is skipped for {who}"
+        return f"{who} may pay {owed} for {what}: pay to get it, or decline and it is skipped"
 
     @staticmethod
     def _stone(game: Any, pd: dict) -> str:

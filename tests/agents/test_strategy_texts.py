@@ -90,3 +90,18 @@ def test_a_hidden_private_rune_is_not_named_when_its_line_is_tagged():
     s.priv[1][0]["revealed"] = True
     assert _source(env.game, key, s) == "F3.7 Fate of Even Ground (each here: gain vp 1 per die (all even))"
     assert _source(env.game, (("b", card.index, "effect", 1), 3), s) == "F3.7 Fate of Even Ground (highest: draw 1 skill)"
+
+
+def test_a_cost_prompt_says_what_paying_and_declining_do():
+    import numpy as np
+
+    from monolith_envs.strategy.state import Kind
+
+    game = monolith_envs.make_game(STRATEGY, num_players=2)
+    rng = np.random.default_rng(5)
+    state = game.initial_state(rng)
+    for _ in range(49):  # random play of seed 5 reaches a card line with a gem cost at decision 49
+        game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))), rng)
+    assert state.pending["k"] == Kind.PAY_OFFER and state.pending["purpose"] == "cost"
+    assert PIECES.decision(game, state) == ("P0 may pay 1 gem(s) for 'each here: gain vp 3 for 1 gems': pay to get "
+                                            "it, or decline and it is skipped")
