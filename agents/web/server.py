@@ -45,6 +45,10 @@ def _host_name(host: str) -> str:
     return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
+#: what writing to a browser that closed its connection raises (not an agent's own connection errors)
+_CLIENT_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: "_Server"
     server_version = "monolith-envs-play"
@@ -181,7 +185,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._error(404, f"no page {path[:80]!r} here: the game is at /")
         except WebError as e:
             self._error(e.status, str(e))
-        except ConnectionError:  # the browser left before the answer (a closed tab): nothing to answer
+        except _CLIENT_GONE:  # the browser left before the answer (a closed tab): nothing to answer
             self.close_connection = True
         except Exception as e:  # noqa: BLE001 - an agent or a page that fails: one JSON line, not a traceback
             self._error(500, f"the server failed: {type(e).__name__}: {str(e)[:300]}")
@@ -209,7 +213,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._error(404, f"no action {path[:80]!r} here: POST /api/action or /api/new")
         except WebError as e:
             self._error(e.status, str(e))
-        except ConnectionError:  # the browser left before the answer: the move itself was played
+        except _CLIENT_GONE:  # the browser left before the answer: the move itself was played
             self.close_connection = True
         except Exception as e:  # noqa: BLE001
             self._error(500, f"the server failed: {type(e).__name__}: {str(e)[:300]}")
@@ -237,7 +241,7 @@ class _Server(ThreadingHTTPServer):
         as the standard library does."""
         import sys
 
-        if isinstance(sys.exc_info()[1], ConnectionError):
+        if isinstance(sys.exc_info()[1], _CLIENT_GONE):
             return
         super().handle_error(request, client_address)
 

@@ -439,6 +439,7 @@ def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | Non
     return model
 
 
+_UNREAD = object()  # MaskablePPOAgent: its run's record not read yet
 #: largest config.json of a training run read beside a model file (bytes)
 MAX_RUN_CONFIG_BYTES = 256 * 1024
 
@@ -456,7 +457,7 @@ def run_config_of(path: Path) -> dict | None:
             continue
         try:
             data = json.loads(read_capped(f, MAX_RUN_CONFIG_BYTES))
-        except (OSError, ValueError, ModelFileError):  # unreadable, too large, not JSON: no record
+        except (OSError, ValueError, RecursionError, ModelFileError):  # unreadable, too large, too deep, not JSON
             return None
         if isinstance(data, dict) and isinstance(data.get("env_id"), str) and isinstance(data.get("env_config"), dict):
             return {"env_id": data["env_id"], "env_config": data["env_config"]}
@@ -465,16 +466,22 @@ def run_config_of(path: Path) -> dict | None:
 
 
 def _seats_of(record: dict | None) -> tuple[str, Any, Any] | None:
-    """``(env_id, num_players, mode)`` of a :func:`run_config_of` record, with the game's defaults filled in;
-    None for no record or one that does not build a game."""
+    """``(env_id, num_players, mode)`` of a :func:`run_config_of` record, with the game's defaults filled in.
+
+    A recorded config that no longer builds the game (a key renamed since, a content file moved) is read for
+    its ``num_players`` and ``mode`` alone; a value that still cannot be known is None (not compared).  None
+    for no record."""
     if record is None:
         return None
     from monolith_envs import make_game
 
-    try:
-        cfg = make_game(record["env_id"], **record["env_config"]).config
-    except Exception:  # noqa: BLE001  (a record of an unknown game or config is no record, not an error)
-        return None
+    cfg = record["env_config"]
+    for config in (cfg, {k: cfg[k] for k in ("num_players", "mode") if k in cfg}):
+        try:
+            built = make_game(record["env_id"], **config).config
+        except Exception:  # noqa: BLE001  (an unknown game or config: try the seats alone, then the raw values)
+            continue
+        return record["env_id"], built.get("num_players"), built.get("mode")
     return record["env_id"], cfg.get("num_players"), cfg.get("mode")
 
 
@@ -510,10 +517,13 @@ class MaskablePPOAgent(BaseAgent):
         game (:attr:`trained_on`), the same env id, ``num_players`` and ``mode``.  Other game config keys
         (variants, modules of the same sizes, the reward mode) are not compared."""
         self.check_fits(int(game.obs_spec.size), int(game.layout.n), what)
-        seats = _seats_of(self.trained_on)
+        if getattr(self, "_seats_for", _UNREAD) is not self.trained_on:  # read once per record
+            self._seats, self._seats_for = _seats_of(self.trained_on), self.trained_on
+        seats = self._seats
         if seats is None:
             return
         got = (getattr(game, "env_id", seats[0]), game.config.get("num_players"), game.config.get("mode"))
+        seats = tuple(g if s is None else s for s, g in zip(seats, got))  # a value the record cannot tell
         if got[0] != seats[0]:
             raise AgentError(f"{self.name}: the model was trained on {seats[0]} (its run's config.json), not on "
                              f"{got[0]}; a ppo: model plays only its own game")

@@ -108,10 +108,21 @@ def split_specs(text: str) -> list[str]:
 
 
 def spec_error(exc: BaseException, text: str) -> str:
-    """The one-line message of an agent spec's error; for a missing model file, when the list ``text`` holds a
-    comma, it adds that a model path cannot contain one (the list is split at commas)."""
+    """The one-line message of an agent spec's error; for a missing model file, when pieces of the list
+    ``text`` joined again at their commas name a path that exists, it adds that a model path cannot contain a
+    comma (the list is split at commas).  A plain typo gets the message alone."""
+    import os
+
     message = str(exc)
-    if isinstance(exc, FileNotFoundError) and "," in text:
-        message += " (the list of agent specs is split at commas, so a model path cannot contain one: rename the " \
-                   "file or link it from a path without one)"
+    if not isinstance(exc, FileNotFoundError):
+        return message
+    parts = text.split(",")
+    for i in range(len(parts)):
+        for j in range(i + 2, len(parts) + 1):
+            joined = ",".join(parts[i:j]).strip()
+            path = joined.split(":", 1)[1] if ":" in joined else joined  # ppo:PATH, az:PATH+search:N
+            path = path.split("+search:", 1)[0]
+            if path and os.path.exists(path):
+                return message + (f" (the list of agent specs is split at commas, so the path {path!r} cannot be "
+                                  "named in it: rename the file or link it from a path without a comma)")
     return message

@@ -180,7 +180,7 @@ def test_a_ppo_model_without_a_readable_run_config_is_checked_by_its_sizes_only(
     import shutil
 
     shutil.copy(arena_duel_run / "final_model.zip", tmp_path / "m.zip")
-    for text in (None, "not json", '{"env_id": 3}'):
+    for text in (None, "not json", '{"env_id": 3}', "[" * 100_000):  # the last: too deep to parse
         if text is not None:
             (tmp_path / "config.json").write_text(text)
         agent = make_agent(f"ppo:{tmp_path / 'm.zip'}", "monolith_arena_v0", {"num_players": 4, "mode": "ffa"})
@@ -188,3 +188,14 @@ def test_a_ppo_model_without_a_readable_run_config_is_checked_by_its_sizes_only(
     (tmp_path / "config.json").write_text('{"env_id": "monolith_strategy_v0", "env_config": {}}')
     with pytest.raises(AgentError, match="trained on monolith_strategy_v0 .* not on monolith_arena_v0"):
         make_agent(f"ppo:{tmp_path / 'm.zip'}", "monolith_arena_v0", {})
+
+
+def test_a_run_config_that_no_longer_builds_the_game_is_still_read_for_its_seats_and_mode(arena_duel_run, tmp_path):
+    import shutil
+
+    shutil.copy(arena_duel_run / "final_model.zip", tmp_path / "m.zip")
+    (tmp_path / "config.json").write_text('{"env_id": "monolith_arena_v0", "env_config": {"num_players": 2, '
+                                          '"renamed_key": 1}}')
+    with pytest.raises(AgentError, match="trained with num_players=2, mode='duel'"):
+        make_agent(f"ppo:{tmp_path / 'm.zip'}", "monolith_arena_v0", {"num_players": 4, "mode": "ffa"})
+    make_agent(f"ppo:{tmp_path / 'm.zip'}", "monolith_arena_v0", {})  # its own seats and mode: played

@@ -78,6 +78,9 @@ def test_the_summary_names_the_checkpoint_kept_and_how_to_start_from_it():
     assert f"kept: checkpoint {run_dir / 'checkpoints' / 'iter1.pt'} (iteration 1)" in text
     assert f'init_checkpoint = "{run_dir / "checkpoints" / "iter1.pt"}"' in text
     assert "python -m training.az --config COPY --name NEW" in text and text.endswith("exit status 130")
+    assert "init_samples" not in text  # this run wrote no samples (a file of an earlier run there is not named)
+    e.info["kept"].append(run_dir / "warm_samples.npz")
+    assert f'init_samples = "{run_dir / "warm_samples.npz"}"' in interrupted_message(e)
     e = Interrupted(signal.SIGTERM)
     assert interrupted_message(e) == ("interrupted by SIGTERM before the run started; nothing was written "
                                       "(exit status 143)")

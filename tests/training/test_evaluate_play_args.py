@@ -268,9 +268,15 @@ def test_a_stop_after_the_last_game_says_so_and_whether_the_results_were_written
 def test_a_model_path_with_a_comma_is_explained(no_games, tmp_path, capsys):
     folder = tmp_path / "a,b"
     folder.mkdir()
+    (folder / "m.zip").write_bytes(b"")  # the file the user meant exists
     with pytest.raises(SystemExit) as ei:
         evaluate.main(["--env", TOY, "--agents", f"ppo:{folder / 'm.zip'},random", "--preload", "tests.conftest",
                        "--out", str(tmp_path / "r.json")])
     err = capsys.readouterr().err
     assert ei.value.code == 2 and f"no MaskablePPO model at {tmp_path / 'a'}" in err
-    assert "split at commas, so a model path cannot contain one" in err
+    assert "split at commas, so the path" in err and "cannot be named in it" in err
+    with pytest.raises(SystemExit):  # a plain typo in a list gets the message alone
+        evaluate.main(["--env", TOY, "--agents", f"ppo:{tmp_path / 'modle.zip'},random", "--preload",
+                       "tests.conftest", "--out", str(tmp_path / "r.json")])
+    err = capsys.readouterr().err
+    assert f"no MaskablePPO model at {tmp_path / 'modle.zip'}" in err and "split at commas" not in err

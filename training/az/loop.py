@@ -175,13 +175,15 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
     ckpt_dir = run_dir / "checkpoints"
     stages = ["warm start"] + [f"iteration {k}" for k in range(1, cfg["iterations"] + 1)] + ["final evaluation"]
     log = StageLog(stages, enabled=progress)
-    track: dict[str, Any] = {"step": "setup", "checkpoint": None, "checkpoint_iteration": None}
+    # what this run reached and wrote (an interrupt's summary names only these files, not an earlier run's)
+    track: dict[str, Any] = {"step": "setup", "checkpoint": None, "checkpoint_iteration": None, "written": []}
     executor = None
     try:
         game = monolith_envs.make_game(env_id, **env_config)
         ckpt_dir.mkdir(parents=True, exist_ok=True)
         with guard.deferred():
             (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
+            track["written"].append(run_dir / "config.json")
         torch.manual_seed(cfg["seed"] % 2**63)
         torch.set_num_threads(1)
         net = net_for_game(game, tuple(cfg["hidden"]))
@@ -229,6 +231,7 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
             buffer.add(data)
             with guard.deferred():
                 np.savez_compressed(run_dir / "warm_samples.npz", **data)
+                track["written"].append(run_dir / "warm_samples.npz")
         path = checkpoint(ckpt_dir / "iter0.pt", 0, meta)
         warm["eval"] = evaluate(f"az:{path}", cfg["eval_games"])
         report["warm_start"] = warm
@@ -286,8 +289,7 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
         if isinstance(getattr(e, "info", None), dict):
             e.info.update(track, stage=log.current, done=dict(log.seconds), run_dir=run_dir,
                           iterations=cfg["iterations"], seconds=time.perf_counter() - t_start,
-                          kept=[f for f in (run_dir / "config.json", run_dir / "warm_samples.npz",
-                                            run_dir / "report.json") if f.is_file()])
+                          kept=list(track["written"]))
         raise
     finally:  # interrupted or failed: end the workers at once (a pool's shutdown waits for the tasks running)
         end_executor(executor)
@@ -328,12 +330,12 @@ def interrupted_message(e: Any, command: str = "python -m training.az", config: 
                      f"{kept or 'nothing'}; run the same command again to start over:")
         lines.append(f"    {command}")
     else:
-        samples = Path(info["run_dir"]) / "warm_samples.npz"
+        samples = Path(info["run_dir"]) / "warm_samples.npz"  # this run's own samples, when it wrote them
         it = info["checkpoint_iteration"]
         lines.append(f"  kept: checkpoint {ckpt} ({f'iteration {it}' if it else 'the warm start'}); {kept}")
         table = " ([quick] table)" if quick else ""
         lines.append(f"  to start a new run from it, set in a copy of {config}{table}: init_checkpoint = \"{ckpt}\""
-                     + (f", init_samples = \"{samples}\"" if samples.is_file() else "")
+                     + (f", init_samples = \"{samples}\"" if samples in info.get("kept", []) else "")
                      + f", warm_games = 0; then {continue_command}")
     lines.append(f"  exit status {e.exit_code}")
     return "\n".join(lines)
