@@ -86,6 +86,8 @@ class WebGame:
                 ag.reset()
                 if hasattr(ag, "bind"):
                     ag.bind(self.env)
+        if not self._over() and not self._yours():  # a second tab, while the opponents open: this game's board
+            self._last_view = self._view()
         self._advance()
 
     def _over(self) -> bool:

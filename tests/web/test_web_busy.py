@@ -80,3 +80,23 @@ def test_a_browser_that_leaves_mid_answer_prints_no_traceback(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "Broken pipe" not in err and "reset" not in err  # a closed tab is not an error
     assert "ValueError: real bug" in err and "an agent's own connection" in err  # anything else is printed
+
+
+def test_a_new_game_that_opens_with_the_opponents_is_shown_busy_on_its_own_board(tmp_path):
+    env = monolith_envs.make("monolith_arena_v0", wrapped=False)
+    slow = SlowAgent()
+    slow.release.set()
+    web = WebGame(env, [slow, None], 1, 2, pieces_for("monolith_arena_v0"), log_dir=tmp_path)  # you are player_1
+    first = web.view()
+    assert first["decisions"] >= 1 and first["busy"] is None
+    slow.release.clear()
+    slow.thinking.clear()
+    opener = threading.Thread(target=web.new_game, args=(first["game_id"],))
+    opener.start()
+    assert slow.thinking.wait(5)
+    busy = web.view()
+    assert busy["busy"] and busy["game_id"] != first["game_id"]  # the new game, not the previous one
+    assert busy["decisions"] == 0 and busy["narration"] == [] and busy["result"] is None
+    slow.release.set()
+    opener.join(30)
+    assert web.view()["decisions"] >= 1
