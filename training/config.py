@@ -415,6 +415,14 @@ def check_config(cfg: Mapping[str, Any], resuming: bool = False) -> None:
             raise TrainConfigError(str(e)) from None
 
 
+def config_file(p: Path) -> Path:
+    """The file that ``--config p`` names: ``p`` itself, or for a bare name that is not a file here the shipped
+    config of that name in ``training/configs/`` (``p`` unchanged when there is neither)."""
+    if not p.exists() and p.parent == Path(".") and (CONFIG_DIR / p).is_file():
+        return CONFIG_DIR / p
+    return p
+
+
 def read_toml(p: Path) -> tuple[Path, dict]:
     """``(path, table)`` of a TOML config file; a bare name is also looked up in ``training/configs/``.
 
@@ -430,8 +438,7 @@ def read_toml(p: Path) -> tuple[Path, dict]:
     text = str(p)
     if "\x00" in text:
         raise TrainConfigError(f"config file {text.replace(chr(0), '?')!r}: the path contains a NUL byte")
-    if not p.exists() and p.parent == Path(".") and (CONFIG_DIR / p).is_file():
-        p = CONFIG_DIR / p
+    p = config_file(p)
     if not p.exists() and not p.is_symlink():
         avail = ", ".join(sorted(x.name for x in CONFIG_DIR.glob("*.toml")))
         raise TrainConfigError(f"config file {text!r} not found; shipped configs: {avail}")

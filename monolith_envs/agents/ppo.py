@@ -508,6 +508,7 @@ class MaskablePPOAgent(BaseAgent):
         self.model = load_maskable_ppo(model, trusted=trusted) if isinstance(model, (str, Path)) else model
         #: the game the model was trained on, from its run's config.json (:func:`run_config_of`), or None
         self.trained_on = run_config_of(Path(model)) if isinstance(model, (str, Path)) else None
+        self._seats: Any = _UNREAD  # (env_id, num_players, mode) of trained_on, read at the first check
         self.deterministic = deterministic
         self.name = name
 
@@ -517,8 +518,8 @@ class MaskablePPOAgent(BaseAgent):
         game (:attr:`trained_on`), the same env id, ``num_players`` and ``mode``.  Other game config keys
         (variants, modules of the same sizes, the reward mode) are not compared."""
         self.check_fits(int(game.obs_spec.size), int(game.layout.n), what)
-        if getattr(self, "_seats_for", _UNREAD) is not self.trained_on:  # read once per record
-            self._seats, self._seats_for = _seats_of(self.trained_on), self.trained_on
+        if self._seats is _UNREAD:
+            self._seats = _seats_of(self.trained_on)
         seats = self._seats
         if seats is None:
             return

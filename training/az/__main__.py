@@ -31,15 +31,13 @@ def _config_path(name: str) -> str:
     """The config file ``--config NAME`` reads (a bare name is looked up in ``training/configs/``)."""
     from pathlib import Path
 
-    from training.config import CONFIG_DIR
+    from training.config import config_file
 
-    p = Path(name)
-    if not p.exists() and p.parent == Path(".") and (CONFIG_DIR / p).is_file():
-        p = CONFIG_DIR / p
-        try:
-            p = p.relative_to(Path.cwd())
-        except ValueError:
-            pass
+    p = config_file(Path(name))
+    try:
+        p = p.relative_to(Path.cwd())
+    except ValueError:  # outside the working folder: the path as it is
+        pass
     return str(p)
 
 

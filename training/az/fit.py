@@ -15,6 +15,8 @@ import sys
 import numpy as np
 import torch
 
+from monolith_envs.core.interrupt import Interrupted
+
 from .net import PolicyValueNet, masked_log_softmax
 
 __all__ = ["ReplayBuffer", "fit"]
@@ -94,10 +96,9 @@ def fit(net: PolicyValueNet, data: dict[str, np.ndarray], opt: torch.optim.Optim
                 bar.update(1)
                 done += 1
             pl, vl = float(np.mean(pls)) if pls else math.nan, float(np.mean(vls)) if vls else math.nan
-    except KeyboardInterrupt as e:  # Interrupted (Ctrl-C, SIGTERM) carries `info` for the final message
-        if isinstance(getattr(e, "info", None), dict):
-            e.info.setdefault("batches_done", done)
-            e.info.setdefault("batches_total", steps)
+    except Interrupted as e:  # Ctrl-C, SIGTERM: the batches done, for the final message
+        e.info.setdefault("batches_done", done)
+        e.info.setdefault("batches_total", steps)
         raise
     finally:
         bar.close()

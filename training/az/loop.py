@@ -37,6 +37,8 @@ from typing import Any
 
 import numpy as np
 
+from monolith_envs.core.interrupt import Interrupted
+
 __all__ = ["interrupted_message", "run"]
 
 EVAL_SEED_OFFSET = 10_000
@@ -100,10 +102,9 @@ def _map_tasks(fn: Any, jobs: list[tuple], sizes: list[int], desc: str, executor
             out[i] = f.result()
             q.put(sizes[i])
         return out
-    except KeyboardInterrupt as e:  # Interrupted carries `info` for the final message
-        if isinstance(getattr(e, "info", None), dict):
-            e.info.setdefault("games_done", q.n)
-            e.info.setdefault("games_total", sum(sizes))
+    except Interrupted as e:  # the games done, for the final message
+        e.info.setdefault("games_done", q.n)
+        e.info.setdefault("games_total", sum(sizes))
         raise
     finally:
         bar.close()
@@ -176,14 +177,14 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
     stages = ["warm start"] + [f"iteration {k}" for k in range(1, cfg["iterations"] + 1)] + ["final evaluation"]
     log = StageLog(stages, enabled=progress)
     # what this run reached and wrote (an interrupt's summary names only these files, not an earlier run's)
-    track: dict[str, Any] = {"step": "setup", "checkpoint": None, "checkpoint_iteration": None, "written": []}
+    track: dict[str, Any] = {"step": "setup", "checkpoint": None, "checkpoint_iteration": None, "kept": []}
     executor = None
     try:
         game = monolith_envs.make_game(env_id, **env_config)
         ckpt_dir.mkdir(parents=True, exist_ok=True)
         with guard.deferred():
             (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
-            track["written"].append(run_dir / "config.json")
+            track["kept"].append(run_dir / "config.json")
         torch.manual_seed(cfg["seed"] % 2**63)
         torch.set_num_threads(1)
         net = net_for_game(game, tuple(cfg["hidden"]))
@@ -231,7 +232,7 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
             buffer.add(data)
             with guard.deferred():
                 np.savez_compressed(run_dir / "warm_samples.npz", **data)
-                track["written"].append(run_dir / "warm_samples.npz")
+                track["kept"].append(run_dir / "warm_samples.npz")
         path = checkpoint(ckpt_dir / "iter0.pt", 0, meta)
         warm["eval"] = evaluate(f"az:{path}", cfg["eval_games"])
         report["warm_start"] = warm
@@ -285,11 +286,9 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
         with guard.deferred():
             (run_dir / "report.json").write_text(json.dumps(report, indent=2, default=_json_default))
             track["step"] = "done"
-    except KeyboardInterrupt as e:
-        if isinstance(getattr(e, "info", None), dict):
-            e.info.update(track, stage=log.current, done=dict(log.seconds), run_dir=run_dir,
-                          iterations=cfg["iterations"], seconds=time.perf_counter() - t_start,
-                          kept=list(track["written"]))
+    except Interrupted as e:
+        e.info.update(track, stage=log.current, done=dict(log.seconds), run_dir=run_dir,
+                      iterations=cfg["iterations"], seconds=time.perf_counter() - t_start)
         raise
     finally:  # interrupted or failed: end the workers at once (a pool's shutdown waits for the tasks running)
         end_executor(executor)
