@@ -320,5 +320,6 @@ class Rules:
         return phys + sum(self.gems_of[k] * v for k, v in cards.items())
 
     def gem_value(self, s: StrategyState, p: int) -> int:
-        """Physical gems plus the printed gems of every card in hand (uncast and cast)."""
-        return s.gems[p] + sum(self.gems_of[k] * (s.hand[p][k] + s.cast[p][k]) for k in self.gem_kinds)
+        """Physical gems plus the printed gems of the uncast cards in hand (docs §2.3, §8): a card cast this
+        round lies in the Action Pool, not in hand, until Advancement or Final Scoring returns it."""
+        return s.gems[p] + sum(self.gems_of[k] * s.hand[p][k] for k in self.gem_kinds)

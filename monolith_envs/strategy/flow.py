@@ -157,10 +157,12 @@ def f_final(R: Rules, s: StrategyState, rng) -> None:
 
 
 def rank_keys(R: Rules, s: StrategyState) -> list:
-    """Per seat (vp, gem value, Power cards held) (docs §8)."""
+    """Per seat (vp, gem value, Power cards held) (docs §8): gem value and Power cards count the uncast cards
+    in hand (docs §2.3), which after Final Scoring are all of them; after a VICTORY in the middle of a round the
+    cards cast that round lie in the Action Pool and do not count."""
     out = []
     for p in range(R.n):
-        powers = sum(s.hand[p][k] + s.cast[p][k] for k in range(R.K) if R.is_power[k])
+        powers = sum(s.hand[p][k] for k in range(R.K) if R.is_power[k])
         out.append([s.vp[p], R.gem_value(s, p), powers])
     return out
 

@@ -355,6 +355,31 @@ def test_g11_tie_break_on_gem_value_then_power_count():
         assert g.returns(s).tolist() == want
 
 
+G11B = """
+players 3
+config reward_mode=rank
+round 2
+vp 24 7 7
+gems 0 1 1
+pool P0 3
+hand P0 tribute
+cast P1 {p1_card}
+decision turn P0
+"""
+
+
+def test_g11b_victory_mid_round_ranks_by_uncast_cards_only():
+    """docs §2.3 / §8: after a VICTORY in the middle of a round, a card cast that round lies in the Action
+    Pool: its gems and its Power do not count in the ranking keys of the others."""
+    g, s, _ = position(G11B.format(p1_card="wealth"))
+    act(g, s, CAST + 10)  # P0 casts Tribute: 24 -> 25, VICTORY
+    assert s.terminal and s.winner == 0 and s.cast[1][16] == 1
+    assert g.returns(s).tolist() == [1.0, -0.5, -0.5]  # P1 and P2 tie on (7, 1, 0)
+    g, s, _ = position(G11B.format(p1_card="wealth").replace("cast P1", "hand P1"))
+    act(g, s, CAST + 10)
+    assert g.returns(s).tolist() == [1.0, 0.0, -1.0]  # the same card uncast in hand breaks the tie
+
+
 G12 = """
 players 2
 round 3
