@@ -45,6 +45,15 @@ def acquire(g, s, p: int, i: int, rng) -> None:
 
 
 # ---------------------------------------------------------------- frames
+def frame_turn_window(g, s, p: int, _b: int, rng) -> None:
+    """docs §4.4 start of turn: set up the order_turn window first (its cost-free powers resolve now, slot
+    order, shaman last, §4.8), then check the row slots (TURN_START). A card acquired in those checks joins
+    the window for ``use_power`` only: its cost-free power does not resolve until the next turn."""
+    s.turn_used = [False] * 4
+    s.stack.append([Frame.TURN_START, p, 0])
+    auto_powers(g, s, p, Win.ORDER_TURN, rng)
+
+
 def frame_turn_start(g, s, p: int, i: int, rng) -> None:
     """docs §4.4 start of turn: check row slots i.. in order; acquire as top bidder, else DIV_RAISE."""
     for slot in range(i, g.R):
@@ -70,9 +79,8 @@ def _open_order_window(g, s, p: int, window: int, sub: int, rng) -> None:
 
 
 def frame_order_choose(g, s, p: int, _b: int, rng) -> None:
-    """Open the order_turn window (its cost-free powers resolve) and show ORDER_CHOOSE."""
-    s.turn_used = [False] * 4
-    _open_order_window(g, s, p, Win.ORDER_TURN, Sub.ORDER_CHOOSE, rng)
+    """Show ORDER_CHOOSE (the order_turn window opened at the start of the turn, :func:`frame_turn_window`)."""
+    s.sub, s.current = Sub.ORDER_CHOOSE, p
 
 
 def frame_next_turn(g, s, p: int, _b: int, rng) -> None:
@@ -81,7 +89,7 @@ def frame_next_turn(g, s, p: int, _b: int, rng) -> None:
     for k in range(1, n + 1):
         q = (p + k) % n
         if not s.committed[q]:
-            s.stack.append([Frame.TURN_START, q, 0])
+            s.stack.append([Frame.TURN_WINDOW, q, 0])
             return
     s.stack.append([Frame.SETTLE, 0, 0])
 

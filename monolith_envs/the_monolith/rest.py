@@ -263,5 +263,5 @@ def frame_start_day(g, s, first_day: int, _b, rng) -> None:
     if not first_day:
         s.day += 1
     s.phase = Phase.ORDER
-    s.stack.append([Frame.TURN_START, s.first, 0])
+    s.stack.append([Frame.TURN_WINDOW, s.first, 0])
 

@@ -144,6 +144,7 @@ class Frame(IntEnum):
     DRAFT_NEXT = 25        # next auction or the free pick
     FINISH_SETUP = 26      # shaman setups after the draft
     REST_BLOOD = 27        # rest step 1: blood leaves the board
+    TURN_WINDOW = 28       # a = seat: a turn begins: the order_turn window opens, then TURN_START (§4.4)
 
 
 @state_class

@@ -60,6 +60,7 @@ def _pay_discard(g, s, p, card, rng):
 
 FRAMES: dict = {
     Frame.NEXT_TURN: od.frame_next_turn,
+    Frame.TURN_WINDOW: od.frame_turn_window,
     Frame.TURN_START: od.frame_turn_start,
     Frame.ORDER_CHOOSE: od.frame_order_choose,
     Frame.ACQ_SHAMAN: od.frame_acq_shaman,

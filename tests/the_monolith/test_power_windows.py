@@ -277,7 +277,7 @@ def test_cost_free_order_turn_power_resolves_at_each_turn_start(tmp_path):
     g, s = parse_position(f"""
         config divination_file="{path}"
         decision none
-        stack TURN_START:0:0
+        stack TURN_WINDOW:0:0
         surge P2
         P0 available=1 held=D18
         P1 available=1
@@ -289,6 +289,31 @@ def test_cost_free_order_turn_power_resolves_at_each_turn_start(tmp_path):
     play(g, s, g.action_index("order(shaman)"), 0)                   # shaman, stop at once
     play(g, s, g.action_index("order(commit)"))                     # P1 commits; P0's next turn
     assert s.sub == Sub.ORDER_CHOOSE and s.current == 0 and (s.available[0], s.unearned[0]) == (4, 14)
+
+
+def test_cost_free_order_turn_power_resolves_before_the_row_checks(tmp_path):
+    """Spec §4.4 "Start of turn: set up the order_turn window, then go through the row slots" and §4.8 (a
+    cost-free power resolves at the start of its window): D18 made cost-free gives P0 2 hearts before its
+    outbid slot is checked, so P0 may raise instead of forfeiting by itself."""
+    path = _custom_divinations(tmp_path, "D18", cost='"none"')
+    position = f"""
+        config divination_file="{path}"
+        decision none
+        stack TURN_WINDOW:0:0
+        P0 available=0 spent=13 unearned=5 held={{held}}
+        P1 available=3
+        P2 committed
+        P3 committed
+        surge P2
+        space 1: P0{{{{2W}}}}
+        row 0: D01 P0:1 P1:2
+    """
+    g, s = parse_position(position.format(held="D18"))
+    assert s.sub == Sub.DIV_RAISE and s.current == 0 and s.focus_slot == 0
+    assert (s.available[0], s.unearned[0], s.bids[0][0]) == (2, 3, 1)
+    assert [g.action_name(a) for a in g.legal_actions(s)] == ["pass", "number(2)"]
+    g, s = parse_position(position.format(held="D19"))  # no cost-free power: no raise possible, forfeit
+    assert s.sub == Sub.ORDER_CHOOSE and (s.available[0], s.bids[0][0]) == (1, 0)
 
 
 # ------------------------------------------------------------------ after-action windows, on_acquire
