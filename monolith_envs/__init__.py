@@ -88,14 +88,26 @@ def env_module(env_id: str) -> Any:
     """
     try:
         entry = _REGISTRY[env_id]
-    except KeyError:
-        msg = f"unknown env id {env_id!r}; available: {', '.join(_REGISTRY)}"
+    except (KeyError, TypeError):  # TypeError: an unhashable id such as a list
+        msg = f"unknown env id {env_id!r:.80}; available: {', '.join(_REGISTRY)}"
         ids = {gym_id: aec_id for aec_id, gym_id in _registration.GYM_IDS.items()}
         if isinstance(env_id, str) and env_id in ids:
             msg += (f" ({env_id!r} is the Gymnasium id of the single-agent wrapper: gymnasium.make({env_id!r}, "
                     f"opponents=[...]); the AEC env is {ids[env_id]!r})")
         raise UnknownEnvError(msg) from None
-    return importlib.import_module(entry) if isinstance(entry, str) else entry()
+    if not isinstance(entry, str):
+        return entry()
+    try:
+        mod = importlib.import_module(entry)
+    except ImportError as exc:
+        raise ConfigError(f"env id {env_id!r} is registered to the module {entry!r}, which cannot be imported: "
+                          f"{type(exc).__name__}: {exc}") from exc
+    missing = [name for name in ("env", "raw_env") if not callable(getattr(mod, name, None))]
+    if missing:
+        raise ConfigError(f"env id {env_id!r} is registered to the module {entry!r}, which has no "
+                          f"{' and no '.join(missing)}; an env module defines env() and raw_env() (see "
+                          "monolith_envs.monolith_arena_v0)")
+    return mod
 
 
 _module = env_module

@@ -23,7 +23,7 @@ signal computed from the true state; the policy still sees only its own observat
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import gymnasium as gym
@@ -79,6 +79,9 @@ def resolve_opponents(env_id: str, opponents: Any, env_config: dict | None = Non
     for i, item in enumerate(items):
         if isinstance(item, str):
             out.append(_agent_from_spec(item, env_id, env_config))
+        elif isinstance(item, type):
+            raise ConfigError(f"opponents[{i}] = {item.__name__} is an agent class; pass an instance, e.g. "
+                              f"{item.__name__}(), or a spec string such as 'random'")
         elif callable(getattr(item, "act", None)) and callable(getattr(item, "reset", None)):
             out.append(item)
         else:
@@ -173,11 +176,17 @@ class SingleAgentEnv(gym.Env):
     ):
         super().__init__()
         self.env_id = env_id
+        if env_config is not None and not isinstance(env_config, Mapping):
+            raise ConfigError(f"{env_id}: env_config must be a dict of game config keys (e.g. {{'num_players': 3}}), "
+                              f"got {type(env_config).__name__} {env_config!r:.80}")
         self.env_config = dict(env_config or {})
         both = sorted(set(self.env_config) & set(config))
         if both:
             raise ConfigError(f"{env_id}: {', '.join(both)} given both in env_config and as a keyword; give each once")
         self.env_config.update(config)
+        if "wrapped" in self.env_config:
+            raise ConfigError(f"{env_id}: wrapped is not an option of the single-agent env (it always steps the bare "
+                              "AEC env, raw_env()); leave it out")
         if "mask_in" in self.env_config:  # the inner AEC env keeps its Dict; the wrapper places the mask itself
             raise ConfigError(f"{env_id}: pass mask_in to SingleAgentEnv(mask_in=...), not in env_config")
         if not (render_mode is None or (type(render_mode) is str and render_mode in RENDER_MODES)):
@@ -222,6 +231,7 @@ class SingleAgentEnv(gym.Env):
         self.opponents: dict[int, Any] = {}
         self._opp_rngs: dict[int, np.random.Generator] = {}
         self._mask = np.zeros(self.game.layout.n, np.int8)
+        self._failed: str | None = None  # what stopped the episode half-played (an opponent's error), else None
         self.opponent_steps = 0
         self._last_obs: np.ndarray | None = None
         self._shaping = _shaping_fn(env_id, shaping)
@@ -277,6 +287,7 @@ class SingleAgentEnv(gym.Env):
         self.opponents = dict(zip(opp_seats, self._sampled(len(opp_seats))))
         episode_seed = int(self._rng.integers(2**62))
         self.aec.reset(seed=episode_seed)
+        self._failed = None
         streams = np.random.SeedSequence(episode_seed).spawn(n)
         self._opp_rngs = {s: np.random.default_rng(streams[s]) for s in opp_seats}
         for ag in self.opponents.values():
@@ -318,9 +329,21 @@ class SingleAgentEnv(gym.Env):
         if getattr(aec, "agent_selection", None) is None:
             raise gym.error.ResetNeeded(f"{self.env_id}: step() before reset(); call reset() first")
         me = aec.possible_agents[self.learner]
-        if aec.agent_selection != me or aec.terminations[me] or aec.truncations[me]:
-            raise RuntimeError("step() called when the learner is not to act; call reset()")
-        aec.step(coerce_action(action, self.game.layout.n))  # 2.7 is refused, never truncated to 2
+        if self._failed is not None:
+            raise gym.error.ResetNeeded(f"{self.env_id}: step() after {self._failed}; the episode cannot go on, "
+                                        "call reset()")
+        if aec.terminations[me] or aec.truncations[me]:
+            raise gym.error.ResetNeeded(f"{self.env_id}: step() after the episode ended (terminated or truncated); "
+                                        "call reset()")
+        if aec.agent_selection != me:
+            raise RuntimeError(f"{self.env_id}: step() called when the learner is not to act; call reset()")
+        try:
+            aec.step(coerce_action(action, self.game.layout.n))  # 2.7 is refused, never truncated to 2
+        except IllegalActionError as exc:
+            if getattr(aec, "illegal_action", "raise") == "raise":
+                exc.add_note("checkers that step random actions (gymnasium's and SB3's check_env) need "
+                             "illegal_action='penalize', e.g. gymnasium.make(id, ..., illegal_action='penalize')")
+            raise
         reward = float(aec.rewards[me])
         more, _ = self._play_opponents()
         reward += more
@@ -361,7 +384,8 @@ class SingleAgentEnv(gym.Env):
         return self._obs(), reward, done
 
     def action_masks(self) -> np.ndarray:
-        """``bool[num_actions]``: the learner's legal actions (all False once the episode is over).
+        """``bool[num_actions]``: the learner's legal actions (all False once the episode is over, or after an
+        opponent's error stopped it inside ``step``).
 
         Raises:
             gymnasium.error.ResetNeeded: before the first ``reset()``.
@@ -402,12 +426,16 @@ class SingleAgentEnv(gym.Env):
             seat = aec.agent_name_mapping[agent]
             obs = aec.observe(agent)
             opponent = self.opponents[seat]
-            a = opponent.act(obs["observation"], obs["action_mask"], self._opp_rngs[seat])
             try:
+                a = opponent.act(obs["observation"], obs["action_mask"], self._opp_rngs[seat])
                 aec.step(coerce_action(a, self.game.layout.n))  # 464.99 or "464" is refused, never truncated
             except IllegalActionError as exc:
-                exc.add_note(f"the action came from the opponent {getattr(opponent, 'name', opponent)!r:.80} "
-                             f"at seat {seat}")
+                who = f"the opponent {getattr(opponent, 'name', opponent)!r:.80} at seat {seat}"
+                exc.add_note(f"the action came from {who}")
+                self._fail(f"an illegal action of {who}")
+                raise
+            except BaseException:
+                self._fail(f"an error of the opponent at seat {seat}")
                 raise
             self.opponent_steps += 1
             reward += float(aec.rewards[me])
@@ -435,8 +463,14 @@ class SingleAgentEnv(gym.Env):
             return {"observation": obs, "action_mask": self._mask.astype(np.int8)}
         return obs
 
+    def _fail(self, what: str) -> None:
+        """The episode stopped half-played inside ``step`` / ``reset``: no legal action until ``reset()``."""
+        self._failed = what
+        self._mask = np.zeros(self.game.layout.n, np.int8)
+        self._last_obs = None
+
     def _info(self) -> dict:
-        return {"seat": self.learner, "action_mask": self._mask}
+        return {"seat": self.learner, "action_mask": self._mask.copy()}
 
 
 def _shaping_fn(env_id: str, shaping: Any) -> Callable[[Any, Any], Any] | None:

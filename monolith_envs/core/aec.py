@@ -146,12 +146,28 @@ class RulesAECEnv(AECEnv):
     # ------------------------------------------------------------------ spaces
     def observation_space(self, agent: str) -> spaces.Dict | spaces.Box:
         """The same space object for every agent and call (a ``Dict``, or the ``Box`` with
-        ``mask_in="info"``)."""
+        ``mask_in="info"``).
+
+        Raises:
+            KeyError: ``agent`` is not one of ``possible_agents`` (the message lists them).
+        """
+        if agent not in self.agent_name_mapping:
+            self._unknown_agent("observation_space", agent)
         return self._obs_space
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        """The same ``Discrete(num_actions)`` object for every agent and call."""
+        """The same ``Discrete(num_actions)`` object for every agent and call.
+
+        Raises:
+            KeyError: ``agent`` is not one of ``possible_agents`` (the message lists them).
+        """
+        if agent not in self.agent_name_mapping:
+            self._unknown_agent("action_space", agent)
         return self._action_space
+
+    def _unknown_agent(self, method: str, agent: Any) -> None:
+        raise KeyError(f"{self.env_id}: {method}({agent!r:.80}): not an agent of this env; agents: "
+                       f"{self.possible_agents}")
 
     @property
     def state_space(self) -> spaces.Box:

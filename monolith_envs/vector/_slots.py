@@ -138,10 +138,11 @@ class Slots:
             j = int(np.flatnonzero(~ok)[0])
             raise self.illegal(j, int(acts[j]))
 
-    def illegal(self, j: int, action: int) -> IllegalActionError:
-        """The error of the masked-out ``action`` in local slot ``j``, its message led by the game index."""
+    def illegal(self, j: int, action: int, mask: np.ndarray | None = None) -> IllegalActionError:
+        """The error of the masked-out ``action`` in local slot ``j``, its message led by the game index
+        (``mask``: the slot's legal mask, default the row of the shared ``action_mask`` array)."""
         i = self.lo + j
-        exc = explain_illegal(self.game, self.states[j], action, self.a["action_mask"][i])
+        exc = explain_illegal(self.game, self.states[j], action, self.a["action_mask"][i] if mask is None else mask)
         out = IllegalActionError(exc.asked, exc.why, "")
         out.args = (f"game {i} of {self.num_envs}: {exc}",)
         out.game_index = i
@@ -175,7 +176,13 @@ class Slots:
         seats = [0] * len(acts)
         for j, action in enumerate(acts):
             state = states[j]
-            apply(state, action, rngs[j])
+            try:
+                apply(state, action, rngs[j])
+            except IllegalActionError as exc:  # allowed by an action_mask row changed in place since the last step
+                err = self.illegal(j, action, legal_mask(state))
+                err.add_note("the action_mask array returned by the previous call allowed it: it is a view that "
+                             "was changed in place (copy the mask before changing it)")
+                raise err from exc
             decisions[j] += 1
             ret = returns_list(state)
             p = prev[j]

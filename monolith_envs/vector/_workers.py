@@ -65,7 +65,10 @@ def _transportable(exc: BaseException) -> BaseException:
         pickle.loads(pickle.dumps(exc))
         return exc
     except Exception:  # noqa: BLE001 - any error of a third-party exception's pickling
-        return MonolithEnvError(f"{type(exc).__name__}: {exc}")
+        out = MonolithEnvError(f"{type(exc).__name__}: {exc}")
+        for note in getattr(exc, "__notes__", ()):  # where it was raised ("raised in worker 0 ...")
+            out.add_note(str(note))
+        return out
 
 
 def _worker_main(conn: Any, index: int, game_cls: Any, config: dict, lo: int, hi: int, num_envs: int,

@@ -47,3 +47,26 @@ def test_observe_names_the_agents_for_an_unknown_one():
     with pytest.raises(KeyError, match=r"observe\('player_9'\): not an agent of this env; agents: "
                                        r"\['player_0', 'player_1'\]"):
         env.observe("player_9")
+
+
+def test_spaces_of_an_unknown_agent_are_refused_like_observe():
+    env = monolith_envs.make("monolith_arena_v0")
+    assert env.action_space("player_1").n == env.action_space("player_0").n
+    for method in ("action_space", "observation_space"):
+        with pytest.raises(KeyError, match=rf"{method}\('nobody'\): not an agent of this env; agents: "
+                                           r"\['player_0', 'player_1'\]"):
+            getattr(env, method)("nobody")
+
+
+def test_bad_registrations_and_ids_are_one_clear_error(monkeypatch):
+    with pytest.raises(monolith_envs.UnknownEnvError, match=r"unknown env id \['x'\]; available: monolith_arena_v0"):
+        monolith_envs.make(["x"])
+    monkeypatch.setitem(monolith_envs._REGISTRY, "ghost_v0", "no_such_module_xyz")
+    monkeypatch.setitem(monolith_envs._REGISTRY, "weird_v0", "json")
+    with pytest.raises(monolith_envs.ConfigError, match="env id 'ghost_v0' is registered to the module "
+                                                        "'no_such_module_xyz', which cannot be imported: "
+                                                        "ModuleNotFoundError"):
+        monolith_envs.make("ghost_v0")
+    with pytest.raises(monolith_envs.ConfigError, match="'weird_v0' is registered to the module 'json', which has no "
+                                                        "env and no raw_env"):
+        monolith_envs.make_vec("weird_v0", 2)

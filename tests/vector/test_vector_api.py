@@ -329,3 +329,30 @@ def test_a_call_interrupted_by_ctrl_c_leaves_no_stale_answer_for_the_next_call(w
             res, expect = vec.step(actions), ref.step(actions)
             assert np.array_equal(vec.observe(1), ref.observe(1))
     ref.close()
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_an_action_let_through_by_a_mask_changed_in_place_still_names_its_game(workers):
+    with make_vec(ARENA, 4, workers=workers) as vec:
+        res = vec.reset(seed=3)
+        actions = res.action_mask.argmax(1)
+        bad = _masked_out(res)[1]
+        res.action_mask[1, bad] = True  # the returned arrays are views: a user changed one in place
+        actions[1] = bad
+        with pytest.raises(IllegalActionError) as info:
+            vec.step(actions)
+        assert info.value.game_index == 1 and str(info.value).startswith("game 1 of 4: illegal action ")
+        assert any("changed in place" in n for n in info.value.__notes__)
+
+
+def test_an_error_that_cannot_be_pickled_keeps_its_notes_on_the_way_back():
+    from monolith_envs.vector._workers import _transportable
+
+    class Local(Exception):  # defined in a function: pickle cannot find its class
+        pass
+
+    exc = Local("boom")
+    exc.add_note("raised in worker 0 (games 0..1) during step")
+    out = _transportable(exc)
+    assert type(out) is MonolithEnvError and str(out) == "Local: boom"
+    assert out.__notes__ == ["raised in worker 0 (games 0..1) during step"]

@@ -1,4 +1,5 @@
-"""SingleAgentEnv refuses bad arguments when built and a step before reset, with messages that name them;
+"""SingleAgentEnv refuses bad arguments when built, a step before reset, after the end and after an opponent's
+error, with messages that name them; its info mask is a copy;
 ``shaping="heuristic"`` means the game's heuristic value function, as the training config key does."""
 
 from __future__ import annotations
@@ -7,8 +8,10 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+from monolith_envs.agents import RandomAgent
 from monolith_envs.agents.heuristics import value_fn_for
 from monolith_envs.core.config import ConfigError
+from monolith_envs.core.game import IllegalActionError
 from monolith_envs.wrappers import SingleAgentEnv
 
 ENV = "monolith_arena_v0"
@@ -120,3 +123,68 @@ def test_reset_gives_up_when_no_episode_reaches_the_learner_and_refuses_huge_see
         env.reset(seed=0)
     with pytest.raises(ValueError, match=r"seed must be an integer from 0 to 2\*\*128-1"):
         SingleAgentEnv(ENV, ["random"]).reset(seed=2**200)
+
+
+class _IllegalOpponent:
+    """Plays the first masked-out action: an opponent with a bug."""
+
+    name = "buggy"
+
+    def reset(self):
+        pass
+
+    def act(self, observation, action_mask, rng):
+        return int(np.flatnonzero(np.asarray(action_mask) == 0)[0])
+
+
+def test_info_action_mask_is_a_copy_so_editing_it_changes_nothing():
+    env = SingleAgentEnv(ENV, opponents=["random"], seed=0)
+    _, info = env.reset(seed=0)
+    legal = env.action_masks().copy()
+    assert 0 < legal.sum() < legal.size
+    info["action_mask"][:] = 1
+    np.testing.assert_array_equal(env.action_masks(), legal)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"opponents": [RandomAgent]}, "opponents\\[0\\] = RandomAgent is an agent class; pass an instance, e.g. "
+                                   "RandomAgent\\(\\)"),
+    ({"opponents": RandomAgent}, "RandomAgent is an agent class; pass an instance"),
+    ({"opponents": ["random"], "wrapped": False}, "wrapped is not an option of the single-agent env"),
+    ({"opponents": ["random"], "env_config": "num_players=3"},
+     "env_config must be a dict of game config keys .* got str 'num_players=3'"),
+])
+def test_mistakes_a_new_user_makes_are_config_errors_when_built(kwargs, message):
+    with pytest.raises(ConfigError, match=message):
+        gym.make("monolith_envs/MonolithArena-v0", **kwargs)
+
+
+def test_after_an_opponents_illegal_action_the_mask_is_empty_and_step_says_reset():
+    env = SingleAgentEnv(ENV, opponents=[_IllegalOpponent()], seat=0, seed=0)
+    _, info = env.reset(seed=0)
+    with pytest.raises(IllegalActionError) as caught:
+        env.step(int(np.flatnonzero(info["action_mask"])[0]))  # the opponent answers with an illegal action
+    assert "the action came from the opponent 'buggy' at seat 1" in caught.value.__notes__
+    assert not env.action_masks().any()
+    with pytest.raises(gym.error.ResetNeeded, match="step\\(\\) after an illegal action of the opponent 'buggy' "
+                                                    "at seat 1; the episode cannot go on, call reset\\(\\)"):
+        env.step(0)
+    _, info = env.reset(seed=0)  # a new episode: the learner (seat 0) decides first, and its mask is back
+    np.testing.assert_array_equal(info["action_mask"].astype(bool), env.action_masks())
+    assert env.action_masks().sum() > 1
+
+
+def test_step_after_the_end_needs_reset_and_an_illegal_learner_action_points_to_penalize():
+    env = SingleAgentEnv(ENV, opponents=["random"], seed=0)
+    _, info = env.reset(seed=0)
+    with pytest.raises(IllegalActionError) as caught:
+        env.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+    assert any("illegal_action='penalize'" in n for n in caught.value.__notes__)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:  # the refused action changed nothing: the episode plays to its end
+        _, _, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        done = term or trunc
+    with pytest.raises(gym.error.ResetNeeded, match="step\\(\\) after the episode ended \\(terminated or "
+                                                    "truncated\\); call reset\\(\\)"):
+        env.step(0)
