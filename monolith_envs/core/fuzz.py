@@ -28,6 +28,7 @@ from .interrupt import Interrupted, children_ignore_sigint, ignore_sigint, stop_
 from .outfiles import check_output_dir
 from .processes import local_worker_limit, worker_limit_why
 from .replay import EpisodeLog, printable
+from .returns import float_tolerance
 from .seeds import MAX_SEED, check_seed
 from .testing import CHECKS, StepCheckFailure, step_checks
 
@@ -121,7 +122,7 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
         ret = np.asarray(game.returns(state), np.float64)
         if "finite" in enabled and not np.isfinite(ret).all():
             return fail("finite", f"returns {ret.tolist()} are not finite")
-        if "zero_sum" in enabled and game.utility is Utility.ZERO_SUM and abs(ret.sum()) > 1e-5:
+        if "zero_sum" in enabled and game.utility is Utility.ZERO_SUM and abs(ret.sum()) > float_tolerance(*ret):
             return fail("zero_sum", f"returns {ret.tolist()} do not sum to 0")
     except Exception as exc:  # noqa: BLE001 - any crash is a finding
         return fail("exception", f"{exc!r}\n{traceback.format_exc()}")

@@ -22,7 +22,14 @@ import numpy as np
 
 from .game import MonolithEnvError, Outcome
 
-__all__ = ["win_loss", "rank", "score_potential", "solo_goal", "winners_outcome", "solo_outcome"]
+__all__ = ["win_loss", "rank", "score_potential", "solo_goal", "winners_outcome", "solo_outcome", "float_tolerance"]
+
+
+def float_tolerance(*values: float) -> float:
+    """How far float32 returns may stray from an exact identity (a zero sum, rewards adding up to a return):
+    ``1e-5 * max(1, sum of |values|)``, so a return in the thousands (``score`` mode with a small
+    ``score_scale``) is compared at float32's relative precision, not at an absolute 1e-5."""
+    return 1e-5 * max(1.0, float(np.abs(np.asarray(values, np.float64)).sum()))
 
 
 def _seats(num_players: int, winners: Iterable[int]) -> set[int]:

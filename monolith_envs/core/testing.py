@@ -26,6 +26,7 @@ import numpy as np
 
 from .chance import ChanceError, ChanceRecorder
 from .game import ChanceMode, Game, IllegalActionError, InvariantError, MonolithEnvError, Outcome, Utility
+from .returns import float_tolerance
 from .scripted import ScriptedRng, ScriptedRngError
 from .seeds import MAX_SEED
 
@@ -508,13 +509,13 @@ def _check_episode(env, game: Game, ep_seed: int, names: set, step_names: list, 
                 "dead_steps", f"seed {ep_seed}: agents stepped with None: {dead_stepped}, expected each of "
                 f"{env.possible_agents} exactly once")
         for i, ag in enumerate(env.possible_agents):
-            if abs(seen_reward[ag] - final[i]) > 1e-5:
+            if abs(seen_reward[ag] - final[i]) > float_tolerance(final[i], seen_reward[ag]):
                 raise ConformanceError(
                     "dead_steps", f"seed {ep_seed}: {ag} saw rewards summing to {seen_reward[ag]}, "
                     f"but its return is {final[i]}")
     if "finite" in names and not np.isfinite(final).all():
         raise ConformanceError("finite", f"seed {ep_seed}: returns {final.tolist()} are not finite")
-    if "zero_sum" in names and game.utility is Utility.ZERO_SUM and abs(final.sum()) > 1e-5:
+    if "zero_sum" in names and game.utility is Utility.ZERO_SUM and abs(final.sum()) > float_tolerance(*final):
         raise ConformanceError("zero_sum", f"seed {ep_seed}: returns {final.tolist()} do not sum to 0")
     if "outcome" in names and terminal:
         _check_outcome(game, env.game_state, final, f"seed {ep_seed}")

@@ -29,7 +29,8 @@ CONFIG_KEYS: tuple[ConfigKey, ...] = (
     ConfigKey("reward_mode", "win_loss", "win_loss, rank or score (docs §8)", one_of("win_loss", "rank", "score")),
     ConfigKey("score_scale", 25.0, "divisor of the score reward mode (0.001 to 1e6)", number_range(0.001, 1e6)),
     ConfigKey("max_decisions", 2000, "truncation limit (applied actions per episode)", int_range(1, 10**7)),
-    ConfigKey("solo_goal_stone", 4, "solo success: end on or past this toll stone (1-4)", int_range(1, 4)),
+    ConfigKey("solo_goal_stone", 4, "solo success: end on or past this toll stone (1-4); left out: the content's "
+              "[track] solo_goal_stone (4 for the reference content)", int_range(1, 4)),
 )
 
 

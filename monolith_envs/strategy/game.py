@@ -19,12 +19,34 @@ from .config import CONFIG_KEYS, ENV_ID, validate
 from .content import load_content
 from .flow import run
 from .observe import Observer, _fastobs
-from .setup_game import new_state
+from .setup_game import INTRO_NUMBERS, new_state
 from .state import Kind, StrategyState, fast_clone
 from .table import TABLE
 from .turn import _fastmask, cast_checks, mask_context, turn_reason
 
 __all__ = ["StrategyGame"]
+
+
+def _check_setup(R: Rules, cfg: dict) -> None:
+    """Refuse a config that the content cannot set up (docs §3): Player Powers for every seat, and the cards
+    of the intro layout in play (present, enabled and, solo, allowed in solo).
+
+    Raises:
+        ConfigError: naming the setting, what it needs and what the content has.
+    """
+    n = R.n
+    if cfg["player_powers"] and len(R.pp_kinds) < n:
+        raise ConfigError(f"{ENV_ID}: player_powers=true deals a Player Power card to each of the {n} players, but "
+                          f"the content has {len(R.pp_kinds)} in play{' in solo' if R.solo else ''}; use "
+                          "player_powers=false or a content file with more Player Power cards")
+    if cfg["intro_layout"]:
+        in_play = set(R.rune_pool) | set(R.fates)
+        nums = INTRO_NUMBERS["solo" if R.solo else "multiplayer"]
+        bad = [x for x in nums if R.by_number.get(x) not in in_play]
+        if bad:
+            raise ConfigError(f"{ENV_ID}: intro_layout=true places the cards numbered {', '.join(nums)}, but "
+                              f"{', '.join(bad)} {'is' if len(bad) == 1 else 'are'} not in play in this content "
+                              f"(missing{', disabled or not a solo card' if R.solo else ' or disabled'}); use intro_layout=false")
 
 
 class StrategyGame(GameBase):
@@ -34,7 +56,8 @@ class StrategyGame(GameBase):
         config: the keys of docs §1 (:mod:`monolith_envs.strategy.config`), or None for the defaults.
 
     Raises:
-        ConfigError: unknown key or bad value; ``solo_goal_stone`` beyond the content's stones.
+        ConfigError: unknown key or bad value; ``solo_goal_stone`` beyond the content's stones (left out, it is
+            the content's own ``[track] solo_goal_stone``, 4 for the reference content).
         ContentError: a content file that does not validate (file, card and field named).
 
     Attributes:
@@ -53,13 +76,17 @@ class StrategyGame(GameBase):
     def __init__(self, config: Mapping[str, Any] | None = None):
         cfg = validate(config)
         content = load_content(cfg["content"])
-        if cfg["solo_goal_stone"] > len(content.tolls):
+        if config is None or "solo_goal_stone" not in config:  # the content's own [track] solo_goal_stone
+            cfg["solo_goal_stone"] = content.solo_goal_stone
+        elif cfg["solo_goal_stone"] > len(content.tolls):
             raise ConfigError(f"{ENV_ID}: solo_goal_stone={cfg['solo_goal_stone']} but the content has "
-                              f"{len(content.tolls)} toll stones")
+                              f"{len(content.tolls)} toll stones: give 1 to {len(content.tolls)}, or leave it out "
+                              f"for the content's own ({content.solo_goal_stone})")
         self.config = cfg
         self.num_players = n = cfg["num_players"]
         self.layout = build_layout(content.K)
         R = self.rules = Rules(content, n, cfg)
+        _check_setup(R, cfg)
         R.off = Offsets(self.layout)
         R.END_TURN = R.off.END_TURN
         R.cast_checks = cast_checks(R)

@@ -29,6 +29,11 @@ def _perm(rng, items: list) -> list:
     return [items[i] for i in rng.permutation(len(items)).tolist()]
 
 
+#: the cards ``intro_layout`` places, by printed number (docs §3): solo Fate 3.3 then Runes 10, 11, 14;
+#: multiplayer Runes 7-12 on positions 7-12
+INTRO_NUMBERS = {"solo": ("3.3", "10", "11", "14"), "multiplayer": ("7", "8", "9", "10", "11", "12")}
+
+
 def new_state(R: Rules, rng) -> StrategyState:
     """A new match, run forward to its first decision (docs §3)."""
     s = blank_state(R)
@@ -44,7 +49,7 @@ def new_state(R: Rules, rng) -> StrategyState:
     if R.solo:
         for pos, b in zip((1, 2), R.solo_cards):
             s.board[pos] = b
-        fates = [R.by_number["3.3"]] if intro else _perm(rng, R.fates)
+        fates = [R.by_number[INTRO_NUMBERS["solo"][0]]] if intro else _perm(rng, R.fates)
     else:
         for pos, b in zip((1, 2, 4, 5, 6), R.starting):
             s.board[pos] = b
@@ -54,7 +59,7 @@ def new_state(R: Rules, rng) -> StrategyState:
         s.board[R.second_fate_pos] = fates[1]
     positions = (4, 5, 6) if R.solo else (7, 8, 9, 10, 11, 12)
     if intro:
-        nums = ("10", "11", "14") if R.solo else ("7", "8", "9", "10", "11", "12")
+        nums = INTRO_NUMBERS["solo"][1:] if R.solo else INTRO_NUMBERS["multiplayer"]
         fixed = [R.by_number[x] for x in nums]
         rest = _perm(rng, [b for b in R.rune_pool if b not in fixed])
         runes = fixed + rest

@@ -196,8 +196,9 @@ class _Any(Spec):
         return None
 
 
-# a Final Scoring record (docs §4.18): the target, the gems earmarked so far, the earmarked items
-_REVEAL = Record((("target", Int(1, 6)), ("marked", Int(0, 6)),
+# a Final Scoring record (docs §4.18): the target, the gems earmarked so far, the earmarked items. The last
+# earmark may pass the target (a whole card's gems, up to 6, when 1 was left): at most 5 + 6
+_REVEAL = Record((("target", Int(1, 6)), ("marked", Int(0, 11)),
                   ("items", List(List(_Any(), min_len=2, max_len=4), max_len=64))))
 
 

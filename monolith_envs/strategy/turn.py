@@ -202,6 +202,12 @@ def t_turn(R: Rules, s: StrategyState, t: dict | None, rng) -> None:
     decision open in between (after a place or set-aside without Immediate lines, and for the next turn
     player): the state at every decision is the same."""
     p = s.turn["player"]
+    if not s.turn["mandatory_done"] and not sum(s.pool[p]):
+        # the pool emptied before the compulsory placement (only a content file can do it, e.g. exile_die on
+        # oneself in a Play Anytime card): nothing can be placed, so the turn ends, as a player with no pool
+        # die is skipped (docs §4.5)
+        end_turn(R, s)
+        return
     ctx = R.mask_ctx
     legal = _fastmask.turn_legal(ctx, s) if ctx is not None else turn_mask_python(R, s)  # turn_mask_list
     if len(legal) == 1 and legal[0] == R.END_TURN:

@@ -301,6 +301,8 @@ def _load_map(fname: str, doc: dict) -> MapData:
     mono = r.int(m, "[map]", "monolith", 0, n - 1)
     if spaces[mono].role != "monolith" or sum(s.role == "monolith" for s in spaces.values()) != 1:
         r.fail("[map]", "monolith", f"space {mono} must be the one space with role 'monolith'")
+    if spaces[mono].slots < 2:
+        r.fail(f"space {mono}", "boast_slots", "the Monolith space needs at least 2 (setup puts 2 blood on it)")
     for q in range(nq):
         if sum(s.quadrant == q and s.role == "hold" for s in spaces.values()) != 1:
             r.fail(f"quadrant {q}", "role", "each quadrant needs exactly one hold (its stronghold)")

@@ -8,7 +8,7 @@ objective draws); the rest resolve at once.
 from __future__ import annotations
 
 from .board import controllers, has_enemy_living, occupies, tunnels_now
-from .state import NONE, Frame, Win
+from .state import NONE, Frame, Sub, Win
 
 __all__ = ["selector_spaces", "count", "gain", "resolve", "power", "power_usable", "usable_powers",
            "auto_powers", "WINDOW_CODE"]
@@ -210,9 +210,17 @@ def power_usable(g, s, p: int, k: int, window: int, used: list) -> bool:
     pw = power(g, s, p, k)
     if pw is None or used[k] or WINDOW_CODE[pw[0]] != window or pw[1] == "none":
         return False
-    if pw[1] == "anger" and s.anger[p] < pw[2]:
+    if pw[1] == "anger" and (s.anger[p] < pw[2] or (
+            window == Win.RECRUIT and s.reserves[p] + s.anger[p] - pw[2] < recruit_supply_needed(s))):
         return False
     return _effect_usable(g, s, p, pw[3])
+
+
+def recruit_supply_needed(s) -> int:
+    """Warriors (reserves + anger) a recruit order still needs after an anger cost is paid in it (docs §4.4, D22:
+    h never exceeds the supply): 2 at RECRUIT_HEARTS (h >= 2), else the paid placements left and at least one
+    (a recruit power used with nothing left to place does nothing). Only content files have such powers."""
+    return 2 if s.sub == Sub.RECRUIT_HEARTS else max(s.rec_paid, 1)
 
 
 def usable_powers(g, s, p: int, window: int, used: list) -> list:

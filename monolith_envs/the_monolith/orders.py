@@ -257,6 +257,8 @@ def use_power(g, s, p: int, k: int, resume: int, rng) -> None:
     if cost == "anger":
         s.anger[p] -= amount
         s.limbo[p] += amount
+        if resume == Sub.RECRUIT_PLACE:  # D22: the optional bonus never exceeds the warriors left to place
+            s.rec_bonus = min(s.rec_bonus, s.reserves[p] + s.anger[p] - s.rec_paid)
     s.stack.append([Frame.RESUME, int(resume), p])
     if cost == "discard":
         s.stack.append([Frame.PAY_DISCARD, p, card])

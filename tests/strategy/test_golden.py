@@ -380,6 +380,25 @@ def test_g11b_victory_mid_round_ranks_by_uncast_cards_only():
     assert g.returns(s).tolist() == [1.0, 0.0, -1.0]  # the same card uncast in hand breaks the tie
 
 
+def test_a_final_reveal_may_earmark_past_its_target_and_the_state_still_round_trips():
+    """docs §4.18: REVEAL_SRC earmarks a whole card's gems, so the last earmark can pass the target (5 gems, then
+    a 3-gem card for a target of 6: 8 earmarked); a toll on the way then opens a decision with that record, and
+    ``from_dict`` accepts it (at most 5 + 6)."""
+    g, s, _ = position("""
+players 2
+vp 10 3
+gems 5 0
+hand P0 wealth augment augment augment
+decision final
+""")
+    act(g, s, REVEAL + 6)
+    act(g, s, PAY_GEMS)
+    act(g, s, PAY_CARD + 16)
+    assert s.vp[0] == 14 and kind(s) == Kind.PAY_OFFER  # the toll stone on 15 (cost 3): three Augments may pay
+    assert s.reveal[0]["marked"] == 8
+    assert g.from_dict(g.to_dict(s)).reveal[0] == s.reveal[0]
+
+
 G12 = """
 players 2
 round 3

@@ -83,6 +83,9 @@ def test_map_errors(tmp_path):
     bad = text.replace("boast_slots = 6", "boast_slots = 7")
     with pytest.raises(ContentError, match="'space 0', field 'boast_slots'"):
         load_content({"map_file": _write(tmp_path, "m.toml", bad)})
+    one = text.replace("boast_slots = 6", "boast_slots = 1", 1)  # the Monolith space: setup puts 2 blood on it
+    with pytest.raises(ContentError, match="'space 0', field 'boast_slots': the Monolith space needs at least 2"):
+        load_content({"map_file": _write(tmp_path, "m1.toml", one)})
     with pytest.raises(ContentError, match="TOML syntax error"):
         load_content({"map_file": _write(tmp_path, "m2.toml", "[[space]\n")})
     with pytest.raises(ContentError, match="missing.toml"):

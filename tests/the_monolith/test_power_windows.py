@@ -9,6 +9,7 @@ import pathlib
 
 import numpy as np
 
+from monolith_envs import make_game
 from monolith_envs.the_monolith import parse_position
 from monolith_envs.the_monolith.state import Sub
 
@@ -314,6 +315,27 @@ def test_cost_free_order_turn_power_resolves_before_the_row_checks(tmp_path):
     assert [g.action_name(a) for a in g.legal_actions(s)] == ["pass", "number(2)"]
     g, s = parse_position(position.format(held="D19"))  # no cost-free power: no raise possible, forfeit
     assert s.sub == Sub.ORDER_CHOOSE and (s.available[0], s.bids[0][0]) == (1, 0)
+
+
+def test_an_anger_cost_recruit_power_never_leaves_the_recruit_short_of_warriors(tmp_path):
+    """Spec §4.4 D22 (h never exceeds reserves + anger) with a content file whose shaman pays 1 anger for
+    ``recruit_anywhere`` in the recruit window: the power is usable only while the warriors left still cover
+    the order (2 for the hearts, the paid placements and one more), and the optional bonus shrinks to what is
+    left. Before, anger went negative (seed 6) or RECRUIT_HEARTS had no legal action (seed 3)."""
+    from monolith_envs.core.fuzz import fuzz_rollout
+
+    ref = (DIV_TOML.parent / "shamans.toml").read_text(encoding="utf-8")
+    old = ('ability = { window = "rest_scoring", cost = "none", cost_amount = 0, effect = { op = "favour_if", '
+           'pred = "shaman_in", sel = "monolith", threshold = 1, amount = 2 } }')
+    assert ref.count(old) == 1
+    path = tmp_path / "shamans.toml"
+    path.write_text(ref.replace(old, 'ability = { window = "recruit", cost = "anger", cost_amount = 1, '
+                                     'effect = { op = "recruit_anywhere" } }'), encoding="utf-8")
+    g = make_game("the_monolith_v0", num_players=2, shaman_assignment="fixed", shamans=[0, 1],
+                  shaman_file=str(path))
+    for seed in (3, 6):
+        result = fuzz_rollout(g, seed, check_every=0)  # the invariants after every step, the end checks
+        assert result.failure is None, result.message
 
 
 # ------------------------------------------------------------------ after-action windows, on_acquire
