@@ -13,6 +13,8 @@ from ..core.content import TomlFile
 from .content_schema import (
     ALL_TILE_FIELDS,
     AURA_EFFECTS,
+    BANNER_NO_EFFECTS,
+    BANNER_NO_FEATURES,
     BOARD_KINDS,
     BOUNDS,
     COMMON_FIELDS,
@@ -166,6 +168,8 @@ class _TileParser:
     def _effect(self, field: str, raw: Any, context: str, kind: str, boundless: bool,
                 in_choice: bool = False) -> Effect:
         vocab = ORDER_EFFECTS if context == "order" else AURA_EFFECTS
+        if context != "order" and kind == "banner":  # a Regeneration source is discarded when used (§4.7)
+            vocab = {k: v for k, v in vocab.items() if k not in BANNER_NO_EFFECTS}
         if isinstance(raw, str):
             raw = {"effect": raw}
         if not isinstance(raw, dict):
@@ -281,6 +285,9 @@ class _TileParser:
         armor = self._edges("armor")
         net = self._edges("net")
         kill = self._edges("kill")
+        if kind == "banner" and kill:
+            raise self.err("kill", f"a Banner cannot have kill edges {list(kill)}: the kill step removes its killer "
+                           "(spec §4.7)", "kill = [] on a Banner")
         toughness = self._int("toughness", 0)
         strike_any = self._int("strike_any", 0)
         feats = raw.get("features", [])
@@ -289,6 +296,9 @@ class _TileParser:
         for ft in feats:
             if ft not in FEATURES:
                 raise self.err("features", f"unknown feature {ft!r}", ", ".join(FEATURES))
+            if kind == "banner" and ft in BANNER_NO_FEATURES:
+                raise self.err("features", f"a Banner cannot have {ft!r}: it is never turned or maneuvered (D7)",
+                               ", ".join(f for f in FEATURES if f not in BANNER_NO_FEATURES))
         boundless = raw.get("boundless", False)
         if not isinstance(boundless, bool):
             raise self.err("boundless", f"{boundless!r} is not a boolean", "true or false")

@@ -13,6 +13,8 @@ from ..core.content import ContentError
 from .state import INSTANCES_PER_SEAT
 
 __all__ = [
+    "BANNER_NO_EFFECTS",
+    "BANNER_NO_FEATURES",
     "AURA_EFFECTS",
     "BOARD_KINDS",
     "BOUNDS",
@@ -113,6 +115,11 @@ ORDER_EFFECTS: dict[str, tuple[str, ...]] = {
 }
 """Order effects (spec §5.3) and the parameters each accepts."""
 
+#: a Banner is never removed by the kill step (its killer leaves the board, §4.7), so its ``kill`` edges are empty;
+#: it is never turned or maneuvered (D7): no ``cavalry`` (a Charge turns its tiles) and no ``maneuver``; its aura
+#: is no Regeneration (a Regeneration source is discarded when used)
+BANNER_NO_FEATURES = ("cavalry", "maneuver")
+BANNER_NO_EFFECTS = ("regenerate",)
 TILE_FIELDS_BY_KIND: dict[str, tuple[str, ...]] = {
     "banner": ("initiative", "melee", "ranged", "armor", "net", "kill", "toughness", "strike_any", "features",
                "effects"),

@@ -58,6 +58,15 @@ class RulesContext:
                     raise ConfigError(f"monolith_arena_v0: unknown faction {fid!r}; known: {sorted(tb.faction_index)}")
         elif len(content.factions) < n:
             raise ConfigError(f"monolith_arena_v0: {n} players need {n} factions, content has {len(content.factions)}")
+        if self.module:  # setup hides 2 Champions or Runes of each player in its Monolith (§3, §4.10)
+            playing = content.factions if config["factions"] == "random" else \
+                [content.factions[tb.faction_index[fid]] for fid in config["factions"]]
+            for f in playing:
+                board = sum(1 for loc in f.instances if f.types[loc].kind in ("champion", "rune"))
+                if board < 2:
+                    raise ConfigError(f"monolith_arena_v0: monolith_module=true hides 2 Champion or Rune tiles of "
+                                      f"each player in its Monolith, but faction {f.id!r} has {board}; use "
+                                      "monolith_module=false or a faction with more")
 
 
 def cap(g: RulesContext, s) -> int:

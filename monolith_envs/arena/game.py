@@ -122,7 +122,10 @@ class ArenaGame(GameBase):
                 s.cum_reward[p] += dt[self.team[p]]
             return
         hp0 = self.tables.fac_hp
-        dp = score_potential(d, [hp0[s.factions[p]] for p in range(n)], np.float64).tolist()
+        scale = [hp0[s.factions[p]] for p in range(n)]
+        if len(set(scale)) > 1:  # Banners of different HP (content files): each seat's HP as a share of its
+            d, scale = [d[p] / scale[p] for p in range(n)], 1.0  # Banner's, so the rewards still sum to 0
+        dp = score_potential(d, scale, np.float64).tolist()
         for p in range(n):
             s.cum_reward[p] += dp[p]
 

@@ -15,7 +15,7 @@ from .orders import area_hits
 from .relocation import place_on_board, relocate, settle
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import Eff, Loc, Sub, Trigger
-from .turns import back_to_main
+from .turns import back_to_main, clear_pending
 
 __all__ = ["mask_place", "place_tile", "play_order", "begin_effect", "choose_mode", "choose_charger",
            "choose_charge_dest", "resolve_charge", "choose_move_tile", "choose_move_dest", "move_facings",
@@ -197,16 +197,27 @@ def choose_wound_target(g, s, x: int) -> None:
     s.p_a = x
     ef = effect_of(g, s)
     resolve_step(g, s, fx, [(x, int(ef.amount), -1, False)])
-    if not banner_check(g, s):
-        back_to_main(g, s)
+    _after_order_wounds(g, s)
 
 
 def choose_area(g, s, tri: int) -> None:
     """AREA_TARGET: the tiles of triangle ``tri`` take the Order's wounds (one resolution step)."""
     fx = get_fx(g, s)
     resolve_step(g, s, fx, area_hits(g, s, s.acting_seat, tri, effect_of(g, s)))
-    if not banner_check(g, s):
+    _after_order_wounds(g, s)
+
+
+def _after_order_wounds(g, s) -> None:
+    """After an Order's wounds: the Banner check; the game goes on in MAIN of the turn seat, or, when the wounds
+    eliminated the turn seat itself (free-for-all; only a content file's Order can wound its own Banner), with
+    the next seat's turn, as after a Battle."""
+    if banner_check(g, s):
+        return
+    if s.alive[s.turn_seat]:
         back_to_main(g, s)
+    else:
+        clear_pending(s)
+        end_turn(g, s)
 
 
 def choose_entrench_target(g, s, x: int) -> None:

@@ -274,6 +274,8 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
                     sub = Sub[tok[4:].upper()]
                 except KeyError:
                     raise _err(lineno, raw, f"unknown sub-phase {tok[4:]!r}") from None
+                if sub == Sub.GAME_OVER:
+                    raise _err(lineno, raw, "sub=GAME_OVER: a position is a decision to take, not a finished game")
             elif tok.startswith("discarded=") and tok[10:].isdigit():
                 discarded = int(tok[10:])
             else:
@@ -293,10 +295,18 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
 
 def position_to_text(game, s: ArenaState) -> str:
     """The position text of ``s`` (board, Monoliths, hands, decks, HP, turn); inverse of
-    :func:`parse_position` for positions that format can express (not mid-resolution states)."""
+    :func:`parse_position` for positions that format can express. A finished game or a state in the middle of
+    a resolution (a pending Order, target or Battle) is written too, for reading, with a first comment line
+    saying that :func:`parse_position` cannot read it back (``game.to_dict(s)`` saves any state)."""
     tb = game.tables
     facs = [tb.content.factions[f].id for f in s.factions]
     out = ["factions: " + ", ".join(facs)]
+    pending = (s.p_effect, s.p_order, s.p_mode, s.p_a, s.p_b, s.p_c)
+    if s.terminal:
+        out.insert(0, "# a finished game: parse_position cannot read it back (game.to_dict saves any state)")
+    elif s.b_active or s.acting_seat != s.turn_seat or any(x != -1 for x in pending):
+        out.insert(0, f"# sub-phase {Sub(s.sub_phase).name} in the middle of a resolution: parse_position cannot "
+                      "read it back (game.to_dict saves any state)")
     cfg = []
     for k in ("monolith_module", "reinforcement_variant"):
         if game.config[k]:

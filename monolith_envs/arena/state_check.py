@@ -24,9 +24,12 @@ from ..core.state_schema import (
     probe_state,
     state_error,
 )
-from .content_schema import MAX_CHOICE_OPTIONS
+from .content_schema import MAX_CHOICE_OPTIONS, MAX_INITIATIVES
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import ArenaState, BattleStage, Eff, Loc, Sub, Trigger
+
+#: most pending Assassin strikes of one phase: 19 hexes x (4 initiative values + 19 extra_attack sources)
+MAX_STRIKES = 19 * (MAX_INITIATIVES + 19)
 
 __all__ = ["cross_check", "schema"]
 
@@ -102,8 +105,10 @@ def _schema(n: int, H: int, T: int, nfac: int, score: bool) -> dict[str, Spec]:
         "b_phase": Int(-1, _BIG),
         "b_stage": Int(0, len(BattleStage) - 1),
         "b_acts": List(Int(0, _BIG), NI),
-        "b_strikes": List(Int(0, 18), max_len=19),
-        "b_targets": List(Int(0, 18), max_len=19),
+        # one entry per Assassin activation of the phase: a hex activates once per initiative value equal to the
+        # phase (content files may repeat a value) plus once per extra_attack source (at most the 19 tiles)
+        "b_strikes": List(Int(0, 18), max_len=MAX_STRIKES),
+        "b_targets": List(Int(0, 18), max_len=MAX_STRIKES),
         "decisions": Int(0, C_INT_MAX),
         "terminal": Bool(),
         "winners": List(seat, max_len=n),
