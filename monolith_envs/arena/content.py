@@ -103,7 +103,7 @@ def load_content(paths: Sequence[str | os.PathLike] | None = None) -> Content:
             summing to 35, duplicate tile ids, unknown kind, field, feature, effect or parameter, a number
             outside :data:`BOUNDS`, edges outside 0-5, bad ``who``/``kinds``/``scope``, a ``choice`` with
             more than 5 options or nested, an Order without ``order`` (or a Board tile with one), a Rune
-            with neither ``connect`` nor ``boundless``.  The message names the file, line, tile id and
+            with neither ``connect`` nor ``boundless``, a file listed twice.  The message names the file, line, tile id and
             field, and what is allowed.
     """
     if paths is None:
@@ -113,4 +113,11 @@ def load_content(paths: Sequence[str | os.PathLike] | None = None) -> Content:
     paths = [os.fspath(p) for p in paths]
     if not paths:
         raise ContentError("<faction_files>", 0, "", "", "no faction files given", "at least one file")
+    seen: dict[str, str] = {}
+    for p in paths:
+        key = os.path.realpath(p)
+        if key in seen:
+            raise ContentError(p, 0, "", "", f"faction file listed twice ({seen[key]!r} and {p!r})",
+                               "each faction file once")
+        seen[key] = p
     return _cached(tuple(load_toml(p, label="tile") for p in paths))

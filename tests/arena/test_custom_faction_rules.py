@@ -94,3 +94,9 @@ def test_a_finished_game_is_written_for_reading_and_refused_when_read_back():
     with pytest.raises(PositionTextError, match="sub=GAME_OVER: a position is a decision to take, not a finished "
                                                 "game"):
         parse_position(text)
+
+
+def test_a_faction_file_listed_twice_is_named(tmp_path):
+    path = _faction(tmp_path, "aa")
+    with pytest.raises(ContentError, match="faction file listed twice"):
+        load_content([path, str(tmp_path / "." / "aa.toml")])
