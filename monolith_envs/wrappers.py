@@ -380,6 +380,7 @@ class SingleAgentEnv(gym.Env):
         meanwhile, episode over)``.  The AEC env's reward bookkeeping restarts from ``state``'s returns.
         """
         self.aec.set_game_state(state)
+        self._failed = None  # a new state: an earlier opponent's error no longer stops the episode
         reward, done = self._play_opponents()
         return self._obs(), reward, done
 

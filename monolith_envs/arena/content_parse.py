@@ -178,6 +178,9 @@ class _TileParser:
         name = raw.get("effect")
         if name is None:
             raise self.err(field, "effect table without 'effect' key", "effect names: " + ", ".join(vocab))
+        if context != "order" and kind == "banner" and name in BANNER_NO_EFFECTS:
+            raise self.err(field, f"a Banner aura cannot be {name!r}: a Regeneration source is discarded when used "
+                           "(spec §4.7), a Banner never is", ", ".join(vocab))
         if name not in vocab:
             where = "an Order" if context == "order" else ("a Banner aura" if kind == "banner" else "a Rune")
             raise self.err(field, f"unknown effect {name!r} for {where}", ", ".join(vocab))

@@ -275,7 +275,13 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
                 except KeyError:
                     raise _err(lineno, raw, f"unknown sub-phase {tok[4:]!r}") from None
                 if sub == Sub.GAME_OVER:
-                    raise _err(lineno, raw, "sub=GAME_OVER: a position is a decision to take, not a finished game")
+                    raise _err(lineno, raw, "sub=GAME_OVER cannot be played: a position is a decision to take, "
+                                            "not a finished game")
+                if sub not in TEXT_SUBS:
+                    raise _err(lineno, raw, f"sub={sub.name} cannot be written as text: it needs a pending "
+                                            "selection (an Order, a target, a Battle or a setup step); allowed: "
+                                            + ", ".join(f"sub={x.name}" for x in TEXT_SUBS)
+                                            + " (game.to_dict / from_dict save any state)")
             elif tok.startswith("discarded=") and tok[10:].isdigit():
                 discarded = int(tok[10:])
             else:
@@ -293,20 +299,24 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
     return game, s
 
 
+#: the sub-phases a position text can express (the others need a pending selection that it does not hold)
+TEXT_SUBS = (Sub.MAIN, Sub.DISCARD)
+
+
 def position_to_text(game, s: ArenaState) -> str:
     """The position text of ``s`` (board, Monoliths, hands, decks, HP, turn); inverse of
-    :func:`parse_position` for positions that format can express. A finished game or a state in the middle of
-    a resolution (a pending Order, target or Battle) is written too, for reading, with a first comment line
-    saying that :func:`parse_position` cannot read it back (``game.to_dict(s)`` saves any state)."""
+    :func:`parse_position` for positions that format can express (sub-phases :data:`TEXT_SUBS`). A finished
+    game or a state in another sub-phase (a pending Order, target, Battle or setup step) is written too, for
+    reading, with a first comment line saying that :func:`parse_position` cannot read it back
+    (``game.to_dict(s)`` saves any state)."""
     tb = game.tables
     facs = [tb.content.factions[f].id for f in s.factions]
     out = ["factions: " + ", ".join(facs)]
-    pending = (s.p_effect, s.p_order, s.p_mode, s.p_a, s.p_b, s.p_c)
     if s.terminal:
         out.insert(0, "# a finished game: parse_position cannot read it back (game.to_dict saves any state)")
-    elif s.b_active or s.acting_seat != s.turn_seat or any(x != -1 for x in pending):
-        out.insert(0, f"# sub-phase {Sub(s.sub_phase).name} in the middle of a resolution: parse_position cannot "
-                      "read it back (game.to_dict saves any state)")
+    elif s.sub_phase not in TEXT_SUBS:
+        out.insert(0, f"# sub-phase {Sub(s.sub_phase).name}: parse_position reads only "
+                      + " and ".join(x.name for x in TEXT_SUBS) + " positions (game.to_dict saves any state)")
     cfg = []
     for k in ("monolith_module", "reinforcement_variant"):
         if game.config[k]:

@@ -24,12 +24,13 @@ from ..core.state_schema import (
     probe_state,
     state_error,
 )
-from .content_schema import MAX_CHOICE_OPTIONS, MAX_INITIATIVES
+from .content_schema import MAX_CHOICE_OPTIONS
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import ArenaState, BattleStage, Eff, Loc, Sub, Trigger
 
-#: most pending Assassin strikes of one phase: 19 hexes x (4 initiative values + 19 extra_attack sources)
-MAX_STRIKES = 19 * (MAX_INITIATIVES + 19)
+#: most pending Assassin strikes of one phase read from a dict: 19 hexes x 1024 activations, far above what
+#: content can make (4 initiative values plus one per extra_attack effect reaching the tile) and still bounded
+MAX_STRIKES = 19 * 1024
 
 __all__ = ["cross_check", "schema"]
 

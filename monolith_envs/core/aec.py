@@ -151,7 +151,7 @@ class RulesAECEnv(AECEnv):
         Raises:
             KeyError: ``agent`` is not one of ``possible_agents`` (the message lists them).
         """
-        if agent not in self.agent_name_mapping:
+        if not self._is_agent(agent):
             self._unknown_agent("observation_space", agent)
         return self._obs_space
 
@@ -161,9 +161,15 @@ class RulesAECEnv(AECEnv):
         Raises:
             KeyError: ``agent`` is not one of ``possible_agents`` (the message lists them).
         """
-        if agent not in self.agent_name_mapping:
+        if not self._is_agent(agent):
             self._unknown_agent("action_space", agent)
         return self._action_space
+
+    def _is_agent(self, agent: Any) -> bool:
+        try:
+            return agent in self.agent_name_mapping
+        except TypeError:  # an unhashable value such as a list
+            return False
 
     def _unknown_agent(self, method: str, agent: Any) -> None:
         raise KeyError(f"{self.env_id}: {method}({agent!r:.80}): not an agent of this env; agents: "

@@ -40,13 +40,15 @@ def _check_setup(R: Rules, cfg: dict) -> None:
                           f"the content has {len(R.pp_kinds)} in play{' in solo' if R.solo else ''}; use "
                           "player_powers=false or a content file with more Player Power cards")
     if cfg["intro_layout"]:
-        in_play = set(R.rune_pool) | set(R.fates)
         nums = INTRO_NUMBERS["solo" if R.solo else "multiplayer"]
-        bad = [x for x in nums if R.by_number.get(x) not in in_play]
+        runes, fates = set(R.rune_pool), set(R.fates)  # solo: the first is the Fate, the others Runes
+        bad = [x for i, x in enumerate(nums)
+               if R.by_number.get(x) not in (fates if R.solo and i == 0 else runes)]
         if bad:
             raise ConfigError(f"{ENV_ID}: intro_layout=true places the cards numbered {', '.join(nums)}, but "
                               f"{', '.join(bad)} {'is' if len(bad) == 1 else 'are'} not in play in this content "
-                              f"(missing{', disabled or not a solo card' if R.solo else ' or disabled'}); use intro_layout=false")
+                              f"(missing, of another set, disabled{' or not a solo card' if R.solo else ''}); "
+                              "use intro_layout=false")
 
 
 class StrategyGame(GameBase):

@@ -161,7 +161,11 @@ def _parse(text: str, rng, game):
     s.tasks.extend(raw_tasks)
     try:
         if s.pending is None and not s.terminal:
-            game.settle(s, rng if rng is not None else np.random.default_rng(0))
+            try:
+                game.settle(s, rng if rng is not None else np.random.default_rng(0))
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+                check_built(game, s, check_records)  # a value out of range is the likely cause: name it
+                raise
         check_built(game, s, check_records)  # the checks of from_dict but the invariants
     except MonolithEnvError as exc:
         raise _state_error(given["lines"], exc) from None

@@ -30,7 +30,7 @@ def _faction(tmp_path, p, *, banner_extra="", champ=CHAMP, hp=20, order='order =
     ('features = ["cavalry"]\n', "features", "a Banner cannot have 'cavalry': it is never turned or maneuvered"),
     ('features = ["maneuver"]\n', "features", "a Banner cannot have 'maneuver'"),
     ('effects = [{ effect = "regenerate", kinds = ["champion"] }]\n', "effects",
-     "unknown effect 'regenerate' for a Banner aura"),
+     "a Banner aura cannot be 'regenerate': a Regeneration source is discarded when used"),
 ])
 def test_what_a_banner_cannot_be_is_refused(tmp_path, extra, field, needle):
     path = _faction(tmp_path, "xx", banner_extra=extra)
@@ -91,9 +91,13 @@ def test_a_finished_game_is_written_for_reading_and_refused_when_read_back():
         g.apply(s, int(pick.choice(np.flatnonzero(g.legal_mask(s)))))
     text = position_to_text(g, s)
     assert text.startswith("# a finished game: parse_position cannot read it back")
-    with pytest.raises(PositionTextError, match="sub=GAME_OVER: a position is a decision to take, not a finished "
-                                                "game"):
+    with pytest.raises(PositionTextError, match="sub=GAME_OVER cannot be played: a position is a decision to take, "
+                                                "not a finished game"):
         parse_position(text)
+    turn = "factions: dragon_empire, lords_of_the_abyss\n0: de_banner\n2: la_banner\nturn: P0 sub=PUSH_DEST\n"
+    with pytest.raises(PositionTextError, match="sub=PUSH_DEST cannot be written as text: it needs a pending "
+                                                "selection .* allowed: sub=MAIN, sub=DISCARD"):
+        parse_position(turn)
 
 
 def test_a_faction_file_listed_twice_is_named(tmp_path):

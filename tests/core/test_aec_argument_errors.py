@@ -56,6 +56,8 @@ def test_spaces_of_an_unknown_agent_are_refused_like_observe():
         with pytest.raises(KeyError, match=rf"{method}\('nobody'\): not an agent of this env; agents: "
                                            r"\['player_0', 'player_1'\]"):
             getattr(env, method)("nobody")
+        with pytest.raises(KeyError, match=rf"{method}\(\['x'\]\): not an agent"):
+            getattr(env, method)(["x"])
 
 
 def test_bad_registrations_and_ids_are_one_clear_error(monkeypatch):

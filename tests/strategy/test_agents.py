@@ -45,3 +45,16 @@ def test_heuristic_solo_beats_random():
     h_ok, h_vp = _games(1, 40, "heuristic")
     r_ok, r_vp = _games(1, 40, "random")
     assert h_ok > r_ok and h_vp > r_vp + 4, (h_ok, h_vp, r_ok, r_vp)
+
+
+def test_heuristic_value_counts_a_gem_card_cast_this_round_as_held():
+    """The ranking keys count only uncast cards (docs §2.3), but a cast card comes back at Advancement: the
+    heuristic's state value (and shaping with it) counts it either way."""
+    from monolith_envs.agents.heuristics.strategy import state_value
+    from monolith_envs.strategy import parse_position
+
+    text = "players 3\nround 2\nvp 20 7 7\ngems 0 1 1\npool P0 3\n{where} P1 wealth\ndecision turn P0\n"
+    values = [state_value(*parse_position(text.format(where=w))) for w in ("hand", "cast")]
+    assert values[0].tolist() == values[1].tolist()
+    g, s = parse_position(text.format(where="hand").replace("hand P1 wealth\n", ""))
+    assert state_value(g, s)[1] < values[0][1]  # without the card P1 is worse off

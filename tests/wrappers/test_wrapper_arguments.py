@@ -169,6 +169,10 @@ def test_after_an_opponents_illegal_action_the_mask_is_empty_and_step_says_reset
     with pytest.raises(gym.error.ResetNeeded, match="step\\(\\) after an illegal action of the opponent 'buggy' "
                                                     "at seat 1; the episode cannot go on, call reset\\(\\)"):
         env.step(0)
+    env.set_state(env.game.initial_state(np.random.default_rng(0)))  # a new state: the episode goes on
+    assert env.action_masks().any()
+    with pytest.raises(IllegalActionError):  # the buggy opponent again, not ResetNeeded
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
     _, info = env.reset(seed=0)  # a new episode: the learner (seat 0) decides first, and its mask is back
     np.testing.assert_array_equal(info["action_mask"].astype(bool), env.action_masks())
     assert env.action_masks().sum() > 1

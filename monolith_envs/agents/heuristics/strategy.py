@@ -317,13 +317,16 @@ def action_prior(game: Any, s: Any, seat: int, legal: np.ndarray, rng: np.random
 
 
 def state_value(game: Any, s: Any) -> np.ndarray:
-    """``float32[n]`` in (-1, 1): VP plus half the gem value, relative to the others (tanh); solo: relative to
+    """``float32[n]`` in (-1, 1): VP plus half the gems held (physical gems and the printed gems of every gem card
+    in hand, cast this round or not), relative to the others (tanh); solo: relative to
     3 VP below the goal toll stone's space (``solo_goal_stone``; 17 for the default fourth stone on 20); the
     returns once terminal."""
     if s.terminal:
         return np.asarray(game.returns(s), np.float32)
     R = game.rules
-    score = np.array([s.vp[p] + 0.5 * R.gem_value(s, p) for p in range(R.n)], np.float64)
+    gems_of = R.gems_of  # every gem card the player holds counts, cast this round or not (it comes back)
+    score = np.array([s.vp[p] + 0.5 * (s.gems[p] + sum(gems_of[k] * (s.hand[p][k] + s.cast[p][k])
+                                                       for k in R.gem_kinds)) for p in range(R.n)], np.float64)
     if R.n == 1:
         return np.tanh(np.array([(score[0] - (game.solo_goal - 3.0)) / 6.0], np.float32))
     rel = score - (score.sum() - score) / (R.n - 1)
