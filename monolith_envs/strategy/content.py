@@ -307,7 +307,10 @@ class _Ctx:
         if "from" in d:
             fr = self.str_(d, where, "from", tuple(FROM_SELECTORS))
             if ctx not in FROM_SELECTORS[fr]:
-                raise self.err(where, "from", f"{fr!r} is not allowed in the {ctx} context")
+                ok = [k for k, ctxs in FROM_SELECTORS.items() if ctx in ctxs]
+                raise self.err(where, "from", f"{fr!r} is not allowed in the {ctx} context; " + (
+                    "allowed there: " + ", ".join(ok) if ok else
+                    f"no 'from' is, so {op!r} (which needs one) cannot be used in that context"))
             kw["from_"] = fr
         if op == "reroll":
             kw["which"] = self.str_(d, where, "which", ("one", "all"))

@@ -101,7 +101,7 @@ def schema(game: Any) -> dict[str, Spec]:
         "pp_gone": List(count, K),
         "pp_out": List(Int(0, K - 1), max_len=K),
         "guard": List(Int(0, _BIG), n),
-        "chase": List(Opt(List(Int(0, R.victory), 2)), n),
+        "chase": List(Opt(_ChaseMarker(R.victory)), n),
         "turn": Record((("player", seat), ("left", Int(0, _BIG)), ("socketed", Bool()),
                         ("mandatory_done", Bool()), ("stack_ready", Bool()))),
         "reveal": List(Opt(Record()), n),
@@ -187,6 +187,20 @@ class _Task(Spec):
 
 
 _TASK = _Task()
+
+
+class _ChaseMarker(Spec):
+    """A chase record ``[marker space, bonus]`` (docs §4.15): the space is on the track (0 .. victory), the bonus
+    a line's ``bonus`` (1 .. 10, which a short content track may exceed)."""
+
+    def __init__(self, victory: int):
+        self.parts = (Int(0, victory), Int(1, 10))
+
+    def check(self, v: Any, path: str) -> None:
+        if type(v) is not list or len(v) != 2:
+            raise state_error(path, v, "None or [marker space, bonus]")
+        for i, (x, spec) in enumerate(zip(v, self.parts)):
+            spec.check(x, f"{path}[{i}]")
 
 
 class _Any(Spec):

@@ -377,7 +377,9 @@ def _load_shamans(fname: str, doc: dict, roles: set) -> tuple:
         if start != "monolith":
             role = start[5:] if start.startswith("role:") else ""
             if role not in roles or role == "monolith":
-                r.fail(item, "start", f"{start!r}: 'monolith' or 'role:<role>' with a role of the home quadrant")
+                r.fail(item, "start", f"{start!r}: 'monolith' or 'role:<role>' with a role of the map's spaces ("
+                       + ", ".join(sorted(x for x in roles if x != "monolith"))
+                       + "; each home quadrant needs one, checked when the game is built)")
             start = role
         ab = r.table(sd["ability"], f"{item} ability", ("window", "cost", "cost_amount", "effect"),
                      ("window", "cost", "effect"))

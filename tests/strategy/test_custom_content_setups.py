@@ -10,6 +10,7 @@ import pytest
 
 from monolith_envs import ConfigError, make_game
 from monolith_envs.core.fuzz import fuzz_rollout
+from monolith_envs.strategy.content import ContentError
 
 REF = (files("monolith_envs.strategy") / "data" / "reference.toml").read_text(encoding="utf-8")
 ENV = "monolith_strategy_v0"
@@ -95,3 +96,24 @@ def test_score_returns_with_a_small_scale_sum_to_zero_within_float32_precision()
     result = fuzz_rollout(g, 641153, check_every=0)
     assert result.failure is None, result.message
     assert max(abs(r) for r in result.returns) > 1000  # returns in the thousands: an absolute 1e-5 was too tight
+
+
+def test_a_chase_bonus_above_a_short_tracks_victory_space_round_trips(tmp_path):
+    """docs §4.15: a chase record holds the marker's space (0 .. victory) and the line's bonus (1 .. 10); on a
+    track of 8 spaces a bonus of 9 must still be read back by ``from_dict`` (the JSON round trip of each step)."""
+    text = REF.replace("victory = 25\ntolls = [[5, 1], [10, 2], [15, 3], [20, 4]]\nsolo_goal_stone = 4",
+                       "victory = 8\ntolls = [[5, 1]]\nsolo_goal_stone = 1").replace("  bonus = 3", "  bonus = 9")
+    assert text.count("bonus = 9") == 1 and "victory = 8" in text
+    g = make_game(ENV, num_players=3, content=_content(tmp_path, text))
+    result = fuzz_rollout(g, 0)
+    assert result.failure is None, result.message
+
+
+def test_a_steal_in_a_round_cards_start_group_is_refused_saying_it_cannot_be_used_there(tmp_path):
+    old = '  [[round_card.start]]\n  who = "all_players"\n  op = "draw"\n  deck = "skill"\n  n = 1\n'
+    assert REF.count(old) >= 1
+    text = REF.replace(old, '  [[round_card.start]]\n  who = "all_players"\n  op = "steal_vp"\n'
+                            '  from = "chosen_opponent"\n  n = 1\n', 1)
+    with pytest.raises(ContentError, match="'chosen_opponent' is not allowed in the START context; no 'from' is, so "
+                                           "'steal_vp' \\(which needs one\\) cannot be used in that context"):
+        make_game(ENV, content=_content(tmp_path, text))
