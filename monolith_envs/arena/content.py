@@ -113,6 +113,7 @@ def load_content(paths: Sequence[str | os.PathLike] | None = None) -> Content:
     paths = [os.fspath(p) for p in paths]
     if not paths:
         raise ContentError("<faction_files>", 0, "", "", "no faction files given", "at least one file")
+    docs = tuple(load_toml(p, label="tile") for p in paths)  # each path checked and read first
     seen: dict[str, str] = {}
     for p in paths:
         key = os.path.realpath(p)
@@ -120,4 +121,4 @@ def load_content(paths: Sequence[str | os.PathLike] | None = None) -> Content:
             raise ContentError(p, 0, "", "", f"faction file listed twice ({seen[key]!r} and {p!r})",
                                "each faction file once")
         seen[key] = p
-    return _cached(tuple(load_toml(p, label="tile") for p in paths))
+    return _cached(docs)
