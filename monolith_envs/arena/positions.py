@@ -229,6 +229,7 @@ def set_monolith(game, s: ArenaState, seat: int, contents: Sequence = (None, Non
                 raise ValueError(f"segment {k + 2} is empty but hex {hexes[k]} holds instance {s.board[hexes[k]]}: "
                                  f"a tile on a segment's hex is its content (write it as seg{k + 2}=<tile>)")
             s.seg_content[seat][k] = -1
+            s.seg_revealed[seat][k] = bool(revealed[k])  # an emptied segment keeps its public flag
             out.append(-1)
             continue
         owner = seat if owners[k] is None else owners[k]

@@ -34,8 +34,9 @@ factions/config, board, Monolith, hands, decks, HP, turn):
     Without a deck line a seat keeps every tile not used elsewhere.
 ``hp P<seat>: <n>`` and ``pool A|B|0|1: <n>`` (teams)
     Banner HP / alliance pool.
-``turn: P<seat> [sub=<SUBPHASE>] [discarded=<n>]``
-    whose turn it is (default ``P0``, ``MAIN``, nothing discarded): per-turn fields are reset.
+``turn: P<seat> [sub=MAIN|DISCARD] [discarded=<n>]``
+    whose turn it is (default ``P0``, ``MAIN``, nothing discarded): per-turn fields are reset. Other
+    sub-phases need a pending selection the text cannot hold and are refused.
 ``begin: P<seat>``
     instead of ``turn``: start that seat's turn by the rules (compaction, draw, DISCARD or MAIN).
 

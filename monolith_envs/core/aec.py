@@ -292,10 +292,9 @@ class RulesAECEnv(AECEnv):
         Raises:
             KeyError: ``agent`` is not one of ``possible_agents`` (the message lists them).
         """
-        p = self.agent_name_mapping.get(agent)
-        if p is None:
-            raise KeyError(f"{self.env_id}: observe({agent!r}): not an agent of this env; agents: "
-                           f"{self.possible_agents}")
+        if not self._is_agent(agent):
+            self._unknown_agent("observe", agent)
+        p = self.agent_name_mapping[agent]
         if self.game_state is None:
             raise MonolithEnvError(f"{self.env_id}: observe() before reset(): call reset() first")
         obs = self.game.observe(self.game_state, p)

@@ -104,3 +104,14 @@ def test_a_faction_file_listed_twice_is_named(tmp_path):
     path = _faction(tmp_path, "aa")
     with pytest.raises(ContentError, match="faction file listed twice"):
         load_content([path, str(tmp_path / "." / "aa.toml")])
+
+
+def test_an_emptied_monolith_segment_keeps_its_revealed_flag_in_the_position_text():
+    text = ("factions: dragon_empire, harbingers_of_the_forest\nconfig: monolith_module=true\n9: de_banner\n"
+            "11: hf_banner\nmonolith P1: folded seg2=hf_spark revealed2 revealed3\nturn: P0\n")
+    game, s = parse_position(text)
+    assert s.seg_content[1][1] == -1 and s.seg_revealed[1] == [True, True]
+    again = position_to_text(game, s)
+    assert "monolith P1: folded seg2=hf_spark revealed2 revealed3" in again
+    assert parse_position(again)[1].seg_revealed == s.seg_revealed
+

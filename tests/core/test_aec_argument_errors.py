@@ -52,7 +52,8 @@ def test_observe_names_the_agents_for_an_unknown_one():
 def test_spaces_of_an_unknown_agent_are_refused_like_observe():
     env = monolith_envs.make("monolith_arena_v0")
     assert env.action_space("player_1").n == env.action_space("player_0").n
-    for method in ("action_space", "observation_space"):
+    env.reset(seed=0)
+    for method in ("action_space", "observation_space", "observe"):
         with pytest.raises(KeyError, match=rf"{method}\('nobody'\): not an agent of this env; agents: "
                                            r"\['player_0', 'player_1'\]"):
             getattr(env, method)("nobody")

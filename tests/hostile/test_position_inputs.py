@@ -59,8 +59,8 @@ def test_monolith_bad_positions_name_the_line(text, named):
      r"line 4 .*cannot be played: .*no action is legal"),
     ("factions: dragon_empire, lords_of_the_abyss\n0: de_banner\n2: la_banner\nturn: P0 sub=GAME_OVER\n",
      r"line 4 .*sub=GAME_OVER cannot be played"),
-    ("factions: dragon_empire, lords_of_the_abyss\n0: de_banner\n2: la_banner\nturn: P0 sub=STRIKE_TARGET\n",
-     r"line 4 .*unknown sub-phase|line 4 .*cannot be written as text"),
+    ("factions: dragon_empire, lords_of_the_abyss\n0: de_banner\n2: la_banner\nturn: P0 sub=ASSASSIN_TARGET\n",
+     r"line 4 .*sub=ASSASSIN_TARGET cannot be written as text"),
 ])
 def test_arena_bad_positions_name_the_line(text, named):
     with pytest.raises(PositionTextError, match=named):

@@ -117,3 +117,12 @@ def test_a_steal_in_a_round_cards_start_group_is_refused_saying_it_cannot_be_use
     with pytest.raises(ContentError, match="'chosen_opponent' is not allowed in the START context; no 'from' is, so "
                                            "'steal_vp' \\(which needs one\\) cannot be used in that context"):
         make_game(ENV, content=_content(tmp_path, text))
+
+
+@pytest.mark.parametrize("players, number, new_set", [(3, "7", "fate"), (1, "3.3", "rune")])
+def test_the_intro_layout_needs_each_card_in_its_own_set(tmp_path, players, number, new_set):
+    start = REF.index(f'number = "{number}"\n')
+    end = REF.index("\n", REF.index("set = ", start))
+    text = REF[:start] + REF[start:end].rsplit("set = ", 1)[0] + f'set = "{new_set}"' + REF[end:]
+    with pytest.raises(ConfigError, match=f"but {number} is not in play in this content"):
+        make_game(ENV, content=_content(tmp_path, text), num_players=players, intro_layout=True)

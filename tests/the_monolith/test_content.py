@@ -99,3 +99,13 @@ def test_map_errors(tmp_path):
 def test_config_errors(cfg):
     with pytest.raises(ConfigError):
         MonolithGame(cfg)
+
+
+def test_an_unknown_shaman_start_role_lists_the_maps_roles(tmp_path):
+    from importlib.resources import files
+
+    text = (files("monolith_envs.the_monolith") / "data" / "shamans.toml").read_text()
+    bad = text.replace('start = "role:hold"', 'start = "role:nowhere"', 1)
+    with pytest.raises(ContentError, match="'role:nowhere': 'monolith' or 'role:<role>' with a role of the map's "
+                                           r"spaces \(barrow, hold, hollow, scriptorium, temple; each home quadrant"):
+        load_content({"shaman_file": _write(tmp_path, "s.toml", bad)})
