@@ -15,7 +15,7 @@ from .orders import area_hits
 from .relocation import place_on_board, relocate, settle
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import Eff, Loc, Sub, Trigger
-from .turns import back_to_main, clear_pending
+from .turns import back_to_main
 
 __all__ = ["mask_place", "place_tile", "play_order", "begin_effect", "choose_mode", "choose_charger",
            "choose_charge_dest", "resolve_charge", "choose_move_tile", "choose_move_dest", "move_facings",
@@ -216,8 +216,7 @@ def _after_order_wounds(g, s) -> None:
     if s.alive[s.turn_seat]:
         back_to_main(g, s)
     else:
-        clear_pending(s)
-        end_turn(g, s)
+        end_turn(g, s)  # its bookkeeping clears the pending Order
 
 
 def choose_entrench_target(g, s, x: int) -> None:

@@ -323,3 +323,8 @@ class Rules:
         """Physical gems plus the printed gems of the uncast cards in hand (docs §2.3, §8): a card cast this
         round lies in the Action Pool, not in hand, until Advancement or Final Scoring returns it."""
         return s.gems[p] + sum(self.gems_of[k] * s.hand[p][k] for k in self.gem_kinds)
+
+    def gems_held(self, s: StrategyState, p: int) -> int:
+        """Physical gems plus the printed gems of every gem card ``p`` holds, cast this round or not (a cast
+        card comes back at Advancement); :meth:`gem_value` counts only the uncast ones."""
+        return s.gems[p] + sum(self.gems_of[k] * (s.hand[p][k] + s.cast[p][k]) for k in self.gem_kinds)

@@ -324,9 +324,7 @@ def state_value(game: Any, s: Any) -> np.ndarray:
     if s.terminal:
         return np.asarray(game.returns(s), np.float32)
     R = game.rules
-    gems_of = R.gems_of  # every gem card the player holds counts, cast this round or not (it comes back)
-    score = np.array([s.vp[p] + 0.5 * (s.gems[p] + sum(gems_of[k] * (s.hand[p][k] + s.cast[p][k])
-                                                       for k in R.gem_kinds)) for p in range(R.n)], np.float64)
+    score = np.array([s.vp[p] + 0.5 * R.gems_held(s, p) for p in range(R.n)], np.float64)
     if R.n == 1:
         return np.tanh(np.array([(score[0] - (game.solo_goal - 3.0)) / 6.0], np.float32))
     rel = score - (score.sum() - score) / (R.n - 1)
