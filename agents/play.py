@@ -69,7 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=seed_arg, default=None, help="match seed (default: random)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="game config key; VALUE as TOML: 4, true, teams, '[\"a\", \"b\"]' (repeatable)")
-    ap.add_argument("--record", default=None, metavar="FILE", help="write the game's episode log to FILE")
+    ap.add_argument("--record", default=None, metavar="FILE", help="write the game's episode log to FILE (missing folders are created)")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
                     help="module to import first (registers extra env ids)")
     ap.add_argument("--trust-model-files", action="store_true",
@@ -199,8 +199,7 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
             ap.error(f"--seat must be 0..{n - 1} or 'random', got {args.seat[:40]!r}")
         seat = int(args.seat)
     specs = list(_opponent_specs(ap, args.opponents, args.env_id, n, seat))
-    new_record = args.record is not None and not os.path.lexists(args.record)  # removed again if left empty
-    if args.record is not None:  # checked (by creating it) after the other arguments, before the agents load
+    if args.record is not None:  # checked (its folder made) after the other arguments, before the agents load
         _check_record_path(ap, args.record)
     from monolith_envs.core.interrupt import Interrupted, stop_on_signals
 
@@ -212,9 +211,6 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
             by = "Ctrl-C" if e.name == "SIGINT" else e.name
             output_fn(f"stopped ({by})" + ("" if progress["started"] else BEFORE_START))
             return e.exit_code
-        finally:
-            if new_record and os.path.isfile(args.record) and os.path.getsize(args.record) == 0:
-                os.remove(args.record)  # created by the path check, never written
 
 
 def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, output_fn, progress: dict):
@@ -298,21 +294,15 @@ def _web(ap, args, env, agents, seat: int, seed: int, pieces, out) -> int:
     except OSError as e:
         ap.error(f"--web: cannot listen on {host}:{port}: {e.strerror or e}")
 def _check_record_path(ap: argparse.ArgumentParser, path: str) -> None:
-    """``--record FILE`` is checked before the game by creating it (and its folder): a NUL byte, a folder,
-    a device or an unwritable place is one ``error:`` line, not a traceback after the game."""
-    p = Path(path)
-    if not path.strip():
-        ap.error("--record: the path is empty; give a file path")
-    if "\x00" in path:
-        ap.error("--record: the path contains a NUL byte")
-    if p.exists() and not p.is_file():
-        ap.error(f"--record: {path!r} is {'a folder' if p.is_dir() else 'not a regular file'}; give a file path")
+    """``--record FILE`` is checked before the game by creating its folder (missing folders are made) and a
+    probe file in it: an empty path, a NUL byte, a folder, a device, a file in the way of a folder or an
+    unwritable place is one ``error:`` line, not a traceback after the game."""
+    from monolith_envs.core.outfiles import OutputPathError, check_output_file
+
     try:
-        p.parent.mkdir(parents=True, exist_ok=True)
-        with open(p, "ab"):
-            pass
-    except OSError as e:
-        ap.error(f"--record: cannot write {path!r} ({e.strerror or e})")
+        check_output_file(path, "--record")
+    except OutputPathError as e:
+        ap.error(str(e))
 
 
 def _record(path: str | None, raw, agents, seat: int, out) -> None:

@@ -241,8 +241,9 @@ class StagedEntry:
         """A full action typed directly (``#N`` or its exact name), or None; says why when it is illegal."""
         lay = self.game.layout
         a = None
-        if text.startswith("#") and text[1:].isdigit():
-            a = int(text[1:])
+        digits = text[2:] if text.startswith("#-") else text[1:]
+        if text.startswith("#") and digits.isascii() and digits.isdigit():
+            a = -int(digits) if text.startswith("#-") else int(digits)
             if not 0 <= a < lay.n:
                 self.output_fn(f"#{a}: no such action (actions are #0-#{lay.n - 1})")
                 return -1
@@ -355,8 +356,8 @@ class StagedEntry:
         except EOFError:  # Ctrl-D; Ctrl-C's KeyboardInterrupt goes on to the runner (exit status 130)
             raise QuitGame from None
         if len(text) > MAX_ANSWER:  # not echoed back: a pasted page would flood the terminal
-            self.output_fn(f"that line has {len(text):,} characters; an answer is an option's number or name "
-                           "(help lists the commands)")
+            self.output_fn(wrap(f"that line has {len(text):,} characters; an answer is an option's number or "
+                                "name (help lists the commands)"))
             return None
         low = text.lower()
         if low in ("quit", "exit", "q"):

@@ -44,6 +44,18 @@ def _probe(folder: Path, what: str, path: Path) -> None:
         pass
 
 
+def _not_folder(p: Path, exc: OSError) -> str:
+    """Why the folder ``p`` cannot be created: the first part of the path that exists and is not a folder
+    (``/etc/passwd`` in ``/etc/passwd/x``) when there is one, else the system's reason."""
+    for q in (p, *p.parents):
+        try:
+            if q.exists():
+                return _why(exc) if q.is_dir() else f"{q} is a file, not a folder"
+        except OSError:
+            break
+    return _why(exc)
+
+
 def _text(path: str | os.PathLike, what: str, kind: str) -> Path:
     s = os.fspath(path)
     if not isinstance(s, str):
@@ -77,7 +89,7 @@ def check_output_dir(path: str | os.PathLike, what: str = "output folder", purpo
     try:
         p.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise OutputPathError(f"{what} {p}: cannot be created as a folder ({_why(exc)})") from None
+        raise OutputPathError(f"{what} {p}: cannot be created as a folder ({_not_folder(p, exc)})") from None
     _probe(p, what, p)
     return p
 
@@ -121,7 +133,8 @@ def check_output_file(path: str | os.PathLike, what: str = "output file") -> Pat
     except FileNotFoundError:
         st = None
     except OSError as exc:
-        raise OutputPathError(f"{what} {p}: cannot be used ({_why(exc)})") from None
+        why = _not_folder(p.parent, exc) if isinstance(exc, NotADirectoryError) else _why(exc)
+        raise OutputPathError(f"{what} {p}: cannot be used ({why})") from None
     if st is not None and not stat.S_ISREG(st.st_mode):
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
         raise OutputPathError(f"{what} {p}: is {kind}; give a file path")
@@ -129,7 +142,7 @@ def check_output_file(path: str | os.PathLike, what: str = "output file") -> Pat
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise OutputPathError(f"{what} {p}: its folder {folder} cannot be created ({_why(exc)})") from None
+        raise OutputPathError(f"{what} {p}: its folder {folder} cannot be created ({_not_folder(folder, exc)})") from None
     _probe(folder, what, p)
     return p
 

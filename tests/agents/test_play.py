@@ -96,7 +96,7 @@ def test_illegal_input_says_why_and_commands_work():
     occupied = next(h for h in range(19) if state.board[h] >= 0)
     out = []
     explain = lambda a: str(env._explain_illegal(a, mask).why)  # noqa: E731
-    inp = scripted(["help", "legend", "board", "99", "bogus", "#9999", "UNFOLD", "place", "1",
+    inp = scripted(["help", "legend", "board", "99", "bogus", "#9999", "#-1", "x" * 500, "UNFOLD", "place", "1",
                     f"hex {occupied:02d}", "back", "back", "back", "quit"])
     with pytest.raises(QuitGame):
         StagedEntry(game, state, mask, pieces_for(ARENA), 0, inp, out.append, explain).read()
@@ -105,6 +105,8 @@ def test_illegal_input_says_why_and_commands_work():
     assert "99 is not one of the options: choose 1-" in text
     assert "'bogus' is not a legal action here" in text
     assert "#9999: no such action (actions are #0-#499)" in text
+    assert "#-1: no such action (actions are #0-#499)" in text
+    assert all(len(line) <= WIDTH for line in text.split("\n"))  # the long line's message is wrapped too
     assert "UNFOLD is not legal now: " in text
     name = f"P{state.board[occupied] // 35} {game.tables.name_of[state.itype[state.board[occupied]]]}"
     assert (f"hex {occupied:02d} ({name}) is not a legal hex for this move: it holds {name}; a tile is placed on "
@@ -256,3 +258,10 @@ def test_an_argument_error_leaves_no_empty_record_file(bad, tmp_path):
     with pytest.raises(SystemExit) as ei:
         main([ARENA, "--opponents", "random", "--record", str(rec), *bad], input_fn=always("quit"))
     assert ei.value.code == 2 and not rec.exists()
+
+
+def test_record_makes_missing_folders(tmp_path):
+    rec = tmp_path / "new" / "deeper" / "game.json"
+    assert main([ARENA, "--opponents", "random", "--seed", "4", "--record", str(rec)], input_fn=always("quit"),
+                output_fn=lambda *_: None) is None  # quit: the game ends, exit status 0
+    assert load_log(rec).actions == []

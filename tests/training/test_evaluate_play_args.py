@@ -159,8 +159,9 @@ def test_evaluate_stops_at_once_on_a_signal(tmp_path, sig, to_group, code):
 @pytest.mark.parametrize("args, message", [
     (["--seed", "-1"], "argument --seed: expected an integer from 0 to 2**128-1, got -1"),
     (["--seed", str(2**128)], "argument --seed: expected an integer from 0 to 2**128-1"),
-    (["--record", "/proc/nope/game.json"], "--record: cannot write '/proc/nope/game.json'"),
-    (["--record", "/dev/full"], "--record: '/dev/full' is not a regular file"),
+    (["--record", "/proc/nope/game.json"], "--record /proc/nope/game.json: its folder /proc/nope cannot be created"),
+    (["--record", "/dev/full"], "--record /dev/full: is not a regular file"),
+    (["--record", "{tmp}/file/game.json"], "/file is a file, not a folder)"),
     (["--record", "{tmp}"], "is a folder; give a file path"),
 ])
 def test_play_refuses_bad_arguments_before_the_game(tmp_path, capsys, args, message):
@@ -170,6 +171,7 @@ def test_play_refuses_bad_arguments_before_the_game(tmp_path, capsys, args, mess
         raise AssertionError("the game started")
 
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    (tmp_path / "file").write_text("")
     with pytest.raises(SystemExit) as ei:
         main(["monolith_arena_v0", *args], input_fn=no_input, output_fn=lambda *_: None)
     err = capsys.readouterr().err
