@@ -210,6 +210,9 @@ class ArenaPieces(Pieces):
                              f"{after.wounds[i] - before.wounds[i]} wound(s), {after.wounds[i]} in all")
             if was == Loc.BOARD and now != Loc.BOARD:
                 lines.append(f"    {self._tile(tb, before, i)} is removed from hex {before.hexof[i]:02d}")
+            elif was == Loc.BOARD and now == Loc.BOARD and after.hexof[i] != before.hexof[i]:
+                lines.append(f"    {self._tile(tb, before, i)} moves from hex {before.hexof[i]:02d} to hex "
+                             f"{after.hexof[i]:02d}")
         teams = _teams(game)
         lives = (before.pool, after.pool) if teams else (before.hp, after.hp)
         for p, (a, b) in enumerate(zip(*lives)):

@@ -87,7 +87,7 @@ def _tile_lines(name: str) -> list:
 #: wedge and attack bar (both tabs stay clear of them whatever the facing; tests/render/test_picture_geometry.py)
 TAB_Y = -14.0
 _TAB_SIZE = 8.0
-#: a tile's name is at most this wide, so that it ends before the W and E wedges and bars (27.5 out)
+#: a tile's name is at most this wide, so that it ends clear of the W and E wedges (their bases 30.2 out)
 NAME_WIDTH = 53.0
 
 
@@ -145,7 +145,7 @@ def _draw_hex(sc: Scene, game, state, tb, h: int, netted, segs) -> None:
                                 cy + uy * a + py * b, c, 4)
             ux, uy = _dir(f % 6)
             px, py = -uy, ux
-            a0, a1, w = ap * 0.7, ap * 0.97, ap * 0.2
+            a0, a1, w = ap * 0.76, ap * 0.97, ap * 0.2
             sc.polygon([(cx + ux * a1, cy + uy * a1), (cx + ux * a0 + px * w, cy + uy * a0 + py * w),
                         (cx + ux * a0 - px * w, cy + uy * a0 - py * w)], _WHITE, _DARK, 1)
             if netted[h]:

@@ -265,3 +265,25 @@ def test_record_makes_missing_folders(tmp_path):
     assert main([ARENA, "--opponents", "random", "--seed", "4", "--record", str(rec)], input_fn=always("quit"),
                 output_fn=lambda *_: None) is None  # quit: the game ends, exit status 0
     assert load_log(rec).actions == []
+
+
+def test_arena_narration_says_where_a_tile_moved():
+    """A Push Back, Charge, Swap or Teleport moves a tile on the board: the narration names both hexes."""
+    from monolith_envs.arena.state import Loc
+    from monolith_envs.monolith_arena_v0 import raw_env
+
+    env, pieces, moves = raw_env(num_players=2), pieces_for(ARENA), 0
+    game = env.game
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        env.reset(seed=seed)
+        while not env.game_state.terminal:
+            before, a = game.clone(env.game_state), int(rng.choice(np.flatnonzero(env._current_mask())))
+            env.step(a)
+            after = env.game_state
+            text = "\n".join(pieces.narrate(game, before, after, a, 0))
+            for i in range(len(before.loc)):
+                if before.loc[i] == after.loc[i] == Loc.BOARD and before.hexof[i] != after.hexof[i]:
+                    moves += 1
+                    assert f"moves from hex {before.hexof[i]:02d} to hex {after.hexof[i]:02d}" in text
+    assert moves >= 3

@@ -231,7 +231,9 @@ def test_arena_tabs_keep_off_wedges_and_attack_bars_and_names_end_before_the_sid
                      and not re.fullmatch(r"S\d", it.geo[2])]  # not a Monolith segment's label
             assert names, h
             for it in names:
-                x0, _, x1, _ = _text_box(it)
+                x0, y0, x1, y1 = _text_box(it)
+                margin = _rect_points(x0 - 2, y0 - 1, x1 - x0 + 4, y1 - y0 + 2)  # 2 units clear of the wedge
+                assert not any(_in_triangle(p, wedge[0].geo) for p in margin), (h, it.geo)
                 assert x1 - x0 <= NAME_WIDTH + 1e-6 and x0 >= cx - NAME_WIDTH / 2 - 1e-6 and x1 <= cx + NAME_WIDTH / 2 + 1e-6
                 assert it.style["size"] >= 6, it.geo
             checked["tile"] += 1
