@@ -37,9 +37,12 @@ class InitFromError(ValueError):
 
 def _is_sb3_zip(path: Path) -> bool:
     """Whether ``path`` is a zip holding SB3's ``policy.pth`` (a model file of ``training.train``)."""
+    import stat
     import zipfile
 
     try:
+        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO would block the zip reader
+            return False
         with zipfile.ZipFile(path) as z:
             return "policy.pth" in z.namelist()
     except (OSError, zipfile.BadZipFile, ValueError):

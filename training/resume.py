@@ -51,17 +51,39 @@ def latest_checkpoint(run_dir: Path) -> tuple[Path, int] | None:
     if not found:
         return None
     steps, path = max(found)
-    try:
-        with zipfile.ZipFile(path) as z:
-            info = z.getinfo("data")
-            if info.file_size > _MAX_JSON:
-                raise ValueError(f"entry 'data' of {info.file_size} bytes")
-            recorded = json.loads(z.read("data").decode("utf-8")).get("num_timesteps")
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError, AttributeError, RecursionError) as e:
-        raise TrainConfigError(f"--resume: checkpoint {path} is not a readable model zip ({e})") from None
+    recorded = _checked_checkpoint(path).get("num_timesteps")
     if recorded != steps:
         raise TrainConfigError(f"--resume: checkpoint {path} records {recorded!r} learner steps, its name {steps}")
     return path, steps
+
+
+def _checked_checkpoint(path: Path) -> dict:
+    """The checkpoint zip's JSON ``data``, after the checks of a ``ppo:`` model file (declared sizes, each
+    ``.pth`` entry scanned before ``torch.load``) and a ``weights_only`` load of its policy weights, which must
+    be finite: a hostile or damaged checkpoint is refused here, before the run starts.
+
+    Raises:
+        TrainConfigError: naming the checkpoint and what is wrong with it.
+    """
+    import io
+
+    import torch
+
+    from monolith_envs.agents.model_files import ModelFileError, check_finite, short_error
+    from monolith_envs.agents.ppo import read_model_zip
+
+    try:
+        data = read_model_zip(path)
+        with zipfile.ZipFile(path) as z:
+            weights = torch.load(io.BytesIO(z.read("policy.pth")), map_location="cpu", weights_only=True)
+        if not isinstance(weights, dict):
+            raise ModelFileError(f"{path}: entry 'policy.pth' is not a dict of tensors")
+        check_finite(weights, str(path))
+    except ModelFileError as e:
+        raise TrainConfigError(f"--resume: checkpoint {str(e)[:400]}") from None
+    except (zipfile.BadZipFile, KeyError, OSError, RuntimeError, ValueError, EOFError) as e:
+        raise TrainConfigError(f"--resume: checkpoint {path} is not a loadable model ({short_error(e, 300)})") from None
+    return data
 
 
 def _read_json(path: Path) -> Any:

@@ -324,10 +324,15 @@ def scan_torch_zip(file: BinaryIO) -> None:
     """Scan each ``data.pkl`` of a ``torch.save`` zip (``file``) with :func:`scan_pickle` before ``torch.load``.
 
     Raises:
-        OverBound: a container nested too deep, a key too large, a data.pkl over :data:`MAX_TORCH_PICKLE` bytes.
+        OverBound: a container nested too deep, a key too large, a data.pkl over :data:`MAX_TORCH_PICKLE` bytes,
+            a compressed record (``torch.save`` writes none; ``torch.load`` would inflate it whole, a zip bomb).
         ValueError, zipfile.BadZipFile: not a torch zip (no data.pkl) or not a pickle (callers catch ``Exception``).
     """
     with zipfile.ZipFile(file) as z:
+        packed = next((i for i in z.infolist() if i.compress_type != zipfile.ZIP_STORED), None)
+        if packed is not None:  # torch.save stores every record; torch.load would inflate a packed one whole
+            raise OverBound(f"record {packed.filename[:80]!r} is compressed (torch.save stores its records "
+                            "uncompressed)")
         infos = [i for i in z.infolist() if i.filename == "data.pkl" or i.filename.endswith("/data.pkl")]
         if not infos:
             raise _NoData("no data.pkl in the zip")

@@ -56,7 +56,7 @@ from .model_files import (
 )
 from .pickle_limits import check_torch_file
 
-__all__ = ["ALLOWED_GLOBALS", "MaskablePPOAgent", "check_policy", "ModelFileError", "ModelTrustError", "TRUST_ENV_VAR",
+__all__ = ["ALLOWED_GLOBALS", "MaskablePPOAgent", "check_policy", "read_model_zip", "ModelFileError", "ModelTrustError", "TRUST_ENV_VAR",
            "load_maskable_ppo", "trust_models_from_env"]
 
 #: largest ``data`` entry read from a model zip (bytes)
@@ -99,7 +99,7 @@ RENAMED_GLOBALS = {("training.features", "PieceEncoder"): ("monolith_envs.agents
 _NEEDED = ("policy_class", "policy_kwargs", "observation_space", "action_space")
 
 
-def _read_data(path: Path) -> dict:
+def read_model_zip(path: Path) -> dict:
     """The zip's ``data`` entry as a JSON object, after checking the zip's declared sizes (nothing is unpacked
     before that).
 
@@ -407,7 +407,7 @@ def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | Non
                              "a ppo: model is the .zip file that MaskablePPO.save writes")
     if trusted is None:
         trusted = trust_models_from_env()
-    data = _read_data(p)
+    data = read_model_zip(p)
     if trusted:
         try:
             probe = _safe_objects(p, data)  # only for the size checks; SB3 decodes the file its own way

@@ -207,6 +207,32 @@ def test_a_baseline_file_key_bomb_is_refused_before_torch_load(tmp_path):
         load_baseline_file(p)
 
 
+def _deflated(data: bytes) -> bytes:
+    """The torch zip ``data`` with every record rewritten DEFLATE-compressed (torch.load inflates each whole)."""
+    src, out = zipfile.ZipFile(io.BytesIO(data)), io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as z:
+        for n in src.namelist():
+            z.writestr(n, src.read(n))
+    return out.getvalue()
+
+
+def test_a_compressed_torch_record_is_refused_before_torch_inflates_it(tmp_path):
+    from monolith_envs.agents.baselines.net import load_baseline_file
+    from monolith_envs.agents.pickle_limits import check_torch_file
+    from training.az.net import CheckpointError, load_checkpoint
+
+    plain = _torch_file({"format": "x", "w": torch.zeros(64)})
+    assert check_torch_file(io.BytesIO(plain)) is None  # torch.save stores its records
+    bad = check_torch_file(io.BytesIO(_deflated(plain)))
+    assert bad is not None and "is compressed" in bad
+    p = tmp_path / "packed.pt"
+    p.write_bytes(_deflated(plain))
+    with pytest.raises(CheckpointError, match="is compressed"):
+        load_checkpoint(p)
+    with pytest.raises(ModelFileError, match="is compressed"):
+        load_baseline_file(p)
+
+
 # --- ppo zips ----------------------------------------------------------------------------------------------------
 
 def _entry(key: str, body: bytes):

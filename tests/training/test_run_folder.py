@@ -4,19 +4,24 @@ complete run unless ``total_timesteps`` grows."""
 
 from __future__ import annotations
 
+import io
 import json
 import zipfile
 
 import pytest
+import torch
 
 from training.config import TrainConfigError, load_config
 from training.resume import latest_checkpoint, load_run, move_earlier_run
 
 
-def _checkpoint(run, steps):
+def _checkpoint(run, steps, weights=None, pth=None):
     (run / "checkpoints").mkdir(parents=True, exist_ok=True)
+    buf = io.BytesIO()
+    torch.save({"w": torch.zeros(3)} if weights is None else weights, buf)
     with zipfile.ZipFile(run / "checkpoints" / f"model_{steps}_steps.zip", "w") as z:
         z.writestr("data", json.dumps({"num_timesteps": steps}))
+        z.writestr("policy.pth", buf.getvalue() if pth is None else pth)
 
 
 def _run(tmp_path, steps=4096, total=4096, report=True):
@@ -147,3 +152,25 @@ def test_resume_names_the_bad_override_not_an_unchanged_fixed_one(tmp_path):
     assert "cannot change on resume" not in str(err.value)
     with pytest.raises(TrainConfigError, match="'env_config.num_players=4' cannot change on resume"):
         load_run(run, ["env_config.num_players=4", "learning_rate=-1"])
+
+
+@pytest.mark.parametrize("weights, pth, message", [
+    ({"w": torch.tensor([0.0, float("nan")])}, None, "weight 'w' has values that are not finite"),
+    (None, b"not a torch file", "entry 'policy.pth': not a torch zip checkpoint"),
+    ([1, 2], None, "entry 'policy.pth' is not a dict of tensors"),
+])
+def test_resume_refuses_a_damaged_checkpoint_before_the_run(tmp_path, weights, pth, message):
+    run = _run(tmp_path, total=8192)
+    _checkpoint(run, 4096, weights, pth)
+    with pytest.raises(TrainConfigError, match="--resume: checkpoint .*model_4096_steps.zip") as e:
+        load_run(run)
+    assert message in str(e.value)
+
+
+def test_resume_refuses_a_checkpoint_whose_weights_are_a_hash_bomb(tmp_path):
+    from tests.agents.test_model_file_bombs import _hash_bomb, _torch_file
+
+    run = _run(tmp_path, total=8192)
+    _checkpoint(run, 4096, pth=_torch_file({"format": "x"}, _hash_bomb(60)))
+    with pytest.raises(TrainConfigError, match="over a size bound"):
+        load_run(run)
