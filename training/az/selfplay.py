@@ -61,26 +61,82 @@ class _Recorder:
                 "z": np.stack(self.z).astype(np.float32)}
 
 
-def load_samples(path: Any, game: Any) -> dict[str, np.ndarray]:
-    """Samples saved with ``np.savez`` (read with ``allow_pickle=False``: data only), checked against ``game``.
+#: the most bytes the four arrays of a samples file may unpack to (about 450,000 Arena samples)
+MAX_SAMPLES_BYTES = 4 * 2**30
+#: the dtype kinds each array of a samples file may have (floats; the bit-packed masks are uint8)
+_SAMPLE_KINDS = {"obs": "f", "masks": "u", "pi": "f", "z": "f"}
 
-    Raises:
-        ValueError: no such file, a missing array, or shapes that do not fit the game.
-    """
+
+def _check_sample_entries(path: Any, want: dict[str, int]) -> None:
+    """Check a samples file before ``np.load`` reads it: a regular file, a zip with ``obs``, ``masks``, ``pi``
+    and ``z`` entries that unpack to at most :data:`MAX_SAMPLES_BYTES` in all, each a 2-d array of its dtype
+    kind, ``want[k]`` columns and the rows of ``obs``, whose header declares exactly the bytes the entry holds
+    (``np.load`` allocates the declared shape first). Raises ``ValueError`` naming the file and the problem."""
+    import os
+    import stat
     import zipfile
 
     try:
-        with np.load(path, allow_pickle=False) as f:
-            data = {k: f[k] for k in ("obs", "masks", "pi", "z")}
+        st = os.stat(path)
     except FileNotFoundError:
         raise ValueError(f"samples file {str(path)!r} not found") from None
-    except (KeyError, OSError, ValueError, zipfile.BadZipFile) as e:
-        raise ValueError(f"{path}: not a samples file with arrays obs, masks, pi, z ({e})") from None
+    except OSError as e:
+        raise ValueError(f"samples file {str(path)!r} cannot be read ({e.strerror or e})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"samples file {str(path)!r} is not a regular file")
+    with zipfile.ZipFile(path) as z:
+        infos = {i.filename: i for i in z.infolist()}
+        missing = [k for k in _SAMPLE_KINDS if k + ".npy" not in infos]
+        if missing:
+            raise KeyError(f"no array {missing[0]!r}")
+        total = sum(infos[k + ".npy"].file_size for k in _SAMPLE_KINDS)
+        if total > MAX_SAMPLES_BYTES:
+            raise ValueError(f"the arrays unpack to {total:,} bytes, more than the {MAX_SAMPLES_BYTES:,} allowed")
+        rows = None
+        for k, kind in _SAMPLE_KINDS.items():
+            info = infos[k + ".npy"]
+            with z.open(info) as f:
+                version = np.lib.format.read_magic(f)
+                if version not in ((1, 0), (2, 0)):
+                    raise ValueError(f"{k}: .npy format version {version}")
+                read = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+                shape, fortran, dtype = read(f)
+                if dtype.kind != kind or dtype.hasobject or len(shape) != 2:
+                    raise ValueError(f"{k} is {dtype} of shape {shape}; a 2-d array of "
+                                     f"{'floats' if kind == 'f' else 'uint8'} is needed")
+                if shape[0] * shape[1] * dtype.itemsize != info.file_size - f.tell():
+                    raise ValueError(f"{k} declares shape {shape}, more or fewer bytes than it holds")
+                rows = shape[0] if rows is None else rows
+                if shape != (rows, want[k]):
+                    raise ValueError(f"{k} has shape {shape}, this game needs ({rows}, {want[k]})")
+
+
+def load_samples(path: Any, game: Any) -> dict[str, np.ndarray]:
+    """Samples saved with ``np.savez`` (read with ``allow_pickle=False``: data only), checked against ``game``.
+
+    Returns:
+        ``{"obs": float[N, m], "masks": uint8[N, ceil(n / 8)] (bit-packed), "pi": float[N, n], "z": float32[N, P]}``.
+
+    Raises:
+        ValueError: no such file or not a regular file (a folder, a FIFO), not a zip of the arrays ``obs``,
+            ``masks``, ``pi``, ``z``, arrays over :data:`MAX_SAMPLES_BYTES` or of other dtypes or shapes than
+            the header or the game needs, or values that are not finite.
+    """
+    import zipfile
+
     want = {"obs": game.obs_spec.size, "masks": (game.layout.n + 7) // 8, "pi": game.layout.n, "z": game.num_players}
-    n = len(data["obs"])
-    for k, width in want.items():
-        if data[k].ndim != 2 or data[k].shape != (n, width):
-            raise ValueError(f"{path}: {k} has shape {data[k].shape}, this game needs ({n}, {width})")
+    try:
+        _check_sample_entries(path, want)
+        with np.load(path, allow_pickle=False) as f:
+            data = {k: f[k] for k in ("obs", "masks", "pi", "z")}
+    except (KeyError, OSError, ValueError, zipfile.BadZipFile, EOFError, MemoryError) as e:
+        if isinstance(e, ValueError) and str(e).startswith("samples file "):
+            raise
+        raise ValueError(f"{path}: not a samples file with arrays obs, masks, pi, z ({str(e)[:300]})") from None
+    for k in ("obs", "pi", "z"):
+        if not np.isfinite(data[k]).all():
+            raise ValueError(f"{path}: {k} has values that are not finite (NaN or inf)")
+    data["z"] = data["z"].astype(np.float32, copy=False)
     return data
 
 
