@@ -189,10 +189,13 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
     for p in (model_path, report_path):
         if not p.is_file():
             raise ExportError(f"{p} not found: RUN_DIR must be a finished run of python -m training.train")
+    from monolith_envs.core.content import ContentError
+    from monolith_envs.core.jsonfile import read_json
+
     try:
-        report = json.loads(report_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ExportError(f"{report_path}: not a readable JSON report ({e})") from None
+        report = read_json(report_path, 16 * 2**20)
+    except ContentError as e:
+        raise ExportError(f"not a readable JSON report: {e}") from None
     if not (isinstance(report, dict) and isinstance(report.get("env_id"), str)
             and isinstance(report.get("env_config"), dict)):
         raise ExportError(f"{report_path}: no env_id and env_config entries")

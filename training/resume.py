@@ -9,7 +9,6 @@ with ``torch.load(weights_only=True)``.
 
 from __future__ import annotations
 
-import json
 import re
 import zipfile
 from pathlib import Path
@@ -87,14 +86,13 @@ def _checked_checkpoint(path: Path) -> dict:
 
 
 def _read_json(path: Path) -> Any:
-    from monolith_envs.core.content import ContentError, read_text
+    from monolith_envs.core.content import ContentError
+    from monolith_envs.core.jsonfile import read_json
 
     try:
-        return json.loads(read_text(path, _MAX_JSON))
+        return read_json(path, _MAX_JSON)
     except ContentError as e:
         raise TrainConfigError(f"--resume: {e}") from None
-    except (ValueError, RecursionError) as e:
-        raise TrainConfigError(f"--resume: {path} is not valid JSON ({str(e)[:200]})") from None
 
 
 def _reported_steps(run_dir: Path) -> int | None:

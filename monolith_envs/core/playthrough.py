@@ -43,10 +43,13 @@ def _load_configs(folder: Path) -> dict[str, dict[str, dict]]:
     path = folder / CONFIGS_FILE
     if not path.exists():
         return {}
+    from .content import ContentError
+    from .jsonfile import read_json
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise PlaythroughError(f"{path}: not valid JSON: {exc.msg} at line {exc.lineno}") from None
+        data = read_json(path)
+    except ContentError as exc:
+        raise PlaythroughError(str(exc)) from None
     if not isinstance(data, dict):
         raise PlaythroughError(f"{path}: expected an object {{env_id: {{label: config}}}}")
     for env_id, configs in data.items():
