@@ -216,36 +216,47 @@ def from_dict(data: Any, _path: str = "state") -> Any:
     """Inverse of :func:`to_dict`.
 
     Raises:
-        StateError: malformed input, naming the path and what was expected.
+        StateError: malformed input, naming the path and what was expected (an array of a dtype that is not
+            boolean, integer or float, as :func:`to_dict` writes; nesting too deep for the decoder).
     """
+    try:
+        return _from_dict(data, _path)
+    except RecursionError:
+        raise StateError(f"{_path}: nested too deeply for a serialised state") from None
+
+
+def _from_dict(data: Any, _path: str) -> Any:
     if data is None or isinstance(data, (bool, int, float, str)):
         return data
     if isinstance(data, list):
-        return [from_dict(v, f"{_path}[{i}]") for i, v in enumerate(data)]
+        return [_from_dict(v, f"{_path}[{i}]") for i, v in enumerate(data)]
     if not isinstance(data, dict):
         raise StateError(f"{_path}: unexpected {type(data).__name__} in a serialised state")
     try:
         if "__ndarray__" in data:
-            arr = np.asarray(data["data"], dtype=np.dtype(data["__ndarray__"]))
+            dtype = np.dtype(data["__ndarray__"])
+            if dtype.kind not in "biuf":
+                raise StateError(f"{_path}: array dtype {dtype} is not plain data (booleans, integers, floats)")
+            arr = np.asarray(data["data"], dtype=dtype)
             return arr.reshape(data["shape"])
         if "__state__" in data:
             cls = _lookup(data["__state__"], _path)
-            kwargs = {f: from_dict(data[f], f"{_path}.{f}") for f in _FIELDS[cls]}
+            kwargs = {f: _from_dict(data[f], f"{_path}.{f}") for f in _FIELDS[cls]}
             return cls(**kwargs)
         if "__enum__" in data:
             return _lookup(data["__enum__"], _path)(data["value"])
         if "__tuple__" in data:
-            return tuple(from_dict(v, f"{_path}[{i}]") for i, v in enumerate(data["__tuple__"]))
+            return tuple(_from_dict(v, f"{_path}[{i}]") for i, v in enumerate(data["__tuple__"]))
         if "__set__" in data:
-            items = [from_dict(v, f"{_path}{{}}") for v in data["__set__"]]
+            items = [_from_dict(v, f"{_path}{{}}") for v in data["__set__"]]
             return frozenset(items) if data.get("frozen") else set(items)
         if "__float__" in data:
             return float(data["__float__"])
         if "__dict__" in data:
-            return {from_dict(k, _path): from_dict(v, f"{_path}[{k!r}]") for k, v in data["__dict__"]}
+            return {_from_dict(k, _path): _from_dict(v, f"{_path}[{k!r}]") for k, v in data["__dict__"]}
     except StateError:
         raise
     except (KeyError, TypeError, ValueError) as exc:
         raise StateError(f"{_path}: malformed serialised value ({exc.__class__.__name__}: {exc})") from None
-    return {k: from_dict(v, f"{_path}[{k!r}]") for k, v in data.items()}
+    return {k: _from_dict(v, f"{_path}[{k!r}]") for k, v in data.items()}
 

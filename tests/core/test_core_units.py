@@ -128,6 +128,23 @@ def test_non_plain_data_is_rejected_with_its_path():
         from_dict({"__state__": "nowhere:Nothing"})
 
 
+@pytest.mark.parametrize("dtype", ["O", "<U5", "c16", "M8[s]"])
+def test_from_dict_refuses_arrays_that_to_dict_would_not_write(dtype):
+    with pytest.raises(StateError) as e:
+        from_dict({"x": {"__ndarray__": dtype, "shape": [1], "data": [{"a": 1}] if dtype == "O" else [0]}})
+    assert str(e.value).startswith(f"state['x']: array dtype {np.dtype(dtype)} is not plain data")
+    back = from_dict({"x": {"__ndarray__": "<i4", "shape": [2], "data": [1, 2]}})["x"]
+    assert back.dtype == np.int32 and back.tolist() == [1, 2]
+
+
+def test_from_dict_of_deep_nesting_is_a_state_error():
+    deep: list = []
+    for _ in range(20_000):
+        deep = [deep]
+    with pytest.raises(StateError, match="nested too deeply"):
+        from_dict(deep)
+
+
 @given(st.recursive(st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.text(max_size=4),
                     lambda ch: st.lists(ch, max_size=3) | st.tuples(ch, ch) |
                     st.dictionaries(st.text(max_size=3), ch, max_size=3), max_leaves=12))
