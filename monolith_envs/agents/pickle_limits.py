@@ -178,6 +178,11 @@ def _space_state(inst: Any, d: dict) -> None:
             raise OverBound(f"a space's {k} must be a number or an array of at most {MAX_SPACE_ELEMENTS} values")
 
 
+#: what a BUILD state value may not be: an allowed global itself (a function or class), which the built object
+#: could call later outside the checked factories (a schedule's ``value_schedule``, say)
+_GLOBAL_KINDS = (type, types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.ModuleType)
+
+
 def check_build(inst: Any, state: Any, budget: Any) -> None:
     """Refuse a BUILD ``state`` for ``inst`` (not an array) unless it is a dict, or a ``(dict, dict)`` pair, of
     plain attribute names (no dunder name, no method of the object) whose values pass :func:`walk`; a numpy dtype,
@@ -200,6 +205,8 @@ def check_build(inst: Any, state: Any, budget: Any) -> None:
             if type(k) is not str or k.startswith("__") or k in ("extend", "append", "add") \
                     or callable(getattr(type(inst), k, None)):
                 raise pickle.UnpicklingError(f"the pickle may not set {brief(k)} of a {name}")
+            if isinstance(d[k], _GLOBAL_KINDS):  # a named function or class the object could call later
+                raise pickle.UnpicklingError(f"the pickle may not set {brief(k)} of a {name} to {brief(d[k])}")
         walk(d, budget, f"the state of a {name}")
     if isinstance(inst, gym.spaces.Space):
         for d in dicts:

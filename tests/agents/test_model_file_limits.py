@@ -155,6 +155,20 @@ def test_the_pickle_cannot_change_a_class_or_replace_a_method():
         _loads(box)
 
 
+def test_a_schedule_whose_function_is_an_allowed_global_is_refused():
+    """A bare schedule's state may hold a schedule object, never an allowed function it would call later."""
+    from stable_baselines3.common.utils import ConstantSchedule, FloatSchedule
+
+    from monolith_envs.agents.model_files import ModelTrustError, restricted_loads
+
+    ok = FloatSchedule(ConstantSchedule(3e-4))
+    assert restricted_loads(pickle.dumps(ok), ALLOWED_GLOBALS, "lr")(0.5) == pytest.approx(3e-4)
+    bad = FloatSchedule(ConstantSchedule(3e-4))
+    bad.value_schedule = numpy_pickle.__bit_generator_ctor
+    with pytest.raises(ModelTrustError, match="may not set 'value_schedule' of a FloatSchedule"):
+        restricted_loads(pickle.dumps(bad), ALLOWED_GLOBALS, "lr")
+
+
 def test_a_huge_memo_index_allocates_nothing():
     blob = b"\x80\x04K\x01r" + (2**24).to_bytes(4, "little") + b"."  # LONG_BINPUT 2**24 (C: a 256 MiB memo)
     assert restricted_loads(blob, ALLOWED_GLOBALS, "test.pkl") == 1
