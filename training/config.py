@@ -32,6 +32,7 @@ __all__ = [
     "MAX_CONFIG_BYTES",
     "TrainConfigError",
     "apply_overrides",
+    "check_run_folder_keys",
     "check_config",
     "describe_keys",
     "load_config",
@@ -325,15 +326,23 @@ def _check_seed(out: dict) -> None:
         raise TrainConfigError(f"config key 'seed': must be {bound}, got {out['seed']}")
 
 
-def _check_strings(out: dict) -> None:
-    name = out["name"]
+def check_run_folder_keys(name: str, out_dir: str) -> None:
+    """``name`` ('' = not chosen yet) is one folder name under ``out_dir``, a folder path without NUL or control
+    characters (the run folder is ``<out_dir>/<name>``, never outside ``out_dir``).
+
+    Raises:
+        TrainConfigError: naming the key and what is allowed.
+    """
     if name and (not _NAME.fullmatch(name) or name in (".", "..")):
         raise TrainConfigError(f"config key 'name': must be 1 to 100 letters, digits or _ . + = - (one folder "
                                f"name under out_dir, not starting with '.' or '-'), got {short_repr(name)}")
-    od = out["out_dir"]
-    if not od or "\x00" in od or len(od) > 4096 or any(ord(c) < 32 for c in od):
+    if not out_dir or "\x00" in out_dir or len(out_dir) > 4096 or any(ord(c) < 32 for c in out_dir):
         raise TrainConfigError(f"config key 'out_dir': must be a folder path without NUL or control characters, "
-                               f"got {short_repr(od)}")
+                               f"got {short_repr(out_dir)}")
+
+
+def _check_strings(out: dict) -> None:
+    check_run_folder_keys(out["name"], out["out_dir"])
     for k in ("env_id", "pretrain_teacher"):
         if not 1 <= len(out[k]) <= 4096 or any(ord(c) < 32 for c in out[k]):
             raise TrainConfigError(f"config key {k!r}: must be a non-empty string without control characters, "

@@ -204,7 +204,7 @@ def test_az_agent_spec_errors(tmp_path, arena_ckpt):
 def test_config_errors_name_the_key_and_the_range():
     with pytest.raises(TrainConfigError, match="unknown config key.*'simulatons'"):
         validate_az({"simulatons": 3})
-    with pytest.raises(TrainConfigError, match="'simulations': must be >= 1"):
+    with pytest.raises(TrainConfigError, match="'simulations': must be an integer from 1 to"):
         validate_az({"simulations": 0})
     with pytest.raises(TrainConfigError, match="'noise_frac': must be in \\[0, 1\\]"):
         validate_az({"noise_frac": 1.5})

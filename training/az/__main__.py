@@ -103,30 +103,55 @@ def _main(argv: list[str], guard: Any) -> tuple[dict, argparse.Namespace]:
 
 
 def _checked_config(args: argparse.Namespace) -> dict:
-    """The validated config of the command line, its game, opponents and init files checked (errors raised)."""
+    """The validated config of the command line, its game, opponents, run folder and init files checked.
+
+    Raises:
+        TrainConfigError, ValueError: naming the key or file and what is allowed.
+    """
+    from pathlib import Path
+
     from .config import load_az_config, validate_az
 
     cfg = load_az_config(args.config, quick=args.quick)
     over = {k: v for k, v in (("workers", args.workers), ("seed", args.seed), ("out_dir", args.out_dir),
                               ("name", args.name)) if v is not None}
     cfg = validate_az({**cfg, **over})
-    import monolith_envs
+    from training.config import TrainConfigError
 
-    monolith_envs.make_game(cfg["env_id"], **cfg["env_config"])
+    if not cfg["name"]:
+        raise TrainConfigError("config key 'name': must not be empty (outputs go to <out_dir>/<name>/)")
+    import monolith_envs
+    from monolith_envs.core.config import short_repr
+    from monolith_envs.core.outfiles import OutputPathError, check_output_dir
+
+    try:
+        game = monolith_envs.make_game(cfg["env_id"], **cfg["env_config"])
+    except (monolith_envs.MonolithEnvError, ValueError, TypeError) as e:
+        key = "env_id" if isinstance(e, monolith_envs.UnknownEnvError) else "env_config"
+        raise TrainConfigError(f"config key {key!r}: {e}") from None
+    if game.num_players > 1 and not cfg["eval_opponents"]:
+        raise TrainConfigError("config key 'eval_opponents': empty; the evaluations need at least one opponent "
+                               "agent spec, e.g. ['random', 'heuristic']")
     from agents import make_agent
 
     for spec in cfg["eval_opponents"]:
-        make_agent(spec, cfg["env_id"])
+        try:
+            make_agent(spec, cfg["env_id"], cfg["env_config"])
+        except Exception as e:  # noqa: BLE001  (any failure to build a named agent is a config error)
+            raise TrainConfigError(f"config key 'eval_opponents': agent spec {short_repr(spec)}: {e}") from None
     if cfg["init_samples"]:
         from .selfplay import load_samples
 
-        load_samples(cfg["init_samples"], monolith_envs.make_game(cfg["env_id"], **cfg["env_config"]))
+        load_samples(cfg["init_samples"], game)
     if cfg["init_checkpoint"]:
         from .loop import _initial_weights
         from .net import net_for_game
 
-        _initial_weights(net_for_game(monolith_envs.make_game(cfg["env_id"], **cfg["env_config"]),
-                                      tuple(cfg["hidden"])), cfg["init_checkpoint"])
+        _initial_weights(net_for_game(game, tuple(cfg["hidden"])), cfg["init_checkpoint"])
+    try:  # the run folder, last of the checks, before any work (a file in the way, a folder that cannot be written)
+        check_output_dir(Path(cfg["out_dir"]) / cfg["name"], "config key 'out_dir':", "the run's outputs")
+    except OutputPathError as e:
+        raise TrainConfigError(str(e)) from None
     return cfg
 
 

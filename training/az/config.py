@@ -12,8 +12,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from monolith_envs.agents.mcts import MAX_SIMULATIONS
+from monolith_envs.core.processes import local_worker_limit, worker_limit_why
 from monolith_envs.core.seeds import check_seed
-from training.config import Key, TrainConfigError, _check_type, read_toml
+from training.config import Key, TrainConfigError, _check_type, check_run_folder_keys, read_toml
 
 __all__ = ["AZ_KEYS", "load_az_config", "validate_az"]
 
@@ -57,9 +59,20 @@ AZ_KEYS: tuple[Key, ...] = (
     Key("quick", dict, {}, "overrides applied by --quick"),
 )
 _BY_NAME = {k.name: k for k in AZ_KEYS}
-_MIN1 = ("workers", "tasks", "warm_epochs", "batch_size", "concurrent", "simulations", "replay_size", "train_epochs")
-_MIN0 = ("warm_games", "iterations", "games_per_iteration", "temp_moves", "eval_games", "final_eval_games",
-         "eval_search")
+#: ``key: (min, max)`` of every integer key (``workers`` also at most :func:`local_worker_limit`)
+_INT_RANGES = {
+    "workers": (1, 256), "tasks": (1, 4096), "warm_epochs": (1, 10_000), "batch_size": (1, 10**6),
+    "concurrent": (1, 4096), "simulations": (1, MAX_SIMULATIONS), "replay_size": (1, 10**8),
+    "train_epochs": (1, 10_000), "warm_games": (0, 10**7), "iterations": (0, 10**6),
+    "games_per_iteration": (0, 10**7), "temp_moves": (0, 10**6), "eval_games": (0, 100_000),
+    "final_eval_games": (0, 100_000), "eval_search": (0, MAX_SIMULATIONS),
+}
+#: ``key: (min, max, min excluded)`` of every float key
+_FLOAT_RANGES = {
+    "lr": (0.0, 1.0, True), "weight_decay": (0.0, 1.0, False), "value_coef": (0.0, 100.0, False),
+    "warm_epsilon": (0.0, 1.0, False), "warm_value_share": (0.0, 1.0, False), "warm_tau": (0.0, 1e6, True),
+    "c_puct": (0.0, 1e6, True), "dirichlet_alpha": (0.0, 1e6, True), "noise_frac": (0.0, 1.0, False),
+}
 
 
 def validate_az(cfg: Mapping[str, Any]) -> dict:
@@ -70,29 +83,30 @@ def validate_az(cfg: Mapping[str, Any]) -> dict:
             range (the message says the allowed range).
     """
     unknown = sorted(set(cfg) - set(_BY_NAME))
+    if unknown and {"total_timesteps", "n_steps", "opponent_mix"} & set(unknown):
+        raise TrainConfigError("this is a config of the MaskablePPO recipe (keys such as 'total_timesteps'); run it "
+                               "with python -m training.train --config FILE (python -m training.az runs the "
+                               "search-based self-play configs, training/configs/az_*.toml)")
     if unknown:
         raise TrainConfigError(f"unknown config key(s) {unknown}; valid keys: {sorted(_BY_NAME)}")
     out = {k.name: copy.deepcopy(k.default) for k in AZ_KEYS}
     for k, v in cfg.items():
         out[k] = _check_type(_BY_NAME[k], v)
-    for k in ("lr", "weight_decay", "value_coef", "warm_epsilon", "warm_value_share", "warm_tau", "c_puct", "dirichlet_alpha", "noise_frac"):
+    for k, (lo, hi, open_lo) in _FLOAT_RANGES.items():
         out[k] = float(out[k])
-    for k in _MIN1:
-        if out[k] < 1:
-            raise TrainConfigError(f"config key {k!r}: must be >= 1, got {out[k]}")
-    for k in _MIN0:
-        if out[k] < 0:
-            raise TrainConfigError(f"config key {k!r}: must be >= 0, got {out[k]}")
+        if not (lo < out[k] <= hi if open_lo else lo <= out[k] <= hi):  # NaN fails both
+            raise TrainConfigError(f"config key {k!r}: must be in {'(' if open_lo else '['}{lo:g}, {hi:g}], got {out[k]}")
+    for k, (lo, hi) in _INT_RANGES.items():
+        if not lo <= out[k] <= hi:
+            raise TrainConfigError(f"config key {k!r}: must be an integer from {lo:,} to {hi:,}, got {out[k]:,}")
+    if out["workers"] > local_worker_limit():
+        raise TrainConfigError(f"config key 'workers': at most {local_worker_limit()} worker processes on this "
+                               f"machine ({worker_limit_why()}), got {out['workers']:,}")
     try:
         check_seed(out["seed"])
     except (TypeError, ValueError) as e:
         raise TrainConfigError(f"config key 'seed': {e}") from None
-    for k in ("warm_epsilon", "noise_frac", "warm_value_share"):
-        if not 0.0 <= out[k] <= 1.0:
-            raise TrainConfigError(f"config key {k!r}: must be in [0, 1], got {out[k]}")
-    for k in ("lr", "c_puct", "dirichlet_alpha", "warm_tau"):
-        if not out[k] > 0:
-            raise TrainConfigError(f"config key {k!r}: must be > 0, got {out[k]}")
+    check_run_folder_keys(out["name"], out["out_dir"])
     if not 1 <= len(out["hidden"]) <= 16 or not all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 8192
                                                        for h in out["hidden"]):
         # the bounds of training.az.net.MAX_HIDDEN_LAYERS / MAX_HIDDEN_WIDTH: a checkpoint must load again

@@ -1,0 +1,72 @@
+"""``python -m training.az`` checks its config before any work, as ``training.train`` does: the run folder
+stays one folder under ``out_dir``, every number has a range (workers at most the machine's local limit), the
+opponents are built with the game config, and a MaskablePPO config is named as such."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+import pytest
+
+from monolith_envs.core.processes import local_worker_limit
+from training.az.__main__ import _checked_config
+from training.az.config import validate_az
+from training.config import TrainConfigError
+
+
+@pytest.mark.parametrize("over, message", [
+    ({"name": "../x"}, "config key 'name': must be 1 to 100 letters"),
+    ({"name": "/abs/run"}, "config key 'name': must be 1 to 100 letters"),
+    ({"name": ".hidden"}, "config key 'name': must be 1 to 100 letters"),
+    ({"out_dir": ""}, "config key 'out_dir': must be a folder path"),
+    ({"value_coef": -5.0}, "config key 'value_coef': must be in [0, 100], got -5.0"),
+    ({"lr": math.nan}, "config key 'lr': must be in (0, 1]"),
+    ({"concurrent": 10**8}, "config key 'concurrent': must be an integer from 1 to 4,096"),
+    ({"replay_size": 10**15}, "config key 'replay_size': must be an integer from 1 to 100,000,000"),
+    ({"workers": 1000}, "config key 'workers': must be an integer from 1 to 256"),
+    ({"total_timesteps": 10, "n_steps": 4}, "this is a config of the MaskablePPO recipe"),
+])
+def test_bad_values_are_refused_naming_the_key_and_the_range(over, message):
+    with pytest.raises(TrainConfigError) as e:
+        validate_az(over)
+    assert message in str(e.value)
+
+
+def test_workers_are_bounded_by_the_machine():
+    limit = local_worker_limit()
+    assert validate_az({"workers": limit})["workers"] == limit
+    with pytest.raises(TrainConfigError, match=f"at most {limit} worker processes on this machine"):
+        validate_az({"workers": limit + 1})
+
+
+def _args(tmp_path: Path, body: str, **kw) -> argparse.Namespace:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(body)
+    base = {"config": str(cfg), "quick": False, "workers": None, "seed": None, "out_dir": str(tmp_path / "runs"),
+            "name": None}
+    return argparse.Namespace(**{**base, **kw})
+
+
+@pytest.mark.parametrize("body, kw, message", [
+    ('env_id = "the_monolith_v0"\nenv_config = { num_players = 2 }\neval_opponents = ["baseline"]\n', {},
+     "config key 'eval_opponents': agent spec 'baseline': no baseline for the_monolith_v0 with num_players=2"),
+    ('eval_opponents = ["ppo:/nonexistent/model.zip"]\n', {}, "config key 'eval_opponents': agent spec"),
+    ("eval_opponents = []\n", {}, "config key 'eval_opponents': empty"),
+    ("", {"name": ""}, "config key 'name': must not be empty"),
+    ('env_config = { num_players = 9 }\n', {}, "config key 'env_config'"),
+])
+def test_the_command_checks_opponents_game_and_name_before_any_work(tmp_path, body, kw, message):
+    with pytest.raises(TrainConfigError) as e:
+        _checked_config(_args(tmp_path, body, **kw))
+    assert message in str(e.value)
+    assert not (tmp_path / "runs").exists()  # nothing written
+
+
+def test_a_file_in_the_way_of_the_run_folder_is_named(tmp_path):
+    (tmp_path / "runs").write_text("")
+    with pytest.raises(TrainConfigError, match="/runs is a file, not a folder"):
+        _checked_config(_args(tmp_path, "", name="r"))
+    assert _checked_config(_args(tmp_path, "", name="r", out_dir=str(tmp_path / "ok")))["name"] == "r"
+    assert (tmp_path / "ok" / "r").is_dir()
