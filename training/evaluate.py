@@ -32,8 +32,8 @@ trust.  The JSON goes to ``runs/eval/eval_<env>_<seed>.json`` (``-2``, ``-3``, .
 that file exists, so a default never replaces an earlier result) unless ``--out`` names a file (replaced if
 it exists); ``--record-dir`` writes every
 match's episode log (``python -m monolith_envs replay FILE``).  Both are checked before the first game, by
-creating them.  Games are handed to the workers in chunks of consecutive game numbers (``range`` objects),
-never as a list of every game.
+creating them.  Games are handed to the workers in chunks of at most 8 consecutive game numbers (``range``
+objects), never as a list of every game, so the progress bar moves all through a long evaluation.
 
 Ctrl-C or SIGTERM stops an evaluation at once: the worker processes are ended, the games played so far
 are counted on stderr, nothing is written, and the exit status is 130 (SIGINT) or 143 (SIGTERM).
@@ -162,6 +162,11 @@ def seating(game: Any, k: int) -> list[int]:
     return list(teams[k % len(teams)])
 
 
+#: the most games in one worker task: the progress bar (and the count an interrupt reports) moves at least this
+#: often, whatever ``--games`` is; results do not depend on it (every game is seeded by its number)
+MAX_CHUNK = 8
+
+
 def _play_chunk(args: tuple) -> list[tuple]:
     """Worker: play the games ``ks`` of one pairing (``spec_b`` None: solo); returns per game ``(k, a's seats,
     returns, decisions, truncated, outcome values or None, secs)``."""
@@ -235,7 +240,7 @@ def run_pairing(env_id: str, spec_a: str, spec_b: str, games: int, seed: int = 0
         workers: worker processes (1 = in this process).
         preload: modules each worker imports first (e.g. one that registers extra env ids).
         executor: an existing executor to reuse (then ``workers`` is ignored).
-        chunk: games per task (default: about 4 tasks per worker).
+        chunk: games per task (default: about 4 tasks per worker, at most :data:`MAX_CHUNK`).
         progress: show a tqdm bar.
         record_dir: write each match's episode log there (``pair0_game<k>.json``).
     """
@@ -292,7 +297,7 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     own = executor is None
     ex = _executor(workers) if own else executor
     n_workers = workers if own else getattr(ex, "_max_workers", 2)
-    size = chunk or max(1, math.ceil(games / max(1, 4 * n_workers)))
+    size = chunk or max(1, min(MAX_CHUNK, math.ceil(games / max(1, 4 * n_workers))))
     def tasks():  # chunks of consecutive game numbers, as ranges: nothing of the size of `games` is built
         for pi, (a, b) in enumerate(pairs):
             prefix = f"solo{pi}" if solo else f"pair{pi}"
@@ -312,13 +317,15 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
                 results[pi].extend(r)
                 bar.update(len(r))
         else:
+            from concurrent.futures import as_completed
+
             from monolith_envs.core.interrupt import children_ignore_sigint
 
             with children_ignore_sigint():  # the pool's processes start without SIGINT (a terminal's Ctrl-C)
-                futs = [(pi, ex.submit(_play_chunk, t)) for pi, t in tasks()]
-            for pi, f in futs:
+                futs = {ex.submit(_play_chunk, t): pi for pi, t in tasks()}
+            for f in as_completed(futs):  # the bar and an interrupt's count follow every finished chunk
                 r = f.result()
-                results[pi].extend(r)
+                results[futs[f]].extend(r)
                 bar.update(len(r))
     except Interrupted as e:
         interrupted = True

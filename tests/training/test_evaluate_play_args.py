@@ -282,3 +282,20 @@ def test_a_model_path_with_a_comma_is_explained(no_games, tmp_path, capsys):
                        "tests.conftest", "--out", str(tmp_path / "r.json")])
     err = capsys.readouterr().err
     assert f"no MaskablePPO model at {tmp_path / 'modle.zip'}" in err and "split at commas" not in err
+
+
+def test_games_go_in_chunks_of_at_most_max_chunk_and_results_do_not_depend_on_them(monkeypatch):
+    """Large --games: the progress bar and an interrupt's count follow every chunk of at most MAX_CHUNK games."""
+    from training import evaluate
+
+    sizes, real = [], evaluate._play_chunk
+
+    def spy(args):
+        sizes.append(len(args[5]))
+        return real(args)
+
+    monkeypatch.setattr(evaluate, "_play_chunk", spy)
+    res = evaluate.run_tournament(TOY, ["random", "mcts:5"], 60, seed=3, workers=1)
+    assert max(sizes) == evaluate.MAX_CHUNK == 8 and sum(sizes) == 60
+    whole = evaluate.run_tournament(TOY, ["random", "mcts:5"], 60, seed=3, workers=1, chunk=60)
+    assert res["pairs"][0].outcomes == whole["pairs"][0].outcomes and sizes[-1] == 60
