@@ -189,6 +189,12 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
     for p in (model_path, report_path):
         if not p.is_file():
             raise ExportError(f"{p} not found: RUN_DIR must be a finished run of python -m training.train")
+    from monolith_envs.core.outfiles import OutputPathError, check_output_dir
+
+    try:  # before the work: a file in the way, a folder that cannot be written
+        check_output_dir(out_dir, "--out-dir", "the baseline files")
+    except OutputPathError as e:
+        raise ExportError(str(e)) from None
     from monolith_envs.core.content import ContentError
     from monolith_envs.core.jsonfile import read_json
 

@@ -136,6 +136,9 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
     if "\x00" in str(run_dir) or not d.is_dir():
         raise TrainConfigError(f"--resume: {str(run_dir)!r} is not a run folder (a folder with config.json and "
                                f"checkpoints/ written by python -m training.train)")
+    if not (d / "config.json").exists():
+        raise TrainConfigError(f"--resume: {str(run_dir)!r} is not a run folder: it has no config.json (a run "
+                               f"folder of python -m training.train holds config.json and checkpoints/)")
     raw = _read_json(d / "config.json")
     if not isinstance(raw, dict):
         raise TrainConfigError(f"--resume: {d / 'config.json'} is not a JSON object")

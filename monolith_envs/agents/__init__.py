@@ -11,7 +11,7 @@ single-agent wrapper's ``opponents``:
 ``mcts:N[:key=val...]``   :class:`MCTSAgent` with N simulations (1 to 10**6); keys ``c`` (0 to 100),
                           ``rollout`` (``random``/``heuristic``), ``depth`` (rollout depth, 0 to 10**6,
                           ``none`` = to the end), ``k`` (root actions kept after the game's prior, 1 to
-                          10**6, ``none`` = all); each key at most once
+                          10**6, ``none`` = all); each key at most once; plain ``mcts`` is ``mcts:200``
 ``ppo:PATH``              :class:`MaskablePPOAgent` loading a saved MaskablePPO ``.zip`` (needs the
                           ``[train]`` extra; untrusted: see :mod:`monolith_envs.agents.model_files`)
 ``rllib:PATH``            :class:`~monolith_envs.agents.rllib_agent.RLlibAgent`: the shared policy of a

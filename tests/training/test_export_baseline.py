@@ -122,3 +122,10 @@ def test_the_training_piece_encoder_keeps_its_parameter_names():
                                                                                                  "head.0.bias"]
     assert list(enc.state_dict()) == names and len(layout) >= 3
     assert enc(torch.zeros(2, game.obs_spec.size)).shape == (2, 256)
+
+
+def test_an_out_dir_that_is_a_file_is_named_before_the_work(run, tmp_path):
+    run_dir, _ = run
+    (tmp_path / "afile").write_text("")
+    with pytest.raises(ExportError, match="--out-dir .*afile: exists and is not a folder"):
+        export_run(run_dir, "x", tmp_path / "afile", check_states=0)

@@ -174,3 +174,8 @@ def test_resume_refuses_a_checkpoint_whose_weights_are_a_hash_bomb(tmp_path):
     _checkpoint(run, 4096, pth=_torch_file({"format": "x"}, _hash_bomb(60)))
     with pytest.raises(TrainConfigError, match="over a size bound"):
         load_run(run)
+
+
+def test_resume_of_a_folder_without_config_json_says_it_is_not_a_run_folder(tmp_path):
+    with pytest.raises(TrainConfigError, match="is not a run folder: it has no config.json"):
+        load_run(tmp_path)
