@@ -14,6 +14,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import registration as _registration  # noqa: F401 - registers the Gymnasium ids
+from .core.aec import ResetNeededError
 from .core.config import ConfigError
 from .core.game import IllegalActionError, InvariantError, MonolithEnvError
 from .vector import make_vec
@@ -30,6 +31,7 @@ __all__ = [
     "IllegalActionError",
     "InvariantError",
     "MonolithEnvError",
+    "ResetNeededError",
     "UnknownEnvError",
 ]
 

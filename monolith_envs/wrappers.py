@@ -249,7 +249,8 @@ class SingleAgentEnv(gym.Env):
         the opponents' generators.  ``reset()`` without a seed continues the stream (``"rotate"`` moves to
         the next seat).
 
-        Returns ``(observation float32[obs_size], info)``.
+        Returns ``(observation float32[obs_size], info)``. ``options`` is ignored (the games have no reset
+        options).
         """
         if seed is not None:
             seed = check_seed(seed)  # the range the constructor and the AEC env take

@@ -14,7 +14,6 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
-from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .actions import coerce_action
@@ -24,7 +23,7 @@ from .game import Game, IllegalActionError, MonolithEnvError
 from .replay import EpisodeLog
 from .seeds import MAX_SEED, seed_text
 
-__all__ = ["RulesAECEnv", "OrderEnforcingEnv", "make_env_fns", "coerce_action", "ILLEGAL_ACTION_POLICIES", "MASK_IN",
+__all__ = ["RulesAECEnv", "OrderEnforcingEnv", "ResetNeededError", "make_env_fns", "coerce_action", "ILLEGAL_ACTION_POLICIES", "MASK_IN",
            "check_mask_in", "observation_space_for"]
 
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
@@ -57,6 +56,14 @@ def observation_space_for(obs_space: spaces.Box, num_actions: int, mask_in: str)
 
 
 RENDER_MODES = (None, "ansi", "human", "rgb_array", "svg")
+
+
+class ResetNeededError(MonolithEnvError, AssertionError):
+    """A call that needs an episode (``step``, ``last``, ``observe``, ``state``, ``render``, ``agent_iter``)
+    before the first ``reset()``: the same error from the bare env and from its order-enforcing wrapper (an
+    ``AssertionError`` too, as PettingZoo's wrapper raises)."""
+
+
 _STEP_AFTER_END = "step() after the episode ended and every agent was stepped out with None; call reset()"
 _LAST_AFTER_END = ("last() after the episode ended and every agent was stepped out with None (env.agents is "
                    "empty): there is no agent to report on; read the results from env.unwrapped.game.returns("
@@ -192,6 +199,9 @@ class RulesAECEnv(AECEnv):
         seed draws the episode seed from a stream seeded by the last seeded reset (or from OS entropy if
         there was none), so every episode is replayable from its log. The configuration is kept.
 
+        ``options`` is taken for PettingZoo's and Gymnasium's signature and ignored: the games have no reset
+        options (PettingZoo's ``api_test`` passes some); config keys go to ``make()``.
+
         Raises:
             TypeError, ValueError: ``seed`` is not None or an integer from 0 to 2**128-1 (a ``bool`` is not a
                 seed; the message names it).
@@ -244,7 +254,7 @@ class RulesAECEnv(AECEnv):
                 another number of seats), or ``state`` is terminal; the env is unchanged.
         """
         if self.episode_log is None:
-            raise MonolithEnvError("set_game_state() before reset(): call reset() first")
+            raise ResetNeededError("set_game_state() before reset(): call reset() first")
         if type(state) is not type(self.game_state):
             raise MonolithEnvError(f"{self.env_id}: set_game_state() needs a state of this game, a "
                                    f"{type(self.game_state).__name__} (a clone of env.unwrapped.game_state, or "
@@ -296,7 +306,7 @@ class RulesAECEnv(AECEnv):
             self._unknown_agent("observe", agent)
         p = self.agent_name_mapping[agent]
         if self.game_state is None:
-            raise MonolithEnvError(f"{self.env_id}: observe() before reset(): call reset() first")
+            raise ResetNeededError(f"{self.env_id}: observe() before reset(): call reset() first")
         obs = self.game.observe(self.game_state, p)
         if self._mask_in_info:
             return obs
@@ -319,7 +329,7 @@ class RulesAECEnv(AECEnv):
         """
         state = self.game_state
         if state is None:
-            raise MonolithEnvError("last() before reset(): call reset() first")
+            raise ResetNeededError("last() before reset(): call reset() first")
         agent = self.agent_selection
         p = self.agent_name_mapping.get(agent)
         if observe and p is not None and not self._done and not self._mask_in_info:
@@ -347,7 +357,7 @@ class RulesAECEnv(AECEnv):
                 a non-``None`` action for an agent whose episode is over.
         """
         if self.game_state is None:
-            raise MonolithEnvError("step() before reset(): call reset() first")
+            raise ResetNeededError("step() before reset(): call reset() first")
         agent = self.agent_selection
         if not self.agents:
             raise MonolithEnvError(_STEP_AFTER_END)
@@ -428,6 +438,12 @@ class RulesAECEnv(AECEnv):
         if self._mask_in_info:
             self._put_masks_in_infos()
 
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        """PettingZoo's ``agent_iter``; :class:`ResetNeededError` before ``reset()``."""
+        if self.game_state is None:
+            raise ResetNeededError("agent_iter() before reset(): call reset() first")
+        return super().agent_iter(max_iter)
+
     # ------------------------------------------------------------------ views
     def render(self) -> str | np.ndarray | None:
         """Text (``"ansi"``/``"human"``), ``uint8[H, W, 3]`` (``"rgb_array"``) or SVG text (``"svg"``) of the match."""
@@ -438,7 +454,7 @@ class RulesAECEnv(AECEnv):
                                    "'rgb_array' or 'svg' to make()")
             return None
         if self.game_state is None:
-            raise MonolithEnvError("render() before reset()")
+            raise ResetNeededError("render() before reset(): call reset() first")
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(self.game_state)
         if self.render_mode == "svg":
@@ -456,7 +472,7 @@ class RulesAECEnv(AECEnv):
             MonolithEnvError: before ``reset()``.
         """
         if self.game_state is None:
-            raise MonolithEnvError(f"{self.env_id}: state() before reset(): call reset() first")
+            raise ResetNeededError(f"{self.env_id}: state() before reset(): call reset() first")
         return np.asarray(self.game.state_vector(self.game_state), np.float32)
 
     def close(self) -> None:
@@ -489,11 +505,30 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
     infos = property(lambda self: self._env_after_reset("infos").infos)
     _cumulative_rewards = property(lambda self: self.env._cumulative_rewards)
 
+    def _check_reset(self, name: str) -> None:
+        if not self._has_reset:  # PettingZoo's message, as the bare env's error type
+            raise ResetNeededError(f"reset() needs to be called before {name}: call reset() first")
+
+    def render(self) -> Any:
+        """The env's ``render()``; :class:`ResetNeededError` before ``reset()``."""
+        self._check_reset("render")
+        return self.env.render()
+
+    def observe(self, agent: Any) -> Any:
+        """The env's ``observe(agent)``; :class:`ResetNeededError` before ``reset()``."""
+        self._check_reset("observe")
+        return self.env.observe(agent)
+
+    def state(self) -> np.ndarray:
+        """The env's ``state()``; :class:`ResetNeededError` before ``reset()``."""
+        self._check_reset("state")
+        return self.env.state()
+
     def step(self, action: Any) -> None:
-        """PettingZoo's check of ``step`` before ``reset``, then the env's ``step``; a step after the last
-        agent left raises the bare env's :class:`MonolithEnvError` (PettingZoo's wrapper only warns)."""
+        """The env's ``step``; :class:`ResetNeededError` before ``reset()``, and a step after the last agent
+        left raises the bare env's :class:`MonolithEnvError` (PettingZoo's wrapper only warns)."""
         if not self._has_reset:
-            EnvLogger.error_step_before_reset()
+            self._check_reset("step")
         elif not self.env.agents:  # the same error as the bare env (not PettingZoo's mere warning)
             raise MonolithEnvError(_STEP_AFTER_END)
         else:
@@ -505,19 +540,18 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
 
         Raises:
             TypeError: ``max_iter`` is not a non-negative number (an integer, or a float such as ``1e6``).
+            ResetNeededError: before ``reset()``.
         """
         if (isinstance(max_iter, bool) or not isinstance(max_iter, (int, float, np.integer, np.floating))
                 or not max_iter >= 0):
             raise TypeError("agent_iter(max_iter): a non-negative number, an integer or a float such as 1e6 (the "
                             f"most agents to yield), got {max_iter!r:.40}")
-        if not self._has_reset:
-            EnvLogger.error_agent_iter_before_reset()
+        self._check_reset("agent_iter()")
         return _AgentIterable(self, max_iter)
 
     def last(self, observe: bool = True):
         """``(observation, cumulative reward, termination, truncation, info)`` of ``agent_selection``."""
-        if not self._has_reset:
-            EnvLogger.error_observe_before_reset()
+        self._check_reset("last")
         return self.env.last(observe)
 
 

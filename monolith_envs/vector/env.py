@@ -227,14 +227,14 @@ class VectorEnv:
 
         Raises:
             ValueError: ``seat`` is not an integer from 0 to P-1.
-            MonolithEnvError: before ``reset``, or after ``close``.
+            MonolithEnvError: before ``reset``, after a ``step`` or ``reset`` that failed part way, or after
+                ``close``.
         """
         self._check_open()
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.num_players:
             raise ValueError(f"make_vec observe: seat={seat!r} is not a seat; expected an integer from 0 to "
                              f"{self.num_players - 1}")
-        if self._seed is None:
-            raise MonolithEnvError("make_vec observe: call reset() first")
+        self._check_readable("observe")
         if self._pool is not None:
             self._pool.send_all("observe", int(seat))
         else:
@@ -253,15 +253,14 @@ class VectorEnv:
             a tuple of N states, entry ``i`` for game ``i`` (the game whose observation is ``observation[i]``).
 
         Raises:
-            MonolithEnvError: the games run in worker processes (``workers > 0``), before ``reset``, or after
-                ``close``.
+            MonolithEnvError: the games run in worker processes (``workers > 0``), before ``reset``, after a
+                ``step`` or ``reset`` that failed part way, or after ``close``.
         """
         self._check_open()
         if self._pool is not None:
             raise MonolithEnvError(f"make_vec game_states: the games run in {self.workers} worker processes and "
                                    "their states stay there; use workers=0 to read them")
-        if self._seed is None:
-            raise MonolithEnvError("make_vec game_states: call reset() first")
+        self._check_readable("game_states")
         return tuple(self._slots.states)
 
     def episode_seeds(self) -> list[int]:
@@ -269,12 +268,21 @@ class VectorEnv:
         ``make(env_id, **config).reset(seed=...)``.
 
         Raises:
-            MonolithEnvError: before ``reset``.
+            MonolithEnvError: before ``reset``, after a ``step`` or ``reset`` that failed part way, or after
+                ``close``.
         """
-        if self._seed is None:
-            raise MonolithEnvError("make_vec episode_seeds: call reset() first")
+        self._check_open()
+        self._check_readable("episode_seeds")
         n = self.num_envs
         return [(self._seed + i + n * int(k)) % SEED_MODULUS for i, k in enumerate(self._games)]
+
+    def _check_readable(self, what: str) -> None:
+        """Reads need games in a known state: after ``reset``, and not after a ``step`` or ``reset`` that failed
+        part way (some slots played on, some not)."""
+        if self._seed is None:
+            raise MonolithEnvError(f"make_vec {what}: call reset() first")
+        if self._broken is not None:
+            raise MonolithEnvError(f"make_vec {what}: {self._broken}")
 
     # ------------------------------------------------------------------ lifetime
     def _check_open(self) -> None:

@@ -115,3 +115,20 @@ def test_layout_decode_refuses_what_is_not_an_action(bad, message):
     with pytest.raises(IllegalActionError, match=message):
         layout.decode(bad)
     assert layout.decode(np.int64(3)) == layout.decode(3)
+
+
+@pytest.mark.parametrize("wrapped", [True, False])
+def test_every_call_before_reset_is_one_reset_needed_error_from_both_forms(wrapped):
+    """The bare env and PettingZoo's order-enforcing wrapper raise the same error type before ``reset()``
+    (an ``AssertionError`` too, as PettingZoo's wrapper raises), naming the call and the fix."""
+    env = monolith_envs.make("the_monolith_v0", wrapped=wrapped, render_mode="ansi")
+    agent = env.possible_agents[0]
+    calls = {"step": lambda: env.step(0), "last": env.last, "state": env.state, "render": env.render,
+             "observe": lambda: env.observe(agent), "agent_iter": lambda: next(iter(env.agent_iter()))}
+    for name, call in calls.items():
+        with pytest.raises(monolith_envs.ResetNeededError) as e:
+            call()
+        assert isinstance(e.value, (MonolithEnvError, AssertionError)) and name in str(e.value)
+        assert "call reset() first" in str(e.value)
+    env.reset(seed=0)
+    assert next(iter(env.agent_iter())) == env.agent_selection  # the iterator works once reset

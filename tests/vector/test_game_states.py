@@ -62,3 +62,23 @@ def test_refused_with_workers_before_reset_and_after_close():
     vec.close()
     with pytest.raises(MonolithEnvError, match="closed"):
         vec.game_states()
+
+
+def test_reads_after_a_step_that_failed_part_way_or_after_close_are_refused():
+    """A step let through by a mask edited in place fails part way: the reads refuse until reset, as step does."""
+    vec = monolith_envs.make_vec("the_monolith_v0", 4)
+    r = vec.reset(seed=0)
+    acts = r.action_mask.argmax(1).copy()
+    bad = int(np.flatnonzero(~r.action_mask[2])[0])
+    acts[2], r.action_mask[2, bad] = bad, True  # the view edited in place
+    with pytest.raises(monolith_envs.IllegalActionError):
+        vec.step(acts)
+    for read in (lambda: vec.observe(0), vec.game_states, vec.episode_seeds, lambda: vec.step(acts)):
+        with pytest.raises(MonolithEnvError, match=r"a previous step\(\) failed part way; call reset\(\)"):
+            read()
+    vec.reset(seed=0)
+    assert vec.episode_seeds() == [0, 1, 2, 3] and vec.observe(1).shape[0] == 4
+    vec.close()
+    with pytest.raises(MonolithEnvError, match="closed"):
+        vec.episode_seeds()
+
