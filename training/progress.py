@@ -208,7 +208,8 @@ def interrupted_message(e: Any) -> str:
         lines.append(f"  kept: checkpoint {info['checkpoint']} ({info['checkpoint_steps']:,} learner steps)")
         lines.append(f"  resume with: python -m training.train --resume {shlex.quote(str(run_dir))}")
     else:
-        lines.append(f"  no checkpoint yet (the first is written after PPO's first rollout); run the same "
+        lines.append(f"  no checkpoint yet (one is written at a rollout boundary every checkpoint_every learner "
+                     f"steps, and on a stop that comes between rollouts, not during an update); run the same "
                      f"command again to start over (outputs in {run_dir})")
     lines.append(f"  exit status {e.exit_code}")
     return "\n".join(lines)
