@@ -61,6 +61,8 @@ def check(game, s: StrategyState) -> None:
                 f"{len(cands)} != {R.rune_total}")
     if len(on_board) != (3 if R.solo else 6):
         _bad(4, f"{len(on_board)} Runes on the board")
+    if s.board[0] != -1:  # board positions are 1-13; slot 0 is unused (state.py)
+        _bad(4, f"a card in board slot 0 ({s.board[0]}): board positions are 1-13")
     fates = [s.board[pos] for pos in range(1, 14) if s.board[pos] >= 0 and c.board[s.board[pos]].set == "fate"]
     want = 2 if s.board[3] == R.extra_fate and len(R.fates) > 1 else 1
     if len(fates) != want:

@@ -263,7 +263,10 @@ def _directive(R, s: StrategyState, kw: str, a: list, given: dict, n: int, K: in
         s.source_gems = int(a[0])
         given["source"] = True
     elif kw == "board":
-        s.board[int(a[0])] = -1 if a[1] == "-" else _card(R, a[1])
+        pos = int(a[0])
+        if not 1 <= pos <= 13:
+            raise PositionError(f"board needs a position 1-13, got {a[0][:20]}")
+        s.board[pos] = -1 if a[1] == "-" else _card(R, a[1])
     elif kw == "roundcard":
         s.rc_pos = int(a[0])
         s.rc_side = int(Side.EXALTED) if a[1] == "exalted" else int(Side.NORMAL)

@@ -59,6 +59,10 @@ _ORDER_SUBS = (Sub.ORDER_CHOOSE, Sub.MARCH_SOURCE, Sub.MARCH_GROUP, Sub.MARCH_ST
 _ACTION_SUBS = (Sub.ACTION_CHOOSE, Sub.MANEUVER_DEST, Sub.POWER_WINDOW, Sub.EXTRA_KILL)
 
 
+#: the longest ``config`` line a position text may have (the format writes well under 1,000 characters)
+MAX_CONFIG_LINE = 4096
+
+
 class PositionError(MonolithEnvError, ValueError):
     """A position text that cannot be read or states an impossible position (names the line)."""
 
@@ -131,10 +135,16 @@ def _parse(text: str, rng):
     cfg = dict(BASELINE)
     for ln in lines:
         if ln.startswith("config"):
-            for k, v in re.findall(r"(\w+)=(\[[^\]]*\]|\S+)", ln[6:]):
+            if len(ln) > MAX_CONFIG_LINE:
+                raise PositionError(f"{ln[:60]!r}...: a config line of {len(ln):,} characters; at most "
+                                    f"{MAX_CONFIG_LINE:,}")
+            for m in re.finditer(r"(\w+)=(\[[^\]]*\]|\S+)|\S+", ln[6:]):  # each token once: linear time
+                k, v = m.group(1), m.group(2)
+                if k is None:
+                    raise PositionError(f"{ln[:80]!r}: {m.group(0)[:40]!r} is not key=value")
                 try:
                     cfg[k] = ast.literal_eval(v)
-                except (ValueError, SyntaxError):
+                except (ValueError, SyntaxError, RecursionError, MemoryError):  # not a literal: the text itself
                     cfg[k] = v
     g = MonolithGame(cfg)
     n = g.n

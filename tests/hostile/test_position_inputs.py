@@ -27,6 +27,9 @@ MONOLITH_BASE = "decision ORDER_CHOOSE P0\nP0 available=1 held=D13\nspace 1: P0{
     ("players \ndecision turn P0\n", r"position line 1 .*players needs a number"),
     ('players 2\npending {"k": 5, "seat": 0, "opts": [999], "mode": "reroll"}\n',
      r"position line 2 .*state\.pending\['opts'\]\[0\] = 999"),
+    # slot 0 and negative positions were taken as list indexes (slot 0 unused, -1 = 13, -13 = 1)
+    ("players 2\nboard 0 SR2\ndecision turn P0\n", r"position line 2 \('board 0 SR2'\): board needs a position 1-13"),
+    ("players 2\nboard -13 SR2\ndecision turn P0\n", r"position line 2 .*board needs a position 1-13, got -13"),
 ])
 def test_strategy_bad_positions_name_the_line(text, named):
     with pytest.raises(StrategyPositionError, match=named):
@@ -45,6 +48,9 @@ def test_strategy_bad_positions_name_the_line(text, named):
     (MONOLITH_BASE + "events E01 E01\n", r"'events E01 E01': card E01 is already placed earlier on this line"),
     (MONOLITH_BASE + "P1 objectives=O01,O01\n", r"'P1 objectives=O01,O01': card O01 is already placed"),
     (MONOLITH_BASE + "space 1: P0{x}\n", r"space 1"),
+    # a long config line took quadratic time (100 KB: a minute), a deep literal raised RecursionError
+    ("config " + "x" * 100_000 + "\n" + MONOLITH_BASE, r"a config line of 100,007 characters; at most 4,096"),
+    ("config players=4 junk\n" + MONOLITH_BASE, r"'junk' is not key=value"),
 ])
 def test_monolith_bad_positions_name_the_line(text, named):
     with pytest.raises(MonolithPositionError, match=named):
@@ -79,3 +85,10 @@ def test_a_position_that_parses_observes_every_seat(parse, text):
     for p in range(g.num_players):
         o = g.observe(s, p)
         assert o.shape == (g.obs_spec.size,) and np.all((o >= g.obs_spec.low) & (o <= g.obs_spec.high))
+
+
+def test_a_deep_literal_in_a_monolith_config_line_is_a_config_error_not_a_recursion_error():
+    from monolith_envs.core.config import ConfigError
+
+    with pytest.raises(ConfigError, match="config first_player="):
+        monolith_parse("config first_player=" + "-" * 4000 + "1\n" + MONOLITH_BASE)
