@@ -204,7 +204,9 @@ def _load_untrusted(d: Path, module_cls: type) -> Any:
         if name not in state or tuple(state[name].shape) != tuple(t.shape):
             got = "missing" if name not in state else f"shape {tuple(state[name].shape)}"
             raise ModelFileError(f"{d}: weight {name!r} of shape {tuple(t.shape)} is {got} in {_STATE_FILE}")
-    module.load_state_dict({k: torch.as_tensor(np.array(state[k])).to(own[k].dtype) for k in own}, strict=True)
+    weights = {k: torch.as_tensor(np.array(state[k])).to(own[k].dtype) for k in own}
+    check_finite(weights, f"{d / _STATE_FILE} (read as the module's dtypes)")  # 1e300 as float32 is inf
+    module.load_state_dict(weights, strict=True)
     return module
 
 
@@ -290,6 +292,9 @@ class RLlibAgent(BaseAgent):
         if not mask.any():
             raise AgentError("the action mask has no legal action")
         probs = self.action_probabilities(observation, mask)
+        if not np.isfinite(probs).all():
+            raise AgentError("the policy's action probabilities are not finite (NaN or inf): its weights or this "
+                             "observation overflow the network")
         if self.deterministic:
             return int(np.argmax(probs))
         return int(rng.choice(probs.size, p=probs / probs.sum()))

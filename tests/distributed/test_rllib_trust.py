@@ -148,6 +148,23 @@ def test_weights_that_do_not_fit_are_refused(checkpoint, tmp_path):
         load_rllib_module(bad, trusted=False)
 
 
+def test_float64_weights_that_overflow_the_modules_float32_are_refused(checkpoint, tmp_path):
+    """1e300 is finite as float64 but inf as the module's float32: checked after the cast (the policy's
+    probabilities were NaN and it played an illegal action)."""
+    from agents.model_files import ModelFileError, restricted_loads
+    from agents.rllib_agent import _STATE_GLOBALS, load_rllib_module
+
+    bad = _copy(checkpoint, tmp_path / "bad")
+    f = bad / INNER / "module_state.pkl"
+    state = restricted_loads(f.read_bytes(), _STATE_GLOBALS, "test")
+    first = next(iter(state))
+    state[first] = np.full(state[first].shape, 1e300, np.float64)
+    f.write_bytes(pickle.dumps(state))
+    with pytest.raises(ModelFileError, match=f"read as the module's dtypes\\): weight '{first}' has values that "
+                                             "are not finite"):
+        load_rllib_module(bad, trusted=False)
+
+
 @pytest.mark.parametrize("kind", ["fifo", "dev-zero link", "folder", "garbage", "oversized"])
 def test_unreadable_checkpoint_files_are_one_error_without_reading(checkpoint, tmp_path, monkeypatch, kind):
     import os
