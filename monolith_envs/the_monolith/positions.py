@@ -111,7 +111,8 @@ def parse_position(text: str, rng=None):
         rng: chance for ``decision none`` when the pending steps draw (a ``ScriptedRng`` or a Generator).
 
     Raises:
-        PositionError: a line that cannot be read, counts that do not fit (e.g. more than 19 hearts), or a
+        PositionError: a line that cannot be read, counts that do not fit (e.g. more than 19 hearts), a
+            position from which some legal action breaks an invariant (stack and decision do not fit), or a
             position that ``from_dict`` would refuse (a value out of range, a live game without a legal
             action, an observation out of bounds), naming the line when it can.
         InvariantError: the position breaks a docs §9 invariant.
@@ -366,7 +367,28 @@ def _parse(text: str, rng):
         check_built(g, s)  # the checks of from_dict (the invariants ran above): the engine must read it
     except StateError as exc:
         raise _state_error(lines, exc) from None
+    _check_goes_on(g, s)
     return g, s
+
+
+def _check_goes_on(g, s) -> None:
+    """Every legal action of the position applies to a copy and leaves a state that keeps the invariants: a
+    position whose stack or decision do not fit each other (an empty ``stack`` line under a decision that
+    needs its frames) is refused here, not one move into play."""
+    import numpy as np
+
+    from ..core.game import InvariantError
+
+    if g.is_terminal(s):
+        return
+    for a in np.flatnonzero(g.legal_mask(s))[:256]:
+        c = g.clone(s)
+        try:
+            g.apply(c, int(a), np.random.default_rng(0))
+            g.check_invariants(c)
+        except InvariantError as exc:
+            raise PositionError(f"position: the game cannot go on from it: after {g.layout.decode(int(a))}, "
+                                f"{exc} (do the stack and decision lines fit each other?)") from None
 
 
 # position statements that set each state field (to name the line of a position the state checks refuse)

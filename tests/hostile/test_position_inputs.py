@@ -51,6 +51,8 @@ def test_strategy_bad_positions_name_the_line(text, named):
     # a long config line took quadratic time (100 KB: a minute), a deep literal raised RecursionError
     ("config " + "x" * 100_000 + "\n" + MONOLITH_BASE, r"a config line of 100,007 characters; at most 4,096"),
     ("config players=4 junk\n" + MONOLITH_BASE, r"'junk' is not key=value"),
+    # an empty stack under a decision that needs its frames passed every check, then broke on the first move
+    (MONOLITH_BASE + "stack\n", r"cannot go on from it: after order\(o=commit\), .*no pending decision"),
 ])
 def test_monolith_bad_positions_name_the_line(text, named):
     with pytest.raises(MonolithPositionError, match=named):
