@@ -48,7 +48,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core.game import MonolithEnvError
+from ..core.game import InvariantError, MonolithEnvError
 from ..core.state import StateError
 from ..core.state_schema import check_built
 from .state import INSTANCES_PER_SEAT as PER_SEAT
@@ -98,8 +98,8 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
     Raises:
         PositionTextError: syntax errors, unknown statements, a position the helpers refuse (occupied
             hex, no copy of a tile left, ...), or one the engine cannot play (a value ``from_dict`` would
-            refuse, a sub-phase without a legal action; checked as ``from_dict`` checks a state, except the
-            invariants).
+            refuse, a sub-phase without a legal action, a broken docs §9 invariant such as a living seat
+            whose Banner is not on the board; checked as ``from_dict`` checks a state).
     """
     from . import positions as P
 
@@ -291,7 +291,10 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
     if s.acting_seat != s.turn_seat:
         raise PositionTextError("position text: inconsistent turn")
     try:
-        check_built(game, s)  # the checks of from_dict but the invariants: the engine must read the position
+        check_built(game, s)  # the checks of from_dict: the engine must read the position
+        game.check_invariants(s)  # and it keeps the rules' invariants (docs §9), as from_dict checks
+    except InvariantError as exc:
+        raise PositionTextError(f"position text: {exc}") from None
     except StateError as exc:
         if stmts["turn"]:
             lineno, raw = stmts["turn"][0][:2]

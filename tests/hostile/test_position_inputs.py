@@ -69,6 +69,11 @@ def test_monolith_bad_positions_name_the_line(text, named):
      r"line 4 .*sub=GAME_OVER cannot be played"),
     ("factions: dragon_empire, lords_of_the_abyss\n0: de_banner\n2: la_banner\nturn: P0 sub=ASSASSIN_TARGET\n",
      r"line 4 .*sub=ASSASSIN_TARGET cannot be written as text"),
+    # states that broke a docs §9 invariant were accepted (the parser skipped the invariants)
+    ("factions: dragon_empire, lords_of_the_abyss\n1: de_knight P0 f=5\n5: la_banner P1\nturn: P0 discarded=1\n",
+     r"invariant 1: living seat 0's Banner is not on the board"),
+    ("factions: dragon_empire, lords_of_the_abyss\n0: de_banner\n2: la_banner\nhand P1: la_spike*\n",
+     r"invariant 15: seat 1 has fresh tiles outside its turn"),
 ])
 def test_arena_bad_positions_name_the_line(text, named):
     with pytest.raises(PositionTextError, match=named):
