@@ -69,7 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=seed_arg, default=None, help="match seed (default: random)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="game config key; VALUE as TOML: 4, true, teams, '[\"a\", \"b\"]' (repeatable)")
-    ap.add_argument("--record", default=None, metavar="FILE", help="write the game's episode log to FILE (missing folders are created)")
+    ap.add_argument("--record", default=None, metavar="FILE",
+                    help="write the game's episode log to FILE (missing folders are created)")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
                     help="module to import first (registers extra env ids)")
     ap.add_argument("--trust-model-files", action="store_true",

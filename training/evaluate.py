@@ -172,11 +172,11 @@ def _play_chunk(args: tuple) -> list[tuple]:
     returns, decisions, truncated, outcome values or None, secs)``."""
     import time
 
-    env_id, env_config, spec_a, spec_b, seed, ks, preload, record = (tuple(args) + (None,))[:8]
+    env_id, env_config, spec_a, spec_b, seed, ks, preload, record, token = (tuple(args) + (None, None))[:9]
     for mod in preload:
         importlib.import_module(mod)
     import monolith_envs
-    from agents import make_agent, play_match
+    from agents import play_match
 
     try:
         import torch
@@ -187,8 +187,8 @@ def _play_chunk(args: tuple) -> list[tuple]:
     env = monolith_envs.make(env_id, wrapped=False, **env_config)
     game = env.unwrapped.game
     n = game.num_players
-    a_agents = [make_agent(spec_a, env_id) for _ in range(max(len(t) for t in game.teams))]
-    b_agents = [] if spec_b is None else [make_agent(spec_b, env_id) for _ in range(n - 1)]
+    a_agents = _agents(token, spec_a, env_id, max(len(t) for t in game.teams))
+    b_agents = [] if spec_b is None else _agents(token, spec_b, env_id, n - 1)
     out = []
     for k in ks:
         mine = seating(game, k)
@@ -204,6 +204,25 @@ def _play_chunk(args: tuple) -> list[tuple]:
             _record_match(env.unwrapped, Path(record[0]) / f"{record[1]}_game{k:04d}.json",
                           f"{spec_a} at {where} {vs}")
     return out
+
+
+#: the agents a worker process built for the evaluation ``token`` (one run_tournament call): later chunks of
+#: the same evaluation reuse them instead of loading a model file again every MAX_CHUNK games
+_BUILT: dict = {"token": None, "agents": {}}
+
+
+def _agents(token: Any, spec: str, env_id: str, count: int) -> list:
+    """``count`` agents of ``spec``, kept for the rest of evaluation ``token`` (``None``: built afresh)."""
+    from agents import make_agent
+
+    if token is None:
+        return [make_agent(spec, env_id) for _ in range(count)]
+    if _BUILT["token"] != token:  # a new evaluation: the agents of the last one (a model file may have changed)
+        _BUILT.update(token=token, agents={})
+    built = _BUILT["agents"].setdefault((spec, env_id), [])
+    while len(built) < count:
+        built.append(make_agent(spec, env_id))
+    return built[:count]
 
 
 def _record_match(raw: Any, path: Path, note: str) -> None:
@@ -298,12 +317,13 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     ex = _executor(workers) if own else executor
     n_workers = workers if own else getattr(ex, "_max_workers", 2)
     size = chunk or max(1, min(MAX_CHUNK, math.ceil(games / max(1, 4 * n_workers))))
+    token = os.urandom(8).hex()  # this evaluation's agents are built once per worker process
     def tasks():  # chunks of consecutive game numbers, as ranges: nothing of the size of `games` is built
         for pi, (a, b) in enumerate(pairs):
             prefix = f"solo{pi}" if solo else f"pair{pi}"
             for start in range(0, games, size):
                 yield pi, (env_id, env_config, a, b, seed, range(start, min(games, start + size)), tuple(preload),
-                           None if record_dir is None else (str(record_dir), prefix))
+                           None if record_dir is None else (str(record_dir), prefix), token)
 
     from monolith_envs.core.interrupt import Interrupted, end_executor
 

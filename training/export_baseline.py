@@ -189,12 +189,6 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
     for p in (model_path, report_path):
         if not p.is_file():
             raise ExportError(f"{p} not found: RUN_DIR must be a finished run of python -m training.train")
-    from monolith_envs.core.outfiles import OutputPathError, check_output_dir
-
-    try:  # before the work: a file in the way, a folder that cannot be written
-        check_output_dir(out_dir, "--out-dir", "the baseline files")
-    except OutputPathError as e:
-        raise ExportError(str(e)) from None
     from monolith_envs.core.content import ContentError
     from monolith_envs.core.jsonfile import read_json
 
@@ -205,6 +199,12 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
     if not (isinstance(report, dict) and isinstance(report.get("env_id"), str)
             and isinstance(report.get("env_config"), dict)):
         raise ExportError(f"{report_path}: no env_id and env_config entries")
+    from monolith_envs.core.outfiles import OutputPathError, check_output_dir
+
+    try:  # after the report is read, before the work: a file in the way, a folder that cannot be written
+        check_output_dir(out_dir, "--out-dir", "the baseline files")
+    except OutputPathError as e:
+        raise ExportError(str(e)) from None
     game = monolith_envs.make_game(report["env_id"], **report["env_config"])
     policy = load_maskable_ppo(model_path).policy
     weights = weights_of(policy)

@@ -209,7 +209,7 @@ def interrupted_message(e: Any) -> str:
         lines.append(f"  resume with: python -m training.train --resume {shlex.quote(str(run_dir))}")
     else:
         lines.append(f"  no checkpoint yet (one is written at a rollout boundary every checkpoint_every learner "
-                     f"steps, and on a stop that comes between rollouts, not during an update); run the same "
+                     f"steps, and on a stop while a rollout is collected, not during an update); run the same "
                      f"command again to start over (outputs in {run_dir})")
     lines.append(f"  exit status {e.exit_code}")
     return "\n".join(lines)

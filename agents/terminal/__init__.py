@@ -241,11 +241,12 @@ class StagedEntry:
         """A full action typed directly (``#N`` or its exact name), or None; says why when it is illegal."""
         lay = self.game.layout
         a = None
-        digits = text[2:] if text.startswith("#-") else text[1:]
+        negative = text.startswith("#-")
+        digits = text[2:] if negative else text[1:]
         if text.startswith("#") and digits.isascii() and digits.isdigit():
-            a = -int(digits) if text.startswith("#-") else int(digits)
-            if not 0 <= a < lay.n:
-                self.output_fn(f"#{a}: no such action (actions are #0-#{lay.n - 1})")
+            a = -int(digits) if negative else int(digits)
+            if negative or not 0 <= a < lay.n:  # "#-0" too
+                self.output_fn(f"#{'-' if negative else ''}{digits[:20]}: no such action (actions are #0-#{lay.n - 1})")
                 return -1
         else:
             key = text.replace(" ", "").lower()

@@ -56,8 +56,8 @@ from .model_files import (
 )
 from .pickle_limits import check_torch_file
 
-__all__ = ["ALLOWED_GLOBALS", "MaskablePPOAgent", "check_policy", "read_model_zip", "ModelFileError", "ModelTrustError", "TRUST_ENV_VAR",
-           "load_maskable_ppo", "trust_models_from_env"]
+__all__ = ["ALLOWED_GLOBALS", "MaskablePPOAgent", "check_policy", "read_model_zip", "ModelFileError", "ModelTrustError",
+           "TRUST_ENV_VAR", "load_maskable_ppo", "trust_models_from_env"]
 
 #: largest ``data`` entry read from a model zip (bytes)
 MAX_DATA_BYTES = 16 * 2**20

@@ -23,8 +23,8 @@ from .game import Game, IllegalActionError, MonolithEnvError
 from .replay import EpisodeLog
 from .seeds import MAX_SEED, seed_text
 
-__all__ = ["RulesAECEnv", "OrderEnforcingEnv", "ResetNeededError", "make_env_fns", "coerce_action", "ILLEGAL_ACTION_POLICIES", "MASK_IN",
-           "check_mask_in", "observation_space_for"]
+__all__ = ["RulesAECEnv", "OrderEnforcingEnv", "ResetNeededError", "make_env_fns", "coerce_action",
+           "ILLEGAL_ACTION_POLICIES", "MASK_IN", "check_mask_in", "observation_space_for"]
 
 ILLEGAL_ACTION_POLICIES = ("raise", "penalize")
 MASK_IN = ("observation", "info")  # where an env puts the action mask: PettingZoo classic's two conventions
@@ -486,7 +486,8 @@ class RulesAECEnv(AECEnv):
 
 
 class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's ``OrderEnforcingWrapper`` (same checks and errors) with direct access to the attributes
+    """PettingZoo's ``OrderEnforcingWrapper`` (same checks; before ``reset()`` every call raises
+    :class:`ResetNeededError`, an ``AssertionError`` as PettingZoo's are) with direct access to the attributes
     read on every step (``agent_selection``, ``agents``, ``rewards``, ``terminations``, ``truncations``,
     ``infos``) and a direct ``last()``, ``step()`` and ``agent_iter()`` iterator, instead of two levels of
     ``__getattr__`` or ``super()`` calls per access: the wrapper otherwise costs about as much per decision
@@ -536,7 +537,7 @@ class OrderEnforcingEnv(wrappers.OrderEnforcingWrapper):
             self.env.step(action)
 
     def agent_iter(self, max_iter: int = 2**63) -> "_AgentIterable":
-        """PettingZoo's order-enforcing ``agent_iter`` (same checks and errors), with a direct ``__next__``.
+        """PettingZoo's order-enforcing ``agent_iter`` (same checks), with a direct ``__next__``.
 
         Raises:
             TypeError: ``max_iter`` is not a non-negative number (an integer, or a float such as ``1e6``).

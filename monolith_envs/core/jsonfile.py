@@ -30,4 +30,5 @@ def read_json(path: str | os.PathLike, max_bytes: int = MAX_FILE_BYTES) -> Any:
     except json.JSONDecodeError as exc:
         raise ContentError(p, exc.lineno, "", "", f"not valid JSON: {exc.msg}", "a JSON file") from None
     except RecursionError:
-        raise ContentError(p, 0, "", "", "JSON nested too deeply", "a JSON file nested a few hundred levels at most") from None
+        raise ContentError(p, 0, "", "", "JSON nested too deeply",
+                           "a JSON file nested a few hundred levels at most") from None

@@ -96,7 +96,7 @@ def test_illegal_input_says_why_and_commands_work():
     occupied = next(h for h in range(19) if state.board[h] >= 0)
     out = []
     explain = lambda a: str(env._explain_illegal(a, mask).why)  # noqa: E731
-    inp = scripted(["help", "legend", "board", "99", "bogus", "#9999", "#-1", "x" * 500, "UNFOLD", "place", "1",
+    inp = scripted(["help", "legend", "board", "99", "bogus", "#9999", "#-1", "#-0", "x" * 500, "UNFOLD", "place", "1",
                     f"hex {occupied:02d}", "back", "back", "back", "quit"])
     with pytest.raises(QuitGame):
         StagedEntry(game, state, mask, pieces_for(ARENA), 0, inp, out.append, explain).read()
@@ -106,6 +106,7 @@ def test_illegal_input_says_why_and_commands_work():
     assert "'bogus' is not a legal action here" in text
     assert "#9999: no such action (actions are #0-#499)" in text
     assert "#-1: no such action (actions are #0-#499)" in text
+    assert "#-0: no such action (actions are #0-#499)" in text
     assert all(len(line) <= WIDTH for line in text.split("\n"))  # the long line's message is wrapped too
     assert "UNFOLD is not legal now: " in text
     name = f"P{state.board[occupied] // 35} {game.tables.name_of[state.itype[state.board[occupied]]]}"

@@ -35,10 +35,11 @@ def test_bad_values_are_refused_naming_the_key_and_the_range(over, message):
 
 
 def test_workers_are_bounded_by_the_machine():
-    limit = local_worker_limit()
+    limit = min(local_worker_limit(), 256)  # 4 per CPU, and never above the key's range
     assert validate_az({"workers": limit})["workers"] == limit
-    with pytest.raises(TrainConfigError, match=f"at most {limit} worker processes on this machine"):
-        validate_az({"workers": limit + 1})
+    if limit < 256:
+        with pytest.raises(TrainConfigError, match=f"at most {limit} worker processes on this machine"):
+            validate_az({"workers": limit + 1})
 
 
 def _args(tmp_path: Path, body: str, **kw) -> argparse.Namespace:

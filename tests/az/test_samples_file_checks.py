@@ -57,6 +57,7 @@ def test_a_good_file_loads(tmp_path):
     (lambda d: _save(d / "inf.npz", z=np.full((3, P), np.inf, np.float32)), "z has values that are not finite"),
     (lambda d: _save(d / "complex.npz", obs=np.ones((3, M), np.complex64)), "obs is complex64"),
     (lambda d: _save(d / "floatmask.npz", masks=np.ones((3, (N + 7) // 8)) * 1e9), "masks is float64"),
+    (lambda d: _save(d / "u16mask.npz", masks=np.ones((3, (N + 7) // 8), np.uint16)), "masks is uint16"),
     (lambda d: _save(d / "rows.npz", pi=np.zeros((5, N), np.float16)), f"pi has shape (5, {N}), this game needs (3, {N})"),
     (lambda d: _save(d / "width.npz", z=np.zeros((3, P + 1), np.float32)), f"this game needs (3, {P})"),
     (lambda d: _declared(d / "huge.npz", (2**20, 2**20)), "declares shape (1048576, 1048576), more or fewer bytes"),
@@ -71,9 +72,26 @@ def test_a_bad_samples_file_is_one_clear_error(tmp_path, make, message):
 
 
 def test_a_fifo_or_a_folder_is_refused_without_reading(tmp_path):
-    fifo = tmp_path / "samples.npz"
+    import threading
+
+    fifo, result = tmp_path / "samples.npz", {}
     os.mkfifo(fifo)
-    with pytest.raises(ValueError, match="is not a regular file"):
-        load_samples(fifo, GAME)  # a reader would block here
+
+    def load():
+        try:
+            load_samples(fifo, GAME)  # a reader would block here
+        except ValueError as e:
+            result["error"] = str(e)
+
+    t = threading.Thread(target=load, daemon=True)
+    t.start()
+    t.join(30)
+    if t.is_alive():  # unblock the reader before failing
+        try:
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+        pytest.fail("init_samples naming a FIFO blocked")
+    assert "is not a regular file" in result["error"]
     with pytest.raises(ValueError, match="is not a regular file"):
         load_samples(tmp_path, GAME)

@@ -299,3 +299,27 @@ def test_games_go_in_chunks_of_at_most_max_chunk_and_results_do_not_depend_on_th
     assert max(sizes) == evaluate.MAX_CHUNK == 8 and sum(sizes) == 60
     whole = evaluate.run_tournament(TOY, ["random", "mcts:5"], 60, seed=3, workers=1, chunk=60)
     assert res["pairs"][0].outcomes == whole["pairs"][0].outcomes and sizes[-1] == 60
+    monkeypatch.undo()  # the spy cannot go to worker processes
+    pooled = evaluate.run_tournament(TOY, ["random", "mcts:5"], 60, seed=3, workers=2,  # collected as they end
+                                     preload=["tests.conftest"])
+    assert pooled["pairs"][0].outcomes == res["pairs"][0].outcomes and pooled["pairs"][0].games == 60
+
+
+def test_a_worker_builds_each_agent_once_per_evaluation(monkeypatch):
+    """Chunks of one evaluation reuse the agents their process built (a model file is loaded once, not every
+    MAX_CHUNK games); the next evaluation builds them again (the file may have changed)."""
+    import agents as agents_module
+    from training import evaluate
+
+    built, real = [], agents_module.make_agent
+
+    def counting(spec, env_id, *a, **k):
+        built.append(spec)
+        return real(spec, env_id, *a, **k)
+
+    monkeypatch.setattr(agents_module, "make_agent", counting)
+    evaluate.run_tournament(TOY, ["random", "mcts:5"], 40, seed=3, workers=1, chunk=8)
+    first = sorted(built)
+    assert first == ["mcts:5", "random"]  # toy game: one seat a side, five chunks
+    evaluate.run_tournament(TOY, ["random", "mcts:5"], 16, seed=3, workers=1, chunk=8)
+    assert sorted(built[len(first):]) == ["mcts:5", "random"]

@@ -158,6 +158,7 @@ def test_resume_names_the_bad_override_not_an_unchanged_fixed_one(tmp_path):
     ({"w": torch.tensor([0.0, float("nan")])}, None, "weight 'w' has values that are not finite"),
     (None, b"not a torch file", "entry 'policy.pth': not a torch zip checkpoint"),
     ([1, 2], None, "entry 'policy.pth' is not a dict of tensors"),
+    ({"w": __import__("fractions").Fraction(1, 3)}, None, "UnpicklingError"),  # torch's weights_only refusal
 ])
 def test_resume_refuses_a_damaged_checkpoint_before_the_run(tmp_path, weights, pth, message):
     run = _run(tmp_path, total=8192)

@@ -155,6 +155,7 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
     ``stop_on_signals``) holds a signal back while a checkpoint or the samples file is written.
 
     Raises:
+        training.config.TrainConfigError: an empty ``name``.
         training.az.net.CheckpointError: an ``init_checkpoint`` that is missing or of other sizes.
         monolith_envs.core.game.ConfigError (or the game's config error): a bad ``env_config``.
         agents.AgentSpecError: a bad ``eval_opponents`` spec.
@@ -169,6 +170,10 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
     from .net import net_for_game, save_checkpoint
     from .selfplay import heuristic_task, load_samples, merge_samples, search_task
 
+    if not cfg["name"]:  # validate_az leaves it to load_az_config (the file's stem); '' would be out_dir itself
+        from training.config import TrainConfigError
+
+        raise TrainConfigError("config key 'name': must not be empty (outputs go to <out_dir>/<name>/)")
     guard = SignalGuard(()) if guard is None else guard  # no handlers: its deferred blocks are plain blocks
     t_start = time.perf_counter()
     env_id, env_config = cfg["env_id"], dict(cfg["env_config"])
