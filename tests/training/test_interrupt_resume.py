@@ -100,7 +100,7 @@ def test_resume_refuses_a_folder_without_a_checkpoint_and_a_network_change(tmp_p
     run = tmp_path / "run"
     run.mkdir()
     for args, msg in (([str(tmp_path / "nope")], "is not a run folder"),
-                      ([str(run)], "config.json: cannot read the file")):
+                      ([str(run)], "is not a run folder: it has no config.json")):
         with pytest.raises(SystemExit) as ei:
             main(["--resume", *args])
         assert ei.value.code == 2 and msg in capsys.readouterr().err

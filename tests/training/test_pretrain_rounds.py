@@ -73,15 +73,21 @@ def test_bad_round_settings_are_refused_by_name(change, words):
 
 
 def test_a_warm_start_record_is_read_back_only_for_a_run_with_a_warm_start(tmp_path):
+    import io
     import json
     import zipfile
+
+    import torch
 
     from training.resume import WARM_START_FILE, load_run
 
     run = tmp_path / "run"
     (run / "checkpoints").mkdir(parents=True)
+    weights = io.BytesIO()
+    torch.save({"w": torch.zeros(2)}, weights)  # --resume loads the policy weights before the run
     with zipfile.ZipFile(run / "checkpoints" / "model_64_steps.zip", "w") as z:
         z.writestr("data", json.dumps({"num_timesteps": 64}))
+        z.writestr("policy.pth", weights.getvalue())
     record = {"pretrain": {"samples": 40}, "stage_seconds": {"warm-start collection": 3.5}}
     (run / WARM_START_FILE).write_text(json.dumps(record))
     for samples, kept in ((40, True), (0, False)):
