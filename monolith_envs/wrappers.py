@@ -153,7 +153,8 @@ class SingleAgentEnv(gym.Env):
         ConfigError: bad ``seat``, ``render_mode``, ``mask_in`` or opponent, more opponents in a list than
             opponent seats, a key given both in ``env_config`` and as a keyword, or an unknown game config key
             (all ``ValueError``).
-        ValueError: no opponent for a game with several seats, or a ``seed`` outside 0 to 2**128-1.
+        ConfigError (a ``ValueError``): no opponent for a game with several seats.
+        ValueError: a ``seed`` outside 0 to 2**128-1.
         TypeError: a ``seed`` that is not an integer.
         monolith_envs.IllegalActionError: the learner's action is illegal.
     """
@@ -211,8 +212,8 @@ class SingleAgentEnv(gym.Env):
         else:
             pool = resolve_opponents(env_id, opponents, dict(self.game.config))
             if not pool and self.num_players > 1:
-                raise ValueError(f"{env_id} has {self.num_players} seats: at least one opponent agent is needed, "
-                                 "e.g. opponents=['random'] (or 'heuristic', 'mcts:50', agent objects)")
+                raise ConfigError(f"{env_id} has {self.num_players} seats: at least one opponent agent is needed, "
+                                  "e.g. opponents=['random'] (or 'heuristic', 'mcts:50', agent objects)")
             seats = self.num_players - 1
             if pool and seats == 0:
                 raise ConfigError(f"{env_id} with 1 player is a solo game: it takes no opponents, got "

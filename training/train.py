@@ -460,6 +460,10 @@ def main(argv: list[str] | None = None) -> dict:
         try:
             args = ap.parse_args(argv)
             if args.list_keys:
+                print(f"# The defaults below hold for a key that a config file leaves out. Without --config the run "
+                      f"is {DEFAULT_CONFIG.relative_to(CONFIG_DIR.parent.parent)}, which sets many of them;\n# a "
+                      f"config of your own starts from these defaults, not from that file (copy it to start "
+                      f"from the default recipe).\n")
                 print(describe_keys())
                 return {}
             if args.resume is not None and (args.config is not None or args.quick):

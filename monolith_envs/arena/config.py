@@ -50,6 +50,9 @@ def _cross(cfg: dict) -> None:
         raise ConfigError(f"{ENV_ID}: mode='ffa' needs num_players 3 or 4, got {n}")
     if mode == "teams" and n != 4:
         raise ConfigError(f"{ENV_ID}: mode='teams' needs num_players=4, got {n}")
+    if mode != "teams" and cfg["team_hp"] != 30:
+        raise ConfigError(f"{ENV_ID}: team_hp={cfg['team_hp']} is the alliance pool of mode='teams' (4 players); "
+                          f"this config is mode={mode!r}, where every Banner has its own HP: leave team_hp out")
     f = cfg["factions"]
     if f != "random":
         f = list(f)

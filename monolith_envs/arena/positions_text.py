@@ -68,6 +68,17 @@ def _err(lineno: int, line: str, why: str) -> PositionTextError:
     return PositionTextError(f"position line {lineno} {line.strip()!r}: {why}")
 
 
+def _why(exc: BaseException) -> str:
+    """The message of ``exc`` (a ``KeyError``'s without the quotes ``str`` puts round it)."""
+    if isinstance(exc, KeyError) and len(exc.args) == 1 and isinstance(exc.args[0], str):
+        return exc.args[0]
+    return str(exc)
+
+
+#: the six facings of a hex tile (docs/monolith_arena.md §2)
+FACINGS = range(6)
+
+
 def _value(v: str) -> Any:
     low = v.lower()
     if low in ("true", "false"):
@@ -103,6 +114,8 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
     """
     from . import positions as P
 
+    if not isinstance(text, str):
+        raise PositionTextError(f"position text must be a str, got {type(text).__name__}")
     stmts: dict[str, list] = {k: [] for k in ("board", "mono", "hand", "deck", "hp", "pool", "turn")}
     factions: list[str] | None = None
     cfg: dict[str, Any] = dict(config)
@@ -148,18 +161,34 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
                                     "pool, turn, begin)")
     if not factions:
         raise PositionTextError("position text: a 'factions: ...' line is required")
+    if not 2 <= len(factions) <= 4:
+        raise PositionTextError(f"position text: 'factions:' lists {len(factions)} faction id(s); a game has 2 to "
+                                "4 seats, one faction each")
     try:
         game, s = P.new_position(factions, **cfg)
     except (ValueError, KeyError) as exc:
-        raise PositionTextError(f"position text: cannot create the game: {exc}") from None
+        raise PositionTextError(f"position text: cannot create the game: {_why(exc)}") from None
     tb = game.tables
+    n = len(factions)
+
+    def in_game(seat: int, lineno: int, raw: str) -> int:
+        if seat >= n:
+            raise _err(lineno, raw, f"seat P{seat}: this game has seats P0-P{n - 1}")
+        return seat
+
+    for key, at in (("mono", 2), ("hand", 2), ("deck", 2), ("hp", 2)):
+        for item in stmts[key]:
+            in_game(item[at], item[0], item[1])
+    if stmts["mono"] and not game.config["monolith_module"]:
+        lineno, raw = stmts["mono"][0][:2]
+        raise _err(lineno, raw, "a monolith line needs the Monolith module: add 'config: monolith_module=true'")
     seat_of_faction = {f: p for p, f in enumerate(factions)}
 
     def owner_of(tile_id: str, lineno: int, raw: str) -> int:
         try:
             t = tb.resolve_type(tile_id)
         except KeyError as exc:
-            raise _err(lineno, raw, str(exc)) from None
+            raise _err(lineno, raw, _why(exc)) from None
         fid = tb.content.types[t].faction
         if fid not in seat_of_faction:
             raise _err(lineno, raw, f"{tile_id!r} belongs to {fid!r}, which no seat plays")
@@ -169,7 +198,7 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
         try:
             return fn(*a, **kw)
         except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise _err(lineno, raw, str(exc)) from None
+            raise _err(lineno, raw, _why(exc)) from None
 
     # board: banners first (a Monolith rides on its Banner), then the rest
     board = sorted(stmts["board"], key=lambda x: 0 if x[3] and x[3][0].endswith("_banner") else 1)
@@ -184,12 +213,14 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
         flags = set()
         for tok in toks[1:]:
             if _SEAT.match(tok):
-                owner = _seat(tok, lineno, raw)
+                owner = in_game(_seat(tok, lineno, raw), lineno, raw)
             elif "=" in tok:
                 k, v = tok.split("=", 1)
                 key = {"f": "facing", "w": "wounds", "p": "poison"}.get(k)
                 if key is None or not re.fullmatch(r"\d+", v):
                     raise _err(lineno, raw, f"bad token {tok!r} (f=, w=, p= with an integer)")
+                if key == "facing" and int(v) not in FACINGS:
+                    raise _err(lineno, raw, f"{tok}: a facing is 0-5")
                 kw[key] = int(v)
             elif tok in ("net", "entrench"):
                 flags.add(tok)
@@ -219,12 +250,14 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
                     if v != "-":
                         if ":" in v:
                             o, v = v.split(":", 1)
-                            owners[k] = _seat(o, lineno, raw)
+                            owners[k] = in_game(_seat(o, lineno, raw), lineno, raw)
                         contents[k] = v
                 elif not re.fullmatch(r"\d+", v):
                     raise _err(lineno, raw, f"{tok!r} needs an integer")
                 elif kind == "hex":
                     hexes[k] = int(v)
+                elif int(v) not in FACINGS:
+                    raise _err(lineno, raw, f"{tok}: a facing is 0-5")
                 else:
                     facings[k] = int(v)
             elif tok in ("revealed2", "revealed3"):
@@ -262,7 +295,7 @@ def parse_position(text: str, **config) -> tuple[Any, ArenaState]:
     for lineno, raw, head, toks in stmts["turn"]:
         if not toks:
             raise _err(lineno, raw, "missing seat")
-        seat = _seat(toks[0], lineno, raw)
+        seat = in_game(_seat(toks[0], lineno, raw), lineno, raw)
         if head == "begin":
             if len(toks) > 1:
                 raise _err(lineno, raw, "begin takes only a seat")

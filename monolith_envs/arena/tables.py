@@ -186,8 +186,13 @@ class Tables:
         try:
             return self.gid_by_id[t]
         except KeyError:
-            close = [i for i in self.gid_by_id if str(t).split("_")[-1] in i]
-            raise KeyError(f"unknown tile id {t!r}; similar: {close[:8]}") from None
+            word = str(t)
+            close = [i for i in self.gid_by_id if word.split("_")[-1] in i]
+            if not close:  # else the ids of the faction its prefix names (de_, la_, ...)
+                close = [i for i in self.gid_by_id if i.split("_")[0] == word.split("_")[0]]
+            hint = (f"similar: {', '.join(close[:12])}" if close else
+                    "tile ids begin with their faction's prefix, e.g. de_knight (docs/monolith_arena.md §5.4)")
+            raise KeyError(f"unknown tile id {word!r}; {hint}") from None
 
 
 _CACHE: dict = {}

@@ -46,6 +46,13 @@ def test_more_players_without_a_mode_says_which_mode_to_set(n, hint):
     assert f"mode='duel' (the default) needs num_players=2, got {n}; {hint}" in str(ei.value)
 
 
+@pytest.mark.parametrize("cfg", [{}, {"num_players": 4, "mode": "ffa"}])
+def test_team_hp_outside_teams_mode_is_refused(cfg):
+    with pytest.raises(ConfigError, match=r"team_hp=20 is the alliance pool of mode='teams' .*leave team_hp out"):
+        ArenaGame({**cfg, "team_hp": 20})
+    assert ArenaGame({"num_players": 4, "mode": "teams", "team_hp": 20}).team_hp == 20
+
+
 def test_g1_opening_turns():
     g = ArenaGame({"factions": [DE, HF]})
     s = g.initial_state(np.random.default_rng(0))

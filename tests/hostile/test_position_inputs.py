@@ -59,6 +59,9 @@ def test_monolith_bad_positions_name_the_line(text, named):
         monolith_parse(text)
 
 
+_DUEL = "factions: dragon_empire, lords_of_the_abyss\n0: de_banner\n2: la_banner\n"
+
+
 @pytest.mark.parametrize("text, named", [
     ("factions: dragon_empire, lords_of_the_abyss\n: de_knight\n", r"line 2 .*expected a statement before ':'"),
     ("factions: dragon_empire, lords_of_the_abyss\ndeck P0: " + ", ".join(["de_knight"] * 9) + "\n",
@@ -74,6 +77,22 @@ def test_monolith_bad_positions_name_the_line(text, named):
      r"invariant 1: living seat 0's Banner is not on the board"),
     ("factions: dragon_empire, lords_of_the_abyss\n0: de_banner\n2: la_banner\nhand P1: la_spike*\n",
      r"invariant 15: seat 1 has fresh tiles outside its turn"),
+    # a seat past the game's seats, a facing past 5, a monolith line without the module, unknown ids
+    (_DUEL + "14: la_spike P7 f=5\n", r"line 4 .*seat P7: this game has seats P0-P1"),
+    (_DUEL + "turn: P5\n", r"line 4 .*seat P5: this game has seats P0-P1"),
+    (_DUEL + "hp P9: 5\n", r"line 4 .*seat P9: this game has seats P0-P1"),
+    (_DUEL + "hand P2: de_net\n", r"line 4 .*seat P2: this game has seats P0-P1"),
+    (_DUEL + "deck P3: de_net\n", r"line 4 .*seat P3: this game has seats P0-P1"),
+    (_DUEL + "9: de_pikeman f=9\n", r"line 4 .*f=9: a facing is 0-5"),
+    (_DUEL + "monolith P0: unfolded hex2=5 hex3=6\n", r"line 4 .*needs the Monolith module: add 'config: "
+                                                       r"monolith_module=true'"),
+    ("factions: dragon_empire, lords_of_the_abyss\nconfig: monolith_module=true\n0: de_banner\n2: la_banner\n"
+     "monolith P0: folded f2=6\n", r"line 5 .*f2=6: a facing is 0-5"),
+    (_DUEL + "9: xx_dragonlord\n", r"line 4 .*unknown tile id 'xx_dragonlord'; tile ids begin with their "
+                                   r"faction's prefix"),
+    (_DUEL + "9: de_pikemen\n", r"line 4 '9: de_pikemen': unknown tile id 'de_pikemen'; similar: .*de_pikeman"),
+    ("factions: dragon_empire\n", r"'factions:' lists 1 faction id\(s\); a game has 2 to 4 seats"),
+    ("factions: dragon_empire, xxxx\n", r"unknown faction 'xxxx'; known: .*lords_of_the_abyss"),
 ])
 def test_arena_bad_positions_name_the_line(text, named):
     with pytest.raises(PositionTextError, match=named):
@@ -99,3 +118,9 @@ def test_a_deep_literal_in_a_monolith_config_line_is_a_config_error_not_a_recurs
 
     with pytest.raises(ConfigError, match="config first_player="):
         monolith_parse("config first_player=" + "-" * 4000 + "1\n" + MONOLITH_BASE)
+
+
+@pytest.mark.parametrize("text", [5, b"factions: dragon_empire, lords_of_the_abyss\n", None])
+def test_an_arena_position_that_is_not_a_str_is_named(text):
+    with pytest.raises(PositionTextError, match=f"position text must be a str, got {type(text).__name__}"):
+        arena_parse(text)

@@ -159,10 +159,10 @@ def test_a_baseline_of_another_activation_or_variant(tmp_path, capsys):
         load_init(_cfg(init_from=str(relu)))
     # another variant of the same game and seats: allowed, recorded and said on the console
     report = train(_short_run_cfg(tmp_path, init_from="arena_2p", name="variant", progress_bar=True,
-                                  env_config={"num_players": 2, "reward_mode": "win_loss", "team_hp": 20}))
-    assert report["pretrain"]["game_config_differences"] == ["team_hp: baseline 30, run 20"]
+                                  env_config={"num_players": 2, "reward_mode": "win_loss", "max_decisions": 4000}))
+    assert report["pretrain"]["game_config_differences"] == ["max_decisions: baseline 5000, run 4000"]
     err = capsys.readouterr().err
-    assert "start: the weights of baseline 'arena_2p'" in err and "another variant of the game (team_hp" in err
+    assert "start: the weights of baseline 'arena_2p'" in err and "another variant of the game (max_decisions" in err
 
 
 @pytest.mark.parametrize("spec, words", [

@@ -106,3 +106,13 @@ def test_the_summary_says_when_a_session_ran_no_ppo_step(tmp_path):
     assert first == "run r on monolith_arena_v0: 18,432 learner steps, 26 s in all (no PPO step in this session)"
     report["throughput"]["learner_steps_per_s"] = 491.4
     assert format_summary(report, tmp_path).splitlines()[0].endswith("(491 learner steps/s in PPO)")
+
+
+def test_list_keys_says_the_defaults_are_not_the_default_recipe(capsys):
+    from training.train import main
+
+    assert main(["--list-keys"]) == {}
+    out = capsys.readouterr().out
+    assert "Without --config the run is training/configs/monolith_arena_2p.toml" in out
+    assert "a config of your own starts from these defaults, not from that file" in out
+    assert "\ntotal_timesteps      int      default=100000\n" in out

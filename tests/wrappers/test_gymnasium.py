@@ -89,7 +89,7 @@ def test_bad_opponents_get_a_clear_error():
         SingleAgentEnv("monolith_arena_v0", ["heurstic"])
     with pytest.raises(ConfigError, match=r"opponents\[0\] = 42 is neither an agent spec string"):
         SingleAgentEnv("monolith_arena_v0", [42])
-    with pytest.raises(ValueError, match=r"at least one opponent agent is needed, e.g. opponents=\['random'\]"):
+    with pytest.raises(ConfigError, match=r"at least one opponent agent is needed, e.g. opponents=\['random'\]"):
         gym.make(ARENA)
 
 
