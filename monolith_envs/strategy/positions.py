@@ -76,6 +76,8 @@ def parse_position(text: str, rng=None, game=None):
             of range, a malformed pending decision, a live game without a legal action), naming the line that set the
             field when it can.
     """
+    if not isinstance(text, str):
+        raise PositionError(f"position text must be a str, got {type(text).__name__}")
     try:
         return _parse(text, rng, game)
     except MonolithEnvError:

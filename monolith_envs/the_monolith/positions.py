@@ -118,6 +118,8 @@ def parse_position(text: str, rng=None):
         InvariantError: the position breaks a docs §9 invariant.
         ConfigError: a ``config`` line with a key or value the game does not allow.
     """
+    if not isinstance(text, str):
+        raise PositionError(f"position text must be a str, got {type(text).__name__}")
     try:
         return _parse(text, rng)
     except MonolithEnvError:

@@ -120,7 +120,9 @@ def test_a_deep_literal_in_a_monolith_config_line_is_a_config_error_not_a_recurs
         monolith_parse("config first_player=" + "-" * 4000 + "1\n" + MONOLITH_BASE)
 
 
-@pytest.mark.parametrize("text", [5, b"factions: dragon_empire, lords_of_the_abyss\n", None])
-def test_an_arena_position_that_is_not_a_str_is_named(text):
-    with pytest.raises(PositionTextError, match=f"position text must be a str, got {type(text).__name__}"):
-        arena_parse(text)
+@pytest.mark.parametrize("parse, error", [(arena_parse, PositionTextError), (strategy_parse, StrategyPositionError),
+                                          (monolith_parse, MonolithPositionError)])
+@pytest.mark.parametrize("text", [5, b"players 2\n", None])
+def test_a_position_that_is_not_a_str_is_named(parse, error, text):
+    with pytest.raises(error, match=f"^position text must be a str, got {type(text).__name__}$"):
+        parse(text)
