@@ -226,7 +226,7 @@ class ArenaPieces(Pieces):
             lines.append("  the Battle ends")
         if after.terminal and not before.terminal:
             won = ", ".join(f"P{p}" for p in after.winners) or "nobody (a draw)"
-            lines.append(f"  game over: {won} won")
+            lines.append(f"  game over: {won} won ({game.end_reason(after)})")
         elif after.turn_seat != before.turn_seat:
             lines.append(f"  now the turn of P{after.turn_seat}")
         return [wrap(x) for x in lines]

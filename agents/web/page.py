@@ -11,12 +11,16 @@ go on).  A move is sent with the decision it was chosen at; when the server answ
 on (409) or failed (5xx), the page reloads the state.  Number keys 1-9 choose an option, Backspace goes back
 one stage of the move being entered.
 
-Element ids (stable, used by the tests): ``status``, ``board`` (holds the SVG), ``decision``, ``auto`` (stages
+Element ids (stable, used by the tests): ``status``, ``board`` (holds the SVG; class ``wide`` when the
+``zoom`` button has made it fill the column's width, scrolling in its own box; the choice is kept in the
+browser's local storage), ``decision``, ``auto`` (stages
 taken at once and the ones chosen so far), ``stage-title``, ``hint`` (shown when options can be clicked on
 the board), ``options`` (one ``button.opt`` per option), ``back``, ``error``, ``narration`` (one ``div.entry``
 per move), ``notes`` (the game's notes on the position, e.g. what the Strategy Game's cards do, in
-``notes-panel``, hidden when there are none), ``result``, ``verdict``, ``returns`` (a table, one row per
-seat), ``replay-link``, ``new-game``.
+``notes-panel``, hidden when there are none), ``ask`` (what the open decision asks, in words, where the game
+says, e.g. a Strategy payment's cost and purpose; hidden otherwise), ``result``, ``verdict``, ``reason`` (why
+the game ended so, e.g. Arena's tie-break; hidden when the game does not say), ``returns`` (a table, one row
+per seat), ``replay-link``, ``new-game``. The second click of a double click chooses nothing.
 ``body[data-state]`` is ``loading``, ``ready``, ``busy`` (a request is under way) or ``over``.
 """
 
@@ -26,15 +30,22 @@ PAGE = """<!DOCTYPE html>
 <title>monolith_envs: play</title>
 <style>
 body { font-family: system-ui, sans-serif; margin: 0; background: #f6f4ee; color: #222; }
-header { padding: 8px 14px; background: #2f3b4a; color: #fff; font-size: 15px; }
+header { padding: 6px 14px; background: #2f3b4a; color: #fff; font-size: 15px; display: flex; gap: 12px;
+  justify-content: space-between; align-items: center; min-height: 22px; }
 main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 440px); gap: 14px; padding: 12px;
   align-items: start; }
 #board { min-width: 0; background: #fff; border: 1px solid #ccc; padding: 4px; }
 #board svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 70px); }
+/* "larger board": the drawing fills the column's width and the board scrolls in its own box */
+#board.wide { max-height: calc(100vh - 70px); overflow: auto; }
+#board.wide svg { max-height: none; }
+#zoom { font-size: 12px; padding: 2px 8px; flex: none; }
 #side { display: flex; flex-direction: column; gap: 10px; position: sticky; top: 8px; }
 .panel { background: #fff; border: 1px solid #ccc; padding: 8px 10px; }
 #stage-title { font-weight: bold; margin: 4px 0; }
 #hint { color: #8a6500; font-size: 13px; margin: -2px 0 4px; }
+#ask { font-size: 14px; margin: 0 0 6px; padding: 4px 6px; background: #f3f0e4; border-left: 3px solid #b89a3c; }
+#reason { margin: -4px 0 8px; font-size: 14px; color: #333; }
 #auto { color: #555; font-size: 13px; white-space: pre-wrap; }
 #options { display: flex; flex-direction: column; gap: 4px; max-height: 46vh; overflow-y: auto; }
 button.opt { text-align: left; padding: 5px 8px; font-size: 14px; border: 1px solid #99a; background: #eef1f6;
@@ -72,15 +83,19 @@ g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharra
 @media (max-width: 860px) {
   main { grid-template-columns: minmax(0, 1fr); }
   #board svg { max-height: 55vh; }
+  #board.wide { max-height: 55vh; }
   #side { position: static; }
 }
 </style></head>
 <body data-state="loading">
-<header id="status">loading...</header>
+<header><span id="status">loading...</span>
+<button id="zoom" title="switch between the whole board in the window and a larger board that scrolls">larger board</button>
+</header>
 <main>
 <div id="board" aria-label="the board"></div>
 <div id="side">
   <div class="panel" id="decision">
+    <div id="ask" hidden></div>
     <div id="auto"></div>
     <div id="stage-title"></div>
     <div id="hint" hidden>or click one outlined in gold on the board</div>
@@ -90,6 +105,7 @@ g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharra
   <div class="panel" id="error" hidden></div>
   <div class="panel" id="result" hidden>
     <h2 id="verdict"></h2>
+    <p id="reason" hidden></p>
     <table id="returns"><thead><tr><th>seat</th><th>outcome</th><th>return</th></tr></thead><tbody></tbody></table>
     <p><a id="replay-link" href="#" target="_blank">watch this game's replay</a></p>
     <button id="new-game">New game</button>
@@ -102,6 +118,9 @@ g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharra
 "use strict";
 const $ = id => document.getElementById(id);
 let S = null, node = null, path = [], busy = false, shown = 0;
+// The second click of a double click (the next stage's buttons are drawn where the first click's were)
+// chooses nothing: one click makes one choice. Keyboard presses (detail 0) and single clicks choose.
+function stray(ev) { return ev.detail > 1; }
 
 function setState(b) {
   busy = b;
@@ -155,6 +174,8 @@ function show(st) {
   $("board").innerHTML = st.svg;
   $("notes").textContent = (st.notes || []).join("\\n");
   $("notes-panel").hidden = !(st.notes && st.notes.length);
+  $("ask").textContent = st.ask || "";
+  $("ask").hidden = !st.ask;
   const nar = $("narration");
   nar.textContent = "";
   st.narration.forEach((e, k) => {
@@ -173,6 +194,8 @@ function show(st) {
     "the game cannot go on: an opponent's agent failed to move; start a new game";
   if (res) {
     $("verdict").textContent = "game over after " + st.decisions + " decisions: " + res.verdict;
+    $("reason").textContent = res.reason || "";
+    $("reason").hidden = !res.reason;
     const body = $("returns").tBodies[0];
     body.textContent = "";
     res.returns.forEach((r, i) => {
@@ -194,7 +217,7 @@ function optionButton(text, title, onclick, k) {
   b.appendChild(document.createTextNode(text));
   if (title) b.title = title;
   b.disabled = busy;
-  b.addEventListener("click", onclick);
+  b.addEventListener("click", ev => { if (!stray(ev)) onclick(); });
   return b;
 }
 
@@ -251,10 +274,19 @@ function send(action) {  // with the decision it was chosen at: refused if the g
 
 $("board").addEventListener("click", ev => {
   const el = ev.target.closest ? ev.target.closest("[data-target]") : null;
-  if (!el || busy || !node || !node.options) return;
+  if (!el || busy || !node || !node.options || stray(ev)) return;
   const k = node.options.findIndex(o => o.target === el.getAttribute("data-target"));
   if (k >= 0) choose(k);
 });
+function zoom(wide) {  // the board's size: fitted to the window, or the column's width (kept for this browser)
+  $("board").classList.toggle("wide", wide);
+  $("zoom").textContent = wide ? "whole board" : "larger board";
+  try { localStorage.setItem("monolith-board-wide", wide ? "1" : "0"); } catch (e) { /* private mode */ }
+}
+let wide0 = false;
+try { wide0 = localStorage.getItem("monolith-board-wide") === "1"; } catch (e) { /* private mode */ }
+zoom(wide0);
+$("zoom").addEventListener("click", () => zoom(!$("board").classList.contains("wide")));
 $("back").addEventListener("click", back);
 $("new-game").addEventListener("click", () => request("POST", "/api/new", {game_id: S.game_id}));
 document.addEventListener("keydown", ev => {

@@ -192,8 +192,10 @@ class WebGame:
             ``{"game_id", "env_id", "seed", "seat", "players": [str], "decisions": int, "svg": str (the board
             as the person's seat sees it), "narration": [{"seat": int, "lines": [str]}], "stages": a
             :func:`~agents.web.staging.stage_tree` node or None, "over": bool, "result": None or {"verdict":
-            str, "returns": [float], "outcome": [str] or None, "replay": str (the replay page's path)},
-            "notes": [str] (the game's notes on the position, e.g. what the cards do; may be empty), "busy":
+            str, "returns": [float], "outcome": [str] or None, "replay": str (the replay page's path), "reason": str
+            (why the game ended so, where the game says: Arena's ``end_reason``; else "")},
+            "notes": [str] (the game's notes on the position, e.g. what the cards do; may be empty), "ask": str
+            (what the person's open decision asks, in words, where the game says; else ""), "busy":
             None, or while the opponents are moving (another request holds the game for more than 0.2 s) a
             sentence saying so, with the last position built and ``"stages": None``}``.
         """
@@ -225,14 +227,21 @@ class WebGame:
             result = {"verdict": _VERDICT[seat_verdict(res, self.seat)],
                       "returns": [round(float(x), 4) for x in ret],
                       "outcome": None if outcome is None else [o.value for o in outcome],
-                      "replay": f"/replay/{self.game_id}.html"}
+                      "replay": f"/replay/{self.game_id}.html",
+                      "reason": "" if truncated or not hasattr(game, "end_reason") else game.end_reason(state)}
         view = {"game_id": self.game_id, "env_id": raw.env_id, "seed": self.seed, "seat": self.seat,
                 "players": ["you" if i == self.seat else a.name for i, a in enumerate(self.agents)],
                 "decisions": raw.num_decisions, "svg": game.render_svg(state, self.seat),
                 "narration": list(self.narration), "stages": stages, "over": over, "result": result,
-                "notes": self._notes(state), "busy": None}
+                "notes": self._notes(state), "ask": self._ask(state) if stages is not None else "", "busy": None}
         self._last_view = view
         return view
+
+    def _ask(self, state: Any) -> str:
+        """What the open decision asks, in words, where the game's terminal pieces say (``decision``: the
+        Strategy Game's payments, e.g. what a toll stone costs and what declining does), else ``""``."""
+        ask = getattr(self.pieces, "decision", None)
+        return str(ask(self.game, state)) if ask else ""
 
     def _notes(self, state: Any) -> list[str]:
         """The game's notes on the position as the person's seat sees it (terminal play's ``notes``, e.g.

@@ -148,3 +148,37 @@ def terminal_values(g, s) -> list:
                 keys.append((0, s.elim_order[p], 0))
         return returns.rank(keys, np.float64).tolist()
     return returns.win_loss(n, w, np.float64).tolist()
+
+
+def end_reason(g, s) -> str:
+    """Why a finished game ended as it did, in words (docs/monolith_arena.md §4.9): a Banner (pool) at 0, the
+    others eliminated, or the final Battle's HP (pools) and, where they tie, its first tie-break, the own
+    Champions and Runes on the board (D17); e.g. ``"after the final Battle: HP P0 20, P1 20; tied at the
+    top, so own Champions and Runes on the board decide: P0 3, P1 4"``.  ``""`` for a game that is not over."""
+    if not s.terminal:
+        return ""
+    n = g.n
+    if g.team_mode:
+        out = [t for t in (0, 1) if s.pool[t] <= 0]
+        if out:
+            return " and ".join(f"team {'AB'[t]}'s pool" for t in out) + " reached 0"
+        lives = ", ".join(f"team {'AB'[t]} pool {s.pool[t]}" for t in (0, 1))
+        counts = ", ".join(f"team {'AB'[t]} {sum(tile_count(g, s, p) for p in range(n) if g.team[p] == t)}"
+                           for t in (0, 1))
+        tied = s.pool[0] == s.pool[1]
+    else:
+        dead = [p for p in range(n) if (not s.alive[p] if g.ffa else s.hp[p] <= 0)]
+        if not g.ffa and dead:
+            return " and ".join(f"P{p}'s Banner" for p in dead) + " reached 0 HP"
+        alive = [p for p in range(n) if s.alive[p]]
+        if g.ffa and len(alive) <= 1:
+            return ("every other player was eliminated" if alive else
+                    "the last players were eliminated together")
+        lives = "HP " + ", ".join(f"P{p} {max(0, s.hp[p])}" for p in alive)
+        best = max(max(0, s.hp[p]) for p in alive)
+        top = [p for p in alive if max(0, s.hp[p]) == best]
+        counts = ", ".join(f"P{p} {tile_count(g, s, p)}" for p in top)
+        tied = len(top) > 1
+    if not tied:
+        return f"after the final Battle: {lives}"
+    return f"after the final Battle: {lives}; tied at the top, so own Champions and Runes on the board decide: {counts}"

@@ -14,6 +14,7 @@ from ..core.returns import require_terminal, score_potential, winners_outcome
 from .config import CONFIG_KEYS, ENV_ID, validate
 from .context import RulesContext, hp_vector
 from .effects import dirty_decks
+from .endgame import end_reason
 from .invariants import check_invariants
 from .observe import Observer
 from .setup_game import new_state
@@ -138,6 +139,11 @@ class ArenaGame(GameBase):
         """
         require_terminal(self, state)
         return winners_outcome(self.n, state.winners)
+
+    def end_reason(self, state: ArenaState) -> str:
+        """Why the game ended as it did, in words (:func:`~monolith_envs.arena.endgame.end_reason`; docs
+        §4.9), ``""`` while it goes on: terminal and browser play add it to the end of the game."""
+        return end_reason(self.rules, state)
 
     def legal_mask(self, state: ArenaState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (all False when terminal)."""

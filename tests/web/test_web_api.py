@@ -96,7 +96,11 @@ def test_a_game_played_through_the_api_ends_with_the_engines_returns(served):
     status, st = served.request("GET", "/api/state")
     assert status == 200 and st["seat"] == 0 and st["players"][1] == "random"
     web = served.web
+    asks = set()
     while not st["over"]:
+        ask = getattr(web.pieces, "decision", None)  # what the decision asks, in words, where the game says
+        assert st["ask"] == (ask(web.game, web.raw.game_state) if ask else "")
+        asks.add(st["ask"])
         node = st["stages"]
         while "action" not in node:
             node = node["options"][-1]["node"]
@@ -108,6 +112,16 @@ def test_a_game_played_through_the_api_ends_with_the_engines_returns(served):
     assert st["result"]["returns"] == [round(float(x), 4) for x in game.returns(state)]
     assert st["result"]["outcome"] == [o.value for o in game.outcome(state)]
     assert st["result"]["verdict"] in ("you win", "you lose", "a draw") and st["stages"] is None
+    if web.raw.env_id == "monolith_arena_v0":  # why it ended: the final Battle's HP (and tie-break) or a Banner
+        assert st["result"]["reason"] == game.end_reason(state) != ""
+        assert st["result"]["reason"].startswith("after the final Battle: HP P0 ") or "reached 0 HP" in \
+            st["result"]["reason"]
+    else:
+        assert st["result"]["reason"] == "" and st["ask"] == ""
+    if web.raw.env_id == "monolith_strategy_v0":
+        assert any(a.startswith("P0's turn: ") for a in asks), asks
+    else:
+        assert asks == {""}
     status, page = served.request("GET", st["result"]["replay"])
     assert status == 200 and '<script id="frames"' in page and f"{len(st['narration'])} decisions" in page
     status, err = served.request("POST", "/api/action", {"game_id": st["game_id"], "action": 0})
