@@ -30,7 +30,11 @@ def format_table(specs: Sequence[str], pairs: Sequence[Any], ratings: dict, oppo
     """Cross-play table: row agent's win rate [95% CI] against the column agent, then the ratings.
 
     ``opponents``: how many copies of the column agent face the row agent's one seat (free-for-all games
-    of 3-4 seats); the heading then says that a win is a first place."""
+    of 3-4 seats); the heading then says that a win is a first place.
+
+    A column is as wide as a cell (22 characters).  When a spec is longer (``az:runs/az_arena_2p/final.pt``),
+    every agent gets a label ``#k``: its row reads ``#k`` and the full spec, its column heading ``#k`` and
+    the end of the spec, so that two long specs with the same beginning can still be told apart."""
     cell: dict[tuple[str, str], str] = {}
     played = {(p.a, p.b) for p in pairs}
     for p in pairs:
@@ -40,21 +44,35 @@ def format_table(specs: Sequence[str], pairs: Sequence[Any], ratings: dict, oppo
         if (p.b, p.a) not in played:  # two sides: the column agent won what the row agent lost
             lo2, hi2 = wilson_interval(p.losses, n)
             cell[(p.b, p.a)] = f"{p.losses / n:5.1%} [{lo2:.1%}-{hi2:.1%}]"
-    w0 = max(8, max(len(s) for s in specs))
-    w = 22
+    w = 22  # a cell: "100.0% [100.0%-100.0%]"
+    names = list(specs)
+    labelled = any(len(s) > w for s in specs)
+    if labelled:  # a spec too long for a column heading: "#k" before each row's full spec and in its heading
+        names = [f"#{i} {s}" for i, s in enumerate(specs, 1)]
+    w0 = max(8, max(len(n) for n in names))
     head = ("win rate of row vs column [95% Wilson CI] (draws count as non-wins)" if opponents <= 1 else
             f"first places of row, at one seat (rotating) against {opponents} copies of column [95% Wilson CI] "
             "(a shared first place counts as a non-win)")
-    lines = [head,
-             " " * w0 + " | " + " | ".join(s[:w].ljust(w) for s in specs)]
-    for r in specs:
+    lines = [head] + (["(column #k is the agent of row #k; a long spec's heading shows only its end)"]
+                      if labelled else [])
+    lines.append(" " * w0 + " | " + " | ".join(_heading(n, w).ljust(w) for n in names))
+    for r, name in zip(specs, names):
         row = [cell.get((r, c), "-" if r == c else "").ljust(w) for c in specs]
-        lines.append(r.ljust(w0) + " | " + " | ".join(row))
+        lines.append(name.ljust(w0) + " | " + " | ".join(row))
     lines.append("")
     lines.append("openskill (Plackett-Luce) ratings, by ordinal = mu - 3 sigma:")
     for s, r in sorted(ratings.items(), key=lambda kv: -kv[1]["ordinal"]):
         lines.append(f"  {s.ljust(w0)}  mu={r['mu']:6.2f}  sigma={r['sigma']:5.2f}  ordinal={r['ordinal']:6.2f}")
     return "\n".join(lines)
+
+
+def _heading(name: str, w: int) -> str:
+    """``name`` as a column heading of ``w`` characters: a longer ``"#k spec"`` keeps ``#k`` and the spec's end
+    (paths differ at their end: ``#1 ...n1/final.pt``)."""
+    if len(name) <= w:
+        return name
+    label, spec = name.split(" ", 1)
+    return f"{label} ...{spec[-(w - len(label) - 4):]}"
 
 
 def format_solo_table(solos: Sequence[Any]) -> str:

@@ -7,12 +7,18 @@ the chance events its ``apply`` drew; at the end each seat's returns and outcome
 to go there) move through the steps; the step is kept in the address (``page.html#step=40`` opens step 40).
 It needs nothing but a browser: no scripts, styles or images are loaded from anywhere.
 
+Layout: the title, the controls, the played action and the returns table stay at the top of the window
+(``position: sticky``) however far the page is scrolled.  The list of moves is never taller than the rest of
+the window and scrolls inside its own box to keep the current move in view (in the part of the box on
+screen); stepping never scrolls the page itself, and Home / End / the arrows do not also scroll it.
+
 The drawings are stored once per distinct line: the page holds a table of the distinct SVG and text lines,
 and each step holds only its changes from the step before (``[start, end, [line numbers]]`` splices), which
 keeps a page a small fraction of one picture per step.
 
 Element ids (stable, used by the tests): ``frame`` (the SVG board), ``slider``, ``first``, ``prev``, ``play``,
-``next``, ``last``, ``status`` (``step k / N``), ``action``, ``chance``, ``text``, ``moves`` (the list of
+``next``, ``last``, ``head`` (the sticky block holding the title, controls, action, chance and returns),
+``status`` (``step k / N``), ``action``, ``chance``, ``text``, ``moves`` (the list of
 moves, one ``li`` per decision), ``returns`` (the table of each seat's returns, shown at the last step).
 """
 
@@ -72,17 +78,21 @@ _PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <title>__TITLE__</title>
 <style>
-body { font-family: sans-serif; margin: 12px; background: #f6f4ee; color: #222; }
-#wrap { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; }
+body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color: #222; }
+#head { position: sticky; top: 0; z-index: 1; background: #f6f4ee; padding: 8px 0 4px;
+        border-bottom: 1px solid #ddd; }
+#head h3 { margin: 0 0 4px; }
+#wrap { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; margin-top: 8px; }
 #frame { border: 1px solid #999; background: #fff; line-height: 0; }
 #frame svg { max-width: 100%; height: auto; }
-#moves { font-family: monospace; font-size: 12px; max-height: 560px; overflow: auto; margin: 0;
+#moves { font-family: monospace; font-size: 12px; overflow: auto; margin: 0;
+         max-height: min(560px, calc(100vh - var(--head, 120px) - 36px)); min-height: 120px;
          padding: 4px 4px 4px 44px; background: #fff; border: 1px solid #ccc; }
 #moves li { cursor: pointer; white-space: nowrap; }
 #moves li.now { background: #ffe08a; font-weight: bold; }
 #returns { border-collapse: collapse; margin: 6px 0; }
 #returns td, #returns th { border: 1px solid #bbb; padding: 2px 10px; }
-#controls { margin: 8px 0; display: flex; gap: 6px; align-items: center; }
+#controls { margin: 4px 0; display: flex; gap: 6px; align-items: center; }
 #slider { width: 420px; }
 #text { font-family: monospace; font-size: 12px; white-space: pre; background: #fff; padding: 6px;
         border: 1px solid #ccc; max-height: 560px; overflow: auto; }
@@ -90,6 +100,7 @@ body { font-family: sans-serif; margin: 12px; background: #f6f4ee; color: #222; 
 #chance { font-family: monospace; font-size: 13px; margin: 4px 0; }
 </style></head>
 <body>
+<div id="head">
 <h3>__TITLE__</h3>
 <div id="controls">
 <button id="first" title="first step (Home)">|&lt;</button>
@@ -103,6 +114,7 @@ body { font-family: sans-serif; margin: 12px; background: #f6f4ee; color: #222; 
 <div id="action"></div>
 <div id="chance"></div>
 <table id="returns" hidden><thead><tr><th>seat</th><th>outcome</th><th>return</th></tr></thead><tbody></tbody></table>
+</div>
 <div id="wrap"><div id="frame" role="img" aria-label="the board at this step"></div><ol id="moves" start="0"></ol>
 <div id="text"></div></div>
 <script id="frames" type="application/json">__FRAMES__</script>
@@ -136,13 +148,26 @@ last.returns.forEach((r, i) => {
   $("returns").tBodies[0].appendChild(tr);
 });
 let k = -1, timer = null;
+const head = $("head");
+function fitHead() {  // the sticky head's height: the list of moves below it fits in the rest of the window
+  document.documentElement.style.setProperty("--head", head.offsetHeight + "px");
+}
+function keepInView(li) {  // scroll the list of moves only (never the page) so that li is in its box
+  const box = moves.getBoundingClientRect(), r = li.getBoundingClientRect();
+  let top = box.top + moves.clientTop, bottom = top + moves.clientHeight;
+  // and in the part of the box that is on screen (below the head), when the page was scrolled and some is
+  const seenTop = Math.max(top, head.getBoundingClientRect().bottom);
+  const seenBottom = Math.min(bottom, innerHeight);
+  if (seenBottom - seenTop >= 3 * r.height) { top = seenTop; bottom = seenBottom; }
+  if (r.top < top) moves.scrollTop -= top - r.top;
+  else if (r.bottom > bottom) moves.scrollTop += r.bottom - bottom;
+}
 function show(i) {
   i = Math.max(0, Math.min(frames.length - 1, i | 0));
   if (k >= 0) moves.children[k].classList.remove("now");
   k = i;
   const f = frames[k];
   moves.children[k].classList.add("now");
-  moves.children[k].scrollIntoView({block: "nearest"});
   $("frame").innerHTML = f.svg.map((n) => lines[n]).join("\\n");
   $("returns").hidden = k !== frames.length - 1;
   if (location.hash !== "#step=" + k) history.replaceState(null, "", "#step=" + k);
@@ -153,6 +178,8 @@ function show(i) {
   $("chance").textContent = f.action === null ? "" :
       (f.chance.length ? "chance: " + f.chance.join("; ") : "chance: none");
   $("text").textContent = f.text.map((n) => lines[n]).join("\\n");
+  fitHead();  // after the head's content: the returns table (shown at the end) makes it taller
+  keepInView(moves.children[k]);
 }
 function fromHash() {
   const m = /^#step=(\\d+)$/.exec(location.hash);
@@ -171,11 +198,16 @@ $("prev").onclick = () => show(k - 1);
 $("next").onclick = () => show(k + 1);
 $("last").onclick = () => show(frames.length - 1);
 $("play").onclick = play;
+const keys = {ArrowRight: () => show(k + 1), ArrowLeft: () => show(k - 1), Home: () => show(0),
+              End: () => show(frames.length - 1), " ": play};
 document.addEventListener("keydown", (e) => {
-  if (e.key === "ArrowRight") show(k + 1); else if (e.key === "ArrowLeft") show(k - 1);
-  else if (e.key === "Home") show(0); else if (e.key === "End") show(frames.length - 1);
-  else if (e.key === " ") { e.preventDefault(); play(); }
+  // the page's own keys: not also the browser's (Home / End scroll the page, arrows move a focused slider)
+  if (Object.prototype.hasOwnProperty.call(keys, e.key) && !e.altKey && !e.ctrlKey && !e.metaKey) {
+    e.preventDefault();
+    keys[e.key]();
+  }
 });
+window.addEventListener("resize", () => { fitHead(); keepInView(moves.children[k]); });
 show(fromHash());
 </script>
 </body></html>

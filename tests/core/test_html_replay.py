@@ -115,7 +115,7 @@ def test_chance_events_of_each_step_are_on_the_page(tmp_path):
 
 # ------------------------------------------------------------------------------------- headless Chromium
 CHROME_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run", "--window-size=1000,800"]
+               "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def _browser():
@@ -131,7 +131,7 @@ def _browser():
 class WebDriver:
     """The few W3C WebDriver commands the test needs."""
 
-    def __init__(self, chrome: str, driver: str, profile: Path):
+    def __init__(self, chrome: str, driver: str, profile: Path, window: str = "1000,800"):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
@@ -145,7 +145,7 @@ class WebDriver:
             except OSError:
                 time.sleep(0.1)
         caps = {"capabilities": {"alwaysMatch": {"goog:chromeOptions": {
-            "binary": chrome, "args": CHROME_ARGS + [f"--user-data-dir={profile}"]}}}}
+            "binary": chrome, "args": CHROME_ARGS + [f"--window-size={window}", f"--user-data-dir={profile}"]}}}}
         self.session = self._call("POST", "/session", caps)["sessionId"]
 
     def _call(self, method: str, url: str, body: dict | None = None):
@@ -167,6 +167,11 @@ class WebDriver:
 
     def text(self, css: str) -> str:
         return self.cmd("GET", f"/element/{self.element(css)}/text")
+
+    def key(self, key: str) -> None:
+        """Press and release ``key`` (a character, or a WebDriver key code such as ``"\\ue010"``, End)."""
+        keys = [{"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]
+        self.cmd("POST", "/actions", {"actions": [{"type": "key", "id": "keyboard", "actions": keys}]})
 
     def js(self, script: str):
         return self.cmd("POST", "/execute/sync", {"script": script, "args": []})
@@ -229,3 +234,49 @@ def test_page_loads_steps_and_shows_pictures_in_headless_chromium(game_log, page
     background = np.array([246, 244, 238])
     assert (np.abs(px.astype(int) - background).sum(axis=1) > 30).mean() > 0.15  # the board and text are drawn
     assert len(np.unique(px, axis=0)) > 20  # owner colours, text, borders
+
+
+#: where the controls and the current move are, in the window's coordinates
+_LAYOUT_JS = """
+const c = document.getElementById('controls').getBoundingClientRect();
+const m = document.getElementById('moves'), b = m.getBoundingClientRect();
+const li = m.querySelector('li.now'), r = li.getBoundingClientRect();
+return {controls: [c.top, c.bottom], box: [b.top + m.clientTop, b.top + m.clientTop + m.clientHeight],
+        now: [r.top, r.bottom], index: [...m.children].indexOf(li), scrollY: window.scrollY,
+        height: window.innerHeight, status: document.getElementById('status').textContent};
+"""
+
+
+def _assert_in_view(at: dict, k: int, n: int, page_scrolled: bool = False) -> None:
+    assert at["status"] == f"step {k} / {n}" and at["index"] == k, at
+    assert 0 <= at["controls"][0] and at["controls"][1] <= at["height"], at  # the controls on screen
+    assert at["box"][0] - 0.5 <= at["now"][0] and at["now"][1] <= at["box"][1] + 0.5, at  # inside the list
+    if not page_scrolled:
+        assert at["scrollY"] == 0, at  # stepping never scrolls the page
+        assert at["now"][1] <= at["height"], at  # the current move on screen
+
+
+@pytest.mark.parametrize("window", ["1366,768", "1920,1080"])
+def test_controls_and_current_move_stay_on_screen(game_log, page, tmp_path, window):
+    """Stepping to the end (buttons, End key, slider) leaves the controls and the current move in view."""
+    chrome, driver = _browser()
+    n = game_log[1].decisions
+    wd = WebDriver(chrome, driver, tmp_path / "profile", window=window)
+    try:
+        wd.cmd("POST", "/url", {"url": page.as_uri()})
+        for _ in range(40):
+            wd.click("#next")
+        _assert_in_view(wd.js(_LAYOUT_JS), 40, n)
+        wd.key("\ue010")  # End: the last step, and not also the browser's scroll to the bottom of the page
+        _assert_in_view(wd.js(_LAYOUT_JS), n, n)
+        wd.key("\ue011")  # Home
+        _assert_in_view(wd.js(_LAYOUT_JS), 0, n)
+        wd.click("#last")
+        _assert_in_view(wd.js(_LAYOUT_JS), n, n)
+        wd.js("const s = document.getElementById('slider'); s.value = 70; s.dispatchEvent(new Event('input'));")
+        _assert_in_view(wd.js(_LAYOUT_JS), 70, n)
+        wd.js("window.scrollTo(0, 300)")  # the reader scrolls the page: the controls stay at the top
+        wd.click("#last")
+        _assert_in_view(wd.js(_LAYOUT_JS), n, n, page_scrolled=True)
+    finally:
+        wd.close()

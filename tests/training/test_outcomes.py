@@ -152,3 +152,27 @@ def test_cross_play_table_gives_rates_and_intervals_in_percent():
     lo, hi = wilson_interval(6, 20)
     lo2, hi2 = wilson_interval(12, 20)
     assert f"30.0% [{lo:.1%}-{hi:.1%}]" in text and f"60.0% [{lo2:.1%}-{hi2:.1%}]" in text
+
+
+def test_cross_play_table_tells_long_specs_apart():
+    """Specs longer than a column (two checkpoints under long paths) get a label ``#k``: each row shows the
+    full spec after its label, each column heading the label and the spec's end, all different."""
+    from training.evaluate import PairResult, format_table
+
+    one, two = "az:/tmp/webtrial/az_run1/final.pt", "az:/tmp/webtrial/az_run2/final.pt"
+    specs = [one, two, "random"]
+    pairs = [PairResult(one, two, games=4, outcomes=[1, 1, 1, -1]), PairResult(one, "random", games=4,
+             outcomes=[1] * 4), PairResult(two, "random", games=4, outcomes=[1, -1, -1, -1])]
+    text = format_table(specs, pairs, {s: {"mu": 25.0, "sigma": 5.0, "ordinal": 10.0} for s in specs})
+    lines = text.splitlines()
+    assert lines[1].startswith("(column #k is the agent of row #k")
+    headings = [c.strip() for c in lines[2].split("|")[1:]]
+    assert headings == ["#1 ...az_run1/final.pt", "#2 ...az_run2/final.pt", "#3 random"]
+    assert all(len(h) <= 22 for h in headings)
+    rows = {line.split("|")[0].strip(): [c.strip() for c in line.split("|")[1:]] for line in lines[3:6]}
+    assert list(rows) == [f"#1 {one}", f"#2 {two}", "#3 random"]
+    assert rows[f"#1 {one}"][1].startswith("75.0%") and rows[f"#2 {two}"][0].startswith("25.0%")
+    assert rows["#3 random"][1].startswith("75.0%")  # random against #2: #2's losses
+    assert f"  {one}" in text and f"  {two}" in text  # the ratings: full specs
+    short = format_table(["random", "heuristic"], [], {}).splitlines()
+    assert short[1].split("|")[1].strip() == "random" and "#" not in "\n".join(short)  # short specs: as they are

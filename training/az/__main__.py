@@ -1,7 +1,12 @@
 """``python -m training.az --config training/configs/az_arena_2p.toml [--quick] [--workers N] [--seed S]
 [--out-dir DIR] [--name NAME] [--no-progress]``: run the search-based self-play recipe (see
 :mod:`training.az.loop`). A bad argument or config prints one ``error: ...`` line and exits with status 2; Ctrl-C
-or SIGTERM stops the run, ends its workers, says what was kept and exits with status 130 or 143."""
+or SIGTERM stops the run, ends its workers, says what was kept and exits with status 130 or 143.
+
+The outputs go to ``<out_dir>/<name>/``: ``runs/az_arena_2p/`` for ``--config az_arena_2p.toml``, and
+``runs/az_arena_2p_quick/`` with ``--quick`` (a name taken from the file's stem gets ``_quick``; a ``name`` in
+the config or ``--name`` is used as it is). At the end the summary (JSON) is printed on stdout, then the path of
+``final.pt`` and the ``training.evaluate`` command that plays it on stderr."""
 
 from __future__ import annotations
 
@@ -69,22 +74,56 @@ def main(argv: list[str] | None = None) -> dict:
     out = {"run": report["run"], "final_model": report["final_model"], "total_seconds": round(report["total_seconds"]),
            "final_eval": {k: {"win_rate": v["win_rate"], "ci95": v["ci95"], "games": v["games"]}
                           for k, v in report.get("final_eval", {}).items()}}
-    print(json.dumps(out, indent=2))
+    print(json.dumps(out, indent=2), flush=True)
+    print(final_lines(report), file=sys.stderr, flush=True)
     return report
+
+
+def evaluate_command(report: dict) -> str:
+    """The ``training.evaluate`` command that plays the run's ``final.pt`` (``az:PATH``) in the run's game
+    config against its ``eval_opponents`` (alone in a one-seat game)."""
+    import shlex
+
+    import monolith_envs
+
+    def toml_text(v: Any) -> str:  # a value as `--set` reads it back (monolith_envs.core.config.parse_value)
+        if isinstance(v, bool):
+            return str(v).lower()
+        return v if isinstance(v, str) else json.dumps(v, separators=(",", ":"))
+
+    env_config = report.get("env_config") or {}
+    sets = "".join(f" --set {shlex.quote(f'{k}={toml_text(v)}')}" for k, v in env_config.items() if v is not None)
+    solo = monolith_envs.make_game(report["env_id"], **env_config).num_players == 1
+    opponents = [] if solo else list(report.get("config", {}).get("eval_opponents") or ["random"])
+    agents = ",".join([f"az:{report['final_model']}", *opponents])
+    return f"python -m training.evaluate --env {report['env_id']}{sets} --agents {shlex.quote(agents)} --games 200"
+
+
+def final_lines(report: dict) -> str:
+    """The last lines of a finished run: where ``final.pt`` is and the command that evaluates it."""
+    return (f"final model: {report['final_model']}\n"
+            f"evaluate it: {evaluate_command(report)}\n"
+            f"  (add +search:N to the az: spec to play it with its own search, e.g. az:PATH+search:32)")
 
 
 def _main(argv: list[str], guard: Any) -> tuple[dict, argparse.Namespace]:
     from monolith_envs.core.interrupt import Interrupted
     from monolith_envs.core.seeds import seed_arg
 
-    ap = argparse.ArgumentParser(prog="python -m training.az", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m training.az", description=__doc__.split("\n\n")[0],
+                                 epilog=__doc__.split("\n\n")[1].replace("``", ""))
     ap.add_argument("--config", default="az_arena_2p.toml", help="recipe config (a path, or a name in "
                     "training/configs/)")
-    ap.add_argument("--quick", action="store_true", help="apply the config's [quick] overrides (a short run)")
+    ap.add_argument("--quick", action="store_true", help="apply the config's [quick] overrides (a short run); "
+                    "a run name taken from the file's stem gets '_quick' (runs/az_arena_2p_quick/ for "
+                    "az_arena_2p.toml)")
     ap.add_argument("--workers", type=int, default=None, help="worker processes (default: the config's)")
     ap.add_argument("--seed", type=seed_arg, default=None, help="seed (default: the config's)")
-    ap.add_argument("--out-dir", default=None, help="root of run outputs (default: the config's out_dir)")
-    ap.add_argument("--name", default=None, help="run name (default: the config file's stem)")
+    ap.add_argument("--out-dir", default=None, help="root of run outputs (default: the config's out_dir, "
+                    "runs)")
+    ap.add_argument("--name", default=None, help="run name; outputs go to <out-dir>/<name>/ (default: the "
+                    "config's name, else the config file's stem plus '_quick' with --quick, e.g. az_arena_2p or "
+                    "az_arena_2p_quick)")
     ap.add_argument("--no-progress", action="store_true", help="no banners or bars")
     args = ap.parse_args(argv)
     from training.config import TrainConfigError

@@ -20,7 +20,8 @@ from training.config import Key, TrainConfigError, _check_type, check_run_folder
 __all__ = ["AZ_KEYS", "load_az_config", "validate_az"]
 
 AZ_KEYS: tuple[Key, ...] = (
-    Key("name", str, "", "run name; outputs go to <out_dir>/<name>/ (default: the config file's stem)"),
+    Key("name", str, "", "run name; outputs go to <out_dir>/<name>/ (default: the config file's stem, plus "
+                         "'_quick' with --quick)"),
     Key("out_dir", str, "runs", "root directory of run outputs"),
     Key("env_id", str, "monolith_arena_v0", "registered env id"),
     Key("env_config", dict, {}, "the game's config keys (table)"),
