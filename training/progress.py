@@ -116,10 +116,13 @@ def _pct(s: dict) -> str:
             f"of {s['games']}")
 
 
-def evaluate_command(report: dict, model: Path) -> str:
-    """The ``training.evaluate`` command that plays ``model`` again in the run's env config.
+def evaluate_command(report: dict, model: Path | str, kind: str = "ppo",
+                     opponents: list[str] | None = None) -> str:
+    """The ``training.evaluate`` command that plays ``model`` (agent spec ``<kind>:<model>``) again in the
+    run's env config.
 
-    Against random in a multi-seat config; alone (success rate) in a one-seat config.
+    Against ``opponents`` (default: random) in a multi-seat config; alone (success rate) in a one-seat config
+    (one whose final evaluation is ``alone``, or ``opponents=[]``).
     """
     def toml_text(v: Any) -> str:  # a value as `--set` reads it back (monolith_envs.core.config.parse_value)
         if isinstance(v, bool):
@@ -128,8 +131,8 @@ def evaluate_command(report: dict, model: Path) -> str:
 
     cfg = report.get("env_config") or {}
     sets = "".join(f" --set {shlex.quote(f'{k}={toml_text(v)}')}" for k, v in cfg.items() if v is not None)
-    alone = list(report.get("final_eval", {})) == ["alone"]
-    agents = f"ppo:{model}" + ("" if alone else ",random")
+    alone = list(report.get("final_eval", {})) == ["alone"] or opponents == []
+    agents = ",".join([f"{kind}:{model}", *([] if alone else opponents or ["random"])])
     return f"python -m training.evaluate --env {report['env_id']} --agents {shlex.quote(agents)} --games 200{sets}"
 
 

@@ -50,8 +50,8 @@ def test_a_quick_run_ends_with_its_final_model_and_the_command_that_evaluates_it
     assert Path(report["final_model"]) == final and final.is_file()
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-3] == f"final model: {final}"
-    assert err[-2].startswith("evaluate it: python -m training.evaluate --env the_monolith_v0 --set num_players=3 "
-                              "--set max_decisions=40 --agents ")
+    assert err[-2].startswith("evaluate it: python -m training.evaluate --env the_monolith_v0 --agents az:")
+    assert err[-2].endswith(" --games 200 --set num_players=3 --set max_decisions=40")
     argv = shlex.split(err[-2].removeprefix("evaluate it: "))
     assert argv[:3] == ["python", "-m", "training.evaluate"]
     assert argv[argv.index("--agents") + 1] == f"az:{final},random"

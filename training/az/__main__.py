@@ -82,21 +82,13 @@ def main(argv: list[str] | None = None) -> dict:
 def evaluate_command(report: dict) -> str:
     """The ``training.evaluate`` command that plays the run's ``final.pt`` (``az:PATH``) in the run's game
     config against its ``eval_opponents`` (alone in a one-seat game)."""
-    import shlex
-
     import monolith_envs
-
-    def toml_text(v: Any) -> str:  # a value as `--set` reads it back (monolith_envs.core.config.parse_value)
-        if isinstance(v, bool):
-            return str(v).lower()
-        return v if isinstance(v, str) else json.dumps(v, separators=(",", ":"))
+    from training.progress import evaluate_command as command
 
     env_config = report.get("env_config") or {}
-    sets = "".join(f" --set {shlex.quote(f'{k}={toml_text(v)}')}" for k, v in env_config.items() if v is not None)
     solo = monolith_envs.make_game(report["env_id"], **env_config).num_players == 1
     opponents = [] if solo else list(report.get("config", {}).get("eval_opponents") or ["random"])
-    agents = ",".join([f"az:{report['final_model']}", *opponents])
-    return f"python -m training.evaluate --env {report['env_id']}{sets} --agents {shlex.quote(agents)} --games 200"
+    return command(report, report["final_model"], "az", opponents)
 
 
 def final_lines(report: dict) -> str:
