@@ -397,6 +397,7 @@ class StrategyPieces(Pieces):
             lines.append(f"  round {after.round} begins; Round card {after.rc_round} covers position {after.rc_pos}")
         if after.terminal and not before.terminal:
             lines.append("  " + status_line(game, after))
+            lines.append("  " + game.end_reason(after))
         return [wrap(x) for x in lines]
 
 

@@ -314,6 +314,7 @@ class TheMonolithPieces(Pieces):
             lines.append(f"  day {after.day} begins; first player P{after.first}")
         if after.terminal and not before.terminal:
             lines.append("  game over: ranking " + " ".join(f"P{p}" for p in g.ranking(after)))
+            lines.append("  " + g.end_reason(after))
         return [wrap(x) for x in lines]
 
 

@@ -193,7 +193,7 @@ class WebGame:
             as the person's seat sees it), "narration": [{"seat": int, "lines": [str]}], "stages": a
             :func:`~agents.web.staging.stage_tree` node or None, "over": bool, "result": None or {"verdict":
             str, "returns": [float], "outcome": [str] or None, "replay": str (the replay page's path), "reason": str
-            (why the game ended so, where the game says: Arena's ``end_reason``; else "")},
+            (why the game ended so: the game's ``end_reason``, e.g. a tie-break; "" for a truncated game)},
             "notes": [str] (the game's notes on the position, e.g. what the cards do; may be empty), "ask": str
             (what the person's open decision asks, in words, where the game says; else ""), "busy":
             None, or while the opponents are moving (another request holds the game for more than 0.2 s) a

@@ -4,8 +4,9 @@
 docs/monolith_arena.md §2.1) with their numbers and, on an occupied hex, the tile's name in its owner's
 colour, a white wedge on the front edge, melee (dark) and ranged (gold) ticks on the attack edges, grey
 armour bars, its initiative, red wound pips, green poison pips, a cross-hatch when netted and the Monolith
-segments outlined; under the board one panel per seat (faction, HP or team pool, hand, deck, discard and
-the Monolith's contents as the viewer may know them), the status lines and a legend.
+segments outlined (each labelled ``Sk`` on a tab in a free spot of its hex); under the board one panel per
+seat (faction, HP or team pool, hand, deck, discard and the Monolith's contents as the viewer may know them),
+the status lines (the pending resolution in words) and a legend.
 
 Hidden information follows :mod:`monolith_envs.arena.observe`: an unrevealed Monolith segment of another
 seat shows as ``?`` to a seat's viewer; deck orders are never drawn (only sizes).  Each hex is a group with
@@ -17,14 +18,15 @@ from __future__ import annotations
 
 import math
 
-from ..core.drawing import Scene, check_viewer, hex_corners, mix, text_width
+from ..core.drawing import Scene, check_viewer, hex_corners, mix, text_width, wrap_text
 from .board import COORDS, NUM_HEXES
-from .render import _enum_name, _module, _netted, _pending_text, _segments, _tables, _teams
+from .render import _enum_name, _module, _netted, _segments, _tables, _teams
 from .state import INSTANCES_PER_SEAT as PER_SEAT
-from .state import Sub
+from .state import Eff, Sub
 from .tables import Kind
 
-__all__ = ["draw", "render_svg", "render_rgb", "OWNER_COLOURS", "hex_center", "status_lines", "LEGEND"]
+__all__ = ["draw", "render_svg", "render_rgb", "OWNER_COLOURS", "hex_center", "status_lines", "pending_line",
+           "seg_label_box", "LEGEND"]
 
 #: RGB colour per seat (seat 0 red, 1 blue, 2 green, 3 gold)
 OWNER_COLOURS = ((200, 55, 55), (55, 95, 205), (45, 150, 75), (205, 160, 30))
@@ -55,7 +57,7 @@ def _dir(d: int) -> tuple:
 def status_lines(game, state, viewer: int | None = None) -> list:
     """Four lines: decision number, sub-phase and the last round; the seat to act (or the result) and the
     teams; the last action (``state.last_move``) by name, shown to its own seat and the omniscient view only,
-    and whose view this is; the pending resolution (effect, order, the chosen hexes A, B, C) or ``""``."""
+    and whose view this is; the pending resolution in words (:func:`pending_line`) or ``""``."""
     sub = _enum_name(Sub, state.sub_phase).replace("_", " ").lower()
     first = f"Decision {state.decisions} · {sub}" + (" · last round" if state.last_round else "")
     if state.terminal:
@@ -70,8 +72,42 @@ def status_lines(game, state, viewer: int | None = None) -> list:
     if last is not None and hasattr(game, "layout") and (viewer is None or viewer == last[0]):  # a setup pick is secret
         third = f"Last: P{last[0]} {game.layout.decode(int(last[1]))}"
     view = "omniscient view" if viewer is None else f"as seen by P{viewer}"
-    pend = _pending_text(_tables(game), state)  # the resolution under way; its hexes are outlined in gold
-    return [first + f" · {view}", second, third, pend.replace("pending ", "Pending: ", 1) if pend else ""]
+    return [first + f" · {view}", second, third, pending_line(_tables(game), state)]
+
+
+def _tile(tb, state, i: int) -> str:
+    """``P1 Knight``: a tile by its owner and name."""
+    return f"P{i // PER_SEAT} {tb.name_of[state.itype[i]]}"
+
+
+def pending_line(tb, state) -> str:
+    """The resolution under way in words, or ``""``: the order (its owner and name, the option chosen) or
+    the effect, and the hexes chosen so far with the tiles on them (outlined in gold in the drawing); an
+    unfold says whose Monolith unfolds onto which hexes and whose tiles are still to be faced, in turn."""
+    if state.p_effect < 0 and state.p_order < 0:
+        return ""
+    hexes = [(h, state.board[h]) for h in (state.p_a, state.p_b, state.p_c) if 0 <= h < NUM_HEXES]
+    if state.p_effect == Eff.UNFOLD:
+        where = [f"segment {k} on hex {h}" for k, h in zip((2, 3), (state.p_a, state.p_b)) if 0 <= h < NUM_HEXES]
+        line = f"Pending: P{state.turn_seat} unfolds the Monolith" + (": " + ", ".join(where) if where else "")
+        if state.unfold_queue:
+            line += " · facings still to choose: " + ", then ".join(
+                f"{_tile(tb, state, i)} on hex {state.hexof[i]}" for i in state.unfold_queue)
+        return line
+    effect = _enum_name(Eff, state.p_effect).replace("_", " ").lower() if state.p_effect >= 0 else ""
+    if state.p_order >= 0:
+        name = tb.name_of[state.itype[state.p_order]]
+        line = f"Pending: P{state.p_order // PER_SEAT}'s order {name}"
+        if state.p_mode >= 0:
+            line += f", option {state.p_mode + 1}"
+        if effect and effect != name.lower():
+            line += f" ({effect})"
+    else:
+        line = f"Pending: {effect}"
+    if hexes:
+        line += " · chosen: " + ", then ".join(f"hex {h}" + (f" ({_tile(tb, state, i)})" if i >= 0 else " (empty)")
+                                               for h, i in hexes)
+    return line
 
 
 def _tile_lines(name: str) -> list:
@@ -87,8 +123,9 @@ def _tile_lines(name: str) -> list:
 #: wedge and attack bar (both tabs stay clear of them whatever the facing; tests/render/test_picture_geometry.py)
 TAB_Y = -14.0
 _TAB_SIZE = 8.0
-#: a tile's name is at most this wide, so that it ends clear of the W and E wedges (their bases 30.2 out)
-NAME_WIDTH = 53.0
+#: a tile's name is at most this wide, so that it ends well clear of the W and E wedges (their bases 30.2 out)
+#: and of a W or E melee bar (31.5 out), even in a browser whose font runs a little wider than DejaVu Sans
+NAME_WIDTH = 50.0
 
 
 def tab_box(cx: float, cy: float, label: str, right: bool) -> tuple:
@@ -96,6 +133,104 @@ def tab_box(cx: float, cy: float, label: str, right: bool) -> tuple:
     number's left of the middle, the initiative's (``right``) right of it."""
     w = text_width(label, _TAB_SIZE, right) + 5
     return (cx + 1 if right else cx - 1 - w), cy + TAB_Y - 4.5, w, 9.0
+
+
+#: the font sizes of a Monolith segment's label, the largest that finds a free spot; its tab's corner radius
+_SEG_SIZES, _SEG_RX = (7.5, 7.0, 6.5), 2.0
+#: a segment label's box keeps this far inside the hex's apothem (clear of the segment's own outline) where it
+#: can, else up to the outline's middle (:data:`_SEG_ON`: on the outline, which it labels)
+_SEG_INSIDE = 33.0
+_SEG_ON = (_R - 4) * math.sqrt(3) / 2
+
+
+def _dist_point_box(x: float, y: float, box) -> float:
+    x0, y0, x1, y1 = box
+    return math.hypot(max(x0 - x, 0.0, x - x1), max(y0 - y, 0.0, y - y1))
+
+
+def _dist_seg_box(a, b, box) -> float:
+    """The distance from segment ``a``-``b`` to the box ``(x0, y0, x1, y1)`` (0 when they meet)."""
+    x0, y0, x1, y1 = box
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t0, t1 = 0.0, 1.0  # Liang-Barsky: the part of the segment inside the box, if any
+    for p, q in ((-dx, a[0] - x0), (dx, x1 - a[0]), (-dy, a[1] - y0), (dy, y1 - a[1])):
+        if p == 0:
+            if q < 0:
+                t0, t1 = 1.0, 0.0
+        elif p < 0:
+            t0 = max(t0, q / p)
+        else:
+            t1 = min(t1, q / p)
+    if t0 <= t1:
+        return 0.0
+    ll = dx * dx + dy * dy or 1e-12
+
+    def to_seg(px, py):
+        t = max(0.0, min(1.0, ((px - a[0]) * dx + (py - a[1]) * dy) / ll))
+        return math.hypot(px - a[0] - t * dx, py - a[1] - t * dy)
+
+    return min(_dist_point_box(*a, box), _dist_point_box(*b, box),
+               *(to_seg(px, py) for px in (x0, x1) for py in (y0, y1)))
+
+
+def _clear_of(box, it, gap: float) -> bool:
+    """Whether ``box`` keeps ``gap`` units off the primitive ``it`` (a bar, wedge, ring, pip, tab or text)."""
+    st = it.style
+    half = st.get("sw", 1) / 2 if st.get("stroke") is not None else 0.0
+    if it.kind == "polyline":
+        return all(_dist_seg_box(a, b, box) > half + gap for a, b in zip(it.geo, it.geo[1:]))
+    if it.kind == "polygon":
+        if len(it.geo) != 3:  # the hex's outline and the segments' outlines: kept off by _SEG_INSIDE
+            return True
+        xs, ys = [x for x, _ in it.geo], [y for _, y in it.geo]
+        if not (box[2] + gap < min(xs) or box[0] - gap > max(xs) or box[3] + gap < min(ys) or box[1] - gap > max(ys)):
+            return False  # near a wedge: its bounding box is the mark to avoid
+        return True
+    if it.kind == "circle":
+        x, y, r = it.geo
+        if st.get("fill") is None:  # a ring (the Banner's): off its stroke, inside or outside
+            x0, y0, x1, y1 = box
+            far = max(math.hypot(px - x, py - y) for px in (x0, x1) for py in (y0, y1))
+            near = _dist_point_box(x, y, box)
+            return far < r - half - gap or near > r + half + gap
+        return _dist_point_box(x, y, box) > r + half + gap
+    if it.kind == "rect":
+        x, y, w, hh = it.geo
+        other = (x - half, y - half, x + w + half, y + hh + half)
+    elif it.kind == "text":
+        x, y, s = it.geo
+        w = it.style.get("fit") or text_width(s, it.style["size"], it.style["bold"])
+        left = {"start": x, "middle": x - w / 2, "end": x - w}[it.style["anchor"]]
+        other = (left, y - it.style["size"] * 0.6, left + w, y + it.style["size"] * 0.6)
+    else:
+        return True
+    return (box[2] + gap <= other[0] or other[2] + gap <= box[0] or box[3] + gap <= other[1]
+            or other[3] + gap <= box[1])
+
+
+def seg_label_box(cx: float, cy: float, label: str, marks: list, gap: float = 1.0) -> tuple:
+    """``(x, y, w, h, size)`` of the tab of a Monolith segment's ``label`` (``S2``) and its font size, in the
+    hex centred at ``(cx, cy)``: the free spot nearest the lower right of the hex, at least ``gap`` units off
+    every mark already drawn there (``marks``: the hex group's primitives; attack and armour bars, the front
+    wedge, the Banner's ring, wound and poison pips, the tabs, the name) and :data:`_SEG_INSIDE` inside the
+    hex's sides, so clear of the segment's outline, or else on that outline; a smaller font where the label
+    fits nowhere at 7.5.  With no free spot even so (a crowded hex), the lower right spot."""
+    marks = [it for it in marks if it.kind != "g"]
+    normals = [_dir(d) for d in range(6)]
+    for size in _SEG_SIZES:
+        w, hh = text_width(label, size, True) + 2.5, 8.0
+        spots = []
+        for x in range(-36, 37):
+            for y in range(-40, 41):
+                out = max(px * ux + py * uy for px in (x - w / 2, x + w / 2) for py in (y - hh / 2, y + hh / 2)
+                          for ux, uy in normals)  # how far the box reaches towards the hex's sides
+                if out <= _SEG_ON:
+                    spots.append((out > _SEG_INSIDE, math.hypot(x - 16.0, y - 20.0), x, y))
+        for _, _, x, y in sorted(spots):
+            box = (cx + x - w / 2, cy + y - hh / 2, cx + x + w / 2, cy + y + hh / 2)
+            if all(_clear_of(box, it, gap) for it in marks):
+                return box[0], box[1], w, hh, size
+    return cx + 16 - w / 2, cy + 20 - hh / 2, w, hh, size
 
 
 def _seg_text(tb, state, p: int, k: int, viewer) -> str:
@@ -120,7 +255,7 @@ def _draw_hex(sc: Scene, game, state, tb, h: int, netted, segs) -> None:
                  f"/{tb.tough[t]}" + (f", poison {state.poison[i]}" if state.poison[i] else "")
                  + (", netted" if netted[h] else "") + (", Net-order marker" if state.net_marker_on == i else "")
                  + (", entrenched" if state.entrench_on == i else ""))
-    with sc.group(title=title, id=f"hex-{h}", target=f"hex:{h}"):
+    with sc.group(title=title, id=f"hex-{h}", target=f"hex:{h}") as grp:
         if i < 0:  # the hex's outline is the one shape that browser play outlines on a hex it may click
             sc.polygon(corners, _EMPTY, _EDGE, 1.5, cls="target-shape")
         else:
@@ -166,14 +301,18 @@ def _draw_hex(sc: Scene, game, state, tb, h: int, netted, segs) -> None:
             for y, row in zip((cy + 20, cy + 29), rows):  # under the name (the tab row is above it)
                 for k, (c, r) in enumerate(row):
                     sc.circle(cx - 4.75 * (len(row) - 1) + 9.5 * k, y, r, c, _DARK, 1)
-        for p, k in segs.get(h, ()):
+        for p, _k in segs.get(h, ()):
             sc.polygon(hex_corners(cx, cy, _R - 4), None, mix(OWNER_COLOURS[p % 4], 0.4, (0, 0, 0)), 4)
-            if not state.mono_folded[p]:
-                sc.text(cx + 18, cy + 24, f"S{k}", 9, _DARK, "middle", bold=True)
         x0, y0, w, hh = tab_box(cx, cy, str(h), right=False)
         if i >= 0:  # a light tab under the hex number of an occupied hex
             sc.rect(x0, y0, w, hh, (245, 245, 240), rx=3)
         sc.text(x0 + w / 2, cy + TAB_Y, str(h), _TAB_SIZE, (70, 70, 70), "middle")
+        for p, k in segs.get(h, ()):  # last: each label keeps off every mark drawn before it
+            if not state.mono_folded[p]:
+                label = f"S{k}"
+                x0, y0, w, hh, size = seg_label_box(cx, cy, label, grp.children)
+                sc.rect(x0, y0, w, hh, (245, 245, 240), mix(OWNER_COLOURS[p % 4], 0.4, (0, 0, 0)), 1, rx=_SEG_RX)
+                sc.text(x0 + w / 2, y0 + hh / 2, label, size, _DARK, "middle", bold=True)
 
 
 def draw(game, state, viewer: int | None = None) -> Scene:
@@ -189,7 +328,9 @@ def draw(game, state, viewer: int | None = None) -> Scene:
     teams, module = _teams(game), _module(game, state)
     panel_h = 58 if module else 42
     top = 462
-    height = top + n * (panel_h + 6) + 4 * 18 + len(LEGEND) * 15 + 20
+    status = status_lines(game, state, viewer)
+    status = status[:3] + wrap_text(status[3], 12.5, W - 24)  # the pending line on as many rows as it needs
+    height = top + n * (panel_h + 6) + len(status) * 18 + len(LEGEND) * 15 + 20
     sc = Scene(W, height, _BG, title=f"Monolith Arena, decision {state.decisions}")
     sc.text(W / 2, 22, "Monolith Arena", 18, _DARK, "middle", bold=True)
     for h in range(NUM_HEXES):
@@ -229,10 +370,10 @@ def draw(game, state, viewer: int | None = None) -> Scene:
                 sc.text(18, y + 45, f"Monolith {where} · S2: {_seg_text(tb, state, p, 0, viewer)} · "
                         f"S3: {_seg_text(tb, state, p, 1, viewer)}", 10.5, _DARK, max_width=W - 36)
         y += panel_h + 6
-    for k, line in enumerate(status_lines(game, state, viewer)):
+    for k, line in enumerate(status):
         sc.text(12, y + 9 + 18 * k, line, 12.5, _RESULT if state.terminal and k == 1 else _DARK, bold=k < 2,
                 max_width=W - 24)
-    y += 4 * 18 + 4
+    y += len(status) * 18 + 4
     for k, line in enumerate(LEGEND):
         sc.text(12, y + 7 + 15 * k, line, 10, (85, 85, 85))
     return sc

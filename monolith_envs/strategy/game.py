@@ -196,6 +196,13 @@ class StrategyGame(GameBase):
         """One :class:`Outcome` per seat for a terminal state (solo: SUCCESS/FAILURE)."""
         return returns.outcome(self, state)
 
+    def end_reason(self, state: StrategyState) -> str:
+        """Why the game ended as it did, in words (:func:`~monolith_envs.strategy.returns.end_reason`; docs
+        §8), ``""`` while it goes on: terminal and browser play add it to the end of the game."""
+        from .returns import end_reason
+
+        return end_reason(self, state)
+
     def success(self, state: StrategyState) -> bool:
         """Solo goal (docs §4.19): VICTORY, or ending on or past the goal stone."""
         return state.vp[0] >= self.solo_goal or state.vp[0] >= self.rules.victory

@@ -7,7 +7,7 @@ import numpy as np
 from ..core import returns as core_returns
 from .state import StrategyState
 
-__all__ = ["returns", "outcome", "keys"]
+__all__ = ["returns", "outcome", "keys", "end_reason"]
 
 
 def keys(game, s: StrategyState) -> list:
@@ -51,3 +51,32 @@ def outcome(game, s: StrategyState) -> tuple:
     ks = keys(game, s)
     best = max(ks)
     return tuple(Outcome.DRAW if ks[p] == best else Outcome.LOSS for p in range(n))
+
+
+def end_reason(game, s: StrategyState) -> str:
+    """Why a finished game ended as it did, in words (docs §8): a VICTORY, the solo goal reached or missed, or
+    Final Scoring's VP and, where the top is tied, the next keys (gem value, then Power cards held) that
+    decide, e.g. ``"after Final Scoring: VP P0 20, P1 20; tied, so gem value decides: P0 5, P1 3"``.  ``""``
+    for a game that is not over."""
+    if not s.terminal:
+        return ""
+    R = game.rules
+    if s.winner >= 0 and s.vp[s.winner] >= R.victory:
+        return f"P{s.winner} reached VICTORY ({R.victory} VP)"
+    if game.num_players == 1:
+        goal = min(game.solo_goal, R.victory)
+        return f"{s.vp[0]} VP: the goal of {goal} VP is {'reached' if game.success(s) else 'missed'}"
+    ks = keys(game, s)
+    names = ("VP", "gem value decides", "Power cards held decide")
+    seats = list(range(game.num_players))
+    text = "after Final Scoring: VP " + ", ".join(f"P{p} {ks[p][1]}" for p in seats)
+    for i in range(1, 3):  # the key after a tie on the ones before it, among the seats still tied
+        best = max(ks[p][i] for p in seats)
+        seats = [p for p in seats if ks[p][i] == best]
+        if len(seats) == 1:
+            return text
+        text += f"; tied, so {names[i]}: " + ", ".join(f"P{p} {ks[p][i + 1]}" for p in seats)
+    best = max(ks[p][3] for p in seats)
+    if sum(1 for p in seats if ks[p][3] == best) > 1:
+        text += "; tied on all three, so nobody wins"
+    return text

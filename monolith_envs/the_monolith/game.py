@@ -260,6 +260,13 @@ class MonolithGame(GameBase):
 
         return final_ranking(s)
 
+    def end_reason(self, state: MonolithState) -> str:
+        """Why the game ranked as it did, in words (:func:`~monolith_envs.the_monolith.rest.end_reason`; docs
+        §8), ``""`` while it goes on: terminal and browser play add it to the end of the game."""
+        from .rest import end_reason
+
+        return end_reason(state)
+
     def outcome(self, state: MonolithState) -> tuple:
         """Per-seat result of a finished game: the one winner WIN, the others LOSS (docs §8: there is
         always exactly one winner).

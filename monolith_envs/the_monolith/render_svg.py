@@ -7,10 +7,10 @@ violet, scriptorium blue, the Monolith dark, others sand; locked quadrants black
 living warriors (a coloured disc with the count), its shaman (a diamond, crossed when dead), boast hearts
 (♥ with the count) and the controller's coloured outline.  Brown lines join the spaces a warrior may step
 between (the dashed borders); every tunnel also joins every other tunnel; the texts on a space are drawn
-over them, on a halo of the space's fill.  On the right: the day, phase and open decision, the favour
-track, and one panel per seat (hearts in the tower and on the slay / maneuver / boast zones, warrior
-pools, held divinations, objectives), the divination row with its bids and the events.  A status line on
-top and a legend at the bottom.
+over them, on a backing of the space's fill that the lines stop well short of.  On the right: the day, phase
+and open decision, the favour track, and one panel per seat inside the picture's edge (hearts in the tower
+and on the slay / maneuver / boast zones, warrior pools, held divinations, objectives), the divination row
+with its bids and the events.  A status line on top and a legend at the bottom.
 
 Hidden information follows :mod:`monolith_envs.the_monolith.observe`: another seat's objectives show as
 a count only.  Each space is a group with ``id="space-<sid>"`` and ``data-target="space:<sid>"``; over
@@ -24,7 +24,7 @@ from ..core.drawing import Scene, check_viewer, mix, text_width
 from .board import controllers, tunnels_now
 from .state import Phase, Sub
 
-__all__ = ["draw", "render_svg", "render_rgb", "SEAT_COLOURS", "LEGEND"]
+__all__ = ["draw", "render_svg", "render_rgb", "SEAT_COLOURS", "LEGEND", "PANEL_WIDTH", "ROW_SIZE", "side_height"]
 
 SEAT_COLOURS = ((214, 60, 60), (60, 120, 220), (60, 170, 80), (225, 170, 40))
 _BUILD_COLOUR = {"temple": (232, 206, 130), "mausoleum": (186, 170, 200), "scriptorium": (160, 192, 228),
@@ -35,6 +35,11 @@ _ZONES = ("slay", "maneuver", "boast")
 CELL = 124
 _TOP = 34
 _SIDE = 380
+#: a seat panel's width: its right side (and its rounded corners) 14 units inside the picture's edge
+PANEL_WIDTH = _SIDE - 22
+#: the font size of the rows of the side column (seat panels, divination row, events) and their spacing
+ROW_SIZE, _ROW = 11.0, 15.0
+_TEXT_WIDTH = PANEL_WIDTH - 12  # a row wider than this (a long hand of divinations) is squeezed to fit
 _MARGIN = 8  # the marks on a space keep this far inside it (the controller's outline is 6 wide)
 #: the legend lines at the bottom of the drawing
 LEGEND = ("● n: living warriors of a seat · ◆: its shaman (✕ dead) · ♥ n: its boast hearts · † n: its dead · "
@@ -237,6 +242,10 @@ def _space(sc: Scene, g, s, sp, tun, ctrl, stronghold_of) -> None:
         sub = kind + (" · tunnel" if tun[sid] else "")
         if sid in stronghold_of:
             sub = f"P{stronghold_of[sid]} stronghold" + (" · tunnel" if tun[sid] else "")
+        plate = _plate(cells, (left + right) / 2, cy - 40 + drop, text_width(label, size, True), size,
+                       min(text_width(sub, 9.5), x1 - x0 - 12))
+        if plate:  # one backing for both lines, wider than their halos: the brown lines stop well short of them
+            sc.rect(*plate, halo)
         # the kind first: its halo meets the name's, which is drawn over it (the name's descenders stay whole)
         sc.text(cx, cy - 26 + drop, sub, 9.5, ink if not tun[sid] else (255, 250, 200) if dark else (120, 60, 0), "middle",
                 max_width=x1 - x0 - 12, halo=halo)
@@ -245,6 +254,31 @@ def _space(sc: Scene, g, s, sp, tun, ctrl, stronghold_of) -> None:
         if ctrl[sid] >= 0:
             for (a, b), (e, f) in outline(cells, 3):
                 sc.line(a, b, e, f, SEAT_COLOURS[ctrl[sid]], 5)
+
+
+#: how far the backing of a space's name and kind reaches past them: left and right, above, below
+PLATE_PAD = (6.0, 4.5, 3.5)
+
+
+def _plate(cells, nx: float, ny: float, name_w: float, size: float, sub_w: float):
+    """``(x, y, w, h)`` of the backing under a space's name (centred at ``(nx, ny)``, ``name_w`` wide at font
+    ``size``) and its kind line (14 lower, ``sub_w`` wide, centred on the space), :data:`PLATE_PAD` past both
+    and 3 units inside the space's box (narrower where the space is); ``None`` when it does not lie in the
+    space's cells (with 2 units to spare: off the borders between spaces)."""
+    x0, _, x1, _ = _box(cells)
+    cx = (x0 + x1) / 2
+    pad_x, pad_top, pad_bottom = PLATE_PAD
+    left = max(min(nx - name_w / 2, cx - sub_w / 2) - pad_x, x0 + 3)
+    right = min(max(nx + name_w / 2, cx + sub_w / 2) + pad_x, x1 - 3)
+    top, bottom = ny - 0.582 * size - pad_top, ny + 14 + 0.582 * 9.5 + pad_bottom
+    inside = {tuple(c) for c in cells}
+    for i in range(9):  # every point of the plate, and 2 units around it, lies in the space
+        for j in range(5):
+            x = left - 2 + (right - left + 4) * i / 8
+            y = top - 2 + (bottom - top + 4) * j / 4
+            if (int((y - _TOP) // CELL), int(x // CELL)) not in inside:
+                return None
+    return left, top, right - left, bottom - top
 
 
 def _badge(cells) -> tuple:
@@ -302,7 +336,9 @@ def _decision(g, s) -> str:
     return f"{Sub(s.sub).name.replace('_', ' ').lower()} by P{s.current}"
 
 
-def _side(sc: Scene, g, s, x: float, viewer) -> None:
+def _side(sc: Scene, g, s, x: float, viewer) -> float:
+    """The side column, from ``x``: the day, phase and open decision, the favour track, one panel per seat,
+    the divination row and the events; returns the ``y`` of its bottom."""
     y = _TOP + 8
     sc.text(x, y + 6, f"Day {s.day}/{g.num_days} · {Phase(s.phase).name.replace('_', ' ').lower()} phase", 13,
             _INK, bold=True)
@@ -332,24 +368,37 @@ def _side(sc: Scene, g, s, x: float, viewer) -> None:
                 "zones: " + " · ".join(f"{z} {s.board[p][k]}" for k, z in enumerate(_ZONES)),
                 f"warriors: reserves {s.reserves[p]} · anger {s.anger[p]} · limbo {s.limbo[p]}",
                 f"held: {held}", f"objectives: {objs}"]
-        h = 20 + 13 * len(rows)
+        h = _panel_height(len(rows))
         with sc.group(title=f"P{p} {sh}", id=f"seat-{p}"):
-            sc.rect(x - 6, y, _SIDE - 8, h, (255, 255, 255), col, 2, rx=5)
-            sc.text(x, y + 10, f"P{p} · {sh}{flags}", 11, col, bold=True)
+            sc.rect(x - 6, y, PANEL_WIDTH, h, (255, 255, 255), col, 2, rx=5)
+            sc.text(x, y + 11, f"P{p} · {sh}{flags}", 12, col, bold=True, max_width=_TEXT_WIDTH)
             for k, row in enumerate(rows):
-                sc.text(x, y + 24 + 13 * k, row[:62], 9.5, _INK)
+                sc.text(x, y + 27 + _ROW * k, row[:62], ROW_SIZE, _INK, max_width=_TEXT_WIDTH)
         y += h + 6
     row = []
     for i in range(g.R):
         if s.row[i] >= 0:
             bids = ", ".join(f"P{p} {b}" for p, b in enumerate(s.bids[i]) if b)
             row.append(f"{i}: {g.divs[s.row[i]].name}" + (f" (bids {bids})" if bids else ""))
-    sc.text(x, y + 8, "Divination row", 11, _INK, bold=True)
+    sc.text(x, y + 8, "Divination row", 12, _INK, bold=True)
     for k, ln in enumerate(row or ["-"]):
-        sc.text(x, y + 22 + 13 * k, ln[:62], 9.5, _INK)
-    y += 22 + 13 * max(1, len(row)) + 4
+        sc.text(x, y + 24 + _ROW * k, ln[:62], ROW_SIZE, _INK, max_width=_TEXT_WIDTH)
+    y += 24 + _ROW * max(1, len(row)) + 4
     ev = [g.events[e].name + (f" @ {sp}" if sp >= 0 else "") for e, sp in s.events]
-    sc.text(x, y + 4, "Events: " + (", ".join(ev) or "-"), 9.5, _INK)
+    sc.text(x, y + 4, "Events: " + (", ".join(ev) or "-"), ROW_SIZE, _INK, max_width=_TEXT_WIDTH)
+    return y + 12
+
+
+def _panel_height(rows: int) -> float:
+    """The height of a seat's panel of ``rows`` rows."""
+    return 22 + _ROW * rows
+
+
+def side_height(g, s) -> float:
+    """How far down the side column reaches from :data:`_TOP` (:func:`_side` draws it): its headline and
+    favour track, the seats' panels of six rows each, the divination row and the events."""
+    rows = sum(1 for i in range(g.R) if s.row[i] >= 0)
+    return 8 + 58 + 14 + 14 * s.n + 6 + s.n * (_panel_height(6) + 6) + 24 + _ROW * max(1, rows) + 4 + 12
 
 
 def draw(g, s, viewer: int | None = None) -> Scene:
@@ -362,7 +411,8 @@ def draw(g, s, viewer: int | None = None) -> Scene:
     rows, cols = g.content.map.grid
     map_w = cols * CELL
     width = map_w + _SIDE
-    height = _TOP + max(rows * CELL, 640) + 14 + 15 * len(LEGEND)
+    body = max(rows * CELL, 640, side_height(g, s))  # the map, or the side column where it is longer
+    height = _TOP + int(body + 0.999) + 14 + 15 * len(LEGEND)
     sc = Scene(width, height, _BG, title=f"The Monolith, day {s.day}")
     view = "omniscient view" if viewer is None else f"as seen by P{viewer}"
     phase = "" if s.terminal else f"{Phase(s.phase).name.replace('_', ' ').lower()} · "  # over: said next
@@ -385,7 +435,7 @@ def draw(g, s, viewer: int | None = None) -> Scene:
     for sp in spaces:  # over everything, so that no mark hides it
         _highlight(sc, sp)
     _side(sc, g, s, map_w + 14, viewer)
-    ly = _TOP + max(rows * CELL, 640) + 10
+    ly = _TOP + int(body + 0.999) + 10
     for k, line in enumerate(LEGEND):
         sc.text(10, ly + 15 * k, line, 10, (85, 85, 85))
     return sc

@@ -156,6 +156,20 @@ def final_ranking(s) -> list:
     return sorted(range(s.n), key=lambda p: (-s.favour[p], (p - s.first) % s.n))
 
 
+def end_reason(s) -> str:
+    """Why a finished game ranked as it did, in words (§8): the favour (held objectives counted) and, where
+    the top is tied, the seat nearest the day's first player clockwise.  ``""`` for a game that is not over."""
+    if not s.terminal:
+        return ""
+    text = "favour at the end (held objectives counted): " + ", ".join(f"P{p} {s.favour[p]}" for p in range(s.n))
+    best = max(s.favour)
+    top = [p for p in range(s.n) if s.favour[p] == best]
+    if len(top) > 1:
+        text += (f"; tied at the top, so the seat nearest the first player (P{s.first}) clockwise wins: "
+                 f"P{final_ranking(s)[0]}")
+    return text
+
+
 def frame_rest_end(g, s, _a, _b, rng) -> None:
     """Step 3: on the last day +1 per held objective and the end; otherwise the reset and the event draw."""
     n = s.n

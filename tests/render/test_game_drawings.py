@@ -178,7 +178,7 @@ hand P0: la_push_back
     hex10 = next(a for a in np.flatnonzero(game.legal_mask(s)) if game.layout.decode(int(a)) == "SELECT_HEX(hex=10)")
     game.apply(s, int(hex10), np.random.default_rng(0))
     svg = game.render_svg(s)
-    assert "Pending: push_back order=Push Back A=10" in _texts(svg)  # the tile by its name
+    assert "Pending: P0's order Push Back · chosen: hex 10 (P1 Knight)" in _texts(svg)  # in words, tiles by name
     dashed = [p for p in ET.fromstring(svg).iter(NS + "polyline") if p.get("stroke-dasharray")]
     assert len(dashed) == 1
     xs = [float(v.split(",")[0]) for v in dashed[0].get("points").split()]

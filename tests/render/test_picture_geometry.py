@@ -1,7 +1,8 @@
 """Where the drawings put things, measured in the Scene: The Monolith's unit marks stay inside their space
 however many seats stand there, its tunnel badge keeps off the space's name, the outline that browser play
 lights up on a space is drawn over every mark and inside the controller's line; Arena's hex-number and
-initiative tabs keep off every front wedge and attack bar, and tile names end before the W and E wedges."""
+initiative tabs keep off every front wedge and attack bar, and tile names end 5 units before the W and E
+wedges."""
 
 from __future__ import annotations
 
@@ -232,7 +233,7 @@ def test_arena_tabs_keep_off_wedges_and_attack_bars_and_names_end_before_the_sid
             assert names, h
             for it in names:
                 x0, y0, x1, y1 = _text_box(it)
-                margin = _rect_points(x0 - 2, y0 - 1, x1 - x0 + 4, y1 - y0 + 2)  # 2 units clear of the wedge
+                margin = _rect_points(x0 - 5, y0 - 1, x1 - x0 + 10, y1 - y0 + 2)  # 5 units clear of the wedge
                 assert not any(_in_triangle(p, wedge[0].geo) for p in margin), (h, it.geo)
                 assert x1 - x0 <= NAME_WIDTH + 1e-6 and x0 >= cx - NAME_WIDTH / 2 - 1e-6 and x1 <= cx + NAME_WIDTH / 2 + 1e-6
                 assert it.style["size"] >= 6, it.geo

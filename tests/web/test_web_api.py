@@ -112,12 +112,15 @@ def test_a_game_played_through_the_api_ends_with_the_engines_returns(served):
     assert st["result"]["returns"] == [round(float(x), 4) for x in game.returns(state)]
     assert st["result"]["outcome"] == [o.value for o in game.outcome(state)]
     assert st["result"]["verdict"] in ("you win", "you lose", "a draw") and st["stages"] is None
-    if web.raw.env_id == "monolith_arena_v0":  # why it ended: the final Battle's HP (and tie-break) or a Banner
-        assert st["result"]["reason"] == game.end_reason(state) != ""
-        assert st["result"]["reason"].startswith("after the final Battle: HP P0 ") or "reached 0 HP" in \
-            st["result"]["reason"]
-    else:
-        assert st["result"]["reason"] == "" and st["ask"] == ""
+    # why it ended: Arena the final Battle's HP (and tie-break) or a Banner at 0, Strategy Final Scoring or a
+    # VICTORY, The Monolith the favour (and tie-break)
+    start = {"monolith_arena_v0": ("after the final Battle: HP P0 ", "reached 0 HP"),
+             "monolith_strategy_v0": ("after Final Scoring: VP P0 ", "reached VICTORY"),
+             "the_monolith_v0": ("favour at the end (held objectives counted): P0 ",)}[web.raw.env_id]
+    assert st["result"]["reason"] == game.end_reason(state) != "" and st["ask"] == ""
+    assert any(st["result"]["reason"].startswith(x) or x in st["result"]["reason"] for x in start)
+    said = " ".join(" ".join(x.split()) for x in st["narration"][-1]["lines"])  # the last move's narration
+    assert " ".join(st["result"]["reason"].split()) in said
     if web.raw.env_id == "monolith_strategy_v0":
         assert any(a.startswith("P0's turn: ") for a in asks), asks
     else:
