@@ -200,8 +200,9 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
             ap.error(f"--seat must be 0..{n - 1} or 'random', got {args.seat[:40]!r}")
         seat = int(args.seat)
     specs = list(_opponent_specs(ap, args.opponents, args.env_id, n, seat))
+    made: list = []
     if args.record is not None:  # checked (its folder made) after the other arguments, before the agents load
-        _check_record_path(ap, args.record)
+        made = _check_record_path(ap, args.record)
     from monolith_envs.core.interrupt import Interrupted, stop_on_signals
 
     progress = {"started": False}
@@ -212,6 +213,9 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
             by = "Ctrl-C" if e.name == "SIGINT" else e.name
             output_fn(f"stopped ({by})" + ("" if progress["started"] else BEFORE_START))
             return e.exit_code
+        finally:
+            if not progress["started"]:  # no game: the folders made for --record go again (when still empty)
+                _remove_empty(made)
 
 
 def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, output_fn, progress: dict):
@@ -294,16 +298,35 @@ def _web(ap, args, env, agents, seat: int, seed: int, pieces, out) -> int:
         return run(env, agents, seat, seed, pieces, host, port, out)
     except OSError as e:
         ap.error(f"--web: cannot listen on {host}:{port}: {e.strerror or e}")
-def _check_record_path(ap: argparse.ArgumentParser, path: str) -> None:
+def _check_record_path(ap: argparse.ArgumentParser, path: str) -> list[Path]:
     """``--record FILE`` is checked before the game by creating its folder (missing folders are made) and a
     probe file in it: an empty path, a NUL byte, a folder, a device, a file in the way of a folder or an
-    unwritable place is one ``error:`` line, not a traceback after the game."""
+    unwritable place is one ``error:`` line, not a traceback after the game.  Returns the folders it made,
+    deepest first (removed again by :func:`_remove_empty` when no game starts)."""
     from monolith_envs.core.outfiles import OutputPathError, check_output_file
 
+    missing = []
+    try:
+        folder = Path(path).absolute().parent
+        while not folder.exists() and folder != folder.parent:
+            missing.append(folder)
+            folder = folder.parent
+    except (OSError, ValueError):  # a NUL byte, a name too long: check_output_file names it
+        missing = []
     try:
         check_output_file(path, "--record")
     except OutputPathError as e:
         ap.error(str(e))
+    return missing
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove ``folders`` (deepest first) where they are still empty directories; anything else stays."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
 
 
 def _record(path: str | None, raw, agents, seat: int, out) -> None:

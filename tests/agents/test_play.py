@@ -288,3 +288,12 @@ def test_arena_narration_says_where_a_tile_moved():
                     moves += 1
                     assert f"moves from hex {before.hexof[i]:02d} to hex {after.hexof[i]:02d}" in text
     assert moves >= 3
+
+
+def test_an_agent_that_fails_to_load_leaves_no_folders_made_for_the_record(tmp_path, capsys):
+    (tmp_path / "kept").mkdir()
+    rec = tmp_path / "kept" / "new" / "deeper" / "game.json"
+    with pytest.raises(SystemExit) as ei:
+        main([ARENA, "--opponents", f"ppo:{tmp_path / 'missing.zip'}", "--record", str(rec)], input_fn=always("quit"))
+    assert ei.value.code == 2 and "missing.zip" in capsys.readouterr().err
+    assert not (tmp_path / "kept" / "new").exists() and (tmp_path / "kept").is_dir()  # only what it made goes
