@@ -286,9 +286,9 @@ function zoom(wide) {  // the board's size: fitted to the window, or the column'
 let wide0 = false;
 try { wide0 = localStorage.getItem("monolith-board-wide") === "1"; } catch (e) { /* private mode */ }
 zoom(wide0);
-$("zoom").addEventListener("click", () => zoom(!$("board").classList.contains("wide")));
-$("back").addEventListener("click", back);
-$("new-game").addEventListener("click", () => request("POST", "/api/new", {game_id: S.game_id}));
+$("zoom").addEventListener("click", ev => { if (!stray(ev)) zoom(!$("board").classList.contains("wide")); });
+$("back").addEventListener("click", ev => { if (!stray(ev)) back(); });
+$("new-game").addEventListener("click", ev => { if (!stray(ev)) request("POST", "/api/new", {game_id: S.game_id}); });
 document.addEventListener("keydown", ev => {
   if (ev.target.tagName === "INPUT" || busy) return;
   if (ev.key === "Backspace") { back(); ev.preventDefault(); }

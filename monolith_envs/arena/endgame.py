@@ -181,4 +181,5 @@ def end_reason(g, s) -> str:
         tied = len(top) > 1
     if not tied:
         return f"after the final Battle: {lives}"
-    return f"after the final Battle: {lives}; tied at the top, so own Champions and Runes on the board decide: {counts}"
+    text = f"after the final Battle: {lives}; tied at the top, so own Champions and Runes on the board decide: {counts}"
+    return text + ("; still tied, so a draw" if len(s.winners) == n else "")

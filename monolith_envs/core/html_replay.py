@@ -67,7 +67,8 @@ def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:
             if game.is_terminal(state):
                 frame["outcome"] = [o.value for o in game.outcome(state)]
                 outcome = ", ".join(f"player_{i} {o}" for i, o in enumerate(frame["outcome"]))
-                frame["result"] = f"game over: {outcome}; returns {returns}"
+                reason = game.end_reason(state) if hasattr(game, "end_reason") else ""
+                frame["result"] = f"game over: {outcome}; returns {returns}" + (f" ({reason})" if reason else "")
             else:
                 frame["result"] = f"the log ends here (not a terminal state); returns so far {returns}"
         frames.append(frame)

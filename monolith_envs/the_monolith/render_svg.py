@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from ..core.drawing import Scene, check_viewer, mix, text_width
 from .board import controllers, tunnels_now
-from .state import Phase, Sub
+from .state import SUB_ASKS, Phase, Sub
 
 __all__ = ["draw", "render_svg", "render_rgb", "SEAT_COLOURS", "LEGEND", "PANEL_WIDTH", "ROW_SIZE", "side_height"]
 
@@ -333,7 +333,20 @@ def _decision(g, s) -> str:
         return "game over · ranking " + " ".join(f"P{p}" for p in g.ranking(s))
     if s.sub < 0:
         return "no open decision"
-    return f"{Sub(s.sub).name.replace('_', ' ').lower()} by P{s.current}"
+    return f"P{s.current}, {SUB_ASKS[Sub(s.sub)].split(' (§')[0]}"
+
+
+def _ask_lines(g, s) -> list[str]:
+    """The open decision (:func:`_decision`) in at most two lines of the side column at size 11, broken
+    between words (a second line still too long is squeezed when drawn)."""
+    words, lines = _decision(g, s).split(" "), [""]
+    for w in words:
+        trial = f"{lines[-1]} {w}".strip()
+        if lines[-1] and len(lines) < 2 and text_width(trial, 11) > PANEL_WIDTH - 6:
+            lines.append(w)
+        else:
+            lines[-1] = trial
+    return lines
 
 
 def _side(sc: Scene, g, s, x: float, viewer) -> float:
@@ -342,9 +355,13 @@ def _side(sc: Scene, g, s, x: float, viewer) -> float:
     y = _TOP + 8
     sc.text(x, y + 6, f"Day {s.day}/{g.num_days} · {Phase(s.phase).name.replace('_', ' ').lower()} phase", 13,
             _INK, bold=True)
-    sc.text(x, y + 24, "Open decision: " + _decision(g, s), 11, _INK)
-    sc.text(x, y + 40, f"First P{s.first} · surge {'-' if s.surge < 0 else f'P{s.surge}'}", 10.5, _GREY)
-    y += 58
+    sc.text(x, y + 24, "Open decision:", 11, _INK, bold=True)
+    ask = _ask_lines(g, s)
+    for k, line in enumerate(ask):
+        sc.text(x, y + 39 + 14 * k, line, 11, _INK, max_width=PANEL_WIDTH - 6)
+    y += 14 * (len(ask) - 1)
+    sc.text(x, y + 55, f"First P{s.first} · surge {'-' if s.surge < 0 else f'P{s.surge}'}", 10.5, _GREY)
+    y += 73
     sc.text(x, y, "Favour", 11, _INK, bold=True)
     top = max(20, max(s.favour) + 2)
     for p in range(s.n):
@@ -398,7 +415,7 @@ def side_height(g, s) -> float:
     """How far down the side column reaches from :data:`_TOP` (:func:`_side` draws it): its headline and
     favour track, the seats' panels of six rows each, the divination row and the events."""
     rows = sum(1 for i in range(g.R) if s.row[i] >= 0)
-    return 8 + 58 + 14 + 14 * s.n + 6 + s.n * (_panel_height(6) + 6) + 24 + _ROW * max(1, rows) + 4 + 12
+    return 8 + 73 + 14 * (len(_ask_lines(g, s)) - 1) + 14 + 14 * s.n + 6 + s.n * (_panel_height(6) + 6) + 24 + _ROW * max(1, rows) + 4 + 12
 
 
 def draw(g, s, viewer: int | None = None) -> Scene:

@@ -49,6 +49,7 @@ def test_a_tied_final_battle_names_the_tie_break_counts_that_pick_the_winners(cf
         counts = {int(p): int(c) for p, c in re.findall(r"P(\d) (\d+)", m.group(1))}
         assert counts == {p: tile_count(g.rules, s, p) for p in top}
         assert s.winners == sorted(p for p in top if counts[p] == max(counts.values()))
+        assert reason.endswith("; still tied, so a draw") == (len(s.winners) == g.num_players)
     assert tied and plain  # both kinds of ending occur in these seeds
 
 

@@ -81,6 +81,11 @@ def test_page_holds_every_decision_and_the_result(game_log, page):
     assert frames[-1]["action"] is None and frames[-1]["result"].startswith("game over: player_0 ")
     assert f"player_{res.winners[0]} win" in frames[-1]["result"]
     assert frames[-1]["outcome"][res.winners[0]] == "win" and len(frames[-1]["returns"]) == 2
+    env = _make(log.env_id, **log.config)  # the result says why the game ended, as the game does
+    env.reset(seed=log.seed)
+    for a in log.actions:
+        env.step(a)
+    assert frames[-1]["result"].endswith(f" ({env.game.end_reason(env.game_state)})")
     full = episode_frames(log, _make)
     assert _unpack(data, "svg") == [f["svg"] for f in full] and _unpack(data, "text") == [f["text"] for f in full]
     first = episode_frames(EpisodeLog(log.env_id, log.config, log.seed, log.actions[:2]), _make)

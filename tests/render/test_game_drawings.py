@@ -93,7 +93,8 @@ def test_monolith_drawing_shows_the_named_map_and_hides_objectives():
     assert "2" in omni and "†3" in omni  # P0's 2 living and 3 dead warriors on space 9
     assert any(x.startswith("objectives: ") and "hidden" not in x for x in omni)
     assert "objectives: 2 hidden" in p1
-    assert any("Open decision: order choose by P0" == x for x in omni)
+    at = omni.index("Open decision:")  # the decision in words, in two lines of the side column
+    assert " ".join(omni[at + 1:at + 3]) == "P0, the order phase: march, shaman, recruit, divination or commit"
     targets = _targets(g.render_svg(s))
     assert {f"space:{sp.id}" for sp in g.content.map.spaces} == targets
     svg = g.render_svg(s)

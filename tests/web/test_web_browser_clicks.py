@@ -41,6 +41,10 @@ def test_a_double_click_on_an_option_makes_one_choice(driver, tmp_path):  # noqa
         assert wd.js("return path.length") == chosen + 1  # the first click chose; the second chose nothing
         assert wd.text("#auto").endswith(label) and wd.text("#stage-title") != title
         assert served.web.raw.num_decisions == decisions  # no move was sent
+        _double_click(wd, "#back")  # back goes one stage, not two
+        assert wd.js("return path.length") == chosen and wd.text("#stage-title") == title
+        _double_click(wd, "#options button.opt:nth-child(2)")
+        assert wd.js("return path.length") == chosen + 1
         wd.click("#options button.opt")  # a single click still chooses
         assert wd.js("return path.length") == chosen + 2 or served.web.raw.num_decisions > decisions
     finally:
