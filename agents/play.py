@@ -281,8 +281,9 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
     verdict = {"win": "you win", "draw": "a draw", "loss": "you lose", "success": "you reach the goal",
                "failure": "you miss the goal", "truncated": "truncated"}[seat_verdict(res, seat)]
     reason = game.end_reason(state) if not truncated and hasattr(game, "end_reason") else ""
-    out(wrap(f"game over after {raw.num_decisions} decisions: {verdict} (returns {[round(float(x), 3) for x in ret]})"
-             + (f"; {reason}" if reason else "")))
+    if reason:  # why, next to the result (the narration said it before the last board)
+        out(wrap(f"why: {reason}", indent="     "))
+    out(f"game over after {raw.num_decisions} decisions: {verdict} (returns {[round(float(x), 3) for x in ret]})")
     _record(args.record, raw, agents, seat, out)
     return res
 
