@@ -220,6 +220,30 @@ class StrategyPieces(Pieces):
         return f"{who} may pay {owed} for {what}: pay to get it, or decline and it is skipped"
 
     @staticmethod
+    def _reveal_stop(game: Any, before: Any, after: Any, action: int, seat: int) -> str | None:
+        """Why a Final Scoring reveal gained fewer VP than revealed, when the gain stopped by itself: the next
+        space is a toll stone that the gems not earmarked cannot pay, so it is declined without a question
+        (docs §4.18, §4.20 a), and the untouched earmarks stay with the player."""
+        fam, idx = game.layout.split(int(action))
+        pd = before.pending or {}
+        if fam == "final_reveal":
+            target = idx[0]
+        elif pd.get("k") == Kind.REVEAL_SRC and (before.reveal[seat] or {}).get("target"):
+            target = before.reveal[seat]["target"]
+        else:
+            return None
+        ask = after.pending or {}
+        if target <= 0 or (ask.get("seat") == seat and ask.get("k") in (Kind.REVEAL_SRC, Kind.PAY_OFFER,
+                                                                         Kind.PAY_MORE)):
+            return None  # still earmarking or paying: the gain goes on after that decision
+        gained = after.vp[seat] - before.vp[seat]
+        stone = game.rules.toll_at.get(after.vp[seat] + 1)
+        if gained >= target or stone is None:
+            return None
+        return (f"  the gain stops on space {after.vp[seat]} ({gained} of {target} VP): the toll stone on space "
+                f"{after.vp[seat] + 1} costs {stone[1]}, more than P{seat}'s gems not earmarked can pay")
+
+    @staticmethod
     def _stone(game: Any, pd: dict) -> str:
         st = pd.get("stone", -1)
         tolls = game.rules.content.tolls
@@ -389,6 +413,9 @@ class StrategyPieces(Pieces):
                 head = f"  then {_source(game, src, after)}:"
                 # the changes start a line of their own rather than being split after "P1:"
                 lines += [f"{head} {ch}"] if len(head) + len(ch) < WIDTH else [head, f"      {ch}"]
+        stop = self._reveal_stop(game, before, after, action, seat)
+        if stop:
+            lines.append(stop)
         if before.phase == Phase.ACTION and after.phase != Phase.ACTION:
             lines.insert(1, "  every die is placed: the cards resolve")
         if after.primus != before.primus:

@@ -105,3 +105,33 @@ def test_a_cost_prompt_says_what_paying_and_declining_do():
     assert state.pending["k"] == Kind.PAY_OFFER and state.pending["purpose"] == "cost"
     assert PIECES.decision(game, state) == ("P0 may pay 1 gem(s) for 'each here: gain vp 3 for 1 gems': pay to get "
                                             "it, or decline and it is skipped")
+
+
+def test_a_reveal_that_stops_at_a_toll_by_itself_says_why():
+    """Final Scoring: a toll stone the gems not earmarked cannot pay is declined without a question (docs
+    §4.18, §4.20 a); the narration says where the gain stopped and why (it said only 'reveals 3 gem(s)')."""
+    import re
+
+    import numpy as np
+
+    import monolith_envs
+    from agents.terminal import pieces_for
+
+    pieces = pieces_for("monolith_strategy_v0")
+    game = monolith_envs.make("monolith_strategy_v0", wrapped=False, num_players=2).game
+    rng = np.random.default_rng(2)
+    s = game.initial_state(rng)
+    said = []
+    while not game.is_terminal(s):
+        a = int(rng.choice(np.flatnonzero(game.legal_mask(s))))
+        before, seat = game.clone(s), (s.pending or {}).get("seat", 0)
+        game.apply(s, a, rng)
+        said += [(seat, before, s.vp[seat], x) for x in pieces.narrate(game, before, s, a, seat) if "gain stops" in x]
+    assert said
+    for seat, before, vp, line in said:
+        m = re.fullmatch(r"the gain stops on space (\d+) \((\d+) of (\d+) VP\): the toll stone on space (\d+) costs "
+                         rf"(\d+), more than P{seat}'s gems not earmarked can pay", " ".join(line.split()))
+        assert m, line
+        space, gained, target, stone, cost = map(int, m.groups())
+        assert space == vp and gained == vp - before.vp[seat] < target and stone == vp + 1
+        assert (stone, cost) in game.rules.content.tolls
