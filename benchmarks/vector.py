@@ -262,16 +262,22 @@ def _positive(kind: type, low: float, high: float):
     return parse
 
 
+#: where the table's columns are explained
+COLUMNS_DOC = "benchmarks/README.md, section 'Batched stepping (make_vec)'"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``python -m benchmarks.vector [--env ID ...] [--set KEY=VALUE ...] [--num-envs N]
     [--workers K] [--seconds S] [--repeats R] [--seed N] [--json PATH]``; exit status 2 on bad input."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.vector", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.vector", description=__doc__.split("\n\n")[0],
+                                     epilog=f"the columns and their units: {COLUMNS_DOC}")
     parser.add_argument("--env", action="append", metavar="ID",
                         help="env id (repeatable; default: every registered id of the package)")
     parser.add_argument("--set", action="append", type=_config_arg, default=[], metavar="KEY=VALUE",
                         help="config key for every --env (JSON value, e.g. --set num_players=4)")
     parser.add_argument("--num-envs", type=_positive(int, 1, 4096), default=64, help="N (default 64)")
-    parser.add_argument("--workers", type=_positive(int, 0, 64), default=2, help="worker processes (default 2; 0 skips)")
+    parser.add_argument("--workers", type=_positive(int, 0, 64), default=2, help="worker processes (default 2; 0 skips; at most 4 per CPU of this "
+                        "machine, as make_vec allows)")
     parser.add_argument("--seconds", type=_positive(float, 0.05, 60.0), default=2.0,
                         help="wall seconds per repeat (default 2)")
     parser.add_argument("--repeats", type=_positive(int, 1, 20), default=3, help="repeats, median kept (default 3)")
@@ -299,10 +305,11 @@ def main(argv: list[str] | None = None) -> int:
                                      args.seed))
         except monolith_envs.ConfigError as err:
             parser.error(str(err))
-        print(table(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
+        print(f"measured {env_id} (the table follows when every env id is measured)", file=sys.stderr, flush=True)
     print(table(rows))
     print(f"\n{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, Python "
-          f"{platform.python_version()}; {args.seconds:g} s x {args.repeats} repeats per figure")
+          f"{platform.python_version()}; {args.seconds:g} s x {args.repeats} repeats per figure; dec/s = decisions per "
+          f"second, x = a ratio of decisions per CPU second (CPU) or per wall second; every column: {COLUMNS_DOC}")
     if args.json:
         args.json.write_text(json.dumps({"rows": rows, "argv": sys.argv[1:], "cpus": os.cpu_count(),
                                          "python": platform.python_version()}, indent=1))

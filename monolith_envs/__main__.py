@@ -84,11 +84,19 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _note_line(note: str, limit: int = 300) -> str:
-    """The first non-blank line of a log's note, cut to ``limit`` characters, control characters escaped."""
+    """The first non-blank line of a log's note, cut to ``limit`` characters, control characters escaped, and
+    how many more lines the note holds."""
     from monolith_envs.core.replay import printable
 
-    line = next(ln for ln in note.splitlines() if ln.strip())
-    return printable(line if len(line) <= limit else line[:limit] + "...")
+    lines = [ln for ln in note.splitlines() if ln.strip()]
+    line, more = lines[0], len(lines) - 1
+    return (printable(line if len(line) <= limit else line[:limit] + "...")
+            + (f" (+{more} more line{'s' if more > 1 else ''} in the log's note)" if more else ""))
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 def _info_line(info) -> str:
@@ -212,15 +220,24 @@ def main(argv: list[str] | None = None) -> int:
                     return 2
                 if args.html:
                     from monolith_envs.core.html_replay import write_html_replay
+                    from monolith_envs.core.outfiles import OutputPathError
 
-                    out = write_html_replay(log, args.html, make)
+                    try:
+                        out = write_html_replay(log, args.html, make)
+                    except OutputPathError as exc:  # the --html path: the message names it
+                        print(f"error: {_one_line(exc)}", file=sys.stderr)
+                        return 2
+                    except MonolithEnvError as exc:  # the log: named, as the text replay names it
+                        print(f"error: {printable(args.file)}: {_one_line(exc)}", file=sys.stderr)
+                        return 2
                     n = len(log.actions)
                     print(f"wrote {printable(str(out))} ({n} decision{'s' if n != 1 else ''} of "
                           f"{printable(log.env_id)} seed {log.seed})")
                     return 0
                 # everything taken from the log is printed through printable(): a note or an event holding
                 # terminal escape sequences is shown, not obeyed
-                print(f"replay {printable(log.env_id)} seed={log.seed} config={json.dumps(log.config)} "
+                cfg = json.dumps(log.config)
+                print(f"replay {_cut(printable(log.env_id), 120)} seed={log.seed} config={_cut(printable(cfg), 300)} "
                       f"actions={len(log.actions)}"
                       + (f"\nnote: {_note_line(log.note)}" if log.note.strip() else ""))
                 env = None
@@ -243,7 +260,9 @@ def main(argv: list[str] | None = None) -> int:
                     if log.chance is not None:
                         print(f"chance events checked: {len(log.chance)} (the replayed draws are the logged ones)")
                     g, s = env.game, env.game_state
-                    print(f"end: terminal={g.is_terminal(s)} returns={[round(float(x), 4) for x in g.returns(s)]}")
+                    ended = g.is_terminal(s) or bool(env.truncations.get(env.possible_agents[0]))
+                    print(f"end: terminal={g.is_terminal(s)} returns={[round(float(x), 4) for x in g.returns(s)]}"
+                          + ("" if ended else " (the log ends before the game does: the returns so far)"))
                     try:
                         g.check_invariants(s)
                     except MonolithEnvError as exc:

@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["format_solo_table", "format_table", "wilson_interval"]
+__all__ = ["format_solo_table", "format_table", "partial_lines", "wilson_interval"]
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -85,3 +85,27 @@ def format_solo_table(solos: Sequence[Any]) -> str:
         lines.append(f"  {s.agent.ljust(w0)}  {d['success_rate']:5.1%} [{lo:.1%}-{hi:.1%}]  "
                      f"score={d['mean_score']:7.3f}  decisions={d['mean_decisions']:7.1f}  ({d['games']} games)")
     return "\n".join(lines)
+
+
+def partial_lines(pairs: Sequence[tuple], results: dict, solo: bool) -> list[str]:
+    """One line per pair (or agent alone) with finished games, for an evaluation stopped before its end: the
+    row agent's wins, draws and losses of those games (alone: successes) and the win rate with its 95% Wilson
+    interval, e.g. ``"baseline vs heuristic: 12W 3D 17L of 32 games: 37.5% (22.9-54.7%)"``.
+
+    ``results[i]``: the finished games of ``pairs[i]``, as :func:`training.evaluate.run_tournament` collects
+    them (``(k, seats of the row agent, returns, decisions, truncated, outcome names or None, seconds)``)."""
+    out = []
+    for i, (a, b) in enumerate(pairs):
+        games = results.get(i) or []
+        if not games:
+            continue
+        mine = [None if g[5] is None else g[5][0 if solo else g[1][0]] for g in games]
+        n = len(mine)
+        won = sum(1 for o in mine if o in ("win", "success"))
+        lo, hi = wilson_interval(won, n)
+        if solo:
+            out.append(f"{a}: {won} successes of {n} games: {won / n:.1%} ({lo:.1%}-{hi:.1%})")
+        else:
+            draws, lost = sum(1 for o in mine if o in ("draw", None)), sum(1 for o in mine if o == "loss")
+            out.append(f"{a} vs {b}: {won}W {draws}D {lost}L of {n} games: {won / n:.1%} ({lo:.1%}-{hi:.1%})")
+    return out

@@ -66,7 +66,7 @@ from monolith_envs.core.outfiles import (
     new_folders_removed_on_error,
     write_text_atomic,
 )
-from training.eval_tables import format_solo_table, format_table, wilson_interval
+from training.eval_tables import format_solo_table, format_table, partial_lines, wilson_interval
 
 __all__ = ["MAX_AGENTS", "MAX_GAMES", "MAX_WORKERS", "PairResult", "SoloResult", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
            "main", "run_pairing", "run_solo", "run_tournament", "seating", "wilson_interval"]
@@ -351,6 +351,7 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
         interrupted = True
         e.info.setdefault("games_done", sum(len(r) for r in results.values()))
         e.info.setdefault("games_total", games * len(pairs))
+        e.info.setdefault("partial", partial_lines(pairs, results, solo))  # the finished games' tallies
         raise
     finally:
         bar.close()
@@ -530,6 +531,10 @@ def main(argv: list[str] | None = None) -> dict:
                 ran = "before the first game"
             print(f"\ninterrupted by {e.name} {ran}; worker processes ended; {wrote} "
                   f"(exit status {e.exit_code})", file=sys.stderr, flush=True)
+            partial = e.info.get("partial") or []
+            if partial:  # the finished games are not lost: their tallies, with intervals (not written)
+                print("the finished games (win rate, 95% Wilson interval):\n  " + "\n  ".join(partial),
+                      file=sys.stderr, flush=True)
             sys.exit(e.exit_code)
 
 

@@ -264,6 +264,8 @@ class WorkerPool:
 
     def _fail(self, k: int, what: str, exitcode: int | None = None) -> None:
         lo, hi = self.bounds[k]
+        if self.procs[k].is_alive():  # hung (or stopped): killed at once, not given the others' grace period
+            self.procs[k].kill()
         self.close()
         err = WorkerError(f"vector env worker {k} (games {lo}..{hi - 1}) {what}; every worker was ended and "
                           "the vector env is closed")

@@ -99,3 +99,28 @@ def test_fuzz_shows_control_characters_of_a_failure_message_escaped(tmp_path, ca
                     env_id="toy_escaping_v0") == 1
     out = capsys.readouterr().out
     assert "broken \\x1b[2J here" in out and "\x1b" not in out
+
+
+def test_replay_cuts_long_log_text_says_a_log_that_stops_early_and_names_the_log_in_html_errors(tmp_path, capsys):
+    import json
+
+    data = json.loads(LOG.read_text())
+    long_cfg = tmp_path / "long.json"
+    long_cfg.write_text(json.dumps({**data, "config": {**data["config"], "factions": "A" * 200_000}}))
+    assert main(["replay", str(long_cfg), "--quiet"]) == 2
+    head = capsys.readouterr().out.splitlines()[0]
+    assert len(head) < 700 and head.endswith("actions=156") and "characters)" in head  # cut, saying how long
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps({**data, "actions": data["actions"][:10], "chance": None,
+                                 "note": "first\nsecond\nthird"}))
+    assert main(["replay", str(short), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "note: first (+2 more lines in the log's note)" in out
+    assert out.rstrip().endswith("(the log ends before the game does: the returns so far)")
+    assert main(["replay", str(LOG), "--quiet"]) == 0  # a finished game says nothing of the kind
+    assert "the log ends before" not in capsys.readouterr().out
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({**data, "actions": data["actions"][:3] + [99999], "chance": None}))
+    assert main(["replay", str(bad), "--html", str(tmp_path / "bad.html")]) == 2
+    assert capsys.readouterr().err == f"error: {bad}: actions[3] = 99999 is out of range: monolith_arena_v0 " \
+                                      "actions are 0 to 499\n"

@@ -69,7 +69,7 @@ def test_replay_prints_a_hostile_note_escaped(tmp_path, capsys):
     assert main(["replay", str(path), "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out
-    assert "note: \\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mFAKE\n" in out
+    assert "note: \\x1b]0;pwned\\x07\\x1b[2J\\x1b[31mFAKE (+1 more line in the log's note)\n" in out
 
 
 def test_replay_errors_quoting_log_text_are_escaped(tmp_path, capsys):

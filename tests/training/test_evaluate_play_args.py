@@ -2,6 +2,7 @@
 line, exit status 2), games streamed as ranges, and a clean stop of evaluate on Ctrl-C / SIGTERM."""
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -144,6 +145,10 @@ def test_evaluate_stops_at_once_on_a_signal(tmp_path, sig, to_group, code):
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
     assert f"interrupted by {signal.Signals(sig).name} after " in err and "of 100,000 games" in err
     assert "worker processes ended; no results written" in err
+    done = int(re.search(r"after ([\d,]+) of 100,000 games", err).group(1).replace(",", ""))
+    if done:  # the finished games' tallies are said, not lost
+        assert "the finished games (win rate, 95% Wilson interval):\n  random vs heuristic: " in err
+        assert f" of {done} games: " in err
     assert not out.exists()
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -323,3 +328,18 @@ def test_a_worker_builds_each_agent_once_per_evaluation(monkeypatch):
     assert first == ["mcts:5", "random"]  # toy game: one seat a side, five chunks
     evaluate.run_tournament(TOY, ["random", "mcts:5"], 16, seed=3, workers=1, chunk=8)
     assert sorted(built[len(first):]) == ["mcts:5", "random"]
+
+
+def test_the_tallies_of_an_interrupted_evaluation_count_each_finished_game():
+    from training.eval_tables import partial_lines, wilson_interval
+
+    games = [(0, (0,), [1.0, -1.0], 50, False, ("win", "loss"), 0.1),
+             (1, (1,), [1.0, -1.0], 60, False, ("win", "loss"), 0.1),  # the row agent sat at seat 1: a loss
+             (2, (0,), [0.0, 0.0], 70, False, ("draw", "draw"), 0.1),
+             (3, (1,), [0.0, 0.0], 80, True, None, 0.1)]  # truncated: no outcome, not a win
+    lo, hi = wilson_interval(1, 4)
+    assert partial_lines([("a", "b"), ("a", "c")], {0: games, 1: []}, solo=False) == [
+        f"a vs b: 1W 2D 1L of 4 games: 25.0% ({lo:.1%}-{hi:.1%})"]
+    solo = [(0, (0,), [1.0], 9, False, ("success",), 0.1), (1, (0,), [-1.0], 9, False, ("failure",), 0.1)]
+    lo, hi = wilson_interval(1, 2)
+    assert partial_lines([("a", None)], {0: solo}, solo=True) == [f"a: 1 successes of 2 games: 50.0% ({lo:.1%}-{hi:.1%})"]

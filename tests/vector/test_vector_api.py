@@ -189,7 +189,7 @@ def test_hung_worker_is_reported_within_the_timeout():
         t = time.monotonic()
         with pytest.raises(WorkerError, match=r"worker 1 \(games 1\.\.1\) did not answer within 3 s"):
             vec.step(res.action_mask.argmax(1))
-        assert time.monotonic() - t < 10
+        assert time.monotonic() - t < 6  # the timeout, then the hung worker killed at once (not 2 s of grace)
     finally:
         try:
             os.kill(pid, signal.SIGCONT)

@@ -98,7 +98,17 @@ def find_baseline(env_id: str, config: dict | None = None, root: str | Path | No
         if config is None or all(config.get(k) == v for k, v in e["select"].items()):
             return e
     wanted = "" if config is None else " with " + " ".join(f"{k}={v}" for k, v in select_of(config).items())
-    raise NoBaselineError(f"no baseline for {env_id}{wanted}; baselines exist for: {_describe(entries)}")
+    same = [e for e in entries if e["env_id"] == env_id]
+    hint = ("" if not same else "; play one of those configs, e.g. "
+            + " ".join(f"--set {k}={_toml(v)}" for k, v in same[0]["select"].items())
+            + " (training.evaluate, agents.play) or make(env_id, " + ", ".join(f"{k}={v!r}" for k, v in
+                                                                             same[0]["select"].items()) + ")")
+    raise NoBaselineError(f"no baseline for {env_id}{wanted}; baselines exist for: {_describe(entries)}{hint}")
+
+
+def _toml(v: Any) -> str:
+    """``v`` as a ``--set`` value reads it back (TOML: ``true``, ``4``, ``teams``)."""
+    return str(v).lower() if isinstance(v, bool) else str(v)
 
 
 def load_baseline(entry: dict, root: str | Path | None = None) -> tuple[Any, dict]:
