@@ -204,6 +204,7 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     if args.record is not None:  # checked (its folder made) after the other arguments, before the agents load
         made = _check_record_path(ap, args.record)
     from monolith_envs.core.interrupt import Interrupted, stop_on_signals
+    from monolith_envs.core.outfiles import remove_empty_folders
 
     progress = {"started": False}
     with stop_on_signals():  # Ctrl-C or SIGTERM: Interrupted, also while the opponents load
@@ -215,7 +216,7 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
             return e.exit_code
         finally:
             if not progress["started"]:  # no game: the folders made for --record go again (when still empty)
-                _remove_empty(made)
+                remove_empty_folders(made)
 
 
 def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, output_fn, progress: dict):
@@ -280,7 +281,7 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
     res = MatchResult(ret, raw.num_decisions, truncated, winners, outcome)
     verdict = {"win": "you win", "draw": "a draw", "loss": "you lose", "success": "you reach the goal",
                "failure": "you miss the goal", "truncated": "truncated"}[seat_verdict(res, seat)]
-    reason = game.end_reason(state) if not truncated and hasattr(game, "end_reason") else ""
+    reason = "" if truncated else game.end_reason(state)
     if reason:  # why, next to the result (the narration said it before the last board)
         out(wrap(f"why: {reason}", indent="     "))
     out(f"game over after {raw.num_decisions} decisions: {verdict} (returns {[round(float(x), 3) for x in ret]})")
@@ -304,32 +305,16 @@ def _web(ap, args, env, agents, seat: int, seed: int, pieces, out) -> int:
 def _check_record_path(ap: argparse.ArgumentParser, path: str) -> list[Path]:
     """``--record FILE`` is checked before the game by creating its folder (missing folders are made) and a
     probe file in it: an empty path, a NUL byte, a folder, a device, a file in the way of a folder or an
-    unwritable place is one ``error:`` line, not a traceback after the game.  Returns the folders it made,
-    deepest first (removed again by :func:`_remove_empty` when no game starts)."""
-    from monolith_envs.core.outfiles import OutputPathError, check_output_file
+    unwritable place is one ``error:`` line, not a traceback after the game.  Returns the folders it made
+    (removed again by ``remove_empty_folders`` when no game starts)."""
+    from monolith_envs.core.outfiles import OutputPathError, check_output_file, missing_folders
 
-    missing = []
-    try:
-        folder = Path(path).absolute().parent
-        while not folder.exists() and folder != folder.parent:
-            missing.append(folder)
-            folder = folder.parent
-    except (OSError, ValueError):  # a NUL byte, a name too long: check_output_file names it
-        missing = []
+    missing = missing_folders(path)
     try:
         check_output_file(path, "--record")
     except OutputPathError as e:
         ap.error(str(e))
     return missing
-
-
-def _remove_empty(folders: list[Path]) -> None:
-    """Remove ``folders`` (deepest first) where they are still empty directories; anything else stays."""
-    for folder in folders:
-        try:
-            folder.rmdir()
-        except OSError:
-            return
 
 
 def _record(path: str | None, raw, agents, seat: int, out) -> None:

@@ -228,7 +228,7 @@ class WebGame:
                       "returns": [round(float(x), 4) for x in ret],
                       "outcome": None if outcome is None else [o.value for o in outcome],
                       "replay": f"/replay/{self.game_id}.html",
-                      "reason": "" if truncated or not hasattr(game, "end_reason") else game.end_reason(state)}
+                      "reason": "" if truncated else game.end_reason(state)}
         view = {"game_id": self.game_id, "env_id": raw.env_id, "seed": self.seed, "seat": self.seat,
                 "players": ["you" if i == self.seat else a.name for i, a in enumerate(self.agents)],
                 "decisions": raw.num_decisions, "svg": game.render_svg(state, self.seat),

@@ -130,6 +130,12 @@ class GameBase:
             sc.text(10, 18 + 16 * k, line, 13, (20, 20, 20))
         return sc.to_svg()
 
+    def end_reason(self, state: Any) -> str:
+        """Why a finished game ended as it did, in words, for terminal play, browser play and the replay page
+        (the three games say it: a tie-break, a Banner at 0, ...); the default, and a game still going on:
+        ``""``."""
+        return ""
+
     def check_invariants(self, state: Any) -> None:
         """No invariant (a game overrides this with its rules' invariants, raising ``InvariantError``)."""
 

@@ -67,7 +67,7 @@ def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:
             if game.is_terminal(state):
                 frame["outcome"] = [o.value for o in game.outcome(state)]
                 outcome = ", ".join(f"player_{i} {o}" for i, o in enumerate(frame["outcome"]))
-                reason = game.end_reason(state) if hasattr(game, "end_reason") else ""
+                reason = game.end_reason(state)
                 frame["result"] = f"game over: {outcome}; returns {returns}" + (f" ({reason})" if reason else "")
             else:
                 frame["result"] = f"the log ends here (not a terminal state); returns so far {returns}"

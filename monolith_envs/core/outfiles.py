@@ -20,8 +20,8 @@ from typing import Iterator
 
 from .game import MonolithEnvError
 
-__all__ = ["OutputPathError", "check_output_dir", "check_output_file", "new_folders_removed_on_error",
-           "write_text_atomic", "write_bytes_atomic"]
+__all__ = ["OutputPathError", "check_output_dir", "check_output_file", "missing_folders", "new_folders_removed_on_error",
+           "remove_empty_folders", "write_text_atomic", "write_bytes_atomic"]
 
 
 class OutputPathError(MonolithEnvError, ValueError):
@@ -99,22 +99,34 @@ def new_folders_removed_on_error(*folders: str | os.PathLike) -> Iterator[None]:
     """Around the checks of several outputs: when the block raises, remove again the folders on the way to each
     of ``folders`` that did not exist before it and are still empty, so that a command refused for its second
     output leaves no folder made for its first one.  Nothing else is removed; the exception propagates."""
+    made = missing_folders(*folders)
+    try:
+        yield
+    except BaseException:
+        remove_empty_folders(made)
+        raise
+
+
+def missing_folders(*paths: str | os.PathLike) -> list[Path]:
+    """The folders on the way to each of ``paths`` that do not exist yet (absolute); a path that cannot be
+    looked at (a NUL byte, a name too long) adds none: its output check says why."""
     made: list[Path] = []
-    for f in folders:
+    for f in paths:
         try:
             p = Path(f).absolute()
             while not p.exists() and p != p.parent:
                 made.append(p)
                 p = p.parent
-        except (OSError, ValueError):  # a path that cannot be looked at: its check says why
+        except (OSError, ValueError):
             continue
-    try:
-        yield
-    except BaseException:
-        for p in sorted(set(made), key=lambda q: len(q.parts), reverse=True):
-            with contextlib.suppress(OSError):
-                p.rmdir()
-        raise
+    return made
+
+
+def remove_empty_folders(folders: list[Path]) -> None:
+    """Remove ``folders``, deepest first, where they are still empty directories; anything else stays."""
+    for p in sorted(set(folders), key=lambda q: len(q.parts), reverse=True):
+        with contextlib.suppress(OSError):
+            p.rmdir()
 
 
 def check_output_file(path: str | os.PathLike, what: str = "output file") -> Path:
