@@ -2,7 +2,8 @@
 
 :func:`format_table` prints a cross-play table (the row agent's win rate against each column agent with its
 interval) and the openskill ratings; :func:`format_solo_table` one line per agent of a one-seat game. Both
-read the results of :func:`training.evaluate.run_tournament` (``PairResult`` / ``SoloResult``).
+read the results of :func:`training.evaluate.run_tournament` (``PairResult`` / ``SoloResult``, defined in
+:mod:`training.eval_results`).
 """
 
 from __future__ import annotations

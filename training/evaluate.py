@@ -52,11 +52,8 @@ import re
 import sys
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from monolith_envs.core.config import plain_int
 from monolith_envs.core.outfiles import (
@@ -66,6 +63,7 @@ from monolith_envs.core.outfiles import (
     new_folders_removed_on_error,
     write_text_atomic,
 )
+from training.eval_results import PairResult, SoloResult
 from training.eval_tables import format_solo_table, format_table, partial_lines, wilson_interval
 
 __all__ = ["MAX_AGENTS", "MAX_GAMES", "MAX_WORKERS", "PairResult", "SoloResult", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
@@ -78,78 +76,6 @@ MAX_WORKERS = 64
 """Most worker processes."""
 MAX_AGENTS = 32
 """Most agent specs of one evaluation (every pair plays --games matches: 32 specs are 496 pairings)."""
-
-
-@dataclass
-class PairResult:
-    """Outcome of ``games`` matches of agent ``a`` against agent ``b`` (from ``a``'s side).
-
-    ``outcomes[k]`` is ``1`` (a's seats WIN), ``0`` (DRAW, or a truncation) or ``-1`` (LOSS) for game k, read
-    from ``game.outcome``; ``seats[k]`` is a's (first) seat; ``returns[k]`` the returns by seat;
-    ``decisions[k]`` the match length.
-    """
-
-    a: str
-    b: str
-    games: int = 0
-    outcomes: list[int] = field(default_factory=list)
-    seats: list[int] = field(default_factory=list)
-    returns: list[list[float]] = field(default_factory=list)
-    decisions: list[int] = field(default_factory=list)
-    seconds: float = 0.0
-
-    @property
-    def wins(self) -> int:
-        """Games ``a``'s seats won."""
-        return sum(1 for o in self.outcomes if o > 0)
-
-    @property
-    def draws(self) -> int:
-        """Games drawn (outcome DRAW) or truncated."""
-        return sum(1 for o in self.outcomes if o == 0)
-
-    @property
-    def losses(self) -> int:
-        """Games ``a`` lost."""
-        return sum(1 for o in self.outcomes if o < 0)
-
-    def summary(self) -> dict:
-        """JSON-ready dict: wins, draws, losses, win_rate and its 95% Wilson interval, mean length."""
-        n = len(self.outcomes)
-        lo, hi = wilson_interval(self.wins, n)
-        return {
-            "agent": self.a, "opponent": self.b, "games": n, "wins": self.wins, "draws": self.draws,
-            "losses": self.losses, "win_rate": self.wins / n if n else 0.0, "ci95": [lo, hi],
-            "mean_decisions": float(np.mean(self.decisions)) if self.decisions else 0.0,
-            "seconds": self.seconds,
-        }
-
-
-@dataclass
-class SoloResult:
-    """``games`` episodes of agent ``agent`` alone in a one-seat game.
-
-    ``successes[k]`` is 1 when episode k ended in ``Outcome.SUCCESS`` (0 for FAILURE or a truncation);
-    ``scores[k]`` its final return; ``decisions[k]`` its length.
-    """
-
-    agent: str
-    games: int = 0
-    successes: list[int] = field(default_factory=list)
-    scores: list[float] = field(default_factory=list)
-    decisions: list[int] = field(default_factory=list)
-    seconds: float = 0.0
-
-    def summary(self) -> dict:
-        """JSON-ready dict: successes, success_rate and its 95% Wilson interval, mean_score, mean length."""
-        n = len(self.successes)
-        k = sum(self.successes)
-        lo, hi = wilson_interval(k, n)
-        return {
-            "agent": self.agent, "games": n, "successes": k, "success_rate": k / n if n else 0.0,
-            "ci95": [lo, hi], "mean_score": float(np.mean(self.scores)) if self.scores else 0.0,
-            "mean_decisions": float(np.mean(self.decisions)) if self.decisions else 0.0, "seconds": self.seconds,
-        }
 
 
 _SIGN = {"win": 1, "success": 1, "draw": 0, "loss": -1, "failure": 0}
