@@ -137,8 +137,9 @@ class Pieces:
         return None
 
     def action_text(self, game: Any, state: Any, action: int) -> str:
-        """One line for an action about to be applied in ``state``; default: the decoded name."""
-        return game.layout.decode(int(action))
+        """One line for an action about to be applied in ``state``; default: the game's words for it
+        (``game.describe_action``, the layout's name where a game says no more)."""
+        return game.describe_action(state, int(action))
 
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
         """Lines saying what ``action`` by ``seat`` did (``before`` -> ``after``); default: the action and

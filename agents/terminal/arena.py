@@ -10,6 +10,7 @@ from monolith_envs.arena.board import DIR_NAMES
 from monolith_envs.arena.render import _netted, _segments, _teams
 from monolith_envs.arena.state import INSTANCES_PER_SEAT as PER_SEAT
 from monolith_envs.arena.state import BattleStage, Loc, Sub
+from monolith_envs.arena.words import tile_words
 
 from . import WIDTH, Pieces, wrap
 
@@ -156,43 +157,9 @@ class ArenaPieces(Pieces):
             return f"it holds {self._tile(game.tables, state, state.board[value])}; a tile is placed on an empty hex"
         return None
 
-    @staticmethod
-    def _tile(tb, state, i: int) -> str:
-        return f"P{i // PER_SEAT} {tb.name_of[state.itype[i]]}"
+    _tile = staticmethod(tile_words)
 
     # ------------------------------------------------------------------ narration
-    def action_text(self, game: Any, state: Any, action: int) -> str:
-        fam, idx = game.layout.split(int(action))
-        tb, seat = game.tables, state.acting_seat
-        if fam == "PLACE":
-            slot, h, rot = idx
-            i = state.hand[seat][slot]
-            name = tb.name_of[state.itype[i]] if i >= 0 else f"slot {slot + 1}"
-            return f"places {name} on hex {h:02d} facing {DIR_NAMES[rot]}"
-        if fam == "DISCARD":
-            i = state.hand[seat][idx[0]]
-            return f"discards {tb.name_of[state.itype[i]]}" if i >= 0 else "discards"
-        if fam == "PLAY_ORDER":
-            i = state.hand[seat][idx[0]]
-            return f"plays the order {tb.name_of[state.itype[i]]}" if i >= 0 else "plays an order"
-        if fam == "PICK_TYPE":
-            return f"picks {self.option(game, state, fam, 'local', idx[0])}"
-        if fam == "END_TURN":
-            return "ends the turn"
-        if fam == "UNFOLD":
-            return "unfolds the Monolith"
-        if fam == "SELECT_HEX":
-            i = state.board[idx[0]]
-            return f"selects hex {idx[0]:02d}" + (f" ({self._tile(tb, state, i)})" if i >= 0 else "")
-        if fam == "USE_FEATURE":
-            kind, h = idx
-            i = state.board[h]
-            return (f"uses {game.layout.decode(int(action)).split('=')[1].split(',')[0]} on hex {h:02d}"
-                    + (f" ({self._tile(tb, state, i)})" if i >= 0 else ""))
-        if fam == "SELECT_ROT":
-            return f"turns it to face {DIR_NAMES[idx[0]]}"
-        return game.layout.decode(int(action)).lower()
-
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
         tb = game.tables
         text = self.action_text(game, before, action)

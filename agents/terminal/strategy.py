@@ -19,6 +19,7 @@ from monolith_envs.strategy.flow import FLOW, TASKS
 from monolith_envs.strategy.render import PHASES, status_line
 from monolith_envs.strategy.state import Kind, Phase
 from monolith_envs.strategy.table import TABLE
+from monolith_envs.strategy.words import socket_words
 
 from . import WIDTH, Pieces, wrap
 
@@ -257,23 +258,7 @@ class StrategyPieces(Pieces):
         return _FAMILIES.get(family, family)
 
     def _socket(self, game: Any, s: Any, sid: int, seat: int) -> str:
-        R = game.rules
-        c = R.content
-        if sid >= PRIV0:
-            slot, i = divmod(sid - PRIV0, 4)
-            if slot >= len(s.priv[seat]):
-                return f"socket {sid} (private Rune slot {slot}: none)"
-            card = c.board[s.priv[seat][slot]["card"]]
-            req = card.sockets[i] if i < len(card.sockets) else 0
-            return f"socket {sid}: your private {card.id} {card.name}, needs {_req(req)}"
-        pos, i = sid // 4 + 1, sid % 4
-        kind, obj = R.active(s, pos)
-        if kind is None:
-            return f"socket {sid:02d}: position {pos} (out of play)"
-        req = obj.sockets[i] if i < len(obj.sockets) else 0
-        occ = f", holds P{s.sock_seat[sid]}'s {s.sock_face[sid]}" if s.sock_seat[sid] >= 0 else ""
-        name = obj.exalted_name if kind == "exalted" else f"{c.board[s.board[pos]].id} {c.board[s.board[pos]].name}"
-        return f"socket {sid:02d}: {pos} {name}, needs {_req(req)}{occ}"
+        return socket_words(game, s, sid, seat)
 
     def reason(self, game: Any, state: Any, family: str, chosen: tuple, arg: str, value: int) -> str | None:
         """Why a die cannot go into socket ``value`` (docs §4.6 availability), in the game's words."""
@@ -355,48 +340,6 @@ class StrategyPieces(Pieces):
         return super().option(game, state, family, arg, value)
 
     # ------------------------------------------------------------------ narration
-    def action_text(self, game: Any, state: Any, action: int) -> str:
-        fam, idx = game.layout.split(int(action))
-        c = game.rules.content
-        pd = state.pending or {}
-        seat = pd.get("seat", 0)
-        if fam == "place":
-            face, sid = idx
-            where = self._socket(game, state, sid, seat).split(", needs")[0]
-            if sid >= PRIV0:
-                where = f"socket {sid} on a private Rune"
-            return f"places a {face + 1} in {where}"
-        if fam == "set_aside":
-            return f"sets aside a die showing {idx[0] + 1}"
-        if fam == "end_turn":
-            return "ends the turn"
-        if fam == "cast":
-            return f"casts {c.actions[idx[0]].name}"
-        if fam == "choose_opponent":
-            return f"chooses P{(seat + idx[0] + 1) % game.rules.n}"
-        if fam == "choose_face":
-            verb = "turns the die to" if pd.get("k") == Kind.FACE_NEW else "picks its pool die showing"
-            return f"{verb} {idx[0] + 1}"
-        if fam == "choose_socket":
-            verb = {Kind.SOCKET_BLOCK: "blocks", Kind.SOCKET_DST: "moves the die to"}.get(
-                pd.get("k"), "picks its die in")
-            return f"{verb} socket {idx[0]:02d}"
-        if fam == "choose_index":
-            return "keeps one of the Runes it looked at"
-        if fam == "decline":
-            return "declines to pay"
-        if fam == "pay_gems":
-            return "pays with gems"
-        if fam in ("pay_card", "discard"):
-            return f"{'pays with' if fam == 'pay_card' else 'discards'} {c.actions[idx[0]].name}"
-        if fam == "round_side":
-            return "chooses the " + ("Exalted side" if idx[0] else "normal side") + " of the Round card"
-        if fam == "start_bonus":
-            return "takes " + ("the top Skill card" if idx[0] == 0 else "a gem from the Source")
-        if fam == "final_reveal":
-            return f"reveals {idx[0]} gem(s)"
-        return game.layout.decode(int(action))
-
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
         """The action, what it changed itself, then each change of the resolution that went on after it,
         tagged with the card and line that made it (``then SR2 Gem Rune (each here: gain gems 1 per

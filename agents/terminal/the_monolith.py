@@ -11,6 +11,7 @@ from typing import Any
 
 from monolith_envs.the_monolith.board import controllers, neighbours, tunnels_now, units_text
 from monolith_envs.the_monolith.state import Phase, Sub
+from monolith_envs.the_monolith.words import ZONES, space_words
 
 from . import WIDTH, Pieces, wrap
 
@@ -28,7 +29,6 @@ name, the others' as a count). Then the divination row with its bids and the
 events in play.
 """
 
-_ZONES = ("slay", "maneuver", "boast")
 _ORDERS = {"march": "march (move warriors; 1 heart, more per extra step)",
            "shaman": "shaman (move your shaman and cremate; 1 heart)",
            "recruit": "recruit (put warriors on the map; 2 or more hearts)",
@@ -44,10 +44,6 @@ _PASS = {Sub.DIV_RAISE: "forfeit the bid", Sub.MARCH_STEP: "stop marching", Sub.
          Sub.RECRUIT_PLACE: "decline the bonus warriors", Sub.POWER_WINDOW: "use no power",
          Sub.OBJ_REVEAL: "reveal no more objectives", Sub.DRAFT_RESPOND: "pass for good",
          Sub.EXTRA_KILL: "no extra kill", Sub.ORDER_CHOOSE: "pass"}
-_PASSED = {Sub.DIV_RAISE: "forfeits the bid", Sub.MARCH_STEP: "stops marching", Sub.SHAMAN_STEP: "stops the shaman",
-           Sub.RECRUIT_PLACE: "declines the bonus warriors", Sub.POWER_WINDOW: "uses no power",
-           Sub.OBJ_REVEAL: "reveals no more objectives", Sub.DRAFT_RESPOND: "passes for good",
-           Sub.EXTRA_KILL: "takes no extra kill"}
 _NUMBER = {Sub.MARCH_GROUP: "{v} warrior(s) march", Sub.MARCH_REGROUP: "{v} warrior(s) march on",
            Sub.RECRUIT_HEARTS: "{v} hearts", Sub.DIV_AMOUNT: "bid {v} hearts", Sub.DIV_RAISE: "raise by {v}",
            Sub.DRAFT_OPEN_BID: "open at {v}", Sub.DRAFT_RESPOND: "bid {v}"}
@@ -56,10 +52,6 @@ _FAMILY_IN = {("number", Sub.DRAFT_RESPOND): "bid higher", ("number", Sub.DRAFT_
               ("space", Sub.MARCH_STEP): "march on to a space", ("space", Sub.SHAMAN_STEP): "move the shaman",
               ("space", Sub.RECRUIT_PLACE): "place a warrior", ("space", Sub.EXTRA_KILL): "kill once more",
               ("use_power", Sub.POWER_WINDOW): "use a power now"}
-_NUMBER_DONE = {Sub.MARCH_GROUP: "marches with {v} warrior(s)", Sub.MARCH_REGROUP: "goes on with {v} warrior(s)",
-                Sub.RECRUIT_HEARTS: "pays {v} hearts to recruit", Sub.DIV_AMOUNT: "bids {v} hearts",
-                Sub.DIV_RAISE: "raises by {v}", Sub.DRAFT_OPEN_BID: "opens the bidding at {v}",
-                Sub.DRAFT_RESPOND: "bids {v}"}
 _ASK = {Sub.DRAFT_NOMINATE: "names a shaman to auction", Sub.DRAFT_OPEN_BID: "opens the bidding",
         Sub.DRAFT_RESPOND: "bids higher or passes for good", Sub.DRAFT_FREE_PICK: "picks a shaman for free",
         Sub.OBJ_DISCARD: "discards an objective (face down)", Sub.DIV_RAISE: "raises the bid or forfeits it",
@@ -95,7 +87,7 @@ class TheMonolithPieces(Pieces):
 
     # ------------------------------------------------------------------ board
     def _space(self, g: Any, sp: int) -> str:
-        return f"{sp} {g.content.map.spaces[sp].name}"
+        return space_words(g, sp)
 
     def board(self, game: Any, state: Any, viewer: int) -> str:
         g, s = game, state
@@ -232,9 +224,9 @@ class TheMonolithPieces(Pieces):
                 return f"{o.key} {o.name} ({effect_text(o.effect)})"
             return f"objective {value}"
         if arg == "z":
-            z = _ZONES[value]
+            z = ZONES[value]
             if family == "fate":
-                return f"a {z} heart becomes a {_ZONES[(value + 1) % 3]} heart"
+                return f"a {z} heart becomes a {ZONES[(value + 1) % 3]} heart"
             return f"a {z} heart"
         if family == "slay" and arg == "o":
             q = (p + value + 1) % s.n
@@ -247,50 +239,6 @@ class TheMonolithPieces(Pieces):
         return super().option(game, state, family, arg, value)
 
     # ------------------------------------------------------------------ narration
-    def action_text(self, game: Any, state: Any, action: int) -> str:
-        g, s = game, state
-        fam, idx = g.layout.split(int(action))
-        sub = Sub(s.sub) if s.sub >= 0 else None
-        if fam == "pass":
-            return _PASSED.get(sub, "passes") if sub is not None else "passes"
-        if fam == "order":
-            return "orders " + ("march", "shaman", "recruit", "divination", "commit")[idx[0]]
-        if fam == "space":
-            verb = {Sub.MARCH_SOURCE: "marches from", Sub.MARCH_STEP: "marches to", Sub.SHAMAN_STEP: "moves the shaman to",
-                    Sub.RECRUIT_PLACE: "recruits a warrior on", Sub.MANEUVER_DEST: "moves the unit to",
-                    Sub.EVENT_PLACE: "places the event on", Sub.EVENT_MOVE: "moves the event to",
-                    Sub.EXTRA_KILL: "kills again in"}.get(sub, "chooses space")
-            return f"{verb} {self._space(g, idx[0])}"
-        if fam == "number":
-            return _NUMBER_DONE.get(sub, "chooses {v}").format(v=idx[0])
-        if fam == "row":
-            return f"bids on row slot {idx[0]}" + (f" ({g.divs[s.row[idx[0]]].name})" if s.row[idx[0]] >= 0 else "")
-        if fam == "use_power":
-            return f"uses {self.option(g, s, fam, 'k', idx[0]).split(' (')[0]}"
-        if fam == "discard_div":
-            return f"discards {self.option(g, s, fam, 'k', idx[0]).split(' (')[0]}"
-        if fam == "objective":
-            if sub == Sub.OBJ_REVEAL and idx[0] < len(s.objectives[s.current]):
-                o = g.objs[s.objectives[s.current][idx[0]]]
-                return f"reveals objective {o.key} {o.name}"
-            return "discards an objective face down"
-        if fam == "fate":
-            return f"moves a {_ZONES[idx[0]]} heart to {_ZONES[(idx[0] + 1) % 3]}"
-        if fam == "slay":
-            sp, o = idx
-            return f"slays a unit of P{(s.current + o + 1) % s.n} in {self._space(g, sp)}"
-        if fam == "maneuver":
-            return f"maneuvers {'a warrior' if idx[1] == 0 else 'its shaman'} from {self._space(g, idx[0])}"
-        if fam == "boast":
-            return f"boasts in {self._space(g, idx[0])}"
-        if fam == "sacrifice":
-            return f"sacrifices a warrior in {self._space(g, idx[1])} (a {_ZONES[idx[0]]} heart)"
-        if fam == "relent":
-            return "relents"
-        if fam == "shaman":
-            return f"chooses {g.shamans[idx[0]].name}"
-        return g.action_name(int(action))
-
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
         g = game
         lines = [f"P{seat} {self.action_text(g, before, action)}"]

@@ -145,6 +145,17 @@ class ArenaGame(GameBase):
         §4.9), ``""`` while it goes on: terminal and browser play add it to the end of the game."""
         return end_reason(self.rules, state)
 
+    def describe_action(self, state: ArenaState | None, action: int) -> str:
+        """``action`` in words (:func:`~monolith_envs.arena.words.action_words`; docs §6.1, the action
+        layout): ``places Knight on hex 07 facing NE``; ``state=None`` leaves out the tiles' names.
+
+        Raises:
+            ValueError: ``action`` is outside the layout.
+        """
+        from .words import action_words
+
+        return action_words(self, state, action)
+
     def legal_mask(self, state: ArenaState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (all False when terminal)."""
         return legal_mask(self.rules, state).copy()

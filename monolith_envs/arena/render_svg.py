@@ -24,6 +24,7 @@ from .render import _enum_name, _module, _netted, _segments, _tables, _teams
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import Eff, Sub
 from .tables import Kind
+from .words import last_move_words, tile_words
 
 __all__ = ["draw", "render_svg", "render_rgb", "OWNER_COLOURS", "hex_center", "status_lines", "pending_line",
            "seg_label_box", "LEGEND"]
@@ -56,8 +57,8 @@ def _dir(d: int) -> tuple:
 
 def status_lines(game, state, viewer: int | None = None) -> list:
     """Four lines: decision number, sub-phase and the last round; the seat to act (or the result) and the
-    teams; the last action (``state.last_move``) by name, shown to its own seat and the omniscient view only,
-    and whose view this is; the pending resolution in words (:func:`pending_line`) or ``""``."""
+    teams; the last action (``state.last_move``) in words (:func:`~.words.last_move_words`), shown to its own seat and
+    the omniscient view only, and whose view this is; the pending resolution in words (:func:`pending_line`) or ``""``."""
     sub = _enum_name(Sub, state.sub_phase).replace("_", " ").lower()
     first = f"Decision {state.decisions} · {sub}" + (" · last round" if state.last_round else "")
     if state.terminal:
@@ -70,14 +71,11 @@ def status_lines(game, state, viewer: int | None = None) -> list:
     last = getattr(state, "last_move", None)
     third = ""
     if last is not None and hasattr(game, "layout") and (viewer is None or viewer == last[0]):  # a setup pick is secret
-        third = f"Last: P{last[0]} {game.layout.decode(int(last[1]))}"
+        third = f"Last: P{last[0]} {last_move_words(game, state, int(last[0]), int(last[1]))}"
     view = "omniscient view" if viewer is None else f"as seen by P{viewer}"
     return [first + f" · {view}", second, third, pending_line(_tables(game), state)]
 
 
-def _tile(tb, state, i: int) -> str:
-    """``P1 Knight``: a tile by its owner and name."""
-    return f"P{i // PER_SEAT} {tb.name_of[state.itype[i]]}"
 
 
 def pending_line(tb, state) -> str:
@@ -92,7 +90,7 @@ def pending_line(tb, state) -> str:
         line = f"Pending: P{state.turn_seat} unfolds the Monolith" + (": " + ", ".join(where) if where else "")
         if state.unfold_queue:
             line += " · facings still to choose: " + ", then ".join(
-                f"{_tile(tb, state, i)} on hex {state.hexof[i]}" for i in state.unfold_queue)
+                f"{tile_words(tb, state, i)} on hex {state.hexof[i]}" for i in state.unfold_queue)
         return line
     effect = _enum_name(Eff, state.p_effect).replace("_", " ").lower() if state.p_effect >= 0 else ""
     if state.p_order >= 0:
@@ -105,7 +103,7 @@ def pending_line(tb, state) -> str:
     else:
         line = f"Pending: {effect}"
     if hexes:
-        line += " · chosen: " + ", then ".join(f"hex {h}" + (f" ({_tile(tb, state, i)})" if i >= 0 else " (empty)")
+        line += " · chosen: " + ", then ".join(f"hex {h}" + (f" ({tile_words(tb, state, i)})" if i >= 0 else " (empty)")
                                                for h, i in hexes)
     return line
 

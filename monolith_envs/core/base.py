@@ -136,6 +136,17 @@ class GameBase:
         ``""``."""
         return ""
 
+    def describe_action(self, state: Any | None, action: int) -> str:
+        """``action`` in words, without the seat (``places Knight on hex 07 facing NE``), for terminal play,
+        browser play, the replay page and the drawings; ``state`` is the state it is applied in (``None``:
+        said without what only that state knows). The default, for a game that does not say more: the
+        layout's name of the action (``PLACE(slot=0, hex=7, rot=0)``).
+
+        Raises:
+            ValueError: ``action`` is outside the layout.
+        """
+        return self.layout.decode(int(action))
+
     def check_invariants(self, state: Any) -> None:
         """No invariant (a game overrides this with its rules' invariants, raising ``InvariantError``)."""
 

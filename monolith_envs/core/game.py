@@ -226,8 +226,8 @@ class Game(Protocol):
         max_decisions: truncation limit (number of ``apply`` calls per episode).
 
     :class:`~monolith_envs.core.base.GameBase` gives defaults for ``clone``, ``to_dict``, ``from_dict``,
-    ``state_vector``, ``returns_list``, ``resample_hidden``, ``check_invariants``, ``utility``, ``teams`` and
-    ``zero_sum``.
+    ``state_vector``, ``returns_list``, ``resample_hidden``, ``check_invariants``, ``end_reason``,
+    ``describe_action``, ``utility``, ``teams`` and ``zero_sum``.
 
     Optional fast path (not part of the protocol check): ``returns_list(state) -> list[float]``, equal to
     ``returns(state).tolist()``; :class:`~monolith_envs.core.aec.RulesAECEnv` calls it after every step
@@ -308,6 +308,12 @@ class Game(Protocol):
 
     def check_invariants(self, state: Any) -> None:
         """Raise :class:`InvariantError` when a spec invariant does not hold."""
+
+    def end_reason(self, state: Any) -> str:
+        """Why a finished game ended as it did, in words (``""`` while it goes on)."""
+
+    def describe_action(self, state: Any | None, action: int) -> str:
+        """``action`` in words, said in ``state`` (``None``: without it); raises ``ValueError`` outside the layout."""
 
     def to_dict(self, state: Any) -> dict:
         """JSON-safe representation of ``state``."""

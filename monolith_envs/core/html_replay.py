@@ -1,10 +1,10 @@
 """One self-contained HTML page that shows an episode log decision by decision (``replay FILE --html OUT``).
 
 The page holds, for every decision of the replayed episode and for the final state: the game's omniscient
-SVG drawing (``render_svg``), its text render, the player to act, the decoded action that was played and
-the chance events its ``apply`` drew; at the end each seat's returns and outcome.  A slider, step buttons
-(first, previous, play/pause, next, last), the arrow keys and the list of moves (the action names, click one
-to go there) move through the steps; the step is kept in the address (``page.html#step=40`` opens step 40).
+SVG drawing (``render_svg``), its text render, the player to act, the action that was played (in the game's
+words, ``describe_action``, then its name and index) and the chance events its ``apply`` drew; at the end
+each seat's returns and outcome.  A slider, step buttons (first, previous, play/pause, next, last), the arrow
+keys and the list of moves (the actions in words, the name as the item's tooltip; click one to go there) move through the steps; the step is kept in the address (``page.html#step=40`` opens step 40).
 It needs nothing but a browser: no scripts, styles or images are loaded from anywhere.
 
 Layout: the title, the controls, the played action and the returns table stay at the top of the window
@@ -45,7 +45,8 @@ def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:
         make: ``make(env_id, **config)`` returning a raw env (``monolith_envs.make(..., wrapped=False)``).
 
     Returns:
-        ``len(log.actions) + 1`` dicts ``{"step", "player", "action", "action_name", "chance": [str],
+        ``len(log.actions) + 1`` dicts ``{"step", "player", "action", "action_name", "action_text" (the
+        action in words, ``game.describe_action``), "chance": [str],
         "text", "svg": str}``; the last one (``action`` None) is the final state with ``"result"``,
         ``"returns"`` (one float per seat) and ``"outcome"`` (one outcome name per seat, or None when the log
         ends before the game does).
@@ -59,7 +60,8 @@ def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:
             frames[-1]["chance"] = [str(e) for e in env.episode_log.chance_at(frames[-1]["step"])]
         game, state = env.game, env.game_state
         frame = {"step": step, "player": env.agent_selection, "action": action,
-                 "action_name": None if action is None else game.layout.decode(int(action)), "chance": [],
+                 "action_name": None if action is None else game.layout.decode(int(action)),
+                 "action_text": None if action is None else game.describe_action(state, int(action)), "chance": [],
                  "text": game.render_text(state), "svg": game.render_svg(state)}
         if action is None:
             returns = [round(float(x), 4) for x in game.returns(state)]
@@ -136,7 +138,8 @@ unpack("svg"); unpack("text");
 const moves = $("moves");
 frames.forEach((f, i) => {
   const li = document.createElement("li");
-  li.textContent = f.action === null ? "end" : f.player + ": " + f.action_name;
+  li.textContent = f.action === null ? "end" : f.player + " " + f.action_text;
+  if (f.action !== null) li.title = f.action_name + " [" + f.action + "]";
   li.onclick = () => show(i);
   moves.appendChild(li);
 });
@@ -175,7 +178,7 @@ function show(i) {
   $("slider").value = k;
   $("status").textContent = "step " + k + " / " + (frames.length - 1);
   $("action").textContent = f.action === null ? f.result
-      : f.player + " plays " + f.action_name + " [" + f.action + "]";
+      : f.player + " " + f.action_text + " (" + f.action_name + " [" + f.action + "])";
   $("chance").textContent = f.action === null ? "" :
       (f.chance.length ? "chance: " + f.chance.join("; ") : "chance: none");
   $("text").textContent = f.text.map((n) => lines[n]).join("\\n");

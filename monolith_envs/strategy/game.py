@@ -196,6 +196,18 @@ class StrategyGame(GameBase):
         """One :class:`Outcome` per seat for a terminal state (solo: SUCCESS/FAILURE)."""
         return returns.outcome(self, state)
 
+    def describe_action(self, state: StrategyState | None, action: int) -> str:
+        """``action`` in words (:func:`~monolith_envs.strategy.words.action_words`; docs §6.1), for terminal
+        and browser play and the replay page; ``state`` is the state it is applied in (``None``: said without
+        what only that state knows).
+
+        Raises:
+            ValueError: ``action`` is outside the layout.
+        """
+        from .words import action_words
+
+        return action_words(self, state, action)
+
     def end_reason(self, state: StrategyState) -> str:
         """Why the game ended as it did, in words (:func:`~monolith_envs.strategy.returns.end_reason`; docs
         §8), ``""`` while it goes on: terminal and browser play add it to the end of the game."""

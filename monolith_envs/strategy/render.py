@@ -14,13 +14,24 @@ from ..core.drawing import check_viewer
 from .board import PRIV0
 from .state import Kind, StrategyState
 
-__all__ = ["render_text", "status_line"]
+__all__ = ["render_text", "status_line", "KIND_ASKS"]
 
 PHASES = ("setup", "action", "resolution", "advancement", "final scoring", "over")
 
 
 def _req(r: int) -> str:
     return "A" if r == 0 else str(r)
+
+
+#: the open decision of each kind in a few words, after the deciding seat (docs §6.2)
+KIND_ASKS = {
+    Kind.BONUS: "takes a start bonus", Kind.SIDE: "chooses the Round card's side", Kind.TURN: "takes a turn",
+    Kind.OPPONENT: "chooses an opponent", Kind.FACE_SRC: "chooses a pool die", Kind.FACE_NEW: "chooses the die's new face",
+    Kind.SOCKET_SRC: "chooses a socketed die", Kind.SOCKET_DST: "chooses where the die goes",
+    Kind.SOCKET_BLOCK: "chooses a socket to block", Kind.RUNE_PICK: "keeps a private Rune",
+    Kind.PAY_OFFER: "decides whether to pay", Kind.PAY_MORE: "pays the rest", Kind.DISCARD: "discards to the hand limit",
+    Kind.REVEAL_COUNT: "chooses how many gems to reveal", Kind.REVEAL_SRC: "earmarks what pays for the reveal",
+}
 
 
 def status_line(game, s: StrategyState) -> str:
@@ -33,7 +44,7 @@ def status_line(game, s: StrategyState) -> str:
         who = f"P{s.winner} wins" if s.winner >= 0 else "no winner (tie)"
         return f"game over after round {s.round}: {who}; VP " + " ".join(map(str, s.vp))
     pd = s.pending
-    dec = f"{Kind(pd['k']).name} for P{pd['seat']}" if pd else "-"
+    dec = f"P{pd['seat']} {KIND_ASKS.get(Kind(pd['k']), Kind(pd['k']).name)}" if pd else "-"
     return f"round {s.round}/{R.content.rounds} · {PHASES[s.phase]} · {dec} · Primus P{s.primus}" + (
         " (locked)" if s.primus_locked else "")
 

@@ -260,6 +260,18 @@ class MonolithGame(GameBase):
 
         return final_ranking(s)
 
+    def describe_action(self, state: MonolithState | None, action: int) -> str:
+        """``action`` in words (:func:`~monolith_envs.the_monolith.words.action_words`; docs §6.1), for terminal
+        and browser play and the replay page; ``state`` is the state it is applied in (``None``: said without
+        what only that state knows).
+
+        Raises:
+            ValueError: ``action`` is outside the layout.
+        """
+        from .words import action_words
+
+        return action_words(self, state, action)
+
     def end_reason(self, state: MonolithState) -> str:
         """Why the game ranked as it did, in words (:func:`~monolith_envs.the_monolith.rest.end_reason`; docs
         §8), ``""`` while it goes on: terminal and browser play add it to the end of the game."""

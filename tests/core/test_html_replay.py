@@ -83,8 +83,13 @@ def test_page_holds_every_decision_and_the_result(game_log, page):
     assert frames[-1]["outcome"][res.winners[0]] == "win" and len(frames[-1]["returns"]) == 2
     env = _make(log.env_id, **log.config)  # the result says why the game ended, as the game does
     env.reset(seed=log.seed)
+    words = []  # each action in the game's words, said in the state it was played in
     for a in log.actions:
+        words.append(env.game.describe_action(env.game_state, a))
         env.step(a)
+    assert [f["action_text"] for f in frames[:-1]] == words and frames[-1]["action_text"] is None
+    assert any(w.startswith("places ") and " on hex " in w for w in words)  # Arena's PLACE in words
+    assert not [w for w in words if w.split("(")[0].isupper()]  # no layout name (PLACE(...), END_TURN)
     assert frames[-1]["result"].endswith(f" ({env.game.end_reason(env.game_state)})")
     full = episode_frames(log, _make)
     assert _unpack(data, "svg") == [f["svg"] for f in full] and _unpack(data, "text") == [f["text"] for f in full]
@@ -202,14 +207,17 @@ def test_page_loads_steps_and_shows_pictures_in_headless_chromium(game_log, page
         n = res.decisions
         assert wd.text("#status") == f"step 0 / {n}"
         assert wd.js("return document.querySelectorAll('#moves li').length") == n + 1
-        who = _page_data(page.read_text())["frames"][1]["player"]
-        assert wd.js("return document.querySelectorAll('#moves li')[1].textContent") == (
-            f"{who}: {layout.decode(log.actions[1])}")
-        assert wd.text("#action") == f"player_0 plays {layout.decode(log.actions[0])} [{log.actions[0]}]"
+        frames = _page_data(page.read_text())["frames"]
+        who, said = frames[1]["player"], frames[1]["action_text"]
+        assert wd.js("return document.querySelectorAll('#moves li')[1].textContent") == f"{who} {said}"
+        assert wd.js("return document.querySelectorAll('#moves li')[1].title") == (
+            f"{layout.decode(log.actions[1])} [{log.actions[1]}]")
+        assert wd.text("#action") == (f"player_0 {frames[0]['action_text']} ({layout.decode(log.actions[0])} "
+                                      f"[{log.actions[0]}])")
         for k in range(1, 4):
             wd.click("#next")
             assert wd.text("#status") == f"step {k} / {n}"
-            assert f"plays {layout.decode(log.actions[k])} [{log.actions[k]}]" in wd.text("#action")
+            assert f"{frames[k]['action_text']} ({layout.decode(log.actions[k])} [{log.actions[k]}])" in wd.text("#action")
         wd.click("#prev")
         assert wd.text("#status") == f"step 2 / {n}" and wd.js("return document.getElementById('slider').value") == "2"
         assert wd.js("return location.hash") == "#step=2"
@@ -217,7 +225,7 @@ def test_page_loads_steps_and_shows_pictures_in_headless_chromium(game_log, page
         assert wd.text("#status") == f"step 4 / {n}" and wd.js("return location.hash") == "#step=4"
         wd.cmd("POST", "/url", {"url": page.as_uri() + "#step=40"})
         assert wd.text("#status") == f"step 40 / {n}"
-        assert f"plays {layout.decode(log.actions[40])} [{log.actions[40]}]" in wd.text("#action")
+        assert f"({layout.decode(log.actions[40])} [{log.actions[40]}])" in wd.text("#action")
         svg40 = _unpack(_page_data(page.read_text()), "svg")[40]
         shown = wd.js("return [...document.querySelectorAll('#frame svg text')].map(t => t.textContent)")
         assert shown == [t.text or "" for t in ET.fromstring(svg40).iter("{http://www.w3.org/2000/svg}text")]

@@ -27,7 +27,7 @@ decision turn P0
 def test_text_shows_grid_players_and_track_and_hides_hands():
     g, s = parse_position(POS)
     t = g.render_text(s, viewer=0)
-    assert t.splitlines()[0].startswith("round 2/5 · action · TURN for P0 · Primus P0")
+    assert t.splitlines()[0].startswith("round 2/5 · action · P0 takes a turn · Primus P0")
     assert "A:P1=6" in t and "5:P0=5" in t and "6:##" in t
     assert "Round 2: Exalted Offering" in t
     assert "hand: augment sabotage" in t and "jinx" not in t
@@ -49,3 +49,13 @@ def test_rgb_picture_and_env_render_modes():
     env = monolith_strategy_v0.env(num_players=1, render_mode="rgb_array")
     env.reset(seed=0)
     assert env.render().shape[1:] == (940, 3)
+
+
+def test_every_decision_kind_is_said_in_words_on_the_status_line():
+    from monolith_envs.strategy.render import KIND_ASKS
+    from monolith_envs.strategy.state import Kind
+
+    assert set(KIND_ASKS) == set(Kind) - {Kind.NONE}
+    g, s = parse_position(POS)
+    s.pending = dict(s.pending, k=Kind.PAY_OFFER)
+    assert " · P0 decides whether to pay · " in g.render_text(s).splitlines()[0]
