@@ -10,7 +10,9 @@ It needs nothing but a browser: no scripts, styles or images are loaded from any
 Layout: the title, the controls, the played action and the returns table stay at the top of the window
 (``position: sticky``) however far the page is scrolled.  The list of moves is never taller than the rest of
 the window and scrolls inside its own box to keep the current move in view (in the part of the box on
-screen); stepping never scrolls the page itself, and Home / End / the arrows do not also scroll it.
+screen); stepping never scrolls the page itself, and Home / End / the arrows do not also scroll it.  The
+list (300 px, long moves wrapped) stays beside the board, which shrinks to make room (The Monolith's
+1125 px drawing in a 1366 px window); below 760 px the list goes under the board.
 
 The drawings are stored once per distinct line: the page holds a table of the distinct SVG and text lines,
 and each step holds only its changes from the step before (``[start, end, [line numbers]]`` splices), which
@@ -85,20 +87,22 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 #head { position: sticky; top: 0; z-index: 1; background: #f6f4ee; padding: 8px 0 4px;
         border-bottom: 1px solid #ddd; }
 #head h3 { margin: 0 0 4px; }
-#wrap { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; margin-top: 8px; }
-#frame { border: 1px solid #999; background: #fff; line-height: 0; }
-#frame svg { max-width: 100%; height: auto; }
-#moves { font-family: monospace; font-size: 12px; overflow: auto; margin: 0;
+#wrap { display: flex; gap: 16px; align-items: flex-start; margin-top: 8px; }
+@media (max-width: 760px) { #wrap { flex-wrap: wrap; } }
+#frame { border: 1px solid #999; background: #fff; line-height: 0; flex: 0 1 auto; min-width: 0; }
+#frame svg { max-width: 100%; height: auto; display: block; }
+#moves { font-family: monospace; font-size: 12px; overflow: auto; margin: 0; flex: 0 0 auto;
+         width: 300px; box-sizing: border-box;
          max-height: min(560px, calc(100vh - var(--head, 120px) - 36px)); min-height: 120px;
          padding: 4px 4px 4px 44px; background: #fff; border: 1px solid #ccc; }
-#moves li { cursor: pointer; white-space: nowrap; }
+#moves li { cursor: pointer; padding-left: 1em; text-indent: -1em; }
 #moves li.now { background: #ffe08a; font-weight: bold; }
 #returns { border-collapse: collapse; margin: 6px 0; }
 #returns td, #returns th { border: 1px solid #bbb; padding: 2px 10px; }
 #controls { margin: 4px 0; display: flex; gap: 6px; align-items: center; }
 #slider { width: 420px; }
 #text { font-family: monospace; font-size: 12px; white-space: pre; background: #fff; padding: 6px;
-        border: 1px solid #ccc; max-height: 560px; overflow: auto; }
+        border: 1px solid #ccc; max-height: 560px; overflow: auto; margin-top: 16px; }
 #action { font-weight: bold; margin: 4px 0; }
 #chance { font-family: monospace; font-size: 13px; margin: 4px 0; }
 </style></head>
@@ -118,8 +122,8 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 <div id="chance"></div>
 <table id="returns" hidden><thead><tr><th>seat</th><th>outcome</th><th>return</th></tr></thead><tbody></tbody></table>
 </div>
-<div id="wrap"><div id="frame" role="img" aria-label="the board at this step"></div><ol id="moves" start="0"></ol>
-<div id="text"></div></div>
+<div id="wrap"><div id="frame" role="img" aria-label="the board at this step"></div><ol id="moves" start="0"></ol></div>
+<div id="text"></div>
 <script id="frames" type="application/json">__FRAMES__</script>
 <script>
 "use strict";

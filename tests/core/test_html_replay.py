@@ -293,3 +293,38 @@ def test_controls_and_current_move_stay_on_screen(game_log, page, tmp_path, wind
         _assert_in_view(wd.js(_LAYOUT_JS), n, n, page_scrolled=True)
     finally:
         wd.close()
+
+
+#: where the board and the list of moves are, and the current move, in the window's coordinates
+_SIDE_JS = """
+const f = document.getElementById('frame').getBoundingClientRect();
+const m = document.getElementById('moves').getBoundingClientRect();
+const r = document.querySelector('#moves li.now').getBoundingClientRect();
+return {frame: [f.left, f.right, f.top], moves: [m.left, m.right, m.top], now: [r.top, r.bottom],
+        width: document.documentElement.clientWidth, height: window.innerHeight};
+"""
+
+
+@pytest.mark.parametrize("window,beside", [("1366,768", True), ("700,900", False)])
+def test_a_wide_board_leaves_the_list_of_moves_beside_it(tmp_path, window, beside):
+    """The Monolith's drawing (1125 px wide) shrinks to leave the list of moves beside it in a 1366x768
+    window, its current move on screen; in a narrow window the list goes below the board."""
+    env = _make("the_monolith_v0", num_players=4)
+    play_match(env, [RandomAgent()] * 4, seed=1)
+    log, out = tmp_path / "game.json", tmp_path / "game.html"
+    env.episode_log.save(log)
+    assert cli(["replay", str(log), "--html", str(out)]) == 0
+    chrome, driver = _browser()
+    wd = WebDriver(chrome, driver, tmp_path / "profile", window=window)
+    try:
+        wd.cmd("POST", "/url", {"url": out.as_uri() + "#step=60"})
+        at = wd.js(_SIDE_JS)
+        if beside:
+            assert at["frame"][1] <= at["moves"][0] and at["moves"][1] <= at["width"], at  # side by side, in the window
+            assert at["frame"][1] - at["frame"][0] < 1125, at  # the board shrank to make room
+            assert 0 <= at["now"][0] and at["now"][1] <= at["height"], at  # the current move on screen
+        else:
+            assert at["moves"][2] > at["frame"][2], at  # below the board
+            assert at["moves"][1] <= at["width"] + 0.5 and at["frame"][1] <= at["width"] + 0.5, at
+    finally:
+        wd.close()
