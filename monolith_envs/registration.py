@@ -12,6 +12,13 @@ Gymnasium id                                monolith_envs env id
 :class:`monolith_envs.wrappers.SingleAgentEnv` (every keyword of that class is accepted, game config keys
 included), and ``gymnasium.make_vec(GYM_ID, num_envs=N, vectorization_mode="sync" | "async", **kwargs)``
 a vector of them.  The wrapper module is imported only when an env is made.
+
+An env made from a Gymnasium id takes ``illegal_action="penalize"`` unless told otherwise: a masked-out
+action ends the episode with -1 for the offender and ``info["illegal_action"]``, so that
+``env.step(env.action_space.sample())`` and the env checkers of Gymnasium and SB3 (which step unmasked
+random actions) work as they do on other registered envs; a masked agent (``MaskablePPO``) never sees the
+difference.  ``illegal_action="raise"`` (the default of the AEC env, ``make_vec`` and ``SingleAgentEnv``
+itself) raises ``IllegalActionError`` instead.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from typing import Any, Callable
 
 import gymnasium
 
-__all__ = ["GYM_IDS", "RENDER_MODES", "METADATA", "entry_point_name", "register_gymnasium_ids"]
+__all__ = ["GYM_IDS", "DEFAULT_ILLEGAL_ACTION", "RENDER_MODES", "METADATA", "entry_point_name", "register_gymnasium_ids"]
 
 # monolith_envs env id -> Gymnasium id
 GYM_IDS: dict[str, str] = {
@@ -29,8 +36,11 @@ GYM_IDS: dict[str, str] = {
     "the_monolith_v0": "monolith_envs/TheMonolith-v0",
 }
 
+#: what a masked-out action does in an env made from a Gymnasium id, unless ``illegal_action`` is given
+DEFAULT_ILLEGAL_ACTION = "penalize"
+
 #: the single-agent wrapper's render modes and metadata (``SingleAgentEnv.metadata`` is this dict)
-RENDER_MODES = ("ansi", "human", "rgb_array")
+RENDER_MODES = ("ansi", "human", "rgb_array", "svg")
 METADATA: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
 
@@ -51,6 +61,9 @@ def _entry_point(env_id: str) -> Callable[..., Any]:
         if given != env_id:
             raise ConfigError(f"{GYM_IDS[env_id]} is {env_id}; env_id={given!r:.60} names another game: use "
                               f"that game's Gymnasium id ({', '.join(GYM_IDS.values())})")
+        config = kwargs.get("env_config")
+        if "illegal_action" not in kwargs and not (isinstance(config, dict) and "illegal_action" in config):
+            kwargs["illegal_action"] = DEFAULT_ILLEGAL_ACTION
         return SingleAgentEnv(env_id, **kwargs)
 
     make.__name__ = make.__qualname__ = entry_point_name(env_id)

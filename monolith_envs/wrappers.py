@@ -110,6 +110,30 @@ class CycledOpponents:
         return [self.pool[i % len(self.pool)] for i in range(k)]
 
 
+#: the keywords of :class:`SingleAgentEnv` itself (besides the game's config keys and ``illegal_action``)
+WRAPPER_KEYWORDS = ("opponents", "env_config", "seat", "seed", "shaping", "shaping_coef", "shaping_gamma",
+                    "render_mode", "mask_in")
+
+
+def _check_keywords(env_id: str, config: dict) -> None:
+    """Refuse a key that is neither a config key of ``env_id``'s game nor ``illegal_action``, naming the
+    game's keys, the wrapper's own keywords and the closest of them (a typo of ``opponents`` reaches here as
+    a config key)."""
+    import difflib
+
+    game_keys = [k.name for k in monolith_envs.game_class(env_id).GAME_INFO.config_keys]
+    unknown = [k for k in config if k not in game_keys and k != "illegal_action"]
+    if not unknown:
+        return
+    known = list(WRAPPER_KEYWORDS) + game_keys + ["illegal_action"]
+    hints = [f"{k!r}: did you mean {m[0]!r}?" for k in unknown
+             if isinstance(k, str) and (m := difflib.get_close_matches(k, known, n=1))]
+    raise ConfigError(f"{env_id}: unknown keyword(s) {', '.join(map(repr, unknown))}"
+                      + (f" ({'; '.join(hints)})" if hints else "")
+                      + f"; SingleAgentEnv takes {', '.join(WRAPPER_KEYWORDS)}, illegal_action, and the game's "
+                      f"config keys: {', '.join(game_keys)}")
+
+
 class SingleAgentEnv(gym.Env):
     """Single-agent Gymnasium env around ``monolith_envs.make(env_id, **config)``.
 
@@ -129,8 +153,9 @@ class SingleAgentEnv(gym.Env):
             (the game's heuristic value function), or ``None`` / ``"none"``.
         shaping_coef: scale of the potential (reward units per unit of value), from -1e6 to 1e6.
         shaping_gamma: the learner's discount factor (must match the algorithm's ``gamma``), from 0 to 1.
-        render_mode: ``None``, ``"ansi"`` (``render()`` returns the text), ``"human"`` (prints it after every
-            ``reset`` and ``step``) or ``"rgb_array"`` (``uint8[H, W, 3]``).
+        render_mode: ``None`` (``render()`` warns and returns ``None``), ``"ansi"`` (``render()`` returns the
+            text), ``"human"`` (prints it after every ``reset`` and ``step``), ``"rgb_array"`` (``uint8[H, W,
+            3]``) or ``"svg"`` (SVG text), as the AEC env.
         mask_in: ``"info"`` (default): the observation is the game's ``Box(float32[obs_size])`` and the mask
             is in ``info["action_mask"]`` (what SB3's ``MlpPolicy`` and SuperSuit need);
             ``"observation"``: a ``Dict`` of ``"observation"`` and ``"action_mask"`` (``int8[num_actions]``),
@@ -145,7 +170,8 @@ class SingleAgentEnv(gym.Env):
     ``"win"`` (1 for win or success, 0 for draw or truncation, -1 for loss or failure; allies share one);
     with shaping, ``info`` also carries ``"game_reward"``, the unshaped part of the reward.  With
     ``env_config={"illegal_action": "penalize"}`` (what Gymnasium's and SB3's env checkers need, since they
-    step random actions) an illegal action ends the episode with reward -1 for its player, outcome
+    step random actions; the default of an env made from a Gymnasium id, see
+    :mod:`monolith_envs.registration`) an illegal action ends the episode with reward -1 for its player, outcome
     ``"loss"`` (``"failure"`` alone) for the offender and ``"draw"`` for the others, and
     ``info["illegal_action"]`` tells whether the learner was the offender.
 
@@ -197,6 +223,7 @@ class SingleAgentEnv(gym.Env):
         self.mask_in = check_mask_in(mask_in, f"{env_id}: SingleAgentEnv")
         if seed is not None:
             seed = check_seed(seed)
+        _check_keywords(env_id, self.env_config)
         self.aec = monolith_envs.make(env_id, wrapped=False, **self.env_config)
         self.game = self.aec.game
         self.num_players = self.game.num_players
@@ -398,12 +425,23 @@ class SingleAgentEnv(gym.Env):
         return self._mask.astype(bool)
 
     def render(self) -> str | np.ndarray | None:
-        """The current state, omniscient: text (``"ansi"``, and without a ``render_mode``), printed text
-        (``"human"``, returns ``None``) or ``uint8[H, W, 3]`` (``"rgb_array"``)."""
+        """The current state, omniscient, as the AEC env renders it: text (``"ansi"``), printed text
+        (``"human"``, returns ``None``), ``uint8[H, W, 3]`` (``"rgb_array"``) or SVG text (``"svg"``).
+        Without a ``render_mode`` it warns and returns ``None`` (Gymnasium's convention).
+
+        Raises:
+            gymnasium.error.ResetNeeded: before the first ``reset()``.
+        """
+        if self.render_mode is None:
+            gym.logger.warn(f"{self.env_id}: render() called without a render_mode; pass render_mode="
+                            + ", ".join(map(repr, RENDER_MODES)) + " to the env")
+            return None
         if self.aec.game_state is None:
-            raise monolith_envs.MonolithEnvError("render() before reset()")
+            raise gym.error.ResetNeeded(f"{self.env_id}: render() before reset(); call reset() first")
         if self.render_mode == "rgb_array":
             return self.game.render_rgb(self.aec.game_state)
+        if self.render_mode == "svg":
+            return self.game.render_svg(self.aec.game_state)
         text = self.game.render_text(self.aec.game_state)
         if self.render_mode == "human":
             print(text)

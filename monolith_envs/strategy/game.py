@@ -59,7 +59,8 @@ class StrategyGame(GameBase):
 
     Raises:
         ConfigError: unknown key or bad value; ``solo_goal_stone`` beyond the content's stones (left out, it is
-            the content's own ``[track] solo_goal_stone``, 4 for the reference content).
+            the content's own ``[track] solo_goal_stone``, 4 for the reference content), or another goal than
+            the content's own with more than one player (only the solo variant has a goal).
         ContentError: a content file that does not validate (file, card and field named).
 
     Attributes:
@@ -80,6 +81,10 @@ class StrategyGame(GameBase):
         content = load_content(cfg["content"])
         if config is None or "solo_goal_stone" not in config:  # the content's own [track] solo_goal_stone
             cfg["solo_goal_stone"] = content.solo_goal_stone
+        elif cfg["num_players"] != 1 and cfg["solo_goal_stone"] != content.solo_goal_stone:  # it would be ignored
+            raise ConfigError(f"{ENV_ID}: solo_goal_stone={cfg['solo_goal_stone']} is the goal of the solo variant "
+                              f"(num_players=1); this config has num_players={cfg['num_players']}: leave "
+                              "solo_goal_stone out")
         elif cfg["solo_goal_stone"] > len(content.tolls):
             raise ConfigError(f"{ENV_ID}: solo_goal_stone={cfg['solo_goal_stone']} but the content has "
                               f"{len(content.tolls)} toll stones: give 1 to {len(content.tolls)}, or leave it out "

@@ -79,6 +79,11 @@ def _cross(cfg: dict) -> None:
         sh = cfg["shamans"]
         if len(sh) != n or len(set(sh)) != n:
             raise ConfigError(f"{ENV_ID}: shaman_assignment='fixed' needs shamans = {n} distinct ids, got {sh}")
+    elif cfg["shamans"]:  # it would be ignored: the shamans are drawn or drafted
+        raise ConfigError(f"{ENV_ID}: shamans={cfg['shamans']} sets each seat's shaman only with "
+                          f"shaman_assignment='fixed' (this config is {cfg['shaman_assignment']!r}, where the "
+                          "shamans are drawn or drafted from shaman_pool): add shaman_assignment='fixed' or leave "
+                          "shamans out")
     pool = cfg["shaman_pool"]
     if len(set(pool)) != len(pool) or len(pool) < n:
         raise ConfigError(f"{ENV_ID}: shaman_pool needs at least {n} distinct ids, got {pool}")

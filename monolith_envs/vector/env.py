@@ -148,6 +148,8 @@ class VectorEnv:
     def reset(self, seed: int | None = None, options: dict | None = None) -> VecResult:
         """Start a new game in every slot: game ``i`` with seed ``seed + i`` (its later games take
         ``seed + i + N * k``; every game seed modulo 2**128, so near the largest seed they wrap to 0, 1, ...).
+        Game seeds are consecutive: runs whose base seeds are close share games (base seeds 0 and 1 play
+        the same games shifted by one slot), so give separate runs base seeds far apart (``run * 10**12``).
         ``seed=None`` draws the base seed from OS entropy. ``options`` is taken for Gymnasium's signature
         and ignored, as the AEC env's ``reset`` does (the games have no reset options).
 
