@@ -23,15 +23,22 @@ rate after an untimed warm-up (model build, first rollouts, worker start), on a 
 
 from __future__ import annotations
 
-import argparse
 import json
 import multiprocessing as mp
 import os
 import platform
+import sys
 import time
 from typing import Any
 
+from benchmarks.vector import SET_HELP, env_config_error, number_arg
+from monolith_envs.core.cli import ArgumentParser, game_settings
+from monolith_envs.core.interrupt import Interrupted, children_ignore_sigint, stop_on_signals
+
 __all__ = ["main", "measure_fuzz", "measure_rllib"]
+
+#: ``--cpus`` (0: every CPU of this machine), ``--workers`` and ``--repeats``: (low, high)
+CPUS, WORKERS, REPEATS = (0, 1024), (1, 64), (1, 20)
 
 
 def _load() -> list[float]:
@@ -67,7 +74,8 @@ def measure_rllib(env_id: str, env_config: dict, runners: int, steps: int, seed:
 def _local_pool(game_cls: Any, config: dict, workers: int):
     from monolith_envs.core import fuzz
 
-    pool = mp.get_context("spawn").Pool(workers, initializer=fuzz._init_worker, initargs=(game_cls, config))
+    with children_ignore_sigint():  # a terminal's Ctrl-C is the parent's to handle: it ends the pool
+        pool = mp.get_context("spawn").Pool(workers, initializer=fuzz._init_worker, initargs=(game_cls, config))
     pool.map(fuzz._work, [(10**9 + i, 8, ("invariants",), 0) for i in range(workers)])  # warm the workers
     return pool
 
@@ -95,8 +103,12 @@ def measure_fuzz(env_id: str, config: dict, workers: int, games: int, check_ever
             chunk = max(1, min(16, games // (workers * 8) or 1))
             results = list(pool.imap_unordered(fuzz._work, jobs, chunksize=chunk))
             dt = time.perf_counter() - t0
-        finally:
+        except BaseException:  # Ctrl-C or an error: stop the workers now, not after their queued games
+            pool.terminate()
+            raise
+        else:
             pool.close()
+        finally:
             pool.join()
     dec = sum(r.decisions for r in results)
     return {"backend": backend, "workers": workers, "check_every": check_every, "games": games,
@@ -131,30 +143,62 @@ def _markdown(res: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> dict:
-    """Command-line entry point (see the module docstring)."""
-    ap = argparse.ArgumentParser(prog="python -m benchmarks.distributed", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--env", default="monolith_arena_v0")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="game config key")
+    """Command-line entry point (see the module docstring).
+
+    Every argument is checked before Ray is imported (one ``error:`` line, exit status 2); Ctrl-C (SIGINT)
+    or SIGTERM stops the run (Ray shut down, nothing written) with exit status 130 or 143.
+    """
+    ap = ArgumentParser(prog="python -m benchmarks.distributed", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--env", default="monolith_arena_v0", metavar="ID",
+                    help="registered env id (default monolith_arena_v0)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=SET_HELP + " (repeatable)")
     ap.add_argument("--quick", action="store_true", help="smaller budgets (about 2 minutes)")
-    ap.add_argument("--cpus", type=int, default=0, help="CPUs of the local Ray instance (0 = all)")
-    ap.add_argument("--workers", type=int, default=2, help="fuzz workers of both backends")
-    ap.add_argument("--repeats", type=int, default=3, help="alternating repeats of each fuzz measurement")
-    ap.add_argument("--out-dir", default="benchmarks/results", help="created and checked before the run")
+    ap.add_argument("--cpus", type=number_arg(int, *CPUS), default=0,
+                    help="CPUs of the local Ray instance, an integer from %d to %d (default 0: all of this "
+                         "machine's)" % CPUS)
+    ap.add_argument("--workers", type=number_arg(int, *WORKERS), default=2,
+                    help="fuzz workers of both backends, an integer from %d to %d (default 2)" % WORKERS)
+    ap.add_argument("--repeats", type=number_arg(int, *REPEATS), default=3,
+                    help="alternating repeats of each fuzz measurement, an integer from %d to %d (default 3)"
+                         % REPEATS)
+    ap.add_argument("--out-dir", default="benchmarks/results", metavar="DIR",
+                    help="output folder (default benchmarks/results); created and checked before the run")
     args = ap.parse_args(argv)
+    try:
+        env_config = game_settings(args.set)
+    except ValueError as exc:
+        ap.error(f"--set: {exc}")
+    problem = env_config_error(args.env, env_config)
+    if problem:
+        ap.error(problem)
     from monolith_envs.core.outfiles import OutputPathError, check_output_dir, write_text_atomic
 
     try:
         out = check_output_dir(args.out_dir, "--out-dir")
     except OutputPathError as exc:
         ap.error(str(exc))
+    try:
+        with stop_on_signals():
+            res = _run(args, env_config)
+    except Interrupted as exc:
+        print(f"interrupted by {exc.name}: nothing written", file=sys.stderr, flush=True)
+        sys.exit(exc.exit_code)
+    stem = "distributed-quick" if args.quick else "distributed"
+    write_text_atomic(out / f"{stem}.json", json.dumps(res, indent=2))
+    md = _markdown(res)
+    write_text_atomic(out / f"{stem}.md", md)
+    print(md)
+    return res
+
+
+def _run(args: Any, env_config: dict) -> dict:
+    """Every measurement of :func:`main` (the arguments checked): training, then Ray's PPO and fuzzing."""
     import ray
 
     from benchmarks.specs import BenchSpec
     from benchmarks.timing import BUDGETS
     from benchmarks.train_bench import measure_training
-    from monolith_envs.core.config import parse_settings
 
-    env_config = parse_settings(args.set)
     budget = BUDGETS["quick" if args.quick else "full"]
     steps = budget.train_steps
     games = (40, 6) if args.quick else (120, 12)
@@ -181,13 +225,7 @@ def main(argv: list[str] | None = None) -> dict:
     finally:
         ray.shutdown()
     meta["load_after"] = _load()
-    res = {"meta": meta, "train": train, "fuzz": fuzz}
-    stem = "distributed-quick" if args.quick else "distributed"
-    write_text_atomic(out / f"{stem}.json", json.dumps(res, indent=2))
-    md = _markdown(res)
-    write_text_atomic(out / f"{stem}.md", md)
-    print(md)
-    return res
+    return {"meta": meta, "train": train, "fuzz": fuzz}
 
 
 if __name__ == "__main__":

@@ -12,18 +12,22 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import importlib
 import io
 import pstats
 import sys
 from collections import defaultdict
 from pathlib import Path
 
-from monolith_envs.core.config import parse_settings
+from monolith_envs.core.cli import ArgumentParser, game_settings, import_modules
+from monolith_envs.core.interrupt import Interrupted, stop_on_signals
 from monolith_envs.core.outfiles import OutputPathError, check_output_file, write_text_atomic
 from monolith_envs.core.seeds import seed_arg
 
 from .loops import AecRunner, EngineRunner
+from .vector import SET_HELP, env_config_error, number_arg
+
+#: ``--seconds`` (wall seconds profiled) and ``--top`` (rows of the function table): (low, high)
+SECONDS, TOP = (0.05, 3600.0), (1, 1000)
 
 __all__ = ["format_profile", "main", "profile_loop"]
 
@@ -87,27 +91,49 @@ def format_profile(stats: pstats.Stats, decisions: int, top: int = 25) -> str:
 
 
 def main(argv: list[str] | None = None) -> str:
-    """Command line entry point; prints (and optionally writes) the profile tables."""
-    ap = argparse.ArgumentParser(prog="python -m benchmarks.profiling", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--env", default="monolith_arena_v0")
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="config key (repeatable)")
-    ap.add_argument("--loop", default="aec", choices=["aec", "aec_raw", "engine", "engine_obs"])
-    ap.add_argument("--seconds", type=float, default=10.0)
-    ap.add_argument("--top", type=int, default=25)
-    ap.add_argument("--seed", type=seed_arg, default=0, help="base seed (0 to 2**128-1)")
-    ap.add_argument("--import", action="append", dest="imports", default=[], metavar="MODULE")
-    ap.add_argument("--out", type=Path, help="also write the tables to this file (checked before profiling)")
+    """Command line entry point; prints (and optionally writes) the profile tables.
+
+    Bad input is one ``error:`` line and exit status 2, before anything is profiled; Ctrl-C (SIGINT) or
+    SIGTERM stops with a message and exit status 130 or 143 (nothing written).
+    """
+    ap = ArgumentParser(prog="python -m benchmarks.profiling", description=__doc__,
+                        formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--env", default="monolith_arena_v0", metavar="ID",
+                    help="registered env id to profile (default monolith_arena_v0; --import can register more)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=SET_HELP + " (repeatable)")
+    ap.add_argument("--loop", default="aec", choices=["aec", "aec_raw", "engine", "engine_obs"],
+                    help="aec: wrapped env (agent_iter/last/step), aec_raw: bare env, engine: legal_mask + apply, "
+                         "engine_obs: plus observe (default aec)")
+    ap.add_argument("--seconds", type=number_arg(float, *SECONDS), default=10.0,
+                    help="wall seconds profiled, after a 1 s warm-up, a number from %g to %g (default 10)" % SECONDS)
+    ap.add_argument("--top", type=number_arg(int, *TOP), default=25,
+                    help="rows of the function table (largest own time first), an integer from %d to %d "
+                         "(default 25)" % TOP)
+    ap.add_argument("--seed", type=seed_arg, default=0,
+                    help="base seed of the games and the random actions, an integer from 0 to 2**128-1 (default 0)")
+    ap.add_argument("--import", action="append", dest="imports", default=[], metavar="MODULE",
+                    help="import MODULE first, e.g. one that registers an extra env id (repeatable)")
+    ap.add_argument("--out", type=Path, metavar="FILE", help="also write the tables to this file (checked before profiling)")
     args = ap.parse_args(argv)
+    try:
+        import_modules(args.imports, "--import")
+        cfg = game_settings(args.set)
+    except (ImportError, ValueError) as exc:
+        ap.error(str(exc) if isinstance(exc, ImportError) else f"--set: {exc}")
+    problem = env_config_error(args.env, cfg)
+    if problem:
+        ap.error(problem)
     if args.out:
         try:
             check_output_file(args.out, "--out")
         except OutputPathError as exc:
             ap.error(str(exc))
-    for mod in args.imports:
-        importlib.import_module(mod)
-    cfg = parse_settings(args.set)
-    stats, decisions = profile_loop(args.env, cfg, args.loop, args.seconds, args.seed)
+    try:
+        with stop_on_signals():
+            stats, decisions = profile_loop(args.env, cfg, args.loop, args.seconds, args.seed)
+    except Interrupted as exc:
+        print(f"interrupted by {exc.name} while profiling; nothing printed or written", file=sys.stderr, flush=True)
+        sys.exit(exc.exit_code)
     text = f"{args.env} {cfg or ''} loop={args.loop}\n" + format_profile(stats, decisions, args.top)
     print(text)
     if args.out:

@@ -37,9 +37,13 @@ import monolith_envs
 from benchmarks.interleave import measure_interleaved
 from benchmarks.loops import AecRunner
 from benchmarks.timing import RandomPolicy
+from monolith_envs.core.cli import ArgumentParser, game_settings
+from monolith_envs.core.config import plain_float, plain_int
+from monolith_envs.core.interrupt import Interrupted, stop_on_signals
 from monolith_envs.core.seeds import seed_arg
 
-__all__ = ["VecRunner", "BareEngineRunner", "ReadmeDraw", "sample_masked", "measure_interleaved", "bench_config", "main"]
+__all__ = ["VecRunner", "BareEngineRunner", "ReadmeDraw", "sample_masked", "measure_interleaved", "bench_config", "main",
+           "number_arg", "env_config_error"]
 
 DEFAULT_CONFIGS = {
     "monolith_arena_v0": {},
@@ -240,26 +244,46 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def _config_arg(text: str) -> tuple[str, Any]:
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text[:40]!r}")
-    try:
-        return key, json.loads(value)
-    except ValueError:
-        return key, value
+def _bound(x: float) -> str:
+    return str(x) if isinstance(x, int) else f"{x:g}"
 
 
-def _positive(kind: type, low: float, high: float):
+def number_arg(kind: type, low: float, high: float):
+    """``argparse`` type: a plain decimal integer (``kind`` ``int``) or finite number (``float``) from ``low`` to
+    ``high``; anything else (``1.5`` for an integer, ``nan``, ``inf``, ``1_0``, a number out of range) is an
+    ``argparse.ArgumentTypeError`` naming the range (argparse turns it into one ``error:`` line, exit status 2)."""
+    what = "an integer" if kind is int else "a number"
+    read = plain_int if kind is int else plain_float
+
     def parse(text: str):
         try:
-            value = kind(text)
+            value = read(text.strip())
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a number from {low} to {high}, got {text[:40]!r}") from None
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"expected a number from {low} to {high}, got {text[:40]!r}")
+            value = None
+        if value is None or not low <= value <= high:  # NaN fails the comparison too
+            raise argparse.ArgumentTypeError(f"expected {what} from {_bound(low)} to {_bound(high)}, "
+                                             f"got {text[:40]!r}")
         return value
     return parse
+
+
+def env_config_error(env_id: str, config: dict) -> str | None:
+    """``None`` when ``env_id`` is registered and ``config`` is a valid config of its game (the game is built
+    once to check it), else the reason on one line (the registered ids, or the game's ``ConfigError``)."""
+    if env_id not in monolith_envs.available_envs():
+        return (f"--env: unknown env id {env_id[:60]!r}; registered: "
+                f"{', '.join(monolith_envs.available_envs())}")
+    try:
+        monolith_envs.make_game(env_id, **config)
+    except (monolith_envs.MonolithEnvError, ValueError, TypeError) as err:
+        return f"--set: {err}"
+    return None
+
+
+#: the ``--set`` help of the commands that take a game config (VALUE is read as TOML, as everywhere)
+SET_HELP = "game config key; VALUE as TOML: 4, true, teams, '[\"a\", \"b\"]'"
+#: ``--seconds``, ``--repeats``, ``--num-envs`` and ``--workers`` of this command: (low, high)
+SECONDS, REPEATS, NUM_ENVS, WORKERS = (0.05, 60.0), (1, 20), (1, 4096), (0, 64)
 
 
 #: where the table's columns are explained
@@ -268,26 +292,41 @@ COLUMNS_DOC = "benchmarks/README.md, section 'Batched stepping (make_vec)'"
 
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``python -m benchmarks.vector [--env ID ...] [--set KEY=VALUE ...] [--num-envs N]
-    [--workers K] [--seconds S] [--repeats R] [--seed N] [--json PATH]``; exit status 2 on bad input."""
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.vector", description=__doc__.split("\n\n")[0],
-                                     epilog=f"the columns and their units: {COLUMNS_DOC}")
+    [--workers K] [--seconds S] [--repeats R] [--seed N] [--json PATH]``.
+
+    Bad input is one ``error:`` line and exit status 2, before anything is measured. Ctrl-C (SIGINT) or
+    SIGTERM stops at once: the table of the env ids measured so far is printed (nothing is written) and the
+    exit status is 130 or 143.
+    """
+    parser = ArgumentParser(prog="python -m benchmarks.vector", description=__doc__.split("\n\n")[0],
+                            epilog=f"the columns and their units: {COLUMNS_DOC}; Ctrl-C stops the run and prints "
+                                   "the rows measured so far (exit status 130)")
     parser.add_argument("--env", action="append", metavar="ID",
-                        help="env id (repeatable; default: every registered id of the package)")
-    parser.add_argument("--set", action="append", type=_config_arg, default=[], metavar="KEY=VALUE",
-                        help="config key for every --env (JSON value, e.g. --set num_players=4)")
-    parser.add_argument("--num-envs", type=_positive(int, 1, 4096), default=64, help="N (default 64)")
-    parser.add_argument("--workers", type=_positive(int, 0, 64), default=2, help="worker processes (default 2; 0 skips; at most 4 per CPU of this "
-                        "machine, as make_vec allows)")
-    parser.add_argument("--seconds", type=_positive(float, 0.05, 60.0), default=2.0,
-                        help="wall seconds per repeat (default 2)")
-    parser.add_argument("--repeats", type=_positive(int, 1, 20), default=3, help="repeats, median kept (default 3)")
-    parser.add_argument("--seed", type=seed_arg, default=0)
+                        help="registered env id (repeatable; default: every registered id of the package)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=SET_HELP + " (repeatable; for every --env)")
+    parser.add_argument("--num-envs", type=number_arg(int, *NUM_ENVS), default=64,
+                        help="N, the games of each make_vec vector, an integer from %d to %d (default 64)" % NUM_ENVS)
+    parser.add_argument("--workers", type=number_arg(int, *WORKERS), default=2,
+                        help="worker processes of the second make_vec run, an integer from %d to %d, at most "
+                             "--num-envs and 4 per CPU of this machine, as make_vec allows (default 2; 0 skips "
+                             "that run)" % WORKERS)
+    parser.add_argument("--seconds", type=number_arg(float, *SECONDS), default=2.0,
+                        help="wall seconds per repeat of each driver, a number from %g to %g (default 2)" % SECONDS)
+    parser.add_argument("--repeats", type=number_arg(int, *REPEATS), default=3,
+                        help="repeats, the median kept, an integer from %d to %d (default 3)" % REPEATS)
+    parser.add_argument("--seed", type=seed_arg, default=0, help="base seed, an integer from 0 to 2**128-1 (default 0)")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write every figure as JSON")
     args = parser.parse_args(argv)
     envs = args.env or [e for e in DEFAULT_CONFIGS if e in monolith_envs.available_envs()]
-    unknown = [e for e in envs if e not in monolith_envs.available_envs()]
-    if unknown:
-        parser.error(f"unknown env id {unknown[0]!r}; available: {', '.join(monolith_envs.available_envs())}")
+    try:
+        settings = game_settings(args.set)
+    except ValueError as err:
+        parser.error(f"--set: {err}")
+    configs = {env_id: {**DEFAULT_CONFIGS.get(env_id, {}), **settings} for env_id in envs}
+    for env_id, config in configs.items():  # every env id and config, before the first measurement
+        problem = env_config_error(env_id, config)
+        if problem:
+            parser.error(problem)
     if args.workers > args.num_envs:
         parser.error(f"--workers {args.workers} is more than --num-envs {args.num_envs}")
     if args.json is not None:
@@ -297,15 +336,24 @@ def main(argv: list[str] | None = None) -> int:
             check_output_file(str(args.json), "--json")
         except OutputPathError as err:
             parser.error(str(err))
-    rows = []
-    for env_id in envs:
-        config = {**DEFAULT_CONFIGS.get(env_id, {}), **dict(args.set)}
-        try:
-            rows.append(bench_config(env_id, config, args.num_envs, args.workers, args.seconds, args.repeats,
-                                     args.seed))
-        except monolith_envs.ConfigError as err:
-            parser.error(str(err))
-        print(f"measured {env_id} (the table follows when every env id is measured)", file=sys.stderr, flush=True)
+    rows: list[dict] = []
+    try:
+        with stop_on_signals():
+            for env_id, config in configs.items():
+                try:
+                    rows.append(bench_config(env_id, config, args.num_envs, args.workers, args.seconds,
+                                             args.repeats, args.seed))
+                except monolith_envs.ConfigError as err:
+                    parser.error(str(err))
+                print(f"measured {env_id} (the table follows when every env id is measured)", file=sys.stderr,
+                      flush=True)
+    except Interrupted as exc:
+        with stop_on_signals():  # a second Ctrl-C does not cut the summary short
+            if rows:
+                print(table(rows))
+            print(f"interrupted by {exc.name}: {len(rows)} of {len(envs)} env ids measured"
+                  f"{' (shown above)' if rows else ''}; nothing written", file=sys.stderr, flush=True)
+        sys.exit(exc.exit_code)
     print(table(rows))
     print(f"\n{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, Python "
           f"{platform.python_version()}; {args.seconds:g} s x {args.repeats} repeats per figure; dec/s = decisions per "

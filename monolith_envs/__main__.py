@@ -1,7 +1,8 @@
 """Command line: ``python -m monolith_envs {list,info,fuzz,replay,check,playthrough} ...`` (also installed as
 ``monolith-envs``).
 
-Exit status: 0 success; 1 a fuzz run or ``check`` found a failure, or a replay ended with a broken invariant; 2 bad input
+Exit status: 0 success; 1 a fuzz run or ``check`` found a failure, or a replay ended with a broken invariant or
+met an exception of the engine (e.g. the log of such a fuzz failure; ``--html`` writes the page up to it); 2 bad input
 (bad arguments, a bad ``--config``, a malformed or non-replaying episode log, an output path that cannot be
 written), reported on one line ``error: ...`` on stderr, never as a traceback; 130 / 143 stopped by Ctrl-C
 (SIGINT) / SIGTERM (fuzz first stops its workers and prints the summary of what ran).
@@ -200,7 +201,13 @@ def main(argv: list[str] | None = None) -> int:
                              env_id=args.env_id)
                 return 1 if n else 0
             if args.cmd == "replay":
-                from monolith_envs.core.replay import LogError, load_log, printable, replay_steps
+                from monolith_envs.core.replay import (
+                    EngineRaised,
+                    LogError,
+                    load_log,
+                    printable,
+                    replay_steps,
+                )
 
                 if "\x00" in args.file:
                     print(f"error: {printable(args.file)}: the path contains a NUL byte", file=sys.stderr)
@@ -224,6 +231,10 @@ def main(argv: list[str] | None = None) -> int:
 
                     try:
                         out = write_html_replay(log, args.html, make)
+                    except EngineRaised as exc:  # a finding (1): the page up to it is written
+                        print(f"error: {printable(args.file)}: {_one_line(exc)}; the page up to that step is "
+                              f"written to {printable(str(args.html))}", file=sys.stderr)
+                        return 1
                     except OutputPathError as exc:  # the --html path: the message names it
                         print(f"error: {_one_line(exc)}", file=sys.stderr)
                         return 2
@@ -253,6 +264,9 @@ def main(argv: list[str] | None = None) -> int:
                             print(f"--- step {step}: {env.agent_selection} plays "
                                   f"{printable(env.game.layout.decode(action))} [{action}]")
                         prev = step
+                except EngineRaised as exc:  # the engine's own failure: a finding (1), not a bad log (2)
+                    print(f"error: {printable(args.file)}: {_one_line(exc)}", file=sys.stderr)
+                    return 1
                 except MonolithEnvError as exc:
                     print(f"error: {printable(args.file)}: {_one_line(exc)}", file=sys.stderr)
                     return 2

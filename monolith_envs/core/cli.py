@@ -122,7 +122,7 @@ def spec_error(exc: BaseException, text: str) -> str:
             joined = ",".join(parts[i:j]).strip()
             path = joined.split(":", 1)[1] if ":" in joined else joined  # ppo:PATH, az:PATH+search:N
             path = path.split("+search:", 1)[0]
-            if path and os.path.exists(path):
+            if "," in path and os.path.exists(path):  # the comma is in the path, not between two specs
                 return message + (f" (the list of agent specs is split at commas, so the path {path!r} cannot be "
                                   "named in it: rename the file or link it from a path without a comma)")
     return message

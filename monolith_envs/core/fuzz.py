@@ -156,8 +156,12 @@ def _init_worker(game_cls: Any, config: dict) -> None:
     _WORKER_GAME = game_cls(config)
 
 
-def _init_pool_worker(game_cls: Any, config: dict) -> None:
+def _init_pool_worker(game_cls: Any, config: dict, preload: Sequence[str] = ()) -> None:
     ignore_sigint()  # the parent stops its workers on Ctrl-C
+    if preload:  # a spawned worker imports the --preload modules too: one may change a registered game
+        from .cli import import_modules
+
+        import_modules(preload, "--preload")
     _init_worker(game_cls, config)
 
 
@@ -267,7 +271,9 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
             spawned workers can build it too); its ``GAME_INFO.env_id`` names the logs.
         backend: ``"local"`` (a process pool) or ``"ray"``: Ray tasks, ``workers`` at once, on the cluster
             at ``address`` or on a local Ray instance (:mod:`monolith_envs.core.fuzz_ray`).
-        preload: the ``--preload`` modules, repeated in the printed reproduce and replay commands.
+        preload: the ``--preload`` modules, repeated in the printed reproduce and replay commands and imported
+            by every local worker process before it builds the game (so a module that changes a registered
+            game changes it in the workers too, with any ``workers``).
         env_id: the id the game was looked up by (default ``GAME_INFO.env_id``); it names the logs and the
             reproduce command (a game class registered under another id replays under that id).
 
@@ -291,11 +297,12 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
     """
     _check_args(games, seed, workers, sample, check_every)
     if backend != "ray":
-        workers = min(workers, games)  # never more processes than games
+        given, workers = workers, min(workers, games)  # never more processes than games
         limit = local_worker_limit()
         if workers > limit:
-            raise MonolithEnvError(f"fuzz: workers={workers} local processes is more than this machine takes: at "
-                                   f"most {limit} ({worker_limit_why()}); give fewer workers, or --backend ray "
+            capped = f" ({workers} once capped at the {games} games)" if given != workers else ""
+            raise MonolithEnvError(f"fuzz: workers={given}{capped} local processes is more than this machine takes: "
+                                   f"at most {limit} ({worker_limit_why()}); give fewer workers, or --backend ray "
                                    "for a cluster")
     out = check_out_dir(out_dir)
     game = game_cls(config)  # validates the config before workers start
@@ -330,7 +337,7 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
 
                 with guard.deferred(), children_ignore_sigint():  # a signal now stops the pool once made
                     pool = mp.get_context("spawn").Pool(workers, initializer=_init_pool_worker,
-                                                        initargs=(game_cls, config))
+                                                        initargs=(game_cls, config, tuple(preload)))
                 it = _pool_results(pool, jobs, _chunk_size(games, workers, check_every), 2 * workers)
             bar = tqdm(total=games, unit="game", disable=not progress) if tqdm else None
             for r in it:

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .outfiles import OutputPathError, check_output_file, write_text_atomic
-from .replay import EpisodeLog, replay_steps
+from .replay import EngineRaised, EpisodeLog, replay_steps
 
 __all__ = ["episode_frames", "pack_frames", "render_html", "write_html_replay"]
 
@@ -53,10 +53,28 @@ def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:
         ``"returns"`` (one float per seat) and ``"outcome"`` (one outcome name per seat, or None when the log
         ends before the game does).
 
+    When the engine raises an exception of its own (:class:`~monolith_envs.core.replay.EngineRaised`, e.g. the
+    log of a fuzz failure), the frames go up to the failing decision and a last frame says what was raised
+    (``"engine_error"``, its ``"result"``) with the returns before it.
+
     Raises:
         LogError: the log does not replay (see :func:`~monolith_envs.core.replay.replay_steps`).
     """
     frames: list[dict] = []
+    returns: list[float] = []
+    try:
+        _add_frames(frames, returns, log, make)
+    except EngineRaised as exc:  # the page shows the game up to the failing step and says what happened
+        last = frames[-1]
+        frames.append({**last, "step": last["step"] + 1, "action": None, "action_name": None,
+                       "action_text": None, "chance": [], "returns": returns, "outcome": None,
+                       "result": f"the engine failed: {exc}; returns before it {returns}", "engine_error": str(exc)})
+    return frames
+
+
+def _add_frames(frames: list[dict], returns: list[float], log: EpisodeLog, make: Callable[..., Any]) -> None:
+    """The frames of :func:`episode_frames`, appended to ``frames`` as the replay goes (so that those made
+    before an :class:`EngineRaised` are kept); ``returns`` holds the returns of the last state drawn."""
     for step, action, env in replay_steps(log, make):
         if frames:
             frames[-1]["chance"] = [str(e) for e in env.episode_log.chance_at(frames[-1]["step"])]
@@ -65,9 +83,9 @@ def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:
                  "action_name": None if action is None else game.layout.decode(int(action)),
                  "action_text": None if action is None else game.describe_action(state, int(action)), "chance": [],
                  "text": game.render_text(state), "svg": game.render_svg(state)}
+        returns[:] = [round(float(x), 4) for x in game.returns(state)]
         if action is None:
-            returns = [round(float(x), 4) for x in game.returns(state)]
-            frame["returns"], frame["outcome"] = returns, None
+            frame["returns"], frame["outcome"] = list(returns), None
             if game.is_terminal(state):
                 frame["outcome"] = [o.value for o in game.outcome(state)]
                 outcome = ", ".join(f"player_{i} {o}" for i, o in enumerate(frame["outcome"]))
@@ -76,7 +94,6 @@ def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:
             else:
                 frame["result"] = f"the log ends here (not a terminal state); returns so far {returns}"
         frames.append(frame)
-    return frames
 
 
 _PAGE = """<!DOCTYPE html>
@@ -272,10 +289,16 @@ def write_html_replay(log: EpisodeLog, out: str | Path, make: Callable[..., Any]
     Raises:
         LogError: the log does not replay.
         OutputPathError: ``out`` cannot be written (a folder, a device, a read-only place).
+        EngineRaised: the engine raised while replaying, after the page (up to that decision, its last frame
+            saying what was raised) was written.
     """
     out = check_output_file(out, "--html")
-    page = render_html(log, episode_frames(log, make))
+    frames = episode_frames(log, make)
+    page = render_html(log, frames)
     try:
-        return write_text_atomic(out, page)
+        path = write_text_atomic(out, page)
     except OSError as exc:
         raise OutputPathError(f"--html {out}: cannot be written ({exc.strerror or exc})") from None
+    if "engine_error" in frames[-1]:
+        raise EngineRaised(frames[-1]["engine_error"], frames[-1]["step"] - 1)
+    return path

@@ -231,6 +231,7 @@ def run_command(env_ids: Sequence[str], regenerate_files: bool, folder: str | Pa
 
     Raises:
         MonolithEnvError: comparing with a ``folder`` that is not a folder (the command: one ``error:`` line).
+        OutputPathError: rewriting into a ``folder`` that cannot be created or written (empty, a file, ...).
     """
     kept = []
     for env_id in env_ids:
@@ -241,6 +242,9 @@ def run_command(env_ids: Sequence[str], regenerate_files: bool, folder: str | Pa
             kept.append(env_id)
     env_ids = kept
     if regenerate_files:
+        from .outfiles import check_output_dir
+
+        check_output_dir(folder, "--dir", "the playthroughs")  # an empty path, a file, /proc/...: one error
         paths = regenerate(env_ids, make, folder)
         print(f"wrote {len(paths)} playthroughs under {folder}")
         return 0

@@ -28,8 +28,8 @@ from .game import MonolithEnvError
 from .outfiles import write_text_atomic
 from .seeds import MAX_SEED  # the one seed bound of every entry point
 
-__all__ = ["EpisodeLog", "LogError", "load_log", "replay_steps", "printable", "LOG_FORMAT", "READ_FORMATS",
-           "MAX_SEED", "MAX_LOG_BYTES", "RESERVED_CONFIG_KEYS"]
+__all__ = ["EngineRaised", "EpisodeLog", "LogError", "load_log", "replay_steps", "printable", "LOG_FORMAT", "READ_FORMATS",
+           "MAX_SEED", "MAX_LOG_BYTES", "MAX_LOG_NUMBERS", "RESERVED_CONFIG_KEYS"]
 
 LOG_FORMAT = "monolith_envs.episode_log/2"
 #: Formats :meth:`EpisodeLog.from_json` reads (``/1``: before chance events were logged).
@@ -38,6 +38,9 @@ MAX_LOG_BYTES = 256 << 20
 """Size cap of an episode log file (256 MiB; a 5,000-decision Arena log is about 30 KiB)."""
 MAX_DEPTH = 32
 """Deepest JSON nesting accepted (a log is 4 levels deep)."""
+MAX_LOG_NUMBERS = 4_000_000
+"""Most numbers in one episode log (actions, seeds, chance values): each becomes a Python object of some 36
+bytes, so a log of 240 MB of actions would take gigabytes to read; a 5,000-decision game holds about 10,000."""
 RESERVED_CONFIG_KEYS = ("env_id", "wrapped", "render_mode", "illegal_action")
 """Arguments of ``monolith_envs.make`` that are not game config keys, refused in a log's ``config``."""
 #: C0 and C1 control characters, DEL, and the Unicode bidirectional overrides (they reorder what is shown)
@@ -67,6 +70,16 @@ _KIND = {"int": "an integer", "str": "a string", "list": "a list", "dict": "an o
 
 class LogError(MonolithEnvError, ValueError):
     """An episode log that cannot be read or does not replay (names the file, field or step)."""
+
+
+class EngineRaised(MonolithEnvError):
+    """The engine raised an exception of its own (not an illegal action) while a log was replayed: a finding,
+    like a fuzz failure, not a bad log. ``step`` is the decision whose action it was applying; the engine's
+    exception is the ``__cause__``."""
+
+    def __init__(self, message: str = "", step: int = -1):
+        super().__init__(message)
+        self.step = step
 
 
 @dataclass
@@ -178,8 +191,9 @@ def load_log(path: str | Path) -> EpisodeLog:
     Raises:
         LogError: a path with a NUL byte, missing or unreadable file, not a regular file (a FIFO is never waited on), above
             :data:`MAX_LOG_BYTES`, not UTF-8 (naming the byte), invalid or truncated JSON (with line and
-            column), nesting deeper than :data:`MAX_DEPTH`, an integer of more digits than Python reads, or
-            bad fields (see :meth:`EpisodeLog.from_json`).
+            column), nesting deeper than :data:`MAX_DEPTH`, an integer of more digits than Python reads, a key
+            twice in one object, more than :data:`MAX_LOG_NUMBERS` numbers, or bad fields (see
+            :meth:`EpisodeLog.from_json`).
     """
     if "\x00" in str(path):
         raise LogError(f"{str(path)[:80]!r}: a path cannot contain a NUL byte")
@@ -191,7 +205,8 @@ def load_log(path: str | Path) -> EpisodeLog:
         raise LogError(f"{path}: byte {exc.start} (0x{raw[exc.start]:02x}) is not valid UTF-8 "
                        "(an episode log is UTF-8 JSON)") from None
     try:
-        data = json.loads(text)
+        parse_int, parse_float = _number_parsers()
+        data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=parse_int, parse_float=parse_float)
     except json.JSONDecodeError as exc:
         raise LogError(f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg} "
                        "(the file may be truncated or corrupted)") from None
@@ -200,6 +215,34 @@ def load_log(path: str | Path) -> EpisodeLog:
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
         raise LogError(f"{path}: a value cannot be read: {exc}") from None
     return EpisodeLog.from_json(data, str(path))
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """A JSON object as a dict; a key that appears twice is refused (the reader would keep the last)."""
+    out: dict = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"the key {k!r} appears twice in one object")
+        out[k] = v
+    return out
+
+
+def _number_parsers() -> tuple[Callable[[str], int], Callable[[str], float]]:
+    """``parse_int`` and ``parse_float`` for one :func:`json.loads` of a log: together they refuse the log
+    past :data:`MAX_LOG_NUMBERS` numbers, before they take the memory."""
+    count = 0
+
+    def counted(kind: Callable[[str], Any]) -> Callable[[str], Any]:
+        def parse(text: str) -> Any:
+            nonlocal count
+            count += 1
+            if count > MAX_LOG_NUMBERS:
+                raise ValueError(f"more than {MAX_LOG_NUMBERS:,} numbers (a log of one game holds far fewer)")
+            return kind(text)
+
+        return parse
+
+    return counted(int), counted(float)
 
 
 def _read_regular(path: Path) -> bytes:
@@ -263,6 +306,8 @@ def replay_steps(log: EpisodeLog, make: Callable[..., Any]) -> Iterator[tuple[in
         LogError: an action that is illegal at its step, actions left after the episode ended, or (format
             ``/2``) a step whose replayed draws differ from the logged chance events (naming the step, the
             logged and the replayed draws).
+        EngineRaised: the engine raised an exception of its own while applying an action (the log of a fuzz
+            failure of that kind replays to it).
     """
     bad = [k for k in log.config if not isinstance(k, str) or k in RESERVED_CONFIG_KEYS]
     if bad:
@@ -271,7 +316,11 @@ def replay_steps(log: EpisodeLog, make: Callable[..., Any]) -> Iterator[tuple[in
     try:
         env = make(log.env_id, **log.config)
     except MonolithEnvError as exc:
-        raise LogError(f"field 'env_id' or 'config' cannot be replayed: {exc}") from None
+        hint = ""
+        if isinstance(exc, KeyError):  # UnknownEnvError: perhaps an env registered at run time
+            hint = ("; an env registered at run time (fuzz --preload MODULE) replays with the same --preload "
+                    "MODULE")
+        raise LogError(f"field 'env_id' or 'config' cannot be replayed: {exc}{hint}") from None
     n = env.game.layout.n
     for i, a in enumerate(log.actions):
         if not 0 <= a < n:
@@ -290,7 +339,13 @@ def replay_steps(log: EpisodeLog, make: Callable[..., Any]) -> Iterator[tuple[in
         if a not in legal:
             names = [env.game.layout.decode(int(x)) for x in legal[:10]]
             raise LogError(f"step {i}: logged action {a} is not legal in the replayed state; legal: {names}")
-        env.step(a)
+        try:
+            env.step(a)
+        except MonolithEnvError:
+            raise
+        except Exception as exc:  # the engine's own failure: named with its step (the log is not at fault)
+            raise EngineRaised(f"step {i}: the engine raised {type(exc).__name__}: {exc} while playing "
+                               f"{env.game.layout.decode(int(a))} [{a}]", i) from exc
         drawn = env.episode_log.chance[seen:]
         seen += len(drawn)
         if log.chance is not None:

@@ -76,6 +76,9 @@ def test_malformed_log_fields(tmp_path, capsys, mutate, field):
     ('{"format": "monolith_envs.episode_log/2", "seed": ' + "9" * 5000 + "}", "a value cannot be read"),
     ('{"format": ', "not valid JSON at line 1"),
     ("[1, 2]", "an episode log is a JSON object"),
+    ('{"format": "monolith_envs.episode_log/2", "seed": 7, "seed": 8}', "the key 'seed' appears twice in one object"),
+    ('{"format": "monolith_envs.episode_log/2", "actions": [' + ", ".join(["0"] * 4_000_001) + "]}",
+     "more than 4,000,000 numbers"),
 ])
 def test_malformed_log_files(tmp_path, capsys, content, fragment):
     err = _replay_error(_write(tmp_path, content), capsys)
@@ -178,3 +181,49 @@ def test_preload_registers_an_env_for_fuzz_check_and_replay(tmp_path):
     r = subprocess.run(run + ["check", TOY, "--games", "1", "--preload", "tests.preload_toy"],
                        capture_output=True, text=True, env=env, timeout=120)
     assert r.returncode == 0 and "checks passed over 1 episode," in r.stdout, r.stderr
+
+
+def test_an_engine_exception_in_a_replay_is_a_finding_with_its_step(tmp_path, capsys, monkeypatch):
+    """The log of a game whose engine raises (as fuzz writes for an exception) replays to that step: one
+    ``error:`` line naming the step, the exception and the action, exit 1; ``--html`` writes the page up to it."""
+    log = _write(tmp_path, _good_log(tmp_path))
+    game_cls = monolith_envs.game_class(TOY)
+    real = game_cls.apply
+
+    def apply(self, state, action, rng):
+        if int((state.board >= 0).sum()) >= 2:  # the third move of the game (-1: an empty cell)
+            raise RuntimeError("injected failure")
+        return real(self, state, action, rng)
+
+    monkeypatch.setattr(game_cls, "apply", apply)
+    assert main(["replay", log, "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {log}: step 2: the engine raised RuntimeError: injected failure while playing ")
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    page = tmp_path / "page.html"
+    assert main(["replay", log, "--html", str(page)]) == 1
+    err = capsys.readouterr().err
+    assert f"the page up to that step is written to {page}" in err and "Traceback" not in err, err
+    text = page.read_text()
+    tag = '<script id="frames" type="application/json">'
+    frames = json.loads(text[text.index(tag) + len(tag):text.index("</script>", text.index(tag))])["frames"]
+    assert len(frames) == 4 and frames[-1]["action"] is None and frames[-2]["step"] == 2
+    assert frames[-1]["result"].startswith("the engine failed: step 2: the engine raised RuntimeError")
+    assert main(["replay", log.replace("log.json", "none.json"), "--quiet"]) == 2  # a missing log is still bad input
+    capsys.readouterr()
+
+
+def test_a_log_of_an_unregistered_env_suggests_preload(tmp_path, capsys):
+    d = _good_log(tmp_path)
+    d["env_id"] = "plugin_game_v0"
+    err = _replay_error(_write(tmp_path, d), capsys)
+    assert "unknown env id 'plugin_game_v0'" in err and "replays with the same --preload MODULE" in err, err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_preload_that_changes_a_game_reaches_every_worker(tmp_path, workers):
+    run = [sys.executable, "-m", "monolith_envs", "fuzz", TOY, "--games", "2", "--workers", workers, "--no-progress",
+           "--check-every", "0", "--preload", "tests.preload_breaks_toy", "--out", str(tmp_path)]
+    r = subprocess.run(run, capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=os.getcwd()), timeout=120)
+    assert r.returncode == 1 and "failures=2" in r.stdout, (r.stdout, r.stderr)
+    assert "injected by tests.preload_breaks_toy" in r.stdout + r.stderr

@@ -46,7 +46,8 @@ def test_fuzz_refuses_more_local_workers_than_the_machine_takes(tmp_path, monkey
     with pytest.raises(MonolithEnvError) as ei:
         run_fuzz(monolith_envs.game_class(TOY), games=20, seed=0, workers=1024, config={}, out_dir=str(tmp_path),
                  progress=False)
-    assert str(ei.value) == ("fuzz: workers=20 local processes is more than this machine takes: at most 8 "
+    assert str(ei.value) == ("fuzz: workers=1024 (20 once capped at the 20 games) local processes is more than "
+                             "this machine takes: at most 8 "
                              "(4 per CPU, 2 CPUs); give fewer workers, or --backend ray for a cluster")
 
 

@@ -287,6 +287,11 @@ def test_a_model_path_with_a_comma_is_explained(no_games, tmp_path, capsys):
                        "tests.conftest", "--out", str(tmp_path / "r.json")])
     err = capsys.readouterr().err
     assert f"no MaskablePPO model at {tmp_path / 'modle.zip'}" in err and "split at commas" not in err
+    with pytest.raises(SystemExit):  # an existing folder after another spec: no comma in the path, no hint
+        evaluate.main(["--env", TOY, "--agents", f"random,rllib:{tmp_path}", "--preload", "tests.conftest",
+                       "--out", str(tmp_path / "r.json")])
+    err = capsys.readouterr().err
+    assert "no RLlib checkpoint" in err and "split at commas" not in err, err
 
 
 def test_games_go_in_chunks_of_at_most_max_chunk_and_results_do_not_depend_on_them(monkeypatch):
