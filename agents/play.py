@@ -107,7 +107,10 @@ def _opponent_specs(ap: argparse.ArgumentParser, text: str | None, env_id: str, 
     others = [s for s in range(n) if s != seat]
     if text is None:
         return ["heuristic"] * len(others)
-    specs = split_specs(text)
+    try:
+        specs = split_specs(text)
+    except ValueError as exc:
+        ap.error(f"--opponents {exc}")
     if specs and not others:
         ap.error(f"{env_id} in this config has one seat (you play alone), so --opponents takes no agent specs; "
                  f"got {len(specs)}: {', '.join(specs)}")

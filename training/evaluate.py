@@ -481,7 +481,10 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
     if args.seed + args.games - 1 > max_seed:
         ap.error(f"--seed {args.seed} with --games {args.games}: game k uses seed + k, which must stay at most "
                  f"2**128-1; use a seed up to {max_seed - args.games + 1}")
-    specs = split_specs(args.agents)
+    try:
+        specs = split_specs(args.agents)
+    except ValueError as exc:
+        ap.error(f"--agents {exc}")
     if len(specs) > MAX_AGENTS:
         ap.error(f"--agents: {len(specs):,} specs; at most {MAX_AGENTS} (every pair of them plays --games matches)")
     humans = [s for s in specs if s.split(":", 1)[0].strip().lower() == "human"]

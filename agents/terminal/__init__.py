@@ -74,6 +74,15 @@ def _own_number(label: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def _readable(text: str) -> str:
+    """A line read from the terminal with bytes that are not UTF-8 (Python keeps them as lone surrogates,
+    echoed as ``'\\udcff'``) shown as U+FFFD instead."""
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeError:  # a lone surrogate that is not an escaped byte
+        return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def wrap(text: str, width: int = WIDTH, indent: str = "    ") -> str:
     """Every line of ``text`` wrapped to ``width`` columns (continuations indented by ``indent``)."""
     out = []
@@ -299,9 +308,9 @@ class StagedEntry:
             if text is None:
                 continue
             if text == "back":
-                if chosen:
+                if chosen and not (len(chosen) == 1 and len(self._options([])[1]) == 1):
                     chosen.pop()
-                else:
+                else:  # nothing chosen, or only the one kind of action there is (said as a heading)
                     self.output_fn("nothing to undo: this is the first stage of the move")
                 continue
             direct = self._direct(text)
@@ -354,7 +363,7 @@ class StagedEntry:
     def _ask(self, title: str, allow_empty: bool = False) -> str | None:
         """One line of input; handles the commands that do not choose anything (returns None for those)."""
         try:
-            text = self.input_fn(f"player_{self.seat} {title}> ").strip()
+            text = _readable(self.input_fn(f"player_{self.seat} {title}> ")).strip()
         except EOFError:  # Ctrl-D; Ctrl-C's KeyboardInterrupt goes on to the runner (exit status 130)
             raise QuitGame from None
         if len(text) > MAX_ANSWER:  # not echoed back: a pasted page would flood the terminal

@@ -103,8 +103,20 @@ def game_settings(items: Iterable[str], flag: str = "--set") -> dict:
 
 
 def split_specs(text: str) -> list[str]:
-    """The agent specs of a comma-separated list (``--agents``, ``--opponents``), stripped, empty ones left out."""
-    return [s.strip() for s in text.split(",") if s.strip()]
+    """The agent specs of a comma-separated list (``--agents``, ``--opponents``), stripped.
+
+    Raises:
+        ValueError: an empty spec (two commas in a row, or a comma at either end), naming where; an empty
+            list is ``[]``.
+    """
+    if not text.strip():
+        return []
+    specs = [s.strip() for s in text.split(",")]
+    if "" in specs:
+        k = specs.index("")
+        raise ValueError(f"{text[:120]!r}: spec {k + 1} of {len(specs)} is empty; agent specs are separated by "
+                         "single commas, with none at either end")
+    return specs
 
 
 def spec_error(exc: BaseException, text: str) -> str:

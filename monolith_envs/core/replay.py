@@ -148,7 +148,8 @@ class EpisodeLog:
         checks = {"env_id": str, "config": dict, "seed": int, "actions": list}
         for key, typ in checks.items():
             if key not in data:
-                raise LogError(f"{source}: missing field {key!r} (fields: format, {', '.join(checks)}, note)")
+                raise LogError(f"{source}: missing field {key!r} (fields: format, {', '.join(checks)}, note, and "
+                               "chance in format /2)")
             if not isinstance(data[key], typ) or isinstance(data[key], bool):
                 raise LogError(f"{source}: field {key!r} must be {_KIND.get(typ.__name__, 'a ' + typ.__name__)}, got "
                               f"{_KIND.get(type(data[key]).__name__, 'a ' + type(data[key]).__name__)}")

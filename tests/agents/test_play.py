@@ -298,3 +298,14 @@ def test_an_agent_that_fails_to_load_leaves_no_folders_made_for_the_record(tmp_p
         main([ARENA, "--opponents", f"ppo:{tmp_path / 'missing.zip'}", "--record", str(rec)], input_fn=always("quit"))
     assert ei.value.code == 2 and "missing.zip" in capsys.readouterr().err
     assert not (tmp_path / "kept" / "new").exists() and (tmp_path / "kept").is_dir()  # only what it made goes
+
+
+def test_back_at_a_heading_says_nothing_to_undo_and_odd_bytes_are_shown_readably():
+    """The Banner setup has one kind of action (said as a heading): ``back`` there has nothing to undo and
+    says so; bytes that are not UTF-8 are echoed as U+FFFD, not as Python's surrogate escapes."""
+    lines = iter(["back", "\udcff\udcfe", "quit"])
+    out: list[str] = []
+    main([ARENA, "--opponents", "random", "--seed", "1"], input_fn=lambda prompt: next(lines), output_fn=out.append)
+    text = "\n".join(out)
+    assert "nothing to undo: this is the first stage of the move" in text
+    assert "'\ufffd\ufffd' is not a legal hex here" in text and "udcff" not in text

@@ -168,6 +168,8 @@ def test_evaluate_stops_at_once_on_a_signal(tmp_path, sig, to_group, code):
     (["--record", "/dev/full"], "--record /dev/full: is not a regular file"),
     (["--record", "{tmp}/file/game.json"], "/file is a file, not a folder)"),
     (["--record", "{tmp}"], "is a folder; give a file path"),
+    (["--opponents", "random,"], "--opponents 'random,': spec 2 of 2 is empty; agent specs are separated by single "
+                                 "commas, with none at either end"),
 ])
 def test_play_refuses_bad_arguments_before_the_game(tmp_path, capsys, args, message):
     from agents.play import main
@@ -348,3 +350,10 @@ def test_the_tallies_of_an_interrupted_evaluation_count_each_finished_game():
     solo = [(0, (0,), [1.0], 9, False, ("success",), 0.1), (1, (0,), [-1.0], 9, False, ("failure",), 0.1)]
     lo, hi = wilson_interval(1, 2)
     assert partial_lines([("a", None)], {0: solo}, solo=True) == [f"a: 1 successes of 2 games: 50.0% ({lo:.1%}-{hi:.1%})"]
+
+
+def test_an_empty_agent_spec_between_commas_is_refused(no_games, capsys):
+    with pytest.raises(SystemExit) as ei:
+        evaluate.main(["--env", TOY, "--agents", "random,,mcts:5", "--preload", "tests.conftest"])
+    err = capsys.readouterr().err
+    assert ei.value.code == 2 and "--agents 'random,,mcts:5': spec 2 of 3 is empty" in err, err
