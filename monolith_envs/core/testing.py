@@ -271,6 +271,7 @@ def check_env(
     skip: Iterable[str] = (),
     sample: int = 12,
     api_cycles: int = 200,
+    progress: Callable[[ConformanceReport], None] | None = None,
 ) -> ConformanceReport:
     """Run the conformance suite on the env that ``env_fn(**config)`` builds.
 
@@ -284,6 +285,8 @@ def check_env(
         skip: checks to leave out.
         sample: legal and illegal actions tried per step.
         api_cycles: cycles for PettingZoo's ``api_test`` / ``seed_test``.
+        progress: called with the report after each checked episode (a progress bar; the caller may also
+            keep the report to say what was checked when it is stopped).
 
     Returns:
         A :class:`ConformanceReport` (its ``env_id`` is the env's).
@@ -371,6 +374,8 @@ def check_env(
             report.episodes += 1
             report.decisions += steps
             report.lengths.append(steps)
+            if progress is not None:
+                progress(report)
         report.checks.extend(c for c in CHECKS if c in names and c not in report.checks)
     return report
 

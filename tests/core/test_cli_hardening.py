@@ -227,3 +227,26 @@ def test_a_preload_that_changes_a_game_reaches_every_worker(tmp_path, workers):
     r = subprocess.run(run, capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=os.getcwd()), timeout=120)
     assert r.returncode == 1 and "failures=2" in r.stdout, (r.stdout, r.stderr)
     assert "injected by tests.preload_breaks_toy" in r.stdout + r.stderr
+
+
+def test_check_reports_each_episode_and_says_what_was_checked_when_stopped(capsys, monkeypatch):
+    import signal
+
+    from monolith_envs.core import testing
+    from monolith_envs.core.interrupt import Interrupted
+
+    counts = []
+    rep = testing.check_env(monolith_envs.env_module(TOY).raw_env, {}, games=3, seed=0,
+                            progress=lambda r: counts.append((r.episodes, r.decisions)))
+    assert [e for e, _ in counts] == [1, 2, 3] and counts[-1][1] == rep.decisions > 0
+    real = testing.check_env
+
+    def stopped(*args, progress=None, **kw):  # two episodes checked, then Ctrl-C
+        real(*args, **dict(kw, games=2), progress=progress)
+        raise Interrupted(signal.SIGINT)
+
+    monkeypatch.setattr(testing, "check_env", stopped)
+    assert main(["check", TOY, "--games", "5", "--no-progress"]) == 130
+    err = capsys.readouterr().err
+    assert f"check stopped after 2 of 5 episodes ({counts[1][1]} decisions): no check failed in them" in err, err
+    assert err.rstrip().endswith("interrupted by SIGINT") and "Traceback" not in err
