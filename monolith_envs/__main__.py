@@ -165,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"episodes played (1 to {CHECK_MAX_GAMES:_})")
     c.add_argument("--seed", type=seed_arg, default=0, help="seed of the first episode (0 to 2**128-1)")
     c.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
-    c.add_argument("--no-progress", action="store_true", help="no progress bar")
+    c.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a terminal)")
     pt = sub.add_parser("playthrough", help="compare (or --regenerate) the stored golden playthroughs",
                         formatter_class=fmt)
     pt.add_argument("env_ids", nargs="*", help="default: every registered env id")
@@ -298,31 +298,34 @@ def main(argv: list[str] | None = None) -> int:
                 except ImportError:  # the core needs only numpy/gymnasium/pettingzoo: no bar then
                     tqdm = None
                 seen: list = []  # the report, once the first episode is checked (for the interrupted summary)
-                bar = tqdm(total=args.games, desc="check", unit="episode", file=sys.stderr,
-                           disable=args.no_progress, dynamic_ncols=True) if tqdm else None
+                bars: list = []  # the bar, made at the first episode (after the config and env id are checked)
 
                 def progress(report: object) -> None:
                     seen[:] = [report]
-                    if bar is not None:
-                        bar.update(1)
+                    if tqdm is not None and not bars:  # disable=None: no bar when stderr is not a terminal
+                        bars.append(tqdm(total=args.games, desc="check", unit="episode", file=sys.stderr,
+                                         disable=True if args.no_progress else None, dynamic_ncols=True))
+                    if bars:
+                        bars[0].update(1)
+
+                def close_bar() -> None:
+                    if bars:
+                        bars[0].close()
 
                 try:
                     rep = check_env(monolith_envs.env_module(args.env_id).raw_env, args.config, games=args.games,
                                     seed=args.seed, progress=progress)
                 except ConformanceError as exc:  # a failing check is a finding (1), not bad input (2)
-                    if bar is not None:
-                        bar.close()
+                    close_bar()
                     print(f"check failed: {_one_line(exc)}", file=sys.stderr)
                     return 1
                 except Interrupted:
-                    if bar is not None:
-                        bar.close()
+                    close_bar()
                     done = seen[0] if seen else None
                     print(f"check stopped after {done.episodes if done else 0} of {args.games} episodes "
                           f"({done.decisions if done else 0} decisions): no check failed in them", file=sys.stderr)
                     raise
-                if bar is not None:
-                    bar.close()
+                close_bar()
                 print(f"{args.env_id}: {len(rep.checks)} checks passed over {rep.episodes} "
                       f"episode{'s' if rep.episodes != 1 else ''}, {rep.decisions} decisions")
                 return 0

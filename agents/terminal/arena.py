@@ -10,7 +10,7 @@ from monolith_envs.arena.board import DIR_NAMES
 from monolith_envs.arena.render import _netted, _segments, _teams
 from monolith_envs.arena.state import INSTANCES_PER_SEAT as PER_SEAT
 from monolith_envs.arena.state import BattleStage, Loc, Sub
-from monolith_envs.arena.words import tile_words
+from monolith_envs.arena.words import mode_words, sub_words, tile_words
 
 from . import WIDTH, Pieces, wrap
 
@@ -29,10 +29,10 @@ Each seat: HP (teams: the team's pool), deck and discard sizes; your hand by
 slot (* = drawn this turn; a menu's numbers are its own, not the slots).
 """
 
-_STAGES = {"slot": "tile", "hex": "hex", "rot": "rotation", "facing": "facing", "local": "tile type",
+_STAGES = {"slot": "tile", "hex": "hex", "rot": "facing", "facing": "facing", "local": "tile type",
            "feature": "feature", "triangle": "triangle", "mode": "mode"}
 _FAMILIES = {"PICK_TYPE": "pick a tile type", "DISCARD": "discard a tile", "PLACE": "place a tile",
-             "PLAY_ORDER": "play an order", "USE_FEATURE": "use a feature (move, teleport, swap, rotate)",
+             "PLAY_ORDER": "play an order", "USE_FEATURE": "use a feature (maneuver, teleport, swap, rotate)",
              "UNFOLD": "unfold the Monolith", "END_TURN": "end the turn", "SELECT_HEX": "select a hex",
              "SELECT_ROT": "select a facing", "SELECT_TRIANGLE": "select a triangle", "SELECT_MODE": "select a mode"}
 
@@ -117,8 +117,7 @@ class ArenaPieces(Pieces):
                 hand = [f"[slot {k + 1}: {tb.name_of[state.itype[i]]}{'*' * bool(state.fresh[p][k])}]"
                         for k, i in enumerate(state.hand[p]) if i >= 0]
                 lines.extend(_pack("    hand: ", hand or ["empty"], WIDTH))
-        sub = Sub(state.sub_phase).name if state.sub_phase in Sub._value2member_map_ else str(state.sub_phase)
-        status = f"turn of P{state.turn_seat}; {sub.lower().replace('_', ' ')}"
+        status = f"turn of P{state.turn_seat}; {sub_words(state.sub_phase)}"
         if state.last_round:
             status += "; last round"
         if state.terminal and state.sub_phase != Sub.GAME_OVER:
@@ -146,7 +145,11 @@ class ArenaPieces(Pieces):
             i = state.board[value]
             return f"hex {value:02d}" + (f" ({self._tile(tb, state, i)})" if i >= 0 else " (empty)")
         if arg in ("rot", "facing"):
-            return f"{value} {DIR_NAMES[value]}"
+            return DIR_NAMES[value]
+        if arg == "mode":
+            return mode_words(game, state, value)
+        if arg == "feature":
+            return game.layout.decode(game.layout.index(family, value, 0)).split("=")[1].split(",")[0]
         if arg == "local":
             t = tb.fac_offset[state.factions[seat]] + value
             return tb.name_of[t] if 0 <= t < len(tb.name_of) else f"type {value}"

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from monolith_envs.core.state import states_equal
+from monolith_envs.core.words import count
 from monolith_envs.strategy.board import PRIV0
 from monolith_envs.strategy.effects import get_line
 from monolith_envs.strategy.flow import FLOW, TASKS
@@ -178,7 +179,7 @@ class StrategyPieces(Pieces):
         if k == Kind.TURN:
             left = s.turn["left"]
             duty = "" if s.turn["mandatory_done"] else " (placing a die is compulsory while one fits)"
-            return f"{who}'s turn: {left} placement(s) left{duty}"
+            return f"{who}'s turn: {count(left, 'placement')} left{duty}"
         if k in (Kind.PAY_OFFER, Kind.PAY_MORE):
             return self._payment(game, s, pd, who)
         src = pd.get("src")
@@ -195,14 +196,14 @@ class StrategyPieces(Pieces):
             Kind.RUNE_PICK: f"{who} keeps one Rune as a private Rune (the other goes under the deck)",
             Kind.DISCARD: f"{who} discards down to the hand limit ({pd.get('owed', 1)} to go)",
             Kind.REVEAL_COUNT: f"{who} reveals k gems (up to {pd.get('kmax', 0)}) for k VP at Final Scoring",
-            Kind.REVEAL_SRC: f"{who} earmarks what pays for the reveal ({pd.get('rem', 0)} gem(s) to go)",
+            Kind.REVEAL_SRC: f"{who} earmarks what pays for the reveal ({count(pd.get('rem', 0), 'gem')} to go)",
         }.get(Kind(k), f"{who} decides {Kind(k).name}")
 
     def _payment(self, game: Any, s: Any, pd: dict, who: str) -> str:
         """A toll or cost payment in words: what paying and declining do (docs §4.10, §4.11)."""
         offer = pd["k"] == Kind.PAY_OFFER
         rem, amount = pd["rem"], pd["amount"]
-        owed = f"{rem} gem(s)" if rem == amount else f"{rem} more gem(s) ({rem} of {amount} still to pay)"
+        owed = count(rem, "gem") if rem == amount else f"{count(rem, 'more gem')} ({rem} of {amount} still to pay)"
         if pd.get("purpose") == "toll":
             space = self._stone(game, pd)
             then = pd.get("then") or {}
@@ -315,7 +316,7 @@ class StrategyPieces(Pieces):
             return f"{card.name} ({_card_lines(card)})"
         if family in ("pay_card", "discard"):
             card = c.actions[value]
-            gems = f", shows {card.gems} gem(s)" if card.gems else ""
+            gems = f", shows {count(card.gems, 'gem')}" if card.gems else ""
             return f"{card.name}{gems}"
         if family == "choose_opponent":
             q = (seat + value + 1) % R.n
@@ -336,7 +337,7 @@ class StrategyPieces(Pieces):
         if family == "start_bonus":
             return "the top Skill card" if value == 0 else "a gem from the Source"
         if family == "final_reveal":
-            return f"{value} gem(s) for {value} VP"
+            return f"{count(value, 'gem')} for {value} VP"
         return super().option(game, state, family, arg, value)
 
     # ------------------------------------------------------------------ narration
@@ -356,6 +357,9 @@ class StrategyPieces(Pieces):
                 head = f"  then {_source(game, src, after)}:"
                 # the changes start a line of their own rather than being split after "P1:"
                 lines += [f"{head} {ch}"] if len(head) + len(ch) < WIDTH else [head, f"      {ch}"]
+        dice = _dice_changes(game, before, after, action, seat)
+        if dice:
+            lines.append(f"  dice: {dice}")
         stop = self._reveal_stop(game, before, after, action, seat)
         if stop:
             lines.append(stop)
@@ -374,6 +378,47 @@ class StrategyPieces(Pieces):
 def _tally(game: Any, s: Any) -> list[tuple]:
     """Per seat what narration reports: VP, gems, hand size, private Runes."""
     return [(s.vp[p], s.gems[p], game.rules.hand_size(s, p), len(s.priv[p])) for p in range(game.rules.n)]
+
+
+def _dice(pool: list, aside: int) -> tuple[str, int]:
+    """A seat's unsocketed dice by face (``pool[f]`` dice show ``f + 1``: ``"[4 6]"``, ``"[-]"``) and its
+    set-aside count."""
+    return "[" + (" ".join(str(f + 1) for f in range(6) for _ in range(pool[f])) or "-") + "]", aside
+
+
+def _socketed(s: Any, p: int) -> list[int]:
+    """How many of seat ``p``'s dice in sockets (the board's and its private Runes') show each face 1-6."""
+    n = [0] * 6
+    for sid in range(len(s.sock_seat)):
+        if s.sock_seat[sid] == p and 1 <= s.sock_face[sid] <= 6:
+            n[s.sock_face[sid] - 1] += 1
+    for pr in s.priv[p]:
+        for f in pr["occ"]:
+            if 1 <= f <= 6:
+                n[f - 1] += 1
+    return n
+
+
+def _dice_changes(game: Any, before: Any, after: Any, action: int, seat: int) -> str:
+    """The seats whose pool or set-aside dice changed in this step beyond the action itself (an exile, a
+    reroll, a face set, the Chance Phase's rolls), e.g. ``P1 pool [4 6] -> [6], set aside 0 -> 1``; dice
+    going into sockets (a placement) or back out of them with their faces, and the acting seat's die that a
+    set-aside takes, are no change to say.  ``""`` when none."""
+    fam, idx = game.layout.split(int(action))
+    out = []
+    for p in range(game.rules.n):
+        pool, aside = list(before.pool[p]), before.aside[p]
+        if p == seat and fam == "set_aside" and pool[idx[0]] > 0:  # the action's own die
+            pool[idx[0]] -= 1
+            aside += 1
+        # dice into sockets (a placement) and back out of them keep their faces: no change to say
+        moved = [a - b for a, b in zip(_socketed(before, p), _socketed(after, p))]
+        if [x + y for x, y in zip(pool, moved)] == list(after.pool[p]) and aside == after.aside[p]:
+            continue
+        (pa, aa), (pb, ab) = _dice(before.pool[p], before.aside[p]), _dice(after.pool[p], after.aside[p])
+        parts = ([f"pool {pa} -> {pb}"] if pa != pb else []) + ([f"set aside {aa} -> {ab}"] if aa != ab else [])
+        out.append(f"P{p} " + ", ".join(parts))
+    return "; ".join(out)
 
 
 def _changes(a: list[tuple], b: list[tuple], p: int) -> list[str]:

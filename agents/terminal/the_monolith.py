@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from monolith_envs.core.words import count
 from monolith_envs.the_monolith.board import controllers, neighbours, tunnels_now, units_text
 from monolith_envs.the_monolith.state import Phase, Sub
 from monolith_envs.the_monolith.words import ZONES, space_words
@@ -44,8 +45,8 @@ _PASS = {Sub.DIV_RAISE: "forfeit the bid", Sub.MARCH_STEP: "stop marching", Sub.
          Sub.RECRUIT_PLACE: "decline the bonus warriors", Sub.POWER_WINDOW: "use no power",
          Sub.OBJ_REVEAL: "reveal no more objectives", Sub.DRAFT_RESPOND: "pass for good",
          Sub.EXTRA_KILL: "no extra kill", Sub.ORDER_CHOOSE: "pass"}
-_NUMBER = {Sub.MARCH_GROUP: "{v} warrior(s) march", Sub.MARCH_REGROUP: "{v} warrior(s) march on",
-           Sub.RECRUIT_HEARTS: "{v} hearts", Sub.DIV_AMOUNT: "bid {v} hearts", Sub.DIV_RAISE: "raise by {v}",
+_NUMBER = {Sub.MARCH_GROUP: "{v} warrior{s} march", Sub.MARCH_REGROUP: "{v} warrior{s} march on",
+           Sub.RECRUIT_HEARTS: "{v} heart{s}", Sub.DIV_AMOUNT: "bid {v} heart{s}", Sub.DIV_RAISE: "raise by {v}",
            Sub.DRAFT_OPEN_BID: "open at {v}", Sub.DRAFT_RESPOND: "bid {v}"}
 _FAMILY_IN = {("number", Sub.DRAFT_RESPOND): "bid higher", ("number", Sub.DRAFT_OPEN_BID): "open the bidding",
               ("number", Sub.DIV_RAISE): "raise the bid", ("number", Sub.MARCH_REGROUP): "set the group size",
@@ -155,7 +156,7 @@ class TheMonolithPieces(Pieces):
         """What moves in the current decision and from which space: the marching group, the shaman, the
         maneuvered unit; ``None`` elsewhere."""
         if s.sub == Sub.MARCH_STEP and s.march_cur >= 0:
-            return f"the group of {s.march_group} warrior(s)", s.march_cur
+            return f"the group of {count(s.march_group, 'warrior')}", s.march_cur
         if s.sub == Sub.SHAMAN_STEP and 0 <= s.current < len(s.shaman_space) and s.shaman_space[s.current] >= 0:
             return "your shaman", s.shaman_space[s.current]
         if s.sub == Sub.MANEUVER_DEST and s.man_space >= 0:
@@ -202,7 +203,7 @@ class TheMonolithPieces(Pieces):
             return self._space(g, value) + self._units_of(s, value)
         if arg == "v":
             text = _NUMBER.get(Sub(s.sub), "{v}") if s.sub >= 0 else "{v}"
-            return text.format(v=value)
+            return text.format(v=value, s="" if value == 1 else "s")
         if arg == "slot":
             c = s.row[value]
             if c < 0:

@@ -22,9 +22,9 @@ from ..core.drawing import Scene, check_viewer, hex_corners, mix, text_width, wr
 from .board import COORDS, NUM_HEXES
 from .render import _enum_name, _module, _netted, _segments, _tables, _teams
 from .state import INSTANCES_PER_SEAT as PER_SEAT
-from .state import Eff, Sub
+from .state import Eff
 from .tables import Kind
-from .words import last_move_words, tile_words
+from .words import last_move_words, sub_words, tile_words
 
 __all__ = ["draw", "render_svg", "render_rgb", "OWNER_COLOURS", "hex_center", "status_lines", "pending_line",
            "seg_label_box", "LEGEND"]
@@ -59,8 +59,7 @@ def status_lines(game, state, viewer: int | None = None) -> list:
     """Four lines: decision number, sub-phase and the last round; the seat to act (or the result) and the
     teams; the last action (``state.last_move``) in words (:func:`~.words.last_move_words`), shown to its own seat and
     the omniscient view only, and whose view this is; the pending resolution in words (:func:`pending_line`) or ``""``."""
-    sub = _enum_name(Sub, state.sub_phase).replace("_", " ").lower()
-    first = f"Decision {state.decisions} · {sub}" + (" · last round" if state.last_round else "")
+    first = f"Decision {state.decisions} · {sub_words(state.sub_phase)}" + (" · last round" if state.last_round else "")
     if state.terminal:
         won = ", ".join(f"P{p}" for p in state.winners)
         second = f"Game over: {won} win" + ("s" if len(state.winners) == 1 else "") if won else "Game over: draw"

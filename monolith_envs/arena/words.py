@@ -8,8 +8,63 @@ from typing import Any
 
 from .board import DIR_NAMES
 from .state import INSTANCES_PER_SEAT as PER_SEAT
+from .state import Sub
 
-__all__ = ["action_words", "last_move_words", "tile_words"]
+__all__ = ["SUB_WORDS", "action_words", "last_move_words", "mode_words", "sub_words", "tile_words"]
+
+#: each sub-phase in a few words that suit any viewer (the drawing's caption, terminal play's status line);
+#: what the acting seat is asked is ``table.SUB_ASKS`` (docs §6.2)
+SUB_WORDS = {
+    Sub.SETUP_PICK: "setup: picking Monolith tiles", Sub.SETUP_BANNER: "setup: placing the Banners",
+    Sub.DISCARD: "discarding", Sub.MAIN: "main", Sub.ORDER_MODE: "an Order: choosing its option",
+    Sub.CHARGE_TILE: "Charge: choosing the charger", Sub.CHARGE_DEST: "Charge: choosing where it goes",
+    Sub.CHARGE_FACING: "Charge: choosing its facing", Sub.MOVE_TILE: "Move: choosing the tile",
+    Sub.MOVE_DEST: "Move: choosing where it goes", Sub.MOVE_FACING: "Move: choosing its facing",
+    Sub.PUSH_TARGET: "Push Back: choosing the enemy tile", Sub.PUSH_PUSHER: "Push Back: choosing the pusher",
+    Sub.PUSH_DEST: "Push Back: choosing where it goes", Sub.NET_TARGET: "Net: choosing the enemy tile",
+    Sub.WOUND_TARGET: "an Order: choosing the tile it wounds", Sub.AREA_TARGET: "an Order: choosing the triangle",
+    Sub.ENTRENCH_TARGET: "Entrench: choosing the tile", Sub.ROTATE_TARGET: "Rotate: choosing the tile",
+    Sub.ROTATE_FACING: "Rotate: choosing its facing", Sub.FEATURE_DEST: "a Feature: choosing where the tile goes",
+    Sub.FEATURE_FACING: "a Feature: choosing the tile's facing", Sub.SWAP_TARGET: "Swap: choosing the Champion",
+    Sub.UNFOLD_SEG2: "unfolding: the second segment", Sub.UNFOLD_SEG3: "unfolding: the third segment",
+    Sub.UNFOLD_FACING: "unfolding: the tile's facing", Sub.ASSASSIN_TARGET: "the Assassin: choosing the target",
+    Sub.GAME_OVER: "game over",
+}
+
+# SELECT_HEX in words by the sub-phase it is played in (then ``hex NN`` and the tile on it)
+_HEX_DONE = {
+    Sub.SETUP_BANNER: "places its Banner on ", Sub.CHARGE_TILE: "charges with ", Sub.CHARGE_DEST: "charges to ",
+    Sub.MOVE_TILE: "picks the tile to move: ", Sub.MOVE_DEST: "moves it to ", Sub.PUSH_TARGET: "pushes back ",
+    Sub.PUSH_PUSHER: "pushes with ", Sub.PUSH_DEST: "pushes it to ", Sub.NET_TARGET: "nets ",
+    Sub.WOUND_TARGET: "wounds ", Sub.ENTRENCH_TARGET: "entrenches ", Sub.ROTATE_TARGET: "picks the tile to rotate: ",
+    Sub.FEATURE_DEST: "moves the tile to ", Sub.SWAP_TARGET: "swaps with ",
+    Sub.UNFOLD_SEG2: "unfolds the Monolith's second segment onto ",
+    Sub.UNFOLD_SEG3: "unfolds the Monolith's third segment onto ", Sub.ASSASSIN_TARGET: "strikes with the Assassin at ",
+}
+# SELECT_ROT in words by its sub-phase (then the direction)
+_ROT_DONE = {
+    Sub.CHARGE_FACING: "turns the charger to face ", Sub.MOVE_FACING: "turns the moved tile to face ",
+    Sub.ROTATE_FACING: "turns the tile to face ", Sub.FEATURE_FACING: "turns the tile to face ",
+    Sub.UNFOLD_FACING: "turns the unfolded tile to face ",
+}
+
+
+def sub_words(sub_phase: int) -> str:
+    """Sub-phase ``sub_phase`` in a few words (:data:`SUB_WORDS`; its number for one that is not a ``Sub``)."""
+    try:
+        return SUB_WORDS[Sub(sub_phase)]
+    except ValueError:
+        return f"sub-phase {sub_phase}"
+
+
+def mode_words(game: Any, state: Any, k: int) -> str:
+    """Option ``k`` of the Order being played (``SELECT_MODE``) by its effect, e.g. ``Battle`` or ``Charge``
+    (``option k+1`` when there is no such option)."""
+    if state is not None and state.p_order >= 0:
+        options = getattr(game.tables.order[state.itype[state.p_order]], "options", None) or ()
+        if 0 <= k < len(options):
+            return options[k].effect.replace("_", " ").capitalize()
+    return f"option {k + 1}"
 
 
 def tile_words(tb: Any, state: Any, i: int) -> str:
@@ -57,20 +112,21 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
         return "ends the turn"
     if fam == "UNFOLD":
         return "unfolds the Monolith"
+    sub = Sub(state.sub_phase) if state is not None and state.sub_phase in Sub._value2member_map_ else None
     if fam == "SELECT_HEX":
-        return f"selects hex {idx[0]:02d}" + on(idx[0])
+        return f"{_HEX_DONE.get(sub, 'selects ')}hex {idx[0]:02d}" + on(idx[0])
     if fam == "USE_FEATURE":
         kind, h = idx
         feature = game.layout.decode(int(action)).split("=")[1].split(",")[0]
         return f"uses {feature} on hex {h:02d}" + on(h)
     if fam == "SELECT_ROT":
-        return f"turns it to face {DIR_NAMES[idx[0]]}"
+        return f"{_ROT_DONE.get(sub, 'chooses the facing ')}{DIR_NAMES[idx[0]]}"
     if fam == "SELECT_TRIANGLE":
         label = game.layout.decode(int(action)).split("=", 1)[1].rstrip(")")  # 10(5,9,10
         number, _, hexes = label.partition("(")
         return f"selects triangle {number} (hexes " + ", ".join(f"{int(h):02d}" for h in hexes.split(",")) + ")"
     if fam == "SELECT_MODE":
-        return f"chooses mode {idx[0]}"
+        return f"chooses {mode_words(game, state, idx[0])}"
     return game.layout.decode(int(action)).lower()
 
 

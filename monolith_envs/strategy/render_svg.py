@@ -26,7 +26,8 @@ W = 940
 CW, CH = 220, 104
 _BG, _INK, _GREY = (246, 242, 232), (30, 30, 30), (110, 110, 110)
 #: the legend lines at the bottom of the drawing
-LEGEND = ("Socket: required face (any = any face) · filled: occupant's colour with the die face · dark ×: blocked",
+LEGEND = ("Socket: required face (any = any face), its number at the bottom right · filled: occupant's colour with "
+          "the die face · dark ×: blocked",
           "Grey card: covered by the Round card · gold card: its Exalted side · ★: Primus",
           "Track: brown = toll stone (cost to pass) · green = victory · markers in seat colours")
 
@@ -46,6 +47,8 @@ def _socket(sc: Scene, s, sid: int, req: int, x: float, y: float, occ_seat: int,
             sc.text(x + 22, y + 27, str(face), 20, (255, 255, 255), "middle", bold=True)
         elif blocked:
             sc.text(x + 22, y + 26, "×", 22, (255, 255, 255), "middle", bold=True)
+        # the socket's number, as the options and the narration name it ("socket 07")
+        sc.text(x + 41, y + 41, f"{sid:02d}", 8, (235, 235, 235) if occ_seat >= 0 or blocked else _GREY, "end")
 
 
 def _card(sc: Scene, game, s: StrategyState, pos: int, x: float, y: float) -> None:

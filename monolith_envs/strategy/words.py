@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .board import PRIV0
-from .render import _req
+from .render_svg import _req  # a socket's required face as the drawing labels it: any, 1-6
 from .state import Kind
 
 __all__ = ["action_words", "socket_words"]

@@ -229,7 +229,7 @@ def _space(sc: Scene, g, s, sp, tun, ctrl, stronghold_of) -> None:
             return
         label = f"{sid} {sp.name}"
         x0, y0, x1, _ = _box(cells)
-        left, right, drop = x0 + 6, x1 - 6, 0.0
+        left, right, drop = x0 + _NAME_INSET, x1 - _NAME_INSET, 0.0  # clear of the browser's click outline
         size = min(11.0, (right - left) / text_width(label, 1.0, True))
         bx, by = _badge(cells)
         if tun[sid] and cy - 40 - 7 < by + 9:  # the name's line meets the tunnel badge: beside it, or under it
@@ -243,18 +243,22 @@ def _space(sc: Scene, g, s, sp, tun, ctrl, stronghold_of) -> None:
         if sid in stronghold_of:
             sub = f"P{stronghold_of[sid]} stronghold" + (" · tunnel" if tun[sid] else "")
         plate = _plate(cells, (left + right) / 2, cy - 40 + drop, text_width(label, size, True), size,
-                       min(text_width(sub, 9.5), x1 - x0 - 12))
+                       min(text_width(sub, 9.5), x1 - x0 - 2 * _NAME_INSET))
         if plate:  # one backing for both lines, wider than their halos: the brown lines stop well short of them
             sc.rect(*plate, halo)
         # the kind first: its halo meets the name's, which is drawn over it (the name's descenders stay whole)
         sc.text(cx, cy - 26 + drop, sub, 9.5, ink if not tun[sid] else (255, 250, 200) if dark else (120, 60, 0), "middle",
-                max_width=x1 - x0 - 12, halo=halo)
+                max_width=x1 - x0 - 2 * _NAME_INSET, halo=halo)
         sc.text((left + right) / 2, cy - 40 + drop, label, size, ink, "middle", bold=True, halo=halo)
         _units(sc, s, sid, cells, dark, drop, halo)
         if ctrl[sid] >= 0:
             for (a, b), (e, f) in outline(cells, 3):
                 sc.line(a, b, e, f, SEAT_COLOURS[ctrl[sid]], 5)
 
+
+#: how far a space's name keeps from the sides of its box: inside the outline that browser play lights up on
+#: a space it may click (:func:`_highlight`: 9.5 in, 8 wide, so it covers 5.5 to 13.5 from the edge)
+_NAME_INSET = 14.0
 
 #: how far the backing of a space's name and kind reaches past them: left and right, above, below
 PLATE_PAD = (6.0, 4.5, 3.5)

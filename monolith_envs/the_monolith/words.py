@@ -16,9 +16,9 @@ PASSED = {Sub.DIV_RAISE: "forfeits the bid", Sub.MARCH_STEP: "stops marching", S
           Sub.RECRUIT_PLACE: "declines the bonus warriors", Sub.POWER_WINDOW: "uses no power",
           Sub.OBJ_REVEAL: "reveals no more objectives", Sub.DRAFT_RESPOND: "passes for good",
           Sub.EXTRA_KILL: "takes no extra kill"}
-#: ``number(v)`` in words, by the sub-phase it is played in
-NUMBER_DONE = {Sub.MARCH_GROUP: "marches with {v} warrior(s)", Sub.MARCH_REGROUP: "goes on with {v} warrior(s)",
-               Sub.RECRUIT_HEARTS: "pays {v} hearts to recruit", Sub.DIV_AMOUNT: "bids {v} hearts",
+#: ``number(v)`` in words, by the sub-phase it is played in (``{s}``: the plural's ``s``, "" for 1)
+NUMBER_DONE = {Sub.MARCH_GROUP: "marches with {v} warrior{s}", Sub.MARCH_REGROUP: "goes on with {v} warrior{s}",
+               Sub.RECRUIT_HEARTS: "pays {v} heart{s} to recruit", Sub.DIV_AMOUNT: "bids {v} heart{s}",
                Sub.DIV_RAISE: "raises by {v}", Sub.DRAFT_OPEN_BID: "opens the bidding at {v}",
                Sub.DRAFT_RESPOND: "bids {v}"}
 _SPACE_DONE = {Sub.MARCH_SOURCE: "marches from", Sub.MARCH_STEP: "marches to", Sub.SHAMAN_STEP: "moves the shaman to",
@@ -55,7 +55,7 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
     if fam == "space":
         return f"{_SPACE_DONE.get(sub, 'chooses space')} {space_words(g, idx[0])}"
     if fam == "number":
-        return NUMBER_DONE.get(sub, "chooses {v}").format(v=idx[0])
+        return NUMBER_DONE.get(sub, "chooses {v}").format(v=idx[0], s="" if idx[0] == 1 else "s")
     if fam == "row":
         card = s.row[idx[0]] if s is not None else -1
         return f"bids on row slot {idx[0]}" + (f" ({g.divs[card].name})" if card >= 0 else "")

@@ -72,7 +72,7 @@ def _main_state():
         env.step(int(rng.choice([a for a in legal if lay.split(int(a))[0] != "PLACE"] or legal)))
 
 
-def test_staged_entry_asks_tile_then_hex_then_rotation():
+def test_staged_entry_asks_tile_then_hex_then_facing():
     env = _main_state()
     game, state, lay = env.game, env.game_state, env.game.layout
     mask = env._current_mask()
@@ -82,11 +82,12 @@ def test_staged_entry_asks_tile_then_hex_then_rotation():
     out = []
     from monolith_envs.arena.board import DIR_NAMES
 
-    inp = scripted(["place", f"slot {slot + 1}", f"hex {h:02d}", f"{rot} {DIR_NAMES[rot]}"])
+    inp = scripted(["place", f"slot {slot + 1}", f"hex {h:02d}", DIR_NAMES[rot]])
     a = StagedEntry(game, state, mask, pieces, 0, inp, out.append).read()
     assert a == lay.index("PLACE", slot, h, rot)
     assert [p.split("> ")[0] for p in inp.prompts] == ["player_0 action", "player_0 tile", "player_0 hex",
-                                                      "player_0 rotation"]
+                                                      "player_0 facing"]
+    assert "choose the facing:" in "\n".join(out) and f") {DIR_NAMES[rot]}\n" in "\n".join(out) + "\n"
     assert f"slot {slot + 1}: {tile}" in "\n".join(out)
 
 

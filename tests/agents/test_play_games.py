@@ -49,8 +49,8 @@ def test_scripted_strategy_game_narrates_dice_resolution_and_rounds():
     assert "  round 2 begins; Round card 2 covers position 7" in text
     assert "P1 casts Nudge" in text and "P1 blocks socket 32" in text
     assert "what the cards do:\n 1 SR1: highest unique: take primus; each here: gain vp 1" in text
-    assert "P0's turn: 1 placement(s) left (placing a die is compulsory while one fits)" in text
-    assert "choose the socket by the option number on the left:\n   1) socket 00: 1 SR1 Primus Rune, needs A" in text
+    assert "P0's turn: 1 placement left (placing a die is compulsory while one fits)" in text
+    assert "choose the socket by the option number on the left:\n   1) socket 00: 1 SR1 Primus Rune, needs any" in text
     assert "  game over after round 5: P1 wins; VP 4 14" in text
     assert out[-1] == "game over after 74 decisions: you lose (returns [-1.0, 1.0])"
 
@@ -100,7 +100,7 @@ def _entry(env, eid, answers):
 def test_strategy_staged_entry_says_why_a_socket_is_illegal_and_commands_work():
     env = _strategy_turn()
     s = env.game_state
-    assert s.pool[0][0] >= 1 and s.sock_seat[0] < 0  # a die showing 1; socket 00 (SR1, needs A) is empty
+    assert s.pool[0][0] >= 1 and s.sock_seat[0] < 0  # a die showing 1; socket 00 (SR1, needs any) is empty
     entry, out, inp = _entry(env, STRATEGY, ["help", "legend", "board", "99", "bogus", "#9999", "x" * 5000, "place",
                                              "die showing 1", "socket 03", "socket 05", "back", "back", "back",
                                              "quit"])
@@ -112,7 +112,7 @@ def test_strategy_staged_entry_says_why_a_socket_is_illegal_and_commands_work():
     assert "99 is not one of the options: choose 1-2" in text
     assert "'bogus' is not a legal action here" in text
     assert "#9999: no such action (actions are #0-#537)" in text
-    assert ("socket 03: 1 SR1 Primus Rune, needs A is not a legal socket for this move: there is no such socket "
+    assert ("socket 03: 1 SR1 Primus Rune, needs any is not a legal socket for this move: there is no such socket "
             "on an active card") in text
     assert ("socket 05: 2 SR2 Gem Rune, needs 2 is not a legal socket for this move: it needs a die showing 2, "
             "and yours shows 1") in text
@@ -182,7 +182,7 @@ def test_a_zero_padded_number_names_the_hex_as_the_board_labels_it():
     main(["monolith_arena_v0", "--opponents", "random", "--seed", "1"], input_fn=scripted(["05", "00", "quit"]),
          output_fn=out.append)
     text = "\n".join(out)
-    assert "P0 selects hex 05" in text  # not option 5 (hex 04)
+    assert "P0 places its Banner on hex 05" in text  # not option 5 (hex 04)
     # where no option carries a zero-padded number (the action menu), a leading zero is just a number
     assert "0 is not one of the options: choose 1-" in text and "names no action" not in text
 

@@ -27,10 +27,10 @@ def seed3_game():
 def test_toll_prompt_says_what_paying_and_declining_do(seed3_game):
     _, text = seed3_game
     flat = " ".join(text.split())
-    assert ("P0, toll stone on space 5: pay 1 gem(s) to move on (1 VP "
+    assert ("P0, toll stone on space 5: pay 1 gem to move on (1 VP "
             "still to gain, this space included), or decline and stop on space 4 (the rest of this gain is lost) "
             "choose the action: 1) decline (pay nothing) 2) pay with a gem card P0 declines to pay") in flat
-    assert "more gem(s) of" not in text and " or declines" not in text
+    assert "more gem of" not in text and "more gems of" not in text and " or declines" not in text
 
 
 def test_resolution_after_a_decision_is_tagged_with_its_card_line(seed3_game):
@@ -103,7 +103,7 @@ def test_a_cost_prompt_says_what_paying_and_declining_do():
     for _ in range(49):  # random play of seed 5 reaches a card line with a gem cost at decision 49
         game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))), rng)
     assert state.pending["k"] == Kind.PAY_OFFER and state.pending["purpose"] == "cost"
-    assert PIECES.decision(game, state) == ("P0 may pay 1 gem(s) for 'each here: gain vp 3 for 1 gems': pay to get "
+    assert PIECES.decision(game, state) == ("P0 may pay 1 gem for 'each here: gain vp 3 for 1 gems': pay to get "
                                             "it, or decline and it is skipped")
 
 
@@ -135,3 +135,12 @@ def test_a_reveal_that_stops_at_a_toll_by_itself_says_why():
         space, gained, target, stone, cost = map(int, m.groups())
         assert space == vp and gained == vp - before.vp[seat] < target and stone == vp + 1
         assert (stone, cost) in game.rules.content.tolls
+
+
+def test_dice_an_effect_moves_are_narrated_and_a_placement_is_not_repeated(seed3_game):
+    _, text = seed3_game
+    # Rune of Hexes' exile: P1 chooses P0, whose 6 leaves the pool for the set-aside dice
+    assert "\nP1 chooses P0\n  dice: P0 pool [6 6] -> [6], set aside 0 -> 1\n" in text
+    lines = text.splitlines()
+    placed = [i for i, line in enumerate(lines) if line.startswith("P0 places a ")]
+    assert placed and not any(lines[i + 1].startswith("  dice: P0 ") for i in placed)  # the action, not a change

@@ -63,13 +63,13 @@ def test_single_option_stage_waits_for_enter_and_refuses_input_typed_ahead():
     a = StagedEntry(env.game, env.game_state, mask, pieces_for(ARENA), 0, inp, out.append).read()
     assert a == place
     assert [p.split("> ")[0] for p in inp.prompts] == ["player_0 action"] + ["player_0 tile"] * 2 + \
-        ["player_0 hex"] * 2 + ["player_0 rotation"] * 2 + ["player_0 hex", "player_0 rotation"]
+        ["player_0 hex"] * 2 + ["player_0 facing"] * 2 + ["player_0 hex", "player_0 facing"]
     text = "\n".join(out)
     tile = env.game.tables.name_of[env.game_state.itype[env.game_state.hand[0][slot]]]
     assert f"the only tile: slot {slot + 1}: {tile}; press Enter to take it (back undoes a stage)" in text
     assert (f"'hex {h:02d}' is not taken: the only tile here is slot {slot + 1}: {tile}; press Enter to take "
             "it, or type back or help") in " ".join(text.split())
-    assert "'4' is not taken: the only rotation here is 2 SE" in " ".join(text.split())
+    assert "'4' is not taken: the only facing here is SE" in " ".join(text.split())
     assert max(len(line) for line in text.splitlines()) <= WIDTH
 
 
@@ -92,7 +92,7 @@ def test_rotation_accepts_compass_letters(typed, rot):
     a = StagedEntry(env.game, env.game_state, mask, pieces_for(ARENA), 0, inp, out.append,
                     explain=lambda _a: "no such facing here").read()
     assert a == lay.index("PLACE", slot, h, rot)
-    assert "3 SW is not a legal rotation for this move: no such facing here" in " ".join("\n".join(out).split())
+    assert "SW is not a legal facing for this move: no such facing here" in " ".join("\n".join(out).split())
 
 
 def _monolith_at(sub: Sub):
@@ -117,7 +117,7 @@ def test_monolith_march_stage_shows_the_group_space_and_its_connections_and_map_
     flat = " ".join(text.split())
     name = g.content.map.spaces
     near = neighbours(g, s, s.current, s.march_cur)
-    assert (f"the group of {s.march_group} warrior(s) is on {s.march_cur} {name[s.march_cur].name}, which "
+    assert (f"the group of {s.march_group} warrior{'' if s.march_group == 1 else 's'} is on {s.march_cur} {name[s.march_cur].name}, which "
             "connects to: " + ", ".join(f"{t} {name[t].name}" for t in near) + " (map shows every connection)") in flat
     tun = tunnels_now(g, s)
     for sp in g.active_spaces:
@@ -147,9 +147,9 @@ def test_arena_battle_narration_names_the_tile_that_hits_and_the_one_hit():
     res = main([ARENA, "--opponents", "random", "--seed", "4"], input_fn=lambda _p: "1", output_fn=out.append)
     assert res is not None and res.decisions == 106
     text = "\n".join(out)
-    last_battle = text[text.rindex("P1 selects hex 00 (P0 Banner)"):]
+    last_battle = text[text.rindex("P1 strikes with the Assassin at hex 00 (P0 Banner)"):]
     assert last_battle.splitlines()[:10] == [
-        "P1 selects hex 00 (P0 Banner)",
+        "P1 strikes with the Assassin at hex 00 (P0 Banner)",
         "  Battle:",
         "    P1 Hunter hits P0 Banner for 1",
         "    P1 Assassin hits P0 Banner for 1",

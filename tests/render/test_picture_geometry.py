@@ -126,7 +126,29 @@ def test_monolith_tunnel_badge_keeps_off_the_space_name():
         (bx, by), = [b.geo[:2] for b in badges if _inside_cells((b.geo[0], b.geo[1]) * 2, set(sp.cells))]
         assert lx1 < bx - 9 or ly1 < by - 9 or ly0 > by + 9, (sp.name, (lx0, ly0, lx1, ly1), (bx, by))
         assert _inside_cells((bx - 9, by - 9, bx + 9, by + 9), {tuple(c) for c in sp.cells})
-        assert label.style["size"] >= 8.5, sp.name  # beside the badge, or under it when that is too narrow
+        # beside the badge, or under it when that is too narrow; never smaller than 7.7 here, where every
+        # space is a tunnel (the name keeps 14 units from the sides, clear of the outline browser play
+        # lights up on a space it may click; the narrowest long name, 15 Cinder Scriptorium, is 7.75)
+        assert label.style["size"] >= 7.7, sp.name
+
+
+def test_monolith_space_names_keep_clear_of_the_clickable_outline():
+    """Browser play lights up an outline 9.5 units inside a space it may click, 8 wide (5.5 to 13.5 from the
+    side): a space's name and its kind line stay inside it, so no letter is hidden under it."""
+    g, s = monolith_position("decision ORDER_CHOOSE P0")
+    texts = [it for it, _ in _walk(monolith_draw(g, s)._root) if it.kind == "text"]
+    checked = 0
+    for sp in g.content.map.spaces:
+        if not (sp.cells and g.active[sp.id]):
+            continue
+        x0 = min(c for _, c in sp.cells) * CELL
+        x1 = (max(c for _, c in sp.cells) + 1) * CELL
+        for it in texts:
+            if it.geo[2] == f"{sp.id} {sp.name}":
+                lx0, _, lx1, _ = _text_box(it)
+                assert lx0 >= x0 + 13.5 and lx1 <= x1 - 13.5, (sp.name, lx0, lx1, x0, x1)
+                checked += 1
+    assert checked == sum(1 for sp in g.content.map.spaces if sp.cells and g.active[sp.id])
 
 
 def test_outline_pieces_meet_around_any_shape():

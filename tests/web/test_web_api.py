@@ -295,7 +295,7 @@ def test_a_person_in_the_second_seat_sees_the_first_seats_move_already_made(tmp_
         status, st = served.request("GET", "/api/state")
         assert status == 200 and st["seat"] == 1 and st["players"] == ["random", "you"]
         assert [e["seat"] for e in st["narration"]] == [0] and st["decisions"] == 1
-        assert st["narration"][0]["lines"][0].startswith("P0 selects hex ")
+        assert st["narration"][0]["lines"][0].startswith("P0 places its Banner on hex ")
         assert "as seen by P1" in st["svg"] and st["stages"]["title"] == "hex"
         hexes = [o["target"] for o in st["stages"]["options"]]
         taken = served.web.raw.episode_log.actions[0] - served.web.game.layout.index("SELECT_HEX", 0)

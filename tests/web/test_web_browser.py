@@ -74,7 +74,7 @@ def test_a_game_clicked_through_to_the_end_shows_the_engines_result(driver, tmp_
             wd.click('#board [data-target="hex:9"]')
             assert _async(wd, WAIT_READY) == "ready"
             assert served.web.raw.episode_log.actions[0] == served.web.game.layout.index("SELECT_HEX", 9)
-            assert "P0 selects hex 09" in wd.text("#narration")
+            assert "P0 places its Banner on hex 09" in wd.text("#narration")
         else:  # reach a decision that names a board element (a space, a socket), then choose it on the board
             kind = {"monolith_strategy_v0": "socket:", "the_monolith_v0": "space:"}[eid]
             for _ in range(80):
