@@ -243,6 +243,11 @@ class TheMonolithPieces(Pieces):
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
         g = game
         lines = [f"P{seat} {self.action_text(g, before, action)}"]
+        if before.phase == Phase.ACTION and after.phase != Phase.ACTION:  # the changes below are mostly its
+            lines.append("  the action phase is over: the rest phase scores (docs §4.7)")
+        elif before.phase == Phase.REST and (after.phase != Phase.REST or after.day != before.day) \
+                and after.favour != before.favour:
+            lines.append("  the rest phase scores on")
         for p in range(after.n):
             ch = []
             if after.favour[p] != before.favour[p]:

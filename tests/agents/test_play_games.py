@@ -70,6 +70,8 @@ def test_scripted_monolith_game_narrates_orders_tower_actions_and_days():
     assert "choose the order:\n   1) march (move warriors; 1 heart, more per extra step)" in text
     assert "  every seat has committed: the tower lifts and the action phase starts" in text
     assert "  day 2 begins; first player P" in text and "  day 4 begins; first player P" in text
+    # the rest phase's scoring is said as such, not only as favour under the day's last move
+    assert text.count("  the action phase is over: the rest phase scores (docs §4.7)") == 4
     assert re.search(r"^P[1-3] slays a unit of P[0-3] in \d+ ", text, re.M)
     assert re.search(r"^  P[0-3]: favour \d+ -> \d+", text, re.M)
     assert "  game over: ranking P0 " in text
