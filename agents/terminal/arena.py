@@ -23,8 +23,9 @@ LEGEND = """\
 Legend. The board has five rows of hexes, numbered 00-18. A hex reads hh:. when
 empty, else hh:<seat><tile>/<facing>: <seat> 0-3, <tile> a short name (the
 "tiles:" key under the board), <facing> where its front edge points (NE E SE SW
-W NW). Then: +k wounds, N netted, Pk poison markers, M Net-order marker,
-E entrenched, S<k> Monolith segment k (S<k>@p: seat p's, under another tile).
+W NW). Then: +k wounds; after a comma N netted, Pk poison markers, M Net-order
+marker, E entrenched; S<k> Monolith segment k (S<k>@p: seat p's, under another
+tile).
 Each seat: HP (teams: the team's pool), deck and discard sizes; your hand by
 slot (* = drawn this turn; a menu's numbers are its own, not the slots).
 """
@@ -93,8 +94,10 @@ class ArenaPieces(Pieces):
                 text = f"{h:02d}:{i // PER_SEAT}{_short(name)}/{DIR_NAMES[state.facing[i]]}"
                 if state.wounds[i]:
                     text += f"+{state.wounds[i]}"
-                text += "N" * bool(netted[h]) + (f"P{state.poison[i]}" if state.poison[i] else "")
-                text += "M" * (state.net_marker_on == i) + "E" * (state.entrench_on == i)
+                flags = "N" * bool(netted[h]) + (f"P{state.poison[i]}" if state.poison[i] else "")
+                flags += "M" * (state.net_marker_on == i) + "E" * (state.entrench_on == i)
+                # after a comma, so that a facing and a flag never read as one word (SE + E is "SE,E")
+                text += f",{flags}" if flags else ""
             for p, k in segs.get(h, ()):
                 text += f"S{k}" if i >= 0 and i // PER_SEAT == p else f"S{k}@{p}"
             cells.append(text)
