@@ -12,7 +12,7 @@ from typing import Any
 from monolith_envs.core.words import count
 from monolith_envs.the_monolith.board import controllers, neighbours, tunnels_now, units_text
 from monolith_envs.the_monolith.state import Phase, Sub
-from monolith_envs.the_monolith.words import ZONES, space_words
+from monolith_envs.the_monolith.words import ZONES, effect_words, space_words
 
 from . import WIDTH, Pieces, wrap
 
@@ -69,16 +69,8 @@ _ASK = {Sub.DRAFT_NOMINATE: "names a shaman to auction", Sub.DRAFT_OPEN_BID: "op
 
 
 def effect_text(e: Any) -> str:
-    """A card's effect in words close to the data files, e.g. ``favour per 2: controlled building:temple``."""
-    if e is None:
-        return "no effect"
-    op = e.op
-    if op.startswith("favour_"):
-        head = f"+{e.amount} favour {op.removeprefix('favour_')}"
-    else:
-        head = op.replace("_", " ") + (f" {e.amount}" if e.amount else "")
-    cond = " ".join(x.replace("_", " ") for x in (e.pred, e.sel) if x and x not in ("none", "any"))
-    return f"{head}: {cond}" if cond else head
+    """A card's effect in words (:func:`monolith_envs.the_monolith.words.effect_words`)."""
+    return effect_words(e)
 
 
 class TheMonolithPieces(Pieces):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.words import count
 from .state import Sub
 
-__all__ = ["action_words", "space_words", "ZONES", "PASSED", "NUMBER_DONE"]
+__all__ = ["action_words", "effect_words", "space_words", "ZONES", "PASSED", "NUMBER_DONE"]
 
 #: the action board's zones, in the order of the ``fate`` family (a heart moves to the next one)
 ZONES = ("slay", "maneuver", "boast")
@@ -93,3 +94,64 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
     if fam == "shaman":
         return f"chooses {g.shamans[idx[0]].name}"
     return g.action_name(int(action))
+
+
+# what an effect's predicate counts over its selector's spaces (docs §5.3), as a noun phrase in the singular
+_SELECTED = {"any": "space", "monolith": "Monolith", "no_building": "space without a building", "tunnel": "tunnel",
+             "not_tunnel": "space that is not a tunnel", "own_stronghold": "own stronghold",
+             "enemy_stronghold": "enemy stronghold", "home_quadrant": "space of your home quadrant",
+             "event_space": "space with an event"}
+_MODIFIERS = {"shaman_steps": "+{n} step for the shaman order", "recruit_bonus": "+{n} warrior when recruiting",
+              "boast_uncontested": "may boast in a space it occupies but does not contest",
+              "shaman_control_weight": "its shaman counts {n} toward control",
+              "recruit_at_shaman": "may recruit at its living shaman's space",
+              "stronghold_tunnel": "its stronghold counts as a tunnel",
+              "boast_bonus": "+{n} favour per boast heart at rest"}
+
+
+def _counted(pred: str, sel: str, many: bool = False) -> str:
+    """The thing an effect counts, in the singular (``mausoleum you control``, ``contested space``) or, with
+    ``many``, the plural (``spaces you control``)."""
+    where = sel.split(":", 1)[1] if sel.startswith("building:") else _SELECTED.get(sel, sel.replace("_", " "))
+    if many:  # the head noun of the selector in the plural (every selector's head is its first word)
+        head, _, rest = where.partition(" ")
+        where = (head + "s" + (" " + rest if rest else "")) if head != "Monolith" else where
+    return {"controlled": f"{where} you control", "occupied": f"{where} you occupy",
+            "contested": f"contested {where}", "controlled_with_enemy_units": f"{where} you control with enemy units in it",
+            "enemy_dead_in_controlled": f"dead enemy unit{'s' if many else ''} in spaces you control",
+            "dead_enemy_shamans_in_controlled": f"dead enemy shaman{'s' if many else ''} in spaces you control",
+            "living_warriors": f"living warrior{'s' if many else ''} of yours",
+            "boast_hearts": f"boast heart{'s' if many else ''} of yours",
+            "anger": f"warrior{'s' if many else ''} in your anger", "kills_today": f"kill{'s' if many else ''} of yours today",
+            "building_set": f"kind{'s' if many else ''} of building you control",
+            "divinations_held": f"divination{'s' if many else ''} you hold"}.get(
+        pred, f"{pred.replace('_', ' ')} {where}".strip())
+
+
+def effect_words(e: Any) -> str:
+    """A card's or shaman's effect in words, with every number that matters (docs §5.3): ``+3 favour per
+    mausoleum you control``, ``+1 favour per 3 living warrior of yours (at most 5)``, ``+7 favour with 5 or
+    more space you control``; ``no effect`` for ``None``."""
+    if e is None:
+        return "no effect"
+    n = e.amount
+    if e.op == "favour":
+        return f"+{n} favour"
+    if e.op == "favour_per":
+        per = _counted(e.pred, e.sel)
+        each = f"for every {e.divisor} {_counted(e.pred, e.sel, True)}" if e.divisor > 1 else f"per {per}"
+        return f"+{n} favour {each}" + (f" (at most {e.cap})" if e.cap else "")
+    if e.op == "favour_if":
+        if e.pred == "shaman_in":
+            return f"+{n} favour if your shaman is in {'the Monolith' if e.sel == 'monolith' else 'an ' + _SELECTED.get(e.sel, e.sel)}"
+        if e.threshold <= 1 and e.sel in ("monolith", "own_stronghold"):
+            return f"+{n} favour if you control {'the Monolith' if e.sel == 'monolith' else 'your own stronghold'}"
+        return f"+{n} favour with {e.threshold} or more {_counted(e.pred, e.sel, e.threshold != 1)}"
+    if e.op == "modifier":
+        return _MODIFIERS.get(e.name, f"{e.name.replace('_', ' ')} {n}").format(n=n)
+    if e.op == "take_unearned":
+        return f"take {count(n, 'unearned heart')}" + (f" into the {e.to} zone" if e.to != "available" else "")
+    return {"draw_objectives": f"draw {count(n, 'objective')}", "extra_kill": "kill once more",
+            "extra_steps": f"{count(n, 'extra step')}", "free_fate": f"{count(n, 'free fate move')}",
+            "gain_anger": f"{count(n, 'warrior')} from reserves to anger", "move_again": "move again",
+            "recruit_anywhere": "recruit on any space"}.get(e.op, e.op.replace("_", " ") + (f" {n}" if n else ""))

@@ -70,3 +70,22 @@ def test_words_refuse_an_action_outside_the_layout():
     game = monolith_envs.make_game("the_monolith_v0")
     with pytest.raises(ValueError):
         game.describe_action(None, game.layout.n)
+
+
+def test_monolith_effects_say_every_number_that_matters():
+    """The threshold, divisor and cap of an effect are said (they were left out: Sprawl read "+7 favour if:
+    controlled"), and every card and shaman of the game has an effect in words."""
+    from monolith_envs.the_monolith.words import effect_words
+
+    game = monolith_envs.make_game("the_monolith_v0")
+    cards = {c.name: c.effect for coll in (game.divs, game.objs, game.shamans) for c in coll}
+    assert effect_words(cards["Sprawl"]) == "+7 favour with 5 or more spaces you control"
+    assert effect_words(cards["Wrathful"]) == "+1 favour for every 2 warriors in your anger (at most 5)"
+    assert effect_words(cards["Keeper of Tombs"]) == "+3 favour per mausoleum you control"
+    assert effect_words(cards["Vigil"]) == "+5 favour if your shaman is in the Monolith"
+    for name, e in cards.items():
+        words = effect_words(e)
+        assert words and "_" not in words and ":" not in words, (name, words)
+        for number in (e.threshold, e.divisor, e.cap) if e is not None else ():
+            if number > 1:
+                assert str(number) in words, (name, words)
