@@ -78,7 +78,7 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
     Args:
         game: an ``ArenaGame``.
         state: the state the action is applied in, for the names of the tiles it moves; ``None`` says it
-            without them (``places a tile from slot 2 on hex 07 facing NE``), e.g. from the state after it.
+            without them (``places the tile of slot 2 on hex 07 facing NE``), e.g. from the state after it.
         action: an action index (``int``, 0 <= action < ``game.layout.n``).
 
     Raises:
