@@ -17,7 +17,7 @@ from monolith_envs.core.words import count
 from monolith_envs.strategy.board import PRIV0
 from monolith_envs.strategy.effects import get_line
 from monolith_envs.strategy.flow import FLOW, TASKS
-from monolith_envs.strategy.render import PHASES, status_line
+from monolith_envs.strategy.render import PHASES, _req, pool_faces, status_line
 from monolith_envs.strategy.state import Kind, Phase
 from monolith_envs.strategy.table import TABLE
 from monolith_envs.strategy.words import socket_words
@@ -63,10 +63,6 @@ def _clip(text: str, width: int) -> str:
     """``text`` cut to ``width`` columns, the cut marked by ``...`` (a cell's lines are wrapped to fit, so
     this is only a safety net)."""
     return text if len(text) <= width else text[: width - 3] + "..."
-
-
-def _req(r: int) -> str:
-    return "A" if r == 0 else str(r)
 
 
 def line_text(ln: Any) -> str:
@@ -140,7 +136,7 @@ class StrategyPieces(Pieces):
             for i in range(max(len(x) for x in cells)):
                 out.append("|".join(_clip(x[i] if i < len(x) else "", w).ljust(w) for x in cells).rstrip())
         for p in range(R.n):
-            pool = " ".join(str(f + 1) for f in range(6) for _ in range(s.pool[p][f])) or "-"
+            pool = pool_faces(s.pool[p]) or "-"
             you = " (you)" if p == viewer else ""
             out.append(f"P{p}{'*' if p == s.primus else ''}{you} VP {s.vp[p]}, gems {s.gems[p]}, pool [{pool}], "
                        f"source {s.src_dice[p]}, aside {s.aside[p]}, guard {s.guard[p]}, hand {R.hand_size(s, p)}")
@@ -383,7 +379,7 @@ def _tally(game: Any, s: Any) -> list[tuple]:
 def _dice(pool: list, aside: int) -> tuple[str, int]:
     """A seat's unsocketed dice by face (``pool[f]`` dice show ``f + 1``: ``"[4 6]"``, ``"[-]"``) and its
     set-aside count."""
-    return "[" + (" ".join(str(f + 1) for f in range(6) for _ in range(pool[f])) or "-") + "]", aside
+    return "[" + (pool_faces(pool) or "-") + "]", aside
 
 
 def _socketed(s: Any, p: int) -> list[int]:

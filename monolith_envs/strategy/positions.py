@@ -27,6 +27,7 @@ import numpy as np
 from ..core.game import MonolithEnvError
 from ..core.state import StateError
 from ..core.state_schema import check_built
+from .render import pool_faces
 from .state import Flow, Kind, Phase, Side, StrategyState
 
 __all__ = ["parse_position", "format_position", "PositionError"]
@@ -456,7 +457,7 @@ def format_position(game, s: StrategyState) -> str:
     if bl:
         out.append("blocked " + " ".join(bl))
     for p in range(n):
-        out.append(f"pool P{p} " + " ".join(str(f + 1) for f in range(6) for _ in range(s.pool[p][f])))
+        out.append(f"pool P{p} " + pool_faces(s.pool[p]))
         out.append(f"src P{p} {s.src_dice[p]}")
         if s.aside[p]:
             out.append(f"aside P{p} {s.aside[p]}")

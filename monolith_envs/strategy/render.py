@@ -14,13 +14,19 @@ from ..core.drawing import check_viewer
 from .board import PRIV0
 from .state import Kind, StrategyState
 
-__all__ = ["render_text", "status_line", "KIND_ASKS"]
+__all__ = ["render_text", "status_line", "pool_faces", "KIND_ASKS"]
 
 PHASES = ("setup", "action", "resolution", "advancement", "final scoring", "over")
 
 
 def _req(r: int) -> str:
     return "A" if r == 0 else str(r)
+
+
+def pool_faces(counts) -> str:
+    """A seat's unsocketed dice by face, lowest first (``counts[f]`` dice show ``f + 1``): ``"2 4 4"``; ``""``
+    when there are none."""
+    return " ".join(str(f + 1) for f in range(6) for _ in range(counts[f]))
 
 
 #: the open decision of each kind in a few words, after the deciding seat (docs §6.2)
@@ -129,7 +135,7 @@ def render_text(game, s: StrategyState, viewer: int | None = None) -> str:
     if 1 <= s.rc_pos <= 13 and s.rc_side and 1 <= s.rc_round <= len(c.round_cards):
         out.append(f"Round {s.rc_round}: {c.round_cards[s.rc_round - 1].exalted_name} (on card {s.rc_pos})")
     for p in range(R.n):
-        pool = " ".join(str(f + 1) for f in range(6) for _ in range(s.pool[p][f])) or "-"
+        pool = pool_faces(s.pool[p]) or "-"
         tag = "*" if p == s.primus else " "
         out.append(f"P{p}{tag} vp {s.vp[p]:>2}  gems {s.gems[p]}  pool [{pool}]  source {s.src_dice[p]}  "
                    f"aside {s.aside[p]}  guard {s.guard[p]}  hand size {R.hand_size(s, p)}")
