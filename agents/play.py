@@ -227,7 +227,7 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
     :func:`main` for what it returns. ``progress["started"]`` is set when the game (or the server) starts."""
     from agents import AgentError, HumanAgent, make_agent
     from agents.match import MatchResult, seat_rngs, seat_verdict
-    from agents.terminal import QuitGame, pieces_for, wrap
+    from agents.terminal import QuitGame, pieces_for, seat_values, wrap
     from monolith_envs.core.interrupt import Interrupted
 
     raw, game = env.unwrapped, env.unwrapped.game
@@ -243,9 +243,9 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
     if args.web:
         return _web(ap, args, env, agents, seat, seed, pieces, output_fn)
     out = output_fn
-    others = ", ".join(f"player_{i}={a.name}" for i, a in enumerate(agents) if i != seat)
-    out(wrap(f"{args.env_id}, seed {seed}: you are player_{seat}; "
-             + (f"opponents: {others}" if others else "you play alone (a one-seat game)")))
+    others = ", ".join(f"P{i} {a.name}" for i, a in enumerate(agents) if i != seat)
+    out(wrap(f"{args.env_id}, seed {seed}: you are P{seat} (player_{seat}); "
+             + (f"opponents: {others}" if others else "you play alone (one seat)")))
     out(pieces.legend(game))
     out("type help at any prompt for the commands; quit (or Ctrl-D) ends the game")
     env.reset(seed=seed)
@@ -267,7 +267,7 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
             out("\n".join(pieces.narrate(game, before, raw.game_state, a, s)))
     except (QuitGame, KeyboardInterrupt, EOFError) as ended:
         stop = ended.name if isinstance(ended, Interrupted) else "SIGINT"
-        by = ("Ctrl-C" if stop == "SIGINT" else stop) if isinstance(ended, KeyboardInterrupt) else f"player_{seat}"
+        by = ("Ctrl-C" if stop == "SIGINT" else stop) if isinstance(ended, KeyboardInterrupt) else f"P{seat}"
         out(f"\ngame ended by {by} after {raw.num_decisions} decisions")
         _record(args.record, raw, agents, seat, out)
         return getattr(ended, "exit_code", 130) if isinstance(ended, KeyboardInterrupt) else None
@@ -287,7 +287,7 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
     reason = "" if truncated else game.end_reason(state)
     if reason:  # why, next to the result (the narration said it before the last board)
         out(wrap(f"why: {reason}", indent="     "))
-    out(f"game over after {raw.num_decisions} decisions: {verdict} (returns {[round(float(x), 3) for x in ret]})")
+    out(wrap(f"game over after {raw.num_decisions} decisions: {verdict} (returns: {seat_values(ret)})"))
     _record(args.record, raw, agents, seat, out)
     return res
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["HELP", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "next_stage", "pieces_for", "wrap"]
+__all__ = ["HELP", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "next_stage", "pieces_for", "seat_values", "wrap"]
 
 #: terminal width every line fits in
 WIDTH = 80
@@ -81,6 +81,12 @@ def _readable(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     except UnicodeError:  # a lone surrogate that is not an escaped byte
         return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def seat_values(values) -> str:
+    """Per-seat numbers as the games' texts name seats: ``[-1.0, 1.0]`` -> ``"P0 -1, P1 +1"`` (3 significant
+    digits, signed)."""
+    return ", ".join(f"P{i} {float(v):+.3g}" for i, v in enumerate(values))
 
 
 def wrap(text: str, width: int = WIDTH, indent: str = "    ") -> str:
@@ -153,10 +159,10 @@ class Pieces:
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
         """Lines saying what ``action`` by ``seat`` did (``before`` -> ``after``); default: the action and
         any change of the returns."""
-        lines = [f"player_{seat}: {self.action_text(game, before, action)}"]
+        lines = [f"P{seat}: {self.action_text(game, before, action)}"]
         r0, r1 = np.asarray(game.returns(before)), np.asarray(game.returns(after))
         if not np.allclose(r0, r1):
-            lines.append("  returns now " + ", ".join(f"player_{i} {float(v):+.3g}" for i, v in enumerate(r1)))
+            lines.append(f"  returns now {seat_values(r1)}")
         return lines
 
 
@@ -363,7 +369,7 @@ class StagedEntry:
     def _ask(self, title: str, allow_empty: bool = False) -> str | None:
         """One line of input; handles the commands that do not choose anything (returns None for those)."""
         try:
-            text = _readable(self.input_fn(f"player_{self.seat} {title}> ")).strip()
+            text = _readable(self.input_fn(f"P{self.seat} {title}> ")).strip()
         except EOFError:  # Ctrl-D; Ctrl-C's KeyboardInterrupt goes on to the runner (exit status 130)
             raise QuitGame from None
         if len(text) > MAX_ANSWER:  # not echoed back: a pasted page would flood the terminal

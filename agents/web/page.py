@@ -8,13 +8,16 @@ spaces), has that outline lit instead, so that no mark drawn over the element hi
 narration of every move, and at the end the result with each seat's returns, a link to the game's replay
 page and a New game button (the button also when an opponent's agent failed to move and the game cannot
 go on).  A move is sent with the decision it was chosen at; when the server answers that the game has moved
-on (409) or failed (5xx), the page reloads the state.  Number keys 1-9 choose an option, Backspace goes back
-one stage of the move being entered.
+on (409) or failed (5xx), the page reloads the state.  Every option is numbered; its number typed on the
+keyboard chooses it (a number that could go on, e.g. 1 when there are 12 options, waits 0.8 s or Enter for the
+next digit, shown in ``typed``), Escape forgets the digits typed, Backspace goes back one stage of the move
+being entered.
 
 Element ids (stable, used by the tests): ``status``, ``board`` (holds the SVG; class ``wide`` when the
 ``zoom`` button has made it fill the column's width, scrolling in its own box; the choice is kept in the
 browser's local storage), ``decision``, ``auto`` (stages
-taken at once and the ones chosen so far), ``stage-title``, ``hint`` (shown when options can be clicked on
+taken at once and the ones chosen so far), ``stage-title``, ``typed`` (the digits typed so far of an option's
+number), ``hint`` (shown when options can be clicked on
 the board), ``options`` (one ``button.opt`` per option), ``back``, ``error``, ``narration`` (one ``div.entry``
 per move), ``notes`` (the game's notes on the position, e.g. what the Strategy Game's cards do, in
 ``notes-panel``, hidden when there are none), ``ask`` (what the open decision asks, in words, where the game
@@ -51,7 +54,8 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 4
 button.opt { text-align: left; padding: 5px 8px; font-size: 14px; border: 1px solid #99a; background: #eef1f6;
   border-radius: 4px; cursor: pointer; }
 button.opt:hover:not([disabled]) { background: #dde6f5; }
-button.opt .key { display: inline-block; min-width: 1.6em; color: #667; }
+button.opt .key { display: inline-block; min-width: 2.2em; color: #667; }
+#typed { color: #356; }
 button[disabled] { opacity: .55; cursor: wait; }
 #back { margin-top: 6px; }
 #error { color: #a00; white-space: pre-wrap; }
@@ -98,6 +102,7 @@ g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharra
     <div id="ask" hidden></div>
     <div id="auto"></div>
     <div id="stage-title"></div>
+    <div id="typed" hidden></div>
     <div id="hint" hidden>or click one outlined in gold on the board</div>
     <div id="options"></div>
     <button id="back" hidden>back (undo a stage of this move)</button>
@@ -168,8 +173,8 @@ async function request(method, url, body) {
 function show(st) {
   const fresh = S && S.game_id === st.game_id ? shown : 0;
   S = st; node = st.stages; path = [];
-  const opp = st.players.map((p, i) => i === st.seat ? null : "player_" + i + "=" + p).filter(x => x).join(", ");
-  $("status").textContent = st.env_id + ", seed " + st.seed + ": you are player_" + st.seat +
+  const opp = st.players.map((p, i) => i === st.seat ? null : "P" + i + " " + p).filter(x => x).join(", ");
+  $("status").textContent = st.env_id + ", seed " + st.seed + ": you are P" + st.seat + " (player_" + st.seat + ")" +
     (opp ? "; opponents: " + opp : "") + "; decision " + st.decisions + (st.over ? " (game over)" : "");
   $("board").innerHTML = st.svg;
   $("notes").textContent = (st.notes || []).join("\\n");
@@ -200,7 +205,7 @@ function show(st) {
     body.textContent = "";
     res.returns.forEach((r, i) => {
       const tr = body.insertRow();
-      tr.insertCell().textContent = "player_" + i + (i === st.seat ? " (you)" : " (" + st.players[i] + ")");
+      tr.insertCell().textContent = "P" + i + (i === st.seat ? " (you)" : " (" + st.players[i] + ")");
       tr.insertCell().textContent = res.outcome ? res.outcome[i] : "truncated";
       tr.insertCell().textContent = String(r);
     });
@@ -213,7 +218,7 @@ function show(st) {
 function optionButton(text, title, onclick, k) {
   const b = document.createElement("button");
   b.className = "opt";
-  if (k < 9) { const s = document.createElement("span"); s.className = "key"; s.textContent = (k + 1) + ")"; b.appendChild(s); }
+  const s = document.createElement("span"); s.className = "key"; s.textContent = (k + 1) + ")"; b.appendChild(s);
   b.appendChild(document.createTextNode(text));
   if (title) b.title = title;
   b.disabled = busy;
@@ -231,6 +236,7 @@ function mark(target, cls) {  // the board element named target, and its outline
 }
 
 function renderStage() {
+  typedClear();
   const opts = $("options");
   opts.textContent = "";
   for (const el of document.querySelectorAll("#board [data-target], #board [id^='outline-']")) {
@@ -267,6 +273,17 @@ function choose(k) {
   node = o.node;
   renderStage();
 }
+let typed = "", typedTimer = null;  // the digits typed so far of an option's number
+function typedClear() { clearTimeout(typedTimer); typedTimer = null; typed = ""; $("typed").hidden = true; }
+function typedPick() { const k = +typed - 1; typedClear(); if (node && node.options && node.options[k]) choose(k); }
+function typeDigit(d) {  // a number that no further digit can extend is chosen at once; else wait for one
+  const n = +(typed + d), count = node && node.options ? node.options.length : 0;
+  if (n < 1 || n > count) { const again = typed !== ""; typedClear(); if (again) typeDigit(d); return; }
+  typed += d; clearTimeout(typedTimer);
+  if (n * 10 > count) { typedPick(); return; }
+  $("typed").textContent = "option " + typed + "... (another digit, or Enter)"; $("typed").hidden = false;
+  typedTimer = setTimeout(typedPick, 800);
+}
 function back() { if (!busy && path.length) { node = path.pop().node; renderStage(); } }
 function send(action) {  // with the decision it was chosen at: refused if the game has moved on since
   request("POST", "/api/action", {game_id: S.game_id, action: action, decision: S.decisions});
@@ -292,7 +309,9 @@ $("new-game").addEventListener("click", ev => { if (!stray(ev)) request("POST", 
 document.addEventListener("keydown", ev => {
   if (ev.target.tagName === "INPUT" || busy) return;
   if (ev.key === "Backspace") { back(); ev.preventDefault(); }
-  else if (/^[1-9]$/.test(ev.key) && node && node.options && node.options[+ev.key - 1]) choose(+ev.key - 1);
+  else if (/^[0-9]$/.test(ev.key) && node && node.options) typeDigit(ev.key);
+  else if (ev.key === "Enter" && typed) { typedPick(); ev.preventDefault(); }
+  else if (ev.key === "Escape") typedClear();
 });
 request("GET", "/api/state");
 </script>

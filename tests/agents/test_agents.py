@@ -239,7 +239,7 @@ def test_play_cli_human_vs_ai():
         return next(answers)
 
     res = main([TOY, "--opponents", "random", "--seed", "3", "--seat", "0"], input_fn=inp, output_fn=out.append)
-    assert "you are player_0" in out[0]
+    assert "you are P0 (player_0)" in out[0]
     assert "game over" in out[-1]
     assert res.decisions >= 5 and res.returns.sum() == 0
 

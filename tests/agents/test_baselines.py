@@ -246,7 +246,7 @@ def test_the_spec_works_in_evaluate_play_and_the_gymnasium_wrapper(capsys):
     out: list[str] = []
     res = play_main([ARENA, "--opponents", "baseline", "--seed", "4"], input_fn=lambda prompt: next(answers),
                     output_fn=out.append)
-    assert res is not None and not res.truncated and "opponents: player_1=baseline" in " ".join(out)
+    assert res is not None and not res.truncated and "opponents: P1 baseline" in " ".join(out)
     with pytest.raises(SystemExit) as e:
         play_main(["monolith_strategy_v0", "--opponents", "baseline,baseline", "--seed", "4"],
                   input_fn=lambda prompt: "1", output_fn=out.append)

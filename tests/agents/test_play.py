@@ -48,7 +48,7 @@ def test_scripted_arena_game_narrates_every_move_and_battle_in_80_columns():
     text = "\n".join(out)
     assert res is not None and res.winners == [1] and res.decisions == 106
     assert max(len(line) for line in text.splitlines()) <= WIDTH
-    assert text.startswith(f"{ARENA}, seed 4: you are player_0; opponents: player_1=random")
+    assert text.startswith(f"{ARENA}, seed 4: you are P0 (player_0); opponents: P1 random")
     assert "Legend. The board has five rows of hexes" in text
     p1 = [line for line in text.splitlines() if line.startswith("P1 ")]
     assert any(line.startswith("P1 places ") and " on hex " in line and " facing " in line for line in p1)
@@ -85,8 +85,8 @@ def test_staged_entry_asks_tile_then_hex_then_facing():
     inp = scripted(["place", f"slot {slot + 1}", f"hex {h:02d}", DIR_NAMES[rot]])
     a = StagedEntry(game, state, mask, pieces, 0, inp, out.append).read()
     assert a == lay.index("PLACE", slot, h, rot)
-    assert [p.split("> ")[0] for p in inp.prompts] == ["player_0 action", "player_0 tile", "player_0 hex",
-                                                      "player_0 facing"]
+    assert [p.split("> ")[0] for p in inp.prompts] == ["P0 action", "P0 tile", "P0 hex",
+                                                      "P0 facing"]
     assert "choose the facing:" in "\n".join(out) and f") {DIR_NAMES[rot]}\n" in "\n".join(out) + "\n"
     assert f"slot {slot + 1}: {tile}" in "\n".join(out)
 
@@ -117,7 +117,7 @@ def test_illegal_input_says_why_and_commands_work():
     assert "nothing to undo" in text
 
 
-@pytest.mark.parametrize("ending, returned, by", [(EOFError, None, "player_0"), (KeyboardInterrupt, 130, "Ctrl-C")])
+@pytest.mark.parametrize("ending, returned, by", [(EOFError, None, "P0"), (KeyboardInterrupt, 130, "Ctrl-C")])
 def test_ctrl_d_and_ctrl_c_end_the_game_cleanly(ending, returned, by, tmp_path):
     out = []
 
@@ -185,7 +185,7 @@ def test_terminal_eof_in_a_real_process_has_no_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "agents.play", ARENA, "--opponents", "random", "--seed", "4"],
                           input="help\n1\n", capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
-    assert "game ended by player_0 after 2 decisions" in proc.stdout  # its banner hex, then P1's
+    assert "game ended by P0 after 2 decisions" in proc.stdout  # its banner hex, then P1's
 
 
 def test_terminal_ctrl_c_in_a_real_process_exits_130_and_keeps_the_record(tmp_path):
@@ -196,7 +196,7 @@ def test_terminal_ctrl_c_in_a_real_process_exits_130_and_keeps_the_record(tmp_pa
                             stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     try:
         seen = ""
-        while not seen.endswith("player_0 hex> "):  # the first prompt: the banner hex
+        while not seen.endswith("P0 hex> "):  # the first prompt: the banner hex
             ch = proc.stdout.read(1)
             assert ch, proc.stderr.read()[-2000:]
             seen += ch
@@ -252,7 +252,7 @@ def test_record_writes_a_replayable_log_and_generic_pieces_play_the_toy_game(tmp
     assert "player_0=you, player_1=random" in log.note and len(log.actions) == res.decisions
     *_, (_, _, env) = replay_steps(log, lambda eid, **c: monolith_envs.make(eid, wrapped=False, **c))
     assert env.game.is_terminal(env.game_state)
-    assert any(line.startswith("player_1: MARK(cell=") for line in out)  # the generic narration
+    assert any(line.startswith("P1: MARK(cell=") for line in out)  # the generic narration
 
 
 @pytest.mark.parametrize("bad", [["--seat", "9"], ["--set", "nope=1"]])

@@ -40,7 +40,7 @@ def test_pieces_are_found_for_both_games():
 def test_scripted_strategy_game_narrates_dice_resolution_and_rounds():
     res, text, out = _play([STRATEGY, "--set", "num_players=2", "--opponents", "random", "--seed", "4"])
     assert res is not None and res.winners == [1] and res.decisions == 74
-    assert text.startswith(f"{STRATEGY}, seed 4: you are player_0; opponents: player_1=random")
+    assert text.startswith(f"{STRATEGY}, seed 4: you are P0 (player_0); opponents: P1 random")
     assert "Legend. The board is 12 cards in reading order" in text
     assert "P1 takes a gem from the Source\n  P1: gems 0 -> 1" in text
     assert "P1 places a 6 in socket 45: 12 R7 Rune of the Hunt" in text
@@ -52,15 +52,15 @@ def test_scripted_strategy_game_narrates_dice_resolution_and_rounds():
     assert "P0's turn: 1 placement left (placing a die is compulsory while one fits)" in text
     assert "choose the socket by the option number on the left:\n   1) socket 00: 1 SR1 Primus Rune, needs any" in text
     assert "  game over after round 5: P1 wins; VP 4 14" in text
-    assert out[-1] == "game over after 74 decisions: you lose (returns [-1.0, 1.0])"
+    assert out[-1] == "game over after 74 decisions: you lose (returns: P0 -1, P1 +1)"
 
 
 def test_scripted_solo_game_has_no_opponents_and_says_the_goal():
     res, text, out = _play([STRATEGY, "--set", "num_players=1", "--seed", "2"])
     assert res is not None and res.decisions == 30 and res.outcome[0].value == "failure"
-    assert out[0] == f"{STRATEGY}, seed 2: you are player_0; you play alone (a one-seat game)"
+    assert out[0] == f"{STRATEGY}, seed 2: you are P0 (player_0); you play alone (one seat)"
     assert not any(line.startswith("P1") for line in text.splitlines())
-    assert out[-1] == "game over after 30 decisions: you miss the goal (returns [-1.0])"
+    assert out[-1] == "game over after 30 decisions: you miss the goal (returns: P0 -1)"
 
 
 def test_scripted_monolith_game_narrates_orders_tower_actions_and_days():
@@ -121,7 +121,7 @@ def test_strategy_staged_entry_says_why_a_socket_is_illegal_and_commands_work():
     assert "nothing to undo" in text
     assert "that line has 5,000 characters; an answer is an option's number or name" in text
     assert "x" * 201 not in text  # not echoed
-    assert [p.split("> ")[0] for p in inp.prompts][7:10] == ["player_0 action", "player_0 die", "player_0 socket"]
+    assert [p.split("> ")[0] for p in inp.prompts][7:10] == ["P0 action", "P0 die", "P0 socket"]
     entry, out, _ = _entry(env, STRATEGY, ["place", "die showing 1", "socket 00"])
     assert entry.read() == env.game.layout.index("place", 0, 0)
 
@@ -150,7 +150,7 @@ def test_ctrl_d_in_a_real_process_ends_cleanly(env_id, extra, decisions, tmp_pat
            "--seed", "4"]
     proc = subprocess.run(cmd, input="help\n1\n", capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
-    assert f"game ended by player_0 after {decisions} decisions" in proc.stdout
+    assert f"game ended by P0 after {decisions} decisions" in proc.stdout
 
 
 def test_opponents_for_a_one_seat_game_is_an_error(capsys):

@@ -56,7 +56,7 @@ def test_the_result_is_said_once(seed3_game):
     res, text = seed3_game
     assert res is not None and res.decisions == 85 and res.winners == [1]
     assert text.count("game over after round 5: P1 wins; VP 4 17") == 1
-    assert text.splitlines()[-1] == "game over after 85 decisions: you lose (returns [-1.0, 1.0])"
+    assert text.splitlines()[-1] == "game over after 85 decisions: you lose (returns: P0 -1, P1 +1)"
 
 
 def test_long_card_names_wrap_in_their_cell(seed3_game):

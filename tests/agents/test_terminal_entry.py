@@ -62,8 +62,8 @@ def test_single_option_stage_waits_for_enter_and_refuses_input_typed_ahead():
     inp = scripted(["place", f"hex {h:02d}", "", "3", "1", "4", "back", "", ""])
     a = StagedEntry(env.game, env.game_state, mask, pieces_for(ARENA), 0, inp, out.append).read()
     assert a == place
-    assert [p.split("> ")[0] for p in inp.prompts] == ["player_0 action"] + ["player_0 tile"] * 2 + \
-        ["player_0 hex"] * 2 + ["player_0 facing"] * 2 + ["player_0 hex", "player_0 facing"]
+    assert [p.split("> ")[0] for p in inp.prompts] == ["P0 action"] + ["P0 tile"] * 2 + \
+        ["P0 hex"] * 2 + ["P0 facing"] * 2 + ["P0 hex", "P0 facing"]
     text = "\n".join(out)
     tile = env.game.tables.name_of[env.game_state.itype[env.game_state.hand[0][slot]]]
     assert f"the only tile: slot {slot + 1}: {tile}; press Enter to take it (back undoes a stage)" in text

@@ -65,7 +65,7 @@ def test_a_game_clicked_through_to_the_end_shows_the_engines_result(driver, tmp_
         wd = driver
         wd.cmd("POST", "/url", {"url": served.url})
         assert _async(wd, WAIT_READY) == "ready"
-        assert wd.text("#status").startswith(f"{eid}, seed {seed}: you are player_0; opponents: player_1=random")
+        assert wd.text("#status").startswith(f"{eid}, seed {seed}: you are P0 (player_0); opponents: P1 random")
         assert wd.js("return document.querySelector('#board svg') !== null")
         if eid == "monolith_arena_v0":  # the first decision names a hex: click it on the board
             assert wd.text("#stage-title") == "choose the hex:"
@@ -105,7 +105,7 @@ def test_a_game_clicked_through_to_the_end_shows_the_engines_result(driver, tmp_
         rows = wd.js("return [...document.querySelectorAll('#returns tbody tr')]"
                      ".map(r => [...r.cells].map(c => c.textContent))")
         ret = game.returns(state)
-        assert rows == [[f"player_{i}" + (" (you)" if i == 0 else " (random)"), outcome[i].value,
+        assert rows == [[f"P{i}" + (" (you)" if i == 0 else " (random)"), outcome[i].value,
                          f"{round(float(ret[i]), 4):g}"] for i in range(len(ret))]
         href = wd.js("return document.getElementById('replay-link').getAttribute('href')")
         assert href == f"/replay/{web.game_id}.html"

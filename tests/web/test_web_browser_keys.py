@@ -1,0 +1,59 @@
+"""Browser play in headless Chromium: options chosen by their numbers on the keyboard, two-digit numbers
+included (Arena's first decision has 19 hexes to choose from).
+
+Skipped without ``chromium`` / ``chromedriver`` unless ``MONOLITH_ENVS_REQUIRE_BROWSER=1`` (CI).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from .helpers import Served
+from .test_web_browser import WAIT_READY, _async, driver  # noqa: F401 - the fixture
+
+
+def _labels(wd) -> list[str]:
+    return wd.js("return [...document.querySelectorAll('#options button.opt')].map(b => b.textContent)")
+
+
+def test_every_option_is_numbered_and_two_digit_numbers_choose_from_the_keyboard(driver, tmp_path):  # noqa: F811
+    served = Served("monolith_arena_v0", {}, 2, tmp_path)
+    try:
+        wd = driver
+        wd.cmd("POST", "/url", {"url": served.url})
+        assert _async(wd, WAIT_READY) == "ready"
+        labels = _labels(wd)
+        assert len(labels) == 19 and [re.match(r"(\d+)\)", x).group(1) for x in labels] == \
+            [str(k + 1) for k in range(19)]
+        layout = served.web.game.layout
+        # "1" could go on (10-19 exist): it waits, shown in #typed; Escape forgets it and nothing is chosen
+        wd.key("1")
+        assert wd.js("return document.getElementById('typed').hidden") is False
+        assert wd.text("#typed").startswith("option 1...")
+        wd.key("\ue00c")  # Escape
+        time.sleep(1.2)
+        assert served.web.raw.num_decisions == 0 and wd.js("return document.getElementById('typed').hidden")
+        # "1" then "2" chooses option 12 at once (no option 120)
+        hex12 = int(re.search(r"hex (\d+)", labels[11]).group(1))
+        wd.key("1")
+        wd.key("2")
+        assert _async(wd, WAIT_READY) == "ready"
+        deadline = time.time() + 10
+        while served.web.raw.num_decisions == 0 and time.time() < deadline:
+            time.sleep(0.05)
+        assert served.web.raw.episode_log.actions[0] == layout.index("SELECT_HEX", hex12)
+        assert f"P0 places its Banner on hex {hex12:02d}" in wd.text("#narration")
+        # a number past the last option is dropped; a lone digit that cannot go on chooses at once
+        assert _async(wd, WAIT_READY) == "ready"
+        count = len(_labels(wd))
+        assert 1 < count < 10  # the next decision of seed 2 has fewer than 10 options
+        wd.key("0")
+        assert wd.js("return document.getElementById('typed').hidden") and served.web.raw.num_decisions == 2
+        wd.key(str(count))
+        deadline = time.time() + 10
+        while served.web.raw.num_decisions == 2 and time.time() < deadline:
+            time.sleep(0.05)
+        assert served.web.raw.num_decisions > 2
+    finally:
+        served.close()
