@@ -20,7 +20,7 @@ from monolith_envs.strategy.flow import FLOW, TASKS
 from monolith_envs.strategy.render import PHASES, _req, pool_faces, status_line
 from monolith_envs.strategy.state import Kind, Phase
 from monolith_envs.strategy.table import TABLE
-from monolith_envs.strategy.words import socket_words
+from monolith_envs.strategy.words import effect_words, socket_words
 
 from . import WIDTH, Pieces, wrap
 
@@ -38,7 +38,8 @@ the Primus; VP, gems, pool dice faces, Source and set-aside dice, Guard
 charges, hand size; your own hand and private Runes (sockets 52-59). The
 track line gives every player's VP and the toll stones (space and cost).
 "What the cards do" lists each active card's lines as "who: what" (docs §5.2:
-each here = every player with a die on it, highest = the top total there).
+each here = every player with a die on it; highest = the top total there, all
+who tie for it; highest alone = the top total if no one ties it).
 """
 
 _STAGES = {("place", "face"): "die", ("set_aside", "face"): "die", ("place", "sid"): "socket",
@@ -55,9 +56,6 @@ _FAMILIES = {"place": "place a die", "set_aside": "set a die aside (no socket fi
 
 
 _CELL = (WIDTH - 2) // 3  # columns per card: three cards and two separators fill the 80 columns
-_NO_AMOUNT = {"take_primus", "guard", "stack", "secret_rune", "extra_fate", "auto_socket", "block_socket",
-              "move_die", "chase", "extra_placement"}
-
 
 def _clip(text: str, width: int) -> str:
     """``text`` cut to ``width`` columns, the cut marked by ``...`` (a cell's lines are wrapped to fit, so
@@ -65,16 +63,17 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def line_text(ln: Any) -> str:
-    """One effect line in words close to the content file (docs §5.2), e.g. ``highest: gain vp 2 per die``."""
-    amount = "" if not ln.n or (ln.n == 1 and ln.op in _NO_AMOUNT) else f" {ln.n}"
-    scale = {"flat": "", "per_die": " per die", "per_pair": " per pair", "per_pips": f" per {ln.k} pips",
-             "per_shared_card": " per shared card"}.get(ln.scale, f" {ln.scale}")
-    cond = " (" + ", ".join(f"{c}{':' + str(k) if k else ''}" for c, k in ln.cond) + ")" if ln.cond else ""
-    cost = f" for {ln.cost} gems" if ln.cost else ""
-    cap = f" (max {ln.max})" if ln.max else ""
-    deck = f" {ln.deck}" if ln.deck else ""
-    return f"{ln.who}: {ln.op}{amount}{deck}{scale}{cap}{cond}{cost}".replace("_", " ")
+def line_text(ln: Any, self_word: str = "you") -> str:
+    """One effect line in words, ``who: what`` (docs §5.2; :func:`monolith_envs.strategy.words.effect_words`),
+    e.g. ``highest: +2 VP per die here``; ``self_word`` names the caster or placer (``you`` in the lists the
+    person reads to choose)."""
+    return effect_words(ln, self_word)
+
+
+def src_text(game: Any, src: Any) -> str:
+    """The line that ``src`` (``[type, index, group, line]``) names, in words for any reader: its ``self``
+    is the ``caster`` of an action card, the ``placer`` of a board card."""
+    return line_text(get_line(game.rules, list(src)), "caster" if src[0] == "a" else "placer")
 
 
 def _card_lines(card: Any, group: str = "effect") -> str:
@@ -170,7 +169,6 @@ class StrategyPieces(Pieces):
         pd = s.pending
         if s.terminal or not pd:
             return ""
-        R = game.rules
         who, k = f"P{pd['seat']}", pd["k"]
         if k == Kind.TURN:
             left = s.turn["left"]
@@ -179,7 +177,7 @@ class StrategyPieces(Pieces):
         if k in (Kind.PAY_OFFER, Kind.PAY_MORE):
             return self._payment(game, s, pd, who)
         src = pd.get("src")
-        what = f" ({line_text(get_line(R, src))})" if src else ""
+        what = f" ({src_text(game, src)})" if src else ""
         return {
             Kind.BONUS: f"{who} takes a start bonus: the top Skill card or a Source gem",
             Kind.SIDE: f"{who} (Primus) chooses the side of Round card {s.rc_round}, which covers position {s.rc_pos}",
@@ -210,7 +208,7 @@ class StrategyPieces(Pieces):
             return (f"{who}, toll stone on space {space}: pay {owed} to move on{gain}, or decline and stop on "
                     f"space {s.vp[pd['seat']]} (the rest of this gain is lost)")
         src = pd.get("src")
-        what = f"'{line_text(get_line(game.rules, src))}'" if src else "this effect"
+        what = f"'{src_text(game, src)}'" if src else "this effect"
         if pd.get("purpose") != "cost":
             return f"{who} pays {owed} for {pd.get('purpose', 'a payment')}" + (" or declines" if offer else "")
         if not offer:
@@ -491,7 +489,7 @@ def _source(game: Any, key: Any, after: Any) -> str:
             return f"P{owner}'s private Rune"
     name = {"b": lambda: f"{c.board[i].id} {c.board[i].name}", "x": lambda: c.round_cards[i].exalted_name,
             "a": lambda: c.actions[i].name}[typ]()
-    return f"{name} ({line_text(get_line(game.rules, list(src)))})"
+    return f"{name} ({src_text(game, src)})"
 
 
 PIECES = StrategyPieces()

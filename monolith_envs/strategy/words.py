@@ -5,11 +5,86 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.words import count
 from .board import PRIV0
 from .render_svg import _req  # a socket's required face as the drawing labels it: any, 1-6
 from .state import Kind
 
-__all__ = ["action_words", "socket_words"]
+__all__ = ["action_words", "effect_words", "socket_words"]
+
+
+#: who a line gives to (docs §5.2 selectors), as the lines say it
+WHO_WORDS = {"each_here": "each here", "highest": "highest", "highest_unique": "highest alone", "lowest": "lowest",
+             "others_here": "others here", "each_opponent": "each player not here", "self": "you",
+             "chosen_opponent": "a chosen opponent", "each_other": "each other player",
+             "all_players": "everyone", "trailer": "those with the fewest VP"}
+_FROM = {"chosen_opponent": "a chosen opponent", "others_here": "each of the others here"}
+_SCALE = {"flat": "", "per_die": " per die here", "per_pair": " per pair here",
+          "per_shared_card": " per card where you and another player both have a die"}
+_COND = {"total_min": "if the total here is {k} or more", "total_max": "if the total here is {k} or less",
+         "total_eq": "if the total here is exactly {k}", "dice_min": "with {k} or more dice here",
+         "pair": "with a pair here", "run": "with a run of {k} here", "all_even": "if all the dice here are even",
+         "all_odd": "if all the dice here are odd", "fewest_vp": "if {they} the fewest VP"}
+
+
+def _what(ln: Any) -> str:
+    """The op of a line with its amount, in words (docs §5.2 ops), without its selector, cost or condition."""
+    n, op = ln.n, ln.op
+    if op in ("gain_vp", "gain_gems", "gain_die"):
+        noun = {"gain_vp": "VP", "gain_gems": "gem", "gain_die": "die"}[op]
+        amount = f"{n} VP" if op == "gain_vp" else count(n, noun, "dice" if noun == "die" else None)
+        scale = f" per {ln.k} pips here" if ln.scale == "per_pips" else _SCALE.get(ln.scale, f" {ln.scale}")
+        return f"+{amount}{' from the Source' if op == 'gain_die' else ''}{scale}" + (
+            f" (at most {ln.max})" if ln.max else "")
+    if op in ("lose_vp", "lose_gems"):
+        return f"-{n} VP" if op == "lose_vp" else f"-{count(n, 'gem')}"
+    if op in ("steal_vp", "steal_gems"):
+        what = f"{n} VP" if op == "steal_vp" else count(n, "gem")
+        return f"take {what} from {_FROM.get(ln.from_, ln.from_.replace('_', ' '))}"
+    if op == "draw":
+        return f"draw {count(n, (ln.deck.capitalize() + ' card') if ln.deck else 'card')}"
+    if op == "set_face":
+        die = {"chosen": "a", "highest": "the highest", "lowest": "the lowest"}.get(ln.which, ln.which)
+        where = "socketed" if ln.where == "socketed" else "pool"
+        if ln.who != "self":  # Jinx: the opponent's die
+            return f"{die.replace('the', 'their').replace('a', 'one of their')} {where} die turns to {ln.face or 'any face'}"
+        return f"set {die} {where} die to {ln.face or 'any face'}"
+    if op == "exile_die":
+        dice = "pool die is" if n == 1 else f"{n} pool dice are"
+        return f"their highest {dice} set aside"
+    if op == "reroll":
+        return "reroll all pool dice" if ln.which == "all" else "reroll one pool die"
+    if op == "take_primus":
+        return "take the Primus Token" + (" and lock it (no one else takes it this round)" if ln.lock else "")
+    if op == "secret_rune":
+        return f"look at the top {count(ln.look or 2, 'Rune')} and keep one as a private Rune"
+    if op == "chase":
+        return f"a chase marker (+{ln.bonus} VP on reaching it this round)"
+    if op == "auto_socket":
+        return f"the {ln.which or 'lowest'} pool die goes onto this card"
+    return {"discard": f"discard {count(n, 'card')}",
+            "adjust_face": "turn a pool die 1 up or down", "extra_placement": f"place {count(n, 'more die', 'more dice')}",
+            "move_die": "move one of their own socketed dice to another socket", "block_socket": "block an empty socket",
+            "guard": "a Guard charge (stops the next attack on them)",
+            "stack": "bump a lower die out of a socket once this turn (it goes back to its owner's pool)",
+            "extra_fate": "another Fate card comes onto the board"}.get(op, f"{op.replace('_', ' ')} {n}")
+
+
+def effect_words(ln: Any, self_word: str = "you") -> str:
+    """One effect line (a :class:`~monolith_envs.strategy.content.Line`) in words, ``who: what``, with every
+    number that matters (docs §5.2): ``highest alone: take the Primus Token``, ``each here: +1 VP per die
+    here if all the dice here are even``, ``each here: may pay 1 gem for +3 VP``, ``highest: +1 VP per pair
+    here (at most 6)``. ``self_word`` names the ``self`` selector (the caster of an action card, the placer
+    of an Immediate card): ``you`` where the reader is that player, e.g. ``caster`` in a narration."""
+    what = _what(ln)
+    they = "you have" if ln.who == "self" and self_word == "you" else "they have"
+    cond = " ".join(_COND.get(c, c.replace("_", " ") + (f" {k}" if k else "")).format(k=k, they=they)
+                    for c, k in ln.cond)
+    what = f"{what} {cond}" if cond else what
+    if ln.cost:
+        what = f"may pay {count(ln.cost, 'gem')} {'for' if what[0] in '+-' else 'to'} {what}"
+    who = self_word if ln.who == "self" else WHO_WORDS.get(ln.who, ln.who.replace("_", " "))
+    return f"{who}: {what}"
 
 
 def socket_words(game: Any, s: Any, sid: int, seat: int) -> str:

@@ -44,11 +44,11 @@ def test_scripted_strategy_game_narrates_dice_resolution_and_rounds():
     assert "Legend. The board is 12 cards in reading order" in text
     assert "P1 takes a gem from the Source\n  P1: gems 0 -> 1" in text
     assert "P1 places a 6 in socket 45: 12 R7 Rune of the Hunt" in text
-    assert ("  every die is placed: the cards resolve\n  then SR1 Primus Rune (each here: gain vp 1): P0: VP 0 -> 1\n"
-            "  then R7 Rune of the Hunt (highest: gain vp 3): P1: VP 0 -> 3") in text
+    assert ("  every die is placed: the cards resolve\n  then SR1 Primus Rune (each here: +1 VP): P0: VP 0 -> 1\n"
+            "  then R7 Rune of the Hunt (highest: +3 VP): P1: VP 0 -> 3") in text
     assert "  round 2 begins; Round card 2 covers position 7" in text
     assert "P1 casts Nudge" in text and "P1 blocks socket 32" in text
-    assert "what the cards do:\n 1 SR1: highest unique: take primus; each here: gain vp 1" in text
+    assert "what the cards do:\n 1 SR1: highest alone: take the Primus Token; each here: +1 VP" in text
     assert "P0's turn: 1 placement left (placing a die is compulsory while one fits)" in text
     assert "choose the socket by the option number on the left:\n   1) socket 00: 1 SR1 Primus Rune, needs any" in text
     assert "  game over after round 5: P1 wins; VP 4 14" in text

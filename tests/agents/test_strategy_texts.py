@@ -8,7 +8,7 @@ import pytest
 
 import monolith_envs
 from agents.play import main
-from agents.terminal import WIDTH
+from agents.terminal import WIDTH, wrap
 from agents.terminal.strategy import PIECES, _clip
 from tests.agents.test_play import always
 
@@ -37,18 +37,19 @@ def test_resolution_after_a_decision_is_tagged_with_its_card_line(seed3_game):
     _, text = seed3_game
     # declining the toll gains nothing itself: the gems come from the Gem Rune resolving after it
     assert ("\nP0 declines to pay\n"
-            "  then SR2 Gem Rune (each here: gain gems 1 per die): P0: gems 0 -> 2\n"
+            "  then SR2 Gem Rune (each here: +1 gem per die here): P0: gems 0 -> 2\n"
             "P1 pays with gems\n"
             "  P1: gems 2 -> 0\n"
-            "  then F3.7 Fate of Even Ground (each here: gain vp 1 per die (all even)):\n"
+            "  then F3.7 Fate of Even Ground (each here: +1 VP per die here if all the dice\n"
+            "      here are even):\n"
             "      P1: VP 9 -> 11\n"
-            "  then F3.7 Fate of Even Ground (highest: draw 1 skill): P1: hand 5 -> 6\n"
+            "  then F3.7 Fate of Even Ground (highest: draw 1 Skill card): P1: hand 5 -> 6\n"
             "P1 discards Reroll\n"
             "  P1: hand 6 -> 5\n"
-            "  then SR6 Glory Rune (each here: gain vp 1 per die): P1: VP 11 -> 13\n") in text
+            "  then SR6 Glory Rune (each here: +1 VP per die here): P1: VP 11 -> 13\n") in text
     # an Immediate action card's effect is tagged too, and so are the Exalted side's start lines
-    assert "P1 casts Tribute\n  then Tribute (self: gain vp 1): P1: VP 0 -> 1" in text
-    assert ("P1 chooses the Exalted side of the Round card\n  then Exalted Dawn (all players: draw 1 skill):\n"
+    assert "P1 casts Tribute\n  then Tribute (caster: +1 VP): P1: VP 0 -> 1" in text
+    assert ("P1 chooses the Exalted side of the Round card\n  then Exalted Dawn (everyone: draw 1 Skill card):\n"
             "      P0: hand 1 -> 2; P1: hand 0 -> 1\n") in text
 
 
@@ -72,9 +73,9 @@ def test_notes_are_the_boards_card_lines():
     env = monolith_envs.make(STRATEGY, wrapped=False, num_players=2)
     env.reset(seed=3)
     notes = PIECES.notes(env.game, env.game_state, 0)
-    assert notes[:3] == ["what the cards do:", " 1 SR1: highest unique: take primus; each here: gain vp 1",
-                         " 2 SR2: each here: gain gems 1 per die"]
-    assert "\n".join(notes) in PIECES.board(env.game, env.game_state, 0)
+    assert notes[:3] == ["what the cards do:", " 1 SR1: highest alone: take the Primus Token; each here: +1 VP",
+                         " 2 SR2: each here: +1 gem per die here"]
+    assert "\n".join(wrap(x, WIDTH, "      ") for x in notes) in PIECES.board(env.game, env.game_state, 0)
 
 
 def test_a_hidden_private_rune_is_not_named_when_its_line_is_tagged():
@@ -88,8 +89,8 @@ def test_a_hidden_private_rune_is_not_named_when_its_line_is_tagged():
     s.priv[1].append({"card": card.index, "revealed": False, "occ": [0, 0, 0, 0]})
     assert _source(env.game, key, s) == "P1's private Rune"
     s.priv[1][0]["revealed"] = True
-    assert _source(env.game, key, s) == "F3.7 Fate of Even Ground (each here: gain vp 1 per die (all even))"
-    assert _source(env.game, (("b", card.index, "effect", 1), 3), s) == "F3.7 Fate of Even Ground (highest: draw 1 skill)"
+    assert _source(env.game, key, s) == "F3.7 Fate of Even Ground (each here: +1 VP per die here if all the dice here are even)"
+    assert _source(env.game, (("b", card.index, "effect", 1), 3), s) == "F3.7 Fate of Even Ground (highest: draw 1 Skill card)"
 
 
 def test_a_cost_prompt_says_what_paying_and_declining_do():
@@ -103,7 +104,7 @@ def test_a_cost_prompt_says_what_paying_and_declining_do():
     for _ in range(49):  # random play of seed 5 reaches a card line with a gem cost at decision 49
         game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))), rng)
     assert state.pending["k"] == Kind.PAY_OFFER and state.pending["purpose"] == "cost"
-    assert PIECES.decision(game, state) == ("P0 may pay 1 gem for 'each here: gain vp 3 for 1 gems': pay to get "
+    assert PIECES.decision(game, state) == ("P0 may pay 1 gem for 'each here: may pay 1 gem for +3 VP': pay to get "
                                             "it, or decline and it is skipped")
 
 

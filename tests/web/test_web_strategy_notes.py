@@ -16,10 +16,10 @@ def test_strategy_state_and_page_carry_what_the_cards_do(tmp_path):
         status, st = served.request("GET", "/api/state")
         assert status == 200
         assert st["notes"][:4] == ["what the cards do:",
-                                   " 1 SR1: highest unique: take primus; each here: gain vp 1",
-                                   " 2 SR2: each here: gain gems 1 per die",
-                                   " 3 F3.7: each here: gain vp 1 per die (all even); highest: draw 1 skill"]
-        assert " 7 R16: at once: self: extra placement" in st["notes"]
+                                   " 1 SR1: highest alone: take the Primus Token; each here: +1 VP",
+                                   " 2 SR2: each here: +1 gem per die here",
+                                   " 3 F3.7: each here: +1 VP per die here if all the dice here are even; highest: draw 1 Skill card"]
+        assert " 7 R16: at once: you: place 1 more die" in st["notes"]
         # the terminal's lines, unwrapped, as the person's seat sees the position
         env = monolith_envs.make(STRATEGY, wrapped=False, num_players=2)
         game = env.game
