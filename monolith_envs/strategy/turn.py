@@ -205,7 +205,7 @@ def t_turn(R: Rules, s: StrategyState, t: dict | None, rng) -> None:
     if not s.turn["mandatory_done"] and not sum(s.pool[p]):
         # the pool emptied before the compulsory placement (only a content file can do it, e.g. exile_die on
         # oneself in a Play Anytime card): nothing can be placed, so the turn ends, as a player with no pool
-        # die is skipped (docs §4.5)
+        # die is skipped (docs §4.6)
         end_turn(R, s)
         return
     ctx = R.mask_ctx
