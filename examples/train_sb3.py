@@ -12,7 +12,7 @@ The recipe, in four steps that each print what they do:
    the legal actions from the env's ``action_masks()``.
 2. **Reward shaping** (plainly on: ``--shaping 0`` turns it off).  The game pays +1 / -1 only at the end.
    Each step also pays ``gamma * phi(s') - phi(s)`` with ``phi = coef * the heuristic's state value`` of the
-   learner's seat (``agents.heuristics.value_fn_for``): potential-based shaping, which leaves the best
+   learner's seat (``monolith_envs.agents.heuristics.value_fn_for``): potential-based shaping, which leaves the best
    policies of the game unchanged and makes the signal dense.
 3. **A warm start** (``--warm-start N`` decisions; 0 skips it).  The policy is first fitted, by plain
    supervised learning, to N decisions of the game's heuristic (Arena: to the heuristic's value of every legal
@@ -133,9 +133,9 @@ def make_env(env_id: str, config: dict, seed: int, shaping: float, gamma: float,
     """An env factory for ``DummyVecEnv``: one seat of ``env_id`` against random, optionally shaped."""
 
     def make():
-        from agents import RandomAgent
-        from agents.heuristics import value_fn_for
-        from training.wrapper import SingleAgentEnv
+        from monolith_envs.agents import RandomAgent
+        from monolith_envs.agents.heuristics import value_fn_for
+        from monolith_envs.wrappers import SingleAgentEnv
 
         value_fn = value_fn_for(env_id) if shaping > 0 else None
         return SingleAgentEnv(env_id, [RandomAgent()], config, seed=seed * 1000 + rank,
@@ -195,9 +195,9 @@ def evaluate(model, env_id: str, config: dict, games: int, seed: int, determinis
     Returns ``{"games", "wins", "draws", "losses", "win_rate", "ci95": [low, high]}`` (95% Wilson interval;
     a draw or a truncated game is not a win).
     """
-    from agents import RandomAgent
+    from monolith_envs.agents import RandomAgent
+    from monolith_envs.wrappers import SingleAgentEnv
     from training.evaluate import wilson_interval
-    from training.wrapper import SingleAgentEnv
 
     env = SingleAgentEnv(env_id, [RandomAgent()], config, seed=seed + 10_007)  # not the training episodes
     wins = draws = 0

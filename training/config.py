@@ -449,8 +449,13 @@ def read_toml(p: Path) -> tuple[Path, dict]:
         raise TrainConfigError(f"config file {text.replace(chr(0), '?')!r}: the path contains a NUL byte")
     p = config_file(p)
     if not p.exists() and not p.is_symlink():
-        avail = ", ".join(sorted(x.name for x in CONFIG_DIR.glob("*.toml")))
-        raise TrainConfigError(f"config file {text!r} not found; shipped configs: {avail}")
+        if p.suffix != ".toml" and config_file(Path(text + ".toml")).is_file():
+            raise TrainConfigError(f"config file {text!r} not found; did you mean {text + '.toml'!r}?")
+        names = sorted(x.name for x in CONFIG_DIR.glob("*.toml"))
+        ppo = ", ".join(x for x in names if not x.startswith("az_"))
+        az = ", ".join(x for x in names if x.startswith("az_"))
+        raise TrainConfigError(f"config file {text!r} not found; shipped configs (training/configs/): {ppo}; "
+                               f"for python -m training.az: {az}")
     try:
         return p, parse_toml(read_text(p, MAX_CONFIG_BYTES), str(p), max_depth=6, int_limit=2**130,
                              label="key", max_keys=2000)

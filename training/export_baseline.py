@@ -17,7 +17,6 @@ line and exit status 2.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
@@ -28,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from monolith_envs.core.cli import ArgumentParser
 
 __all__ = ["compare_with_policy", "export_run", "main", "meta_of", "policy_logits", "sample_observations", "weights_of"]
 
@@ -228,7 +229,7 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
 
 def main(argv: list[str] | None = None) -> dict:
     """The command line (see the module docstring)."""
-    ap = argparse.ArgumentParser(prog="python -m training.export_baseline",
+    ap = ArgumentParser(prog="python -m training.export_baseline",
                                  description="Export a training run's policy as a pretrained baseline of the package "
                                              "(agent spec 'baseline').")
     ap.add_argument("run_dir", metavar="RUN_DIR", help="a finished run of python -m training.train (final_model.zip, "

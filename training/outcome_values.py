@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from monolith_envs.core.cli import ArgumentParser
+
 __all__ = ["MAX_SAMPLE_BYTES", "OutcomeValuesError", "collect_outcomes", "fit_value", "main", "refit_baseline"]
 
 #: most bytes of float16 observations one collection keeps (the peak, while they are stacked, is about twice)
@@ -231,7 +233,7 @@ def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs:
 
 def main(argv: list[str] | None = None) -> dict:
     """Command line (see the module docstring); prints the record as JSON and returns it."""
-    ap = argparse.ArgumentParser(prog="python -m training.outcome_values",
+    ap = ArgumentParser(prog="python -m training.outcome_values",
                                  description="Refit a shipped baseline's value head on self-play game outcomes "
                                              "(the policy is unchanged).",
                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)

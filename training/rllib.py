@@ -31,6 +31,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from monolith_envs.core.cli import ArgumentParser
 from training.config import TrainConfigError
 from training.rllib_config import apply_overrides, describe_keys, load_config, run_name
 
@@ -292,7 +293,7 @@ def train(cfg: dict) -> dict:
 
 def main(argv: list[str] | None = None) -> dict:
     """Command-line entry point (see the module docstring)."""
-    ap = argparse.ArgumentParser(prog="python -m training.rllib", description=__doc__.split("\n\n")[0],
+    ap = ArgumentParser(prog="python -m training.rllib", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("--env", default=None, help="registered env id (the config's env_id when omitted)")
     ap.add_argument("--config", default=None, help="TOML config (default: the built-in defaults)")

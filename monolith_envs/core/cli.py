@@ -26,12 +26,13 @@ def one_line(message: object, limit: int = MAX_ERROR_CHARS) -> str:
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """``argparse.ArgumentParser`` whose errors are one escaped, bounded line (then exit status 2).
+    """``argparse.ArgumentParser`` whose errors are one escaped, bounded ``PROG: error: ...`` line, without
+    the usage that argparse prints before it (then exit status 2; ``--help`` shows the usage).
 
     Sub-parsers made with ``add_subparsers().add_parser`` are of this class too."""
 
-    def error(self, message: str):  # noqa: D102 - argparse's contract: print usage and exit 2
-        super().error(one_line(message))
+    def error(self, message: str):  # noqa: D102 - argparse's contract: report and exit 2
+        self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
 
 
 def import_modules(names: Iterable[str], flag: str = "--preload") -> None:

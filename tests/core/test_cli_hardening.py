@@ -250,3 +250,16 @@ def test_check_reports_each_episode_and_says_what_was_checked_when_stopped(capsy
     err = capsys.readouterr().err
     assert f"check stopped after 2 of 5 episodes ({counts[1][1]} decisions): no check failed in them" in err, err
     assert err.rstrip().endswith("interrupted by SIGINT") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["fuzz", "monolith_arena_v0", "--games", "0"], "argument --games: 0 is below 1"),
+    (["check", "monolith_arena_v0", "--config", "{num_players:4}"], "argument --config: not valid JSON"),
+    (["fuzz", "monolith_arena_v0", "--no-such-flag"], "unrecognized arguments: --no-such-flag"),
+])
+def test_a_usage_error_is_one_line_without_the_usage(argv, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith("python -m monolith_envs") and ": error: " in err and message in err

@@ -5,8 +5,8 @@ Each case is one command (``monolith_envs`` fuzz / replay / check, ``training.tr
 ones, drawn from pools of hostile values: unknown env ids, negative / huge / float / non-numeric / 2**130
 seeds and counts, NUL bytes and control characters, paths under /proc, folders where files are expected,
 /dev/zero and FIFOs as files, malformed JSON and TOML, bad ``--set`` values, malformed agent specs and
-unknown flags.  Every case must end with exit status 2, exactly one ``error:`` line (argparse's usage line
-may come before it), no raw control character and no traceback.
+unknown flags.  Every case must end with exit status 2, exactly one ``error:`` line (a parser of
+plain argparse may print its usage before it), no raw control character and no traceback.
 
 Commands run in-process through their ``main(argv)`` with stdout and stderr captured, stdin replaced by a
 closed stream and a per-case alarm, so a case that hangs or starts real work is a finding, not a stuck

@@ -15,6 +15,8 @@ import json
 import sys
 from typing import Any
 
+from monolith_envs.core.cli import ArgumentParser
+
 
 def _continue_command(argv: list[str]) -> str:
     """The command line that runs a copy of the config (``--config COPY``) as a new run (``--name NEW``),
@@ -102,7 +104,7 @@ def _main(argv: list[str], guard: Any) -> tuple[dict, argparse.Namespace]:
     from monolith_envs.core.interrupt import Interrupted
     from monolith_envs.core.seeds import seed_arg
 
-    ap = argparse.ArgumentParser(prog="python -m training.az", description=__doc__.split("\n\n")[0],
+    ap = ArgumentParser(prog="python -m training.az", description=__doc__.split("\n\n")[0],
                                  epilog=__doc__.split("\n\n")[1].replace("``", ""))
     ap.add_argument("--config", default="az_arena_2p.toml", help="recipe config (a path, or a name in "
                     "training/configs/)")
