@@ -37,7 +37,7 @@ from __future__ import annotations
 import ast
 import re
 
-from ..core.game import MonolithEnvError
+from ..core.game import InvariantError, MonolithEnvError
 from ..core.state import StateError
 from ..core.state_schema import check_built
 from .board import units_text
@@ -364,7 +364,10 @@ def _parse(text: str, rng):
                 s.out[p] = True
     if g.reward_mode == "score" and not s.terminal:
         g._score(s)
-    g.check_invariants(s)
+    try:
+        g.check_invariants(s)
+    except InvariantError as exc:  # a position no game reaches (docs §9), e.g. bids outside the order phase
+        raise PositionError(f"position: {exc}") from None
     try:
         check_built(g, s)  # the checks of from_dict (the invariants ran above): the engine must read it
     except StateError as exc:

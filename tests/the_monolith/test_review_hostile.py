@@ -104,6 +104,9 @@ def test_div_row_size_follows_the_spec_range():
     ("decision ORDER_CHOOSE P0\nP0 available=30", "hearts add up to 30"),
     ("decision ORDER_CHOOSE P0\nP0 available=10 unearned=10", "hearts add up to 20"),
     ("decision ORDER_CHOOSE P0\nP0 reserves=10 limbo=10", "warriors add up to 20"),
+    # a position no game reaches: the invariants of docs §9, as a PositionError too
+    ("decision ACTION_CHOOSE P0\nP0 board=1,0,0\nrow 0: D02 P0:2", "invariant 6: bids on slot 0 in phase ACTION"),
+    ("decision ORDER_CHOOSE P0\nP0 board=1,0,0", "invariant 6: seat 0 has board hearts in phase ORDER"),
 ])
 def test_position_totals_name_the_listed_sum(text, want):
     from monolith_envs.the_monolith import parse_position
