@@ -296,7 +296,7 @@ class StagedEntry:
                 self.output_fn(wrap(note))
             if len(opts) == 1 and not chosen and self.game.layout[opts[0][0]].shape:
                 # one kind of action: a heading, not a question (its first part is asked next)
-                self.output_fn(wrap(f"  {title}: {opts[0][1]} (the only choice)"))
+                self.output_fn(wrap(f"  {title}: {opts[0][1]} (the only kind of move now)"))
                 chosen.append(opts[0][0])
                 continue
             if len(opts) == 1:

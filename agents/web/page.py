@@ -9,9 +9,9 @@ narration of every move, and at the end the result with each seat's returns, a l
 page and a New game button (the button also when an opponent's agent failed to move and the game cannot
 go on).  A move is sent with the decision it was chosen at; when the server answers that the game has moved
 on (409) or failed (5xx), the page reloads the state.  Every option is numbered; its number typed on the
-keyboard chooses it (a number that could go on, e.g. 1 when there are 12 options, waits 0.8 s or Enter for the
-next digit, shown in ``typed``), Escape forgets the digits typed, Backspace goes back one stage of the move
-being entered.
+keyboard chooses it (a number that could go on, e.g. 1 when there are 12 options, waits 1.5 s or Enter for the
+next digit, shown in ``typed``; the only legal move is taken with 1 or Enter), Escape forgets the digits typed,
+Backspace goes back one stage of the move being entered.
 
 Element ids (stable, used by the tests): ``status``, ``board`` (holds the SVG; class ``wide`` when the
 ``zoom`` button has made it fill the column's width, scrolling in its own box; the choice is kept in the
@@ -251,14 +251,15 @@ function renderStage() {
   if (node.action !== undefined) {  // the whole move was forced
     $("auto").textContent = done.join("\\n");
     $("stage-title").textContent = "the only legal move:";
-    opts.appendChild(optionButton(node.name, node.name, () => send(node.action), 0));
+    opts.appendChild(optionButton(node.name, node.code, () => send(node.action), 0));
     return;
   }
   $("auto").textContent = done.join("\\n");
   $("stage-title").textContent = "choose the " + node.title + ":";
   let onBoard = 0;
   node.options.forEach((o, k) => {
-    opts.appendChild(optionButton(o.label, o.node.action !== undefined ? o.node.name : "", () => choose(k), k));
+    opts.appendChild(optionButton(o.label, o.node.action !== undefined ? o.node.name + " (" + o.node.code + ")" : "",
+                                  () => choose(k), k));
     if (o.target && mark(o.target, "target")) onBoard++;
   });
   $("board").classList.toggle("picking", onBoard > 0);
@@ -274,6 +275,7 @@ function choose(k) {
   renderStage();
 }
 let typed = "", typedTimer = null;  // the digits typed so far of an option's number
+const TYPED_WAIT_MS = 1500;  // how long a number that could go on waits for its next digit
 function typedClear() { clearTimeout(typedTimer); typedTimer = null; typed = ""; $("typed").hidden = true; }
 function typedPick() { const k = +typed - 1; typedClear(); if (node && node.options && node.options[k]) choose(k); }
 function typeDigit(d) {  // a number that no further digit can extend is chosen at once; else wait for one
@@ -281,8 +283,9 @@ function typeDigit(d) {  // a number that no further digit can extend is chosen 
   if (n < 1 || n > count) { const again = typed !== ""; typedClear(); if (again) typeDigit(d); return; }
   typed += d; clearTimeout(typedTimer);
   if (n * 10 > count) { typedPick(); return; }
-  $("typed").textContent = "option " + typed + "... (another digit, or Enter)"; $("typed").hidden = false;
-  typedTimer = setTimeout(typedPick, 800);
+  $("typed").textContent = "option " + typed + "... (another digit within 1.5 s, or Enter; Escape forgets it)";
+  $("typed").hidden = false;
+  typedTimer = setTimeout(typedPick, TYPED_WAIT_MS);
 }
 function back() { if (!busy && path.length) { node = path.pop().node; renderStage(); } }
 function send(action) {  // with the decision it was chosen at: refused if the game has moved on since
@@ -309,6 +312,9 @@ $("new-game").addEventListener("click", ev => { if (!stray(ev)) request("POST", 
 document.addEventListener("keydown", ev => {
   if (ev.target.tagName === "INPUT" || busy) return;
   if (ev.key === "Backspace") { back(); ev.preventDefault(); }
+  else if (node && node.action !== undefined && (ev.key === "1" || ev.key === "Enter")) {  // the only legal move
+    send(node.action); ev.preventDefault();
+  }
   else if (/^[0-9]$/.test(ev.key) && node && node.options) typeDigit(ev.key);
   else if (ev.key === "Enter" && typed) { typedPick(); ev.preventDefault(); }
   else if (ev.key === "Escape") typedClear();

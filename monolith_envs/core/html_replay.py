@@ -1,9 +1,9 @@
 """One self-contained HTML page that shows an episode log decision by decision (``replay FILE --html OUT``).
 
 The page holds, for every decision of the replayed episode and for the final state: the game's omniscient
-SVG drawing (``render_svg``), its text render, the player to act, the action that was played (in the game's
-words, ``describe_action``, then its name and index) and the chance events its ``apply`` drew; at the end
-each seat's returns and outcome.  A slider, step buttons (first, previous, play/pause, next, last), the arrow
+SVG drawing (``render_svg``), its text render, the seat to act (``P0``, ...), the action that was played (in
+the game's words, ``describe_action``, then in grey its layout name and index) and the chance events its
+``apply`` drew, if any; at the end each seat's returns and outcome.  A slider, step buttons (first, previous, play/pause, next, last), the arrow
 keys and the list of moves (the actions in words, the name as the item's tooltip; click one to go there) move through the steps; the step is kept in the address (``page.html#step=40`` opens step 40).
 It needs nothing but a browser: no scripts, styles or images are loaded from anywhere.
 
@@ -12,7 +12,8 @@ Layout: the title, the controls, the played action and the returns table stay at
 the window and scrolls inside its own box to keep the current move in view (in the part of the box on
 screen); stepping never scrolls the page itself, and Home / End / the arrows do not also scroll it.  The
 list (300 px, long moves wrapped) stays beside the board, which shrinks to make room (The Monolith's
-1125 px drawing in a 1366 px window); below 760 px the list goes under the board.
+1125 px drawing in a 1366 px window); below 760 px the list goes under the board, and the controls wrap
+as whole buttons.
 
 The drawings are stored once per distinct line: the page holds a table of the distinct SVG and text lines,
 and each step holds only its changes from the step before (``[start, end, [line numbers]]`` splices), which
@@ -20,7 +21,8 @@ keeps a page a small fraction of one picture per step.
 
 Element ids (stable, used by the tests): ``frame`` (the SVG board), ``slider``, ``first``, ``prev``, ``play``,
 ``next``, ``last``, ``head`` (the sticky block holding the title, controls, action, chance and returns),
-``status`` (``step k / N``), ``action``, ``chance``, ``text``, ``moves`` (the list of
+``status`` (``step k / N``), ``action`` (the move in words), ``code`` (its layout name and action index),
+``chance``, ``text``, ``moves`` (the list of
 moves, one ``li`` per decision), ``returns`` (the table of each seat's returns, shown at the last step).
 """
 
@@ -79,7 +81,8 @@ def _add_frames(frames: list[dict], returns: list[float], log: EpisodeLog, make:
         if frames:
             frames[-1]["chance"] = [str(e) for e in env.episode_log.chance_at(frames[-1]["step"])]
         game, state = env.game, env.game_state
-        frame = {"step": step, "player": env.agent_selection, "action": action,
+        mapping = getattr(env, "agent_name_mapping", {})
+        frame = {"step": step, "player": _seat_name(env.agent_selection, mapping), "action": action,
                  "action_name": None if action is None else game.layout.decode(int(action)),
                  "action_text": None if action is None else game.describe_action(state, int(action)), "chance": [],
                  "text": game.render_text(state), "svg": game.render_svg(state)}
@@ -88,12 +91,24 @@ def _add_frames(frames: list[dict], returns: list[float], log: EpisodeLog, make:
             frame["returns"], frame["outcome"] = list(returns), None
             if game.is_terminal(state):
                 frame["outcome"] = [o.value for o in game.outcome(state)]
-                outcome = ", ".join(f"player_{i} {o}" for i, o in enumerate(frame["outcome"]))
+                outcome = ", ".join(f"P{i} {o}" for i, o in enumerate(frame["outcome"]))
                 reason = game.end_reason(state)
-                frame["result"] = f"game over: {outcome}; returns {returns}" + (f" ({reason})" if reason else "")
+                frame["result"] = f"game over: {outcome}; returns: {_per_seat(returns)}" + (
+                    f" ({reason})" if reason else "")
             else:
-                frame["result"] = f"the log ends here (not a terminal state); returns so far {returns}"
+                frame["result"] = f"the log ends here (not a terminal state); returns so far: {_per_seat(returns)}"
         frames.append(frame)
+
+
+def _seat_name(agent: str, mapping: dict) -> str:
+    """``P<seat>`` for an agent of the env's ``agent_name_mapping`` (the games' texts name seats so), else the
+    agent's own name."""
+    return f"P{mapping[agent]}" if agent in mapping else str(agent)
+
+
+def _per_seat(values: list[float]) -> str:
+    """``P0 +1, P1 -1``: one signed number per seat."""
+    return ", ".join(f"P{i} {float(v):+.4g}" for i, v in enumerate(values))
 
 
 _PAGE = """<!DOCTYPE html>
@@ -116,11 +131,13 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 #moves li.now { background: #ffe08a; font-weight: bold; }
 #returns { border-collapse: collapse; margin: 6px 0; }
 #returns td, #returns th { border: 1px solid #bbb; padding: 2px 10px; }
-#controls { margin: 4px 0; display: flex; gap: 6px; align-items: center; }
-#slider { width: 420px; }
+#controls { margin: 4px 0; display: flex; flex-wrap: wrap; gap: 6px; align-items: center; }
+#controls button, #status { white-space: nowrap; }
+#slider { flex: 0 1 420px; min-width: 120px; }
 #text { font-family: monospace; font-size: 12px; white-space: pre; background: #fff; padding: 6px;
         border: 1px solid #ccc; max-height: 560px; overflow: auto; margin-top: 16px; }
 #action { font-weight: bold; margin: 4px 0; }
+#code { color: #667; font-family: monospace; font-size: 12px; margin-left: 6px; }
 #chance { font-family: monospace; font-size: 13px; margin: 4px 0; }
 </style></head>
 <body>
@@ -135,7 +152,7 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 <input id="slider" type="range" min="0" max="0" value="0">
 <span id="status"></span>
 </div>
-<div id="action"></div>
+<div><span id="action"></span><span id="code"></span></div>
 <div id="chance"></div>
 <table id="returns" hidden><thead><tr><th>seat</th><th>outcome</th><th>return</th></tr></thead><tbody></tbody></table>
 </div>
@@ -167,7 +184,7 @@ frames.forEach((f, i) => {
 const last = frames[frames.length - 1];
 last.returns.forEach((r, i) => {
   const tr = document.createElement("tr");
-  for (const v of ["player_" + i, last.outcome === null ? "-" : last.outcome[i], String(r)]) {
+  for (const v of ["P" + i, last.outcome === null ? "-" : last.outcome[i], String(r)]) {
     const td = document.createElement("td"); td.textContent = v; tr.appendChild(td);
   }
   $("returns").tBodies[0].appendChild(tr);
@@ -198,10 +215,9 @@ function show(i) {
   if (location.hash !== "#step=" + k) history.replaceState(null, "", "#step=" + k);
   $("slider").value = k;
   $("status").textContent = "step " + k + " / " + (frames.length - 1);
-  $("action").textContent = f.action === null ? f.result
-      : f.player + " " + f.action_text + " (" + f.action_name + " [" + f.action + "])";
-  $("chance").textContent = f.action === null ? "" :
-      (f.chance.length ? "chance: " + f.chance.join("; ") : "chance: none");
+  $("action").textContent = f.action === null ? f.result : f.player + " " + f.action_text;
+  $("code").textContent = f.action === null ? "" : f.action_name + ", action " + f.action;
+  $("chance").textContent = f.action === null || !f.chance.length ? "" : "chance: " + f.chance.join("; ");
   $("text").textContent = f.text.map((n) => lines[n]).join("\\n");
   fitHead();  // after the head's content: the returns table (shown at the end) makes it taller
   keepInView(moves.children[k]);

@@ -223,7 +223,7 @@ def test_human_agent_reprompts_until_legal():
     obs = env.observe("player_0")
     assert h.act(obs["observation"], obs["action_mask"], np.random.default_rng(0)) == 5
     text = "\n".join(shown)
-    assert "  action: MARK (the only choice)" in text
+    assert "  action: MARK (the only kind of move now)" in text
     assert "7) cell 8" in text and "cell 4\n" not in text and "cell 0\n" not in text  # legal cells only
     assert "99 is not one of the options: choose 1-7" in text and "'bogus' is not a legal cell here" in text
     assert "cell 4 is not a legal cell for this move: " in text  # the engine's reason follows

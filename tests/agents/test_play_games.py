@@ -135,7 +135,7 @@ def test_monolith_staged_entry_orders_and_illegal_input():
     entry, out, inp = _entry(env, MONOLITH, ["99", "bogus", "#9999", "relent", "back", "comm"])
     assert entry.read() == env.game.action_index("order(commit)")
     text = " ".join("\n".join(out).split())
-    assert "action: give an order (the only choice)" in text
+    assert "action: give an order (the only kind of move now)" in text
     assert "99 is not one of the options: choose 1-" in text and "'bogus' is not a legal order here" in text
     assert "#9999: no such action (actions are #0-#263)" in text and "relent is not legal now: " in text
     assert "5) commit (send your available hearts to the tower; you are done ordering)" in text

@@ -78,8 +78,8 @@ def test_page_holds_every_decision_and_the_result(game_log, page):
     layout = _make(log.env_id, **log.config).game.layout
     for k, (f, a) in enumerate(zip(frames, log.actions)):
         assert (f["step"], f["action"], f["action_name"]) == (k, a, layout.decode(a))
-    assert frames[-1]["action"] is None and frames[-1]["result"].startswith("game over: player_0 ")
-    assert f"player_{res.winners[0]} win" in frames[-1]["result"]
+    assert frames[-1]["action"] is None and frames[-1]["result"].startswith("game over: P0 ")
+    assert f"P{res.winners[0]} win" in frames[-1]["result"] and "; returns: P0 " in frames[-1]["result"]
     assert frames[-1]["outcome"][res.winners[0]] == "win" and len(frames[-1]["returns"]) == 2
     env = _make(log.env_id, **log.config)  # the result says why the game ended, as the game does
     env.reset(seed=log.seed)
@@ -212,12 +212,14 @@ def test_page_loads_steps_and_shows_pictures_in_headless_chromium(game_log, page
         assert wd.js("return document.querySelectorAll('#moves li')[1].textContent") == f"{who} {said}"
         assert wd.js("return document.querySelectorAll('#moves li')[1].title") == (
             f"{layout.decode(log.actions[1])} [{log.actions[1]}]")
-        assert wd.text("#action") == (f"player_0 {frames[0]['action_text']} ({layout.decode(log.actions[0])} "
-                                      f"[{log.actions[0]}])")
+        assert wd.text("#action") == f"P0 {frames[0]['action_text']}"
+        assert wd.text("#code") == f"{layout.decode(log.actions[0])}, action {log.actions[0]}"
+        assert wd.text("#chance") == "" or wd.text("#chance").startswith("chance: ")
         for k in range(1, 4):
             wd.click("#next")
             assert wd.text("#status") == f"step {k} / {n}"
-            assert f"{frames[k]['action_text']} ({layout.decode(log.actions[k])} [{log.actions[k]}])" in wd.text("#action")
+            assert wd.text("#action").endswith(frames[k]["action_text"])
+            assert wd.text("#code") == f"{layout.decode(log.actions[k])}, action {log.actions[k]}"
         wd.click("#prev")
         assert wd.text("#status") == f"step 2 / {n}" and wd.js("return document.getElementById('slider').value") == "2"
         assert wd.js("return location.hash") == "#step=2"
@@ -225,7 +227,7 @@ def test_page_loads_steps_and_shows_pictures_in_headless_chromium(game_log, page
         assert wd.text("#status") == f"step 4 / {n}" and wd.js("return location.hash") == "#step=4"
         wd.cmd("POST", "/url", {"url": page.as_uri() + "#step=40"})
         assert wd.text("#status") == f"step 40 / {n}"
-        assert f"({layout.decode(log.actions[40])} [{log.actions[40]}])" in wd.text("#action")
+        assert wd.text("#code") == f"{layout.decode(log.actions[40])}, action {log.actions[40]}"
         svg40 = _unpack(_page_data(page.read_text()), "svg")[40]
         shown = wd.js("return [...document.querySelectorAll('#frame svg text')].map(t => t.textContent)")
         assert shown == [t.text or "" for t in ET.fromstring(svg40).iter("{http://www.w3.org/2000/svg}text")]
@@ -236,7 +238,7 @@ def test_page_loads_steps_and_shows_pictures_in_headless_chromium(game_log, page
         assert wd.js("return document.getElementById('returns').hidden") is False
         rows = wd.js("return [...document.querySelectorAll('#returns tbody tr')].map(r => r.textContent)")
         end = _page_data(page.read_text())["frames"][-1]
-        assert rows == [f"player_{i}{o}{r:g}" for i, (o, r) in enumerate(zip(end["outcome"], end["returns"]))]
+        assert rows == [f"P{i}{o}{r:g}" for i, (o, r) in enumerate(zip(end["outcome"], end["returns"]))]
         assert end["returns"] == [round(float(r), 4) for r in res.returns]
         shot = Image.open(io.BytesIO(base64.b64decode(wd.cmd("GET", "/screenshot")))).convert("RGB")
     finally:

@@ -76,10 +76,11 @@ def test_stage_tree_names_board_targets_and_forced_stages():
     env.reset(seed=2)
     game = env.game
     tree = stage_tree(game, env.game_state, game.legal_mask(env.game_state), pieces_for("monolith_arena_v0"))
-    assert tree["auto"] == ["action: select a hex (the only choice)"] and tree["title"] == "hex"
+    assert tree["auto"] == ["action: select a hex (the only kind of move now)"] and tree["title"] == "hex"
     first = tree["options"][0]
     assert first["target"] == "hex:0" and first["label"] == "hex 00 (empty)"
-    assert first["node"] == {"auto": [], "action": game.layout.index("SELECT_HEX", 0), "name": "SELECT_HEX(hex=0)"}
+    assert first["node"] == {"auto": [], "action": game.layout.index("SELECT_HEX", 0),
+                             "name": "places its Banner on hex 00", "code": "SELECT_HEX(hex=0)"}
     assert stage_tree(game, env.game_state, np.zeros(game.layout.n, bool), None) is None
 
 

@@ -57,3 +57,31 @@ def test_every_option_is_numbered_and_two_digit_numbers_choose_from_the_keyboard
         assert served.web.raw.num_decisions > 2
     finally:
         served.close()
+
+
+def test_the_only_legal_move_is_said_in_words_and_taken_with_1(driver, tmp_path):  # noqa: F811
+    served = Served("monolith_strategy_v0", {"num_players": 2}, 0, tmp_path)
+    try:
+        for _ in range(50):  # the person takes the last option of every stage until a move is forced
+            _, st = served.request("GET", "/api/state")
+            node = st["stages"]
+            if "action" in node:
+                break
+            while "action" not in node:
+                node = node["options"][-1]["node"]
+            served.request("POST", "/api/action", {"game_id": st["game_id"], "action": node["action"]})
+        else:
+            raise AssertionError("no forced move within 50 moves")
+        assert node["code"] == "choose_opponent(i=0)" and node["name"] == "chooses P1"  # Sabotage's target
+        wd = driver
+        wd.cmd("POST", "/url", {"url": served.url})
+        assert _async(wd, WAIT_READY) == "ready"
+        assert wd.text("#stage-title") == "the only legal move:" and _labels(wd) == ["1)chooses P1"]
+        before = served.web.raw.num_decisions
+        wd.key("1")
+        deadline = time.time() + 10
+        while served.web.raw.num_decisions == before and time.time() < deadline:
+            time.sleep(0.05)
+        assert served.web.raw.episode_log.actions[before] == node["action"]
+    finally:
+        served.close()
