@@ -36,7 +36,7 @@ WIDTH = 80
 
 #: a number leading an option's label (The Monolith's "9 Briar Barrow", Arena's "slot 3: Horror"), skipped
 #: when matching by name
-_LEADING_NUMBER = re.compile(r"^(?:\d+\s+|slot\s+\d+:\s*)")
+_LEADING_NUMBER = re.compile(r"^(?:\d+\s+|slot\s+\d+:\s*|[A-Z]{1,2}\d+(?:\.\d+)?:?\s+)")
 
 #: a typed place in a list of options: an optional sign, then ASCII digits
 _PLACE = re.compile(r"([+-]?)[0-9]+")
@@ -47,7 +47,8 @@ HELP = """\
 Enter a move in stages: pick an option by its number in the list (1, 2, ...,
 not a hex or space number) or by name: a unique prefix is enough, and a number
 that leads the name may be left out (briar b chooses 9 Briar Barrow), as may
-Arena's "slot N:" (horror chooses slot 3: Horror).
+Arena's "slot N:" (horror chooses slot 3: Horror) and a card's code (carrion
+chooses O09 Carrion Feast).
 Commands at any prompt:
   back     undo the last stage of this move
   board    show the board again
@@ -476,7 +477,8 @@ class StagedEntry:
         hits = [v for v, label in opts if label.lower().replace(" ", "").startswith(key)]
         if hits or key[:1].isdigit():
             return hits
-        # a label led by the thing's own number ("9 Briar Barrow", "slot 3: Horror"): its name alone names it
+        # a label led by the thing's own number or code ("9 Briar Barrow", "slot 3: Horror", "O09 Carrion
+        # Feast", "R18 Rune of the Smith"): its name alone names it
         return [v for v, label in opts
                 if _LEADING_NUMBER.sub("", label, count=1).lower().replace(" ", "").startswith(key)]
 
