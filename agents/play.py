@@ -332,7 +332,7 @@ def _record(path: str | None, raw, agents, seat: int, out) -> None:
 
 def _write_record(path: str, raw, agents, seat: int, out) -> None:
     log = raw.episode_log
-    log.note = "agents.play: " + ", ".join(f"player_{i}={'you' if i == seat else a.name}" for i, a in enumerate(agents))
+    log.note = "agents.play: " + ", ".join(f"P{i}={'you' if i == seat else a.name}" for i, a in enumerate(agents))
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     log.save(p)

@@ -117,7 +117,7 @@ class WebGame:
     def _finish(self) -> None:
         log = self.raw.episode_log
         log.note = "agents.play --web: " + ", ".join(
-            f"player_{i}={'you' if i == self.seat else a.name}" for i, a in enumerate(self.agents))
+            f"P{i}={'you' if i == self.seat else a.name}" for i, a in enumerate(self.agents))
         path = log.save(self.log_dir / f"game{self.count}_{self.game_id}.json")
         self.finished[self.game_id] = Path(path)
         while len(self.finished) > KEEP_FINISHED:

@@ -249,7 +249,7 @@ def test_record_writes_a_replayable_log_and_generic_pieces_play_the_toy_game(tmp
     assert words == ["python", "-m", "monolith_envs", "replay", str(rec), "--html", str(rec.with_suffix(".html"))]
     assert isinstance(pieces_for(TOY), Pieces) and type(pieces_for(TOY)) is Pieces
     log = load_log(rec)
-    assert "player_0=you, player_1=random" in log.note and len(log.actions) == res.decisions
+    assert "P0=you, P1=random" in log.note and len(log.actions) == res.decisions
     *_, (_, _, env) = replay_steps(log, lambda eid, **c: monolith_envs.make(eid, wrapped=False, **c))
     assert env.game.is_terminal(env.game_state)
     assert any(line.startswith("P1: MARK(cell=") for line in out)  # the generic narration
