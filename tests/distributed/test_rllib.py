@@ -129,7 +129,7 @@ def test_play_command_takes_an_rllib_opponent(toy_run):
 
     res = main([TOY, "--opponents", f"rllib:{rep['final_model']}", "--seed", "3", "--seat", "0"],
                input_fn=inp, output_fn=out.append)
-    assert f"player_1=rllib:{rep['final_model']}" in out[0] and "game over" in out[-1]
+    assert f"opponents: P1 rllib:{rep['final_model']}" in " ".join(out[0].split()) and "game over" in out[-1]
     assert res.decisions >= 5
 
 
