@@ -7,9 +7,11 @@ from contextlib import contextmanager
 from typing import Any
 
 from monolith_envs.arena.board import DIR_NAMES
+from monolith_envs.arena.context import effect_of
+from monolith_envs.arena.effects import get_fx
 from monolith_envs.arena.render import _netted, _segments, _teams
 from monolith_envs.arena.state import INSTANCES_PER_SEAT as PER_SEAT
-from monolith_envs.arena.state import BattleStage, Loc, Sub
+from monolith_envs.arena.state import BattleStage, Loc
 from monolith_envs.arena.words import mode_words, sub_words, tile_words
 
 from . import WIDTH, Pieces, wrap
@@ -26,8 +28,9 @@ empty, else hh:<seat><tile>/<facing>: <seat> 0-3, <tile> a short name (the
 W NW). Then: +k wounds; after a comma N netted, Pk poison markers, M Net-order
 marker, E entrenched; S<k> Monolith segment k (S<k>@p: seat p's, under another
 tile).
-Each seat: HP (teams: the team's pool), deck and discard sizes; your hand by
-slot (* = drawn this turn; a menu's numbers are its own, not the slots).
+Each seat: HP (teams: the team's pool), deck and discard sizes; its hand by
+slot (hands are public; * = drawn this turn); a menu's numbers are its own,
+not the slots.
 """
 
 _STAGES = {"slot": "tile", "hex": "hex", "rot": "facing", "facing": "facing", "local": "tile type",
@@ -46,7 +49,8 @@ def _short(name: str) -> str:
 @contextmanager
 def _hit_trace(log: list):
     """While active, every Battle or order resolution step of the Arena engine appends its hits to ``log``
-    as ``(source instance, or "poison" / "order", target instance, strength, absorbed)`` tuples, in the engine's order
+    as ``(source instance, or "poison" / "order", source hex or -1, target instance, target hex, strength,
+    absorbed)`` tuples, in the engine's order
     (docs/monolith_arena.md §4.7: on each target the strongest hits first; a Regeneration rune absorbs one)."""
     from monolith_envs.arena import battle, order_steps
 
@@ -64,7 +68,8 @@ def _hit_trace(log: list):
             used.update(runes[:k])
             poison = bool(s.b_active) and s.b_stage == BattleStage.POISON
             for j, (st, src, _ven) in enumerate(lst):
-                log.append((s.board[src] if src >= 0 else ("poison" if poison else "order"), s.board[x], st, j < k))
+                who = s.board[src] if src >= 0 else ("poison" if poison else "order")
+                log.append((who, src, s.board[x], x, st, j < k))
         return orig(g, s, fx, hits)
 
     battle.resolve_step = order_steps.resolve_step = traced
@@ -116,16 +121,15 @@ class ArenaPieces(Pieces):
             if not state.alive[p]:
                 head += ", eliminated"
             lines.append(head)
-            if p == viewer or viewer is None:
-                hand = [f"[slot {k + 1}: {tb.name_of[state.itype[i]]}{'*' * bool(state.fresh[p][k])}]"
-                        for k, i in enumerate(state.hand[p]) if i >= 0]
-                lines.extend(_pack("    hand: ", hand or ["empty"], WIDTH))
-        status = f"turn of P{state.turn_seat}; {sub_words(state.sub_phase)}"
-        if state.last_round:
-            status += "; last round"
-        if state.terminal and state.sub_phase != Sub.GAME_OVER:
-            status += "; game over"
-        lines.append(status)
+            # every seat's hand: hands are face up (docs/monolith_arena.md D5; every seat observes them)
+            hand = [f"[slot {k + 1}: {tb.name_of[state.itype[i]]}{'*' * bool(state.fresh[p][k])}]"
+                    for k, i in enumerate(state.hand[p]) if i >= 0]
+            lines.extend(_pack("    hand: ", hand or ["empty"], WIDTH))
+        if state.terminal:
+            lines.append(f"game over: {_winners(state)}")
+        else:
+            status = f"turn of P{state.turn_seat}; {sub_words(state.sub_phase)}"
+            lines.append(status + "; last round" * bool(state.last_round))
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ staged entry
@@ -171,16 +175,26 @@ class ArenaPieces(Pieces):
         text = self.action_text(game, before, action)
         lines = [f"P{seat} {text}"]
         in_battle = before.b_active or after.b_active or "Battle" in text
+        family = game.layout.split(int(action))[0]
         if after.b_active and not before.b_active:
             lines.append("  a Battle starts")
-        if self._changed(before, after):
-            lines.append("  Battle:" if in_battle or game.layout.split(int(action))[0] == "END_TURN" else "  effects:")
-            lines.extend(self._hit_lines(game, before, action))
+        changed = self._changed(before, after)
+        hits = self._hit_lines(game, before, action) if changed or family == "SELECT_TRIANGLE" else []
+        if changed or hits:
+            lines.append("  Battle:" if in_battle or family == "END_TURN" else "  effects:")
+            lines.extend(hits or ())
+        elif hits is not None and family == "SELECT_TRIANGLE":  # traced: an area Order that finds no target
+            lines.append("  it hits nothing: no tile there that it wounds" + _kinds(game, before))
+        fx = None
         for i in range(len(before.loc)):
             was, now = before.loc[i], after.loc[i]
             if was == Loc.BOARD and after.wounds[i] > before.wounds[i] and now == Loc.BOARD:
-                lines.append(f"    {self._tile(tb, before, i)} on hex {before.hexof[i]:02d} is hit: "
-                             f"{after.wounds[i] - before.wounds[i]} wound(s), {after.wounds[i]} in all")
+                if fx is None:
+                    fx = get_fx(game.rules, after)
+                got = after.wounds[i] - before.wounds[i]
+                can = "" if i % PER_SEAT == 0 else f" (it can take {fx.tough[after.hexof[i]]})"  # a Banner: HP
+                lines.append(f"    {self._tile(tb, before, i)} on hex {before.hexof[i]:02d} is hit: {got} "
+                             f"wound{'s' * (got != 1)}, {after.wounds[i]} in all{can}")
             if was == Loc.BOARD and now != Loc.BOARD:
                 lines.append(f"    {self._tile(tb, before, i)} is removed from hex {before.hexof[i]:02d}")
             elif was == Loc.BOARD and now == Loc.BOARD and after.hexof[i] != before.hexof[i]:
@@ -198,15 +212,16 @@ class ArenaPieces(Pieces):
         if before.b_active and not after.b_active:
             lines.append("  the Battle ends")
         if after.terminal and not before.terminal:
-            won = ", ".join(f"P{p}" for p in after.winners) or "nobody (a draw)"
-            lines.append(f"  game over: {won} won ({game.end_reason(after)})")
+            lines.append(f"  game over: {_winners(after)} ({game.end_reason(after)})")
         elif after.turn_seat != before.turn_seat:
             lines.append(f"  now the turn of P{after.turn_seat}")
         return [wrap(x) for x in lines]
 
-    def _hit_lines(self, game: Any, before: Any, action: int) -> list[str]:
-        """``"    P0 Knight hits P1 Crossbowman for 2"`` per hit of ``action``, found by playing it again on
-        a copy of ``before`` (Arena draws no chance during play) with the resolution steps traced."""
+    def _hit_lines(self, game: Any, before: Any, action: int) -> list[str] | None:
+        """``"    P0 Knight (hex 04) hits P1 Crossbowman on hex 09 for 2"`` per hit of ``action``, found by
+        playing it again on a copy of ``before`` (Arena draws no chance during play) with the resolution steps
+        traced; ``None`` when that fails (the wound lines still follow).  Every tile is named with its hex, as
+        two tiles may share a name."""
         from monolith_envs.core.chance import NoDrawRng
 
         tb, log = game.tables, []
@@ -214,11 +229,11 @@ class ArenaPieces(Pieces):
             with _hit_trace(log):
                 game.apply(game.clone(before), int(action), NoDrawRng("while narrating a Battle"))
         except Exception:  # noqa: BLE001 - narration must never stop the game; the wound lines still follow
-            return []
+            return None
         lines = []
-        for src, tgt, st, absorbed in log:
-            who = {"poison": "poison", "order": "the order"}.get(src) or self._tile(tb, before, src)
-            target = self._tile(tb, before, tgt) if tgt >= 0 else "an empty hex"
+        for src, src_hex, tgt, tgt_hex, st, absorbed in log:
+            who = {"poison": "poison", "order": "the order"}.get(src) or f"{self._tile(tb, before, src)} (hex {src_hex:02d})"
+            target = f"{self._tile(tb, before, tgt)} on hex {tgt_hex:02d}" if tgt >= 0 else f"the empty hex {tgt_hex:02d}"
             lines.append(f"    {who} hits {target} for {st}" + (", absorbed by a Regeneration rune" if absorbed else ""))
         return lines
 
@@ -231,6 +246,19 @@ class ArenaPieces(Pieces):
 
 
 PIECES = ArenaPieces()
+
+
+def _winners(state: Any) -> str:
+    """``P1 won`` (teams: ``P0, P2 won``), or ``a draw``: the result of a finished game."""
+    return ", ".join(f"P{p}" for p in state.winners) + " won" if len(state.winners) else "a draw"
+
+
+def _kinds(game: Any, state: Any) -> str:
+    """`` (Champions and Runes)``: the kinds of tile the pending Order wounds, or ``""`` when it names none."""
+    if state.p_order < 0:
+        return ""
+    kinds = [f"{k.capitalize()}s" for k in effect_of(game.rules, state).kinds]
+    return f" ({', '.join(kinds[:-1])} and {kinds[-1]})" if len(kinds) > 1 else f" ({kinds[0]})" if kinds else ""
 
 
 def _pack(lead: str, items: list[str], width: int) -> list[str]:

@@ -8,9 +8,9 @@ from typing import Any
 
 from .board import DIR_NAMES
 from .state import INSTANCES_PER_SEAT as PER_SEAT
-from .state import Sub
+from .state import Eff, Sub
 
-__all__ = ["SUB_WORDS", "action_words", "last_move_words", "mode_words", "sub_words", "tile_words"]
+__all__ = ["SUB_WORDS", "action_words", "effect_name", "last_move_words", "mode_words", "sub_words", "tile_words"]
 
 #: each sub-phase in a few words that suit any viewer (the drawing's caption, terminal play's status line);
 #: what the acting seat is asked is ``table.SUB_ASKS`` (docs §6.2)
@@ -63,8 +63,17 @@ def mode_words(game: Any, state: Any, k: int) -> str:
     if state is not None and state.p_order >= 0:
         options = getattr(game.tables.order[state.itype[state.p_order]], "options", None) or ()
         if 0 <= k < len(options):
-            return options[k].effect.replace("_", " ").capitalize()
+            return effect_name(game.tables, options[k])
     return f"option {k + 1}"
+
+
+def effect_name(tb: Any, effect: Any) -> str:
+    """An Order option by the name of the Order that has the same effect (``Push Back``, ``Fire Concoction``:
+    False Order acts as one of them, D55), else by its effect in title case (``Charge``)."""
+    for t, order in enumerate(tb.order):
+        if order == effect:
+            return tb.name_of[t]
+    return effect.effect.replace("_", " ").title()
 
 
 def tile_words(tb: Any, state: Any, i: int) -> str:
@@ -114,7 +123,14 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
         return "unfolds the Monolith"
     sub = Sub(state.sub_phase) if state is not None and state.sub_phase in Sub._value2member_map_ else None
     if fam == "SELECT_HEX":
-        return f"{_HEX_DONE.get(sub, 'selects ')}hex {idx[0]:02d}" + on(idx[0])
+        h = idx[0]
+        a = state.p_a if sub in (Sub.MOVE_DEST, Sub.FEATURE_DEST) else -1
+        if 0 <= a < len(state.board) and state.board[a] >= 0:  # the tile that moves (or stays and turns)
+            if h == a:  # it stays: a new facing follows (any one after a Teleport)
+                turns = " and only turns it" if state.p_effect != Eff.TELEPORT else ""
+                return f"keeps the tile on hex {h:02d}{on(h)}{turns}"
+            return f"moves the tile on hex {a:02d}{on(a)} to hex {h:02d}" + on(h)
+        return f"{_HEX_DONE.get(sub, 'selects ')}hex {h:02d}" + on(h)
     if fam == "USE_FEATURE":
         kind, h = idx
         feature = game.layout.decode(int(action)).split("=")[1].split(",")[0]
@@ -133,7 +149,8 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
 def last_move_words(game: Any, state: Any, seat: int, action: int) -> str:
     """The last move (``state.last_move``) in words, said from the state *after* it (the drawing's "Last:"
     line): as :func:`action_words` without a state, except that a placed tile still on its hex is named
-    (``places Axeman on hex 00 facing NE``).
+    (``places Axeman on hex 00 facing NE``), as are a discarded tile and a played Order (from the discard pile:
+    ``discards Spark``).
 
     Args:
         game: an ``ArenaGame``; state: the state after the move; seat: the seat that made it; action: the
@@ -143,8 +160,16 @@ def last_move_words(game: Any, state: Any, seat: int, action: int) -> str:
         ValueError: ``action`` is outside the layout.
     """
     fam, idx = game.layout.split(int(action))
+    tb = game.tables
     if fam == "PLACE":
         i = state.board[idx[1]]
         if i >= 0 and i // PER_SEAT == seat:
-            return f"places {game.tables.name_of[state.itype[i]]} on hex {idx[1]:02d} facing {DIR_NAMES[idx[2]]}"
+            return f"places {tb.name_of[state.itype[i]]} on hex {idx[1]:02d} facing {DIR_NAMES[idx[2]]}"
+    if fam in ("DISCARD", "PLAY_ORDER") and 0 <= seat < len(state.discard):
+        # the discarded tile tops the seat's discard pile; a played Order is its newest Order there (a Battle
+        # it starts can bury it under the seat's removed tiles, never under another Order)
+        pile = [i for i in state.discard[seat] if fam == "DISCARD" or tb.order[state.itype[i]] is not None]
+        if pile:
+            name = tb.name_of[state.itype[pile[-1]]]
+            return f"discards {name}" if fam == "DISCARD" else f"plays the order {name}"
     return action_words(game, None, action)

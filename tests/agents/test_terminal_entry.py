@@ -151,19 +151,19 @@ def test_arena_battle_narration_names_the_tile_that_hits_and_the_one_hit():
     assert last_battle.splitlines()[:10] == [
         "P1 strikes with the Assassin at hex 00 (P0 Banner)",
         "  Battle:",
-        "    P1 Hunter hits P0 Banner for 1",
-        "    P1 Assassin hits P0 Banner for 1",
-        "    P1 Hunter hits P0 Banner for 1",
-        "    P0 Banner hits P1 Hunter for 1",
-        "    P0 Banner hits P1 Morlock for 1",
+        "    P1 Hunter (hex 01) hits P0 Banner on hex 00 for 1",
+        "    P1 Assassin (hex 13) hits P0 Banner on hex 00 for 1",
+        "    P1 Hunter (hex 01) hits P0 Banner on hex 00 for 1",
+        "    P0 Banner (hex 00) hits P1 Hunter on hex 01 for 1",
+        "    P0 Banner (hex 00) hits P1 Morlock on hex 03 for 1",
         "    P1 Morlock is removed from hex 03",
         "    P1 Hunter is removed from hex 01",
         "    P0 HP 19 -> 16 (-3)",
     ]
     hits = [line for line in text.splitlines() if " hits " in line]
     assert len(hits) == 6
-    pattern = re.compile(r"    (P[01] [A-Z][\w /'-]+|poison|the order) hits (P[01] [A-Z][\w /'-]+|an empty hex) "
-                         r"for \d+(, absorbed by a Regeneration rune)?")
+    pattern = re.compile(r"    (P[01] [A-Z][\w /'-]+ \(hex \d\d\)|poison|the order) hits "
+                         r"(P[01] [A-Z][\w /'-]+ on hex \d\d|the empty hex \d\d) for \d+(, absorbed by a Regeneration rune)?")
     assert all(pattern.fullmatch(line) for line in hits), hits
 
 
