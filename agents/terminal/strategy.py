@@ -10,19 +10,25 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-import numpy as np
-
-from monolith_envs.core.state import states_equal
 from monolith_envs.core.words import count
 from monolith_envs.strategy.board import PRIV0
-from monolith_envs.strategy.effects import get_line
-from monolith_envs.strategy.flow import FLOW, TASKS
-from monolith_envs.strategy.render import PHASES, _req, pool_faces, status_line
+from monolith_envs.strategy.render import _req, pool_faces, status_line
 from monolith_envs.strategy.state import Kind, Phase
-from monolith_envs.strategy.table import TABLE
-from monolith_envs.strategy.words import effect_words, socket_words
+from monolith_envs.strategy.words import socket_words
 
 from . import WIDTH, Pieces, wrap
+from .strategy_narration import (
+    _changes,
+    _dice_changes,
+    _is_round,
+    _round_line,
+    _segments,
+    _source,
+    _toll_reached,
+    _unchanged,
+    line_text,
+    src_text,
+)
 
 __all__ = ["PIECES", "StrategyPieces", "line_text"]
 
@@ -30,12 +36,14 @@ LEGEND = """\
 Legend. The board is 12 cards in reading order, three to a row (a 13th with
 Fate 3.6): position, card id and name, then one entry per socket,
 <socket id>:<requirement><occupant>. The requirement is A (any face) or the
-face 1-6 a die needs; the occupant is . (empty), # (blocked) or [P<seat>=<face>],
-e.g. 05:2[P1=2] is socket 05, needing a 2, holding P1's die showing 2.
+face 1-6 a die needs; the occupant is . (empty), # (blocked) or
+[P<seat>=<face>], e.g. 05:2[P1=2] is socket 05, needing a 2, holding P1's die
+showing 2.
 "Round r: covered" marks the card the Round card puts out of play this round
 (its Exalted side names the card that takes its place). Each player: * holds
 the Primus; VP, gems, pool dice faces, Source and set-aside dice, Guard
-charges, hand size; your own hand and private Runes (sockets 52-59). The
+charges, cards in hand ("hand 2 + 1 cast": cards cast this round count toward
+the hand limit of 5 too); your own hand and private Runes (sockets 52-59). The
 track line gives every player's VP and the toll stones (space and cost).
 "What the cards do" lists each active card's lines as "who: what" (docs §5.2:
 each here = every player with a die on it; highest = the top total there, all
@@ -63,19 +71,6 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def line_text(ln: Any, self_word: str = "you") -> str:
-    """One effect line in words, ``who: what`` (docs §5.2; :func:`monolith_envs.strategy.words.effect_words`),
-    e.g. ``highest: +2 VP per die here``; ``self_word`` names the caster or placer (``you`` in the lists the
-    person reads to choose)."""
-    return effect_words(ln, self_word)
-
-
-def src_text(game: Any, src: Any) -> str:
-    """The line that ``src`` (``[type, index, group, line]``) names, in words for any reader: its ``self``
-    is the ``caster`` of an action card, the ``placer`` of a board card."""
-    return line_text(get_line(game.rules, list(src)), "caster" if src[0] == "a" else "placer")
-
-
 def _card_lines(card: Any, group: str = "effect") -> str:
     return "; ".join(line_text(ln) for ln in getattr(card, group)) or "no effect"
 
@@ -85,6 +80,26 @@ def _exalted_lines(rc: Any) -> str:
     res = "; ".join(line_text(ln) for ln in rc.resolve)
     return "; ".join(x for x in (f"at the round's start: {start}" if start else "",
                                  f"at resolution: {res}" if res else "") if x) or "no effect"
+
+
+def _parts(parts: list[str], indent: str = "     ") -> list[str]:
+    """``parts`` joined by ``", "`` in lines of at most WIDTH columns, broken between parts (a seat line
+    that does not fit goes on, indented, in the next line without splitting ``hand 0 + 1 cast``)."""
+    lines = [parts[0]]
+    for x in parts[1:]:
+        if len(lines[-1]) + 2 + len(x) <= WIDTH:
+            lines[-1] += ", " + x
+        else:
+            lines[-1] += ","
+            lines.append(indent + x)
+    return lines
+
+
+def _hand(s: Any, p: int) -> str:
+    """Seat ``p``'s cards: ``hand 3``, or ``hand 0 + 5 cast`` while cards it cast this round lie in the
+    Action Pool (they count toward the hand limit: hand size = cards in hand + cards cast, docs §4.12)."""
+    held, cast = sum(s.hand[p]), sum(s.cast[p])
+    return f"hand {held} + {cast} cast" if cast else f"hand {held}"
 
 
 class StrategyPieces(Pieces):
@@ -137,8 +152,9 @@ class StrategyPieces(Pieces):
         for p in range(R.n):
             pool = pool_faces(s.pool[p]) or "-"
             you = " (you)" if p == viewer else ""
-            out.append(f"P{p}{'*' if p == s.primus else ''}{you} VP {s.vp[p]}, gems {s.gems[p]}, pool [{pool}], "
-                       f"source {s.src_dice[p]}, aside {s.aside[p]}, guard {s.guard[p]}, hand {R.hand_size(s, p)}")
+            out += _parts([f"P{p}{'*' if p == s.primus else ''}{you} VP {s.vp[p]}", f"gems {s.gems[p]}",
+                           f"pool [{pool}]", f"source {s.src_dice[p]}", f"aside {s.aside[p]}", f"guard {s.guard[p]}",
+                           _hand(s, p)])
             if p == viewer:
                 h = [kinds[k] + (f" x{s.hand[p][k]}" if s.hand[p][k] > 1 else "") for k in range(R.K) if s.hand[p][k]]
                 out.append(wrap("     hand: " + (", ".join(h) or "-"), WIDTH, "           "))
@@ -216,30 +232,6 @@ class StrategyPieces(Pieces):
         return f"{who} may pay {owed} for {what}: pay to get it, or decline and it is skipped"
 
     @staticmethod
-    def _reveal_stop(game: Any, before: Any, after: Any, action: int, seat: int) -> str | None:
-        """Why a Final Scoring reveal gained fewer VP than revealed, when the gain stopped by itself: the next
-        space is a toll stone that the gems not earmarked cannot pay, so it is declined without a question
-        (docs §4.18, §4.20 a), and the untouched earmarks stay with the player."""
-        fam, idx = game.layout.split(int(action))
-        pd = before.pending or {}
-        if fam == "final_reveal":
-            target = idx[0]
-        elif pd.get("k") == Kind.REVEAL_SRC and (before.reveal[seat] or {}).get("target"):
-            target = before.reveal[seat]["target"]
-        else:
-            return None
-        ask = after.pending or {}
-        if target <= 0 or (ask.get("seat") == seat and ask.get("k") in (Kind.REVEAL_SRC, Kind.PAY_OFFER,
-                                                                         Kind.PAY_MORE)):
-            return None  # still earmarking or paying: the gain goes on after that decision
-        gained = after.vp[seat] - before.vp[seat]
-        stone = game.rules.toll_at.get(after.vp[seat] + 1)
-        if gained >= target or stone is None:
-            return None
-        return (f"  the gain stops on space {after.vp[seat]} ({gained} of {target} VP): the toll stone on space "
-                f"{after.vp[seat] + 1} costs {stone[1]}, more than P{seat}'s gems not earmarked can pay")
-
-    @staticmethod
     def _stone(game: Any, pd: dict) -> str:
         st = pd.get("stone", -1)
         tolls = game.rules.content.tolls
@@ -250,6 +242,8 @@ class StrategyPieces(Pieces):
         return _STAGES.get((family, arg), arg)
 
     def family_option(self, game: Any, state: Any, family: str) -> str:
+        if (state.pending or {}).get("k") == Kind.REVEAL_SRC:  # nothing is paid yet (docs §4.18)
+            return {"pay_gems": "earmark gems", "pay_card": "earmark a gem card"}.get(family, family)
         return _FAMILIES.get(family, family)
 
     def _socket(self, game: Any, s: Any, sid: int, seat: int) -> str:
@@ -314,7 +308,7 @@ class StrategyPieces(Pieces):
             return f"{card.name}{gems}"
         if family == "choose_opponent":
             q = (seat + value + 1) % R.n
-            return f"P{q} ({s.vp[q]} VP, {s.gems[q]} gems, hand {R.hand_size(s, q)})"
+            return f"P{q} ({s.vp[q]} VP, {count(s.gems[q], 'gem')}, {_hand(s, q)})"
         if family == "choose_face":
             return f"face {value + 1}"
         if family == "choose_index":
@@ -338,158 +332,55 @@ class StrategyPieces(Pieces):
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
         """The action, what it changed itself, then each change of the resolution that went on after it,
         tagged with the card and line that made it (``then SR2 Gem Rune (each here: gain gems 1 per
-        die): P0: gems 0 -> 2``), the Primus, the round and the result."""
+        die): P0: gems 0 -> 2``), a gain a toll stone stopped, the Primus, the round (said where it begins,
+        before the new round's dice and Exalted start), a toll stone the step ends at (the line whose gain
+        reached it: the question that follows is about it) and the result."""
         R = game.rules
         lines = [f"P{seat} {self.action_text(game, before, action)}"]
-        for n, (src, a, b) in enumerate(_segments(game, before, after, action)):
-            ch = "; ".join(f"P{p}: {', '.join(x)}" for p in range(R.n) if (x := _changes(a, b, p)))
-            if not ch:
+        segs = _segments(game, before, after, action)
+        toll = _toll_reached(game, after)
+        dice = _dice_changes(game, before, after, action, seat)
+        primus, round_said = before.primus, False
+        last = max((n for n, seg in enumerate(segs) if not _is_round(seg[0])), default=-1)
+        for n, (key, a, b, notes) in enumerate(segs):
+            if _is_round(key):  # the round begins here: its Round card, its dice
+                lines.append(_round_line(after))
+                round_said = True
+                if dice:
+                    lines.append(f"  dice: {dice}")
+                    dice = ""
                 continue
-            if n == 0 and src is None:
+            per = {p: _changes(a, b, p) for p in range(R.n)}
+            primus = next((p for p in range(R.n) if b[p][5]), primus)
+            for p, note in notes:  # a gain a toll stone stopped short
+                per[p].append(note)
+            if toll and n == last and toll[1] == key:  # the toll stone this line's gain has reached
+                per[toll[0]].append(toll[2])
+                toll = None
+            ch = "; ".join(f"P{p}: {', '.join(x)}" for p, x in per.items() if x)
+            if ch and n == 0 and key is None:
                 lines.append(f"  {ch}")
-            else:
-                head = f"  then {_source(game, src, after)}:"
+            elif ch:
+                head = f"  then {_source(game, key, after)}:"
                 # the changes start a line of their own rather than being split after "P1:"
                 lines += [f"{head} {ch}"] if len(head) + len(ch) < WIDTH else [head, f"      {ch}"]
-        dice = _dice_changes(game, before, after, action, seat)
         if dice:
             lines.append(f"  dice: {dice}")
-        stop = self._reveal_stop(game, before, after, action, seat)
-        if stop:
-            lines.append(stop)
+        why = _unchanged(game, before, after, action, segs)  # said before the resolution that may follow
+        lines[1:1] = why
         if before.phase == Phase.ACTION and after.phase != Phase.ACTION:
-            lines.insert(1, "  every die is placed: the cards resolve")
-        if after.primus != before.primus:
+            lines.insert(1 + len(why), "  every die is placed: the cards resolve")
+        if after.primus != primus:
             lines.append(f"  the Primus goes to P{after.primus}")
-        if after.round != before.round and not after.terminal:
-            lines.append(f"  round {after.round} begins; Round card {after.rc_round} covers position {after.rc_pos}")
+        if after.round != before.round and not after.terminal and not round_said:
+            lines.append(_round_line(after))
+        if toll:
+            p, key, text = toll
+            lines.append(f"  then {_source(game, key, after)}: P{p}: {text}" if key else f"  P{p}: {text}")
         if after.terminal and not before.terminal:
             lines.append("  " + status_line(game, after))
             lines.append("  " + game.end_reason(after))
         return [wrap(x) for x in lines]
-
-
-def _tally(game: Any, s: Any) -> list[tuple]:
-    """Per seat what narration reports: VP, gems, hand size, private Runes."""
-    return [(s.vp[p], s.gems[p], game.rules.hand_size(s, p), len(s.priv[p])) for p in range(game.rules.n)]
-
-
-def _dice(pool: list, aside: int) -> tuple[str, int]:
-    """A seat's unsocketed dice by face (``pool[f]`` dice show ``f + 1``: ``"[4 6]"``, ``"[-]"``) and its
-    set-aside count."""
-    return "[" + (pool_faces(pool) or "-") + "]", aside
-
-
-def _socketed(s: Any, p: int) -> list[int]:
-    """How many of seat ``p``'s dice in sockets (the board's and its private Runes') show each face 1-6."""
-    n = [0] * 6
-    for sid in range(len(s.sock_seat)):
-        if s.sock_seat[sid] == p and 1 <= s.sock_face[sid] <= 6:
-            n[s.sock_face[sid] - 1] += 1
-    for pr in s.priv[p]:
-        for f in pr["occ"]:
-            if 1 <= f <= 6:
-                n[f - 1] += 1
-    return n
-
-
-def _dice_changes(game: Any, before: Any, after: Any, action: int, seat: int) -> str:
-    """The seats whose pool or set-aside dice changed in this step beyond the action itself (an exile, a
-    reroll, a face set, the Chance Phase's rolls), e.g. ``P1 pool [4 6] -> [6], set aside 0 -> 1``; dice
-    going into sockets (a placement) or back out of them with their faces, and the acting seat's die that a
-    set-aside takes, are no change to say.  ``""`` when none."""
-    fam, idx = game.layout.split(int(action))
-    out = []
-    for p in range(game.rules.n):
-        pool, aside = list(before.pool[p]), before.aside[p]
-        if p == seat and fam == "set_aside" and pool[idx[0]] > 0:  # the action's own die
-            pool[idx[0]] -= 1
-            aside += 1
-        # dice into sockets (a placement) and back out of them keep their faces: no change to say
-        moved = [a - b for a, b in zip(_socketed(before, p), _socketed(after, p))]
-        if [x + y for x, y in zip(pool, moved)] == list(after.pool[p]) and aside == after.aside[p]:
-            continue
-        (pa, aa), (pb, ab) = _dice(before.pool[p], before.aside[p]), _dice(after.pool[p], after.aside[p])
-        parts = ([f"pool {pa} -> {pb}"] if pa != pb else []) + ([f"set aside {aa} -> {ab}"] if aa != ab else [])
-        out.append(f"P{p} " + ", ".join(parts))
-    return "; ".join(out)
-
-
-def _changes(a: list[tuple], b: list[tuple], p: int) -> list[str]:
-    """Seat ``p``'s changes between two tallies, e.g. ``["VP 9 -> 11", "gems 2 -> 0"]``."""
-    names = ("VP", "gems", "hand", "private Runes")
-    return [f"{name} {x} -> {y}" for name, x, y in zip(names, a[p], b[p]) if x != y]
-
-
-def _key(t: dict | None) -> Any:
-    """A task's card line as a hashable key (``(src, where)``), or None for work of no card."""
-    if not t or not t.get("src"):
-        return None
-    where = (t.get("ctx") or {}).get("where")
-    return tuple(t["src"]), tuple(where) if isinstance(where, list) else where
-
-
-def _segments(game: Any, before: Any, after: Any, action: int) -> list[tuple[Any, list, list]]:
-    """``[(source, tally before, tally after)]``: the action's own changes (source None), then the engine's
-    work up to the next decision grouped by the card line doing it (:func:`_key`; None for work of no
-    card: dice going back, the round's steps).  The engine is replayed on a copy of ``before``, popping tasks
-    as ``flow.run`` does; when the copy's VP, gems, hands or Primus do not end as ``after``'s (dice rolled
-    differently), one untagged segment for the whole step."""
-    whole = [(None, _tally(game, before), _tally(game, after))]
-    try:
-        return _replay(game, before, after, action) or whole
-    except Exception:  # narration never stops a game: a replay that fails says the step untagged
-        return whole
-
-
-def _replay(game: Any, before: Any, after: Any, action: int) -> list[tuple[Any, list, list]] | None:
-    """The segments of :func:`_segments`, or None when the replay does not end as ``after``."""
-    R = game.rules
-    s = game.clone(before)
-    pd = s.pending
-    if pd is None:
-        return None
-    rng = np.random.default_rng(0)
-    s.pending = None
-    TABLE[pd["k"]][1](R, s, pd, int(action), rng)
-    s.decisions += 1
-    segs = [[None, _tally(game, before), _tally(game, s)]]
-    while s.pending is None and not s.terminal:
-        if s.tasks:
-            t = s.tasks.pop()
-            # a task of no card (a VP step after a toll, a payment's follow-up) works for the line under it
-            key = _key(t) or next((k for x in reversed(s.tasks) if (k := _key(x))), None)
-            TASKS[t["t"]](R, s, t, rng)
-        else:
-            key = None
-            FLOW[s.flow](R, s, rng)
-        if key is None and segs[-1][0] is not None:  # work of no card after a card's: the round goes on
-            key = ("phase", s.phase)
-        if key != segs[-1][0]:
-            segs.append([key, segs[-1][2], None])
-        segs[-1][2] = _tally(game, s)
-    # dice rolled on the way (a new round's Chance, a reroll) may differ from the real step's: the tags
-    # are kept when what narration reports ends the same
-    same = states_equal(s, after) or (_tally(game, s) == _tally(game, after) and s.primus == after.primus
-                                      and s.terminal == after.terminal)
-    return [tuple(x) for x in segs] if same else None
-
-
-def _source(game: Any, key: Any, after: Any) -> str:
-    """The card and line a segment's changes come from, in words; a private Rune still hidden is not named."""
-    src, where = key
-    if src == "phase":
-        return f"the {PHASES[where]}" if 0 <= where < len(PHASES) else "the round"
-    c = game.rules.content
-    typ, i = src[0], src[1]
-    if typ == "b" and isinstance(where, tuple):
-        owner, slot = where
-        priv = after.priv[owner]
-        if not (slot < len(priv) and priv[slot]["revealed"]):
-            return f"P{owner}'s private Rune"
-    name = {"b": lambda: f"{c.board[i].id} {c.board[i].name}", "x": lambda: c.round_cards[i].exalted_name,
-            "a": lambda: c.actions[i].name}[typ]()
-    return f"{name} ({src_text(game, src)})"
 
 
 PIECES = StrategyPieces()

@@ -65,7 +65,7 @@ def _what(ln: Any) -> str:
     return {"discard": f"discard {count(n, 'card')}",
             "adjust_face": "turn a pool die 1 up or down", "extra_placement": f"place {count(n, 'more die', 'more dice')}",
             "move_die": "move one of their own socketed dice to another socket", "block_socket": "block an empty socket",
-            "guard": "a Guard charge (stops the next attack on them)",
+            "guard": f"+{count(n, 'Guard charge')} ({'it stops' if n == 1 else 'each stops'} the next attack)",
             "stack": "bump a lower die out of a socket once this turn (it goes back to its owner's pool)",
             "extra_fate": "another Fate card comes onto the board"}.get(op, f"{op.replace('_', ' ')} {n}")
 
@@ -153,6 +153,8 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
         return f"{verb} socket {idx[0]:02d}"
     if fam == "choose_index":
         return "keeps one of the Runes it looked at"
+    if fam in ("decline", "pay_gems", "pay_card") and state is not None:
+        return _payment_words(game, state, fam, idx[0] if fam == "pay_card" else -1)
     if fam == "decline":
         return "declines to pay"
     if fam == "pay_gems":
@@ -166,3 +168,29 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
     if fam == "final_reveal":
         return f"reveals {idx[0]} gem" + ("" if idx[0] == 1 else "s")
     return game.layout.decode(int(action))
+
+
+def _payment_words(game: Any, state: Any, fam: str, k: int) -> str:
+    """A payment answer in words with what it pays for (docs §4.11, §4.18): ``pays 1 gem for the toll stone
+    on space 5``, ``declines to pay the toll stone on space 10 (stays on space 9)``; at Final Scoring's
+    REVEAL_SRC nothing is paid yet: ``earmarks 2 gems for the reveal``, ``earmarks Augment (1 gem) for the
+    reveal``."""
+    R = game.rules
+    c = R.content
+    pd = state.pending or {}
+    seat = pd.get("seat", 0)
+    if fam == "pay_gems":
+        what = count(min(R.spendable(state, seat)[0], pd.get("rem", 0)), "gem")
+    else:
+        what = f"{c.actions[k].name} ({count(R.gems_of[k], 'gem')})" if k >= 0 else ""
+    if pd.get("k") == Kind.REVEAL_SRC:
+        return f"earmarks {what} for the reveal" if fam != "decline" else "declines to earmark"
+    stone = pd.get("stone", -1)
+    toll = (f"the toll stone on space {c.tolls[stone][0]}" if pd.get("purpose") == "toll" and 0 <= stone < len(c.tolls)
+            else "")
+    if fam == "decline":
+        return f"declines to pay {toll} (stays on space {state.vp[seat]})" if toll else "declines to pay"
+    verb = "pays" if fam == "pay_gems" else "pays with"
+    if toll:
+        return f"{verb} {what} for {toll}"
+    return f"{verb} {what} for the line's cost" if pd.get("purpose") == "cost" else f"{verb} {what}"

@@ -35,10 +35,14 @@ def test_toll_prompt_says_what_paying_and_declining_do(seed3_game):
 
 def test_resolution_after_a_decision_is_tagged_with_its_card_line(seed3_game):
     _, text = seed3_game
-    # declining the toll gains nothing itself: the gems come from the Gem Rune resolving after it
-    assert ("\nP0 declines to pay\n"
+    # declining the toll gains nothing itself: the gems come from the Gem Rune resolving after it; the line
+    # whose gain reaches P1's toll stone is said before P1's payment, the VP it gains after it
+    assert ("\nP0 declines to pay the toll stone on space 5 (stays on space 4)\n"
             "  then SR2 Gem Rune (each here: +1 gem per die here): P0: gems 0 -> 2\n"
-            "P1 pays with gems\n"
+            "  then F3.7 Fate of Even Ground (each here: +1 VP per die here if all the dice\n"
+            "      here are even):\n"
+            "      P1: toll stone on space 10 (pay 2 gems to go on)\n"
+            "P1 pays 2 gems for the toll stone on space 10\n"
             "  P1: gems 2 -> 0\n"
             "  then F3.7 Fate of Even Ground (each here: +1 VP per die here if all the dice\n"
             "      here are even):\n"
@@ -110,7 +114,8 @@ def test_a_cost_prompt_says_what_paying_and_declining_do():
 
 def test_a_reveal_that_stops_at_a_toll_by_itself_says_why():
     """Final Scoring: a toll stone the gems not earmarked cannot pay is declined without a question (docs
-    §4.18, §4.20 a); the narration says where the gain stopped and why (it said only 'reveals 3 gem(s)')."""
+    §4.18, §4.20 a); the narration says, under the reveal's line, where the gain stopped and why (it said
+    only 'reveals 3 gem(s)', later 'the gain stops on space 14 (0 of 6 VP)' with no source)."""
     import re
 
     import numpy as np
@@ -127,14 +132,16 @@ def test_a_reveal_that_stops_at_a_toll_by_itself_says_why():
         a = int(rng.choice(np.flatnonzero(game.legal_mask(s))))
         before, seat = game.clone(s), (s.pending or {}).get("seat", 0)
         game.apply(s, a, rng)
-        said += [(seat, before, s.vp[seat], x) for x in pieces.narrate(game, before, s, a, seat) if "gain stops" in x]
+        text = " ".join(" ".join(pieces.narrate(game, before, s, a, seat)).split())
+        said += [(seat, before, s.vp[seat], m) for m in re.finditer(
+            r"then P(\d)'s reveal of (\d+) gems? for (\d+) VP: P\1: (?:VP (\d+) -> (\d+), .*?)?stopped by the toll "
+            r"stone on space (\d+) after (\d+) of (\d+) VP \(it costs (\d+) gems?, more than P\1 can pay with gems "
+            r"not earmarked; the untouched earmarks stay with P\1\)", text)]
     assert said
-    for seat, before, vp, line in said:
-        m = re.fullmatch(r"the gain stops on space (\d+) \((\d+) of (\d+) VP\): the toll stone on space (\d+) costs "
-                         rf"(\d+), more than P{seat}'s gems not earmarked can pay", " ".join(line.split()))
-        assert m, line
-        space, gained, target, stone, cost = map(int, m.groups())
-        assert space == vp and gained == vp - before.vp[seat] < target and stone == vp + 1
+    for seat, before, vp, m in said:
+        p, k, k2, vp0, vp1, stone, gained, target, cost = (int(x) if x else None for x in m.groups())
+        assert p == seat and k == k2 == target and stone == vp + 1 and gained == vp - before.vp[seat] < target
+        assert (vp0, vp1) == ((before.vp[seat], vp) if gained else (None, None))
         assert (stone, cost) in game.rules.content.tolls
 
 

@@ -1,0 +1,297 @@
+"""Monolith: The Strategy Game's narration for terminal and browser play: each action's effects found by
+replaying it step by step on a copy (``_replay``), tagged with the card line, toll stone, chase marker or
+reveal that made them, in the order they happen; and the effect lines in words for any reader
+(:func:`line_text`, :func:`src_text`).
+
+Rules: docs/monolith_strategy.md (sections cited below).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from monolith_envs.core.state import states_equal
+from monolith_envs.core.words import count
+from monolith_envs.strategy.effects import get_line
+from monolith_envs.strategy.flow import FLOW, TASKS
+from monolith_envs.strategy.render import PHASES, pool_faces
+from monolith_envs.strategy.state import Kind, Phase
+from monolith_envs.strategy.table import TABLE
+from monolith_envs.strategy.words import effect_words
+
+__all__ = ["line_text", "src_text"]
+
+
+def line_text(ln: Any, self_word: str = "you") -> str:
+    """One effect line in words, ``who: what`` (docs §5.2; :func:`monolith_envs.strategy.words.effect_words`),
+    e.g. ``highest: +2 VP per die here``; ``self_word`` names the caster or placer (``you`` in the lists the
+    person reads to choose)."""
+    return effect_words(ln, self_word)
+
+
+def src_text(game: Any, src: Any) -> str:
+    """The line that ``src`` (``[type, index, group, line]``) names, in words for any reader: its ``self``
+    is the ``caster`` of an action card, the ``placer`` of a board card."""
+    return line_text(get_line(game.rules, list(src)), "caster" if src[0] == "a" else "placer")
+
+
+def _round_line(s: Any) -> str:
+    return f"  round {s.round} begins; Round card {s.rc_round} covers position {s.rc_pos}"
+
+
+def _is_round(key: Any) -> bool:
+    return key is not None and key[0] == "round"
+
+
+def _unchanged(game: Any, before: Any, after: Any, action: int, segs: list) -> list[str]:
+    """After an opponent is chosen, why the line it was chosen for changed nothing for them, when it is plain
+    (docs §4.13): a Guard charge stopped it, or they had nothing it takes (``P0 has no VP to lose``);
+    ``[]`` otherwise."""
+    pd = before.pending or {}
+    src = pd.get("src")
+    ask = after.pending or {}
+    if game.layout.split(int(action))[0] != "choose_opponent" or pd.get("k") != Kind.OPPONENT or not src:
+        return []
+    if ask.get("src") == src and ask.get("seat") != pd.get("seat"):
+        return []  # the chosen opponent now decides its part (a discard)
+    q = (pd["seat"] + game.layout.split(int(action))[1][0] + 1) % game.rules.n
+    if any(key and key[0] == tuple(src) and _changes(a, b, q) for key, a, b, _ in segs):
+        return []  # it changed something of theirs
+    if after.guard[q] < before.guard[q]:
+        return [f"  P{q}'s Guard charge stops it (Guard {before.guard[q]} -> {after.guard[q]})"]
+    op = get_line(game.rules, list(src)).op
+    none = {"lose_vp": before.vp[q] == 0 and "no VP to lose", "steal_vp": before.vp[q] == 0 and "no VP to take",
+            "lose_gems": before.gems[q] == 0 and "no gems to lose",
+            "steal_gems": before.gems[q] == 0 and "no gems to take",
+            "exile_die": not sum(before.pool[q]) and "no pool die to set aside",
+            "discard": not game.rules.hand_size(before, q) and "no card to discard"}.get(op)
+    return [f"  P{q} has {none}: nothing changes"] if none else []
+
+
+def _toll_reached(game: Any, s: Any) -> tuple | None:
+    """``(seat, key, words)`` when ``s`` asks a seat whether to pay a toll stone: the card line (:func:`_key`;
+    a chase marker's or a reveal's gain, :func:`_gain_key`) whose gain reached it and what the stone costs,
+    e.g. ``toll stone on space 5 (pay 1 gem to go on)``; None otherwise."""
+    pd = s.pending or {}
+    if pd.get("k") not in (Kind.PAY_OFFER, Kind.PAY_MORE) or pd.get("purpose") != "toll":
+        return None
+    then = pd.get("then") or {}
+    key = next((k for x in reversed(s.tasks) if (k := _key(x))), None) or _gain_key(s, then)
+    tolls = game.rules.content.tolls
+    st = pd.get("stone", -1)
+    space = tolls[st][0] if 0 <= st < len(tolls) else s.vp[pd["seat"]] + 1
+    return pd["seat"], key, f"toll stone on space {space} (pay {count(pd['amount'], 'gem')} to go on)"
+
+
+def _tally(game: Any, s: Any) -> list[tuple]:
+    """Per seat what narration reports: VP, gems, hand size, private Runes, chase marker ``(space, bonus)``,
+    whether it holds the Primus."""
+    return [(s.vp[p], s.gems[p], game.rules.hand_size(s, p), len(s.priv[p]),
+             None if s.chase[p] is None else tuple(s.chase[p]), p == s.primus) for p in range(game.rules.n)]
+
+
+def _dice(pool: list, aside: int) -> tuple[str, int]:
+    """A seat's unsocketed dice by face (``pool[f]`` dice show ``f + 1``: ``"[4 6]"``, ``"[-]"``) and its
+    set-aside count."""
+    return "[" + (pool_faces(pool) or "-") + "]", aside
+
+
+def _socketed(s: Any, p: int) -> list[int]:
+    """How many of seat ``p``'s dice in sockets (the board's and its private Runes') show each face 1-6."""
+    n = [0] * 6
+    for sid in range(len(s.sock_seat)):
+        if s.sock_seat[sid] == p and 1 <= s.sock_face[sid] <= 6:
+            n[s.sock_face[sid] - 1] += 1
+    for pr in s.priv[p]:
+        for f in pr["occ"]:
+            if 1 <= f <= 6:
+                n[f - 1] += 1
+    return n
+
+
+def _dice_changes(game: Any, before: Any, after: Any, action: int, seat: int) -> str:
+    """The seats whose pool or set-aside dice changed in this step beyond the action itself (an exile, a
+    reroll, a face set, the Chance Phase's rolls), e.g. ``P1 pool [4 6] -> [6], set aside 0 -> 1``; dice
+    going into sockets (a placement) or back out of them with their faces, and the acting seat's die that a
+    set-aside takes, are no change to say.  ``""`` when none."""
+    fam, idx = game.layout.split(int(action))
+    out = []
+    for p in range(game.rules.n):
+        pool, aside = list(before.pool[p]), before.aside[p]
+        if p == seat and fam == "set_aside" and pool[idx[0]] > 0:  # the action's own die
+            pool[idx[0]] -= 1
+            aside += 1
+        # dice into sockets (a placement) and back out of them keep their faces: no change to say
+        moved = [a - b for a, b in zip(_socketed(before, p), _socketed(after, p))]
+        if [x + y for x, y in zip(pool, moved)] == list(after.pool[p]) and aside == after.aside[p]:
+            continue
+        (pa, aa), (pb, ab) = _dice(before.pool[p], before.aside[p]), _dice(after.pool[p], after.aside[p])
+        parts = ([f"pool {pa} -> {pb}"] if pa != pb else []) + ([f"set aside {aa} -> {ab}"] if aa != ab else [])
+        out.append(f"P{p} " + ", ".join(parts))
+    return "; ".join(out)
+
+
+def _changes(a: list[tuple], b: list[tuple], p: int) -> list[str]:
+    """Seat ``p``'s changes between two tallies, e.g. ``["VP 9 -> 11", "gems 2 -> 0"]``; a chase marker put
+    down says where (``chase marker on space 8 (+3 VP)``, docs §4.15), one cleared says nothing (the round's
+    clean-up)."""
+    names = ("VP", "gems", "hand", "private Runes")
+    out = [f"{name} {x} -> {y}" for name, x, y in zip(names, a[p], b[p]) if x != y]
+    if b[p][4] is not None and b[p][4] != a[p][4]:
+        out.append(f"chase marker on space {b[p][4][0]} (+{b[p][4][1]} VP)")
+    if b[p][5] and not a[p][5]:
+        out.append("takes the Primus")
+    return out
+
+
+def _key(t: dict | None) -> Any:
+    """A task's card line as a hashable key (``(src, where)``), or None for work of no card."""
+    if not t or not t.get("src"):
+        return None
+    where = (t.get("ctx") or {}).get("where")
+    return tuple(t["src"]), tuple(where) if isinstance(where, list) else where
+
+
+def _gain_key(s: Any, t: dict | None) -> Any:
+    """The key (as :func:`_key`'s) of a VP gain no card line is doing, in ``s`` before task ``t`` runs: a
+    Final Scoring reveal (``("reveal", (seat, k))``, docs §4.18) or, once the resolution's cards are done,
+    a chase marker's bonus (``("chase", (seat, space, bonus))``, docs §4.15); None for other work."""
+    if not t or t.get("t") not in ("vp", "vp_step"):
+        return None
+    p = t["p"]
+    if t.get("rv"):
+        rv = s.reveal[p]
+        return "reveal", (p, rv["target"] if rv else 0)
+    ch = s.chase[p]
+    if ch is not None and s.phase == Phase.RESOLUTION and not any(
+            x.get("t") in ("res_pos", "res_priv", "chase_check") for x in s.tasks):
+        return "chase", (p, ch[0], ch[1])
+    return None
+
+
+class _Watched(list):
+    """The replay's task stack (:func:`_replay`): it notes each ``vp`` task popped (the seat, the VP still
+    to gain, its VP then) and, once the next task is popped or the work stops, says when a toll stone the
+    seat could not pay stopped the gain short: the engine declines an unaffordable toll without a question
+    (docs §4.11, §4.20 a; at Final Scoring only gems not earmarked pay it, §4.18)."""
+
+    def __init__(self, game: Any, s: Any):
+        super().__init__(s.tasks)
+        self.game, self.s, self.open, self.notes = game, s, None, []
+
+    def pop(self, *args: Any) -> Any:
+        self.settle()
+        t = super().pop(*args)
+        if t.get("t") == "vp":
+            p = t["p"]
+            rv = self.s.reveal[p] if t.get("rv") else None
+            self.open = (p, t["left"], self.s.vp[p], rv["target"] if rv else 0)
+        return t
+
+    def settle(self) -> None:
+        if self.open is None:
+            return
+        (p, left, v0, target), self.open = self.open, None
+        s = self.s
+        v = s.vp[p]
+        stone = self.game.rules.toll_at.get(v + 1)
+        if s.terminal or s.pending is not None or stone is None or v - v0 >= left:
+            return  # the gain ended, or a toll question is open (said at the step's end)
+        cost = count(stone[1], "gem")
+        if target:
+            got = target - left + v - v0
+            self.notes.append((p, f"stopped by the toll stone on space {v + 1} after {got} of {target} VP (it costs "
+                                  f"{cost}, more than P{p} can pay with gems not earmarked; the untouched earmarks "
+                                  f"stay with P{p})"))
+        else:
+            self.notes.append((p, f"stopped by the toll stone on space {v + 1} (it costs {cost}, more than P{p} "
+                                  f"can pay; {left - (v - v0)} VP lost)"))
+
+    def take(self) -> list[tuple[int, str]]:
+        out, self.notes = self.notes, []
+        return out
+
+
+def _segments(game: Any, before: Any, after: Any, action: int) -> list[tuple[Any, list, list, list]]:
+    """``[(source, tally before, tally after, notes)]``: the action's own changes (source None), then the
+    engine's work up to the next decision grouped by the card line doing it (:func:`_key`; a chase marker's
+    or a reveal's gain, :func:`_gain_key`; ``("phase", phase)`` for other work of no card: dice going back,
+    the round's steps), with ``("round", round)`` where a new round begins; ``notes`` says
+    ``(seat, words)`` where a toll stone the seat could not pay stopped a gain (:class:`_Watched`).  The engine is replayed
+    on a copy of ``before``, popping tasks as ``flow.run`` does; when the copy's VP, gems, hands, chase
+    markers or Primus do not end as ``after``'s (dice rolled differently), one untagged segment for the
+    whole step."""
+    whole = [(None, _tally(game, before), _tally(game, after), [])]
+    try:
+        return _replay(game, before, after, action) or whole
+    except Exception:  # narration never stops a game: a replay that fails says the step untagged
+        return whole
+
+
+def _replay(game: Any, before: Any, after: Any, action: int) -> list[tuple[Any, list, list, list]] | None:
+    """The segments of :func:`_segments`, or None when the replay does not end as ``after``."""
+    R = game.rules
+    s = game.clone(before)
+    pd = s.pending
+    if pd is None:
+        return None
+    watch = s.tasks = _Watched(game, s)
+    rng = np.random.default_rng(0)
+    s.pending = None
+    TABLE[pd["k"]][1](R, s, pd, int(action), rng)
+    s.decisions += 1
+    segs = [[None, _tally(game, before), _tally(game, s), []]]
+    rnd = s.round
+    while s.pending is None and not s.terminal:
+        if s.tasks:
+            t = s.tasks.pop()
+            segs[-1][3] += watch.take()  # a stop the pop settled: the work before it
+            # a task of no card (a VP step after a toll, a payment's follow-up) works for the line under it
+            key = _key(t) or next((k for x in reversed(s.tasks) if (k := _key(x))), None) or _gain_key(s, t)
+            TASKS[t["t"]](R, s, t, rng)
+        else:
+            watch.settle()
+            segs[-1][3] += watch.take()
+            key = None
+            FLOW[s.flow](R, s, rng)
+        if key is None and segs[-1][0] is not None:  # work of no card after a card's: the round goes on
+            key = ("phase", s.phase)
+        if key != segs[-1][0]:
+            segs.append([key, segs[-1][2], None, []])
+        segs[-1][2] = _tally(game, s)
+        segs[-1][3] += watch.take()
+        if s.round != rnd:
+            rnd = s.round
+            segs.append([("round", rnd), segs[-1][2], segs[-1][2], []])
+    watch.settle()
+    segs[-1][3] += watch.take()
+    s.tasks = list(s.tasks)
+    # dice rolled on the way (a new round's Chance, a reroll) may differ from the real step's: the tags
+    # are kept when what narration reports ends the same
+    same = states_equal(s, after) or (_tally(game, s) == _tally(game, after) and s.primus == after.primus
+                                      and s.terminal == after.terminal and s.round == after.round)
+    return [tuple(x) for x in segs] if same else None
+
+
+def _source(game: Any, key: Any, after: Any) -> str:
+    """The card and line a segment's changes come from, in words; a private Rune still hidden is not named;
+    a chase marker's bonus and a Final Scoring reveal say theirs (``P1's chase marker on space 8 (+3 VP)``)."""
+    src, where = key
+    if src == "phase":
+        return f"the {PHASES[where]}" if 0 <= where < len(PHASES) else "the round"
+    if src == "chase":
+        return f"P{where[0]}'s chase marker on space {where[1]} (+{where[2]} VP on reaching it)"
+    if src == "reveal":
+        return f"P{where[0]}'s reveal of {count(where[1], 'gem')} for {where[1]} VP"
+    c = game.rules.content
+    typ, i = src[0], src[1]
+    if typ == "b" and isinstance(where, tuple):
+        owner, slot = where
+        priv = after.priv[owner]
+        if not (slot < len(priv) and priv[slot]["revealed"]):
+            return f"P{owner}'s private Rune"
+    name = {"b": lambda: f"{c.board[i].id} {c.board[i].name}", "x": lambda: c.round_cards[i].exalted_name,
+            "a": lambda: c.actions[i].name}[typ]()
+    return f"{name} ({src_text(game, src)})"

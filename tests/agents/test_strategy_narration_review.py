@@ -1,0 +1,188 @@
+"""A new player's review of The Strategy Game's narration (``agents/terminal/strategy_narration.py``, the same lines in
+browser play): a toll stone is said in order (the line whose gain reached it, the payment with its stone
+and cost, then the VP), a gain a toll stone stopped says so, chase markers say where they go and whose
+bonus a gain is, the Exalted side's round-start gain is said after the round begins, the seat line's hand
+count agrees with the hand list, Final Scoring's earmarking is not a payment, Guard's words read well and
+an opponent chosen for a line that changes nothing says why."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import monolith_envs
+from agents.play import main
+from agents.terminal import WIDTH, pieces_for
+from agents.terminal.strategy import LEGEND, PIECES
+from monolith_envs.strategy.words import effect_words
+from tests.agents.test_play import scripted
+
+STRATEGY = "monolith_strategy_v0"
+
+#: the reporter's answers in their game (seed 543869609 against ``heuristic``), as they typed them
+REPORTED = ["2", "1", "2", "33", "socket 33", "", "", "2", "back", "back", "1", "1", "1", "2", "", "", "5", "2", "1",
+            "1", "18", "1", "2", "19", "1", "", "", "17", "1", "1", "1", "14", "2", "", "1", "8", "1", "18", "2",
+            "2", "", "4", "1", "1", "2", "1", "1", "1", "18", "1", "2", "14", "1", "1", "2", "6", "1", "1", "", "6",
+            "1", "1", "", "10", "1", "1", "4", "18", "2", "", "", "11", "2", "4", "", "2", "2", "1", "2", "8", "1",
+            "3", "10", "2", "2", "", "2", "", "2", "10", "1", "", "2", "2", "2", "7", "2", "", ""]
+
+
+@pytest.fixture(scope="module")
+def reported():
+    out: list[str] = []
+    res = main([STRATEGY, "--set", "num_players=2", "--opponents", "heuristic", "--seed", "543869609"],
+               input_fn=scripted(REPORTED), output_fn=out.append)
+    return res, "\n".join(out)
+
+
+def test_the_reported_game_replays_to_its_end_in_80_columns(reported):
+    res, text = reported
+    assert res is not None and res.decisions == 94 and res.winners == [1]
+    assert "  after Final Scoring: VP P0 9, P1 14" in text
+    assert max(len(x) for x in text.splitlines() if "> " not in x) <= WIDTH
+
+
+def test_a_paid_toll_says_the_line_that_reached_it_then_the_payment_then_the_vp(reported):
+    _, text = reported
+    # round 3: SR1 gives P0 a VP and takes P1 to the stone on 5; P1 pays, then SR1's VP comes
+    assert ("  every die is placed: the cards resolve\n"
+            "  then SR1 Primus Rune (each here: +1 VP):\n"
+            "      P0: VP 3 -> 4; P1: toll stone on space 5 (pay 1 gem to go on)\n") in text
+    assert ("P1 pays 1 gem for the toll stone on space 5\n"
+            "  P1: gems 2 -> 1\n"
+            "  then SR1 Primus Rune (each here: +1 VP): P1: VP 4 -> 5\n") in text
+    # the Rune of Famine's gain that reaches P0's stone is said before P0's question (it was never said)
+    assert ("  then SR6 Glory Rune (highest: +1 VP): P1: VP 7 -> 8\n"
+            "  then R33 Rune of Famine (each here: +1 VP):\n"
+            "      P0: toll stone on space 5 (pay 1 gem to go on)\n"
+            "round 3/5 · resolution · P0 decides whether to pay · Primus P0\n") in text
+    assert ("P0 declines to pay the toll stone on space 5 (stays on space 4)\n"
+            "  then R33 Rune of Famine (each here: +1 VP): P1: VP 8 -> 9\n") in text
+    assert "pays with gems" not in text
+
+
+def test_chase_markers_say_where_they_go_and_whose_bonus_a_gain_is(reported):
+    _, text = reported
+    # round 1: the markers (docs §4.15: min(25, max(vp + 2, best other vp + 1))); P1's bonus of 3 stops at the
+    # toll stone on 5 that P1 cannot pay (it said "then the resolution: P1: VP 2 -> 4")
+    assert ("  then F3.5 Fate of the Chase (each here: a chase marker (+3 VP on reaching it\n"
+            "      this round)):\n"
+            "      P0: chase marker on space 3 (+3 VP); P1: chase marker on space 2 (+3 VP)\n") in text
+    assert ("  then P1's chase marker on space 2 (+3 VP on reaching it):\n"
+            "      P1: VP 2 -> 4, stopped by the toll stone on space 5 (it costs 1 gem, more\n"
+            "          than P1 can pay; 1 VP lost)\n") in text
+    # round 3: the bonus reaches the stone on 10, P1 pays, the bonus goes on (it said "P1: VP 9 -> 12, gems 2 -> 0")
+    assert ("  then P1's chase marker on space 7 (+3 VP on reaching it):\n"
+            "      P1: toll stone on space 10 (pay 2 gems to go on)\n") in text
+    assert ("P1 pays 2 gems for the toll stone on space 10\n"
+            "  P1: gems 2 -> 0\n"
+            "  then P1's chase marker on space 7 (+3 VP on reaching it): P1: VP 9 -> 12\n") in text
+    assert "then the resolution:" not in text
+
+
+def test_the_exalted_round_start_gain_is_said_after_the_round_begins(reported):
+    _, text = reported
+    assert ("P1 chooses the Exalted side of the Round card\n"
+            "  round 5 begins; Round card 5 covers position 7\n"
+            "  dice: P0 pool [1 1 1 2 2] -> [2 3 4 5 6]; P1 pool [2 2 3 3 3] -> [3 4 4 5 6]\n"
+            "  then Exalted Last Light (those with the fewest VP: +2 VP):\n"
+            "      P0: toll stone on space 5 (pay 1 gem to go on)\n"
+            "round 5/5 · action · P0 decides whether to pay · Primus P1\n") in text
+
+
+def test_the_seat_line_counts_cards_in_hand_and_cast_apart(reported):
+    _, text = reported
+    # the reporter's "hand 5" above "hand: -" and five cast cards
+    assert ("P0 (you) VP 4, gems 6, pool [1 3], source 0, aside 0, guard 1, hand 0 + 5 cast\n"
+            "     hand: -\n"
+            "     cast: Augment, Guard, Pilfer, Jinx, Shift\n"
+            "P1* VP 14, gems 1, pool [1], source 0, aside 0, guard 0, hand 2 + 1 cast\n") in text
+    # a seat line too long for 80 columns goes on in the next line
+    assert ("P0* (you) VP 1, gems 2, pool [3 6 6], source 2, aside 0, guard 0,\n"
+            "     hand 0 + 1 cast\n") in text
+    assert "the only opponent: P1 (14 VP, 2 gems, hand 2 + 1 cast); press Enter" in text
+    assert '"hand 2 + 1 cast": cards cast this round count toward\nthe hand limit of 5 too' in LEGEND
+    assert all(len(x) <= WIDTH for x in LEGEND.splitlines())
+
+
+def test_final_scoring_earmarks_and_says_why_a_reveal_stops(reported):
+    _, text = reported
+    assert ("P0 earmarks what pays for the reveal (6 gems to go)\n"
+            "choose the action:\n"
+            "   1) earmark gems\n"
+            "   2) earmark a gem card\n") in text
+    assert ("P0 earmarks 5 gems for the reveal\n"
+            "  then P0's reveal of 6 gems for 6 VP:\n"
+            "      P0: VP 7 -> 9, gems 5 -> 4, hand 5 -> 4, stopped by the toll stone on\n"
+            "          space 10 after 2 of 6 VP (it costs 2 gems, more than P0 can pay with\n"
+            "          gems not earmarked; the untouched earmarks stay with P0)\n") in text
+    assert ("P1 reveals 6 gems\n"
+            "P1 earmarks 5 gems for the reveal\n"
+            "P1 earmarks Sculpt (1 gem) for the reveal\n"
+            "  then P1's reveal of 6 gems for 6 VP:\n"
+            "      P1: stopped by the toll stone on space 15 after 0 of 6 VP (it costs 3\n"
+            "          gems, more than P1 can pay with gems not earmarked; the untouched\n"
+            "          earmarks stay with P1)\n") in text
+    assert "gain stops" not in text
+
+
+def test_guard_reads_well_for_you_and_for_the_caster(reported):
+    _, text = reported
+    guard = next(a for a in monolith_envs.make_game(STRATEGY).rules.content.actions if a.name == "Guard")
+    assert effect_words(guard.effect[0]) == "you: +1 Guard charge (it stops the next attack)"
+    assert effect_words(guard.effect[0], "caster") == "caster: +1 Guard charge (it stops the next attack)"
+    assert "the only card: Guard (you: +1 Guard charge (it stops the next attack)); press" in text
+
+
+def test_the_primus_is_said_under_the_line_that_moves_it(reported):
+    _, text = reported
+    assert ("  every die is placed: the cards resolve\n"
+            "  then SR1 Primus Rune (highest alone: take the Primus Token):\n"
+            "      P1: takes the Primus\n"
+            "  then SR1 Primus Rune (each here: +1 VP): P1: VP 12 -> 13\n") in text
+    assert "the Primus goes to" not in text
+
+
+def _step(seed: int, steps: int):
+    """Random play of seed ``seed`` (two seats) up to its ``steps``-th action: ``(game, before, after, action,
+    seat)`` of that action."""
+    game = monolith_envs.make(STRATEGY, wrapped=False, num_players=2).game
+    rng = np.random.default_rng(seed)
+    s = game.initial_state(rng)
+    for _ in range(steps):
+        a = int(rng.choice(np.flatnonzero(game.legal_mask(s))))
+        before, seat = game.clone(s), (s.pending or {}).get("seat", 0)
+        game.apply(s, a, rng)
+    return game, before, s, a, seat
+
+
+def test_an_opponent_chosen_for_a_line_that_changes_nothing_says_why():
+    # Rune of Thorns' "-2 VP" on a chosen opponent with 0 VP (the reporter's "Sabotage / P1 chooses P0")
+    game, before, after, a, seat = _step(35, 44)
+    assert PIECES.decision(game, before) == "P0 chooses the opponent (a chosen opponent: -2 VP)"
+    assert before.vp == after.vp == [4, 0]
+    assert PIECES.narrate(game, before, after, a, seat) == ["P0 chooses P1", "  P1 has no VP to lose: nothing changes"]
+    # a steal on an attack card that the victim's Guard charge stops
+    game, before, after, a, seat = _step(37, 83)
+    assert PIECES.decision(game, before) == ("P0 chooses the opponent (highest: take 1 gem from a chosen "
+                                             "opponent)")
+    assert before.gems == after.gems and (before.guard[1], after.guard[1]) == (1, 0)
+    assert PIECES.narrate(game, before, after, a, seat) == ["P0 chooses P1", "  P1's Guard charge stops it (Guard 1 -> 0)"]
+
+
+def test_every_random_step_is_tagged_and_fits_80_columns():
+    """The replay that tags the changes (and notes a toll stone's stop) ends as the real step in every step of
+    random games of 1-4 seats: no step falls back to one untagged segment."""
+    from agents.terminal.strategy_narration import _replay
+
+    pieces = pieces_for(STRATEGY)
+    for n in (1, 2, 4):
+        game = monolith_envs.make(STRATEGY, wrapped=False, num_players=n).game
+        rng = np.random.default_rng(n)
+        s = game.initial_state(rng)
+        while not game.is_terminal(s):
+            a = int(rng.choice(np.flatnonzero(game.legal_mask(s))))
+            before, seat = game.clone(s), (s.pending or {}).get("seat", 0)
+            game.apply(s, a, rng)
+            assert _replay(game, before, s, a) is not None
+            assert all(len(x) <= WIDTH for line in pieces.narrate(game, before, s, a, seat) for x in line.split("\n"))
