@@ -83,13 +83,13 @@ def _panel(sc: Scene, game, s: StrategyState, p: int, x: float, y: float, w: flo
         sc.text(x + 8, y + 12, f"P{p}" + (" ★ Primus" if p == s.primus else ""), 13, col, bold=True)
         sc.text(x + w - 8, y + 12, f"{s.vp[p]} VP", 13, _INK, "end", bold=True)
         pool = pool_faces(s.pool[p]) or "-"
-        rows = [f"gems {s.gems[p]} · guard {s.guard[p]} · hand {R.hand_size(s, p)}",
+        rows = [f"gems {s.gems[p]} · guard {s.guard[p]} · hand size {R.hand_size(s, p)}",
                 f"pool {pool}", f"source {s.src_dice[p]} · aside {s.aside[p]}"]
         if viewer is None or viewer == p:
             hand = [kinds[k] + (f" ×{s.hand[p][k]}" if s.hand[p][k] > 1 else "") for k in range(R.K) if s.hand[p][k]]
             rows.append("hand: " + (", ".join(hand) or "-"))
         else:
-            rows.append(f"hand: {R.hand_size(s, p)} hidden")
+            rows.append(f"hand: {sum(s.hand[p])} hidden")  # cast cards are public, listed below
         cast = [kinds[k] + (f" ×{s.cast[p][k]}" if s.cast[p][k] > 1 else "") for k in range(R.K) if s.cast[p][k]]
         rows.append("cast: " + (", ".join(cast) or "-"))
         lines = [line for row in rows for line in wrap_text(row, 10, w - 16)]  # a long hand: more lines
