@@ -438,7 +438,9 @@ class StagedEntry:
             if 1 <= k <= len(opts):
                 self._number_note(k, opts)
                 return opts[k - 1][0]
-            self.output_fn(f"{k} is not one of the options: choose 1-{len(opts)} (help lists the commands)")
+            named = [j for j, (_v, label) in enumerate(opts, 1) if _own_number(label) == k]
+            hint = f"; {opts[named[0] - 1][1]} is option {named[0]}" if named else ""
+            self.output_fn(wrap(f"{k} is not one of the options: choose 1-{len(opts)}{hint} (help lists the commands)"))
             return None
         hits = self._match_value(text, opts, chosen)
         if len(hits) == 1:
@@ -460,8 +462,10 @@ class StagedEntry:
         other = [j for j, (_v, label) in enumerate(opts, 1) if _own_number(label) == k]
         if other:
             j = other[0]
-            self.output_fn(wrap(f"note: {k} is option {k}, {opts[k - 1][1]}; {opts[j - 1][1]} is option {j} "
-                                "(a number chooses by its place in the list)"))
+            name = _OWN_NUMBER.match(opts[j - 1][1]).group(0)
+            tip = f"; type '{name}' to name it" if not name.isdigit() else ""
+            self.output_fn(wrap(f"note: {k} chose option {k} ({opts[k - 1][1]}); {opts[j - 1][1]} is option {j} "
+                                f"(a number chooses by its place in the list{tip})"))
 
     def _match_value(self, text: str, opts: list[tuple[Any, str]], chosen: list) -> list:
         """The options ``text`` names: those with an exact alias (``NW``), else those whose text starts

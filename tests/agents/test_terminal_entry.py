@@ -235,8 +235,8 @@ def test_a_number_that_is_also_another_options_own_number_is_noted():
     assert a == lay.index("PLACE", slot, empty[k - 1], 0)
     text = " ".join("\n".join(out).split())
     j = empty.index(k) + 1
-    assert (f"note: {k} is option {k}, hex {empty[k - 1]:02d} (empty); hex {k:02d} (empty) is option {j} "
-            "(a number chooses by its place in the list)") in text
+    assert (f"note: {k} chose option {k} (hex {empty[k - 1]:02d} (empty)); hex {k:02d} (empty) is option {j} "
+            f"(a number chooses by its place in the list; type 'hex {k:02d}' to name it)") in text
     same = next((x for x in range(1, len(empty) + 1) if empty[x - 1] == x), None)  # option x is hex x
     for typed, hx in [(f"hex {k:02d}", k)] + ([(str(same), same)] if same else []):
         out = []

@@ -25,3 +25,19 @@ def test_a_name_chooses_past_its_leading_code_or_number():
     assert entry._match_value("horror", opts, []) == [4]
     assert entry._match_value("cinder", opts, []) == [1, 5]  # two names start so: ambiguous, none taken
     assert entry._match_value("feast", opts, []) == []  # a word inside the name is not a prefix
+
+
+def test_a_number_past_the_list_that_names_an_option_says_its_place():
+    entry, out = _entry(), []
+    entry.output_fn = out.append
+    opts = [(0, "socket 20: 6 SR6 Glory Rune, needs 5"), (1, "socket 33: 9 R29 Rune of Kin, needs any")]
+    assert entry._match("33", opts, "socket", []) is None
+    assert " ".join(out[-1].split()) == ("33 is not one of the options: choose 1-2; socket 33: 9 R29 Rune of Kin, "
+                                         "needs any is option 2 (help lists the commands)")
+    assert entry._match("7", opts, "socket", []) is None
+    assert out[-1] == "7 is not one of the options: choose 1-2 (help lists the commands)"
+    # a place whose number another option carries: said after the choice, with the words that name that one
+    opts = [(0, "hex 00 (empty)"), (1, "hex 02 (empty)"), (2, "hex 01 (empty)")]
+    assert entry._match("1", opts, "hex", []) == 0
+    assert " ".join(out[-1].split()) == ("note: 1 chose option 1 (hex 00 (empty)); hex 01 (empty) is option 3 (a "
+                                         "number chooses by its place in the list; type 'hex 01' to name it)")
