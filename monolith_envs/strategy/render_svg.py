@@ -48,7 +48,7 @@ def _socket(sc: Scene, s, sid: int, req: int, x: float, y: float, occ_seat: int,
         elif blocked:
             sc.text(x + 22, y + 26, "×", 22, (255, 255, 255), "middle", bold=True)
         # the socket's number, as the options and the narration name it ("socket 07")
-        sc.text(x + 41, y + 41, f"{sid:02d}", 8, (235, 235, 235) if occ_seat >= 0 or blocked else _GREY, "end")
+        sc.text(x + 41, y + 39, f"{sid:02d}", 11, (235, 235, 235) if occ_seat >= 0 or blocked else _GREY, "end")
 
 
 def _card(sc: Scene, game, s: StrategyState, pos: int, x: float, y: float) -> None:
