@@ -7,11 +7,14 @@ Rules: docs/the_monolith.md (sections cited below).
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from monolith_envs.core.words import count
 from monolith_envs.the_monolith.board import controllers, neighbours, tunnels_now, units_text
-from monolith_envs.the_monolith.state import Phase, Sub
+from monolith_envs.the_monolith.effects import gain, power
+from monolith_envs.the_monolith.state import NONE, Frame, Phase, Sub, fast_clone
+from monolith_envs.the_monolith.table import FRAMES, TABLE
 from monolith_envs.the_monolith.words import ZONES, effect_words, space_words
 
 from . import WIDTH, Pieces, wrap
@@ -43,7 +46,7 @@ _FAMILIES = {"pass": "pass", "order": "give an order", "space": "choose a space"
              "relent": "relent (spend every heart on the board; you are out)", "shaman": "choose a shaman"}
 _PASS = {Sub.DIV_RAISE: "forfeit the bid", Sub.MARCH_STEP: "stop marching", Sub.SHAMAN_STEP: "stop",
          Sub.RECRUIT_PLACE: "decline the bonus warriors", Sub.POWER_WINDOW: "use no power",
-         Sub.OBJ_REVEAL: "reveal no more objectives", Sub.DRAFT_RESPOND: "pass for good",
+         Sub.OBJ_REVEAL: "keep your objectives hidden", Sub.DRAFT_RESPOND: "pass for good",
          Sub.EXTRA_KILL: "no extra kill", Sub.ORDER_CHOOSE: "pass"}
 _NUMBER = {Sub.MARCH_GROUP: "{v} warrior{s} march", Sub.MARCH_REGROUP: "{v} warrior{s} march on",
            Sub.RECRUIT_HEARTS: "{v} heart{s}", Sub.DIV_AMOUNT: "bid {v} heart{s}", Sub.DIV_RAISE: "raise by {v}",
@@ -84,7 +87,7 @@ class TheMonolithPieces(Pieces):
 
     def board(self, game: Any, state: Any, viewer: int) -> str:
         g, s = game, state
-        dec = "game over" if s.terminal or s.sub < 0 else f"P{s.current} {_ASK.get(Sub(s.sub), Sub(s.sub).name)}"
+        dec = "game over" if s.terminal or s.sub < 0 else f"P{s.current} {self._ask(g, s)}"
         out = [wrap(f"day {s.day}/{g.num_days}, {Phase(s.phase).name.lower().replace('_', ' ')} phase; first "
                     f"player P{s.first}; surge {'-' if s.surge < 0 else f'P{s.surge}'}")]
         tun, ctrl = tunnels_now(g, s), controllers(g, s)
@@ -130,6 +133,20 @@ class TheMonolithPieces(Pieces):
         out.append(wrap(dec if not s.terminal else "game over: ranking " + " ".join(f"P{p}" for p in g.ranking(s))))
         return "\n".join(out)
 
+    def _ask(self, g: Any, s: Any) -> str:
+        """What the open decision asks of its seat, in words; a march or shaman step offers to stop only
+        where stopping is legal (a march stops after its first step, docs §4.4)."""
+        sub = Sub(s.sub)
+        if sub in (Sub.MARCH_STEP, Sub.SHAMAN_STEP):
+            legal = g.legal_actions(s)
+            stop = 0 in legal
+            step = any(g.A_SPACE <= a < g.A_SPACE + g.N for a in legal)
+            if not step:
+                return "stops marching or uses a power" if sub == Sub.MARCH_STEP else "stops or uses a power"
+            if not stop:  # only a march's first step: a shaman may always stop
+                return "moves the marching group (it may stop after its first step)"
+        return _ASK.get(sub, sub.name)
+
     # ------------------------------------------------------------------ map
     def map_text(self, game: Any, state: Any) -> str:
         """The ``map`` command: every space with the spaces it connects to now (docs §4.2: dashed borders,
@@ -142,6 +159,9 @@ class TheMonolithPieces(Pieces):
         for sp in g.active_spaces:
             head = f"{sp:2d} {g.content.map.spaces[sp].name}{' T' if tun[sp] else ''}: "
             out.append(wrap(head + ", ".join(str(t) for t in neighbours(g, s, p, sp, tun)), WIDTH, "      "))
+        locked = [sp for sp in range(g.N) if not g.active[sp]]
+        if locked:
+            out.append(wrap(f"locked with {s.n} players, out of play: " + _ranges(locked), WIDTH, "      "))
         return "\n".join(out)
 
     def _where(self, g: Any, s: Any) -> tuple[str, int] | None:
@@ -233,35 +253,334 @@ class TheMonolithPieces(Pieces):
 
     # ------------------------------------------------------------------ narration
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
+        """The action, then what the rules did up to the next decision, step by step (:func:`_trace`): cards
+        won at auction, the tower lift, the action phase started or skipped, each rest scoring step with its
+        favour by source, events, the new day, the end; every line fits :data:`WIDTH` columns."""
         g = game
-        lines = [f"P{seat} {self.action_text(g, before, action)}"]
-        if before.phase == Phase.ACTION and after.phase != Phase.ACTION:  # the changes below are mostly its
-            lines.append("  the action phase is over: the rest phase scores (docs §4.7)")
-        elif before.phase == Phase.REST and (after.phase != Phase.REST or after.day != before.day) \
-                and after.favour != before.favour:
-            lines.append("  the rest phase scores on")
-        for p in range(after.n):
-            ch = []
-            if after.favour[p] != before.favour[p]:
-                ch.append(f"favour {before.favour[p]} -> {after.favour[p]}")
-            lw0 = sum(before.living[sp][p] for sp in range(g.N))
-            lw1 = sum(after.living[sp][p] for sp in range(g.N))
-            if lw1 != lw0:
-                ch.append(f"living warriors on the map {lw0} -> {lw1}")
-            if before.shaman_alive[p] and not after.shaman_alive[p]:
-                ch.append("its shaman is slain")
-            if list(after.board[p]) != list(before.board[p]) and after.phase == Phase.ACTION:
-                ch.append("hearts on the board " + "/".join(map(str, after.board[p])))
-            if ch:
-                lines.append(f"  P{p}: " + ", ".join(ch))
-        if before.phase != Phase.ACTION and after.phase == Phase.ACTION:
-            lines.append("  every seat has committed: the tower lifts and the action phase starts")
-        if after.day != before.day and not after.terminal:
-            lines.append(f"  day {after.day} begins; first player P{after.first}")
-        if after.terminal and not before.terminal:
-            lines.append("  game over: ranking " + " ".join(f"P{p}" for p in g.ranking(after)))
-            lines.append("  " + g.end_reason(after))
+        steps = _trace(g, before, after, action)
+        if steps is None:  # the replay did not end as the game did: the whole step, coarsely
+            lines = [self._head(g, before, before, action, seat)] + _won(g, before, after)
+            lines += _phase_lines(g, before, after) + _changes(g, before, after)
+            lines += _end_lines(g, before, after)
+            return [wrap(x) for x in lines]
+        lines = []
+        for kind, arg, s0, s1, lumped in steps:
+            if kind == "action":
+                lines.append(self._head(g, s0, s1, action, seat))
+                lines += _changes(g, s0, s1, detail=_is_power(g, s0, action),
+                                  recruit=s0.sub == Sub.RECRUIT_PLACE)
+            elif lumped and kind == Frame.LIFT and s1.phase == Phase.ACTION and s1.day == s0.day:
+                lines += _frame_lines(g, kind, arg, s0, s1) + ["  the action phase starts (§4.6)"]
+            elif lumped:  # a chance draw (the tower, a reshuffle) that the replay cannot repeat: the rest at once
+                lines += [] if kind == Frame.LIFT else _frame_lines(g, kind, arg, s0, s1, head_only=True)
+                lines += _phase_lines(g, s0, s1) + _changes(g, s0, s1)
+            else:
+                lines += _frame_lines(g, kind, arg, s0, s1)
+            if not lumped and s0.phase != Phase.REST and s1.phase == Phase.REST:
+                skipped = kind == Frame.ACTION_START or s0.phase != Phase.ACTION
+                lines.append("  the rest phase scores (docs §4.7)" if skipped
+                             else "  the action phase is over: the rest phase scores (docs §4.7)")
+            lines += _end_lines(g, s0, s1)
         return [wrap(x) for x in lines]
+
+    def _head(self, g: Any, s0: Any, s1: Any, action: int, seat: int) -> str:
+        """The action's own line: a used power says its effect and cost; a recruited warrior how many are
+        left to place."""
+        head = f"P{seat} {self.action_text(g, s0, action)}"
+        fam, idx = g.layout.split(int(action))
+        if fam == "use_power":
+            pw = power(g, s0, seat, idx[0])
+            if pw is not None:
+                window, cost, amount, eff, _card = pw
+                what = {"discard": "the card is discarded",
+                        "anger": f"{count(amount, 'warrior')} from anger to limbo"}.get(cost)
+                head += f": {effect_text(eff)}" + (f" ({what})" if what else "")
+        elif fam == "space" and s0.sub == Sub.RECRUIT_PLACE:
+            if s1.sub == Sub.RECRUIT_PLACE and s1.rec_paid > 0:
+                head += f" ({s1.rec_paid} more to place)"
+            elif s1.sub == Sub.RECRUIT_PLACE and s1.rec_bonus > 0:
+                head += f" (up to {count(s1.rec_bonus, 'bonus warrior')} more)"
+        return head
+
+def _ranges(nums: list) -> str:
+    """``[1, 2, 3, 5]`` -> ``"spaces 1-3, 5"``."""
+    runs: list = []
+    for x in nums:
+        if runs and x == runs[-1][1] + 1:
+            runs[-1][1] = x
+        else:
+            runs.append([x, x])
+    return ("space " if len(nums) == 1 else "spaces ") + ", ".join(
+        f"{a}-{b}" if b > a + 1 else (f"{a}, {b}" if b > a else f"{a}") for a, b in runs)
+
+
+class _Chance(Exception):
+    """A rule step drew chance while :func:`_trace` replays an action (the draw cannot be repeated)."""
+
+
+class _NoChance:
+    """The replay's rng: any draw stops the step by step replay (:class:`_Chance`)."""
+
+    def _draw(self, *a: Any, **k: Any) -> Any:
+        raise _Chance
+
+    integers = permutation = choice = random = _draw
+
+
+_IGNORED = ("legal_cache", "cum", "favour_floor")
+
+
+def _trace(g: Any, before: Any, after: Any, action: int) -> list[tuple] | None:
+    """The action and the rule steps after it, replayed on a copy of ``before`` as ``MonolithGame.run``
+    does: ``[(kind, arg, s0, s1, lumped)]``, ``kind`` ``"action"``, a :class:`Frame` (``arg``: its
+    ``[a, b]``) or ``"pass"`` (a decision whose only choice was pass; ``arg``: the sub-phase).  A step that
+    draws chance (the tower lift with hearts, a reshuffle) cannot be repeated: it is the last, ``lumped``,
+    and goes from the state before it to ``after``.  ``None`` when the replay does not end as ``after``."""
+    try:
+        s = fast_clone(before)
+        rng = _NoChance()
+        TABLE[s.sub][1](g, s, s.current, int(action), rng)
+        s.decisions += 1
+        steps = [("action", None, before, fast_clone(s), False)]
+        for _ in range(10_000):
+            if s.terminal:
+                break
+            s0 = fast_clone(s)
+            if s.sub != NONE:
+                if TABLE[s.sub][0](g, s, s.current) != [0]:
+                    break
+                kind, arg = "pass", s.sub
+                TABLE[s.sub][1](g, s, s.current, 0, rng)
+            else:
+                kind, a, b = s.stack.pop()
+                arg = (a, b)
+                try:
+                    FRAMES[kind](g, s, a, b, rng)
+                except _Chance:
+                    steps.append((Frame(kind), arg, s0, after, True))
+                    return steps
+                kind = Frame(kind)
+            steps.append((kind, arg, s0, fast_clone(s), False))
+        else:
+            return None
+        return steps if _same(s, after) else None
+    except Exception:  # narration never stops a game: a replay that fails says the step coarsely
+        return None
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two states agree on every field but the transient ones."""
+    return all(getattr(a, f.name) == getattr(b, f.name) for f in fields(a) if f.name not in _IGNORED)
+
+
+def _is_power(g: Any, s: Any, action: int) -> bool:
+    return g.layout.split(int(action))[0] == "use_power"
+
+
+def _changes(g: Any, s0: Any, s1: Any, detail: bool = False, recruit: bool = False,
+             why: dict | None = None) -> list[str]:
+    """One line per seat with what changed from ``s0`` to ``s1``: favour (``why[p]``: where it came from),
+    living warriors on the map (not for a recruited warrior, its line says it), a slain shaman, hearts on
+    the action board in the action phase; with ``detail`` (a power's or an event's effect) also hearts
+    available and unearned and warriors in reserves, anger and limbo."""
+    lines = []
+    for p in range(s1.n):
+        ch = []
+        if s1.favour[p] != s0.favour[p]:
+            ch.append(f"favour {s0.favour[p]} -> {s1.favour[p]}" + (f" ({why[p]})" if why and p in why else ""))
+        lw0 = sum(s0.living[sp][p] for sp in range(g.N))
+        lw1 = sum(s1.living[sp][p] for sp in range(g.N))
+        if lw1 != lw0 and not (recruit and p == s0.current):
+            ch.append(f"living warriors on the map {lw0} -> {lw1}")
+        if s0.shaman_alive[p] and not s1.shaman_alive[p]:
+            ch.append("its shaman is slain")
+        if detail:
+            for name, key in (("hearts available", "available"), ("unearned", "unearned"),
+                              ("reserves", "reserves"), ("anger", "anger"), ("limbo", "limbo")):
+                a, b = getattr(s0, key)[p], getattr(s1, key)[p]
+                if a != b:
+                    ch.append(f"{name} {a} -> {b}")
+        if list(s1.board[p]) != list(s0.board[p]) and (s1.phase == Phase.ACTION or detail):
+            ch.append("hearts on the board " + "/".join(map(str, s1.board[p])))
+        if ch:
+            lines.append(f"  P{p}: " + ", ".join(ch))
+    return lines
+
+
+def _card(g: Any, c: int) -> str:
+    return f"{g.divs[c].key} {g.divs[c].name}"
+
+
+def _won(g: Any, s0: Any, s1: Any) -> list[str]:
+    """The row cards won between ``s0`` and ``s1`` (docs §4.4 Acquire): who, for what bid, whose lower bids
+    went back, and the card's effect on acquiring."""
+    lines = []
+    for i in range(g.R):
+        c = s0.row[i]
+        if c < 0 or s1.row[i] >= 0:
+            continue
+        p = next((q for q in range(s1.n) if s1.held[q].count(c) > s0.held[q].count(c)), None)
+        if p is None:
+            continue
+        bids = s0.bids[i]
+        line = f"  P{p} wins {_card(g, c)} (row slot {i}) for its bid of {count(bids[p], 'heart')}"
+        back = [f"P{q}'s {bids[q]}" for q in range(s0.n) if q != p and bids[q]]
+        if back:
+            line += "; " + ", ".join(back) + " back to available"
+        if g.divs[c].window == "on_acquire":
+            line += f"; on acquiring: {effect_text(g.divs[c].effect)}"
+        lines.append(line)
+    return lines
+
+
+def _rest_why(g: Any, kind: Any, arg: tuple, s0: Any, s1: Any) -> dict:
+    """Where each seat's favour came from in a rest scoring step (docs §4.7 steps 2a, 2b, 2d, 2e and the
+    final +1 per held objective), ``{seat: text}``; a seat whose sources do not add up to its change is
+    left out (its line gives the change alone)."""
+    from monolith_envs.the_monolith.board import modifiers
+    from monolith_envs.the_monolith.rest import turn_order
+
+    parts: dict = {p: [] for p in range(s0.n)}
+    if kind == Frame.REST_DIVS:
+        for p in turn_order(s0):
+            for c in s0.held[p]:
+                if g.divs[c].window == "rest_scoring":
+                    parts[p].append((_card(g, c), gain(g, s0, p, g.divs[c].effect), True))
+            sh = g.shamans[s0.shaman_id[p]]
+            if sh.window == "rest_scoring":
+                parts[p].append((f"shaman {sh.name}", gain(g, s0, p, sh.effect), True))
+    elif kind == Frame.REST_EVENTS:
+        ctrl = controllers(g, s0)
+        for ev, sp in s0.events[arg[0]:]:
+            card = g.events[ev]
+            paid = False
+            if card.scoring is not None:
+                for p in turn_order(s0):
+                    v = gain(g, s0, p, card.scoring, sp, ctrl)
+                    if v > 0:
+                        parts[p].append((f"event {card.key} {card.name}", v, True))
+                        paid = True
+            if card.lifetime == "wandering" and paid:
+                break
+    elif kind == Frame.REST_TEMPLES:
+        ctrl = controllers(g, s0)
+        for p in range(s0.n):
+            k = sum(1 for sp in g.active_spaces if g.building[sp] == "temple" and ctrl[sp] == p)
+            if k:
+                parts[p].append((f"{count(k, 'temple')} controlled, +2 each", 2 * k, False))
+    elif kind == Frame.REST_BOASTS:
+        mono = controllers(g, s0)[g.mono]
+        for p in range(s0.n):
+            h = sum(s0.boast[sp][p] for sp in g.active_spaces)
+            if h:
+                per = 3 + (1 if mono == p else 0) + modifiers(g, s0, p).get("boast_bonus", 0)
+                parts[p].append((f"{count(h, 'boast heart')} going home, +{per} each", h * per, False))
+    elif kind == Frame.REST_END and s1.terminal:
+        for p in range(s0.n):
+            k = len(s0.objectives[p])
+            if k:
+                parts[p].append((f"{count(k, 'objective')} still held, +1 each", k, False))
+    why = {}
+    for p, got in parts.items():
+        got = [x for x in got if x[1]]
+        if got and sum(v for _, v, _ in got) == s1.favour[p] - s0.favour[p]:
+            why[p] = ", ".join(f"{name} +{v}" if say else name for name, v, say in got)
+    return why
+
+
+_REST_HEADS = {Frame.REST_DIVS: "divinations and shamans that score at rest (§4.7 step 2a)",
+               Frame.REST_EVENTS: "events in play score (step 2b)", Frame.REST_TEMPLES: "temples score (step 2d)",
+               Frame.REST_BOASTS: "boast hearts go home and score (step 2e)",
+               Frame.REST_END: "final scoring: +1 favour per objective still held"}
+
+
+def _frame_lines(g: Any, kind: Any, arg: Any, s0: Any, s1: Any, head_only: bool = False) -> list[str]:
+    """What one rule step did (its heading first, then its effects); ``head_only``: the heading alone."""
+    lines: list[str] = []
+    if kind == "pass":
+        if arg == Sub.DIV_RAISE and 0 <= s0.focus_slot < g.R and s0.row[s0.focus_slot] >= 0:
+            i = s0.focus_slot
+            lines.append(f"  P{s0.current} cannot outbid the others on {_card(g, s0.row[i])}: its bid of "
+                         f"{count(s0.bids[i][s0.current], 'heart')} goes back to available")
+        return lines
+    if kind == Frame.NEXT_TURN and s1.stack and s1.stack[-1][0] == Frame.SETTLE:
+        bids = any(any(b) for b in s1.bids)
+        return ["  every seat has committed" + (": the row's bids settle (§4.5)" if bids else "")]
+    if kind == Frame.LIFT:
+        lines.append("  the tower lifts (§4.9)")
+        if head_only:
+            return lines
+        for p in range(s1.n):
+            if s1.board[p] != s0.board[p] or s1.tower_stuck[p]:
+                stuck = f", {s1.tower_stuck[p]} stuck in the tower" if s1.tower_stuck[p] else ""
+                lines.append(f"  P{p}: hearts on the board " + "/".join(map(str, s1.board[p])) + stuck)
+        return lines
+    if kind == Frame.ACTION_START:
+        if s1.phase == Phase.REST:
+            return ["  no seat has hearts on the board: there is no action phase today"]
+        return ["  the action phase starts (§4.6)"]
+    if kind in _REST_HEADS and s1.favour != s0.favour and not (kind == Frame.REST_END and not s1.terminal):
+        lines.append("  " + _REST_HEADS[kind])
+        if head_only:
+            return lines
+        return lines + _changes(g, s0, s1, why=_rest_why(g, kind, arg, s0, s1))
+    if kind == Frame.REST_END and not s1.terminal:
+        drawn = s0.event_deck[0] if len(s1.event_deck) < len(s0.event_deck) else -1
+        if drawn >= 0:
+            ev = g.events[drawn]
+            if s1.sub == Sub.EVENT_PLACE:
+                lines.append(f"  P{s1.current} (least favour) draws the event {ev.key} {ev.name} to place")
+            elif drawn in s1.event_discard and all(e != drawn for e, _ in s1.events):
+                lines.append(f"  the event {ev.key} {ev.name} is drawn; it has nowhere to go: discarded")
+            else:
+                lines.append(f"  the event {ev.key} {ev.name} is drawn")
+        return lines if head_only else lines + _changes(g, s0, s1)
+    if kind == Frame.EVENT_REVEAL:
+        ev, sp = s0.events[-1]
+        card = g.events[ev]
+        what = "; ".join(effect_text(e) for e in card.reveal)
+        if what:
+            where = f" on {space_words(g, sp)}" if sp >= 0 else ""
+            lines.append(f"  the event {card.key} {card.name}{where} takes effect: {what}")
+        return lines if head_only else lines + _changes(g, s0, s1, detail=True)
+    if kind == Frame.OBJ_DRAW and s1.objectives[arg[0]] != s0.objectives[arg[0]]:
+        lines.append(f"  P{arg[0]} draws an objective" + (" (it controls a scriptorium, §4.7 step 2f)"
+                                                             if s0.phase == Phase.REST else ""))
+    if kind in (Frame.TURN_START, Frame.SETTLE):
+        lines += _won(g, s0, s1)
+    if kind == Frame.ACQ_SHAMAN and g.shamans[s0.shaman_id[arg[0]]].window == "on_acquire":
+        sh = g.shamans[s0.shaman_id[arg[0]]]
+        lines.append(f"  P{arg[0]}'s shaman {sh.name} on acquiring a card: {effect_text(sh.effect)}")
+    if head_only:
+        return lines
+    return lines + _changes(g, s0, s1, detail=bool(lines) or kind in (Frame.TURN_WINDOW, Frame.ACTION_TURN))
+
+
+def _phase_lines(g: Any, s0: Any, s1: Any) -> list[str]:
+    """The phases passed from ``s0`` to ``s1`` when the steps between are not known one by one."""
+    if s1.phase == s0.phase and s1.day == s0.day:
+        return []
+    lines = []
+    if s0.phase == Phase.ORDER:
+        lines.append("  the tower lifts (§4.9)")
+        if s1.phase == Phase.ACTION and s1.day == s0.day:
+            return lines + ["  the action phase starts (§4.6)"]
+        lines.append("  no seat has hearts on the board: there is no action phase today")
+    if s0.phase in (Phase.ORDER, Phase.ACTION) and (s1.phase != Phase.ACTION or s1.day != s0.day):
+        lines.append("  the action phase is over: the rest phase scores (docs §4.7)"
+                     if s0.phase == Phase.ACTION else "  the rest phase scores (docs §4.7)")
+    return lines
+
+
+def _end_lines(g: Any, s0: Any, s1: Any) -> list[str]:
+    """A new day, or the end of the game with the ranking and why."""
+    lines = []
+    if s1.day != s0.day and not s1.terminal:
+        lines.append(f"  day {s1.day} begins; first player P{s1.first}")
+    if s1.terminal and not s0.terminal:
+        lines.append("  game over: ranking " + " ".join(f"P{p}" for p in g.ranking(s1)))
+        lines.append("  " + g.end_reason(s1))
+    return lines
 
 
 PIECES = TheMonolithPieces()

@@ -15,7 +15,7 @@ ZONES = ("slay", "maneuver", "boast")
 #: ``pass`` in words, by the sub-phase it is played in
 PASSED = {Sub.DIV_RAISE: "forfeits the bid", Sub.MARCH_STEP: "stops marching", Sub.SHAMAN_STEP: "stops the shaman",
           Sub.RECRUIT_PLACE: "declines the bonus warriors", Sub.POWER_WINDOW: "uses no power",
-          Sub.OBJ_REVEAL: "reveals no more objectives", Sub.DRAFT_RESPOND: "passes for good",
+          Sub.OBJ_REVEAL: "passes (its objectives stay hidden)", Sub.DRAFT_RESPOND: "passes for good",
           Sub.EXTRA_KILL: "takes no extra kill"}
 #: ``number(v)`` in words, by the sub-phase it is played in (``{s}``: the plural's ``s``, "" for 1)
 NUMBER_DONE = {Sub.MARCH_GROUP: "marches with {v} warrior{s}", Sub.MARCH_REGROUP: "goes on with {v} warrior{s}",
@@ -54,6 +54,11 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
     if fam == "order":
         return "orders " + _ORDER_NAMES[idx[0]]
     if fam == "space":
+        if s is not None and sub in (Sub.EVENT_PLACE, Sub.EVENT_MOVE) and s.event_focus >= 0:
+            ev = s.event_focus if sub == Sub.EVENT_PLACE else s.events[s.event_focus][0]
+            verb = "places" if sub == Sub.EVENT_PLACE else "moves"
+            return (f"{verb} the event {g.events[ev].key} {g.events[ev].name} "
+                    f"{'on' if sub == Sub.EVENT_PLACE else 'to'} {space_words(g, idx[0])}")
         return f"{_SPACE_DONE.get(sub, 'chooses space')} {space_words(g, idx[0])}"
     if fam == "number":
         return NUMBER_DONE.get(sub, "chooses {v}").format(v=idx[0], s="" if idx[0] == 1 else "s")
@@ -143,7 +148,9 @@ def effect_words(e: Any) -> str:
         return f"+{n} favour {each}" + (f" (at most {e.cap})" if e.cap else "")
     if e.op == "favour_if":
         if e.pred == "shaman_in":
-            return f"+{n} favour if your shaman is in {'the Monolith' if e.sel == 'monolith' else 'an ' + _SELECTED.get(e.sel, e.sel)}"
+            where = _SELECTED.get(e.sel, e.sel.replace("_", " "))
+            where = "the Monolith" if e.sel == "monolith" else ("an " if where[0] in "aeiou" else "a ") + where
+            return f"+{n} favour if your shaman is in {where}"
         if e.threshold <= 1 and e.sel in ("monolith", "own_stronghold"):
             return f"+{n} favour if you control {'the Monolith' if e.sel == 'monolith' else 'your own stronghold'}"
         return f"+{n} favour with {e.threshold} or more {_counted(e.pred, e.sel, e.threshold != 1)}"
@@ -154,4 +161,8 @@ def effect_words(e: Any) -> str:
     return {"draw_objectives": f"draw {count(n, 'objective')}", "extra_kill": "kill once more",
             "extra_steps": f"{count(n, 'extra step')}", "free_fate": f"{count(n, 'free fate move')}",
             "gain_anger": f"{count(n, 'warrior')} from reserves to anger", "move_again": "move again",
-            "recruit_anywhere": "recruit on any space"}.get(e.op, e.op.replace("_", " ") + (f" {n}" if n else ""))
+            "recruit_anywhere": "recruit on any space",
+            "kill_each": f"{count(n, 'living warrior')} of each seat there die{'s' if n == 1 else ''}",
+            "deal_divinations": f"{count(n, 'divination')} dealt to the row's empty slots",
+            "set_tunnel": "the space becomes a tunnel" if e.value else "the space stops being a tunnel"}.get(
+        e.op, e.op.replace("_", " ") + (f" {n}" if n else ""))
