@@ -337,7 +337,14 @@ def _decision(g, s) -> str:
         return "game over · ranking " + " ".join(f"P{p}" for p in g.ranking(s))
     if s.sub < 0:
         return "no open decision"
-    return f"P{s.current}, {SUB_ASKS[Sub(s.sub)].split(' (§')[0]}"
+    ask = SUB_ASKS[Sub(s.sub)].split(" (§")[0]
+    if s.sub in (Sub.MARCH_STEP, Sub.SHAMAN_STEP):  # say "or stop" only where stopping is legal (§4.4)
+        legal = g.legal_actions(s)
+        if 0 not in legal:
+            ask = ask.replace(" or stop", "") + " (it may stop after its first step)"
+        elif not any(g.A_SPACE <= a < g.A_SPACE + g.N for a in legal):
+            ask = "march: stop" if s.sub == Sub.MARCH_STEP else "the shaman order: stop"
+    return f"P{s.current}, {ask}"
 
 
 def _ask_lines(g, s) -> list[str]:

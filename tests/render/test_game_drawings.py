@@ -190,3 +190,18 @@ hand P0: la_push_back
     assert len(dashed) == 1
     xs = [float(v.split(",")[0]) for v in dashed[0].get("points").split()]
     assert abs(sum(xs[:6]) / 6 - hex_center(10)[0]) < 1
+
+
+def test_the_monolith_drawing_offers_to_stop_a_march_only_where_stopping_is_legal():
+    from monolith_envs.the_monolith.state import Sub
+
+    g = monolith_envs.make_game("the_monolith_v0", num_players=3)
+    rng, s = np.random.default_rng(0), g.initial_state(np.random.default_rng(0))
+    said = {}
+    while not g.is_terminal(s) and len(said) < 2:
+        if s.sub == Sub.MARCH_STEP:
+            header = " ".join(x for x in _texts(g.render_svg(s)) if f"P{s.current}," in x or "march" in x)
+            said[0 in g.legal_actions(s)] = header
+        g.apply(s, int(rng.choice(np.flatnonzero(g.legal_mask(s)))), rng)
+    assert "step to an adjacent space or stop" in said[True]
+    assert "or stop" not in said[False] and "(it may stop after its first step)" in said[False]
