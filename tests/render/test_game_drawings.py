@@ -205,3 +205,19 @@ def test_the_monolith_drawing_offers_to_stop_a_march_only_where_stopping_is_lega
         g.apply(s, int(rng.choice(np.flatnonzero(g.legal_mask(s)))), rng)
     assert "step to an adjacent space or stop" in said[True]
     assert "or stop" not in said[False] and "(it may stop after its first step)" in said[False]
+
+
+def test_arena_pending_line_names_the_option_of_a_choice_order():
+    from monolith_envs.arena.render_svg import pending_line
+
+    g = monolith_envs.make_game("monolith_arena_v0")
+    said = set()
+    for seed in range(40):
+        rng, s = np.random.default_rng(seed), g.initial_state(np.random.default_rng(seed))
+        while not g.is_terminal(s):
+            if s.p_order >= 0 and s.p_mode >= 0:
+                said.add(pending_line(g.tables, s).split(" · ")[0].split("'s order ", 1)[1])
+            g.apply(s, int(rng.choice(np.flatnonzero(g.legal_mask(s)))))
+    # D55: False Order acts as Push Back, Fire Concoction or Rotation; the options are named as those Orders
+    assert {"Battle/Charge, as Battle", "Battle/Charge, as Charge", "False Order, as Push Back"} <= said
+    assert not any("option" in x or "(" in x for x in said), said
