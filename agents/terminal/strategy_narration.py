@@ -75,7 +75,7 @@ def _toll_reached(game: Any, s: Any) -> tuple | None:
     a chase marker's or a reveal's gain, :func:`_gain_key`) whose gain reached it and what the stone costs,
     e.g. ``toll stone on space 5 (pay 1 gem to go on)``; None otherwise."""
     pd = s.pending or {}
-    if pd.get("k") not in (Kind.PAY_OFFER, Kind.PAY_MORE) or pd.get("purpose") != "toll":
+    if pd.get("k") != Kind.PAY_OFFER or pd.get("purpose") != "toll":  # PAY_MORE: the stone was said at its offer
         return None
     then = pd.get("then") or {}
     key = next((k for x in reversed(s.tasks) if (k := _key(x))), None) or _gain_key(s, then)

@@ -186,3 +186,17 @@ def test_every_random_step_is_tagged_and_fits_80_columns():
             game.apply(s, a, rng)
             assert _replay(game, before, s, a) is not None
             assert all(len(x) <= WIDTH for line in pieces.narrate(game, before, s, a, seat) for x in line.split("\n"))
+
+
+def test_a_toll_paid_in_two_parts_is_announced_once():
+    out: list[str] = []
+    main([STRATEGY, "--set", "num_players=2", "--opponents", "heuristic", "--seed", "11"],
+         input_fn=lambda _p: "1", output_fn=out.append)
+    text = "\n".join(out)
+    assert ("  then Exalted Clash (highest: +3 VP):\n"
+            "      P1: toll stone on space 15 (pay 3 gems to go on)\n"
+            "P1 pays 2 gems for the toll stone on space 15\n"
+            "  P1: gems 2 -> 0\n"
+            "P1 pays with Haste (1 gem) for the toll stone on space 15\n"
+            "  P1: hand 3 -> 2\n"
+            "  then Exalted Clash (highest: +3 VP): P1: VP 14 -> 17\n") in text
