@@ -342,7 +342,14 @@ class StrategyPieces(Pieces):
         dice = _dice_changes(game, before, after, action, seat)
         primus, round_said = before.primus, False
         last = max((n for n, seg in enumerate(segs) if not _is_round(seg[0])), default=-1)
+        board = R.content.board
+        resolves = before.phase == Phase.ACTION and after.phase != Phase.ACTION  # the last die was placed
         for n, (key, a, b, notes) in enumerate(segs):
+            placed = (key is None and n == 0) or (key is not None and isinstance(key[0], tuple) and key[0][0] == "b"
+                                                   and board[key[0][1]].immediate)  # an Immediate card: at placement
+            if resolves and not placed:  # the resolution starts here, after any Immediate effect of the last die
+                lines.append(RESOLVE_LINE)
+                resolves = False
             if _is_round(key):  # the round begins here: its Round card, its dice
                 lines.append(_round_line(after))
                 round_said = True
@@ -366,10 +373,10 @@ class StrategyPieces(Pieces):
                 lines += [f"{head} {ch}"] if len(head) + len(ch) < WIDTH else [head, f"      {ch}"]
         if dice:
             lines.append(f"  dice: {dice}")
+        if resolves:
+            lines.append(RESOLVE_LINE)
         why = _unchanged(game, before, after, action, segs)  # said before the resolution that may follow
         lines[1:1] = why
-        if before.phase == Phase.ACTION and after.phase != Phase.ACTION:
-            lines.insert(1 + len(why), "  every die is placed: the cards resolve")
         if after.primus != primus:
             lines.append(f"  the Primus goes to P{after.primus}")
         if after.round != before.round and not after.terminal and not round_said:
@@ -382,5 +389,8 @@ class StrategyPieces(Pieces):
             lines.append("  " + game.end_reason(after))
         return [wrap(x) for x in lines]
 
+
+#: the line that says the Resolution Phase starts (docs §4.7), after the last die's Immediate effect if any
+RESOLVE_LINE = "  every die is placed: the cards resolve"
 
 PIECES = StrategyPieces()

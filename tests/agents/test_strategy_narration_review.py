@@ -200,3 +200,22 @@ def test_a_toll_paid_in_two_parts_is_announced_once():
             "P1 pays with Haste (1 gem) for the toll stone on space 15\n"
             "  P1: hand 3 -> 2\n"
             "  then Exalted Clash (highest: +3 VP): P1: VP 14 -> 17\n") in text
+
+
+def test_the_last_dies_immediate_effect_is_said_before_the_resolution_starts():
+    # docs §4.7: an Immediate card's effect happens at placement, so the last die's Rune of Thieves steal comes
+    # before "every die is placed" (it came after, as if part of the resolution)
+    env = monolith_envs.make(STRATEGY, wrapped=False, num_players=2, exalted=True, player_powers=True)
+    env.reset(seed=1)
+    pieces, g, rng = pieces_for(STRATEGY), env.game, np.random.default_rng(1)
+    for _ in range(79):
+        ag = env.agent_selection
+        a = int(rng.choice(np.flatnonzero(env.observe(ag)["action_mask"])))
+        before, seat = g.clone(env.game_state), env.agent_name_mapping[ag]
+        env.step(a)
+    lines = pieces.narrate(g, before, env.game_state, a, seat)
+    assert lines[:5] == ["P0 chooses P1",
+                         "  then R21 Rune of Thieves (placer: take 1 gem from a chosen opponent):",
+                         "      P0: gems 3 -> 4; P1: gems 5 -> 4",
+                         "  every die is placed: the cards resolve",
+                         "  then SR4 Skill Rune (each here: draw 1 Skill card): P1: hand 4 -> 5"]
