@@ -47,11 +47,12 @@ def _short(name: str) -> str:
 
 
 @contextmanager
-def _hit_trace(log: list):
+def _hit_trace(log: list, seen: dict | None = None):
     """While active, every Battle or order resolution step of the Arena engine appends its hits to ``log``
     as ``(source instance, or "poison" / "order", source hex or -1, target instance, target hex, strength,
     absorbed)`` tuples, in the engine's order
-    (docs/monolith_arena.md §4.7: on each target the strongest hits first; a Regeneration rune absorbs one)."""
+    (docs/monolith_arena.md §4.7: on each target the strongest hits first; a Regeneration rune absorbs one);
+    ``seen["battle"]`` is set when a step of a Battle ran (not only an Order's own hits)."""
     from monolith_envs.arena import battle, order_steps
 
     orig = battle.resolve_step
@@ -67,6 +68,8 @@ def _hit_trace(log: list):
             k = min(len(runes), len(lst))
             used.update(runes[:k])
             poison = bool(s.b_active) and s.b_stage == BattleStage.POISON
+            if seen is not None and s.b_active:
+                seen["battle"] = True
             for j, (st, src, _ven) in enumerate(lst):
                 who = s.board[src] if src >= 0 else ("poison" if poison else "order")
                 log.append((who, src, s.board[x], x, st, j < k))
@@ -179,9 +182,15 @@ class ArenaPieces(Pieces):
         if after.b_active and not before.b_active:
             lines.append("  a Battle starts")
         changed = self._changed(before, after)
-        hits = self._hit_lines(game, before, action) if changed or family == "SELECT_TRIANGLE" else []
+        seen: dict = {}
+        hits = self._hit_lines(game, before, action, seen) if changed or family == "SELECT_TRIANGLE" else []
+        # a whole Battle inside this one step (the board filled up, docs §4.6): said as one
+        whole = bool(seen.get("battle")) and not before.b_active and not after.b_active
+        if whole:
+            full = family == "PLACE" and list(before.board).count(-1) == 1  # this tile filled the last hex
+            lines.append("  a Battle starts" + (" (the board is full)" if full else ""))
         if changed or hits:
-            lines.append("  Battle:" if in_battle or family == "END_TURN" else "  effects:")
+            lines.append("  Battle:" if in_battle or whole or family == "END_TURN" else "  effects:")
             lines.extend(hits or ())
         elif hits is not None and family == "SELECT_TRIANGLE":  # traced: an area Order that finds no target
             lines.append("  it hits nothing: no tile there that it wounds" + _kinds(game, before))
@@ -209,7 +218,7 @@ class ArenaPieces(Pieces):
         for p in range(after.num_players):
             if before.alive[p] and not after.alive[p]:
                 lines.append(f"  P{p} is eliminated")
-        if before.b_active and not after.b_active:
+        if (before.b_active or whole) and not after.b_active:
             lines.append("  the Battle ends")
         if after.terminal and not before.terminal:
             lines.append(f"  game over: {_winners(after)} ({game.end_reason(after)})")
@@ -217,7 +226,7 @@ class ArenaPieces(Pieces):
             lines.append(f"  now the turn of P{after.turn_seat}")
         return [wrap(x) for x in lines]
 
-    def _hit_lines(self, game: Any, before: Any, action: int) -> list[str] | None:
+    def _hit_lines(self, game: Any, before: Any, action: int, seen: dict | None = None) -> list[str] | None:
         """``"    P0 Knight (hex 04) hits P1 Crossbowman on hex 09 for 2"`` per hit of ``action``, found by
         playing it again on a copy of ``before`` (Arena draws no chance during play) with the resolution steps
         traced; ``None`` when that fails (the wound lines still follow).  Every tile is named with its hex, as
@@ -226,7 +235,7 @@ class ArenaPieces(Pieces):
 
         tb, log = game.tables, []
         try:
-            with _hit_trace(log):
+            with _hit_trace(log, seen):
                 game.apply(game.clone(before), int(action), NoDrawRng("while narrating a Battle"))
         except Exception:  # noqa: BLE001 - narration must never stop the game; the wound lines still follow
             return None

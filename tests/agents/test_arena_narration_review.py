@@ -50,12 +50,14 @@ def test_battle_lines_name_the_hex_of_every_tile():
     game, s = parse_position(TWO_CROSSBOWMEN)
     assert _play(game, s, game.off.ORDER) == [
         "P0 plays the order Battle",
+        "  a Battle starts",
         "  Battle:",
         "    P0 Banner (hex 04) hits P1 Crossbowman on hex 08 for 1",
         "    P0 Banner (hex 04) hits P1 Crossbowman on hex 09 for 1",
         "    P1 Crossbowman is removed from hex 08",
         # toughness 1, +1 from the Banner next to it: it lives with up to 2 wounds
         "    P1 Crossbowman on hex 09 is hit: 1 wound, 1 in all (it can take 2)",
+        "  the Battle ends",
         "  now the turn of P1",
     ]
 
@@ -172,7 +174,7 @@ factions: harbingers_of_the_forest, guardians_of_the_realm
 hand P0: hf_battle
 turn: P0
 """)
-    assert _play(game, s, game.off.ORDER)[2:4] == [
+    assert _play(game, s, game.off.ORDER)[3:5] == [
         "    P1 Banner (hex 07) hits P0 Spark on hex 03 for 1", "    P0 Spark is removed from hex 03"]
     assert [game.tables.name_of[s.itype[i]] for i in s.discard[0]] == ["Battle", "Spark"]
     assert status_lines(game, s, 0)[2] == "Last: P0 plays the order Battle"
@@ -202,3 +204,25 @@ turn: P1
         "    the order hits P0 Herne on hex 05 for 1",
         "    P0 Herne is removed from hex 05",
     ]
+
+
+def test_a_battle_fought_within_one_placement_is_said_to_start_and_end():
+    # the tile that fills the board starts a Battle that resolves inside the same step (docs §4.6): it was
+    # headed "effects:", as if the placement itself did all of it
+    import numpy as np
+
+    import monolith_envs
+    from agents.terminal import pieces_for
+
+    env = monolith_envs.make("monolith_arena_v0", wrapped=False)
+    env.reset(seed=2)
+    pieces, g, rng = pieces_for("monolith_arena_v0"), env.game, np.random.default_rng(2)
+    for _ in range(57):
+        ag = env.agent_selection
+        a = int(rng.choice(np.flatnonzero(env.observe(ag)["action_mask"])))
+        before, seat = g.clone(env.game_state), env.agent_name_mapping[ag]
+        env.step(a)
+    lines = pieces.narrate(g, before, env.game_state, a, seat)
+    assert lines[:3] == ["P1 places Wyvern on hex 08 facing SE", "  a Battle starts (the board is full)", "  Battle:"]
+    assert lines[-1] == "  the Battle ends" and "    P0 HP 20 -> 19 (-1)" in lines
+    assert not before.b_active and not env.game_state.b_active
