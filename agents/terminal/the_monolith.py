@@ -402,6 +402,11 @@ def _changes(g: Any, s0: Any, s1: Any, detail: bool = False, recruit: bool = Fal
                     ch.append(f"{name} {a} -> {b}")
         if list(s1.board[p]) != list(s0.board[p]) and (s1.phase == Phase.ACTION or detail):
             ch.append("hearts on the board " + "/".join(map(str, s1.board[p])))
+        if s1.phase == Phase.ACTION:  # the occupancy check (docs §4.6): boast hearts where p has no unit left
+            for sp in range(g.N):
+                lost = s0.boast[sp][p] - s1.boast[sp][p]
+                if lost > 0:
+                    ch.append(f"{count(lost, 'boast heart')} on {space_words(g, sp)} spent (no unit of its there)")
         if ch:
             lines.append(f"  P{p}: " + ", ".join(ch))
     return lines
