@@ -219,3 +219,18 @@ def test_the_last_dies_immediate_effect_is_said_before_the_resolution_starts():
                          "      P0: gems 3 -> 4; P1: gems 5 -> 4",
                          "  every die is placed: the cards resolve",
                          "  then SR4 Skill Rune (each here: draw 1 Skill card): P1: hand 4 -> 5"]
+
+
+def test_overcharge_says_which_die_it_sets_and_to_what():
+    # a Player Power that sets a socketed die (Overcharge, docs §5.7): "picks its die in socket 12" said
+    # nothing of the die becoming a 6
+    env = monolith_envs.make(STRATEGY, wrapped=False, num_players=4, exalted=True, player_powers=True)
+    env.reset(seed=1)
+    g, rng = env.game, np.random.default_rng(1)
+    for _ in range(28):
+        ag = env.agent_selection
+        env.step(int(rng.choice(np.flatnonzero(env.observe(ag)["action_mask"]))))
+    s = env.game_state
+    a = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    assert s.pending["mode"] == "set" and s.pending["face"] == 6
+    assert g.describe_action(s, a) == f"sets its die in socket {g.layout.split(a)[1][0]:02d} to 6"
