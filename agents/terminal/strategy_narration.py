@@ -147,7 +147,10 @@ def _changes(a: list[tuple], b: list[tuple], p: int) -> list[str]:
 
 
 def _key(t: dict | None) -> Any:
-    """A task's card line as a hashable key (``(src, where)``), or None for work of no card."""
+    """A task's card line as a hashable key (``(src, where)``), or None for work of no card; a Player Power
+    firing (``pp_fire``, docs §4.8: the card leaves its owner's cast cards) is keyed by its first line."""
+    if t and t.get("t") == "pp_fire":
+        return ("a", t["k"], "effect", 0), 0  # the where of its lines (flow.t_pp_fire: ctx_of("PRE", p, 0))
     if not t or not t.get("src"):
         return None
     where = (t.get("ctx") or {}).get("where")

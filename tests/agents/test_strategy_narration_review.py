@@ -234,3 +234,22 @@ def test_overcharge_says_which_die_it_sets_and_to_what():
     a = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
     assert s.pending["mode"] == "set" and s.pending["face"] == 6
     assert g.describe_action(s, a) == f"sets its die in socket {g.layout.split(a)[1][0]:02d} to 6"
+
+
+def test_a_player_power_firing_is_named_with_its_effect():
+    # docs §4.8: queued Player Powers fire before the resolution and leave the game; their card leaving was
+    # said untagged or as "then the resolution"
+    env = monolith_envs.make(STRATEGY, wrapped=False, num_players=4, exalted=True, player_powers=True)
+    env.reset(seed=1)
+    pieces, g, rng = pieces_for(STRATEGY), env.game, np.random.default_rng(1)
+    for _ in range(28):
+        ag = env.agent_selection
+        a = int(rng.choice(np.flatnonzero(env.observe(ag)["action_mask"])))
+        before, seat = g.clone(env.game_state), env.agent_name_mapping[ag]
+        env.step(a)
+    assert pieces.narrate(g, before, env.game_state, a, seat) == [
+        "P1 places a 5 in socket 12: 4 SR4 Skill Rune",
+        "  every die is placed: the cards resolve",
+        "  then Usurper (caster: take the Primus Token and lock it (no one else takes it\n      this round)):",
+        "      P0: hand 2 -> 1, takes the Primus",
+        "  then Overcharge (caster: set a socketed die to 6): P1: hand 2 -> 1"]
