@@ -270,7 +270,7 @@ class TheMonolithPieces(Pieces):
                 lines += _changes(g, s0, s1, detail=_is_power(g, s0, action),
                                   recruit=s0.sub == Sub.RECRUIT_PLACE)
             elif lumped and kind == Frame.LIFT and s1.phase == Phase.ACTION and s1.day == s0.day:
-                lines += _frame_lines(g, kind, arg, s0, s1) + ["  the action phase starts (§4.6)"]
+                lines += _frame_lines(g, kind, arg, s0, s1) + ["  the action phase starts"]
             elif lumped:  # a chance draw (the tower, a reshuffle) that the replay cannot repeat: the rest at once
                 lines += [] if kind == Frame.LIFT else _frame_lines(g, kind, arg, s0, s1, head_only=True)
                 lines += _phase_lines(g, s0, s1) + _changes(g, s0, s1)
@@ -278,8 +278,8 @@ class TheMonolithPieces(Pieces):
                 lines += _frame_lines(g, kind, arg, s0, s1)
             if not lumped and s0.phase != Phase.REST and s1.phase == Phase.REST:
                 skipped = kind == Frame.ACTION_START or s0.phase != Phase.ACTION
-                lines.append("  the rest phase scores (docs §4.7)" if skipped
-                             else "  the action phase is over: the rest phase scores (docs §4.7)")
+                lines.append("  the rest phase scores" if skipped
+                             else "  the action phase is over: the rest phase scores")
             lines += _end_lines(g, s0, s1)
         return [wrap(x) for x in lines]
 
@@ -401,7 +401,7 @@ def _changes(g: Any, s0: Any, s1: Any, detail: bool = False, recruit: bool = Fal
                 if a != b:
                     ch.append(f"{name} {a} -> {b}")
         if list(s1.board[p]) != list(s0.board[p]) and (s1.phase == Phase.ACTION or detail):
-            ch.append("hearts on the board " + "/".join(map(str, s1.board[p])))
+            ch.append(f"hearts on the board: {_zones(s1.board[p])}")
         if s1.phase == Phase.ACTION:  # the occupancy check (docs §4.6): boast hearts where p has no unit left
             for sp in range(g.N):
                 lost = s0.boast[sp][p] - s1.boast[sp][p]
@@ -410,6 +410,11 @@ def _changes(g: Any, s0: Any, s1: Any, detail: bool = False, recruit: bool = Fal
         if ch:
             lines.append(f"  P{p}: " + ", ".join(ch))
     return lines
+
+
+def _zones(hearts: Any) -> str:
+    """A seat's hearts on the action board by zone (docs §4.6): ``slay 4, maneuver 3, boast 6``."""
+    return ", ".join(f"{z} {h}" for z, h in zip(ZONES, hearts))
 
 
 def _card(g: Any, c: int) -> str:
@@ -493,9 +498,9 @@ def _rest_why(g: Any, kind: Any, arg: tuple, s0: Any, s1: Any) -> dict:
     return why
 
 
-_REST_HEADS = {Frame.REST_DIVS: "divinations and shamans that score at rest (§4.7 step 2a)",
-               Frame.REST_EVENTS: "events in play score (step 2b)", Frame.REST_TEMPLES: "temples score (step 2d)",
-               Frame.REST_BOASTS: "boast hearts go home and score (step 2e)",
+_REST_HEADS = {Frame.REST_DIVS: "divinations and shamans that score at rest",
+               Frame.REST_EVENTS: "events in play score", Frame.REST_TEMPLES: "temples score",
+               Frame.REST_BOASTS: "boast hearts go home and score",
                Frame.REST_END: "final scoring: +1 favour per objective still held"}
 
 
@@ -510,20 +515,20 @@ def _frame_lines(g: Any, kind: Any, arg: Any, s0: Any, s1: Any, head_only: bool 
         return lines
     if kind == Frame.NEXT_TURN and s1.stack and s1.stack[-1][0] == Frame.SETTLE:
         bids = any(any(b) for b in s1.bids)
-        return ["  every seat has committed" + (": the row's bids settle (§4.5)" if bids else "")]
+        return ["  every seat has committed" + (": the row's bids settle" if bids else "")]
     if kind == Frame.LIFT:
-        lines.append("  the tower lifts (§4.9)")
+        lines.append("  the tower lifts")
         if head_only:
             return lines
         for p in range(s1.n):
             if s1.board[p] != s0.board[p] or s1.tower_stuck[p]:
                 stuck = f", {s1.tower_stuck[p]} stuck in the tower" if s1.tower_stuck[p] else ""
-                lines.append(f"  P{p}: hearts on the board " + "/".join(map(str, s1.board[p])) + stuck)
+                lines.append(f"  P{p}: hearts on the board: {_zones(s1.board[p])}{stuck}")
         return lines
     if kind == Frame.ACTION_START:
         if s1.phase == Phase.REST:
             return ["  no seat has hearts on the board: there is no action phase today"]
-        return ["  the action phase starts (§4.6)"]
+        return ["  the action phase starts"]
     if kind in _REST_HEADS and s1.favour != s0.favour and not (kind == Frame.REST_END and not s1.terminal):
         lines.append("  " + _REST_HEADS[kind])
         if head_only:
@@ -549,7 +554,7 @@ def _frame_lines(g: Any, kind: Any, arg: Any, s0: Any, s1: Any, head_only: bool 
             lines.append(f"  the event {card.key} {card.name}{where} takes effect: {what}")
         return lines if head_only else lines + _changes(g, s0, s1, detail=True)
     if kind == Frame.OBJ_DRAW and s1.objectives[arg[0]] != s0.objectives[arg[0]]:
-        lines.append(f"  P{arg[0]} draws an objective" + (" (it controls a scriptorium, §4.7 step 2f)"
+        lines.append(f"  P{arg[0]} draws an objective" + (" (it controls a scriptorium)"
                                                              if s0.phase == Phase.REST else ""))
     if kind in (Frame.TURN_START, Frame.SETTLE):
         lines += _won(g, s0, s1)
@@ -567,13 +572,13 @@ def _phase_lines(g: Any, s0: Any, s1: Any) -> list[str]:
         return []
     lines = []
     if s0.phase == Phase.ORDER:
-        lines.append("  the tower lifts (§4.9)")
+        lines.append("  the tower lifts")
         if s1.phase == Phase.ACTION and s1.day == s0.day:
-            return lines + ["  the action phase starts (§4.6)"]
+            return lines + ["  the action phase starts"]
         lines.append("  no seat has hearts on the board: there is no action phase today")
     if s0.phase in (Phase.ORDER, Phase.ACTION) and (s1.phase != Phase.ACTION or s1.day != s0.day):
-        lines.append("  the action phase is over: the rest phase scores (docs §4.7)"
-                     if s0.phase == Phase.ACTION else "  the rest phase scores (docs §4.7)")
+        lines.append("  the action phase is over: the rest phase scores"
+                     if s0.phase == Phase.ACTION else "  the rest phase scores")
     return lines
 
 

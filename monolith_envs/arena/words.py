@@ -130,6 +130,8 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
                 turns = " and only turns it" if state.p_effect != Eff.TELEPORT else ""
                 return f"keeps the tile on hex {h:02d}{on(h)}{turns}"
             return f"moves the tile on hex {a:02d}{on(a)} to hex {h:02d}" + on(h)
+        if sub == Sub.ASSASSIN_TARGET and 0 <= state.p_a < len(state.board):  # two Assassins: which one strikes
+            return f"strikes with the Assassin on hex {state.p_a:02d} at hex {h:02d}" + on(h)
         return f"{_HEX_DONE.get(sub, 'selects ')}hex {h:02d}" + on(h)
     if fam == "USE_FEATURE":
         kind, h = idx

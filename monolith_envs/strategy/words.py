@@ -168,8 +168,8 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
         return "chooses the " + ("Exalted side" if idx[0] else "normal side") + " of the Round card"
     if fam == "start_bonus":
         return "takes " + ("the top Skill card" if idx[0] == 0 else "a gem from the Source")
-    if fam == "final_reveal":
-        return f"reveals {idx[0]} gem" + ("" if idx[0] == 1 else "s")
+    if fam == "final_reveal":  # docs §4.18: k gems shown for k VP
+        return f"reveals {count(idx[0], 'gem')} for {idx[0]} VP"
     return game.layout.decode(int(action))
 
 
@@ -191,9 +191,25 @@ def _payment_words(game: Any, state: Any, fam: str, k: int) -> str:
     stone = pd.get("stone", -1)
     toll = (f"the toll stone on space {c.tolls[stone][0]}" if pd.get("purpose") == "toll" and 0 <= stone < len(c.tolls)
             else "")
+    cost = _cost_words(game, pd.get("src")) if pd.get("purpose") == "cost" else ""
     if fam == "decline":
-        return f"declines to pay {toll} (stays on space {state.vp[seat]})" if toll else "declines to pay"
+        if toll:
+            return f"declines to pay {toll} (stays on space {state.vp[seat]})"
+        return f"declines to pay for {cost} (skipped)" if cost else "declines to pay"
     verb = "pays" if fam == "pay_gems" else "pays with"
     if toll:
         return f"{verb} {what} for {toll}"
-    return f"{verb} {what} for the line's cost" if pd.get("purpose") == "cost" else f"{verb} {what}"
+    return f"{verb} {what} for {cost}" if cost else f"{verb} {what}"
+
+
+def _cost_words(game: Any, src: Any) -> str:
+    """What a line's gem cost buys, by its card: ``R30 Rune of Exchange's +4 VP`` (docs §4.10), or ``""``."""
+    if not src:
+        return ""
+    from .effects import get_line
+
+    c = game.rules.content
+    typ, i = src[0], src[1]
+    name = {"b": lambda: f"{c.board[i].id} {c.board[i].name}", "x": lambda: c.round_cards[i].exalted_name,
+            "a": lambda: c.actions[i].name}.get(typ, lambda: "")()
+    return f"{name}'s {_what(get_line(game.rules, list(src)))}" if name else ""

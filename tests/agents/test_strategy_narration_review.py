@@ -116,7 +116,7 @@ def test_final_scoring_earmarks_and_says_why_a_reveal_stops(reported):
             "      P0: VP 7 -> 9, gems 5 -> 4, hand 5 -> 4, stopped by the toll stone on\n"
             "          space 10 after 2 of 6 VP (it costs 2 gems, more than P0 can pay with\n"
             "          gems not earmarked; the untouched earmarks stay with P0)\n") in text
-    assert ("P1 reveals 6 gems\n"
+    assert ("P1 reveals 6 gems for 6 VP\n"
             "P1 earmarks 5 gems for the reveal\n"
             "P1 earmarks Sculpt (1 gem) for the reveal\n"
             "  then P1's reveal of 6 gems for 6 VP:\n"
