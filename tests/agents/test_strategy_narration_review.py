@@ -253,3 +253,19 @@ def test_a_player_power_firing_is_named_with_its_effect():
         "  then Usurper (caster: take the Primus Token and lock it (no one else takes it\n      this round)):",
         "      P0: hand 2 -> 1, takes the Primus",
         "  then Overcharge (caster: set a socketed die to 6): P1: hand 2 -> 1"]
+
+
+def test_a_cost_payment_names_what_it_buys():
+    # docs §4.10: a line with a gem cost (Fate of Tribute: may pay 1 gem for +3 VP); the answers said "for the
+    # line's cost" and a bare "declines to pay"
+    env = monolith_envs.make(STRATEGY, wrapped=False, num_players=2)
+    env.reset(seed=5)
+    g, rng = env.game, np.random.default_rng(5)
+    for _ in range(32):
+        ag = env.agent_selection
+        env.step(int(rng.choice(np.flatnonzero(env.observe(ag)["action_mask"]))))
+    s = env.game_state
+    assert s.pending["purpose"] == "cost"
+    words = {g.layout.split(a)[0]: g.describe_action(s, a) for a in np.flatnonzero(g.legal_mask(s))}
+    assert words["pay_gems"] == "pays 1 gem for F3.4 Fate of Tribute's +3 VP"
+    assert words["decline"] == "declines to pay for F3.4 Fate of Tribute's +3 VP (skipped)"
