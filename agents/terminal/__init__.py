@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 
+from monolith_envs.core.words import seat_values
+
 __all__ = ["HELP", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "next_stage", "pieces_for", "seat_values", "wrap"]
 
 #: terminal width every line fits in
@@ -75,6 +77,12 @@ def _own_number(label: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def _carrying(opts: list[tuple[Any, str]], k: int) -> int | None:
+    """The place (1-based) of the first option whose label carries the number ``k`` itself (``hex 14``), or
+    None."""
+    return next((j for j, (_v, label) in enumerate(opts, 1) if _own_number(label) == k), None)
+
+
 def _readable(text: str) -> str:
     """A line read from the terminal with bytes that are not UTF-8 (Python keeps them as lone surrogates,
     echoed as ``'\\udcff'``) shown as U+FFFD instead."""
@@ -82,12 +90,6 @@ def _readable(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     except UnicodeError:  # a lone surrogate that is not an escaped byte
         return text.encode("utf-8", "replace").decode("utf-8")
-
-
-def seat_values(values) -> str:
-    """Per-seat numbers as the games' texts name seats: ``[-1.0, 1.0]`` -> ``"P0 -1, P1 +1"`` (3 significant
-    digits, signed)."""
-    return ", ".join(f"P{i} {float(v):+.3g}" for i, v in enumerate(values))
 
 
 def wrap(text: str, width: int = WIDTH, indent: str = "    ") -> str:
@@ -438,8 +440,8 @@ class StagedEntry:
             if 1 <= k <= len(opts):
                 self._number_note(k, opts)
                 return opts[k - 1][0]
-            named = [j for j, (_v, label) in enumerate(opts, 1) if _own_number(label) == k]
-            hint = f"; {opts[named[0] - 1][1]} is option {named[0]}" if named else ""
+            j = _carrying(opts, k)
+            hint = f"; {opts[j - 1][1]} is option {j}" if j else ""
             self.output_fn(wrap(f"{k} is not one of the options: choose 1-{len(opts)}{hint} (help lists the commands)"))
             return None
         hits = self._match_value(text, opts, chosen)
@@ -459,9 +461,8 @@ class StagedEntry:
         as option 12, rotation ``1 E`` as option 2) say which one was taken and where the other one is."""
         if _own_number(opts[k - 1][1]) == k:
             return
-        other = [j for j, (_v, label) in enumerate(opts, 1) if _own_number(label) == k]
-        if other:
-            j = other[0]
+        j = _carrying(opts, k)
+        if j:
             name = _OWN_NUMBER.match(opts[j - 1][1]).group(0)
             tip = f"; type '{name}' to name it" if not name.isdigit() else ""
             self.output_fn(wrap(f"note: {k} chose option {k} ({opts[k - 1][1]}); {opts[j - 1][1]} is option {j} "

@@ -37,6 +37,7 @@ from typing import Any, Callable
 
 from .outfiles import OutputPathError, check_output_file, write_text_atomic
 from .replay import EngineRaised, EpisodeLog, replay_steps
+from .words import seat_values
 
 __all__ = ["episode_frames", "pack_frames", "render_html", "write_html_replay"]
 
@@ -93,10 +94,10 @@ def _add_frames(frames: list[dict], returns: list[float], log: EpisodeLog, make:
                 frame["outcome"] = [o.value for o in game.outcome(state)]
                 outcome = ", ".join(f"P{i} {o}" for i, o in enumerate(frame["outcome"]))
                 reason = game.end_reason(state)
-                frame["result"] = f"game over: {outcome}; returns: {_per_seat(returns)}" + (
+                frame["result"] = f"game over: {outcome}; returns: {seat_values(returns, 4)}" + (
                     f" ({reason})" if reason else "")
             else:
-                frame["result"] = f"the log ends here (not a terminal state); returns so far: {_per_seat(returns)}"
+                frame["result"] = f"the log ends here (not a terminal state); returns so far: {seat_values(returns, 4)}"
         frames.append(frame)
 
 
@@ -104,11 +105,6 @@ def _seat_name(agent: str, mapping: dict) -> str:
     """``P<seat>`` for an agent of the env's ``agent_name_mapping`` (the games' texts name seats so), else the
     agent's own name."""
     return f"P{mapping[agent]}" if agent in mapping else str(agent)
-
-
-def _per_seat(values: list[float]) -> str:
-    """``P0 +1, P1 -1``: one signed number per seat."""
-    return ", ".join(f"P{i} {float(v):+.4g}" for i, v in enumerate(values))
 
 
 _PAGE = """<!DOCTYPE html>
