@@ -19,7 +19,7 @@ from monolith_envs.strategy.flow import FLOW, TASKS
 from monolith_envs.strategy.render import PHASES, pool_faces
 from monolith_envs.strategy.state import Kind, Phase
 from monolith_envs.strategy.table import TABLE
-from monolith_envs.strategy.words import effect_words
+from monolith_envs.strategy.words import card_name, effect_words
 
 __all__ = ["line_text", "src_text"]
 
@@ -288,13 +288,9 @@ def _source(game: Any, key: Any, after: Any) -> str:
         return f"P{where[0]}'s chase marker on space {where[1]} (+{where[2]} VP on reaching it)"
     if src == "reveal":
         return f"P{where[0]}'s reveal of {count(where[1], 'gem')} for {where[1]} VP"
-    c = game.rules.content
-    typ, i = src[0], src[1]
-    if typ == "b" and isinstance(where, tuple):
+    if src[0] == "b" and isinstance(where, tuple):
         owner, slot = where
         priv = after.priv[owner]
         if not (slot < len(priv) and priv[slot]["revealed"]):
             return f"P{owner}'s private Rune"
-    name = {"b": lambda: f"{c.board[i].id} {c.board[i].name}", "x": lambda: c.round_cards[i].exalted_name,
-            "a": lambda: c.actions[i].name}[typ]()
-    return f"{name} ({src_text(game, src)})"
+    return f"{card_name(game.rules.content, src)} ({src_text(game, src)})"

@@ -10,7 +10,7 @@ from .board import PRIV0
 from .render_svg import _req  # a socket's required face as the drawing labels it: any, 1-6
 from .state import Kind
 
-__all__ = ["action_words", "effect_words", "socket_words"]
+__all__ = ["action_words", "card_name", "effect_words", "socket_words"]
 
 
 #: who a line gives to (docs §5.2 selectors), as the lines say it
@@ -44,10 +44,11 @@ def _what(ln: Any) -> str:
     if op == "draw":
         return f"draw {count(n, (ln.deck.capitalize() + ' card') if ln.deck else 'card')}"
     if op == "set_face":
-        die = {"chosen": "a", "highest": "the highest", "lowest": "the lowest"}.get(ln.which, ln.which)
         where = "socketed" if ln.where == "socketed" else "pool"
         if ln.who != "self":  # Jinx: the opponent's die
-            return f"{die.replace('the', 'their').replace('a', 'one of their')} {where} die turns to {ln.face or 'any face'}"
+            die = {"chosen": "one of their", "highest": "their highest", "lowest": "their lowest"}.get(ln.which, ln.which)
+            return f"{die} {where} die turns to {ln.face or 'any face'}"
+        die = {"chosen": "a", "highest": "the highest", "lowest": "the lowest"}.get(ln.which, ln.which)
         return f"set {die} {where} die to {ln.face or 'any face'}"
     if op == "exile_die":
         dice = "pool die is" if n == 1 else f"{n} pool dice are"
@@ -208,8 +209,17 @@ def _cost_words(game: Any, src: Any) -> str:
         return ""
     from .effects import get_line
 
-    c = game.rules.content
-    typ, i = src[0], src[1]
-    name = {"b": lambda: f"{c.board[i].id} {c.board[i].name}", "x": lambda: c.round_cards[i].exalted_name,
-            "a": lambda: c.actions[i].name}.get(typ, lambda: "")()
+    name = card_name(game.rules.content, src)
     return f"{name}'s {_what(get_line(game.rules, list(src)))}" if name else ""
+
+
+def card_name(content: Any, src: Any) -> str:
+    """The card of an effect line's ``src`` (``[type, index, group, line]``, docs §5.2) by name: a board card
+    with its id (``R30 Rune of Exchange``), a Round card's Exalted side, an action card; ``""`` for another
+    type."""
+    typ, i = src[0], src[1]
+    if typ == "b":
+        return f"{content.board[i].id} {content.board[i].name}"
+    if typ == "x":
+        return content.round_cards[i].exalted_name
+    return content.actions[i].name if typ == "a" else ""
