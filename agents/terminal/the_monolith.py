@@ -15,7 +15,7 @@ from monolith_envs.the_monolith.board import controllers, neighbours, tunnels_no
 from monolith_envs.the_monolith.effects import gain, power
 from monolith_envs.the_monolith.state import NONE, Frame, Phase, Sub, fast_clone
 from monolith_envs.the_monolith.table import FRAMES, TABLE
-from monolith_envs.the_monolith.words import ZONES, effect_words, space_words
+from monolith_envs.the_monolith.words import ZONES, effect_words, space_words, stop_and_step
 
 from . import WIDTH, Pieces, wrap
 
@@ -138,9 +138,7 @@ class TheMonolithPieces(Pieces):
         where stopping is legal (a march stops after its first step, docs §4.4)."""
         sub = Sub(s.sub)
         if sub in (Sub.MARCH_STEP, Sub.SHAMAN_STEP):
-            legal = g.legal_actions(s)
-            stop = 0 in legal
-            step = any(g.A_SPACE <= a < g.A_SPACE + g.N for a in legal)
+            stop, step = stop_and_step(g, s)
             if not step:
                 return "stops marching or uses a power" if sub == Sub.MARCH_STEP else "stops or uses a power"
             if not stop:  # only a march's first step: a shaman may always stop

@@ -23,6 +23,7 @@ from __future__ import annotations
 from ..core.drawing import Scene, check_viewer, mix, text_width
 from .board import controllers, tunnels_now
 from .state import SUB_ASKS, Phase, Sub
+from .words import stop_and_step
 
 __all__ = ["draw", "render_svg", "render_rgb", "SEAT_COLOURS", "LEGEND", "PANEL_WIDTH", "ROW_SIZE", "side_height"]
 
@@ -339,10 +340,10 @@ def _decision(g, s) -> str:
         return "no open decision"
     ask = SUB_ASKS[Sub(s.sub)].split(" (§")[0]
     if s.sub in (Sub.MARCH_STEP, Sub.SHAMAN_STEP):  # say "or stop" only where stopping is legal (§4.4)
-        legal = g.legal_actions(s)
-        if 0 not in legal:
+        stop, step = stop_and_step(g, s)
+        if not stop:
             ask = ask.replace(" or stop", "") + " (it may stop after its first step)"
-        elif not any(g.A_SPACE <= a < g.A_SPACE + g.N for a in legal):
+        elif not step:
             ask = "march: stop" if s.sub == Sub.MARCH_STEP else "the shaman order: stop"
     return f"P{s.current}, {ask}"
 

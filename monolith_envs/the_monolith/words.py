@@ -8,7 +8,7 @@ from typing import Any
 from ..core.words import count
 from .state import Sub
 
-__all__ = ["action_words", "effect_words", "space_words", "ZONES", "PASSED", "NUMBER_DONE"]
+__all__ = ["action_words", "effect_words", "space_words", "stop_and_step", "ZONES", "PASSED", "NUMBER_DONE"]
 
 #: the action board's zones, in the order of the ``fate`` family (a heart moves to the next one)
 ZONES = ("slay", "maneuver", "boast")
@@ -27,6 +27,13 @@ _SPACE_DONE = {Sub.MARCH_SOURCE: "marches from", Sub.MARCH_STEP: "marches to", S
                Sub.EVENT_PLACE: "places the event on", Sub.EVENT_MOVE: "moves the event to",
                Sub.EXTRA_KILL: "kills again in"}
 _ORDER_NAMES = ("march", "shaman", "recruit", "divination", "commit")
+
+
+def stop_and_step(g: Any, s: Any) -> tuple[bool, bool]:
+    """At a march or shaman step (docs §4.4): whether ``pass`` (stop) and whether a step to a space are legal
+    in ``s`` (a march stops only after its first step), for the texts that offer them."""
+    legal = g.legal_actions(s)
+    return 0 in legal, any(g.A_SPACE <= a < g.A_SPACE + g.N for a in legal)
 
 
 def space_words(g: Any, sp: int) -> str:
