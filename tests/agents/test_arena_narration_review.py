@@ -209,20 +209,10 @@ turn: P1
 def test_a_battle_fought_within_one_placement_is_said_to_start_and_end():
     # the tile that fills the board starts a Battle that resolves inside the same step (docs §4.6): it was
     # headed "effects:", as if the placement itself did all of it
-    import numpy as np
+    from tests.agents.random_steps import random_steps
 
-    import monolith_envs
-    from agents.terminal import pieces_for
-
-    env = monolith_envs.make("monolith_arena_v0", wrapped=False)
-    env.reset(seed=2)
-    pieces, g, rng = pieces_for("monolith_arena_v0"), env.game, np.random.default_rng(2)
-    for _ in range(57):
-        ag = env.agent_selection
-        a = int(rng.choice(np.flatnonzero(env.observe(ag)["action_mask"])))
-        before, seat = g.clone(env.game_state), env.agent_name_mapping[ag]
-        env.step(a)
-    lines = pieces.narrate(g, before, env.game_state, a, seat)
+    env, before, a, seat = random_steps("monolith_arena_v0", 2, 57)
+    lines = PIECES.narrate(env.game, before, env.game_state, a, seat)
     assert lines[:3] == ["P1 places Wyvern on hex 08 facing SE", "  a Battle starts (the board is full)", "  Battle:"]
     assert lines[-1] == "  the Battle ends" and "    P0 HP 20 -> 19 (-1)" in lines
     assert not before.b_active and not env.game_state.b_active

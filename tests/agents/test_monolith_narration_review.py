@@ -14,6 +14,7 @@ from agents.terminal import WIDTH, QuitGame, StagedEntry, pieces_for
 from agents.terminal.the_monolith import _trace
 from monolith_envs.the_monolith.board import controllers
 from monolith_envs.the_monolith.state import Frame, Phase, Sub
+from tests.agents.random_steps import random_steps
 
 MONOLITH = "the_monolith_v0"
 PIECES = pieces_for(MONOLITH)
@@ -227,15 +228,8 @@ def test_narration_replays_every_step_and_fits_the_terminal(seed, n):
 def test_a_boast_heart_lost_to_the_occupancy_check_is_said():
     # docs §4.6: P0 moves its last unit out of 8 Briar Hollow, so its boast heart there goes to spent; the rest
     # phase then scored one boast heart of the three P0 had placed, with nothing said in between
-    env = monolith_envs.make("the_monolith_v0", wrapped=False, num_players=3)
-    env.reset(seed=3)
-    pieces, g, rng = pieces_for("the_monolith_v0"), env.game, np.random.default_rng(3)
-    for _ in range(166):
-        ag = env.agent_selection
-        a = int(rng.choice(np.flatnonzero(env.observe(ag)["action_mask"])))
-        before, seat = g.clone(env.game_state), env.agent_name_mapping[ag]
-        env.step(a)
+    env, before, a, seat = random_steps("the_monolith_v0", 3, 166, num_players=3)
     assert before.boast[8][0] == 1 and env.game_state.boast[8][0] == 0
     assert env.game_state.spent[0] == before.spent[0] + 1
-    assert pieces.narrate(g, before, env.game_state, a, seat) == [
+    assert pieces_for("the_monolith_v0").narrate(env.game, before, env.game_state, a, seat) == [
         "P0 moves the unit to 6 Briar Hold", "  P0: 1 boast heart on 8 Briar Hollow spent (no unit of its there)"]

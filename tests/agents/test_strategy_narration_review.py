@@ -15,6 +15,7 @@ from agents.play import main
 from agents.terminal import WIDTH, pieces_for
 from agents.terminal.strategy import LEGEND, PIECES
 from monolith_envs.strategy.words import effect_words
+from tests.agents.random_steps import random_steps
 from tests.agents.test_play import scripted
 
 STRATEGY = "monolith_strategy_v0"
@@ -205,15 +206,8 @@ def test_a_toll_paid_in_two_parts_is_announced_once():
 def test_the_last_dies_immediate_effect_is_said_before_the_resolution_starts():
     # docs §4.7: an Immediate card's effect happens at placement, so the last die's Rune of Thieves steal comes
     # before "every die is placed" (it came after, as if part of the resolution)
-    env = monolith_envs.make(STRATEGY, wrapped=False, num_players=2, exalted=True, player_powers=True)
-    env.reset(seed=1)
-    pieces, g, rng = pieces_for(STRATEGY), env.game, np.random.default_rng(1)
-    for _ in range(79):
-        ag = env.agent_selection
-        a = int(rng.choice(np.flatnonzero(env.observe(ag)["action_mask"])))
-        before, seat = g.clone(env.game_state), env.agent_name_mapping[ag]
-        env.step(a)
-    lines = pieces.narrate(g, before, env.game_state, a, seat)
+    env, before, a, seat = random_steps(STRATEGY, 1, 79, num_players=2, exalted=True, player_powers=True)
+    lines = pieces_for(STRATEGY).narrate(env.game, before, env.game_state, a, seat)
     assert lines[:5] == ["P0 chooses P1",
                          "  then R21 Rune of Thieves (placer: take 1 gem from a chosen opponent):",
                          "      P0: gems 3 -> 4; P1: gems 5 -> 4",
@@ -224,13 +218,8 @@ def test_the_last_dies_immediate_effect_is_said_before_the_resolution_starts():
 def test_overcharge_says_which_die_it_sets_and_to_what():
     # a Player Power that sets a socketed die (Overcharge, docs §5.7): "picks its die in socket 12" said
     # nothing of the die becoming a 6
-    env = monolith_envs.make(STRATEGY, wrapped=False, num_players=4, exalted=True, player_powers=True)
-    env.reset(seed=1)
-    g, rng = env.game, np.random.default_rng(1)
-    for _ in range(28):
-        ag = env.agent_selection
-        env.step(int(rng.choice(np.flatnonzero(env.observe(ag)["action_mask"]))))
-    s = env.game_state
+    env, *_ = random_steps(STRATEGY, 1, 28, num_players=4, exalted=True, player_powers=True)
+    g, s = env.game, env.game_state
     a = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
     assert s.pending["mode"] == "set" and s.pending["face"] == 6
     assert g.describe_action(s, a) == f"sets its die in socket {g.layout.split(a)[1][0]:02d} to 6"
@@ -239,15 +228,8 @@ def test_overcharge_says_which_die_it_sets_and_to_what():
 def test_a_player_power_firing_is_named_with_its_effect():
     # docs §4.8: queued Player Powers fire before the resolution and leave the game; their card leaving was
     # said untagged or as "then the resolution"
-    env = monolith_envs.make(STRATEGY, wrapped=False, num_players=4, exalted=True, player_powers=True)
-    env.reset(seed=1)
-    pieces, g, rng = pieces_for(STRATEGY), env.game, np.random.default_rng(1)
-    for _ in range(28):
-        ag = env.agent_selection
-        a = int(rng.choice(np.flatnonzero(env.observe(ag)["action_mask"])))
-        before, seat = g.clone(env.game_state), env.agent_name_mapping[ag]
-        env.step(a)
-    assert pieces.narrate(g, before, env.game_state, a, seat) == [
+    env, before, a, seat = random_steps(STRATEGY, 1, 28, num_players=4, exalted=True, player_powers=True)
+    assert pieces_for(STRATEGY).narrate(env.game, before, env.game_state, a, seat) == [
         "P1 places a 5 in socket 12: 4 SR4 Skill Rune",
         "  every die is placed: the cards resolve",
         "  then Usurper (caster: take the Primus Token and lock it (no one else takes it\n      this round)):",
@@ -258,13 +240,8 @@ def test_a_player_power_firing_is_named_with_its_effect():
 def test_a_cost_payment_names_what_it_buys():
     # docs §4.10: a line with a gem cost (Fate of Tribute: may pay 1 gem for +3 VP); the answers said "for the
     # line's cost" and a bare "declines to pay"
-    env = monolith_envs.make(STRATEGY, wrapped=False, num_players=2)
-    env.reset(seed=5)
-    g, rng = env.game, np.random.default_rng(5)
-    for _ in range(32):
-        ag = env.agent_selection
-        env.step(int(rng.choice(np.flatnonzero(env.observe(ag)["action_mask"]))))
-    s = env.game_state
+    env, *_ = random_steps(STRATEGY, 5, 32, num_players=2)
+    g, s = env.game, env.game_state
     assert s.pending["purpose"] == "cost"
     words = {g.layout.split(a)[0]: g.describe_action(s, a) for a in np.flatnonzero(g.legal_mask(s))}
     assert words["pay_gems"] == "pays 1 gem for F3.4 Fate of Tribute's +3 VP"
