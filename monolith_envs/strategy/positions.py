@@ -75,7 +75,8 @@ def parse_position(text: str, rng=None, game=None):
         PositionError: an unknown keyword, a bad value or a missing argument, more copies of a card than the
             content has, naming the line; or a position whose state ``from_dict`` would refuse (values out
             of range, a malformed pending decision, a live game without a legal action), naming the line that set the
-            field when it can.
+            field when it can; a board card placed twice or a Player Power in a game that deals none, naming
+            the line; a position breaking a docs §9 invariant, naming the invariant.
     """
     if not isinstance(text, str):
         raise PositionError(f"position text must be a str, got {type(text).__name__}")
@@ -89,6 +90,7 @@ def parse_position(text: str, rng=None, game=None):
 
 
 def _parse(text: str, rng, game):
+    from . import invariants
     from .game import StrategyGame
     from .setup_game import blank_state
     from .state_check import check_records
@@ -169,7 +171,8 @@ def _parse(text: str, rng, game):
             except (KeyError, IndexError, TypeError, ValueError, AttributeError):
                 check_built(game, s, check_records)  # a value out of range is the likely cause: name it
                 raise
-        check_built(game, s, check_records)  # the checks of from_dict but the invariants
+        check_built(game, s, check_records)  # the checks of from_dict
+        invariants.check(game, s)  # docs §9: every gem, die and card counted once
     except MonolithEnvError as exc:
         raise _state_error(given["lines"], exc) from None
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
@@ -371,14 +374,45 @@ def _fill_defaults(R, s: StrategyState, given: dict) -> None:
         for k in top:
             _take(left, k, kinds.get(k, str(k)), lines, (name,))
         setattr(s, name, top + left)
+    _check_placed_once(R, s, lines)
     left = [b for b in R.rune_pool if b not in s.board[1:] and all(b != pr["card"] for q in s.priv for pr in q)]
     top = decks.get("rune_deck", [])
     for b in top:
         _take(left, b, f"board card {R.content.board[b].id}", lines, ("rune_deck",))
     s.rune_deck = top + left
+    if not R.pp_kinds:
+        for p in range(n):
+            for k in range(R.K):
+                if R.is_pp[k] and s.hand[p][k] + s.cast[p][k] + s.pp_gone[k]:
+                    name = kinds.get(k, str(k))
+                    where = [ln for kw in ("hand", "cast", "discarded") for ln in lines.get(kw, ())
+                             if name in ln[1].lower().split()]
+                    head = f"position line {where[0][0]} ({where[0][1]!r})" if where else "position"
+                    raise PositionError(f"{head}: {name} is a Player Power card and this game deals "
+                                        "none (add 'config player_powers=true')")
     if R.pp_kinds and not s.pp_out:
         held = {k for p in range(n) for k in range(R.K) if R.is_pp[k] and (s.hand[p][k] or s.cast[p][k])}
         s.pp_out = sorted(k for k in R.pp_kinds if k not in held and not s.pp_gone[k])
+
+
+def _check_placed_once(R, s: StrategyState, lines: dict) -> None:
+    """Raise a PositionError naming the line that places a board card (a Rune, a Fate) a second time: on the
+    board twice, or on the board and as a private card, or as two private cards (docs §9, invariant 4)."""
+    where: dict = {}
+    for pos in range(1, 14):
+        b = s.board[pos]
+        if b >= 0:
+            where.setdefault(b, []).append(f"board position {pos}")
+    for p, privs in enumerate(s.priv):
+        for pr in privs:
+            where.setdefault(pr["card"], []).append(f"private card of P{p}")
+    for b, places in where.items():
+        if len(places) > 1:
+            name = R.content.board[b].id
+            hits = [ln for kw in ("board", "private") for ln in lines.get(kw, ()) if name in ln[1].split()]
+            head = f"position line {max(hits)[0]} ({max(hits)[1]!r})" if hits else "position"
+            raise PositionError(f"{head}: board card {name} is placed twice ({' and '.join(places)}); the "
+                                "content has one copy")
 
 
 def _decision(R, s: StrategyState, a: list, n: int) -> None:

@@ -41,7 +41,7 @@ pool P2 2
 hand P0 augment sabotage
 hand P1 jinx
 private P1 R25
-private P2 R11 revealed faces 3 0 0 0
+private P2 R13 revealed faces 3 0 0 0
 decision turn P0
 """
 

@@ -11,7 +11,7 @@ from monolith_envs.core.drawing import text_width
 from monolith_envs.strategy import parse_position
 
 NS = "{http://www.w3.org/2000/svg}"
-HAND = ["augment", "sabotage", "prospect", "tribute", "overcharge", "foresight", "windfall"]
+HAND = ["augment", "sabotage", "prospect", "ascension", "foresight"]  # five: the hand limit
 POSITION = f"""
 players 4
 round 2

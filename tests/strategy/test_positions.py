@@ -35,11 +35,27 @@ def test_round_trip_over_random_play(cfg):
     ("players 2\nfrobnicate 1\n", "unknown keyword"),
     ("players 2\ndecision dance\n", "unknown decision"),
     ("players 2\ndie 70 P0 3\n", "board socket id"),
+    ("players 2\nprivate P1 R11\ndecision turn P0\n", r"line 2 .*R11 is placed twice \(board position 11 and private"),
+    ("players 2\nprivate P0 R20\nprivate P1 R20\ndecision turn P0\n", r"line 3 .*R20 is placed twice"),
+    ("players 2\nhand P0 augment\nhand P1 windfall\ndecision turn P0\n", r"line 3 .*windfall is a Player Power"),
 ])
 def test_errors_name_the_line(text, match):
     with pytest.raises(PositionError, match=match) as e:
         parse_position(text)
     assert "position line" in str(e.value)
+
+
+@pytest.mark.parametrize("text,match", [
+    ("players 2\ngems 3 3\nsource 5\ndecision turn P0\n", r"invariant 1: source 5 \+ players \[3, 3\] != 10"),
+    ("players 2\nhand P0 augment haste guard reroll nudge sculpt\ndecision turn P0\n",
+     "invariant 10: seat 0 holds 6 cards with no DISCARD owed"),
+    ("players 2\npool P0 1 2 3 4 5 6 6 6 6\ndecision turn P0\n", "invariant 2: seat 0"),
+])
+def test_a_position_breaking_a_section_9_invariant_is_refused(text, match):
+    """docs §9: every gem, die and card counted once, hands within the limit -- a position is checked as the
+    engine's states are after every action."""
+    with pytest.raises(PositionError, match=match):
+        parse_position(text)
 
 
 def test_hidden_items_do_not_change_the_observation():

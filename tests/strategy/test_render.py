@@ -19,7 +19,7 @@ pool P2 2
 hand P0 augment sabotage
 hand P1 jinx
 private P1 R25
-private P2 R11 revealed faces 3 0 0 0
+private P2 R13 revealed faces 3 0 0 0
 decision turn P0
 """
 
@@ -31,7 +31,7 @@ def test_text_shows_grid_players_and_track_and_hides_hands():
     assert "A:P1=6" in t and "5:P0=5" in t and "6:##" in t
     assert "Round 2: Exalted Offering" in t
     assert "hand: augment sabotage" in t and "jinx" not in t
-    assert "hidden Rune" in t and "R25" not in t and "R11" in t
+    assert "hidden Rune" in t and "R25" not in t and "R13" in t
     assert "10T2<1>" in t and "9<0>" in t and "25V" in t
     full = g.render_text(s)
     assert "jinx" in full and "R25" in full
