@@ -52,10 +52,27 @@ def _hit_trace(log: list, seen: dict | None = None):
     as ``(source instance, or "poison" / "order", source hex or -1, target instance, target hex, strength,
     absorbed)`` tuples, in the engine's order
     (docs/monolith_arena.md §4.7: on each target the strongest hits first; a Regeneration rune absorbs one);
-    ``seen["battle"]`` is set when a step of a Battle ran (not only an Order's own hits)."""
+    ``seen["battle"]`` is set when a step of a Battle ran (not only an Order's own hits). A Battle's kill step
+    (docs §4.7 step 2: a kill edge removes the enemy tile it points at, and the killer) appends
+    ``("kill", killer instance, its hex, victim instance, its hex)`` for each kill edge that finds its victim."""
     from monolith_envs.arena import battle, order_steps
 
-    orig = battle.resolve_step
+    orig, orig_kill = battle.resolve_step, battle.kill_step
+
+    def traced_kill(g, s, fx):
+        if seen is not None:
+            seen["battle"] = True
+        board, kill_dirs = s.board, g.tables.kill_dirs
+        for h in fx.occ:  # battle.kill_step's own test, kill by kill
+            kd = kill_dirs[fx.typ[h]][fx.fac[h]]
+            if not kd or fx.netted[h] or fx.disarmed[h]:
+                continue
+            rel = g.rel[fx.owner[h]]
+            for d in kd:
+                x = battle.NB[h][d]
+                if x >= 0 and board[x] >= 0 and board[x] % PER_SEAT and rel[board[x] // PER_SEAT] == battle.ENEMY:
+                    log.append(("kill", board[h], h, board[x], x))
+        return orig_kill(g, s, fx)
 
     def traced(g, s, fx, hits):
         by_t: dict[int, list] = {}
@@ -76,10 +93,12 @@ def _hit_trace(log: list, seen: dict | None = None):
         return orig(g, s, fx, hits)
 
     battle.resolve_step = order_steps.resolve_step = traced
+    battle.kill_step = traced_kill
     try:
         yield
     finally:
         battle.resolve_step = order_steps.resolve_step = orig
+        battle.kill_step = orig_kill
 
 
 class ArenaPieces(Pieces):
@@ -240,7 +259,13 @@ class ArenaPieces(Pieces):
         except Exception:  # noqa: BLE001 - narration must never stop the game; the wound lines still follow
             return None
         lines = []
-        for src, src_hex, tgt, tgt_hex, st, absorbed in log:
+        for entry in log:
+            if entry[0] == "kill":  # the kill step: the removals follow among the narration's other lines
+                _, src, src_hex, tgt, tgt_hex = entry
+                lines.append(f"    {self._tile(tb, before, src)} (hex {src_hex:02d}) kills "
+                             f"{self._tile(tb, before, tgt)} on hex {tgt_hex:02d}")
+                continue
+            src, src_hex, tgt, tgt_hex, st, absorbed = entry
             who = {"poison": "poison", "order": "the order"}.get(src) or f"{self._tile(tb, before, src)} (hex {src_hex:02d})"
             target = f"{self._tile(tb, before, tgt)} on hex {tgt_hex:02d}" if tgt >= 0 else f"the empty hex {tgt_hex:02d}"
             lines.append(f"    {who} hits {target} for {st}" + (", absorbed by a Regeneration rune" if absorbed else ""))

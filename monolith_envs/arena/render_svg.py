@@ -70,7 +70,8 @@ def status_lines(game, state, viewer: int | None = None) -> list:
     last = getattr(state, "last_move", None)
     third = ""
     if last is not None and hasattr(game, "layout") and (viewer is None or viewer == last[0]):  # a setup pick is secret
-        third = f"Last: P{last[0]} {last_move_words(game, state, int(last[0]), int(last[1]))}"
+        context = last[2] if len(last) > 2 else None  # the state it was played in (words.move_context)
+        third = f"Last: P{last[0]} {last_move_words(game, state, int(last[0]), int(last[1]), context)}"
     view = "omniscient view" if viewer is None else f"as seen by P{viewer}"
     return [first + f" · {view}", second, third, pending_line(_tables(game), state)]
 

@@ -185,7 +185,7 @@ class ArenaState:
     fx_cache: Any = transient()
     mask_cache: Any = transient()
     deck_counts: Any = transient()
-    last_move: Any = transient()  # (seat, action) of the last apply, for the picture's status line
+    last_move: Any = transient()  # (seat, action, words.move_context before it) of the last apply: the picture's Last: line
 
 
 _FIELDS = tuple(f.name for f in dataclasses.fields(ArenaState) if f.name not in transient_fields(ArenaState))

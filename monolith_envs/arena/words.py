@@ -10,7 +10,8 @@ from .board import DIR_NAMES
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import Eff, Sub
 
-__all__ = ["SUB_WORDS", "action_words", "effect_name", "last_move_words", "mode_words", "sub_words", "tile_words"]
+__all__ = ["SUB_WORDS", "action_words", "effect_name", "last_move_words", "mode_words", "move_context", "sub_words",
+           "tile_words"]
 
 #: each sub-phase in a few words that suit any viewer (the drawing's caption, terminal play's status line);
 #: what the acting seat is asked is ``table.SUB_ASKS`` (docs §6.2)
@@ -40,6 +41,12 @@ _HEX_DONE = {
     Sub.FEATURE_DEST: "moves the tile to ", Sub.SWAP_TARGET: "swaps with ",
     Sub.UNFOLD_SEG2: "unfolds the Monolith's second segment onto ",
     Sub.UNFOLD_SEG3: "unfolds the Monolith's third segment onto ", Sub.ASSASSIN_TARGET: "strikes with the Assassin at ",
+}
+# SELECT_HEX that ends a step begun on another hex (``state.p_a``), in words by its sub-phase: {a} that hex
+# and {h} the one chosen, each with the tile on it (``a``, ``h``)
+_HEX_FROM = {
+    Sub.CHARGE_DEST: "charges with the tile on {a} to {h}", Sub.PUSH_DEST: "pushes the tile on {a} back to {h}",
+    Sub.SWAP_TARGET: "swaps the tile on {a} with {h}",
 }
 # SELECT_ROT in words by its sub-phase (then the direction)
 _ROT_DONE = {
@@ -124,14 +131,16 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
     sub = Sub(state.sub_phase) if state is not None and state.sub_phase in Sub._value2member_map_ else None
     if fam == "SELECT_HEX":
         h = idx[0]
-        a = state.p_a if sub in (Sub.MOVE_DEST, Sub.FEATURE_DEST) else -1
-        if 0 <= a < len(state.board) and state.board[a] >= 0:  # the tile that moves (or stays and turns)
+        a = state.p_a if state is not None and 0 <= state.p_a < len(state.board) else -1
+        if sub in (Sub.MOVE_DEST, Sub.FEATURE_DEST) and a >= 0 and state.board[a] >= 0:  # moves, or stays
             if h == a:  # it stays: a new facing follows (any one after a Teleport)
                 turns = " and only turns it" if state.p_effect != Eff.TELEPORT else ""
                 return f"keeps the tile on hex {h:02d}{on(h)}{turns}"
             return f"moves the tile on hex {a:02d}{on(a)} to hex {h:02d}" + on(h)
-        if sub == Sub.ASSASSIN_TARGET and 0 <= state.p_a < len(state.board):  # two Assassins: which one strikes
-            return f"strikes with the Assassin on hex {state.p_a:02d} at hex {h:02d}" + on(h)
+        if sub == Sub.ASSASSIN_TARGET and a >= 0:  # two Assassins: which one strikes
+            return f"strikes with the Assassin on hex {a:02d} at hex {h:02d}" + on(h)
+        if sub in _HEX_FROM and a >= 0 and state.board[a] >= 0:  # the tile chosen before: which one goes
+            return _HEX_FROM[sub].format(a=f"hex {a:02d}{on(a)}", h=f"hex {h:02d}{on(h)}")
         return f"{_HEX_DONE.get(sub, 'selects ')}hex {h:02d}" + on(h)
     if fam == "USE_FEATURE":
         kind, h = idx
@@ -148,15 +157,37 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
     return game.layout.decode(int(action)).lower()
 
 
-def last_move_words(game: Any, state: Any, seat: int, action: int) -> str:
+def move_context(state: Any) -> tuple:
+    """What :func:`last_move_words` needs to know of the state a move is played in, and cannot read in the
+    state after it: the sub-phase, the pending hexes, effect and Order, and the board (the tile an Assassin
+    struck may be gone). Cheap enough for every ``apply``; the engine keeps it as ``state.last_move[2]``."""
+    return (state.sub_phase, state.p_a, state.p_b, state.p_c, state.p_effect, state.p_order, tuple(state.board))
+
+
+class _Before:
+    """The state a move was played in, as far as :func:`move_context` kept it, the rest read from the state
+    after it (tile types and factions never change)."""
+
+    def __init__(self, after: Any, seat: int, context: tuple) -> None:
+        self._after, self.acting_seat = after, seat
+        self.sub_phase, self.p_a, self.p_b, self.p_c, self.p_effect, self.p_order, board = context
+        self.board = list(board)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._after, name)
+
+
+def last_move_words(game: Any, state: Any, seat: int, action: int, context: tuple | None = None) -> str:
     """The last move (``state.last_move``) in words, said from the state *after* it (the drawing's "Last:"
-    line): as :func:`action_words` without a state, except that a placed tile still on its hex is named
-    (``places Axeman on hex 00 facing NE``), as are a discarded tile and a played Order (from the discard pile:
-    ``discards Spark``).
+    line). With the ``context`` of the state it was played in (:func:`move_context`), as terminal play says
+    it (:func:`action_words`: ``strikes with the Assassin on hex 13 at hex 11 (P1 Knight)``); without, as
+    :func:`action_words` says it without a state (``selects hex 11``). Either way a placed tile still on its
+    hex is named (``places Axeman on hex 00 facing NE``), as are a discarded tile and a played Order (from the
+    discard pile: ``discards Spark``).
 
     Args:
         game: an ``ArenaGame``; state: the state after the move; seat: the seat that made it; action: the
-            action index.
+            action index; context: :func:`move_context` of the state before it, or ``None``.
 
     Raises:
         ValueError: ``action`` is outside the layout.
@@ -174,4 +205,22 @@ def last_move_words(game: Any, state: Any, seat: int, action: int) -> str:
         if pile:
             name = tb.name_of[state.itype[pile[-1]]]
             return f"discards {name}" if fam == "DISCARD" else f"plays the order {name}"
+    if context is not None and fam not in ("PLACE", "DISCARD", "PLAY_ORDER"):  # those need the hand before
+        before = _Before(state, seat, context)
+        return (fam == "SELECT_ROT" and _whole_move(game, before, idx[0])) or action_words(game, before, action)
     return action_words(game, None, action)
+
+
+def _whole_move(game: Any, before: Any, rot: int) -> str:
+    """The facing that ends a move, charge or rotation, said with the move (the drawing has no line for the
+    step before it): ``moves the tile on hex 05 (P0 Herne) to hex 01 facing E``; ``""`` for another one."""
+    sub, a, b, n = before.sub_phase, before.p_a, before.p_b, len(before.board)
+    if not 0 <= a < n or before.board[a] < 0:
+        return ""
+    tile = f"the tile on hex {a:02d} ({tile_words(game.tables, before, before.board[a])})"
+    if sub in (Sub.MOVE_FACING, Sub.FEATURE_FACING, Sub.CHARGE_FACING) and 0 <= b < n and b != a:
+        verb = "charges with" if sub == Sub.CHARGE_FACING else "moves"
+        return f"{verb} {tile} to hex {b:02d} facing {DIR_NAMES[rot]}"
+    if sub in (Sub.MOVE_FACING, Sub.FEATURE_FACING, Sub.ROTATE_FACING):  # it stays on its hex
+        return f"turns {tile} to face {DIR_NAMES[rot]}"
+    return ""
