@@ -19,7 +19,7 @@ from monolith_envs.strategy.flow import FLOW, TASKS
 from monolith_envs.strategy.render import PHASES, pool_faces
 from monolith_envs.strategy.state import Kind, Phase
 from monolith_envs.strategy.table import TABLE
-from monolith_envs.strategy.words import card_name, effect_words
+from monolith_envs.strategy.words import card_name, effect_words, offer_words
 
 __all__ = ["line_text", "src_text"]
 
@@ -71,13 +71,20 @@ def _unchanged(game: Any, before: Any, after: Any, action: int, segs: list) -> l
 
 
 def _toll_reached(game: Any, s: Any) -> tuple | None:
-    """``(seat, key, words)`` when ``s`` asks a seat whether to pay a toll stone: the card line (:func:`_key`;
-    a chase marker's or a reveal's gain, :func:`_gain_key`) whose gain reached it and what the stone costs,
-    e.g. ``toll stone on space 5 (pay 1 gem to go on)``; None otherwise."""
+    """``(seat, key, words)`` when ``s`` asks a seat whether to pay a toll stone or a line's gem cost (docs
+    §4.10, §4.11): the card line (:func:`_key`; a chase marker's or a reveal's gain, :func:`_gain_key`)
+    whose gain reached the stone or whose cost is offered, and what paying does, e.g. ``toll stone on space
+    5 (pay 1 gem to go on)``, ``may pay 1 gem for +3 VP``: said with that line, before the answer; None
+    otherwise."""
     pd = s.pending or {}
-    if pd.get("k") != Kind.PAY_OFFER or pd.get("purpose") != "toll":  # PAY_MORE: the stone was said at its offer
+    if pd.get("k") != Kind.PAY_OFFER:  # PAY_MORE: the stone or the cost was said at its offer
         return None
     then = pd.get("then") or {}
+    if pd.get("purpose") == "cost" and pd.get("src"):
+        key = _key(then) or (tuple(pd["src"]), None)
+        return pd["seat"], key, offer_words(get_line(game.rules, list(pd["src"])), pd["amount"])
+    if pd.get("purpose") != "toll":
+        return None
     key = next((k for x in reversed(s.tasks) if (k := _key(x))), None) or _gain_key(s, then)
     tolls = game.rules.content.tolls
     st = pd.get("stone", -1)
@@ -86,10 +93,12 @@ def _toll_reached(game: Any, s: Any) -> tuple | None:
 
 
 def _tally(game: Any, s: Any) -> list[tuple]:
-    """Per seat what narration reports: VP, gems, hand size, private Runes, chase marker ``(space, bonus)``,
-    whether it holds the Primus."""
-    return [(s.vp[p], s.gems[p], game.rules.hand_size(s, p), len(s.priv[p]),
-             None if s.chase[p] is None else tuple(s.chase[p]), p == s.primus) for p in range(game.rules.n)]
+    """Per seat what narration reports: VP, gems, cards ``(in hand, cast)`` (docs §4.12: both count toward
+    the hand limit), private Runes, chase marker ``(space, bonus)``, whether it holds the Primus, Guard
+    charges."""
+    return [(s.vp[p], s.gems[p], (sum(s.hand[p]), sum(s.cast[p])), len(s.priv[p]),
+             None if s.chase[p] is None else tuple(s.chase[p]), p == s.primus, s.guard[p])
+            for p in range(game.rules.n)]
 
 
 def _dice(pool: list, aside: int) -> tuple[str, int]:
@@ -129,19 +138,37 @@ def _dice_changes(game: Any, before: Any, after: Any, action: int, seat: int) ->
             continue
         (pa, aa), (pb, ab) = _dice(before.pool[p], before.aside[p]), _dice(after.pool[p], after.aside[p])
         parts = ([f"pool {pa} -> {pb}"] if pa != pb else []) + ([f"set aside {aa} -> {ab}"] if aa != ab else [])
-        out.append(f"P{p} " + ", ".join(parts))
+        if parts:  # a socketed die's face set (Overcharge) leaves the pool as it was: nothing to say
+            out.append(f"P{p} " + ", ".join(parts))
     return "; ".join(out)
 
 
+def _hand_change(x: tuple, y: tuple) -> str:
+    """Cards ``(in hand, cast)`` before and after as the seat lines say them (``hand 0 + 5 cast``): ``hand 3
+    -> 4``, ``hand 0 + 5 cast -> 1 + 5 cast``."""
+    if not x[1] and not y[1]:
+        return f"hand {x[0]} -> {y[0]}"
+    return f"hand {x[0]} + {x[1]} cast -> {y[0]} + {y[1]} cast"
+
+
 def _changes(a: list[tuple], b: list[tuple], p: int) -> list[str]:
-    """Seat ``p``'s changes between two tallies, e.g. ``["VP 9 -> 11", "gems 2 -> 0"]``; a chase marker put
-    down says where (``chase marker on space 8 (+3 VP)``, docs §4.15), one cleared says nothing (the round's
-    clean-up)."""
-    names = ("VP", "gems", "hand", "private Runes")
-    out = [f"{name} {x} -> {y}" for name, x, y in zip(names, a[p], b[p]) if x != y]
-    if b[p][4] is not None and b[p][4] != a[p][4]:
-        out.append(f"chase marker on space {b[p][4][0]} (+{b[p][4][1]} VP)")
-    if b[p][5] and not a[p][5]:
+    """Seat ``p``'s changes between two tallies, e.g. ``["VP 9 -> 11", "gems 2 -> 0"]``; the cards in hand
+    with the cast ones apart as the seat lines say them (``hand 0 + 5 cast -> 1 + 5 cast``) when their
+    number changes (a card cast, said by its action, and cast cards back in hand are no change); a Guard
+    charge gained (``Guard 0 -> 1``; one spent is said where it stops an attack, :func:`_unchanged`, and
+    the round's clean-up says nothing); a chase marker put down says where (``chase marker on space 8 (+3
+    VP)``, docs §4.15), one cleared says nothing (the round's clean-up)."""
+    (v0, g0, h0, r0, c0, k0, d0), (v1, g1, h1, r1, c1, k1, d1) = a[p], b[p]
+    out = [f"{name} {x} -> {y}" for name, x, y in (("VP", v0, v1), ("gems", g0, g1)) if x != y]
+    if sum(h0) != sum(h1):
+        out.append(_hand_change(h0, h1))
+    if r0 != r1:
+        out.append(f"private Runes {r0} -> {r1}")
+    if d1 > d0:
+        out.append(f"Guard {d0} -> {d1}")
+    if c1 is not None and c1 != c0:
+        out.append(f"chase marker on space {c1[0]} (+{c1[1]} VP)")
+    if k1 and not k0:
         out.append("takes the Primus")
     return out
 
@@ -224,7 +251,7 @@ def _segments(game: Any, before: Any, after: Any, action: int) -> list[tuple[Any
     the round's steps), with ``("round", round)`` where a new round begins; ``notes`` says
     ``(seat, words)`` where a toll stone the seat could not pay stopped a gain (:class:`_Watched`).  The engine is replayed
     on a copy of ``before``, popping tasks as ``flow.run`` does; when the copy's VP, gems, hands, chase
-    markers or Primus do not end as ``after``'s (dice rolled differently), one untagged segment for the
+    markers, Guard charges or Primus do not end as ``after``'s (dice rolled differently), one untagged segment for the
     whole step."""
     whole = [(None, _tally(game, before), _tally(game, after), [])]
     try:

@@ -10,7 +10,7 @@ from .board import PRIV0
 from .render_svg import _req  # a socket's required face as the drawing labels it: any, 1-6
 from .state import Kind
 
-__all__ = ["action_words", "card_name", "effect_words", "socket_words"]
+__all__ = ["action_words", "card_name", "effect_words", "offer_words", "socket_words"]
 
 
 #: who a line gives to (docs §5.2 selectors), as the lines say it
@@ -83,9 +83,19 @@ def effect_words(ln: Any, self_word: str = "you") -> str:
                     for c, k in ln.cond)
     what = f"{what} {cond}" if cond else what
     if ln.cost:
-        what = f"may pay {count(ln.cost, 'gem')} {'for' if what[0] in '+-' else 'to'} {what}"
+        what = _may_pay(ln.cost, what)
     who = self_word if ln.who == "self" else WHO_WORDS.get(ln.who, ln.who.replace("_", " "))
     return f"{who}: {what}"
+
+
+def _may_pay(cost: int, what: str) -> str:
+    return f"may pay {count(cost, 'gem')} {'for' if what[0] in '+-' else 'to'} {what}"
+
+
+def offer_words(ln: Any, cost: int | None = None) -> str:
+    """A line's gem cost offered to a seat (docs §4.10), its condition met: ``may pay 1 gem for +3 VP``;
+    ``cost`` the amount asked (the line's own by default)."""
+    return _may_pay(ln.cost if cost is None else cost, _what(ln))
 
 
 def socket_words(game: Any, s: Any, sid: int, seat: int) -> str:

@@ -144,10 +144,10 @@ def test_the_primus_is_said_under_the_line_that_moves_it(reported):
     assert "the Primus goes to" not in text
 
 
-def _step(seed: int, steps: int):
-    """Random play of seed ``seed`` (two seats) up to its ``steps``-th action: ``(game, before, after, action,
-    seat)`` of that action."""
-    game = monolith_envs.make(STRATEGY, wrapped=False, num_players=2).game
+def _step(seed: int, steps: int, **cfg):
+    """Random play of seed ``seed`` (two seats, or the env config ``cfg``: seats, Exalted sides, Player
+    Powers) up to its ``steps``-th action: ``(game, before, after, action, seat)`` of that action."""
+    game = monolith_envs.make(STRATEGY, wrapped=False, **({"num_players": 2} | cfg)).game
     rng = np.random.default_rng(seed)
     s = game.initial_state(rng)
     for _ in range(steps):
@@ -199,7 +199,7 @@ def test_a_toll_paid_in_two_parts_is_announced_once():
             "P1 pays 2 gems for the toll stone on space 15\n"
             "  P1: gems 2 -> 0\n"
             "P1 pays with Haste (1 gem) for the toll stone on space 15\n"
-            "  P1: hand 3 -> 2\n"
+            "  P1: hand 2 + 1 cast -> 1 + 1 cast\n"
             "  then Exalted Clash (highest: +3 VP): P1: VP 14 -> 17\n") in text
 
 
@@ -208,11 +208,12 @@ def test_the_last_dies_immediate_effect_is_said_before_the_resolution_starts():
     # before "every die is placed" (it came after, as if part of the resolution)
     env, before, a, seat = random_steps(STRATEGY, 1, 79, num_players=2, exalted=True, player_powers=True)
     lines = pieces_for(STRATEGY).narrate(env.game, before, env.game_state, a, seat)
-    assert lines[:5] == ["P0 chooses P1",
+    assert lines[:6] == ["P0 chooses P1",
                          "  then R21 Rune of Thieves (placer: take 1 gem from a chosen opponent):",
                          "      P0: gems 3 -> 4; P1: gems 5 -> 4",
                          "  every die is placed: the cards resolve",
-                         "  then SR4 Skill Rune (each here: draw 1 Skill card): P1: hand 4 -> 5"]
+                         "  then SR4 Skill Rune (each here: draw 1 Skill card):",
+                         "      P1: hand 3 + 1 cast -> 4 + 1 cast"]
 
 
 def test_overcharge_says_which_die_it_sets_and_to_what():
@@ -233,8 +234,9 @@ def test_a_player_power_firing_is_named_with_its_effect():
         "P1 places a 5 in socket 12: 4 SR4 Skill Rune",
         "  every die is placed: the cards resolve",
         "  then Usurper (caster: take the Primus Token and lock it (no one else takes it\n      this round)):",
-        "      P0: hand 2 -> 1, takes the Primus",
-        "  then Overcharge (caster: set a socketed die to 6): P1: hand 2 -> 1"]
+        "      P0: hand 1 + 1 cast -> 1 + 0 cast, takes the Primus",
+        "  then Overcharge (caster: set a socketed die to 6):",
+        "      P1: hand 1 + 1 cast -> 1 + 0 cast"]
 
 
 def test_a_cost_payment_names_what_it_buys():

@@ -47,9 +47,10 @@ def test_resolution_after_a_decision_is_tagged_with_its_card_line(seed3_game):
             "  then F3.7 Fate of Even Ground (each here: +1 VP per die here if all the dice\n"
             "      here are even):\n"
             "      P1: VP 9 -> 11\n"
-            "  then F3.7 Fate of Even Ground (highest: draw 1 Skill card): P1: hand 5 -> 6\n"
+            "  then F3.7 Fate of Even Ground (highest: draw 1 Skill card):\n"
+            "      P1: hand 2 + 3 cast -> 3 + 3 cast\n"
             "P1 discards Reroll\n"
-            "  P1: hand 6 -> 5\n"
+            "  P1: hand 3 + 3 cast -> 2 + 3 cast\n"
             "  then SR6 Glory Rune (each here: +1 VP per die here): P1: VP 11 -> 13\n") in text
     # an Immediate action card's effect is tagged too, and so are the Exalted side's start lines
     assert "P1 casts Tribute\n  then Tribute (caster: +1 VP): P1: VP 0 -> 1" in text
