@@ -7,17 +7,16 @@ Rules: docs/the_monolith.md (sections cited below).
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
 
 from monolith_envs.core.words import count
 from monolith_envs.the_monolith.board import controllers, neighbours, tunnels_now, units_text
-from monolith_envs.the_monolith.effects import gain, power
-from monolith_envs.the_monolith.state import NONE, Frame, Phase, Sub, fast_clone
-from monolith_envs.the_monolith.table import FRAMES, TABLE
+from monolith_envs.the_monolith.effects import power
+from monolith_envs.the_monolith.state import Phase, Sub
 from monolith_envs.the_monolith.words import ZONES, effect_words, space_words, stop_and_step
 
 from . import WIDTH, Pieces, wrap
+from .monolith_narration import narrate_steps
 
 __all__ = ["PIECES", "TheMonolithPieces", "effect_text"]
 
@@ -251,35 +250,12 @@ class TheMonolithPieces(Pieces):
 
     # ------------------------------------------------------------------ narration
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
-        """The action, then what the rules did up to the next decision, step by step (:func:`_trace`): cards
-        won at auction, the tower lift, the action phase started or skipped, each rest scoring step with its
-        favour by source, events, the new day, the end; every line fits :data:`WIDTH` columns."""
-        g = game
-        steps = _trace(g, before, after, action)
-        if steps is None:  # the replay did not end as the game did: the whole step, coarsely
-            lines = [self._head(g, before, before, action, seat)] + _won(g, before, after)
-            lines += _phase_lines(g, before, after) + _changes(g, before, after)
-            lines += _end_lines(g, before, after)
-            return [wrap(x) for x in lines]
-        lines = []
-        for kind, arg, s0, s1, lumped in steps:
-            if kind == "action":
-                lines.append(self._head(g, s0, s1, action, seat))
-                lines += _changes(g, s0, s1, detail=_is_power(g, s0, action),
-                                  recruit=s0.sub == Sub.RECRUIT_PLACE)
-            elif lumped and kind == Frame.LIFT and s1.phase == Phase.ACTION and s1.day == s0.day:
-                lines += _frame_lines(g, kind, arg, s0, s1) + ["  the action phase starts"]
-            elif lumped:  # a chance draw (the tower, a reshuffle) that the replay cannot repeat: the rest at once
-                lines += [] if kind == Frame.LIFT else _frame_lines(g, kind, arg, s0, s1, head_only=True)
-                lines += _phase_lines(g, s0, s1) + _changes(g, s0, s1)
-            else:
-                lines += _frame_lines(g, kind, arg, s0, s1)
-            if not lumped and s0.phase != Phase.REST and s1.phase == Phase.REST:
-                skipped = kind == Frame.ACTION_START or s0.phase != Phase.ACTION
-                lines.append("  the rest phase scores" if skipped
-                             else "  the action phase is over: the rest phase scores")
-            lines += _end_lines(g, s0, s1)
-        return [wrap(x) for x in lines]
+        """The action, then what the rules did up to the next decision, step by step
+        (:func:`~agents.terminal.monolith_narration.narrate_steps`): cards won at auction, the tower lift,
+        the action phase started or skipped, each rest scoring step with its favour by source, events, the
+        new day, the end; every line fits :data:`WIDTH` columns."""
+        return [wrap(x) for x in narrate_steps(game, before, after, action,
+                                               lambda s0, s1: self._head(game, s0, s1, action, seat))]
 
     def _head(self, g: Any, s0: Any, s1: Any, action: int, seat: int) -> str:
         """The action's own line: a used power says its effect and cost; a recruited warrior how many are
@@ -300,6 +276,7 @@ class TheMonolithPieces(Pieces):
                 head += f" (up to {count(s1.rec_bonus, 'bonus warrior')} more)"
         return head
 
+
 def _ranges(nums: list) -> str:
     """``[1, 2, 3, 5]`` -> ``"spaces 1-3, 5"``."""
     runs: list = []
@@ -310,285 +287,6 @@ def _ranges(nums: list) -> str:
             runs.append([x, x])
     return ("space " if len(nums) == 1 else "spaces ") + ", ".join(
         f"{a}-{b}" if b > a + 1 else (f"{a}, {b}" if b > a else f"{a}") for a, b in runs)
-
-
-class _Chance(Exception):
-    """A rule step drew chance while :func:`_trace` replays an action (the draw cannot be repeated)."""
-
-
-class _NoChance:
-    """The replay's rng: any draw stops the step by step replay (:class:`_Chance`)."""
-
-    def _draw(self, *a: Any, **k: Any) -> Any:
-        raise _Chance
-
-    integers = permutation = choice = random = _draw
-
-
-_IGNORED = ("legal_cache", "cum", "favour_floor")
-
-
-def _trace(g: Any, before: Any, after: Any, action: int) -> list[tuple] | None:
-    """The action and the rule steps after it, replayed on a copy of ``before`` as ``MonolithGame.run``
-    does: ``[(kind, arg, s0, s1, lumped)]``, ``kind`` ``"action"``, a :class:`Frame` (``arg``: its
-    ``[a, b]``) or ``"pass"`` (a decision whose only choice was pass; ``arg``: the sub-phase).  A step that
-    draws chance (the tower lift with hearts, a reshuffle) cannot be repeated: it is the last, ``lumped``,
-    and goes from the state before it to ``after``.  ``None`` when the replay does not end as ``after``."""
-    try:
-        s = fast_clone(before)
-        rng = _NoChance()
-        TABLE[s.sub][1](g, s, s.current, int(action), rng)
-        s.decisions += 1
-        steps = [("action", None, before, fast_clone(s), False)]
-        for _ in range(10_000):
-            if s.terminal:
-                break
-            s0 = fast_clone(s)
-            if s.sub != NONE:
-                if TABLE[s.sub][0](g, s, s.current) != [0]:
-                    break
-                kind, arg = "pass", s.sub
-                TABLE[s.sub][1](g, s, s.current, 0, rng)
-            else:
-                kind, a, b = s.stack.pop()
-                arg = (a, b)
-                try:
-                    FRAMES[kind](g, s, a, b, rng)
-                except _Chance:
-                    steps.append((Frame(kind), arg, s0, after, True))
-                    return steps
-                kind = Frame(kind)
-            steps.append((kind, arg, s0, fast_clone(s), False))
-        else:
-            return None
-        return steps if _same(s, after) else None
-    except Exception:  # narration never stops a game: a replay that fails says the step coarsely
-        return None
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Whether two states agree on every field but the transient ones."""
-    return all(getattr(a, f.name) == getattr(b, f.name) for f in fields(a) if f.name not in _IGNORED)
-
-
-def _is_power(g: Any, s: Any, action: int) -> bool:
-    return g.layout.split(int(action))[0] == "use_power"
-
-
-def _changes(g: Any, s0: Any, s1: Any, detail: bool = False, recruit: bool = False,
-             why: dict | None = None) -> list[str]:
-    """One line per seat with what changed from ``s0`` to ``s1``: favour (``why[p]``: where it came from),
-    living warriors on the map (not for a recruited warrior, its line says it), a slain shaman, hearts on
-    the action board in the action phase; with ``detail`` (a power's or an event's effect) also hearts
-    available and unearned and warriors in reserves, anger and limbo."""
-    lines = []
-    for p in range(s1.n):
-        ch = []
-        if s1.favour[p] != s0.favour[p]:
-            ch.append(f"favour {s0.favour[p]} -> {s1.favour[p]}" + (f" ({why[p]})" if why and p in why else ""))
-        lw0 = sum(s0.living[sp][p] for sp in range(g.N))
-        lw1 = sum(s1.living[sp][p] for sp in range(g.N))
-        if lw1 != lw0 and not (recruit and p == s0.current):
-            ch.append(f"living warriors on the map {lw0} -> {lw1}")
-        if s0.shaman_alive[p] and not s1.shaman_alive[p]:
-            ch.append("its shaman is slain")
-        if detail:
-            for name, key in (("hearts available", "available"), ("unearned", "unearned"),
-                              ("reserves", "reserves"), ("anger", "anger"), ("limbo", "limbo")):
-                a, b = getattr(s0, key)[p], getattr(s1, key)[p]
-                if a != b:
-                    ch.append(f"{name} {a} -> {b}")
-        if list(s1.board[p]) != list(s0.board[p]) and (s1.phase == Phase.ACTION or detail):
-            ch.append(f"hearts on the board: {_zones(s1.board[p])}")
-        if s1.phase == Phase.ACTION:  # the occupancy check (docs §4.6): boast hearts where p has no unit left
-            for sp in range(g.N):
-                lost = s0.boast[sp][p] - s1.boast[sp][p]
-                if lost > 0:
-                    ch.append(f"{count(lost, 'boast heart')} on {space_words(g, sp)} spent (no unit of its there)")
-        if ch:
-            lines.append(f"  P{p}: " + ", ".join(ch))
-    return lines
-
-
-def _zones(hearts: Any) -> str:
-    """A seat's hearts on the action board by zone (docs §4.6): ``slay 4, maneuver 3, boast 6``."""
-    return ", ".join(f"{z} {h}" for z, h in zip(ZONES, hearts))
-
-
-def _card(g: Any, c: int) -> str:
-    return f"{g.divs[c].key} {g.divs[c].name}"
-
-
-def _won(g: Any, s0: Any, s1: Any) -> list[str]:
-    """The row cards won between ``s0`` and ``s1`` (docs §4.4 Acquire): who, for what bid, whose lower bids
-    went back, and the card's effect on acquiring."""
-    lines = []
-    for i in range(g.R):
-        c = s0.row[i]
-        if c < 0 or s1.row[i] >= 0:
-            continue
-        p = next((q for q in range(s1.n) if s1.held[q].count(c) > s0.held[q].count(c)), None)
-        if p is None:
-            continue
-        bids = s0.bids[i]
-        line = f"  P{p} wins {_card(g, c)} (row slot {i}) for its bid of {count(bids[p], 'heart')}"
-        back = [f"P{q}'s {bids[q]}" for q in range(s0.n) if q != p and bids[q]]
-        if back:
-            line += "; " + ", ".join(back) + " back to available"
-        if g.divs[c].window == "on_acquire":
-            line += f"; on acquiring: {effect_text(g.divs[c].effect)}"
-        lines.append(line)
-    return lines
-
-
-def _rest_why(g: Any, kind: Any, arg: tuple, s0: Any, s1: Any) -> dict:
-    """Where each seat's favour came from in a rest scoring step (docs §4.7 steps 2a, 2b, 2d, 2e and the
-    final +1 per held objective), ``{seat: text}``; a seat whose sources do not add up to its change is
-    left out (its line gives the change alone)."""
-    from monolith_envs.the_monolith.board import modifiers
-    from monolith_envs.the_monolith.rest import turn_order
-
-    parts: dict = {p: [] for p in range(s0.n)}
-    if kind == Frame.REST_DIVS:
-        for p in turn_order(s0):
-            for c in s0.held[p]:
-                if g.divs[c].window == "rest_scoring":
-                    parts[p].append((_card(g, c), gain(g, s0, p, g.divs[c].effect), True))
-            sh = g.shamans[s0.shaman_id[p]]
-            if sh.window == "rest_scoring":
-                parts[p].append((f"shaman {sh.name}", gain(g, s0, p, sh.effect), True))
-    elif kind == Frame.REST_EVENTS:
-        ctrl = controllers(g, s0)
-        for ev, sp in s0.events[arg[0]:]:
-            card = g.events[ev]
-            paid = False
-            if card.scoring is not None:
-                for p in turn_order(s0):
-                    v = gain(g, s0, p, card.scoring, sp, ctrl)
-                    if v > 0:
-                        parts[p].append((f"event {card.key} {card.name}", v, True))
-                        paid = True
-            if card.lifetime == "wandering" and paid:
-                break
-    elif kind == Frame.REST_TEMPLES:
-        ctrl = controllers(g, s0)
-        for p in range(s0.n):
-            k = sum(1 for sp in g.active_spaces if g.building[sp] == "temple" and ctrl[sp] == p)
-            if k:
-                parts[p].append((f"{count(k, 'temple')} controlled, +2 each", 2 * k, False))
-    elif kind == Frame.REST_BOASTS:
-        mono = controllers(g, s0)[g.mono]
-        for p in range(s0.n):
-            h = sum(s0.boast[sp][p] for sp in g.active_spaces)
-            if h:
-                per = 3 + (1 if mono == p else 0) + modifiers(g, s0, p).get("boast_bonus", 0)
-                parts[p].append((f"{count(h, 'boast heart')} going home, +{per} each", h * per, False))
-    elif kind == Frame.REST_END and s1.terminal:
-        for p in range(s0.n):
-            k = len(s0.objectives[p])
-            if k:
-                parts[p].append((f"{count(k, 'objective')} still held, +1 each", k, False))
-    why = {}
-    for p, got in parts.items():
-        got = [x for x in got if x[1]]
-        if got and sum(v for _, v, _ in got) == s1.favour[p] - s0.favour[p]:
-            why[p] = ", ".join(f"{name} +{v}" if say else name for name, v, say in got)
-    return why
-
-
-_REST_HEADS = {Frame.REST_DIVS: "divinations and shamans that score at rest",
-               Frame.REST_EVENTS: "events in play score", Frame.REST_TEMPLES: "temples score",
-               Frame.REST_BOASTS: "boast hearts go home and score",
-               Frame.REST_END: "final scoring: +1 favour per objective still held"}
-
-
-def _frame_lines(g: Any, kind: Any, arg: Any, s0: Any, s1: Any, head_only: bool = False) -> list[str]:
-    """What one rule step did (its heading first, then its effects); ``head_only``: the heading alone."""
-    lines: list[str] = []
-    if kind == "pass":
-        if arg == Sub.DIV_RAISE and 0 <= s0.focus_slot < g.R and s0.row[s0.focus_slot] >= 0:
-            i = s0.focus_slot
-            lines.append(f"  P{s0.current} cannot outbid the others on {_card(g, s0.row[i])}: its bid of "
-                         f"{count(s0.bids[i][s0.current], 'heart')} goes back to available")
-        return lines
-    if kind == Frame.NEXT_TURN and s1.stack and s1.stack[-1][0] == Frame.SETTLE:
-        bids = any(any(b) for b in s1.bids)
-        return ["  every seat has committed" + (": the row's bids settle" if bids else "")]
-    if kind == Frame.LIFT:
-        lines.append("  the tower lifts")
-        if head_only:
-            return lines
-        for p in range(s1.n):
-            if s1.board[p] != s0.board[p] or s1.tower_stuck[p]:
-                stuck = f", {s1.tower_stuck[p]} stuck in the tower" if s1.tower_stuck[p] else ""
-                lines.append(f"  P{p}: hearts on the board: {_zones(s1.board[p])}{stuck}")
-        return lines
-    if kind == Frame.ACTION_START:
-        if s1.phase == Phase.REST:
-            return ["  no seat has hearts on the board: there is no action phase today"]
-        return ["  the action phase starts"]
-    if kind in _REST_HEADS and s1.favour != s0.favour and not (kind == Frame.REST_END and not s1.terminal):
-        lines.append("  " + _REST_HEADS[kind])
-        if head_only:
-            return lines
-        return lines + _changes(g, s0, s1, why=_rest_why(g, kind, arg, s0, s1))
-    if kind == Frame.REST_END and not s1.terminal:
-        drawn = s0.event_deck[0] if len(s1.event_deck) < len(s0.event_deck) else -1
-        if drawn >= 0:
-            ev = g.events[drawn]
-            if s1.sub == Sub.EVENT_PLACE:
-                lines.append(f"  P{s1.current} (least favour) draws the event {ev.key} {ev.name} to place")
-            elif drawn in s1.event_discard and all(e != drawn for e, _ in s1.events):
-                lines.append(f"  the event {ev.key} {ev.name} is drawn; it has nowhere to go: discarded")
-            else:
-                lines.append(f"  the event {ev.key} {ev.name} is drawn")
-        return lines if head_only else lines + _changes(g, s0, s1)
-    if kind == Frame.EVENT_REVEAL:
-        ev, sp = s0.events[-1]
-        card = g.events[ev]
-        what = "; ".join(effect_text(e) for e in card.reveal)
-        if what:
-            where = f" on {space_words(g, sp)}" if sp >= 0 else ""
-            lines.append(f"  the event {card.key} {card.name}{where} takes effect: {what}")
-        return lines if head_only else lines + _changes(g, s0, s1, detail=True)
-    if kind == Frame.OBJ_DRAW and s1.objectives[arg[0]] != s0.objectives[arg[0]]:
-        lines.append(f"  P{arg[0]} draws an objective" + (" (it controls a scriptorium)"
-                                                             if s0.phase == Phase.REST else ""))
-    if kind in (Frame.TURN_START, Frame.SETTLE):
-        lines += _won(g, s0, s1)
-    if kind == Frame.ACQ_SHAMAN and g.shamans[s0.shaman_id[arg[0]]].window == "on_acquire":
-        sh = g.shamans[s0.shaman_id[arg[0]]]
-        lines.append(f"  P{arg[0]}'s shaman {sh.name} on acquiring a card: {effect_text(sh.effect)}")
-    if head_only:
-        return lines
-    return lines + _changes(g, s0, s1, detail=bool(lines) or kind in (Frame.TURN_WINDOW, Frame.ACTION_TURN))
-
-
-def _phase_lines(g: Any, s0: Any, s1: Any) -> list[str]:
-    """The phases passed from ``s0`` to ``s1`` when the steps between are not known one by one."""
-    if s1.phase == s0.phase and s1.day == s0.day:
-        return []
-    lines = []
-    if s0.phase == Phase.ORDER:
-        lines.append("  the tower lifts")
-        if s1.phase == Phase.ACTION and s1.day == s0.day:
-            return lines + ["  the action phase starts"]
-        lines.append("  no seat has hearts on the board: there is no action phase today")
-    if s0.phase in (Phase.ORDER, Phase.ACTION) and (s1.phase != Phase.ACTION or s1.day != s0.day):
-        lines.append("  the action phase is over: the rest phase scores"
-                     if s0.phase == Phase.ACTION else "  the rest phase scores")
-    return lines
-
-
-def _end_lines(g: Any, s0: Any, s1: Any) -> list[str]:
-    """A new day, or the end of the game with the ranking and why."""
-    lines = []
-    if s1.day != s0.day and not s1.terminal:
-        lines.append(f"  day {s1.day} begins; first player P{s1.first}")
-    if s1.terminal and not s0.terminal:
-        lines.append("  game over: ranking " + " ".join(f"P{p}" for p in g.ranking(s1)))
-        lines.append("  " + g.end_reason(s1))
-    return lines
 
 
 PIECES = TheMonolithPieces()

@@ -18,14 +18,14 @@ PASSED = {Sub.DIV_RAISE: "forfeits the bid", Sub.MARCH_STEP: "stops marching", S
           Sub.OBJ_REVEAL: "passes (its objectives stay hidden)", Sub.DRAFT_RESPOND: "passes for good",
           Sub.EXTRA_KILL: "takes no extra kill"}
 #: ``number(v)`` in words, by the sub-phase it is played in (``{s}``: the plural's ``s``, "" for 1)
-NUMBER_DONE = {Sub.MARCH_GROUP: "marches with {v} warrior{s}", Sub.MARCH_REGROUP: "goes on with {v} warrior{s}",
+NUMBER_DONE = {Sub.MARCH_GROUP: "picks {v} warrior{s} to march", Sub.MARCH_REGROUP: "goes on with {v} warrior{s}",
                Sub.RECRUIT_HEARTS: "pays {v} heart{s} to recruit", Sub.DIV_AMOUNT: "bids {v} heart{s}",
                Sub.DIV_RAISE: "raises by {v}", Sub.DRAFT_OPEN_BID: "opens the bidding at {v}",
                Sub.DRAFT_RESPOND: "bids {v}"}
-_SPACE_DONE = {Sub.MARCH_SOURCE: "marches from", Sub.MARCH_STEP: "marches to", Sub.SHAMAN_STEP: "moves the shaman to",
-               Sub.RECRUIT_PLACE: "recruits a warrior on", Sub.MANEUVER_DEST: "moves the unit to",
-               Sub.EVENT_PLACE: "places the event on", Sub.EVENT_MOVE: "moves the event to",
-               Sub.EXTRA_KILL: "kills again in"}
+_SPACE_DONE = {Sub.MARCH_SOURCE: "starts a march from", Sub.MARCH_STEP: "marches to",
+               Sub.SHAMAN_STEP: "moves the shaman to", Sub.RECRUIT_PLACE: "recruits a warrior on",
+               Sub.MANEUVER_DEST: "moves the unit to", Sub.EVENT_PLACE: "places the event on",
+               Sub.EVENT_MOVE: "moves the event to", Sub.EXTRA_KILL: "kills again in"}
 _ORDER_NAMES = ("march", "shaman", "recruit", "divination", "commit")
 
 
@@ -68,7 +68,13 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
                     f"{'on' if sub == Sub.EVENT_PLACE else 'to'} {space_words(g, idx[0])}")
         return f"{_SPACE_DONE.get(sub, 'chooses space')} {space_words(g, idx[0])}"
     if fam == "number":
-        return NUMBER_DONE.get(sub, "chooses {v}").format(v=idx[0], s="" if idx[0] == 1 else "s")
+        v = idx[0]
+        if sub == Sub.MARCH_GROUP and 0 <= s.march_src < len(s.living):  # the march's second choice
+            n = s.living[s.march_src][s.current]
+            if v == n:
+                return "picks its only warrior there to march" if n == 1 else f"picks all {n} warriors there to march"
+            return f"picks {count(v, 'warrior')} of {n} there to march"
+        return NUMBER_DONE.get(sub, "chooses {v}").format(v=v, s="" if v == 1 else "s")
     if fam == "row":
         card = s.row[idx[0]] if s is not None else -1
         return f"bids on row slot {idx[0]}" + (f" ({g.divs[card].name})" if card >= 0 else "")

@@ -11,7 +11,7 @@ import pytest
 
 import monolith_envs
 from agents.terminal import WIDTH, QuitGame, StagedEntry, pieces_for
-from agents.terminal.the_monolith import _trace
+from agents.terminal.monolith_narration import _trace
 from monolith_envs.the_monolith.board import controllers
 from monolith_envs.the_monolith.state import Frame, Phase, Sub
 from tests.agents.random_steps import random_steps
@@ -20,10 +20,10 @@ MONOLITH = "the_monolith_v0"
 PIECES = pieces_for(MONOLITH)
 
 
-def _steps(seed: int, n: int = 3):
-    """Every decision of a random game (the engine's rng ``seed``, the choices ``[seed, 7]``):
-    ``(game, before, after, action, seat, narration)``."""
-    g = monolith_envs.make_game(MONOLITH, num_players=n)
+def _steps(seed: int, n: int = 3, **cfg):
+    """Every decision of a random game of ``n`` seats and config ``cfg`` (the engine's rng ``seed``, the
+    choices ``[seed, 7]``): ``(game, before, after, action, seat, narration)``."""
+    g = monolith_envs.make_game(MONOLITH, num_players=n, **cfg)
     rng, pick = np.random.default_rng(seed), np.random.default_rng([seed, 7])
     s = g.initial_state(rng)
     while not s.terminal:
