@@ -7,7 +7,7 @@ Command line::
                                   [--web [--port P] [--host H]]
 
 The person plays seat ``--seat``; the other seats take the ``--opponents`` specs in seat order, one spec per
-opponent seat (default: ``heuristic`` in every one).  Every action is narrated as it happens (the
+opponent seat, or one spec that plays every opponent seat (default: ``heuristic`` in every one).  Every action is narrated as it happens (the
 opponents' moves, battles with their hits, removals and HP changes).  A move is entered in stages (the
 kind of action, then each of its parts: in Monolith Arena the tile, then the hex, then the rotation; in
 The Strategy Game the die, then the socket; in The Monolith the order or action, then its space, opponent
@@ -61,7 +61,8 @@ def _parser() -> argparse.ArgumentParser:
                                  formatter_class=_HelpFormatter)
     ap.add_argument("env_id", help="registered env id, e.g. monolith_arena_v0")
     ap.add_argument("--opponents", default=None,
-                    help="comma-separated agent specs, one per opponent seat in seat order (random, heuristic, "
+                    help="comma-separated agent specs, one per opponent seat in seat order, or one spec for every "
+                         "opponent seat (random, heuristic, "
                          "mcts:N, ppo:PATH, rllib:CHECKPOINT, baseline, baseline+search:N[:mix=X], and in this "
                          "repository's commands az:PATH[+search:N], a training.az checkpoint); default: heuristic in every "
                          "opponent seat")
@@ -103,6 +104,11 @@ def _host(text: str) -> str:
     return text
 
 
+def _decisions(k: int) -> str:
+    """``1 decision``, ``2 decisions``."""
+    return f"{k} decision" + ("" if k == 1 else "s")
+
+
 def _opponent_specs(ap: argparse.ArgumentParser, text: str | None, env_id: str, n: int, seat: int) -> list[str]:
     others = [s for s in range(n) if s != seat]
     if text is None:
@@ -114,10 +120,13 @@ def _opponent_specs(ap: argparse.ArgumentParser, text: str | None, env_id: str, 
     if specs and not others:
         ap.error(f"{env_id} in this config has one seat (you play alone), so --opponents takes no agent specs; "
                  f"got {len(specs)}: {', '.join(specs)}")
+    if len(specs) == 1:  # one spec plays every opponent seat
+        return specs * len(others)
     if len(specs) != len(others):
         seats = ", ".join(f"player_{s}" for s in others)
-        ap.error(f"{env_id} has {n} seats and you are player_{seat}, so --opponents needs {len(others)} agent "
-                 f"spec(s), one for each of {seats}; got {len(specs)}: {', '.join(specs) or 'none'}")
+        ap.error(f"{env_id} has {n} seats and you are player_{seat}, so --opponents takes one agent spec for "
+                 f"every opponent seat or {len(others)}, one for each of {seats}; got {len(specs)}: "
+                 f"{', '.join(specs) or 'none'}")
     return specs
 
 
@@ -268,11 +277,11 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
     except (QuitGame, KeyboardInterrupt, EOFError) as ended:
         stop = ended.name if isinstance(ended, Interrupted) else "SIGINT"
         by = ("Ctrl-C" if stop == "SIGINT" else stop) if isinstance(ended, KeyboardInterrupt) else f"P{seat}"
-        out(f"\ngame ended by {by} after {raw.num_decisions} decisions")
+        out(f"\ngame ended by {by} after {_decisions(raw.num_decisions)}")
         _record(args.record, raw, agents, seat, out)
         return getattr(ended, "exit_code", 130) if isinstance(ended, KeyboardInterrupt) else None
     except Exception:  # an agent or engine error: keep the game so far, then report the error as usual
-        out(f"\ngame stopped by an error after {raw.num_decisions} decisions")
+        out(f"\ngame stopped by an error after {_decisions(raw.num_decisions)}")
         _record(args.record, raw, agents, seat, out)
         raise
     out(pieces.board(game, raw.game_state, seat))
@@ -287,7 +296,7 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
     reason = "" if truncated else game.end_reason(state)
     if reason:  # why, next to the result (the narration said it before the last board)
         out(wrap(f"why: {reason}", indent="     "))
-    out(wrap(f"game over after {raw.num_decisions} decisions: {verdict} (returns: {seat_values(ret)})"))
+    out(wrap(f"game over after {_decisions(raw.num_decisions)}: {verdict} (returns: {seat_values(ret)})"))
     _record(args.record, raw, agents, seat, out)
     return res
 

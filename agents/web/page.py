@@ -19,7 +19,7 @@ browser's local storage), ``decision``, ``auto`` (stages
 taken at once and the ones chosen so far), ``stage-title``, ``typed`` (the digits typed so far of an option's
 number), ``hint`` (shown when options can be clicked on
 the board), ``options`` (one ``button.opt`` per option), ``back``, ``error``, ``narration`` (one ``div.entry``
-per move), ``notes`` (the game's notes on the position, e.g. what the Strategy Game's cards do, in
+per move, one ``div.ln`` per line in it: a long line wraps under its own text), ``notes`` (the game's notes on the position, e.g. what the Strategy Game's cards do, in
 ``notes-panel``, hidden when there are none), ``ask`` (what the open decision asks, in words, where the game
 says, e.g. a Strategy payment's cost and purpose; hidden otherwise), ``result``, ``verdict``, ``reason`` (why
 the game ended so, e.g. Arena's tie-break; hidden when the game does not say), ``returns`` (a table, one row
@@ -186,7 +186,14 @@ function show(st) {
   st.narration.forEach((e, k) => {
     const div = document.createElement("div");
     div.className = "entry" + (e.seat === st.seat ? " you" : "") + (k >= fresh && e.seat !== st.seat ? " fresh" : "");
-    div.textContent = e.lines.join("\\n");
+    e.lines.join("\\n").split("\\n").forEach(line => {  // one block per line: a long one wraps under its own text
+      const ln = document.createElement("div"), pad = line.length - line.trimStart().length + 2;
+      ln.className = "ln";
+      ln.style.paddingLeft = pad + "ch";
+      ln.style.textIndent = -pad + "ch";
+      ln.textContent = line;
+      div.appendChild(ln);
+    });
     nar.appendChild(div);
   });
   shown = st.narration.length;

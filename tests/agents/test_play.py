@@ -226,14 +226,21 @@ def test_ctrl_c_before_the_agents_load_exits_130_without_a_traceback(tmp_path):
     assert out == "stopped (Ctrl-C) before the game started\n" and err == ""
 
 
-@pytest.mark.parametrize("opponents, n, seats", [("mcts:400,heuristic", 2, "player_1"), ("random", 3,
-                                                                                         "player_1, player_2")])
+@pytest.mark.parametrize("opponents, n, seats", [("mcts:400,heuristic", 2, "player_1"),
+                                                  ("random,random,random", 3, "player_1, player_2")])
 def test_wrong_number_of_opponents_is_an_error_naming_the_seats(opponents, n, seats, capsys):
     with pytest.raises(SystemExit) as exc:
         main([ARENA, "--set", f"num_players={n}", "--set", f"mode={'duel' if n == 2 else 'ffa'}", "--opponents",
               opponents], input_fn=always("quit"))
     err = capsys.readouterr().err
     assert exc.value.code == 2 and f"one for each of {seats}" in err and f"has {n} seats" in err
+
+
+def test_one_opponent_spec_plays_every_opponent_seat(capsys):
+    main([ARENA, "--set", "num_players=3", "--set", "mode=ffa", "--opponents", "random", "--seed", "3"],
+         input_fn=always("quit"))
+    out = " ".join(capsys.readouterr().out.split())
+    assert "opponents: P1 random, P2 random" in out and "game ended by P0 after 0 decisions" in out, out[:600]
 
 
 def test_record_writes_a_replayable_log_and_generic_pieces_play_the_toy_game(tmp_path):

@@ -94,7 +94,8 @@ def test_a_game_clicked_through_to_the_end_shows_the_engines_result(driver, tmp_
         game, state = web.game, web.raw.game_state
         assert game.is_terminal(state)
         n = web.raw.num_decisions
-        entries = wd.js("return [...document.querySelectorAll('#narration .entry')].map(e => e.textContent)")
+        entries = wd.js("return [...document.querySelectorAll('#narration .entry')].map(e => [...e.children]"
+                        ".map(ln => ln.textContent).join('\\n'))")
         assert len(entries) == n == len(web.narration)
         assert entries == ["\n".join(e["lines"]) for e in web.narration]
         opp = [e for e in web.narration if e["seat"] == 1]
