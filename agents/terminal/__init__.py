@@ -16,25 +16,25 @@ the board again), ``map`` (the game's map, where it has one), ``legend``, ``help
 names no legal option says why.
 
 **Narration.**  After every action (the person's and the opponents') :meth:`Pieces.narrate` compares the
-states before and after and says what happened (the game's pieces name hits, removals, HP changes).
+states before and after and says what happened (the game's pieces name hits, removals, HP changes).  The
+shipped games' narration lives in the package, ``monolith_envs/<game>/narration.py`` (the HTML replay page
+shows it too); their pieces delegate to it.  :data:`WIDTH` and :func:`wrap` come from
+:mod:`monolith_envs.core.narration`.
 """
 
 from __future__ import annotations
 
 import importlib
 import re
-import textwrap
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from monolith_envs.core.narration import WIDTH, wrap
 from monolith_envs.core.words import seat_values
 
 __all__ = ["HELP", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "next_stage", "pieces_for", "seat_values", "wrap"]
-
-#: terminal width every line fits in
-WIDTH = 80
 
 #: a number leading an option's label (The Monolith's "9 Briar Barrow", Arena's "slot 3: Horror"), skipped
 #: when matching by name
@@ -90,19 +90,6 @@ def _readable(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     except UnicodeError:  # a lone surrogate that is not an escaped byte
         return text.encode("utf-8", "replace").decode("utf-8")
-
-
-def wrap(text: str, width: int = WIDTH, indent: str = "    ") -> str:
-    """Every line of ``text`` wrapped to ``width`` columns (continuations indented by ``indent``)."""
-    out = []
-    for line in text.splitlines() or [""]:
-        if len(line) <= width:
-            out.append(line)
-            continue
-        lead = line[: len(line) - len(line.lstrip())]
-        out.extend(textwrap.wrap(line, width, initial_indent="", subsequent_indent=lead + indent,
-                                 break_long_words=True, break_on_hyphens=False) or [""])
-    return "\n".join(out)
 
 
 class Pieces:

@@ -1,6 +1,7 @@
 """Monolith: The Strategy Game's pieces for terminal play: an 80-column card grid, the decision being asked
-in words, option texts naming cards, sockets, dice and opponents, and narration of every action (dice
-placed, cards cast, VP, gems and hand changes, the Primus, rounds) that never names a hidden card.
+in words, option texts naming cards, sockets, dice and opponents; the narration of every action (dice
+placed, cards cast, VP, gems and hand changes, the Primus, rounds) that never names a hidden card is the
+package's, :func:`monolith_envs.strategy.narration.narrate`.
 
 Rules: docs/monolith_strategy.md (sections cited below).
 """
@@ -12,23 +13,12 @@ from typing import Any
 
 from monolith_envs.core.words import count
 from monolith_envs.strategy.board import PRIV0
+from monolith_envs.strategy.narration import line_text, narrate, src_text
 from monolith_envs.strategy.render import _req, pool_faces, status_line
-from monolith_envs.strategy.state import Kind, Phase
+from monolith_envs.strategy.state import Kind
 from monolith_envs.strategy.words import socket_words
 
 from . import WIDTH, Pieces, wrap
-from .strategy_narration import (
-    _changes,
-    _dice_changes,
-    _is_round,
-    _round_line,
-    _segments,
-    _source,
-    _toll_reached,
-    _unchanged,
-    line_text,
-    src_text,
-)
 
 __all__ = ["PIECES", "StrategyPieces", "line_text"]
 
@@ -330,67 +320,9 @@ class StrategyPieces(Pieces):
 
     # ------------------------------------------------------------------ narration
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
-        """The action, what it changed itself, then each change of the resolution that went on after it,
-        tagged with the card and line that made it (``then SR2 Gem Rune (each here: gain gems 1 per
-        die): P0: gems 0 -> 2``), a gain a toll stone stopped, the Primus, the round (said where it begins,
-        before the new round's dice and Exalted start), a toll stone the step ends at (the line whose gain
-        reached it: the question that follows is about it) and the result."""
-        R = game.rules
-        lines = [f"P{seat} {self.action_text(game, before, action)}"]
-        segs = _segments(game, before, after, action)
-        toll = _toll_reached(game, after)
-        dice = _dice_changes(game, before, after, action, seat)
-        primus, round_said = before.primus, False
-        last = max((n for n, seg in enumerate(segs) if not _is_round(seg[0])), default=-1)
-        board = R.content.board
-        resolves = before.phase == Phase.ACTION and after.phase != Phase.ACTION  # the last die was placed
-        for n, (key, a, b, notes) in enumerate(segs):
-            placed = (key is None and n == 0) or (key is not None and isinstance(key[0], tuple) and key[0][0] == "b"
-                                                   and board[key[0][1]].immediate)  # an Immediate card: at placement
-            if resolves and not placed:  # the resolution starts here, after any Immediate effect of the last die
-                lines.append(RESOLVE_LINE)
-                resolves = False
-            if _is_round(key):  # the round begins here: its Round card, its dice
-                lines.append(_round_line(after))
-                round_said = True
-                if dice:
-                    lines.append(f"  dice: {dice}")
-                    dice = ""
-                continue
-            per = {p: _changes(a, b, p) for p in range(R.n)}
-            primus = next((p for p in range(R.n) if b[p][5]), primus)
-            for p, note in notes:  # a gain a toll stone stopped short
-                per[p].append(note)
-            if toll and n == last and toll[1] == key:  # the toll stone this line's gain has reached
-                per[toll[0]].append(toll[2])
-                toll = None
-            ch = "; ".join(f"P{p}: {', '.join(x)}" for p, x in per.items() if x)
-            if ch and n == 0 and key is None:
-                lines.append(f"  {ch}")
-            elif ch:
-                head = f"  then {_source(game, key, after)}:"
-                # the changes start a line of their own rather than being split after "P1:"
-                lines += [f"{head} {ch}"] if len(head) + len(ch) < WIDTH else [head, f"      {ch}"]
-        if dice:
-            lines.append(f"  dice: {dice}")
-        if resolves:
-            lines.append(RESOLVE_LINE)
-        why = _unchanged(game, before, after, action, segs)  # said before the resolution that may follow
-        lines[1:1] = why
-        if after.primus != primus:
-            lines.append(f"  the Primus goes to P{after.primus}")
-        if after.round != before.round and not after.terminal and not round_said:
-            lines.append(_round_line(after))
-        if toll:
-            p, key, text = toll
-            lines.append(f"  then {_source(game, key, after)}: P{p}: {text}" if key else f"  P{p}: {text}")
-        if after.terminal and not before.terminal:
-            lines.append("  " + status_line(game, after))
-            lines.append("  " + game.end_reason(after))
-        return [wrap(x) for x in lines]
+        """The package's narration (:func:`monolith_envs.strategy.narration.narrate`): the action, then each
+        change of the resolution after it tagged with its card line, the Primus, rounds and the result."""
+        return narrate(game, before, after, action, seat)
 
-
-#: the line that says the Resolution Phase starts (docs §4.7), after the last die's Immediate effect if any
-RESOLVE_LINE = "  every die is placed: the cards resolve"
 
 PIECES = StrategyPieces()

@@ -1,6 +1,7 @@
 """The Monolith's pieces for terminal play: an 80-column map list, the decision being asked in words,
-option texts that say what a space, number, card or zone means in the decision at hand, and narration of
-every action (units, favour, hearts, the tower lift, days) that never names a hidden objective.
+option texts that say what a space, number, card or zone means in the decision at hand; the narration of
+every action (units, favour, hearts, the tower lift, days) that never names a hidden objective is the
+package's, :func:`monolith_envs.the_monolith.narration.narrate`.
 
 Rules: docs/the_monolith.md (sections cited below).
 """
@@ -11,12 +12,11 @@ from typing import Any
 
 from monolith_envs.core.words import count
 from monolith_envs.the_monolith.board import controllers, neighbours, tunnels_now, units_text
-from monolith_envs.the_monolith.effects import power
+from monolith_envs.the_monolith.narration import narrate
 from monolith_envs.the_monolith.state import Phase, Sub
 from monolith_envs.the_monolith.words import ZONES, effect_words, space_words, stop_and_step
 
 from . import WIDTH, Pieces, wrap
-from .monolith_narration import narrate_steps
 
 __all__ = ["PIECES", "TheMonolithPieces", "effect_text"]
 
@@ -250,31 +250,9 @@ class TheMonolithPieces(Pieces):
 
     # ------------------------------------------------------------------ narration
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
-        """The action, then what the rules did up to the next decision, step by step
-        (:func:`~agents.terminal.monolith_narration.narrate_steps`): cards won at auction, the tower lift,
-        the action phase started or skipped, each rest scoring step with its favour by source, events, the
-        new day, the end; every line fits :data:`WIDTH` columns."""
-        return [wrap(x) for x in narrate_steps(game, before, after, action,
-                                               lambda s0, s1: self._head(game, s0, s1, action, seat))]
-
-    def _head(self, g: Any, s0: Any, s1: Any, action: int, seat: int) -> str:
-        """The action's own line: a used power says its effect and cost; a recruited warrior how many are
-        left to place."""
-        head = f"P{seat} {self.action_text(g, s0, action)}"
-        fam, idx = g.layout.split(int(action))
-        if fam == "use_power":
-            pw = power(g, s0, seat, idx[0])
-            if pw is not None:
-                window, cost, amount, eff, _card = pw
-                what = {"discard": "the card is discarded",
-                        "anger": f"{count(amount, 'warrior')} from anger to limbo"}.get(cost)
-                head += f": {effect_text(eff)}" + (f" ({what})" if what else "")
-        elif fam == "space" and s0.sub == Sub.RECRUIT_PLACE:
-            if s1.sub == Sub.RECRUIT_PLACE and s1.rec_paid > 0:
-                head += f" ({s1.rec_paid} more to place)"
-            elif s1.sub == Sub.RECRUIT_PLACE and s1.rec_bonus > 0:
-                head += f" (up to {count(s1.rec_bonus, 'bonus warrior')} more)"
-        return head
+        """The package's narration (:func:`monolith_envs.the_monolith.narration.narrate`): the action, then
+        what the rules did up to the next decision, step by step."""
+        return narrate(game, before, after, action, seat)
 
 
 def _ranges(nums: list) -> str:

@@ -10,6 +10,7 @@ The game (docs/monolith_arena.md):
     actions:        the flat action layout (§6.1).
     observe:        the observation vector (§7); ``_fastobs`` its optional compiled builder.
     render:         text and picture renders.
+    narration:      what one action did (Battles: hits, kills, removals, HP), in words (80 columns).
     positions, positions_text: hand-built positions (helpers, and the text format ``parse_position``).
 The rules, each module a part of §3-§4 (functions ``f(g, s, ...)`` of the rules context ``g`` and the state):
     context:        :class:`~monolith_envs.arena.context.RulesContext` and small shared helpers.

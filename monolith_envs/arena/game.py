@@ -158,6 +158,14 @@ class ArenaGame(GameBase):
 
         return action_words(self, state, action)
 
+    def narrate(self, before: ArenaState, after: ArenaState, action: int, seat: int) -> list[str]:
+        """What ``action`` by ``seat`` did, from the state ``before`` it and ``after`` one ``apply``, as lines of
+        at most 80 columns (:func:`monolith_envs.arena.narration.narrate`): said after every move by terminal
+        and browser play, and at every step of the replay page."""
+        from .narration import narrate
+
+        return narrate(self, before, after, action, seat)
+
     def legal_mask(self, state: ArenaState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (all False when terminal)."""
         return legal_mask(self.rules, state).copy()

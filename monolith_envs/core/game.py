@@ -233,6 +233,11 @@ class Game(Protocol):
     ``returns(state).tolist()``; :class:`~monolith_envs.core.aec.RulesAECEnv` calls it after every step
     when the game defines it.
 
+    Optional narration (not part of the protocol check either): ``narrate(before, after, action, seat) ->
+    list[str]``, what ``action`` by ``seat`` did, from the states before and after one ``apply``, in lines
+    of at most 80 columns; the HTML replay page shows them at each step of a game that defines it
+    (:mod:`monolith_envs.core.narration`).
+
     All randomness comes from the ``rng`` arguments, and only through ``rng.integers``, ``rng.permutation``,
     ``rng.choice`` and ``rng.random`` (the env passes a :class:`~monolith_envs.core.chance.ChanceRecorder`
     to ``apply``, which logs each draw as a chance event). ``apply`` draws only once it has decided that

@@ -2,13 +2,17 @@
 
 The page holds, for every decision of the replayed episode and for the final state: the game's omniscient
 SVG drawing (``render_svg``), its text render, the seat to act (``P0``, ...), the action that was played (in
-the game's words, ``describe_action``, then in grey its layout name and index) and the chance events its
-``apply`` drew, if any; at the end each seat's returns and outcome.  A slider, step buttons (first, previous, play/pause, next, last), the arrow
+the game's words, ``describe_action``, then in grey its layout name and index), the chance events its
+``apply`` drew, if any, and under them what the action did, in the game's narration (Arena's Battle
+lines, Strategy's card resolution, The Monolith's rest scoring...: ``game.narrate``, see
+:mod:`monolith_envs.core.narration`; a game without that method shows none); at the end each seat's
+returns and outcome.  A slider, step buttons (first, previous, play/pause, next, last), the arrow
 keys and the list of moves (the actions in words, the name as the item's tooltip; click one to go there) move through the steps; the step is kept in the address (``page.html#step=40`` opens step 40).
 It needs nothing but a browser: no scripts, styles or images are loaded from anywhere.
 
-Layout: the title, the controls, the played action and the returns table stay at the top of the window
-(``position: sticky``) however far the page is scrolled.  The list of moves is never taller than the rest of
+Layout: the title, the controls, the played action, its narration (at most 11 lines high, longer ones
+scroll in their own box) and the returns table stay at the top of the window (``position: sticky``) however
+far the page is scrolled.  The list of moves is never taller than the rest of
 the window and scrolls inside its own box to keep the current move in view (in the part of the box on
 screen); stepping never scrolls the page itself, and Home / End / the arrows do not also scroll it.  The
 list (300 px, long moves wrapped) stays beside the board, which shrinks to make room (The Monolith's
@@ -17,12 +21,14 @@ as whole buttons.
 
 The drawings are stored once per distinct line: the page holds a table of the distinct SVG and text lines,
 and each step holds only its changes from the step before (``[start, end, [line numbers]]`` splices), which
-keeps a page a small fraction of one picture per step.
+keeps a page a small fraction of one picture per step.  The narration is a few lines of text per step,
+stored as they are.
 
 Element ids (stable, used by the tests): ``frame`` (the SVG board), ``slider``, ``first``, ``prev``, ``play``,
-``next``, ``last``, ``head`` (the sticky block holding the title, controls, action, chance and returns),
-``status`` (``step k / N``), ``action`` (the move in words), ``code`` (its layout name and action index),
-``chance``, ``text``, ``moves`` (the list of
+``next``, ``last``, ``head`` (the sticky block holding the title, controls, action, chance, narration and
+returns), ``status`` (``step k / N``), ``action`` (the move in words), ``code`` (its layout name and action
+index), ``chance``, ``narration`` (what the move did, the game's narration lines as text, monospace; hidden
+when the step has none; scrolls in its own box when long), ``text``, ``moves`` (the list of
 moves, one ``li`` per decision), ``returns`` (the table of each seat's returns, shown at the last step).
 """
 
@@ -35,6 +41,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+from .narration import narrator
 from .outfiles import OutputPathError, check_output_file, write_text_atomic
 from .replay import EngineRaised, EpisodeLog, replay_steps
 from .words import seat_values
@@ -51,8 +58,9 @@ def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:
 
     Returns:
         ``len(log.actions) + 1`` dicts ``{"step", "player", "action", "action_name", "action_text" (the
-        action in words, ``game.describe_action``), "chance": [str],
-        "text", "svg": str}``; the last one (``action`` None) is the final state with ``"result"``,
+        action in words, ``game.describe_action``), "chance": [str], "narration": [str] (what the action
+        did, ``game.narrate(before, after, action, seat)``: ``[]`` for a game without that method, and at the
+        last frame), "text", "svg": str}``; the last one (``action`` None) is the final state with ``"result"``,
         ``"returns"`` (one float per seat) and ``"outcome"`` (one outcome name per seat, or None when the log
         ends before the game does).
 
@@ -70,23 +78,32 @@ def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:
     except EngineRaised as exc:  # the page shows the game up to the failing step and says what happened
         last = frames[-1]
         frames.append({**last, "step": last["step"] + 1, "action": None, "action_name": None,
-                       "action_text": None, "chance": [], "returns": returns, "outcome": None,
+                       "action_text": None, "chance": [], "narration": [], "returns": returns, "outcome": None,
                        "result": f"the engine failed: {exc}; returns before it {returns}", "engine_error": str(exc)})
     return frames
 
 
 def _add_frames(frames: list[dict], returns: list[float], log: EpisodeLog, make: Callable[..., Any]) -> None:
     """The frames of :func:`episode_frames`, appended to ``frames`` as the replay goes (so that those made
-    before an :class:`EngineRaised` are kept); ``returns`` holds the returns of the last state drawn."""
+    before an :class:`EngineRaised` are kept); ``returns`` holds the returns of the last state drawn.  A
+    frame's narration is said once the next state is reached, from a copy of its own state (only the one
+    copy of the step before is kept)."""
+    said: tuple | None = None  # (narrate, the state before the last frame's action, the action, its seat)
     for step, action, env in replay_steps(log, make):
+        game, state = env.game, env.game_state
         if frames:
             frames[-1]["chance"] = [str(e) for e in env.episode_log.chance_at(frames[-1]["step"])]
-        game, state = env.game, env.game_state
+        if said is not None:
+            frames[-1]["narration"] = _narration(*said, state)
+            said = None
         mapping = getattr(env, "agent_name_mapping", {})
         frame = {"step": step, "player": _seat_name(env.agent_selection, mapping), "action": action,
                  "action_name": None if action is None else game.layout.decode(int(action)),
                  "action_text": None if action is None else game.describe_action(state, int(action)), "chance": [],
-                 "text": game.render_text(state), "svg": game.render_svg(state)}
+                 "narration": [], "text": game.render_text(state), "svg": game.render_svg(state)}
+        narrate = narrator(game)
+        if narrate is not None and action is not None:
+            said = (narrate, game.clone(state), int(action), int(game.current_player(state)))
         returns[:] = [round(float(x), 4) for x in game.returns(state)]
         if action is None:
             frame["returns"], frame["outcome"] = list(returns), None
@@ -99,6 +116,16 @@ def _add_frames(frames: list[dict], returns: list[float], log: EpisodeLog, make:
             else:
                 frame["result"] = f"the log ends here (not a terminal state); returns so far: {seat_values(returns, 4)}"
         frames.append(frame)
+
+
+def _narration(narrate: Callable[..., list[str]], before: Any, action: int, seat: int, after: Any) -> list[str]:
+    """``narrate(before, after, action, seat)`` as a list of lines (a wrapped line's parts apart); a narration
+    that raises says so in one line instead (the page is still written: it is also how a failing log is
+    looked at)."""
+    try:
+        return [line for x in narrate(before, after, action, seat) for line in str(x).split("\n")]
+    except Exception as exc:  # noqa: BLE001 - the narration is a comment on the step, never its failure
+        return [f"(no narration: {type(exc).__name__}: {exc})"]
 
 
 def _seat_name(agent: str, mapping: dict) -> str:
@@ -135,6 +162,8 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 #action { font-weight: bold; margin: 4px 0; }
 #code { color: #667; font-family: monospace; font-size: 12px; margin-left: 6px; }
 #chance { font-family: monospace; font-size: 13px; margin: 4px 0; }
+#narration { font-family: monospace; font-size: 12px; white-space: pre-wrap; margin: 4px 0; padding: 4px 6px;
+             background: #fff; border: 1px solid #ddd; max-height: 11em; overflow: auto; }
 </style></head>
 <body>
 <div id="head">
@@ -150,6 +179,7 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 </div>
 <div><span id="action"></span><span id="code"></span></div>
 <div id="chance"></div>
+<div id="narration" hidden></div>
 <table id="returns" hidden><thead><tr><th>seat</th><th>outcome</th><th>return</th></tr></thead><tbody></tbody></table>
 </div>
 <div id="wrap"><div id="frame" role="img" aria-label="the board at this step"></div><ol id="moves" start="0"></ol></div>
@@ -214,6 +244,8 @@ function show(i) {
   $("action").textContent = f.action === null ? f.result : f.player + " " + f.action_text;
   $("code").textContent = f.action === null ? "" : f.action_name + ", action " + f.action;
   $("chance").textContent = f.action === null || !f.chance.length ? "" : "chance: " + f.chance.join("; ");
+  $("narration").textContent = f.narration.join("\\n");  // text: the lines are never read as markup
+  $("narration").hidden = !f.narration.length;
   $("text").textContent = f.text.map((n) => lines[n]).join("\\n");
   fitHead();  // after the head's content: the returns table (shown at the end) makes it taller
   keepInView(moves.children[k]);

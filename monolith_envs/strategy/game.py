@@ -213,6 +213,14 @@ class StrategyGame(GameBase):
 
         return action_words(self, state, action)
 
+    def narrate(self, before: StrategyState, after: StrategyState, action: int, seat: int) -> list[str]:
+        """What ``action`` by ``seat`` did, from the state ``before`` it and ``after`` one ``apply``, as lines of
+        at most 80 columns (:func:`monolith_envs.strategy.narration.narrate`): said after every move by terminal
+        and browser play, and at every step of the replay page."""
+        from .narration import narrate
+
+        return narrate(self, before, after, action, seat)
+
     def end_reason(self, state: StrategyState) -> str:
         """Why the game ended as it did, in words (:func:`~monolith_envs.strategy.returns.end_reason`; docs
         §8), ``""`` while it goes on: terminal and browser play add it to the end of the game."""

@@ -11,6 +11,7 @@ Modules (docs/the_monolith.md):
     action_phase: the action phase (§4.6).
     rest:         the rest phase, events, final scoring (§4.7, §8).
     table:        sub-phase -> (mask, apply), and the pending rule steps.
+    narration:    what one action did, rule step by rule step, in words (80 columns).
     actions, observe, positions, invariants, render, game.
 """
 

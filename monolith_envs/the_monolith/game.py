@@ -272,6 +272,14 @@ class MonolithGame(GameBase):
 
         return action_words(self, state, action)
 
+    def narrate(self, before: MonolithState, after: MonolithState, action: int, seat: int) -> list[str]:
+        """What ``action`` by ``seat`` did, from the state ``before`` it and ``after`` one ``apply``, as lines of
+        at most 80 columns (:func:`monolith_envs.the_monolith.narration.narrate`): said after every move by terminal
+        and browser play, and at every step of the replay page."""
+        from .narration import narrate
+
+        return narrate(self, before, after, action, seat)
+
     def end_reason(self, state: MonolithState) -> str:
         """Why the game ranked as it did, in words (:func:`~monolith_envs.the_monolith.rest.end_reason`; docs
         §8), ``""`` while it goes on: terminal and browser play add it to the end of the game."""

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from agents.terminal import WIDTH, pieces_for
-from agents.terminal.monolith_narration import _trace
+from monolith_envs.the_monolith.narration import _trace
 from monolith_envs.the_monolith.state import Phase
 from tests.agents.test_monolith_narration_review import _steps
 

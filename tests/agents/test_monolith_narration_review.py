@@ -11,8 +11,8 @@ import pytest
 
 import monolith_envs
 from agents.terminal import WIDTH, QuitGame, StagedEntry, pieces_for
-from agents.terminal.monolith_narration import _trace
 from monolith_envs.the_monolith.board import controllers
+from monolith_envs.the_monolith.narration import _trace
 from monolith_envs.the_monolith.state import Frame, Phase, Sub
 from tests.agents.random_steps import random_steps
 

@@ -1,4 +1,4 @@
-"""More of The Strategy Game's narration (``agents/terminal/strategy_narration.py``): a hand change says the
+"""More of The Strategy Game's narration (``monolith_envs/strategy/narration.py``): a hand change says the
 cards in hand and the cast ones apart as the seat lines do (``hand 0 + 5 cast``), a Guard charge gained is
 said with the card that gave it, and a line's gem cost offered is said with its card's line before the
 answer (as a toll stone is)."""

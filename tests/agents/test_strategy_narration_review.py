@@ -1,4 +1,4 @@
-"""A new player's review of The Strategy Game's narration (``agents/terminal/strategy_narration.py``, the same lines in
+"""A new player's review of The Strategy Game's narration (``monolith_envs/strategy/narration.py``, the same lines in
 browser play): a toll stone is said in order (the line whose gain reached it, the payment with its stone
 and cost, then the VP), a gain a toll stone stopped says so, chase markers say where they go and whose
 bonus a gain is, the Exalted side's round-start gain is said after the round begins, the seat line's hand
@@ -174,7 +174,7 @@ def test_an_opponent_chosen_for_a_line_that_changes_nothing_says_why():
 def test_every_random_step_is_tagged_and_fits_80_columns():
     """The replay that tags the changes (and notes a toll stone's stop) ends as the real step in every step of
     random games of 1-4 seats: no step falls back to one untagged segment."""
-    from agents.terminal.strategy_narration import _replay
+    from monolith_envs.strategy.narration import _replay
 
     pieces = pieces_for(STRATEGY)
     for n in (1, 2, 4):

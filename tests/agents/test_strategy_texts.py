@@ -84,7 +84,7 @@ def test_notes_are_the_boards_card_lines():
 
 
 def test_a_hidden_private_rune_is_not_named_when_its_line_is_tagged():
-    from agents.terminal.strategy import _source
+    from monolith_envs.strategy.narration import _source
 
     env = monolith_envs.make(STRATEGY, wrapped=False, num_players=2)
     env.reset(seed=3)

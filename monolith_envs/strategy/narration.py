@@ -1,7 +1,12 @@
-"""Monolith: The Strategy Game's narration for terminal and browser play: each action's effects found by
-replaying it step by step on a copy (``_replay``), tagged with the card line, toll stone, chase marker or
-reveal that made them, in the order they happen; and the effect lines in words for any reader
-(:func:`line_text`, :func:`src_text`).
+"""Monolith: The Strategy Game's narration: what one action did, in lines of at most 80 columns
+(:data:`monolith_envs.core.narration.WIDTH`) that never name a hidden card.
+
+:func:`narrate` says the action, then each effect of it and of the resolution that went on after it, found
+by replaying it step by step on a copy (:func:`_replay`) and tagged with the card line, toll stone, chase
+marker or reveal that made it, in the order they happen: dice placed, cards cast, VP, gems and hand
+changes, the Primus, rounds, the result.  Also the effect lines in words for any reader (:func:`line_text`,
+:func:`src_text`).  Terminal play, browser play (``agents/terminal/strategy.py``) and the HTML replay page
+(``StrategyGame.narrate``) show these lines.
 
 Rules: docs/monolith_strategy.md (sections cited below).
 """
@@ -12,16 +17,17 @@ from typing import Any
 
 import numpy as np
 
-from monolith_envs.core.state import states_equal
-from monolith_envs.core.words import count
-from monolith_envs.strategy.effects import get_line
-from monolith_envs.strategy.flow import FLOW, TASKS
-from monolith_envs.strategy.render import PHASES, pool_faces
-from monolith_envs.strategy.state import Kind, Phase
-from monolith_envs.strategy.table import TABLE
-from monolith_envs.strategy.words import card_name, effect_words, offer_words
+from ..core.narration import WIDTH, wrap
+from ..core.state import states_equal
+from ..core.words import count
+from .effects import get_line
+from .flow import FLOW, TASKS
+from .render import PHASES, pool_faces, status_line
+from .state import Kind, Phase
+from .table import TABLE
+from .words import card_name, effect_words, offer_words
 
-__all__ = ["line_text", "src_text"]
+__all__ = ["RESOLVE_LINE", "line_text", "narrate", "src_text"]
 
 
 def line_text(ln: Any, self_word: str = "you") -> str:
@@ -321,3 +327,74 @@ def _source(game: Any, key: Any, after: Any) -> str:
         if not (slot < len(priv) and priv[slot]["revealed"]):
             return f"P{owner}'s private Rune"
     return f"{card_name(game.rules.content, src)} ({src_text(game, src)})"
+
+
+#: the line that says the Resolution Phase starts (docs §4.7), after the last die's Immediate effect if any
+RESOLVE_LINE = "  every die is placed: the cards resolve"
+
+
+def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
+    """What ``action`` by ``seat`` did, as lines of at most 80 columns (``WIDTH``; a longer line is wrapped,
+    its parts joined by newlines) that never name a hidden card: the action, what it changed itself, then
+    each change of the resolution that went on after it, tagged with the card and line that made it
+    (``then SR2 Gem Rune (each here: gain gems 1 per die): P0: gems 0 -> 2``), a gain a toll stone
+    stopped, the Primus, the round (said where it begins, before the new round's dice and Exalted start), a
+    toll stone the step ends at (the line whose gain reached it: the question that follows is about it) and
+    the result.
+
+    ``before`` is the state the action was applied in and ``after`` the state one ``apply`` later (both are
+    only read); the engine's work in between is replayed on a copy of ``before`` (:func:`_segments`).
+    """
+    R = game.rules
+    lines = [f"P{seat} {game.describe_action(before, int(action))}"]
+    segs = _segments(game, before, after, action)
+    toll = _toll_reached(game, after)
+    dice = _dice_changes(game, before, after, action, seat)
+    primus, round_said = before.primus, False
+    last = max((n for n, seg in enumerate(segs) if not _is_round(seg[0])), default=-1)
+    board = R.content.board
+    resolves = before.phase == Phase.ACTION and after.phase != Phase.ACTION  # the last die was placed
+    for n, (key, a, b, notes) in enumerate(segs):
+        placed = (key is None and n == 0) or (key is not None and isinstance(key[0], tuple) and key[0][0] == "b"
+                                               and board[key[0][1]].immediate)  # an Immediate card: at placement
+        if resolves and not placed:  # the resolution starts here, after any Immediate effect of the last die
+            lines.append(RESOLVE_LINE)
+            resolves = False
+        if _is_round(key):  # the round begins here: its Round card, its dice
+            lines.append(_round_line(after))
+            round_said = True
+            if dice:
+                lines.append(f"  dice: {dice}")
+                dice = ""
+            continue
+        per = {p: _changes(a, b, p) for p in range(R.n)}
+        primus = next((p for p in range(R.n) if b[p][5]), primus)
+        for p, note in notes:  # a gain a toll stone stopped short
+            per[p].append(note)
+        if toll and n == last and toll[1] == key:  # the toll stone this line's gain has reached
+            per[toll[0]].append(toll[2])
+            toll = None
+        ch = "; ".join(f"P{p}: {', '.join(x)}" for p, x in per.items() if x)
+        if ch and n == 0 and key is None:
+            lines.append(f"  {ch}")
+        elif ch:
+            head = f"  then {_source(game, key, after)}:"
+            # the changes start a line of their own rather than being split after "P1:"
+            lines += [f"{head} {ch}"] if len(head) + len(ch) < WIDTH else [head, f"      {ch}"]
+    if dice:
+        lines.append(f"  dice: {dice}")
+    if resolves:
+        lines.append(RESOLVE_LINE)
+    why = _unchanged(game, before, after, action, segs)  # said before the resolution that may follow
+    lines[1:1] = why
+    if after.primus != primus:
+        lines.append(f"  the Primus goes to P{after.primus}")
+    if after.round != before.round and not after.terminal and not round_said:
+        lines.append(_round_line(after))
+    if toll:
+        p, key, text = toll
+        lines.append(f"  then {_source(game, key, after)}: P{p}: {text}" if key else f"  P{p}: {text}")
+    if after.terminal and not before.terminal:
+        lines.append("  " + status_line(game, after))
+        lines.append("  " + game.end_reason(after))
+    return [wrap(x) for x in lines]

@@ -1,6 +1,10 @@
-"""The Monolith's narration in terminal and browser play, rule step by rule step: the action is replayed
-on a copy of the state before it (:func:`_trace`) and each step that the rules took up to the next
-decision is said (:func:`_frame_lines`), with what changed (:func:`_changes`).
+"""The Monolith's narration: what one action did, rule step by rule step, in lines of at most 80 columns
+(:data:`monolith_envs.core.narration.WIDTH`) that never name a hidden objective.
+
+:func:`narrate` says the action (:func:`_head`), then each step that the rules took up to the next decision
+(:func:`_frame_lines`), with what changed (:func:`_changes`): the action is replayed on a copy of the state
+before it (:func:`_trace`).  Terminal play, browser play (``agents/terminal/the_monolith.py``) and the HTML
+replay page (``MonolithGame.narrate``) show these lines.
 
 A step that draws chance (the tower lift, a reshuffle) is replayed with draws worked out from the state
 the game reached, so that the steps after it are said one by one too; where that fails the step and all
@@ -13,14 +17,15 @@ from dataclasses import fields
 from itertools import islice, permutations
 from typing import Any
 
-from monolith_envs.core.words import count
-from monolith_envs.the_monolith.board import controllers
-from monolith_envs.the_monolith.effects import gain
-from monolith_envs.the_monolith.state import NONE, Frame, Phase, Sub, fast_clone
-from monolith_envs.the_monolith.table import FRAMES, TABLE
-from monolith_envs.the_monolith.words import ZONES, effect_words, space_words
+from ..core.narration import wrap
+from ..core.words import count
+from .board import controllers
+from .effects import gain, power
+from .state import NONE, Frame, Phase, Sub, fast_clone
+from .table import FRAMES, TABLE
+from .words import ZONES, effect_words, space_words
 
-__all__ = ["narrate_steps"]
+__all__ = ["narrate"]
 
 #: at most this many orders of the reshuffled cards are tried to find the one the game drew
 _MAX_ORDERS = 120
@@ -450,9 +455,8 @@ def _end_lines(g: Any, s0: Any, s1: Any) -> list[str]:
     return lines
 
 
-
 def narrate_steps(g: Any, before: Any, after: Any, action: int, head: Any) -> list[str]:
-    """The action's narration (:meth:`agents.terminal.the_monolith.TheMonolithPieces.narrate`): its own
+    """The action's narration (:func:`narrate`, unwrapped): its own
     line (``head(s0, s1)``, the states before and right after it) and what it changed, then each rule
     step up to the next decision (:func:`_trace`), unwrapped; the whole step coarsely when the replay
     does not end as the game did."""
@@ -477,3 +481,37 @@ def narrate_steps(g: Any, before: Any, after: Any, action: int, head: Any) -> li
             lines.append("  the rest phase scores" if skipped else "  the action phase is over: the rest phase scores")
         lines += _end_lines(g, s0, s1)
     return lines
+
+
+def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
+    """What ``action`` by ``seat`` did, as lines of at most 80 columns (``WIDTH``; a longer line is wrapped,
+    its parts joined by newlines) that never name a hidden objective: the action, then what the rules did
+    up to the next decision, step by step (:func:`narrate_steps`): cards won at auction, the tower lift,
+    the action phase started or skipped, each rest scoring step with its favour by source, events, the new
+    day, the end.
+
+    ``before`` is the state the action was applied in and ``after`` the state one ``apply`` later (both are
+    only read); the rule steps in between are replayed on a copy of ``before`` (:func:`_trace`).
+    """
+    return [wrap(x) for x in narrate_steps(game, before, after, action,
+                                           lambda s0, s1: _head(game, s0, s1, action, seat))]
+
+
+def _head(g: Any, s0: Any, s1: Any, action: int, seat: int) -> str:
+    """The action's own line: a used power says its effect and cost; a recruited warrior how many are
+    left to place."""
+    head = f"P{seat} {g.describe_action(s0, int(action))}"
+    fam, idx = g.layout.split(int(action))
+    if fam == "use_power":
+        pw = power(g, s0, seat, idx[0])
+        if pw is not None:
+            window, cost, amount, eff, _card = pw
+            what = {"discard": "the card is discarded",
+                    "anger": f"{count(amount, 'warrior')} from anger to limbo"}.get(cost)
+            head += f": {effect_words(eff)}" + (f" ({what})" if what else "")
+    elif fam == "space" and s0.sub == Sub.RECRUIT_PLACE:
+        if s1.sub == Sub.RECRUIT_PLACE and s1.rec_paid > 0:
+            head += f" ({s1.rec_paid} more to place)"
+        elif s1.sub == Sub.RECRUIT_PLACE and s1.rec_bonus > 0:
+            head += f" (up to {count(s1.rec_bonus, 'bonus warrior')} more)"
+    return head

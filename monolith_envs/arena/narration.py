@@ -1,0 +1,189 @@
+"""Monolith Arena's narration: what one action did, in lines of at most 80 columns
+(:data:`monolith_envs.core.narration.WIDTH`).
+
+:func:`narrate` compares the states before and after one ``apply`` and says the action, a Battle starting
+and ending, every hit in the engine's order (found by playing the action again on a copy with the
+resolution steps traced, :func:`_hit_trace`), kills, wounds, removals and moves, HP or pool changes,
+eliminations, the next turn and the result.  Terminal play, browser play (``agents/terminal/arena.py``) and
+the HTML replay page (``ArenaGame.narrate``) show these lines.  Rules: docs/monolith_arena.md.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Any
+
+from ..core.narration import wrap
+from .context import effect_of
+from .effects import get_fx
+from .render import _teams
+from .state import INSTANCES_PER_SEAT as PER_SEAT
+from .state import BattleStage, Loc
+from .words import tile_words
+
+__all__ = ["narrate"]
+
+
+@contextmanager
+def _hit_trace(log: list, seen: dict | None = None):
+    """While active, every Battle or order resolution step of the Arena engine appends its hits to ``log``
+    as ``(source instance, or "poison" / "order", source hex or -1, target instance, target hex, strength,
+    absorbed)`` tuples, in the engine's order
+    (docs/monolith_arena.md §4.7: on each target the strongest hits first; a Regeneration rune absorbs one);
+    ``seen["battle"]`` is set when a step of a Battle ran (not only an Order's own hits). A Battle's kill step
+    (docs §4.7 step 2: a kill edge removes the enemy tile it points at, and the killer) appends
+    ``("kill", killer instance, its hex, victim instance, its hex)`` for each kill edge that finds its victim."""
+    from . import battle, order_steps
+
+    orig, orig_kill = battle.resolve_step, battle.kill_step
+
+    def traced_kill(g, s, fx):
+        if seen is not None:
+            seen["battle"] = True
+        board, kill_dirs = s.board, g.tables.kill_dirs
+        for h in fx.occ:  # battle.kill_step's own test, kill by kill
+            kd = kill_dirs[fx.typ[h]][fx.fac[h]]
+            if not kd or fx.netted[h] or fx.disarmed[h]:
+                continue
+            rel = g.rel[fx.owner[h]]
+            for d in kd:
+                x = battle.NB[h][d]
+                if x >= 0 and board[x] >= 0 and board[x] % PER_SEAT and rel[board[x] // PER_SEAT] == battle.ENEMY:
+                    log.append(("kill", board[h], h, board[x], x))
+        return orig_kill(g, s, fx)
+
+    def traced(g, s, fx, hits):
+        by_t: dict[int, list] = {}
+        for x, st, src, ven in hits:
+            by_t.setdefault(x, []).append((st, src, ven))
+        used: set = set()
+        for x in sorted(by_t):
+            lst = sorted(by_t[x], key=battle._strongest_first)
+            runes = [r for r in fx.regen[x] if r not in used] if fx.regen[x] else []
+            k = min(len(runes), len(lst))
+            used.update(runes[:k])
+            poison = bool(s.b_active) and s.b_stage == BattleStage.POISON
+            if seen is not None and s.b_active:
+                seen["battle"] = True
+            for j, (st, src, _ven) in enumerate(lst):
+                who = s.board[src] if src >= 0 else ("poison" if poison else "order")
+                log.append((who, src, s.board[x], x, st, j < k))
+        return orig(g, s, fx, hits)
+
+    battle.resolve_step = order_steps.resolve_step = traced
+    battle.kill_step = traced_kill
+    try:
+        yield
+    finally:
+        battle.resolve_step = order_steps.resolve_step = orig
+        battle.kill_step = orig_kill
+
+
+def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
+    """What ``action`` by ``seat`` did, as lines of at most 80 columns (``WIDTH``) (a line longer than
+    that is wrapped, its parts joined by newlines): the action in words (``P0 places ...``), then ``a Battle
+    starts``, each hit (``P0 Knight (hex 04) hits P1 Crossbowman on hex 09 for 2``), kill, wound, removal
+    and move, HP or pool changes, eliminations, ``the Battle ends``, whose turn it is now or the result.
+
+    ``before`` is the state the action was applied in and ``after`` the state one ``apply`` later (both are
+    only read); seats are named ``P<seat>``.  Arena draws no chance during play, so the hits are found by
+    applying the action again on a copy of ``before``.
+    """
+    tb = game.tables
+    text = game.describe_action(before, int(action))
+    lines = [f"P{seat} {text}"]
+    in_battle = before.b_active or after.b_active or "Battle" in text
+    family = game.layout.split(int(action))[0]
+    if after.b_active and not before.b_active:
+        lines.append("  a Battle starts")
+    changed = _changed(before, after)
+    seen: dict = {}
+    hits = _hit_lines(game, before, action, seen) if changed or family == "SELECT_TRIANGLE" else []
+    # a whole Battle inside this one step (the board filled up, docs §4.6): said as one
+    whole = bool(seen.get("battle")) and not before.b_active and not after.b_active
+    if whole:
+        full = family == "PLACE" and list(before.board).count(-1) == 1  # this tile filled the last hex
+        lines.append("  a Battle starts" + (" (the board is full)" if full else ""))
+    if changed or hits:
+        lines.append("  Battle:" if in_battle or whole or family == "END_TURN" else "  effects:")
+        lines.extend(hits or ())
+    elif hits is not None and family == "SELECT_TRIANGLE":  # traced: an area Order that finds no target
+        lines.append("  it hits nothing: no tile there that it wounds" + _kinds(game, before))
+    fx = None
+    for i in range(len(before.loc)):
+        was, now = before.loc[i], after.loc[i]
+        if was == Loc.BOARD and after.wounds[i] > before.wounds[i] and now == Loc.BOARD:
+            if fx is None:
+                fx = get_fx(game.rules, after)
+            got = after.wounds[i] - before.wounds[i]
+            can = "" if i % PER_SEAT == 0 else f" (it can take {fx.tough[after.hexof[i]]})"  # a Banner: HP
+            lines.append(f"    {tile_words(tb, before, i)} on hex {before.hexof[i]:02d} is hit: {got} "
+                         f"wound{'s' * (got != 1)}, {after.wounds[i]} in all{can}")
+        if was == Loc.BOARD and now != Loc.BOARD:
+            lines.append(f"    {tile_words(tb, before, i)} is removed from hex {before.hexof[i]:02d}")
+        elif was == Loc.BOARD and now == Loc.BOARD and after.hexof[i] != before.hexof[i]:
+            lines.append(f"    {tile_words(tb, before, i)} moves from hex {before.hexof[i]:02d} to hex "
+                         f"{after.hexof[i]:02d}")
+    teams = _teams(game)
+    lives = (before.pool, after.pool) if teams else (before.hp, after.hp)
+    for p, (a, b) in enumerate(zip(*lives)):
+        if a != b:
+            who = f"team {'AB'[p]} pool" if teams else f"P{p} HP"
+            lines.append(f"    {who} {max(0, a)} -> {max(0, b)} ({b - a:+d})")
+    for p in range(after.num_players):
+        if before.alive[p] and not after.alive[p]:
+            lines.append(f"  P{p} is eliminated")
+    if (before.b_active or whole) and not after.b_active:
+        lines.append("  the Battle ends")
+    if after.terminal and not before.terminal:
+        lines.append(f"  game over: {_winners(after)} ({game.end_reason(after)})")
+    elif after.turn_seat != before.turn_seat:
+        lines.append(f"  now the turn of P{after.turn_seat}")
+    return [wrap(x) for x in lines]
+
+
+def _hit_lines(game: Any, before: Any, action: int, seen: dict | None = None) -> list[str] | None:
+    """``"    P0 Knight (hex 04) hits P1 Crossbowman on hex 09 for 2"`` per hit of ``action``, found by
+    playing it again on a copy of ``before`` (Arena draws no chance during play) with the resolution steps
+    traced; ``None`` when that fails (the wound lines still follow).  Every tile is named with its hex, as
+    two tiles may share a name."""
+    from ..core.chance import NoDrawRng
+
+    tb, log = game.tables, []
+    try:
+        with _hit_trace(log, seen):
+            game.apply(game.clone(before), int(action), NoDrawRng("while narrating a Battle"))
+    except Exception:  # noqa: BLE001 - narration must never stop the game; the wound lines still follow
+        return None
+    lines = []
+    for entry in log:
+        if entry[0] == "kill":  # the kill step: the removals follow among the narration's other lines
+            _, src, src_hex, tgt, tgt_hex = entry
+            lines.append(f"    {tile_words(tb, before, src)} (hex {src_hex:02d}) kills "
+                         f"{tile_words(tb, before, tgt)} on hex {tgt_hex:02d}")
+            continue
+        src, src_hex, tgt, tgt_hex, st, absorbed = entry
+        who = {"poison": "poison", "order": "the order"}.get(src) or f"{tile_words(tb, before, src)} (hex {src_hex:02d})"
+        target = f"{tile_words(tb, before, tgt)} on hex {tgt_hex:02d}" if tgt >= 0 else f"the empty hex {tgt_hex:02d}"
+        lines.append(f"    {who} hits {target} for {st}" + (", absorbed by a Regeneration rune" if absorbed else ""))
+    return lines
+
+
+def _changed(before: Any, after: Any) -> bool:
+    """Wounds, removals or life totals changed in this action."""
+    return (list(before.hp) != list(after.hp) or list(before.pool) != list(after.pool)
+            or list(before.wounds) != list(after.wounds)
+            or any(a == Loc.BOARD and b != Loc.BOARD for a, b in zip(before.loc, after.loc)))
+
+
+def _winners(state: Any) -> str:
+    """``P1 won`` (teams: ``P0, P2 won``), or ``a draw``: the result of a finished game."""
+    return ", ".join(f"P{p}" for p in state.winners) + " won" if len(state.winners) else "a draw"
+
+
+def _kinds(game: Any, state: Any) -> str:
+    """`` (Champions and Runes)``: the kinds of tile the pending Order wounds, or ``""`` when it names none."""
+    if state.p_order < 0:
+        return ""
+    kinds = [f"{k.capitalize()}s" for k in effect_of(game.rules, state).kinds]
+    return f" ({', '.join(kinds[:-1])} and {kinds[-1]})" if len(kinds) > 1 else f" ({kinds[0]})" if kinds else ""
