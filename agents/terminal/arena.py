@@ -132,6 +132,16 @@ class ArenaPieces(Pieces):
             return f"it holds {self._tile(game.tables, state, state.board[value])}; a tile is placed on an empty hex"
         return None
 
+    def action_text(self, game: Any, state: Any, action: int) -> str:
+        """The game's words for ``action`` (``places Knight on hex 07 facing
+        NE``), but an Order's option as a noun, like the mode stage's own
+        options (``Battle``, not ``chooses Battle``): the browser labels the
+        button of a move left with one option with this text."""
+        fam, idx = game.layout.split(int(action))
+        if fam == "SELECT_MODE":
+            return self.option(game, state, fam, "mode", idx[0])
+        return game.describe_action(state, int(action))
+
     _tile = staticmethod(tile_words)
 
     # ------------------------------------------------------------------ narration

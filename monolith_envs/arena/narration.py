@@ -2,9 +2,9 @@
 (:data:`monolith_envs.core.narration.WIDTH`).
 
 :func:`narrate` compares the states before and after one ``apply`` and says the action, a Battle starting
-and ending, every hit in the engine's order (found by playing the action again on a copy with the
-resolution steps traced, :func:`_hit_trace`), kills, wounds, removals and moves, HP or pool changes,
-eliminations, the next turn and the result.  Terminal play, browser play (``agents/terminal/arena.py``) and
+(and why) and ending, every hit in the engine's order (found by playing the action again on a copy with
+the resolution steps traced, :func:`_hit_trace`), kills, wounds, removals, the moves that the action's own
+words do not already say, HP or pool changes, eliminations, the next turn and the result.  Terminal play, browser play (``agents/terminal/arena.py``) and
 the HTML replay page (``ArenaGame.narrate``) show these lines.  Rules: docs/monolith_arena.md.
 """
 
@@ -18,7 +18,7 @@ from .context import effect_of
 from .effects import get_fx
 from .render import _teams
 from .state import INSTANCES_PER_SEAT as PER_SEAT
-from .state import BattleStage, Loc
+from .state import BattleStage, Loc, Sub, Trigger
 from .words import tile_words
 
 __all__ = ["narrate"]
@@ -30,7 +30,8 @@ def _hit_trace(log: list, seen: dict | None = None):
     as ``(source instance, or "poison" / "order", source hex or -1, target instance, target hex, strength,
     absorbed)`` tuples, in the engine's order
     (docs/monolith_arena.md §4.7: on each target the strongest hits first; a Regeneration rune absorbs one);
-    ``seen["battle"]`` is set when a step of a Battle ran (not only an Order's own hits). A Battle's kill step
+    ``seen["battle"]`` is set when a step of a Battle ran (not only an Order's own hits), and
+    ``seen["trigger"]`` to what started the first one (``b_trigger``). A Battle's kill step
     (docs §4.7 step 2: a kill edge removes the enemy tile it points at, and the killer) appends
     ``("kill", killer instance, its hex, victim instance, its hex)`` for each kill edge that finds its victim."""
     from . import battle, order_steps
@@ -40,6 +41,7 @@ def _hit_trace(log: list, seen: dict | None = None):
     def traced_kill(g, s, fx):
         if seen is not None:
             seen["battle"] = True
+            seen.setdefault("trigger", s.b_trigger)
         board, kill_dirs = s.board, g.tables.kill_dirs
         for h in fx.occ:  # battle.kill_step's own test, kill by kill
             kd = kill_dirs[fx.typ[h]][fx.fac[h]]
@@ -65,6 +67,7 @@ def _hit_trace(log: list, seen: dict | None = None):
             poison = bool(s.b_active) and s.b_stage == BattleStage.POISON
             if seen is not None and s.b_active:
                 seen["battle"] = True
+                seen.setdefault("trigger", s.b_trigger)
             for j, (st, src, _ven) in enumerate(lst):
                 who = s.board[src] if src >= 0 else ("poison" if poison else "order")
                 log.append((who, src, s.board[x], x, st, j < k))
@@ -82,8 +85,9 @@ def _hit_trace(log: list, seen: dict | None = None):
 def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
     """What ``action`` by ``seat`` did, as lines of at most 80 columns (``WIDTH``) (a line longer than
     that is wrapped, its parts joined by newlines): the action in words (``P0 places ...``), then ``a Battle
-    starts``, each hit (``P0 Knight (hex 04) hits P1 Crossbowman on hex 09 for 2``), kill, wound, removal
-    and move, HP or pool changes, eliminations, ``the Battle ends``, whose turn it is now or the result.
+    starts (the board is full)`` (why, unless the action names the Battle Order), each hit (``P0 Knight
+    (hex 04) hits P1 Crossbowman on hex 09 for 2``), kill, wound, removal and move (not one the action's
+    words said), HP or pool changes, eliminations, ``the Battle ends``, whose turn it is now or the result.
 
     ``before`` is the state the action was applied in and ``after`` the state one ``apply`` later (both are
     only read); seats are named ``P<seat>``.  Arena draws no chance during play, so the hits are found by
@@ -95,15 +99,16 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     in_battle = before.b_active or after.b_active or "Battle" in text
     family = game.layout.split(int(action))[0]
     if after.b_active and not before.b_active:
-        lines.append("  a Battle starts")
+        lines.append("  a Battle starts" + _why(after.b_trigger, text))
     changed = _changed(before, after)
     seen: dict = {}
     hits = _hit_lines(game, before, action, seen) if changed or family == "SELECT_TRIANGLE" else []
     # a whole Battle inside this one step (the board filled up, docs §4.6): said as one
     whole = bool(seen.get("battle")) and not before.b_active and not after.b_active
     if whole:
-        full = family == "PLACE" and list(before.board).count(-1) == 1  # this tile filled the last hex
-        lines.append("  a Battle starts" + (" (the board is full)" if full else ""))
+        lines.append("  a Battle starts" + _why(seen.get("trigger", -1), text))
+    # the moves the action's line (or the one before it) said
+    said = _said_moves(game, before, action)
     if changed or hits:
         lines.append("  Battle:" if in_battle or whole or family == "END_TURN" else "  effects:")
         lines.extend(hits or ())
@@ -121,7 +126,8 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
                          f"wound{'s' * (got != 1)}, {after.wounds[i]} in all{can}")
         if was == Loc.BOARD and now != Loc.BOARD:
             lines.append(f"    {tile_words(tb, before, i)} is removed from hex {before.hexof[i]:02d}")
-        elif was == Loc.BOARD and now == Loc.BOARD and after.hexof[i] != before.hexof[i]:
+        elif (was == Loc.BOARD and now == Loc.BOARD and after.hexof[i] != before.hexof[i]
+              and (i, before.hexof[i], after.hexof[i]) not in said):
             lines.append(f"    {tile_words(tb, before, i)} moves from hex {before.hexof[i]:02d} to hex "
                          f"{after.hexof[i]:02d}")
     teams = _teams(game)
@@ -167,6 +173,48 @@ def _hit_lines(game: Any, before: Any, action: int, seen: dict | None = None) ->
         target = f"{tile_words(tb, before, tgt)} on hex {tgt_hex:02d}" if tgt >= 0 else f"the empty hex {tgt_hex:02d}"
         lines.append(f"    {who} hits {target} for {st}" + (", absorbed by a Regeneration rune" if absorbed else ""))
     return lines
+
+
+def _why(trigger: int, text: str) -> str:
+    """`` (the board is full)``: why a Battle started (``b_trigger``, docs
+    §4.7: a Battle Order, the board full, the final Battle once the last
+    round is over, §4.1 step 6); ``""`` for a Battle Order that the action's
+    own words name (``plays the order Battle``, ``chooses Battle``)."""
+    if trigger == Trigger.BOARD_FULL:
+        return " (the board is full)"
+    if trigger == Trigger.FINAL:
+        return " (the final Battle: the last round is over)"
+    if trigger == Trigger.ORDER and "Battle" not in text:
+        return " (a Battle Order)"
+    return ""
+
+
+# the sub-phases whose SELECT_HEX says a move to the hex chosen
+_SAYS_MOVE = (Sub.MOVE_DEST, Sub.FEATURE_DEST, Sub.CHARGE_DEST, Sub.PUSH_DEST)
+# the sub-phases whose SELECT_ROT ends a move its step before said
+_ENDS_MOVE = (Sub.MOVE_FACING, Sub.FEATURE_FACING, Sub.CHARGE_FACING)
+
+
+def _said_moves(game: Any, before: Any, action: int) -> set:
+    """``{(instance, from hex, to hex)}``: the moves that the action's own
+    line already says, so that no ``moves from hex`` line repeats them: a
+    move, charge or push to the hex chosen (``moves the tile on hex 14 (P0
+    Banner) to hex 18``), both tiles of a swap, and a facing that ends a move
+    or a charge (the tile moves with it; the step before said where)."""
+    fam, idx = game.layout.split(int(action))
+    sub, a, b = before.sub_phase, before.p_a, before.p_b
+    board = before.board
+    if not 0 <= a < len(board) or board[a] < 0:
+        return set()
+    if fam == "SELECT_HEX":
+        h = idx[0]
+        if sub in _SAYS_MOVE:
+            return {(board[a], a, h)}
+        if sub == Sub.SWAP_TARGET:
+            return {(board[a], a, h), (board[h], h, a)}
+    if fam == "SELECT_ROT" and sub in _ENDS_MOVE:
+        return {(board[a], a, b)}
+    return set()
 
 
 def _changed(before: Any, after: Any) -> bool:

@@ -57,8 +57,10 @@ def _dir(d: int) -> tuple:
 
 def status_lines(game, state, viewer: int | None = None) -> list:
     """Four lines: decision number, sub-phase and the last round; the seat to act (or the result) and the
-    teams; the last action (``state.last_move``) in words (:func:`~.words.last_move_words`), shown to its own seat and
-    the omniscient view only, and whose view this is; the pending resolution in words (:func:`pending_line`) or ``""``."""
+    teams; the last action (``state.last_move``) in words (:func:`~.words.last_move_words`), shown to
+    every viewer, but a Monolith setup pick (``PICK_TYPE``) is secret: only its own seat and the
+    omniscient view see it (hands are public, D5); whose view this is; the pending resolution in words
+    (:func:`pending_line`) or ``""``."""
     first = f"Decision {state.decisions} · {sub_words(state.sub_phase)}" + (" · last round" if state.last_round else "")
     if state.terminal:
         won = ", ".join(f"P{p}" for p in state.winners)
@@ -69,7 +71,10 @@ def status_lines(game, state, viewer: int | None = None) -> list:
         second += " · teams A: P0 P2, B: P1 P3"
     last = getattr(state, "last_move", None)
     third = ""
-    if last is not None and hasattr(game, "layout") and (viewer is None or viewer == last[0]):  # a setup pick is secret
+    # a Monolith setup pick is secret (only its seat sees it); hands are public
+    secret = last is not None and hasattr(game, "layout") and viewer not in (
+        None, last[0]) and game.layout.split(int(last[1]))[0] == "PICK_TYPE"
+    if last is not None and hasattr(game, "layout") and not secret:
         context = last[2] if len(last) > 2 else None  # the state it was played in (words.move_context)
         third = f"Last: P{last[0]} {last_move_words(game, state, int(last[0]), int(last[1]), context)}"
     view = "omniscient view" if viewer is None else f"as seen by P{viewer}"

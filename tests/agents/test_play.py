@@ -278,7 +278,8 @@ def test_record_makes_missing_folders(tmp_path):
 
 
 def test_arena_narration_says_where_a_tile_moved():
-    """A Push Back, Charge, Swap or Teleport moves a tile on the board: the narration names both hexes."""
+    """A Push Back, Charge, Swap or Teleport moves a tile on the board: the narration names both hexes, in
+    the step that moves it or, for a move that ends with its facing, in the step before (where it goes)."""
     from monolith_envs.arena.state import Loc
     from monolith_envs.monolith_arena_v0 import raw_env
 
@@ -287,6 +288,7 @@ def test_arena_narration_says_where_a_tile_moved():
     for seed in range(3):
         rng = np.random.default_rng(seed)
         env.reset(seed=seed)
+        prev = ""
         while not env.game_state.terminal:
             before, a = game.clone(env.game_state), int(rng.choice(np.flatnonzero(env._current_mask())))
             env.step(a)
@@ -295,7 +297,9 @@ def test_arena_narration_says_where_a_tile_moved():
             for i in range(len(before.loc)):
                 if before.loc[i] == after.loc[i] == Loc.BOARD and before.hexof[i] != after.hexof[i]:
                     moves += 1
-                    assert f"moves from hex {before.hexof[i]:02d} to hex {after.hexof[i]:02d}" in text
+                    said = prev + "\n" + text
+                    assert f"hex {before.hexof[i]:02d}" in said and f"hex {after.hexof[i]:02d}" in said, said
+            prev = text
     assert moves >= 3
 
 

@@ -58,9 +58,12 @@ def test_arena_words_name_the_tile_and_the_hex():
             svg = game.render_svg(state)
             assert f"Last: P{seat} places {name} on hex {h:02d} facing {facing}" in svg  # still on its hex
             i = state.board[h]
-            state.board[h] = -1  # had it gone (a Battle), the slot is said instead
+            state.board[h] = -1  # had it gone (a Battle), the hand before the move names it
+            assert f"Last: P{seat} places {name} on hex {h:02d} facing {facing}" in game.render_svg(state)
+            last = state.last_move
+            state.last_move = last[:2]  # without the note of the state before, the slot is said instead
             assert f"Last: P{seat} places the tile of slot {slot + 1} on hex {h:02d}" in game.render_svg(state)
-            state.board[h] = i
+            state.board[h], state.last_move = i, last
             return
         game.apply(state, int(rng.choice(legal)), rng)
     pytest.fail("no PLACE in a whole game")
