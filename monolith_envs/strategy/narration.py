@@ -4,9 +4,10 @@
 :func:`narrate` says the action, then each effect of it and of the resolution that went on after it, found
 by replaying it step by step on a copy (:func:`_replay`) and tagged with the card line, toll stone, chase
 marker or reveal that made it, in the order they happen: dice placed, cards cast, VP, gems and hand
-changes, the Primus, rounds, the result.  Also the effect lines in words for any reader (:func:`line_text`,
-:func:`src_text`).  Terminal play, browser play (``agents/terminal/strategy.py``) and the HTML replay page
-(``StrategyGame.narrate``) show these lines.
+changes, Guard charges spent, placements a card gave, the Primus, rounds, the dice, a toll or cost
+offered (last: the question that follows is about it), who won and why (once, the VP by seat).  Also the
+effect lines in words for any reader (:func:`line_text`, :func:`src_text`).  Terminal play, browser play
+(``agents/terminal/strategy.py``) and the HTML replay page (``StrategyGame.narrate``) show these lines.
 
 Rules: docs/monolith_strategy.md (sections cited below).
 """
@@ -22,7 +23,7 @@ from ..core.state import states_equal
 from ..core.words import count
 from .effects import get_line
 from .flow import FLOW, TASKS
-from .render import PHASES, pool_faces, status_line
+from .render import PHASES, pool_faces
 from .state import Kind, Phase
 from .table import TABLE
 from .words import card_name, effect_words, offer_words
@@ -157,13 +158,18 @@ def _hand_change(x: tuple, y: tuple) -> str:
     return f"hand {x[0]} + {x[1]} cast -> {y[0]} + {y[1]} cast"
 
 
-def _changes(a: list[tuple], b: list[tuple], p: int) -> list[str]:
+#: a Guard charge spent by the line a segment is tagged with (docs §4.13), as the single-opponent case says it
+GUARD_STOP = "Guard charge stops it"
+
+
+def _changes(a: list[tuple], b: list[tuple], p: int, card: bool = False) -> list[str]:
     """Seat ``p``'s changes between two tallies, e.g. ``["VP 9 -> 11", "gems 2 -> 0"]``; the cards in hand
     with the cast ones apart as the seat lines say them (``hand 0 + 5 cast -> 1 + 5 cast``) when their
     number changes (a card cast, said by its action, and cast cards back in hand are no change); a Guard
     charge gained (``Guard 0 -> 1``; one spent is said where it stops an attack, :func:`_unchanged`, and
-    the round's clean-up says nothing); a chase marker put down says where (``chase marker on space 8 (+3
-    VP)``, docs §4.15), one cleared says nothing (the round's clean-up)."""
+    the round's clean-up says nothing; with ``card``, the changes a card line made, one spent is said too:
+    ``Guard charge stops it (Guard 1 -> 0)``); a chase marker put down says where (``chase marker on space 8
+    (+3 VP)``, docs §4.15), one cleared says nothing (the round's clean-up)."""
     (v0, g0, h0, r0, c0, k0, d0), (v1, g1, h1, r1, c1, k1, d1) = a[p], b[p]
     out = [f"{name} {x} -> {y}" for name, x, y in (("VP", v0, v1), ("gems", g0, g1)) if x != y]
     if sum(h0) != sum(h1):
@@ -172,6 +178,8 @@ def _changes(a: list[tuple], b: list[tuple], p: int) -> list[str]:
         out.append(f"private Runes {r0} -> {r1}")
     if d1 > d0:
         out.append(f"Guard {d0} -> {d1}")
+    elif card and d1 < d0:
+        out.append(f"{GUARD_STOP} (Guard {d0} -> {d1})")
     if c1 is not None and c1 != c0:
         out.append(f"chase marker on space {c1[0]} (+{c1[1]} VP)")
     if k1 and not k0:
@@ -239,8 +247,8 @@ class _Watched(list):
         if target:
             got = target - left + v - v0
             self.notes.append((p, f"stopped by the toll stone on space {v + 1} after {got} of {target} VP (it costs "
-                                  f"{cost}, more than P{p} can pay with gems not earmarked; the untouched earmarks "
-                                  f"stay with P{p})"))
+                                  f"{cost}, more than P{p} can pay with gems not earmarked for the reveal; P{p} "
+                                  f"keeps the earmarked gems and cards the reveal did not use)"))
         else:
             self.notes.append((p, f"stopped by the toll stone on space {v + 1} (it costs {cost}, more than P{p} "
                                   f"can pay; {left - (v - v0)} VP lost)"))
@@ -248,6 +256,21 @@ class _Watched(list):
     def take(self) -> list[tuple[int, str]]:
         out, self.notes = self.notes, []
         return out
+
+
+def _turn_notes(t0: dict, t1: dict) -> list[tuple[int, str]]:
+    """What a card line gave the turn's player (its turn record ``t0`` before, ``t1`` after; docs §4.6,
+    §5.5-5.6): more placements (Augment, Momentum: ``placements left this turn 1 -> 2``) or Stacker's bump
+    made ready, as ``[(seat, words)]``."""
+    p = t1.get("player")
+    if p is None or p != t0.get("player"):
+        return []
+    out = []
+    if t1.get("left", 0) > t0.get("left", 0):
+        out.append((p, f"placements left this turn {t0.get('left', 0)} -> {t1['left']}"))
+    if t1.get("stack_ready") and not t0.get("stack_ready"):
+        out.append((p, "a bump is ready for this turn"))
+    return out
 
 
 def _segments(game: Any, before: Any, after: Any, action: int) -> list[tuple[Any, list, list, list]]:
@@ -281,12 +304,15 @@ def _replay(game: Any, before: Any, after: Any, action: int) -> list[tuple[Any, 
     segs = [[None, _tally(game, before), _tally(game, s), []]]
     rnd = s.round
     while s.pending is None and not s.terminal:
+        turn = []
         if s.tasks:
             t = s.tasks.pop()
             segs[-1][3] += watch.take()  # a stop the pop settled: the work before it
             # a task of no card (a VP step after a toll, a payment's follow-up) works for the line under it
             key = _key(t) or next((k for x in reversed(s.tasks) if (k := _key(x))), None) or _gain_key(s, t)
+            tn = dict(s.turn)
             TASKS[t["t"]](R, s, t, rng)
+            turn = _turn_notes(tn, s.turn) if key and isinstance(key[0], tuple) else []
         else:
             watch.settle()
             segs[-1][3] += watch.take()
@@ -297,7 +323,7 @@ def _replay(game: Any, before: Any, after: Any, action: int) -> list[tuple[Any, 
         if key != segs[-1][0]:
             segs.append([key, segs[-1][2], None, []])
         segs[-1][2] = _tally(game, s)
-        segs[-1][3] += watch.take()
+        segs[-1][3] += watch.take() + turn
         if s.round != rnd:
             rnd = s.round
             segs.append([("round", rnd), segs[-1][2], segs[-1][2], []])
@@ -338,9 +364,11 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     its parts joined by newlines) that never name a hidden card: the action, what it changed itself, then
     each change of the resolution that went on after it, tagged with the card and line that made it
     (``then SR2 Gem Rune (each here: gain gems 1 per die): P0: gems 0 -> 2``), a gain a toll stone
-    stopped, the Primus, the round (said where it begins, before the new round's dice and Exalted start), a
-    toll stone the step ends at (the line whose gain reached it: the question that follows is about it) and
-    the result.
+    stopped, a Guard charge that stopped an attack, the Primus, the round (said where it begins, before the
+    new round's dice and Exalted start), the dice that changed, a toll stone or gem cost the step ends at
+    (the line whose gain reached it: the question that follows is about it, so it is said last) and who won
+    and why, in one line (:func:`_result`).  A card cast says what it did, or that it is queued (a
+    Player Power) or changed nothing (:func:`_cast_lines`).
 
     ``before`` is the state the action was applied in and ``after`` the state one ``apply`` later (both are
     only read); the engine's work in between is replayed on a copy of ``before`` (:func:`_segments`).
@@ -350,6 +378,7 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     segs = _segments(game, before, after, action)
     toll = _toll_reached(game, after)
     dice = _dice_changes(game, before, after, action, seat)
+    why = _unchanged(game, before, after, action, segs)  # said before the resolution that may follow
     primus, round_said = before.primus, False
     last = max((n for n, seg in enumerate(segs) if not _is_round(seg[0])), default=-1)
     board = R.content.board
@@ -367,25 +396,30 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
                 lines.append(f"  dice: {dice}")
                 dice = ""
             continue
-        per = {p: _changes(a, b, p) for p in range(R.n)}
+        card = key is not None and isinstance(key[0], tuple)  # a card line's work: a Guard charge it spent
+        per = {p: _changes(a, b, p, card and not (why and why[0].startswith(f"  P{p}'s Guard")))
+               for p in range(R.n)}
         primus = next((p for p in range(R.n) if b[p][5]), primus)
-        for p, note in notes:  # a gain a toll stone stopped short
+        for p, note in notes:  # a gain a toll stone stopped short, a placement a card gave
             per[p].append(note)
         if toll and n == last and toll[1] == key:  # the toll stone this line's gain has reached
             per[toll[0]].append(toll[2])
             toll = None
-        ch = "; ".join(f"P{p}: {', '.join(x)}" for p, x in per.items() if x)
+            if dice:  # the dice changed on the way: said before the question the offer ends the step with
+                lines.append(f"  dice: {dice}")
+                dice = ""
+        ch = "; ".join(_seat_changes(p, x) for p, x in per.items() if x)
         if ch and n == 0 and key is None:
             lines.append(f"  {ch}")
         elif ch:
             head = f"  then {_source(game, key, after)}:"
             # the changes start a line of their own rather than being split after "P1:"
             lines += [f"{head} {ch}"] if len(head) + len(ch) < WIDTH else [head, f"      {ch}"]
+    lines += _cast_lines(game, before, after, action, seat, len(lines) > 1 or bool(dice or why))
     if dice:
         lines.append(f"  dice: {dice}")
     if resolves:
         lines.append(RESOLVE_LINE)
-    why = _unchanged(game, before, after, action, segs)  # said before the resolution that may follow
     lines[1:1] = why
     if after.primus != primus:
         lines.append(f"  the Primus goes to P{after.primus}")
@@ -395,6 +429,76 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
         p, key, text = toll
         lines.append(f"  then {_source(game, key, after)}: P{p}: {text}" if key else f"  P{p}: {text}")
     if after.terminal and not before.terminal:
-        lines.append("  " + status_line(game, after))
-        lines.append("  " + game.end_reason(after))
+        lines.append("  " + _result(game, after))
     return [wrap(x) for x in lines]
+
+
+def _seat_changes(p: int, x: list[str]) -> str:
+    """Seat ``p``'s changes in a tagged line: ``P1: VP 3 -> 4, gems 0 -> 1``; a Guard charge that stopped
+    the line alone is said as for a single chosen opponent: ``P1's Guard charge stops it (Guard 1 -> 0)``."""
+    if len(x) == 1 and x[0].startswith(GUARD_STOP):
+        return f"P{p}'s {x[0]}"
+    return f"P{p}: {', '.join(x)}"
+
+
+def _result(game: Any, s: Any) -> str:
+    """Who won and why, said once, the VP by seat: ``game over after round 5: P1 wins; after Final
+    Scoring: VP P0 9, P1 19, P2 14`` (``game.end_reason``: a tie-break or a VICTORY says its own; docs
+    §8); solo ``game over after round 5: FAILURE; 12 VP: the goal of 15 VP is missed``."""
+    if game.rules.solo:
+        who = "SUCCESS" if game.success(s) else "FAILURE"
+    else:
+        who = f"P{s.winner} wins" if s.winner >= 0 else "no winner (tie)"
+    why = game.end_reason(s)
+    return f"game over after round {s.round}: {who}" + (f"; {why}" if why else "")
+
+
+def _cast_lines(game: Any, before: Any, after: Any, action: int, seat: int, said: bool) -> list[str]:
+    """For a card cast (docs §4.8, §5.5-5.7) whose narration would say nothing more (``said`` false) and
+    that asks its caster nothing next: a Player Power is queued (``Triumph (caster: +3 VP) is queued: it
+    fires before the cards resolve``); another card changed nothing, and why where it is plain (``then
+    Synergy (...): nothing changes (it comes to 0 VP)``).  ``[]`` otherwise."""
+    fam, idx = game.layout.split(int(action))
+    if fam != "cast":
+        return []
+    R = game.rules
+    k = idx[0]
+    card = R.content.actions[k]
+    what = "; ".join(line_text(ln, "caster") for ln in card.effect)
+    if R.is_pp[k]:
+        return [f"  {card.name} ({what}) is queued: it fires before the cards resolve"]
+    pd = after.pending or {}
+    if said or (pd.get("seat") == seat and pd.get("k") != Kind.TURN):
+        return []  # it changed something, or it asks its caster next (an opponent, a die, a socket)
+    why = next((x for ln in card.effect if (x := _nothing(game, before, seat, ln))), "")
+    return [f"  then {card.name} ({what}): nothing changes" + (f" ({why})" if why else "")]
+
+
+def _nothing(game: Any, s: Any, p: int, ln: Any) -> str:
+    """Why line ``ln`` cast by seat ``p`` in state ``s`` changes nothing, where it is plain; ``""``
+    otherwise."""
+    R, op = game.rules, ln.op
+    pool = sum(s.pool[p])
+    if op == "gain_die" and not s.src_dice[p]:
+        return f"P{p} has no die left in the Source"
+    if op == "take_primus":
+        return (f"P{p} holds the Primus already" if s.primus == p else
+                "the Primus is locked this round" if s.primus_locked else "")
+    if op == "draw":
+        return f"the {ln.deck.capitalize() or 'Skill'} deck is empty"
+    if op == "gain_gems" and not s.source_gems:
+        return "the Source has no gems"
+    if op == "gain_vp":
+        return "it comes to 0 VP"
+    if op in ("reroll", "adjust_face", "set_face") and ln.where != "socketed" and ln.who == "self":
+        return f"P{p} has no pool die" if not pool else (
+            "the dice come up as they were" if op == "reroll" else f"P{p}'s pool dice show {ln.face} already")
+    if op == "move_die":
+        return f"P{p} has no socketed die that can move"
+    if op == "block_socket":
+        return "no socket can be blocked"
+    if op == "secret_rune":
+        return f"P{p} has two private Runes already" if len(s.priv[p]) >= 2 else "the Rune deck is empty"
+    if op == "lose_vp" and not any(s.vp[q] for q in range(R.n) if q != p):
+        return "no other player has VP to lose"
+    return ""

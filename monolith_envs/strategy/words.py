@@ -78,6 +78,8 @@ def effect_words(ln: Any, self_word: str = "you") -> str:
     here (at most 6)``. ``self_word`` names the ``self`` selector (the caster of an action card, the placer
     of an Immediate card): ``you`` where the reader is that player, e.g. ``caster`` in a narration."""
     what = _what(ln)
+    if self_word != "you":  # Synergy's "where you and another player" read by a third person
+        what = what.replace("where you and", "where they and")
     they = "you have" if ln.who == "self" and self_word == "you" else "they have"
     cond = " ".join(_COND.get(c, c.replace("_", " ") + (f" {k}" if k else "")).format(k=k, they=they)
                     for c, k in ln.cond)

@@ -51,7 +51,7 @@ def test_scripted_strategy_game_narrates_dice_resolution_and_rounds():
     assert "what the cards do:\n 1 SR1: highest alone: take the Primus Token; each here: +1 VP" in text
     assert "P0's turn: 1 placement left (placing a die is compulsory while one fits)" in text
     assert "choose the socket by the option number on the left:\n   1) socket 00: 1 SR1 Primus Rune, needs any" in text
-    assert "  game over after round 5: P1 wins; VP 4 14" in text
+    assert "  game over after round 5: P1 wins; after Final Scoring: VP P0 4, P1 14" in text
     assert out[-1] == "game over after 74 decisions: you lose (returns: P0 -1, P1 +1)"
 
 

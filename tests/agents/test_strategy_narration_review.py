@@ -39,7 +39,8 @@ def reported():
 def test_the_reported_game_replays_to_its_end_in_80_columns(reported):
     res, text = reported
     assert res is not None and res.decisions == 94 and res.winners == [1]
-    assert "  after Final Scoring: VP P0 9, P1 14" in text
+    # who won and why, in one line with the seats named (terminal play's "why:" repeats it by the result)
+    assert "\n  game over after round 5: P1 wins; after Final Scoring: VP P0 9, P1 14\n" in text
     assert max(len(x) for x in text.splitlines() if "> " not in x) <= WIDTH
 
 
@@ -116,14 +117,16 @@ def test_final_scoring_earmarks_and_says_why_a_reveal_stops(reported):
             "  then P0's reveal of 6 gems for 6 VP:\n"
             "      P0: VP 7 -> 9, gems 5 -> 4, hand 5 -> 4, stopped by the toll stone on\n"
             "          space 10 after 2 of 6 VP (it costs 2 gems, more than P0 can pay with\n"
-            "          gems not earmarked; the untouched earmarks stay with P0)\n") in text
+            "          gems not earmarked for the reveal; P0 keeps the earmarked gems and\n"
+            "          cards the reveal did not use)\n") in text
     assert ("P1 reveals 6 gems for 6 VP\n"
             "P1 earmarks 5 gems for the reveal\n"
             "P1 earmarks Sculpt (1 gem) for the reveal\n"
             "  then P1's reveal of 6 gems for 6 VP:\n"
             "      P1: stopped by the toll stone on space 15 after 0 of 6 VP (it costs 3\n"
-            "          gems, more than P1 can pay with gems not earmarked; the untouched\n"
-            "          earmarks stay with P1)\n") in text
+            "          gems, more than P1 can pay with gems not earmarked for the reveal; P1\n"
+            "          keeps the earmarked gems and cards the reveal did not use)\n") in text
+    assert "untouched earmarks" not in text  # jargon: what is kept is said plainly
     assert "gain stops" not in text
 
 

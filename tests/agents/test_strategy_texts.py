@@ -61,7 +61,11 @@ def test_resolution_after_a_decision_is_tagged_with_its_card_line(seed3_game):
 def test_the_result_is_said_once(seed3_game):
     res, text = seed3_game
     assert res is not None and res.decisions == 85 and res.winners == [1]
-    assert text.count("game over after round 5: P1 wins; VP 4 17") == 1
+    # who won and why, in one narration line with the seats named (it said "P1 wins; VP 4 17", then
+    # "after Final Scoring: VP P0 4, P1 17"); terminal play's "why:" repeats it next to the result
+    assert text.count("\n  game over after round 5: P1 wins; after Final Scoring: VP P0 4, P1 17\n") == 1
+    assert "VP 4 17" not in text and text.count("after Final Scoring") == 2
+    assert text.splitlines()[-2] == "why: after Final Scoring: VP P0 4, P1 17"
     assert text.splitlines()[-1] == "game over after 85 decisions: you lose (returns: P0 -1, P1 +1)"
 
 
@@ -137,7 +141,8 @@ def test_a_reveal_that_stops_at_a_toll_by_itself_says_why():
         said += [(seat, before, s.vp[seat], m) for m in re.finditer(
             r"then P(\d)'s reveal of (\d+) gems? for (\d+) VP: P\1: (?:VP (\d+) -> (\d+), .*?)?stopped by the toll "
             r"stone on space (\d+) after (\d+) of (\d+) VP \(it costs (\d+) gems?, more than P\1 can pay with gems "
-            r"not earmarked; the untouched earmarks stay with P\1\)", text)]
+            r"not earmarked for the reveal; P\1 keeps the earmarked gems and cards the reveal did not "
+            r"use\)", text)]
     assert said
     for seat, before, vp, m in said:
         p, k, k2, vp0, vp1, stone, gained, target, cost = (int(x) if x else None for x in m.groups())
