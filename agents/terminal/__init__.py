@@ -34,7 +34,8 @@ import numpy as np
 from monolith_envs.core.narration import WIDTH, wrap
 from monolith_envs.core.words import seat_values
 
-__all__ = ["HELP", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "next_stage", "pieces_for", "seat_values", "wrap"]
+__all__ = ["HELP", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "next_stage", "not_legal_text", "pieces_for",
+           "reason_words", "seat_values", "wrap"]
 
 #: a number leading an option's label (The Monolith's "9 Briar Barrow", Arena's "slot 3: Horror"), skipped
 #: when matching by name
@@ -44,6 +45,11 @@ _LEADING_NUMBER = re.compile(r"^(?:\d+\s+|slot\s+\d+:\s*|[A-Z]{1,2}\d+(?:\.\d+)?
 _PLACE = re.compile(r"([+-]?)[0-9]+")
 #: the number an option's label gives its thing (hex 14, socket 18, 9 Briar Barrow, 1 E, slot 3, die showing 6)
 _OWN_NUMBER = re.compile(r"^(?:hex |socket |slot |die showing |face )?(\d+)\b")
+#: an engine's reason that names only the open decision by its code (``not legal in SETUP_BANNER: ...``,
+#: ``not legal in SIDE of player_0``); what follows the colon, if anything, is the engine's detail
+_ENGINE_WHY = re.compile(r"not legal in [A-Z][A-Z0-9_]*(?: of player_\d+)?(?::\s*|$)")
+#: an engine's detail that says no more than which decision is open (then the game's words for it replace it)
+_ONLY_DECISION = ("the decision now", "it answers another kind of decision")
 
 HELP = """\
 Enter a move in stages: pick an option by its number in the list (1, 2, ...,
@@ -146,6 +152,13 @@ class Pieces:
         (``game.describe_action``, the layout's name where a game says no more)."""
         return game.describe_action(state, int(action))
 
+    def asking(self, game: Any, state: Any) -> str:
+        """What the open decision asks of its seat, in the game's words (``P0 gives an order``), for the
+        message that says why a typed action is not legal now; ``""`` where the game does not say.  Default:
+        the pieces' ``decision`` (what browser play shows above the options) where they have one."""
+        decision = getattr(self, "decision", None)
+        return str(decision(game, state)) if decision and not getattr(state, "terminal", False) else ""
+
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
         """Lines saying what ``action`` by ``seat`` did (``before`` -> ``after``); default: the action and
         any change of the returns."""
@@ -154,6 +167,28 @@ class Pieces:
         if not np.allclose(r0, r1):
             lines.append(f"  returns now {seat_values(r1)}")
         return lines
+
+
+def reason_words(game: Any, state: Any, pieces: Any, why: str) -> str:
+    """The engine's reason ``why`` an action is not legal, in the game's words: a reason that only names the
+    open decision by its code (``not legal in SETUP_BANNER: the decision now (seat 0) is to ...``, ``not
+    legal in SIDE of player_0``) says what the game asks now instead (:meth:`Pieces.asking`; else the
+    engine's own sentence, its seat as ``P0``); a specific reason is kept, its seats named ``P0``."""
+    why = str(why).strip()
+    m = _ENGINE_WHY.match(why)
+    detail = why[m.end():] if m else why
+    detail = re.sub(r"\bplayer_(\d+)\b", r"P\1", detail)
+    detail = re.sub(r"^the decision now \(seat (\d+)\) is to ", r"the decision now is P\1's: ", detail)
+    if m is None or (detail and not detail.startswith(_ONLY_DECISION)):
+        return detail
+    asking = getattr(pieces, "asking", None)
+    return (asking(game, state) if asking else "") or detail or "it does not answer the decision open now"
+
+
+def not_legal_text(game: Any, state: Any, pieces: Any, action: int, why: str) -> str:
+    """``END_TURN is not legal now: the decision now is P0's: choose an empty hex for your Banner``: action
+    ``action`` by its code name (as typed) and why it is not legal, in the game's words (:func:`reason_words`)."""
+    return f"{game.layout.decode(int(action))} is not legal now: {reason_words(game, state, pieces, why)}"
 
 
 def pieces_for(env_id: str) -> Pieces:
@@ -266,7 +301,7 @@ class StagedEntry:
         if a in self.legal:
             return a
         why = self.explain(a) if self.explain else "not legal now"
-        self.output_fn(wrap(f"{lay.decode(a)} is not legal now: {why}"))
+        self.output_fn(wrap(not_legal_text(self.game, self.state, self.pieces, a, why)))
         return -1
 
     def read(self) -> int:
@@ -409,7 +444,7 @@ class StagedEntry:
         if why is None:
             rest = [0] * (len(fam.args) - pos - 1)
             a = lay.index(fam.name, *chosen[1:], values[0], *rest)
-            why = self.explain(a) if self.explain else "not legal now"
+            why = reason_words(g, s, self.pieces, self.explain(a)) if self.explain else "not legal now"
         return f"{self.pieces.option(g, s, fam.name, arg, values[0])} is not a legal {title} for this move: {why}"
 
     def _match(self, text: str, opts: list[tuple[Any, str]], title: str, chosen: list) -> Any | None:

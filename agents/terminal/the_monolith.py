@@ -47,7 +47,7 @@ _PASS = {Sub.DIV_RAISE: "forfeit the bid", Sub.MARCH_STEP: "stop marching", Sub.
          Sub.RECRUIT_PLACE: "decline the bonus warriors", Sub.POWER_WINDOW: "use no power",
          Sub.OBJ_REVEAL: "keep your objectives hidden", Sub.DRAFT_RESPOND: "pass for good",
          Sub.EXTRA_KILL: "no extra kill", Sub.ORDER_CHOOSE: "pass"}
-_NUMBER = {Sub.MARCH_GROUP: "{v} warrior{s} march", Sub.MARCH_REGROUP: "{v} warrior{s} march on",
+_NUMBER = {Sub.MARCH_GROUP: "{v} warrior{s} march{es}", Sub.MARCH_REGROUP: "{v} warrior{s} march{es} on",
            Sub.RECRUIT_HEARTS: "{v} heart{s}", Sub.DIV_AMOUNT: "bid {v} heart{s}", Sub.DIV_RAISE: "raise by {v}",
            Sub.DRAFT_OPEN_BID: "open at {v}", Sub.DRAFT_RESPOND: "bid {v}"}
 _FAMILY_IN = {("number", Sub.DRAFT_RESPOND): "bid higher", ("number", Sub.DRAFT_OPEN_BID): "open the bidding",
@@ -57,17 +57,19 @@ _FAMILY_IN = {("number", Sub.DRAFT_RESPOND): "bid higher", ("number", Sub.DRAFT_
               ("use_power", Sub.POWER_WINDOW): "use a power now"}
 _ASK = {Sub.DRAFT_NOMINATE: "names a shaman to auction", Sub.DRAFT_OPEN_BID: "opens the bidding",
         Sub.DRAFT_RESPOND: "bids higher or passes for good", Sub.DRAFT_FREE_PICK: "picks a shaman for free",
-        Sub.OBJ_DISCARD: "discards an objective (face down)", Sub.DIV_RAISE: "raises the bid or forfeits it",
-        Sub.DIV_DISCARD: "discards a divination (4 held)", Sub.ORDER_CHOOSE: "gives an order",
+        Sub.OBJ_DISCARD: "chooses an objective to discard (face down)",
+        Sub.DIV_RAISE: "raises the bid or forfeits it", Sub.DIV_DISCARD: "chooses a divination to discard (4 held)",
+        Sub.ORDER_CHOOSE: "gives an order",
         Sub.MARCH_SOURCE: "chooses where the march starts", Sub.MARCH_GROUP: "chooses how many warriors march",
         Sub.MARCH_STEP: "moves the marching group or stops", Sub.MARCH_REGROUP: "sets the marching group",
         Sub.SHAMAN_STEP: "moves the shaman (cremating there) or stops",
-        Sub.RECRUIT_HEARTS: "pays hearts for warriors", Sub.RECRUIT_PLACE: "places a recruited warrior",
+        Sub.RECRUIT_HEARTS: "chooses how many hearts to pay for warriors",
+        Sub.RECRUIT_PLACE: "places a recruited warrior",
         Sub.DIV_CARD: "chooses a row card to bid on", Sub.DIV_AMOUNT: "chooses the bid",
-        Sub.ACTION_CHOOSE: "takes an action", Sub.MANEUVER_DEST: "chooses where the unit moves",
+        Sub.ACTION_CHOOSE: "takes an action",
         Sub.POWER_WINDOW: "may use a power now", Sub.EXTRA_KILL: "may kill once more in the same space",
-        Sub.OBJ_REVEAL: "may reveal an objective that scores now", Sub.EVENT_PLACE: "places the event",
-        Sub.EVENT_MOVE: "moves the wandering event"}
+        Sub.OBJ_REVEAL: "may reveal an objective that scores now", Sub.EVENT_PLACE: "chooses where the event goes",
+        Sub.EVENT_MOVE: "chooses where the wandering event moves"}
 
 
 def effect_text(e: Any) -> str:
@@ -142,7 +144,15 @@ class TheMonolithPieces(Pieces):
                 return "stops marching or uses a power" if sub == Sub.MARCH_STEP else "stops or uses a power"
             if not stop:  # only a march's first step: a shaman may always stop
                 return "moves the marching group (it may stop after its first step)"
+        if sub == Sub.MANEUVER_DEST:
+            return f"chooses where {'its shaman' if s.man_kind else 'the warrior'} moves"
         return _ASK.get(sub, sub.name)
+
+    def asking(self, game: Any, state: Any) -> str:
+        """What the open decision asks, in words (``P0 gives an order``), for the message that says why a
+        typed action is not legal now; ``""`` when the game is over."""
+        s = state
+        return "" if s.terminal or s.sub < 0 else f"P{s.current} {self._ask(game, s)}"
 
     # ------------------------------------------------------------------ map
     def map_text(self, game: Any, state: Any) -> str:
@@ -169,7 +179,7 @@ class TheMonolithPieces(Pieces):
         if s.sub == Sub.SHAMAN_STEP and 0 <= s.current < len(s.shaman_space) and s.shaman_space[s.current] >= 0:
             return "your shaman", s.shaman_space[s.current]
         if s.sub == Sub.MANEUVER_DEST and s.man_space >= 0:
-            return "the unit", s.man_space
+            return "your shaman" if s.man_kind else "the warrior", s.man_space
         return None
 
     def stage_note(self, game: Any, state: Any, family: str, arg: str, chosen: tuple) -> str | None:
@@ -212,7 +222,7 @@ class TheMonolithPieces(Pieces):
             return self._space(g, value) + self._units_of(s, value)
         if arg == "v":
             text = _NUMBER.get(Sub(s.sub), "{v}") if s.sub >= 0 else "{v}"
-            return text.format(v=value, s="" if value == 1 else "s")
+            return text.format(v=value, s="" if value == 1 else "s", es="es" if value == 1 else "")
         if arg == "slot":
             c = s.row[value]
             if c < 0:

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from agents.match import MatchResult, seat_rngs, seat_verdict
+from agents.terminal import not_legal_text
 from monolith_envs.core.seeds import MAX_SEED
 
 from .staging import stage_tree
@@ -142,7 +143,8 @@ class WebGame:
             WebError: 400 when ``game_id`` is not a string or ``action`` not an integer in ``0..n-1``; 409 when
                 the game id is not the current game's, the game is over, ``decision`` is not the current
                 decision or an opponent's agent failed to move; 422 when the action is not legal
-                now (the message names it and says why).  Nothing changes then.
+                now (the message names it by its code and says why in the game's words,
+                :func:`agents.terminal.not_legal_text`).  Nothing changes then.
         """
         with self.lock:
             self._check_id(game_id)
@@ -168,8 +170,8 @@ class WebGame:
             mask = self.raw.observe(self.raw.agent_selection)["action_mask"]
             if not mask[action]:
                 exc = self.raw._explain_illegal(action, np.asarray(mask))
-                why = getattr(exc, "why", None) or str(exc)
-                raise WebError(422, f"{self.game.layout.decode(action)} is not legal now: {why}")
+                why = getattr(exc, "why", None) or str(exc)  # the engine's; said in the game's words
+                raise WebError(422, not_legal_text(self.game, self.raw.game_state, self.pieces, action, why))
             self._step(action, self.seat)
             self._advance()
             return self._view()

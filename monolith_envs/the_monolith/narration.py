@@ -212,6 +212,23 @@ def _same(a: Any, b: Any) -> bool:
     return all(getattr(a, f.name) == getattr(b, f.name) for f in fields(a) if f.name not in _IGNORED)
 
 
+def _action_why(g: Any, s0: Any, s1: Any, action: int) -> dict:
+    """Where the acting seat's favour came from in the action itself, ``{seat: text}`` (empty where it is
+    not known): a revealed objective (docs §4.7 2c), a slain warrior (+1) or shaman (+3, docs §4.6)."""
+    p, (fam, idx) = s0.current, g.layout.split(int(action))
+    got = s1.favour[p] - s0.favour[p] if 0 <= p < s0.n else 0
+    if got <= 0:
+        return {}
+    if fam == "objective" and s0.sub == Sub.OBJ_REVEAL and idx[0] < len(s0.objectives[p]):
+        o = g.objs[s0.objectives[p][idx[0]]]
+        return {p: f"objective {o.key} {o.name} +{got}"}
+    if fam == "slay" or (fam == "space" and s0.sub == Sub.EXTRA_KILL):
+        shaman = any(s0.shaman_alive[q] and not s1.shaman_alive[q] for q in range(s0.n) if q != p)
+        if got == (3 if shaman else 1):
+            return {p: f"{'a shaman' if shaman else 'a warrior'} slain +{got}"}
+    return {}
+
+
 def _is_power(g: Any, s: Any, action: int) -> bool:
     return g.layout.split(int(action))[0] == "use_power"
 
@@ -221,10 +238,11 @@ def _changes(g: Any, s0: Any, s1: Any, detail: bool = False, recruit: bool = Fal
     """One line per seat with what changed from ``s0`` to ``s1``: favour (``why[p]``: where it came from),
     living warriors on the map (not for a recruited warrior, its line says it), a slain shaman, hearts on
     the action board in the action phase; with ``detail`` (a power's or an event's effect) also hearts
-    available and unearned and warriors in reserves, anger and limbo."""
+    available and unearned and warriors in reserves, anger and limbo.  Boast hearts that the occupancy
+    check spent follow their seat's line, one line per space (:func:`_spent`)."""
     lines = []
     for p in range(s1.n):
-        ch = []
+        ch, spent = [], []
         if s1.favour[p] != s0.favour[p]:
             ch.append(f"favour {s0.favour[p]} -> {s1.favour[p]}" + (f" ({why[p]})" if why and p in why else ""))
         lw0 = sum(s0.living[sp][p] for sp in range(g.N))
@@ -242,13 +260,19 @@ def _changes(g: Any, s0: Any, s1: Any, detail: bool = False, recruit: bool = Fal
         if list(s1.board[p]) != list(s0.board[p]) and (s1.phase == Phase.ACTION or detail):
             ch.append(f"hearts on the board: {_zones(s1.board[p])}")
         if s1.phase == Phase.ACTION:  # the occupancy check (docs §4.6): boast hearts where p has no unit left
-            for sp in range(g.N):
-                lost = s0.boast[sp][p] - s1.boast[sp][p]
-                if lost > 0:
-                    ch.append(f"{count(lost, 'boast heart')} on {space_words(g, sp)} spent (no unit of its there)")
+            spent = [_spent(g, p, sp, s0.boast[sp][p] - s1.boast[sp][p]) for sp in range(g.N)
+                     if s0.boast[sp][p] > s1.boast[sp][p]]
         if ch:
             lines.append(f"  P{p}: " + ", ".join(ch))
+        lines += spent
     return lines
+
+
+def _spent(g: Any, p: int, sp: int, lost: int) -> str:
+    """The occupancy check (docs §4.6) took ``lost`` boast hearts of ``p`` on ``sp`` to its spent pool:
+    ``P2's 4 boast hearts on The Monolith (space 0) are spent: it has no unit there``."""
+    hearts, are = ("boast heart", "is") if lost == 1 else (f"{lost} boast hearts", "are")
+    return f"  P{p}'s {hearts} on {g.content.map.spaces[sp].name} (space {sp}) {are} spent: it has no unit there"
 
 
 def _zones(hearts: Any) -> str:
@@ -468,7 +492,8 @@ def narrate_steps(g: Any, before: Any, after: Any, action: int, head: Any) -> li
     for kind, arg, s0, s1, lumped in steps:
         if kind == "action":
             lines.append(head(s0, s1))
-            lines += _changes(g, s0, s1, detail=_is_power(g, s0, action), recruit=s0.sub == Sub.RECRUIT_PLACE)
+            lines += _changes(g, s0, s1, detail=_is_power(g, s0, action), recruit=s0.sub == Sub.RECRUIT_PLACE,
+                              why=_action_why(g, s0, s1, action))
         elif lumped and kind == Frame.LIFT and s1.phase == Phase.ACTION and s1.day == s0.day:
             lines += _frame_lines(g, kind, arg, s0, s1) + ["  the action phase starts"]
         elif lumped:  # a chance draw that the replay could not work out: the rest at once

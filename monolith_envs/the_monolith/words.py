@@ -66,6 +66,8 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
             verb = "places" if sub == Sub.EVENT_PLACE else "moves"
             return (f"{verb} the event {g.events[ev].key} {g.events[ev].name} "
                     f"{'on' if sub == Sub.EVENT_PLACE else 'to'} {space_words(g, idx[0])}")
+        if sub == Sub.MANEUVER_DEST:  # the maneuvered unit by its kind (docs §4.6 maneuver(s, kind))
+            return f"moves {'its shaman' if s.man_kind else 'the warrior'} to {space_words(g, idx[0])}"
         return f"{_SPACE_DONE.get(sub, 'chooses space')} {space_words(g, idx[0])}"
     if fam == "number":
         v = idx[0]
@@ -106,7 +108,7 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
     if fam == "boast":
         return f"boasts in {space_words(g, idx[0])}"
     if fam == "sacrifice":
-        return f"sacrifices a warrior in {space_words(g, idx[1])} (a {ZONES[idx[0]]} heart)"
+        return f"sacrifices a warrior in {space_words(g, idx[1])} to its anger, paying a {ZONES[idx[0]]} heart"
     if fam == "relent":
         return "relents"
     if fam == "shaman":

@@ -83,7 +83,8 @@ def test_the_steps_after_a_reshuffle_are_narrated_one_by_one():
     g, b, s, _a, _seat, lines = next(st for st in _steps(0, 4, num_days=8, div_row_size=5)
                                      if st[5][0] == "P3 reveals objective O07 Sprawl")
     assert len(b.div_deck) < g.row_size and b.div_discard and s.day == 8
-    assert lines == ["P3 reveals objective O07 Sprawl", "  P3: favour 20 -> 27", "  temples score",
+    assert lines == ["P3 reveals objective O07 Sprawl", "  P3: favour 20 -> 27 (objective O07 Sprawl +7)",
+                     "  temples score",
                      "  P0: favour 25 -> 27 (1 temple controlled, +2 each)",
                      "  P3: favour 27 -> 31 (2 temples controlled, +2 each)",
                      "  the event E04 Blood Moon is drawn",

@@ -232,4 +232,5 @@ def test_a_boast_heart_lost_to_the_occupancy_check_is_said():
     assert before.boast[8][0] == 1 and env.game_state.boast[8][0] == 0
     assert env.game_state.spent[0] == before.spent[0] + 1
     assert pieces_for("the_monolith_v0").narrate(env.game, before, env.game_state, a, seat) == [
-        "P0 moves the unit to 6 Briar Hold", "  P0: 1 boast heart on 8 Briar Hollow spent (no unit of its there)"]
+        "P0 moves the warrior to 6 Briar Hold",
+        "  P0's boast heart on Briar Hollow (space 8) is spent: it has no unit there"]
