@@ -88,6 +88,8 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     starts (the board is full)`` (why, unless the action names the Battle Order), each hit (``P0 Knight
     (hex 04) hits P1 Crossbowman on hex 09 for 2``), kill, wound, removal and move (not one the action's
     words said), HP or pool changes, eliminations, ``the Battle ends``, whose turn it is now or the result.
+    A Monolith setup pick is said without the tile (it is hidden from the other seats), so the lines can be
+    shown to every seat.
 
     ``before`` is the state the action was applied in and ``after`` the state one ``apply`` later (both are
     only read); seats are named ``P<seat>``.  Arena draws no chance during play, so the hits are found by
@@ -95,6 +97,8 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     """
     tb = game.tables
     text = game.describe_action(before, int(action))
+    if game.layout.split(int(action))[0] == "PICK_TYPE":  # the Monolith's setup picks are secret (docs §3)
+        text = "picks a tile for its Monolith (hidden from the other seats)"
     lines = [f"P{seat} {text}"]
     in_battle = before.b_active or after.b_active or "Battle" in text
     family = game.layout.split(int(action))[0]

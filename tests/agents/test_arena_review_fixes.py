@@ -109,10 +109,13 @@ def test_a_monolith_setup_pick_stays_secret():
     a = _action(game, s, "PICK_TYPE(local=1)")
     said = f"Last: P0 {game.describe_action(s, a)}"
     assert said.startswith("Last: P0 picks ")
+    before = game.clone(s)
     game.apply(s, a)
     assert status_lines(game, s, None)[2] == said
     assert status_lines(game, s, 0)[2] == said
     assert status_lines(game, s, 1)[2] == ""
+    # the narration, shown to every seat in terminal and browser play, does not name the tile (it did)
+    assert PIECES.narrate(game, before, s, a, 0) == ["P0 picks a tile for its Monolith (hidden from the other seats)"]
 
 
 def test_the_final_battle_says_why_it_starts():
