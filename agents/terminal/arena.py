@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from monolith_envs.arena.board import DIR_NAMES
 from monolith_envs.arena.narration import _winners, narrate
 from monolith_envs.arena.render import _netted, _segments, _teams
 from monolith_envs.arena.state import INSTANCES_PER_SEAT as PER_SEAT
+from monolith_envs.arena.state import Sub
+from monolith_envs.arena.table import SUB_ASKS
 from monolith_envs.arena.words import mode_words, sub_words, tile_words
 
 from . import WIDTH, Pieces, wrap
@@ -145,11 +149,28 @@ class ArenaPieces(Pieces):
     _tile = staticmethod(tile_words)
 
     # ------------------------------------------------------------------ narration
+    def asking(self, game: Any, state: Any) -> str:
+        """What the open decision asks, in words (for the message that says why a typed action is not legal
+        now): in the main phase only the kinds of move legal now (``P0's turn: place a tile, discard a
+        tile or end the turn``), else the sub-phase's question (``P0: choose an empty hex for your Banner``)."""
+        if state.terminal:
+            return ""
+        if state.sub_phase != Sub.MAIN:
+            return f"P{state.acting_seat}: {SUB_ASKS[Sub(state.sub_phase)]}"
+        kinds = list(dict.fromkeys(game.layout.split(int(a))[0] for a in np.flatnonzero(game.legal_mask(state))))
+        words = [_MAIN_WORDS.get(k, k.lower()) for k in kinds]
+        said = ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
+        return f"P{state.acting_seat}'s turn: {said}"
+
     def narrate(self, game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
         """The package's narration (:func:`monolith_envs.arena.narration.narrate`): placements, Battles
         (hits, kills, removals, HP changes), eliminations, the next turn and the result."""
         return narrate(game, before, after, action, seat)
 
+
+# the kinds of move of the main phase, in words (docs §6.2 MAIN)
+_MAIN_WORDS = {"PLACE": "place a tile", "PLAY_ORDER": "play an Order", "USE_FEATURE": "use a Feature",
+               "UNFOLD": "unfold the Monolith", "DISCARD": "discard a tile", "END_TURN": "end the turn"}
 
 PIECES = ArenaPieces()
 

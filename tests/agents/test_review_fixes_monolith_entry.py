@@ -13,8 +13,9 @@ import pytest
 import monolith_envs
 from agents import make_agent
 from agents.play import main
-from agents.terminal import WIDTH, Pieces, pieces_for, reason_words
+from agents.terminal import WIDTH, Pieces, not_legal_text, pieces_for, reason_words
 from agents.web.session import WebError, WebGame
+from monolith_envs.arena.state import Sub as ArenaSub
 from monolith_envs.the_monolith.state import Sub
 from tests.agents.test_monolith_narration_review import _steps
 
@@ -104,7 +105,7 @@ def _typed(env_id: str, opponents: int, answers: list[str]) -> str:
 
 @pytest.mark.parametrize("env_id, opponents, typed, said", [
     ("monolith_arena_v0", 1, "END_TURN",  # was: not legal in SETUP_BANNER: the decision now (seat 0) is to ...
-     "END_TURN is not legal now: the decision now is P0's: choose an empty hex for\n    your Banner"),
+     "END_TURN is not legal now: P0: choose an empty hex for your Banner"),
     ("monolith_strategy_v0", 2, "END_TURN",  # was: not legal in SIDE of player_0
      "end_turn is not legal now: P0 (Primus) chooses the side of Round card 1, which\n    covers position 9"),
     (MONOLITH, 3, "relent",  # was: not legal in OBJ_DISCARD: the decision now is discard one objective ...
@@ -119,7 +120,7 @@ def test_an_action_typed_by_code_that_is_not_legal_says_what_the_game_asks(env_i
 
 @pytest.mark.parametrize("env_id, name, said", [
     ("monolith_arena_v0", "END_TURN",
-     "END_TURN is not legal now: the decision now is P0's: choose an empty hex for your Banner"),
+     "END_TURN is not legal now: P0: choose an empty hex for your Banner"),
     ("monolith_strategy_v0", "end_turn",
      "end_turn is not legal now: P0 (Primus) chooses the side of Round card 1, which covers position 9"),
     (MONOLITH, "relent", "relent is not legal now: P0 chooses an objective to discard (face down)"),
@@ -133,6 +134,24 @@ def test_the_browser_says_the_same_for_an_action_that_is_not_legal(env_id, name,
         with pytest.raises(WebError) as exc:
             web.play(web.game_id, a)
     assert exc.value.status == 422 and str(exc.value) == said
+
+
+def test_arena_says_only_the_kinds_of_move_legal_now():
+    """Arena's main phase: the engine's sentence lists every kind of move the phase can have (unfold the
+    Monolith without the module too); the message lists those legal now."""
+    env = monolith_envs.make("monolith_arena_v0", wrapped=False)
+    env.reset(seed=3)
+    arena = pieces_for("monolith_arena_v0")
+    while env.game_state.sub_phase != ArenaSub.MAIN:
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    g, s = env.game, env.game_state
+    mask = env.observe(env.agent_selection)["action_mask"]
+    exc = env._explain_illegal(0, np.asarray(mask))
+    said = not_legal_text(g, s, arena, 0, getattr(exc, "why", None) or str(exc))
+    kinds = {g.layout.split(int(a))[0] for a in np.flatnonzero(mask)}
+    assert said.startswith(f"PICK_TYPE(local=0) is not legal now: P{s.acting_seat}'s turn: ")
+    assert ("place a tile" in said) == ("PLACE" in kinds) and "end the turn" in said
+    assert "unfold the Monolith" not in said  # no module in this game
 
 
 def test_reason_words_keeps_a_specific_reason_and_names_seats_as_the_games_do():
