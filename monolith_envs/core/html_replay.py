@@ -10,9 +10,10 @@ returns and outcome.  A slider, step buttons (first, previous, play/pause, next,
 keys and the list of moves (the actions in words, the name as the item's tooltip; click one to go there) move through the steps; the step is kept in the address (``page.html#step=40`` opens step 40).
 It needs nothing but a browser: no scripts, styles or images are loaded from anywhere.
 
-Layout: the title, the controls, the played action, its narration (at most 11 lines high, longer ones
-scroll in their own box) and the returns table stay at the top of the window (``position: sticky``) however
-far the page is scrolled.  The list of moves is never taller than the rest of
+Layout: the title, the controls, the played action, its narration (a box 7 lines high at every step, so
+the board below does not move; longer narration scrolls in it, and it can be dragged taller; the lines are
+the game's, at most 80 columns, never wrapped again) and the returns table stay at the top of the window
+(``position: sticky``) however far the page is scrolled.  The list of moves is never taller than the rest of
 the window and scrolls inside its own box to keep the current move in view (in the part of the box on
 screen); stepping never scrolls the page itself, and Home / End / the arrows do not also scroll it.  The
 list (300 px, long moves wrapped) stays beside the board, which shrinks to make room (The Monolith's
@@ -27,8 +28,8 @@ stored as they are.
 Element ids (stable, used by the tests): ``frame`` (the SVG board), ``slider``, ``first``, ``prev``, ``play``,
 ``next``, ``last``, ``head`` (the sticky block holding the title, controls, action, chance, narration and
 returns), ``status`` (``step k / N``), ``action`` (the move in words), ``code`` (its layout name and action
-index), ``chance``, ``narration`` (what the move did, the game's narration lines as text, monospace; hidden
-when the step has none; scrolls in its own box when long), ``text``, ``moves`` (the list of
+index), ``chance``, ``narration`` (what the move did: the game's narration lines after the move's own, as text,
+monospace; hidden when no step of the game has narration), ``text``, ``moves`` (the list of
 moves, one ``li`` per decision), ``returns`` (the table of each seat's returns, shown at the last step).
 """
 
@@ -162,8 +163,8 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 #action { font-weight: bold; margin: 4px 0; }
 #code { color: #667; font-family: monospace; font-size: 12px; margin-left: 6px; }
 #chance { font-family: monospace; font-size: 13px; margin: 4px 0; }
-#narration { font-family: monospace; font-size: 12px; white-space: pre-wrap; margin: 4px 0; padding: 4px 6px;
-             background: #fff; border: 1px solid #ddd; max-height: 11em; overflow: auto; }
+#narration { font-family: monospace; font-size: 12px; white-space: pre; margin: 4px 0; padding: 4px 6px;
+             background: #fff; border: 1px solid #ddd; height: 8.5em; overflow: auto; resize: vertical; }
 </style></head>
 <body>
 <div id="head">
@@ -190,6 +191,8 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 const data = JSON.parse(document.getElementById("frames").textContent);
 const frames = data.frames, lines = data.lines;
 const $ = (id) => document.getElementById(id);
+// a box of the same height at every step (the board does not jump), when the game narrates at all
+$("narration").hidden = !frames.some((f) => f.narration.length);
 function unpack(key) {  // each step stores splices of the step before's line numbers
   let cur = [];
   for (const f of frames) {
@@ -244,8 +247,10 @@ function show(i) {
   $("action").textContent = f.action === null ? f.result : f.player + " " + f.action_text;
   $("code").textContent = f.action === null ? "" : f.action_name + ", action " + f.action;
   $("chance").textContent = f.action === null || !f.chance.length ? "" : "chance: " + f.chance.join("; ");
-  $("narration").textContent = f.narration.join("\\n");  // text: the lines are never read as markup
-  $("narration").hidden = !f.narration.length;
+  // the lines after the move's own (the bold line above says it), as text: never read as markup
+  const said = f.narration[0] === f.player + " " + f.action_text ? f.narration.slice(1) : f.narration;
+  $("narration").textContent = said.join("\\n");
+  $("narration").scrollTop = 0;
   $("text").textContent = f.text.map((n) => lines[n]).join("\\n");
   fitHead();  // after the head's content: the returns table (shown at the end) makes it taller
   keepInView(moves.children[k]);

@@ -76,8 +76,9 @@ def test_the_page_holds_the_narration_as_escaped_text(arena):
     page = render_html(log, frames)
     assert [f["narration"] for f in _page_frames(page)] == [f["narration"] for f in frames]
     assert '<div id="narration" hidden></div>' in page
-    assert '$("narration").textContent = f.narration.join("\\n");' in page  # text, never markup
-    assert re.search(r"#narration \{[^}]*font-family: monospace;[^}]*white-space: pre-wrap;", page)
+    assert '$("narration").textContent = said.join("\\n");' in page  # text, never markup
+    # the game's lines (at most 80 columns) are not wrapped again; the box keeps one height
+    assert re.search(r"#narration \{[^}]*font-family: monospace;[^}]*white-space: pre;[^}]*height: 8.5em;", page)
 
 
 def test_strategy_card_resolution_is_narrated():
@@ -148,15 +149,20 @@ def test_the_narration_shows_under_the_move_in_headless_chromium(arena, tmp_path
         wd.cmd("POST", "/url", {"url": out.as_uri() + "#step=105"})
         assert wd.text("#status") == f"step 105 / {len(frames) - 1}"
         shown = wd.js("return document.getElementById('narration').textContent")
-        assert shown == "\n".join(frames[105]["narration"])
+        # the lines after the move's own, which the bold line above already says
+        assert frames[105]["narration"][0] == wd.text("#action")
+        assert shown == "\n".join(frames[105]["narration"][1:])
         assert "P0 Landsknecht (hex 09) hits P1 Pupil on hex 08 for 2" in wd.text("#narration")
-        assert wd.js("return getComputedStyle(document.getElementById('narration')).whiteSpace") == "pre-wrap"
+        assert wd.js("return getComputedStyle(document.getElementById('narration')).whiteSpace") == "pre"
+        box = "return document.getElementById('narration').getBoundingClientRect().height"
+        height = wd.js(box)
         at = wd.js("const a = document.getElementById('action').getBoundingClientRect(),"
                    " n = document.getElementById('narration').getBoundingClientRect();"
                    " return [a.bottom, n.top, n.bottom, document.getElementById('head').getBoundingClientRect().bottom]")
         assert at[0] <= at[1] and at[2] <= at[3], at  # under the move, inside the sticky head
-        wd.click("#last")
-        assert wd.js("return document.getElementById('narration').hidden") is True
+        wd.click("#last")  # the final state: no move, an empty box of the same height (the board stays put)
+        assert wd.js("return document.getElementById('narration').textContent") == ""
+        assert wd.js("return document.getElementById('narration').hidden") is False and wd.js(box) == height
     finally:
         wd.close()
 
