@@ -124,9 +124,10 @@ def _opponent_specs(ap: argparse.ArgumentParser, text: str | None, env_id: str, 
         return specs * len(others)
     if len(specs) != len(others):
         seats = ", ".join(f"player_{s}" for s in others)
-        ap.error(f"{env_id} has {n} seats and you are player_{seat}, so --opponents takes one agent spec for "
-                 f"every opponent seat or {len(others)}, one for each of {seats}; got {len(specs)}: "
-                 f"{', '.join(specs) or 'none'}")
+        wants = (f"one agent spec, for {seats}" if len(others) == 1 else
+                 f"one agent spec for every opponent seat or {len(others)}, one for each of {seats}")
+        ap.error(f"{env_id} has {n} seats and you are player_{seat}, so --opponents takes {wants}; got "
+                 f"{len(specs)}: {', '.join(specs) or 'none'}")
     return specs
 
 

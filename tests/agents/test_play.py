@@ -233,7 +233,8 @@ def test_wrong_number_of_opponents_is_an_error_naming_the_seats(opponents, n, se
         main([ARENA, "--set", f"num_players={n}", "--set", f"mode={'duel' if n == 2 else 'ffa'}", "--opponents",
               opponents], input_fn=always("quit"))
     err = capsys.readouterr().err
-    assert exc.value.code == 2 and f"one for each of {seats}" in err and f"has {n} seats" in err
+    wants = f"one agent spec, for {seats}" if n == 2 else f"one agent spec for every opponent seat or 2, one for each of {seats}"
+    assert exc.value.code == 2 and f"--opponents takes {wants}; got" in err and f"has {n} seats" in err
 
 
 def test_one_opponent_spec_plays_every_opponent_seat(capsys):
