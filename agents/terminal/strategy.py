@@ -168,6 +168,9 @@ class StrategyPieces(Pieces):
         ask = self.decision(game, s)
         if ask:
             out.append(wrap(ask))
+        if s.terminal:  # the last line of the final board, as Arena's and The Monolith's say it
+            out.append("game over: " + (("SUCCESS" if game.success(s) else "FAILURE") if R.solo else
+                                        f"P{s.winner} wins" if s.winner >= 0 else "no winner (tie)"))
         return "\n".join(out)
 
     def decision(self, game: Any, s: Any) -> str:

@@ -65,7 +65,7 @@ def _what(ln: Any) -> str:
         return f"the {ln.which or 'lowest'} pool die goes onto this card"
     return {"discard": f"discard {count(n, 'card')}",
             "adjust_face": "turn a pool die 1 up or down", "extra_placement": f"place {count(n, 'more die', 'more dice')}",
-            "move_die": "move one of their own socketed dice to another socket", "block_socket": "block an empty socket",
+            "move_die": "move one of your own socketed dice to another socket", "block_socket": "block an empty socket",
             "guard": f"+{count(n, 'Guard charge')} ({'it stops' if n == 1 else 'each stops'} the next attack)",
             "stack": "bump a lower die out of a socket once this turn (it goes back to its owner's pool)",
             "extra_fate": "another Fate card comes onto the board"}.get(op, f"{op.replace('_', ' ')} {n}")
@@ -78,8 +78,8 @@ def effect_words(ln: Any, self_word: str = "you") -> str:
     here (at most 6)``. ``self_word`` names the ``self`` selector (the caster of an action card, the placer
     of an Immediate card): ``you`` where the reader is that player, e.g. ``caster`` in a narration."""
     what = _what(ln)
-    if self_word != "you":  # Synergy's "where you and another player" read by a third person
-        what = what.replace("where you and", "where they and")
+    if self_word != "you":  # Synergy's "where you and another player" read by a third person, and so on
+        what = what.replace("where you and", "where they and").replace("one of your own", "one of its own")
     they = "you have" if ln.who == "self" and self_word == "you" else "they have"
     cond = " ".join(_COND.get(c, c.replace("_", " ") + (f" {k}" if k else "")).format(k=k, they=they)
                     for c, k in ln.cond)

@@ -162,3 +162,29 @@ def test_a_guard_charge_stopping_a_line_on_several_players_is_said():
     game, before, after, a, seat = _step(37, 83)
     assert PIECES.narrate(game, before, after, a, seat) == [
         "P0 chooses P1", "  P1's Guard charge stops it (Guard 1 -> 0)"]
+
+
+def test_the_final_board_ends_with_the_result_as_the_other_games_do():
+    """Arena's and The Monolith's final boards end with ``game over: ...``; Strategy's had no result line."""
+    for cfg in ({"num_players": 2}, {"num_players": 1}):
+        game = monolith_envs.make_game("monolith_strategy_v0", **cfg)
+        rng = np.random.default_rng(4)
+        s = game.initial_state(rng)
+        while not game.is_terminal(s):
+            game.apply(s, int(rng.choice(np.flatnonzero(game.legal_mask(s)))), rng)
+        last = PIECES.board(game, s, 0).splitlines()[-1]
+        if game.rules.solo:
+            assert last == f"game over: {'SUCCESS' if game.success(s) else 'FAILURE'}"
+        else:
+            assert last == (f"game over: P{s.winner} wins" if s.winner >= 0 else "game over: no winner (tie)")
+
+
+def test_shift_says_whose_die_it_moves():
+    """Shift's line read ``you: move one of their own socketed dice``; the caster's own, in either voice."""
+    from monolith_envs.strategy.words import effect_words
+
+    game = monolith_envs.make_game("monolith_strategy_v0", num_players=2)
+    shift = next(a for a in game.rules.content.actions if a.name == "Shift")
+    (line,) = [ln for ln in shift.effect if ln.op == "move_die"]
+    assert effect_words(line) == "you: move one of your own socketed dice to another socket"
+    assert effect_words(line, "caster") == "caster: move one of its own socketed dice to another socket"
