@@ -165,7 +165,7 @@ class StrategyPieces(Pieces):
         out.append(f"source gems {s.source_gems}; decks: skill {len(s.skill_deck)}, power {len(s.power_deck)}, "
                    f"rune {len(s.rune_deck)}")
         out += [wrap(x, WIDTH, "      ") for x in self.notes(game, s, viewer)]
-        ask = self.decision(game, s)
+        ask = self.decision(game, s, viewer)
         if ask:
             out.append(wrap(ask))
         if s.terminal:  # the last line of the final board, as Arena's and The Monolith's say it
@@ -173,8 +173,10 @@ class StrategyPieces(Pieces):
                                         f"P{s.winner} wins" if s.winner >= 0 else "no winner (tie)"))
         return "\n".join(out)
 
-    def decision(self, game: Any, s: Any) -> str:
-        """What the open decision asks, in words (docs §6.2), or ``""`` when the game is over."""
+    def decision(self, game: Any, s: Any, viewer: int | None = None) -> str:
+        """What the open decision asks, in words (docs §6.2), or ``""`` when the game is over; as ``viewer``
+        may see it (``None``: every detail): the largest count of another seat's final reveal is left out,
+        since it tells that seat's gem value, hand cards included (docs §7)."""
         pd = s.pending
         if s.terminal or not pd:
             return ""
@@ -198,7 +200,8 @@ class StrategyPieces(Pieces):
             Kind.SOCKET_BLOCK: f"{who} chooses a socket to block",
             Kind.RUNE_PICK: f"{who} keeps one Rune as a private Rune (the other goes under the deck)",
             Kind.DISCARD: f"{who} discards down to the hand limit ({pd.get('owed', 1)} to go)",
-            Kind.REVEAL_COUNT: f"{who} reveals k gems (up to {pd.get('kmax', 0)}) for k VP at Final Scoring",
+            Kind.REVEAL_COUNT: f"{who} reveals k gems" + (f" (up to {pd.get('kmax', 0)})" if viewer in (None, pd["seat"])
+                                                          else "") + " for k VP at Final Scoring",
             Kind.REVEAL_SRC: f"{who} earmarks what pays for the reveal ({count(pd.get('rem', 0), 'gem')} to go)",
         }.get(Kind(k), f"{who} decides {Kind(k).name}")
 

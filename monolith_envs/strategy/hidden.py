@@ -13,24 +13,70 @@ def _shuffle(rng, items: list) -> list:
     return [items[int(i)] for i in rng.permutation(len(items))] if items else []
 
 
+def _earmarked(s: StrategyState, q: int, K: int) -> list:
+    """How many uncast copies of each card kind seat ``q`` has earmarked and not yet used in the final gem
+    reveal (docs §4.18): revealed, so kept in its hand by a resample (the reveal's records name them)."""
+    out = [0] * K
+    rv = s.reveal[q] if q < len(s.reveal) else None
+    for it in (rv or {}).get("items", ()):
+        if it[0] != "g" and not it[3]:
+            out[it[1]] += 1
+    return out
+
+
+#: resamples tried for a world where the seat paying now can still pay, before its hand is kept as it is
+_TRIES = 32
+
+
 def resample(game, state: StrategyState, viewer: int, rng) -> StrategyState:
     """A copy of ``state`` with everything ``viewer`` cannot know redrawn from ``rng`` (docs §7): decks, other
-    players' uncast hands (same Skill, Power and Player Power counts), undealt Player Powers, their unrevealed
-    private Runes and their Secrecy candidates."""
+    players' uncast hands (same Skill, Power and Player Power counts; a card earmarked in the final gem
+    reveal stays), undealt Player Powers, their unrevealed private Runes and their Secrecy candidates.
+
+    When another seat is in the middle of a payment (PAY_MORE, docs §4.11) or of the final gem reveal
+    (REVEAL_COUNT, REVEAL_SRC, §4.18), its redrawn hand must still cover what it owes: hands are redrawn
+    until one does (at most ``_TRIES`` times; then that seat's hand is kept), and REVEAL_COUNT's largest
+    count is that of the redrawn hand, so every legal action of the copy applies."""
+    pd = state.pending
+    payer = pd["seat"] if pd is not None and pd["k"] in _OWES and pd["seat"] != viewer else -1
+    for _ in range(_TRIES if payer >= 0 else 1):
+        s = _redraw(game, state, viewer, rng, keep=-1)
+        if payer < 0 or _can_pay(game.rules, s):
+            return s
+    return _redraw(game, state, viewer, rng, keep=payer)
+
+
+_OWES = (int(Kind.PAY_MORE), int(Kind.REVEAL_COUNT), int(Kind.REVEAL_SRC))
+
+
+def _can_pay(R, s: StrategyState) -> bool:
+    """Whether the seat of the open payment or reveal can go on with its hand (REVEAL_COUNT's largest count
+    set from it)."""
+    pd = s.pending
+    if pd["k"] == Kind.REVEAL_COUNT:
+        pd["kmax"] = min(R.content.final_reveal_max, R.gem_value(s, pd["seat"]))
+        return pd["kmax"] > 0
+    return R.spend_value(s, pd["seat"]) >= pd["rem"]
+
+
+def _redraw(game, state: StrategyState, viewer: int, rng, keep: int) -> StrategyState:
+    """One resample (:func:`resample`); seat ``keep`` (``-1``: none) keeps its hand as it is."""
     R = game.rules
     s = game.clone(state)
     n, K = R.n, R.K
-    others = [q for q in range(n) if q != viewer]
+    others = [q for q in range(n) if q not in (viewer, keep)]
+    kept = {q: _earmarked(s, q, K) for q in others}
     for cat, deck_name in ((R.is_skill, "skill_deck"), (R.is_power, "power_deck"), (R.is_pp, None)):
         pool = list(getattr(s, deck_name)) if deck_name else list(s.pp_out)
         counts = []
         for q in others:
             c = 0
             for k in range(K):
-                if cat[k] and s.hand[q][k]:
-                    pool += [k] * s.hand[q][k]
-                    c += s.hand[q][k]
-                    s.hand[q][k] = 0
+                free = s.hand[q][k] - kept[q][k]  # a card earmarked in the final reveal stays (it is shown)
+                if cat[k] and free > 0:
+                    pool += [k] * free
+                    c += free
+                    s.hand[q][k] -= free
             counts.append(c)
         pool = _shuffle(rng, sorted(pool))
         i = 0
