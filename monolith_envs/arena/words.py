@@ -173,18 +173,15 @@ def move_context(state: Any) -> tuple:
 class _Before:
     """The state a move was played in, as far as :func:`move_context` kept
     it, the rest read from the state after it (tile types and factions never
-    change). ``has_hand``: the context kept the seat's hand (an older one of
-    7 items did not)."""
+    change)."""
 
     def __init__(self, after: Any, seat: int, context: tuple) -> None:
         self._after, self.acting_seat = after, seat
         (self.sub_phase, self.p_a, self.p_b, self.p_c, self.p_effect,
-         self.p_order, board) = context[:7]
+         self.p_order, board, hand) = context
         self.board = list(board)
-        self.has_hand = len(context) > 7 and 0 <= seat < len(after.hand)
-        if self.has_hand:
-            self.hand = [list(h) for h in after.hand]
-            self.hand[seat] = list(context[7])
+        self.hand = [list(h) for h in after.hand]
+        self.hand[seat] = list(hand)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._after, name)
@@ -219,11 +216,8 @@ def last_move_words(game: Any, state: Any, seat: int, action: int, context: tupl
         if pile:
             name = tb.name_of[state.itype[pile[-1]]]
             return f"discards {name}" if fam == "DISCARD" else f"plays the order {name}"
-    before = _Before(state, seat, context) if context is not None else None
-    # a placement, discard or Order needs the hand before (a placed tile may
-    # be gone, removed by the Battle that followed)
-    hand_words = ("PLACE", "DISCARD", "PLAY_ORDER")
-    if before is not None and (before.has_hand or fam not in hand_words):
+    if context is not None:  # the hand before names a placed tile the Battle that followed removed
+        before = _Before(state, seat, context)
         whole = fam == "SELECT_ROT" and _whole_move(game, before, idx[0])
         return whole or action_words(game, before, action)
     return action_words(game, None, action)
