@@ -203,9 +203,13 @@ def _state_error(lines: dict, exc: Exception) -> PositionError:
     field = m.group(1) if m else ""
     for kw in _FIELD_KEYWORDS.get(field, (field,)):
         if kw in lines:
-            i, body = lines[kw][-1]
-            return PositionError(f"position line {i} ({body!r}): {exc}")
+            return PositionError(f"{_at(lines[kw][-1])}: {exc}")
     return PositionError(f"position: {exc}")
+
+
+def _at(line: tuple | None) -> str:
+    """``position line 4 ('hand P0 ...')`` for a ``(number, text)`` line of the position, or ``position``."""
+    return f"position line {line[0]} ({line[1]!r})" if line else "position"
 
 
 def _take(left: list, card: int, name: str, lines: dict, keywords: tuple) -> None:
@@ -215,8 +219,7 @@ def _take(left: list, card: int, name: str, lines: dict, keywords: tuple) -> Non
         left.remove(card)
     except ValueError:
         where = max((ln for kw in keywords for ln in lines.get(kw, ())), default=None)
-        head = f"position line {where[0]} ({where[1]!r})" if where else "position"
-        raise PositionError(f"{head}: no copy of {name} is left (the content has fewer copies than the "
+        raise PositionError(f"{_at(where)}: no copy of {name} is left (the content has fewer copies than the "
                             "position places in hands, cast piles, discards, decks and the board)") from None
 
 
@@ -381,18 +384,23 @@ def _fill_defaults(R, s: StrategyState, given: dict) -> None:
         _take(left, b, f"board card {R.content.board[b].id}", lines, ("rune_deck",))
     s.rune_deck = top + left
     if not R.pp_kinds:
-        for p in range(n):
-            for k in range(R.K):
-                if R.is_pp[k] and s.hand[p][k] + s.cast[p][k] + s.pp_gone[k]:
-                    name = kinds.get(k, str(k))
-                    where = [ln for kw in ("hand", "cast", "discarded") for ln in lines.get(kw, ())
-                             if name in ln[1].lower().split()]
-                    head = f"position line {where[0][0]} ({where[0][1]!r})" if where else "position"
-                    raise PositionError(f"{head}: {name} is a Player Power card and this game deals "
-                                        "none (add 'config player_powers=true')")
+        _check_no_player_powers(R, s, lines, kinds)
     if R.pp_kinds and not s.pp_out:
         held = {k for p in range(n) for k in range(R.K) if R.is_pp[k] and (s.hand[p][k] or s.cast[p][k])}
         s.pp_out = sorted(k for k in R.pp_kinds if k not in held and not s.pp_gone[k])
+
+
+def _check_no_player_powers(R, s: StrategyState, lines: dict, kinds: dict) -> None:
+    """Raise a PositionError naming the line that gives a Player Power card (hand, cast or discarded) in a
+    game that deals none."""
+    for p in range(R.n):
+        for k in range(R.K):
+            if R.is_pp[k] and s.hand[p][k] + s.cast[p][k] + s.pp_gone[k]:
+                name = kinds.get(k, str(k))
+                where = [ln for kw in ("hand", "cast", "discarded") for ln in lines.get(kw, ())
+                         if name in ln[1].lower().split()]
+                raise PositionError(f"{_at(where[0] if where else None)}: {name} is a Player Power card and "
+                                    "this game deals none (add 'config player_powers=true')")
 
 
 def _check_placed_once(R, s: StrategyState, lines: dict) -> None:
@@ -410,8 +418,7 @@ def _check_placed_once(R, s: StrategyState, lines: dict) -> None:
         if len(places) > 1:
             name = R.content.board[b].id
             hits = [ln for kw in ("board", "private") for ln in lines.get(kw, ()) if name in ln[1].split()]
-            head = f"position line {max(hits)[0]} ({max(hits)[1]!r})" if hits else "position"
-            raise PositionError(f"{head}: board card {name} is placed twice ({' and '.join(places)}); the "
+            raise PositionError(f"{_at(max(hits, default=None))}: board card {name} is placed twice ({' and '.join(places)}); the "
                                 "content has one copy")
 
 
