@@ -24,6 +24,8 @@ def _earmarked(s: StrategyState, q: int, K: int) -> list:
     return out
 
 
+#: the open decisions of a seat that owes gems: a payment under way, the final gem reveal (docs §4.11, §4.18)
+_OWES = (int(Kind.PAY_MORE), int(Kind.REVEAL_COUNT), int(Kind.REVEAL_SRC))
 #: resamples tried for a world where the seat paying now can still pay, before its hand is kept as it is
 _TRIES = 32
 
@@ -44,9 +46,6 @@ def resample(game, state: StrategyState, viewer: int, rng) -> StrategyState:
         if payer < 0 or _can_pay(game.rules, s):
             return s
     return _redraw(game, state, viewer, rng, keep=payer)
-
-
-_OWES = (int(Kind.PAY_MORE), int(Kind.REVEAL_COUNT), int(Kind.REVEAL_SRC))
 
 
 def _can_pay(R, s: StrategyState) -> bool:
