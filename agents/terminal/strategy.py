@@ -13,7 +13,7 @@ from typing import Any
 
 from monolith_envs.core.words import count
 from monolith_envs.strategy.board import PRIV0
-from monolith_envs.strategy.narration import line_text, narrate, src_text
+from monolith_envs.strategy.narration import line_text, narrate, src_text, winner_words
 from monolith_envs.strategy.render import _req, pool_faces, status_line
 from monolith_envs.strategy.state import Kind
 from monolith_envs.strategy.words import socket_words
@@ -169,8 +169,7 @@ class StrategyPieces(Pieces):
         if ask:
             out.append(wrap(ask))
         if s.terminal:  # the last line of the final board, as Arena's and The Monolith's say it
-            out.append("game over: " + (("SUCCESS" if game.success(s) else "FAILURE") if R.solo else
-                                        f"P{s.winner} wins" if s.winner >= 0 else "no winner (tie)"))
+            out.append(f"game over: {winner_words(game, s)}")
         return "\n".join(out)
 
     def decision(self, game: Any, s: Any, viewer: int | None = None) -> str:

@@ -28,7 +28,7 @@ from .state import Kind, Phase
 from .table import TABLE
 from .words import card_name, effect_words, offer_words
 
-__all__ = ["RESOLVE_LINE", "line_text", "narrate", "src_text"]
+__all__ = ["RESOLVE_LINE", "line_text", "narrate", "src_text", "winner_words"]
 
 
 def line_text(ln: Any, self_word: str = "you") -> str:
@@ -445,12 +445,16 @@ def _result(game: Any, s: Any) -> str:
     """Who won and why, said once, the VP by seat: ``game over after round 5: P1 wins; after Final
     Scoring: VP P0 9, P1 19, P2 14`` (``game.end_reason``: a tie-break or a VICTORY says its own; docs
     §8); solo ``game over after round 5: FAILURE; 12 VP: the goal of 15 VP is missed``."""
-    if game.rules.solo:
-        who = "SUCCESS" if game.success(s) else "FAILURE"
-    else:
-        who = f"P{s.winner} wins" if s.winner >= 0 else "no winner (tie)"
     why = game.end_reason(s)
-    return f"game over after round {s.round}: {who}" + (f"; {why}" if why else "")
+    return f"game over after round {s.round}: {winner_words(game, s)}" + (f"; {why}" if why else "")
+
+
+def winner_words(game: Any, s: Any) -> str:
+    """The result of a finished game in a few words (docs §8): ``P1 wins``, ``no winner (tie)``; solo
+    ``SUCCESS`` or ``FAILURE`` (§4.19)."""
+    if game.rules.solo:
+        return "SUCCESS" if game.success(s) else "FAILURE"
+    return f"P{s.winner} wins" if s.winner >= 0 else "no winner (tie)"
 
 
 def _cast_lines(game: Any, before: Any, after: Any, action: int, seat: int, said: bool) -> list[str]:
