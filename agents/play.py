@@ -145,9 +145,10 @@ def _choices(key) -> tuple:
     return values if isinstance(values, tuple) else ()
 
 
-def _setting_hint(env_id: str, settings: dict | None) -> str:
-    """``"; try --set key=value"`` when changing one more choice key makes the refused settings valid
-    (``--set num_players=3`` in Arena: ``--set mode=ffa``); ``""`` otherwise."""
+def _setting_hint(env_id: str, settings: dict | None, message: str = "") -> str:
+    """``"; with --set ..., add --set key=value"`` when changing one more choice key makes the refused
+    settings valid (``--set num_players=3`` in Arena: ``--set mode=ffa``); ``""`` otherwise, and when the
+    error ``message`` already names every such fix (the key, and each value as ``repr`` or ``key=value``)."""
     import monolith_envs
 
     if not settings:
@@ -167,11 +168,11 @@ def _setting_hint(env_id: str, settings: dict | None) -> str:
                 monolith_envs.make_game(env_id, **settings, **{key.name: value})
             except (monolith_envs.MonolithEnvError, ValueError):
                 continue
-            fixes.append(f"--set {key.name}={value}")
-    if not fixes:
+            fixes.append((key.name, value))
+    if not fixes or all(k in message and (repr(v) in message or f"{k}={v}" in message) for k, v in fixes):
         return ""
     given = " ".join(f"--set {k}={v}" for k, v in settings.items())
-    return f"; with {given}, add {' or '.join(fixes)}"
+    return f"; with {given}, add {' or '.join(f'--set {k}={v}' for k, v in fixes)}"
 
 
 def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
@@ -203,7 +204,7 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
         settings = game_settings(args.set)
         env = monolith_envs.make(args.env_id, **settings)
     except (monolith_envs.MonolithEnvError, ValueError) as e:
-        ap.error(str(e) + _setting_hint(args.env_id, locals().get("settings")))
+        ap.error(str(e) + _setting_hint(args.env_id, locals().get("settings"), str(e)))
     raw, game = env.unwrapped, env.unwrapped.game
     n = game.num_players
     seed = args.seed if args.seed is not None else int(np.random.default_rng().integers(2**31))

@@ -24,7 +24,7 @@ from .render import _enum_name, _module, _netted, _segments, _tables, _teams
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import Eff
 from .tables import Kind
-from .words import effect_name, last_move_words, sub_words, tile_words
+from .words import last_move_words, option_name, sub_words, tile_words
 
 __all__ = ["draw", "render_svg", "render_rgb", "OWNER_COLOURS", "hex_center", "status_lines", "pending_line",
            "seg_label_box", "LEGEND"]
@@ -101,9 +101,9 @@ def pending_line(tb, state) -> str:
     if state.p_order >= 0:
         name = tb.name_of[state.itype[state.p_order]]
         line = f"Pending: P{state.p_order // PER_SEAT}'s order {name}"
-        options = getattr(tb.order[state.itype[state.p_order]], "options", None) or ()
-        if 0 <= state.p_mode < len(options):  # the option chosen, by name (D55: False Order acts as Push Back)
-            line += f", as {effect_name(tb, options[state.p_mode])}"
+        option = option_name(tb, state, state.p_mode)
+        if option is not None:  # the option chosen, by name (D55: False Order acts as Push Back)
+            line += f", as {option}"
         elif state.p_mode >= 0:
             line += f", option {state.p_mode + 1}"
         elif effect and effect != name.lower():

@@ -10,8 +10,8 @@ from .board import DIR_NAMES
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import Eff, Sub
 
-__all__ = ["SUB_WORDS", "action_words", "effect_name", "last_move_words", "mode_words", "move_context", "sub_words",
-           "tile_words"]
+__all__ = ["SUB_WORDS", "action_words", "effect_name", "last_move_words", "mode_words", "move_context", "option_name",
+           "sub_words", "tile_words"]
 
 #: each sub-phase in a few words that suit any viewer (the drawing's caption, terminal play's status line);
 #: what the acting seat is asked is ``table.SUB_ASKS`` (docs §6.2)
@@ -67,11 +67,17 @@ def sub_words(sub_phase: int) -> str:
 def mode_words(game: Any, state: Any, k: int) -> str:
     """Option ``k`` of the Order being played (``SELECT_MODE``) by its effect, e.g. ``Battle`` or ``Charge``
     (``option k+1`` when there is no such option)."""
+    return option_name(game.tables, state, k) or f"option {k + 1}"
+
+
+def option_name(tb: Any, state: Any, k: int) -> str | None:
+    """Option ``k`` of the Order being played by its effect (:func:`effect_name`), or ``None`` when no Order
+    is being played or it has no option ``k``."""
     if state is not None and state.p_order >= 0:
-        options = getattr(game.tables.order[state.itype[state.p_order]], "options", None) or ()
+        options = getattr(tb.order[state.itype[state.p_order]], "options", None) or ()
         if 0 <= k < len(options):
-            return effect_name(game.tables, options[k])
-    return f"option {k + 1}"
+            return effect_name(tb, options[k])
+    return None
 
 
 def effect_name(tb: Any, effect: Any) -> str:

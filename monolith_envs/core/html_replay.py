@@ -3,7 +3,8 @@
 The page holds, for every decision of the replayed episode and for the final state: the game's omniscient
 SVG drawing (``render_svg``), its text render, the seat to act (``P0``, ...), the action that was played (in
 the game's words, ``describe_action``, then in grey its layout name and index), the chance events its
-``apply`` drew, if any, and under them what the action did, in the game's narration (Arena's Battle
+``apply`` drew, if any (in grey, as the episode log records them: ``random draws (episode log):
+integers(1, 7) -> 6``), and under them what the action did, in the game's narration (Arena's Battle
 lines, Strategy's card resolution, The Monolith's rest scoring...: ``game.narrate``, see
 :mod:`monolith_envs.core.narration`; a game without that method shows none); at the end each seat's
 returns and outcome.  A slider, step buttons (first, previous, play/pause, next, last), the arrow
@@ -162,7 +163,7 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
         border: 1px solid #ccc; max-height: 560px; overflow: auto; margin-top: 16px; }
 #action { font-weight: bold; margin: 4px 0; }
 #code { color: #667; font-family: monospace; font-size: 12px; margin-left: 6px; }
-#chance { font-family: monospace; font-size: 13px; margin: 4px 0; }
+#chance { font-family: monospace; font-size: 12px; color: #667; margin: 4px 0; }
 #narration { font-family: monospace; font-size: 12px; white-space: pre; margin: 4px 0; padding: 4px 6px;
              background: #fff; border: 1px solid #ddd; height: 8.5em; overflow: auto; resize: vertical; }
 </style></head>
@@ -246,7 +247,7 @@ function show(i) {
   $("status").textContent = "step " + k + " / " + (frames.length - 1);
   $("action").textContent = f.action === null ? f.result : f.player + " " + f.action_text;
   $("code").textContent = f.action === null ? "" : f.action_name + ", action " + f.action;
-  $("chance").textContent = f.action === null || !f.chance.length ? "" : "chance: " + f.chance.join("; ");
+  $("chance").textContent = f.action === null || !f.chance.length ? "" : "random draws (episode log): " + f.chance.join("; ");
   // the lines after the move's own (the bold line above says it), as text: never read as markup
   const said = f.narration[0] === f.player + " " + f.action_text ? f.narration.slice(1) : f.narration;
   $("narration").textContent = said.join("\\n");

@@ -214,7 +214,7 @@ def test_page_loads_steps_and_shows_pictures_in_headless_chromium(game_log, page
             f"{layout.decode(log.actions[1])} [{log.actions[1]}]")
         assert wd.text("#action") == f"P0 {frames[0]['action_text']}"
         assert wd.text("#code") == f"{layout.decode(log.actions[0])}, action {log.actions[0]}"
-        assert wd.text("#chance") == "" or wd.text("#chance").startswith("chance: ")
+        assert wd.text("#chance") == "" or wd.text("#chance").startswith("random draws (episode log): ")
         for k in range(1, 4):
             wd.click("#next")
             assert wd.text("#status") == f"step {k} / {n}"
