@@ -27,7 +27,6 @@ A game adds its board view, stage names and narration in ``agents/terminal/<game
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shlex
 import sys
@@ -35,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
+from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
 from monolith_envs.core.cli import spec_error, split_specs
 from monolith_envs.core.seeds import seed_arg
 
@@ -74,9 +74,7 @@ def _parser() -> argparse.ArgumentParser:
                     help="write the game's episode log to FILE (missing folders are created)")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
                     help="module to import first (registers extra env ids)")
-    ap.add_argument("--trust-model-files", action="store_true",
-                    help="let ppo:PATH model files and rllib:CHECKPOINT folders run the code they name when loaded "
-                         "(only for files you trust); the same as MONOLITH_ENVS_TRUST_MODELS=1")
+    add_trust_argument(ap)
     ap.add_argument("--web", action="store_true",
                     help="play in the browser: start a local server and print its URL (Ctrl-C stops it)")
     ap.add_argument("--port", type=_port, default=None,
@@ -188,10 +186,7 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
     if args.web and args.record:
         ap.error("--record is for terminal play; with --web every finished game's log is kept (its folder is "
                  "printed) and the page links its replay")
-    if args.trust_model_files:
-        from agents.ppo import TRUST_ENV_VAR
-
-        os.environ[TRUST_ENV_VAR] = "1"
+    trust_models_from_args(args)
     from monolith_envs.core.cli import game_settings, import_modules
 
     try:

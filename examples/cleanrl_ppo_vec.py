@@ -34,6 +34,7 @@ curve. The worker processes (``--workers``) re-import this file: everything runs
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 import time
@@ -46,6 +47,7 @@ from torch.distributions import Categorical
 
 import monolith_envs
 from monolith_envs.agents.heuristics import value_fn_for
+from monolith_envs.agents.model_files import ModelFileError, read_capped, short_error
 from monolith_envs.core.seeds import seed_arg
 
 
@@ -412,12 +414,16 @@ def train(args: argparse.Namespace) -> dict:
         P, m, n = vec.num_players, vec.obs_size, vec.num_actions
         agent = Agent(m, n, args.hidden, table_pieces(vec.game.obs_spec) if args.row_dim else (), args.row_dim)
         if args.load:
-            try:  # weights only: a loaded file is data, never code
-                agent.load_state_dict(torch.load(args.load, weights_only=True))
+            try:  # a regular file under 256 MiB (never a FIFO or device), read as weights only: data, never code
+                data = read_capped(args.load, 256 * 2**20)
+            except (FileNotFoundError, ModelFileError) as err:
+                print(f"error: --load: {err}", file=sys.stderr)
+                raise SystemExit(2) from None
+            try:
+                agent.load_state_dict(torch.load(io.BytesIO(data), weights_only=True))
             except Exception as err:  # noqa: BLE001 - any unreadable or mismatched file is the user's input
-                first = (str(err).strip().splitlines() or [type(err).__name__])[0][:300]
-                print(f"error: --load {args.load}: not weights of this network ({first}); save them with --save "
-                      "and the same --env, --hidden and --row-dim", file=sys.stderr)
+                print(f"error: --load {args.load}: not weights of this network ({short_error(err, 300)}); save them "
+                      "with --save and the same --env, --hidden and --row-dim", file=sys.stderr)
                 raise SystemExit(2) from None
         seed_eval = eval_seed(args)
 

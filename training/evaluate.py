@@ -55,6 +55,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
 from monolith_envs.core.config import plain_int
 from monolith_envs.core.outfiles import (
     OutputPathError,
@@ -436,10 +437,7 @@ def main(argv: list[str] | None = None) -> dict:
                     "eval_<env>_<seed>-2.json, -3, ... when that file exists: a default never replaces a result)")
     ap.add_argument("--record-dir", default=None, metavar="DIR",
                     help="write every match's episode log to DIR (replay: python -m monolith_envs replay FILE)")
-    ap.add_argument("--trust-model-files", action="store_true",
-                    help="let ppo:PATH model files and rllib:CHECKPOINT folders run the code they name when "
-                         "loaded (only for files you trust; by default a model is loaded without running code "
-                         "from it, or refused); the same as MONOLITH_ENVS_TRUST_MODELS=1")
+    add_trust_argument(ap)
     with stop_on_signals():
         try:
             return _main(ap, ap.parse_args(argv), MAX_SEED)
@@ -465,10 +463,7 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) -> dict:
-    if args.trust_model_files:
-        from agents.ppo import TRUST_ENV_VAR
-
-        os.environ[TRUST_ENV_VAR] = "1"  # spawned workers inherit it
+    trust_models_from_args(args)  # spawned workers inherit it
     from monolith_envs.core.cli import game_settings, import_modules, spec_error, split_specs
 
     try:

@@ -12,7 +12,8 @@ file against the SB3 policy on observations of seeded random games and prints th
 and how often both choose the same legal action.
 
 Errors (a missing run, a model that is not a ``pieces`` MaskablePPO policy, a bad name) are one ``error:``
-line and exit status 2.
+line and exit status 2.  A ``final_model.zip`` that cannot be read without running code from it is refused;
+``--trust-model-files`` (only for a run you trust; the same as ``MONOLITH_ENVS_TRUST_MODELS=1``) lets it load.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
 from monolith_envs.core.cli import ArgumentParser
 
 __all__ = ["compare_with_policy", "export_run", "main", "meta_of", "policy_logits", "sample_observations", "weights_of"]
@@ -245,7 +247,9 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--check-states", type=int, default=200,
                     help="observations of seeded random games on which the export is compared with the SB3 policy "
                          "(0: no check; default 200)")
+    add_trust_argument(ap)
     args = ap.parse_args(argv)
+    trust_models_from_args(args)
     if not 0 <= args.check_states <= 100_000:
         ap.error(f"--check-states must be from 0 to 100000, got {args.check_states}")
     from monolith_envs import MonolithEnvError

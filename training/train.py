@@ -2,8 +2,11 @@
 
 Command line (the main job)::
 
-    python -m training.train [--config FILE | --quick] [--set key=value ...] [--list-keys]
+    python -m training.train [--config FILE | --quick] [--set key=value ...] [--list-keys] [--trust-model-files]
     python -m training.train --resume RUN_DIR [--set key=value ...]
+
+``--trust-model-files`` lets the model files of ``ppo:PATH`` evaluation opponents run the code they name
+when loaded (only for files you trust; the same as ``MONOLITH_ENVS_TRUST_MODELS=1``).
 
 Default config: ``training/configs/monolith_arena_2p.toml``; ``--quick`` runs ``training/configs/quick.toml``
 (its stages without the heuristic phase, small enough to finish in about a minute); ``--quick --config FILE`` runs FILE's game and
@@ -36,6 +39,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
 from monolith_envs.core.interrupt import (
     Interrupted,
     SignalGuard,
@@ -456,9 +460,11 @@ def main(argv: list[str] | None = None) -> dict:
                     help="continue an interrupted run from its newest checkpoint (RUN_DIR/checkpoints/), with "
                          "its config.json, to its total_timesteps; outputs stay in RUN_DIR")
     ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
+    add_trust_argument(ap)  # the model files of ppo:PATH evaluation opponents
     with stop_on_signals() as guard:
         try:
             args = ap.parse_args(argv)
+            trust_models_from_args(args)
             if args.list_keys:
                 print(f"# The defaults below hold for a key that a config file leaves out. Without --config the run "
                       f"is {DEFAULT_CONFIG.relative_to(CONFIG_DIR.parent.parent)}, which sets many of them;\n# a "

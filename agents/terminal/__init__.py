@@ -45,6 +45,8 @@ _LEADING_NUMBER = re.compile(r"^(?:\d+\s+|slot\s+\d+:\s*|[A-Z]{1,2}\d+(?:\.\d+)?
 _PLACE = re.compile(r"([+-]?)[0-9]+")
 #: the number an option's label gives its thing (hex 14, socket 18, 9 Briar Barrow, 1 E, slot 3, die showing 6)
 _OWN_NUMBER = re.compile(r"^(?:hex |socket |slot |die showing |face )?(\d+)\b")
+#: a typed number with its word, ``hex 5`` or ``socket5``: matched by value against :data:`_OWN_NUMBER`
+_NAMED_NUMBER = re.compile(r"^(hex|socket|slot|die showing|face) ?(\d+)$")
 #: an engine's reason that names only the open decision by its code (``not legal in SETUP_BANNER: ...``,
 #: ``not legal in SIDE of player_0``); what follows the colon, if anything, is the engine's detail
 _ENGINE_WHY = re.compile(r"not legal in [A-Z][A-Z0-9_]*(?: of player_\d+)?(?::\s*|$)")
@@ -502,6 +504,11 @@ class StagedEntry:
             if exact:
                 return exact
         hits = [v for v, label in opts if label.lower().replace(" ", "").startswith(key)]
+        named = _NAMED_NUMBER.match(text.strip().lower())
+        if not hits and named:  # "hex 5" names "hex 05": the number's value, with or without its leading zero
+            word, n = named.group(1).replace(" ", ""), int(named.group(2))
+            hits = [v for v, label in opts if (m := _OWN_NUMBER.match(label.lower())) and int(m.group(1)) == n
+                    and label.lower().replace(" ", "").startswith(word)]
         if hits or key[:1].isdigit():
             return hits
         # a label led by the thing's own number or code ("9 Briar Barrow", "slot 3: Horror", "O09 Carrion

@@ -46,6 +46,8 @@ def _host_name(host: str) -> str:
 
 
 #: what writing to a browser that closed its connection raises (not an agent's own connection errors)
+#: JSON's names for the Python types ``json.loads`` gives, for error messages
+_JSON_TYPES = {list: "array", str: "string", int: "number", float: "number", bool: "boolean", type(None): "null"}
 _CLIENT_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
 
 
@@ -158,7 +160,12 @@ class _Handler(BaseHTTPRequestHandler):
         if optional:
             want += " and optionally " + ", ".join(f"{k!r} ({v})" for k, v in optional.items())
         if not isinstance(data, dict) or not set(keys) <= set(data) <= set(keys) | set(optional):
-            got = sorted(map(str, data))[:10] if isinstance(data, dict) else type(data).__name__
+            if isinstance(data, dict):
+                names = sorted(map(str, data))
+                got = ("an object with the keys " + ", ".join(map(repr, names[:10])) + (", ..." if names[10:] else "")
+                       if names else "an empty object")
+            else:
+                got = f"a JSON {_JSON_TYPES.get(type(data), type(data).__name__)}"
             self._error(400, f"the body must be a JSON object with exactly the keys {want}; got {got}")
             return None
         return data

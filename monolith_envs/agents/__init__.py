@@ -106,7 +106,7 @@ def mcts_for(env_id: str, simulations: int, **overrides: Any) -> MCTSAgent:
     opts: dict[str, Any] = dict(getattr(mod, "MCTS_DEFAULTS", {}) or {})
     opts.update(overrides)
     rollout = opts.pop("rollout", "random")
-    return MCTSAgent(
+    agent = MCTSAgent(
         simulations=simulations,
         rollout=rollout,
         rollout_policy=rollout_policy_for(env_id) if rollout == "heuristic" else None,
@@ -114,6 +114,9 @@ def mcts_for(env_id: str, simulations: int, **overrides: Any) -> MCTSAgent:
         prior_fn=prior_fn_for(env_id),
         **opts,
     )
+    if mod is not None:  # the game's value, priors and rollouts: its bind() refuses another game's env
+        agent.made_for = env_id
+    return agent
 
 
 def _number(text: str, kind: type, what: str, spec: str) -> Any:
@@ -159,10 +162,11 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
         except ValueError as e:
             raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {e}; accepted: {_FORMS}") from None
         return BaselineAgent(env_id, simulations=sims, env_config=env_config, name=spec.strip(), leaf_mix=mix)
-    if kind == "random" and not rest:
-        return RandomAgent()
-    if kind == "heuristic" and not rest:
-        return heuristic_for(env_id)
+    if kind in ("random", "heuristic"):
+        if sep:  # "random:", "heuristic:3"
+            raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {kind!r} takes no options (write it alone); "
+                                 f"accepted: {_FORMS}")
+        return RandomAgent() if kind == "random" else heuristic_for(env_id)
     if kind in _KINDS:
         try:
             agent = _KINDS[kind][0](rest, env_id)
@@ -179,7 +183,10 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
         raise AgentSpecError("agent spec 'human' is the terminal player of the repository's commands: run "
                              "'python -m agents.play' from the repository root (it registers 'human'); "
                              f"accepted here: {_FORMS}")
-    if kind in ("ppo", "rllib") and rest:
+    if kind in ("ppo", "rllib") and not rest:  # "ppo", "ppo:"
+        what = "a model file (ppo:PATH)" if kind == "ppo" else "a checkpoint folder (rllib:PATH)"
+        raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {kind} needs the path of {what}; accepted: {_FORMS}")
+    if kind in ("ppo", "rllib"):
         game = None
         if kind == "ppo" and env_config is not None:  # its errors are the config's, not the path's
             from monolith_envs import make_game

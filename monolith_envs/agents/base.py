@@ -25,7 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Agent", "AgentError", "BaseAgent", "EnvContext", "masked_choice"]
+__all__ = ["Agent", "AgentError", "BaseAgent", "EnvContext", "check_mask", "check_rng", "masked_choice"]
 
 
 class AgentError(RuntimeError):
@@ -81,6 +81,9 @@ class BaseAgent:
 
     name = "agent"
     needs_env = False
+    #: the env id this agent's knowledge is for (a heuristic, a search with its value function), or ``None``
+    #: for an agent of any game; :meth:`bind` refuses an env of another game
+    made_for: str | None = None
 
     def __init__(self) -> None:
         self.ctx: EnvContext | None = None
@@ -89,8 +92,16 @@ class BaseAgent:
         """Forget everything about the previous episode (default: nothing to forget)."""
 
     def bind(self, env: Any) -> None:
-        """Give the agent read access to the env's rules engine and state (see the module docstring)."""
-        self.ctx = EnvContext(env)
+        """Give the agent read access to the env's rules engine and state (see the module docstring).
+
+        Raises:
+            AgentError: the agent was made for another game (:attr:`made_for`).
+        """
+        ctx = EnvContext(env)
+        env_id = getattr(ctx.game, "env_id", None)
+        if self.made_for is not None and env_id != self.made_for:
+            raise AgentError(f"{self.name} was made for {self.made_for}, bound to a {env_id} env")
+        self.ctx = ctx
 
     def _require_ctx(self) -> EnvContext:
         if self.ctx is None:
@@ -125,7 +136,28 @@ def masked_choice(action_mask: np.ndarray, rng: np.random.Generator) -> int:
     Raises:
         AgentError: the mask has no legal action.
     """
+    check_rng(rng)
     legal = np.flatnonzero(action_mask)
     if legal.size == 0:
         raise AgentError("the action mask has no legal action")
     return int(legal[rng.integers(legal.size)])
+
+
+def check_rng(rng: Any) -> None:
+    """Raise :class:`AgentError` unless ``rng`` is a ``numpy.random.Generator`` (an agent's ``act`` draws
+    from it)."""
+    if not isinstance(rng, np.random.Generator):
+        raise AgentError(f"act() needs rng, a numpy.random.Generator (e.g. np.random.default_rng(seed)), got "
+                         f"{type(rng).__name__}")
+
+
+def check_mask(ctx: EnvContext, action_mask: Any) -> None:
+    """Raise :class:`AgentError` unless ``action_mask`` is a 1-D array of the bound game's ``n`` actions."""
+    n = ctx.game.layout.n
+    try:
+        shape = np.shape(action_mask)
+    except ValueError:  # a ragged sequence
+        shape = None
+    if shape != (n,):
+        raise AgentError(f"the action mask must have shape ({n},), one entry per action of {ctx.game.env_id}, got "
+                         f"{'a ragged ' + type(action_mask).__name__ if shape is None else 'shape ' + str(shape)}")

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import AgentError, BaseAgent
+from .base import AgentError, BaseAgent, check_mask, check_rng
 from .heuristics.generic import StatePolicy, ValueFn, random_policy, returns_value
 
 __all__ = ["MAX_C", "MAX_ROLLOUT_DEPTH", "MAX_ROOT_K", "MAX_SIMULATIONS", "MCTSAgent", "Node"]
@@ -121,6 +121,8 @@ class MCTSAgent(BaseAgent):
     # ------------------------------------------------------------------ search
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         ctx = self._require_ctx()
+        check_mask(ctx, action_mask)
+        check_rng(rng)
         legal_root = np.flatnonzero(action_mask)
         if legal_root.size == 0:
             raise AgentError("the action mask has no legal action")

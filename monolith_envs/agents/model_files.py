@@ -41,7 +41,8 @@ from .pickle_limits import OverBound as _OverBound
 
 __all__ = ["CHECKED_CALLS", "MAX_LOAD_ELEMENTS", "MAX_LOAD_NODES", "MAX_PARAMS", "MAX_SPACE_ELEMENTS", "ModelFileError",
            "ModelTrustError", "NUMPY_GLOBALS", "RestrictedUnpickler", "TRUST_ENV_VAR", "TRUST_HINT", "brief",
-           "check_finite", "mlp_params", "read_capped", "restricted_loads", "short_error", "trust_models_from_env"]
+           "add_trust_argument", "check_finite", "mlp_params", "read_capped", "restricted_loads", "short_error",
+           "trust_models_from_args", "trust_models_from_env"]
 
 #: environment variable that marks every model file as trusted (``1``); set by ``--trust-model-files``
 TRUST_ENV_VAR = "MONOLITH_ENVS_TRUST_MODELS"
@@ -78,6 +79,22 @@ class ModelTrustError(ModelFileError):
 def trust_models_from_env() -> bool:
     """True when the environment marks model files as trusted (``MONOLITH_ENVS_TRUST_MODELS=1``)."""
     return os.environ.get(TRUST_ENV_VAR, "") == "1"
+
+
+def add_trust_argument(ap: Any) -> None:
+    """Add ``--trust-model-files`` to the ``argparse`` parser ``ap`` of a command that loads model files
+    (:data:`TRUST_HINT` names it); :func:`trust_models_from_args` applies it."""
+    ap.add_argument("--trust-model-files", action="store_true",
+                    help="let ppo:PATH model files and rllib:CHECKPOINT folders run the code they name when "
+                         "loaded (only for files you trust; by default a model is loaded without running code "
+                         f"from it, or refused); the same as {TRUST_ENV_VAR}=1")
+
+
+def trust_models_from_args(args: Any) -> None:
+    """Set :data:`TRUST_ENV_VAR` to ``1`` when ``args.trust_model_files`` (:func:`add_trust_argument`), so
+    this process's loaders and the worker processes it spawns trust model files."""
+    if getattr(args, "trust_model_files", False):
+        os.environ[TRUST_ENV_VAR] = "1"
 
 
 def short_error(e: BaseException, limit: int = 160) -> str:

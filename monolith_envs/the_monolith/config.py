@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+import numbers
 import os
 from typing import Any, Mapping
+
+import numpy as np
 
 from ..core.config import ConfigError, ConfigKey, int_range, number_range, one_of, validate_config
 
@@ -14,7 +17,11 @@ ENV_ID = "the_monolith_v0"
 
 
 def _int_list(v: Any) -> str | None:
-    if isinstance(v, (list, tuple)) and all(type(x) is int and 0 <= x < 64 for x in v):
+    """A list, tuple or 1-D numpy array of integers 0..63 (numpy's too, not booleans)."""
+    if isinstance(v, np.ndarray) and v.ndim == 1:
+        v = v.tolist()
+    if isinstance(v, (list, tuple)) and all(isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
+                                            and 0 <= x < 64 for x in v):
         return None
     return "a list of shaman ids (integers 0..63)"
 
@@ -28,8 +35,11 @@ SCORE_SCALE_RANGE = (1e-6, 1e6)
 
 
 def _weights(v: Any) -> str | None:
+    """A list, tuple or 1-D numpy array of 3 real numbers (numpy's too, not booleans) in range, positive sum."""
+    if isinstance(v, np.ndarray) and v.shape == (3,):
+        v = v.tolist()
     ok = (isinstance(v, (list, tuple)) and len(v) == 3
-          and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+          and all(isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_)) and math.isfinite(x)
                   and 0 <= x <= MAX_WEIGHT for x in v)
           and sum(v) > 0)
     return None if ok else f"3 numbers from 0 to {MAX_WEIGHT:g} with a positive sum"
@@ -68,8 +78,8 @@ CONFIG_KEYS: tuple[ConfigKey, ...] = (
 
 def _cross(cfg: dict) -> None:
     n = cfg["num_players"]
-    cfg["shamans"] = list(cfg["shamans"])
-    cfg["shaman_pool"] = list(cfg["shaman_pool"])
+    cfg["shamans"] = [int(x) for x in cfg["shamans"]]
+    cfg["shaman_pool"] = [int(x) for x in cfg["shaman_pool"]]
     cfg["tower_weights"] = [float(x) for x in cfg["tower_weights"]]
     cfg["tower_retention"] = float(cfg["tower_retention"])
     cfg["score_scale"] = float(cfg["score_scale"])

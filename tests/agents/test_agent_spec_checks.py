@@ -199,3 +199,43 @@ def test_a_run_config_that_no_longer_builds_the_game_is_still_read_for_its_seats
     with pytest.raises(AgentError, match="trained with num_players=2, mode='duel'"):
         make_agent(f"ppo:{tmp_path / 'm.zip'}", "monolith_arena_v0", {"num_players": 4, "mode": "ffa"})
     make_agent(f"ppo:{tmp_path / 'm.zip'}", "monolith_arena_v0", {})  # its own seats and mode: played
+
+
+@pytest.mark.parametrize("spec, says", [
+    ("random:", "'random' takes no options"), ("random:3", "'random' takes no options"),
+    ("heuristic:", "'heuristic' takes no options"), ("heuristic:3", "'heuristic' takes no options"),
+    ("ppo:", "ppo needs the path of a model file (ppo:PATH)"), ("ppo", "ppo needs the path of a model file"),
+    ("rllib:", "rllib needs the path of a checkpoint folder (rllib:PATH)"),
+])
+def test_a_known_kind_written_wrongly_is_named_not_called_unknown(spec, says):
+    with pytest.raises(AgentSpecError) as ei:
+        make_agent(spec, "monolith_arena_v0")
+    assert says in str(ei.value) and "unknown agent spec" not in str(ei.value) and "accepted: random |" in str(ei.value)
+
+
+@pytest.mark.parametrize("spec", ["heuristic", "mcts:4"])
+def test_a_games_heuristic_or_search_refuses_another_games_env_at_bind(spec):
+    agent = make_agent(spec, "monolith_arena_v0")
+    env = monolith_envs.make("the_monolith_v0")
+    env.reset(seed=0)
+    with pytest.raises(AgentError, match=f"{spec} was made for monolith_arena_v0, bound to a the_monolith_v0 env"):
+        agent.bind(env)
+    random_agent = make_agent("random", "monolith_arena_v0")
+    random_agent.bind(env)  # an agent of any game binds anywhere
+    assert random_agent.ctx.game.env_id == "the_monolith_v0"
+
+
+@pytest.mark.parametrize("spec", ["random", "heuristic", "mcts:4", "baseline+search:2"])
+def test_act_names_a_bad_rng_or_mask_size(spec):
+    agent = make_agent(spec, "monolith_arena_v0")
+    env = monolith_envs.make("monolith_arena_v0")
+    env.reset(seed=0)
+    agent.bind(env)
+    obs = env.observe(env.agent_selection)
+    with pytest.raises(AgentError, match="act\\(\\) needs rng, a numpy.random.Generator .* got NoneType"):
+        agent.act(obs["observation"], obs["action_mask"], None)
+    if spec in ("heuristic", "mcts:4"):
+        with pytest.raises(AgentError, match=r"the action mask must have shape \(500,\), .* got shape \(10,\)"):
+            agent.act(obs["observation"], np.ones(10, np.int8), np.random.default_rng(0))
+    a = agent.act(obs["observation"], list(obs["action_mask"]), np.random.default_rng(0))  # a list mask is fine
+    assert obs["action_mask"][a] == 1

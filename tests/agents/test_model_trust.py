@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import pickle
 import zipfile
 
@@ -81,3 +82,19 @@ def test_evaluate_cli_refuses_crafted_model(toy_model, tmp_path, capsys, monkeyp
               "--out", str(tmp_path / "e.json")])
     assert exc.value.code == 2 and not target.exists() and not (tmp_path / "e.json").exists()
     assert "--trust-model-files" in capsys.readouterr().err
+
+
+def test_every_command_that_names_the_trust_flag_takes_it(tmp_path, capsys, monkeypatch):
+    """The refusal names ``--trust-model-files``: each command that can load a model file accepts it and sets
+    MONOLITH_ENVS_TRUST_MODELS=1 for its loaders and workers."""
+    from training.export_baseline import main as export_main
+    from training.train import main as train_main
+
+    monkeypatch.delenv("MONOLITH_ENVS_TRUST_MODELS", raising=False)
+    assert train_main(["--list-keys", "--trust-model-files"]) == {}
+    assert os.environ.get("MONOLITH_ENVS_TRUST_MODELS") == "1"
+    monkeypatch.delenv("MONOLITH_ENVS_TRUST_MODELS")
+    with pytest.raises(SystemExit) as exc:
+        export_main([str(tmp_path / "no_run"), "--name", "x", "--out-dir", str(tmp_path), "--trust-model-files"])
+    assert exc.value.code == 2 and "unrecognized" not in capsys.readouterr().err
+    assert os.environ.get("MONOLITH_ENVS_TRUST_MODELS") == "1"

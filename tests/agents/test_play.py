@@ -322,3 +322,22 @@ def test_back_at_a_heading_says_nothing_to_undo_and_odd_bytes_are_shown_readably
     text = "\n".join(out)
     assert "nothing to undo: this is the first stage of the move" in text
     assert "'\ufffd\ufffd' is not a legal hex here" in text and "udcff" not in text
+
+
+@pytest.mark.parametrize("typed", ["hex 5", "hex5", "HEX 05", "hex 005"])
+def test_a_hex_typed_without_its_leading_zero_names_it(typed):
+    """The board labels hex 5 ``05``; ``hex 5`` names it by value as ``hex 05`` does (it was refused as not a
+    legal hex while hex 05 was)."""
+    lines = iter([typed, "quit"])
+    out: list[str] = []
+    main([ARENA, "--opponents", "random", "--seed", "1"], input_fn=lambda prompt: next(lines), output_fn=out.append)
+    text = "\n".join(out)
+    assert "P0 places its Banner on hex 05" in text and "is not a legal hex" not in text
+
+
+def test_a_hex_number_with_no_such_hex_is_still_refused():
+    lines = iter(["hex 50", "quit"])
+    out: list[str] = []
+    main([ARENA, "--opponents", "random", "--seed", "1"], input_fn=lambda prompt: next(lines), output_fn=out.append)
+    text = "\n".join(out)
+    assert "'hex 50' is not a legal hex here" in text and "places its Banner" not in text

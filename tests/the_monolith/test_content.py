@@ -1,5 +1,6 @@
 """The content loader: reference counts (docs §3 table, §5) and errors naming file, item and field."""
 
+import numpy as np
 import pytest
 
 from monolith_envs.core.config import ConfigError
@@ -109,3 +110,25 @@ def test_an_unknown_shaman_start_role_lists_the_maps_roles(tmp_path):
     with pytest.raises(ContentError, match="'role:nowhere': 'monolith' or 'role:<role>' with a role of the map's "
                                            r"spaces \(barrow, hold, hollow, scriptorium, temple; each home quadrant"):
         load_content({"shaman_file": _write(tmp_path, "s.toml", bad)})
+
+
+@pytest.mark.parametrize("weights", [np.array([1.0, 1.0, 1.0]), np.array([1, 0, 3]), (np.float32(0.5), 0, np.int64(2))])
+def test_tower_weights_take_numpy_arrays_and_numbers(weights):
+    g = MonolithGame({"tower_weights": weights})
+    assert g.config["tower_weights"] == [float(x) for x in weights]
+
+
+@pytest.mark.parametrize("weights", [np.array([[1, 1, 1]]), np.array([True, True, True]), np.array([1.0, np.nan, 1.0]),
+                                     np.ones(4)])
+def test_tower_weights_refuse_arrays_that_are_not_three_finite_numbers(weights):
+    with pytest.raises(ConfigError, match="expected 3 numbers from 0 to 1e\\+06 with a positive sum"):
+        MonolithGame({"tower_weights": weights})
+
+
+def test_shaman_ids_take_numpy_arrays_and_integers():
+    g = MonolithGame({"num_players": 2, "shaman_assignment": "fixed", "shamans": np.array([0, 1]),
+                      "shaman_pool": (np.int64(0), 1, 2, 3)})
+    assert g.config["shamans"] == [0, 1] and g.config["shaman_pool"] == [0, 1, 2, 3]
+    assert all(type(x) is int for x in g.config["shamans"] + g.config["shaman_pool"])
+    with pytest.raises(ConfigError, match="expected a list of shaman ids"):
+        MonolithGame({"shaman_pool": np.array([True, False, True, True])})

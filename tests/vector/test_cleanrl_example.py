@@ -216,3 +216,26 @@ def test_load_of_a_file_that_is_not_these_weights_is_one_error_line(tmp_path):
     proc = _run(["--load", str(bad), "--total-decisions", "0", "--eval-games", "0"], tmp_path)
     assert proc.returncode == 2 and proc.stderr.startswith("error: --load ") and "Traceback" not in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_load_of_a_fifo_or_a_pickle_is_refused_without_waiting_or_running_it(tmp_path):
+    """--load reads a regular file only (a FIFO would block the read for ever), and a pickle naming a callable
+    is refused as not weights, without PyTorch's advice to load it unsafely."""
+    import torch
+
+    fifo = tmp_path / "fifo.pt"
+    os.mkfifo(fifo)
+    proc = _run(["--load", str(fifo), "--total-decisions", "0", "--eval-games", "0"], tmp_path)
+    assert proc.returncode == 2 and proc.stderr.strip() == f"error: --load: {fifo}: not a regular file"
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (os.system, (f"touch {marker}",))
+
+    evil = tmp_path / "evil.pt"
+    torch.save({"w": Payload()}, evil)
+    proc = _run(["--load", str(evil), "--total-decisions", "0", "--eval-games", "0"], tmp_path)
+    assert proc.returncode == 2 and not marker.exists()
+    assert proc.stderr.startswith(f"error: --load {evil}: not weights of this network (")
+    assert "weights_only" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr

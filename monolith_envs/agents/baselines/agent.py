@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..base import AgentError, BaseAgent
+from ..base import AgentError, BaseAgent, check_rng
 from .registry import find_baseline, load_baseline
 
 __all__ = ["BaselineAgent", "parse_baseline_options", "parse_baseline_spec"]
@@ -179,6 +179,7 @@ class BaselineAgent(BaseAgent):
             logits = self.net.logits(obs.reshape(1, -1))[0]
             return int(legal[int(np.argmax(logits[legal]))])
         ctx = self._require_ctx()
+        check_rng(rng)  # the search draws its determinizations from it
         if self._search is None or self._search.game is not ctx.game:
             from ..heuristics import value_fn_for
             from ..puct import BatchedPUCT

@@ -72,11 +72,14 @@ def heuristic_for(env_id: str, **kwargs: Any):
         **kwargs: passed to the game's ``make_heuristic`` (ignored by the generic fallback).
 
     Raises:
-        monolith_envs.UnknownEnvError: unknown env id.
+        monolith_envs.UnknownEnvError: unknown env id.  (The game's own heuristic's ``bind`` raises
+            :class:`~monolith_envs.agents.base.AgentError` for an env of another game.)
     """
     mod = heuristic_module(env_id)
     if mod is not None and hasattr(mod, "make_heuristic"):
-        return mod.make_heuristic(env_id, **kwargs)
+        agent = mod.make_heuristic(env_id, **kwargs)
+        agent.made_for = env_id  # its bind() refuses another game's env
+        return agent
     return LookaheadAgent(returns_value, name="heuristic")
 
 

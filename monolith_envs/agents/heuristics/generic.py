@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..base import BaseAgent, masked_choice
+from ..base import BaseAgent, check_mask, check_rng, masked_choice
 
 __all__ = ["LookaheadAgent", "StatePolicy", "StatePolicyAgent", "ValueFn", "random_policy", "returns_value"]
 
@@ -51,6 +51,8 @@ class StatePolicyAgent(BaseAgent):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         ctx = self._require_ctx()
+        check_mask(ctx, action_mask)
+        check_rng(rng)
         seat = ctx.seat
         state = ctx.game.resample_hidden(ctx.state, seat, rng)
         a = int(self.policy(ctx.game, state, seat, rng))
