@@ -188,7 +188,7 @@ def reason_words(game: Any, state: Any, pieces: Any, why: str) -> str:
 
 
 def not_legal_text(game: Any, state: Any, pieces: Any, action: int, why: str) -> str:
-    """``END_TURN is not legal now: the decision now is P0's: choose an empty hex for your Banner``: action
+    """``END_TURN is not legal now: P0: choose an empty hex for your Banner``: action
     ``action`` by its code name (as typed) and why it is not legal, in the game's words (:func:`reason_words`)."""
     return f"{game.layout.decode(int(action))} is not legal now: {reason_words(game, state, pieces, why)}"
 
