@@ -414,8 +414,11 @@ def train(args: argparse.Namespace) -> dict:
         P, m, n = vec.num_players, vec.obs_size, vec.num_actions
         agent = Agent(m, n, args.hidden, table_pieces(vec.game.obs_spec) if args.row_dim else (), args.row_dim)
         if args.load:
-            try:  # a regular file under 256 MiB (never a FIFO or device), read as weights only: data, never code
-                data = read_capped(args.load, 256 * 2**20)
+            # a regular file (never a FIFO or device) at most twice this network's weights, read as weights only:
+            # data, never code
+            cap = 2 * sum(t.numel() * t.element_size() for t in agent.state_dict().values()) + 2**20
+            try:
+                data = read_capped(args.load, cap)
             except (FileNotFoundError, ModelFileError) as err:
                 print(f"error: --load: {err}", file=sys.stderr)
                 raise SystemExit(2) from None

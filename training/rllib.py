@@ -31,6 +31,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
 from monolith_envs.core.cli import ArgumentParser
 from training.config import TrainConfigError
 from training.rllib_config import apply_overrides, describe_keys, load_config, run_name
@@ -305,7 +306,9 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
                     help="module to import first in every process (registers extra env ids)")
     ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
+    add_trust_argument(ap)  # the model files of ppo:PATH evaluation opponents (set before Ray starts)
     args = ap.parse_args(argv)
+    trust_models_from_args(args)
     for mod in args.preload:
         importlib.import_module(mod)
     if args.list_keys:

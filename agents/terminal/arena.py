@@ -38,7 +38,7 @@ not the slots.
 _STAGES = {"slot": "tile", "hex": "hex", "rot": "facing", "facing": "facing", "local": "tile type",
            "feature": "feature", "triangle": "triangle", "mode": "mode"}
 _FAMILIES = {"PICK_TYPE": "pick a tile type", "DISCARD": "discard a tile", "PLACE": "place a tile",
-             "PLAY_ORDER": "play an order", "USE_FEATURE": "use a feature (maneuver, teleport, swap, rotate)",
+             "PLAY_ORDER": "play an order", "USE_FEATURE": "use a feature",
              "UNFOLD": "unfold the Monolith", "END_TURN": "end the turn", "SELECT_HEX": "select a hex",
              "SELECT_ROT": "select a facing", "SELECT_TRIANGLE": "select a triangle", "SELECT_MODE": "select a mode"}
 
@@ -110,6 +110,13 @@ class ArenaPieces(Pieces):
         return (DIR_NAMES[value],) if arg in ("rot", "facing") else ()
 
     def family_option(self, game: Any, state: Any, family: str) -> str:
+        if family == "USE_FEATURE":  # the kinds of feature that have a legal use now, in layout order
+            lay = game.layout
+            fam = lay[family]
+            legal = game.legal_mask(state)
+            kinds = [self.option(game, state, family, "feature", f) for f in range(fam.shape[0])
+                     if any(legal[lay.index(family, f, h)] for h in range(fam.shape[1]))]
+            return f"use a feature ({', '.join(kinds)})" if kinds else _FAMILIES[family]
         return _FAMILIES.get(family, family)
 
     def option(self, game: Any, state: Any, family: str, arg: str, value: int) -> str:

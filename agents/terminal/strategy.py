@@ -92,6 +92,27 @@ def _hand(s: Any, p: int) -> str:
     return f"hand {held} + {cast} cast" if cast else f"hand {held}"
 
 
+def _tolls_ahead(game: Any, s: Any, pd: dict) -> str:
+    """For a gem cost offered for a VP gain, the toll stones that gain would reach (public: the payer's VP and
+    the track; docs §4.11), e.g. ``; the +4 VP from space 4 reach the toll stone on space 5 (1 gem), paid
+    after this cost or the gain stops there``; ``""`` when it reaches none or is not a VP gain."""
+    from monolith_envs.strategy.effects import amount, get_line
+
+    then, src = pd.get("then") or {}, pd.get("src")
+    if not src or "ctx" not in then or "r" not in then:
+        return ""
+    ln = get_line(game.rules, list(src))
+    if ln.op != "gain_vp":
+        return ""
+    v, gain = s.vp[pd["seat"]], amount(game.rules, s, ln, then["ctx"], then["r"])
+    stones = [(sp, cost) for sp, (_i, cost) in sorted(game.rules.toll_at.items()) if v < sp <= v + gain]
+    if not stones:
+        return ""
+    said = ", ".join(f"space {sp} ({count(cost, 'gem')})" for sp, cost in stones)
+    return (f"; the +{gain} VP from space {v} reach the toll stone{'s' if len(stones) > 1 else ''} on {said}, "
+            "paid after this cost or the gain stops there")
+
+
 class StrategyPieces(Pieces):
     """Terminal play of ``monolith_strategy_v0`` (``docs/monolith_strategy.md``)."""
 
@@ -224,7 +245,8 @@ class StrategyPieces(Pieces):
             return f"{who} pays {owed} for {pd.get('purpose', 'a payment')}" + (" or declines" if offer else "")
         if not offer:
             return f"{who} pays {owed} for {what}"
-        return f"{who} may pay {owed} for {what}: pay to get it, or decline and it is skipped"
+        return (f"{who} may pay {owed} for {what}: pay to get it, or decline and it is skipped"
+                + _tolls_ahead(game, s, pd))
 
     @staticmethod
     def _stone(game: Any, pd: dict) -> str:

@@ -54,7 +54,9 @@ _FAMILY_IN = {("number", Sub.DRAFT_RESPOND): "bid higher", ("number", Sub.DRAFT_
               ("number", Sub.DIV_RAISE): "raise the bid", ("number", Sub.MARCH_REGROUP): "set the group size",
               ("space", Sub.MARCH_STEP): "march on to a space", ("space", Sub.SHAMAN_STEP): "move the shaman",
               ("space", Sub.RECRUIT_PLACE): "place a warrior", ("space", Sub.EXTRA_KILL): "kill once more",
-              ("use_power", Sub.POWER_WINDOW): "use a power now"}
+              ("use_power", Sub.POWER_WINDOW): "use a power now",
+              ("objective", Sub.OBJ_DISCARD): "discard an objective (face down)",
+              ("objective", Sub.OBJ_REVEAL): "reveal an objective that scores now"}
 _ASK = {Sub.DRAFT_NOMINATE: "names a shaman to auction", Sub.DRAFT_OPEN_BID: "opens the bidding",
         Sub.DRAFT_RESPOND: "bids higher or passes for good", Sub.DRAFT_FREE_PICK: "picks a shaman for free",
         Sub.OBJ_DISCARD: "chooses an objective to discard (face down)",

@@ -265,7 +265,10 @@ function renderStage() {
   $("stage-title").textContent = "choose the " + node.title + ":";
   let onBoard = 0;
   node.options.forEach((o, k) => {
-    opts.appendChild(optionButton(o.label, o.node.action !== undefined ? o.node.name + " (" + o.node.code + ")" : "",
+    // an option whose later stages are all forced plays the whole move: its label says which (the terminal
+    // asks to confirm it; here the click is the confirmation)
+    const whole = o.node.action !== undefined && o.node.auto.length ? o.label + " (" + o.node.name + ")" : o.label;
+    opts.appendChild(optionButton(whole, o.node.action !== undefined ? o.node.name + " (" + o.node.code + ")" : "",
                                   () => choose(k), k));
     if (o.target && mark(o.target, "target")) onBoard++;
   });

@@ -45,9 +45,9 @@ def _host_name(host: str) -> str:
     return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
-#: what writing to a browser that closed its connection raises (not an agent's own connection errors)
 #: JSON's names for the Python types ``json.loads`` gives, for error messages
 _JSON_TYPES = {list: "array", str: "string", int: "number", float: "number", bool: "boolean", type(None): "null"}
+#: what writing to a browser that closed its connection raises (not an agent's own connection errors)
 _CLIENT_GONE = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError)
 
 

@@ -82,7 +82,7 @@ class BaseAgent:
     name = "agent"
     needs_env = False
     #: the env id this agent's knowledge is for (a heuristic, a search with its value function), or ``None``
-    #: for an agent of any game; :meth:`bind` refuses an env of another game
+    #: for an agent of any game; :meth:`bind` refuses an env whose game is not of that id's game class
     made_for: str | None = None
 
     def __init__(self) -> None:
@@ -98,9 +98,12 @@ class BaseAgent:
             AgentError: the agent was made for another game (:attr:`made_for`).
         """
         ctx = EnvContext(env)
-        env_id = getattr(ctx.game, "env_id", None)
-        if self.made_for is not None and env_id != self.made_for:
-            raise AgentError(f"{self.name} was made for {self.made_for}, bound to a {env_id} env")
+        if self.made_for is not None:
+            import monolith_envs  # the package imports this module first
+
+            if not isinstance(ctx.game, monolith_envs.game_class(self.made_for)):  # an alias id is the same game
+                raise AgentError(f"{self.name} was made for {self.made_for}, bound to a "
+                                 f"{getattr(ctx.game, 'env_id', type(ctx.game).__name__)} env")
         self.ctx = ctx
 
     def _require_ctx(self) -> EnvContext:

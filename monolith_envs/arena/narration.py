@@ -99,7 +99,7 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     text = game.describe_action(before, int(action))
     if game.layout.split(int(action))[0] == "PICK_TYPE":  # the Monolith's setup picks are secret (docs §3)
         text = "picks a tile for its Monolith (hidden from the other seats)"
-    lines = [f"P{seat} {text}"]
+    lines = [f"P{seat} {text}"] + _moves_at_facing(game, before, after, action)
     in_battle = before.b_active or after.b_active or "Battle" in text
     family = game.layout.split(int(action))[0]
     if after.b_active and not before.b_active:
@@ -197,6 +197,19 @@ def _why(trigger: int, text: str) -> str:
 _SAYS_MOVE = (Sub.MOVE_DEST, Sub.FEATURE_DEST, Sub.CHARGE_DEST, Sub.PUSH_DEST)
 # the sub-phases whose SELECT_ROT ends a move its step before said
 _ENDS_MOVE = (Sub.MOVE_FACING, Sub.FEATURE_FACING, Sub.CHARGE_FACING)
+
+
+def _moves_at_facing(game: Any, before: Any, after: Any, action: int) -> list[str]:
+    """``["  (it moves when its facing is chosen, next)"]`` for a move or charge destination whose tile is
+    still where it was, the facing to come (docs §4.4: the board shows it there until then); ``[]``
+    otherwise."""
+    if game.layout.split(int(action))[0] != "SELECT_HEX" or before.sub_phase not in _SAYS_MOVE:
+        return []
+    a, h = before.p_a, game.layout.split(int(action))[1][0]
+    if (a == h or not 0 <= a < len(before.board) or before.board[a] < 0 or after.sub_phase not in _ENDS_MOVE
+            or after.board[a] != before.board[a]):
+        return []
+    return ["  (it moves when its facing is chosen, next)"]
 
 
 def _said_moves(game: Any, before: Any, action: int) -> set:

@@ -23,7 +23,7 @@ from .board import controllers
 from .effects import gain, power
 from .state import NONE, Frame, Phase, Sub, fast_clone
 from .table import FRAMES, TABLE
-from .words import ZONES, effect_words, space_words
+from .words import ZONES, effect_words, event_scoring_words, space_words
 
 __all__ = ["narrate"]
 
@@ -411,7 +411,8 @@ def _frame_lines(g: Any, kind: Any, arg: Any, s0: Any, s1: Any, head_only: bool 
             elif drawn in s1.event_discard and all(e != drawn for e, _ in s1.events):
                 lines.append(f"  the event {ev.key} {ev.name} is drawn; it has nowhere to go: discarded")
             else:
-                lines.append(f"  the event {ev.key} {ev.name} is drawn")
+                scores = event_scoring_words(ev)
+                lines.append(f"  the event {ev.key} {ev.name} is drawn" + (f"; it scores {scores}" if scores else ""))
         return lines if head_only else lines + _changes(g, s0, s1)
     if kind == Frame.EVENT_REVEAL:
         ev, sp = s0.events[-1]

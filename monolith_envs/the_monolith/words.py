@@ -8,7 +8,7 @@ from typing import Any
 from ..core.words import count
 from .state import Sub
 
-__all__ = ["action_words", "effect_words", "space_words", "stop_and_step", "ZONES", "PASSED", "NUMBER_DONE"]
+__all__ = ["action_words", "effect_words", "event_scoring_words", "space_words", "stop_and_step", "ZONES", "PASSED", "NUMBER_DONE"]
 
 #: the action board's zones, in the order of the ``fate`` family (a heart moves to the next one)
 ZONES = ("slay", "maneuver", "boast")
@@ -146,6 +146,19 @@ def _counted(pred: str, sel: str, many: bool = False) -> str:
             "building_set": f"kind{'s' if many else ''} of building you control",
             "divinations_held": f"divination{'s' if many else ''} you hold"}.get(
         pred, f"{pred.replace('_', ' ')} {where}".strip())
+
+
+#: when an event's scoring effect scores (docs §4.8 step 2b, §6.3)
+_LIFETIME_WORDS = {"until_scored": "at the next rest scoring, then it is discarded",
+                   "persistent": "at every rest scoring", "wandering": "at every rest scoring, and it moves"}
+
+
+def event_scoring_words(card: Any) -> str:
+    """An event card's scoring in words, ``""`` when it has none: ``each seat at the next rest scoring, then
+    it is discarded: +2 favour per temple you control`` (docs §4.8 step 2b)."""
+    if card.scoring is None:
+        return ""
+    return f"each seat {_LIFETIME_WORDS.get(card.lifetime, 'at rest scoring')}: {effect_words(card.scoring)}"
 
 
 def effect_words(e: Any) -> str:

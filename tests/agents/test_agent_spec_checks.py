@@ -225,6 +225,18 @@ def test_a_games_heuristic_or_search_refuses_another_games_env_at_bind(spec):
     assert random_agent.ctx.game.env_id == "the_monolith_v0"
 
 
+@pytest.mark.parametrize("spec", ["heuristic", "mcts:4"])
+def test_an_env_id_registered_as_an_alias_of_a_game_binds_its_agents_both_ways(spec, monkeypatch):
+    monkeypatch.setitem(monolith_envs._REGISTRY, "arena_alias_v0", "monolith_envs.monolith_arena_v0")
+    for made, played in (("arena_alias_v0", "monolith_arena_v0"), ("monolith_arena_v0", "arena_alias_v0")):
+        env = monolith_envs.make(played)
+        env.reset(seed=0)
+        agent = make_agent(spec, made)
+        agent.bind(env)  # the same game class under another id
+        obs = env.observe(env.agent_selection)
+        assert obs["action_mask"][agent.act(obs["observation"], obs["action_mask"], np.random.default_rng(0))] == 1
+
+
 @pytest.mark.parametrize("spec", ["random", "heuristic", "mcts:4", "baseline+search:2"])
 def test_act_names_a_bad_rng_or_mask_size(spec):
     agent = make_agent(spec, "monolith_arena_v0")

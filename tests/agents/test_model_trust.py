@@ -87,14 +87,21 @@ def test_evaluate_cli_refuses_crafted_model(toy_model, tmp_path, capsys, monkeyp
 def test_every_command_that_names_the_trust_flag_takes_it(tmp_path, capsys, monkeypatch):
     """The refusal names ``--trust-model-files``: each command that can load a model file accepts it and sets
     MONOLITH_ENVS_TRUST_MODELS=1 for its loaders and workers."""
+    from training.az.__main__ import main as az_main
     from training.export_baseline import main as export_main
     from training.train import main as train_main
 
-    monkeypatch.delenv("MONOLITH_ENVS_TRUST_MODELS", raising=False)
-    assert train_main(["--list-keys", "--trust-model-files"]) == {}
-    assert os.environ.get("MONOLITH_ENVS_TRUST_MODELS") == "1"
-    monkeypatch.delenv("MONOLITH_ENVS_TRUST_MODELS")
-    with pytest.raises(SystemExit) as exc:
-        export_main([str(tmp_path / "no_run"), "--name", "x", "--out-dir", str(tmp_path), "--trust-model-files"])
-    assert exc.value.code == 2 and "unrecognized" not in capsys.readouterr().err
-    assert os.environ.get("MONOLITH_ENVS_TRUST_MODELS") == "1"
+    def trusted_after(command, argv) -> bool:
+        monkeypatch.setenv("MONOLITH_ENVS_TRUST_MODELS", "0")  # restored to the session's value at teardown
+        try:
+            command(argv + ["--trust-model-files"])
+        except SystemExit as e:  # an error after the flag was read (a missing run or config)
+            assert e.code == 2 and "unrecognized" not in capsys.readouterr().err
+        return os.environ.get("MONOLITH_ENVS_TRUST_MODELS") == "1"
+
+    assert trusted_after(train_main, ["--list-keys"])
+    assert trusted_after(export_main, [str(tmp_path / "no_run"), "--name", "x", "--out-dir", str(tmp_path)])
+    assert trusted_after(az_main, ["--config", str(tmp_path / "no_config.toml")])
+    from training.rllib import main as rllib_main  # Ray is imported only for a run
+
+    assert trusted_after(rllib_main, ["--list-keys"])

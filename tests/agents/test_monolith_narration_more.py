@@ -110,3 +110,10 @@ def test_chance_steps_are_replayed_so_no_step_is_lumped(cfg):
             steps = _trace(g, b, s, a)
             assert steps is not None and not any(st[4] for st in steps), (cfg, seed, n, lines)
             assert all(len(x) <= WIDTH for line in lines for x in line.split("\n")), lines
+
+
+def test_an_event_drawn_with_a_scoring_effect_says_what_it_will_score():
+    # seed 4: E11 Pilgrimage was said as "is drawn" and nothing more until rest scoring paid its favour
+    drawn = [x for lines in _narrations(4, 4) for x in lines if "the event E11 Pilgrimage is drawn" in x]
+    assert drawn == ["  the event E11 Pilgrimage is drawn; it scores each seat at the next rest\n"
+                     "      scoring, then it is discarded: +2 favour per temple you control"]

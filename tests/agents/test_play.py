@@ -335,9 +335,50 @@ def test_a_hex_typed_without_its_leading_zero_names_it(typed):
     assert "P0 places its Banner on hex 05" in text and "is not a legal hex" not in text
 
 
+def _transcript(env_id: str, seed: str, answers: list[str]) -> str:
+    lines = iter(answers + ["quit"])
+    out: list[str] = []
+    main([env_id, "--opponents", "random", "--seed", seed], input_fn=lambda prompt: next(lines), output_fn=out.append)
+    return "\n".join(out)
+
+
+def test_a_number_typed_with_its_word_names_that_number_not_one_starting_with_it():
+    # "socket 4" once matched "socket 44" by its text (socket 04 was on offer too), "hex 1" 9 hexes
+    text = _transcript("monolith_strategy_v0", "11", ["1", "1", "socket 4"])
+    assert "4) socket 04" in text and "socket 44" in text and "P0 places a 1 in socket 04: 2 SR2 Gem Rune" in text
+    assert "P0 places a 1 in socket 44" not in text
+    text = _transcript(ARENA, "1", ["hex 1"])
+    assert "P0 places its Banner on hex 01" in text and "matches" not in text
+
+
+def test_an_illegal_socket_typed_without_its_zero_gets_the_rules_reason():
+    text = _transcript("monolith_strategy_v0", "1", ["1", "1", "2", "socket 5"])
+    assert ("socket 05: 2 SR2 Gem Rune, needs 2 is not a legal socket for this move: it needs\n    a die showing 2, "
+            "and yours shows 6") in text
+
+
 def test_a_hex_number_with_no_such_hex_is_still_refused():
     lines = iter(["hex 50", "quit"])
     out: list[str] = []
     main([ARENA, "--opponents", "random", "--seed", "1"], input_fn=lambda prompt: next(lines), output_fn=out.append)
     text = "\n".join(out)
     assert "'hex 50' is not a legal hex here" in text and "places its Banner" not in text
+
+
+def test_arena_use_a_feature_lists_only_the_kinds_with_a_legal_use():
+    pieces = pieces_for(ARENA)
+    game = monolith_envs.make_game(ARENA)
+    lay, names = game.layout, ["maneuver", "teleport", "swap", "rotate"]
+    said = set()
+    for seed in range(6):
+        rng, pick = np.random.default_rng(seed), np.random.default_rng([seed, 1])
+        s = game.initial_state(rng)
+        while not game.is_terminal(s):
+            mask = game.legal_mask(s)
+            kinds = [names[f] for f in range(4) if any(mask[lay.index("USE_FEATURE", f, h)] for h in range(19))]
+            if kinds:
+                text = pieces.family_option(game, s, "USE_FEATURE")
+                assert text == f"use a feature ({', '.join(kinds)})"
+                said.add(text)
+            game.apply(s, int(pick.choice(np.flatnonzero(mask))), rng)
+    assert len(said) >= 3  # several different sets of kinds were seen

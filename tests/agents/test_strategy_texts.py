@@ -113,8 +113,13 @@ def test_a_cost_prompt_says_what_paying_and_declining_do():
     for _ in range(49):  # random play of seed 5 reaches a card line with a gem cost at decision 49
         game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))), rng)
     assert state.pending["k"] == Kind.PAY_OFFER and state.pending["purpose"] == "cost"
+    # P0 has 2 VP: the +3 VP would reach the toll stone on space 5, itself a payment (a review: 2 gems paid for
+    # +4 VP that the next toll then stopped, with no word of it before)
     assert PIECES.decision(game, state) == ("P0 may pay 1 gem for 'each here: may pay 1 gem for +3 VP': pay to get "
-                                            "it, or decline and it is skipped")
+                                            "it, or decline and it is skipped; the +3 VP from space 2 reach the toll "
+                                            "stone on space 5 (1 gem), paid after this cost or the gain stops there")
+    state.vp[0] = 6  # from space 6 the gain reaches no stone
+    assert PIECES.decision(game, state).endswith("pay to get it, or decline and it is skipped")
 
 
 def test_a_reveal_that_stops_at_a_toll_by_itself_says_why():

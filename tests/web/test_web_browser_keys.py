@@ -85,3 +85,32 @@ def test_the_only_legal_move_is_said_in_words_and_taken_with_1(driver, tmp_path)
         assert served.web.raw.episode_log.actions[before] == node["action"]
     finally:
         served.close()
+
+
+def test_an_option_whose_later_stages_are_forced_names_the_whole_move(driver, tmp_path):  # noqa: F811
+    """A click on such an option plays the move at once: its label says which (``cast an action card (casts
+    Shift)``), as terminal play says the only card before it is taken."""
+    served = Served("monolith_strategy_v0", {"num_players": 2}, 5, tmp_path)
+    try:
+        for _ in range(80):  # the person takes the first option of every stage until such an option is offered
+            _, st = served.request("GET", "/api/state")
+            node = st["stages"]
+            forced = [o for o in node.get("options", []) if "action" in o["node"] and o["node"]["auto"]]
+            if forced:
+                break
+            while "action" not in node:
+                node = node["options"][0]["node"]
+            served.request("POST", "/api/action", {"game_id": st["game_id"], "action": node["action"]})
+        else:
+            raise AssertionError("no option with forced later stages within 80 moves")
+        wd = driver
+        wd.cmd("POST", "/url", {"url": served.url})
+        assert _async(wd, WAIT_READY) == "ready"
+        labels = _labels(wd)
+        for o in forced:
+            k = st["stages"]["options"].index(o)
+            assert labels[k] == f"{k + 1}){o['label']} ({o['node']['name']})"
+        plain = [k for k, o in enumerate(st["stages"]["options"]) if o not in forced]
+        assert all(labels[k] == f"{k + 1}){st['stages']['options'][k]['label']}" for k in plain)
+    finally:
+        served.close()

@@ -15,6 +15,7 @@ import json
 import sys
 from typing import Any
 
+from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
 from monolith_envs.core.cli import ArgumentParser
 
 
@@ -119,7 +120,9 @@ def _main(argv: list[str], guard: Any) -> tuple[dict, argparse.Namespace]:
                     "config's name, else the config file's stem plus '_quick' with --quick, e.g. az_arena_2p or "
                     "az_arena_2p_quick)")
     ap.add_argument("--no-progress", action="store_true", help="no banners or bars")
+    add_trust_argument(ap)  # the model files of ppo:PATH evaluation opponents
     args = ap.parse_args(argv)
+    trust_models_from_args(args)
     from training.config import TrainConfigError
 
     try:

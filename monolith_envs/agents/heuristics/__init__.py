@@ -78,7 +78,10 @@ def heuristic_for(env_id: str, **kwargs: Any):
     mod = heuristic_module(env_id)
     if mod is not None and hasattr(mod, "make_heuristic"):
         agent = mod.make_heuristic(env_id, **kwargs)
-        agent.made_for = env_id  # its bind() refuses another game's env
+        try:
+            agent.made_for = env_id  # its bind() refuses another game's env
+        except (AttributeError, TypeError):  # a plugin's agent that takes no new attribute: left unchecked
+            pass
         return agent
     return LookaheadAgent(returns_value, name="heuristic")
 
