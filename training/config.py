@@ -440,7 +440,7 @@ def read_toml(p: Path) -> tuple[Path, dict]:
 
     Raises:
         TrainConfigError: a NUL byte in the path, a missing, unreadable, oversized or non-UTF-8 file, too
-            deep a nesting or too many keys, or a TOML syntax error.
+            deep a nesting or too many keys, a TOML syntax error, or a file that sets no key.
     """
     from monolith_envs.core.content import ContentError, parse_toml, read_text
 
@@ -457,10 +457,15 @@ def read_toml(p: Path) -> tuple[Path, dict]:
         raise TrainConfigError(f"config file {text!r} not found; shipped configs (training/configs/): {ppo}; "
                                f"for python -m training.az: {az}")
     try:
-        return p, parse_toml(read_text(p, MAX_CONFIG_BYTES), str(p), max_depth=6, int_limit=2**130,
-                             label="key", max_keys=2000)
+        raw = parse_toml(read_text(p, MAX_CONFIG_BYTES), str(p), max_depth=6, int_limit=2**130, label="key",
+                         max_keys=2000)
     except ContentError as e:
         raise TrainConfigError(f"config file {e}") from None
+    if not raw:  # most likely a mistake: it would run the built-in defaults, not a shipped recipe
+        raise TrainConfigError(f"config file {text!r} sets no key (it is empty or holds only comments); a config "
+                               "names at least its game and budget (env_id, total_timesteps, ...): start from a "
+                               f"copy of a shipped one in {CONFIG_DIR.relative_to(CONFIG_DIR.parent.parent)}/")
+    return p, raw
 
 
 def load_config(path: str | Path | None = None) -> dict:

@@ -12,6 +12,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from monolith_envs.core.words import count
+
 __all__ = ["format_solo_table", "format_table", "partial_lines", "wilson_interval"]
 
 
@@ -84,7 +86,7 @@ def format_solo_table(solos: Sequence[Any]) -> str:
         d = s.summary()
         lo, hi = d["ci95"]
         lines.append(f"  {s.agent.ljust(w0)}  {d['success_rate']:5.1%} [{lo:.1%}-{hi:.1%}]  "
-                     f"score={d['mean_score']:7.3f}  decisions={d['mean_decisions']:7.1f}  ({d['games']} games)")
+                     f"score={d['mean_score']:7.3f}  decisions={d['mean_decisions']:7.1f}  ({count(d['games'], 'game')})")
     return "\n".join(lines)
 
 

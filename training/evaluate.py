@@ -436,15 +436,21 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--out", default=None, help="JSON output path, replaced if it exists (default: runs/eval/eval_<env>_<seed>.json, or "
                     "eval_<env>_<seed>-2.json, -3, ... when that file exists: a default never replaces a result)")
     ap.add_argument("--record-dir", default=None, metavar="DIR",
-                    help="write every match's episode log to DIR (replay: python -m monolith_envs replay FILE)")
+                    help="write every match's episode log to DIR, a new or empty folder (replay: python -m "
+                         "monolith_envs replay FILE)")
     add_trust_argument(ap)
     with stop_on_signals():
+        args = None
         try:
-            return _main(ap, ap.parse_args(argv), MAX_SEED)
+            args = ap.parse_args(argv)
+            return _main(ap, args, MAX_SEED)
         except Interrupted as e:
             end_children()
             done = e.info.get("games_done")
             wrote = "no results written"
+            logs = _episode_logs(args.record_dir) if args is not None and args.record_dir else []
+            if logs:  # the finished games' logs stay (each is a whole game)
+                wrote += f" (the episode logs of {len(logs):,} finished games are in {args.record_dir})"
             if done is not None:
                 ran = f"after {done:,} of {e.info['games_total']:,} games"
             elif e.info.get("games_finished"):  # every game played: stopped while the results were written
@@ -460,6 +466,16 @@ def main(argv: list[str] | None = None) -> dict:
                 print("the finished games (win rate, 95% Wilson interval):\n  " + "\n  ".join(partial),
                       file=sys.stderr, flush=True)
             sys.exit(e.exit_code)
+
+
+#: the name of an episode log ``--record-dir`` holds: ``pair<i>_game<k>.json`` or ``solo<i>_game<k>.json``
+_LOG_NAME = re.compile(r"(?:pair|solo)\d+_game\d+\.json")
+
+
+def _episode_logs(folder: str | Path) -> list[Path]:
+    """The episode logs an evaluation wrote in ``folder``, sorted (``[]`` when it is not a folder)."""
+    p = Path(folder)
+    return sorted(f for f in p.iterdir() if _LOG_NAME.fullmatch(f.name)) if p.is_dir() else []
 
 
 def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) -> dict:
@@ -509,6 +525,10 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
                 check_output_dir(args.record_dir, "--record-dir")
     except OutputPathError as e:
         ap.error(str(e))
+    earlier = _episode_logs(args.record_dir) if args.record_dir is not None else []
+    if earlier:  # this run's logs would replace some of them and sit beside the others
+        ap.error(f"--record-dir {args.record_dir}: holds {len(earlier):,} episode logs of an earlier evaluation "
+                 f"({earlier[0].name}, ...); give a new or empty folder, so the logs of two runs do not mix")
     res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
                          progress=True, record_dir=args.record_dir)
     from monolith_envs.core.interrupt import Interrupted, signals_deferred

@@ -7,9 +7,12 @@ reads ``RUN_DIR/final_model.zip`` (a MaskablePPO model of ``python -m training.t
 ``monolith_envs/baselines/<name>.pt``: the weights (float16 by default: six networks stay under 10 MB in all;
 they are cast to float32 at load) and plain-data metadata (env id and config, sizes, piece layout, the
 training command, its budget and its final evaluation).  The entry of ``index.json`` next to it (name, file,
-SHA-256, env id, the config values that choose it) is added or replaced.  The command then checks the written
-file against the SB3 policy on observations of seeded random games and prints the largest logit difference
-and how often both choose the same legal action.
+SHA-256, env id, the config values that choose it) is added or replaced: one baseline per env id and choosing
+config values, so an entry of another name for the same env and config is replaced too (the command says
+``replaces baseline 'OLD' (the same env and config)``) and its ``.pt`` file, when it is not the new file, is
+removed, so that ``index.json`` and the files stay consistent.  The command then checks the written file
+against the SB3 policy on observations of seeded random games and prints the largest logit difference and
+how often both choose the same legal action, and the total size of the files that ``index.json`` lists.
 
 Errors (a missing run, a model that is not a ``pieces`` MaskablePPO policy, a bad name) are one ``error:``
 line and exit status 2.  A ``final_model.zip`` that cannot be read without running code from it is refused;
@@ -166,8 +169,9 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
                command: str | None = None, machine: str | None = None, check_states: int = 200) -> dict:
     """Export ``run_dir`` as baseline ``name`` into ``out_dir`` (see the module docstring).
 
-    Returns ``{"path", "bytes", "sha256", "entry", "check"}`` (``check``: :func:`compare_with_policy` on
-    ``check_states`` seeded observations, ``{}`` when 0).
+    Returns ``{"path", "bytes", "sha256", "entry", "replaced", "check"}`` (``replaced``: the index entries the new
+    one replaced, each ``{"name", "file", "why", "removed"}``, ``removed`` true when its file, not the new one,
+    was deleted; ``check``: :func:`compare_with_policy` on ``check_states`` seeded observations, ``{}`` when 0).
 
     Raises:
         ExportError: a bad name or dtype, no ``final_model.zip`` / ``report.json``, or a policy that is not a
@@ -178,7 +182,7 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
 
     import monolith_envs
     from monolith_envs.agents.baselines.net import load_baseline_file, save_baseline_file
-    from monolith_envs.agents.baselines.registry import add_to_index, select_of
+    from monolith_envs.agents.baselines.registry import add_to_index, list_baselines, select_of
     from monolith_envs.agents.ppo import load_maskable_ppo
 
     if not _NAME.match(name):
@@ -215,18 +219,49 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
     meta["dtype"] = dtype
     meta["training"] = _training_record(run_dir, report, command, machine)
     json.dumps(meta)  # plain data only
+    select = select_of(dict(game.config))
+    old_entries = list_baselines(out_dir)  # before the write: an unreadable index stops the export here
     path = save_baseline_file(out_dir / f"{name}.pt", meta, weights, dtypes[dtype])
     data = path.read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     entry = {"name": name, "file": path.name, "sha256": digest, "env_id": game.env_id,
-             "select": select_of(dict(game.config)), "env_config": dict(report["env_config"])}
-    add_to_index(out_dir, entry)
+             "select": select, "env_config": dict(report["env_config"])}
+    from monolith_envs.core.interrupt import signals_deferred
+
+    with signals_deferred():  # the index and the files change together
+        add_to_index(out_dir, entry)
+        replaced = _remove_replaced(out_dir, old_entries, entry)
     check: dict = {}
     if check_states > 0:
         net, _ = load_baseline_file(path, data)
         obs, masks = sample_observations(game.env_id, report["env_config"], check_states, seed=12345)
         check = compare_with_policy(policy, net, obs, masks)
-    return {"path": path, "bytes": len(data), "sha256": digest, "entry": entry, "check": check}
+    return {"path": path, "bytes": len(data), "sha256": digest, "entry": entry, "replaced": replaced, "check": check}
+
+
+def _remove_replaced(out_dir: Path, old_entries: list[dict], entry: dict) -> list[dict]:
+    """The entries of ``old_entries`` that ``entry`` replaced in ``out_dir/index.json`` (the same name, or the
+    same env id and ``select``), each ``{"name", "file", "why", "removed"}``; the ``.pt`` file of each one
+    whose file is not the new entry's and that no entry left in the index names is deleted (only a plain
+    file of that name in ``out_dir``)."""
+    from monolith_envs.agents.baselines.registry import list_baselines
+
+    kept = {e["file"] for e in list_baselines(out_dir)}
+    out = []
+    for e in old_entries:
+        same_config = e["env_id"] == entry["env_id"] and e["select"] == entry["select"]
+        if e["name"] != entry["name"] and not same_config:
+            continue
+        why = "the same env and config" if e["name"] != entry["name"] else (
+            "the same name" if same_config else f"the same name; it was for {e['env_id']} {e['select']}")
+        f = out_dir / e["file"]  # a plain file name (list_baselines refuses paths)
+        removed = False
+        if (e["file"] not in kept and e["file"].endswith(".pt") and f.parent == out_dir and f.is_file()
+                and not f.is_symlink()):
+            f.unlink()
+            removed = True
+        out.append({"name": e["name"], "file": e["file"], "why": why, "removed": removed})
+    return out
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -260,10 +295,18 @@ def main(argv: list[str] | None = None) -> dict:
                          args.check_states)
     except (ExportError, AgentError, MonolithEnvError, FileNotFoundError, OSError) as e:
         ap.error(str(e))
-    total = sum(p.stat().st_size for p in Path(args.out_dir).glob("*.pt"))
+    from monolith_envs.agents.baselines.registry import list_baselines
+
+    out_dir = Path(args.out_dir)
+    indexed = [out_dir / e["file"] for e in list_baselines(out_dir)]
+    total = sum(f.stat().st_size for f in indexed if f.is_file())
     c = out["check"]
+    for r in out["replaced"]:
+        if r["why"] != "the same name" or r["file"] != out["path"].name:  # not a plain re-export
+            gone = f"; removed its file {r['file']}" if r["removed"] else ""
+            print(f"replaces baseline {r['name']!r} ({r['why']}){gone}")
     print(f"wrote {out['path']} ({out['bytes']:,} bytes, sha256 {out['sha256'][:16]}...) for {out['entry']['env_id']} "
-          f"{out['entry']['select']}; all baseline files: {total:,} bytes")
+          f"{out['entry']['select']}; all {len(indexed)} baseline files of index.json: {total:,} bytes")
     if c:
         print(f"check on {args.check_states} seeded states: max |logit diff| {c['max_logit_diff']:.2e}, max |value "
               f"diff| {c['max_value_diff']:.2e}, same action {100 * c['same_action']:.1f}%")

@@ -14,7 +14,15 @@ refits only the value branch (``vf`` MLP and ``value`` layer) on outcomes:
    policy's logits do not change; a held-out tenth of the games (at least one) reports the error before and
    after;
 3. **write** the file again (same metadata, a ``value_training`` record added) and its new SHA-256 in
-   ``index.json``.
+   ``index.json`` -- only when the held-out error went down: a refit whose held-out mean squared error is
+   not below the error before leaves the file and ``index.json`` unchanged (one line on stderr gives both
+   numbers, the printed record has ``"written": false``, exit status 0); ``--replace-worse`` writes it
+   anyway.
+
+Ctrl-C (SIGINT) or SIGTERM stops the command cleanly: one line says the stage reached (self-play, fit or
+write) and whether the baseline file was changed (it is not, unless the stop came after the new file was in
+place), and the exit status is 130 or 143.  A ``--root`` that does not exist or is not a folder is a usage
+error (exit status 2).
 
 Seeded: the same command gives the same weights on the same machine (one torch thread); the file also
 records the run's timings, so its SHA-256 differs from run to run.
@@ -33,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from monolith_envs.core.cli import ArgumentParser
+from monolith_envs.core.interrupt import Interrupted, end_children, signals_deferred, stop_on_signals
 
 __all__ = ["MAX_SAMPLE_BYTES", "OutcomeValuesError", "collect_outcomes", "fit_value", "main", "refit_baseline"]
 
@@ -164,17 +173,19 @@ def fit_value(net: Any, data: dict[str, np.ndarray], epochs: int = 10, lr: float
     net.train()
     bar = tqdm(total=epochs * math.ceil(len(train) / batch_size), desc="fit value", unit="batch", file=sys.stderr,
                disable=not progress, dynamic_ncols=True)
-    for _ in range(epochs):
-        order = train[rng.permutation(len(train))]
-        for start in range(0, len(order), batch_size):
-            idx = order[start:start + batch_size]
-            v = net.value(net.vf(feats[idx]))[:, 0]
-            loss = torch.nn.functional.mse_loss(v, ret_t[idx])
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            bar.update(1)
-    bar.close()
+    try:
+        for _ in range(epochs):
+            order = train[rng.permutation(len(train))]
+            for start in range(0, len(order), batch_size):
+                idx = order[start:start + batch_size]
+                v = net.value(net.vf(feats[idx]))[:, 0]
+                loss = torch.nn.functional.mse_loss(v, ret_t[idx])
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                bar.update(1)
+    finally:
+        bar.close()  # now, not when the bar is collected: a stop's message comes after the bar's last line
     net.eval()
     for p in net.parameters():
         p.requires_grad_(False)
@@ -184,14 +195,21 @@ def fit_value(net: Any, data: dict[str, np.ndarray], epochs: int = 10, lr: float
 
 
 def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs: int = 64, temperature: float = 1.0,
-                   lr: float = 1e-3, seed: int = 0, root: str | Path | None = None, progress: bool = False) -> dict:
-    """Refit the value branch of baseline ``name`` in ``root`` (default: the package's) on self-play outcomes and
-    write the file and its ``index.json`` entry again.  Returns the record added to the file's metadata
-    (``value_training``) with the new ``sha256``.
+                   lr: float = 1e-3, seed: int = 0, root: str | Path | None = None, progress: bool = False,
+                   replace_worse: bool = False) -> dict:
+    """Refit the value branch of baseline ``name`` in ``root`` (default: the package's) on self-play outcomes and,
+    when the held-out error went down (or ``replace_worse``), write the file and its ``index.json`` entry again.
+
+    Returns the record added to the file's metadata (``value_training``) with ``written`` (whether the file was
+    replaced) and ``sha256`` (the file's digest: the new one when written, else the unchanged one of the index).
+    A signal stop (:class:`~monolith_envs.core.interrupt.Interrupted`) passes through with ``info`` holding
+    ``stage`` (``"setup"``, ``"self-play"``, ``"fit"`` or ``"write"``), ``file`` and ``written``; the new file
+    and its index entry are put in place together (a stop in between waits for both).
 
     Raises:
-        OutcomeValuesError: no baseline called ``name`` (the message lists the names), or a collection too small
-            or too large (see :func:`collect_outcomes`, :func:`fit_value`).
+        OutcomeValuesError: a ``root`` that does not exist or is not a folder, no baseline called ``name`` (the
+            message lists the names), or a collection too small or too large (see :func:`collect_outcomes`,
+            :func:`fit_value`).
         monolith_envs.agents.model_files.ModelFileError: an index or baseline file that fails its checks.
         OSError: a folder that cannot be read or written.
     """
@@ -204,39 +222,85 @@ def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs:
 
     root_given = root is not None
     root = Path(root if root is not None else baseline_dir())
+    if not root.is_dir():
+        raise OutcomeValuesError(f"the baseline folder {root} does not exist" if not root.exists() else
+                                 f"{root} is not a folder (the baseline folder holds index.json and the .pt files)")
     entries = {e["name"]: e for e in list_baselines(root)}
     if name not in entries:
         raise OutcomeValuesError(f"no baseline called {name!r} in {root}; there are: {', '.join(sorted(entries)) or 'none'}")
     entry = entries[name]
-    torch.set_num_threads(1)
-    net, meta = load_baseline_file(root / entry["file"])
-    t0 = time.perf_counter()
-    data = collect_outcomes(net, entry["env_id"], entry["env_config"], states, num_envs, temperature, seed, progress)
-    t1 = time.perf_counter()
-    info = fit_value(net, data, epochs, lr, seed=seed, progress=progress)
-    record = {**info, "states": states, "epochs": epochs, "num_envs": num_envs, "temperature": temperature,
-              "lr": lr, "seed": seed, "collect_seconds": t1 - t0, "fit_seconds": time.perf_counter() - t1,
-              "command": f"python -m training.outcome_values {name} --states {states} --epochs {epochs} "
-                         f"--num-envs {num_envs} --temperature {temperature} --lr {lr} --seed {seed}"
-                         + (f" --root {root}" if root_given else "")}
-    meta = dict(meta)
-    meta["value_training"] = record
-    dtype = {"float16": torch.float16, "float32": torch.float32}[meta.get("dtype", "float16")]
     target = root / entry["file"]
-    tmp = save_baseline_file(target.with_name(target.name + ".new"), meta, dict(net.state_dict()), dtype)
-    load_baseline_file(tmp)  # the new file passes the loader's checks before it replaces the old one
-    digest = hashlib.sha256(tmp.read_bytes()).hexdigest()
-    tmp.replace(target)
-    add_to_index(root, {**entry, "sha256": digest})
-    return {**record, "sha256": digest}
+    tmp = target.with_name(target.name + ".new")
+    stage, written = "setup", False
+    try:
+        torch.set_num_threads(1)
+        net, meta = load_baseline_file(target)
+        t0 = time.perf_counter()
+        stage = "self-play"
+        data = collect_outcomes(net, entry["env_id"], entry["env_config"], states, num_envs, temperature, seed,
+                                progress)
+        t1 = time.perf_counter()
+        stage = "fit"
+        info = fit_value(net, data, epochs, lr, seed=seed, progress=progress)
+        record = {**info, "states": states, "epochs": epochs, "num_envs": num_envs, "temperature": temperature,
+                  "lr": lr, "seed": seed, "collect_seconds": t1 - t0, "fit_seconds": time.perf_counter() - t1,
+                  "command": f"python -m training.outcome_values {name} --states {states} --epochs {epochs} "
+                             f"--num-envs {num_envs} --temperature {temperature} --lr {lr} --seed {seed}"
+                             + (f" --root {root}" if root_given else "")}
+        if not info["holdout_mse_after"] < info["holdout_mse_before"] and not replace_worse:  # NaN: not better
+            return {**record, "written": False, "sha256": entry["sha256"]}
+        stage = "write"
+        meta = dict(meta)
+        meta["value_training"] = record
+        dtype = {"float16": torch.float16, "float32": torch.float32}[meta.get("dtype", "float16")]
+        save_baseline_file(tmp, meta, dict(net.state_dict()), dtype)
+        load_baseline_file(tmp)  # the new file passes the loader's checks before it replaces the old one
+        digest = hashlib.sha256(tmp.read_bytes()).hexdigest()
+        with signals_deferred():  # the file and its index entry change together
+            tmp.replace(target)
+            add_to_index(root, {**entry, "sha256": digest})
+            written = True
+    except Interrupted as e:
+        e.info.update(stage=stage, file=str(target), written=written)
+        raise
+    finally:
+        if not written and tmp.exists():
+            tmp.unlink()  # a stop or an error while the new file was written: the old one stays, nothing is left
+    return {**record, "written": True, "sha256": digest}
+
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Adds ``(default: ...)`` to an option's help, except for a flag or an option whose help says its default."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or isinstance(action.default, bool):
+            return action.help
+        return super()._get_help_string(action)
+
+
+_STAGES = {"setup": "setup (loading the baseline)", "self-play": "the self-play rollouts",
+           "fit": "the value fit", "write": "the write of the new file"}
+
+
+def _interrupted_message(e: Interrupted) -> str:
+    """The line printed when a signal stops the command: the signal, the stage, whether the file changed."""
+    info = e.info
+    stage = _STAGES.get(info.get("stage"), "setup")
+    if info.get("written"):
+        changed = f"the new baseline file {info['file']} and its index.json entry were already written"
+    elif info.get("file"):
+        changed = f"the baseline file {info['file']} and index.json were not changed"
+    else:
+        changed = "no baseline file was changed"
+    return f"\ninterrupted by {e.name} during {stage}; {changed} (exit status {e.exit_code})"
 
 
 def main(argv: list[str] | None = None) -> dict:
     """Command line (see the module docstring); prints the record as JSON and returns it."""
     ap = ArgumentParser(prog="python -m training.outcome_values",
-                                 description="Refit a shipped baseline's value head on self-play game outcomes "
-                                             "(the policy is unchanged).",
-                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+                        description="Refit a shipped baseline's value head on self-play game outcomes (the policy "
+                                    "is unchanged); the file is replaced only when the held-out error goes down.",
+                        formatter_class=_HelpFormatter)
     ap.add_argument("name", help="baseline name (monolith_envs/baselines/index.json), e.g. arena_2p")
     ap.add_argument("--states", type=int, default=200_000, help="decision states to collect (whole games)")
     ap.add_argument("--epochs", type=int, default=10, help="passes over the samples")
@@ -244,8 +308,21 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--temperature", type=float, default=1.0, help="softmax temperature of the self-play moves")
     ap.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
     ap.add_argument("--seed", type=int, default=0, help="rollout and fit seed")
-    ap.add_argument("--root", default=None, help="folder of index.json and the files (default: the package's)")
-    args = ap.parse_args(argv)
+    ap.add_argument("--root", default=None, help="folder of index.json and the files (default: the package's, "
+                                                 "monolith_envs/baselines)")
+    ap.add_argument("--replace-worse", action="store_true",
+                    help="write the refit even when its held-out mean squared error is not below the error before "
+                         "(default: such a refit leaves the file and index.json unchanged)")
+    with stop_on_signals():
+        try:
+            return _main(ap, ap.parse_args(argv))
+        except Interrupted as e:
+            end_children()
+            print(_interrupted_message(e), file=sys.stderr, flush=True)
+            sys.exit(e.exit_code)
+
+
+def _main(ap: argparse.ArgumentParser, args: argparse.Namespace) -> dict:
     for what, value, lo, hi in (("--states", args.states, 1, 10**8), ("--epochs", args.epochs, 1, 10_000),
                                 ("--num-envs", args.num_envs, 1, 4096), ("--seed", args.seed, 0, 2**63 - 1)):
         if not lo <= value <= hi:
@@ -256,12 +333,23 @@ def main(argv: list[str] | None = None) -> dict:
 
     try:
         out = refit_baseline(args.name, args.states, args.epochs, args.num_envs, args.temperature, args.lr, args.seed,
-                             args.root, progress=True)
+                             args.root, progress=True, replace_worse=args.replace_worse)
     except OutcomeValuesError as e:
         ap.error(str(e))
     except (ModelFileError, OSError) as e:
         print(f"python -m training.outcome_values: error: {e}", file=sys.stderr)
         raise SystemExit(1) from None
+    before, after = out["holdout_mse_before"], out["holdout_mse_after"]
+    if not out["written"]:
+        note = (f"kept baseline {args.name!r} unchanged: the refit's held-out mean squared error {after:.4f} is not "
+                f"below {before:.4f} (before the refit), so the file and index.json were not written "
+                "(--replace-worse writes it anyway)")
+    elif after < before:
+        note = f"wrote baseline {args.name!r}: held-out mean squared error {before:.4f} before the refit, {after:.4f} after"
+    else:
+        note = (f"wrote baseline {args.name!r} although the refit's held-out mean squared error {after:.4f} is not "
+                f"below {before:.4f} (before the refit): --replace-worse")
+    print(note, file=sys.stderr, flush=True)
     print(json.dumps(out, indent=2))
     return out
 

@@ -142,6 +142,10 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
     raw = _read_json(d / "config.json")
     if not isinstance(raw, dict):
         raise TrainConfigError(f"--resume: {d / 'config.json'} is not a JSON object")
+    if raw.get("recipe") == "az" or {"simulations", "games_per_iteration"} <= set(raw):
+        raise TrainConfigError(f"--resume: {str(run_dir)!r} is a run of python -m training.az, which has no resume: "
+                               "start a new run from its last checkpoint or samples (init_checkpoint, init_samples; "
+                               "training/README.md, 'Search-based self-play')")
     cfg = validate(raw)
     # each override of a fixed key is compared alone, before the whole config is validated: a change of a fixed
     # key is the clearer message (e.g. pretrain_samples beside the run's init_from); giving one its own value is fine
@@ -192,7 +196,8 @@ EARLIER_RUN_FILES = ("report.json", "learning_curve.json", "learning_curve.png",
 EARLIER_RUN_DIR = "earlier_run"
 
 
-def move_earlier_run(run_dir: Path) -> tuple[list[str], Path | None]:
+def move_earlier_run(run_dir: Path, files: tuple[str, ...] = EARLIER_RUN_FILES, checkpoint_glob: str | None = None,
+                     keep: tuple[Path, ...] = ()) -> tuple[list[str], Path | None]:
     """Move an earlier run's outputs in ``run_dir`` into a new folder ``run_dir/earlier_run`` (or
     ``earlier_run_2``, ``_3``, ...: nothing is ever deleted) before a new run (not a resumed one) starts there:
     its checkpoints (``--resume`` would continue the newest of them), report, learning curve, models and
@@ -201,27 +206,35 @@ def move_earlier_run(run_dir: Path) -> tuple[list[str], Path | None]:
     Returns ``(names moved, sorted, "checkpoints/model_<steps>_steps.zip" for each checkpoint; the folder)``;
     ``([], None)`` for a new folder.  Other files (the user's own) stay where they are.
 
+    ``files`` and ``checkpoint_glob`` name another recipe's outputs (``training.az``: ``final.pt``,
+    ``checkpoints/iter*.pt``, ...); a path in ``keep`` (a file the new run reads, such as its
+    ``init_samples``) stays where it is.
+
     Raises:
         TrainConfigError: the outputs cannot be moved (permissions, a full disk).
     """
     import shutil
 
-    moving = [name for name in EARLIER_RUN_FILES if (run_dir / name).exists()]
-    moving += [f"checkpoints/{p.name}" for _steps, p in _checkpoint_files(run_dir)]
+    moving = [name for name in files if (run_dir / name).exists()]
+    ckpts = (_checkpoint_files(run_dir) if checkpoint_glob is None
+             else [(0, p) for p in sorted((run_dir / "checkpoints").glob(checkpoint_glob)) if p.is_file()])
+    moving += [f"checkpoints/{p.name}" for _steps, p in ckpts]
+    staying = {Path(p).resolve() for p in keep}
+    moving = [name for name in moving if (run_dir / name).resolve() not in staying]
     if not moving:
         return [], None
     k = 1
-    keep = run_dir / EARLIER_RUN_DIR
-    while keep.exists() or keep.is_symlink():
+    to = run_dir / EARLIER_RUN_DIR
+    while to.exists() or to.is_symlink():
         k += 1
-        keep = run_dir / f"{EARLIER_RUN_DIR}_{k}"
+        to = run_dir / f"{EARLIER_RUN_DIR}_{k}"
     try:
-        (keep / "checkpoints").mkdir(parents=True)
+        (to / "checkpoints").mkdir(parents=True)
         if (run_dir / "config.json").is_file():
-            shutil.copy2(run_dir / "config.json", keep / "config.json")
+            shutil.copy2(run_dir / "config.json", to / "config.json")
         for name in moving:
-            (run_dir / name).replace(keep / name)
+            (run_dir / name).replace(to / name)
     except OSError as e:
-        raise TrainConfigError(f"cannot move the earlier run's outputs in {run_dir} to {keep} ({e.strerror or e}); "
+        raise TrainConfigError(f"cannot move the earlier run's outputs in {run_dir} to {to} ({e.strerror or e}); "
                                "choose another --set name=...") from None
-    return sorted(moving), keep
+    return sorted(moving), to

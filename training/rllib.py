@@ -18,13 +18,18 @@ actors sample episodes, on any node of the cluster.  Outputs under ``<out_dir>/<
   ``final_checkpoint/``: the last one (``rllib:<run>/final_checkpoint`` is an agent spec);
 * ``report.json``: the shape of :mod:`training.train`'s report (final win rates against the
   ``eval_opponents`` with 95% Wilson intervals, the learning curve, throughput, the resolved config).
+
+Every config key is checked (the checks of :mod:`training.train` on the keys they share, every agent spec
+built once, the run folder created) before Ray starts: a bad value is one ``error:`` line and exit status 2.
+On Ctrl-C or SIGTERM the run stops, shuts Ray down, prints the stage it stopped in and the last checkpoint
+kept, and exits with status 130 or 143.
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
+import signal
 import sys
 import time
 from functools import partial
@@ -33,10 +38,18 @@ from typing import Any
 
 from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
 from monolith_envs.core.cli import ArgumentParser
+from monolith_envs.core.interrupt import STOP_SIGNALS, Interrupted, SignalGuard, end_children, stop_on_signals
 from training.config import TrainConfigError
-from training.rllib_config import apply_overrides, describe_keys, load_config, run_name
+from training.rllib_config import (
+    apply_overrides,
+    check_config,
+    describe_keys,
+    load_config,
+    prepare_run_dir,
+    run_name,
+)
 
-__all__ = ["build_config", "main", "module_spec", "shared_weights", "train"]
+__all__ = ["build_config", "interrupted_message", "main", "module_spec", "shared_weights", "train"]
 
 
 def _to_shared(agent_id: Any, episode: Any = None, **kwargs: Any) -> str:
@@ -136,18 +149,31 @@ def _opponent_steps(algo: Any) -> int:
 
 
 def _init_ray(cfg: dict) -> bool:
-    """Join ``address`` or start a local instance; returns True when this call started Ray."""
+    """Join ``address`` or start a local instance; returns True when this call started Ray.
+
+    ``ray.init`` installs a SIGTERM handler of its own (``sys.exit``); the handlers of SIGINT and SIGTERM in
+    force before it (those of :func:`~monolith_envs.core.interrupt.stop_on_signals` under :func:`main`) are
+    put back, so a stop still ends the run cleanly.
+    """
+    import threading
+
     import ray
 
     if ray.is_initialized():
         return False
     kw: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False}
-    if cfg["address"]:
-        ray.init(address=cfg["address"], log_to_driver=False)
-    else:
-        if cfg["ray_num_cpus"]:
-            kw["num_cpus"] = cfg["ray_num_cpus"]
-        ray.init(**kw)
+    main_thread = threading.current_thread() is threading.main_thread()
+    old = {s: signal.getsignal(s) for s in STOP_SIGNALS} if main_thread else {}
+    try:
+        if cfg["address"]:
+            ray.init(address=cfg["address"], log_to_driver=False)
+        else:
+            if cfg["ray_num_cpus"]:
+                kw["num_cpus"] = cfg["ray_num_cpus"]
+            ray.init(**kw)
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h if h is not None else signal.SIG_DFL)
     return True
 
 
@@ -211,8 +237,13 @@ def _row(res: dict, step: int, seconds: float, opp_steps: int) -> dict:
             "ppo": {k: float(learner[k]) for k in keep if k in learner}}
 
 
-def train(cfg: dict) -> dict:
+def train(cfg: dict, guard: SignalGuard | None = None) -> dict:
     """Run one RLlib training job from a validated config; returns the report dict (also ``report.json``).
+
+    On :class:`~monolith_envs.core.interrupt.Interrupted` (see :func:`main`) Ray is shut down (when this call
+    started it) and the exception is raised again with ``info`` saying the stage, the learner steps and the
+    last checkpoint kept.  ``guard`` (from :func:`~monolith_envs.core.interrupt.stop_on_signals`) holds a
+    signal back while a checkpoint is written.
 
     Raises:
         monolith_envs.UnknownEnvError / ConfigError: bad ``env_id`` / ``env_config``.
@@ -222,6 +253,7 @@ def train(cfg: dict) -> dict:
 
     import monolith_envs
 
+    guard = SignalGuard(()) if guard is None else guard  # no handlers: the deferred blocks are plain blocks
     for mod in cfg["preload"]:
         importlib.import_module(mod)
     monolith_envs.make(cfg["env_id"], **cfg["env_config"])  # fail fast on env id / config errors
@@ -231,17 +263,29 @@ def train(cfg: dict) -> dict:
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
     t_start = time.perf_counter()
-    started = _init_ray(cfg)
+    owns_ray = not ray.is_initialized()
+    track: dict[str, Any] = {"stage": "Ray start", "checkpoint": None, "checkpoint_steps": 0}
     log = _Log(run_dir)
     curve: list[dict] = []
+    steps = 0
+
+    def save(path: Path, kept: bool = True) -> Path:
+        with guard.deferred():  # a checkpoint is written whole (and counted as kept) or not at all
+            out = Path(algo.save_to_path(str(path.resolve())))
+            if kept:
+                track.update(checkpoint=out, checkpoint_steps=steps)
+        return out
+
     try:
+        _init_ray(cfg)
         algo = build_config(cfg).build_algo()
         from training.rllib_callbacks import steps_sampled
 
-        steps = last_snap = last_eval = last_ckpt = 0
+        last_snap = last_eval = last_ckpt = 0
         _push_snapshot(algo, shared_weights(algo))
         t0 = time.perf_counter()
         t_eval = 0.0
+        track["stage"] = "training"
         while steps < cfg["total_timesteps"]:
             res = algo.train()
             steps = steps_sampled(res)
@@ -252,31 +296,39 @@ def train(cfg: dict) -> dict:
                 _push_snapshot(algo, shared_weights(algo))
             if cfg["checkpoint_every"] and steps - last_ckpt >= cfg["checkpoint_every"]:
                 last_ckpt = steps
-                algo.save_to_path(str((run_dir / "checkpoints" / f"step_{steps}").resolve()))
+                save(run_dir / "checkpoints" / f"step_{steps}")
             if cfg["eval_every"] and (steps - last_eval >= cfg["eval_every"] or steps >= cfg["total_timesteps"]):
                 last_eval = steps
                 te = time.perf_counter()
-                path = algo.save_to_path(str((run_dir / "eval_checkpoint").resolve()))
+                track["stage"] = f"the evaluation at {steps:,} learner steps"
+                path = save(run_dir / "eval_checkpoint", kept=False)
                 point = {"step": steps, **{k: {"win_rate": v["win_rate"], "ci95": v["ci95"], "games": v["games"]}
-                                           for k, v in _evaluate(cfg, Path(path), cfg["eval_games"],
+                                           for k, v in _evaluate(cfg, path, cfg["eval_games"],
                                                                  cfg["seed"] + 10**6).items()}}
                 curve.append(point)
                 row["eval"] = {k: v["win_rate"] for k, v in point.items() if k != "step"}
                 t_eval += time.perf_counter() - te
+                track["stage"] = "training"
             log.write(row)
             if cfg["progress_bar"]:
                 print(f"train: {steps}/{cfg['total_timesteps']} learner steps, "
                       f"{row['env_steps_per_s']:.0f} env steps/s", file=sys.stderr)
         t_train = time.perf_counter() - t0 - t_eval
         opp_steps = _opponent_steps(algo)
-        final_path = Path(algo.save_to_path(str((run_dir / "final_checkpoint").resolve())))
+        final_path = save(run_dir / "final_checkpoint")
+        track["stage"] = "the final evaluation"
         algo.stop()
         t1 = time.perf_counter()
         final = _evaluate(cfg, final_path, cfg["final_eval_games"], cfg["seed"] + 2 * 10**6, cfg["progress_bar"])
         t_final = time.perf_counter() - t1
+    except Interrupted as e:
+        e.info.update(stage=track["stage"], steps=steps, planned=cfg["total_timesteps"], run_dir=run_dir,
+                      seconds=time.perf_counter() - t_start, checkpoint=track["checkpoint"],
+                      checkpoint_steps=track["checkpoint_steps"], ray_shut_down=owns_ray)
+        raise
     finally:
         log.close()
-        if started:
+        if owns_ray:  # also after a stop inside ray.init: the processes it started so far are ended
             ray.shutdown()
     report = {
         "run": cfg["name"], "env_id": cfg["env_id"], "env_config": cfg["env_config"],
@@ -292,47 +344,81 @@ def train(cfg: dict) -> dict:
     return report
 
 
+def interrupted_message(e: Interrupted) -> str:
+    """The lines a run stopped by a signal prints: the signal, the stage and the learner steps reached, the
+    last checkpoint kept (an ``rllib:`` agent spec) and the exit status."""
+    info = e.info
+    if not info:
+        return f"interrupted by {e.name} before training started; Ray was not started (exit status {e.exit_code})"
+    ray_text = "; Ray shut down" if info.get("ray_shut_down") else ""
+    lines = [f"interrupted by {e.name} during {info['stage']} at {info['steps']:,} of {info['planned']:,} learner "
+             f"steps, after {info['seconds']:.0f} s{ray_text}"]
+    if info.get("checkpoint") is not None:
+        lines.append(f"  kept: checkpoint {info['checkpoint']} ({info['checkpoint_steps']:,} learner steps; "
+                     f"rllib:{info['checkpoint']} is an agent spec)")
+    else:
+        lines.append("  no checkpoint kept (one is written every checkpoint_every learner steps)")
+    lines.append(f"  outputs so far (config.json, metrics.jsonl) in {info['run_dir']}; no report.json")
+    lines.append(f"  exit status {e.exit_code}")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> dict:
-    """Command-line entry point (see the module docstring)."""
-    ap = ArgumentParser(prog="python -m training.rllib", description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    ap.add_argument("--env", default=None, help="registered env id (the config's env_id when omitted)")
+    """Command-line entry point (see the module docstring).
+
+    Every config key is checked (:func:`training.rllib_config.validate` and
+    :func:`~training.rllib_config.check_config`, the run folder created) before Ray starts; a bad value is
+    one ``error:`` line and exit status 2.  On Ctrl-C or SIGTERM the run stops, shuts Ray down, prints
+    :func:`interrupted_message` and exits with status 130 or 143.
+    """
+    ap = ArgumentParser(prog="python -m training.rllib", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--env", default=None, help="registered env id (default: the config's env_id)")
     ap.add_argument("--config", default=None, help="TOML config (default: the built-in defaults)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                    help="override a config key (table entries: env_config.num_players=3)")
-    ap.add_argument("--num-env-runners", type=int, default=None, help="RLlib env runners (overrides the config)")
+                    help="override a config key (table entries: env_config.num_players=3); repeatable")
+    ap.add_argument("--num-env-runners", type=int, default=None, metavar="N",
+                    help="RLlib env runners (default: the config's num_env_runners)")
     ap.add_argument("--address", default=None,
-                    help="Ray cluster: 'auto' or HOST:PORT (default: start a local Ray instance)")
+                    help="Ray cluster: 'auto' or HOST:PORT (default: the config's address; empty = start a local "
+                         "Ray instance)")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
-                    help="module to import first in every process (registers extra env ids)")
+                    help="module to import first in every process (registers extra env ids); repeatable")
     ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
     add_trust_argument(ap)  # the model files of ppo:PATH evaluation opponents (set before Ray starts)
-    args = ap.parse_args(argv)
-    trust_models_from_args(args)
-    for mod in args.preload:
-        importlib.import_module(mod)
-    if args.list_keys:
-        print(describe_keys())
-        return {}
-    sets = list(args.set)
-    if args.env is not None:
-        sets.append(f"env_id='{args.env}'")
-    if args.num_env_runners is not None:
-        sets.append(f"num_env_runners={args.num_env_runners}")
-    if args.preload:
-        sets.append("preload=" + json.dumps(args.preload))
-    if args.address is not None:
-        sets.append(f"address='{args.address}'")
-    try:
-        cfg = apply_overrides(load_config(args.config), sets)
-        import monolith_envs
-
-        monolith_envs.make(cfg["env_id"], **cfg["env_config"])
-    except (TrainConfigError, ValueError, KeyError) as e:
-        ap.error(str(e))
+    with stop_on_signals() as guard:
+        try:
+            args = ap.parse_args(argv)
+            trust_models_from_args(args)
+            for mod in args.preload:
+                try:
+                    importlib.import_module(mod)
+                except Exception as e:  # noqa: BLE001  (a module that cannot be imported is a usage error)
+                    ap.error(f"--preload {mod!r}: cannot import it: {type(e).__name__}: {e}")
+            if args.list_keys:
+                print(describe_keys())
+                return {}
+            sets = list(args.set)
+            if args.env is not None:
+                sets.append(f"env_id={json.dumps(args.env)}")
+            if args.num_env_runners is not None:
+                sets.append(f"num_env_runners={args.num_env_runners}")
+            if args.preload:
+                sets.append("preload=" + json.dumps(args.preload))
+            if args.address is not None:
+                sets.append(f"address={json.dumps(args.address)}")
+            try:
+                cfg = apply_overrides(load_config(args.config), sets)
+                check_config(cfg)  # the game, the seat and every agent spec, before Ray starts
+                prepare_run_dir(cfg)
+            except (TrainConfigError, ValueError, KeyError) as e:
+                ap.error(str(e))
+            report = train(cfg, guard)
+        except Interrupted as e:
+            end_children()
+            print(interrupted_message(e), file=sys.stderr, flush=True)
+            sys.exit(e.exit_code)
     from training.train import final_eval_lines
 
-    report = train(cfg)
     tp = report["throughput"]
     print(f"\nrun {report['run']}: {report['learner_steps']} learner steps in {tp['train_seconds']:.0f} s "
           f"({tp['env_steps_per_s']:.0f} env steps/s incl. opponents, {cfg['num_env_runners']} env runners)")

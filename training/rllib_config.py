@@ -10,16 +10,21 @@ config is never half-applied.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from monolith_envs.core.config import short_repr
 from training.config import KEYS as TRAIN_KEYS
-from training.config import Key, TrainConfigError, _check_type, read_toml
+from training.config import Key, TrainConfigError, _check_type, check_run_folder_keys, read_toml, run_dir
 from training.config import apply_overrides as train_overrides
+from training.config import check_config as train_check_config
 from training.config import describe_keys as train_describe
+from training.config import validate as train_validate
 
-__all__ = ["KEYS", "NOT_APPLICABLE", "apply_overrides", "describe_keys", "load_config", "run_name", "validate"]
+__all__ = ["KEYS", "NOT_APPLICABLE", "apply_overrides", "check_config", "describe_keys", "load_config",
+           "prepare_run_dir", "run_name", "validate"]
 
 _SHARED = ("name", "out_dir", "env_id", "env_config", "seed", "total_timesteps", "torch_threads", "seat",
            "learning_rate", "batch_size", "n_epochs", "gamma", "gae_lambda", "clip_range", "ent_coef",
@@ -66,8 +71,23 @@ def _refuse_unknown(keys: Any) -> None:
                                f"{', '.join(_BY_NAME)}")
 
 
+#: ``key: (min, max)`` of RLlib's own integer keys (the shared ones are checked by training.config)
+_OWN_INT_RANGES = {"num_env_runners": (0, 10_000), "envs_per_env_runner": (1, 1024), "train_batch_size": (1, 10**8),
+                   "ray_num_cpus": (0, 100_000), "snapshot_every": (0, 10**10)}
+#: shared keys whose range differs here: ``snapshot_every = 0`` means no snapshots (training.train: >= 1)
+_OWN_RANGE = ("snapshot_every",)
+
+
+def _shared_subset(out: Mapping[str, Any]) -> dict:
+    return {k: out[k] for k in _SHARED if k not in _OWN_RANGE}
+
+
 def validate(cfg: Mapping[str, Any]) -> dict:
     """Merge ``cfg`` over the defaults and check every key, type and range.
+
+    The keys shared with ``training.train`` get :func:`training.config.validate`'s checks and messages
+    (ranges, ``seed``, ``net_arch``, ``seat``, ``name`` as one folder name under ``out_dir``, the opponent
+    mix's weights, the agent spec lists); RLlib's own keys are checked here.
 
     Raises:
         TrainConfigError: an unknown key, a ``training.train``-only key, a wrong type or a bad value.
@@ -78,21 +98,52 @@ def validate(cfg: Mapping[str, Any]) -> dict:
         v = cfg.get(k.name, k.default)
         out[k.name] = _check_type(k, v) if k.name in cfg else (dict(v) if isinstance(v, dict) else
                                                                list(v) if isinstance(v, list) else v)
-    for k in ("total_timesteps", "batch_size", "n_epochs", "pool_size", "torch_threads", "eval_workers",
-              "envs_per_env_runner", "train_batch_size", "final_eval_games", "eval_games"):
-        if out[k] < 1:
-            raise TrainConfigError(f"config key {k!r}: must be >= 1, got {out[k]}")
-    for k in ("num_env_runners", "ray_num_cpus", "snapshot_every", "eval_every", "checkpoint_every"):
-        if out[k] < 0:
-            raise TrainConfigError(f"config key {k!r}: must be >= 0, got {out[k]}")
-    mix = out["opponent_mix"]
-    if (not mix or any(not isinstance(w, (int, float)) or isinstance(w, bool) or w < 0 for w in mix.values())
-            or sum(mix.values()) <= 0):
-        raise TrainConfigError(f"config key 'opponent_mix': non-negative weights with a positive sum, got {mix}")
+    train_validate(_shared_subset(out))
+    for k, (lo, hi) in _OWN_INT_RANGES.items():
+        if not lo <= out[k] <= hi:
+            raise TrainConfigError(f"config key {k!r}: must be an integer from {lo:,} to {hi:,}, "
+                                   f"got {short_repr(out[k])}")
+    if len(out["address"]) > 4096 or any(ord(c) < 32 for c in out["address"]):
+        raise TrainConfigError(f"config key 'address': must be 'auto', HOST:PORT or empty, without control "
+                               f"characters, got {short_repr(out['address'])}")
+    if len(out["preload"]) > 64 or not all(isinstance(m, str) and m and m.isprintable() for m in out["preload"]):
+        raise TrainConfigError(f"config key 'preload': must be a list of at most 64 module names (strings such as "
+                               f"'tests.distributed.toy'), got {short_repr(out['preload'])}")
     if out["batch_size"] > out["train_batch_size"]:
         raise TrainConfigError(f"config key 'batch_size' ({out['batch_size']}) must not exceed "
                                f"'train_batch_size' ({out['train_batch_size']})")
     return out
+
+
+def check_config(cfg: Mapping[str, Any]) -> None:
+    """The checks of a validated config that need the game and the agents, run before Ray starts: the
+    ``preload`` modules imported, then :func:`training.config.check_config` on the shared keys (the env id
+    and ``env_config``, a fixed ``seat`` below the number of seats, every ``eval_opponents`` agent spec and
+    every agent spec of ``opponent_mix`` but ``learner`` and ``self`` built once).
+
+    Raises:
+        TrainConfigError: naming the key and what is allowed.
+    """
+    for mod in cfg["preload"]:
+        try:
+            importlib.import_module(mod)
+        except Exception as e:  # noqa: BLE001  (any failure to import a named module is a config error)
+            raise TrainConfigError(f"config key 'preload': cannot import {short_repr(mod)}: "
+                                   f"{type(e).__name__}: {e}") from None
+    shared = train_validate(_shared_subset(cfg))  # the full training.train config: its other keys at defaults
+    shared["opponent_mix"] = {k: w for k, w in cfg["opponent_mix"].items() if k != "learner"}
+    train_check_config(shared)
+
+
+def prepare_run_dir(cfg: Mapping[str, Any]) -> Path:
+    """``<out_dir>/<run_name>``: the run folder, created with a write check before Ray starts.
+
+    Raises:
+        TrainConfigError: an unsafe run name or a folder that cannot be created or written.
+    """
+    name = run_name(cfg)
+    check_run_folder_keys(name, cfg["out_dir"])
+    return run_dir({"name": name, "out_dir": cfg["out_dir"]})
 
 
 def load_config(path: str | Path | None = None) -> dict:

@@ -356,8 +356,9 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
                    f"{cfg['n_envs']})" if planned != cfg["total_timesteps"] and not resume else "")
         steps_text = (f"{planned - start:,} more learner steps, from the checkpoint's {start:,} to {planned:,}"
                       if resume else f"{planned:,} learner steps{rounded}")
-        opponents = f"; opponents {mix_text(mix_at(cfg, start))}"
-        for phase in cfg["opponent_schedule"]:
+        solo = labels == ["alone"]  # a one-seat game: no opponent seat to fill
+        opponents = "; no opponents (a one-seat game)" if solo else f"; opponents {mix_text(mix_at(cfg, start))}"
+        for phase in ([] if solo else cfg["opponent_schedule"]):
             if phase["from_step"] > start:
                 late = " (after this run's end: not reached)" if phase_begins(cfg, phase["from_step"]) >= planned else ""
                 opponents += f", from step {phase['from_step']:,}: {mix_text(phase['mix'])}{late}"

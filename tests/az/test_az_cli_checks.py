@@ -55,7 +55,7 @@ def _args(tmp_path: Path, body: str, **kw) -> argparse.Namespace:
      "config key 'eval_opponents': agent spec 'baseline': no baseline for the_monolith_v0 with num_players=2"),
     ('eval_opponents = ["ppo:/nonexistent/model.zip"]\n', {}, "config key 'eval_opponents': agent spec"),
     ("eval_opponents = []\n", {}, "config key 'eval_opponents': empty"),
-    ("", {"name": ""}, "config key 'name': must not be empty"),
+    ("seed = 0\n", {"name": ""}, "config key 'name': must not be empty"),
     ('env_config = { num_players = 9 }\n', {}, "config key 'env_config'"),
 ])
 def test_the_command_checks_opponents_game_and_name_before_any_work(tmp_path, body, kw, message):
@@ -68,6 +68,6 @@ def test_the_command_checks_opponents_game_and_name_before_any_work(tmp_path, bo
 def test_a_file_in_the_way_of_the_run_folder_is_named(tmp_path):
     (tmp_path / "runs").write_text("")
     with pytest.raises(TrainConfigError, match="/runs is a file, not a folder"):
-        _checked_config(_args(tmp_path, "", name="r"))
-    assert _checked_config(_args(tmp_path, "", name="r", out_dir=str(tmp_path / "ok")))["name"] == "r"
+        _checked_config(_args(tmp_path, "seed = 0\n", name="r"))
+    assert _checked_config(_args(tmp_path, "seed = 0\n", name="r", out_dir=str(tmp_path / "ok")))["name"] == "r"
     assert (tmp_path / "ok" / "r").is_dir()

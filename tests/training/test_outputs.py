@@ -28,6 +28,27 @@ def test_evaluate_writes_under_runs_and_records_every_match(tmp_path, monkeypatc
     assert sum(len(load_log(p).actions) for p in logs) == out["pairs"][0]["mean_decisions"] * 3
 
 
+def test_a_record_dir_holding_an_earlier_evaluations_logs_is_refused(tmp_path, capsys):
+    import pytest
+
+    from training.evaluate import main
+
+    games = tmp_path / "games"
+    games.mkdir()
+    (games / "notes.txt").write_text("mine")  # the user's own files do not count
+    main(["--env", ENV_ID, "--agents", "random,heuristic", "--games", "2", "--workers", "1",
+          "--out", str(tmp_path / "a.json"), "--record-dir", str(games)])
+    before = {p.name: p.read_bytes() for p in games.iterdir()}
+    with pytest.raises(SystemExit) as exc:  # a second run would replace game 0 and leave the others beside it
+        main(["--env", ENV_ID, "--agents", "random,heuristic", "--games", "1", "--workers", "1",
+              "--out", str(tmp_path / "b.json"), "--record-dir", str(games)])
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert exc.value.code == 2 and err == (
+        f"python -m training.evaluate: error: --record-dir {games}: holds 2 episode logs of an earlier evaluation "
+        "(pair0_game0000.json, ...); give a new or empty folder, so the logs of two runs do not mix")
+    assert {p.name: p.read_bytes() for p in games.iterdir()} == before and not (tmp_path / "b.json").exists()
+
+
 def test_evaluate_refuses_a_human_agent_and_points_to_the_play_command(capsys):
     import pytest
 

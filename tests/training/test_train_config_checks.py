@@ -111,3 +111,22 @@ def test_interim_evaluations_are_printed_the_banner_states_the_bars_steps_and_ev
     written = {str(p) for p in run.rglob("*") if p.is_file()}
     assert str(run / "eval_model.zip") in written and str(run / "learning_curve.json") in written
     assert written <= listed, written - listed
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n"])
+def test_a_config_file_that_sets_no_key_is_an_error_for_train_and_az(tmp_path, text, capsys):
+    """It ran the built-in defaults (not the shipped default recipe) without a word, in both commands."""
+    from training.az.__main__ import main as az_main
+
+    path = tmp_path / "empty.toml"
+    path.write_text(text)
+    for command in (train_mod.main, az_main):
+        with pytest.raises(SystemExit) as exc:
+            command(["--config", str(path)])
+        err = capsys.readouterr().err.strip().splitlines()
+        assert exc.value.code == 2 and len(err) == 1
+        assert err[0].endswith(f"error: config file {str(path)!r} sets no key (it is empty or holds only comments); "
+                               "a config names at least its game and budget (env_id, total_timesteps, ...): start from "
+                               "a copy of a shipped one in training/configs/")
+    with pytest.raises(TrainConfigError, match="sets no key"):
+        load_config(path)

@@ -116,3 +116,16 @@ def test_list_keys_says_the_defaults_are_not_the_default_recipe(capsys):
     assert "Without --config the run is training/configs/monolith_arena_2p.toml" in out
     assert "a config of your own starts from these defaults, not from that file" in out
     assert "\ntotal_timesteps      int      default=100000\n" in out
+
+
+def test_a_one_seat_game_is_announced_without_opponents(tmp_path, capsys):
+    """The PPO banner of Strategy solo listed an opponent mix (self 50%, random 25%, heuristic 25%) for a
+    game with no opponent seat."""
+    from training.train import main
+
+    tiny = [x.replace(f"env_id={ENV_ID}", "env_id=monolith_strategy_v0").replace("env_config={}",
+                                                                             "env_config.num_players=1") for x in TINY]
+    main(["--quick", *tiny, "--set", "pretrain_samples=0", "--set", "eval_every=0", "--set", "final_eval_games=2",
+          "--set", f"out_dir={tmp_path}"])
+    banner = next(ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("== [") and "PPO" in ln)
+    assert banner.endswith("on 2 envs; no opponents (a one-seat game)") and "random" not in banner

@@ -38,8 +38,13 @@ from typing import Any
 import numpy as np
 
 from monolith_envs.core.interrupt import Interrupted
+from training.resume import move_earlier_run
 
 __all__ = ["interrupted_message", "run"]
+
+#: a finished or interrupted run's outputs in its folder (besides ``checkpoints/iter*.pt``), moved aside by a
+#: new run of the same name (:func:`training.resume.move_earlier_run`)
+EARLIER_AZ_FILES = ("report.json", "final.pt", "warm_samples.npz")
 
 EVAL_SEED_OFFSET = 10_000
 
@@ -187,6 +192,12 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
     try:
         game = monolith_envs.make_game(env_id, **env_config)
         ckpt_dir.mkdir(parents=True, exist_ok=True)
+        with guard.deferred():  # an earlier run's outputs must not mix with this one's (the files it reads stay)
+            reads = tuple(Path(cfg[k]) for k in ("init_samples", "init_checkpoint") if cfg[k])
+            earlier, moved_to = move_earlier_run(run_dir, EARLIER_AZ_FILES, "iter*.pt", keep=reads)
+        if earlier:
+            print(f"note: {run_dir} held an earlier run; its {len(earlier)} outputs (report, models, checkpoints) "
+                  f"are moved to {moved_to} (--name NEW starts a run beside it)", file=sys.stderr, flush=True)
         with guard.deferred():
             (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
             track["kept"].append(run_dir / "config.json")
@@ -289,7 +300,8 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
         report["final_model"] = str(final)
         track["step"] = "writing the report"
         with guard.deferred():
-            (run_dir / "report.json").write_text(json.dumps(report, indent=2, default=_json_default))
+            (run_dir / "report.json").write_text(json.dumps(_no_nan(report), indent=2, default=_json_default,
+                                                            allow_nan=False))
             track["step"] = "done"
     except Interrupted as e:
         e.info.update(track, stage=log.current, done=dict(log.seconds), run_dir=run_dir,
@@ -343,6 +355,18 @@ def interrupted_message(e: Any, command: str = "python -m training.az", config: 
                      + f", warm_games = 0; then {continue_command}")
     lines.append(f"  exit status {e.exit_code}")
     return "\n".join(lines)
+
+
+def _no_nan(x: Any) -> Any:
+    """``x`` with every float that is not finite (a fit without held-out rows gives NaN) as ``None``, so
+    ``report.json`` is strict JSON."""
+    if isinstance(x, dict):
+        return {k: _no_nan(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_no_nan(v) for v in x]
+    if isinstance(x, (float, np.floating)):
+        return float(x) if math.isfinite(x) else None
+    return x
 
 
 def _json_default(x: Any) -> Any:

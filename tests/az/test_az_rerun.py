@@ -1,0 +1,60 @@
+"""A new ``training.az`` run in the folder of an earlier one moves the earlier outputs aside (as
+``training.train`` does) instead of mixing them, keeps a file the new run reads, and writes strict JSON."""
+
+from __future__ import annotations
+
+import json
+
+from tests.az.test_az import _tiny_cfg
+
+
+def test_a_new_run_moves_the_earlier_runs_outputs_aside_and_keeps_what_it_reads(tmp_path, capsys):
+    from training.az import run
+
+    env = ("the_monolith_v0", {"num_players": 3})
+    run(_tiny_cfg(tmp_path, *env, iterations=2, final_eval_games=0), progress=False)
+    folder = tmp_path / "tiny"
+    first = (folder / "final.pt").read_bytes()
+    assert (folder / "checkpoints" / "iter2.pt").is_file()
+    # the earlier run's warm samples start the new one: they stay where the config names them
+    run(_tiny_cfg(tmp_path, *env, iterations=1, warm_games=0, init_samples=str(folder / "warm_samples.npz"),
+                  final_eval_games=0), progress=False)
+    err = capsys.readouterr().err
+    assert f"note: {folder} held an earlier run; its 5 outputs" in err and f"moved to {folder / 'earlier_run'}" in err
+    kept = folder / "earlier_run"
+    assert sorted(p.name for p in (kept / "checkpoints").iterdir()) == ["iter0.pt", "iter1.pt", "iter2.pt"]
+    assert (kept / "final.pt").read_bytes() == first and (kept / "config.json").is_file()
+    assert (kept / "report.json").is_file() and not (kept / "warm_samples.npz").exists()
+    assert (folder / "warm_samples.npz").is_file()
+    assert sorted(p.name for p in (folder / "checkpoints").iterdir()) == ["iter0.pt", "iter1.pt"]
+    report = json.loads((folder / "report.json").read_text(), parse_constant=lambda c: (_ for _ in ()).throw(
+        ValueError(f"not strict JSON: {c}")))
+    assert len(report["iterations"]) == 1
+
+
+def test_report_json_has_no_nan(tmp_path):
+    from training.az import run
+
+    # an iteration's fit of a short Arena duel keeps no held-out rows: its held-out figures were NaN
+    rep = run(_tiny_cfg(tmp_path, "monolith_arena_v0", {}, iterations=1, final_eval_games=0), progress=False)
+    assert rep["iterations"][0]["fit"]["holdout_top1"] != rep["iterations"][0]["fit"]["holdout_top1"]  # NaN here
+    text = (tmp_path / "tiny" / "report.json").read_text()
+    assert "NaN" not in text and "Infinity" not in text
+    fit = json.loads(text)["iterations"][0]["fit"]
+    assert fit["holdout_top1"] is None and fit["holdout_value_mse"] is None and fit["policy_loss"] > 0
+
+
+def test_train_resume_of_an_az_run_says_az_has_no_resume(tmp_path, capsys):
+    import pytest
+
+    from training.az import run
+    from training.train import main
+
+    run(_tiny_cfg(tmp_path, "the_monolith_v0", {"num_players": 3}, iterations=0, final_eval_games=0), progress=False)
+    with pytest.raises(SystemExit) as exc:
+        main(["--resume", str(tmp_path / "tiny")])
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert exc.value.code == 2 and err == (
+        f"python -m training.train: error: --resume: {str(tmp_path / 'tiny')!r} is a run of python -m training.az, "
+        "which has no resume: start a new run from its last checkpoint or samples (init_checkpoint, init_samples; "
+        "training/README.md, 'Search-based self-play')")
