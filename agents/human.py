@@ -59,6 +59,11 @@ class HumanAgent(BaseAgent):
         self.input_fn = input_fn
         self.output_fn = output_fn
         self.pieces = pieces
+        self._noted: set = set()  # the number notes given this game (StagedEntry)
+
+    def reset(self) -> None:
+        """A new game: the number notes are given again."""
+        self._noted = set()
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         from .terminal import StagedEntry, pieces_for
@@ -78,4 +83,4 @@ class HumanAgent(BaseAgent):
             return str(getattr(exc, "why", None) or exc)
 
         return StagedEntry(game, ctx.state, action_mask, self.pieces, seat, self.input_fn, self.output_fn,
-                           explain).read()
+                           explain, self._noted).read()

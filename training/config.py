@@ -463,8 +463,8 @@ def read_toml(p: Path) -> tuple[Path, dict]:
         raise TrainConfigError(f"config file {e}") from None
     if not raw:  # most likely a mistake: it would run the built-in defaults, not a shipped recipe
         raise TrainConfigError(f"config file {text!r} sets no key (it is empty or holds only comments); a config "
-                               "names at least its game and budget (env_id, total_timesteps, ...): start from a "
-                               f"copy of a shipped one in {CONFIG_DIR.relative_to(CONFIG_DIR.parent.parent)}/")
+                               "names at least its game and budget (env_id, total_timesteps, ...; --list-keys "
+                               "lists every key)")
     return p, raw
 
 

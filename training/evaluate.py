@@ -64,6 +64,7 @@ from monolith_envs.core.outfiles import (
     new_folders_removed_on_error,
     write_text_atomic,
 )
+from monolith_envs.core.words import count
 from training.eval_results import PairResult, SoloResult
 from training.eval_tables import format_solo_table, format_table, partial_lines, wilson_interval
 
@@ -448,9 +449,10 @@ def main(argv: list[str] | None = None) -> dict:
             end_children()
             done = e.info.get("games_done")
             wrote = "no results written"
-            logs = _episode_logs(args.record_dir) if args is not None and args.record_dir else []
+            started = done is not None or e.info.get("games_finished")  # else the folder holds no log of this run
+            logs = _episode_logs(args.record_dir) if started and args is not None and args.record_dir else []
             if logs:  # the finished games' logs stay (each is a whole game)
-                wrote += f" (the episode logs of {len(logs):,} finished games are in {args.record_dir})"
+                wrote += f" (the episode logs of {count(len(logs), 'finished game')} are in {args.record_dir})"
             if done is not None:
                 ran = f"after {done:,} of {e.info['games_total']:,} games"
             elif e.info.get("games_finished"):  # every game played: stopped while the results were written
@@ -518,6 +520,11 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
     if len(specs) < (1 if solo else 2):
         ap.error(f"--agents needs {'one spec or more' if solo else 'at least two'} distinct specs, got {specs}")
     path = Path(args.out) if args.out is not None else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
+    earlier = _episode_logs(args.record_dir) if args.record_dir is not None else []
+    if earlier:  # this run's logs would replace some of them and sit beside the others
+        ap.error(f"--record-dir {args.record_dir}: holds {count(len(earlier), 'episode log')} of an earlier "
+                 f"evaluation ({earlier[0].name}, ...); give a new or empty folder, so the logs of two runs do not "
+                 "mix")
     try:  # the outputs are checked by creating their folders and a probe file, before the first game
         with new_folders_removed_on_error(path.parent, *([] if args.record_dir is None else [args.record_dir])):
             check_output_file(path if args.out is None else args.out, "--out")  # the text as given: "" is not "."
@@ -525,10 +532,6 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
                 check_output_dir(args.record_dir, "--record-dir")
     except OutputPathError as e:
         ap.error(str(e))
-    earlier = _episode_logs(args.record_dir) if args.record_dir is not None else []
-    if earlier:  # this run's logs would replace some of them and sit beside the others
-        ap.error(f"--record-dir {args.record_dir}: holds {len(earlier):,} episode logs of an earlier evaluation "
-                 f"({earlier[0].name}, ...); give a new or empty folder, so the logs of two runs do not mix")
     res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
                          progress=True, record_dir=args.record_dir)
     from monolith_envs.core.interrupt import Interrupted, signals_deferred

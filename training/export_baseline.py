@@ -10,7 +10,9 @@ training command, its budget and its final evaluation).  The entry of ``index.js
 SHA-256, env id, the config values that choose it) is added or replaced: one baseline per env id and choosing
 config values, so an entry of another name for the same env and config is replaced too (the command says
 ``replaces baseline 'OLD' (the same env and config)``) and its ``.pt`` file, when it is not the new file, is
-removed, so that ``index.json`` and the files stay consistent.  The command then checks the written file
+removed, so that ``index.json`` and the files stay consistent (in the package's own folder the file stays:
+the repository keeps it, and the command says so).  The new file is written beside the old one and swapped
+in with the index in one step that a signal does not split.  The command then checks the written file
 against the SB3 policy on observations of seeded random games and prints the largest logit difference and
 how often both choose the same legal action, and the total size of the files that ``index.json`` lists.
 
@@ -221,16 +223,21 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
     json.dumps(meta)  # plain data only
     select = select_of(dict(game.config))
     old_entries = list_baselines(out_dir)  # before the write: an unreadable index stops the export here
-    path = save_baseline_file(out_dir / f"{name}.pt", meta, weights, dtypes[dtype])
-    data = path.read_bytes()
+    path = out_dir / f"{name}.pt"
+    new = save_baseline_file(out_dir / f"{name}.pt.new", meta, weights, dtypes[dtype])
+    data = new.read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     entry = {"name": name, "file": path.name, "sha256": digest, "env_id": game.env_id,
              "select": select, "env_config": dict(report["env_config"])}
     from monolith_envs.core.interrupt import signals_deferred
 
-    with signals_deferred():  # the index and the files change together
-        add_to_index(out_dir, entry)
-        replaced = _remove_replaced(out_dir, old_entries, entry)
+    try:
+        with signals_deferred():  # the file, the index and the replaced files change together
+            new.replace(path)
+            add_to_index(out_dir, entry)
+            replaced = _remove_replaced(out_dir, old_entries, entry)
+    finally:
+        new.unlink(missing_ok=True)
     check: dict = {}
     if check_states > 0:
         net, _ = load_baseline_file(path, data)
@@ -243,7 +250,7 @@ def _remove_replaced(out_dir: Path, old_entries: list[dict], entry: dict) -> lis
     """The entries of ``old_entries`` that ``entry`` replaced in ``out_dir/index.json`` (the same name, or the
     same env id and ``select``), each ``{"name", "file", "why", "removed"}``; the ``.pt`` file of each one
     whose file is not the new entry's and that no entry left in the index names is deleted (only a plain
-    file of that name in ``out_dir``)."""
+    file of that name in ``out_dir``; never in the package's own folder, whose files the repository keeps)."""
     from monolith_envs.agents.baselines.registry import list_baselines
 
     kept = {e["file"] for e in list_baselines(out_dir)}
@@ -256,8 +263,9 @@ def _remove_replaced(out_dir: Path, old_entries: list[dict], entry: dict) -> lis
             "the same name" if same_config else f"the same name; it was for {e['env_id']} {e['select']}")
         f = out_dir / e["file"]  # a plain file name (list_baselines refuses paths)
         removed = False
-        if (e["file"] not in kept and e["file"].endswith(".pt") and f.parent == out_dir and f.is_file()
-                and not f.is_symlink()):
+        shipped = out_dir.resolve() == DEFAULT_OUT.resolve()  # the package's own files (git keeps them): they stay
+        if (not shipped and e["file"] not in kept and e["file"].endswith(".pt") and f.parent == out_dir
+                and f.is_file() and not f.is_symlink()):
             f.unlink()
             removed = True
         out.append({"name": e["name"], "file": e["file"], "why": why, "removed": removed})
@@ -303,7 +311,9 @@ def main(argv: list[str] | None = None) -> dict:
     c = out["check"]
     for r in out["replaced"]:
         if r["why"] != "the same name" or r["file"] != out["path"].name:  # not a plain re-export
-            gone = f"; removed its file {r['file']}" if r["removed"] else ""
+            gone = (f"; removed its file {r['file']}" if r["removed"] else
+                    f"; its file {r['file']} stays (the repository keeps it; delete it if it is not wanted)"
+                    if r["file"] != out["path"].name and (out_dir / r["file"]).is_file() else "")
             print(f"replaces baseline {r['name']!r} ({r['why']}){gone}")
     print(f"wrote {out['path']} ({out['bytes']:,} bytes, sha256 {out['sha256'][:16]}...) for {out['entry']['env_id']} "
           f"{out['entry']['select']}; all {len(indexed)} baseline files of index.json: {total:,} bytes")

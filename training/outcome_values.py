@@ -246,7 +246,7 @@ def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs:
                   "lr": lr, "seed": seed, "collect_seconds": t1 - t0, "fit_seconds": time.perf_counter() - t1,
                   "command": f"python -m training.outcome_values {name} --states {states} --epochs {epochs} "
                              f"--num-envs {num_envs} --temperature {temperature} --lr {lr} --seed {seed}"
-                             + (f" --root {root}" if root_given else "")}
+                             + (f" --root {root}" if root_given else "") + (" --replace-worse" if replace_worse else "")}
         if not info["holdout_mse_after"] < info["holdout_mse_before"] and not replace_worse:  # NaN: not better
             return {**record, "written": False, "sha256": entry["sha256"]}
         stage = "write"

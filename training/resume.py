@@ -208,7 +208,7 @@ def move_earlier_run(run_dir: Path, files: tuple[str, ...] = EARLIER_RUN_FILES, 
 
     ``files`` and ``checkpoint_glob`` name another recipe's outputs (``training.az``: ``final.pt``,
     ``checkpoints/iter*.pt``, ...); a path in ``keep`` (a file the new run reads, such as its
-    ``init_samples``) stays where it is.
+    ``init_samples`` or an ``az:PATH`` opponent) stays where it is, and a copy of it goes with the others.
 
     Raises:
         TrainConfigError: the outputs cannot be moved (permissions, a full disk).
@@ -220,7 +220,7 @@ def move_earlier_run(run_dir: Path, files: tuple[str, ...] = EARLIER_RUN_FILES, 
              else [(0, p) for p in sorted((run_dir / "checkpoints").glob(checkpoint_glob)) if p.is_file()])
     moving += [f"checkpoints/{p.name}" for _steps, p in ckpts]
     staying = {Path(p).resolve() for p in keep}
-    moving = [name for name in moving if (run_dir / name).resolve() not in staying]
+    copying = [name for name in moving if (run_dir / name).resolve() in staying]
     if not moving:
         return [], None
     k = 1
@@ -233,7 +233,10 @@ def move_earlier_run(run_dir: Path, files: tuple[str, ...] = EARLIER_RUN_FILES, 
         if (run_dir / "config.json").is_file():
             shutil.copy2(run_dir / "config.json", to / "config.json")
         for name in moving:
-            (run_dir / name).replace(to / name)
+            if name in copying:  # the new run reads it: it stays, and the earlier run keeps a copy
+                shutil.copy2(run_dir / name, to / name)
+            else:
+                (run_dir / name).replace(to / name)
     except OSError as e:
         raise TrainConfigError(f"cannot move the earlier run's outputs in {run_dir} to {to} ({e.strerror or e}); "
                                "choose another --set name=...") from None

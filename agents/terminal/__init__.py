@@ -117,6 +117,11 @@ class Pieces:
         """The board as ``viewer`` sees it, wrapped to :data:`WIDTH` columns."""
         return wrap(game.render_text(state, viewer=viewer))
 
+    def final_reveal(self, game: Any, state: Any, viewer: int) -> list[str]:
+        """At the end of the game, what the board hid from ``viewer`` (the other seats' hands, objectives,
+        private cards), one line per seat and kind; ``[]`` when the game hides nothing (the default)."""
+        return []
+
     def stage_name(self, game: Any, family: str, arg: str) -> str:
         """What the stage for ``arg`` of ``family`` asks for (e.g. ``"tile"`` for Arena's ``slot``)."""
         return arg
@@ -269,8 +274,9 @@ class StagedEntry:
 
     def __init__(self, game: Any, state: Any, mask: np.ndarray, pieces: Pieces, seat: int,
                  input_fn: Callable[[str], str], output_fn: Callable[[str], None],
-                 explain: Callable[[int], str] | None = None):
+                 explain: Callable[[int], str] | None = None, noted: set | None = None):
         self.game, self.state, self.pieces, self.seat = game, state, pieces, seat
+        self.noted = set() if noted is None else noted  # the kinds of number already explained (this game)
         self.legal = [int(a) for a in np.flatnonzero(mask)]
         self.input_fn, self.output_fn, self.explain = input_fn, output_fn, explain
         self.split = {a: game.layout.split(a) for a in self.legal}
@@ -494,12 +500,17 @@ class StagedEntry:
 
     def _number_note(self, k: int, opts: list[tuple[Any, str]]) -> None:
         """A typed number is a place in the list; when another option carries that number itself (``hex 14``
-        as option 12, rotation ``1 E`` as option 2) say which one was taken and where the other one is."""
+        as option 12, rotation ``1 E`` as option 2) say which one was taken and where the other one is, the
+        first time in the game for each kind of number (``noted``: the first socket, the first hex)."""
         if _own_number(opts[k - 1][1]) == k:
             return
         j = _carrying(opts, k)
         if j:
             name = _OWN_NUMBER.match(opts[j - 1][1]).group(0)
+            kind = name.rstrip("0123456789")  # "socket ", "hex ", "" (a bare number)
+            if kind in self.noted:  # said once a game for each kind of number: it is the same every time
+                return
+            self.noted.add(kind)
             tip = f"; type '{name}' to name it" if not name.isdigit() else ""
             self.output_fn(wrap(f"note: {k} chose option {k} ({opts[k - 1][1]}); {opts[j - 1][1]} is option {j} "
                                 f"(a number chooses by its place in the list{tip})"))

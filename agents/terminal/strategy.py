@@ -193,6 +193,20 @@ class StrategyPieces(Pieces):
             out.append(f"game over: {winner_words(game, s)}")
         return "\n".join(out)
 
+    def final_reveal(self, game: Any, state: Any, viewer: int) -> list[str]:
+        """The other seats' hands and private Runes still hidden, named (docs §4.18: the game is over)."""
+        R, c, s = game.rules, game.rules.content, state
+        out = []
+        for p in range(R.n):
+            if p == viewer:
+                continue
+            h = [c.actions[k].name + (f" x{s.hand[p][k]}" if s.hand[p][k] > 1 else "") for k in range(R.K)
+                 if s.hand[p][k]]
+            out.append(wrap(f"P{p} hand: " + (", ".join(h) or "-"), WIDTH, "    "))
+            out += [f"P{p} private Rune {c.board[pr['card']].id} {c.board[pr['card']].name}" for pr in s.priv[p]
+                    if not pr["revealed"]]
+        return out
+
     def decision(self, game: Any, s: Any, viewer: int | None = None) -> str:
         """What the open decision asks, in words (docs §6.2), or ``""`` when the game is over; as ``viewer``
         may see it (``None``: every detail): the largest count of another seat's final reveal is left out,

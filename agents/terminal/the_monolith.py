@@ -88,6 +88,13 @@ class TheMonolithPieces(Pieces):
     def _space(self, g: Any, sp: int) -> str:
         return space_words(g, sp)
 
+    def final_reveal(self, game: Any, state: Any, viewer: int) -> list[str]:
+        """The other seats' objectives, named (they were face down; docs §4.8: the game is over)."""
+        g, s = game, state
+        return [wrap(f"P{p} objectives: " + ", ".join(f"{g.objs[o].key} {g.objs[o].name}" for o in s.objectives[p]),
+                     WIDTH, "    ")
+                for p in range(s.n) if p != viewer and s.objectives[p]]
+
     def board(self, game: Any, state: Any, viewer: int) -> str:
         g, s = game, state
         dec = "game over" if s.terminal or s.sub < 0 else f"P{s.current} {self._ask(g, s)}"

@@ -382,3 +382,35 @@ def test_arena_use_a_feature_lists_only_the_kinds_with_a_legal_use():
                 said.add(text)
             game.apply(s, int(pick.choice(np.flatnonzero(mask))), rng)
     assert len(said) >= 3  # several different sets of kinds were seen
+
+
+def test_the_note_on_a_number_chosen_by_place_is_given_once_a_game_for_each_kind():
+    # a review: nearly every socket pick printed "note: 2 chose option 2 (socket 01 ...); socket 02 ... is option 3"
+    answers = iter(["1"] * 400 + ["quit"])
+    out: list[str] = []
+    main(["monolith_strategy_v0", "--opponents", "random", "--seed", "7"], input_fn=lambda p: next(answers),
+         output_fn=out.append)
+    text = "\n".join(out)
+    notes = [ln for ln in text.splitlines() if ln.startswith("note: ")]
+    assert text.count("P0 places a ") >= 5  # many sockets were chosen by their place in the list
+    assert len(notes) == 2 and notes[0].startswith("note: 1 chose option 1 (socket 00: ")
+    assert notes[1].startswith("note: 1 chose option 1 (0 gems for 0 VP); 1 gem for 1 VP is option 2")
+
+
+@pytest.mark.parametrize("env_id, settings, revealed", [
+    ("monolith_strategy_v0", [], "hidden until now:\n  P1 hand: Reroll x2, Nudge, Sabotage, Shift\n"
+                                 "  P2 hand: Augment, Pilfer, Prospect\n"),
+    ("the_monolith_v0", ["--set", "num_players=3"],
+     "hidden until now:\n  P1 objectives: O01 Occupation, O13 Braggart, O17 Wrathful\n"
+     "  P2 objectives: O14 Balanced Realm, O11 Trespasser, O02 Keeper of Scrolls\n"),
+])
+def test_the_end_of_a_game_names_what_the_board_hid(env_id, settings, revealed):
+    # a review: after the game the other seats' hands and objectives were still "5 hidden"
+    seed = "7" if env_id == "monolith_strategy_v0" else "3"
+    answers = iter(["1"] * 3000 + ["quit"])
+    out: list[str] = []
+    main([env_id, "--opponents", "random", "--seed", seed, *settings], input_fn=lambda p: next(answers),
+         output_fn=out.append)
+    text = "\n".join(out) + "\n"
+    assert text.count("hidden until now:") == 1 and revealed in text
+    assert text.index("game over") < text.index("hidden until now:")  # only once the game is over

@@ -16,16 +16,18 @@ def test_a_new_run_moves_the_earlier_runs_outputs_aside_and_keeps_what_it_reads(
     folder = tmp_path / "tiny"
     first = (folder / "final.pt").read_bytes()
     assert (folder / "checkpoints" / "iter2.pt").is_file()
-    # the earlier run's warm samples start the new one: they stay where the config names them
+    samples = (folder / "warm_samples.npz").read_bytes()
+    # the earlier run's warm samples start the new one and its final model plays in the evaluations: both stay
+    # where the config names them (a copy goes with the earlier run's other outputs)
     run(_tiny_cfg(tmp_path, *env, iterations=1, warm_games=0, init_samples=str(folder / "warm_samples.npz"),
-                  final_eval_games=0), progress=False)
+                  eval_games=2, eval_opponents=["random", f"az:{folder / 'final.pt'}+search:2"], final_eval_games=0),
+        progress=False)
     err = capsys.readouterr().err
-    assert f"note: {folder} held an earlier run; its 5 outputs" in err and f"moved to {folder / 'earlier_run'}" in err
+    assert f"note: {folder} held an earlier run; its 6 outputs" in err and f"moved to {folder / 'earlier_run'}" in err
     kept = folder / "earlier_run"
     assert sorted(p.name for p in (kept / "checkpoints").iterdir()) == ["iter0.pt", "iter1.pt", "iter2.pt"]
     assert (kept / "final.pt").read_bytes() == first and (kept / "config.json").is_file()
-    assert (kept / "report.json").is_file() and not (kept / "warm_samples.npz").exists()
-    assert (folder / "warm_samples.npz").is_file()
+    assert (kept / "report.json").is_file() and (kept / "warm_samples.npz").read_bytes() == samples
     assert sorted(p.name for p in (folder / "checkpoints").iterdir()) == ["iter0.pt", "iter1.pt"]
     report = json.loads((folder / "report.json").read_text(), parse_constant=lambda c: (_ for _ in ()).throw(
         ValueError(f"not strict JSON: {c}")))

@@ -125,21 +125,22 @@ def test_games_go_to_workers_as_ranges_and_are_bounded(monkeypatch):
 
 @pytest.mark.parametrize("sig, to_group, code", [(signal.SIGINT, True, 130), (signal.SIGTERM, False, 143)])
 def test_evaluate_stops_at_once_on_a_signal(tmp_path, sig, to_group, code):
-    out = tmp_path / "ev.json"
-    proc = subprocess.Popen([sys.executable, "-m", "training.evaluate", "--env", "monolith_arena_v0", "--agents",
-                             "random,heuristic", "--games", "100000", "--workers", "2", "--out", str(out)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    deadline = time.monotonic() + 120
-    while not out.exists() and proc.poll() is None and time.monotonic() < deadline:
+    out, log = tmp_path / "ev.json", tmp_path / "stderr.txt"
+    with open(log, "w") as stderr:
+        proc = subprocess.Popen([sys.executable, "-m", "training.evaluate", "--env", "monolith_arena_v0", "--agents",
+                                 "random,heuristic", "--games", "100000", "--workers", "2", "--out", str(out)],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=stderr, text=True, start_new_session=True)
+    deadline = time.monotonic() + 120  # the progress bar says the games have started (the --out file is written
+    while "games:" not in log.read_text() and proc.poll() is None and time.monotonic() < deadline:  # only at the end)
         time.sleep(0.2)
     time.sleep(4.0)  # the workers are playing
     t0 = time.monotonic()
     os.killpg(proc.pid, sig) if to_group else proc.send_signal(sig)
     try:
-        _, err = proc.communicate(timeout=60)
+        proc.communicate(timeout=60)
     finally:
         proc.kill()
+    err = log.read_text()
     assert proc.returncode == code, err[-2000:]
     assert time.monotonic() - t0 < 20
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]

@@ -107,3 +107,19 @@ def test_only_a_replaced_entrys_own_pt_file_is_removed(run, tmp_path):
 def test_nothing_replaced_in_an_empty_folder(run, tmp_path):
     res = export_run(run, "t2p", tmp_path / "new", check_states=0)
     assert res["replaced"] == [] and names(tmp_path / "new") == ["t2p"]
+
+
+def test_the_package_folders_replaced_file_stays_and_no_temporary_file_is_left(run, tmp_path, monkeypatch):
+    import training.export_baseline as export_baseline
+
+    out = tmp_path / "pkg"
+    out.mkdir()
+    (out / "old_t2p.pt").write_bytes(b"old")
+    write_index(out, [fake("old", "old_t2p.pt", DUEL)])
+    monkeypatch.setattr(export_baseline, "DEFAULT_OUT", out)  # as if it were the package's own folder
+    res = export_run(run, "t2p", out, check_states=0)
+    assert res["replaced"] == [{"name": "old", "file": "old_t2p.pt", "removed": False,
+                                "why": "the same env and config"}]
+    assert (out / "old_t2p.pt").read_bytes() == b"old"  # the repository keeps it
+    assert [e["name"] for e in list_baselines(out)] == ["t2p"]
+    assert sorted(f.name for f in out.iterdir()) == ["index.json", "old_t2p.pt", "t2p.pt"]  # no t2p.pt.new

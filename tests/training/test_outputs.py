@@ -41,12 +41,12 @@ def test_a_record_dir_holding_an_earlier_evaluations_logs_is_refused(tmp_path, c
     before = {p.name: p.read_bytes() for p in games.iterdir()}
     with pytest.raises(SystemExit) as exc:  # a second run would replace game 0 and leave the others beside it
         main(["--env", ENV_ID, "--agents", "random,heuristic", "--games", "1", "--workers", "1",
-              "--out", str(tmp_path / "b.json"), "--record-dir", str(games)])
+              "--out", str(tmp_path / "new" / "deep" / "b.json"), "--record-dir", str(games)])
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert exc.value.code == 2 and err == (
         f"python -m training.evaluate: error: --record-dir {games}: holds 2 episode logs of an earlier evaluation "
         "(pair0_game0000.json, ...); give a new or empty folder, so the logs of two runs do not mix")
-    assert {p.name: p.read_bytes() for p in games.iterdir()} == before and not (tmp_path / "b.json").exists()
+    assert {p.name: p.read_bytes() for p in games.iterdir()} == before and not (tmp_path / "new").exists()
 
 
 def test_evaluate_refuses_a_human_agent_and_points_to_the_play_command(capsys):

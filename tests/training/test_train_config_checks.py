@@ -126,7 +126,7 @@ def test_a_config_file_that_sets_no_key_is_an_error_for_train_and_az(tmp_path, t
         err = capsys.readouterr().err.strip().splitlines()
         assert exc.value.code == 2 and len(err) == 1
         assert err[0].endswith(f"error: config file {str(path)!r} sets no key (it is empty or holds only comments); "
-                               "a config names at least its game and budget (env_id, total_timesteps, ...): start from "
-                               "a copy of a shipped one in training/configs/")
+                               "a config names at least its game and budget (env_id, total_timesteps, ...; "
+                               "--list-keys lists every key)")
     with pytest.raises(TrainConfigError, match="sets no key"):
         load_config(path)

@@ -193,7 +193,8 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
         game = monolith_envs.make_game(env_id, **env_config)
         ckpt_dir.mkdir(parents=True, exist_ok=True)
         with guard.deferred():  # an earlier run's outputs must not mix with this one's (the files it reads stay)
-            reads = tuple(Path(cfg[k]) for k in ("init_samples", "init_checkpoint") if cfg[k])
+            reads = tuple(Path(cfg[k]) for k in ("init_samples", "init_checkpoint") if cfg[k]) + tuple(
+                Path(spec[3:].split("+search:")[0]) for spec in cfg["eval_opponents"] if spec.startswith("az:"))
             earlier, moved_to = move_earlier_run(run_dir, EARLIER_AZ_FILES, "iter*.pt", keep=reads)
         if earlier:
             print(f"note: {run_dir} held an earlier run; its {len(earlier)} outputs (report, models, checkpoints) "
