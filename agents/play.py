@@ -282,8 +282,8 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
         _record(args.record, raw, agents, seat, out)
         raise
     out(pieces.board(game, raw.game_state, seat))
-    hidden = pieces.final_reveal(game, raw.game_state, seat)
-    if hidden:  # the game is over: what the board kept from this seat
+    hidden = pieces.final_reveal(game, raw.game_state, seat) if game.is_terminal(raw.game_state) else []
+    if hidden:  # the game is over (not cut off by max_decisions): what the board kept from this seat
         out("hidden until now:\n" + "\n".join(f"  {x}" for x in hidden))
     state = raw.game_state
     ret = np.asarray(game.returns(state), np.float32)

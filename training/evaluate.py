@@ -452,7 +452,8 @@ def main(argv: list[str] | None = None) -> dict:
             started = done is not None or e.info.get("games_finished")  # else the folder holds no log of this run
             logs = _episode_logs(args.record_dir) if started and args is not None and args.record_dir else []
             if logs:  # the finished games' logs stay (each is a whole game)
-                wrote += f" (the episode logs of {count(len(logs), 'finished game')} are in {args.record_dir})"
+                wrote += (f" (the episode logs of {len(logs):,} finished game{'s' if len(logs) != 1 else ''} are in "
+                          f"{args.record_dir})")
             if done is not None:
                 ran = f"after {done:,} of {e.info['games_total']:,} games"
             elif e.info.get("games_finished"):  # every game played: stopped while the results were written

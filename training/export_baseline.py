@@ -223,21 +223,32 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
     json.dumps(meta)  # plain data only
     select = select_of(dict(game.config))
     old_entries = list_baselines(out_dir)  # before the write: an unreadable index stops the export here
-    path = out_dir / f"{name}.pt"
-    new = save_baseline_file(out_dir / f"{name}.pt.new", meta, weights, dtypes[dtype])
-    data = new.read_bytes()
-    digest = hashlib.sha256(data).hexdigest()
-    entry = {"name": name, "file": path.name, "sha256": digest, "env_id": game.env_id,
-             "select": select, "env_config": dict(report["env_config"])}
     from monolith_envs.core.interrupt import signals_deferred
 
+    path, new, old = out_dir / f"{name}.pt", out_dir / f"{name}.pt.new", out_dir / f"{name}.pt.old"
     try:
+        save_baseline_file(new, meta, weights, dtypes[dtype])
+        data = new.read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        entry = {"name": name, "file": path.name, "sha256": digest, "env_id": game.env_id,
+                 "select": select, "env_config": dict(report["env_config"])}
         with signals_deferred():  # the file, the index and the replaced files change together
+            had = path.is_file() and not path.is_symlink()
+            if had:
+                path.replace(old)  # put back if the index cannot be written
             new.replace(path)
-            add_to_index(out_dir, entry)
+            try:
+                add_to_index(out_dir, entry)
+            except BaseException:
+                if had:
+                    old.replace(path)
+                else:
+                    path.unlink(missing_ok=True)
+                raise
             replaced = _remove_replaced(out_dir, old_entries, entry)
     finally:
         new.unlink(missing_ok=True)
+        old.unlink(missing_ok=True)
     check: dict = {}
     if check_states > 0:
         net, _ = load_baseline_file(path, data)
@@ -311,9 +322,10 @@ def main(argv: list[str] | None = None) -> dict:
     c = out["check"]
     for r in out["replaced"]:
         if r["why"] != "the same name" or r["file"] != out["path"].name:  # not a plain re-export
+            shipped = out_dir.resolve() == DEFAULT_OUT.resolve()
             gone = (f"; removed its file {r['file']}" if r["removed"] else
-                    f"; its file {r['file']} stays (the repository keeps it; delete it if it is not wanted)"
-                    if r["file"] != out["path"].name and (out_dir / r["file"]).is_file() else "")
+                    f"; its file {r['file']} stays (the repository keeps it)"
+                    if shipped and r["file"] != out["path"].name and (out_dir / r["file"]).is_file() else "")
             print(f"replaces baseline {r['name']!r} ({r['why']}){gone}")
     print(f"wrote {out['path']} ({out['bytes']:,} bytes, sha256 {out['sha256'][:16]}...) for {out['entry']['env_id']} "
           f"{out['entry']['select']}; all {len(indexed)} baseline files of index.json: {total:,} bytes")

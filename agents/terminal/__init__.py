@@ -480,7 +480,7 @@ class StagedEntry:
         if number:  # a place in the list; "-1" or "+0" is a place outside it, as "0" is
             k = int(text)
             if 1 <= k <= len(opts):
-                self._number_note(k, opts)
+                self._number_note(k, opts, title)
                 return opts[k - 1][0]
             j = _carrying(opts, k)
             hint = f"; {opts[j - 1][1]} is option {j}" if j else ""
@@ -498,17 +498,18 @@ class StagedEntry:
                                 "(help lists the commands)"))
         return None
 
-    def _number_note(self, k: int, opts: list[tuple[Any, str]]) -> None:
+    def _number_note(self, k: int, opts: list[tuple[Any, str]], title: str = "") -> None:
         """A typed number is a place in the list; when another option carries that number itself (``hex 14``
         as option 12, rotation ``1 E`` as option 2) say which one was taken and where the other one is, the
-        first time in the game for each kind of number (``noted``: the first socket, the first hex)."""
+        first time in the game for each kind of number at each stage (``noted``: the first socket, the first
+        hex, the first gem count)."""
         if _own_number(opts[k - 1][1]) == k:
             return
         j = _carrying(opts, k)
         if j:
             name = _OWN_NUMBER.match(opts[j - 1][1]).group(0)
-            kind = name.rstrip("0123456789")  # "socket ", "hex ", "" (a bare number)
-            if kind in self.noted:  # said once a game for each kind of number: it is the same every time
+            kind = (title, name.rstrip("0123456789"))  # the stage, and "socket ", "hex " or "" (a bare number)
+            if kind in self.noted:  # said once a game for each kind of number at each stage: the same every time
                 return
             self.noted.add(kind)
             tip = f"; type '{name}' to name it" if not name.isdigit() else ""

@@ -414,3 +414,12 @@ def test_the_end_of_a_game_names_what_the_board_hid(env_id, settings, revealed):
     text = "\n".join(out) + "\n"
     assert text.count("hidden until now:") == 1 and revealed in text
     assert text.index("game over") < text.index("hidden until now:")  # only once the game is over
+
+
+def test_a_game_cut_off_by_its_decision_limit_names_nothing_hidden():
+    answers = iter(["1"] * 400 + ["quit"])
+    out: list[str] = []
+    main(["monolith_strategy_v0", "--opponents", "random", "--seed", "7", "--set", "max_decisions=20"],
+         input_fn=lambda p: next(answers), output_fn=out.append)
+    text = "\n".join(out)
+    assert "truncated" in text and "hidden until now" not in text

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.az.test_az import _tiny_cfg
 
 
@@ -17,13 +19,13 @@ def test_a_new_run_moves_the_earlier_runs_outputs_aside_and_keeps_what_it_reads(
     first = (folder / "final.pt").read_bytes()
     assert (folder / "checkpoints" / "iter2.pt").is_file()
     samples = (folder / "warm_samples.npz").read_bytes()
-    # the earlier run's warm samples start the new one and its final model plays in the evaluations: both stay
-    # where the config names them (a copy goes with the earlier run's other outputs)
+    # the earlier run's warm samples start the new one: they stay where the config names them (a copy goes with
+    # the earlier run's other outputs)
     run(_tiny_cfg(tmp_path, *env, iterations=1, warm_games=0, init_samples=str(folder / "warm_samples.npz"),
-                  eval_games=2, eval_opponents=["random", f"az:{folder / 'final.pt'}+search:2"], final_eval_games=0),
-        progress=False)
+                  final_eval_games=0), progress=False)
     err = capsys.readouterr().err
-    assert f"note: {folder} held an earlier run; its 6 outputs" in err and f"moved to {folder / 'earlier_run'}" in err
+    assert f"note: {folder} held an earlier run; its 6 outputs" in err and "(1 of them copied: this run reads them)" in err
+    assert f"moved to {folder / 'earlier_run'}" in err
     kept = folder / "earlier_run"
     assert sorted(p.name for p in (kept / "checkpoints").iterdir()) == ["iter0.pt", "iter1.pt", "iter2.pt"]
     assert (kept / "final.pt").read_bytes() == first and (kept / "config.json").is_file()
@@ -60,3 +62,16 @@ def test_train_resume_of_an_az_run_says_az_has_no_resume(tmp_path, capsys):
         f"python -m training.train: error: --resume: {str(tmp_path / 'tiny')!r} is a run of python -m training.az, "
         "which has no resume: start a new run from its last checkpoint or samples (init_checkpoint, init_samples; "
         "training/README.md, 'Search-based self-play')")
+
+
+@pytest.mark.parametrize("spec", ["az:{run}/final.pt", " AZ:{run}/final.pt+search:2", "az:{run}/checkpoints/iter1.pt"])
+def test_an_az_opponent_that_is_one_of_the_runs_own_outputs_is_refused(tmp_path, spec):
+    """The run would write over it and then play its own network under that name (the report showed about 50%)."""
+    from training.az import run
+    from training.config import TrainConfigError
+
+    folder = tmp_path / "tiny"
+    with pytest.raises(TrainConfigError, match=rf"plays a file this run writes over \(.* of {folder}\); copy it elsewhere"):
+        run(_tiny_cfg(tmp_path, "the_monolith_v0", {"num_players": 3}, eval_opponents=[spec.format(run=folder)]),
+            progress=False)
+    assert not folder.exists()  # refused before anything is written

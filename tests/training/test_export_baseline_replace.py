@@ -123,3 +123,23 @@ def test_the_package_folders_replaced_file_stays_and_no_temporary_file_is_left(r
     assert (out / "old_t2p.pt").read_bytes() == b"old"  # the repository keeps it
     assert [e["name"] for e in list_baselines(out)] == ["t2p"]
     assert sorted(f.name for f in out.iterdir()) == ["index.json", "old_t2p.pt", "t2p.pt"]  # no t2p.pt.new
+
+
+def test_an_index_that_cannot_be_written_leaves_the_old_file_and_no_temporary_files(run, tmp_path, monkeypatch):
+    import hashlib
+
+    from monolith_envs.agents.baselines import registry
+
+    out = tmp_path / "o"
+    export_run(run, "t2p", out, check_states=0)
+    before = {f.name: f.read_bytes() for f in out.iterdir()}
+
+    def full_disk(*_a, **_k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(registry, "add_to_index", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        export_run(run, "t2p", out, dtype="float32", check_states=0)  # another file than before
+    assert {f.name: f.read_bytes() for f in out.iterdir()} == before  # the file its index names, nothing else
+    entry = list_baselines(out)[0]
+    assert hashlib.sha256((out / entry["file"]).read_bytes()).hexdigest() == entry["sha256"]

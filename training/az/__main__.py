@@ -175,6 +175,9 @@ def _checked_config(args: argparse.Namespace) -> dict:
             make_agent(spec, cfg["env_id"], cfg["env_config"])
         except Exception as e:  # noqa: BLE001  (any failure to build a named agent is a config error)
             raise TrainConfigError(f"config key 'eval_opponents': agent spec {short_repr(spec)}: {e}") from None
+    from .loop import check_opponent_files
+
+    check_opponent_files(cfg)
     if cfg["init_samples"]:
         from .selfplay import load_samples
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -40,7 +41,7 @@ import numpy as np
 from monolith_envs.core.interrupt import Interrupted
 from training.resume import move_earlier_run
 
-__all__ = ["interrupted_message", "run"]
+__all__ = ["check_opponent_files", "interrupted_message", "run"]
 
 #: a finished or interrupted run's outputs in its folder (besides ``checkpoints/iter*.pt``), moved aside by a
 #: new run of the same name (:func:`training.resume.move_earlier_run`)
@@ -160,7 +161,8 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
     ``stop_on_signals``) holds a signal back while a checkpoint or the samples file is written.
 
     Raises:
-        training.config.TrainConfigError: an empty ``name``.
+        training.config.TrainConfigError: an empty ``name``; an ``az:PATH`` opponent that is one of this run's
+            own output files (:func:`check_opponent_files`).
         training.az.net.CheckpointError: an ``init_checkpoint`` that is missing or of other sizes.
         monolith_envs.core.game.ConfigError (or the game's config error): a bad ``env_config``.
         agents.AgentSpecError: a bad ``eval_opponents`` spec.
@@ -180,6 +182,7 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
 
         raise TrainConfigError("config key 'name': must not be empty (outputs go to <out_dir>/<name>/)")
     guard = SignalGuard(()) if guard is None else guard  # no handlers: its deferred blocks are plain blocks
+    check_opponent_files(cfg)
     t_start = time.perf_counter()
     env_id, env_config = cfg["env_id"], dict(cfg["env_config"])
     run_dir = Path(cfg["out_dir"]) / cfg["name"]
@@ -193,12 +196,13 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
         game = monolith_envs.make_game(env_id, **env_config)
         ckpt_dir.mkdir(parents=True, exist_ok=True)
         with guard.deferred():  # an earlier run's outputs must not mix with this one's (the files it reads stay)
-            reads = tuple(Path(cfg[k]) for k in ("init_samples", "init_checkpoint") if cfg[k]) + tuple(
-                Path(spec[3:].split("+search:")[0]) for spec in cfg["eval_opponents"] if spec.startswith("az:"))
+            reads = tuple(Path(cfg[k]) for k in ("init_samples", "init_checkpoint") if cfg[k])
             earlier, moved_to = move_earlier_run(run_dir, EARLIER_AZ_FILES, "iter*.pt", keep=reads)
         if earlier:
+            copied = sum((run_dir / name).exists() for name in earlier)  # the files this run reads stay
+            both = f" ({copied} of them copied: this run reads them)" if copied else ""
             print(f"note: {run_dir} held an earlier run; its {len(earlier)} outputs (report, models, checkpoints) "
-                  f"are moved to {moved_to} (--name NEW starts a run beside it)", file=sys.stderr, flush=True)
+                  f"are moved to {moved_to}{both} (--name NEW starts a run beside it)", file=sys.stderr, flush=True)
         with guard.deferred():
             (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
             track["kept"].append(run_dir / "config.json")
@@ -356,6 +360,32 @@ def interrupted_message(e: Any, command: str = "python -m training.az", config: 
                      + f", warm_games = 0; then {continue_command}")
     lines.append(f"  exit status {e.exit_code}")
     return "\n".join(lines)
+
+
+def check_opponent_files(cfg: dict) -> None:
+    """Refuse an ``az:PATH`` evaluation opponent whose file is one this run writes (its ``final.pt`` or a
+    ``checkpoints/iter<k>.pt``): the run would replace it and then play its own network under that name.
+
+    Raises:
+        training.config.TrainConfigError: naming the spec and the run folder.
+    """
+    from agents.az_agent import parse_az_spec
+    from training.config import TrainConfigError
+
+    run_dir = (Path(cfg["out_dir"]) / cfg["name"]).resolve()
+    for spec in cfg["eval_opponents"]:
+        kind, _, rest = str(spec).strip().partition(":")
+        if kind.lower() != "az":
+            continue
+        try:
+            path = Path(parse_az_spec(rest)[0]).resolve()
+        except (ValueError, OSError):
+            continue  # the agent's own check names a bad spec
+        if path == run_dir / "final.pt" or (path.parent == run_dir / "checkpoints"
+                                             and re.fullmatch(r"iter\d+\.pt", path.name)):
+            raise TrainConfigError(f"config key 'eval_opponents': agent spec {spec!r} plays a file this run writes "
+                                   f"over ({path.relative_to(run_dir)} of {run_dir}); copy it elsewhere and name the "
+                                   "copy, or run under another name (--name NEW)")
 
 
 def _no_nan(x: Any) -> Any:
