@@ -225,7 +225,7 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
     old_entries = list_baselines(out_dir)  # before the write: an unreadable index stops the export here
     from monolith_envs.core.interrupt import signals_deferred
 
-    path, new, old = out_dir / f"{name}.pt", out_dir / f"{name}.pt.new", out_dir / f"{name}.pt.old"
+    path, new, backup = out_dir / f"{name}.pt", out_dir / f"{name}.pt.new", None
     try:
         save_baseline_file(new, meta, weights, dtypes[dtype])
         data = new.read_bytes()
@@ -233,28 +233,46 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
         entry = {"name": name, "file": path.name, "sha256": digest, "env_id": game.env_id,
                  "select": select, "env_config": dict(report["env_config"])}
         with signals_deferred():  # the file, the index and the replaced files change together
-            had = path.is_file() and not path.is_symlink()
-            if had:
-                path.replace(old)  # put back if the index cannot be written
+            backup = _backup(path)  # a second name for the old file (or link): NAME.pt exists at every moment
             new.replace(path)
             try:
                 add_to_index(out_dir, entry)
             except BaseException:
-                if had:
-                    old.replace(path)
+                if backup is not None:
+                    backup.replace(path)
+                    backup = None
                 else:
                     path.unlink(missing_ok=True)
                 raise
             replaced = _remove_replaced(out_dir, old_entries, entry)
     finally:
         new.unlink(missing_ok=True)
-        old.unlink(missing_ok=True)
+        if backup is not None:  # only the name this call made
+            backup.unlink(missing_ok=True)
     check: dict = {}
     if check_states > 0:
         net, _ = load_baseline_file(path, data)
         obs, masks = sample_observations(game.env_id, report["env_config"], check_states, seed=12345)
         check = compare_with_policy(policy, net, obs, masks)
     return {"path": path, "bytes": len(data), "sha256": digest, "entry": entry, "replaced": replaced, "check": check}
+
+
+def _backup(path: Path) -> Path | None:
+    """A new hidden name beside ``path`` for the same file (a hard link; for a symbolic link, the link itself),
+    or ``None`` when there is no ``path``; a copy where the file system has no hard links."""
+    import shutil
+    import tempfile
+
+    if not (path.exists() or path.is_symlink()):
+        return None
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".old")
+    os.close(fd)
+    os.unlink(name)
+    try:
+        os.link(path, name, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(path, name, follow_symlinks=False)
+    return Path(name)
 
 
 def _remove_replaced(out_dir: Path, old_entries: list[dict], entry: dict) -> list[dict]:

@@ -64,14 +64,39 @@ def test_train_resume_of_an_az_run_says_az_has_no_resume(tmp_path, capsys):
         "training/README.md, 'Search-based self-play')")
 
 
-@pytest.mark.parametrize("spec", ["az:{run}/final.pt", " AZ:{run}/final.pt+search:2", "az:{run}/checkpoints/iter1.pt"])
+@pytest.mark.parametrize("spec", ["az:{run}/final.pt", " AZ:{run}/final.pt+search:2", "az:{run}/checkpoints/iter1.pt",
+                                  "az:{run}/checkpoints/iter_best.pt"])
 def test_an_az_opponent_that_is_one_of_the_runs_own_outputs_is_refused(tmp_path, spec):
     """The run would write over it and then play its own network under that name (the report showed about 50%)."""
     from training.az import run
     from training.config import TrainConfigError
 
     folder = tmp_path / "tiny"
-    with pytest.raises(TrainConfigError, match=rf"plays a file this run writes over \(.* of {folder}\); copy it elsewhere"):
+    with pytest.raises(TrainConfigError, match=rf"plays a file this run writes over or moves \(.* of {folder}\); copy it elsewhere"):
         run(_tiny_cfg(tmp_path, "the_monolith_v0", {"num_players": 3}, eval_opponents=[spec.format(run=folder)]),
             progress=False)
     assert not folder.exists()  # refused before anything is written
+
+
+def test_an_az_opponent_kept_in_the_run_folder_stays_for_the_new_run(tmp_path):
+    """An opponent file in the folder that is not one of the run's outputs (the user's own copy) is not moved."""
+    import shutil
+
+    from training.az import run
+
+    env = ("the_monolith_v0", {"num_players": 3})
+    run(_tiny_cfg(tmp_path, *env, final_eval_games=0), progress=False)
+    mine = tmp_path / "tiny" / "best.pt"
+    shutil.copy(tmp_path / "tiny" / "final.pt", mine)
+    rep = run(_tiny_cfg(tmp_path, *env, eval_games=2, eval_opponents=["random", f"az:{mine}"], final_eval_games=0),
+              progress=False)
+    assert mine.is_file() and rep["iterations"][0]["eval"][f"az:{mine}"]["games"] == 2
+
+
+def test_a_symlink_loop_as_the_run_folder_is_left_to_the_folder_check(tmp_path):
+    from training.az.loop import check_opponent_files
+
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    cfg = {"out_dir": str(tmp_path / "a"), "name": "r", "eval_opponents": [f"az:{tmp_path}/a/x.pt"]}
+    assert check_opponent_files(cfg) is None  # a RuntimeError traceback before

@@ -143,3 +143,26 @@ def test_an_index_that_cannot_be_written_leaves_the_old_file_and_no_temporary_fi
     assert {f.name: f.read_bytes() for f in out.iterdir()} == before  # the file its index names, nothing else
     entry = list_baselines(out)[0]
     assert hashlib.sha256((out / entry["file"]).read_bytes()).hexdigest() == entry["sha256"]
+
+
+def test_a_users_file_beside_the_baseline_and_a_symlinked_baseline_survive_a_failed_index_write(run, tmp_path,
+                                                                                                 monkeypatch):
+    from monolith_envs.agents.baselines import registry
+
+    out = tmp_path / "o"
+    export_run(run, "t2p", out, check_states=0)
+    (out / "t2p.pt.old").write_bytes(b"USER BACKUP")  # a name the export must not use or delete
+    export_run(run, "t2p", out, dtype="float32", check_states=0)
+    assert (out / "t2p.pt.old").read_bytes() == b"USER BACKUP"
+    store = tmp_path / "store.pt"
+    (out / "t2p.pt").replace(store)
+    (out / "t2p.pt").symlink_to(store)
+
+    def full_disk(*_a, **_k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(registry, "add_to_index", full_disk)
+    with pytest.raises(OSError):
+        export_run(run, "t2p", out, check_states=0)
+    assert (out / "t2p.pt").is_symlink() and (out / "t2p.pt").resolve() == store.resolve()  # the link is back
+    assert sorted(f.name for f in out.iterdir()) == ["index.json", "t2p.pt", "t2p.pt.old"]
