@@ -198,16 +198,19 @@ def not_legal_text(game: Any, state: Any, pieces: Any, action: int, why: str) ->
     return f"{game.layout.decode(int(action))} is not legal now: {reason_words(game, state, pieces, why)}"
 
 
-def _by_number(text: str, opts: list[tuple[Any, str]]) -> list:
-    """The options a number typed with its word names by value (``hex 5`` and ``hex 05`` name ``hex 05``,
-    never ``hex 50``; ``socket 4`` names ``socket 04``, not ``socket 44``); ``[]`` when ``text`` is not
-    such a number or no option carries it."""
+def _named_by(text: str, opts: list[tuple[Any, str]]) -> list:
+    """The options ``text`` names by their label: a number typed with its word names by value (``hex 5``
+    and ``hex 05`` name ``hex 05``, never ``hex 50``; ``socket 4`` names ``socket 04``, not ``socket 44``),
+    else every option whose label starts with ``text`` (case and spaces ignored)."""
     named = _NAMED_NUMBER.match(text.strip().lower())
-    if not named:
-        return []
-    word, n = named.group(1).replace(" ", ""), int(named.group(2))
-    return [v for v, label in opts if (m := _OWN_NUMBER.match(label.lower())) and int(m.group(1)) == n
-            and label.lower().replace(" ", "").startswith(word)]
+    if named:
+        word, n = named.group(1).replace(" ", ""), int(named.group(2))
+        hits = [v for v, label in opts if (m := _OWN_NUMBER.match(label.lower())) and int(m.group(1)) == n
+                and label.lower().replace(" ", "").startswith(word)]
+        if hits:
+            return hits
+    key = text.lower().replace(" ", "")
+    return [v for v, label in opts if label.lower().replace(" ", "").startswith(key)]
 
 
 def pieces_for(env_id: str) -> Pieces:
@@ -456,8 +459,7 @@ class StagedEntry:
         values = [v for v in range(fam.shape[pos])
                   if key in (x.lower() for x in self.pieces.aliases(g, s, fam.name, arg, v))]
         if not values:
-            every = [(v, self.pieces.option(g, s, fam.name, arg, v)) for v in range(fam.shape[pos])]
-            values = _by_number(text, every) or [v for v, label in every if label.lower().replace(" ", "").startswith(key)]
+            values = _named_by(text, [(v, self.pieces.option(g, s, fam.name, arg, v)) for v in range(fam.shape[pos])])
         if len(values) != 1:
             return None
         why = self.pieces.reason(g, s, fam.name, tuple(chosen[1:]), arg, values[0])
@@ -527,7 +529,7 @@ class StagedEntry:
                      if key in (x.lower() for x in self.pieces.aliases(self.game, self.state, fam.name, arg, v))]
             if exact:
                 return exact
-        hits = _by_number(text, opts) or [v for v, label in opts if label.lower().replace(" ", "").startswith(key)]
+        hits = _named_by(text, opts)
         if hits or key[:1].isdigit():
             return hits
         # a label led by the thing's own number or code ("9 Briar Barrow", "slot 3: Horror", "O09 Carrion

@@ -97,11 +97,11 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     """
     tb = game.tables
     text = game.describe_action(before, int(action))
-    if game.layout.split(int(action))[0] == "PICK_TYPE":  # the Monolith's setup picks are secret (docs §3)
+    family, idx = game.layout.split(int(action))
+    if family == "PICK_TYPE":  # the Monolith's setup picks are secret (docs §3)
         text = "picks a tile for its Monolith (hidden from the other seats)"
-    lines = [f"P{seat} {text}"] + _moves_at_facing(game, before, after, action)
+    lines = [f"P{seat} {text}"] + _moves_at_facing(before, after, family, idx)
     in_battle = before.b_active or after.b_active or "Battle" in text
-    family = game.layout.split(int(action))[0]
     if after.b_active and not before.b_active:
         lines.append("  a Battle starts" + _why(after.b_trigger, text))
     changed = _changed(before, after)
@@ -199,13 +199,13 @@ _SAYS_MOVE = (Sub.MOVE_DEST, Sub.FEATURE_DEST, Sub.CHARGE_DEST, Sub.PUSH_DEST)
 _ENDS_MOVE = (Sub.MOVE_FACING, Sub.FEATURE_FACING, Sub.CHARGE_FACING)
 
 
-def _moves_at_facing(game: Any, before: Any, after: Any, action: int) -> list[str]:
-    """``["  (it moves when its facing is chosen, next)"]`` for a move or charge destination whose tile is
-    still where it was, the facing to come (docs §4.4: the board shows it there until then); ``[]``
-    otherwise."""
-    if game.layout.split(int(action))[0] != "SELECT_HEX" or before.sub_phase not in _SAYS_MOVE:
+def _moves_at_facing(before: Any, after: Any, family: str, idx: tuple) -> list[str]:
+    """``["  (it moves when its facing is chosen, next)"]`` for a move or charge destination (``family``
+    SELECT_HEX, its arguments ``idx``) whose tile is still where it was, the facing to come (docs §4.4: the
+    board shows it there until then); ``[]`` otherwise."""
+    if family != "SELECT_HEX" or before.sub_phase not in _SAYS_MOVE:
         return []
-    a, h = before.p_a, game.layout.split(int(action))[1][0]
+    a, h = before.p_a, idx[0]
     if (a == h or not 0 <= a < len(before.board) or before.board[a] < 0 or after.sub_phase not in _ENDS_MOVE
             or after.board[a] != before.board[a]):
         return []

@@ -420,9 +420,9 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
         lines.append(f"  dice: {dice}")
     if resolves:
         lines.append(RESOLVE_LINE)
-    chosen = _chosen_for(game, before, action)
-    if chosen and any(x.startswith("  then" + chosen[0][len("  for"):]) for x in lines):
-        chosen = []  # a line of its changes names the card and what it does
+    card = _chosen_for(game, before, action)
+    # said unless a line of its changes names the card and what it does
+    chosen = [f"  for {card}"] if card and not any(x.startswith(f"  then {card}") for x in lines) else []
     lines[1:1] = chosen + why
     if after.primus != primus:
         lines.append(f"  the Primus goes to P{after.primus}")
@@ -436,16 +436,15 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     return [wrap(x) for x in lines]
 
 
-def _chosen_for(game: Any, before: Any, action: int) -> list[str]:
-    """For an opponent chosen for an action card's line (docs §4.13), what that line does to them:
-    ``["  for Jinx (a chosen opponent: their highest pool die turns to 1)"]`` (the card was cast face up),
-    said unless a ``then Jinx (...)`` line of its changes follows; ``[]`` otherwise (a board card's line
-    names its card where its changes are said)."""
+def _chosen_for(game: Any, before: Any, action: int) -> str:
+    """For an opponent chosen for an action card's line (docs §4.13), the card and what that line does to
+    them: ``Jinx (a chosen opponent: their highest pool die turns to 1)`` (the card was cast face up);
+    ``""`` otherwise (a board card's line names its card where its changes are said)."""
     pd = before.pending or {}
     src = pd.get("src")
     if game.layout.split(int(action))[0] != "choose_opponent" or not src or src[0] != "a":
-        return []
-    return [f"  for {card_name(game.rules.content, src)} ({src_text(game, src)})"]
+        return ""
+    return f"{card_name(game.rules.content, src)} ({src_text(game, src)})"
 
 
 def _seat_changes(p: int, x: list[str]) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-import numbers
 import os
 from typing import Any, Mapping
 
@@ -16,12 +14,14 @@ __all__ = ["ENV_ID", "CONFIG_KEYS", "validate"]
 ENV_ID = "the_monolith_v0"
 
 
+_SHAMAN_ID = int_range(0, 63)
+
+
 def _int_list(v: Any) -> str | None:
     """A list, tuple or 1-D numpy array of integers 0..63 (numpy's too, not booleans)."""
     if isinstance(v, np.ndarray) and v.ndim == 1:
         v = v.tolist()
-    if isinstance(v, (list, tuple)) and all(isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
-                                            and 0 <= x < 64 for x in v):
+    if isinstance(v, (list, tuple)) and all(_SHAMAN_ID(x) is None for x in v):
         return None
     return "a list of shaman ids (integers 0..63)"
 
@@ -34,14 +34,14 @@ SCORE_SCALE_RANGE = (1e-6, 1e6)
 10**12 in magnitude (finite in float32)."""
 
 
+_WEIGHT = number_range(0.0, MAX_WEIGHT)
+
+
 def _weights(v: Any) -> str | None:
     """A list, tuple or 1-D numpy array of 3 real numbers (numpy's too, not booleans) in range, positive sum."""
     if isinstance(v, np.ndarray) and v.shape == (3,):
         v = v.tolist()
-    ok = (isinstance(v, (list, tuple)) and len(v) == 3
-          and all(isinstance(x, numbers.Real) and not isinstance(x, (bool, np.bool_)) and math.isfinite(x)
-                  and 0 <= x <= MAX_WEIGHT for x in v)
-          and sum(v) > 0)
+    ok = isinstance(v, (list, tuple)) and len(v) == 3 and all(_WEIGHT(x) is None for x in v) and sum(v) > 0
     return None if ok else f"3 numbers from 0 to {MAX_WEIGHT:g} with a positive sum"
 
 
