@@ -37,7 +37,8 @@ import numpy as np
 from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
 from monolith_envs.core.cli import ArgumentParser
 
-__all__ = ["compare_with_policy", "export_run", "main", "meta_of", "policy_logits", "sample_observations", "weights_of"]
+__all__ = ["compare_with_policy", "export_run", "install_baseline", "main", "meta_of", "policy_logits",
+           "sample_observations", "weights_of"]
 
 _ROOT = Path(__file__).resolve().parents[1]
 #: where the package's baseline files live in the repository
@@ -184,7 +185,7 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
 
     import monolith_envs
     from monolith_envs.agents.baselines.net import load_baseline_file, save_baseline_file
-    from monolith_envs.agents.baselines.registry import add_to_index, list_baselines, select_of
+    from monolith_envs.agents.baselines.registry import list_baselines, select_of
     from monolith_envs.agents.ppo import load_maskable_ppo
 
     if not _NAME.match(name):
@@ -225,7 +226,7 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
     old_entries = list_baselines(out_dir)  # before the write: an unreadable index stops the export here
     from monolith_envs.core.interrupt import signals_deferred
 
-    path, new, backup = out_dir / f"{name}.pt", out_dir / f"{name}.pt.new", None
+    path, new = out_dir / f"{name}.pt", out_dir / f"{name}.pt.new"
     try:
         save_baseline_file(new, meta, weights, dtypes[dtype])
         data = new.read_bytes()
@@ -233,28 +234,45 @@ def export_run(run_dir: str | Path, name: str, out_dir: str | Path = DEFAULT_OUT
         entry = {"name": name, "file": path.name, "sha256": digest, "env_id": game.env_id,
                  "select": select, "env_config": dict(report["env_config"])}
         with signals_deferred():  # the file, the index and the replaced files change together
-            backup = _backup(path)  # a second name for the old file (or link): NAME.pt exists at every moment
-            new.replace(path)
-            try:
-                add_to_index(out_dir, entry)
-            except BaseException:
-                if backup is not None:
-                    backup.replace(path)
-                    backup = None
-                else:
-                    path.unlink(missing_ok=True)
-                raise
+            install_baseline(out_dir, new, entry)
             replaced = _remove_replaced(out_dir, old_entries, entry)
     finally:
         new.unlink(missing_ok=True)
-        if backup is not None:  # only the name this call made
-            backup.unlink(missing_ok=True)
     check: dict = {}
     if check_states > 0:
         net, _ = load_baseline_file(path, data)
         obs, masks = sample_observations(game.env_id, report["env_config"], check_states, seed=12345)
         check = compare_with_policy(policy, net, obs, masks)
     return {"path": path, "bytes": len(data), "sha256": digest, "entry": entry, "replaced": replaced, "check": check}
+
+
+def install_baseline(out_dir: Path, new: Path, entry: dict) -> None:
+    """Put the written file ``new`` in place as ``out_dir / entry["file"]`` and ``entry`` in ``index.json``,
+    both or neither: the old file keeps a second name until the index is written (``NAME.pt`` exists at every
+    moment), and comes back if the index cannot be written.  Call it inside
+    :func:`~monolith_envs.core.interrupt.signals_deferred` so that a signal does not split the two.
+
+    Raises:
+        OSError: the file or the index could not be written (the folder is as it was).
+    """
+    from monolith_envs.agents.baselines.registry import add_to_index
+
+    path = out_dir / entry["file"]
+    backup = _backup(path)
+    try:
+        new.replace(path)
+        try:
+            add_to_index(out_dir, entry)
+        except BaseException:
+            if backup is not None:
+                backup.replace(path)
+                backup = None
+            else:
+                path.unlink(missing_ok=True)
+            raise
+    finally:
+        if backup is not None:  # only the name this call made
+            backup.unlink(missing_ok=True)
 
 
 def _backup(path: Path) -> Path | None:

@@ -218,7 +218,8 @@ def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs:
     import torch
 
     from monolith_envs.agents.baselines.net import load_baseline_file, save_baseline_file
-    from monolith_envs.agents.baselines.registry import add_to_index, baseline_dir, list_baselines
+    from monolith_envs.agents.baselines.registry import baseline_dir, list_baselines
+    from training.export_baseline import install_baseline
 
     root_given = root is not None
     root = Path(root if root is not None else baseline_dir())
@@ -256,9 +257,8 @@ def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs:
         save_baseline_file(tmp, meta, dict(net.state_dict()), dtype)
         load_baseline_file(tmp)  # the new file passes the loader's checks before it replaces the old one
         digest = hashlib.sha256(tmp.read_bytes()).hexdigest()
-        with signals_deferred():  # the file and its index entry change together
-            tmp.replace(target)
-            add_to_index(root, {**entry, "sha256": digest})
+        with signals_deferred():  # the file and its index entry change together (and are counted as written)
+            install_baseline(root, tmp, {**entry, "sha256": digest})
             written = True
     except Interrupted as e:
         e.info.update(stage=stage, file=str(target), written=written)

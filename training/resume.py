@@ -208,7 +208,7 @@ def move_earlier_run(run_dir: Path, files: tuple[str, ...] = EARLIER_RUN_FILES, 
 
     ``files`` and ``checkpoint_glob`` name another recipe's outputs (``training.az``: ``final.pt``,
     ``checkpoints/iter*.pt``, ...); a path in ``keep`` (a file the new run reads, such as its
-    ``init_samples`` or an ``az:PATH`` opponent) stays where it is, and a copy of it goes with the others.
+    ``init_samples`` or ``init_checkpoint``) stays where it is, and a copy of it goes with the others.
 
     Raises:
         TrainConfigError: the outputs cannot be moved (permissions, a full disk).

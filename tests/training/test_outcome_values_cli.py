@@ -175,3 +175,17 @@ def test_help_says_each_default_once_and_documents_replace_worse(capsys):
     assert "--states STATES decision states to collect (whole games) (default: 200000)" in text
     assert "--replace-worse write the refit even when its held-out mean squared error is not below" in text
     assert "--replace-worse" in outcome_values.__doc__
+
+
+def test_an_index_that_cannot_be_written_leaves_the_old_file(root, monkeypatch):
+    """The refit file and its index entry go in together (training.export_baseline.install_baseline): when
+    index.json cannot be written the old file is back and nothing else is left in the folder."""
+    before = snapshot(root)
+
+    def full_disk(*_a, **_k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(registry, "add_to_index", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        outcome_values.refit_baseline("arena_2p", states=2000, epochs=5, num_envs=16, root=root)
+    assert snapshot(root) == before

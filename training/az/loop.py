@@ -196,7 +196,8 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
         game = monolith_envs.make_game(env_id, **env_config)
         ckpt_dir.mkdir(parents=True, exist_ok=True)
         with guard.deferred():  # an earlier run's outputs must not mix with this one's (the files it reads stay)
-            reads = tuple(Path(cfg[k]) for k in ("init_samples", "init_checkpoint") if cfg[k]) + _az_paths(cfg)
+            # (an az:PATH opponent among the outputs moved was refused above: check_opponent_files)
+            reads = tuple(Path(cfg[k]) for k in ("init_samples", "init_checkpoint") if cfg[k])
             earlier, moved_to = move_earlier_run(run_dir, EARLIER_AZ_FILES, "iter*.pt", keep=reads)
         if earlier:
             copied = sum((run_dir / name).exists() for name in earlier)  # the files this run reads stay
@@ -369,14 +370,20 @@ def check_opponent_files(cfg: dict) -> None:
     Raises:
         training.config.TrainConfigError: naming the spec and the run folder.
     """
+    from agents.az_agent import parse_az_spec
     from training.config import TrainConfigError
 
     try:
         run_dir = (Path(cfg["out_dir"]) / cfg["name"]).resolve()
     except (OSError, RuntimeError):  # a symlink loop: the run folder's own check names it
         return
-    for spec, given in zip(cfg["eval_opponents"], _az_paths(cfg, every=True)):
-        if given is None:
+    for spec in cfg["eval_opponents"]:
+        kind, _, rest = str(spec).strip().partition(":")  # as the agent factory reads a spec
+        if kind.lower() != "az":
+            continue
+        try:
+            given = Path(parse_az_spec(rest)[0])
+        except ValueError:  # the agent's own check names a bad spec
             continue
         try:  # the file itself, and the name in its folder (a link named final.pt is written over too)
             names = {given.resolve(), given.parent.resolve() / given.name}
@@ -388,24 +395,6 @@ def check_opponent_files(cfg: dict) -> None:
                 raise TrainConfigError(f"config key 'eval_opponents': agent spec {spec!r} plays a file this run "
                                        f"writes over or moves ({path.relative_to(run_dir)} of {run_dir}); copy it "
                                        "elsewhere and name the copy, or run under another name (--name NEW)")
-
-
-def _az_paths(cfg: dict, every: bool = False) -> tuple:
-    """The checkpoint paths of the ``az:PATH[+search:N]`` specs of ``eval_opponents`` (parsed as the agent
-    factory does: case and spaces around the kind ignored); with ``every``, one item per spec, ``None`` for
-    another kind or a spec that does not parse."""
-    from agents.az_agent import parse_az_spec
-
-    out = []
-    for spec in cfg["eval_opponents"]:
-        kind, _, rest = str(spec).strip().partition(":")
-        try:
-            path = Path(parse_az_spec(rest)[0]) if kind.lower() == "az" else None
-        except ValueError:
-            path = None
-        if path is not None or every:
-            out.append(path)
-    return tuple(out)
 
 
 def _no_nan(x: Any) -> Any:
