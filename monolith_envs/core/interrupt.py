@@ -148,12 +148,19 @@ def children_ignore_sigint() -> Iterator[None]:
     inherit the blocked SIGINT (through ``fork`` and ``exec``) and leave the stopping to the parent. The
     parent does not lose a Ctrl-C that arrives meanwhile: it stays pending and is handled when the block
     ends (or at once by another thread of this process). The mask is this thread's, so a block in any
-    thread protects the processes that thread starts. Where ``pthread_sigmask`` does not exist the block
-    runs unchanged.
+    thread protects the processes that thread starts. It starts multiprocessing's resource tracker first
+    (once a process), since starting it unblocks SIGINT in the calling thread. Where ``pthread_sigmask`` does
+    not exist the block runs unchanged.
     """
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
+    # multiprocessing's resource tracker unblocks SIGINT and SIGTERM in this thread once it has started
+    # (CPython's resource_tracker.ensure_running): started inside the block, as the first spawn Pool starts it,
+    # it would let the workers spawned after it begin with SIGINT deliverable until their initializer runs
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield

@@ -5,8 +5,12 @@ sends it a real signal once it is working."""
 
 from __future__ import annotations
 
+import json
 import re
 import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -62,6 +66,41 @@ def test_fuzz_pool_stops_on_ctrl_c_sent_to_the_whole_group(tmp_path):
     got, below = cmd.signal(signal.SIGINT, group=True)
     _check_fuzz_summary(cmd, got, 130, "SIGINT", tmp_path)
     assert not wait_gone(below)
+
+
+_SPAWNED_MASKS = """
+import json, multiprocessing as mp, os
+from monolith_envs.core.interrupt import children_ignore_sigint
+
+def blocked(pid):  # the signals blocked in a process's main thread, a set of numbers
+    line = next(x for x in open(f"/proc/{pid}/status") if x.startswith("SigBlk:"))
+    bits = int(line.split()[1], 16)
+    return sorted(n for n in range(1, 65) if bits >> (n - 1) & 1)
+
+if __name__ == "__main__":
+    with children_ignore_sigint():
+        pool = mp.get_context("spawn").Pool(2)
+        inside = blocked(os.getpid())
+    print(json.dumps([inside, [blocked(p.pid) for p in pool._pool], blocked(os.getpid())]))
+    pool.close()
+    pool.join()
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/PID/status")
+def test_spawned_pool_workers_start_with_sigint_blocked(tmp_path):
+    """The first spawn Pool of a process starts multiprocessing's resource tracker, which unblocks SIGINT in
+    the thread that started it; ``children_ignore_sigint`` starts the tracker first, so the workers spawned
+    after it still begin with SIGINT blocked (a Ctrl-C during their imports reached them: a rare traceback in
+    ``fuzz --workers 2``). A fresh interpreter, so no tracker runs yet."""
+    script = tmp_path / "masks.py"
+    script.write_text(_SPAWNED_MASKS)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.returncode == 0, out.stderr
+    inside, workers, after = json.loads(out.stdout)
+    assert inside == [signal.SIGINT] and workers == [[signal.SIGINT], [signal.SIGINT]], out.stdout
+    assert signal.SIGINT not in after  # the parent takes Ctrl-C again once the block ends
 
 
 def test_fuzz_in_process_stops_on_sigint(tmp_path):

@@ -177,16 +177,20 @@ class ArenaHeuristic(StatePolicyAgent):
         return (not s.terminal and s.acting_seat == me and s.sub_phase not in (_MAIN, _DISCARD)
                 and not (s.b_active and s.sub_phase != Sub.ASSASSIN_TARGET))
 
-    def _chain_value(self, game: Any, s: Any, me: int, depth: int, rng: np.random.Generator) -> float:
+    def _chain_value(self, game: Any, s: Any, me: int, depth: int, rng: np.random.Generator,
+                     known: float | None = None) -> float:
+        """The best :func:`evaluate` for ``me`` reached by following ``s``'s multi-step choice; ``known`` is
+        ``evaluate(game, s, me)`` when the caller has it already (:func:`evaluate` draws nothing, so reusing
+        it gives the same value and the same draws as computing it again)."""
         if depth <= 0 or not self._in_chain(s, me):
-            return evaluate(game, s, me)
+            return evaluate(game, s, me) if known is None else known
         children = []
         for a in np.flatnonzero(game.legal_mask(s)):
             c = game.clone(s)
             game.apply(c, int(a), rng)
             children.append((evaluate(game, c, me), c))
         children.sort(key=lambda x: -x[0])
-        return max(self._chain_value(game, c, me, depth - 1, rng) for _, c in children[: self.beam])
+        return max(self._chain_value(game, c, me, depth - 1, rng, v) for v, c in children[: self.beam])
 
     def action_scores(self, game: Any, state: Any, seat: int, legal: np.ndarray,
                       rng: np.random.Generator) -> np.ndarray:
