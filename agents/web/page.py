@@ -22,7 +22,9 @@ the board), ``options`` (one ``button.opt`` per option), ``back``, ``error``, ``
 per move, one ``div.ln`` per line in it: a long line wraps under its own text), ``notes`` (the game's notes on the position, e.g. what the Strategy Game's cards do, in
 ``notes-panel``, hidden when there are none), ``ask`` (what the open decision asks, in words, where the game
 says, e.g. a Strategy payment's cost and purpose; hidden otherwise), ``result``, ``verdict``, ``reason`` (why
-the game ended so, e.g. Arena's tie-break; hidden when the game does not say), ``returns`` (a table, one row
+the game ended so, e.g. Arena's tie-break; hidden when the game does not say), ``hidden-list`` (what the board
+hid from the person until the end, e.g. the other seats' hands and objectives, one ``li`` each; hidden when
+nothing was), ``returns`` (a table, one row
 per seat), ``replay-link``, ``new-game``. The second click of a double click chooses nothing.
 ``body[data-state]`` is ``loading``, ``ready``, ``busy`` (a request is under way) or ``over``.
 """
@@ -49,6 +51,8 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 4
 #hint { color: #8a6500; font-size: 13px; margin: -2px 0 4px; }
 #ask { font-size: 14px; margin: 0 0 6px; padding: 4px 6px; background: #f3f0e4; border-left: 3px solid #b89a3c; }
 #reason { margin: -4px 0 8px; font-size: 14px; color: #333; }
+#hidden-list { margin: 0 0 8px; font-size: 14px; color: #333; }
+#hidden-list ul { margin: 2px 0 0; padding-left: 20px; }
 #auto { color: #555; font-size: 13px; white-space: pre-wrap; }
 #options { display: flex; flex-direction: column; gap: 4px; max-height: 46vh; overflow-y: auto; }
 button.opt { text-align: left; padding: 5px 8px; font-size: 14px; border: 1px solid #99a; background: #eef1f6;
@@ -111,6 +115,7 @@ g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharra
   <div class="panel" id="result" hidden>
     <h2 id="verdict"></h2>
     <p id="reason" hidden></p>
+    <div id="hidden-list" hidden><b>hidden until now:</b><ul></ul></div>
     <table id="returns"><thead><tr><th>seat</th><th>outcome</th><th>return</th></tr></thead><tbody></tbody></table>
     <p><a id="replay-link" href="#" target="_blank">watch this game's replay</a></p>
     <button id="new-game">New game</button>
@@ -208,6 +213,10 @@ function show(st) {
     $("verdict").textContent = "game over after " + st.decisions + " decisions: " + res.verdict;
     $("reason").textContent = res.reason || "";
     $("reason").hidden = !res.reason;
+    const hid = $("hidden-list").querySelector("ul");
+    hid.textContent = "";
+    (res.hidden || []).forEach(x => { const li = document.createElement("li"); li.textContent = x; hid.appendChild(li); });
+    $("hidden-list").hidden = !(res.hidden || []).length;
     const body = $("returns").tBodies[0];
     body.textContent = "";
     res.returns.forEach((r, i) => {

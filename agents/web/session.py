@@ -195,7 +195,9 @@ class WebGame:
             as the person's seat sees it), "narration": [{"seat": int, "lines": [str]}], "stages": a
             :func:`~agents.web.staging.stage_tree` node or None, "over": bool, "result": None or {"verdict":
             str, "returns": [float], "outcome": [str] or None, "replay": str (the replay page's path), "reason": str
-            (why the game ended so: the game's ``end_reason``, e.g. a tie-break; "" for a truncated game)},
+            (why the game ended so: the game's ``end_reason``, e.g. a tie-break; "" for a truncated game), "hidden":
+            [str] (what the board hid from the person's seat until the end: the other seats' hands, objectives,
+            private cards, terminal play's ``final_reveal``; [] for a truncated game or a game that hides nothing)},
             "notes": [str] (the game's notes on the position, e.g. what the cards do; may be empty), "ask": str
             (what the person's open decision asks, in words, where the game says; else ""), "busy":
             None, or while the opponents are moving (another request holds the game for more than 0.2 s) a
@@ -230,7 +232,8 @@ class WebGame:
                       "returns": [round(float(x), 4) for x in ret],
                       "outcome": None if outcome is None else [o.value for o in outcome],
                       "replay": f"/replay/{self.game_id}.html",
-                      "reason": "" if truncated else game.end_reason(state)}
+                      "reason": "" if truncated else game.end_reason(state),
+                      "hidden": [] if truncated else self.pieces.final_reveal(game, state, self.seat)}
         view = {"game_id": self.game_id, "env_id": raw.env_id, "seed": self.seed, "seat": self.seat,
                 "players": ["you" if i == self.seat else a.name for i, a in enumerate(self.agents)],
                 "decisions": raw.num_decisions, "svg": game.render_svg(state, self.seat),

@@ -122,6 +122,10 @@ def test_a_game_played_through_the_api_ends_with_the_engines_returns(served):
     assert any(st["result"]["reason"].startswith(x) or x in st["result"]["reason"] for x in start)
     said = " ".join(" ".join(x.split()) for x in st["narration"][-1]["lines"])  # the last move's narration
     assert " ".join(st["result"]["reason"].split()) in said
+    # what the board hid until the end, as terminal play names it: Strategy's hands and private Runes, The
+    # Monolith's objectives; Arena hides nothing at the end
+    assert st["result"]["hidden"] == web.pieces.final_reveal(game, state, 0)
+    assert bool(st["result"]["hidden"]) == (web.raw.env_id != "monolith_arena_v0")
     if web.raw.env_id == "monolith_strategy_v0":
         assert any(a.startswith("P0's turn: ") for a in asks), asks
     else:

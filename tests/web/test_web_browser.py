@@ -108,6 +108,10 @@ def test_a_game_clicked_through_to_the_end_shows_the_engines_result(driver, tmp_
         ret = game.returns(state)
         assert rows == [[f"P{i}" + (" (you)" if i == 0 else " (random)"), outcome[i].value,
                          f"{round(float(ret[i]), 4):g}"] for i in range(len(ret))]
+        hidden = web.pieces.final_reveal(game, state, 0)  # Strategy's hands and Runes, The Monolith's objectives
+        assert bool(hidden) == (eid != "monolith_arena_v0")
+        assert wd.js("return document.getElementById('hidden-list').hidden") is (not hidden)
+        assert wd.js("return [...document.querySelectorAll('#hidden-list li')].map(e => e.textContent)") == hidden
         href = wd.js("return document.getElementById('replay-link').getAttribute('href')")
         assert href == f"/replay/{web.game_id}.html"
         wd.cmd("POST", "/url", {"url": served.url.rstrip("/") + href})
