@@ -14,7 +14,8 @@ __all__ = ["HumanAgent", "parse_choice"]
 def parse_choice(text: str, legal: np.ndarray, names: list[str]) -> int | None:
     """Resolve a typed choice to a legal action, or ``None`` if it names none (or several).
 
-    Accepted: the action number (``"445"``), its menu position (``"#3"``), its readable name
+    Accepted: the action number (``"445"``), its position among the legal actions (``"#3"``: ``legal[3]``,
+    0-based; terminal play's ``#N`` is an action number instead), its readable name
     (``"END_TURN"``, case-insensitive, spaces ignored) or a prefix of a name that matches exactly one legal
     action.
     """

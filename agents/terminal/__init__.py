@@ -60,7 +60,8 @@ that leads the name may be left out (briar b chooses 9 Briar Barrow), as may
 Arena's "slot N:" (horror chooses slot 3: Horror) and a card's code (carrion
 chooses O09 Carrion Feast).
 Commands at any prompt:
-  back     undo the last stage of this move
+  back     undo the last stage of this decision (a decision already played,
+           e.g. The Monolith's order before its warriors, stays played)
   board    show the board again
   legend   what the board's marks mean
   map      which spaces connect (The Monolith)
@@ -390,7 +391,8 @@ class StagedEntry:
         when it is taken; False after a command, ``back`` (then ``chosen`` is shorter) or refused input, or
         when an action typed in full was chosen (then in ``_finished``)."""
         value, label = opt
-        self.output_fn(wrap(f"the only {title}: {label}; press Enter to take it (back undoes a stage)"))
+        undo = " (back undoes a stage)" if chosen else ""  # nothing to undo at the decision's first stage
+        self.output_fn(wrap(f"the only {title}: {label}; press Enter to take it{undo}"))
         text = self._ask(title, allow_empty=True)
         if text is None:
             return False

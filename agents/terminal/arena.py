@@ -27,9 +27,9 @@ LEGEND = """\
 Legend. The board has five rows of hexes, numbered 00-18. A hex reads hh:. when
 empty, else hh:<seat><tile>/<facing>: <seat> 0-3, <tile> a short name (the
 "tiles:" key under the board), <facing> where its front edge points (NE E SE SW
-W NW). Then: +k wounds; after a comma N netted, Pk poison markers, M Net-order
-marker, E entrenched; S<k> Monolith segment k (S<k>@p: seat p's, under another
-tile).
+W NW). Then: +k wounds; each flag after a comma: N netted, Pk poison markers,
+M Net-order marker, E entrenched, S<k> Monolith segment k (S<k>@p: seat p's,
+under another tile).
 Each seat: HP (teams: the team's pool), deck and discard sizes; its hand by
 slot (hands are public; * = drawn this turn); a menu's numbers are its own,
 not the slots.
@@ -68,16 +68,22 @@ class ArenaPieces(Pieces):
                 text = f"{h:02d}:{i // PER_SEAT}{_short(name)}/{DIR_NAMES[state.facing[i]]}"
                 if state.wounds[i]:
                     text += f"+{state.wounds[i]}"
-                flags = "N" * bool(netted[h]) + (f"P{state.poison[i]}" if state.poison[i] else "")
-                flags += "M" * (state.net_marker_on == i) + "E" * (state.entrench_on == i)
-                # after a comma, so that a facing and a flag never read as one word (SE + E is "SE,E")
-                text += f",{flags}" if flags else ""
-            for p, k in segs.get(h, ()):
-                text += f"S{k}" if i >= 0 and i // PER_SEAT == p else f"S{k}@{p}"
+            flags = []
+            if i >= 0:
+                flags += ["N"] * bool(netted[h]) + ([f"P{state.poison[i]}"] if state.poison[i] else [])
+                flags += ["M"] * (state.net_marker_on == i) + ["E"] * (state.entrench_on == i)
+            flags += [f"S{k}" if i >= 0 and i // PER_SEAT == p else f"S{k}@{p}" for p, k in segs.get(h, ())]
+            # each flag after a comma, so that a facing and a flag never read as one word (SE + E is "SE,E")
+            text += "".join("," + f for f in flags)
             cells.append(text)
         lines = []
+        # at least one space between two hexes: a crowded cell widens every cell (rows wrap past WIDTH)
+        cell = max(_CELL, max(len(c) for c in cells) + 1)
         for row in _ROWS:
-            lines.append(" " * ((5 - len(row)) * _CELL // 2) + "".join(cells[h].ljust(_CELL) for h in row).rstrip())
+            line = " " * ((5 - len(row)) * cell // 2) + "".join(cells[h].ljust(cell) for h in row).rstrip()
+            if len(line) > WIDTH:  # a crowded row: two spaces between its hexes, wrapped
+                line = wrap("  ".join(cells[h] for h in row), WIDTH, indent="  ")
+            lines.append(line)
         if key:
             lines.append(wrap("tiles: " + ", ".join(f"{k}={v}" for k, v in sorted(key.items())), WIDTH))
         lines.append("")

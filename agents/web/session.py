@@ -158,6 +158,8 @@ class WebGame:
             if decision is not None and type(decision) is not int:
                 raise WebError(400, "decision must be an integer decision number, got "
                                     f"{type(decision).__name__}")
+            if decision is not None and decision < 0:
+                raise WebError(400, f"decision must be a decision number, 0 or more, got {str(decision)[:20]}")
             if self._over():
                 raise WebError(409, "the game is over; start a new game")
             if decision is not None and decision != self.raw.num_decisions:

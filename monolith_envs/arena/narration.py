@@ -125,7 +125,8 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
             if fx is None:
                 fx = get_fx(game.rules, after)
             got = after.wounds[i] - before.wounds[i]
-            can = "" if i % PER_SEAT == 0 else f" (it can take {fx.tough[after.hexof[i]]})"  # a Banner: HP
+            tough = fx.tough[after.hexof[i]]  # a tile lives while its wounds are at most its toughness
+            can = "" if i % PER_SEAT == 0 else f" (removed at {tough + 1} wounds)"  # a Banner: HP
             lines.append(f"    {tile_words(tb, before, i)} on hex {before.hexof[i]:02d} is hit: {got} "
                          f"wound{'s' * (got != 1)}, {after.wounds[i]} in all{can}")
         if was == Loc.BOARD and now != Loc.BOARD:

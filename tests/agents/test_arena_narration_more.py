@@ -78,7 +78,7 @@ def test_a_kill_comes_before_the_hits_of_the_same_battle():
         "    P0 Banner (hex 08) hits P1 Knight on hex 04 for 1",
         "    P0 Morlock is removed from hex 09",
         "    P1 Knight is removed from hex 05",
-        "    P1 Knight on hex 04 is hit: 1 wound, 1 in all (it can take 1)",
+        "    P1 Knight on hex 04 is hit: 1 wound, 1 in all (removed at 2 wounds)",
         "    P0 HP 20 -> 17 (-3)",
     ]
 

@@ -56,7 +56,7 @@ def test_battle_lines_name_the_hex_of_every_tile():
         "    P0 Banner (hex 04) hits P1 Crossbowman on hex 09 for 1",
         "    P1 Crossbowman is removed from hex 08",
         # toughness 1, +1 from the Banner next to it: it lives with up to 2 wounds
-        "    P1 Crossbowman on hex 09 is hit: 1 wound, 1 in all (it can take 2)",
+        "    P1 Crossbowman on hex 09 is hit: 1 wound, 1 in all (removed at 3 wounds)",
         "  the Battle ends",
         "  now the turn of P1",
     ]
@@ -74,7 +74,7 @@ turn: P0
 """)
     lines = _play(game, s, game.off.ORDER)
     assert "    P0 Herne (hex 09) hits P1 Golem on hex 05 for 2" in lines
-    assert "    P1 Golem on hex 05 is hit: 2 wounds, 2 in all (it can take 2)" in lines
+    assert "    P1 Golem on hex 05 is hit: 2 wounds, 2 in all (removed at 3 wounds)" in lines
     assert not any("wound(s)" in line for line in lines)
 
 

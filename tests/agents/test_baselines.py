@@ -273,3 +273,31 @@ def test_the_gymnasium_wrapper_refuses_a_baseline_opponent_for_a_config_without_
     env = SingleAgentEnv("monolith_arena_v0", ["baseline"], env_config={"num_players": 2})
     (agent,) = env._sampler(np.random.default_rng(0), 1)
     assert agent.entry["name"] == "arena_2p"  # chosen at construction, before any reset
+
+
+def test_a_rules_variant_the_baseline_never_saw_gets_a_warning_naming_it():
+    """The Monolith module (Arena) and player powers (Strategy) keep the sizes, so the network plays, with a
+    warning naming the option; reward and decision cap, and a faction pair of a run on random factions, do not
+    warn."""
+    import warnings
+
+    from monolith_envs.agents.baselines.agent import variant_differences
+
+    def warned(env_id, **cfg):
+        env = monolith_envs.make(env_id, **cfg)
+        env.reset(seed=0)
+        agent = make_agent("baseline", env_id)
+        with warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            agent.bind(env)
+        return [str(w.message) for w in got if issubclass(w.category, UserWarning)]
+
+    assert warned("monolith_arena_v0", monolith_module=True) == [
+        "baseline: baseline arena_2p was trained with monolith_module=False; this game has monolith_module=True: "
+        "it plays, but on rules it never saw, so expect it to be weaker"]
+    assert "player_powers=False; this game has player_powers=True" in warned(
+        "monolith_strategy_v0", num_players=2, player_powers=True)[0]
+    assert warned("monolith_arena_v0", reward_mode="score", max_decisions=300,
+                  factions=["harbingers_of_the_forest", "guardians_of_the_realm"]) == []
+    assert variant_differences({"a": 1, "factions": "random", "reward_mode": "x"},
+                               {"a": 2, "factions": ["f", "g"], "reward_mode": "y", "new": 1}) == [("a", 1, 2)]

@@ -243,3 +243,17 @@ def test_a_number_that_is_also_another_options_own_number_is_noted():
         a = StagedEntry(env.game, s, mask, pieces_for(ARENA), 0, scripted(["place", "", typed, ""]),
                         out.append).read()
         assert a == lay.index("PLACE", slot, hx, 0) and not any("note:" in line for line in out), out
+
+
+def test_a_lone_first_stage_does_not_offer_back():
+    """The only action of a decision: nothing to undo, so the line does not offer ``back``; ``back`` says so."""
+    env, _, _ = _arena_main()
+    lay = env.game.layout
+    out = []
+    inp = scripted(["back", ""])
+    a = StagedEntry(env.game, env.game_state, _mask(env, [lay.index("END_TURN")]), pieces_for(ARENA), 0, inp,
+                    out.append).read()
+    assert a == lay.index("END_TURN")
+    text = " ".join("\n".join(out).split())
+    assert "press Enter to take it" in text and "back undoes a stage" not in text
+    assert "nothing to undo: this is the first stage of the move" in text

@@ -98,6 +98,9 @@ def test_a_move_chosen_at_an_older_decision_is_not_played(served):
     for bad in ("3", 1.0, True):
         status, err = served.request("POST", "/api/action", {"game_id": gid, "action": first, "decision": bad})
         assert status == 400 and "decision must be an integer" in err["error"], (bad, err)
+    status, err = served.request("POST", "/api/action", {"game_id": gid, "action": first, "decision": -5})
+    assert status == 400 and err["error"] == "decision must be a decision number, 0 or more, got -5"
+    assert _snapshot(served) == before
     status, err = served.request("POST", "/api/action", {"game_id": gid, "action": first, "turn": 3})
     assert status == 400 and "optionally 'decision'" in err["error"]
     # with the current decision, or without one (scripts), the move is played

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ import numpy as np
 from ..base import AgentError, BaseAgent, check_rng
 from .registry import find_baseline, load_baseline
 
-__all__ = ["BaselineAgent", "parse_baseline_options", "parse_baseline_spec"]
+__all__ = ["BaselineAgent", "parse_baseline_options", "parse_baseline_spec", "variant_differences"]
 
 #: most simulations of ``baseline+search:N``
 MAX_SIMULATIONS = 10**6
@@ -68,6 +69,18 @@ def parse_baseline_spec(spec: str) -> int:
         ValueError: as :func:`parse_baseline_options`.
     """
     return parse_baseline_options(spec)[0]
+
+
+#: config keys that do not change what the game is (a baseline trained with one value plays the others as well)
+_NOT_RULES = frozenset({"reward_mode", "max_decisions"})
+
+
+def variant_differences(trained: dict, config: dict) -> list[tuple[str, Any, Any]]:
+    """``[(key, trained value, value)]``: the rule options of ``config`` that differ from the config a
+    baseline was ``trained`` on, leaving out the reward and the decision cap and the keys it was trained on at
+    ``"random"`` (e.g. Arena's ``factions``: every value was seen); ``[]`` when the rules are the same."""
+    return [(k, t, config[k]) for k, t in trained.items()
+            if k in config and k not in _NOT_RULES and t != "random" and config[k] != t]
 
 
 class BaselineAgent(BaseAgent):
@@ -148,6 +161,13 @@ class BaselineAgent(BaseAgent):
                              f"{meta['n_actions']} actions, this {game.env_id} config gives {game.obs_spec.size} and "
                              f"{game.layout.n} (trained on {meta.get('env_config')})")
         self.entry, self.net, self.meta = entry, net, meta
+        differ = variant_differences(meta.get("env_config") or {}, dict(game.config))
+        if differ:
+            warnings.warn(f"{self.name}: baseline {entry['name']} was trained with "
+                          + ", ".join(f"{k}={t!r}" for k, t, _ in differ) + "; this game has "
+                          + ", ".join(f"{k}={v!r}" for k, _, v in differ)
+                          + ": it plays, but on rules it never saw, so expect it to be weaker", UserWarning,
+                          stacklevel=3)
 
     def bind(self, env: Any) -> None:
         """Choose the network for the env's game config (once per config) and keep the env for the search."""
