@@ -87,7 +87,8 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     that is wrapped, its parts joined by newlines): the action in words (``P0 places ...``), then ``a Battle
     starts (the board is full)`` (why, unless the action names the Battle Order), each hit (``P0 Knight
     (hex 04) hits P1 Crossbowman on hex 09 for 2``), kill, wound, removal and move (not one the action's
-    words said), HP or pool changes, eliminations, ``the Battle ends``, whose turn it is now or the result.
+    words said), HP or pool changes, eliminations, ``the Battle ends``, whose turn it is now and the tiles
+    that seat draws (hands are public, D5), or the result.
     A Monolith setup pick is said without the tile (it is hidden from the other seats), so the lines can be
     shown to every seat.
 
@@ -150,7 +151,19 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
         lines.append(f"  game over: {_winners(after)} ({game.end_reason(after)})")
     elif after.turn_seat != before.turn_seat:
         lines.append(f"  now the turn of P{after.turn_seat}")
+        lines.extend(_draw_lines(tb, before, after))
     return [wrap(x) for x in lines]
+
+
+def _draw_lines(tb: Any, before: Any, after: Any) -> list[str]:
+    """The draw at the start of the turn that ``after`` begins (docs/monolith_arena.md §4.1 step 2): the
+    tiles drawn (hands are public, D5), the deck left, and the last round when this draw took the last tile."""
+    p = after.turn_seat
+    drawn = [tb.name_of[after.itype[i]] for k, i in enumerate(after.hand[p]) if i >= 0 and after.fresh[p][k]]
+    if not drawn:
+        return []
+    last = "; its last tile: the last round begins" if after.last_round and not before.last_round else ""
+    return [f"  P{p} draws {', '.join(drawn)} (deck {len(after.deck[p])} left){last}"]
 
 
 def _hit_lines(game: Any, before: Any, action: int, seen: dict | None = None) -> list[str] | None:

@@ -64,6 +64,7 @@ def test_a_morlock_kill_says_who_killed_what_then_the_removals():
         "    P1 Knight is removed from hex 05",
         "  the Battle ends",
         "  now the turn of P1",
+        "  P1 draws Pikeman, Pikeman, Pikeman (deck 30 left)",  # hands are public (D5): the draw is said
     ]
 
 

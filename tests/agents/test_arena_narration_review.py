@@ -59,6 +59,7 @@ def test_battle_lines_name_the_hex_of_every_tile():
         "    P1 Crossbowman on hex 09 is hit: 1 wound, 1 in all (removed at 3 wounds)",
         "  the Battle ends",
         "  now the turn of P1",
+        "  P1 draws Axeman (deck 29 left)",
     ]
 
 

@@ -138,6 +138,7 @@ begin: P0
     assert _play(game, s, game.layout.decode(end)) == [
         "P0 ends the turn",
         "  now the turn of P1",
+        "  P1 draws Wyvern (deck 0 left)",  # its last tile, in the last round P0 began: nothing more to say
     ]
     # it read "  a Battle starts"
     assert _play(game, s, game.layout.decode(end))[:2] == [
@@ -179,3 +180,21 @@ def test_a_lone_order_option_reads_as_a_noun():
         "P1 chooses Battle",
         "  a Battle starts",
     ]
+
+
+def test_the_draw_that_takes_a_decks_last_tile_says_the_last_round_begins():
+    game, s = parse_position("""
+factions: harbingers_of_the_forest, guardians_of_the_realm
+4: hf_banner
+10: gr_banner
+hand P1: -, -, -
+deck P0: hf_spark
+deck P1: gr_wyvern
+turn: P0
+""")
+    assert not s.last_round  # P0's deck still holds a tile
+    end = game.layout.index("END_TURN")
+    lines = _play(game, s, game.layout.decode(end))
+    assert lines == ["P0 ends the turn", "  now the turn of P1",
+                     "  P1 draws Wyvern (deck 0 left); its last tile: the last round begins"]
+    assert s.last_round and s.last_round_owed == [True, False]  # P0 owes its one more turn
