@@ -547,8 +547,28 @@ class MaskablePPOAgent(BaseAgent):
             self._sizes, self._sizes_of = self._model_sizes(), self.model
         return self._sizes
 
+    def _dict_space(self) -> Any:
+        """The model's observation space when it is a Dict of ``observation`` and ``action_mask`` (a model
+        trained on the wrapper's ``mask_in="observation"``, SB3's ``MultiInputPolicy``), else None."""
+        space = getattr(self.model, "observation_space", None)
+        spaces = getattr(space, "spaces", None)
+        if isinstance(spaces, dict) and set(spaces) == {"observation", "action_mask"}:
+            return space
+        return None
+
+    def _model_input(self, observation: np.ndarray, mask: np.ndarray) -> Any:
+        """What the model's ``predict`` takes: the flat observation, or for a Dict model the observation and
+        the mask in the dtypes of its space."""
+        space = self._dict_space()
+        if space is None:
+            return observation
+        return {"observation": np.asarray(observation, space["observation"].dtype),
+                "action_mask": np.asarray(mask, space["action_mask"].dtype)}
+
     def _model_sizes(self) -> tuple[int, int] | None:
         obs_space = getattr(self.model, "observation_space", None)
+        if self._dict_space() is not None:
+            obs_space = obs_space["observation"]
         act_space = getattr(self.model, "action_space", None)
         shape, n = getattr(obs_space, "shape", None), getattr(act_space, "n", None)
         if not shape or n is None:
@@ -574,7 +594,8 @@ class MaskablePPOAgent(BaseAgent):
         if not mask.any():
             raise AgentError("the action mask has no legal action")
         if self.deterministic:
-            action, _ = self.model.predict(observation, action_masks=mask, deterministic=True)
+            action, _ = self.model.predict(self._model_input(observation, mask), action_masks=mask,
+                                           deterministic=True)
             return int(action)
         probs = self.action_probabilities(observation, mask)
         return int(rng.choice(probs.size, p=probs))
@@ -584,7 +605,7 @@ class MaskablePPOAgent(BaseAgent):
         import torch
 
         policy = self.model.policy
-        obs_t, _ = policy.obs_to_tensor(observation)
+        obs_t, _ = policy.obs_to_tensor(self._model_input(observation, action_mask))
         with torch.no_grad():
             dist = policy.get_distribution(obs_t, action_masks=np.asarray(action_mask, bool)[None])
             probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)

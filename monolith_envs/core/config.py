@@ -108,6 +108,36 @@ def boolean() -> Check:
     return check
 
 
+#: arguments of the package's functions that are not game config keys, and where each goes (a key given to a
+#: game config by mistake is named with its place: ``make(..., render="ansi")``, ``make_vec(..., seed=3)``)
+API_ARGUMENTS = {
+    "render_mode": "an argument of make()", "illegal_action": "an argument of make()",
+    "wrapped": "an argument of make()", "mask_in": "an argument of make() and make_vec()",
+    "workers": "an argument of make_vec()", "timeout": "an argument of make_vec()",
+    "start_method": "an argument of make_vec()", "num_envs": "an argument of make_vec()",
+    "seed": "not a config key: seeds go to reset(seed=...)",
+    "opponents": "an argument of the Gymnasium wrapper (monolith_envs.wrappers.SingleAgentEnv, gymnasium.make)",
+}
+
+
+def _hint(key: Any, valid: Mapping[str, Any]) -> str:
+    """For an unknown config ``key``: the API argument it is (or nearly is), else the closest valid key;
+    ``""`` when nothing is close."""
+    import difflib
+
+    if not isinstance(key, str):
+        return ""
+    if key in API_ARGUMENTS:
+        return f"{key!r} is {API_ARGUMENTS[key]}"
+    close = difflib.get_close_matches(key, [*valid, *API_ARGUMENTS], n=1, cutoff=0.6)
+    if not close:
+        close = [a for a in API_ARGUMENTS if key.startswith(a.split("_")[0]) or a.endswith(key)][:1]
+    if not close:
+        return ""
+    where = f" ({API_ARGUMENTS[close[0]]})" if close[0] in API_ARGUMENTS else ""
+    return f"did you mean {close[0]!r} for {key!r}{where}?"
+
+
 def validate_config(
     env_id: str,
     keys: Sequence[ConfigKey],
@@ -134,8 +164,10 @@ def validate_config(
     given = dict(given or {})
     unknown = [k for k in given if k not in by_name]
     if unknown:
+        hints = [h for h in (_hint(k, by_name) for k in unknown) if h]
         raise ConfigError(
             f"{env_id}: unknown config key(s) {', '.join(map(repr, unknown))}; valid keys: {', '.join(by_name)}"
+            + "".join(f"; {h}" for h in hints)
         )
     out = {}
     for k in keys:

@@ -42,8 +42,8 @@ VECTOR_REFUSES = {
 
 
 class VecResult(NamedTuple):
-    """The result of :meth:`VectorEnv.reset` and :meth:`VectorEnv.step`: views of the vector's arrays,
-    overwritten by the next ``reset`` or ``step`` (copy what you keep).
+    """The result of :meth:`VectorEnv.reset` and :meth:`VectorEnv.step`: read-only views of the vector's
+    arrays, overwritten by the next ``reset`` or ``step`` (copy what you keep or change).
 
     Attributes:
         observation: ``float32[N, m]``, each game's observation from its acting seat's view (the vector
@@ -62,6 +62,13 @@ class VecResult(NamedTuple):
     terminated: np.ndarray
     truncated: np.ndarray
     final_returns: np.ndarray
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """A view of ``array`` that cannot be written through (the vector keeps writing the array itself)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 def _int_arg(value: Any, name: str, low: int, high: int) -> int:
@@ -135,9 +142,13 @@ class VectorEnv:
             arrays = {k: np.zeros(s, ARRAY_FIELDS[k]) for k, s in shapes.items()}
             self._slots = Slots(game, 0, n_envs, n_envs, arrays)
         self._arrays = arrays
-        self._result = VecResult(*(arrays[f] for f in VecResult._fields))
+        # the caller gets read-only views: a mask changed in place would let an illegal action past the check
+        # of ``step`` (which reads this same memory) into the engine, and lose every game in progress
+        self._result = VecResult(*(_read_only(arrays[f]) for f in VecResult._fields))
+        self._seat_views = _read_only(arrays["seat_observation"])
         #: ``mask_in="info"``: ``{"action_mask": bool[N, n]}``, a view of the result's mask; else ``{}``
-        self.infos: dict[str, np.ndarray] = {"action_mask": arrays["action_mask"]} if self.mask_in == "info" else {}
+        self.infos: dict[str, np.ndarray] = ({"action_mask": self._result.action_mask} if self.mask_in == "info"
+                                             else {})
         self._rows = np.arange(n_envs)
         self._seed: int | None = None
         self._games = np.zeros(n_envs, np.int64)
@@ -225,7 +236,7 @@ class VectorEnv:
     def observe(self, seat: int) -> np.ndarray:
         """``float32[N, m]``: seat ``seat``'s observation of every game (for all-seat self-play and centralised
         critics), the same vector as the AEC env's ``observe(f"player_{seat}")["observation"]``. A view of a
-        preallocated array per seat, overwritten by the next ``observe(seat)`` of the same seat.
+        preallocated array per seat (read-only), overwritten by the next ``observe(seat)`` of the same seat.
 
         Raises:
             ValueError: ``seat`` is not an integer from 0 to P-1.
@@ -241,7 +252,7 @@ class VectorEnv:
             self._pool.send_all("observe", int(seat))
         else:
             self._slots.observe(int(seat))
-        return self._arrays["seat_observation"][int(seat)]
+        return self._seat_views[int(seat)]
 
     def game_states(self) -> tuple:
         """The state of the game now in progress in each slot, to read (in process, ``workers=0``, only): for

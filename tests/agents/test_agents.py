@@ -281,3 +281,30 @@ def test_repository_kinds_without_the_repository_package_say_where_they_come_fro
                                "repository's agents package")
     assert lines[1].startswith("AgentSpecError agent spec 'human' is the terminal player of the repository's "
                                "commands")
+
+
+def test_a_model_trained_on_the_dict_observation_plays_and_is_size_checked(tmp_path):
+    """``mask_in="observation"`` gives SB3 a Dict space (``MultiInputPolicy``): the agent passes the
+    observation and the mask as that Dict (it passed the flat vector, an ``IndexError`` inside SB3), in both
+    modes, through a saved file too, and its sizes are read from the Dict's ``observation``."""
+    from sb3_contrib import MaskablePPO
+
+    from monolith_envs.agents.ppo import load_maskable_ppo
+    from monolith_envs.wrappers import SingleAgentEnv
+
+    genv = SingleAgentEnv(TOY, [RandomAgent()], seed=0, mask_in="observation")
+    model = MaskablePPO("MultiInputPolicy", genv, n_steps=64, batch_size=32, policy_kwargs={"net_arch": [8]},
+                        seed=0, device="cpu")
+    model.save(tmp_path / "dict_model.zip")
+    loaded = load_maskable_ppo(str(tmp_path / "dict_model.zip"))
+    env = toy_env()
+    for agent in (MaskablePPOAgent(loaded), MaskablePPOAgent(model, deterministic=False)):
+        assert agent.sizes() == (23, 9)
+        res = play_match(env, [agent, RandomAgent()], seed=3)  # an illegal move would raise
+        assert res.decisions >= 3
+        with pytest.raises(AgentError, match="takes 23 observation values and 9 actions"):
+            agent.check_fits(30, 9, "that game")
+    obs, mask = np.zeros(23, np.float32), np.array([0, 1, 0, 0, 1, 0, 0, 0, 0], np.int8)
+    assert MaskablePPOAgent(loaded).act(obs, mask, np.random.default_rng(0)) in (1, 4)
+    p = MaskablePPOAgent(loaded).action_probabilities(obs, mask)
+    assert p[mask == 0].sum() == 0 and abs(p.sum() - 1) < 1e-9

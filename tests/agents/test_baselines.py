@@ -81,7 +81,8 @@ def test_a_config_without_a_baseline_is_one_error_naming_the_configs_that_have_o
     assert str(e.value) == ("no baseline for the_monolith_v0 with num_players=2; baselines exist for: "
                             "monolith_arena_v0 with num_players=2 mode=duel (arena_2p), "
                             "the_monolith_v0 with num_players=4 (the_monolith_4p); play one of those configs, e.g. "
-                            "--set num_players=4 (training.evaluate, agents.play) or make(env_id, num_players=4)")
+                            "--set num_players=4 (training.evaluate, agents.play) or make(env_id, num_players=4) (in "
+                            "Python: the same keywords for make_vec and gymnasium.make)")
     with pytest.raises(NoBaselineError, match="no baseline for monolith_strategy_v0; baselines exist for"):
         BaselineAgent("monolith_strategy_v0", root=tmp_path)
     # chosen when bound: a 4-seat Arena env has no baseline here

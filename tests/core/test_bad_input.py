@@ -249,3 +249,29 @@ def test_set_game_state_continues_from_a_hand_built_position():
     done = env.game.clone(env.game_state)
     with pytest.raises(MonolithEnvError, match="not terminal"):
         env.set_game_state(done)
+
+
+@pytest.mark.parametrize("call, key, hint", [
+    (lambda: monolith_envs.make("monolith_arena_v0", render="ansi"), "render",
+     "did you mean 'render_mode' for 'render' (an argument of make())?"),
+    (lambda: monolith_envs.make("the_monolith_v0", illegal="penalize"), "illegal",
+     "did you mean 'illegal_action' for 'illegal' (an argument of make())?"),
+    (lambda: monolith_envs.make("monolith_strategy_v0", num_player=2), "num_player",
+     "did you mean 'num_players' for 'num_player'?"),
+    (lambda: monolith_envs.make_vec("monolith_arena_v0", 2, num_workers=2), "num_workers",
+     "did you mean 'workers' for 'num_workers' (an argument of make_vec())?"),
+    (lambda: monolith_envs.make_vec("monolith_arena_v0", 2, seed=3), "seed",
+     "'seed' is not a config key: seeds go to reset(seed=...)"),
+])
+def test_a_mistyped_argument_is_named_with_what_it_likely_meant(call, key, hint):
+    with pytest.raises(monolith_envs.ConfigError) as info:
+        call()
+    msg = str(info.value)
+    assert f"unknown config key(s) {key!r}; valid keys: " in msg and msg.endswith("; " + hint), msg
+
+
+def test_an_unknown_key_close_to_nothing_gets_no_guess():
+    with pytest.raises(monolith_envs.ConfigError) as info:
+        monolith_envs.make("monolith_arena_v0", zzz=1)
+    assert str(info.value).endswith("valid keys: num_players, mode, monolith_module, reinforcement_variant, "
+                                    "factions, faction_files, team_hp, reward_mode, max_decisions")

@@ -337,7 +337,11 @@ def test_an_action_let_through_by_a_mask_changed_in_place_still_names_its_game(w
         res = vec.reset(seed=3)
         actions = res.action_mask.argmax(1)
         bad = _masked_out(res)[1]
-        res.action_mask[1, bad] = True  # the returned arrays are views: a user changed one in place
+        with pytest.raises(ValueError, match="read-only"):
+            res.action_mask[1, bad] = True  # the returned arrays are read-only views
+        mask = res.action_mask
+        mask.flags.writeable = True  # a user who makes the view writable and changes it in place anyway
+        mask[1, bad] = True
         actions[1] = bad
         with pytest.raises(IllegalActionError) as info:
             vec.step(actions)

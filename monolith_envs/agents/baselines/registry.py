@@ -102,7 +102,8 @@ def find_baseline(env_id: str, config: dict | None = None, root: str | Path | No
     hint = ("" if not same else "; play one of those configs, e.g. "
             + " ".join(f"--set {k}={_toml(v)}" for k, v in same[0]["select"].items())
             + " (training.evaluate, agents.play) or make(env_id, " + ", ".join(f"{k}={v!r}" for k, v in
-                                                                             same[0]["select"].items()) + ")")
+                                                                             same[0]["select"].items())
+            + ") (in Python: the same keywords for make_vec and gymnasium.make)")
     raise NoBaselineError(f"no baseline for {env_id}{wanted}; baselines exist for: {_describe(entries)}{hint}")
 
 
