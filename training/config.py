@@ -145,10 +145,10 @@ def _check_type(key: Key, value: Any) -> Any:
     types = key.type if isinstance(key.type, tuple) else (key.type,)
     if float in types and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
+    names = "|".join(t.__name__ for t in types)
     if bool not in types and isinstance(value, bool):
-        raise TrainConfigError(f"config key {key.name!r}: expected {key.type}, got bool {value!r}")
+        raise TrainConfigError(f"config key {key.name!r}: expected {names}, got bool {value!r}")
     if not isinstance(value, types):
-        names = "|".join(t.__name__ for t in types)
         hint = ""
         if isinstance(value, str) and value.strip()[:1] in ("[", "{") and {list, dict} & set(types):
             hint = ("; that text did not read as a TOML value: write tables as {key = value, ...} and strings in "
@@ -158,8 +158,23 @@ def _check_type(key: Key, value: Any) -> Any:
     return value
 
 
-def validate(cfg: Mapping[str, Any]) -> dict:
-    """Merge ``cfg`` over the defaults and check every key and type.
+def _check_rollout(out: Mapping[str, Any]) -> None:
+    """MaskablePPO's rollout, ``n_steps x n_envs`` steps: at least 2 (the advantages are normalised over it),
+    and ``batch_size`` at most one rollout (minibatches are cut from it); a :class:`TrainConfigError` else."""
+    rollout = out["n_steps"] * out["n_envs"]
+    if rollout < 2:
+        raise TrainConfigError(f"config keys 'n_steps' x 'n_envs': a rollout of at least 2 steps is needed (PPO "
+                               f"normalises the advantages over it), got {out['n_steps']} x {out['n_envs']}")
+    if out["batch_size"] > rollout:
+        raise TrainConfigError(f"config key 'batch_size': at most one rollout, n_steps x n_envs = {out['n_steps']:,} x "
+                               f"{out['n_envs']} = {rollout:,} steps (minibatches are cut from a rollout), got "
+                               f"{out['batch_size']:,}: set batch_size={rollout} or less, or more n_steps / n_envs")
+
+
+def validate(cfg: Mapping[str, Any], *, sb3_rollout: bool = True) -> dict:
+    """Merge ``cfg`` over the defaults and check every key and type; with ``sb3_rollout`` (MaskablePPO's
+    configs; ``training.rllib``, whose rollout is its ``train_batch_size``, passes False) also that
+    ``batch_size`` fits in one rollout of ``n_steps x n_envs`` steps.
 
     Raises:
         TrainConfigError: an unknown key (the message lists the valid keys) or a wrong type.
@@ -207,6 +222,8 @@ def validate(cfg: Mapping[str, Any]) -> dict:
         if not math.isfinite(v) or v < lo or v > hi or (lo_open and v == lo):
             where = f"{'above' if lo_open else 'from'} {lo:g} {'and up to' if lo_open else 'to'} {hi:g}"
             raise TrainConfigError(f"config key {k!r}: must be a finite number {where}, got {v!r}")
+    if sb3_rollout:
+        _check_rollout(out)
     _check_seed(out)
     _check_strings(out)
     arch = out["net_arch"]

@@ -386,11 +386,14 @@ def free_path(path: Path, limit: int = 10_000) -> Path:
 def spec_key(spec: str) -> str:
     """What two agent specs that build the same agent share: for the built-in kinds without a path (``random``,
     ``heuristic``, ``mcts``, ``baseline``) the spec in lower case with numbers without leading zeros
-    (``MCTS:05`` is ``mcts:5``); any other spec (a model path, a registered kind) as written but its kind."""
+    (``MCTS:05`` is ``mcts:5``; plain ``mcts`` is ``mcts:200``, as :func:`agents.make_agent` reads it); any
+    other spec (a model path, a registered kind) as written but its kind."""
     kind, sep, rest = spec.strip().partition(":")
     kind = kind.lower()
     if kind not in ("random", "heuristic", "mcts", "baseline", "baseline+search"):
         return f"{kind}{sep}{rest}"
+    if kind == "mcts" and not rest.strip():
+        sep, rest = ":", "200"
     return re.sub(r"(?<![0-9.])0+(?=[0-9])", "", f"{kind}{sep}{rest.lower()}")
 
 
@@ -456,6 +459,8 @@ def main(argv: list[str] | None = None) -> dict:
                           f"{args.record_dir})")
             if done is not None:
                 ran = f"after {done:,} of {e.info['games_total']:,} games"
+                if len(logs) > done:  # results come back a chunk of games at a time; each log is a whole game
+                    ran += f" had come back ({len(logs):,} had finished)"
             elif e.info.get("games_finished"):  # every game played: stopped while the results were written
                 ran = "after every game"
                 if e.info.get("written"):
@@ -501,6 +506,11 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         ap.error(f"--agents {exc}")
     if len(specs) > MAX_AGENTS:
         ap.error(f"--agents: {len(specs):,} specs; at most {MAX_AGENTS} (every pair of them plays --games matches)")
+    from monolith_envs.core.processes import local_worker_limit, worker_limit_why
+
+    if args.workers > local_worker_limit():  # each worker loads the agents (torch and a model for ppo / baseline)
+        ap.error(f"--workers {args.workers}: more local processes than this machine takes: at most "
+                 f"{local_worker_limit()} ({worker_limit_why()})")
     humans = [s for s in specs if s.split(":", 1)[0].strip().lower() == "human"]
     if humans:
         ap.error(f"--agents {humans[0]!r}: evaluation plays unattended on worker processes; play a human game "

@@ -250,9 +250,13 @@ def plot_curve(curve: list[dict], opponents: list[str], path: Path, title: str, 
     ax.set_ylabel("win rate (%)")
     ax.set_ylim(0, 100)
     ax.grid(alpha=0.3)
-    per = "/".join(str(g) for g in sorted(games)) or "0"
-    ax.set_title(f"{title}\nwin rate vs {', '.join(opponents)}; {per} games per point; "
-                 f"widest 95% interval ±{widest:.0f} points", fontsize=9)
+    per = "/".join(str(g) for g in sorted(games))
+    if per:
+        ax.set_title(f"{title}\nwin rate vs {', '.join(opponents)}; {per} games per point; "
+                     f"widest 95% interval ±{widest:.0f} points", fontsize=9)
+    else:  # eval_every = 0 (or a run stopped before its first evaluation): say why the axes are empty
+        ax.set_title(f"{title}\nno periodic evaluation in this run (eval_every = 0, or stopped before the "
+                     "first): no points", fontsize=9)
     legend = None
     if ax.get_legend_handles_labels()[0]:
         legend = ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, fontsize=8, frameon=False)

@@ -98,7 +98,7 @@ def validate(cfg: Mapping[str, Any]) -> dict:
         v = cfg.get(k.name, k.default)
         out[k.name] = _check_type(k, v) if k.name in cfg else (dict(v) if isinstance(v, dict) else
                                                                list(v) if isinstance(v, list) else v)
-    train_validate(_shared_subset(out))
+    train_validate(_shared_subset(out), sb3_rollout=False)  # RLlib's rollout: train_batch_size, checked below
     for k, (lo, hi) in _OWN_INT_RANGES.items():
         if not lo <= out[k] <= hi:
             raise TrainConfigError(f"config key {k!r}: must be an integer from {lo:,} to {hi:,}, "
@@ -130,7 +130,7 @@ def check_config(cfg: Mapping[str, Any]) -> None:
         except Exception as e:  # noqa: BLE001  (any failure to import a named module is a config error)
             raise TrainConfigError(f"config key 'preload': cannot import {short_repr(mod)}: "
                                    f"{type(e).__name__}: {e}") from None
-    shared = train_validate(_shared_subset(cfg))  # the full training.train config: its other keys at defaults
+    shared = train_validate(_shared_subset(cfg), sb3_rollout=False)  # the full training.train config: its other keys at defaults
     shared["opponent_mix"] = {k: w for k, w in cfg["opponent_mix"].items() if k != "learner"}
     train_check_config(shared)
 

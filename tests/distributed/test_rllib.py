@@ -178,3 +178,6 @@ def test_bad_configs_are_refused_by_name(tmp_path):
         apply_overrides(load_config(None), ["opponent_mix={random = -1}"])
     with pytest.raises(TrainConfigError, match="must not exceed"):
         apply_overrides(load_config(None), ["batch_size=500", "train_batch_size=100"])
+    # RLlib's minibatch is cut from its train_batch_size, not from training.train's n_steps x n_envs
+    cfg = apply_overrides(load_config(None), ["batch_size=3000", "train_batch_size=4000"])
+    assert cfg["batch_size"] == 3000

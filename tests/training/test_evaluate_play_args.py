@@ -227,6 +227,7 @@ def test_a_two_sided_tournament_plays_each_pair_once_as_the_seats_rotate():
 @pytest.mark.parametrize("agents, message", [
     ("random,RANDOM", "--agents: 'RANDOM' repeats an earlier spec of ['random', 'RANDOM']"),
     ("mcts:5,MCTS:05", "--agents: 'MCTS:05' repeats an earlier spec of ['mcts:5', 'MCTS:05']"),
+    ("mcts,mcts:200", "--agents: 'mcts:200' repeats an earlier spec of ['mcts', 'mcts:200']"),
     ("random,HUMAN", "--agents 'HUMAN': evaluation plays unattended"),
 ])
 def test_evaluate_refuses_a_spec_repeated_in_other_case_or_digits_and_any_human(no_games, capsys, agents, message):
@@ -358,3 +359,16 @@ def test_an_empty_agent_spec_between_commas_is_refused(no_games, capsys):
         evaluate.main(["--env", TOY, "--agents", "random,,mcts:5", "--preload", "tests.conftest"])
     err = capsys.readouterr().err
     assert ei.value.code == 2 and "--agents 'random,,mcts:5': spec 2 of 3 is empty" in err, err
+
+
+def test_evaluate_refuses_more_workers_than_the_machine_takes(no_games, capsys, monkeypatch):
+    """Each worker loads the agents (torch and a model for ppo / baseline): the cap of fuzz and make_vec."""
+    import monolith_envs.core.processes as processes
+
+    monkeypatch.setattr(processes, "local_worker_limit", lambda: 8)
+    monkeypatch.setattr(processes, "worker_limit_why", lambda: "4 per CPU, 2 CPUs")
+    with pytest.raises(SystemExit) as ei:
+        evaluate.main(["--env", TOY, "--agents", "random,heuristic", "--workers", "9", "--preload", "tests.conftest"])
+    err = capsys.readouterr().err
+    assert ei.value.code == 2 and err.strip().endswith(
+        "error: --workers 9: more local processes than this machine takes: at most 8 (4 per CPU, 2 CPUs)"), err

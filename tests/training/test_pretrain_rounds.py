@@ -53,7 +53,8 @@ def test_a_run_with_rounds_reports_each_round(tmp_path):
 
     report = main(["--config", "training/configs/quick.toml", "--set", "pretrain_targets=teacher",
                    "--set", "pretrain_samples=100", "--set", "pretrain_rounds=2", "--set", "pretrain_epochs=1",
-                   "--set", "total_timesteps=32", "--set", "n_steps=16", "--set", "n_envs=2", "--set", "eval_every=0",
+                   "--set", "total_timesteps=32", "--set", "n_steps=16", "--set", "n_envs=2", "--set", "batch_size=32",
+                   "--set", "eval_every=0",
                    "--set", "final_eval_games=1", "--set", "eval_workers=1", "--set", "checkpoint_every=0",
                    "--set", "progress_bar=false", "--set", f"out_dir={tmp_path}", "--set", "name=r"])
     rounds = report["pretrain"]["rounds"]

@@ -92,6 +92,9 @@ def test_learning_curve_states_interval_marks_warm_start_and_keeps_legend_off_th
     assert info["legend_overlaps_axes"] is False
     img = np.asarray(Image.open(tmp_path / "c.png"))
     assert img.shape[:2] == (480, 700) and (img[..., :3] < 128).any()
+    empty = plot_curve([], ["random"], tmp_path / "e.png", "run: MaskablePPO")  # eval_every = 0
+    assert "no periodic evaluation in this run (eval_every = 0, or stopped before the first)" in empty["title"]
+    assert "games per point" not in empty["title"]
 
 
 def test_the_summary_says_when_a_session_ran_no_ppo_step(tmp_path):
