@@ -11,7 +11,8 @@ SHA-256, env id, the config values that choose it) is added or replaced: one bas
 config values, so an entry of another name for the same env and config is replaced too (the command says
 ``replaces baseline 'OLD' (the same env and config)``) and its ``.pt`` file, when it is not the new file, is
 removed, so that ``index.json`` and the files stay consistent (in the package's own folder the file stays:
-the repository keeps it, and the command says so).  The new file is written beside the old one and swapped
+the repository keeps it, and the command says so); a re-export under the same name says ``replaces baseline
+'NAME' (the same name): NAME.pt rewritten``.  The new file is written beside the old one and swapped
 in with the index in one step that a signal does not split.  The command then checks the written file
 against the SB3 policy on observations of seeded random games and prints the largest logit difference and
 how often both choose the same legal action, and the total size of the files that ``index.json`` lists.
@@ -160,8 +161,11 @@ def _training_record(run_dir: Path, report: dict, command: str | None, machine: 
         "command": command, "run": report.get("run"), "seed": cfg.get("seed"),
         "total_timesteps": cfg.get("total_timesteps"), "learner_steps": report.get("learner_steps"),
         "pretrain_samples": cfg.get("pretrain_samples"), "init_from": cfg.get("init_from") or None,
-        "wall_seconds": report.get("total_seconds"),
+        "wall_seconds": report.get("total_seconds"),  # a resumed run's: its last session only (resumed_from)
         "stage_seconds": report.get("stage_seconds"),
+        **({"resumed_from": report["resumed_from"],
+            "note": "wall_seconds and stage_seconds are the last session's, resumed at resumed_from.steps"}
+           if isinstance(report.get("resumed_from"), dict) else {}),
         "machine": machine or f"{platform.machine()} {platform.system()}, {os.cpu_count()} CPUs",
         "final_eval": {opp: {k: s.get(k) for k in ("games", "win_rate", "ci95", "wins", "draws", "losses")
                              if k in s} for opp, s in (report.get("final_eval") or {}).items() if isinstance(s, dict)},
@@ -357,7 +361,9 @@ def main(argv: list[str] | None = None) -> dict:
     total = sum(f.stat().st_size for f in indexed if f.is_file())
     c = out["check"]
     for r in out["replaced"]:
-        if r["why"] != "the same name" or r["file"] != out["path"].name:  # not a plain re-export
+        if r["why"] == "the same name" and r["file"] == out["path"].name:  # a re-export: said, as the others
+            print(f"replaces baseline {r['name']!r} (the same name): {r['file']} rewritten")
+        else:
             shipped = out_dir.resolve() == DEFAULT_OUT.resolve()
             gone = (f"; removed its file {r['file']}" if r["removed"] else
                     f"; its file {r['file']} stays (the repository keeps it)"

@@ -129,3 +129,16 @@ def test_an_out_dir_that_is_a_file_is_named_before_the_work(run, tmp_path):
     (tmp_path / "afile").write_text("")
     with pytest.raises(ExportError, match="--out-dir .*afile: exists and is not a folder"):
         export_run(run_dir, "x", tmp_path / "afile", check_states=0)
+
+
+def test_the_training_record_of_a_resumed_run_says_its_times_are_the_last_sessions(tmp_path):
+    from training.export_baseline import _training_record
+
+    report = {"run": "r", "config": {"seed": 1, "total_timesteps": 200}, "learner_steps": 200,
+              "total_seconds": 34.7, "stage_seconds": {"PPO": 30.0},
+              "resumed_from": {"checkpoint": "runs/r/checkpoints/ppo_100_steps.zip", "steps": 100}}
+    rec = _training_record(tmp_path, report, "cmd", "m")
+    assert rec["wall_seconds"] == 34.7 and rec["resumed_from"]["steps"] == 100
+    assert rec["note"] == "wall_seconds and stage_seconds are the last session's, resumed at resumed_from.steps"
+    fresh = _training_record(tmp_path, {k: v for k, v in report.items() if k != "resumed_from"}, "cmd", "m")
+    assert "resumed_from" not in fresh and "note" not in fresh

@@ -60,10 +60,12 @@ def test_the_command_says_which_baseline_it_replaces_and_removes_its_file(run, o
     assert lines[1].startswith(f"wrote {out / 't2p.pt'} (")
     assert lines[1].endswith(f"for monolith_arena_v0 {DUEL}; all 6 baseline files of index.json: {total:,} bytes")
 
-    # the same export again: a plain re-export of t2p replaces nothing else and says nothing about it
+    # the same export again: a plain re-export of t2p replaces nothing else and says that it rewrote the file
     again = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert again.returncode == 0, again.stderr
-    assert "replaces" not in again.stdout and again.stdout.startswith(f"wrote {out / 't2p.pt'} (")
+    said = again.stdout.strip().splitlines()
+    assert said[0] == "replaces baseline 't2p' (the same name): t2p.pt rewritten"
+    assert said[1].startswith(f"wrote {out / 't2p.pt'} (")
     assert names(out)[3] == "t2p" and len(names(out)) == 6
 
 
