@@ -61,10 +61,34 @@ class HumanAgent(BaseAgent):
         self.output_fn = output_fn
         self.pieces = pieces
         self._noted: set = set()  # the number notes given this game (StagedEntry)
+        self._shown: tuple[int, list[str]] | None = None  # (decision number, board lines) last printed
 
     def reset(self) -> None:
-        """A new game: the number notes are given again."""
+        """A new game: the number notes are given again, and the first board is printed whole."""
         self._noted = set()
+        self._shown = None
+
+    def _show_board(self, text: str, decision: int) -> None:
+        """Print the board; right after this seat's own previous decision (nobody else moved since), when
+        at most a third of its lines changed and the line count is the same, only those lines, so a turn of
+        many small decisions (The Monolith's order, space, warriors, steps) does not reprint the whole board
+        each time; ``board`` prints it whole."""
+        lines = text.splitlines()
+        last = self._shown
+        self._shown = (decision, lines)
+        if last is not None and last[0] + 1 == decision and len(last[1]) == len(lines):
+            rows: set[int] = set()
+            for i, (old, new) in enumerate(zip(last[1], lines)):
+                if old != new:  # with the line it continues (indented 4 or more), so each says what it is of
+                    head = i
+                    while head > 0 and lines[head][:4].isspace():
+                        head -= 1
+                    rows.update(range(head, i + 1))
+            changed = [lines[i] for i in sorted(rows)]
+            if len(changed) * 3 <= len(lines):
+                self.output_fn("\n".join(["the board as above, but for (type board to see it whole):", *changed]))
+                return
+        self.output_fn(text)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         from .terminal import StagedEntry, pieces_for
@@ -74,7 +98,7 @@ class HumanAgent(BaseAgent):
         raw = ctx.raw
         if self.pieces is None:
             self.pieces = pieces_for(raw.env_id)
-        self.output_fn(self.pieces.board(game, ctx.state, seat))
+        self._show_board(self.pieces.board(game, ctx.state, seat), int(raw.num_decisions))
 
         def explain(a: int) -> str:
             why = getattr(raw, "_explain_illegal", None)

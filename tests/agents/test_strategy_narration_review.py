@@ -97,8 +97,8 @@ def test_the_seat_line_counts_cards_in_hand_and_cast_apart(reported):
     # the reporter's "hand 5" above "hand: -" and five cast cards
     assert ("P0 (you) VP 4, gems 6, pool [1 3], source 0, aside 0, guard 1, hand 0 + 5 cast\n"
             "     hand: -\n"
-            "     cast: Augment, Guard, Pilfer, Jinx, Shift\n"
-            "P1* VP 14, gems 1, pool [1], source 0, aside 0, guard 0, hand 2 + 1 cast\n") in text
+            "     cast: Augment, Guard, Pilfer, Jinx, Shift\n") in text
+    assert "\nP1* VP 14, gems 1, pool [1], source 0, aside 0, guard 0, hand 2 + 1 cast\n" in text
     # a seat line too long for 80 columns goes on in the next line
     assert ("P0* (you) VP 1, gems 2, pool [3 6 6], source 2, aside 0, guard 0,\n"
             "     hand 0 + 1 cast\n") in text

@@ -257,3 +257,29 @@ def test_a_lone_first_stage_does_not_offer_back():
     text = " ".join("\n".join(out).split())
     assert "press Enter to take it" in text and "back undoes a stage" not in text
     assert "nothing to undo: this is the first stage of the move" in text
+
+
+def test_the_board_after_ones_own_decision_shows_only_what_changed():
+    """Right after this seat's previous decision (nobody moved in between) the board prints only its changed
+    lines, each with the line it continues; otherwise, or when much changed, the whole board."""
+    from agents.human import HumanAgent
+
+    out: list[str] = []
+    human = HumanAgent(output_fn=out.append)
+    board = ["day 1/4", " 0 The Monolith   slots 4/6", "      P0{2W} P1{1W}", " 6 Briar Hold", "P0 (you): favour 0",
+             "    hearts: available 10", "P1: favour 0", "    hearts: available 12", "P0 chooses an order"]
+    board += [f"{k:2d} Space {k}" for k in range(7, 19)]  # the rest of a board, unchanged
+    human._show_board("\n".join(board), 5)
+    after = list(board)
+    after[2], after[5], after[8] = "      P0{1W} P1{1W}", "    hearts: available 9", "P0 chooses a space"
+    human._show_board("\n".join(after), 6)  # the next decision, the same seat's
+    assert out[1].splitlines() == ["the board as above, but for (type board to see it whole):",
+                                   " 0 The Monolith   slots 4/6", "      P0{1W} P1{1W}", "P0 (you): favour 0",
+                                   "    hearts: available 9", "P0 chooses a space"]
+    human._show_board("\n".join(board), 9)  # others moved since: the whole board
+    assert out[2] == "\n".join(board)
+    human._show_board("\n".join(after), 10)
+    assert out[3].startswith("the board as above")
+    human.reset()  # a new game: the first board whole
+    human._show_board("\n".join(board), 11)
+    assert out[4] == "\n".join(board)
