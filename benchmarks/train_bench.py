@@ -74,11 +74,14 @@ def measure_training(spec: BenchSpec, budget: Budget, vec: str = "dummy", seed: 
 
     torch.set_num_threads(1)
     fns = [partial(make_train_env, spec, seed + 17 * i) for i in range(N_ENVS)]
-    from monolith_envs.core.interrupt import children_ignore_sigint
+    from monolith_envs.core.interrupt import children_ignore_sigint, signals_deferred
 
     venv = None
     try:
-        with children_ignore_sigint():  # on Ctrl-C this process stops the workers (venv.close)
+        # on Ctrl-C this process stops the workers (venv.close); a stop that arrives while they start waits
+        # for the vector env to be made (cut inside its constructor, the workers were left reading a pipe
+        # whose other end closed, and printed a ConnectionResetError)
+        with signals_deferred(), children_ignore_sigint():
             venv = DummyVecEnv(fns) if vec == "dummy" else SubprocVecEnv(fns, start_method="forkserver")
         n_steps = budget.train_n_steps
         batch = min(64, n_steps * N_ENVS)

@@ -204,10 +204,17 @@ def make_vec_env(cfg: dict, start: int = 0):
     subproc = cfg["vec_env"] == "subproc" and cfg["n_envs"] > 1
     fns = [_make_env_fn(cfg, i, worker=subproc, start=start) for i in range(cfg["n_envs"])]
     if subproc:
-        from monolith_envs.core.interrupt import children_ignore_sigint
+        from monolith_envs.core.interrupt import children_ignore_sigint, signals_deferred
 
-        with children_ignore_sigint():  # the workers start with SIGINT blocked (they are ended by the learner)
-            vec = SubprocVecEnv(fns, start_method="spawn")
+        vec = None
+        try:  # the workers start with SIGINT blocked (they are ended by the learner); a stop while they start
+            # waits for the vector env (cut inside its constructor, the workers were left reading a closed pipe)
+            with signals_deferred(), children_ignore_sigint():
+                vec = SubprocVecEnv(fns, start_method="spawn")
+        except BaseException:
+            if vec is not None:
+                vec.close()
+            raise
     else:
         vec = DummyVecEnv(fns)
     return VecMonitor(vec)

@@ -178,10 +178,9 @@ class Slots:
             state = states[j]
             try:
                 apply(state, action, rngs[j])
-            except IllegalActionError as exc:  # allowed by an action_mask row changed in place since the last step
+            except IllegalActionError as exc:  # allowed by the vector's copy of the masks, refused by the game
                 err = self.illegal(j, action, legal_mask(state))
-                err.add_note("the action_mask array returned by the previous call allowed it: it is a view that "
-                             "was changed in place (copy the mask before changing it)")
+                err.add_note("the vector's copy of the previous masks allowed it: the mask and the game disagree")
                 raise err from exc
             decisions[j] += 1
             ret = returns_list(state)

@@ -42,8 +42,9 @@ VECTOR_REFUSES = {
 
 
 class VecResult(NamedTuple):
-    """The result of :meth:`VectorEnv.reset` and :meth:`VectorEnv.step`: read-only views of the vector's
-    arrays, overwritten by the next ``reset`` or ``step`` (copy what you keep or change).
+    """The result of :meth:`VectorEnv.reset` and :meth:`VectorEnv.step`: views of the vector's arrays,
+    overwritten by the next ``reset`` or ``step`` (copy what you keep; changing them changes nothing in the
+    games: ``step`` checks the actions against its own copy of the masks).
 
     Attributes:
         observation: ``float32[N, m]``, each game's observation from its acting seat's view (the vector
@@ -62,13 +63,6 @@ class VecResult(NamedTuple):
     terminated: np.ndarray
     truncated: np.ndarray
     final_returns: np.ndarray
-
-
-def _read_only(array: np.ndarray) -> np.ndarray:
-    """A view of ``array`` that cannot be written through (the vector keeps writing the array itself)."""
-    view = array.view()
-    view.flags.writeable = False
-    return view
 
 
 def _int_arg(value: Any, name: str, low: int, high: int) -> int:
@@ -142,13 +136,13 @@ class VectorEnv:
             arrays = {k: np.zeros(s, ARRAY_FIELDS[k]) for k, s in shapes.items()}
             self._slots = Slots(game, 0, n_envs, n_envs, arrays)
         self._arrays = arrays
-        # the caller gets read-only views: a mask changed in place would let an illegal action past the check
-        # of ``step`` (which reads this same memory) into the engine, and lose every game in progress
-        self._result = VecResult(*(_read_only(arrays[f]) for f in VecResult._fields))
-        self._seat_views = _read_only(arrays["seat_observation"])
+        self._result = VecResult(*(arrays[f] for f in VecResult._fields))
+        # step checks the actions against its own copy of the masks it returned: the caller's view may be
+        # changed in place (masking for a policy), and an illegal action let through would reach the engine
+        # part way through a step and lose every game in progress
+        self._legal = np.zeros_like(arrays["action_mask"])
         #: ``mask_in="info"``: ``{"action_mask": bool[N, n]}``, a view of the result's mask; else ``{}``
-        self.infos: dict[str, np.ndarray] = ({"action_mask": self._result.action_mask} if self.mask_in == "info"
-                                             else {})
+        self.infos: dict[str, np.ndarray] = {"action_mask": arrays["action_mask"]} if self.mask_in == "info" else {}
         self._rows = np.arange(n_envs)
         self._seed: int | None = None
         self._games = np.zeros(n_envs, np.int64)
@@ -183,6 +177,7 @@ class VectorEnv:
             self._slots.reset(seed)
         self._seed = seed
         self._games[:] = 0
+        np.copyto(self._legal, self._arrays["action_mask"])
         self._broken = None
         return self._result
 
@@ -217,7 +212,7 @@ class VectorEnv:
             err.game_index = i
             raise err
         arrays = self._arrays
-        ok = arrays["action_mask"][self._rows, acts]
+        ok = self._legal[self._rows, acts]
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
             if self._pool is None:
@@ -231,12 +226,13 @@ class VectorEnv:
             self._slots.step()
         self._broken = None
         self._games += arrays["terminated"] | arrays["truncated"]
+        np.copyto(self._legal, arrays["action_mask"])
         return self._result
 
     def observe(self, seat: int) -> np.ndarray:
         """``float32[N, m]``: seat ``seat``'s observation of every game (for all-seat self-play and centralised
         critics), the same vector as the AEC env's ``observe(f"player_{seat}")["observation"]``. A view of a
-        preallocated array per seat (read-only), overwritten by the next ``observe(seat)`` of the same seat.
+        preallocated array per seat, overwritten by the next ``observe(seat)`` of the same seat.
 
         Raises:
             ValueError: ``seat`` is not an integer from 0 to P-1.
@@ -252,7 +248,7 @@ class VectorEnv:
             self._pool.send_all("observe", int(seat))
         else:
             self._slots.observe(int(seat))
-        return self._seat_views[int(seat)]
+        return self._arrays["seat_observation"][int(seat)]
 
     def game_states(self) -> tuple:
         """The state of the game now in progress in each slot, to read (in process, ``workers=0``, only): for
