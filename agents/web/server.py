@@ -27,6 +27,8 @@ import socket
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from monolith_envs.core.replay import unique_keys
+
 from .page import PAGE
 from .session import WebError, WebGame
 
@@ -43,6 +45,11 @@ _DIGITS = re.compile(r"[0-9]+")
 
 def _host_name(host: str) -> str:
     return f"[{host}]" if ":" in host and not host.startswith("[") else host
+
+
+def _no_constant(name: str) -> Any:
+    """``parse_constant`` of a request body: ``NaN``, ``Infinity`` and ``-Infinity`` are not JSON numbers."""
+    raise ValueError(f"{name} is not a JSON number")
 
 
 #: JSON's names for the Python types ``json.loads`` gives, for error messages
@@ -148,7 +155,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(408, f"the body did not arrive: {length} bytes were announced")
             return None
         try:
-            data = json.loads(raw.decode("utf-8"))
+            data = json.loads(raw.decode("utf-8"), object_pairs_hook=unique_keys,  # as episode logs are read
+                              parse_constant=_no_constant)
         except RecursionError:
             self._error(400, "the body is not valid UTF-8 JSON: nested too deeply")
             return None

@@ -159,11 +159,34 @@ def check_output_file(path: str | os.PathLike, what: str = "output file") -> Pat
     return p
 
 
+def _umask() -> int:
+    """This process's umask, read without changing it (Linux ``/proc/self/status``; else the usual 0o022,
+    since setting the umask to read it would race with other threads creating files)."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0o022
+
+
+def _new_file_mode(target: Path) -> int:
+    """The permission bits a replacing write gives: the replaced file's, else what ``open`` would give a new
+    file (0o666 less the umask), so an output is never more readable than the user asked for."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        return 0o666 & ~_umask()
+
+
 def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> Path:
     """Write ``data`` to ``path`` through a temporary file in the same folder, then rename it over ``path``.
 
     A symbolic link is followed (its target is replaced). An existing target that is not a regular file (a
-    folder, a device such as ``/dev/null``, a FIFO) is refused, never replaced.
+    folder, a device such as ``/dev/null``, a FIFO) is refused, never replaced. The file keeps the replaced
+    file's permissions, or a new one gets what ``open`` would give it (0o666 less the umask).
 
     Raises:
         OutputPathError: the target exists and is not a regular file.
@@ -180,7 +203,7 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> Path:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, _new_file_mode(p))
         os.replace(tmp, p)
     except BaseException:
         try:

@@ -29,7 +29,7 @@ from .outfiles import write_text_atomic
 from .seeds import MAX_SEED  # the one seed bound of every entry point
 
 __all__ = ["EngineRaised", "EpisodeLog", "LogError", "load_log", "replay_steps", "printable", "LOG_FORMAT", "READ_FORMATS",
-           "MAX_SEED", "MAX_LOG_BYTES", "MAX_LOG_NUMBERS", "RESERVED_CONFIG_KEYS"]
+           "MAX_SEED", "MAX_LOG_BYTES", "MAX_LOG_NUMBERS", "RESERVED_CONFIG_KEYS", "unique_keys"]
 
 LOG_FORMAT = "monolith_envs.episode_log/2"
 #: Formats :meth:`EpisodeLog.from_json` reads (``/1``: before chance events were logged).
@@ -207,7 +207,7 @@ def load_log(path: str | Path) -> EpisodeLog:
                        "(an episode log is UTF-8 JSON)") from None
     try:
         parse_int, parse_float = _number_parsers()
-        data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=parse_int, parse_float=parse_float)
+        data = json.loads(text, object_pairs_hook=unique_keys, parse_int=parse_int, parse_float=parse_float)
     except json.JSONDecodeError as exc:
         raise LogError(f"{path}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg} "
                        "(the file may be truncated or corrupted)") from None
@@ -218,7 +218,7 @@ def load_log(path: str | Path) -> EpisodeLog:
     return EpisodeLog.from_json(data, str(path))
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
     """A JSON object as a dict; a key that appears twice is refused (the reader would keep the last)."""
     out: dict = {}
     for k, v in pairs:

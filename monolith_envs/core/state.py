@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import importlib
 from typing import Any
 
 import numpy as np
@@ -198,17 +197,12 @@ def _lookup(name: Any, path: str) -> type:
     if type(name) is not str:
         raise StateError(f"{path}: a class tag must be a string like 'module:Class', not {type(name).__name__} "
                          f"{str(name)[:40]}")
+    # only classes already registered (their game's module is loaded with the game): a tag never makes the
+    # loader import a module, so a state file cannot name code to run
     cls = _CLASSES.get(name)
     if cls is None:
-        mod, _, qual = name.partition(":")
-        if mod.startswith("monolith_envs.") or mod.startswith("tests."):
-            try:
-                importlib.import_module(mod)
-            except ImportError:
-                pass
-        cls = _CLASSES.get(name)
-    if cls is None:
-        raise StateError(f"{path}: unknown state class {name!r}")
+        raise StateError(f"{path}: unknown state class {name!r} (a state is read by its game: the classes it "
+                          "may hold are those of the loaded games)")
     return cls
 
 

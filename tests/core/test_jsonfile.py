@@ -54,3 +54,26 @@ def test_a_run_with_a_nested_report_is_one_export_error(tmp_path):
     _write(tmp_path / "report.json", b"[" * 100_000)
     with pytest.raises(ExportError, match="report.json: JSON nested too deeply"):
         export_run(tmp_path, "x", tmp_path / "out", check_states=0)
+
+
+def test_an_atomic_write_keeps_the_replaced_files_mode_and_gives_a_new_one_the_umasks(tmp_path):
+    """Outputs (logs, replay pages, results) are never more readable than the user asked: a replaced file
+    keeps its permissions, a new one gets 0o666 less the umask (it was always 0o644)."""
+    import os
+    import stat
+
+    from monolith_envs.core.outfiles import write_text_atomic
+
+    private = tmp_path / "private.html"
+    private.write_text("old")
+    os.chmod(private, 0o600)
+    write_text_atomic(private, "new")
+    assert private.read_text() == "new" and stat.S_IMODE(private.stat().st_mode) == 0o600
+    old = os.umask(0o077)
+    try:
+        write_text_atomic(tmp_path / "fresh.json", "{}")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "fresh.json").stat().st_mode) == 0o600
+    write_text_atomic(tmp_path / "shared.json", "{}")
+    assert stat.S_IMODE((tmp_path / "shared.json").stat().st_mode) == 0o666 & ~old

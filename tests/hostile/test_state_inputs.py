@@ -45,6 +45,31 @@ def test_a_class_tag_that_is_not_a_string_is_a_state_error(env_id, tag):
         g.from_dict(data)
 
 
+@pytest.mark.parametrize("key", ["__state__", "__enum__"])
+def test_a_class_tag_never_imports_the_module_it_names(tmp_path, monkeypatch, key):
+    """A tag of an unregistered class is refused without importing anything: a state file cannot name code
+    to run, not even a ``tests.`` or ``monolith_envs.`` module found on ``sys.path``."""
+    import sys
+
+    marker = tmp_path / "ran"
+    pkg = tmp_path / "hostile_pkg" / "tests"
+    pkg.mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "evil_state.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "hostile_pkg"))
+    monkeypatch.delitem(sys.modules, "tests", raising=False)  # so "tests" would resolve to the file's folder
+    g, _, data = _played("monolith_arena_v0", 5)
+    data["p_effect"] = {key: "tests.evil_state:X", "value": 1}
+    with pytest.raises(StateError, match=r"unknown state class 'tests\.evil_state:X'"):
+        g.from_dict(data)
+    data["p_effect"] = {key: "monolith_envs.the_monolith.render:X", "value": 1}
+    monkeypatch.delitem(sys.modules, "monolith_envs.the_monolith.render", raising=False)
+    with pytest.raises(StateError, match="unknown state class"):
+        g.from_dict(data)
+    assert not marker.exists() and "tests.evil_state" not in sys.modules
+    assert "monolith_envs.the_monolith.render" not in sys.modules
+
+
 @pytest.mark.parametrize("env_id, field", [("monolith_arena_v0", "cum_reward"), ("the_monolith_v0", "cum")])
 @pytest.mark.parametrize("value", [2**200, 1e300, -1e39])
 def test_a_cumulative_return_out_of_reach_is_refused(env_id, field, value):

@@ -153,6 +153,10 @@ def test_malformed_and_foreign_requests_get_a_json_error_and_change_nothing(serv
     cases = [
         ("POST", "/api/action", b"{bad json", {}, 400, "not valid UTF-8 JSON"),
         ("POST", "/api/action", b"\xff\xfe", {}, 400, "not valid UTF-8 JSON"),
+        ("POST", "/api/action", b'{"game_id": "x", "game_id": "y", "action": 1}', {}, 400,
+         "not valid UTF-8 JSON: the key 'game_id' appears twice in one object"),
+        ("POST", "/api/action", b'{"game_id": "x", "action": NaN}', {}, 400,
+         "not valid UTF-8 JSON: NaN is not a JSON number"),
         ("POST", "/api/action", b"[1, 2]", {}, 400, "a JSON object with exactly the keys"),
         ("POST", "/api/action", b"[1, 2]", {}, 400, "; got a JSON array"),
         ("POST", "/api/action", b"{}", {}, 400, "; got an empty object"),
