@@ -7,7 +7,7 @@
 
 The recipe, in four steps that each print what they do:
 
-1. **One seat as a Gymnasium env.**  :class:`training.wrapper.SingleAgentEnv` gives the learner one seat
+1. **One seat as a Gymnasium env.**  :class:`monolith_envs.wrappers.SingleAgentEnv` gives the learner one seat
    (rotating over episodes); the random agent plays every other seat inside ``step``.  ``MaskablePPO`` reads
    the legal actions from the env's ``action_masks()``.
 2. **Reward shaping** (plainly on: ``--shaping 0`` turns it off).  The game pays +1 / -1 only at the end.
@@ -26,7 +26,7 @@ The recipe, in four steps that each print what they do:
    this short training Arena and Strategy play better greedy (Arena: 96-97% greedy, about 75% sampled), The
    Monolith sampled (90-92% sampled, 79% greedy), so each game's default is its better one.
 
-The network reads the observation's tables row by row (``training.features.PieceEncoder``: one small shared
+The network reads the observation's tables row by row (``monolith_envs.agents.sb3_features.PieceEncoder``: one small shared
 encoder per row of each table, such as the 19 hexes of Arena), which learns much faster than a flat MLP on
 thousands of inputs.  The warm-start collection runs on spawned worker processes, which import this file
 again: everything below stays under ``if __name__ == "__main__":``.
@@ -224,9 +224,10 @@ def main(argv: list[str] | None = None) -> dict:
     from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
     import monolith_envs
-    from agents import RandomAgent
-    from training.features import PieceEncoder, piece_layout
-    from training.wrapper import SingleAgentEnv
+    from monolith_envs.agents import RandomAgent
+    from monolith_envs.agents.baselines.net import piece_layout
+    from monolith_envs.agents.sb3_features import PieceEncoder
+    from monolith_envs.wrappers import SingleAgentEnv
 
     torch.set_num_threads(1)
     env_id, game = args.env, GAMES[args.env]

@@ -127,7 +127,7 @@ def game_class(env_id: str) -> Any:
 
 
 def make(env_id: str, *, wrapped: bool = True, render_mode: str | None = None, illegal_action: str = "raise",
-         **config: Any):
+         mask_in: str = "observation", **config: Any):
     """Create an AEC environment.
 
     Args:
@@ -136,17 +136,20 @@ def make(env_id: str, *, wrapped: bool = True, render_mode: str | None = None, i
             ``raw_env()``.
         render_mode: None, "ansi", "human", "rgb_array" or "svg".
         illegal_action: "raise" or "penalize" (see :class:`~monolith_envs.core.aec.RulesAECEnv`).
+        mask_in: "observation" (default: observations are ``{"observation", "action_mask"}``) or "info" (a
+            plain ``Box`` observation, the mask in ``infos[agent]["action_mask"]``).
         **config: the game's config keys.
 
     Raises:
         UnknownEnvError: unknown env id (lists the valid ones).
-        ConfigError: unknown config key (lists the valid ones) or bad value, or ``wrapped`` not a bool.
+        ConfigError: unknown config key (lists the valid ones) or bad value, ``wrapped`` not a bool, or a
+            ``mask_in`` other than the two.
     """
     if not isinstance(wrapped, (bool, np.bool_)):
         raise ConfigError(f"make: wrapped={wrapped!r} is not allowed; expected True or False")
     mod = _module(env_id)
     fn = mod.env if wrapped else mod.raw_env
-    return fn(render_mode=render_mode, illegal_action=illegal_action, **config)
+    return fn(render_mode=render_mode, illegal_action=illegal_action, mask_in=mask_in, **config)
 
 
 def make_game(env_id: str, **config: Any):
