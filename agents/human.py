@@ -85,8 +85,11 @@ class HumanAgent(BaseAgent):
                         head -= 1
                     rows.update(range(head, i + 1))
             changed = [lines[i] for i in sorted(rows)]
+            if not changed:
+                self.output_fn("the board is unchanged (board shows it again)")
+                return
             if len(changed) * 3 <= len(lines):
-                self.output_fn("\n".join(["the board as above, but for (type board to see it whole):", *changed]))
+                self.output_fn("\n".join(["the board lines that changed (board shows it whole):", *changed]))
                 return
         self.output_fn(text)
 

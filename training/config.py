@@ -166,9 +166,10 @@ def _check_rollout(out: Mapping[str, Any]) -> None:
         raise TrainConfigError(f"config keys 'n_steps' x 'n_envs': a rollout of at least 2 steps is needed (PPO "
                                f"normalises the advantages over it), got {out['n_steps']} x {out['n_envs']}")
     if out["batch_size"] > rollout:
-        raise TrainConfigError(f"config key 'batch_size': at most one rollout, n_steps x n_envs = {out['n_steps']:,} x "
-                               f"{out['n_envs']} = {rollout:,} steps (minibatches are cut from a rollout), got "
-                               f"{out['batch_size']:,}: set batch_size={rollout} or less, or more n_steps / n_envs")
+        raise TrainConfigError(f"config key 'batch_size': PPO's minibatch (and the warm start's), at most one rollout, "
+                               f"n_steps x n_envs = {out['n_steps']:,} x {out['n_envs']} = {rollout:,} steps "
+                               f"(minibatches are cut from a rollout), got {out['batch_size']:,}: set "
+                               f"batch_size={rollout} or less, or more n_steps / n_envs")
 
 
 def validate(cfg: Mapping[str, Any], *, sb3_rollout: bool = True) -> dict:

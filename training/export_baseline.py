@@ -164,7 +164,8 @@ def _training_record(run_dir: Path, report: dict, command: str | None, machine: 
         "wall_seconds": report.get("total_seconds"),  # a resumed run's: its last session only (resumed_from)
         "stage_seconds": report.get("stage_seconds"),
         **({"resumed_from": report["resumed_from"],
-            "note": "wall_seconds and stage_seconds are the last session's, resumed at resumed_from.steps"}
+            "note": "wall_seconds is the last session's (resumed at resumed_from.steps); stage_seconds holds "
+                    "its stages and the first session's warm-start stages"}
            if isinstance(report.get("resumed_from"), dict) else {}),
         "machine": machine or f"{platform.machine()} {platform.system()}, {os.cpu_count()} CPUs",
         "final_eval": {opp: {k: s.get(k) for k in ("games", "win_rate", "ci95", "wins", "draws", "losses")

@@ -146,7 +146,8 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
         raise TrainConfigError(f"--resume: {str(run_dir)!r} is a run of python -m training.az, which has no resume: "
                                "start a new run from its last checkpoint or samples (init_checkpoint, init_samples; "
                                "training/README.md, 'Search-based self-play')")
-    cfg = validate(raw)
+    cfg = validate(raw, sb3_rollout=False)  # the rollout check runs on the config with the overrides (below):
+    # a run made before it, with a batch_size above one rollout, resumes once --set batch_size=... fits it
     # each override of a fixed key is compared alone, before the whole config is validated: a change of a fixed
     # key is the clearer message (e.g. pretrain_samples beside the run's init_from); giving one its own value is fine
     changed = [o for o in overrides if (k := o.partition("=")[0].strip().partition(".")[0]) in FIXED_ON_RESUME

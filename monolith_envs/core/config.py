@@ -130,8 +130,8 @@ def _hint(key: Any, valid: Mapping[str, Any]) -> str:
     if key in API_ARGUMENTS:
         return f"{key!r} is {API_ARGUMENTS[key]}"
     close = difflib.get_close_matches(key, [*valid, *API_ARGUMENTS], n=1, cutoff=0.6)
-    if not close:
-        close = [a for a in API_ARGUMENTS if key.startswith(a.split("_")[0]) or a.endswith(key)][:1]
+    if not close and len(key) >= 4:  # a shortened argument: render for render_mode, illegal for illegal_action
+        close = [a for a in API_ARGUMENTS if a.startswith(key)][:1]
     if not close:
         return ""
     where = f" ({API_ARGUMENTS[close[0]]})" if close[0] in API_ARGUMENTS else ""

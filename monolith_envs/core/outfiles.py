@@ -176,7 +176,7 @@ def _new_file_mode(target: Path) -> int:
     """The permission bits a replacing write gives: the replaced file's, else what ``open`` would give a new
     file (0o666 less the umask), so an output is never more readable than the user asked for."""
     try:
-        return stat.S_IMODE(target.stat().st_mode)
+        return stat.S_IMODE(target.stat().st_mode) & 0o777  # not setuid, setgid or sticky, as open() would not
     except OSError:
         return 0o666 & ~_umask()
 

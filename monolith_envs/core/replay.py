@@ -41,7 +41,7 @@ MAX_DEPTH = 32
 MAX_LOG_NUMBERS = 4_000_000
 """Most numbers in one episode log (actions, seeds, chance values): each becomes a Python object of some 36
 bytes, so a log of 240 MB of actions would take gigabytes to read; a 5,000-decision game holds about 10,000."""
-RESERVED_CONFIG_KEYS = ("env_id", "wrapped", "render_mode", "illegal_action")
+RESERVED_CONFIG_KEYS = ("env_id", "wrapped", "render_mode", "illegal_action", "mask_in")
 """Arguments of ``monolith_envs.make`` that are not game config keys, refused in a log's ``config``."""
 #: C0 and C1 control characters, DEL, and the Unicode bidirectional overrides (they reorder what is shown)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")

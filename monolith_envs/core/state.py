@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import sys
 from typing import Any
 
 import numpy as np
@@ -193,16 +194,39 @@ def to_dict(obj: Any, _path: str = "state") -> Any:
     raise StateError(f"{_path}: a {t.__name__} is not plain data (register dataclasses with @state_class)")
 
 
-def _lookup(name: Any, path: str) -> type:
+def _loaded_enum(name: str) -> type | None:
+    """The ``enum.Enum`` class a ``module:Qual.Name`` tag names, from a module of this package (or the test
+    suite's games) that is already imported, registered for the next look-up; else None. Nothing is
+    imported: game enums are registered when :func:`to_dict` meets them, so a fresh process that only reads
+    a state finds them here, in its game's loaded modules."""
+    mod, _, qual = name.partition(":")
+    module = sys.modules.get(mod)
+    if module is None or not (mod.startswith("monolith_envs.") or mod.startswith("tests.")) or not qual:
+        return None
+    obj: Any = module
+    for part in qual.split("."):
+        obj = vars(obj).get(part) if isinstance(obj, type) or obj is module else None  # no __getattr__ hooks
+        if obj is None:
+            return None
+    if isinstance(obj, type) and issubclass(obj, enum.Enum):
+        return _enum_ok(obj)
+    return None
+
+
+def _lookup(name: Any, path: str, kind: str) -> type:
+    """The class a ``__state__`` (``kind="state"``: a registered state class) or ``__enum__`` (``kind="enum"``:
+    an ``enum.Enum``) tag names, among the classes of the loaded games only."""
     if type(name) is not str:
         raise StateError(f"{path}: a class tag must be a string like 'module:Class', not {type(name).__name__} "
                          f"{str(name)[:40]}")
-    # only classes already registered (their game's module is loaded with the game): a tag never makes the
-    # loader import a module, so a state file cannot name code to run
+    # a tag never makes the loader import a module, so a state file cannot name code to run
     cls = _CLASSES.get(name)
-    if cls is None:
+    if cls is None and kind == "enum":
+        cls = _loaded_enum(name)
+    ok = cls is not None and (cls in _FIELDS if kind == "state" else issubclass(cls, enum.Enum))
+    if not ok:
         raise StateError(f"{path}: unknown state class {name!r} (a state is read by its game: the classes it "
-                          "may hold are those of the loaded games)")
+                          f"may hold are those of the loaded games' modules)")
     return cls
 
 
@@ -234,11 +258,11 @@ def _from_dict(data: Any, _path: str) -> Any:
             arr = np.asarray(data["data"], dtype=dtype)
             return arr.reshape(data["shape"])
         if "__state__" in data:
-            cls = _lookup(data["__state__"], _path)
+            cls = _lookup(data["__state__"], _path, "state")
             kwargs = {f: _from_dict(data[f], f"{_path}.{f}") for f in _FIELDS[cls]}
             return cls(**kwargs)
         if "__enum__" in data:
-            return _lookup(data["__enum__"], _path)(data["value"])
+            return _lookup(data["__enum__"], _path, "enum")(data["value"])
         if "__tuple__" in data:
             return tuple(_from_dict(v, f"{_path}[{i}]") for i, v in enumerate(data["__tuple__"]))
         if "__set__" in data:

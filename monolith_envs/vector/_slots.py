@@ -127,22 +127,14 @@ class Slots:
             seats.append(self._start(j))
         a["current_seat"][lo:hi] = seats
 
-    def check_actions(self) -> None:
-        """Raise :class:`IllegalActionError` naming the first slot whose action is masked out (nothing is
-        changed; the caller has checked the range)."""
-        a = self.a
-        lo, hi = self.lo, self.hi
-        acts = a["actions"][lo:hi]
-        ok = a["action_mask"][lo:hi][np.arange(hi - lo), acts]
-        if not ok.all():
-            j = int(np.flatnonzero(~ok)[0])
-            raise self.illegal(j, int(acts[j]))
-
     def illegal(self, j: int, action: int, mask: np.ndarray | None = None) -> IllegalActionError:
         """The error of the masked-out ``action`` in local slot ``j``, its message led by the game index
-        (``mask``: the slot's legal mask, default the row of the shared ``action_mask`` array)."""
+        (``mask``: the slot's legal mask, default the game's own, not the shared array the caller may have
+        changed in place)."""
         i = self.lo + j
-        exc = explain_illegal(self.game, self.states[j], action, self.a["action_mask"][i] if mask is None else mask)
+        if mask is None:
+            mask = self.game.legal_mask(self.states[j])
+        exc = explain_illegal(self.game, self.states[j], action, mask)
         out = IllegalActionError(exc.asked, exc.why, "")
         out.args = (f"game {i} of {self.num_envs}: {exc}",)
         out.game_index = i
@@ -150,7 +142,8 @@ class Slots:
         return out
 
     def step(self) -> None:
-        """Apply ``arrays["actions"][lo:hi]`` (checked legal by :meth:`check_actions`), write rewards, end
+        """Apply ``arrays["actions"][lo:hi]`` (checked legal by the vector env's ``step`` against its copy of
+        the masks), write rewards, end
         flags, final returns, and the next observation, mask and seat; a game that ends starts the slot's
         next game in the same step.
 

@@ -302,3 +302,5 @@ def test_a_rules_variant_the_baseline_never_saw_gets_a_warning_naming_it():
                   factions=["harbingers_of_the_forest", "guardians_of_the_realm"]) == []
     assert variant_differences({"a": 1, "factions": "random", "reward_mode": "x"},
                                {"a": 2, "factions": ["f", "g"], "reward_mode": "y", "new": 1}) == [("a", 1, 2)]
+    assert warned("the_monolith_v0", num_players=3, first_player=0, score_scale=0.5) == []  # drawn / reward
+    assert variant_differences({"first_player": 0}, {"first_player": 1}) == [("first_player", 0, 1)]

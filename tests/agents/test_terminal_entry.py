@@ -273,13 +273,15 @@ def test_the_board_after_ones_own_decision_shows_only_what_changed():
     after = list(board)
     after[2], after[5], after[8] = "      P0{1W} P1{1W}", "    hearts: available 9", "P0 chooses a space"
     human._show_board("\n".join(after), 6)  # the next decision, the same seat's
-    assert out[1].splitlines() == ["the board as above, but for (type board to see it whole):",
+    assert out[1].splitlines() == ["the board lines that changed (board shows it whole):",
                                    " 0 The Monolith   slots 4/6", "      P0{1W} P1{1W}", "P0 (you): favour 0",
                                    "    hearts: available 9", "P0 chooses a space"]
     human._show_board("\n".join(board), 9)  # others moved since: the whole board
     assert out[2] == "\n".join(board)
     human._show_board("\n".join(after), 10)
-    assert out[3].startswith("the board as above")
+    assert out[3].startswith("the board lines that changed (board shows it whole):\n")
+    human._show_board("\n".join(after), 11)  # nothing changed since the player's own last decision
+    assert out[4] == "the board is unchanged (board shows it again)"
     human.reset()  # a new game: the first board whole
-    human._show_board("\n".join(board), 11)
-    assert out[4] == "\n".join(board)
+    human._show_board("\n".join(board), 12)
+    assert out[5] == "\n".join(board)

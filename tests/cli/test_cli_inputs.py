@@ -178,7 +178,7 @@ def test_a_fuzz_log_of_the_largest_seed_replays(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------ replay config keys (item 10)
-@pytest.mark.parametrize("key", ["wrapped", "env_id", "render_mode"])
+@pytest.mark.parametrize("key", ["wrapped", "env_id", "render_mode", "mask_in"])
 def test_replay_refuses_make_arguments_in_the_config(key, tmp_path, capsys):
     path, _ = _toy_log(tmp_path, config={key: True})
     assert main(["replay", str(path), "--quiet"]) == 2

@@ -270,8 +270,9 @@ def test_a_mistyped_argument_is_named_with_what_it_likely_meant(call, key, hint)
     assert f"unknown config key(s) {key!r}; valid keys: " in msg and msg.endswith("; " + hint), msg
 
 
-def test_an_unknown_key_close_to_nothing_gets_no_guess():
+@pytest.mark.parametrize("key", ["zzz", "s", "e", "n", "mode_x_y_z"])
+def test_an_unknown_key_close_to_nothing_gets_no_guess(key):
     with pytest.raises(monolith_envs.ConfigError) as info:
-        monolith_envs.make("monolith_arena_v0", zzz=1)
+        monolith_envs.make("monolith_arena_v0", **{key: 1})
     assert str(info.value).endswith("valid keys: num_players, mode, monolith_module, reinforcement_variant, "
                                     "factions, faction_files, team_hp, reward_mode, max_decisions")

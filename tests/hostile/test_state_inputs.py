@@ -70,6 +70,47 @@ def test_a_class_tag_never_imports_the_module_it_names(tmp_path, monkeypatch, ke
     assert "monolith_envs.the_monolith.render" not in sys.modules
 
 
+def test_a_state_written_by_one_process_loads_in_a_fresh_one(tmp_path):
+    """A fresh interpreter that only reads a state (its game loaded, no state written there yet) finds the
+    game's enums in the loaded modules, without importing anything the file names: every game round-trips,
+    Strategy's and The Monolith's enum fields included."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    states = {}
+    for env_id in GAMES:
+        g, s, data = _played(env_id, 30)
+        states[env_id] = data
+    assert sum(json.dumps(d).count("__enum__") for d in states.values()) > 0
+    (tmp_path / "states.json").write_text(json.dumps(states))
+    script = ("import json, sys, monolith_envs\n"
+              f"data = json.load(open({str(tmp_path / 'states.json')!r}))\n"
+              "for env_id, d in data.items():\n"
+              "    g = monolith_envs.make_game(env_id)\n"
+              "    print(env_id, json.dumps(g.to_dict(g.from_dict(d)), sort_keys=True) == json.dumps(d, sort_keys=True))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=root)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [w for env_id in GAMES for w in (env_id, "True")]
+
+
+def test_a_tag_of_the_wrong_kind_is_refused():
+    """A ``__state__`` tag must name a state class and an ``__enum__`` tag an enum."""
+    g, s, data = _played("the_monolith_v0", 30)
+    text = json.dumps(data)
+    enum_tag = text.split('"__enum__": "', 1)[1].split('"', 1)[0]
+    bad = copy.deepcopy(data)
+    bad["__state__"] = enum_tag
+    with pytest.raises(StateError, match="unknown state class"):
+        g.from_dict(bad)
+    field = next(k for k, v in data.items() if isinstance(v, dict) and "__enum__" in v)  # an enum field
+    bad = copy.deepcopy(data)
+    bad[field] = {"__enum__": data["__state__"], "value": 1}  # the state class's tag as an enum's
+    with pytest.raises(StateError, match=rf"state\.{field}: unknown state class"):
+        g.from_dict(bad)
+
+
 @pytest.mark.parametrize("env_id, field", [("monolith_arena_v0", "cum_reward"), ("the_monolith_v0", "cum")])
 @pytest.mark.parametrize("value", [2**200, 1e300, -1e39])
 def test_a_cumulative_return_out_of_reach_is_refused(env_id, field, value):

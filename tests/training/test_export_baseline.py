@@ -139,6 +139,7 @@ def test_the_training_record_of_a_resumed_run_says_its_times_are_the_last_sessio
               "resumed_from": {"checkpoint": "runs/r/checkpoints/ppo_100_steps.zip", "steps": 100}}
     rec = _training_record(tmp_path, report, "cmd", "m")
     assert rec["wall_seconds"] == 34.7 and rec["resumed_from"]["steps"] == 100
-    assert rec["note"] == "wall_seconds and stage_seconds are the last session's, resumed at resumed_from.steps"
+    assert rec["note"] == ("wall_seconds is the last session's (resumed at resumed_from.steps); stage_seconds "
+                           "holds its stages and the first session's warm-start stages")
     fresh = _training_record(tmp_path, {k: v for k, v in report.items() if k != "resumed_from"}, "cmd", "m")
     assert "resumed_from" not in fresh and "note" not in fresh

@@ -227,3 +227,21 @@ def test_the_periodic_evaluation_counts_its_own_seconds(tmp_path):
     periodic.evaluate()
     periodic.evaluate()
     assert 0.1 <= periodic.seconds < 2.0
+
+
+def test_a_run_whose_batch_size_no_longer_fits_one_rollout_resumes_once_an_override_fits_it(tmp_path):
+    """config.json of a run made before batch_size was checked against n_steps x n_envs: refused as it is,
+    with the fix named; --set batch_size=... that fits is taken (the run then goes on to its checkpoint)."""
+    from training.config import TrainConfigError, load_config
+    from training.resume import load_run
+
+    run = tmp_path / "old"
+    cfg = load_config("training/configs/quick.toml")
+    cfg.update(n_envs=1, out_dir=str(tmp_path), name="old")  # rollout 256 x 1 under batch_size 512
+    (run / "checkpoints").mkdir(parents=True)
+    (run / "config.json").write_text(json.dumps(cfg))
+    (run / "checkpoints" / "model_256_steps.zip").write_bytes(b"not a zip")
+    with pytest.raises(TrainConfigError, match=r"got 512: set batch_size=256 or less"):
+        load_run(run, [])
+    with pytest.raises(TrainConfigError, match=r"model_256_steps\.zip: not a readable SB3 model zip"):
+        load_run(run, ["batch_size=256"])  # past the config: on to the checkpoint, a fake one here

@@ -36,10 +36,10 @@ def no_training(monkeypatch):
     ("name=", "config key 'name': must not be empty"),
     ("total_timesteps=0", "config key 'total_timesteps': must be an integer from 1 to"),
     ("n_envs=100000", "config key 'n_envs': must be an integer from 1 to 64"),
-    ("batch_size=100000", "config key 'batch_size': at most one rollout, n_steps x n_envs = 256 x 8 = 2,048 steps "
+    ("batch_size=100000", "config key 'batch_size': PPO's minibatch (and the warm start's), at most one rollout, n_steps x n_envs = 256 x 8 = 2,048 steps "
                           "(minibatches are cut from a rollout), got 100,000"),
     ("total_timesteps=true", "config key 'total_timesteps': expected int, got bool True"),
-    ("n_steps=1", "config key 'batch_size': at most one rollout, n_steps x n_envs = 1 x 8 = 8 steps"),
+    ("n_steps=1", "config key 'batch_size': PPO's minibatch (and the warm start's), at most one rollout, n_steps x n_envs = 1 x 8 = 8 steps"),
     ("x=" + "[" * 50_000, "override 'x=[[[["),
     ("seed=" + "[" * 50_000 + "]" * 50_000, "tables or arrays nested too deeply"),
 ])

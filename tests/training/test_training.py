@@ -192,7 +192,7 @@ def test_overrides_and_shipped_configs():
                                               "batch_size=256"])  # at most one rollout: 256 x 1
     assert cfg["env_config"]["reward_mode"] == "win_loss" and cfg["env_config"]["num_players"] == 2
     assert cfg["learning_rate"] == 1e-3 and cfg["n_envs"] == 1 and cfg["name"] == "monolith_arena_2p"
-    with pytest.raises(TrainConfigError, match=r"'batch_size': at most one rollout, n_steps x n_envs = 256 x 1 = 256 "
+    with pytest.raises(TrainConfigError, match=r"'batch_size': PPO's minibatch \(and the warm start's\), at most one rollout, n_steps x n_envs = 256 x 1 = 256 "
                                                r"steps .*got 512: set batch_size=256 or less, or more n_steps / n_envs"):
         apply_overrides(load_config(), ["n_envs=1"])
     shipped = sorted(CONFIG_DIR.glob("*.toml"))

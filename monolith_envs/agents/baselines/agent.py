@@ -71,16 +71,20 @@ def parse_baseline_spec(spec: str) -> int:
     return parse_baseline_options(spec)[0]
 
 
-#: config keys that do not change what the game is (a baseline trained with one value plays the others as well)
-_NOT_RULES = frozenset({"reward_mode", "max_decisions"})
+#: config keys that do not change what the game is (a baseline trained with one value plays the others as well):
+#: the reward, its scale and the decision cap
+_NOT_RULES = frozenset({"reward_mode", "score_scale", "max_decisions"})
+#: the values of a key that draw it at random per game (a baseline trained on them saw every drawn value)
+_DRAWN = {"factions": "random", "first_player": -1}
 
 
 def variant_differences(trained: dict, config: dict) -> list[tuple[str, Any, Any]]:
     """``[(key, trained value, value)]``: the rule options of ``config`` that differ from the config a
-    baseline was ``trained`` on, leaving out the reward and the decision cap and the keys it was trained on at
-    ``"random"`` (e.g. Arena's ``factions``: every value was seen); ``[]`` when the rules are the same."""
+    baseline was ``trained`` on, leaving out the reward, its scale and the decision cap, and the keys it was
+    trained on at their drawn-per-game value (Arena's ``factions = "random"``, The Monolith's
+    ``first_player = -1``: every value was seen); ``[]`` when the rules are the same."""
     return [(k, t, config[k]) for k, t in trained.items()
-            if k in config and k not in _NOT_RULES and t != "random" and config[k] != t]
+            if k in config and k not in _NOT_RULES and not (k in _DRAWN and t == _DRAWN[k]) and config[k] != t]
 
 
 class BaselineAgent(BaseAgent):
