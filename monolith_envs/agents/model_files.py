@@ -31,7 +31,7 @@ import pickle
 import stat
 import types
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, BinaryIO, Callable, Iterable, Mapping
 
 import numpy as np
 
@@ -41,7 +41,7 @@ from .pickle_limits import OverBound as _OverBound
 
 __all__ = ["CHECKED_CALLS", "MAX_LOAD_ELEMENTS", "MAX_LOAD_NODES", "MAX_PARAMS", "MAX_SPACE_ELEMENTS", "ModelFileError",
            "ModelTrustError", "NUMPY_GLOBALS", "RestrictedUnpickler", "TRUST_ENV_VAR", "TRUST_HINT", "brief",
-           "add_trust_argument", "check_finite", "mlp_params", "read_capped", "restricted_loads", "short_error",
+           "add_trust_argument", "check_finite", "mlp_params", "open_regular", "read_capped", "restricted_loads", "short_error",
            "trust_models_from_args", "trust_models_from_env"]
 
 #: environment variable that marks every model file as trusted (``1``); set by ``--trust-model-files``
@@ -504,28 +504,49 @@ def restricted_loads(data: bytes, allowed: Iterable[tuple[str, str]], what: str,
                               f"({short_error(e, 200)}); {TRUST_HINT}") from None
 
 
+def open_regular(path: Path) -> BinaryIO:
+    """``path`` opened for binary reading, checked on the opened file to be a regular file (symlinks followed).
+
+    The open never waits (``O_NONBLOCK``: a FIFO put in the file's place is refused, not waited on), and
+    every later read goes through this handle, so a file swapped in at the same path after the checks is
+    never the one read.
+
+    Raises:
+        FileNotFoundError: no such file.
+        ModelFileError: not a regular file (a folder, a FIFO, a device), or it cannot be opened.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no file {path}") from None
+    except (OSError, ValueError) as e:
+        raise ModelFileError(f"{path}: cannot be read ({e})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ModelFileError(f"{path}: not a regular file")
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_capped(path: Path, cap: int) -> bytes:
-    """The bytes of ``path``, a regular file (symlinks followed) of at most ``cap`` bytes.
+    """The bytes of ``path``, a regular file (symlinks followed) of at most ``cap`` bytes, read through
+    :func:`open_regular` (checked on the opened file).
 
     Raises:
         FileNotFoundError: no such file.
         ModelFileError: not a regular file (a folder, a FIFO, a device), or larger than ``cap`` bytes.
     """
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        raise FileNotFoundError(f"no file {path}") from None
-    except (OSError, ValueError) as e:
-        raise ModelFileError(f"{path}: cannot be read ({e})") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise ModelFileError(f"{path}: not a regular file")
-    if st.st_size > cap:
-        raise ModelFileError(f"{path}: {st.st_size} bytes, more than the {cap} bytes allowed")
-    try:
-        with open(path, "rb") as f:
+    with open_regular(path) as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > cap:
+            raise ModelFileError(f"{path}: {size} bytes, more than the {cap} bytes allowed")
+        try:
             data = f.read(cap + 1)
-    except OSError as e:
-        raise ModelFileError(f"{path}: cannot be read ({e})") from None
+        except OSError as e:
+            raise ModelFileError(f"{path}: cannot be read ({e})") from None
     if len(data) > cap:
         raise ModelFileError(f"{path}: more than the {cap} bytes allowed")
     return data

@@ -29,11 +29,9 @@ from __future__ import annotations
 import base64
 import json
 import math
-import os
-import stat
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -49,6 +47,7 @@ from .model_files import (
     brief,
     check_finite,
     mlp_params,
+    open_regular,
     restricted_loads,
     short_error,
     trust_models_from_env,
@@ -99,19 +98,22 @@ RENAMED_GLOBALS = {("training.features", "PieceEncoder"): ("monolith_envs.agents
 _NEEDED = ("policy_class", "policy_kwargs", "observation_space", "action_space")
 
 
-def read_model_zip(path: Path) -> dict:
+def read_model_zip(path: Path, fh: BinaryIO | None = None) -> dict:
     """The zip's ``data`` entry as a JSON object, after checking the zip's declared sizes (nothing is unpacked
-    before that).
+    before that). ``fh``: the file already opened (:func:`~monolith_envs.agents.model_files.open_regular`),
+    read from its start; None opens ``path``.
 
     Raises:
         ModelFileError: not a regular file, not a zip, too many or too large entries (declared uncompressed
             sizes over :data:`MAX_ENTRY_BYTES` / :data:`MAX_ZIP_BYTES`), no ``data`` entry, or one that is not
             a JSON object (nested too deep, not UTF-8).
     """
+    if fh is None:
+        with open_regular(path) as own:
+            return read_model_zip(path, own)
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            raise ModelFileError(f"{path}: not a regular file")
-        with zipfile.ZipFile(path) as z:
+        fh.seek(0)
+        with zipfile.ZipFile(fh) as z:
             infos = z.infolist()
             if len(infos) > MAX_ENTRIES:
                 raise ModelFileError(f"{path}: {len(infos)} zip entries, more than the {MAX_ENTRIES} allowed")
@@ -407,7 +409,13 @@ def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | Non
                              "a ppo: model is the .zip file that MaskablePPO.save writes")
     if trusted is None:
         trusted = trust_models_from_env()
-    data = read_model_zip(p)
+    with open_regular(p) as fh:  # checked and loaded through one handle: a file swapped in meanwhile is not read
+        return _load_checked(p, fh, device, trusted, MaskablePPO)
+
+
+def _load_checked(p: Path, fh: BinaryIO, device: str, trusted: bool, MaskablePPO: Any) -> Any:
+    """:func:`load_maskable_ppo` of the opened file ``fh`` (the checks, then SB3's load of the same handle)."""
+    data = read_model_zip(p, fh)
     if trusted:
         try:
             probe = _safe_objects(p, data)  # only for the size checks; SB3 decodes the file its own way
@@ -430,9 +438,11 @@ def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | Non
         if trusted:  # SB3 decodes the file; the policy's classes from the probe when it read them (a class
             # saved under its former place, training.features.PieceEncoder, then loads outside the repository)
             extra = {k: probe[k] for k in ("policy_kwargs",) if k in probe}
-            model = MaskablePPO.load(str(p), device=device, custom_objects=extra or None)
+            fh.seek(0)
+            model = MaskablePPO.load(fh, device=device, custom_objects=extra or None)
         else:
-            model = MaskablePPO.load(str(p), device=device, custom_objects=probe)
+            fh.seek(0)
+            model = MaskablePPO.load(fh, device=device, custom_objects=probe)
     except Exception as e:  # noqa: BLE001  (a corrupt or hostile file is an error line, not a traceback)
         raise ModelFileError(f"{p}: not a loadable MaskablePPO model ({short_error(e, 240)})") from None
     check_finite(model.policy.state_dict(), f"{p}: policy.pth")

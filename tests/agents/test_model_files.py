@@ -130,3 +130,30 @@ def test_evaluate_cli_gives_one_error_line(toy_model, tmp_path, capsys, monkeypa
     assert exc.value.code == 2 and "Traceback" not in err and message in err.splitlines()[-1]
     assert err.splitlines()[-1].startswith("python -m training.evaluate: error:")
     assert not (tmp_path / "pwned.txt").exists() and not (tmp_path / "e.json").exists()
+
+
+def test_the_file_checked_is_the_file_loaded(toy_model, tmp_path, monkeypatch):
+    """The checks and SB3's load read one opened file: a file put at the same path after the checks (here:
+    the same model with other weights, unchecked) is never the one loaded."""
+    import shutil
+
+    import torch
+
+    import agents.ppo as ppo_mod
+
+    path = tmp_path / "model.zip"
+    shutil.copyfile(toy_model, path)
+    other = rewrite_zip(toy_model, tmp_path / "other.zip", "policy.pth",
+                        state_dict_edit=lambda sd: {k: torch.full_like(v, 0.5) for k, v in sd.items()})
+    expected = load_maskable_ppo(toy_model).policy.state_dict()
+    real_check = ppo_mod.check_policy
+
+    def check_then_swap(*args, **kwargs):
+        real_check(*args, **kwargs)
+        other.replace(path)  # the path now names the other file; the opened handle still reads the checked one
+
+    monkeypatch.setattr(ppo_mod, "check_policy", check_then_swap)
+    loaded = load_maskable_ppo(path)
+    assert not (tmp_path / "other.zip").exists() and path.exists()  # the swap happened
+    got = loaded.policy.state_dict()
+    assert all(torch.equal(got[k], expected[k]) for k in expected)
