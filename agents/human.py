@@ -69,27 +69,33 @@ class HumanAgent(BaseAgent):
         self._shown = None
 
     def _show_board(self, text: str, decision: int) -> None:
-        """Print the board; right after this seat's own previous decision (nobody else moved since), when
-        at most a third of its lines changed and the line count is the same, only those lines, so a turn of
-        many small decisions (The Monolith's order, space, warriors, steps) does not reprint the whole board
-        each time; ``board`` prints it whole."""
+        """Print the board. For a game whose terminal pieces allow it (``board_diff``: Arena, The Monolith),
+        right after this seat's own previous decision (nobody else moved since), when at most a third of its
+        lines changed and the line count is the same: only those lines, each with the lines it continues and
+        the lines that continue it (indented 4 or more), then the board's last line (whose decision it is), so
+        a turn of many small decisions (The Monolith's order, space, warriors, steps) does not reprint the whole
+        board each time; ``board`` prints it whole."""
         lines = text.splitlines()
         last = self._shown
         self._shown = (decision, lines)
-        if last is not None and last[0] + 1 == decision and len(last[1]) == len(lines):
+        if (getattr(self.pieces, "board_diff", False) and last is not None and last[0] + 1 == decision
+                and len(last[1]) == len(lines) and len(lines) > 1):
+            body, caption = lines[:-1], lines[-1]
             rows: set[int] = set()
-            for i, (old, new) in enumerate(zip(last[1], lines)):
-                if old != new:  # with the line it continues (indented 4 or more), so each says what it is of
-                    head = i
-                    while head > 0 and lines[head][:4].isspace():
+            for i, (old, new) in enumerate(zip(last[1][:-1], body)):
+                if old != new:
+                    head, tail = i, i + 1
+                    while head > 0 and body[head][:4].isspace():
                         head -= 1
-                    rows.update(range(head, i + 1))
-            changed = [lines[i] for i in sorted(rows)]
+                    while tail < len(body) and body[tail][:4].isspace():
+                        tail += 1
+                    rows.update(range(head, tail))
+            changed = [body[i] for i in sorted(rows)]
             if not changed:
-                self.output_fn("the board is unchanged (board shows it again)")
+                self.output_fn("\n".join(["the board is unchanged (board shows it again)", caption]))
                 return
             if len(changed) * 3 <= len(lines):
-                self.output_fn("\n".join(["the board lines that changed (board shows it whole):", *changed]))
+                self.output_fn("\n".join(["the board lines that changed (board shows it whole):", *changed, caption]))
                 return
         self.output_fn(text)
 

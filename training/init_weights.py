@@ -37,15 +37,14 @@ class InitFromError(ValueError):
 
 def _is_sb3_zip(path: Path) -> bool:
     """Whether ``path`` is a zip holding SB3's ``policy.pth`` (a model file of ``training.train``)."""
-    import stat
     import zipfile
 
+    from monolith_envs.agents.model_files import ModelFileError, open_regular
+
     try:
-        if not stat.S_ISREG(path.stat().st_mode):  # a FIFO would block the zip reader
-            return False
-        with zipfile.ZipFile(path) as z:
+        with open_regular(path) as fh, zipfile.ZipFile(fh) as z:  # a FIFO is refused, never waited on
             return "policy.pth" in z.namelist()
-    except (OSError, zipfile.BadZipFile, ValueError):
+    except (OSError, zipfile.BadZipFile, ValueError, ModelFileError):
         return False
 
 

@@ -68,13 +68,15 @@ def _checked_checkpoint(path: Path) -> dict:
 
     import torch
 
-    from monolith_envs.agents.model_files import ModelFileError, check_finite, short_error
+    from monolith_envs.agents.model_files import ModelFileError, check_finite, open_regular, short_error
     from monolith_envs.agents.ppo import read_model_zip
 
     try:
-        data = read_model_zip(path)
-        with zipfile.ZipFile(path) as z:
-            weights = torch.load(io.BytesIO(z.read("policy.pth")), map_location="cpu", weights_only=True)
+        with open_regular(path) as fh:  # checked and read through one handle
+            data = read_model_zip(path, fh)
+            fh.seek(0)
+            with zipfile.ZipFile(fh) as z:
+                weights = torch.load(io.BytesIO(z.read("policy.pth")), map_location="cpu", weights_only=True)
         if not isinstance(weights, dict):
             raise ModelFileError(f"{path}: entry 'policy.pth' is not a dict of tensors")
         check_finite(weights, str(path))

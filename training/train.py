@@ -341,7 +341,10 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
             seed=cfg["seed"], device="cpu", verbose=0,
         )
         if resume:  # weights and optimizer state only (torch weights_only load: no code runs from the file)
-            model.set_parameters(str(resume["checkpoint"]), exact_match=True, device="cpu")
+            from monolith_envs.agents.model_files import open_regular
+
+            with open_regular(Path(resume["checkpoint"])) as fh:  # a regular file (a FIFO is not waited on)
+                model.set_parameters(fh, exact_match=True, device="cpu")
             model.num_timesteps = start
         if cfg["init_from"] and not resume:  # a baseline's weights (plain tensors) instead of a warm start
             from training.init_weights import start_from_baseline

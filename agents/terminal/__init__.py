@@ -109,6 +109,9 @@ class Pieces:
 
     #: what the board's marks mean (shown at the start and by ``legend``)
     legend_text = "The board is the game's text render (render_text); see the game's documentation."
+    #: right after the player's own decision, print only the board lines that changed (HumanAgent); a game
+    #: whose board reflows (its rows move when one changes) keeps the whole board
+    board_diff = False
 
     def legend(self, game: Any) -> str:
         """The legend, already fitting :data:`WIDTH` columns."""

@@ -52,6 +52,7 @@ class ArenaPieces(Pieces):
     """Terminal play of Monolith Arena (``docs/monolith_arena.md``)."""
 
     legend_text = LEGEND
+    board_diff = True  # fixed rows: a changed line stays where it was
 
     # ------------------------------------------------------------------ board
     def board(self, game: Any, state: Any, viewer: int) -> str:

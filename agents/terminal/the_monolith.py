@@ -83,6 +83,7 @@ class TheMonolithPieces(Pieces):
     """Terminal play of ``the_monolith_v0`` (``docs/the_monolith.md``)."""
 
     legend_text = LEGEND
+    board_diff = True  # fixed rows: a changed line stays where it was
 
     # ------------------------------------------------------------------ board
     def _space(self, g: Any, sp: int) -> str:

@@ -515,14 +515,16 @@ def open_regular(path: Path) -> BinaryIO:
         FileNotFoundError: no such file.
         ModelFileError: not a regular file (a folder, a FIFO, a device), or it cannot be opened.
     """
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOCTTY", 0)
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):  # a device is never opened (opening one can act)
+            raise ModelFileError(f"{path}: not a regular file")
         fd = os.open(path, flags)
     except FileNotFoundError:
         raise FileNotFoundError(f"no file {path}") from None
     except (OSError, ValueError) as e:
         raise ModelFileError(f"{path}: cannot be read ({e})") from None
-    try:
+    try:  # checked again on the opened file: the path may name another file by now
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise ModelFileError(f"{path}: not a regular file")
         return os.fdopen(fd, "rb")

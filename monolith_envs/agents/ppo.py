@@ -104,6 +104,7 @@ def read_model_zip(path: Path, fh: BinaryIO | None = None) -> dict:
     read from its start; None opens ``path``.
 
     Raises:
+        FileNotFoundError: ``fh`` is None and there is no file at ``path``.
         ModelFileError: not a regular file, not a zip, too many or too large entries (declared uncompressed
             sizes over :data:`MAX_ENTRY_BYTES` / :data:`MAX_ZIP_BYTES`), no ``data`` entry, or one that is not
             a JSON object (nested too deep, not UTF-8).

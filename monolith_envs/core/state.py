@@ -225,8 +225,10 @@ def _lookup(name: Any, path: str, kind: str) -> type:
         cls = _loaded_enum(name)
     ok = cls is not None and (cls in _FIELDS if kind == "state" else issubclass(cls, enum.Enum))
     if not ok:
-        raise StateError(f"{path}: unknown state class {name!r} (a state is read by its game: the classes it "
-                          f"may hold are those of the loaded games' modules)")
+        what = ("state class", "a state class") if kind == "state" else ("state enum", "an enum")
+        raise StateError(f"{path}: unknown {what[0]} {name!r}: a '__{kind}__' tag names {what[1]} of a loaded "
+                         "game's module, as to_dict writes it (e.g. 'monolith_envs.strategy.state:Kind'); a state "
+                         "is read by its game")
     return cls
 
 

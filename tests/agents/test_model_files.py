@@ -132,7 +132,8 @@ def test_evaluate_cli_gives_one_error_line(toy_model, tmp_path, capsys, monkeypa
     assert not (tmp_path / "pwned.txt").exists() and not (tmp_path / "e.json").exists()
 
 
-def test_the_file_checked_is_the_file_loaded(toy_model, tmp_path, monkeypatch):
+@pytest.mark.parametrize("trusted", [False, True])
+def test_the_file_checked_is_the_file_loaded(toy_model, tmp_path, monkeypatch, trusted):
     """The checks and SB3's load read one opened file: a file put at the same path after the checks (here:
     the same model with other weights, unchecked) is never the one loaded."""
     import shutil
@@ -153,7 +154,7 @@ def test_the_file_checked_is_the_file_loaded(toy_model, tmp_path, monkeypatch):
         other.replace(path)  # the path now names the other file; the opened handle still reads the checked one
 
     monkeypatch.setattr(ppo_mod, "check_policy", check_then_swap)
-    loaded = load_maskable_ppo(path)
+    loaded = load_maskable_ppo(path, trusted=trusted)
     assert not (tmp_path / "other.zip").exists() and path.exists()  # the swap happened
     got = loaded.policy.state_dict()
     assert all(torch.equal(got[k], expected[k]) for k in expected)

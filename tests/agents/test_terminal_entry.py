@@ -260,28 +260,39 @@ def test_a_lone_first_stage_does_not_offer_back():
 
 
 def test_the_board_after_ones_own_decision_shows_only_what_changed():
-    """Right after this seat's previous decision (nobody moved in between) the board prints only its changed
-    lines, each with the line it continues; otherwise, or when much changed, the whole board."""
+    """Right after this seat's previous decision (nobody moved in between) a game with fixed board rows (Arena,
+    The Monolith) prints only the changed lines, each with the lines it continues and that continue it, then
+    the board's last line (whose decision it is); otherwise, when much changed, or for a game whose board
+    reflows (the Strategy Game), the whole board."""
     from agents.human import HumanAgent
 
     out: list[str] = []
-    human = HumanAgent(output_fn=out.append)
+    human = HumanAgent(output_fn=out.append, pieces=pieces_for("the_monolith_v0"))
+    assert human.pieces.board_diff and pieces_for(ARENA).board_diff
+    assert not pieces_for("monolith_strategy_v0").board_diff
     board = ["day 1/4", " 0 The Monolith   slots 4/6", "      P0{2W} P1{1W}", " 6 Briar Hold", "P0 (you): favour 0",
-             "    hearts: available 10", "P1: favour 0", "    hearts: available 12", "P0 chooses an order"]
-    board += [f"{k:2d} Space {k}" for k in range(7, 19)]  # the rest of a board, unchanged
+             "    hearts: available 10, on the board 0/0/0", "        (slay/maneuver/boast)", "P1: favour 0",
+             "    hearts: available 12"]
+    board += [f"{k:2d} Space {k}" for k in range(7, 19)] + ["P0 chooses an order"]  # the rest; the caption
     human._show_board("\n".join(board), 5)
     after = list(board)
-    after[2], after[5], after[8] = "      P0{1W} P1{1W}", "    hearts: available 9", "P0 chooses a space"
+    after[2], after[5], after[-1] = "      P0{1W} P1{1W}", "    hearts: available 9, on the board 0/0/0", "P0 chooses"
     human._show_board("\n".join(after), 6)  # the next decision, the same seat's
     assert out[1].splitlines() == ["the board lines that changed (board shows it whole):",
                                    " 0 The Monolith   slots 4/6", "      P0{1W} P1{1W}", "P0 (you): favour 0",
-                                   "    hearts: available 9", "P0 chooses a space"]
+                                   "    hearts: available 9, on the board 0/0/0", "        (slay/maneuver/boast)",
+                                   "P0 chooses"]
     human._show_board("\n".join(board), 9)  # others moved since: the whole board
     assert out[2] == "\n".join(board)
     human._show_board("\n".join(after), 10)
     assert out[3].startswith("the board lines that changed (board shows it whole):\n")
-    human._show_board("\n".join(after), 11)  # nothing changed since the player's own last decision
-    assert out[4] == "the board is unchanged (board shows it again)"
+    only_caption = after[:-1] + ["P0 chooses a space"]
+    human._show_board("\n".join(only_caption), 11)  # only whose decision it is changed
+    assert out[4] == "the board is unchanged (board shows it again)\nP0 chooses a space"
     human.reset()  # a new game: the first board whole
     human._show_board("\n".join(board), 12)
     assert out[5] == "\n".join(board)
+    strategy = HumanAgent(output_fn=out.append, pieces=pieces_for("monolith_strategy_v0"))
+    strategy._show_board("\n".join(board), 1)
+    strategy._show_board("\n".join(after), 2)
+    assert out[-1] == "\n".join(after)  # a reflowing board: always whole

@@ -26,7 +26,7 @@ import pytest
 
 from monolith_envs.arena import parse_position
 from monolith_envs.arena.game import ArenaGame
-from monolith_envs.arena.state import INSTANCES_PER_SEAT, Sub
+from monolith_envs.arena.state import INSTANCES_PER_SEAT, Eff, Sub
 
 # ---------------------------------------------------------------- §2.1 geometry, from axial coordinates
 COORDS = sorted(((q, r) for q in range(-2, 3) for r in range(-2, 3) if abs(q + r) <= 2), key=lambda c: (c[1], c[0]))
@@ -42,9 +42,11 @@ PUSH_TARGET, PUSH_PUSHER, PUSH_DEST = Sub.PUSH_TARGET, Sub.PUSH_PUSHER, Sub.PUSH
 ROTATE_TARGET, ROTATE_FACING, FEATURE_DEST, FEATURE_FACING = (Sub.ROTATE_TARGET, Sub.ROTATE_FACING,
                                                               Sub.FEATURE_DEST, Sub.FEATURE_FACING)
 SWAP_TARGET, UNFOLD_SEG2, UNFOLD_SEG3, UNFOLD_FACING = Sub.SWAP_TARGET, Sub.UNFOLD_SEG2, Sub.UNFOLD_SEG3, Sub.UNFOLD_FACING
-COVERED = {MAIN, *range(5, 14), 18, *range(19, 26)}
+COVERED = {MAIN, CHARGE_TILE, CHARGE_DEST, CHARGE_FACING, MOVE_TILE, MOVE_DEST, MOVE_FACING, PUSH_TARGET,
+           PUSH_PUSHER, PUSH_DEST, ROTATE_TARGET, ROTATE_FACING, FEATURE_DEST, FEATURE_FACING, SWAP_TARGET,
+           UNFOLD_SEG2, UNFOLD_SEG3, UNFOLD_FACING}
 LOC_BOARD = 2
-EFF_MANEUVER = 10  # the pending effect "maneuver" (docs §7, pending effect one-hot order)
+EFF_MANEUVER = Eff.MANEUVER  # the pending effect "maneuver" (docs §7), by name
 USED_BIT = {"maneuver": 1, "teleport": 2, "swap": 4, "rotate": 8}  # the state's ``used`` bits
 FEATURES = ("maneuver", "teleport", "swap", "rotate")  # USE_FEATURE axis order (§6.1)
 
@@ -312,8 +314,8 @@ def compare(game, s, where=""):
     want = reference_mask(game, s)
     if s.sub_phase == MAIN:  # only the PLACE, USE_FEATURE and UNFOLD families
         keep = np.zeros_like(got)
-        place, feature, unfold = (L.index("PLACE", 0, 0, 0), L.index("USE_FEATURE", 0, 0), L.index("UNFOLD"))
-        keep[place: place + game.H * 114] = keep[feature: feature + 76] = keep[unfold] = True
+        keep[L["PLACE"].offset: L["PLACE"].stop] = keep[L["USE_FEATURE"].offset: L["USE_FEATURE"].stop] = True
+        keep[L.index("UNFOLD")] = True
         got, want = got & keep, want & keep
     if not np.array_equal(got, want):
         dec = L.decode

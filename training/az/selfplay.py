@@ -67,24 +67,31 @@ MAX_SAMPLES_BYTES = 4 * 2**30
 _SAMPLE_KINDS = {"obs": "f", "masks": "u", "pi": "f", "z": "f"}
 
 
-def _check_sample_entries(path: Any, want: dict[str, int]) -> None:
-    """Check a samples file before ``np.load`` reads it: a regular file, a zip with ``obs``, ``masks``, ``pi``
-    and ``z`` entries that unpack to at most :data:`MAX_SAMPLES_BYTES` in all, each a 2-d array of its dtype
-    kind, ``want[k]`` columns and the rows of ``obs``, whose header declares exactly the bytes the entry holds
-    (``np.load`` allocates the declared shape first). Raises ``ValueError`` naming the file and the problem."""
-    import os
-    import stat
-    import zipfile
+def _open_samples(path: Any) -> Any:
+    """The samples file opened for reading (:func:`~monolith_envs.agents.model_files.open_regular`: a regular
+    file, checked on the opened handle, a FIFO never waited on); ``ValueError`` naming the file otherwise."""
+    from pathlib import Path
+
+    from monolith_envs.agents.model_files import ModelFileError, open_regular
 
     try:
-        st = os.stat(path)
+        return open_regular(Path(path))
     except FileNotFoundError:
         raise ValueError(f"samples file {str(path)!r} not found") from None
-    except OSError as e:
-        raise ValueError(f"samples file {str(path)!r} cannot be read ({e.strerror or e})") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise ValueError(f"samples file {str(path)!r} is not a regular file")
-    with zipfile.ZipFile(path) as z:
+    except ModelFileError as e:
+        why = "is not a regular file" if "not a regular file" in str(e) else f"cannot be read ({e})"
+        raise ValueError(f"samples file {str(path)!r} {why}") from None
+
+
+def _check_sample_entries(fh: Any, want: dict[str, int]) -> None:
+    """Check the opened samples file ``fh`` before ``np.load`` reads it: a zip with ``obs``, ``masks``, ``pi``
+    and ``z`` entries that unpack to at most :data:`MAX_SAMPLES_BYTES` in all, each a 2-d array of its dtype
+    kind, ``want[k]`` columns and the rows of ``obs``, whose header declares exactly the bytes the entry holds
+    (``np.load`` allocates the declared shape first). Raises ``ValueError`` or ``KeyError`` naming the problem."""
+    import zipfile
+
+    fh.seek(0)
+    with zipfile.ZipFile(fh) as z:
         infos = {i.filename: i for i in z.infolist()}
         missing = [k for k in _SAMPLE_KINDS if k + ".npy" not in infos]
         if missing:
@@ -126,9 +133,11 @@ def load_samples(path: Any, game: Any) -> dict[str, np.ndarray]:
 
     want = {"obs": game.obs_spec.size, "masks": (game.layout.n + 7) // 8, "pi": game.layout.n, "z": game.num_players}
     try:
-        _check_sample_entries(path, want)
-        with np.load(path, allow_pickle=False) as f:
-            data = {k: f[k] for k in ("obs", "masks", "pi", "z")}
+        with _open_samples(path) as fh:  # checked and read through one handle
+            _check_sample_entries(fh, want)
+            fh.seek(0)
+            with np.load(fh, allow_pickle=False) as f:
+                data = {k: f[k] for k in ("obs", "masks", "pi", "z")}
     except (KeyError, OSError, ValueError, zipfile.BadZipFile, EOFError, MemoryError) as e:
         if isinstance(e, ValueError) and str(e).startswith("samples file "):
             raise
