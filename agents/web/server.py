@@ -15,7 +15,8 @@ address, ``--host 0.0.0.0`` or ``::``, also any IP address) and its port, which 
 a host name); an ``Origin`` header, when sent, must be this server's own origin, and ``Sec-Fetch-Site:
 cross-site`` is refused.  A POST must be ``application/json`` with a ``Content-Length`` of at most
 :data:`MAX_BODY` bytes, a JSON object with exactly the expected keys.  Every refusal is a 4xx JSON answer
-``{"error": "..."}`` and changes nothing in the game.
+``{"error": "..."}`` and changes nothing in the game.  At most :data:`MAX_CONNECTIONS` connections are
+served at once (each holds a thread); one more gets a 503 JSON answer and is closed.
 """
 
 from __future__ import annotations
@@ -239,17 +240,57 @@ class _Handler(BaseHTTPRequestHandler):
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _refuse
 
 
+#: connections served at once; one more is answered 503 and closed (each holds a thread: with ``--host
+#: 0.0.0.0`` other machines could open thousands of idle ones)
+MAX_CONNECTIONS = 64
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
     def __init__(self, addr: tuple[str, int], web: WebGame, verbose: bool = False):
+        import threading
+
         self.web, self.verbose = web, verbose
+        self._open, self._open_lock = 0, threading.Lock()
         super().__init__(addr, _Handler)
         bound = addr[0].strip("[]")
         self.wildcard = bound in ("", "0.0.0.0", "::")  # every address: other machines name it by IP address
         extra = () if self.wildcard else (_host_name(bound).lower(),)
         self.host_names = set(_LOCAL + extra)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Serve the connection on its own thread, or, with :data:`MAX_CONNECTIONS` already open, answer 503
+        and close it."""
+        with self._open_lock:
+            full = self._open >= MAX_CONNECTIONS
+            if not full:
+                self._open += 1
+        if full:
+            busy = json.dumps({"error": f"the server is serving {MAX_CONNECTIONS} connections, the most it "
+                                        "takes; try again when one has closed"}).encode()
+            try:
+                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                                b"Content-Length: " + str(len(busy)).encode() + b"\r\nConnection: close\r\n\r\n"
+                                + busy)
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # the thread did not start: the connection is not open
+            with self._open_lock:
+                self._open -= 1
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._open_lock:
+                self._open -= 1
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A browser that closed its connection mid-answer is not an error to print; anything else is printed

@@ -109,3 +109,32 @@ def test_a_move_chosen_at_an_older_decision_is_not_played(served):
     assert status == 200 and st3["decisions"] > st2["decisions"]
     status, st4 = served.request("POST", "/api/action", {"game_id": gid, "action": _a_move(st3)})
     assert status == 200 and st4["decisions"] > st3["decisions"]
+
+
+def test_connections_beyond_the_cap_get_a_503_and_the_server_goes_on(tmp_path, monkeypatch):
+    """Each connection holds a thread: idle ones beyond MAX_CONNECTIONS are answered 503 at once and closed,
+    and once one closes the server answers again."""
+    import time
+
+    import agents.web.server as server_mod
+
+    monkeypatch.setattr(server_mod, "MAX_CONNECTIONS", 2)
+    served = Served("monolith_arena_v0", {}, 0, tmp_path)
+    idle = []
+    try:
+        for _ in range(2):  # two connections that send nothing: each holds its thread
+            idle.append(socket.create_connection(("127.0.0.1", served.port), timeout=10))
+        time.sleep(0.3)
+        status, err = served.request("GET", "/api/state")
+        assert status == 503 and err["error"].startswith("the server is serving 2 connections, the most it takes")
+        idle.pop().close()
+        for _ in range(50):  # its thread ends once the server reads the closed connection
+            status, st = served.request("GET", "/api/state")
+            if status == 200:
+                break
+            time.sleep(0.1)
+        assert status == 200 and st["env_id"] == "monolith_arena_v0"
+    finally:
+        for c in idle:
+            c.close()
+        served.close()
