@@ -17,7 +17,8 @@ Outputs under ``<out_dir>/<name>/``:
 
 * ``tb/``: TensorBoard logs (PPO losses, episode rewards, ``eval/win_rate_<opponent>``);
 * ``checkpoints/``: model checkpoints at rollout boundaries (every ``checkpoint_every`` steps, at the end of
-  PPO and on Ctrl-C / SIGTERM; ``--resume RUN_DIR`` continues from the newest); ``final_model.zip``: the
+  PPO and on Ctrl-C / SIGTERM; ``--resume RUN_DIR`` continues from the newest), and at step 0 right after a
+  warm start (a run stopped later resumes without it); ``final_model.zip``: the
   final policy; ``eval_model.zip``: the policy of the last interim evaluation; ``learning_curve.json``:
   the interim evaluations (printed on the console as they run);
 * optional behaviour-cloning warm start from a teacher agent (``pretrain_samples``, see
@@ -358,6 +359,10 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
         elif resume and resume.get("warm_start"):
             pretrain_info = resume["warm_start"]["pretrain"]
         cbs, evaluator = make_callbacks(cfg, run_dir, curve, executor, start, track, guard)
+        if warm and pretrain_info and cfg["checkpoint_every"] > 0:  # the warm-started weights, step 0: a run
+            # stopped from here on resumes without doing the warm start again
+            track["checkpointer"].model = model
+            track["checkpointer"].save(0)
         labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])  # one-seat: ["alone"]
         against = _against(labels)
         evals = (f"; every {cfg['eval_every']:,} steps {cfg['eval_games']} games {against}"

@@ -245,3 +245,32 @@ def test_a_run_whose_batch_size_no_longer_fits_one_rollout_resumes_once_an_overr
         load_run(run, [])
     with pytest.raises(TrainConfigError, match=r"model_256_steps\.zip: not a readable SB3 model zip"):
         load_run(run, ["batch_size=256"])  # past the config: on to the checkpoint, a fake one here
+
+
+def test_the_warm_started_weights_are_a_step_0_checkpoint_and_a_resume_skips_the_warm_start(tmp_path, monkeypatch):
+    """A run stopped after its warm start (here: a run of 0 PPO rollouts past it, then resumed) keeps the
+    warm-started weights as checkpoints/model_0_steps.zip; --resume loads them and does not collect again."""
+    from training.resume import latest_checkpoint
+    from training.train import main
+
+    swap = {"pretrain_samples=0": "pretrain_samples=200", "total_timesteps=1000000": "total_timesteps=128",
+            "vec_env=subproc": "vec_env=dummy", "eval_workers=2": "eval_workers=1"}
+    args = [swap.get(a, a) for a in TINY] + ["--set", f"out_dir={tmp_path}", "--set", "name=w",
+                                            "--set", "pretrain_targets=values", "--set", "pretrain_epochs=1"]
+    main(args)
+    run = tmp_path / "w"
+    assert (run / "checkpoints" / "model_0_steps.zip").is_file()
+    (run / "report.json").unlink()  # as a run stopped before its end: no report yet
+    for f in (run / "checkpoints").glob("model_*_steps.zip"):
+        if f.name != "model_0_steps.zip":
+            f.unlink()
+    assert latest_checkpoint(run) == (run / "checkpoints" / "model_0_steps.zip", 0)
+    import training.pretrain as pretrain
+
+    def no_second_warm_start(*_a, **_k):
+        raise AssertionError("the warm start ran again")
+
+    monkeypatch.setattr(pretrain, "collect_value_targets", no_second_warm_start)
+    report = main(["--resume", str(run)])
+    assert report["resumed_from"]["steps"] == 0 and report["learner_steps"] == 128
+    assert report["pretrain"]["samples"] >= 200  # the first session's warm start, from warm_start.json
