@@ -211,9 +211,9 @@ def interrupted_message(e: Any) -> str:
         lines.append(f"  kept: checkpoint {info['checkpoint']} ({info['checkpoint_steps']:,} learner steps)")
         lines.append(f"  resume with: python -m training.train --resume {shlex.quote(str(run_dir))}")
     else:
-        lines.append(f"  no checkpoint yet (one is written at a rollout boundary every checkpoint_every learner "
-                     f"steps, and on a stop while a rollout is collected, not during an update); run the same "
-                     f"command again to start over (outputs in {run_dir})")
+        lines.append(f"  no checkpoint yet (one is written right after a warm start, at a rollout boundary every "
+                     f"checkpoint_every learner steps, and on a stop while a rollout is collected, not during an "
+                     f"update); run the same command again to start over (outputs in {run_dir})")
     lines.append(f"  exit status {e.exit_code}")
     return "\n".join(lines)
 

@@ -359,7 +359,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
         elif resume and resume.get("warm_start"):
             pretrain_info = resume["warm_start"]["pretrain"]
         cbs, evaluator = make_callbacks(cfg, run_dir, curve, executor, start, track, guard)
-        if warm and pretrain_info and cfg["checkpoint_every"] > 0:  # the warm-started weights, step 0: a run
+        if warm and pretrain_info:  # the warm-started weights, step 0 (whatever checkpoint_every is): a run
             # stopped from here on resumes without doing the warm start again
             track["checkpointer"].model = model
             track["checkpointer"].save(0)

@@ -16,7 +16,8 @@ a host name); an ``Origin`` header, when sent, must be this server's own origin,
 cross-site`` is refused.  A POST must be ``application/json`` with a ``Content-Length`` of at most
 :data:`MAX_BODY` bytes, a JSON object with exactly the expected keys.  Every refusal is a 4xx JSON answer
 ``{"error": "..."}`` and changes nothing in the game.  At most :data:`MAX_CONNECTIONS` connections are
-served at once (each holds a thread); one more gets a 503 JSON answer and is closed.
+served at once (each holds a thread), at most :data:`MAX_PER_CLIENT` from one address of another machine and
+:data:`LOOPBACK_RESERVE` of them kept for this machine; one more gets a 503 JSON answer and is closed.
 """
 
 from __future__ import annotations
@@ -243,6 +244,10 @@ class _Handler(BaseHTTPRequestHandler):
 #: connections served at once; one more is answered 503 and closed (each holds a thread: with ``--host
 #: 0.0.0.0`` other machines could open thousands of idle ones)
 MAX_CONNECTIONS = 64
+#: connections one client address may hold at once (a loopback client is not limited this way)
+MAX_PER_CLIENT = 16
+#: connections kept for loopback clients: other machines get at most ``MAX_CONNECTIONS - LOOPBACK_RESERVE``
+LOOPBACK_RESERVE = 8
 
 
 class _Server(ThreadingHTTPServer):
@@ -254,6 +259,7 @@ class _Server(ThreadingHTTPServer):
 
         self.web, self.verbose = web, verbose
         self._open, self._open_lock = 0, threading.Lock()
+        self._per_client: dict[str, int] = {}
         super().__init__(addr, _Handler)
         bound = addr[0].strip("[]")
         self.wildcard = bound in ("", "0.0.0.0", "::")  # every address: other machines name it by IP address
@@ -261,15 +267,29 @@ class _Server(ThreadingHTTPServer):
         self.host_names = set(_LOCAL + extra)
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        """Serve the connection on its own thread, or, with :data:`MAX_CONNECTIONS` already open, answer 503
-        and close it."""
+        """Serve the connection on its own thread, or answer 503 and close it: with :data:`MAX_CONNECTIONS`
+        already open, or for a client of another machine, with :data:`MAX_PER_CLIENT` of its own open or all
+        but the :data:`LOOPBACK_RESERVE` slots taken."""
+        ip = str(client_address[0]) if client_address else ""
+        try:
+            local = ipaddress.ip_address(ip.split("%")[0]).is_loopback
+        except ValueError:
+            local = False
         with self._open_lock:
-            full = self._open >= MAX_CONNECTIONS
-            if not full:
+            mine = self._per_client.get(ip, 0)
+            if local:
+                why = "" if self._open < MAX_CONNECTIONS else f"{MAX_CONNECTIONS} connections, the most it takes"
+            elif mine >= MAX_PER_CLIENT:
+                why = f"{MAX_PER_CLIENT} connections from {ip}, the most one address may hold"
+            elif self._open >= MAX_CONNECTIONS - LOOPBACK_RESERVE:
+                why = f"{MAX_CONNECTIONS - LOOPBACK_RESERVE} connections from other machines, the most it takes"
+            else:
+                why = ""
+            if not why:
                 self._open += 1
-        if full:
-            busy = json.dumps({"error": f"the server is serving {MAX_CONNECTIONS} connections, the most it "
-                                        "takes; try again when one has closed"}).encode()
+                self._per_client[ip] = mine + 1
+        if why:
+            busy = json.dumps({"error": f"the server is serving {why}; try again when one has closed"}).encode()
             try:
                 request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
                                 b"Content-Length: " + str(len(busy)).encode() + b"\r\nConnection: close\r\n\r\n"
@@ -281,16 +301,23 @@ class _Server(ThreadingHTTPServer):
         try:
             super().process_request(request, client_address)
         except BaseException:  # the thread did not start: the connection is not open
-            with self._open_lock:
-                self._open -= 1
+            self._closed(ip)
             raise
+
+    def _closed(self, ip: str) -> None:
+        with self._open_lock:
+            self._open -= 1
+            left = self._per_client.get(ip, 1) - 1
+            if left > 0:
+                self._per_client[ip] = left
+            else:
+                self._per_client.pop(ip, None)
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            with self._open_lock:
-                self._open -= 1
+            self._closed(str(client_address[0]) if client_address else "")
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A browser that closed its connection mid-answer is not an error to print; anything else is printed

@@ -29,7 +29,7 @@ def _run_until_checkpoint(out_dir: Path, name: str, extra: tuple[str, ...] = ())
                             text=True, start_new_session=True)
     ckpts = out_dir / name / "checkpoints"
     deadline = time.monotonic() + 240
-    while not any(ckpts.glob("model_*_steps.zip")):
+    while not any(f.name != "model_0_steps.zip" for f in ckpts.glob("model_*_steps.zip")):  # past step 0
         if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
             pytest.fail(f"no checkpoint appeared: {proc.communicate()[1][-2000:]}")

@@ -138,3 +138,49 @@ def test_connections_beyond_the_cap_get_a_503_and_the_server_goes_on(tmp_path, m
         for c in idle:
             c.close()
         served.close()
+
+
+def test_one_address_of_another_machine_cannot_take_every_connection(tmp_path, monkeypatch):
+    """With --host 0.0.0.0: a client address of another machine holds at most MAX_PER_CLIENT connections, and
+    LOOPBACK_RESERVE of them stay for this machine's clients."""
+    import time
+
+    import agents.web.server as server_mod
+
+    monkeypatch.setattr(server_mod, "MAX_CONNECTIONS", 4)
+    monkeypatch.setattr(server_mod, "MAX_PER_CLIENT", 1)
+    monkeypatch.setattr(server_mod, "LOOPBACK_RESERVE", 2)
+    served = Served("monolith_arena_v0", {}, 0, tmp_path)
+    server, pairs = served.server, []
+
+    def connect(ip: str):
+        here, there = socket.socketpair()
+        pairs.append((here, there))
+        server.process_request(here, (ip, 40000 + len(pairs)))  # as if accepted from ``ip``
+        there.settimeout(0.3)
+        try:
+            return there.recv(4096).decode()  # a refusal answers at once; a served connection waits
+        except socket.timeout:
+            return ""
+
+    try:
+        assert connect("10.0.0.5") == ""  # served: its thread waits for the request
+        refused = connect("10.0.0.5")
+        assert refused.startswith("HTTP/1.1 503") and "1 connections from 10.0.0.5, the most one address" in refused
+        assert connect("10.0.0.6") == ""
+        other = connect("10.0.0.7")  # 2 of 4 open: the other 2 are kept for loopback clients
+        assert "2 connections from other machines, the most it takes" in other
+        assert connect("127.0.0.1") == "" and connect("::1") == ""  # loopback: the reserved slots
+        assert "4 connections, the most it takes" in connect("127.0.0.1")
+        for _, there in pairs:
+            there.close()
+        for _ in range(50):
+            if server._open == 0:
+                break
+            time.sleep(0.1)
+        assert server._open == 0 and server._per_client == {}
+    finally:
+        for here, there in pairs:
+            here.close()
+            there.close()
+        served.close()
