@@ -126,8 +126,8 @@ KEYS: tuple[Key, ...] = (
     Key("eval_opponents", list, ["random", "heuristic"], "fixed opponents (agent specs) for evaluations"),
     Key("final_eval_games", int, 100, "games per fixed opponent in the final evaluation"),
     Key("eval_workers", int, 2, "worker processes of the final evaluation"),
-    Key("checkpoint_every", int, 50_000, "learner steps between checkpoints (0 = none but the step-0 one after a warm start, the one of a stop "
-        "and the final model)"),
+    Key("checkpoint_every", int, 50_000, "learner steps between checkpoints (0 = none but the step-0 one after "
+        "a warm start, the one of a stop and the final model)"),
     Key("progress_bar", bool, True, "show a tqdm progress bar"),
 )
 _BY_NAME = {k.name: k for k in KEYS}

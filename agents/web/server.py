@@ -250,6 +250,11 @@ MAX_PER_CLIENT = 16
 LOOPBACK_RESERVE = 8
 
 
+def _client_ip(client_address: Any) -> str:
+    """The address a connection came from, as the connection caps count it (``""`` when the socket gave none)."""
+    return str(client_address[0]) if client_address else ""
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
@@ -270,7 +275,7 @@ class _Server(ThreadingHTTPServer):
         """Serve the connection on its own thread, or answer 503 and close it: with :data:`MAX_CONNECTIONS`
         already open, or for a client of another machine, with :data:`MAX_PER_CLIENT` of its own open or all
         but the :data:`LOOPBACK_RESERVE` slots taken."""
-        ip = str(client_address[0]) if client_address else ""
+        ip = _client_ip(client_address)
         try:
             local = ipaddress.ip_address(ip.split("%")[0]).is_loopback
         except ValueError:
@@ -305,6 +310,7 @@ class _Server(ThreadingHTTPServer):
             raise
 
     def _closed(self, ip: str) -> None:
+        """A connection from ``ip`` ended: it no longer counts against the caps."""
         with self._open_lock:
             self._open -= 1
             left = self._per_client.get(ip, 1) - 1
@@ -317,7 +323,7 @@ class _Server(ThreadingHTTPServer):
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._closed(str(client_address[0]) if client_address else "")
+            self._closed(_client_ip(client_address))
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A browser that closed its connection mid-answer is not an error to print; anything else is printed

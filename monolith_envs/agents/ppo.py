@@ -436,13 +436,12 @@ def _load_checked(p: Path, fh: BinaryIO, device: str, trusted: bool, MaskablePPO
         raise ModelFileError(f"{p}: the model's spaces or settings are malformed ({short_error(e)})") from None
     check_policy(p, data, probe)
     try:
+        fh.seek(0)  # SB3 reads the same opened file the checks read
         if trusted:  # SB3 decodes the file; the policy's classes from the probe when it read them (a class
             # saved under its former place, training.features.PieceEncoder, then loads outside the repository)
             extra = {k: probe[k] for k in ("policy_kwargs",) if k in probe}
-            fh.seek(0)
             model = MaskablePPO.load(fh, device=device, custom_objects=extra or None)
         else:
-            fh.seek(0)
             model = MaskablePPO.load(fh, device=device, custom_objects=probe)
     except Exception as e:  # noqa: BLE001  (a corrupt or hostile file is an error line, not a traceback)
         raise ModelFileError(f"{p}: not a loadable MaskablePPO model ({short_error(e, 240)})") from None

@@ -127,14 +127,11 @@ class Slots:
             seats.append(self._start(j))
         a["current_seat"][lo:hi] = seats
 
-    def illegal(self, j: int, action: int, mask: np.ndarray | None = None) -> IllegalActionError:
-        """The error of the masked-out ``action`` in local slot ``j``, its message led by the game index
-        (``mask``: the slot's legal mask, default the game's own, not the shared array the caller may have
-        changed in place)."""
+    def illegal(self, j: int, action: int) -> IllegalActionError:
+        """The error of the masked-out ``action`` in local slot ``j``, its message led by the game index (the
+        legal actions named are the game's own, not the shared array the caller may have changed in place)."""
         i = self.lo + j
-        if mask is None:
-            mask = self.game.legal_mask(self.states[j])
-        exc = explain_illegal(self.game, self.states[j], action, mask)
+        exc = explain_illegal(self.game, self.states[j], action, self.game.legal_mask(self.states[j]))
         out = IllegalActionError(exc.asked, exc.why, "")
         out.args = (f"game {i} of {self.num_envs}: {exc}",)
         out.game_index = i
@@ -172,7 +169,7 @@ class Slots:
             try:
                 apply(state, action, rngs[j])
             except IllegalActionError as exc:  # allowed by the vector's copy of the masks, refused by the game
-                err = self.illegal(j, action, legal_mask(state))
+                err = self.illegal(j, action)
                 err.add_note("the vector's copy of the previous masks allowed it: the mask and the game disagree")
                 raise err from exc
             decisions[j] += 1
