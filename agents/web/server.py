@@ -17,7 +17,10 @@ cross-site`` is refused.  A POST must be ``application/json`` with a ``Content-L
 :data:`MAX_BODY` bytes, a JSON object with exactly the expected keys.  Every refusal is a 4xx JSON answer
 ``{"error": "..."}`` and changes nothing in the game.  At most :data:`MAX_CONNECTIONS` connections are
 served at once (each holds a thread), at most :data:`MAX_PER_CLIENT` from one address of another machine and
-:data:`LOOPBACK_RESERVE` of them kept for this machine; one more gets a 503 JSON answer and is closed.
+:data:`LOOPBACK_RESERVE` of them kept for this machine; one more gets a 503 JSON answer and is closed.  A
+request must arrive whole (its line, headers and body) within :data:`REQUEST_DEADLINE` seconds, however
+slowly its bytes come: then the reading side of its connection is shut, a request cut in its body gets a 408
+JSON answer, and the connection closes.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ import ipaddress
 import json
 import re
 import socket
+import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -34,7 +39,7 @@ from monolith_envs.core.replay import unique_keys
 from .page import PAGE
 from .session import WebError, WebGame
 
-__all__ = ["MAX_BODY", "make_server", "serve_forever", "stopped", "url_of"]
+__all__ = ["MAX_BODY", "REQUEST_DEADLINE", "make_server", "serve_forever", "stopped", "url_of"]
 
 #: largest POST body accepted, in bytes
 MAX_BODY = 4096
@@ -64,7 +69,23 @@ class _Handler(BaseHTTPRequestHandler):
     server: "_Server"
     server_version = "monolith-envs-play"
     sys_version = ""
-    timeout = 15  # seconds a client may take to send its request (a body shorter than its Content-Length)
+    timeout = 15  # seconds one read may wait (REQUEST_DEADLINE bounds the whole request)
+
+    def handle_one_request(self) -> None:
+        """One request, with the clock of :data:`REQUEST_DEADLINE` running from the wait for its first byte
+        until it has arrived whole (the methods stop it; ``finally`` stops it for a request cut short)."""
+        self.server.clock_started(self.connection)
+        try:
+            super().handle_one_request()
+        finally:
+            self.server.arrived(self.connection)
+
+    def _late(self) -> bool:
+        """Answer 408 and return True when the request's deadline passed before it arrived whole."""
+        if not self.server.late(self.connection):
+            return False
+        self._error(408, f"the request did not arrive whole within {REQUEST_DEADLINE:g} s")
+        return True
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
         if self.server.verbose:
@@ -156,6 +177,12 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             self._error(408, f"the body did not arrive: {length} bytes were announced")
             return None
+        self.server.arrived(self.connection)
+        if self._late():
+            return None
+        if len(raw) < int(length):
+            self._error(408, f"the body ended after {len(raw)} of the {length} bytes announced")
+            return None
         try:
             data = json.loads(raw.decode("utf-8"), object_pairs_hook=unique_keys,  # as episode logs are read
                               parse_constant=_no_constant)
@@ -182,6 +209,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     # ------------------------------------------------------------------ methods
     def do_GET(self) -> None:  # noqa: N802 - the base class's name
+        self.server.arrived(self.connection)
+        if self._late():
+            return
         why = self._check_origin()
         if why:
             self._error(403, why)
@@ -210,6 +240,8 @@ class _Handler(BaseHTTPRequestHandler):
     do_HEAD = do_GET
 
     def do_POST(self) -> None:  # noqa: N802
+        if self._late():  # its headers were cut short (the clock runs on while its body arrives)
+            return
         why = self._check_origin()
         if why:
             self._error(403, why)
@@ -248,6 +280,10 @@ MAX_CONNECTIONS = 64
 MAX_PER_CLIENT = 16
 #: connections kept for loopback clients: other machines get at most ``MAX_CONNECTIONS - LOOPBACK_RESERVE``
 LOOPBACK_RESERVE = 8
+#: seconds a request may take to arrive whole (line, headers, body), counted from the wait for its first byte:
+#: the handler's ``timeout`` bounds one read, so without it a byte every few seconds would hold a thread for
+#: hours (and a few such clients every connection of other machines)
+REQUEST_DEADLINE = 30.0
 
 
 def _client_ip(client_address: Any) -> str:
@@ -265,6 +301,11 @@ class _Server(ThreadingHTTPServer):
         self.web, self.verbose = web, verbose
         self._open, self._open_lock = 0, threading.Lock()
         self._per_client: dict[str, int] = {}
+        # connections whose request is arriving -> the monotonic time it must have arrived by; those past it
+        self._arriving: dict[socket.socket, float] = {}
+        self._past_deadline: set[socket.socket] = set()
+        self._reaper: threading.Thread | None = None
+        self._reaper_stop = threading.Event()
         super().__init__(addr, _Handler)
         bound = addr[0].strip("[]")
         self.wildcard = bound in ("", "0.0.0.0", "::")  # every address: other machines name it by IP address
@@ -319,10 +360,53 @@ class _Server(ThreadingHTTPServer):
             else:
                 self._per_client.pop(ip, None)
 
+    # ------------------------------------------------------------------ the request deadline
+    def clock_started(self, conn: socket.socket) -> None:
+        """``conn`` waits for a request: it must arrive whole within :data:`REQUEST_DEADLINE` seconds."""
+        with self._open_lock:
+            self._past_deadline.discard(conn)
+            self._arriving[conn] = time.monotonic() + REQUEST_DEADLINE
+            if self._reaper is None:
+                self._reaper = threading.Thread(target=self._reap, name="request-deadline", daemon=True)
+                self._reaper.start()
+
+    def arrived(self, conn: socket.socket) -> None:
+        """``conn``'s request has arrived (or ended): its clock stops."""
+        with self._open_lock:
+            self._arriving.pop(conn, None)
+
+    def late(self, conn: socket.socket) -> bool:
+        """Whether ``conn``'s request passed its deadline, so the reading side of ``conn`` was shut."""
+        with self._open_lock:
+            return conn in self._past_deadline
+
+    def _reap(self) -> None:
+        """Shut the reading side of every connection whose request is past its deadline (a read waiting on
+        it returns what has arrived), until the server closes."""
+        while not self._reaper_stop.wait(min(0.25, REQUEST_DEADLINE / 4)):
+            now = time.monotonic()
+            with self._open_lock:
+                past = [c for c, t in self._arriving.items() if t <= now]
+                for c in past:
+                    del self._arriving[c]
+                    self._past_deadline.add(c)
+            for c in past:
+                try:
+                    c.shutdown(socket.SHUT_RD)
+                except OSError:  # already closed by its client
+                    pass
+
+    def server_close(self) -> None:
+        self._reaper_stop.set()
+        super().server_close()
+
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
+            with self._open_lock:
+                self._arriving.pop(request, None)
+                self._past_deadline.discard(request)
             self._closed(_client_ip(client_address))
 
     def handle_error(self, request: Any, client_address: Any) -> None:

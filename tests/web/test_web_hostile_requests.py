@@ -184,3 +184,52 @@ def test_one_address_of_another_machine_cannot_take_every_connection(tmp_path, m
             here.close()
             there.close()
         served.close()
+
+
+def _trickle(port: int, head: bytes, drip: bytes, seconds: float) -> tuple[bytes, float]:
+    """Send ``head``, then one byte of ``drip`` every 0.2 s (each read well within the handler's timeout)
+    until the server answers or closes; (what it answered, seconds it took)."""
+    import time
+
+    start = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port), timeout=0.2) as sock:
+        sock.sendall(head)
+        got, i = b"", 0
+        while time.monotonic() - start < seconds:
+            try:
+                chunk = sock.recv(65536)
+            except TimeoutError:
+                try:
+                    sock.sendall(drip[i % len(drip):i % len(drip) + 1])
+                except OSError:
+                    pass
+                i += 1
+                continue
+            if not chunk:
+                break
+            got += chunk
+    return got, time.monotonic() - start
+
+
+def test_a_request_trickling_in_is_cut_at_the_request_deadline(tmp_path, monkeypatch):
+    """A client sending a byte every 0.2 s never trips the per-read timeout; the whole request still has
+    REQUEST_DEADLINE seconds to arrive: headers or a body still arriving then get a 408 JSON answer and the
+    connection closes, and the server answers the next client."""
+    import agents.web.server as server_mod
+
+    monkeypatch.setattr(server_mod, "REQUEST_DEADLINE", 1.0)
+    served = Served("monolith_arena_v0", {}, 0, tmp_path)
+    host = f"Host: 127.0.0.1:{served.port}\r\n".encode()
+    try:
+        got, took = _trickle(served.port, b"GET /api/state HTTP/1.1\r\n" + host, b"X-Slow: aaaaaaaaaa\r\n", 10)
+        assert got.startswith(b"HTTP/1.0 408 ") or got.startswith(b"HTTP/1.1 408 "), got[:200]
+        assert b"did not arrive whole within 1 s" in got and 0.9 < took < 4, (got[-200:], took)
+        body = (b"POST /api/new HTTP/1.1\r\n" + host + b"Content-Type: application/json\r\n"
+                b"Content-Length: 200\r\n\r\n")
+        got, took = _trickle(served.port, body, b'{"game_id": "', 10)
+        assert b" 408 " in got.split(b"\r\n", 1)[0] and b"did not arrive whole within 1 s" in got, got[:300]
+        assert took < 4, took
+        status, st = served.request("GET", "/api/state")
+        assert status == 200 and st["env_id"] == "monolith_arena_v0"
+    finally:
+        served.close()
