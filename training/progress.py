@@ -166,8 +166,11 @@ _OUTPUT_NAMES = (("model", "final_model.zip"), ("report", "report.json"), ("lear
 
 def output_files(run_dir: Path) -> list[tuple[str, Path]]:
     """``(what, path)`` of every file a run wrote under ``run_dir``: the named outputs first, then the
-    ``checkpoints`` folder and each checkpoint, the TensorBoard folder and each event file, then any other
-    file."""
+    ``checkpoints`` folder and each checkpoint, the TensorBoard folder and each event file, each folder of an
+    earlier run moved aside (``earlier_run``, ``earlier_run_2``, ...: one line each, with its file count), then
+    any other file."""
+    from training.resume import EARLIER_RUN_DIR
+
     out: list[tuple[str, Path]] = []
     seen: set[Path] = set()
     for what, name in _OUTPUT_NAMES:
@@ -183,6 +186,11 @@ def output_files(run_dir: Path) -> list[tuple[str, Path]]:
             out += [("", f) for f in files]
             seen |= set(files)
     if run_dir.is_dir():
+        for d in sorted(run_dir.glob(EARLIER_RUN_DIR + "*"), key=lambda d: (len(d.name), d.name)):
+            if d.is_dir() and (d.name == EARLIER_RUN_DIR or d.name[len(EARLIER_RUN_DIR) + 1:].isdigit()):
+                files = [f for f in d.rglob("*") if f.is_file()]
+                out.append((f"earlier run, {len(files)} file{'s' * (len(files) != 1)}", d))
+                seen |= set(files)
         out += [("other", f) for f in sorted(run_dir.rglob("*"))
                 if f.is_file() and f not in seen and not f.name.startswith(".")]
     return out

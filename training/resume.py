@@ -16,7 +16,8 @@ from typing import Any
 
 from training.config import TrainConfigError, apply_overrides, validate
 
-__all__ = ["FIXED_ON_RESUME", "WARM_START_FILE", "EARLIER_RUN_DIR", "move_earlier_run", "latest_checkpoint", "load_run"]
+__all__ = ["FIXED_ON_RESUME", "WARM_START_FILE", "EARLIER_RUN_DIR", "move_earlier_run", "latest_checkpoint", "load_run",
+           "purge_tensorboard_after"]
 
 #: keys a resumed run cannot change: they place the run, shape the network of the checkpoint or record how its
 #: weights started (a resume never warm-starts nor reads init_from's file again)
@@ -244,3 +245,26 @@ def move_earlier_run(run_dir: Path, files: tuple[str, ...] = EARLIER_RUN_FILES, 
         raise TrainConfigError(f"cannot move the earlier run's outputs in {run_dir} to {to} ({e.strerror or e}); "
                                "choose another --set name=...") from None
     return sorted(moving), to
+
+
+def purge_tensorboard_after(tb_dir: Path, log_name: str, step: int) -> Path | None:
+    """Hide, in TensorBoard, what a stopped run logged past ``step`` (the checkpoint a resume starts from).
+
+    A resumed run appends to the run's newest TensorBoard folder ``tb_dir/<log_name>_<k>`` (as SB3 does with
+    ``reset_num_timesteps=False``), so without this the steps logged between the checkpoint and the stop
+    would appear twice. Writes one event file there with TensorBoard's ``purge_step`` (a ``SessionLog.START``
+    at ``step``): TensorBoard drops every earlier event at ``step`` or later. Returns the folder, or None when
+    there is no folder to purge (or TensorBoard is not installed, so nothing was logged).
+    """
+    try:
+        from torch.utils.tensorboard import SummaryWriter
+    except ImportError:  # TensorBoard absent: SB3 logged nothing to purge
+        return None
+    from stable_baselines3.common.utils import get_latest_run_id
+
+    latest = get_latest_run_id(str(tb_dir), log_name)
+    folder = Path(tb_dir) / f"{log_name}_{latest}"
+    if latest < 1 or not folder.is_dir():
+        return None
+    SummaryWriter(log_dir=str(folder), purge_step=int(step)).close()
+    return folder

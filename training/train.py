@@ -66,7 +66,7 @@ from training.config import (
     run_dir,
 )
 from training.progress import StageLog, format_summary, interrupted_message, plot_curve
-from training.resume import WARM_START_FILE, move_earlier_run
+from training.resume import WARM_START_FILE, move_earlier_run, purge_tensorboard_after
 
 QUICK_CONFIG = CONFIG_DIR / "quick.toml"
 # the keys that set a run's budget: ``--quick --config FILE`` takes these from quick.toml, the rest from FILE
@@ -347,6 +347,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
             with open_regular(Path(resume["checkpoint"])) as fh:  # a regular file (a FIFO is not waited on)
                 model.set_parameters(fh, exact_match=True, device="cpu")
             model.num_timesteps = start
+            purge_tensorboard_after(run_dir / "tb", "ppo", start)  # steps logged past the checkpoint: hidden
         if cfg["init_from"] and not resume:  # a baseline's weights (plain tensors) instead of a warm start
             from training.init_weights import start_from_baseline
 

@@ -92,6 +92,13 @@ def test_resume_continues_the_step_count_from_the_newest_checkpoint(tmp_path, ca
     assert report["stage_seconds"]["warm-start collection"] == warm["stage_seconds"]["warm-start collection"]
     assert "PPO" in report["stage_seconds"]
     assert str(run / "final_model.zip") in out
+    # TensorBoard shows each step once: what the stopped session logged past its checkpoint is purged
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    acc = EventAccumulator(str(run / "tb" / "ppo_1"))
+    acc.Reload()
+    logged = [e.step for e in acc.Scalars("time/fps")]
+    assert logged == sorted(set(logged)) and logged[-1] == total, logged
 
 
 def test_resume_refuses_a_folder_without_a_checkpoint_and_a_network_change(tmp_path, capsys):

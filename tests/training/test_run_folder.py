@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from training.config import TrainConfigError, load_config
+from training.progress import output_files
 from training.resume import latest_checkpoint, load_run, move_earlier_run
 
 
@@ -62,6 +63,12 @@ def test_a_new_run_moves_the_earlier_runs_outputs_aside_and_keeps_other_files(tm
     assert move_earlier_run(run) == (["report.json"], run / "earlier_run_3")
     assert (run / "earlier_run_3" / "report.json").read_text() == "second"
     assert (kept / "final_model.zip").is_file() and (run / "earlier_run_2").read_text() == "a file of the user's"
+    # the end-of-run summary lists each earlier run's folder once (its files and config.json copy counted),
+    # not each of its files as "other"
+    listed = output_files(run)
+    assert ("earlier run, 7 files", kept) in listed and ("earlier run, 2 files", run / "earlier_run_3") in listed
+    assert ("other", run / "notes.txt") in listed and ("other", run / "earlier_run_2") in listed
+    assert not any(str(p).startswith(str(kept) + "/") for _, p in listed)
 
 
 def test_resume_refuses_a_complete_run_and_says_how_to_train_it_further(tmp_path):
@@ -180,3 +187,28 @@ def test_resume_refuses_a_checkpoint_whose_weights_are_a_hash_bomb(tmp_path):
 def test_resume_of_a_folder_without_config_json_says_it_is_not_a_run_folder(tmp_path):
     with pytest.raises(TrainConfigError, match="is not a run folder: it has no config.json"):
         load_run(tmp_path)
+
+
+def test_a_resume_hides_in_tensorboard_what_the_stopped_session_logged_past_its_checkpoint(tmp_path):
+    """Steps 50-100 were logged before the stop; the run resumes from its step-50 checkpoint and logs 50-70
+    again: TensorBoard shows 0-40 of the first session and 50-70 of the second, each step once."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    from torch.utils.tensorboard import SummaryWriter
+
+    from training.resume import purge_tensorboard_after
+
+    tb = tmp_path / "tb"
+    assert purge_tensorboard_after(tb, "ppo", 50) is None  # nothing logged yet: nothing to purge
+    first = SummaryWriter(str(tb / "ppo_1"))
+    for step in range(0, 101, 10):
+        first.add_scalar("rollout/win_rate", step / 100, step)
+    first.close()
+    assert purge_tensorboard_after(tb, "ppo", 50) == tb / "ppo_1"
+    second = SummaryWriter(str(tb / "ppo_1"))
+    for step in range(50, 71, 10):
+        second.add_scalar("rollout/win_rate", -step / 100, step)
+    second.close()
+    acc = EventAccumulator(str(tb / "ppo_1"))
+    acc.Reload()
+    shown = [(e.step, round(e.value, 2)) for e in acc.Scalars("rollout/win_rate")]
+    assert shown == [(0, 0.0), (10, 0.1), (20, 0.2), (30, 0.3), (40, 0.4), (50, -0.5), (60, -0.6), (70, -0.7)]
