@@ -30,6 +30,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 
+from .config import ATTENTION_HEADS
 from .features import PieceEncoder
 
 __all__ = ["AlignedHead", "AlignedMaskablePolicy", "RowAttentionEncoder", "alignment"]
@@ -82,7 +83,7 @@ class RowAttentionEncoder(BaseFeaturesExtractor):
     """
 
     def __init__(self, observation_space: gym.spaces.Box, anchor: tuple, pieces: list, d: int = 64,
-                 global_dim: int = 128, layers: int = 2, heads: int = 4, row_dim: int = 16):
+                 global_dim: int = 128, layers: int = 2, heads: int = ATTENTION_HEADS, row_dim: int = 16):
         off, rows, width = (int(x) for x in anchor)
         super().__init__(observation_space, rows * d + d + global_dim)
         n = int(observation_space.shape[0])

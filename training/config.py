@@ -243,9 +243,16 @@ def validate(cfg: Mapping[str, Any], *, sb3_rollout: bool = True) -> dict:
         if len(out[k]) > 16 or not all(isinstance(x, str) and x for x in out[k]):
             raise TrainConfigError(f"config key {k!r}: must be a list of at most 16 agent specs (strings such as "
                                    f"'random', 'heuristic', 'mcts:100'), got {short_repr(out[k])}")
+    if out["features"] == "aligned" and out["token_dim"] % ATTENTION_HEADS:
+        raise TrainConfigError(f"config key 'token_dim': with features = 'aligned' it must be a multiple of "
+                               f"{ATTENTION_HEADS} (the {ATTENTION_HEADS} attention heads split a token), "
+                               f"got {out['token_dim']}")
     return out
 
 
+#: attention heads of ``features = "aligned"`` (:class:`training.aligned.RowAttentionEncoder`): they split a
+#: token of ``token_dim`` values, so it must be a multiple of them
+ATTENTION_HEADS = 4
 #: ``key: (min, max)`` of every integer key
 _INT_RANGES = {
     "total_timesteps": (1, 10**10), "n_envs": (1, 64), "n_steps": (1, 10**6), "batch_size": (1, 10**7),
@@ -423,6 +430,11 @@ def check_config(cfg: Mapping[str, Any], resuming: bool = False) -> None:
     if game.num_players > 1 and not cfg["eval_opponents"]:
         raise TrainConfigError("config key 'eval_opponents': empty; the evaluations need at least one opponent "
                                "agent spec, e.g. ['random', 'heuristic']")
+    if (game.num_players > 1 and cfg["pretrain_samples"] > 0 and cfg["pretrain_targets"] == "teacher"
+            and not cfg["pretrain_opponents"] and not cfg["init_from"] and not resuming):
+        raise TrainConfigError("config key 'pretrain_opponents': empty; the teacher's warm-start games need at "
+                               "least one opponent agent spec for the other seats, e.g. ['random'] or "
+                               "['heuristic'] (or pretrain_samples = 0 for no warm start)")
     specs = [("eval_opponents", s) for s in cfg["eval_opponents"]]
     if cfg["pretrain_samples"] > 0:
         specs += [("pretrain_teacher", cfg["pretrain_teacher"])]

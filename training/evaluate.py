@@ -536,6 +536,14 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         ap.error(f"--record-dir {args.record_dir}: holds {count(len(earlier), 'episode log')} of an earlier "
                  f"evaluation ({earlier[0].name}, ...); give a new or empty folder, so the logs of two runs do not "
                  "mix")
+    if args.record_dir is not None and Path(args.record_dir).is_dir():
+        try:
+            inside = sorted(p.name for p in Path(args.record_dir).iterdir())
+        except OSError as e:
+            ap.error(f"--record-dir {args.record_dir}: cannot list it ({e.strerror or e}); give a new or empty folder")
+        if inside:  # other files: the logs would sit among them (and a run could write into any folder)
+            ap.error(f"--record-dir {args.record_dir}: is not empty ({count(len(inside), 'entry', 'entries')}: "
+                     f"{', '.join(inside[:3])}{', ...' if inside[3:] else ''}); give a new or empty folder")
     try:  # the outputs are checked by creating their folders and a probe file, before the first game
         with new_folders_removed_on_error(path.parent, *([] if args.record_dir is None else [args.record_dir])):
             check_output_file(path if args.out is None else args.out, "--out")  # the text as given: "" is not "."

@@ -380,6 +380,11 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
                 opponents += f", from step {phase['from_step']:,}: {mix_text(phase['mix'])}{late}"
         stages.start("PPO", f"{steps_text} on {cfg['n_envs']} envs{evals}{opponents}")
         t0, eval_s0 = time.perf_counter(), evaluator.seconds
+        if not solo and all(kind == "self" for kind in mix_at(cfg, start)):  # self-play only: the pool needs
+            # a snapshot before learn() resets the envs (the first one otherwise comes at the training start)
+            from training.selfplay import policy_weights
+
+            vec.env_method("add_snapshot", policy_weights(model.policy))
         if planned > start:
             model.learn(cfg["total_timesteps"] - start, callback=cbs, tb_log_name="ppo",
                         reset_num_timesteps=not resume)

@@ -276,3 +276,28 @@ def test_an_unknown_key_close_to_nothing_gets_no_guess(key):
         monolith_envs.make("monolith_arena_v0", **{key: 1})
     assert str(info.value).endswith("valid keys: num_players, mode, monolith_module, reinforcement_variant, "
                                     "factions, faction_files, team_hp, reward_mode, max_decisions")
+
+
+def _numpy_forms() -> list[tuple[str, str, object, object]]:
+    """``(env id, key, numpy form, python default)`` of every int, float and list-of-scalars config key of
+    the three games, from each game's own default config."""
+    out = []
+    for env_id in ("monolith_arena_v0", "monolith_strategy_v0", "the_monolith_v0"):
+        for key, value in monolith_envs.make_game(env_id).config.items():
+            if type(value) is int:
+                out.append((env_id, key, np.int64(value), value))
+            elif type(value) is float:
+                out.append((env_id, key, np.float64(value), value))
+            elif isinstance(value, list) and value and all(type(x) in (int, float, str) for x in value):
+                out.append((env_id, key, np.array(value), value))
+    return out
+
+
+@pytest.mark.parametrize("env_id, key, numpy_value, value", _numpy_forms(), ids=lambda x: str(x)[:30])
+def test_every_numeric_config_key_takes_its_numpy_form_and_stores_plain_python(env_id, key, numpy_value, value):
+    """A numpy integer, float or array is the same config as its Python value (``first_player`` of The
+    Monolith refused ``np.int64(1)``), and the game keeps the plain Python value (states stay JSON)."""
+    config = monolith_envs.make_game(env_id, **{key: numpy_value}).config
+    assert config[key] == value and type(config[key]) is type(value)
+    if isinstance(value, list):
+        assert [type(x) for x in config[key]] == [type(x) for x in value]

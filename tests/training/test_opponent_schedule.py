@@ -113,3 +113,16 @@ def test_a_schedule_written_as_json_text_says_how_to_write_toml():
     out = apply_overrides(base, ["seed=3"])
     out["opponent_schedule"][0]["mix"]["random"] = 1.0  # the result shares no table with its input
     assert base["opponent_schedule"][0]["mix"] == {"heuristic": 0.8, "self": 0.2}
+
+
+def test_self_play_alone_without_a_warm_start_plays_its_first_games_against_the_initial_policy(tmp_path):
+    """``opponent_mix = {self = 1.0}`` with no warm start and no fixed opponent: the pool gets the initial
+    policy before the envs' first reset (it had no snapshot then and failed with a RuntimeError)."""
+    from training.train import main
+
+    args = _smoke_args(TOY, tmp_path, "selfonly", games=2)
+    args[args.index("opponent_mix={self = 1.0, random = 1.0}")] = "opponent_mix={self = 1.0}"
+    args[args.index("pretrain_samples=64")] = "pretrain_samples=0"
+    report = main(args)
+    assert report["learner_steps"] == 256
+    assert set(report["opponents_drawn"]) == {"self"} and report["opponents_drawn"]["self"] > 0

@@ -35,7 +35,6 @@ def test_a_record_dir_holding_an_earlier_evaluations_logs_is_refused(tmp_path, c
 
     games = tmp_path / "games"
     games.mkdir()
-    (games / "notes.txt").write_text("mine")  # the user's own files do not count
     main(["--env", ENV_ID, "--agents", "random,heuristic", "--games", "2", "--workers", "1",
           "--out", str(tmp_path / "a.json"), "--record-dir", str(games)])
     before = {p.name: p.read_bytes() for p in games.iterdir()}
@@ -47,6 +46,27 @@ def test_a_record_dir_holding_an_earlier_evaluations_logs_is_refused(tmp_path, c
         f"python -m training.evaluate: error: --record-dir {games}: holds 2 episode logs of an earlier evaluation "
         "(pair0_game0000.json, ...); give a new or empty folder, so the logs of two runs do not mix")
     assert {p.name: p.read_bytes() for p in games.iterdir()} == before and not (tmp_path / "new").exists()
+
+
+def test_a_record_dir_holding_other_files_is_refused(tmp_path, capsys):
+    """"A new or empty folder", as the help says: the logs are not scattered among a folder's own files."""
+    import pytest
+
+    from training.evaluate import main
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    for name in ("notes.txt", ".hidden", "b", "c"):
+        (mine / name).write_text("mine")
+    with pytest.raises(SystemExit) as exc:
+        main(["--env", ENV_ID, "--agents", "random,heuristic", "--games", "1", "--workers", "1",
+              "--out", str(tmp_path / "a.json"), "--record-dir", str(mine)])
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert exc.value.code == 2 and err == (
+        f"python -m training.evaluate: error: --record-dir {mine}: is not empty (4 entries: .hidden, b, c, ...); "
+        "give a new or empty folder")
+    assert sorted(p.name for p in mine.iterdir()) == [".hidden", "b", "c", "notes.txt"]
+    assert not (tmp_path / "a.json").exists()
 
 
 def test_evaluate_refuses_a_human_agent_and_points_to_the_play_command(capsys):

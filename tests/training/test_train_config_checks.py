@@ -53,6 +53,24 @@ def test_a_bad_value_is_one_error_line_before_any_work(no_training, tmp_path, ca
     assert not (tmp_path / "escaped").exists() and not (tmp_path / "monolith_arena_2p").exists() or "name" not in setting
 
 
+@pytest.mark.parametrize("settings, message", [
+    (["features=aligned", "token_dim=7"],
+     "config key 'token_dim': with features = 'aligned' it must be a multiple of 4 (the 4 attention heads split a "
+     "token), got 7"),
+    (["pretrain_targets=teacher", "pretrain_opponents=[]", "pretrain_samples=200"],
+     "config key 'pretrain_opponents': empty; the teacher's warm-start games need at least one opponent"),
+])
+def test_settings_that_only_fail_together_are_one_error_line_before_any_work(no_training, tmp_path, capsys,
+                                                                              settings, message):
+    """Each value is allowed alone; together they failed inside the run (a torch assert in the attention
+    layer; a ValueError in a warm-start worker)."""
+    with pytest.raises(SystemExit) as ei:
+        train_mod.main(["--set", f"out_dir={tmp_path}", *[a for s in settings for a in ("--set", s)]])
+    err = capsys.readouterr().err
+    assert ei.value.code == 2 and message in err, err
+    assert "Traceback" not in err and len([ln for ln in err.splitlines() if ": error: " in ln]) == 1
+
+
 def test_a_name_never_leaves_out_dir(tmp_path):
     from training.config import apply_overrides, run_dir
 
