@@ -37,6 +37,7 @@ import numpy as np
 from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
 from monolith_envs.core.cli import spec_error, split_specs
 from monolith_envs.core.seeds import seed_arg
+from monolith_envs.core.words import table_text
 
 #: the end of the line a stop prints when it comes before the first move (while modules import, the env is
 #: built or the agents load)
@@ -61,11 +62,11 @@ def _parser() -> argparse.ArgumentParser:
                                  formatter_class=_HelpFormatter)
     ap.add_argument("env_id", help="registered env id, e.g. monolith_arena_v0")
     ap.add_argument("--opponents", default=None,
-                    help="comma-separated agent specs, one per opponent seat in seat order, or one spec for every "
-                         "opponent seat (random, heuristic, "
+                    help="comma-separated agent specs, one per other seat in seat order (a teams game's partner "
+                         "too), or one spec for every other seat (random, heuristic, "
                          "mcts:N, ppo:PATH, rllib:CHECKPOINT, baseline, baseline+search:N[:mix=X], and in this "
                          "repository's commands az:PATH[+search:N], a training.az checkpoint); default: heuristic in every "
-                         "opponent seat")
+                         "other seat")
     ap.add_argument("--seat", default="0", help="your seat number, or 'random'")
     ap.add_argument("--seed", type=seed_arg, default=None, help="match seed (default: random)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
@@ -123,7 +124,8 @@ def _opponent_specs(ap: argparse.ArgumentParser, text: str | None, env_id: str, 
     if len(specs) != len(others):
         seats = ", ".join(f"player_{s}" for s in others)
         wants = (f"one agent spec, for {seats}" if len(others) == 1 else
-                 f"one agent spec for every opponent seat or {len(others)}, one for each of {seats}")
+                 f"either 1 agent spec for all {len(others)} other seats or {len(others)} specs, one each for "
+                 f"{seats}")
         ap.error(f"{env_id} has {n} seats and you are player_{seat}, so --opponents takes {wants}; got "
                  f"{len(specs)}: {', '.join(specs) or 'none'}")
     return specs
@@ -249,9 +251,8 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
     if args.web:
         return _web(ap, args, env, agents, seat, seed, pieces, output_fn)
     out = output_fn
-    others = ", ".join(f"P{i} {a.name}" for i, a in enumerate(agents) if i != seat)
     out(wrap(f"{args.env_id}, seed {seed}: you are P{seat} (player_{seat}); "
-             + (f"opponents: {others}" if others else "you play alone (one seat)")))
+             + table_text([a.name for a in agents], seat, game.teams)))
     out(pieces.legend(game))
     out("type help at any prompt for the commands; quit (or Ctrl-D) ends the game")
     env.reset(seed=seed)

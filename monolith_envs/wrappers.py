@@ -115,10 +115,11 @@ WRAPPER_KEYWORDS = ("opponents", "env_config", "seat", "seed", "shaping", "shapi
                     "render_mode", "mask_in")
 
 
-def _check_keywords(env_id: str, config: dict) -> None:
-    """Refuse a key that is neither a config key of ``env_id``'s game nor ``illegal_action``, naming the
-    game's keys, the wrapper's own keywords and the closest of them (a typo of ``opponents`` reaches here as
-    a config key)."""
+def _check_keywords(env_id: str, config: dict, in_env_config: frozenset = frozenset()) -> None:
+    """Refuse a key that is neither a config key of ``env_id``'s game nor ``illegal_action``, naming where
+    it was given (``in_env_config``: the keys that came in the ``env_config`` dict, the others as keywords),
+    the game's keys, the wrapper's own keywords and the closest of them (a typo of ``opponents`` reaches
+    here as a config key)."""
     import difflib
 
     game_keys = [k.name for k in monolith_envs.game_class(env_id).GAME_INFO.config_keys]
@@ -128,7 +129,12 @@ def _check_keywords(env_id: str, config: dict) -> None:
     known = list(WRAPPER_KEYWORDS) + game_keys + ["illegal_action"]
     hints = [f"{k!r}: did you mean {m[0]!r}?" for k in unknown
              if isinstance(k, str) and (m := difflib.get_close_matches(k, known, n=1))]
-    raise ConfigError(f"{env_id}: unknown keyword(s) {', '.join(map(repr, unknown))}"
+    where = []
+    for label, keys in (("unknown config key(s) in env_config", [k for k in unknown if k in in_env_config]),
+                        ("unknown keyword(s)", [k for k in unknown if k not in in_env_config])):
+        if keys:
+            where.append(f"{label} {', '.join(map(repr, keys))}")
+    raise ConfigError(f"{env_id}: {' and '.join(where)}"
                       + (f" ({'; '.join(hints)})" if hints else "")
                       + f"; SingleAgentEnv takes {', '.join(WRAPPER_KEYWORDS)}, illegal_action, and the game's "
                       f"config keys: {', '.join(game_keys)}")
@@ -223,7 +229,7 @@ class SingleAgentEnv(gym.Env):
         self.mask_in = check_mask_in(mask_in, f"{env_id}: SingleAgentEnv")
         if seed is not None:
             seed = check_seed(seed)
-        _check_keywords(env_id, self.env_config)
+        _check_keywords(env_id, self.env_config, frozenset(env_config or ()))
         self.aec = monolith_envs.make(env_id, wrapped=False, **self.env_config)
         self.game = self.aec.game
         self.num_players = self.game.num_players

@@ -419,6 +419,7 @@ def main(argv: list[str] | None = None) -> dict:
     """
     from monolith_envs.core.cli import ArgumentParser
     from monolith_envs.core.interrupt import Interrupted, end_children, stop_on_signals
+    from monolith_envs.core.processes import local_worker_limit, worker_limit_why
     from monolith_envs.core.seeds import MAX_SEED, seed_arg
 
     ap = ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
@@ -429,10 +430,11 @@ def main(argv: list[str] | None = None) -> dict:
                          f"registered by this repository's agents package) (at most {MAX_AGENTS})")
     ap.add_argument("--games", type=_count_arg(1, MAX_GAMES), default=100,
                     help=f"matches per pair of agents, and per order of a pair in a game of three or more "
-                         f"sides (1 to {MAX_GAMES:,})")
-    ap.add_argument("--seed", type=seed_arg, default=0, help="base seed (game k uses seed + k), 0 to 2**128-1")
+                         f"sides (1 to {MAX_GAMES:,}; default: 100)")
+    ap.add_argument("--seed", type=seed_arg, default=0, help="base seed (game k uses seed + k), 0 to 2**128-1 (default: 0)")
     ap.add_argument("--workers", type=_count_arg(1, MAX_WORKERS), default=2,
-                    help=f"worker processes (1 to {MAX_WORKERS})")
+                    help=f"worker processes (1 to {MAX_WORKERS}, and at most {local_worker_limit()} here: "
+                         f"{worker_limit_why()}; default: 2)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="game config key; VALUE as TOML: 4, true, teams, '[\"a\", \"b\"]' (repeatable)")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
@@ -536,7 +538,7 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         ap.error(f"--record-dir {args.record_dir}: holds {count(len(earlier), 'episode log')} of an earlier "
                  f"evaluation ({earlier[0].name}, ...); give a new or empty folder, so the logs of two runs do not "
                  "mix")
-    if args.record_dir is not None and Path(args.record_dir).is_dir():
+    if args.record_dir is not None and args.record_dir.strip() and Path(args.record_dir).is_dir():
         try:
             inside = sorted(p.name for p in Path(args.record_dir).iterdir())
         except OSError as e:

@@ -178,9 +178,8 @@ async function request(method, url, body) {
 function show(st) {
   const fresh = S && S.game_id === st.game_id ? shown : 0;
   S = st; node = st.stages; path = [];
-  const opp = st.players.map((p, i) => i === st.seat ? null : "P" + i + " " + p).filter(x => x).join(", ");
-  $("status").textContent = st.env_id + ", seed " + st.seed + ": you are P" + st.seat + " (player_" + st.seat + ")" +
-    (opp ? "; opponents: " + opp : "") + "; decision " + st.decisions + (st.over ? " (game over)" : "");
+  $("status").textContent = st.env_id + ", seed " + st.seed + ": you are P" + st.seat + " (player_" + st.seat + "); " +
+    st.table + "; decision " + st.decisions + (st.over ? " (game over)" : "");
   $("board").innerHTML = st.svg;
   $("notes").textContent = (st.notes || []).join("\\n");
   $("notes-panel").hidden = !(st.notes && st.notes.length);

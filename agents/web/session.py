@@ -20,6 +20,7 @@ import numpy as np
 from agents.match import MatchResult, seat_rngs, seat_verdict
 from agents.terminal import not_legal_text
 from monolith_envs.core.seeds import MAX_SEED
+from monolith_envs.core.words import table_text
 
 from .staging import stage_tree
 
@@ -193,7 +194,8 @@ class WebGame:
         """What the page shows, as JSON-ready data.
 
         Returns:
-            ``{"game_id", "env_id", "seed", "seat", "players": [str], "decisions": int, "svg": str (the board
+            ``{"game_id", "env_id", "seed", "seat", "players": [str], "table": str (who sits at the table from
+            the person's side: partners in a teams game, then opponents), "decisions": int, "svg": str (the board
             as the person's seat sees it), "narration": [{"seat": int, "lines": [str]}], "stages": a
             :func:`~agents.web.staging.stage_tree` node or None, "over": bool, "result": None or {"verdict":
             str, "returns": [float], "outcome": [str] or None, "replay": str (the replay page's path), "reason": str
@@ -236,8 +238,9 @@ class WebGame:
                       "replay": f"/replay/{self.game_id}.html",
                       "reason": "" if truncated else game.end_reason(state),
                       "hidden": [] if truncated else self.pieces.final_reveal(game, state, self.seat)}
+        players = ["you" if i == self.seat else a.name for i, a in enumerate(self.agents)]
         view = {"game_id": self.game_id, "env_id": raw.env_id, "seed": self.seed, "seat": self.seat,
-                "players": ["you" if i == self.seat else a.name for i, a in enumerate(self.agents)],
+                "players": players, "table": table_text(players, self.seat, game.teams),
                 "decisions": raw.num_decisions, "svg": game.render_svg(state, self.seat),
                 "narration": list(self.narration), "stages": stages, "over": over, "result": result,
                 "notes": self._notes(state), "ask": self._ask(state) if stages is not None else "", "busy": None}

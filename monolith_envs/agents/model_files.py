@@ -39,7 +39,7 @@ from .base import AgentError
 from .pickle_limits import MAX_SPACE_ELEMENTS, _dtype, _int, _shape, brief, check_build, walk
 from .pickle_limits import OverBound as _OverBound
 
-__all__ = ["CHECKED_CALLS", "MAX_LOAD_ELEMENTS", "MAX_LOAD_NODES", "MAX_PARAMS", "MAX_SPACE_ELEMENTS", "ModelFileError",
+__all__ = ["CHECKED_CALLS", "MAX_LOAD_ELEMENTS", "model_kind_hint", "MAX_LOAD_NODES", "MAX_PARAMS", "MAX_SPACE_ELEMENTS", "ModelFileError",
            "ModelTrustError", "NUMPY_GLOBALS", "RestrictedUnpickler", "TRUST_ENV_VAR", "TRUST_HINT", "brief",
            "add_trust_argument", "check_finite", "mlp_params", "open_regular", "read_capped", "restricted_loads", "short_error",
            "trust_models_from_args", "trust_models_from_env"]
@@ -561,3 +561,16 @@ def mlp_params(n_in: int, hidden: Iterable[int], n_out: int) -> int:
         total += prev * int(h) + int(h)
         prev = int(h)
     return total
+
+
+def model_kind_hint(names: Iterable[str]) -> str:
+    """What a zip's entry ``names`` look like, for an error about a model file given with the wrong agent spec
+    prefix: ``"; it looks like an SB3 model zip, which plays as ppo:PATH"`` (entries ``data`` and
+    ``policy.pth``), ``"; it looks like a torch checkpoint: a training.az checkpoint plays as az:PATH"`` (an
+    entry ``<name>/data.pkl``), else ``""``."""
+    names = set(names)
+    if {"data", "policy.pth"} <= names:
+        return "; it looks like an SB3 model zip, which plays as ppo:PATH"
+    if any(n.endswith("/data.pkl") for n in names):
+        return "; it looks like a torch checkpoint: a training.az checkpoint plays as az:PATH"
+    return ""

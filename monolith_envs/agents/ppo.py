@@ -47,6 +47,7 @@ from .model_files import (
     brief,
     check_finite,
     mlp_params,
+    model_kind_hint,
     open_regular,
     restricted_loads,
     short_error,
@@ -112,10 +113,12 @@ def read_model_zip(path: Path, fh: BinaryIO | None = None) -> dict:
     if fh is None:
         with open_regular(path) as own:
             return read_model_zip(path, own)
+    names: list[str] = []
     try:
         fh.seek(0)
         with zipfile.ZipFile(fh) as z:
             infos = z.infolist()
+            names = [i.filename for i in infos[:MAX_ENTRIES + 1]]
             if len(infos) > MAX_ENTRIES:
                 raise ModelFileError(f"{path}: {len(infos)} zip entries, more than the {MAX_ENTRIES} allowed")
             for info in infos:
@@ -141,7 +144,8 @@ def read_model_zip(path: Path, fh: BinaryIO | None = None) -> dict:
         raise ModelFileError(f"{path}: entry 'data' is nested too deeply") from None
     except (zipfile.BadZipFile, KeyError, UnicodeDecodeError, json.JSONDecodeError, OSError, ValueError,
             NotImplementedError, EOFError) as e:
-        raise ModelFileError(f"{path}: not a readable SB3 model zip ({short_error(e)})") from None
+        hint = model_kind_hint(names) if "data" not in names else ""  # an SB3 zip always has 'data'
+        raise ModelFileError(f"{path}: not a readable SB3 model zip ({short_error(e)}){hint}") from None
     if not isinstance(data, dict):
         raise ModelFileError(f"{path}: entry 'data' is not a JSON object")
     return data

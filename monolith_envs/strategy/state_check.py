@@ -18,7 +18,7 @@ from ..core.state import StateError
 from ..core.state_schema import Bool, Choice, Int, List, Spec, check_invariants, probe_state, state_error
 from .state import Flow, Kind, Phase, Side, StrategyState
 
-__all__ = ["schema", "cross_check", "check_records", "check_pending"]
+__all__ = ["schema", "cross_check", "check_records", "check_pending", "check_decider", "fixed_decider"]
 
 _BIG = 10**6  # bound of counters without a rule limit (Guard charges, extra placements, gem values)
 
@@ -274,9 +274,11 @@ def cross_check(game: Any, s: StrategyState) -> None:
         StateError: a Player Power queue entry naming no seat, ``terminal`` disagreeing with the phase, a
             malformed pending decision (:func:`check_pending`), a broken docs §9 invariant, or a state the
             engine cannot read (:func:`~monolith_envs.core.state_schema.probe_state`: no legal action in a
-            live game, an observation out of bounds, records the engine refuses).
+            live game, an observation out of bounds, records the engine refuses), or a decider, phase or turn
+            record that the rest of the state contradicts (:func:`check_decider`).
     """
     check_records(game, s)
+    check_decider(game, s)
     check_invariants(game, s)
     probe_state(game, s)
 
@@ -300,3 +302,123 @@ def check_records(game: Any, s: StrategyState) -> None:
     for p, rv in enumerate(s.reveal):
         if rv is not None:
             _REVEAL.check(rv, f"state.reveal[{p}]")
+
+
+# the phases of the round outline in which each flow step can be the next one (docs §4.1; flow.FLOW)
+_FLOW_PHASES = {Flow.BONUS: (Phase.SETUP,), Flow.ROUND_CARD: (Phase.SETUP,),
+                Flow.CHANCE: (Phase.SETUP, Phase.ADVANCEMENT), Flow.EXALTED_START: (Phase.ACTION,),
+                Flow.ACTION: (Phase.ACTION,), Flow.PRE: (Phase.ACTION,),
+                Flow.RESOLUTION: (Phase.RESOLUTION,), Flow.ADVANCE: (Phase.RESOLUTION,),
+                Flow.FINAL: (Phase.RESOLUTION,), Flow.ADVANCE_REST: (Phase.ADVANCEMENT,), Flow.END: (Phase.FINAL,)}
+# the (phase, flow) pairs in which a decision kind can be open; effect decisions (OPPONENT .. DISCARD) may
+# come from any card line, bonus or toll, so they are left to the checks of their own records
+_KIND_AT = {Kind.BONUS: ((Phase.SETUP, Flow.ROUND_CARD),),
+            Kind.SIDE: ((Phase.SETUP, Flow.CHANCE), (Phase.ADVANCEMENT, Flow.ADVANCE_REST)),
+            Kind.TURN: ((Phase.ACTION, Flow.PRE),),
+            Kind.REVEAL_COUNT: ((Phase.FINAL, Flow.END),), Kind.REVEAL_SRC: ((Phase.FINAL, Flow.END),)}
+
+
+def _by_queue(R, s, task: str, skip: int) -> tuple:
+    """The seat whose ``task`` (``bonus``, ``reveal_p``) has run last: these tasks are pushed for the seats in turn
+    order from the Primus holder (the first ``skip`` left out), so the ones still on the work stack are the
+    seats after it.  Returns ``(seat or None, seats still queued)``."""
+    order = R.order(s)[skip:]
+    queued = [t["p"] for t in s.tasks if t["t"] == task]
+    k = len(order) - len(queued) - 1
+    if k < 0 or queued != order[k + 1:][::-1]:
+        return None, queued
+    return order[k], queued
+
+
+def fixed_decider(game, s: StrategyState):
+    """The seat that the rules make decide the open decision, from the rest of the state (docs §3, §4.2, §4.6,
+    §4.10-4.12, §4.18), or None where the state does not fix it (a choice inside a card line names its
+    recipient from the line's context, which a record no longer holds once the line ran).
+
+    Raises:
+        StateError: the record the seat is read from does not fit the decision (naming the field).
+    """
+    return _decider(game, s)[0]
+
+
+def _decider(game, s: StrategyState) -> tuple:
+    """``(seat or None, where the rules read it)`` for :func:`fixed_decider`."""
+    R, pd = game.rules, s.pending
+    k, phase, flow = pd["k"], s.phase, s.flow
+    if k == Kind.TURN:
+        return s.turn["player"], "the turn player, state.turn['player']"
+    if k == Kind.SIDE:
+        return s.primus, "the Primus holder, state.primus"
+    if phase == Phase.SETUP and flow == Flow.ROUND_CARD or phase == Phase.FINAL:
+        task, skip = ("bonus", 1) if phase == Phase.SETUP else ("reveal_p", 0)
+        seat, queued = _by_queue(R, s, task, skip)
+        if seat is None:
+            raise state_error("state.tasks", s.tasks, f"{task!r} tasks for the seats after the decider in turn "
+                              f"order from the Primus holder {s.primus} (it holds them for {queued})")
+        return seat, (f"the seat before those of the {len(queued)} {task!r} task(s) left in state.tasks, in turn "
+                      f"order from the Primus holder {s.primus}")
+    then = pd.get("then")
+    if k in (Kind.DISCARD, Kind.SOCKET_BLOCK, Kind.PAY_OFFER, Kind.PAY_MORE, Kind.OPPONENT) and type(then) is dict:
+        # the continuation names the seat it acts for: "p" (hlimit, discard, block, vp_step), "r" (an op
+        # whose cost is paid or whose opponent is picked), or the actor of a line that picks an opponent
+        if then["t"] == "line":
+            ctx = then.get("ctx")
+            if type(ctx) is dict and type(ctx.get("actor")) is int:
+                return ctx["actor"], "the actor of the line it continues, state.pending['then']['ctx']['actor']"
+            return None, ""
+        for key in ("p", "r"):
+            if type(then.get(key)) is int:
+                return then[key], f"the seat its continuation acts for, state.pending['then'][{key!r}]"
+    return None, ""
+
+
+def check_decider(game, s: StrategyState) -> None:
+    """Who decides now, in which phase, and the turn record agree with the rest of the state: the flow step
+    fits the phase (docs §4.1), a decision kind is open only where the round outline opens it, the decider is
+    the seat the rules make decide it (:func:`fixed_decider`), and the turn counters (docs §4.6): a turn that
+    has not made its compulsory placement has one left, no turn counters outside the Action Phase, the TURN
+    decision has no pending work under it and an effect inside a turn has its ``turn`` task under it.
+
+    Not checked (the state does not keep who an effect was for once it has run): the seat of a card
+    effect's own choices (``FACE_SRC``, ``FACE_NEW``, ``SOCKET_SRC``, ``SOCKET_DST``, ``RUNE_PICK``); turn
+    flags (``mandatory_done``, ``socketed``, ``stack_ready``) edited into a combination play can reach; the
+    Primus changed outside the decisions that derive from it. Such a state plays on consistently.
+
+    Raises:
+        StateError: naming the field (``state.pending['seat']``, ``state.turn['left']``, ``state.flow``, ...)
+            and what the rest of the state allows.
+    """
+    if s.terminal:
+        return
+    phase, flow, pd, tn = s.phase, s.flow, s.pending, s.turn
+    if phase not in _FLOW_PHASES[flow]:
+        raise state_error("state.flow", flow, f"a step of the {Phase(phase).name} phase (state.phase = {int(phase)}): "
+                          + ", ".join(f"{int(f)} ({f.name})" for f, ph in _FLOW_PHASES.items() if phase in ph))
+    k = pd["k"]
+    at = _KIND_AT.get(Kind(k))
+    if at is not None and (phase, flow) not in at:
+        raise state_error("state.pending['k']", k, f"a decision of phase {Phase(phase).name} with next step "
+                          f"{Flow(flow).name} ({Kind(k).name} is open only at " + ", ".join(
+                              f"{Phase(a).name}/{Flow(b).name}" for a, b in at) + ")")
+    if k in (Kind.REVEAL_COUNT, Kind.REVEAL_SRC) and (k == Kind.REVEAL_SRC) != (s.reveal[pd["seat"]] is not None):
+        raise state_error(f"state.reveal[{pd['seat']}]", s.reveal[pd["seat"]],
+                          "the reveal record of the decider at REVEAL_SRC, None at REVEAL_COUNT")
+    if phase == Phase.ACTION and flow == Flow.PRE:  # a turn is in progress (flow.f_action .. f_pre)
+        if k == Kind.TURN and s.tasks:
+            raise state_error("state.tasks", s.tasks, "no pending work under the TURN decision")
+        if k != Kind.TURN and not (s.tasks and s.tasks[0] == {"t": "turn"}):
+            raise state_error("state.tasks", s.tasks, "the turn's {'t': 'turn'} task first (bottom) while an "
+                              "effect inside a turn is decided")
+        if not tn["mandatory_done"] and tn["left"] < 1:
+            raise state_error("state.turn['left']", tn["left"], "1 or more before the compulsory placement "
+                              "(mandatory_done is false)")
+    elif phase != Phase.ACTION and (tn["left"] or tn["stack_ready"]):
+        bad = "left" if tn["left"] else "stack_ready"
+        raise state_error(f"state.turn[{bad!r}]", tn[bad], f"{0 if bad == 'left' else False} outside the Action "
+                          "Phase (no turn is in progress)")
+    want, why = _decider(game, s)
+    if want is not None and pd["seat"] != want:
+        raise state_error("state.pending['seat']", pd["seat"], f"{want}, the seat that decides {Kind(k).name} "
+                          f"here: {why}")
+    if k == Kind.OPPONENT and pd["seat"] in pd["elig"]:
+        raise state_error("state.pending['elig']", pd["elig"], f"opponents of the decider {pd['seat']}")

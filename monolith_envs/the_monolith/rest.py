@@ -157,16 +157,24 @@ def final_ranking(s) -> list:
 
 
 def end_reason(s) -> str:
-    """Why a finished game ranked as it did, in words (§8): the favour (held objectives counted) and, where
-    the top is tied, the seat nearest the day's first player clockwise.  ``""`` for a game that is not over."""
+    """Why a finished game ranked as it did, in words (§8): the favour (held objectives counted) and, for
+    every tie, the order the seat nearest the day's first player clockwise gives (the top's tie decides the
+    winner; a lower tie only the ranking).  ``""`` for a game that is not over."""
     if not s.terminal:
         return ""
     text = "favour at the end (held objectives counted): " + ", ".join(f"P{p} {s.favour[p]}" for p in range(s.n))
+    ranking = final_ranking(s)
     best = max(s.favour)
-    top = [p for p in range(s.n) if s.favour[p] == best]
-    if len(top) > 1:
-        text += (f"; tied at the top, so the seat nearest the first player (P{s.first}) clockwise wins: "
-                 f"P{final_ranking(s)[0]}")
+    for level in sorted(set(s.favour), reverse=True):
+        tied = [p for p in ranking if s.favour[p] == level]
+        if len(tied) < 2:
+            continue
+        if level == best:
+            text += (f"; tied at the top, so the seat nearest the first player (P{s.first}) clockwise wins: "
+                     f"P{tied[0]}")
+        else:
+            text += (f"; {' and '.join(f'P{p}' for p in tied)} tied at {level}, ranked in that order (nearest "
+                     f"the first player P{s.first} clockwise first)")
     return text
 
 

@@ -158,3 +158,29 @@ def test_the_file_checked_is_the_file_loaded(toy_model, tmp_path, monkeypatch, t
     assert not (tmp_path / "other.zip").exists() and path.exists()  # the swap happened
     got = loaded.policy.state_dict()
     assert all(torch.equal(got[k], expected[k]) for k in expected)
+
+
+def test_a_model_given_with_the_other_prefix_names_the_prefix_it_plays_under(toy_model, tmp_path):
+    """An SB3 zip given as ``az:`` and a training.az checkpoint given as ``ppo:``: the error says which
+    prefix plays the file."""
+    import torch
+
+    import monolith_envs
+    from agents.ppo import read_model_zip
+    from tests.toy_game import ENV_ID as TOY
+    from training.az.net import CheckpointError, load_checkpoint, net_for_game, save_checkpoint
+
+    with pytest.raises(CheckpointError) as ei:
+        load_checkpoint(toy_model)
+    assert str(ei.value).endswith("; it looks like an SB3 model zip, which plays as ppo:PATH"), ei.value
+    torch.manual_seed(0)
+    az = save_checkpoint(net_for_game(monolith_envs.make_game(TOY), (8,)), tmp_path / "net.pt", TOY, {})
+    with pytest.raises(ModelFileError) as ei:
+        read_model_zip(az)
+    assert str(ei.value).endswith("; it looks like a torch checkpoint: a training.az checkpoint plays as az:PATH")
+    with pytest.raises(ModelFileError) as ei:  # neither kind: no guess
+        (tmp_path / "other.zip").write_bytes(b"")
+        with zipfile.ZipFile(tmp_path / "other.zip", "w") as z:
+            z.writestr("readme.txt", "hello")
+        read_model_zip(tmp_path / "other.zip")
+    assert "looks like" not in str(ei.value) and "not a readable SB3 model zip" in str(ei.value)

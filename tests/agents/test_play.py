@@ -233,7 +233,8 @@ def test_wrong_number_of_opponents_is_an_error_naming_the_seats(opponents, n, se
         main([ARENA, "--set", f"num_players={n}", "--set", f"mode={'duel' if n == 2 else 'ffa'}", "--opponents",
               opponents], input_fn=always("quit"))
     err = capsys.readouterr().err
-    wants = f"one agent spec, for {seats}" if n == 2 else f"one agent spec for every opponent seat or 2, one for each of {seats}"
+    wants = (f"one agent spec, for {seats}" if n == 2 else
+             f"either 1 agent spec for all 2 other seats or 2 specs, one each for {seats}")
     assert exc.value.code == 2 and f"--opponents takes {wants}; got" in err and f"has {n} seats" in err
 
 
@@ -242,6 +243,16 @@ def test_one_opponent_spec_plays_every_opponent_seat(capsys):
          input_fn=always("quit"))
     out = " ".join(capsys.readouterr().out.split())
     assert "opponents: P1 random, P2 random" in out and "game ended by P0 after 0 decisions" in out, out[:600]
+
+
+@pytest.mark.parametrize("seat, partner, opponents", [(0, "P2", "P1 random, P3 random"),
+                                                     (3, "P1", "P0 random, P2 random")])
+def test_a_teams_game_names_the_partner_apart_from_the_opponents(seat, partner, opponents, capsys):
+    """Arena's 2 v 2: seats 0 and 2 against 1 and 3; the partner is not called an opponent."""
+    main([ARENA, "--set", "num_players=4", "--set", "mode=teams", "--opponents", "random", "--seed", "9",
+          "--seat", str(seat)], input_fn=always("quit"))
+    out = " ".join(capsys.readouterr().out.split())
+    assert f"you are P{seat} (player_{seat}); partner: {partner} random; opponents: {opponents}" in out, out[:600]
 
 
 def test_record_writes_a_replayable_log_and_generic_pieces_play_the_toy_game(tmp_path):

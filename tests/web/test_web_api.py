@@ -96,6 +96,7 @@ def served(tmp_path, request):
 def test_a_game_played_through_the_api_ends_with_the_engines_returns(served):
     status, st = served.request("GET", "/api/state")
     assert status == 200 and st["seat"] == 0 and st["players"][1] == "random"
+    assert st["table"] == "opponents: " + ", ".join(f"P{i} random" for i in range(1, len(st["players"])))
     web = served.web
     asks = set()
     while not st["over"]:
@@ -312,5 +313,14 @@ def test_a_person_in_the_second_seat_sees_the_first_seats_move_already_made(tmp_
         hexes = [o["target"] for o in st["stages"]["options"]]
         taken = served.web.raw.episode_log.actions[0] - served.web.game.layout.index("SELECT_HEX", 0)
         assert f"hex:{taken}" not in hexes and len(hexes) == 18
+    finally:
+        served.close()
+
+
+def test_a_teams_game_names_the_partner_apart_from_the_opponents(tmp_path):
+    served = Served("monolith_arena_v0", {"num_players": 4, "mode": "teams"}, 9, tmp_path, seat=1)
+    try:
+        status, st = served.request("GET", "/api/state")
+        assert status == 200 and st["table"] == "partner: P3 random; opponents: P0 random, P2 random"
     finally:
         served.close()

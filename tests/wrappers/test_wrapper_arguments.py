@@ -192,3 +192,18 @@ def test_step_after_the_end_needs_reset_and_an_illegal_learner_action_points_to_
     with pytest.raises(gym.error.ResetNeeded, match="step\\(\\) after the episode ended \\(terminated or "
                                                     "truncated\\); call reset\\(\\)"):
         env.step(0)
+
+
+def test_an_unknown_key_is_named_where_it_was_given():
+    """A key of the env_config dict is called a config key in env_config, not a keyword."""
+    from monolith_envs import ConfigError
+    from monolith_envs.wrappers import SingleAgentEnv
+
+    with pytest.raises(ConfigError) as ei:
+        SingleAgentEnv("monolith_arena_v0", ["random"], {"num_player": 2})
+    assert str(ei.value).startswith("monolith_arena_v0: unknown config key(s) in env_config 'num_player' "
+                                    "('num_player': did you mean 'num_players'?); SingleAgentEnv takes")
+    with pytest.raises(ConfigError) as ei:
+        SingleAgentEnv("monolith_arena_v0", ["random"], {"num_player": 2}, oponents=1)
+    assert str(ei.value).startswith("monolith_arena_v0: unknown config key(s) in env_config 'num_player' and "
+                                    "unknown keyword(s) 'oponents' (")

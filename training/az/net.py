@@ -204,6 +204,19 @@ def checkpoint_shapes(meta: Any, what: str = "checkpoint") -> dict[str, tuple[in
     return shapes
 
 
+def _kind_hint(data: bytes) -> str:
+    """Where a file that is no torch checkpoint looks like another kind of model (an SB3 zip: ``ppo:PATH``)."""
+    import zipfile
+
+    from monolith_envs.agents.model_files import model_kind_hint
+
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            return model_kind_hint(i.filename for i in z.infolist()[:10_000])
+    except (zipfile.BadZipFile, OSError, ValueError, NotImplementedError, EOFError):
+        return ""
+
+
 def load_checkpoint(path: str | Path) -> tuple[PolicyValueNet, dict]:
     """Read a checkpoint of :func:`save_checkpoint` (``weights_only=True``: no code runs) -> ``(net in eval
     mode, meta)``.
@@ -227,7 +240,7 @@ def load_checkpoint(path: str | Path) -> tuple[PolicyValueNet, dict]:
                               "bytes)") from None
     bad = check_torch_file(io.BytesIO(data))  # nesting and key sizes bounded before torch's unpickler hashes
     if bad is not None:
-        raise CheckpointError(f"{path}: not a plain-tensor checkpoint ({bad})")
+        raise CheckpointError(f"{path}: not a plain-tensor checkpoint ({bad}){_kind_hint(data)}")
     try:
         blob = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as e:  # noqa: BLE001 - any unreadable file is reported the same way
