@@ -3,7 +3,7 @@ after-action power windows, extra kills and extra moves."""
 
 from __future__ import annotations
 
-from .board import has_enemy_living, kill, modifiers, neighbours, occupancy_check, occupies
+from .board import has_enemy_living, has_modifier, kill, neighbours, occupancy_check, occupies
 from .effects import auto_powers, usable_powers
 from .orders import use_power
 from .state import NONE, Frame, Phase, Sub, Win
@@ -140,37 +140,39 @@ def mask_action_choose(g, s, p: int) -> list:
     action_turn powers, sorted. Slays and boasts are looked for only in the active spaces ``p`` occupies
     (living warriors there, or its living shaman)."""
     b = s.board[p]
+    slay, maneuver, boast = b
     out = []
     if s.free_fate > 0 or s.anger[p] > 0:
         out += [g.A_FATE + z for z in range(3) if b[z]]
     living = s.living
     mine_living = [sp for sp in g.active_spaces if living[sp][p]]
-    slay, maneuver, boast = b[0], b[1], b[2]
     if slay or maneuver or boast:
-        n = s.n
         alive, where = s.shaman_alive, s.shaman_space
         mine = where[p] if alive[p] and 0 <= where[p] < g.N and g.active[where[p]] else NONE
         if maneuver:
-            out += [g.A_MANEUVER + 2 * sp for sp in mine_living]
+            base = g.A_MANEUVER
+            out += [base + 2 * sp for sp in mine_living]
             if mine >= 0:
-                out.append(g.A_MANEUVER + 2 * mine + 1)
+                out.append(base + 2 * mine + 1)
         if slay or boast:
-            others = [((p + o) % n, o - 1) for o in range(1, n)]  # (seat, slay offset) of each opponent
-            shaman_of = [where[q] if alive[q] else NONE for q in range(n)]
-            unc = boast and "boast_uncontested" in modifiers(g, s, p)
+            others = g.opponents[p]  # (seat, slay offset) of each opponent
+            shaman_of = [where[q] if alive[q] else NONE for q in range(s.n)]
+            unc = boast and has_modifier(g, s, p, "boast_uncontested")
             occupied = mine_living if mine < 0 or living[mine][p] else mine_living + [mine]
+            a_slay, a_boast, slots, blood, boasts = g.A_SLAY, g.A_BOAST, g.slots, s.blood, s.boast
             for sp in occupied:
                 row = living[sp]
                 targets = [k for q, k in others if row[q] or shaman_of[q] == sp]
-                if slay:
-                    out += [g.A_SLAY + 3 * sp + k for k in targets]
-                if boast and (unc or targets) and g.slots[sp] - s.blood[sp] - sum(s.boast[sp]) >= 1:
-                    out.append(g.A_BOAST + sp)
+                if slay and targets:
+                    base = a_slay + 3 * sp
+                    out += [base + k for k in targets]
+                if boast and (unc or targets) and slots[sp] - blood[sp] - sum(boasts[sp]) >= 1:
+                    out.append(a_boast + sp)
     if mine_living:
-        N = g.N
         for z in range(3):
             if b[z]:
-                out += [g.A_SACRIFICE + N * z + sp for sp in mine_living]
+                base = g.A_SACRIFICE + g.N * z
+                out += [base + sp for sp in mine_living]
     out.append(g.A_RELENT)
     out += [g.A_POWER + k for k in usable_powers(g, s, p, Win.ACTION_TURN, s.turn_used)]
     out.sort()

@@ -6,53 +6,82 @@ and the state ``s``; seats are absolute.
 
 from __future__ import annotations
 
-__all__ = ["modifiers", "tunnels_now", "neighbours", "units", "occupies", "controller", "controllers",
-           "cremate", "occupancy_check", "kill", "has_enemy_living", "units_text"]
+__all__ = ["modifiers", "has_modifier", "control_weight", "tunnels_now", "neighbours", "units", "occupies",
+           "controller", "controllers", "controllers_at", "cremate", "occupancy_check", "kill", "has_enemy_living",
+           "units_text"]
+
+_NO_SOURCES = (frozenset(), frozenset())
 
 
 def modifiers(g, s, p: int) -> dict:
     """docs §5.3: passive modifiers of seat ``p`` (its shaman and its held divinations), summed per name;
     ``shaman_control_weight`` takes the largest amount."""
     out: dict = {}
-    effs = [g.shamans[s.shaman_id[p]].effect] if g.shamans[s.shaman_id[p]].window == "passive" else []
-    for c in s.held[p]:
-        card = g.divs[c]
-        if card.window == "passive":
-            effs.append(card.effect)
-    for e in effs:
-        if e.op != "modifier":
+    div_mod = g.div_mod
+    for m in [g.shaman_mod[s.shaman_id[p]]] + [div_mod[c] for c in s.held[p]]:
+        if m is None:
             continue
-        if e.name == "shaman_control_weight":
-            out[e.name] = max(out.get(e.name, 0), e.amount)
+        name, amount = m
+        if name == "shaman_control_weight":
+            out[name] = max(out.get(name, 0), amount)
         else:
-            out[e.name] = out.get(e.name, 0) + e.amount
+            out[name] = out.get(name, 0) + amount
     return out
+
+
+def has_modifier(g, s, p: int, name: str) -> bool:
+    """Whether seat ``p`` has the passive modifier ``name`` (``name in modifiers(g, s, p)``, without the dict)."""
+    shamans, cards = g.modifier_sources.get(name, _NO_SOURCES)
+    if s.shaman_id[p] in shamans:
+        return True
+    if cards:
+        for c in s.held[p]:
+            if c in cards:
+                return True
+    return False
+
+
+def control_weight(g, s, p: int) -> int:
+    """The weight of ``p``'s shaman in u_p (docs §4.1): ``max(1, modifiers(g, s, p).get("shaman_control_weight", 1))``."""
+    w = 1
+    div_mod = g.div_mod
+    for m in [g.shaman_mod[s.shaman_id[p]]] + [div_mod[c] for c in s.held[p]]:
+        if m is not None and m[0] == "shaman_control_weight" and m[1] > w:
+            w = m[1]
+    return w
 
 
 def tunnels_now(g, s) -> list:
     """``bool[N]``: tunnel status now: the map flag, then ``set_tunnel`` events in play on the space, in
     reveal order (docs §4.2). Locked spaces are never tunnels."""
     t = list(g.base_tunnel)
+    event_tunnels, active = g.event_tunnels, g.active
     for ev, sp in s.events:
         if sp >= 0:
-            for e in g.events[ev].reveal:
-                if e.op == "set_tunnel":
-                    t[sp] = bool(e.value) and g.active[sp]
+            for value in event_tunnels[ev]:
+                t[sp] = value and active[sp]
     return t
+
+
+def _tunnels_read_only(g, s) -> list:
+    """:func:`tunnels_now`, or the map's own list itself (not to be written) while no placed event sets a tunnel."""
+    event_tunnels = g.event_tunnels
+    for ev, sp in s.events:
+        if sp >= 0 and event_tunnels[ev]:
+            return tunnels_now(g, s)
+    return g.base_tunnel
 
 
 def neighbours(g, s, p: int, sp: int, tun: list | None = None) -> list:
     """Spaces adjacent to ``sp`` for seat ``p`` (docs §4.2): dashed borders, plus every other tunnel when
     ``sp`` is a tunnel for ``p`` (with ``stronghold_tunnel``, ``p``'s stronghold counts as one for ``p``)."""
     if tun is None:
-        tun = tunnels_now(g, s)
-    if "stronghold_tunnel" in modifiers(g, s, p):
-        tun = list(tun)
-        tun[g.hold[p]] = True
+        tun = _tunnels_read_only(g, s)
+    hold = g.hold[p] if has_modifier(g, s, p, "stronghold_tunnel") else None  # a tunnel for p alone
     out = list(g.dashed_adj[sp])
-    if tun[sp]:
+    if tun[sp] or sp == hold:
         for t in g.active_spaces:
-            if tun[t] and t != sp and t not in out:
+            if (tun[t] or t == hold) and t != sp and t not in out:
                 out.append(t)
         out.sort()
     return out
@@ -63,7 +92,7 @@ def units(g, s, p: int, sp: int, weight: int | None = None) -> int:
     u = s.living[sp][p]
     if s.shaman_alive[p] and s.shaman_space[p] == sp:
         if weight is None:
-            weight = max(1, modifiers(g, s, p).get("shaman_control_weight", 1))
+            weight = control_weight(g, s, p)
         u += weight
     return u
 
@@ -81,7 +110,7 @@ def has_enemy_living(s, p: int, sp: int) -> bool:
 def _weights(g, s) -> list:
     if not any(s.held) and not g.shaman_weights:  # no card held and no shaman ability sets a weight
         return [1] * s.n
-    return [max(1, modifiers(g, s, p).get("shaman_control_weight", 1)) for p in range(s.n)]
+    return [control_weight(g, s, p) for p in range(s.n)]
 
 
 def controller(g, s, sp: int, weights: list | None = None) -> int:
@@ -122,6 +151,33 @@ def controllers(g, s) -> list:
                     u[p] += w[p]
             m = max(u)
             out[sp] = u.index(m) if m > 0 and u.count(m) == 1 else -1
+    return out
+
+
+def controllers_at(g, s, spaces) -> list:
+    """:func:`controllers` worked out for ``spaces`` alone (``list[int]``, one per map space; -1 elsewhere)."""
+    out = [-1] * g.N
+    living, active = s.living, g.active
+    alive, where = s.shaman_alive, s.shaman_space
+    N = g.N
+    seats = [p for p in range(s.n) if alive[p] and 0 <= where[p] < N]
+    shaman_spaces = {where[p] for p in seats}
+    weights = None
+    for sp in spaces:
+        if sp in shaman_spaces:  # as controllers: the living count plus each living shaman's weight
+            if weights is None:
+                weights = _weights(g, s)
+            u = list(living[sp])
+            for p in seats:
+                if where[p] == sp:
+                    u[p] += weights[p]
+            m = max(u)
+            out[sp] = u.index(m) if m > 0 and u.count(m) == 1 else -1
+        elif active[sp]:
+            row = living[sp]
+            m = max(row)
+            if m > 0 and row.count(m) == 1:
+                out[sp] = row.index(m)
     return out
 
 

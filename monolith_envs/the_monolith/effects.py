@@ -7,15 +7,18 @@ objective draws); the rest resolve at once.
 
 from __future__ import annotations
 
-from .board import controllers, has_enemy_living, occupies, tunnels_now
+from .board import controllers, controllers_at, has_enemy_living, occupies, tunnels_now
 from .state import NONE, Frame, Sub, Win
 
-__all__ = ["selector_spaces", "count", "gain", "resolve", "power", "power_usable", "usable_powers",
-           "auto_powers", "WINDOW_CODE"]
+__all__ = ["selector_spaces", "count", "gain", "reads_control", "resolve", "power", "power_usable", "usable_powers",
+           "auto_powers", "WINDOW_CODE", "CONTROL_PREDICATES"]
 
 WINDOW_CODE = {name: i for i, name in enumerate(
     ("passive", "on_acquire", "rest_scoring", "order_turn", "march", "shaman_order", "recruit",
      "action_turn", "after_slay", "after_maneuver", "after_boast"))}
+#: the predicates that read the controllers of the spaces (:func:`~.board.controllers`)
+CONTROL_PREDICATES = frozenset(("controlled", "controlled_with_enemy_units", "enemy_dead_in_controlled",
+                                "dead_enemy_shamans_in_controlled", "building_set"))
 _BUILDING = {"building:scriptorium": "scriptorium", "building:mausoleum": "mausoleum", "building:temple": "temple"}
 
 
@@ -54,12 +57,13 @@ def count(g, s, p: int, pred: str, sel: str, ev_space: int = NONE, ctrl: list | 
         return s.kills_today[p]
     if pred == "divinations_held":
         return len(s.held[p])
-    if ctrl is None and pred in ("controlled", "controlled_with_enemy_units", "enemy_dead_in_controlled",
-                                 "dead_enemy_shamans_in_controlled", "building_set"):
-        ctrl = controllers(g, s)
     if pred == "building_set":
+        if ctrl is None:
+            ctrl = controllers(g, s)
         return len({g.building[sp] for sp in g.active_spaces if ctrl[sp] == p and g.building[sp] != "none"})
     spaces = selector_spaces(g, s, p, sel, ev_space)
+    if ctrl is None and pred in CONTROL_PREDICATES:  # only the selected spaces' controllers are read
+        ctrl = controllers_at(g, s, spaces)
     n = s.n
     c = 0
     for sp in spaces:
@@ -84,6 +88,11 @@ def count(g, s, p: int, pred: str, sel: str, ev_space: int = NONE, ctrl: list | 
             elif pred == "dead_enemy_shamans_in_controlled":
                 c += sum(s.shaman_space[q] == sp and not s.shaman_alive[q] for q in range(n) if q != p)
     return int(c)
+
+
+def reads_control(eff) -> bool:
+    """Whether :func:`gain` of ``eff`` reads the controllers (a favour_per or favour_if over a control predicate)."""
+    return eff is not None and eff.op in ("favour_per", "favour_if") and eff.pred in CONTROL_PREDICATES
 
 
 def gain(g, s, p: int, eff, ev_space: int = NONE, ctrl: list | None = None) -> int:
@@ -237,8 +246,16 @@ def auto_powers(g, s, p: int, window: int, rng) -> None:
     do something; called when an order window (order_turn, march, shaman_order, recruit) or an action
     window (action_turn, after_*) opens. The reference cards and shamans have no cost-free power in these
     windows; content files may."""
-    for k in (0, 1, 2, 3):
-        pw = power(g, s, p, k)
-        if pw is not None and WINDOW_CODE[pw[0]] == window and pw[1] == "none" and _effect_usable(g, s, p, pw[3]):
-            resolve(g, s, p, pw[3], rng, window=window)
+    free = g.div_free_window  # the window code of a cost-free card power, None for a costed one
+    for k in (0, 1, 2, 3):  # held is read again after each effect, as power() reads it
+        if k == 3:
+            if g.shaman_free_window[s.shaman_id[p]] != window:
+                continue
+        else:
+            held = s.held[p]
+            if k >= len(held) or free[held[k]] != window:
+                continue
+        eff = power(g, s, p, k)[3]
+        if _effect_usable(g, s, p, eff):
+            resolve(g, s, p, eff, rng, window=window)
 

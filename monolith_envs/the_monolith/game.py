@@ -117,6 +117,7 @@ class MonolithGame(GameBase):
         self.n_actions = self.off.n
         self.div_window = [WINDOW_CODE[d.window] for d in self.divs]
         self.shaman_window = [WINDOW_CODE[sh.window] for sh in self.shamans]
+        self._derived_tables()
         self.layout = build_layout(self.N, self.R, self.S)
         self.max_decisions = int(cfg["max_decisions"])
         self.reward_mode = cfg["reward_mode"]
@@ -124,6 +125,38 @@ class MonolithGame(GameBase):
 
         self.observer = Observer(self)
         self.obs_spec = self.observer.spec
+
+    def _derived_tables(self) -> None:
+        """Static tables read from the content once, so that the hot rule functions skip the string work:
+        per card and per shaman the passive modifier it adds (``(name, amount)`` or None, :mod:`.board`) and
+        the window code of a cost-free power (None for a costed one, :func:`.effects.auto_powers`); per
+        modifier name the shamans and cards that have it; per event the values of its ``set_tunnel`` reveal
+        effects; per objective whether its scoring reads the controllers (:func:`.effects.reads_control`);
+        per seat its opponents clockwise with their slay offsets; the active temples and scriptoriums."""
+        from .effects import reads_control
+
+        def passive_modifier(card):
+            eff = card.effect
+            return (eff.name, eff.amount) if card.window == "passive" and eff.op == "modifier" else None
+
+        self.div_mod = [passive_modifier(d) for d in self.divs]
+        self.shaman_mod = [passive_modifier(sh) for sh in self.shamans]
+        sources: dict = {}
+        for k, m in enumerate(self.shaman_mod):
+            if m is not None:
+                sources.setdefault(m[0], (set(), set()))[0].add(k)
+        for c, m in enumerate(self.div_mod):
+            if m is not None:
+                sources.setdefault(m[0], (set(), set()))[1].add(c)
+        self.modifier_sources = {name: (frozenset(a), frozenset(b)) for name, (a, b) in sources.items()}
+        self.div_free_window = [WINDOW_CODE[d.window] if d.cost == "none" else None for d in self.divs]
+        self.shaman_free_window = [WINDOW_CODE[sh.window] if sh.cost == "none" else None for sh in self.shamans]
+        self.event_tunnels = [tuple(bool(e.value) for e in ev.reveal if e.op == "set_tunnel") for ev in self.events]
+        self.obj_reads_control = [reads_control(o.effect) for o in self.objs]
+        n = self.num_players
+        self.opponents = [[((p + o) % n, o - 1) for o in range(1, n)] for p in range(n)]  # (seat, offset o-1)
+        self.temples = [i for i in self.active_spaces if self.building[i] == "temple"]
+        self.scriptoriums = [i for i in self.active_spaces if self.building[i] == "scriptorium"]
 
     # ------------------------------------------------------------------ flow
     def run(self, s: MonolithState, rng) -> None:

@@ -7,7 +7,7 @@ automatic steps between decisions.
 
 from __future__ import annotations
 
-from .board import controllers, cremate, modifiers, neighbours, occupancy_check
+from .board import controllers_at, cremate, has_modifier, modifiers, neighbours, occupancy_check
 from .effects import auto_powers, resolve, usable_powers
 from .state import NONE, Frame, Phase, Sub, Win
 
@@ -141,6 +141,15 @@ def _div_slots(g, s, p: int) -> list:
     return [i for i in range(g.R) if s.row[i] >= 0 and s.bids[i][p] == 0 and s.available[p] > max(s.bids[i])]
 
 
+def _can_bid(g, s, p: int) -> bool:
+    """Whether :func:`_div_slots` has a slot (the divination order's condition), stopping at the first."""
+    row, bids, av = s.row, s.bids, s.available[p]
+    for i in range(g.R):
+        if row[i] >= 0 and bids[i][p] == 0 and av > max(bids[i]):
+            return True
+    return False
+
+
 def mask_order_choose(g, s, p: int) -> list:
     """docs §4.4 ORDER_CHOOSE: the orders whose condition holds (march, shaman, recruit, divination; commit
     always), then the usable order_turn powers (§4.8)."""
@@ -156,7 +165,7 @@ def mask_order_choose(g, s, p: int) -> list:
         out.append(g.A_ORDER + 1)
     if av >= 2 and s.reserves[p] + s.anger[p] >= 2:
         out.append(g.A_ORDER + 2)
-    if _div_slots(g, s, p):
+    if _can_bid(g, s, p):
         out.append(g.A_ORDER + 3)
     out.append(g.A_ORDER + 4)
     return out + _power_actions(g, s, p, Win.ORDER_TURN, s.turn_used)
@@ -211,7 +220,7 @@ def recruit_spaces(g, s, p: int) -> list:
     for sp in (g.active_spaces if s.rec_anywhere else g.mausoleums):
         if living[sp][p] > 0 or shaman == sp:
             out.add(sp)
-    if shaman != NONE and "recruit_at_shaman" in modifiers(g, s, p):
+    if shaman != NONE and has_modifier(g, s, p, "recruit_at_shaman"):
         out.add(shaman)
     return sorted(out)
 
@@ -395,8 +404,8 @@ def apply_recruit_hearts(g, s, p: int, a: int, rng) -> None:
     h = a - g.A_NUMBER
     s.available[p] -= h
     s.spent[p] += h
-    ctrl = controllers(g, s)
-    m = sum(1 for sp in g.active_spaces if g.building[sp] == "mausoleum" and ctrl[sp] == p)
+    ctrl = controllers_at(g, s, g.mausoleums)
+    m = sum(1 for sp in g.mausoleums if ctrl[sp] == p)
     s.rec_paid = h
     s.rec_bonus = min(m + modifiers(g, s, p).get("recruit_bonus", 0), s.reserves[p] + s.anger[p] - h)
     s.sub = Sub.RECRUIT_PLACE

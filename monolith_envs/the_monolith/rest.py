@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from .board import controllers
-from .effects import _deal_one, gain, resolve, selector_spaces
+from .board import controllers, controllers_at
+from .effects import _deal_one, gain, reads_control, resolve, selector_spaces
 from .state import NONE, Frame, Phase, Sub, Win
 
 __all__ = ["turn_order", "final_ranking", "objective_gain"]
@@ -35,7 +35,7 @@ def frame_rest_events(g, s, i: int, _b, rng) -> None:
         card = g.events[ev]
         scorers = []
         if card.scoring is not None:
-            ctrl = controllers(g, s)
+            ctrl = controllers(g, s) if reads_control(card.scoring) else None  # read once for every seat
             for p in turn_order(s):
                 v = gain(g, s, p, card.scoring, sp, ctrl)
                 if v > 0:
@@ -69,7 +69,7 @@ def frame_rest_obj(g, s, idx: int, _b, rng) -> None:
 def mask_obj_reveal(g, s, p: int) -> list:
     """docs §6.2 OBJ_REVEAL: pass, and each held objective that would score now (controllers read once)."""
     hand = s.objectives[p]
-    ctrl = controllers(g, s) if hand else None
+    ctrl = controllers(g, s) if any(g.obj_reads_control[o] for o in hand) else None
     return [0] + [g.A_OBJECTIVE + k for k, o in enumerate(hand) if objective_gain(g, s, p, o, ctrl) >= 1]
 
 
@@ -89,9 +89,9 @@ def apply_obj_reveal(g, s, p: int, a: int, rng) -> None:
 
 def frame_rest_temples(g, s, _a, _b, rng) -> None:
     """2d: +2 favour per controlled temple."""
-    ctrl = controllers(g, s)
-    for sp in g.active_spaces:
-        if g.building[sp] == "temple" and ctrl[sp] >= 0:
+    ctrl = controllers_at(g, s, g.temples)
+    for sp in g.temples:  # the active temples, in space order
+        if ctrl[sp] >= 0:
             s.favour[ctrl[sp]] += 2
 
 
@@ -100,7 +100,7 @@ def frame_rest_boasts(g, s, _a, _b, rng) -> None:
     marker fills each slot that held a heart."""
     from .board import modifiers
 
-    mono_ctrl = controllers(g, s)[g.mono]
+    mono_ctrl = controllers_at(g, s, (g.mono,))[g.mono]
     for p in range(s.n):
         per = 3 + (1 if mono_ctrl == p else 0) + modifiers(g, s, p).get("boast_bonus", 0)
         for sp in g.active_spaces:
@@ -117,8 +117,8 @@ def frame_rest_script(g, s, idx: int, _b, rng) -> None:
     if idx >= s.n:
         return
     p = (s.first + idx) % s.n
-    ctrl = controllers(g, s)
-    k = sum(1 for sp in g.active_spaces if g.building[sp] == "scriptorium" and ctrl[sp] == p)
+    ctrl = controllers_at(g, s, g.scriptoriums)
+    k = sum(1 for sp in g.scriptoriums if ctrl[sp] == p)
     s.stack.append([Frame.REST_SCRIPT, idx + 1, 0])
     if k:
         s.stack.append([Frame.OBJ_DRAW, p, k])
