@@ -133,29 +133,13 @@ def controller(g, s, sp: int, weights: list | None = None) -> int:
 def controllers(g, s) -> list:
     """Controller of every space (-1 for none or locked): :func:`controller` of each active space and of
     each space holding a living shaman, with the weights read once (``list[int]``, one per map space)."""
-    out = [-1] * g.N
-    living = s.living
-    for sp in g.active_spaces:  # the strictly largest living count >= 1, by list methods (no shaman yet)
-        row = living[sp]
-        m = max(row)
-        if m > 0 and row.count(m) == 1:
-            out[sp] = row.index(m)
-    alive, where = s.shaman_alive, s.shaman_space
-    seats = [p for p in range(s.n) if alive[p] and 0 <= where[p] < g.N]
-    if seats:  # the spaces of the living shamans: add each one's weight (docs §4.1 u_p)
-        w = _weights(g, s)
-        for sp in {where[p] for p in seats}:
-            u = list(living[sp])
-            for p in seats:
-                if where[p] == sp:
-                    u[p] += w[p]
-            m = max(u)
-            out[sp] = u.index(m) if m > 0 and u.count(m) == 1 else -1
-    return out
+    return controllers_at(g, s, range(g.N))
 
 
 def controllers_at(g, s, spaces) -> list:
-    """:func:`controllers` worked out for ``spaces`` alone (``list[int]``, one per map space; -1 elsewhere)."""
+    """:func:`controller` of each of ``spaces`` that is active or holds a living shaman, with the weights read
+    once (``list[int]``, one per map space; -1 elsewhere, for none and for locked spaces).  The strictly
+    largest living count >= 1 by list methods, plus each living shaman's weight on its space (docs §4.1 u_p)."""
     out = [-1] * g.N
     living, active = s.living, g.active
     alive, where = s.shaman_alive, s.shaman_space

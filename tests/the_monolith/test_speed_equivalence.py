@@ -1,6 +1,7 @@
 """The engine's fast paths against the plain definitions they stand for, at every decision of seeded random
 games: ``has_modifier`` and ``control_weight`` against ``modifiers``, ``controllers_at`` against
-``controllers``, the map-only tunnel list against ``tunnels_now``, ``neighbours`` against the docs §4.2
+``controllers`` and both against ``controller`` space by space, the map-only tunnel list against
+``tunnels_now``, ``neighbours`` against the docs §4.2
 rule written out, and the divination order's condition against its slot list."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from monolith_envs.the_monolith import MonolithGame
 from monolith_envs.the_monolith.board import (
     _tunnels_read_only,
     control_weight,
+    controller,
     controllers,
     controllers_at,
     has_modifier,
@@ -51,7 +53,11 @@ def test_fast_paths_match_their_definitions(config):
     for g, s in _states(config):
         if s.sub == 0 or min(s.shaman_id) < 0:  # the draft: shamans not all known yet
             continue
-        full = controllers(g, s)
+        full = controllers(g, s)  # against the per-space definition, docs §4.1
+        weights = [control_weight(g, s, p) for p in range(s.n)]
+        shaman_spaces = {s.shaman_space[p] for p in range(s.n) if s.shaman_alive[p]}
+        assert full == [controller(g, s, sp, weights) if g.active[sp] or sp in shaman_spaces else -1
+                        for sp in range(g.N)]
         part = controllers_at(g, s, g.active_spaces[::2])
         assert [part[sp] for sp in g.active_spaces[::2]] == [full[sp] for sp in g.active_spaces[::2]]
         assert _tunnels_read_only(g, s) == tunnels_now(g, s)
