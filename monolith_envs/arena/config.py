@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+import numpy as np
+
 from ..core.config import C_INT_MAX, ConfigError, ConfigKey, boolean, int_range, one_of, validate_config
+from ..core.words import count
 
 __all__ = ["ENV_ID", "CONFIG_KEYS", "validate"]
 
@@ -12,8 +15,11 @@ ENV_ID = "monolith_arena_v0"
 
 
 def _factions_check(v: Any) -> str | None:
-    if v == "random":
-        return None
+    """``"random"``, or a list, tuple or 1-D numpy array of faction ids (strings, numpy's too)."""
+    if isinstance(v, str):
+        return None if v == "random" else '"random" or a list of faction ids (one per seat)'
+    if isinstance(v, np.ndarray) and v.ndim == 1:
+        v = v.tolist()
     if isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
         return None
     return '"random" or a list of faction ids (one per seat)'
@@ -54,10 +60,10 @@ def _cross(cfg: dict) -> None:
         raise ConfigError(f"{ENV_ID}: team_hp={cfg['team_hp']} is the alliance pool of mode='teams' (4 players); "
                           f"this config is mode={mode!r}, where every Banner has its own HP: leave team_hp out")
     f = cfg["factions"]
-    if f != "random":
-        f = list(f)
+    if not isinstance(f, str):  # a list, tuple or array of ids: a list of Python strings from here on
+        f = [str(x) for x in (f.tolist() if isinstance(f, np.ndarray) else f)]
         if len(f) != n:
-            raise ConfigError(f"{ENV_ID}: factions lists {len(f)} ids for {n} players")
+            raise ConfigError(f"{ENV_ID}: factions lists {count(len(f), 'id')} for {n} players")
         if len(set(f)) != len(f):
             raise ConfigError(f"{ENV_ID}: factions must be distinct, got {f}")
         cfg["factions"] = f

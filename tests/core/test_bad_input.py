@@ -301,3 +301,16 @@ def test_every_numeric_config_key_takes_its_numpy_form_and_stores_plain_python(e
     assert config[key] == value and type(config[key]) is type(value)
     if isinstance(value, list):
         assert [type(x) for x in config[key]] == [type(x) for x in value]
+
+
+def test_arena_factions_take_a_numpy_array_of_ids():
+    """A 1-D array of faction ids is the list of them (it raised numpy's ``truth value of an array is
+    ambiguous``); a 2-D array or numbers are refused, naming the key."""
+    ids = ["dragon_empire", "lords_of_the_abyss"]
+    config = monolith_envs.make_game("monolith_arena_v0", factions=np.array(ids)).config
+    assert config["factions"] == ids and all(type(x) is str for x in config["factions"])
+    for bad in (np.array([ids]), np.array([1, 2])):
+        with pytest.raises(ConfigError, match=r"config factions=array\(.*expected \"random\" or a list of faction ids"):
+            monolith_envs.make_game("monolith_arena_v0", factions=bad)
+    with pytest.raises(ConfigError, match="factions lists 1 id for 2 players"):
+        monolith_envs.make_game("monolith_arena_v0", factions=ids[:1])
