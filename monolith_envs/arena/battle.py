@@ -20,7 +20,8 @@ from .turns import back_to_main, close_turn, next_seat, start_turn
 __all__ = ["end_turn", "start_battle", "run_battle", "resolve_step", "activations", "attack_hits", "kill_step",
            "fold_monoliths", "end_of_battle", "strike_targets", "choose_strike_target"]
 
-_START, _PHASES, _POISON = int(BattleStage.START), int(BattleStage.PHASES), int(BattleStage.POISON)
+_START, _PHASES, _POISON, _END = (int(BattleStage.START), int(BattleStage.PHASES), int(BattleStage.POISON),
+                                  int(BattleStage.END))
 
 
 def _strongest_first(hit) -> tuple:
@@ -220,12 +221,12 @@ def run_battle(g, s) -> None:
             s.b_phase = p - 1
         elif st == _POISON:
             fx = settle(g, s)
-            hits = [(h, s.poison[s.board[h]], -1, False) for h in range(19)
-                    if s.board[h] >= 0 and s.poison[s.board[h]] > 0]
+            poison = s.poison
+            hits = [(h, poison[i], -1, False) for h, i in enumerate(s.board) if i >= 0 and poison[i] > 0]
             resolve_step(g, s, fx, hits)
             if banner_check(g, s):
                 return
-            s.b_stage = int(BattleStage.END)
+            s.b_stage = _END
         else:
             end_of_battle(g, s)
             return

@@ -207,8 +207,9 @@ def compute_fx(g, s) -> Fx:
     p_init, p_tough, p_venom, p_maneuver, p_armor = tb.init, tb.tough, tb.venom, tb.maneuver, tb.armor
     for h in occ:
         t = typ[h]
-        if p_init[t]:
-            inits[h] = effective_inits(p_init[t], init_b[h], extra[h])
+        printed = p_init[t]
+        if printed:  # (effective_inits, its common case inline: no bonus, no extra attack)
+            inits[h] = effective_inits(printed, init_b[h], extra[h]) if init_b[h] or extra[h] else printed
         tough[h] = p_tough[t] + tough_b[h]
         if p_venom[t]:
             venom[h] = True
@@ -337,9 +338,17 @@ def source_targets(tb, rel_o, occ, owner, typ, h: int, t: int, f: int, o: int, e
         cand = NEIGHBOURS[h]
     else:
         cand = tb.conn_hexes[t][f][h]
+    out = []  # (plain loops: cheaper than comprehensions over these few candidates)
     if wbits == OWN_BIT:
-        return [x for x in cand if owner[x] == o and (kmask >> kind[typ[x]]) & 1]
-    return [x for x in cand if typ[x] >= 0 and (wbits >> rel_o[owner[x]]) & 1 and (kmask >> kind[typ[x]]) & 1]
+        for x in cand:
+            if owner[x] == o and (kmask >> kind[typ[x]]) & 1:
+                out.append(x)
+    else:
+        for x in cand:
+            tx = typ[x]
+            if tx >= 0 and (wbits >> rel_o[owner[x]]) & 1 and (kmask >> kind[tx]) & 1:
+                out.append(x)
+    return out
 
 
 

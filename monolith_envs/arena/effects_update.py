@@ -39,6 +39,8 @@ from .tables import ENEMY, OWN_BIT
 __all__ = ["place_fx", "move_fx", "remove_fx", "without_hex"]
 
 ADJ_BOOL = tuple(tuple(bool(v) for v in row) for row in ADJ)
+# the effect codes that add their targets to Fx.touched (add_effect)
+_TOUCHING = frozenset((_INIT, _MELEE, _RANGED, _TOUGH, _EXTRA, _DISARM))
 # NB_BACK[h]: (y, d) for each on-board neighbour y of h, d the direction from y back to h
 NB_BACK = tuple(tuple((y, (d + 3) % 6) for d, y in enumerate(NB[h]) if y >= 0) for h in range(len(NB)))
 
@@ -75,12 +77,15 @@ def place_fx(g, s, fx: Fx, h: int):
     fx_effects = tb.fx_effects
     kt = kind[t]
     ADJ_ = ADJ_BOOL
-    conn_hexes = tb.conn_hexes
+    conn_hexes, fx_reach, f_fac = tb.conn_hexes, tb.fx_reach, fx.fac
     # 1. effects of the existing sources on the new tile (ascending source hexes, as compute_fx)
     hits = []
     for x in fx.src:
+        tx = typ[x]
+        if not (fx_reach[tx][f_fac[x]][x] >> h) & 1:
+            continue  # no effect of x reaches h (each would fail its scope test below)
         ox = owner[x]
-        for code, amount, kmask, wbits, scope, feature in fx_effects[typ[x]]:
+        for code, amount, kmask, wbits, scope, feature in fx_effects[tx]:
             if not (kmask >> kt) & 1:
                 continue
             if wbits == OWN_BIT:
@@ -94,7 +99,7 @@ def place_fx(g, s, fx: Fx, h: int):
             elif scope == _ADJACENT:
                 if not ADJ_[x][h]:
                     continue
-            elif h not in conn_hexes[typ[x]][fx.fac[x]][x]:
+            elif h not in conn_hexes[tx][f_fac[x]][x]:
                 continue
             hits.append((code, amount, feature, x))
     effs = () if net_h else fx_effects[t]
@@ -118,11 +123,27 @@ def place_fx(g, s, fx: Fx, h: int):
     changed = ()
     multi = ()  # hexes that got a regen / tele entry
     if hits or effs:
-        touched = list(touched)
-        init_b, melee_b, ranged_b, extra = list(fx.init_b), list(fx.melee_b), list(fx.ranged_b), list(fx.extra)
-        pierce, venom, maneuver, rotate, tele, regen, disarmed, charge_b = (
-            list(fx.pierce), list(venom), list(maneuver), list(fx.rotate), list(fx.tele), list(fx.regen),
-            list(fx.disarmed), list(fx.charge_b))
+        # copy only the lists that the codes of these effects write (add_effect), share the others
+        codes = tb.fx_codes[t] if effs else frozenset()
+        if hits:
+            codes = codes.union([hit[0] for hit in hits])
+        if not codes.isdisjoint(_TOUCHING):
+            touched = list(touched)
+        init_b = list(fx.init_b) if _INIT in codes else fx.init_b
+        melee_b = list(fx.melee_b) if _MELEE in codes else fx.melee_b
+        ranged_b = list(fx.ranged_b) if _RANGED in codes else fx.ranged_b
+        extra = list(fx.extra) if _EXTRA in codes else fx.extra
+        pierce = list(fx.pierce) if _PIERCE in codes else fx.pierce
+        if _GRANT in codes:
+            venom, maneuver, rotate = list(venom), list(maneuver), list(fx.rotate)
+        else:
+            rotate = fx.rotate
+        if _TELE in codes or _REGEN in codes:  # (both: the entries of several sources are sorted below)
+            tele, regen = list(fx.tele), list(fx.regen)
+        else:
+            tele, regen = fx.tele, fx.regen
+        disarmed = list(fx.disarmed) if _DISARM in codes else fx.disarmed
+        charge_b = list(fx.charge_b) if _CHARGE in codes else fx.charge_b
         multi = []
         for code, amount, feature, x in hits:
             add_effect(code, amount, feature, [h], x, board[x], init_b, melee_b, ranged_b, tough, extra, pierce,
@@ -157,8 +178,9 @@ def place_fx(g, s, fx: Fx, h: int):
     inits = list(fx.inits)
     tough[h] += tb.tough[t]
     for x in (h, *changed):
-        if p_init[typ[x]]:
-            inits[x] = effective_inits(p_init[typ[x]], init_b[x], extra[x])
+        printed = p_init[typ[x]]
+        if printed:  # (effective_inits, its common case inline: no bonus, no extra attack)
+            inits[x] = effective_inits(printed, init_b[x], extra[x]) if init_b[x] or extra[x] else printed
     if tb.venom[t] and not venom[h]:
         venom = list(venom)
         venom[h] = True
@@ -218,26 +240,31 @@ def without_hex(fx: Fx, h: int) -> Fx:
     other tile: not an effect source, no Net edges, not carrying the Net-order marker)."""
     base = Fx()
     base.occ = [x for x in fx.occ if x != h]
-    base.owner = _cleared(fx.owner, h, -1)
-    base.typ = _cleared(fx.typ, h, -1)
-    base.fac = _cleared(fx.fac, h, 0)
-    base.netted = _cleared(fx.netted, h, False)
+    # (owner, type and armor of an occupied hex are never the empty values: copied without the test)
+    base.owner = owner = list(fx.owner)
+    owner[h] = -1
+    base.typ = typ = list(fx.typ)
+    typ[h] = -1
+    # (the other empty values are falsy: _cleared is called only when the entry is set)
+    base.fac = _cleared(fx.fac, h, 0) if fx.fac[h] else fx.fac
+    base.netted = _cleared(fx.netted, h, False) if fx.netted[h] else fx.netted
     base.marker = fx.marker
-    base.inits = _cleared(fx.inits, h, ())
-    base.tough = _cleared(fx.tough, h, 0)
-    base.armor = _cleared(fx.armor, h, None)
-    base.init_b = _cleared(fx.init_b, h, 0)
-    base.extra = _cleared(fx.extra, h, 0)
-    base.melee_b = _cleared(fx.melee_b, h, 0)
-    base.ranged_b = _cleared(fx.ranged_b, h, 0)
-    base.charge_b = _cleared(fx.charge_b, h, 0)
-    base.pierce = _cleared(fx.pierce, h, False)
-    base.venom = _cleared(fx.venom, h, False)
-    base.maneuver = _cleared(fx.maneuver, h, False)
-    base.rotate = _cleared(fx.rotate, h, False)
-    base.disarmed = _cleared(fx.disarmed, h, False)
-    base.regen = _cleared(fx.regen, h, ())
-    base.tele = _cleared(fx.tele, h, ())
+    base.inits = _cleared(fx.inits, h, ()) if fx.inits[h] else fx.inits
+    base.tough = _cleared(fx.tough, h, 0) if fx.tough[h] else fx.tough
+    base.armor = armor = list(fx.armor)
+    armor[h] = None
+    base.init_b = _cleared(fx.init_b, h, 0) if fx.init_b[h] else fx.init_b
+    base.extra = _cleared(fx.extra, h, 0) if fx.extra[h] else fx.extra
+    base.melee_b = _cleared(fx.melee_b, h, 0) if fx.melee_b[h] else fx.melee_b
+    base.ranged_b = _cleared(fx.ranged_b, h, 0) if fx.ranged_b[h] else fx.ranged_b
+    base.charge_b = _cleared(fx.charge_b, h, 0) if fx.charge_b[h] else fx.charge_b
+    base.pierce = _cleared(fx.pierce, h, False) if fx.pierce[h] else fx.pierce
+    base.venom = _cleared(fx.venom, h, False) if fx.venom[h] else fx.venom
+    base.maneuver = _cleared(fx.maneuver, h, False) if fx.maneuver[h] else fx.maneuver
+    base.rotate = _cleared(fx.rotate, h, False) if fx.rotate[h] else fx.rotate
+    base.disarmed = _cleared(fx.disarmed, h, False) if fx.disarmed[h] else fx.disarmed
+    base.regen = _cleared(fx.regen, h, ()) if fx.regen[h] else fx.regen
+    base.tele = _cleared(fx.tele, h, ()) if fx.tele[h] else fx.tele
     base.touched = [x for x in fx.touched if x != h] if h in fx.touched else fx.touched
     base.src = fx.src
     base.segowner = fx.segowner
@@ -271,9 +298,17 @@ def remove_fx(g, s, fx: Fx, h: int):
     targets_of = [source_targets(tb, g.rel[o], fx.occ, fx.owner, fx.typ, h, t, fx.fac[h], o, e) for e in effs]
     base = without_hex(fx, h)
     base.src = [x for x in fx.src if x != h]
-    init_b, melee_b, ranged_b, tough, extra, charge_b, regen, tele, inits = (
-        list(base.init_b), list(base.melee_b), list(base.ranged_b), list(base.tough), list(base.extra),
-        list(base.charge_b), list(base.regen), list(base.tele), list(base.inits))
+    # copy only the lists that the codes of its effects with targets change (the others stay shared)
+    codes = {effect[0] for effect, targets in zip(effs, targets_of) if targets}
+    init_b = list(base.init_b) if _INIT in codes else base.init_b
+    melee_b = list(base.melee_b) if _MELEE in codes else base.melee_b
+    ranged_b = list(base.ranged_b) if _RANGED in codes else base.ranged_b
+    tough = list(base.tough) if _TOUGH in codes else base.tough
+    extra = list(base.extra) if _EXTRA in codes else base.extra
+    charge_b = list(base.charge_b) if _CHARGE in codes else base.charge_b
+    regen = list(base.regen) if _REGEN in codes else base.regen
+    tele = list(base.tele) if _TELE in codes else base.tele
+    inits = list(base.inits) if _INIT in codes or _EXTRA in codes else base.inits
     changed = []
     for (code, amount, _k, _w, _s, _f), targets in zip(effs, targets_of):
         if not targets:
@@ -307,8 +342,9 @@ def remove_fx(g, s, fx: Fx, h: int):
     p_init = tb.init
     typ = base.typ
     for x in changed:
-        if p_init[typ[x]]:
-            inits[x] = effective_inits(p_init[typ[x]], init_b[x], extra[x])
+        printed = p_init[typ[x]]
+        if printed:  # (effective_inits, its common case inline: no bonus, no extra attack)
+            inits[x] = effective_inits(printed, init_b[x], extra[x]) if init_b[x] or extra[x] else printed
     base.init_b, base.melee_b, base.ranged_b, base.tough, base.extra = init_b, melee_b, ranged_b, tough, extra
     base.charge_b, base.regen, base.tele, base.inits = charge_b, regen, tele, inits
     return base

@@ -73,6 +73,8 @@ def game_over(g, s, winners) -> None:
 def banner_check(g, s) -> bool:
     """Docs/monolith_arena.md §4.9 Banner check; returns True when the game is over."""
     n = g.n
+    if not g.team_mode and min(s.hp) > 0:  # (the usual case: no Banner at 0 HP, nothing to do)
+        return False
     if g.team_mode:
         a = s.pool[0] <= 0
         b = s.pool[1] <= 0

@@ -9,7 +9,7 @@ from enum import IntEnum
 
 from .board import NEIGHBOURS, NUM_HEXES
 from .context import is_own
-from .effects import dirty, dirty_mask, get_fx, memo_features
+from .effects import dirty, get_fx, memo_features
 from .effects_update import move_fx
 from .relocation import can_relocate, relocate, settle
 from .state import INSTANCES_PER_SEAT as PER_SEAT
@@ -40,6 +40,10 @@ _FEATURE_STEP = {  # kind -> (pending effect, next sub-phase)
     FeatureKind.MANEUVER: (Eff.MANEUVER, Sub.FEATURE_DEST), FeatureKind.TELEPORT: (Eff.TELEPORT, Sub.FEATURE_DEST),
     FeatureKind.SWAP: (Eff.SWAP, Sub.SWAP_TARGET), FeatureKind.ROTATE: (Eff.ROTATE, Sub.ROTATE_FACING),
 }
+# the same indexed by the int kind, as plain ints: (used bit, pending effect, next sub-phase)
+_STEP_BY_KIND = tuple((USED_BIT[k], int(_FEATURE_STEP[k][0]), int(_FEATURE_STEP[k][1])) for k in FeatureKind)
+_TELEPORT = int(FeatureKind.TELEPORT)
+_S_FEATURE_FACING = int(Sub.FEATURE_FACING)
 
 
 def teleport_rune(g, s, fx, h):
@@ -74,21 +78,21 @@ def feature_rows(g, s, fx, seat) -> list:
             continue
         i = board[h]
         banner = i % PER_SEAT == 0
-        man = not banner and fx.maneuver[h]
+        man = not banner and maneuver[h]
         tele = 0
-        if not banner and (tb.teleport[t] or fx.tele[h]) and empty:
+        if not banner and (teleport[t] or tele_runes[h]) and empty:
             # without a segment on h any empty hex is a destination (can_relocate)
             if not module or segowner[h] < 0 or any(can_relocate(g, s, fx, h, x) for x in range(NUM_HEXES)):
-                tele = TELE_PRINTED if tb.teleport[t] else TELE_RUNE
+                tele = TELE_PRINTED if teleport[t] else TELE_RUNE
         swap = False
-        if tb.swap[t] and not (module and segowner[h] >= 0):
+        if swaps[t] and not (module and segowner[h] >= 0):
             # swap_partners(s, fx, seat, h) is not empty
             for x in fx.occ:
                 if (x != h and owner[x] == seat and not netted[x] and kind[typ[x]] == _CHAMPION
                         and not (module and segowner[x] >= 0)):
                     swap = True
                     break
-        rot = fx.rotate[h] and not banner
+        rot = rotate[h] and not banner
         if man or tele or swap or rot:
             out.append((h, i, man, tele, swap, rot))
     return out
@@ -96,6 +100,11 @@ def feature_rows(g, s, fx, seat) -> list:
 
 def feature_dests(g, s, fx, h, teleport: bool):
     """FEATURE_DEST options: maneuver = own hex or adjacent legal; teleport = any legal hex."""
+    if not g.module:  # can_relocate without the Monolith module: any other empty hex
+        board = s.board
+        if teleport:
+            return [x for x in range(NUM_HEXES) if x != h and board[x] < 0]
+        return [h] + [x for x in NEIGHBOURS[h] if board[x] < 0]
     if teleport:
         return [x for x in range(NUM_HEXES) if can_relocate(g, s, fx, h, x)]
     return [h] + [x for x in NEIGHBOURS[h] if can_relocate(g, s, fx, h, x)]
@@ -111,10 +120,9 @@ def swap_partners(g, s, fx, seat, h):
 def mask_features(g, s, fx, seat: int, m: bytearray) -> None:
     """Set the USE_FEATURE entries of the MAIN mask ``m`` (rows memoised on ``fx``, used bits per state)."""
     memo = fx.memo
-    key = memo_features(seat)
-    feats = memo.get(key)
+    feats = memo.get(-2 - seat)  # memo_features(seat)
     if feats is None:
-        feats = memo[key] = feature_rows(g, s, fx, seat)
+        feats = memo[memo_features(seat)] = feature_rows(g, s, fx, seat)
     if feats:
         used = s.used
         F = g.off.FEATURE
@@ -134,23 +142,22 @@ def use_feature(g, s, kind: int, h: int) -> None:
     """USE_FEATURE: the tile on ``h`` starts using Feature ``kind`` (a :class:`FeatureKind`)."""
     i = s.board[h]
     s.p_a = h
-    kind = FeatureKind(kind)
-    if kind == FeatureKind.TELEPORT:
+    bit, e, sub = _STEP_BY_KIND[kind]
+    if kind == _TELEPORT:
         r_inst = teleport_rune(g, s, get_fx(g, s), h)
         if r_inst is not None and r_inst >= 0:
             s.tele_rune_used.append(r_inst)
-    s.used[i] |= USED_BIT[kind]
-    e, sub = _FEATURE_STEP[kind]
-    s.p_effect = int(e)
-    s.sub_phase = int(sub)
-    dirty_mask(s)
+    s.used[i] |= bit
+    s.p_effect = e
+    s.sub_phase = sub
+    s.mask_cache = None  # dirty_mask
 
 
 def choose_feature_dest(g, s, x: int) -> None:
     """FEATURE_DEST: the Maneuver or Teleport goes to ``x``; the facing is chosen next."""
     s.p_b = x
-    s.sub_phase = int(Sub.FEATURE_FACING)
-    dirty_mask(s)
+    s.sub_phase = _S_FEATURE_FACING
+    s.mask_cache = None  # dirty_mask
 
 
 def finish_move(g, s, f: int) -> None:

@@ -19,7 +19,7 @@ from .invariants import check_invariants
 from .observe import Observer
 from .setup_game import new_state
 from .state import ArenaState, Loc, fast_clone
-from .table import apply_action, illegal, legal_mask
+from .table import APPLIES, illegal, mask_bytes, mask_of
 from .tables import Kind
 from .words import move_context
 
@@ -67,6 +67,7 @@ class ArenaGame(GameBase):
         self.H, self.module, self.reinf, self.off, self.layout = g.H, g.module, g.reinf, g.off, g.layout
         self.team_mode, self.team, self.team_hp = g.team_mode, g.team, g.team_hp
         self.max_decisions = g.max_decisions
+        self._num_actions = g.off.n
         self.observer = Observer(g)
         self.obs_spec = self.observer.spec
         self.zero_sum = True
@@ -93,11 +94,11 @@ class ArenaGame(GameBase):
         a = action if type(action) is int else coerce_action(action)  # no float or bool is truncated
         if state.terminal:
             raise illegal(g, state, a, "the game is over")
-        if not 0 <= a < self.off.n:
-            raise illegal(g, state, a, f"action {a} outside 0..{self.off.n - 1}")
-        mk = state.mask_cache
+        if not 0 <= a < self._num_actions:
+            raise illegal(g, state, a, f"action {a} outside 0..{self._num_actions - 1}")
+        mk = state.mask_cache  # (the legal actions as a bytearray of 0/1, see table.mask_of)
         if mk is None:
-            mk = legal_mask(g, state)
+            mk = mask_of(g, state)
         if not mk[a]:
             raise illegal(g, state, a)
         score = self._score_mode
@@ -105,7 +106,7 @@ class ArenaGame(GameBase):
             before = hp_vector(g, state)
         seat = state.acting_seat
         context = move_context(state)  # ~0.2 µs: what the drawing's "Last:" line needs of the state before
-        apply_action(g, state, a)
+        APPLIES[state.sub_phase](g, state, a)  # table.apply_action
         state.last_move = (seat, a, context)
         state.decisions += 1
         state.mask_cache = None
@@ -168,7 +169,11 @@ class ArenaGame(GameBase):
 
     def legal_mask(self, state: ArenaState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (all False when terminal)."""
-        return legal_mask(self.rules, state).copy()
+        mk = state.mask_cache
+        if mk is None:
+            mk = state.mask_cache = mask_bytes(self.rules, state)  # (table.mask_of)
+        return np.ndarray(len(mk), np.bool_, bytearray(mk))  # over a copy of the cached bytes (cheaper than
+        # np.frombuffer(...).copy())
 
     def clone(self, state: ArenaState) -> ArenaState:
         """Exact, independent copy."""

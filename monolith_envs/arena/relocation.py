@@ -16,6 +16,7 @@ from .state import Loc
 __all__ = ["conn3", "remove_tile", "settle", "can_relocate", "relocate", "place_on_board"]
 
 _ADJ = tuple(tuple(bool(v) for v in row) for row in ADJ)
+_L_BOARD, _L_DISCARD = int(Loc.BOARD), int(Loc.DISCARD)
 
 
 def conn3(a: int, b: int, c: int) -> bool:
@@ -61,12 +62,12 @@ def remove_tile(g, s, inst: int, to: int = Loc.DISCARD) -> None:
     if g.module:
         _drop_segment_ref(s, inst)
     _clear_markers(s, inst)
-    s.loc[inst] = int(to)
-    if to == Loc.DISCARD:
+    to = int(to)
+    s.loc[inst] = to
+    if to == _L_DISCARD:
         s.discard[inst // PER_SEAT].append(inst)
-    dirty(s)
-    if nfx is not None:
-        s.fx_cache = nfx
+    s.fx_cache = nfx  # dirty(s), keeping the derived effects when remove_fx gave them
+    s.mask_cache = None
 
 
 def settle(g, s):
@@ -135,7 +136,7 @@ def place_on_board(g, s, fx, inst: int, h: int, f: int) -> None:
     s.board[h] = inst
     s.hexof[inst] = h
     s.facing[inst] = f
-    s.loc[inst] = int(Loc.BOARD)
+    s.loc[inst] = _L_BOARD
     if g.module and fx.segowner[h] >= 0:
         p, k = fx.segowner[h], fx.segk[h]
         if k >= 1 and s.seg_content[p][k - 1] < 0:

@@ -61,11 +61,12 @@ def new_state(g, rng) -> ArenaState:
     else:
         fac = [tb.faction_index[f] for f in g.config["factions"]]
     s = blank_state(g, fac)
+    loc, deck_loc = s.loc, int(Loc.DECK)
     for p in range(g.n):
         perm = rng.permutation(PER_SEAT - 1) + 1  # every instance but the Banner
-        s.deck[p] = [p * PER_SEAT + int(i) for i in perm]
-        for i in s.deck[p]:
-            s.loc[i] = int(Loc.DECK)
+        s.deck[p] = deck = [p * PER_SEAT + i for i in perm.tolist()]
+        for i in deck:
+            loc[i] = deck_loc
     return s
 
 

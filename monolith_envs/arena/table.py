@@ -4,8 +4,8 @@
 ``bytearray`` ``m`` (zeros on entry); ``apply(g, s, a)`` applies the legal flat action ``a``.  The
 selection sub-phases use the SELECT_HEX, SELECT_ROT, SELECT_TRIANGLE or SELECT_MODE family; their entries
 are built from an option list (hexes or facings) and a choice function taking the decoded value.
-:func:`mask_bytes`, :func:`compute_mask`, :func:`legal_mask`, :func:`apply_action` and :func:`illegal` are
-what the game calls.
+:func:`mask_bytes`, :func:`mask_of`, :func:`compute_mask`, :func:`legal_mask`, :func:`apply_action`
+(``APPLIES``) and :func:`illegal` are what the game calls.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ from .orders import (
 from .setup_game import banner_hexes, pick_type, pick_types, place_banner
 from .state import Eff, Sub
 
-__all__ = ["SUBPHASES", "mask_bytes", "compute_mask", "legal_mask", "apply_action", "illegal"]
+__all__ = ["SUBPHASES", "APPLIES", "mask_bytes", "mask_of", "compute_mask", "legal_mask", "apply_action", "illegal"]
 
 _ALL_FACINGS = list(range(6))
 
@@ -164,9 +164,9 @@ SUBPHASES = {
     Sub.UNFOLD_FACING: (_facings(lambda g, s: _ALL_FACINGS), _on_facing(choose_unfold_facing)),
     Sub.ASSASSIN_TARGET: (_hexes(lambda g, s: strike_targets(g, s, s.acting_seat)), _on_hex(choose_strike_target)),
 }
-# the two columns indexed by the int sub-phase (GAME_OVER: None)
+# the two columns indexed by the int sub-phase (GAME_OVER: None); APPLIES is what ArenaGame.apply calls
 _MASKS = [SUBPHASES[sub][0] if sub in SUBPHASES else None for sub in Sub]
-_APPLIES = [SUBPHASES[sub][1] if sub in SUBPHASES else None for sub in Sub]
+APPLIES = [SUBPHASES[sub][1] if sub in SUBPHASES else None for sub in Sub]
 
 
 def mask_bytes(g, s) -> bytearray:
@@ -182,17 +182,22 @@ def compute_mask(g, s) -> np.ndarray:
     return np.frombuffer(mask_bytes(g, s), np.bool_)
 
 
-def legal_mask(g, s) -> np.ndarray:
-    """The legal mask of ``s``, cached in its transient ``mask_cache`` (read-only; copy before editing)."""
+def mask_of(g, s) -> bytearray:
+    """:func:`mask_bytes` of ``s``, cached in its transient ``mask_cache`` (do not edit it)."""
     mk = s.mask_cache
     if mk is None:
-        mk = s.mask_cache = np.frombuffer(mask_bytes(g, s), np.bool_)
+        mk = s.mask_cache = mask_bytes(g, s)
     return mk
+
+
+def legal_mask(g, s) -> np.ndarray:
+    """The legal mask of ``s``: a ``bool`` view of the cached :func:`mask_of` bytes (copy before editing)."""
+    return np.frombuffer(mask_of(g, s), np.bool_)
 
 
 def apply_action(g, s, a: int) -> None:
     """Apply the legal action ``a`` (already checked against :func:`legal_mask`) to ``s``."""
-    _APPLIES[s.sub_phase](g, s, a)
+    APPLIES[s.sub_phase](g, s, a)
 
 
 #: what the acting seat decides in each sub-phase (docs/monolith_arena.md §6.2), for illegal-action messages
@@ -235,9 +240,7 @@ def illegal(g, s, a, why=None) -> IllegalActionError:
         asked = lay.decode(int(a))
     except (ValueError, TypeError):
         asked = repr(a)
-    mk = s.mask_cache
-    if mk is None:
-        mk = compute_mask(g, s)
+    mk = np.frombuffer(mask_of(g, s), np.bool_)
     if why is None:
         why = (f"not legal in {Sub(s.sub_phase).name}: the decision now (seat {s.acting_seat}) is to "
                f"{SUB_ASKS[Sub(s.sub_phase)]}" if not s.terminal else "the game is over")

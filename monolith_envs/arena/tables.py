@@ -98,8 +98,10 @@ class Tables:
         armor[t][f][d]: True when the side facing direction d is armored.  net_dirs/kill_dirs/conn_dirs
         [t][f]: tuples of directions.  boundless[t].  effects[t]: tuples ``(code, amount, kinds_mask,
         who, scope, feature)`` with who in {"own","enemy","any"}; fx_effects[t]: the same with ``who`` as a
-        bit mask of the accepted relations (bits OWN, ALLY, ENEMY).  conn_hexes[t][f][h]: on-board hexes
-        in the connected directions of a tile on hex h.  has_net[t].  order[t]: the order Effect or None.
+        bit mask of the accepted relations (bits OWN, ALLY, ENEMY); fx_codes[t]: the set of their codes.
+        conn_hexes[t][f][h]: on-board hexes in the connected directions of a tile on hex h.
+        fx_reach[t][f][h]: bit mask of the hexes that some effect of such a tile reaches by its scope
+        (every hex for a boundless one).  has_net[t].  order[t]: the order Effect or None.
         id_of[t], name_of[t]; gid_by_id[id]; faction_index[id]; fac_instances[fi]: 35 global type ids.
     """
 
@@ -158,10 +160,17 @@ class Tables:
         # effects[t] with ``who`` as a bit mask of the accepted relations (bit OWN / ALLY / ENEMY)
         self.fx_effects = [tuple((code, amount, kmask, _WHO_BITS.get(who, OWN_BIT), scope, feature)
                                  for code, amount, kmask, who, scope, feature in effs) for effs in self.effects]
+        # fx_codes[t]: the codes of the continuous effects of type t
+        self.fx_codes = [frozenset(effect[0] for effect in effs) for effs in self.fx_effects]
         # conn_hexes[t][f][h]: on-board hexes in the connected directions of a tile on hex h
         self.conn_hexes = [[tuple(tuple(NB[h][d] for d in self.conn_dirs[t][f] if NB[h][d] >= 0)
                              for h in range(NUM_HEXES))
                             for f in range(6)] for t in range(T)]
+        # fx_reach[t][f][h]: bit x set when some effect of type t at facing f on hex h reaches hex x by its scope
+        every = (1 << NUM_HEXES) - 1
+        self.fx_reach = [[tuple(_reach_bits(self.fx_effects[t], self.conn_hexes[t][f][h], NB[h], every)
+                                for h in range(NUM_HEXES))
+                          for f in range(6)] for t in range(T)]
         self.order = [t.order for t in types]
         self.tele_uses = [max([int(e.uses) for e in t.effects if e.effect == "teleport_link"] or [0]) for t in types]
         self.faction_index = {f.id: i for i, f in enumerate(content.factions)}
@@ -193,6 +202,20 @@ class Tables:
             hint = (f"similar: {', '.join(close[:12])}" if close else
                     "tile ids begin with their faction's prefix, e.g. de_knight (docs/monolith_arena.md §5.4)")
             raise KeyError(f"unknown tile id {word!r}; {hint}") from None
+
+
+def _reach_bits(effects, conn_hexes, nb, every: int) -> int:
+    """Bit mask of the hexes that one of ``effects`` (``fx_effects`` tuples) of a tile reaches by its scope:
+    every hex (boundless), the neighbours ``nb`` (adjacent) or the connected hexes ``conn_hexes``."""
+    bits = 0
+    for effect in effects:
+        scope = effect[4]
+        if scope == Scope.BOUNDLESS:
+            return every
+        for x in (nb if scope == Scope.ADJACENT else conn_hexes):
+            if x >= 0:
+                bits |= 1 << x
+    return bits
 
 
 _CACHE: dict = {}

@@ -7,13 +7,14 @@ starts the final Battle once the last round is over.
 
 from __future__ import annotations
 
-from .effects import dirty_mask
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import Loc, Sub
 
 __all__ = ["start_turn", "next_seat", "close_turn", "back_to_main", "clear_pending"]
 
 _ZEROS_SEAT = [0] * PER_SEAT
+# the enum values as plain ints (an IntEnum member costs an attribute lookup and a slower comparison)
+_L_HAND, _S_DISCARD, _S_MAIN = int(Loc.HAND), int(Sub.DISCARD), int(Sub.MAIN)
 
 
 def clear_pending(s) -> None:
@@ -24,15 +25,11 @@ def clear_pending(s) -> None:
 def start_turn(g, s, seat: int) -> None:
     """Begin ``seat``'s turn: reset, compact the hand, draw, then DISCARD or MAIN (docs/monolith_arena.md §4.1 steps 1-3)."""
     H = g.H
-    s.turn_seat = seat
-    s.acting_seat = seat
-    s.discarded = 0
-    s.uses = 0
-    s.placed = False
-    s.unfolded = False
-    s.exception_used = False
+    s.turn_seat = s.acting_seat = seat
+    s.discarded = s.uses = 0
+    s.placed = s.unfolded = s.exception_used = False
     s.tele_rune_used = []
-    clear_pending(s)
+    s.p_effect = s.p_order = s.p_mode = s.p_a = s.p_b = s.p_c = -1  # clear_pending
     base = seat * PER_SEAT
     s.used[base:base + PER_SEAT] = _ZEROS_SEAT
     kept = [x for x in s.hand[seat] if x >= 0]
@@ -43,22 +40,22 @@ def start_turn(g, s, seat: int) -> None:
             target, no_discard = 1, True
         elif seat == 1:
             target, no_discard = 2, True
-    fresh = [False] * len(kept)
+    held = len(kept)
     deck = s.deck[seat]
-    drew = False
-    while len(kept) < target and deck:
-        inst = deck.pop()
-        s.loc[inst] = int(Loc.HAND)
-        kept.append(inst)
-        fresh.append(True)
-        drew = True
-    if drew and not deck and not s.last_round:
-        s.last_round = True
-        s.last_round_owed = [s.alive[p] and p != seat for p in range(g.n)]
-    s.hand[seat] = kept + [-1] * (H - len(kept))
-    s.fresh[seat] = fresh + [False] * (H - len(fresh))
-    s.sub_phase = int(Sub.DISCARD if (len(kept) == H and not no_discard) else Sub.MAIN)
-    dirty_mask(s)
+    if held < target and deck:
+        loc = s.loc
+        while len(kept) < target and deck:
+            inst = deck.pop()
+            loc[inst] = _L_HAND
+            kept.append(inst)
+        if not deck and not s.last_round:
+            s.last_round = True
+            s.last_round_owed = [s.alive[p] and p != seat for p in range(g.n)]
+    k = len(kept)
+    s.hand[seat] = kept + [-1] * (H - k)
+    s.fresh[seat] = [False] * held + [True] * (k - held) + [False] * (H - k)
+    s.sub_phase = _S_DISCARD if (k == H and not no_discard) else _S_MAIN
+    s.mask_cache = None  # dirty_mask
 
 
 def next_seat(g, s, seat: int) -> int:
@@ -84,7 +81,7 @@ def close_turn(g, s) -> bool:
 
 def back_to_main(g, s) -> None:
     """Return to sub-phase MAIN of the turn seat, clearing the pending selection."""
-    s.sub_phase = int(Sub.MAIN)
+    s.sub_phase = _S_MAIN
     s.acting_seat = s.turn_seat
-    clear_pending(s)
-    dirty_mask(s)
+    s.p_effect = s.p_order = s.p_mode = s.p_a = s.p_b = s.p_c = -1  # clear_pending
+    s.mask_cache = None  # dirty_mask
