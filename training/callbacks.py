@@ -52,7 +52,8 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
             ``learning_curve.json``); curve: the learning curve's points, appended to; executor: the
             evaluation pool (or None); start: the learner steps the run starts at (a resumed checkpoint's).
         track: filled with ``"bar"``, ``"checkpointer"``, ``"checkpoint"`` and ``"checkpoint_steps"`` for the
-            stop of an interrupted run.
+            stop of an interrupted run; ``"pool_seeded"`` True (set by the caller) when the envs' self-play
+            pools already hold the policy's starting weights, which the snapshots then do not push again.
         guard: holds a signal back while a model file is written (default: no signal handling).
     """
     from stable_baselines3.common.callbacks import BaseCallback
@@ -85,7 +86,8 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
         """Push a frozen copy of the policy into every env's self-play pool every ``snapshot_every`` steps."""
 
         def _on_training_start(self) -> None:
-            self._push()
+            if not track.get("pool_seeded"):  # (a self-play-only run pushed these weights before learn())
+                self._push()
             self.last = start
 
         def _push(self) -> None:

@@ -385,6 +385,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
             from training.selfplay import policy_weights
 
             vec.env_method("add_snapshot", policy_weights(model.policy))
+            track["pool_seeded"] = True  # the snapshot callback does not push these weights a second time
         if planned > start:
             model.learn(cfg["total_timesteps"] - start, callback=cbs, tb_log_name="ppo",
                         reset_num_timesteps=not resume)

@@ -178,10 +178,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(408, f"the body did not arrive: {length} bytes were announced")
             return None
         self.server.arrived(self.connection)
-        if self._late():
-            return None
-        if len(raw) < int(length):
-            self._error(408, f"the body ended after {len(raw)} of the {length} bytes announced")
+        if len(raw) < int(length):  # (a whole body is served even if the deadline passed as it arrived)
+            if not self._late():
+                self._error(408, f"the body ended after {len(raw)} of the {length} bytes announced")
             return None
         try:
             data = json.loads(raw.decode("utf-8"), object_pairs_hook=unique_keys,  # as episode logs are read
@@ -280,9 +279,9 @@ MAX_CONNECTIONS = 64
 MAX_PER_CLIENT = 16
 #: connections kept for loopback clients: other machines get at most ``MAX_CONNECTIONS - LOOPBACK_RESERVE``
 LOOPBACK_RESERVE = 8
-#: seconds a request may take to arrive whole (line, headers, body), counted from the wait for its first byte:
-#: the handler's ``timeout`` bounds one read, so without it a byte every few seconds would hold a thread for
-#: hours (and a few such clients every connection of other machines)
+#: seconds a request may take to arrive whole (line, headers, body), counted from the wait for its first byte
+#: and checked 4 times a second: the handler's ``timeout`` bounds one read, so without it a byte every few
+#: seconds would hold a thread for hours (and a few such clients every connection of other machines)
 REQUEST_DEADLINE = 30.0
 
 

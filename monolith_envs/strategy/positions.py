@@ -29,6 +29,7 @@ from ..core.state import StateError
 from ..core.state_schema import check_built
 from .render import pool_faces
 from .state import Flow, Kind, Phase, Side, StrategyState
+from .state_check import check_decider
 
 __all__ = ["parse_position", "format_position", "PositionError"]
 
@@ -172,6 +173,7 @@ def _parse(text: str, rng, game):
                 check_built(game, s, check_records)  # a value out of range is the likely cause: name it
                 raise
         check_built(game, s, check_records)  # the checks of from_dict
+        check_decider(game, s)  # who decides now, as from_dict checks it: what parses also loads
         invariants.check(game, s)  # docs §9: every gem, die and card counted once
     except MonolithEnvError as exc:
         raise _state_error(given["lines"], exc) from None

@@ -42,6 +42,7 @@ from ..core.state import StateError
 from ..core.state_schema import check_built
 from .board import units_text
 from .state import NONE, Frame, Phase, Sub
+from .state_check import check_decider
 
 __all__ = ["PositionError", "parse_position", "format_position"]
 
@@ -370,6 +371,7 @@ def _parse(text: str, rng):
         raise PositionError(f"position: {exc}") from None
     try:
         check_built(g, s)  # the checks of from_dict (the invariants ran above): the engine must read it
+        check_decider(g, s)  # who decides now, as from_dict checks it: what parses also loads
     except StateError as exc:
         raise _state_error(lines, exc) from None
     _check_goes_on(g, s)

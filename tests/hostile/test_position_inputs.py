@@ -51,8 +51,14 @@ def test_strategy_bad_positions_name_the_line(text, named):
     # a long config line took quadratic time (100 KB: a minute), a deep literal raised RecursionError
     ("config " + "x" * 100_000 + "\n" + MONOLITH_BASE, r"a config line of 100,007 characters; at most 4,096"),
     ("config players=4 junk\n" + MONOLITH_BASE, r"'junk' is not key=value"),
-    # an empty stack under a decision that needs its frames passed every check, then broke on the first move
-    (MONOLITH_BASE + "stack\n", r"cannot go on from it: after order\(o=commit\), .*no pending decision"),
+    # an empty stack under a decision that needs its frames passed every check, then broke on the first move;
+    # the check of who decides (as from_dict runs it) names the missing frame
+    (MONOLITH_BASE + "stack\n", r"'stack': state.stack = \[\]: expected \[NEXT_TURN, \.\.\.\] on top \(last\) for "
+                                r"the pending ORDER_CHOOSE"),
+    # parsed, then refused by from_dict (set_game_state, a save and load): what parses must also load
+    ("phase REST\ndecision OBJ_REVEAL P0\nstack REST_END REST_SCRIPT REST_BOASTS REST_TEMPLES\n"
+     "P0 objectives=O05,O10\nspace 0: P0{2W}\n", r"'stack REST_END REST_SCRIPT REST_BOASTS REST_TEMPLES': .*"
+                                               r"expected \[REST_OBJ, \.\.\.\] on top"),
 ])
 def test_monolith_bad_positions_name_the_line(text, named):
     with pytest.raises(MonolithPositionError, match=named):

@@ -8,7 +8,6 @@ def test_text_for_a_viewer_does_not_list_another_seats_objective_choices():
     g, s = parse_position("""
         phase REST
         decision OBJ_REVEAL P0
-        stack REST_END REST_SCRIPT REST_BOASTS REST_TEMPLES
         P0 objectives=O05,O10
         space 0: P0{2W}
     """)

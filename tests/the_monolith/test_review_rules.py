@@ -65,7 +65,6 @@ def test_resample_for_an_opponent_at_obj_reveal_keeps_a_scoring_objective_in_its
     g, s = parse_position("""
         phase REST
         decision OBJ_REVEAL P0
-        stack REST_END REST_SCRIPT REST_BOASTS REST_TEMPLES
         P0 objectives=O05,O10
         space 0: P0{2W}
     """)

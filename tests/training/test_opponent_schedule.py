@@ -115,7 +115,7 @@ def test_a_schedule_written_as_json_text_says_how_to_write_toml():
     assert base["opponent_schedule"][0]["mix"] == {"heuristic": 0.8, "self": 0.2}
 
 
-def test_self_play_alone_without_a_warm_start_plays_its_first_games_against_the_initial_policy(tmp_path):
+def test_self_play_alone_without_a_warm_start_plays_its_first_games_against_the_initial_policy(tmp_path, monkeypatch):
     """``opponent_mix = {self = 1.0}`` with no warm start and no fixed opponent: the pool gets the initial
     policy before the envs' first reset (it had no snapshot then and failed with a RuntimeError)."""
     from training.train import main
@@ -123,6 +123,16 @@ def test_self_play_alone_without_a_warm_start_plays_its_first_games_against_the_
     args = _smoke_args(TOY, tmp_path, "selfonly", games=2)
     args[args.index("opponent_mix={self = 1.0, random = 1.0}")] = "opponent_mix={self = 1.0}"
     args[args.index("pretrain_samples=64")] = "pretrain_samples=0"
+    pushes = []
+    real = OpponentPool.add_snapshot
+    monkeypatch.setattr(OpponentPool, "add_snapshot", lambda pool, w: (pushes.append(1), real(pool, w))[1])
     report = main(args)
     assert report["learner_steps"] == 256
     assert set(report["opponents_drawn"]) == {"self"} and report["opponents_drawn"]["self"] > 0
+    # the starting weights go into each env's pool once: as many pushes as a run whose mix has a fixed opponent
+    self_only = len(pushes)
+    pushes.clear()
+    mixed = _smoke_args(TOY, tmp_path, "mixed", games=2)  # opponent_mix {self = 1.0, random = 1.0}
+    mixed[mixed.index("pretrain_samples=64")] = "pretrain_samples=0"
+    main(mixed)
+    assert self_only == len(pushes) > 0
