@@ -121,7 +121,7 @@ g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharra
     <button id="new-game">New game</button>
   </div>
   <div class="panel" id="notes-panel" hidden><div id="notes" style="white-space: pre-wrap; font-size: 13px"></div></div>
-  <div class="panel"><b>Moves</b> <small>(yours in bold; the opponents' latest highlighted)</small><div id="narration"></div></div>
+  <div class="panel"><b>Moves</b> <small>(yours in bold; the other seats' latest highlighted)</small><div id="narration"></div></div>
 </div>
 </main>
 <script>

@@ -46,6 +46,6 @@ def test_the_persons_moves_are_marked_without_a_seat_colour(driver, tmp_path):  
         assert all(int(w) >= 700 for _, w, _ in mine) and all(int(w) < 700 for _, w, _ in theirs)
         assert {c for _, _, c in mine} == {c for _, _, c in theirs}  # the same ink: no seat colour implied
         legend = wd.text("#side .panel:last-child small")
-        assert legend == "(yours in bold; the opponents' latest highlighted)"
+        assert legend == "(yours in bold; the other seats' latest highlighted)"
     finally:
         served.close()
