@@ -30,7 +30,7 @@ empty, else hh:<seat><tile>/<facing>: <seat> 0-3, <tile> a short name (the
 W NW). Then: +k wounds; each flag after a comma: N netted, Pk poison markers,
 M Net-order marker, E entrenched, S<k> Monolith segment k (S<k>@p: seat p's,
 under another tile).
-Each seat: HP (teams: the team's pool), deck and discard sizes; its hand by
+Each seat: HP (teams: its team, A or B, and the team's pool), deck and discard sizes; its hand by
 slot (hands are public; * = drawn this turn); a menu's numbers are its own,
 not the slots.
 """
@@ -91,7 +91,8 @@ class ArenaPieces(Pieces):
         teams = _teams(game)
         for p in range(state.num_players):
             fac = tb.content.factions[state.factions[p]].name
-            life = f"pool {'AB'[p % 2]} {max(0, state.pool[p % 2])}" if teams else f"HP {max(0, state.hp[p])}"
+            life = (f"team {'AB'[p % 2]}, pool {max(0, state.pool[p % 2])}" if teams
+                    else f"HP {max(0, state.hp[p])}")
             you = " (you)" if p == viewer else ""
             head = f"P{p}{you} {fac}: {life}, deck {len(state.deck[p])}, discard {len(state.discard[p])}"
             if not state.alive[p]:

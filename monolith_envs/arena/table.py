@@ -191,8 +191,11 @@ def mask_of(g, s) -> bytearray:
 
 
 def legal_mask(g, s) -> np.ndarray:
-    """The legal mask of ``s``: a ``bool`` view of the cached :func:`mask_of` bytes (copy before editing)."""
-    return np.frombuffer(mask_of(g, s), np.bool_)
+    """The legal mask of ``s``: a read-only ``bool`` view of the cached :func:`mask_of` bytes (copy it to
+    edit; ``ArenaGame.legal_mask`` hands out a fresh copy)."""
+    view = np.frombuffer(mask_of(g, s), np.bool_)
+    view.flags.writeable = False  # the bytes are the game's cache: an edit would change what apply allows
+    return view
 
 
 def apply_action(g, s, a: int) -> None:
