@@ -117,8 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     from monolith_envs.core.processes import local_worker_limit, worker_limit_why
     from monolith_envs.core.seeds import seed_arg
 
-    fmt = argparse.ArgumentDefaultsHelpFormatter
-    parser = ArgumentParser(prog="python -m monolith_envs", description=__doc__, formatter_class=fmt)
+    fmt = _DefaultsShown
+    parser = ArgumentParser(prog="python -m monolith_envs", description=__doc__.replace("``", ""),
+                            formatter_class=fmt)
     sub = parser.add_subparsers(dest="cmd", required=True, metavar="COMMAND",
                                 title="commands (python -m monolith_envs COMMAND --help for each)")
     sub.add_parser("list", help="list the registered env ids with their players, utility, chance and information",
@@ -212,6 +213,10 @@ def main(argv: list[str] | None = None) -> int:
 
                 if "\x00" in args.file:
                     print(f"error: {printable(args.file)}: the path contains a NUL byte", file=sys.stderr)
+                    return 2
+                if not args.file.strip():
+                    print("error: the episode log's path is empty; give the log file to replay (FILE.json)",
+                          file=sys.stderr)
                     return 2
                 try:
                     log = load_log(args.file)
@@ -337,7 +342,8 @@ def main(argv: list[str] | None = None) -> int:
         except MonolithEnvError as exc:
             print(f"error: {_one_line(exc)}", file=sys.stderr)
             return 2
-        except Interrupted as exc:  # fuzz has printed its summary
+        except Interrupted as exc:  # fuzz has printed its summary on stdout; this line is on stderr (the
+            # one a reader sees when stdout goes to a file)
             print(f"interrupted by {exc.name}", file=sys.stderr)
             return exc.exit_code
         except BrokenPipeError:  # the reader went away (``... | head``): stop quietly, as a killed pipe writer
@@ -352,6 +358,19 @@ FUZZ_GAMES = 200
 
 #: check's largest --games (each episode runs every conformance check at every decision)
 CHECK_MAX_GAMES = 100_000
+
+class _DefaultsShown(argparse.ArgumentDefaultsHelpFormatter):
+    """Help that gives each option's default: ``none`` for an empty one (None, an empty list), and nothing
+    more where the option's help already states it (``default: ...``)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        d, text = action.default, action.help or ""
+        if "default:" in text or d is argparse.SUPPRESS:
+            return text
+        if d is None or (isinstance(d, list) and not d):
+            return f"{text} (default: none)"
+        return super()._get_help_string(action)
+
 
 _PRELOAD_HELP = ("import MODULE first (repeatable), e.g. one that calls monolith_envs.register, so envs registered "
                  "at run time can be used")

@@ -30,9 +30,9 @@ empty, else hh:<seat><tile>/<facing>: <seat> 0-3, <tile> a short name (the
 W NW). Then: +k wounds; each flag after a comma: N netted, Pk poison markers,
 M Net-order marker, E entrenched, S<k> Monolith segment k (S<k>@p: seat p's,
 under another tile).
-Each seat: HP (teams: its team, A or B, and the team's pool), deck and discard sizes; its hand by
-slot (hands are public; * = drawn this turn); a menu's numbers are its own,
-not the slots.
+Each seat: HP (teams: its team, A or B, and the team's pool), deck and discard
+sizes; its hand by slot (hands are public; * = drawn this turn); a menu's
+numbers are its own, not the slots.
 """
 
 _STAGES = {"slot": "tile", "hex": "hex", "rot": "facing", "facing": "facing", "local": "tile type",

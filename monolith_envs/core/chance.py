@@ -86,14 +86,18 @@ class ChanceEvent(NamedTuple):
         """Inverse of :meth:`to_json`.
 
         Raises:
-            ValueError: not an object with ``step`` (int), ``call`` (one of :data:`DRAW_CALLS`), ``args`` (str)
-                and ``value``; the message starts with ``where``.
+            ValueError: not an object with exactly ``step`` (int), ``call`` (one of :data:`DRAW_CALLS`), ``args``
+                (str) and ``value``; the message starts with ``where``.
         """
         if not isinstance(data, dict):
             raise ValueError(f"{where}: a chance event is an object, got {type(data).__name__}")
         missing = [k for k in ("step", "call", "args", "value") if k not in data]
         if missing:
             raise ValueError(f"{where}: missing field(s) {missing}")
+        extra = sorted(str(k)[:40] for k in data if k not in ("step", "call", "args", "value"))
+        if extra:
+            raise ValueError(f"{where}: unknown field(s) {extra[:5]}; a chance event has exactly step, call, args "
+                             "and value")
         step = data["step"]
         if not isinstance(step, int) or isinstance(step, bool) or step < 0:
             raise ValueError(f"{where}: 'step' must be an integer >= 0, got {step!r}")

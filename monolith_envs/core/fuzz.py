@@ -372,7 +372,8 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
         print(f"fuzz {env_id}: games={tally.games} decisions={tally.decisions} "
               f"decisions/s={tally.decisions / max(dt, 1e-9):.0f} failures={tally.failures} ({dt:.1f} s, "
               f"{workers} workers" + (" on ray, " if backend == "ray" else ", ")
-              + (f"per-step checks every {check_every} decisions)" if check_every else "invariants only)"),
+              + (("per-step checks every decision)" if check_every == 1 else
+                  f"per-step checks every {check_every} decisions)") if check_every else "invariants only)"),
               flush=True)
         if stopped is not None:
             more = tally.failures - len(tally.logs)

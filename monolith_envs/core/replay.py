@@ -285,7 +285,8 @@ def _check_depth(data: Any, source: str) -> None:
 def _events(events: list[ChanceEvent], limit: int = 5) -> str:
     """At most ``limit`` events as text (each cut to 80 characters), and how many more: an error stays one
     short line even for a million mismatched draws."""
-    shown = [t if len(t) <= 80 else t[:77] + "..." for t in map(str, events[:limit])]
+    texts = [str(e) if e.args.startswith(e.call) else f"{e.call}: {e}" for e in events[:limit]]
+    shown = [t if len(t) <= 80 else t[:77] + "..." for t in texts]
     more = f", ... {len(events) - limit} more" if len(events) > limit else ""
     return f"[{', '.join(map(repr, shown))}{more}]"
 
@@ -351,7 +352,7 @@ def replay_steps(log: EpisodeLog, make: Callable[..., Any]) -> Iterator[tuple[in
         seen += len(drawn)
         if log.chance is not None:
             want = logged.get(i, [])
-            if [(e.call, e.value) for e in want] != [(e.call, e.value) for e in drawn]:
+            if [(e.call, e.args, e.value) for e in want] != [(e.call, e.args, e.value) for e in drawn]:
                 raise LogError(f"step {i}: the replayed draws {_events(drawn)} differ from the logged chance "
                                f"events {_events(want)}")
     yield len(log.actions), None, env

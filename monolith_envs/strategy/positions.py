@@ -231,6 +231,17 @@ def _seat(tok: str, n: int) -> int:
     return int(tok[1:])
 
 
+def _member(enum: type, word: str, what: str) -> int:
+    """The ``enum`` member named ``word`` (any case), or its number; a PositionError listing the names."""
+    if word.isdigit():
+        return int(word)
+    try:
+        return enum[word.upper()]
+    except KeyError:
+        raise PositionError(f"{what} is one of {', '.join(m.name.lower() for m in enum)} (or its number), "
+                            f"got {word[:20]!r}") from None
+
+
 def _card(R, tok: str) -> int:
     if tok in R.by_id:
         return R.by_id[tok]
@@ -280,7 +291,10 @@ def _directive(R, s: StrategyState, kw: str, a: list, given: dict, n: int, K: in
         s.board[pos] = -1 if a[1] == "-" else _card(R, a[1])
     elif kw == "roundcard":
         s.rc_pos = int(a[0])
-        s.rc_side = int(Side.EXALTED) if a[1] == "exalted" else int(Side.NORMAL)
+        side = a[1].lower()
+        if side not in ("normal", "exalted"):
+            raise PositionError(f"roundcard's side is normal or exalted, got {a[1][:20]!r}")
+        s.rc_side = int(Side.EXALTED) if side == "exalted" else int(Side.NORMAL)
         s.rc_round = int(a[2]) if len(a) > 2 else s.round
     elif kw == "die":
         sid, p, f = int(a[0]), _seat(a[1], n), int(a[2])
@@ -332,9 +346,9 @@ def _directive(R, s: StrategyState, kw: str, a: list, given: dict, n: int, K: in
     elif kw == "pp_out":
         s.pp_out = sorted(_kind(R, x) for x in a)
     elif kw == "phase":
-        s.phase = Phase[a[0].upper()] if not a[0].isdigit() else int(a[0])
+        s.phase = _member(Phase, a[0], "phase")
     elif kw == "flow":
-        s.flow = Flow[a[0].upper()] if not a[0].isdigit() else int(a[0])
+        s.flow = _member(Flow, a[0], "flow")
     elif kw == "decisions":
         s.decisions = int(a[0])
     elif kw == "over":

@@ -282,7 +282,9 @@ def _parse(text: str, rng):
                     if k in _CTX_INT:
                         setattr(s, k, _int(v, ln))
                     elif k in _CTX_BOOL:
-                        setattr(s, k, v in ("1", "true", "True"))
+                        if v.lower() not in ("0", "1", "true", "false"):
+                            raise PositionError(f"{ln!r}: {k} is 0 or 1 (or true / false), got {v[:20]!r}")
+                        setattr(s, k, v.lower() in ("1", "true"))
                     elif k in _CTX_LIST:
                         vals = [_int(x, ln) for x in v.split(",") if x]
                         setattr(s, k, [bool(x) for x in vals] if k not in ("d_claimed", "favour_floor") else vals)

@@ -434,3 +434,14 @@ def test_a_game_cut_off_by_its_decision_limit_names_nothing_hidden():
          input_fn=lambda p: next(answers), output_fn=out.append)
     text = "\n".join(out)
     assert "truncated" in text and "hidden until now" not in text
+
+
+@pytest.mark.parametrize("env_id", ["monolith_arena_v0", "monolith_strategy_v0", "the_monolith_v0"])
+def test_every_legend_line_fits_the_terminal_width(env_id):
+    """The legend printed at the start of a game is laid out by hand: no line may pass WIDTH (80) columns,
+    which a terminal would wrap raggedly."""
+    import monolith_envs
+    from agents.terminal import WIDTH, pieces_for
+
+    legend = pieces_for(env_id).legend(monolith_envs.make_game(env_id))
+    assert legend.strip() and max(len(line) for line in legend.splitlines()) <= WIDTH

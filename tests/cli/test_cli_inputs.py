@@ -360,3 +360,26 @@ def test_other_benchmark_commands_check_seed_and_output_first(module, argv, frag
     with pytest.raises(SystemExit) as ei:
         importlib.import_module(module).main(argv)
     assert ei.value.code == 2 and fragment in _one_error_line(capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("path", ["", "  "])
+def test_replay_of_an_empty_path_says_it_is_empty(path, capsys):
+    """An empty path is not the current folder ('.: not a regular file')."""
+    from monolith_envs.__main__ import main
+
+    assert main(["replay", path]) == 2
+    assert capsys.readouterr().err.strip() == ("error: the episode log's path is empty; give the log file to replay "
+                                               "(FILE.json)")
+
+
+def test_help_shows_defaults_but_not_empty_ones(capsys):
+    from monolith_envs.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["playthrough", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "(default: None)" not in out and "(default: [])" not in out and "(default: tests/playthroughs)" in out
+    assert "env id (default: none)" not in out and "run time can be used (default: none)" in out
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "``" not in capsys.readouterr().out

@@ -61,6 +61,15 @@ def test_log_round_trip_and_replay_checks_the_draws(tmp_path):
     with pytest.raises(LogError, match=r"step 2: the replayed draws \['integers\(1, 7\) -> \d'\] differ from the "
                                        r"logged chance events"):
         list(replay_steps(EpisodeLog.from_json(data), make))
+    # a tampered call or argument text is found too, and the message shows the call where the text hides it
+    data["chance"][2]["value"] = 7 - data["chance"][2]["value"]
+    for field, value, shown in (("call", "random", r"'random: integers\(1, 7\) -> \d'"),
+                                ("args", "integers(1, 9)", r"'integers\(1, 9\) -> \d'")):
+        bad = json.loads(json.dumps(data))
+        bad["chance"][2][field] = value
+        with pytest.raises(LogError, match=r"step 2: the replayed draws \['integers\(1, 7\) -> \d'\] differ from "
+                                           rf"the logged chance events \[{shown}\]"):
+            list(replay_steps(EpisodeLog.from_json(bad), make))
 
 
 def test_format_1_logs_are_read_and_replayed_without_draw_checks():
@@ -81,6 +90,8 @@ def test_format_1_logs_are_read_and_replayed_without_draw_checks():
     ({"chance": "x"}, "field 'chance' must be a list"),
     ({"chance": [{"step": 0, "call": "integers", "args": "integers(1, 7)"}]}, r"chance\[0\]: missing field"),
     ({"chance": [{"step": 99, "call": "integers", "args": "", "value": 1}]}, "belongs to step 99, but the log has"),
+    ({"chance": [{"step": 0, "call": "integers", "args": "integers(1, 7)", "value": 1, "extra": 1}]},
+     r"chance\[0\]: unknown field\(s\) \['extra'\]; a chance event has exactly step, call, args and value"),
 ])
 def test_malformed_chance_fields_are_named(bad, match):
     data = play(make(), seed=1).episode_log.to_json()

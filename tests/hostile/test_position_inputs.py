@@ -30,6 +30,11 @@ MONOLITH_BASE = "decision ORDER_CHOOSE P0\nP0 available=1 held=D13\nspace 1: P0{
     # slot 0 and negative positions were taken as list indexes (slot 0 unused, -1 = 13, -13 = 1)
     ("players 2\nboard 0 SR2\ndecision turn P0\n", r"position line 2 \('board 0 SR2'\): board needs a position 1-13"),
     ("players 2\nboard -13 SR2\ndecision turn P0\n", r"position line 2 .*board needs a position 1-13, got -13"),
+    # any other word was read as the normal side; a bad phase or flow name leaked a KeyError
+    ("players 2\nroundcard 10 weird 2\ndecision turn P0\n",
+     r"position line 2 \('roundcard 10 weird 2'\): roundcard's side is normal or exalted, got 'weird'"),
+    ("players 2\nphase bogus\n", r"position line 2 \('phase bogus'\): phase is one of setup, action, .* got 'bogus'"),
+    ("players 2\nflow nope\n", r"position line 2 \('flow nope'\): flow is one of bonus, round_card, .* got 'nope'"),
 ])
 def test_strategy_bad_positions_name_the_line(text, named):
     with pytest.raises(StrategyPositionError, match=named):
@@ -55,6 +60,9 @@ def test_strategy_bad_positions_name_the_line(text, named):
     # the check of who decides (as from_dict runs it) names the missing frame
     (MONOLITH_BASE + "stack\n", r"'stack': state.stack = \[\]: expected \[NEXT_TURN, \.\.\.\] on top \(last\) for "
                                 r"the pending ORDER_CHOOSE"),
+    # any other text than 0 / 1 / true / false was read as False (and the error blamed another field)
+    ("decision ACTION_CHOOSE P0\nP0 board=1,0,0\nspace 0: P0{2W}\ncontext owed=2 surge_first=banana\n",
+     r"'context owed=2 surge_first=banana': surge_first is 0 or 1 \(or true / false\), got 'banana'"),
     # parsed, then refused by from_dict (set_game_state, a save and load): what parses must also load
     ("phase REST\ndecision OBJ_REVEAL P0\nstack REST_END REST_SCRIPT REST_BOASTS REST_TEMPLES\n"
      "P0 objectives=O05,O10\nspace 0: P0{2W}\n", r"'stack REST_END REST_SCRIPT REST_BOASTS REST_TEMPLES': .*"
