@@ -335,12 +335,15 @@ def replay_steps(log: EpisodeLog, make: Callable[..., Any]) -> Iterator[tuple[in
     for i, a in enumerate(log.actions):
         agent = env.agent_selection
         if env.terminations[agent] or env.truncations[agent]:
-            raise LogError(f"step {i}: the episode ended before all {len(log.actions)} logged actions were used")
+            how = (f"was truncated at max_decisions={env.game.max_decisions}" if env.truncations[agent]
+                   else "ended")
+            raise LogError(f"step {i}: the episode {how} before all {len(log.actions)} logged actions were used")
         yield i, a, env
         legal = env.legal_actions()
         if a not in legal:
             names = [env.game.layout.decode(int(x)) for x in legal[:10]]
-            raise LogError(f"step {i}: logged action {a} is not legal in the replayed state; legal: {names}")
+            more = f" and {len(legal) - 10} more" if len(legal) > 10 else ""
+            raise LogError(f"step {i}: logged action {a} is not legal in the replayed state; legal: {names}{more}")
         try:
             env.step(a)
         except MonolithEnvError:

@@ -194,3 +194,24 @@ def test_fuzz_takes_the_game_class_and_logs_the_draws_of_a_failure(tmp_path, cap
     g.integers(0, 3, size=2)  # the hidden cards
     assert log.chance[0].value == int(g.integers(1, 7))
     assert len(list(replay_steps(log, lambda _id, **cfg: module_for(RollsBeforeRejecting).raw_env(**cfg)))) == 2
+
+
+def test_a_replay_that_cannot_go_on_says_why():
+    """A log replayed under a lower max_decisions says the episode was truncated; an illegal logged action
+    lists the first 10 legal actions and how many more there are."""
+    arena = "monolith_arena_v0"
+    data = play(make(arena), seed=3).episode_log.to_json()
+    short = json.loads(json.dumps(data))
+    short["config"]["max_decisions"] = 5
+    with pytest.raises(LogError, match=rf"step 5: the episode was truncated at max_decisions=5 before all "
+                                       rf"{len(data['actions'])} logged actions were used"):
+        list(replay_steps(EpisodeLog.from_json(short), lambda eid, **cfg: make(eid, **cfg)))
+    wrong = json.loads(json.dumps(data))
+    first = make(arena)
+    first.reset(seed=3)
+    legal = first.legal_actions()
+    wrong["actions"][0] = next(a for a in range(first.game.layout.n) if a not in legal)
+    wrong["chance"] = []
+    with pytest.raises(LogError, match=rf"step 0: logged action \d+ is not legal in the replayed state; legal: "
+                                       rf"\[.*\] and {len(legal) - 10} more$"):
+        list(replay_steps(EpisodeLog.from_json(wrong), lambda eid, **cfg: make(eid, **cfg)))
