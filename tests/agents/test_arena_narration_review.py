@@ -87,7 +87,7 @@ def test_every_seats_hand_is_shown_to_every_viewer():
         i1 = next(k for k, line in enumerate(board) if line.startswith("P1 "))
         assert board[i0 + 1] == "    hand: [slot 1: Battle]", viewer
         assert board[i1 + 1] == "    hand: [slot 1: Push Back]  [slot 2: Wyvern]", viewer
-    assert "its hand by\nslot (hands are public;" in PIECES.legend(game)
+    assert "its hand by slot (hands are public;" in " ".join(PIECES.legend(game).split())
 
 
 def test_status_line_after_the_end_says_who_won_not_whose_turn():
