@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Iterator
+
 import numpy as np
 import pytest
 
@@ -41,3 +43,19 @@ def round_trip_kinds(positions, kind) -> set:
         assert g.to_dict(s) == d
         kinds.add(kind(s))
     return kinds
+
+
+def positions_of_play(games, seed: int, keep) -> Iterator[tuple]:
+    """``(game, to_dict of the state)`` of seeded random games, one per game of ``games`` (game ``i`` seeded
+    with ``seed + i``, a random legal action at each decision): the states where ``keep(k, state)`` holds at
+    decision ``k``, and every final state."""
+    for gi, g in enumerate(games):
+        rng = np.random.default_rng(seed + gi)
+        s = g.initial_state(rng)
+        k = 0
+        while not s.terminal:
+            if keep(k, s):
+                yield g, g.to_dict(s)
+            g.apply(s, int(rng.choice(np.flatnonzero(g.legal_mask(s)))), rng)
+            k += 1
+        yield g, g.to_dict(s)

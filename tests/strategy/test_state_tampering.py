@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import copy
 
-import numpy as np
 import pytest
 
 from monolith_envs.core.state import StateError
 from monolith_envs.strategy import StrategyGame
 from monolith_envs.strategy.state import Flow, Kind, Phase
-from tests.state_tampering import position_after, refused, round_trip_kinds
+from tests.state_tampering import position_after, positions_of_play, refused, round_trip_kinds
 
 # decisions inside a card line: the recipient was worked out from the line's context when the op ran, and the
 # state keeps no record of it, so the decider of these is not fixed by the rest of the state
@@ -34,20 +33,11 @@ def test_reviewer_turn_left_0_after_50_steps_isrefused():
 
 def _positions(games: int = 20, every: int = 10):
     """(game, serialised state) at every ``every``-th decision of seeded random games over a few configurations
-    (Player Powers, the solo game, no Exalted side)."""
+    (Player Powers, the solo game, no Exalted side), and every third one outside a TURN decision."""
     configs = [dict(num_players=3), dict(num_players=2), dict(num_players=4, player_powers=True),
                dict(num_players=1), dict(num_players=3, exalted=False, player_powers=True)]
-    for gi in range(games):
-        g = StrategyGame(configs[gi % len(configs)])
-        rng = np.random.default_rng(200 + gi)
-        s = g.initial_state(rng)
-        k = 0
-        while not s.terminal:
-            if k % every == 0 or s.pending["k"] not in (Kind.TURN,) and k % 3 == 0:
-                yield g, g.to_dict(s)
-            g.apply(s, int(rng.choice(g.legal_list(s))), rng)
-            k += 1
-        yield g, g.to_dict(s)
+    return positions_of_play([StrategyGame(configs[gi % len(configs)]) for gi in range(games)], 200,
+                             lambda k, s: k % every == 0 or s.pending["k"] not in (Kind.TURN,) and k % 3 == 0)
 
 
 @pytest.fixture(scope="module")

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import copy
 
-import numpy as np
 import pytest
 
 from monolith_envs.core.state import StateError
 from monolith_envs.the_monolith.game import MonolithGame
 from monolith_envs.the_monolith.state import Sub
-from tests.state_tampering import position_after, refused, round_trip_kinds
+from tests.state_tampering import position_after, positions_of_play, refused, round_trip_kinds
 
 # sub-phases whose decider the state does not record: an action-phase turn passes clockwise among the seats
 # not out, so (outside the surge holder's opening turn, and for a paid maneuver) any such seat may hold it
@@ -24,7 +23,7 @@ def _reviewer_state(steps: int):
 
 
 
-def test_reviewer_current_2_after_175_steps_isrefused():
+def test_reviewer_current_2_after_175_steps_is_refused():
     g, d = _reviewer_state(175)
     assert d["current"] == 0
     g.check_state(g.from_dict(copy.deepcopy(d)))  # untampered: accepted
@@ -33,14 +32,14 @@ def test_reviewer_current_2_after_175_steps_isrefused():
     assert "expected 0" in msg
 
 
-def test_reviewer_sub_as_bare_int_after_300_steps_isrefused():
+def test_reviewer_sub_as_bare_int_after_300_steps_is_refused():
     g, d = _reviewer_state(300)
     assert d["sub"]["value"] == int(Sub.SHAMAN_STEP)
     d["sub"] = 1  # a bare int instead of the __enum__ record
     refused(g, d, "state.sub = 1")
 
 
-def test_reviewer_sub_of_another_phase_after_300_steps_isrefused():
+def test_reviewer_sub_of_another_phase_after_300_steps_is_refused():
     g, d = _reviewer_state(300)
     d["sub"]["value"] = int(Sub.DRAFT_OPEN_BID)  # the right record, a sub-phase of another phase
     refused(g, d, "state.sub")
@@ -48,7 +47,7 @@ def test_reviewer_sub_of_another_phase_after_300_steps_isrefused():
 
 @pytest.mark.parametrize("field, value", [("phase", 2), ("sub", {"__enum__": "monolith_envs.the_monolith.state:Phase",
                                                                  "value": 1})])
-def test_a_bare_int_phase_or_an_enum_of_the_wrong_kind_isrefused(field, value):
+def test_a_bare_int_phase_or_an_enum_of_the_wrong_kind_is_refused(field, value):
     g, d = _reviewer_state(40)
     d[field] = value
     refused(g, d, f"state.{field}")
@@ -59,17 +58,8 @@ def _positions(games: int = 20, every: int = 10, **config):
     (the draft variant included)."""
     configs = [dict(num_players=4), dict(num_players=2), dict(num_players=3, shaman_assignment="draft"),
                dict(num_players=4, shaman_assignment="draft")]
-    for gi in range(games):
-        g = MonolithGame({**configs[gi % len(configs)], **config})
-        rng = np.random.default_rng(100 + gi)
-        s = g.initial_state(rng)
-        k = 0
-        while not s.terminal:
-            if k % every == 0:
-                yield g, g.to_dict(s)
-            g.apply(s, int(rng.choice(g.legal_actions(s))), rng)
-            k += 1
-        yield g, g.to_dict(s)
+    return positions_of_play([MonolithGame({**configs[gi % len(configs)], **config}) for gi in range(games)], 100,
+                             lambda k, s: k % every == 0)
 
 
 @pytest.fixture(scope="module")
