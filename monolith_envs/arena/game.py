@@ -19,7 +19,7 @@ from .invariants import check_invariants
 from .observe import Observer
 from .setup_game import new_state
 from .state import ArenaState, Loc, fast_clone
-from .table import APPLIES, illegal, mask_bytes, mask_of
+from .table import APPLIES, illegal, mask_of
 from .tables import Kind
 from .words import move_context
 
@@ -96,17 +96,14 @@ class ArenaGame(GameBase):
             raise illegal(g, state, a, "the game is over")
         if not 0 <= a < self._num_actions:
             raise illegal(g, state, a, f"action {a} outside 0..{self._num_actions - 1}")
-        mk = state.mask_cache  # (the legal actions as a bytearray of 0/1, see table.mask_of)
-        if mk is None:
-            mk = mask_of(g, state)
-        if not mk[a]:
+        if not mask_of(g, state)[a]:  # the cached legal actions, a bytearray of 0/1
             raise illegal(g, state, a)
         score = self._score_mode
         if score:
             before = hp_vector(g, state)
         seat = state.acting_seat
         context = move_context(state)  # ~0.2 µs: what the drawing's "Last:" line needs of the state before
-        APPLIES[state.sub_phase](g, state, a)  # table.apply_action
+        APPLIES[state.sub_phase](g, state, a)  # the sub-phase's apply function (table.SUBPHASES)
         state.last_move = (seat, a, context)
         state.decisions += 1
         state.mask_cache = None
@@ -169,9 +166,7 @@ class ArenaGame(GameBase):
 
     def legal_mask(self, state: ArenaState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (all False when terminal)."""
-        mk = state.mask_cache
-        if mk is None:
-            mk = state.mask_cache = mask_bytes(self.rules, state)  # (table.mask_of)
+        mk = mask_of(self.rules, state)
         return np.ndarray(len(mk), np.bool_, bytearray(mk))  # over a copy of the cached bytes (cheaper than
         # np.frombuffer(...).copy())
 

@@ -4,8 +4,8 @@
 ``bytearray`` ``m`` (zeros on entry); ``apply(g, s, a)`` applies the legal flat action ``a``.  The
 selection sub-phases use the SELECT_HEX, SELECT_ROT, SELECT_TRIANGLE or SELECT_MODE family; their entries
 are built from an option list (hexes or facings) and a choice function taking the decoded value.
-:func:`mask_bytes`, :func:`mask_of`, :func:`compute_mask`, :func:`legal_mask`, :func:`apply_action`
-(``APPLIES``) and :func:`illegal` are what the game calls.
+:func:`mask_of` (the cached :func:`mask_bytes`), ``APPLIES`` (the apply column by sub-phase),
+:func:`compute_mask` and :func:`illegal` are what the game calls.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ from .orders import (
 from .setup_game import banner_hexes, pick_type, pick_types, place_banner
 from .state import Eff, Sub
 
-__all__ = ["SUBPHASES", "APPLIES", "mask_bytes", "mask_of", "compute_mask", "legal_mask", "apply_action", "illegal"]
+__all__ = ["SUBPHASES", "APPLIES", "mask_bytes", "mask_of", "compute_mask", "illegal"]
 
 _ALL_FACINGS = list(range(6))
 
@@ -188,19 +188,6 @@ def mask_of(g, s) -> bytearray:
     if mk is None:
         mk = s.mask_cache = mask_bytes(g, s)
     return mk
-
-
-def legal_mask(g, s) -> np.ndarray:
-    """The legal mask of ``s``: a read-only ``bool`` view of the cached :func:`mask_of` bytes (copy it to
-    edit; ``ArenaGame.legal_mask`` hands out a fresh copy)."""
-    view = np.frombuffer(mask_of(g, s), np.bool_)
-    view.flags.writeable = False  # the bytes are the game's cache: an edit would change what apply allows
-    return view
-
-
-def apply_action(g, s, a: int) -> None:
-    """Apply the legal action ``a`` (already checked against :func:`legal_mask`) to ``s``."""
-    APPLIES[s.sub_phase](g, s, a)
 
 
 #: what the acting seat decides in each sub-phase (docs/monolith_arena.md §6.2), for illegal-action messages

@@ -126,19 +126,3 @@ def test_legal_mask_is_a_fresh_writable_copy():
     second = game.legal_mask(s)
     assert np.array_equal(second, keep) and second is not first
 
-
-def test_the_cached_mask_is_never_handed_out_writable():
-    """``table.legal_mask`` is a view of the game's cached mask bytes: read-only, so an edit cannot change
-    what ``apply`` allows; ``ArenaGame.legal_mask`` is a fresh, writable copy."""
-    import numpy as np
-
-    import monolith_envs
-    from monolith_envs.arena.table import legal_mask
-
-    game = monolith_envs.make_game("monolith_arena_v0")
-    state = game.initial_state(np.random.default_rng(0))
-    view = legal_mask(game.rules, state)
-    assert not view.flags.writeable and view.sum() == 19
-    fresh = game.legal_mask(state)
-    fresh[:] = False
-    assert fresh.flags.writeable and game.legal_mask(state).sum() == 19
