@@ -137,17 +137,21 @@ def mask_div_discard(g, s, p: int) -> list:
     return [g.A_DISCARD + k for k in range(len(s.held[p]))]
 
 
+def _open_slots(g, s, p: int):
+    """The row slots ``p`` may bid on (docs §4.4 divination order), one at a time: a card there, no bid of
+    ``p`` yet, and more available hearts than the highest bid."""
+    row, bids, av = s.row, s.bids, s.available[p]
+    return (i for i in range(g.R) if row[i] >= 0 and bids[i][p] == 0 and av > max(bids[i]))
+
+
 def _div_slots(g, s, p: int) -> list:
-    return [i for i in range(g.R) if s.row[i] >= 0 and s.bids[i][p] == 0 and s.available[p] > max(s.bids[i])]
+    """:func:`_open_slots` as a list."""
+    return list(_open_slots(g, s, p))
 
 
 def _can_bid(g, s, p: int) -> bool:
-    """Whether :func:`_div_slots` has a slot (the divination order's condition), stopping at the first."""
-    row, bids, av = s.row, s.bids, s.available[p]
-    for i in range(g.R):
-        if row[i] >= 0 and bids[i][p] == 0 and av > max(bids[i]):
-            return True
-    return False
+    """Whether :func:`_open_slots` has a slot (the divination order's condition), stopping at the first."""
+    return next(_open_slots(g, s, p), None) is not None
 
 
 def mask_order_choose(g, s, p: int) -> list:
