@@ -533,19 +533,20 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
     if len(specs) < (1 if solo else 2):
         ap.error(f"--agents needs {'one spec or more' if solo else 'at least two'} distinct specs, got {specs}")
     path = Path(args.out) if args.out is not None else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
-    earlier = _episode_logs(args.record_dir) if args.record_dir is not None else []
-    if earlier:  # this run's logs would replace some of them and sit beside the others
-        ap.error(f"--record-dir {args.record_dir}: holds {count(len(earlier), 'episode log')} of an earlier "
-                 f"evaluation ({earlier[0].name}, ...); give a new or empty folder, so the logs of two runs do not "
-                 "mix")
     if args.record_dir is not None and args.record_dir.strip() and Path(args.record_dir).is_dir():
         try:
-            inside = sorted(p.name for p in Path(args.record_dir).iterdir())
+            inside = sorted(Path(args.record_dir).iterdir())
         except OSError as e:
             ap.error(f"--record-dir {args.record_dir}: cannot list it ({e.strerror or e}); give a new or empty folder")
+        earlier = [f for f in inside if _LOG_NAME.fullmatch(f.name)]  # as _episode_logs finds them
+        if earlier:  # this run's logs would replace some of them and sit beside the others
+            ap.error(f"--record-dir {args.record_dir}: holds {count(len(earlier), 'episode log')} of an earlier "
+                     f"evaluation ({earlier[0].name}, ...); give a new or empty folder, so the logs of two runs do "
+                     "not mix")
         if inside:  # other files: the logs would sit among them (and a run could write into any folder)
-            ap.error(f"--record-dir {args.record_dir}: is not empty ({count(len(inside), 'entry', 'entries')}: "
-                     f"{', '.join(inside[:3])}{', ...' if inside[3:] else ''}); give a new or empty folder")
+            names = [f.name for f in inside]
+            ap.error(f"--record-dir {args.record_dir}: is not empty ({count(len(names), 'entry', 'entries')}: "
+                     f"{', '.join(names[:3])}{', ...' if names[3:] else ''}); give a new or empty folder")
     try:  # the outputs are checked by creating their folders and a probe file, before the first game
         with new_folders_removed_on_error(path.parent, *([] if args.record_dir is None else [args.record_dir])):
             check_output_file(path if args.out is None else args.out, "--out")  # the text as given: "" is not "."

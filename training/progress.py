@@ -169,7 +169,7 @@ def output_files(run_dir: Path) -> list[tuple[str, Path]]:
     ``checkpoints`` folder and each checkpoint, the TensorBoard folder and each event file, each folder of an
     earlier run moved aside (``earlier_run``, ``earlier_run_2``, ...: one line each, with its file count), then
     any other file."""
-    from training.resume import EARLIER_RUN_DIR
+    from training.resume import earlier_run_dirs
 
     out: list[tuple[str, Path]] = []
     seen: set[Path] = set()
@@ -186,11 +186,10 @@ def output_files(run_dir: Path) -> list[tuple[str, Path]]:
             out += [("", f) for f in files]
             seen |= set(files)
     if run_dir.is_dir():
-        for d in sorted(run_dir.glob(EARLIER_RUN_DIR + "*"), key=lambda d: (len(d.name), d.name)):
-            if d.is_dir() and (d.name == EARLIER_RUN_DIR or d.name[len(EARLIER_RUN_DIR) + 1:].isdigit()):
-                files = [f for f in d.rglob("*") if f.is_file()]
-                out.append((f"earlier run, {len(files)} file{'s' * (len(files) != 1)}", d))
-                seen |= set(files)
+        for d in earlier_run_dirs(run_dir):
+            files = [f for f in d.rglob("*") if f.is_file()]
+            out.append((f"earlier run, {len(files)} file{'s' * (len(files) != 1)}", d))
+            seen |= set(files)
         out += [("other", f) for f in sorted(run_dir.rglob("*"))
                 if f.is_file() and f not in seen and not f.name.startswith(".")]
     return out

@@ -16,8 +16,8 @@ from typing import Any
 
 from training.config import TrainConfigError, apply_overrides, validate
 
-__all__ = ["FIXED_ON_RESUME", "WARM_START_FILE", "EARLIER_RUN_DIR", "move_earlier_run", "latest_checkpoint", "load_run",
-           "purge_tensorboard_after"]
+__all__ = ["FIXED_ON_RESUME", "WARM_START_FILE", "EARLIER_RUN_DIR", "earlier_run_dirs", "move_earlier_run",
+           "latest_checkpoint", "load_run", "purge_tensorboard_after"]
 
 #: keys a resumed run cannot change: they place the run, shape the network of the checkpoint or record how its
 #: weights started (a resume never warm-starts nor reads init_from's file again)
@@ -198,6 +198,14 @@ EARLIER_RUN_FILES = ("report.json", "learning_curve.json", "learning_curve.png",
                      WARM_START_FILE, "tb")
 #: where :func:`move_earlier_run` keeps them, inside the run folder: ``earlier_run``, then ``earlier_run_2``, ...
 EARLIER_RUN_DIR = "earlier_run"
+
+
+def earlier_run_dirs(run_dir: Path) -> list[Path]:
+    """The folders :func:`move_earlier_run` made in ``run_dir`` (``earlier_run``, ``earlier_run_2``, ...), in
+    the order it made them."""
+    return sorted((d for d in Path(run_dir).glob(EARLIER_RUN_DIR + "*") if d.is_dir() and (
+        d.name == EARLIER_RUN_DIR or d.name[len(EARLIER_RUN_DIR) + 1:].isdigit())),
+        key=lambda d: (len(d.name), d.name))
 
 
 def move_earlier_run(run_dir: Path, files: tuple[str, ...] = EARLIER_RUN_FILES, checkpoint_glob: str | None = None,
