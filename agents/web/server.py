@@ -403,8 +403,7 @@ class _Server(ThreadingHTTPServer):
         try:
             super().process_request_thread(request, client_address)
         finally:
-            with self._open_lock:
-                self._arriving.pop(request, None)
+            with self._open_lock:  # (handle_one_request stopped its clock)
                 self._past_deadline.discard(request)
             self._closed(_client_ip(client_address))
 

@@ -39,9 +39,10 @@ from .base import AgentError
 from .pickle_limits import MAX_SPACE_ELEMENTS, _dtype, _int, _shape, brief, check_build, walk
 from .pickle_limits import OverBound as _OverBound
 
-__all__ = ["CHECKED_CALLS", "MAX_LOAD_ELEMENTS", "model_kind_hint", "MAX_LOAD_NODES", "MAX_PARAMS", "MAX_SPACE_ELEMENTS", "ModelFileError",
+__all__ = ["CHECKED_CALLS", "MAX_LOAD_ELEMENTS", "MAX_LOAD_NODES", "MAX_PARAMS", "MAX_SPACE_ELEMENTS", "ModelFileError",
            "ModelTrustError", "NUMPY_GLOBALS", "RestrictedUnpickler", "TRUST_ENV_VAR", "TRUST_HINT", "brief",
-           "add_trust_argument", "check_finite", "mlp_params", "open_regular", "read_capped", "restricted_loads", "short_error",
+           "add_trust_argument", "check_finite", "mlp_params", "model_kind_hint", "open_regular", "read_capped",
+           "restricted_loads", "short_error",
            "trust_models_from_args", "trust_models_from_env"]
 
 #: environment variable that marks every model file as trusted (``1``); set by ``--trust-model-files``
