@@ -15,7 +15,7 @@
  *     activations slot), the location code loc_board and the static row of an empty hex, empty_row.
  *     Each is read once, here, by the name CTX_INTS below gives it (no sub-offset is written into this
  *     file); a missing one is a KeyError naming it, a negative one a ValueError.
- *   observe(context, state, fx, p, omniscient, out) -> None     (out: writable float32 buffer of zeros)
+ *   observe(context, state, fx, p, omniscient, out) -> None     (out: writable float32 buffer, any contents)
  *
  * Errors: TypeError for a state field that is not a list/tuple of ints, IndexError for an index outside
  * its list, ValueError for a buffer of the wrong size; the message names the field.
@@ -185,6 +185,8 @@ static PyObject *observe(PyObject *self, PyObject *const *args, Py_ssize_t nargs
         goto fail;
     }
     float *o = (float *)ob.buf;
+    /* the 19 hex rows are copied whole from the static rows below; everything after them starts at 0 */
+    memset(o + 19 * W, 0, sizeof(float) * (size_t)(c->size - 19 * W));
     long rel[4];
     for (int q = 0; q < n; q++) rel[q] = ((q - p) % n + n) % n;
 
@@ -484,7 +486,7 @@ static PyMethodDef methods[] = {
      "make_context(static_rows, layout, tough, melee, ranged, melee_dirs, ranged_dirs, fac_hp, team, team_hp) "
      "-> context"},
     {"observe", (PyCFunction)(void (*)(void))observe, METH_FASTCALL,
-     "observe(context, state, fx, p, omniscient, out): write seat p's observation into out (float32 zeros)"},
+     "observe(context, state, fx, p, omniscient, out): write seat p's observation into out (float32, overwritten whole)"},
     {NULL, NULL, 0, NULL}
 };
 

@@ -164,6 +164,11 @@ class ArenaGame(GameBase):
 
         return narrate(self, before, after, action, seat)
 
+    def legal_mask_bytes(self, state: ArenaState) -> bytearray:
+        """:meth:`legal_mask` as ``layout.n`` bytes of 0/1: the state's cached bytes themselves (read them,
+        never change them; they hold until the next ``apply``)."""
+        return mask_of(self.rules, state)
+
     def legal_mask(self, state: ArenaState) -> np.ndarray:
         """``bool[layout.n]``: exactly the legal actions (all False when terminal)."""
         mk = mask_of(self.rules, state)

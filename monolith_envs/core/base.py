@@ -104,6 +104,12 @@ class GameBase:
                              f"got a {type(s).__name__}")
         return s
 
+    def legal_mask_bytes(self, state: Any) -> bytes | bytearray:
+        """The legal actions as ``layout.n`` bytes of 0/1, the bytes of :meth:`legal_mask` (``make_vec``'s
+        per-step fast path: copied straight into its mask row; a game may give a cheaper one). Read it, never
+        change it: a game may hand out the state's own cached bytes."""
+        return np.ascontiguousarray(self.legal_mask(state), np.bool_).tobytes()
+
     def returns_list(self, state: Any) -> list[float]:
         """``returns(state).tolist()`` (the env's per-step fast path; a game may give a cheaper one)."""
         return np.asarray(self.returns(state), np.float32).tolist()

@@ -124,16 +124,19 @@ class StrategyGame(GameBase):
         c = state.legal_cache = TABLE[pd["k"]][0](self.rules, state, pd)
         return c
 
-    def legal_mask(self, state: StrategyState) -> np.ndarray:
-        """``bool[layout.n]``: exactly the legal actions of the decider (all False when terminal)."""
+    def legal_mask_bytes(self, state: StrategyState) -> bytearray:
+        """:meth:`legal_mask` as ``layout.n`` bytes of 0/1 (a new ``bytearray``)."""
         if self.rules.mask_ctx is not None:  # the compiled lists are used: the mask's bytes in C too
             legal = state.legal_cache
-            return np.frombuffer(_fastmask.mask_of(self.legal_list(state) if legal is None else legal,
-                                                   self.layout.n), np.bool_)
+            return _fastmask.mask_of(self.legal_list(state) if legal is None else legal, self.layout.n)
         m = bytearray(self.layout.n)  # zeros; a few item writes cost less than numpy's list indexing
         for a in self.legal_list(state):
             m[a] = 1
-        return np.frombuffer(m, np.bool_)
+        return m
+
+    def legal_mask(self, state: StrategyState) -> np.ndarray:
+        """``bool[layout.n]``: exactly the legal actions of the decider (all False when terminal)."""
+        return np.frombuffer(self.legal_mask_bytes(state), np.bool_)
 
     def apply(self, state: StrategyState, action: int, rng: np.random.Generator) -> None:
         """Answer the open decision with ``action`` and run the engine to the next decision (docs §6.2).

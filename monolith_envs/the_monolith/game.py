@@ -207,8 +207,8 @@ class MonolithGame(GameBase):
         """Deciding seat, or -1 when terminal."""
         return -1 if state.terminal else state.current
 
-    def legal_mask(self, state: MonolithState) -> np.ndarray:
-        """``bool[layout.n]``: exactly the legal actions (docs §6.2; all False when terminal)."""
+    def legal_mask_bytes(self, state: MonolithState) -> bytearray:
+        """:meth:`legal_mask` as ``layout.n`` bytes of 0/1 (a new ``bytearray``)."""
         m = bytearray(self.n_actions)  # zeros; a few item writes cost less than numpy's list indexing
         if not (state.terminal or state.sub == NONE):
             lg = state.legal_cache
@@ -216,7 +216,11 @@ class MonolithGame(GameBase):
                 lg = state.legal_cache = TABLE[state.sub][0](self, state, state.current)
             for a in lg:
                 m[a] = 1
-        return np.frombuffer(m, np.bool_)
+        return m
+
+    def legal_mask(self, state: MonolithState) -> np.ndarray:
+        """``bool[layout.n]``: exactly the legal actions (docs §6.2; all False when terminal)."""
+        return np.frombuffer(self.legal_mask_bytes(state), np.bool_)
 
     def illegal(self, s: MonolithState, action: Any, why: str) -> IllegalActionError:
         """The :class:`IllegalActionError` (returned, not raised) for ``action`` refused because ``why``; it names

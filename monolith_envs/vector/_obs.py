@@ -3,8 +3,8 @@ observation array).
 
 The compiled observation builders of the three games (``<game>/_fastobs.c``) take an ``out`` buffer, but
 the :class:`~monolith_envs.core.game.Game` method ``observe`` allocates the vector it returns. For a game
-whose observer uses its compiled builder, :func:`row_writer` calls that builder on the row itself (the
-Arena builder wants a buffer of zeros, so the row is cleared first); for any other game or with the pure
+whose observer uses its compiled builder, :func:`row_writer` calls that builder on the row itself (each
+builder writes every value of the row); for any other game or with the pure
 Python path (``MONOLITH_ENVS_PURE_PYTHON=1``, or no C compiler) it copies ``game.observe(state, seat)``
 into the row once. Both give the same values (``tests/vector/test_exactness.py`` compares them with the
 AEC env at every step).
@@ -57,12 +57,11 @@ def _compiled_writer(game: Any) -> RowWriter | None:
     if package == "arena":
         get_fx = module.get_fx
 
-        def write(state: Any, seat: int, out: np.ndarray) -> None:
+        def write(state: Any, seat: int, out: np.ndarray) -> None:  # the builder writes every value
             check(seat)
             fx = state.fx_cache
             if fx is None:
                 fx = get_fx(observer.g, state)
-            out.fill(0.0)  # the Arena builder writes into a buffer of zeros
             fast.observe(context(), state, fx, seat, False, out)
 
         return write

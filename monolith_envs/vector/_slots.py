@@ -20,7 +20,8 @@ from ._obs import row_writer
 #: game seeds wrap around at 2**128 (the episode log and ``reset`` take seeds from 0 to 2**128-1)
 SEED_MODULUS = 2**128
 
-__all__ = ["Slots", "ARRAY_FIELDS", "array_shapes", "explain_illegal", "returns_lister"]
+__all__ = ["Slots", "ARRAY_FIELDS", "array_shapes", "explain_illegal", "returns_lister", "mask_byter",
+           "byte_rows"]
 
 #: name -> dtype of every array a vector env shares with its slots.
 ARRAY_FIELDS = {
@@ -58,6 +59,19 @@ def returns_lister(game: Any) -> Any:
     return fast if callable(fast) else (lambda s: game.returns(s).tolist())
 
 
+def mask_byter(game: Any) -> Any:
+    """``f(state) -> bytes``, the legal actions as ``layout.n`` bytes of 0/1: the game's own
+    ``legal_mask_bytes`` where it has one (no array built), else the bytes of ``game.legal_mask(state)``."""
+    fast = getattr(game, "legal_mask_bytes", None)
+    return fast if callable(fast) else (lambda s: np.ascontiguousarray(game.legal_mask(s), np.bool_).tobytes())
+
+
+def byte_rows(rows: np.ndarray) -> list[memoryview]:
+    """One writable byte view (``memoryview``, format ``B``) per row of a C-contiguous ``bool[k, n]`` array, so
+    ``view[:] = mask_bytes`` copies a mask into its row with no array built."""
+    return [memoryview(row).cast("B") for row in rows]
+
+
 def explain_illegal(game: Any, state: Any, action: int, mask: np.ndarray) -> IllegalActionError:
     """The engine's own :class:`IllegalActionError` for the masked-out ``action`` (applied to a clone with
     a generator that refuses every draw, as the AEC env does), or a generic one naming the legal actions."""
@@ -87,6 +101,7 @@ class Slots:
         self.a = arrays
         self.write_obs = row_writer(game)
         self.returns_list = returns_lister(game)
+        self.mask_bytes = mask_byter(game)
         k = hi - lo
         self.states: list[Any] = [None] * k
         self.rngs: list[Any] = [None] * k
@@ -95,7 +110,7 @@ class Slots:
         self.games = [0] * k  # games started in each slot since the last reset (the k of the seeds)
         self.seed = 0
         self.obs_rows = list(arrays["observation"][lo:hi])  # row views, made once
-        self.mask_rows = list(arrays["action_mask"][lo:hi])
+        self.mask_rows = byte_rows(arrays["action_mask"][lo:hi])  # written with the game's mask bytes
         self.paid: list[int] = []  # slots whose rewards row is not all zeros
         self.ended: list[int] = []  # slots whose end flags and final returns were set by the last step
 
@@ -110,7 +125,7 @@ class Slots:
         self.decisions[j] = 0
         self.prev[j] = [0.0] * game.num_players
         seat = game.current_player(state)
-        self.mask_rows[j][...] = game.legal_mask(state)
+        self.mask_rows[j][:] = self.mask_bytes(state)
         self.write_obs(state, seat, self.obs_rows[j])
         return seat
 
@@ -159,7 +174,7 @@ class Slots:
         paid, ended = [], []
         self.paid, self.ended = paid, ended
         apply, returns_list, is_terminal = game.apply, self.returns_list, game.is_terminal
-        current_player, legal_mask, write_obs = game.current_player, game.legal_mask, self.write_obs
+        current_player, mask_bytes, write_obs = game.current_player, self.mask_bytes, self.write_obs
         limit = game.max_decisions
         states, rngs, decisions, prev = self.states, self.rngs, self.decisions, self.prev
         obs_rows, mask_rows = self.obs_rows, self.mask_rows
@@ -188,7 +203,7 @@ class Slots:
                 trunc[i] = True
             else:
                 seat = seats[j] = current_player(state)
-                mask_rows[j][...] = legal_mask(state)
+                mask_rows[j][:] = mask_bytes(state)
                 write_obs(state, seat, obs_rows[j])
                 continue
             final[i] = ret

@@ -63,6 +63,30 @@ def test_compiled_observation_equals_python(name):
 
 
 @needs_compiled
+def test_compiled_builder_overwrites_every_value_of_a_dirty_buffer():
+    """The builder writes all of ``out`` (make_vec hands it the row of the previous observation): a buffer
+    of NaN and one of 7.0 both end as the pure-Python observation, at every decision of a seeded game."""
+    from monolith_envs.arena import observe as observe_module
+    from monolith_envs.arena.effects import get_fx
+
+    g = ArenaGame({"num_players": 4, "mode": "ffa", "monolith_module": True})
+    s = g.initial_state(np.random.default_rng(5))
+    rnd = random.Random(5)
+    checked = 0
+    while not g.is_terminal(s) and s.decisions < 300:
+        p = g.current_player(s)
+        fx = s.fx_cache if s.fx_cache is not None else get_fx(g.rules, s)
+        for fill in (np.nan, 7.0):
+            out = np.full(g.observer.size, fill, np.float32)
+            observe_module._fastobs.observe(g.observer._ctx, s, fx, p, False, out)
+            assert np.array_equal(out, g.observer.observe_python(s, p)), f"decision {s.decisions}, fill {fill}"
+            checked += 1
+        legal = np.flatnonzero(g.legal_mask(s))
+        g.apply(s, int(legal[rnd.randrange(legal.size)]))
+    assert checked > 100
+
+
+@needs_compiled
 def test_compiled_observation_returns_a_fresh_array():
     g = ArenaGame({})
     s = g.initial_state(np.random.default_rng(0))
