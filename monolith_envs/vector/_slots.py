@@ -111,8 +111,6 @@ class Slots:
         self.seed = 0
         self.obs_rows = list(arrays["observation"][lo:hi])  # row views, made once
         self.mask_rows = byte_rows(arrays["action_mask"][lo:hi])  # written with the game's mask bytes
-        self.paid: list[int] = []  # slots whose rewards row is not all zeros
-        self.ended: list[int] = []  # slots whose end flags and final returns were set by the last step
 
     def _start(self, j: int) -> int:
         """Start the next game of local slot ``j``, write its first observation and mask; return its seat."""
@@ -135,7 +133,6 @@ class Slots:
         self.seed = seed
         for name in ("rewards", "terminated", "truncated", "final_returns"):
             a[name][lo:hi] = 0
-        self.paid, self.ended = [], []
         seats = []
         for j in range(hi - lo):
             self.games[j] = 0
@@ -159,20 +156,17 @@ class Slots:
         flags, final returns, and the next observation, mask and seat; a game that ends starts the slot's
         next game in the same step.
 
-        Only the rows that change are written: the rewards of a slot whose returns did not change stay the
-        zeros written once, and the end flags and final returns of the previous step's ended slots are
-        cleared."""
+        The rewards, end flags and final returns of the slots are cleared whole first (the caller may have
+        changed the arrays handed out in place), then the slots whose returns changed or whose game ended
+        are written."""
         game, a = self.game, self.a
-        lo = self.lo
-        acts = a["actions"][lo:self.hi].tolist()
+        lo, hi = self.lo, self.hi
+        acts = a["actions"][lo:hi].tolist()
         rewards, term, trunc, final = a["rewards"], a["terminated"], a["truncated"], a["final_returns"]
-        for i in self.ended:
-            term[i] = trunc[i] = False
-            final[i] = 0.0
-        for i in self.paid:
-            rewards[i] = 0.0
-        paid, ended = [], []
-        self.paid, self.ended = paid, ended
+        rewards[lo:hi] = 0.0
+        term[lo:hi] = False
+        trunc[lo:hi] = False
+        final[lo:hi] = 0.0
         apply, returns_list, is_terminal = game.apply, self.returns_list, game.is_terminal
         current_player, mask_bytes, write_obs = game.current_player, self.mask_bytes, self.write_obs
         limit = game.max_decisions
@@ -194,7 +188,6 @@ class Slots:
                 i = lo + j
                 rewards[i] = [r - q for r, q in zip(ret, p)]
                 prev[j] = ret
-                paid.append(i)
             if is_terminal(state):
                 i = lo + j
                 term[i] = True
@@ -207,9 +200,8 @@ class Slots:
                 write_obs(state, seat, obs_rows[j])
                 continue
             final[i] = ret
-            ended.append(i)
             seats[j] = self._start(j)
-        a["current_seat"][lo:self.hi] = seats
+        a["current_seat"][lo:hi] = seats
 
     def observe(self, seat: int) -> None:
         """Write seat ``seat``'s observation of each slot's game into ``arrays["seat_observation"][seat]``."""

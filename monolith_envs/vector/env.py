@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.vector.utils import batch_space
 
 from ..core.aec import MASK_IN, check_mask_in, observation_space_for
 from ..core.config import ConfigError, short_repr
@@ -81,6 +82,8 @@ class VectorEnv:
         single_observation_space, single_action_space: one game's observation space as the AEC env gives it
             under ``mask_in`` (``Dict(observation=Box(m), action_mask=Box(n, int8))`` for ``"observation"``,
             ``Box(m)`` for ``"info"``) and ``Discrete(n)``.
+        observation_space, action_space: the same for all N games, as a Gymnasium vector env gives them
+            (``batch_space`` of the single observation space; ``MultiDiscrete([n] * N)``).
         infos: with ``mask_in="info"``, ``{"action_mask": bool[N, n]}`` (a view of the result's mask, the
             other PettingZoo convention); ``{}`` otherwise. The result's arrays are the same in both modes:
             ``observation`` is always the plain ``float32[N, m]`` array with the mask beside it.
@@ -93,6 +96,10 @@ class VectorEnv:
         game_cls = game_class(env_id)
         self.env_id = env_id
         self.num_envs = n_envs = _int_arg(num_envs, "num_envs", 1, MAX_NUM_ENVS)
+        if (isinstance(workers, (int, np.integer)) and not isinstance(workers, bool)
+                and n_envs < workers <= MAX_WORKERS):
+            raise ConfigError(f"make_vec: workers={workers} is more processes than games: a worker runs at least one "
+                              f"game, so at most num_envs={n_envs} workers")
         self.workers = _int_arg(workers, "workers", 0, min(MAX_WORKERS, n_envs))
         if self.workers > local_worker_limit():
             raise ConfigError(f"make_vec: workers={self.workers} is more processes than this machine takes: at "
@@ -127,6 +134,8 @@ class VectorEnv:
                               f"the limit is {MAX_ARRAY_BYTES // 2**30} GiB: use fewer games")
         self.single_observation_space = observation_space_for(game.obs_spec.space, self.num_actions, self.mask_in)
         self.single_action_space = spaces.Discrete(self.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, n_envs)
+        self.action_space = spaces.MultiDiscrete(np.full(n_envs, self.num_actions, np.int64))
         self._pool: WorkerPool | None = None
         self._slots: Slots | None = None
         if self.workers:
@@ -201,16 +210,17 @@ class VectorEnv:
         if self._broken is not None:
             raise MonolithEnvError(f"make_vec step: {self._broken}")
         acts = np.asarray(actions)
+        if acts.shape == (self.num_envs,) and acts.dtype == object and all(
+                isinstance(a, int) and not isinstance(a, bool) for a in acts.tolist()):
+            i, big = next((k, a) for k, a in enumerate(acts.tolist()) if not 0 <= a < self.num_actions)
+            raise self._out_of_range(i, big)  # Python ints too large for int64
         if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
             raise ValueError(f"make_vec step: actions must be an integer array of shape ({self.num_envs},), got "
                              f"{acts.dtype} of shape {acts.shape}")
         bad = (acts < 0) | (acts >= self.num_actions)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            err = IllegalActionError(repr(int(acts[i])), "out of range", f"actions are 0..{self.num_actions - 1}")
-            err.args = (f"game {i} of {self.num_envs}: {err}",)  # named as a masked-out action's game is
-            err.game_index = i
-            raise err
+            raise self._out_of_range(i, int(acts[i]))
         arrays = self._arrays
         ok = self._legal[self._rows, acts]
         if not ok.all():
@@ -228,6 +238,15 @@ class VectorEnv:
         self._games += arrays["terminated"] | arrays["truncated"]
         np.copyto(self._legal, arrays["action_mask"])
         return self._result
+
+    def _out_of_range(self, i: int, action: int) -> IllegalActionError:
+        """The error of ``action`` (an int outside ``0..n-1``) given to game ``i``, with the attributes of a
+        masked-out action's error (``game_index``, ``action``)."""
+        err = IllegalActionError(repr(action), "out of range", f"actions are 0..{self.num_actions - 1}")
+        err.args = (f"game {i} of {self.num_envs}: {err}",)  # named as a masked-out action's game is
+        err.game_index = i
+        err.action = action
+        return err
 
     def observe(self, seat: int) -> np.ndarray:
         """``float32[N, m]``: seat ``seat``'s observation of every game (for all-seat self-play and centralised

@@ -113,12 +113,58 @@ def test_reset_seeds_and_shapes_and_dtypes():
     (np.zeros(3, np.float64), ValueError, "integer array"),
     (np.array([0, 500, 0]), IllegalActionError, r"^game 1 of 3: illegal action 500: out of range; actions are 0\.\.499$"),
     (np.array([0, 0, -1]), IllegalActionError, r"^game 2 of 3: illegal action -1: out of range"),
+    ([0, 2**64, 0], IllegalActionError, r"^game 1 of 3: illegal action 18446744073709551616: out of range"),
 ])
 def test_bad_actions_are_refused(bad, err, needle):
     vec = make_vec(ARENA, 3)
     vec.reset(seed=0)
-    with pytest.raises(err, match=needle):
+    with pytest.raises(err, match=needle) as info:
         vec.step(bad)
+    if err is IllegalActionError:  # the attributes of a masked-out action's error
+        i = int(needle[len("^game ")])
+        assert info.value.game_index == i and info.value.action == int(bad[i])
+
+
+def test_workers_beyond_the_games_are_refused_naming_num_envs():
+    with pytest.raises(ConfigError, match=r"workers=3 is more processes than games: .* at most num_envs=2"):
+        make_vec(ARENA, 2, workers=3)
+
+
+def test_batched_spaces_follow_gymnasium_vector_envs():
+    import gymnasium
+
+    with make_vec(ARENA, 3) as vec, make_vec(ARENA, 3, mask_in="info") as vinfo:
+        assert vec.action_space == gymnasium.spaces.MultiDiscrete([500, 500, 500])
+        assert vec.observation_space == gymnasium.vector.utils.batch_space(vec.single_observation_space, 3)
+        assert vec.observation_space["observation"].shape == (3, vec.obs_size)
+        assert vec.observation_space["action_mask"].shape == (3, 500)
+        assert vinfo.observation_space.shape == (3, vinfo.obs_size)
+        res = vinfo.reset(seed=4)
+        assert vinfo.observation_space.contains(res.observation)
+        assert vec.action_space.contains(res.action_mask.argmax(1).astype(np.int64))
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_result_arrays_changed_in_place_change_nothing(workers):
+    """The rewards, end flags and final returns handed out are the caller's to change (normalising rewards
+    in place, a time limit of its own): the next step writes them whole, and ``episode_seeds`` follows the
+    games, not the edited flags."""
+    seed = 100
+    with make_vec(ARENA, 4, workers=workers) as vec, make_vec(ARENA, 4) as ref:
+        res, want = vec.reset(seed=seed), ref.reset(seed=seed)
+        rng = np.random.default_rng(0)
+        for step in range(40):
+            res.rewards[:] = 7.0
+            res.terminated[:] = True
+            res.truncated[:] = True
+            res.final_returns[:] = 3.0
+            actions = res.action_mask.argmax(1) if step % 2 else np.array(
+                [rng.choice(np.flatnonzero(m)) for m in res.action_mask])
+            res, want = vec.step(actions), ref.step(actions)
+            for name in ("rewards", "terminated", "truncated", "final_returns", "observation", "action_mask"):
+                assert np.array_equal(getattr(res, name), getattr(want, name)), (step, name)
+            assert vec.episode_seeds() == ref.episode_seeds()
+        assert vec.episode_seeds() == [seed, seed + 1, seed + 2, seed + 3]  # no game ended in 40 decisions
 
 
 @pytest.mark.parametrize("workers", [0, 2])
