@@ -155,13 +155,15 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
             for opp in eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"]):  # one-seat: "alone"
                 s = evaluate_against(cfg["env_id"], f"ppo:{path}", opp, cfg["eval_games"], seed=cfg["seed"] + 10**6,
                                      env_config=cfg["env_config"], workers=1, executor=executor)
-                point[opp] = {"win_rate": s["win_rate"], "ci95": s["ci95"], "games": s["games"]}
+                point[opp] = {"win_rate": s["win_rate"], "ci95": s["ci95"], "games": s["games"],
+                              "truncated": s["truncated"]}
                 self.logger.record(f"eval/win_rate_{opp}", s["win_rate"])
             curve.append(point)
             (run_dir / "learning_curve.json").write_text(json.dumps(curve, indent=1))
             if cfg["progress_bar"]:
                 what = "; ".join(f"{'alone' if o == 'alone' else 'vs ' + o} {v['win_rate']:.1%} (95% CI "
-                                 f"{v['ci95'][0]:.1%}-{v['ci95'][1]:.1%}, {v['games']} games)"
+                                 f"{v['ci95'][0]:.1%}-{v['ci95'][1]:.1%}, {v['games']} games"
+                                 f"{', %d stopped at max_decisions' % v['truncated'] if v['truncated'] else ''})"
                                  for o, v in point.items() if o != "step")
                 tqdm.write(f"   evaluation at step {point['step']:,}: {what}", file=sys.stderr)
             self.logger.dump(self.num_timesteps)

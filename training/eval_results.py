@@ -22,7 +22,7 @@ class PairResult:
 
     ``outcomes[k]`` is ``1`` (a's seats WIN), ``0`` (DRAW, or a truncation) or ``-1`` (LOSS) for game k, read
     from ``game.outcome``; ``seats[k]`` is a's (first) seat; ``returns[k]`` the returns by seat;
-    ``decisions[k]`` the match length.
+    ``decisions[k]`` the match length; ``truncated``: matches stopped at ``max_decisions`` (counted as draws).
     """
 
     a: str
@@ -33,6 +33,7 @@ class PairResult:
     returns: list[list[float]] = field(default_factory=list)
     decisions: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    truncated: int = 0
 
     @property
     def wins(self) -> int:
@@ -50,14 +51,15 @@ class PairResult:
         return sum(1 for o in self.outcomes if o < 0)
 
     def summary(self) -> dict:
-        """JSON-ready dict: wins, draws, losses, win_rate and its 95% Wilson interval, mean length."""
+        """JSON-ready dict: wins, draws, losses, win_rate and its 95% Wilson interval, mean length, and
+        ``truncated`` (matches stopped at ``max_decisions``, among the draws)."""
         n = len(self.outcomes)
         lo, hi = wilson_interval(self.wins, n)
         return {
             "agent": self.a, "opponent": self.b, "games": n, "wins": self.wins, "draws": self.draws,
             "losses": self.losses, "win_rate": self.wins / n if n else 0.0, "ci95": [lo, hi],
             "mean_decisions": float(np.mean(self.decisions)) if self.decisions else 0.0,
-            "seconds": self.seconds,
+            "seconds": self.seconds, "truncated": self.truncated,
         }
 
 
@@ -66,7 +68,8 @@ class SoloResult:
     """``games`` episodes of agent ``agent`` alone in a one-seat game.
 
     ``successes[k]`` is 1 when episode k ended in ``Outcome.SUCCESS`` (0 for FAILURE or a truncation);
-    ``scores[k]`` its final return; ``decisions[k]`` its length.
+    ``scores[k]`` its final return; ``decisions[k]`` its length; ``truncated``: episodes stopped at
+    ``max_decisions`` (failures).
     """
 
     agent: str
@@ -75,9 +78,11 @@ class SoloResult:
     scores: list[float] = field(default_factory=list)
     decisions: list[int] = field(default_factory=list)
     seconds: float = 0.0
+    truncated: int = 0
 
     def summary(self) -> dict:
-        """JSON-ready dict: successes, success_rate and its 95% Wilson interval, mean_score, mean length."""
+        """JSON-ready dict: successes, success_rate and its 95% Wilson interval, mean_score, mean length, and
+        ``truncated`` (episodes stopped at ``max_decisions``, among the failures)."""
         n = len(self.successes)
         k = sum(self.successes)
         lo, hi = wilson_interval(k, n)
@@ -85,4 +90,5 @@ class SoloResult:
             "agent": self.agent, "games": n, "successes": k, "success_rate": k / n if n else 0.0,
             "ci95": [lo, hi], "mean_score": float(np.mean(self.scores)) if self.scores else 0.0,
             "mean_decisions": float(np.mean(self.decisions)) if self.decisions else 0.0, "seconds": self.seconds,
+            "truncated": self.truncated,
         }

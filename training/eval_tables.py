@@ -14,7 +14,7 @@ from typing import Any
 
 from monolith_envs.core.words import count
 
-__all__ = ["format_solo_table", "format_table", "partial_lines", "wilson_interval"]
+__all__ = ["format_solo_table", "format_table", "partial_lines", "truncation_note", "wilson_interval"]
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -88,6 +88,21 @@ def format_solo_table(solos: Sequence[Any]) -> str:
         lines.append(f"  {s.agent.ljust(w0)}  {d['success_rate']:5.1%} [{lo:.1%}-{hi:.1%}]  "
                      f"score={d['mean_score']:7.3f}  decisions={d['mean_decisions']:7.1f}  ({count(d['games'], 'game')})")
     return "\n".join(lines)
+
+
+def truncation_note(results: Sequence[Any], max_decisions: int, solo: bool) -> str:
+    """A line under the table when some games were stopped at ``max_decisions`` (a truncation has no winner:
+    a draw in a match, a failure alone), naming how many of each row's games; ``""`` when none was.
+
+    ``results``: :class:`~training.eval_results.PairResult` or :class:`~training.eval_results.SoloResult`
+    objects (their ``truncated`` and ``games``)."""
+    cut = [r for r in results if r.truncated]
+    if not cut:
+        return ""
+    counted = "failures" if solo else "draws"
+    parts = [f"{r.agent if solo else f'{r.a} vs {r.b}'}: {r.truncated} of {count(r.games, 'game')}" for r in cut]
+    return (f"note: games stopped at max_decisions={max_decisions:,} (counted as {counted}; raise max_decisions "
+            f"with --set to play them out): {'; '.join(parts)}")
 
 
 def partial_lines(pairs: Sequence[tuple], results: dict, solo: bool) -> list[str]:

@@ -66,7 +66,13 @@ from monolith_envs.core.outfiles import (
 )
 from monolith_envs.core.words import count
 from training.eval_results import PairResult, SoloResult
-from training.eval_tables import format_solo_table, format_table, partial_lines, wilson_interval
+from training.eval_tables import (
+    format_solo_table,
+    format_table,
+    partial_lines,
+    truncation_note,
+    wilson_interval,
+)
 
 __all__ = ["MAX_AGENTS", "MAX_GAMES", "MAX_WORKERS", "PairResult", "SoloResult", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
            "main", "run_pairing", "run_solo", "run_tournament", "seating", "wilson_interval"]
@@ -292,7 +298,8 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
         solos = []
         for pi, (a, _) in enumerate(pairs):
             sr = SoloResult(a)
-            for _k, _mine, ret, dec, _trunc, outcome, secs in sorted(results[pi]):
+            for _k, _mine, ret, dec, trunc, outcome, secs in sorted(results[pi]):
+                sr.truncated += bool(trunc)
                 sr.successes.append(int(outcome is not None and outcome[0] == "success"))
                 sr.scores.append(float(ret[0]))
                 sr.decisions.append(dec)
@@ -308,7 +315,8 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     out_pairs = []
     for pi, (a, b) in enumerate(pairs):
         pr = PairResult(a, b)
-        for _k, mine, ret, dec, _trunc, outcome, secs in sorted(results[pi]):
+        for _k, mine, ret, dec, trunc, outcome, secs in sorted(results[pi]):
+            pr.truncated += bool(trunc)
             o = 0 if outcome is None else _SIGN[outcome[mine[0]]]
             pr.outcomes.append(o)
             pr.seats.append(mine[0])
@@ -562,6 +570,9 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
     try:  # every game is played: a stop from here on says so (and whether the results were written)
         print(format_solo_table(res["solo"]) if solo else format_table(specs, res["pairs"], res["ratings"],
                                                                         ffa_opponents))
+        note = truncation_note(res["solo"] or res["pairs"], game.max_decisions, solo)
+        if note:
+            print(note)
         out = {
             "env_id": args.env, "env_config": env_config, "agents": specs, "games_per_pair": args.games,
             "seed": args.seed, "pairs": [p.summary() for p in res["pairs"]], "ratings": res["ratings"],

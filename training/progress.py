@@ -109,11 +109,12 @@ def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: 
 
 def _pct(s: dict) -> str:
     lo, hi = s["ci95"]
+    cut = f", {s['truncated']} stopped at max_decisions" if s.get("truncated") else ""  # no winner: not a win
     if "success_rate" in s:  # a one-seat game, evaluated alone
         return (f"{s['success_rate']:6.1%} success  (95% CI {lo:.1%}-{hi:.1%})  {s['successes']} of {s['games']}, "
-                f"mean score {s['mean_score']:.3g}")
+                f"mean score {s['mean_score']:.3g}{cut}")
     return (f"{s['win_rate']:6.1%}  (95% CI {lo:.1%}-{hi:.1%})  {s['wins']}W {s['draws']}D {s['losses']}L "
-            f"of {s['games']}")
+            f"of {s['games']}{cut}")
 
 
 def evaluate_command(report: dict, model: Path | str, kind: str = "ppo",

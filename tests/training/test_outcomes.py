@@ -133,6 +133,26 @@ def test_evaluate_cli_on_a_one_seat_game(tmp_path, capsys):
     assert solo["successes"] == sr["successes"] and f"{sr['success_rate']:5.1%}" in text
 
 
+def test_evaluate_cli_says_how_many_games_max_decisions_stopped(tmp_path, capsys):
+    """A game stopped at max_decisions has no winner: the table counts it a draw (alone, a failure), and a
+    note under it says how many were stopped, so an all-draw table is not read as equal play."""
+    from training.evaluate import main
+
+    data = main(["--env", "monolith_arena_v0", "--agents", "random,heuristic", "--games", "4", "--workers", "1",
+                 "--set", "max_decisions=1", "--out", str(tmp_path / "cut.json")])
+    text = capsys.readouterr().out
+    assert ("note: games stopped at max_decisions=1 (counted as draws; raise max_decisions with --set to play "
+            "them out): random vs heuristic: 4 of 4 games") in text
+    pair = data["pairs"][0]
+    assert pair["truncated"] == 4 and pair["draws"] == 4 and pair["wins"] == pair["losses"] == 0
+    main(["--env", "monolith_strategy_v0", "--set", "num_players=1", "--agents", "random", "--games", "3",
+          "--workers", "1", "--set", "max_decisions=3", "--out", str(tmp_path / "solo.json")])
+    assert "(counted as failures; raise max_decisions" in capsys.readouterr().out
+    full = main(["--env", "monolith_arena_v0", "--agents", "random,heuristic", "--games", "2", "--workers", "1",
+                 "--out", str(tmp_path / "full.json")])
+    assert full["pairs"][0]["truncated"] == 0 and "note: games stopped" not in capsys.readouterr().out
+
+
 def test_wilson_interval_ends_are_exact_at_no_and_all_wins():
     # without the exact ends, rounding gives e.g. 5.6e-17 at 0 of 3 wins and 0.9999999999999999 at 10 of 10
     for n in range(1, 201):

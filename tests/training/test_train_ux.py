@@ -111,6 +111,18 @@ def test_the_summary_says_when_a_session_ran_no_ppo_step(tmp_path):
     assert format_summary(report, tmp_path).splitlines()[0].endswith("(491 learner steps/s in PPO)")
 
 
+def test_the_summary_names_final_games_stopped_at_max_decisions(tmp_path):
+    from training.progress import format_summary
+
+    pair = {"games": 10, "wins": 2, "draws": 5, "losses": 3, "win_rate": 0.2, "ci95": [0.06, 0.51], "truncated": 4}
+    report = {"run": "r", "env_id": "monolith_arena_v0", "learner_steps": 10, "total_seconds": 1.0,
+              "stage_seconds": {}, "final_eval": {"random": pair, "heuristic": {**pair, "truncated": 0}},
+              "throughput": {"learner_steps_per_s": 5.0}}
+    lines = format_summary(report, tmp_path).splitlines()
+    assert lines[2].endswith("2W 5D 3L of 10, 4 stopped at max_decisions") and lines[2].startswith("  vs random")
+    assert lines[3].endswith("2W 5D 3L of 10") and lines[3].startswith("  vs heuristic")
+
+
 def test_list_keys_says_the_defaults_are_not_the_default_recipe(capsys):
     from training.train import main
 
