@@ -10,7 +10,7 @@ import numpy as np
 
 from monolith_envs.arena.board import DIR_NAMES
 from monolith_envs.arena.narration import _winners, narrate
-from monolith_envs.arena.render import _netted, _segments, _teams
+from monolith_envs.arena.render import _netted, _segments, _teams, board_rows, cell_flags
 from monolith_envs.arena.state import INSTANCES_PER_SEAT as PER_SEAT
 from monolith_envs.arena.state import Sub
 from monolith_envs.arena.table import SUB_ASKS
@@ -20,7 +20,6 @@ from . import WIDTH, Pieces, wrap
 
 __all__ = ["ArenaPieces", "PIECES"]
 
-_ROWS = ((0, 1, 2), (3, 4, 5, 6), (7, 8, 9, 10, 11), (12, 13, 14, 15), (16, 17, 18))
 _CELL = 14  # columns per hex in the board picture (5 hexes in the widest row: 70 columns)
 
 LEGEND = """\
@@ -69,22 +68,11 @@ class ArenaPieces(Pieces):
                 text = f"{h:02d}:{i // PER_SEAT}{_short(name)}/{DIR_NAMES[state.facing[i]]}"
                 if state.wounds[i]:
                     text += f"+{state.wounds[i]}"
-            flags = []
-            if i >= 0:
-                flags += ["N"] * bool(netted[h]) + ([f"P{state.poison[i]}"] if state.poison[i] else [])
-                flags += ["M"] * (state.net_marker_on == i) + ["E"] * (state.entrench_on == i)
-            flags += [f"S{k}" if i >= 0 and i // PER_SEAT == p else f"S{k}@{p}" for p, k in segs.get(h, ())]
             # each flag after a comma, so that a facing and a flag never read as one word (SE + E is "SE,E")
-            text += "".join("," + f for f in flags)
+            text += "".join("," + f for f in cell_flags(state, h, netted, segs))
             cells.append(text)
-        lines = []
         # at least one space between two hexes: a crowded cell widens every cell (rows wrap past WIDTH)
-        cell = max(_CELL, max(len(c) for c in cells) + 1)
-        for row in _ROWS:
-            line = " " * ((5 - len(row)) * cell // 2) + "".join(cells[h].ljust(cell) for h in row).rstrip()
-            if len(line) > WIDTH:  # a crowded row: two spaces between its hexes, wrapped
-                line = wrap("  ".join(cells[h] for h in row), WIDTH, indent="  ")
-            lines.append(line)
+        lines = board_rows(cells, max(_CELL, max(len(c) for c in cells) + 1), WIDTH)
         if key:
             lines.append(wrap("tiles: " + ", ".join(f"{k}={v}" for k, v in sorted(key.items())), WIDTH))
         lines.append("")

@@ -20,7 +20,7 @@ from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import Eff, Sub
 from .tables import tables_for
 
-__all__ = ["render_text"]
+__all__ = ["render_text", "board_rows", "cell_flags"]
 
 #: row lengths of the board (docs/monolith_arena.md §2.1): hexes 0-2, 3-6, 7-11, 12-15, 16-18
 _ROWS = ((0, 1, 2), (3, 4, 5, 6), (7, 8, 9, 10, 11), (12, 13, 14, 15), (16, 17, 18))
@@ -106,36 +106,54 @@ def _cell_name(name: str) -> str:
     return name.removeprefix("Rune of ").replace(" ", "")[:9]
 
 
+def cell_flags(state, h: int, netted, segs) -> list[str]:
+    """The flags of hex ``h`` in a board picture, in this order: ``N`` netted, ``P<k>`` poison markers, ``M``
+    the Net-order marker, ``E`` entrenched (each only under a tile), then ``S<k>`` per Monolith segment k
+    on the hex (``S<k>@p``: seat p's segment under another seat's tile, or empty). ``netted`` and ``segs``
+    are :func:`_netted` and :func:`_segments` of the state; shared by :func:`render_text` and terminal play."""
+    i = state.board[h]
+    toks = []
+    if i >= 0:
+        toks += ["N"] * bool(netted[h]) + ([f"P{state.poison[i]}"] if state.poison[i] else [])
+        toks += ["M"] * (state.net_marker_on == i) + ["E"] * (state.entrench_on == i)
+    toks += [f"S{k}" if i >= 0 and i // PER_SEAT == p else f"S{k}@{p}" for p, k in segs.get(h, ())]
+    return toks
+
+
+def board_rows(cells: list[str], cell_width: int, width: int) -> list[str]:
+    """The five rows of hexes of a board picture (docs/monolith_arena.md §2.1), each row's ``cells`` (one
+    string per hex, 0-18) left-justified to ``cell_width`` columns and centred by half a cell per missing
+    hex; a row longer than ``width`` columns gets two spaces between its cells and is wrapped at spaces
+    (continuations indented by two). Shared by :func:`render_text` and terminal play."""
+    lines = []
+    for row in _ROWS:
+        line = " " * ((5 - len(row)) * cell_width // 2) + "".join(cells[h].ljust(cell_width) for h in row).rstrip()
+        if len(line) > width:  # a crowded row (many markers)
+            lines.extend(_wrap("  ".join(cells[h] for h in row), indent="  ", width=width))
+        else:
+            lines.append(line)
+    return lines
+
+
 def _cell(game, state, h: int, netted, segs) -> str:
     tb = _tables(game)
     i = state.board[h]
-    toks = []
     if i < 0:
         body = "."
     else:
         body = f"{i // PER_SEAT}.{_cell_name(_name(tb, state, i))}/{DIR_NAMES[state.facing[i]]}"
         if state.wounds[i]:
             body += f"+{state.wounds[i]}"
-        if netted[h]:
-            toks.append("N")
-        if state.poison[i]:
-            toks.append(f"P{state.poison[i]}")
-        if state.net_marker_on == i:
-            toks.append("M")
-        if state.entrench_on == i:
-            toks.append("E")
-    for p, k in segs.get(h, ()):
-        toks.append(f"S{k}" if i >= 0 and i // PER_SEAT == p else f"S{k}@{p}")
-    return f"{h:02d}:" + " ".join([body] + toks)
+    return f"{h:02d}:" + " ".join([body] + cell_flags(state, h, netted, segs))
 
 
-def _wrap(line: str, indent: str = "    ") -> list[str]:
-    """``line`` cut at spaces into lines of at most :data:`TEXT_WIDTH` columns (continuations indented)."""
+def _wrap(line: str, indent: str = "    ", width: int = TEXT_WIDTH) -> list[str]:
+    """``line`` cut at spaces into lines of at most ``width`` columns (continuations indented)."""
     import textwrap
 
-    if len(line) <= TEXT_WIDTH:
+    if len(line) <= width:
         return [line]
-    return textwrap.wrap(line, TEXT_WIDTH, subsequent_indent=indent, break_long_words=True, break_on_hyphens=False)
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=True, break_on_hyphens=False)
 
 
 def render_text(game, state, viewer: int | None = None) -> str:
@@ -163,14 +181,7 @@ def render_text(game, state, viewer: int | None = None) -> str:
     segs = _segments(game, state)
     cells = [_cell(game, state, h, netted, segs) for h in range(NUM_HEXES)]
     w = max(_CELL_W, min(TEXT_WIDTH // 5, max(len(c) for c in cells) + 1))
-    lines = []
-    for row in _ROWS:
-        indent = " " * ((5 - len(row)) * w // 2)
-        line = indent + "".join(cells[h].ljust(w) for h in row).rstrip()
-        if len(line) > TEXT_WIDTH:  # a crowded row (many markers): one space between cells, then wrapped
-            lines.extend(_wrap("  ".join(cells[h] for h in row), indent="  "))
-        else:
-            lines.append(line)
+    lines = board_rows(cells, w, TEXT_WIDTH)
     names = [(h, _name(tb, state, state.board[h])) for h in range(NUM_HEXES) if state.board[h] >= 0]
     short = [f"{h:02d} {n}" for h, n in names if _cell_name(n) != n]
     if short:  # the full names of the tiles the cells shorten
