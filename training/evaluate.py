@@ -167,12 +167,22 @@ def _record_match(raw: Any, path: Path, note: str) -> None:
     log.save(path)
 
 
+def _worker_init() -> None:
+    """A worker process: Ctrl-C is the parent's, and a baseline's variant warning was given by the parent's
+    check of the specs (not once more per worker)."""
+    import warnings
+
+    from monolith_envs.agents.baselines import BaselineVariantWarning  # (no torch import)
+    from monolith_envs.core.interrupt import ignore_sigint
+
+    ignore_sigint()
+    warnings.simplefilter("ignore", BaselineVariantWarning)
+
+
 def _executor(workers: int) -> ProcessPoolExecutor | None:
     if workers <= 1:
         return None
-    from monolith_envs.core.interrupt import ignore_sigint
-
-    return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"), initializer=ignore_sigint)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"), initializer=_worker_init)
 
 
 def run_pairing(env_id: str, spec_a: str, spec_b: str, games: int, seed: int = 0, env_config: dict | None = None,
@@ -425,16 +435,18 @@ def main(argv: list[str] | None = None) -> dict:
     Bad arguments (``--games 0``, ``--seed -1``, an unwritable ``--out``, ...) are one ``error:`` line and
     exit status 2, before the first game; Ctrl-C or SIGTERM exits with status 130 or 143.
     """
-    from monolith_envs.core.cli import ArgumentParser
+    from monolith_envs.core.cli import ArgumentParser, plain_warnings
     from monolith_envs.core.interrupt import Interrupted, end_children, stop_on_signals
     from monolith_envs.core.processes import local_worker_limit, worker_limit_why
     from monolith_envs.core.seeds import MAX_SEED, seed_arg
 
+    plain_warnings("python -m training.evaluate")
     ap = ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--env", required=True, help="env id, e.g. monolith_arena_v0")
     ap.add_argument("--agents", required=True,
-                    help="comma-separated agent specs: random, heuristic, mcts:N, ppo:PATH, rllib:CHECKPOINT, "
-                         f"baseline, baseline+search:N, az:PATH[+search:N] (a training.az checkpoint; "
+                    help="comma-separated agent specs: random, heuristic, mcts:N[:c=X][:rollout=random|heuristic]"
+                         "[:depth=D|none][:k=K|none], ppo:PATH, rllib:CHECKPOINT, baseline, "
+                         f"baseline+search:N[:mix=X], az:PATH[+search:N] (a training.az checkpoint; "
                          f"registered by this repository's agents package) (at most {MAX_AGENTS})")
     ap.add_argument("--games", type=_count_arg(1, MAX_GAMES), default=100,
                     help=f"matches per pair of agents, and per order of a pair in a game of three or more "

@@ -210,7 +210,8 @@ def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs:
         OutcomeValuesError: a ``root`` that does not exist or is not a folder, no baseline called ``name`` (the
             message lists the names), or a collection too small or too large (see :func:`collect_outcomes`,
             :func:`fit_value`).
-        monolith_envs.agents.model_files.ModelFileError: an index or baseline file that fails its checks.
+        monolith_envs.agents.model_files.ModelFileError: an index or baseline file that fails its checks (a file
+            whose SHA-256 differs from its index entry's is refused before anything runs).
         OSError: a folder that cannot be read or written.
     """
     import hashlib
@@ -218,7 +219,7 @@ def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs:
     import torch
 
     from monolith_envs.agents.baselines.net import load_baseline_file, save_baseline_file
-    from monolith_envs.agents.baselines.registry import baseline_dir, list_baselines
+    from monolith_envs.agents.baselines.registry import baseline_dir, checked_bytes, list_baselines
     from training.export_baseline import install_baseline
 
     root_given = root is not None
@@ -235,7 +236,7 @@ def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs:
     stage, written = "setup", False
     try:
         torch.set_num_threads(1)
-        net, meta = load_baseline_file(target)
+        net, meta = load_baseline_file(target, checked_bytes(entry, root))  # a changed file is refused
         t0 = time.perf_counter()
         stage = "self-play"
         data = collect_outcomes(net, entry["env_id"], entry["env_config"], states, num_envs, temperature, seed,

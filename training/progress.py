@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["StageLog", "format_summary", "interrupted_message", "map_with_progress", "output_files", "plot_curve"]
+__all__ = ["StageLog", "format_summary", "interrupted_message", "map_with_progress", "output_files", "plot_curve", "rate_text"]
 
 
 class StageLog:
@@ -107,7 +107,10 @@ def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: 
         bar.close()
 
 
-def _pct(s: dict) -> str:
+def rate_text(s: dict) -> str:
+    """One evaluation result in words (a :meth:`PairResult.summary`, or a solo one with ``success_rate``):
+    ``" 37.0%  (95% CI 30.6%-43.9%)  74W 2D 124L of 200"``, ``", k stopped at max_decisions"`` added when
+    some were."""
     lo, hi = s["ci95"]
     cut = f", {s['truncated']} stopped at max_decisions" if s.get("truncated") else ""  # no winner: not a win
     if "success_rate" in s:  # a one-seat game, evaluated alone
@@ -150,7 +153,7 @@ def format_summary(report: dict, run_dir: Path) -> str:
     lines.append("final evaluation (the learner in one seat, the opponent in every other seat; alone in a "
                  "one-seat game):")
     for opp, s in report["final_eval"].items():
-        lines.append(f"  vs {opp:10s} {_pct(s)}")
+        lines.append(f"  vs {opp:10s} {rate_text(s)}")
     lines.append("outputs:")
     files = output_files(run_dir)
     width = max([18] + [len(what) + 1 for what, _ in files])

@@ -567,11 +567,12 @@ def mlp_params(n_in: int, hidden: Iterable[int], n_out: int) -> int:
 def model_kind_hint(names: Iterable[str]) -> str:
     """What a zip's entry ``names`` look like, for an error about a model file given with the wrong agent spec
     prefix: ``"; it looks like an SB3 model zip, which plays as ppo:PATH"`` (entries ``data`` and
-    ``policy.pth``), ``"; it looks like a torch checkpoint: a training.az checkpoint plays as az:PATH"`` (an
-    entry ``<name>/data.pkl``), else ``""``."""
+    ``policy.pth``), ``"; it looks like a torch checkpoint: a training.az checkpoint plays as az:PATH (...)"``
+    (an entry ``<name>/data.pkl``), else ``""``."""
     names = set(names)
     if {"data", "policy.pth"} <= names:
         return "; it looks like an SB3 model zip, which plays as ppo:PATH"
     if any(n.endswith("/data.pkl") for n in names):
-        return "; it looks like a torch checkpoint: a training.az checkpoint plays as az:PATH"
+        return ("; it looks like a torch checkpoint: a training.az checkpoint plays as az:PATH (a baseline file of "
+                "training.export_baseline is not played by its path: the package's play as 'baseline')")
     return ""

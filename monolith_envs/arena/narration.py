@@ -120,18 +120,22 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     elif hits is not None and family == "SELECT_TRIANGLE":  # traced: an area Order that finds no target
         lines.append("  it hits nothing: no tile there that it wounds" + _kinds(game, before))
     fx = None
+    placed = _placed(before, family, idx)  # (instance, hex) of a tile this action put on the board, or None
     for i in range(len(before.loc)):
         was, now = before.loc[i], after.loc[i]
+        at = before.hexof[i]
+        if placed is not None and i == placed[0]:  # placed now: the Battle it filled the board for may hit it
+            was, at = Loc.BOARD, placed[1]
         if was == Loc.BOARD and after.wounds[i] > before.wounds[i] and now == Loc.BOARD:
             if fx is None:
                 fx = get_fx(game.rules, after)
             got = after.wounds[i] - before.wounds[i]
             tough = fx.tough[after.hexof[i]]  # a tile lives while its wounds are at most its toughness
             can = "" if i % PER_SEAT == 0 else f" (removed at {tough + 1} wounds)"  # a Banner: HP
-            lines.append(f"    {tile_words(tb, before, i)} on hex {before.hexof[i]:02d} is hit: {got} "
+            lines.append(f"    {tile_words(tb, before, i)} on hex {at:02d} is hit: {got} "
                          f"wound{'s' * (got != 1)}, {after.wounds[i]} in all{can}")
         if was == Loc.BOARD and now != Loc.BOARD:
-            lines.append(f"    {tile_words(tb, before, i)} is removed from hex {before.hexof[i]:02d}")
+            lines.append(f"    {tile_words(tb, before, i)} is removed from hex {at:02d}")
         elif (was == Loc.BOARD and now == Loc.BOARD and after.hexof[i] != before.hexof[i]
               and (i, before.hexof[i], after.hexof[i]) not in said):
             lines.append(f"    {tile_words(tb, before, i)} moves from hex {before.hexof[i]:02d} to hex "
@@ -224,6 +228,19 @@ def _moves_at_facing(before: Any, after: Any, family: str, idx: tuple) -> list[s
             or after.board[a] != before.board[a]):
         return []
     return ["  (it moves when its facing is chosen, next)"]
+
+
+def _placed(before: Any, family: str, idx: tuple) -> tuple[int, int] | None:
+    """``(instance, hex)`` of the tile a PLACE action puts on the board (the acting seat's tile of the slot
+    it names), or None for any other action."""
+    if family != "PLACE":
+        return None
+    slot, h = idx[0], idx[1]
+    seat = before.acting_seat
+    if not 0 <= seat < len(before.hand) or not 0 <= slot < len(before.hand[seat]):
+        return None
+    i = before.hand[seat][slot]
+    return (i, h) if i >= 0 else None
 
 
 def _said_moves(game: Any, before: Any, action: int) -> set:

@@ -123,12 +123,13 @@ def cell_flags(state, h: int, netted, segs) -> list[str]:
 def board_rows(cells: list[str], cell_width: int, width: int) -> list[str]:
     """The five rows of hexes of a board picture (docs/monolith_arena.md §2.1), each row's ``cells`` (one
     string per hex, 0-18) left-justified to ``cell_width`` columns and centred by half a cell per missing
-    hex; a row longer than ``width`` columns gets two spaces between its cells and is wrapped at spaces
-    (continuations indented by two). Shared by :func:`render_text` and terminal play."""
+    hex; a row longer than ``width`` columns, or with a cell that fills its ``cell_width`` (it would touch the
+    next one), gets two spaces between its cells and is wrapped at spaces (continuations indented by two).
+    Shared by :func:`render_text` and terminal play."""
     lines = []
     for row in _ROWS:
         line = " " * ((5 - len(row)) * cell_width // 2) + "".join(cells[h].ljust(cell_width) for h in row).rstrip()
-        if len(line) > width:  # a crowded row (many markers)
+        if len(line) > width or any(len(cells[h]) >= cell_width for h in row[:-1]):  # a crowded row
             lines.extend(_wrap("  ".join(cells[h] for h in row), indent="  ", width=width))
         else:
             lines.append(line)

@@ -139,3 +139,25 @@ def spec_error(exc: BaseException, text: str) -> str:
                 return message + (f" (the list of agent specs is split at commas, so the path {path!r} cannot be "
                                   "named in it: rename the file or link it from a path without a comma)")
     return message
+
+
+def plain_warnings(prog: str) -> None:
+    """Show warnings of ``UserWarning`` subclasses defined in this package (e.g. a baseline playing a rules
+    variant it was not trained on) on stderr as one line, ``"<prog>: warning: <message>"``, instead of
+    Python's ``file:line`` form with a line of source; every other warning is shown as before. For the
+    commands' ``main`` functions (it changes ``warnings.showwarning`` of the process)."""
+    import sys
+    import warnings
+
+    default = warnings.showwarning
+    if getattr(default, "plain_prog", None) is not None:  # installed already (main called twice)
+        default = default.default
+
+    def show(message, category, filename, lineno, file=None, line=None):  # noqa: ANN001 - warnings' signature
+        if issubclass(category, UserWarning) and category.__module__.startswith("monolith_envs."):
+            print(f"{prog}: warning: {one_line(message)}", file=file if file is not None else sys.stderr)
+        else:
+            default(message, category, filename, lineno, file, line)
+
+    show.plain_prog, show.default = prog, default
+    warnings.showwarning = show

@@ -217,3 +217,25 @@ def test_a_battle_fought_within_one_placement_is_said_to_start_and_end():
     assert lines[:3] == ["P1 places Wyvern on hex 08 facing SE", "  a Battle starts (the board is full)", "  Battle:"]
     assert lines[-1] == "  the Battle ends" and "    P0 HP 20 -> 19 (-1)" in lines
     assert not before.b_active and not env.game_state.b_active
+
+
+def test_a_tile_placed_and_killed_in_the_same_step_is_said_to_be_removed():
+    """The placement that fills the board runs the whole Battle in its step: the placed tile, in a hand before
+    the step, is hit and removed like the tiles that were on the board (it vanished without a line)."""
+    env = __import__("monolith_envs").make(ARENA, num_players=4, mode="teams")
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    game = env.unwrapped.game
+    while True:
+        mask = env.observe(env.agent_selection)["action_mask"]
+        state = env.unwrapped.game_state
+        before, seat = game.clone(state), state.acting_seat
+        action = int(rng.choice(np.flatnonzero(mask)))
+        env.step(action)
+        if game.is_terminal(env.unwrapped.game_state):
+            break
+    lines = PIECES.narrate(game, before, env.unwrapped.game_state, action, seat)
+    assert lines[0] == "P3 places Demon on hex 15 facing SW"
+    assert "    P0 Banner (hex 18) hits P3 Demon on hex 15 for 1" in lines
+    assert "    P3 Demon is removed from hex 15" in lines
+    assert lines.index("    P3 Demon is removed from hex 15") < lines.index("    team A pool 3 -> 0 (-3)")

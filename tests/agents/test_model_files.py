@@ -177,10 +177,53 @@ def test_a_model_given_with_the_other_prefix_names_the_prefix_it_plays_under(toy
     az = save_checkpoint(net_for_game(monolith_envs.make_game(TOY), (8,)), tmp_path / "net.pt", TOY, {})
     with pytest.raises(ModelFileError) as ei:
         read_model_zip(az)
-    assert str(ei.value).endswith("; it looks like a torch checkpoint: a training.az checkpoint plays as az:PATH")
+    assert str(ei.value).endswith("; it looks like a torch checkpoint: a training.az checkpoint plays as az:PATH (a "
+                                  "baseline file of training.export_baseline is not played by its path: the "
+                                  "package's play as 'baseline')")
+    from monolith_envs.agents.baselines.registry import baseline_dir
+
+    with pytest.raises(CheckpointError) as ei:  # a baseline file given as az:PATH
+        load_checkpoint(baseline_dir() / "arena_2p.pt")
+    assert str(ei.value).endswith("is not 'monolith-az-v1' (a training.az checkpoint); it is a baseline file "
+                                  "(training.export_baseline): the package's baselines play as 'baseline', and one "
+                                  "of your own trains on with init_from"), ei.value
     with pytest.raises(ModelFileError) as ei:  # neither kind: no guess
         (tmp_path / "other.zip").write_bytes(b"")
         with zipfile.ZipFile(tmp_path / "other.zip", "w") as z:
             z.writestr("readme.txt", "hello")
         read_model_zip(tmp_path / "other.zip")
     assert "looks like" not in str(ei.value) and "not a readable SB3 model zip" in str(ei.value)
+
+
+def test_a_baseline_variant_warning_is_given_once_and_as_one_line(capsys):
+    """A baseline on rules it was not trained on warns once per process and file (evaluate checked the specs,
+    then bound the agent: it was said twice), and commands show it as one ``prog: warning:`` line."""
+    import warnings
+
+    from monolith_envs.agents import make_agent
+    from monolith_envs.agents.baselines import BaselineVariantWarning, agent
+    from monolith_envs.core.cli import plain_warnings
+
+    agent._WARNED.clear()
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        make_agent("baseline", "monolith_arena_v0", {"monolith_module": True})
+        make_agent("baseline+search:2", "monolith_arena_v0", {"monolith_module": True})
+    variant = [w for w in seen if issubclass(w.category, BaselineVariantWarning)]
+    assert len(variant) == 1 and "trained with monolith_module=False" in str(variant[0].message)
+    agent._WARNED.clear()
+    saved, passed_on = warnings.showwarning, []
+    try:
+        warnings.showwarning = lambda *a, **k: passed_on.append(a[0])  # what was shown before
+        plain_warnings("python -m demo")
+        with warnings.catch_warnings():
+            warnings.simplefilter("always")
+            make_agent("baseline", "monolith_arena_v0", {"monolith_module": True})
+            warnings.warn("not ours", UserWarning, stacklevel=1)
+    finally:
+        warnings.showwarning = saved
+        agent._WARNED.clear()
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith(
+        "python -m demo: warning: baseline: baseline arena_2p was trained with monolith_module=False")
+    assert [str(m) for m in passed_on] == ["not ours"]  # other warnings are shown as before

@@ -71,3 +71,20 @@ def test_a_file_in_the_way_of_the_run_folder_is_named(tmp_path):
         _checked_config(_args(tmp_path, "seed = 0\n", name="r"))
     assert _checked_config(_args(tmp_path, "seed = 0\n", name="r", out_dir=str(tmp_path / "ok")))["name"] == "r"
     assert (tmp_path / "ok" / "r").is_dir()
+
+
+@pytest.mark.parametrize("quick_table, what", [("", "no [quick] table"), ("\n[quick]\n", "an empty [quick] table")])
+def test_quick_on_a_config_without_a_quick_table_is_one_error_before_any_work(tmp_path, capsys, quick_table, what):
+    """It ran the full recipe under the name ``<stem>_quick``."""
+    from training.az.__main__ import main
+
+    cfg = tmp_path / "X.toml"
+    cfg.write_text("seed = 0\nwarm_games = 1\n" + quick_table)
+    with pytest.raises(SystemExit) as e:
+        main(["--config", str(cfg), "--quick", "--out-dir", str(tmp_path / "runs"), "--no-progress"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert e.value.code == 2 and len(err) == 1, err
+    assert err[0].startswith(f"python -m training.az: error: --quick: config file {str(cfg)!r} has {what}, so "
+                             "--quick would run the full recipe; add a [quick] table") and "or run without --quick" in err[0]
+    assert not (tmp_path / "runs").exists()  # nothing run, nothing written
+    assert _checked_config(_args(tmp_path, "seed = 0\n", name="r"))["name"] == "r"  # without --quick: runs

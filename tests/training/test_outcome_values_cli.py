@@ -154,6 +154,23 @@ def test_a_better_refit_is_written(root, capsys):
         f"wrote baseline 'arena_2p': held-out mean squared error {b:.4f} before the refit, {a:.4f} after")
 
 
+def test_a_changed_file_is_refused_before_anything_runs(root, capsys):
+    """A baseline whose bytes no longer match its index entry's SHA-256 is refused as the agent loader refuses
+    it: a refit would otherwise record the changed file's new digest in index.json, approving the change."""
+    path = root / "arena_2p.pt"
+    data = bytearray(path.read_bytes())
+    data[5000] ^= 0xFF
+    path.write_bytes(bytes(data))
+    before = snapshot(root)
+    with pytest.raises(SystemExit) as e:
+        outcome_values.main(["arena_2p", "--states", "2000", "--epochs", "1", "--num-envs", "8", "--root", str(root),
+                             "--replace-worse"])
+    err = capsys.readouterr().err
+    assert e.value.code == 1  # a file error, as an unreadable file
+    assert err.startswith("python -m training.outcome_values: error: ") and f"{path}: SHA-256 " in err and "recorded in index.json (the file was changed); nothing was loaded" in err
+    assert snapshot(root) == before  # neither the file nor index.json was written
+
+
 def test_a_missing_root_or_a_file_as_root_is_named(tmp_path, capsys):
     for where, words in ((tmp_path / "nowhere", f"the baseline folder {tmp_path / 'nowhere'} does not exist"),
                          (tmp_path / "afile", f"{tmp_path / 'afile'} is not a folder")):

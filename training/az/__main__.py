@@ -6,7 +6,7 @@ or SIGTERM stops the run, ends its workers, says what was kept and exits with st
 The outputs go to ``<out_dir>/<name>/``: ``runs/az_arena_2p/`` for ``--config az_arena_2p.toml``, and
 ``runs/az_arena_2p_quick/`` with ``--quick`` (a name taken from the file's stem gets ``_quick``; a ``name`` in
 the config or ``--name`` is used as it is). At the end the summary (JSON) is printed on stdout, then the path of
-``final.pt`` and the ``training.evaluate`` command that plays it on stderr."""
+``final.pt`` and the ``training.evaluate`` commands that play it (one per opponent) on stderr."""
 
 from __future__ import annotations
 
@@ -82,22 +82,30 @@ def main(argv: list[str] | None = None) -> dict:
     return report
 
 
-def evaluate_command(report: dict) -> str:
-    """The ``training.evaluate`` command that plays the run's ``final.pt`` (``az:PATH``) in the run's game
-    config against its ``eval_opponents`` (alone in a one-seat game)."""
+def evaluate_commands(report: dict) -> list[str]:
+    """The ``training.evaluate`` commands that play the run's ``final.pt`` (``az:PATH``) in the run's game config:
+    one per opponent of its ``eval_opponents`` (``training.evaluate`` plays every pair of the agents it is
+    given, so one command naming them all would also play the opponents against each other), or one that
+    plays it alone in a one-seat game (:func:`training.progress.evaluate_command` writes each)."""
     import monolith_envs
     from training.progress import evaluate_command as command
 
     env_config = report.get("env_config") or {}
-    solo = monolith_envs.make_game(report["env_id"], **env_config).num_players == 1
-    opponents = [] if solo else list(report.get("config", {}).get("eval_opponents") or ["random"])
-    return command(report, report["final_model"], "az", opponents)
+    if monolith_envs.make_game(report["env_id"], **env_config).num_players == 1:
+        return [command(report, report["final_model"], "az", [])]
+    opponents = list(report.get("config", {}).get("eval_opponents") or ["random"])
+    return [command(report, report["final_model"], "az", [opp]) for opp in dict.fromkeys(opponents)]
 
 
 def final_lines(report: dict) -> str:
-    """The last lines of a finished run: where ``final.pt`` is and the command that evaluates it."""
-    return (f"final model: {report['final_model']}\n"
-            f"evaluate it: {evaluate_command(report)}\n"
+    """The last lines of a finished run: where ``final.pt`` is and the command (one per opponent) that
+    evaluates it."""
+    commands = evaluate_commands(report)
+    if len(commands) == 1:
+        evaluate = f"evaluate it: {commands[0]}"
+    else:
+        evaluate = "\n".join(["evaluate it against each opponent (one command each):", *(f"  {c}" for c in commands)])
+    return (f"final model: {report['final_model']}\n{evaluate}\n"
             f"  (add +search:N to the az: spec to play it with its own search, e.g. az:PATH+search:32)")
 
 
@@ -107,10 +115,11 @@ def _main(argv: list[str], guard: Any) -> tuple[dict, argparse.Namespace]:
 
     ap = ArgumentParser(prog="python -m training.az", description=__doc__.split("\n\n")[0],
                                  epilog=__doc__.split("\n\n")[1].replace("``", ""))
-    ap.add_argument("--config", default="az_arena_2p.toml", help="recipe config (a path, or a name in "
-                    "training/configs/)")
-    ap.add_argument("--quick", action="store_true", help="apply the config's [quick] overrides (a short run); "
-                    "a run name taken from the file's stem gets '_quick' (runs/az_arena_2p_quick/ for "
+    ap.add_argument("--config", default="az_arena_2p.toml", help="recipe config: a path, or a name in "
+                    "training/configs/ (default: training/configs/az_arena_2p.toml, the full Arena duel recipe; "
+                    "with --quick its short run)")
+    ap.add_argument("--quick", action="store_true", help="apply the config's [quick] overrides (a short run; a "
+                    "config without a [quick] table is refused); a run name taken from the file's stem gets '_quick' (runs/az_arena_2p_quick/ for "
                     "az_arena_2p.toml)")
     ap.add_argument("--workers", type=int, default=None, help="worker processes (default: the config's)")
     ap.add_argument("--seed", type=seed_arg, default=None, help="seed (default: the config's)")

@@ -30,10 +30,10 @@ AZ_KEYS: tuple[Key, ...] = (
     Key("init_checkpoint", str, "", "start from this checkpoint's weights (a training.az .pt of the same game "
         "config; '' = a fresh network), e.g. to continue a run"),
     Key("init_samples", str, "", "preload the replay buffer with a samples file (.npz written by a run's warm "
-        "start, warm_samples.npz; '' = none)"),
+        "start, warm_samples.npz; '' = none; checked: training.az.selfplay.load_samples)"),
     Key("workers", int, 2, "worker processes for game generation and evaluation (1: in this process)"),
     Key("tasks", int, 4, "seeded tasks each batch of games is split into (results do not depend on workers)"),
-    Key("warm_games", int, 200, "heuristic-vs-heuristic games for the warm start (0: none)"),
+    Key("warm_games", int, 200, "heuristic-vs-heuristic games for the warm start (0: no warm start)"),
     Key("warm_epsilon", float, 0.1, "share of random moves in the warm-start games"),
     Key("warm_value_share", float, 0.5, "share of the warm-start policy target given to softmax(heuristic "
         "state value of each legal action / warm_tau) (the rest: the heuristic's move, one-hot)"),
@@ -53,8 +53,10 @@ AZ_KEYS: tuple[Key, ...] = (
     Key("temp_moves", int, 30, "decisions per game whose move is drawn from the visit distribution"),
     Key("replay_size", int, 100_000, "samples kept in the replay buffer (oldest dropped)"),
     Key("train_epochs", int, 2, "epochs over the replay buffer per iteration"),
-    Key("eval_games", int, 20, "games per opponent in each iteration's evaluation (seats rotating)"),
-    Key("final_eval_games", int, 200, "games per opponent in the final evaluation"),
+    Key("eval_games", int, 20, "games per opponent in each iteration's evaluation (seats rotating; "
+        "alone in a one-seat game)"),
+    Key("final_eval_games", int, 200, "games per opponent in the final evaluation (alone in a "
+        "one-seat game)"),
     Key("eval_opponents", list, ["random", "heuristic"], "agent specs the policy is evaluated against"),
     Key("eval_search", int, 0, "also evaluate the policy with its own search of this many simulations (0: no)"),
     Key("quick", dict, {}, "overrides applied by --quick"),
@@ -127,10 +129,18 @@ def load_az_config(path: str | Path, quick: bool = False) -> dict:
     file's stem (plus ``_quick``).
 
     Raises:
-        TrainConfigError: missing file, TOML syntax error, unknown key, wrong type or value out of range.
+        TrainConfigError: missing file, TOML syntax error, unknown key, wrong type or value out of range;
+            ``quick`` for a file without a ``[quick]`` table of overrides (or with an empty one): the short run
+            would be the full recipe under a ``_quick`` name.
     """
     p, raw = read_toml(Path(path))
     cfg = validate_az(raw)
+    if quick and not cfg["quick"]:
+        what = "an empty [quick] table" if "quick" in raw else "no [quick] table"
+        raise TrainConfigError(f"--quick: config file {str(p)!r} has {what}, so --quick would run the full "
+                               "recipe; add a [quick] table of the keys to shorten (e.g. warm_games, iterations, "
+                               "games_per_iteration, final_eval_games; see training/configs/az_arena_2p.toml), "
+                               "or run without --quick")
     if quick:
         cfg = validate_az({**cfg, **cfg["quick"]})
     if not cfg["name"]:

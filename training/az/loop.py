@@ -4,14 +4,15 @@ Stages (each announced by a banner, with tqdm bars and ETA):
 
 1. **warm start**: ``warm_games`` heuristic-vs-heuristic games (split into ``tasks`` seeded tasks on
    ``workers`` processes); the network is fitted to the heuristic's moves (behaviour cloning) and to the
-   final returns (values) for ``warm_epochs`` epochs, then evaluated;
+   final returns (values) for ``warm_epochs`` epochs, then evaluated (``warm_games = 0``: skipped, nothing is
+   fitted; ``iter0.pt`` is the fresh network or the ``init_checkpoint`` weights);
 2. **iteration k** (``iterations`` times): ``games_per_iteration`` self-play games searched with the current
    network (the tasks on ``workers`` processes, ``concurrent`` games per task batched into one forward pass per
    simulation round); their samples enter the replay buffer; ``train_epochs`` epochs over the buffer; a
    checkpoint; an evaluation against ``eval_opponents`` (``eval_games`` each, seats rotating) printed to the
    console;
 3. **final evaluation**: ``final_eval_games`` per opponent (and with the network's own search when
-   ``eval_search`` > 0), with 95% Wilson intervals.
+   ``eval_search`` > 0), with 95% Wilson intervals; a one-seat game is evaluated alone (its success rate).
 
 Outputs in ``<out_dir>/<name>/``: ``checkpoints/iter<k>.pt`` and ``final.pt`` (plain tensors, loaded with
 ``weights_only=True``; play them with the agent spec ``az:PATH`` or ``az:PATH+search:N``), ``warm_samples.npz``
@@ -123,19 +124,47 @@ def _say(text: str, enabled: bool) -> None:
 
 def _evaluate(cfg: dict, spec: str, games: int, executor: Any, progress: bool, label: str,
               track: dict | None = None) -> dict:
+    """``spec`` against each of the config's opponents (alone in a one-seat game), one line each: a win rate
+    with wins, draws and losses, or a solo success rate (as :func:`training.progress.rate_text` words them)."""
     from training.evaluate import eval_labels, evaluate_against
+    from training.progress import rate_text
 
     out = {}
     for opp in eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"]):
         if track is not None:
-            track["step"] = f"evaluation vs {opp}"
+            track["step"] = "evaluation alone" if opp == "alone" else f"evaluation vs {opp}"
         s = evaluate_against(cfg["env_id"], spec, opp, games, _eval_seed(cfg["seed"]), cfg["env_config"],
                              workers=cfg["workers"], executor=executor, progress=progress)
-        lo, hi = s["ci95"]
-        _say(f"   {label} vs {opp:10s} {s['win_rate']:6.1%}  (95% CI {lo:.1%}-{hi:.1%})  {s['wins']}W {s['draws']}D "
-             f"{s['losses']}L of {s['games']}", progress)
+        against = "alone" if opp == "alone" else f"vs {opp}"
+        _say(f"   {label} {against:13s} {rate_text(s)}", progress)
         out[opp] = s
     return out
+
+
+def _solo(cfg: dict) -> bool:
+    """Whether the config's game has one seat (evaluated alone, by its success rate)."""
+    import monolith_envs
+
+    return monolith_envs.make_game(cfg["env_id"], **cfg["env_config"]).num_players == 1
+
+
+def _warm_banner(cfg: dict) -> str:
+    """The warm start's banner: its games and epochs, or that it is skipped and what ``iter0.pt`` holds."""
+    if cfg["warm_games"] > 0:
+        return f"{cfg['warm_games']} heuristic games, behaviour cloning + values, {cfg['warm_epochs']} epochs"
+    start = "the weights of init_checkpoint" if cfg["init_checkpoint"] else "a fresh network"
+    buffer = "; the replay buffer starts with init_samples" if cfg["init_samples"] else ""
+    return f"skipped (warm_games = 0): nothing is fitted, checkpoints/iter0.pt is {start}{buffer}"
+
+
+def _final_banner(cfg: dict) -> str:
+    """The final evaluation's banner: games per opponent (seats rotating), or games alone in a one-seat game."""
+    games = cfg["final_eval_games"]
+    if not games:
+        return "skipped (final_eval_games = 0)"
+    if _solo(cfg):
+        return f"{games} games alone, success rate"
+    return f"{games} games per opponent, seats rotating"
 
 
 def _executor(workers: int) -> Any:
@@ -231,8 +260,7 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
             return _evaluate(cfg, spec, games, executor, progress, label, track) if games else {}
 
         # ------------------------------------------------------------------------------ warm start
-        log.start("warm start", f"{cfg['warm_games']} heuristic games, behaviour cloning + values, "
-                                f"{cfg['warm_epochs']} epochs")
+        log.start("warm start", _warm_banner(cfg))
         warm: dict[str, Any] = {"games": cfg["warm_games"]}
         if cfg["warm_games"] > 0:
             t0 = time.perf_counter()
@@ -291,7 +319,7 @@ def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
             report["iterations"].append(rec)
         # ------------------------------------------------------------------------------ final
         final = checkpoint(run_dir / "final.pt", cfg["iterations"], dict(meta, iteration=cfg["iterations"]))
-        log.start("final evaluation", f"{cfg['final_eval_games']} games per opponent, seats rotating")
+        log.start("final evaluation", _final_banner(cfg))
         report["final_eval"] = evaluate(f"az:{final}", cfg["final_eval_games"])
         if cfg["eval_search"] and cfg["final_eval_games"]:
             spec = f"az:{final}+search:{cfg['eval_search']}"

@@ -248,8 +248,10 @@ def load_checkpoint(path: str | Path) -> tuple[PolicyValueNet, dict]:
     del data
     if not isinstance(blob, dict) or blob.get("format") != CHECKPOINT_FORMAT:
         got = blob.get("format") if isinstance(blob, dict) else type(blob).__name__
+        hint = ("; it is a baseline file (training.export_baseline): the package's baselines play as 'baseline', "
+                "and one of your own trains on with init_from" if got == "monolith-envs-baseline" else "")
         raise CheckpointError(f"{path}: format {brief(got, 60)} is not {CHECKPOINT_FORMAT!r} (a training.az "
-                              "checkpoint)")
+                              f"checkpoint){hint}")
     meta, sd = blob.get("meta"), blob.get("state_dict")
     shapes = checkpoint_shapes(meta, str(path))
     if not isinstance(sd, dict) or set(sd) != set(shapes):

@@ -127,7 +127,9 @@ def load_samples(path: Any, game: Any) -> dict[str, np.ndarray]:
     Raises:
         ValueError: no such file or not a regular file (a folder, a FIFO), not a zip of the arrays ``obs``,
             ``masks``, ``pi``, ``z``, arrays over :data:`MAX_SAMPLES_BYTES` or of other dtypes or shapes than
-            the header or the game needs, or values that are not finite.
+            the header or the game needs, values that are not finite, or values no run writes (a mask with
+            no legal action; ``pi`` negative, on illegal actions or not summing to 1; ``z`` outside [-1, 1]
+            in a ``win_loss`` or ``rank`` game): see :func:`_check_sample_values`.
     """
     import zipfile
 
@@ -145,8 +147,65 @@ def load_samples(path: Any, game: Any) -> dict[str, np.ndarray]:
     for k in ("obs", "pi", "z"):
         if not np.isfinite(data[k]).all():
             raise ValueError(f"{path}: {k} has values that are not finite (NaN or inf)")
+    _check_sample_values(path, data, game)
     data["z"] = data["z"].astype(np.float32, copy=False)
     return data
+
+
+#: how far a row of ``pi`` may sum from 1 (float16 targets, as the runs write them, sum to 1 within about 5e-4)
+PI_SUM_TOLERANCE = 1e-2
+#: rows checked at once by :func:`_check_sample_values` (bounds its temporary arrays)
+_CHECK_ROWS = 8192
+
+
+def _z_bound(game: Any) -> float | None:
+    """The largest ``|return|`` of ``game``: 1 for the ``win_loss`` and ``rank`` modes (and a one-seat goal),
+    ``None`` (no bound but finiteness) for the ``score`` mode or a game that names no ``reward_mode``."""
+    mode = (getattr(game, "config", None) or {}).get("reward_mode")
+    return 1.0 if mode in ("win_loss", "rank") else None
+
+
+def _check_sample_values(path: Any, data: dict[str, np.ndarray], game: Any) -> None:
+    """Refuse samples no run writes (vectorised, :data:`_CHECK_ROWS` rows at a time): a mask with no legal
+    action, a ``pi`` row with a negative entry, probability on an action its mask makes illegal or a sum
+    other than 1 (within :data:`PI_SUM_TOLERANCE`), and ``z`` outside ``[-1, 1]`` where the game's returns are
+    bounded so (:func:`_z_bound`). ``ValueError`` naming the file, the array, the first bad row and what is
+    allowed."""
+    n = game.layout.n
+    bound = _z_bound(game)
+    rows = len(data["pi"])
+    for lo in range(0, rows, _CHECK_ROWS):
+        hi = min(rows, lo + _CHECK_ROWS)
+        mask = np.unpackbits(data["masks"][lo:hi], axis=1, count=n).astype(bool)
+        pi = data["pi"][lo:hi].astype(np.float64)
+        checks = (
+            ("masks", ~mask.any(axis=1), "has no legal action; every row needs at least one"),
+            ("pi", (pi < 0).any(axis=1), "has a negative entry; pi is a probability distribution (entries >= 0)"),
+            ("pi", (pi * ~mask != 0).any(axis=1), "puts probability on actions its mask makes illegal; pi must "
+                                                   "be 0 outside the legal actions"),
+            ("pi", np.abs(pi.sum(axis=1) - 1.0) > PI_SUM_TOLERANCE,
+             f"does not sum to 1 (within {PI_SUM_TOLERANCE:g}); pi is a probability distribution"),
+        )
+        if bound is not None:
+            z = np.abs(data["z"][lo:hi].astype(np.float64))
+            checks += (("z", (z > bound + 1e-5).any(axis=1),
+                        f"is outside [-{bound:g}, {bound:g}], the range of this game's returns "
+                        f"(reward_mode {game.config['reward_mode']!r})"),)
+        for key, bad, why in checks:
+            if bad.any():
+                r = int(np.argmax(bad))
+                raise ValueError(f"{path}: {key} row {lo + r:,} {why}; got {_row_text(key, r, mask, pi, data, lo)}")
+
+
+def _row_text(key: str, r: int, mask: np.ndarray, pi: np.ndarray, data: dict[str, np.ndarray], lo: int) -> str:
+    """A short account of row ``r`` (of the chunk starting at ``lo``) of array ``key``."""
+    if key == "masks":
+        return "an all-zero mask"
+    if key == "z":
+        return np.array2string(data["z"][lo + r].astype(np.float64), precision=4, threshold=8)
+    legal, row = mask[r], pi[r]
+    return (f"sum {row.sum():.4g}, {row[~legal].sum():.4g} on illegal actions, smallest entry {row.min():.4g} "
+            f"({int(legal.sum())} legal actions)")
 
 
 def merge_samples(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:

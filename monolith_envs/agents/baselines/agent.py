@@ -12,7 +12,17 @@ import numpy as np
 from ..base import AgentError, BaseAgent, check_rng
 from .registry import find_baseline, load_baseline
 
-__all__ = ["BaselineAgent", "parse_baseline_options", "parse_baseline_spec", "variant_differences"]
+__all__ = ["BaselineAgent", "BaselineVariantWarning", "parse_baseline_options", "parse_baseline_spec",
+           "variant_differences"]
+
+
+class BaselineVariantWarning(UserWarning):
+    """A baseline plays a rules variant its network was not trained on (e.g. Arena's ``monolith_module=True``
+    for a file trained without it): it plays, weaker. Given once per process for each file and variant."""
+
+
+#: (file, differences) already warned about in this process
+_WARNED: set = set()
 
 #: most simulations of ``baseline+search:N``
 MAX_SIMULATIONS = 10**6
@@ -166,11 +176,13 @@ class BaselineAgent(BaseAgent):
                              f"{game.layout.n} (trained on {meta.get('env_config')})")
         self.entry, self.net, self.meta = entry, net, meta
         differ = variant_differences(meta.get("env_config") or {}, dict(game.config))
-        if differ:
+        key = (entry["file"], tuple((k, repr(t), repr(v)) for k, t, v in differ))
+        if differ and key not in _WARNED:
+            _WARNED.add(key)
             warnings.warn(f"{self.name}: baseline {entry['name']} was trained with "
                           + ", ".join(f"{k}={t!r}" for k, t, _ in differ) + "; this game has "
                           + ", ".join(f"{k}={v!r}" for k, _, v in differ)
-                          + ": it plays, but on rules it never saw, so expect it to be weaker", UserWarning,
+                          + ": it plays, but on rules it never saw, so expect it to be weaker", BaselineVariantWarning,
                           stacklevel=3)
 
     def bind(self, env: Any) -> None:

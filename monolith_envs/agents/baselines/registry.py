@@ -25,7 +25,7 @@ from typing import Any
 from ..base import AgentError
 from ..model_files import ModelFileError, read_capped
 
-__all__ = ["INDEX_FORMAT", "NoBaselineError", "SELECT_KEYS", "add_to_index", "baseline_dir", "find_baseline", "list_baselines",
+__all__ = ["INDEX_FORMAT", "NoBaselineError", "SELECT_KEYS", "add_to_index", "baseline_dir", "checked_bytes", "find_baseline", "list_baselines",
            "load_baseline", "select_of"]
 
 INDEX_FORMAT = "monolith-envs-baseline-index"
@@ -130,13 +130,28 @@ def load_baseline(entry: dict, root: str | Path | None = None) -> tuple[Any, dic
     key = (str(path), entry["sha256"])
     if key in _CACHE:
         return _CACHE[key]
-    data = read_capped(path, MAX_FILE_BYTES)
+    _CACHE[key] = load_baseline_file(path, checked_bytes(entry, root, MAX_FILE_BYTES))
+    return _CACHE[key]
+
+
+def checked_bytes(entry: dict, root: str | Path | None = None, limit: int | None = None) -> bytes:
+    """The bytes of an index entry's file (at most ``limit`` bytes read; default the loader's
+    ``MAX_FILE_BYTES``), once their SHA-256 matches the entry's: what every reader of a baseline loads from.
+
+    Raises:
+        FileNotFoundError: the file is missing.
+        ModelFileError: the file is larger than ``limit``, or its SHA-256 differs from the index's (it was
+            changed; nothing is loaded).
+    """
+    if limit is None:
+        from .net import MAX_FILE_BYTES as limit
+    path = Path(root if root is not None else baseline_dir()) / entry["file"]
+    data = read_capped(path, limit)
     digest = hashlib.sha256(data).hexdigest()
     if digest != entry["sha256"]:
         raise ModelFileError(f"{path}: SHA-256 {digest[:16]}... differs from the {entry['sha256'][:16]}... recorded "
                              "in index.json (the file was changed); nothing was loaded")
-    _CACHE[key] = load_baseline_file(path, data)
-    return _CACHE[key]
+    return data
 
 
 def add_to_index(root: str | Path, entry: dict) -> Path:
