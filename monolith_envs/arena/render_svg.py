@@ -4,7 +4,8 @@
 docs/monolith_arena.md §2.1) with their numbers and, on an occupied hex, the tile's name in its owner's
 colour, a white wedge on the front edge, melee (dark) and ranged (gold) ticks on the attack edges, grey
 armour bars, its initiative, red wound pips, green poison pips, a cross-hatch when netted and the Monolith
-segments outlined (each labelled ``Sk`` on a tab in a free spot of its hex); under the board one panel per
+segments outlined (an unfolded one labelled ``Sk`` on a tab in a free spot of its hex; a folded Monolith,
+all its segments on one hex, by the outline alone); under the board one panel per
 seat (faction, HP or team pool, hand, deck, discard and the Monolith's contents as the viewer may know them),
 the status lines (the pending resolution in words) and a legend.
 
@@ -39,7 +40,7 @@ W = 560
 #: the legend lines under the picture
 LEGEND = ("Fill: owner (pale: Rune, ring: Banner) · white wedge: front edge · upper left: hex · upper right: initiative",
           "Dark bar: melee · gold bar: ranged (longer = stronger) · grey rim bar: armour · red dots: wounds",
-          "Green dots: poison · hatching: netted · thick coloured outline + Sk: Monolith segment k",
+          "Green dots: poison · hatching: netted · thick coloured outline: Monolith segment (Sk once unfolded)",
           "Dashed gold outline: the hexes chosen for the pending resolution · ▶: the seat to act")
 
 

@@ -44,11 +44,14 @@ def test_every_option_is_numbered_and_two_digit_numbers_choose_from_the_keyboard
             time.sleep(0.05)
         assert served.web.raw.episode_log.actions[0] == layout.index("SELECT_HEX", hex12)
         assert f"P0 places its Banner on hex {hex12:02d}" in wd.text("#narration")
-        # a number past the last option is dropped; a lone digit that cannot go on chooses at once
+        # a number past the last option is said and dropped; a lone digit that cannot go on chooses at once
         assert _async(wd, WAIT_READY) == "ready"
         count = len(_labels(wd))
         assert 1 < count < 10  # the next decision of seed 2 has fewer than 10 options
-        wd.key("0")
+        wd.key("0")  # no option 0: said in #typed, nothing chosen
+        assert wd.js("return document.getElementById('typed').hidden") is False
+        assert wd.text("#typed") == f"no option 0: the options are 1-{count}" and served.web.raw.num_decisions == 2
+        time.sleep(1.8)
         assert wd.js("return document.getElementById('typed').hidden") and served.web.raw.num_decisions == 2
         wd.key(str(count))
         deadline = time.time() + 10
