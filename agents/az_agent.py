@@ -87,6 +87,7 @@ class AZAgent(BaseAgent):
         from training.az.net import load_checkpoint
 
         self.net, self.meta = load_checkpoint(path)
+        self.path = str(path)
         self.simulations = int(simulations)
         self.c_puct = float(c_puct)
         self.needs_env = self.simulations > 0
@@ -122,9 +123,14 @@ class AZAgent(BaseAgent):
                              f"{got[1]} values and {got[2]} actions: another config (num_players, mode, modules)")
 
     def bind(self, env: Any) -> None:
-        """Give the agent the env (see :class:`~monolith_envs.agents.base.BaseAgent`); refuse another game or config."""
+        """Give the agent the env (see :class:`~monolith_envs.agents.base.BaseAgent`); refuse another game or config,
+        and warn (once) when it plays rules its network was not trained on (a ``VariantWarning``)."""
         super().bind(env)
         self.check_game(self.ctx.game)
+        from monolith_envs.agents.baselines.agent import warn_variant
+
+        warn_variant(self.name, f"the network of {self.path}", self.meta.get("env_config") or {},
+                     getattr(self.ctx.game, "config", {}))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         mask = np.asarray(action_mask, bool)

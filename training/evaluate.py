@@ -172,11 +172,11 @@ def _worker_init() -> None:
     check of the specs (not once more per worker)."""
     import warnings
 
-    from monolith_envs.agents.baselines import BaselineVariantWarning  # (no torch import)
+    from monolith_envs.agents.baselines import VariantWarning  # (no torch import)
     from monolith_envs.core.interrupt import ignore_sigint
 
     ignore_sigint()
-    warnings.simplefilter("ignore", BaselineVariantWarning)
+    warnings.simplefilter("ignore", VariantWarning)
 
 
 def _executor(workers: int) -> ProcessPoolExecutor | None:

@@ -201,7 +201,7 @@ def test_a_baseline_variant_warning_is_given_once_and_as_one_line(capsys):
     import warnings
 
     from monolith_envs.agents import make_agent
-    from monolith_envs.agents.baselines import BaselineVariantWarning, agent
+    from monolith_envs.agents.baselines import VariantWarning, agent
     from monolith_envs.core.cli import plain_warnings
 
     agent._WARNED.clear()
@@ -209,7 +209,7 @@ def test_a_baseline_variant_warning_is_given_once_and_as_one_line(capsys):
         warnings.simplefilter("always")
         make_agent("baseline", "monolith_arena_v0", {"monolith_module": True})
         make_agent("baseline+search:2", "monolith_arena_v0", {"monolith_module": True})
-    variant = [w for w in seen if issubclass(w.category, BaselineVariantWarning)]
+    variant = [w for w in seen if issubclass(w.category, VariantWarning)]
     assert len(variant) == 1 and "trained with monolith_module=False" in str(variant[0].message)
     agent._WARNED.clear()
     saved, passed_on = warnings.showwarning, []
@@ -227,3 +227,31 @@ def test_a_baseline_variant_warning_is_given_once_and_as_one_line(capsys):
     assert len(err) == 1 and err[0].startswith(
         "python -m demo: warning: baseline: baseline arena_2p was trained with monolith_module=False")
     assert [str(m) for m in passed_on] == ["not ours"]  # other warnings are shown as before
+
+
+def test_an_az_checkpoint_on_another_rules_variant_warns_once(tmp_path):
+    """An ``az:`` network on rules it was not trained on plays, as a baseline does, with the same warning."""
+    import warnings
+
+    torch = pytest.importorskip("torch")
+    import monolith_envs
+    from agents import make_agent, play_match
+    from monolith_envs.agents.baselines import VariantWarning, agent
+    from training.az.net import net_for_game, save_checkpoint
+
+    torch.manual_seed(0)
+    path = save_checkpoint(net_for_game(monolith_envs.make_game("monolith_arena_v0"), (8,)), tmp_path / "az.pt",
+                           "monolith_arena_v0", {"monolith_module": False})
+    agent._WARNED.clear()
+    try:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            for module in (False, True, True):
+                env = monolith_envs.make("monolith_arena_v0", wrapped=False, monolith_module=module, max_decisions=6)
+                play_match(env, [make_agent(f"az:{path}", "monolith_arena_v0"), make_agent("random", "monolith_arena_v0")],
+                           seed=1)
+    finally:
+        agent._WARNED.clear()
+    variant = [str(w.message) for w in seen if issubclass(w.category, VariantWarning)]
+    assert variant == [f"az:{path}: the network of {path} was trained with monolith_module=False; this game has "
+                       "monolith_module=True: it plays, but on rules it never saw, so expect it to be weaker"]

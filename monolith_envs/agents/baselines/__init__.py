@@ -14,8 +14,8 @@ extra).  The files are made by ``python -m training.export_baseline RUN_DIR --na
 
 from __future__ import annotations
 
-from .agent import BaselineAgent, BaselineVariantWarning, parse_baseline_options, parse_baseline_spec
+from .agent import BaselineAgent, VariantWarning, parse_baseline_options, parse_baseline_spec
 from .registry import NoBaselineError, baseline_dir, find_baseline, list_baselines, load_baseline
 
-__all__ = ["BaselineAgent", "BaselineVariantWarning", "NoBaselineError", "baseline_dir", "find_baseline", "list_baselines", "load_baseline",
+__all__ = ["BaselineAgent", "VariantWarning", "NoBaselineError", "baseline_dir", "find_baseline", "list_baselines", "load_baseline",
            "parse_baseline_options", "parse_baseline_spec"]

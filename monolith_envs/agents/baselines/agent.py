@@ -12,17 +12,32 @@ import numpy as np
 from ..base import AgentError, BaseAgent, check_rng
 from .registry import find_baseline, load_baseline
 
-__all__ = ["BaselineAgent", "BaselineVariantWarning", "parse_baseline_options", "parse_baseline_spec",
-           "variant_differences"]
+__all__ = ["BaselineAgent", "VariantWarning", "parse_baseline_options", "parse_baseline_spec",
+           "variant_differences", "warn_variant"]
 
 
-class BaselineVariantWarning(UserWarning):
-    """A baseline plays a rules variant its network was not trained on (e.g. Arena's ``monolith_module=True``
-    for a file trained without it): it plays, weaker. Given once per process for each file and variant."""
+class VariantWarning(UserWarning):
+    """A trained network (a baseline, an ``az:`` checkpoint) plays a rules variant it was not trained on (e.g.
+    Arena's ``monolith_module=True`` for a file trained without it): it plays, weaker. Given once per process
+    for each file and variant (:func:`warn_variant`)."""
 
 
 #: (file, differences) already warned about in this process
 _WARNED: set = set()
+
+
+def warn_variant(agent: str, network: str, trained: dict, config: dict, stacklevel: int = 3) -> None:
+    """Warn (:class:`VariantWarning`, once per process for each ``network`` and difference) when ``config``
+    plays rules that ``trained``, the config the network was trained on, did not (:func:`variant_differences`).
+    ``agent`` is the agent's name, ``network`` the words for its network (``baseline arena_2p``)."""
+    differ = variant_differences(trained or {}, dict(config))
+    key = (network, tuple((k, repr(t), repr(v)) for k, t, v in differ))
+    if differ and key not in _WARNED:
+        _WARNED.add(key)
+        warnings.warn(f"{agent}: {network} was trained with " + ", ".join(f"{k}={t!r}" for k, t, _ in differ)
+                      + "; this game has " + ", ".join(f"{k}={v!r}" for k, _, v in differ)
+                      + ": it plays, but on rules it never saw, so expect it to be weaker", VariantWarning,
+                      stacklevel=stacklevel + 1)
 
 #: most simulations of ``baseline+search:N``
 MAX_SIMULATIONS = 10**6
@@ -175,15 +190,7 @@ class BaselineAgent(BaseAgent):
                              f"{meta['n_actions']} actions, this {game.env_id} config gives {game.obs_spec.size} and "
                              f"{game.layout.n} (trained on {meta.get('env_config')})")
         self.entry, self.net, self.meta = entry, net, meta
-        differ = variant_differences(meta.get("env_config") or {}, dict(game.config))
-        key = (entry["file"], tuple((k, repr(t), repr(v)) for k, t, v in differ))
-        if differ and key not in _WARNED:
-            _WARNED.add(key)
-            warnings.warn(f"{self.name}: baseline {entry['name']} was trained with "
-                          + ", ".join(f"{k}={t!r}" for k, t, _ in differ) + "; this game has "
-                          + ", ".join(f"{k}={v!r}" for k, _, v in differ)
-                          + ": it plays, but on rules it never saw, so expect it to be weaker", BaselineVariantWarning,
-                          stacklevel=3)
+        warn_variant(self.name, f"baseline {entry['name']}", meta.get("env_config") or {}, game.config)
 
     def bind(self, env: Any) -> None:
         """Choose the network for the env's game config (once per config) and keep the env for the search."""
