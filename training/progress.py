@@ -145,11 +145,15 @@ def format_summary(report: dict, run_dir: Path) -> str:
     TensorBoard command."""
     rate = report["throughput"].get("learner_steps_per_s")
     ppo = f"{rate:.0f} learner steps/s in PPO" if rate is not None else "no PPO step in this session"
-    lines = [f"run {report['run']} on {report['env_id']}: {report['learner_steps']:,} learner steps, "
-             f"{report['total_seconds']:.0f} s in all ({ppo})"]
+    resumed = report.get("resumed_from")
+    span = (f"{report['total_seconds']:.0f} s in this session, resumed at step {resumed['steps']:,}" if resumed
+            else f"{report['total_seconds']:.0f} s in all")
+    lines = [f"run {report['run']} on {report['env_id']}: {report['learner_steps']:,} learner steps, {span} ({ppo})"]
     stages = report.get("stage_seconds") or {}
     if stages:
-        lines.append("  stages: " + ", ".join(f"{k} {v:.0f} s" for k, v in stages.items()))
+        earlier = (" (with the warm start of the first session)"
+                   if resumed and any(k.startswith("warm-start") for k in stages) else "")
+        lines.append(f"  stages{earlier}: " + ", ".join(f"{k} {v:.0f} s" for k, v in stages.items()))
     lines.append("final evaluation (the learner in one seat, the opponent in every other seat; alone in a "
                  "one-seat game):")
     for opp, s in report["final_eval"].items():
@@ -219,8 +223,11 @@ def interrupted_message(e: Any) -> str:
         lines.append("  stages run: " + ", ".join(f"{k} {v:.0f} s" for k, v in info["done"].items()))
     run_dir = info["run_dir"]
     if info.get("checkpoint") is not None:
-        lines.append(f"  kept: checkpoint {info['checkpoint']} ({info['checkpoint_steps']:,} learner steps)")
-        lines.append(f"  resume with: python -m training.train --resume {shlex.quote(str(run_dir))}")
+        kept = info["checkpoint_steps"]
+        lines.append(f"  kept: checkpoint {info['checkpoint']} ({kept:,} learner steps)")
+        again = (f" (it goes on from step {kept:,}: the steps after the checkpoint are played again)"
+                 if kept < info["steps"] else "")
+        lines.append(f"  resume with: python -m training.train --resume {shlex.quote(str(run_dir))}{again}")
     else:
         lines.append(f"  no checkpoint yet (one is written right after a warm start, at a rollout boundary every "
                      f"checkpoint_every learner steps, and on a stop while a rollout is collected, not during an "

@@ -8,11 +8,21 @@ environment makes every part use its reference (for checking, or profiling the P
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any
 
-__all__ = ["PURE_PYTHON_ENV", "CompiledObserver", "pure_python_requested"]
+__all__ = ["PURE_PYTHON_ENV", "CompiledObserver", "NotCompiledWarning", "pure_python_requested"]
 
 PURE_PYTHON_ENV = "MONOLITH_ENVS_PURE_PYTHON"
+
+#: the builders already warned about in this process
+_WARNED: set = set()
+
+
+class NotCompiledWarning(UserWarning):
+    """A compiled observation builder is not built (no C compiler at install, or a checkout whose extensions
+    were never built), so its Python reference runs: the same values at about half the speed. Given once per
+    builder and process; ``MONOLITH_ENVS_PURE_PYTHON=1`` chooses the Python builders and silences it."""
 
 
 def pure_python_requested() -> bool:
@@ -43,6 +53,12 @@ class CompiledObserver:
             RuntimeError: ``requested`` is true but the extension is not built.
         """
         if requested is None:
+            if self._extension is None and not pure_python_requested() and self._extension_name not in _WARNED:
+                _WARNED.add(self._extension_name)
+                warnings.warn(f"the compiled observation builder {self._extension_name} is not built: the Python "
+                              "one runs (the same values, about half the speed); build it with a C compiler: pip "
+                              "install -e . (or python setup.py build_ext --inplace in a checkout), or set "
+                              f"{PURE_PYTHON_ENV}=1 to choose the Python builders", NotCompiledWarning, stacklevel=3)
             return self._extension is not None and not pure_python_requested()
         if requested and self._extension is None:
             raise RuntimeError(f"the compiled observation builder {self._extension_name} is not built "

@@ -289,21 +289,20 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
     Raises:
         ConfigError: a bad ``config`` (checked before the workers start).
         MonolithEnvError: ``games`` outside 1 to :data:`MAX_GAMES`, ``workers`` outside 1 to
-            :data:`MAX_WORKERS` (local backend: above :func:`~monolith_envs.core.processes.local_worker_limit`;
-            more workers than games start only one per game), a seed outside 0 to 2**128-1 (for the last game too), ``sample`` or
+            :data:`MAX_WORKERS` (local backend: above :func:`~monolith_envs.core.processes.local_worker_limit`,
+            whatever ``games`` is; within it, more workers than games start only one per game), a seed outside 0 to 2**128-1 (for the last game too), ``sample`` or
             ``check_every`` out of range, an ``out_dir`` that cannot be created and written (checked by
             creating it, before the run), or (ray) an unreachable cluster.
         Interrupted: SIGINT or SIGTERM, after the summary.
     """
     _check_args(games, seed, workers, sample, check_every)
     if backend != "ray":
-        given, workers = workers, min(workers, games)  # never more processes than games
         limit = local_worker_limit()
-        if workers > limit:
-            capped = f" ({workers} once capped at the {games} games)" if given != workers else ""
-            raise MonolithEnvError(f"fuzz: workers={given}{capped} local processes is more than this machine takes: "
+        if workers > limit:  # the value given, whatever --games is: the same command is refused or not
+            raise MonolithEnvError(f"fuzz: workers={workers} local processes is more than this machine takes: "
                                    f"at most {limit} ({worker_limit_why()}); give fewer workers, or --backend ray "
                                    "for a cluster")
+        workers = min(workers, games)  # never more processes than games
     out = check_out_dir(out_dir)
     game = game_cls(config)  # validates the config before workers start
     env_id = env_id or game.env_id

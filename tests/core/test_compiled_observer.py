@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import monolith_envs
-from monolith_envs.core.compiled import PURE_PYTHON_ENV, CompiledObserver
+from monolith_envs.core import compiled
+from monolith_envs.core.compiled import PURE_PYTHON_ENV, CompiledObserver, NotCompiledWarning
 
 
 class _Unbuilt(CompiledObserver):
@@ -22,10 +23,34 @@ class _Built(CompiledObserver):
 
 
 def test_an_unbuilt_extension_is_chosen_only_when_asked_and_then_named_in_the_error():
-    assert _Unbuilt()._use_compiled(None) is False
+    with pytest.warns(NotCompiledWarning):
+        assert _Unbuilt()._use_compiled(None) is False
     assert _Unbuilt()._use_compiled(False) is False
     with pytest.raises(RuntimeError, match=r"monolith_envs\.example\._fastobs is not built"):
         _Unbuilt()._use_compiled(True)
+
+
+def test_a_missing_builder_is_said_once_per_process_unless_python_is_chosen(monkeypatch):
+    """A checkout whose extensions were never built runs at about half the speed: one warning says so and
+    how to build them; none when MONOLITH_ENVS_PURE_PYTHON=1 chose the Python builders."""
+    import warnings
+
+    monkeypatch.setattr(compiled, "_WARNED", set())
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            _Unbuilt()._use_compiled(None)
+    said = [str(w.message) for w in seen if issubclass(w.category, NotCompiledWarning)]
+    assert said == ["the compiled observation builder monolith_envs.example._fastobs is not built: the Python one "
+                    "runs (the same values, about half the speed); build it with a C compiler: pip install -e . (or "
+                    f"python setup.py build_ext --inplace in a checkout), or set {PURE_PYTHON_ENV}=1 to choose the "
+                    "Python builders"]
+    monkeypatch.setattr(compiled, "_WARNED", set())
+    monkeypatch.setenv(PURE_PYTHON_ENV, "1")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        _Unbuilt()._use_compiled(None)
+    assert not [w for w in seen if issubclass(w.category, NotCompiledWarning)]
 
 
 def test_a_built_extension_is_the_default_unless_pure_python_is_requested(monkeypatch):

@@ -43,12 +43,12 @@ def test_fuzz_refuses_more_local_workers_than_the_machine_takes(tmp_path, monkey
 
     monkeypatch.setattr(fuzz, "local_worker_limit", lambda: 8)
     monkeypatch.setattr(processes, "usable_cpus", lambda: 2)
-    with pytest.raises(MonolithEnvError) as ei:
-        run_fuzz(monolith_envs.game_class(TOY), games=20, seed=0, workers=1024, config={}, out_dir=str(tmp_path),
-                 progress=False)
-    assert str(ei.value) == ("fuzz: workers=1024 (20 once capped at the 20 games) local processes is more than "
-                             "this machine takes: at most 8 "
-                             "(4 per CPU, 2 CPUs); give fewer workers, or --backend ray for a cluster")
+    for games in (20, 2):  # refused whatever the number of games (it was let through when below the limit)
+        with pytest.raises(MonolithEnvError) as ei:
+            run_fuzz(monolith_envs.game_class(TOY), games=games, seed=0, workers=1024, config={},
+                     out_dir=str(tmp_path), progress=False)
+        assert str(ei.value) == ("fuzz: workers=1024 local processes is more than this machine takes: at most 8 "
+                                 "(4 per CPU, 2 CPUs); give fewer workers, or --backend ray for a cluster")
 
 
 def test_fuzz_starts_no_more_processes_than_games(tmp_path, capsys, monkeypatch):
@@ -68,8 +68,8 @@ def test_fuzz_starts_no_more_processes_than_games(tmp_path, capsys, monkeypatch)
         return Ctx()
 
     monkeypatch.setattr(multiprocessing, "get_context", spy)
-    run_fuzz(monolith_envs.game_class(TOY), games=2, seed=0, workers=16, config={}, out_dir=str(tmp_path),
-             progress=False)  # 16 > the limit of 8 here, but only 2 games: 2 processes, accepted
+    run_fuzz(monolith_envs.game_class(TOY), games=2, seed=0, workers=6, config={}, out_dir=str(tmp_path),
+             progress=False)  # 6 workers for 2 games: 2 processes
     assert started == [2]
     assert "games=2 " in capsys.readouterr().out
 

@@ -109,6 +109,14 @@ def test_the_summary_says_when_a_session_ran_no_ppo_step(tmp_path):
     assert first == "run r on monolith_arena_v0: 18,432 learner steps, 26 s in all (no PPO step in this session)"
     report["throughput"]["learner_steps_per_s"] = 491.4
     assert format_summary(report, tmp_path).splitlines()[0].endswith("(491 learner steps/s in PPO)")
+    # a resumed session: its own time, and the stage times that include the first session's warm start
+    report.update(resumed_from={"checkpoint": "c.zip", "steps": 16384},
+                  stage_seconds={"warm-start collection": 22.0, "warm-start fit": 3.0, "PPO": 20.0})
+    lines = format_summary(report, tmp_path).splitlines()
+    assert lines[0] == ("run r on monolith_arena_v0: 18,432 learner steps, 26 s in this session, resumed at step "
+                        "16,384 (491 learner steps/s in PPO)")
+    assert lines[1] == ("  stages (with the warm start of the first session): warm-start collection 22 s, "
+                        "warm-start fit 3 s, PPO 20 s")
 
 
 def test_the_summary_names_final_games_stopped_at_max_decisions(tmp_path):
@@ -144,3 +152,20 @@ def test_a_one_seat_game_is_announced_without_opponents(tmp_path, capsys):
           "--set", f"out_dir={tmp_path}"])
     banner = next(ln for ln in capsys.readouterr().err.splitlines() if ln.startswith("== [") and "PPO" in ln)
     assert banner.endswith("on 2 envs; no opponents (a one-seat game)") and "random" not in banner
+
+
+def test_a_stop_after_the_last_checkpoint_says_where_a_resume_goes_on():
+    """Stopped at 16,384 of 16,384 steps with the last checkpoint at 14,336: the message read as finished,
+    yet --resume trained 2,048 steps more; it now says the resume goes on from the checkpoint."""
+    from monolith_envs.core.interrupt import Interrupted
+    from training.progress import interrupted_message
+
+    e = Interrupted(2)
+    e.info.update(stage="PPO", steps=16384, planned=16384, seconds=41.0, done={"PPO": 30.0}, run_dir="runs/r",
+                  checkpoint="model_14336_steps.zip", checkpoint_steps=14336)
+    lines = interrupted_message(e).splitlines()
+    assert lines[2] == "  kept: checkpoint model_14336_steps.zip (14,336 learner steps)"
+    assert lines[3] == ("  resume with: python -m training.train --resume runs/r (it goes on from step 14,336: the "
+                        "steps after the checkpoint are played again)")
+    e.info.update(checkpoint_steps=16384)
+    assert interrupted_message(e).splitlines()[3] == "  resume with: python -m training.train --resume runs/r"

@@ -17,7 +17,7 @@ def _section() -> str:
 
 def test_the_section_code_runs():
     code = _section().split("```python\n", 1)[1].split("```", 1)[0]
-    scope: dict = {}
+    scope: dict = {"__name__": "__main__"}  # run as a script is
     exec(compile(code, "README.md (Batched stepping)", "exec"), scope)
     assert scope["critic_in"].shape == (64, 4532) and scope["critic_in"].dtype == np.float32
     assert scope["res"].final_returns.shape == (64, 2)
