@@ -3,18 +3,20 @@ the Ray fuzz backend against the local process pool, with the same worker counts
 
 Command line (needs the ``[distributed]``, ``[train]`` extras)::
 
-    python -m benchmarks.distributed [--env monolith_arena_v0] [--quick] [--out-dir benchmarks/results]
+    python -m benchmarks.distributed [--env monolith_arena_v0] [--quick] [--cpus N] [--publish | --out-dir DIR]
 
-Writes ``distributed.{md,json}`` (``distributed-quick`` with ``--quick``).  Every figure is a wall-clock
+Writes ``distributed.{md,json}`` (``distributed-quick`` with ``--quick``) into ``runs/benchmarks/``, or with
+``--publish`` into the committed ``benchmarks/results/`` (as ``benchmarks.run`` does).  Every figure is a wall-clock
 rate after an untimed warm-up (model build, first rollouts, worker start), on a local Ray instance of
 ``--cpus`` CPUs (default: this machine's); the machine's load average is recorded before and after.
 
 * Training: learner decisions/s and all-seat decisions/s (learner plus opponents) of whole training
   iterations (sampling + PPO updates), the learner seat against uniformly random opponents.  MaskablePPO:
   :func:`benchmarks.train_bench.measure_training` (2 envs, ``DummyVecEnv`` and ``SubprocVecEnv``, MLP
-  [64, 64], ``n_steps`` 256, minibatch 64, 4 epochs).  RLlib: :mod:`training.rllib` with 1 and 2 env
-  runners (one env each), the learner in the driver, the same network, batch (512 decisions per
-  iteration), minibatch and epochs.
+  [64, 64], ``n_steps`` 256, so 512 decisions per update, minibatch 64, 4 epochs; ``--quick`` too).  RLlib:
+  :mod:`training.rllib` with 1 and 2 env runners (one env each, one CPU each: a count that does not fit
+  ``--cpus`` is skipped and the report says so), the learner in the driver, the same network, batch (512
+  decisions per iteration), minibatch and epochs.
 * Fuzzing: decisions/s of :func:`~monolith_envs.core.fuzz.fuzz_rollout` over the same seeds, with
   ``--check-every 0`` (invariants only, a campaign's setting) and ``--check-every 1`` (every per-step
   check), local pool of W processes against W Ray tasks at once; the two alternate ``--repeats`` times
@@ -23,51 +25,78 @@ rate after an untimed warm-up (model build, first rollouts, worker start), on a 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing as mp
 import os
 import platform
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from benchmarks.vector import SET_HELP, env_config_error, number_arg
 from monolith_envs.core.cli import ArgumentParser, game_settings
-from monolith_envs.core.interrupt import Interrupted, children_ignore_sigint, stop_on_signals
+from monolith_envs.core.interrupt import (
+    Interrupted,
+    children_ignore_sigint,
+    signals_deferred,
+    stop_on_signals,
+)
+from monolith_envs.core.words import count
 
-__all__ = ["main", "measure_fuzz", "measure_rllib"]
+__all__ = ["main", "measure_fuzz", "measure_rllib", "skipped_runners"]
 
 #: ``--cpus`` (0: every CPU of this machine), ``--workers`` and ``--repeats``: (low, high)
 CPUS, WORKERS, REPEATS = (0, 1024), (1, 64), (1, 20)
+#: the committed results (written only with ``--publish``)
+RESULTS_DIR = Path(__file__).resolve().parent / "results"
+#: default output folder (relative to the working directory; ``runs/`` is git-ignored), as ``benchmarks.run``'s
+RUNS_DIR = Path("runs") / "benchmarks"
+#: decisions per PPO update of every training setup (MaskablePPO: ``n_steps`` x its 2 envs; RLlib: the batch)
+DECISIONS_PER_UPDATE = 512
+#: RLlib env runner counts measured (each runner is a Ray actor of one CPU)
+ENV_RUNNERS = (1, 2)
 
 
 def _load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
-def measure_rllib(env_id: str, env_config: dict, runners: int, steps: int, seed: int = 0) -> dict:
-    """Time RLlib PPO iterations (Ray must be initialised); returns steps, seconds and rates."""
+def measure_rllib(env_id: str, env_config: dict, runners: int, steps: int, seed: int = 0,
+                  batch: int = DECISIONS_PER_UPDATE) -> dict:
+    """Time RLlib PPO iterations of ``batch`` decisions (Ray must be initialised); returns steps, seconds and
+    rates.
+
+    A SIGINT or SIGTERM waits for the Ray call under way (building the algorithm, one iteration) and then
+    stops the run: raised inside Ray's core, the handler's exception would come out as a bare
+    ``KeyboardInterrupt`` (see :mod:`monolith_envs.core.fuzz_ray`)."""
     from training.rllib import _opponent_steps, build_config
     from training.rllib_callbacks import steps_sampled
     from training.rllib_config import apply_overrides, load_config
 
     cfg = apply_overrides(load_config(None), [
-        f"env_id='{env_id}'", f"num_env_runners={runners}", "train_batch_size=512", "batch_size=64", "n_epochs=4",
+        f"env_id='{env_id}'", f"num_env_runners={runners}", f"train_batch_size={batch}", "batch_size=64", "n_epochs=4",
         "net_arch=[64, 64]", "opponent_mix={random = 1}", f"seed={seed}"])
     cfg["env_config"] = dict(env_config)
-    algo = build_config(cfg).build_algo()
+    with signals_deferred():
+        algo = build_config(cfg).build_algo()
     try:
-        s0 = steps_sampled(algo.train())  # warm-up iteration
-        o0 = _opponent_steps(algo)
+        with signals_deferred():
+            s0 = steps_sampled(algo.train())  # warm-up iteration
+            o0 = _opponent_steps(algo)
         t0 = time.perf_counter()
         s = s0
         while s - s0 < steps:
-            s = steps_sampled(algo.train())
+            with signals_deferred():
+                s = steps_sampled(algo.train())
         dt = time.perf_counter() - t0
-        opp = _opponent_steps(algo) - o0
+        with signals_deferred():
+            opp = _opponent_steps(algo) - o0
     finally:
-        algo.stop()
-    return {"env_runners": runners, "steps": s - s0, "seconds": dt, "steps_per_s": (s - s0) / dt,
+        with signals_deferred():
+            algo.stop()
+    return {"env_runners": runners, "train_batch_size": batch, "steps": s - s0, "seconds": dt, "steps_per_s": (s - s0) / dt,
             "all_seat_decisions_per_s": (s - s0 + opp) / dt, "opponent_steps": opp}
 
 
@@ -125,12 +154,14 @@ def _median_rate(rows: list[dict], backend: str, check_every: int) -> float:
 def _markdown(res: dict) -> str:
     m = res["meta"]
     lines = [f"# Ray throughput, {m['env_id']} {json.dumps(m['env_config'])}", "",
-             f"{m['date']}, {m['machine']}, {m['cpus']} CPUs; load average {m['load_before']} before, "
+             f"{m['date']}, {m['machine']}, {count(m['cpus'], 'CPU')}; load average {m['load_before']} before, "
              f"{m['load_after']} after (other users' processes shared the cores).", "",
              "## Training (learner seat against random opponents; sampling + PPO updates)", "",
              "| Trainer | learner dec/s | all-seat dec/s | timed steps |", "|---|---:|---:|---:|"]
     for r in res["train"]:
         lines.append(f"| {r['label']} | {r['steps_per_s']:,.0f} | {r['all_seat_decisions_per_s']:,.0f} | {r['steps']} |")
+    lines += ["", f"Every setup: {m.get('decisions_per_update', DECISIONS_PER_UPDATE)} decisions per PPO update."]
+    lines += [f"Not measured: {s}." for s in m.get("skipped", [])]
     lines += ["", "## Fuzzing (decisions/s, same seeds)", "",
               "| checks | workers | local pool | Ray tasks | Ray / local |", "|---|---:|---:|---:|---:|"]
     for ce in sorted({r["check_every"] for r in res["fuzz"]}):
@@ -161,8 +192,11 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--repeats", type=number_arg(int, *REPEATS), default=3,
                     help="alternating repeats of each fuzz measurement, an integer from %d to %d (default 3)"
                          % REPEATS)
-    ap.add_argument("--out-dir", default="benchmarks/results", metavar="DIR",
-                    help="output folder (default benchmarks/results); created and checked before the run")
+    ap.add_argument("--out-dir", default=None, metavar="DIR",
+                    help=f"output folder (default: {RUNS_DIR}; with --publish: benchmarks/results); created and "
+                         "checked before the run")
+    ap.add_argument("--publish", action="store_true",
+                    help="write into the committed benchmarks/results/ (replaces the published tables)")
     args = ap.parse_args(argv)
     try:
         env_config = game_settings(args.set)
@@ -174,9 +208,12 @@ def main(argv: list[str] | None = None) -> dict:
     from monolith_envs.core.outfiles import OutputPathError, check_output_dir, write_text_atomic
 
     try:
-        out = check_output_dir(args.out_dir, "--out-dir")
+        out = check_output_dir(args.out_dir or (RESULTS_DIR if args.publish else RUNS_DIR), "--out-dir")
     except OutputPathError as exc:
         ap.error(str(exc))
+    cpus = args.cpus or os.cpu_count() or 1
+    for line in skipped_runners(cpus):
+        print(f"note: not measured: {line}", file=sys.stderr, flush=True)
     try:
         with stop_on_signals():
             res = _run(args, env_config)
@@ -191,39 +228,56 @@ def main(argv: list[str] | None = None) -> dict:
     return res
 
 
+def skipped_runners(cpus: int) -> list[str]:
+    """Why each RLlib env runner count of :data:`ENV_RUNNERS` that does not fit ``cpus`` is skipped (each runner
+    is an actor of one CPU; Ray would wait without end for the CPUs it lacks)."""
+    return [f"training.rllib PPO with {count(n, 'env runner')}: needs {count(n, 'CPU')} for its env runners, "
+            f"the Ray instance has {cpus} (--cpus)" for n in ENV_RUNNERS if n > cpus]
+
+
 def _run(args: Any, env_config: dict) -> dict:
     """Every measurement of :func:`main` (the arguments checked): training, then Ray's PPO and fuzzing."""
     import ray
 
     from benchmarks.specs import BenchSpec
     from benchmarks.timing import BUDGETS
-    from benchmarks.train_bench import measure_training
+    from benchmarks.train_bench import N_ENVS, measure_training
+    from monolith_envs.core.fuzz_ray import connect
 
     budget = BUDGETS["quick" if args.quick else "full"]
+    # the same decisions per update for every setup, --quick included (its budget's n_steps is 128 per env)
+    budget = dataclasses.replace(budget, train_n_steps=DECISIONS_PER_UPDATE // N_ENVS)
     steps = budget.train_steps
     games = (40, 6) if args.quick else (120, 12)
+    cpus = args.cpus or os.cpu_count() or 1
+    runners = [n for n in ENV_RUNNERS if n <= cpus]
     meta: dict[str, Any] = {"env_id": args.env, "env_config": env_config, "date": time.strftime("%Y-%m-%d %H:%M UTC",
                             time.gmtime()), "machine": platform.processor() or platform.machine(),
-                            "cpus": args.cpus or os.cpu_count(), "load_before": _load(), "budget": budget.name,
-                            "ray": ray.__version__}
+                            "cpus": cpus, "load_before": _load(), "budget": budget.name,
+                            "decisions_per_update": DECISIONS_PER_UPDATE, "env_runners": runners,
+                            "skipped": skipped_runners(cpus), "ray": ray.__version__}
     train = []
     spec = BenchSpec("monolith", args.env, "bench", env_config)
     for vec in ("dummy", "subproc"):
         r = measure_training(spec, budget, vec=vec)
         train.append({"label": f"training.train MaskablePPO, 2 envs {vec}", **r})
-    ray.init(num_cpus=args.cpus or None, include_dashboard=False, log_to_driver=False)
+    # signals wait for ray.init, Ray's processes ignore a terminal's Ctrl-C (this one stops them), and the
+    # handlers of stop_on_signals are put back after it (ray.init installs a SIGTERM handler that exits)
+    _ray, started = connect(None, cpus)
     fuzz = []
     try:
-        for n in (1, 2):
+        for n in runners:
             r = measure_rllib(args.env, env_config, n, steps)
-            train.append({"label": f"training.rllib PPO, {n} env runner{'s' if n > 1 else ''}", **r})
+            train.append({"label": f"training.rllib PPO, {count(n, 'env runner')}", **r})
         # the backends alternate, so that a change of the machine's load falls on both alike
         for _ in range(args.repeats):
             for ce, g in ((0, games[0]), (1, games[1])):
                 for backend in ("ray", "local"):
                     fuzz.append(measure_fuzz(args.env, env_config, args.workers, g, ce, backend))
     finally:
-        ray.shutdown()
+        if started:
+            with signals_deferred():
+                ray.shutdown()
     meta["load_after"] = _load()
     return {"meta": meta, "train": train, "fuzz": fuzz}
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .timing import Budget, RandomPolicy, median
+from .timing import Budget, RandomPolicy, median, seed_plus
 
 __all__ = [
     "AecRunner",
@@ -34,7 +34,7 @@ class AecRunner:
 
     Args:
         env: any AEC env whose observations are ``{"observation", "action_mask"}`` dicts.
-        seed: first episode seed (``reset(seed=seed + k)`` for the k-th game) and policy seed.
+        seed: first episode seed (``reset(seed=seed + k)`` for the k-th game, modulo 2**128) and policy seed.
     """
 
     def __init__(self, env: Any, seed: int = 0):
@@ -55,7 +55,7 @@ class AecRunner:
         while True:
             if self.need_reset:
                 env.reset(seed=self.next_seed)
-                self.next_seed += 1
+                self.next_seed = seed_plus(self.next_seed, 1)
                 self.need_reset = False
                 self.current = 0
             stopped = False
@@ -88,7 +88,7 @@ class EngineRunner:
 
     Args:
         game: the rules engine.
-        seed: seed of the first match (``k``-th match: ``seed + k``) and of the policy.
+        seed: seed of the first match (``k``-th match: ``seed + k``, modulo 2**128) and of the policy.
         observe: also call ``observe(state, current_player)`` once per decision.
     """
 
@@ -117,7 +117,7 @@ class EngineRunner:
         while True:
             if s is None:
                 rng = np.random.default_rng(self.next_seed)
-                self.next_seed += 1
+                self.next_seed = seed_plus(self.next_seed, 1)
                 s = g.initial_state(rng)
                 cur = 0
             if with_obs:
@@ -231,13 +231,13 @@ def aec_breakdown(env: Any, budget: Budget, seed: int = 0) -> dict:
         Median microseconds of ``last()`` and of ``step()`` over the calls of a few games (capped at
         ``budget.loop_seconds`` seconds).
     """
-    policy = RandomPolicy(seed + 7)
+    policy = RandomPolicy(seed_plus(seed, 7))
     last_t: list[float] = []
     step_t: list[float] = []
     deadline = perf_counter() + budget.loop_seconds
     game = 0
     while perf_counter() < deadline and game < max(2, budget.progress_games):
-        env.reset(seed=seed + 1000 + game)
+        env.reset(seed=seed_plus(seed, 1000 + game))
         game += 1
         for _agent in env.agent_iter():
             t0 = perf_counter()
@@ -268,7 +268,7 @@ def play_random_steps(env: Any, steps: int, policy: RandomPolicy, seed: int) -> 
     done = 0
     while done < steps:
         if not env.agents:
-            seed += 10_007
+            seed = seed_plus(seed, 10_007)
             env.reset(seed=seed)
         obs, _r, term, trunc, _i = env.last()
         if term or trunc:

@@ -23,7 +23,7 @@ from .loops import (
     play_random_steps,
 )
 from .specs import BenchSpec
-from .timing import Budget, RandomPolicy, median, per_call_us
+from .timing import Budget, RandomPolicy, median, per_call_us, seed_plus
 
 __all__ = ["empty_row", "guard", "instrument_games", "latencies", "measure_monolith", "measure_paired"]
 
@@ -74,7 +74,7 @@ def instrument_games(game: Any, budget: Budget, seed: int = 0) -> tuple[dict, li
         percentile of ``legal_mask`` + ``apply`` and the mean number of legal actions; and about ``budget.latency_states`` non-terminal states spread over the games.
     """
     g = game
-    policy = RandomPolicy(seed + 99)
+    policy = RandomPolicy(seed_plus(seed, 99))
     per_phase: dict[str, dict[str, list]] = {p: defaultdict(list) for p in PHASES}
     states: list = []
     lengths: list[int] = []
@@ -83,7 +83,7 @@ def instrument_games(game: Any, budget: Budget, seed: int = 0) -> tuple[dict, li
     for gi in range(budget.progress_games):
         if gi > 0 and perf_counter() > deadline:
             break
-        rng = np.random.default_rng(seed + 500 + gi)
+        rng = np.random.default_rng(seed_plus(seed, 500 + gi))
         s = g.initial_state(rng)
         rec = []
         snaps = []
@@ -158,7 +158,7 @@ def latencies(env: Any, game: Any, states: list, budget: Budget, seed: int = 0, 
     row = row if row is not None else {"errors": []}
     live = [s for s in states if not g.is_terminal(s)]
     out: dict[str, Any] = {}
-    seeds = list(range(seed + 10_000, seed + 10_000 + budget.reset_calls))
+    seeds = [seed_plus(seed, 10_000 + k) for k in range(budget.reset_calls)]
     out["reset_us"] = guard(row, "reset", lambda: per_call_us(lambda k: env.reset(seed=k), seeds,
                                                                  budget.latency_repeats))
     out["initial_state_us"] = guard(
@@ -257,7 +257,7 @@ def measure_monolith(spec: BenchSpec, budget: Budget, seed: int = 0, c4_runner: 
         return monolith_envs.make(spec.env_id, **spec.config)
 
     def prepare(e, k):
-        play_random_steps(e, budget.memory_steps, RandomPolicy(k), seed + 20_000 + k)
+        play_random_steps(e, budget.memory_steps, RandomPolicy(k), seed_plus(seed, 20_000 + k))
 
     mem = guard(row, "memory", lambda: memory_per_instance(env_factory, prepare, budget.memory_envs))
     if mem:

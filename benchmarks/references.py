@@ -25,7 +25,7 @@ from .loops import (
 )
 from .monolith import empty_row, guard
 from .specs import BenchSpec
-from .timing import Budget, RandomPolicy, per_call_us
+from .timing import Budget, RandomPolicy, per_call_us, seed_plus
 
 __all__ = ["measure_openspiel", "measure_pettingzoo", "measure_reference", "pettingzoo_runner"]
 
@@ -60,14 +60,14 @@ def measure_pettingzoo(spec: BenchSpec, budget: Budget, seed: int = 0) -> dict:
     row["aec"] = guard(row, "aec", lambda: measure_throughput(AecRunner(env, seed), budget))
     row["aec_raw"] = guard(row, "aec_raw", lambda: measure_throughput(AecRunner(raw, seed), budget, repeats=1))
     row["aec_calls"] = guard(row, "aec_calls", lambda: aec_breakdown(env, budget, seed))
-    seeds = list(range(seed + 10_000, seed + 10_000 + budget.reset_calls))
+    seeds = [seed_plus(seed, 10_000 + k) for k in range(budget.reset_calls)]
     row["latency"]["reset_us"] = guard(
         row, "reset", lambda: per_call_us(lambda k: env.reset(seed=k), seeds, budget.latency_repeats))
     if row["aec_calls"]:
         row["latency"]["observe_us"] = row["aec_calls"]["last_us"]
     row["latency"]["make_us"] = guard(row, "make", lambda: per_call_us(lambda _k: mod.env(), range(3), 2))
     mem = guard(row, "memory", lambda: memory_per_instance(
-        mod.env, lambda e, k: play_random_steps(e, budget.memory_steps, RandomPolicy(k), seed + 20_000 + k),
+        mod.env, lambda e, k: play_random_steps(e, budget.memory_steps, RandomPolicy(k), seed_plus(seed, 20_000 + k)),
         budget.memory_envs))
     if mem:
         row["memory"]["env_bytes"] = mem["bytes_per_instance"]
@@ -76,7 +76,7 @@ def measure_pettingzoo(spec: BenchSpec, budget: Budget, seed: int = 0) -> dict:
 
 def _openspiel_states(game: Any, budget: Budget, seed: int) -> list:
     """Decision-node states spread over a few random games."""
-    policy = RandomPolicy(seed + 99)
+    policy = RandomPolicy(seed_plus(seed, 99))
     states = []
     deadline = perf_counter() + budget.progress_max_seconds
     per_game = max(2, -(-budget.latency_states // max(1, budget.progress_games)))

@@ -26,6 +26,7 @@ from monolith_envs.core.cli import ArgumentParser, import_modules
 from monolith_envs.core.interrupt import Interrupted, stop_on_signals
 from monolith_envs.core.outfiles import OutputPathError, check_output_dir
 from monolith_envs.core.seeds import check_seed, seed_arg
+from monolith_envs.core.words import count
 
 from .report import compute_ratios, machine_info, render_markdown, write_results
 from .specs import REFERENCES, BenchSpec, monolith_specs, reference_specs
@@ -73,7 +74,8 @@ def run_benchmarks(budget: Budget, env_ids: list[str] | None = None, imports: tu
 
     Args:
         budget: one of :data:`benchmarks.timing.BUDGETS` (or a custom :class:`Budget`).
-        env_ids: Monolith env ids to measure (default: all registered).
+        env_ids: Monolith env ids to measure (default: all registered); an id given twice is measured once
+            (the first place counts).
         imports: modules to import first (e.g. one that registers extra envs).
         refs: reference names to measure (default: all; ``[]`` for none).
         train: measure MaskablePPO throughput.
@@ -95,6 +97,7 @@ def run_benchmarks(budget: Budget, env_ids: list[str] | None = None, imports: tu
     if env_ids:
         import monolith_envs
 
+        env_ids = list(dict.fromkeys(env_ids))  # a repeated --env is measured once, in its first place
         unknown = [e for e in env_ids if e not in monolith_envs.available_envs()]
         if unknown:
             raise ValueError(f"--env {', '.join(unknown)}: not a registered env id; registered: "
@@ -252,8 +255,8 @@ def main(argv: list[str] | None = None) -> dict:
             part = getattr(exc, "partial", None)
             if part is not None:
                 print(render_markdown(part))
-            measured = (f"{len(part['rows'])} configurations and {len(part['training'])} training runs measured "
-                        f"in {part['seconds']:.0f} s (shown above)" if part else "nothing measured yet")
+            measured = (f"{count(len(part['rows']), 'configuration')} and {count(len(part['training']), 'training run')}"
+                        f" measured in {part['seconds']:.0f} s (shown above)" if part else "nothing measured yet")
             print(f"interrupted by {exc.name}: {measured}; nothing written", file=sys.stderr, flush=True)
         sys.exit(exc.exit_code)
     md = render_markdown(result)

@@ -16,9 +16,21 @@ __all__ = [
     "BUDGETS",
     "Budget",
     "RandomPolicy",
+    "SEED_MODULUS",
     "median",
     "per_call_us",
+    "seed_plus",
 ]
+
+#: every seed a benchmark derives from ``--seed`` (``seed + k`` for the k-th game, ``seed + 10_000`` for the
+#: reset timings, ...) wraps modulo 2**128, the rule of the package's game seeds (``make_vec``'s per-game seeds,
+#: ``monolith_envs.vector._slots.SEED_MODULUS``), so any ``--seed`` from 0 to 2**128-1 gives valid game seeds
+SEED_MODULUS = 2**128
+
+
+def seed_plus(seed: int, k: int = 0) -> int:
+    """``(seed + k) % 2**128``: the seed ``k`` after ``seed``, wrapped into 0 to 2**128-1 (:data:`SEED_MODULUS`)."""
+    return (int(seed) + int(k)) % SEED_MODULUS
 
 
 @dataclass(frozen=True)
@@ -31,7 +43,8 @@ class Budget:
         repeats: repeats of each throughput loop; the reported figure is the median.
         warmup_seconds: untimed play before the first repeat of a loop.
         latency_states: number of sampled states on which clone / observe / JSON are timed.
-        latency_repeats: passes over the sampled states; the median pass is reported.
+        latency_repeats: timed calls on each sampled state or reset seed (after one untimed pass); the fastest call per
+            state is kept and these are averaged over the states (:func:`per_call_us`).
         reset_calls: ``reset(seed=k)`` calls per timed pass.
         progress_games: random games instrumented call by call for the early / mid / late figures.
         progress_max_seconds: cap on the time spent on those games.

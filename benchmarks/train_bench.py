@@ -13,7 +13,7 @@ from time import perf_counter
 from typing import Any
 
 from .specs import BenchSpec
-from .timing import Budget
+from .timing import Budget, seed_plus
 
 __all__ = ["make_train_env", "measure_training", "wrapper_name"]
 
@@ -73,7 +73,7 @@ def measure_training(spec: BenchSpec, budget: Budget, vec: str = "dummy", seed: 
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
     torch.set_num_threads(1)
-    fns = [partial(make_train_env, spec, seed + 17 * i) for i in range(N_ENVS)]
+    fns = [partial(make_train_env, spec, seed_plus(seed, 17 * i)) for i in range(N_ENVS)]
     from monolith_envs.core.interrupt import children_ignore_sigint, signals_deferred
 
     venv = None
@@ -85,7 +85,8 @@ def measure_training(spec: BenchSpec, budget: Budget, vec: str = "dummy", seed: 
             venv = DummyVecEnv(fns) if vec == "dummy" else SubprocVecEnv(fns, start_method="forkserver")
         n_steps = budget.train_n_steps
         batch = min(64, n_steps * N_ENVS)
-        model = MaskablePPO("MlpPolicy", venv, n_steps=n_steps, batch_size=batch, n_epochs=4, seed=seed,
+        model = MaskablePPO("MlpPolicy", venv, n_steps=n_steps, batch_size=batch, n_epochs=4,
+                            seed=seed % 2**32,  # numpy's legacy seeding (SB3) takes 0 to 2**32-1
                             device="cpu", verbose=0)
         spent = [0.0]
         orig_train = model.train

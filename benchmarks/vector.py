@@ -36,7 +36,7 @@ import numpy as np
 import monolith_envs
 from benchmarks.interleave import measure_interleaved
 from benchmarks.loops import AecRunner
-from benchmarks.timing import RandomPolicy
+from benchmarks.timing import RandomPolicy, seed_plus
 from monolith_envs.core.cli import ArgumentParser, game_settings
 from monolith_envs.core.config import plain_float, plain_int
 from monolith_envs.core.interrupt import Interrupted, stop_on_signals
@@ -124,7 +124,7 @@ class BareEngineRunner:
 
     Args:
         env_id, config: the game (:func:`monolith_envs.make_game`).
-        seed: the first game's seed (``seed + k`` for the k-th) and the draw's seed.
+        seed: the first game's seed (``seed + k`` for the k-th, modulo 2**128) and the draw's seed.
     """
 
     def __init__(self, env_id: str, config: dict, seed: int = 0):
@@ -144,7 +144,7 @@ class BareEngineRunner:
 
     def _new(self) -> tuple[Any, np.random.Generator]:
         rng = np.random.default_rng(self.seed)
-        self.seed += 1
+        self.seed = seed_plus(self.seed, 1)
         return self.game.initial_state(rng), rng
 
     def run(self, seconds: float) -> tuple[int, int, float]:

@@ -48,7 +48,20 @@ from torch.distributions import Categorical
 import monolith_envs
 from monolith_envs.agents.heuristics import value_fn_for
 from monolith_envs.agents.model_files import ModelFileError, read_capped, short_error
-from monolith_envs.core.seeds import seed_arg
+from monolith_envs.core.interrupt import stop_on_signals
+from monolith_envs.core.outfiles import (
+    OutputPathError,
+    check_output_file,
+    new_folders_removed_on_error,
+    write_bytes_atomic,
+    write_text_atomic,
+)
+from monolith_envs.core.seeds import seed_arg_below
+
+MAX_SEED = 2**64 - 1  # torch.manual_seed takes no more; the game seeds derived from it stay below 2**128-1
+
+
+seed_arg = seed_arg_below(MAX_SEED, "2**64-1", "torch.manual_seed takes no more")  # argparse type of --seed
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -71,7 +84,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--reward-mode", default="win_loss", choices=["score", "win_loss", "rank"],
                    help="reward_mode of the training games (score: the change of the score difference after every "
                         "step, a dense signal); the evaluation games always play win_loss")
-    p.add_argument("--seed", type=seed_arg, default=1)
+    p.add_argument("--seed", type=seed_arg, default=1, help="seed of torch, numpy and the games, 0 to 2**64-1")
     p.add_argument("--total-decisions", type=bounded(int, 0, 10**9), default=204_800,
                    help="decisions played for training (all seats together), rounded down to whole rollouts; "
                         "0: no PPO update, only the evaluation (after the warm start, unless --load or "
@@ -134,6 +147,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     try:
         monolith_envs.make_game(args.env, **args.config)
     except monolith_envs.ConfigError as err:
+        p.error(str(err))
+    if args.save and args.json and args.save.absolute() == args.json.absolute():
+        p.error(f"--save and --json name the same file {args.save}")
+    try:  # before the training: a path that cannot be written ends the run now, not after it
+        with new_folders_removed_on_error(*(f for f in (args.save, args.json) if f)):
+            for option, path in (("--save", args.save), ("--json", args.json)):
+                if path:
+                    check_output_file(path, option)
+    except OutputPathError as err:
         p.error(str(err))
     return args
 
@@ -525,20 +547,30 @@ def train(args: argparse.Namespace) -> dict:
             last_update = update == updates
             if args.eval_games and (last_update or (args.eval_every and update % args.eval_every == 0)):
                 report(f"update {update}", decisions, "ppo")
-        if args.save:
-            torch.save(agent.state_dict(), args.save)
+        if args.save:  # written whole or not at all (a temporary file renamed over it)
+            buf = io.BytesIO()
+            torch.save(agent.state_dict(), buf)
+            write_bytes_atomic(args.save, buf.getvalue())
     summary = {"env": args.env, "config": args.config, "seed": args.seed, "total_decisions": updates * T * N,
                "seconds": time.perf_counter() - t0, "total_seconds": time.perf_counter() - t_start,
                "warm_start": warm, "curve": curve, "updates": stats}
     print(f"done in {summary['total_seconds']:.0f} s ({summary['seconds']:.0f} s of PPO with its evaluations)",
           flush=True)
     if args.json:
-        args.json.write_text(json.dumps(summary, indent=1))
+        write_text_atomic(args.json, json.dumps(summary, indent=1))
     return summary
 
 
 def main(argv: list[str] | None = None) -> int:
-    train(parse_args(argv))
+    """Run the example; returns the exit status (0, or 130 / 143 when stopped by Ctrl-C / SIGTERM)."""
+    args = parse_args(argv)
+    try:
+        with stop_on_signals():  # the first Ctrl-C stops the run; the cleanup (closing the workers) then runs whole
+            train(args)
+    except KeyboardInterrupt as err:
+        print("interrupted" + (" (--save and --json are written only at the end of a run)" if args.save or args.json
+                               else ""), file=sys.stderr)
+        return getattr(err, "exit_code", 130)
     return 0
 
 

@@ -30,7 +30,7 @@ from tianshou.data import Collector
 from tianshou.env import DummyVectorEnv, PettingZooEnv
 
 import monolith_envs
-from monolith_envs.core.seeds import seed_arg
+from monolith_envs.core.seeds import MAX_SEED, seed_arg
 
 # the returns have one column per seat; Tianshou's summary statistics warn that they flatten them
 logging.getLogger("tianshou.data.stats").setLevel(logging.ERROR)
@@ -55,6 +55,9 @@ def main(argv: list[str] | None = None) -> dict:
     args = ap.parse_args(argv)
     if args.games < 1 or args.envs < 1:
         ap.error("--games and --envs must be at least 1")
+    if args.seed + args.envs - 1 > MAX_SEED:  # env i is seeded with --seed + i
+        ap.error(f"--seed must be at most 2**128-{args.envs} with --envs {args.envs}: env i plays seed --seed + i, "
+                 "and a seed is at most 2**128-1")
 
     np.random.seed(args.seed % 2**32)  # the masked random policy draws from numpy's global generator
     env = make_env(args.env)

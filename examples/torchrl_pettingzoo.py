@@ -31,7 +31,9 @@ from torchrl.envs import PettingZooWrapper, SerialEnv
 from torchrl.modules import MaskedCategorical
 
 import monolith_envs
-from monolith_envs.core.seeds import seed_arg
+from monolith_envs.core.seeds import seed_arg_below
+
+seed_arg = seed_arg_below(2**64 - 1, "2**64-1", "torch.manual_seed takes no more")  # argparse type of --seed
 
 # TorchRL names the PettingZoo release it was tested with; the AEC API used here is the same in 1.24-1.27
 warnings.filterwarnings("ignore", message="PettingZoo in TorchRL is tested using version")
@@ -66,11 +68,13 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--games", type=int, default=2, help="games on one env, played with env.rand_action")
     ap.add_argument("--serial", type=int, default=2, help="envs in the SerialEnv")
     ap.add_argument("--serial-steps", type=int, default=200, help="steps on the SerialEnv (0: skip it)")
-    ap.add_argument("--seed", type=seed_arg, default=0)
+    ap.add_argument("--seed", type=seed_arg, default=0, help="seed of torch and the envs, 0 to 2**64-1")
     args = ap.parse_args(argv)
     for name in ("games", "serial", "serial_steps"):
-        if getattr(args, name) < 0 or (name == "serial" and args.serial < 1):
-            ap.error(f"--{name.replace('_', '-')} must be {'at least 1' if name == 'serial' else '0 or more'}")
+        if getattr(args, name) < 0:
+            ap.error(f"--{name.replace('_', '-')} must be 0 or more")
+    if args.serial_steps and args.serial < 1:
+        ap.error("--serial must be at least 1 to step a SerialEnv (--serial-steps 0 skips it)")
 
     torch.manual_seed(args.seed)
     env = make_env(args.env)

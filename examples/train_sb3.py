@@ -35,12 +35,16 @@ again: everything below stays under ``if __name__ == "__main__":``.
 from __future__ import annotations
 
 import argparse
+import io
+import math
 import shlex
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from pathlib import Path
+
+from monolith_envs.core.seeds import seed_arg_below
 
 # Run from a checkout: the repository's training/ and agents/ folders are not installed packages, so the
 # repository root goes first on the import path (also for the spawned workers, which copy it).
@@ -89,20 +93,34 @@ def non_negative_int(text: str) -> int:
     return v
 
 
-def non_negative_float(text: str) -> float:
-    """argparse type: a float >= 0."""
+MAX_SHAPING = 1e6  # the largest shaping_coef that SingleAgentEnv accepts
+MAX_SEED = 2**32 - 1  # SB3 seeds numpy's legacy generator (np.random.seed) with --seed, which takes no more
+
+
+def shaping_coef(text: str) -> float:
+    """argparse type: a finite number from 0 (no shaping) to :data:`MAX_SHAPING`."""
     try:
         v = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text!r}") from None
-    if not v >= 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text}")
+        v = math.nan
+    if not (math.isfinite(v) and 0 <= v <= MAX_SHAPING):
+        raise argparse.ArgumentTypeError(f"expected a number from 0 (no shaping) to 1e6, got {text[:40]!r}")
     return v
+
+
+#: argparse type of --seed (the envs get ``seed * 1000 + rank`` and the evaluation ``seed + 10_007``, both far
+#: below the envs' bound of 2**128-1)
+sb3_seed = seed_arg_below(MAX_SEED, "2**32-1", "SB3 seeds numpy's legacy generator with it")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """The command line; defaults per game come from :data:`GAMES` (``None`` here means 'the game's')."""
-    from monolith_envs.core.seeds import seed_arg
+    from monolith_envs.core.outfiles import (
+        OutputPathError,
+        check_output_dir,
+        check_output_file,
+        new_folders_removed_on_error,
+    )
 
     ap = argparse.ArgumentParser(prog="python examples/train_sb3.py", description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -112,7 +130,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--env", default="monolith_arena_v0", choices=list(GAMES), help="the game (default: Arena)")
     ap.add_argument("--steps", type=positive_int, help="MaskablePPO learner steps (default: the game's)")
     ap.add_argument("--warm-start", type=non_negative_int, help="warm-start decisions; 0 = none (default: the game's)")
-    ap.add_argument("--shaping", type=non_negative_float, help="shaping coefficient; 0 = none (default: the game's)")
+    ap.add_argument("--shaping", type=shaping_coef,
+                    help="shaping coefficient, 0 to 1e6; 0 = none (default: the game's)")
     ap.add_argument("--games", type=positive_int, default=100, help="evaluation games against random (default 100)")
     ap.add_argument("--play", choices=("greedy", "sample"),
                     help="how the trained policy plays the evaluation games: greedy = its most probable action "
@@ -120,12 +139,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                          "(default: the game's)"),
     ap.add_argument("--workers", type=positive_int, default=2,
                     help="warm-start collection processes (spawned; default 2)")
-    ap.add_argument("--seed", type=seed_arg, default=0, help="seed of the envs, the network and the games")
+    ap.add_argument("--seed", type=sb3_seed, default=0,
+                    help="seed of the envs, the network and the games, 0 to 2**32-1 (default 0)")
     ap.add_argument("--out", help="output folder of the model (default runs/sb3_example/ENV, so that each game "
                                   "keeps its own model)")
     args = ap.parse_args(argv)
     if args.out is None:
         args.out = f"runs/sb3_example/{args.env}"
+    try:  # before the training: a path that cannot be written ends the run now, not after it
+        with new_folders_removed_on_error(args.out):
+            check_output_dir(args.out, "--out", "the model")
+            check_output_file(Path(args.out) / "model.zip", "--out")
+    except OutputPathError as err:
+        ap.error(str(err))
     return args
 
 
@@ -144,8 +170,9 @@ def make_env(env_id: str, config: dict, seed: int, shaping: float, gamma: float,
     return make
 
 
-def rollout_lines():
-    """An SB3 callback printing one line per rollout: steps, finished episodes, their win rate, speed."""
+def rollout_lines(total: int):
+    """An SB3 callback printing one line per rollout: steps (of ``total``, the steps that ``learn`` really
+    runs: whole rollouts), finished episodes, their win rate, speed."""
     from stable_baselines3.common.callbacks import BaseCallback
 
     class RolloutLine(BaseCallback):
@@ -160,7 +187,6 @@ def rollout_lines():
             return True
 
         def _on_rollout_end(self) -> None:
-            total = self.locals.get("total_timesteps", 0)
             dt = time.perf_counter() - self.t0
             rate = f"{self.wins / self.episodes:.0%}" if self.episodes else "-"
             print(f"  ppo {self.num_timesteps:>7,}/{total:,} steps | {self.episodes:>4} episodes won {rate:>4} "
@@ -227,6 +253,8 @@ def main(argv: list[str] | None = None) -> dict:
     from monolith_envs.agents import RandomAgent
     from monolith_envs.agents.baselines.net import piece_layout
     from monolith_envs.agents.sb3_features import PieceEncoder
+    from monolith_envs.core.interrupt import children_ignore_sigint, end_executor, ignore_sigint
+    from monolith_envs.core.outfiles import write_bytes_atomic
     from monolith_envs.wrappers import SingleAgentEnv
 
     torch.set_num_threads(1)
@@ -260,8 +288,14 @@ def main(argv: list[str] | None = None) -> dict:
         t0 = time.perf_counter()
         what = "action values" if game["warm_start"] == "values" else "decisions"
         print(f"warm start: fitting the policy to the heuristic's {what}", flush=True)
-        with ProcessPoolExecutor(args.workers, mp_context=get_context("spawn")) as pool:
+        with children_ignore_sigint():  # the workers ignore Ctrl-C: this process stops them
+            pool = ProcessPoolExecutor(args.workers, mp_context=get_context("spawn"), initializer=ignore_sigint)
+        try:
             summary = warm_start(model, env_id, game, samples, args.seed, pool)
+        except BaseException:  # Ctrl-C included: end the workers now, without waiting for their queued jobs
+            end_executor(pool)
+            raise
+        pool.shutdown()
         print(f"warm start done in {time.perf_counter() - t0:.0f} s: {summary}", flush=True)
 
     # 4. PPO, one line per rollout of 8 x 256 learner steps
@@ -271,11 +305,12 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"MaskablePPO: {steps:,} learner steps" + (
         f" (PPO collects whole rollouts of {rollout:,} = {model.n_envs} envs x {model.n_steps}, so {runs:,})"
         if runs != steps else ""), flush=True)
-    model.learn(steps, callback=rollout_lines())
+    model.learn(steps, callback=rollout_lines(runs))
     print(f"MaskablePPO done in {time.perf_counter() - t0:.0f} s", flush=True)
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    model.save(out / "model.zip")
+    out = Path(args.out)  # checked (and made) by parse_args
+    buf = io.BytesIO()
+    model.save(buf)
+    write_bytes_atomic(out / "model.zip", buf.getvalue())  # never half written, even on Ctrl-C
 
     t0 = time.perf_counter()
     how = "its most probable action (greedy)" if play == "greedy" else "actions sampled from it"

@@ -74,7 +74,10 @@ def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: 
     """``[fn(job + (queue,)) for job in jobs]`` on ``executor`` (in order), with a tqdm bar of ``total``.
 
     ``fn`` calls ``queue.put(n)`` (``queue`` is its job's last element) after each ``n`` units of work; the
-    bar follows those counts while the jobs run.  Without an executor the jobs run here, one by one.
+    bar follows those counts while the jobs run.  Without an executor the jobs run here, one by one.  When
+    the wait ends in an exception (a signal stop, a job's error) with jobs still running, the executor's
+    processes are ended first (:func:`~monolith_envs.core.interrupt.end_executor`): they would otherwise
+    report to the progress queue after it is gone, each with a traceback.
     """
     from tqdm import tqdm
 
@@ -85,9 +88,10 @@ def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: 
             return [fn(tuple(j) + (q,)) for j in jobs]
         from multiprocessing.managers import SyncManager
 
-        from monolith_envs.core.interrupt import children_ignore_sigint
+        from monolith_envs.core.interrupt import children_ignore_sigint, end_executor
 
         manager = SyncManager(ctx=mp.get_context("spawn"))
+        futs: list = []
         try:
             with children_ignore_sigint():  # the manager and the pool's processes start without SIGINT (Ctrl-C)
                 manager.start()
@@ -100,6 +104,10 @@ def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: 
                 except queue_mod.Empty:
                     pass
             return [f.result() for f in futs]
+        except BaseException:  # a stop (or a job's error): the jobs still running would report to a queue that
+            if any(not f.done() for f in futs):  # is about to go, each with a traceback: end them first
+                end_executor(executor)
+            raise
         finally:  # also when interrupted right after the start: a manager left running blocks the exit
             if hasattr(manager, "shutdown"):
                 manager.shutdown()

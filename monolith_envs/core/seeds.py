@@ -54,3 +54,21 @@ def seed_arg(text: str) -> int:
         return check_seed(value)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err).replace("seed must be ", "expected ")) from None
+
+
+def seed_arg_below(high: int, high_text: str, why: str):
+    """An ``argparse`` type like :func:`seed_arg` for a program whose seed goes to a library that takes less
+    than ``MAX_SEED`` (``torch.manual_seed``: 2**64-1; numpy's legacy ``np.random.seed``: 2**32-1): a decimal
+    integer from 0 to ``high``; the error names ``high_text`` and ``why``
+    (``"expected an integer from 0 to 2**64-1 (torch.manual_seed takes no more), got '-3'"``)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = plain_int(text.strip())
+        except ValueError:
+            value = -1
+        if not 0 <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected an integer from 0 to {high_text} ({why}), got {text[:40]!r}")
+        return value
+
+    return parse
