@@ -20,16 +20,20 @@ actors sample episodes, on any node of the cluster.  Outputs under ``<out_dir>/<
   ``eval_opponents`` with 95% Wilson intervals, the learning curve, throughput, the resolved config).
 
 Every config key is checked (the checks of :mod:`training.train` on the keys they share, every agent spec
-built once, the run folder created) before Ray starts: a bad value is one ``error:`` line and exit status 2.
-On Ctrl-C or SIGTERM the run stops, shuts Ray down, prints the stage it stopped in and the last checkpoint
-kept, and exits with status 130 or 143.
+built once, ``address`` of the form ``auto`` or HOST:PORT, no more env runners than a local Ray instance has
+CPUs, the run folder created) before Ray starts: a bad value is one ``error:`` line and exit status 2.  A Ray
+cluster that cannot be joined (nothing listens at ``address``, no cluster for ``auto``) or that has fewer
+CPUs than env runners is also one ``error:`` line and exit status 2, and leaves no run folder behind: the
+run writes its outputs only once Ray is joined.  A run of the name of an earlier one moves that run's outputs
+(report, metrics, checkpoints, TensorBoard logs) to ``<run>/earlier_run`` (``earlier_run_2``, ...) first.
+On Ctrl-C or SIGTERM (also while Ray starts or RLlib builds the algorithm) the run stops, shuts Ray down,
+prints the stage it stopped in and the last checkpoint kept, and exits with status 130 or 143.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
-import signal
 import sys
 import time
 from functools import partial
@@ -38,8 +42,10 @@ from typing import Any
 
 from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
 from monolith_envs.core.cli import ArgumentParser
-from monolith_envs.core.interrupt import STOP_SIGNALS, Interrupted, SignalGuard, end_children, stop_on_signals
+from monolith_envs.core.interrupt import Interrupted, SignalGuard, end_children, stop_on_signals
+from monolith_envs.core.words import count
 from training.config import TrainConfigError
+from training.resume import move_earlier_run
 from training.rllib_config import (
     apply_overrides,
     check_config,
@@ -48,8 +54,17 @@ from training.rllib_config import (
     prepare_run_dir,
     run_name,
 )
+from training.rllib_ray import (
+    RayStartError,
+    _as_interrupted,
+    _init_ray,
+    _record_signals,
+    check_address,
+    check_cpus,
+)
 
-__all__ = ["build_config", "interrupted_message", "main", "module_spec", "shared_weights", "train"]
+__all__ = ["RayStartError", "build_config", "final_lines", "interrupted_message", "main", "module_spec", "seconds_text",
+           "shared_weights", "train"]
 
 
 def _to_shared(agent_id: Any, episode: Any = None, **kwargs: Any) -> str:
@@ -69,6 +84,11 @@ def module_spec(cfg: dict, observation_space: Any = None, action_space: Any = No
     return RLModuleSpec(module_class=MaskedPPOTorchRLModule, observation_space=observation_space,
                         action_space=action_space,
                         model_config=DefaultModelConfig(fcnet_hiddens=list(cfg["net_arch"]), vf_share_layers=False))
+
+
+#: what a run writes in its folder: a new run of the same name moves an earlier run's outputs aside first
+#: (:func:`training.resume.move_earlier_run`, into ``earlier_run``, ``earlier_run_2``, ...)
+EARLIER_RUN_OUTPUTS = ("report.json", "metrics.jsonl", "tb", "checkpoints", "final_checkpoint", "eval_checkpoint")
 
 
 def _build_module(spec: Any) -> Any:
@@ -146,35 +166,6 @@ def _opponent_steps(algo: Any) -> int:
     counts = algo.env_runner_group.foreach_env_runner(
         lambda r: sum(getattr(e, "opponent_steps", 0) for e in _sub_envs(r)), local_env_runner=True)
     return int(sum(counts))
-
-
-def _init_ray(cfg: dict) -> bool:
-    """Join ``address`` or start a local instance; returns True when this call started Ray.
-
-    ``ray.init`` installs a SIGTERM handler of its own (``sys.exit``); the handlers of SIGINT and SIGTERM in
-    force before it (those of :func:`~monolith_envs.core.interrupt.stop_on_signals` under :func:`main`) are
-    put back, so a stop still ends the run cleanly.
-    """
-    import threading
-
-    import ray
-
-    if ray.is_initialized():
-        return False
-    kw: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False}
-    main_thread = threading.current_thread() is threading.main_thread()
-    old = {s: signal.getsignal(s) for s in STOP_SIGNALS} if main_thread else {}
-    try:
-        if cfg["address"]:
-            ray.init(address=cfg["address"], log_to_driver=False)
-        else:
-            if cfg["ray_num_cpus"]:
-                kw["num_cpus"] = cfg["ray_num_cpus"]
-            ray.init(**kw)
-    finally:
-        for s, h in old.items():
-            signal.signal(s, h if h is not None else signal.SIG_DFL)
-    return True
 
 
 def _evaluate(cfg: dict, ckpt: Path, games: int, seed: int, progress: bool = False) -> dict:
@@ -260,12 +251,10 @@ def train(cfg: dict, guard: SignalGuard | None = None) -> dict:
     cfg = {**cfg, "name": run_name(cfg)}
     torch.set_num_threads(cfg["torch_threads"])
     run_dir = Path(cfg["out_dir"]) / cfg["name"]
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
     t_start = time.perf_counter()
     owns_ray = not ray.is_initialized()
     track: dict[str, Any] = {"stage": "Ray start", "checkpoint": None, "checkpoint_steps": 0}
-    log = _Log(run_dir)
+    log: _Log | None = None
     curve: list[dict] = []
     steps = 0
 
@@ -277,7 +266,16 @@ def train(cfg: dict, guard: SignalGuard | None = None) -> dict:
         return out
 
     try:
-        _init_ray(cfg)
+        _init_ray(cfg)  # nothing is written before Ray is joined: a run that cannot start leaves no outputs
+        track["stage"] = "the algorithm's start"
+        run_dir.mkdir(parents=True, exist_ok=True)
+        with guard.deferred():
+            earlier, kept_at = move_earlier_run(run_dir, EARLIER_RUN_OUTPUTS)
+        if earlier:
+            print(f"note: {run_dir} held an earlier run; its outputs ({', '.join(earlier)}) are moved to {kept_at} "
+                  "(--set name=NEW starts a run beside it)", file=sys.stderr, flush=True)
+        (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
+        log = _Log(run_dir)
         algo = build_config(cfg).build_algo()
         from training.rllib_callbacks import steps_sampled
 
@@ -321,13 +319,18 @@ def train(cfg: dict, guard: SignalGuard | None = None) -> dict:
         t1 = time.perf_counter()
         final = _evaluate(cfg, final_path, cfg["final_eval_games"], cfg["seed"] + 2 * 10**6, cfg["progress_bar"])
         t_final = time.perf_counter() - t1
-    except Interrupted as e:
-        e.info.update(stage=track["stage"], steps=steps, planned=cfg["total_timesteps"], run_dir=run_dir,
-                      seconds=time.perf_counter() - t_start, checkpoint=track["checkpoint"],
-                      checkpoint_steps=track["checkpoint_steps"], ray_shut_down=owns_ray)
-        raise
+    except KeyboardInterrupt as e:  # Ray turns the Interrupted of a stop inside ray.wait into a KeyboardInterrupt
+        stop = e if isinstance(e, Interrupted) else _as_interrupted(e)
+        stop.info.update(stage=track["stage"], steps=steps, planned=cfg["total_timesteps"], run_dir=run_dir,
+                         seconds=time.perf_counter() - t_start, checkpoint=track["checkpoint"],
+                         checkpoint_steps=track["checkpoint_steps"], ray_shut_down=owns_ray,
+                         written=log is not None)
+        if stop is e:
+            raise
+        raise stop from None
     finally:
-        log.close()
+        if log is not None:
+            log.close()
         if owns_ray:  # also after a stop inside ray.init: the processes it started so far are ended
             ray.shutdown()
     report = {
@@ -344,6 +347,28 @@ def train(cfg: dict, guard: SignalGuard | None = None) -> dict:
     return report
 
 
+def seconds_text(seconds: float) -> str:
+    """A duration in words: ``"0.4 s"`` below 10 s, ``"12 s"``, ``"3 min 5 s"`` from 100 s on."""
+    if seconds < 0.05:
+        return "under 0.1 s"
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    if seconds < 100:
+        return f"{seconds:.0f} s"
+    m, sec = divmod(int(round(seconds)), 60)
+    return f"{m} min {sec} s" if m < 60 else f"{m // 60} h {m % 60} min"
+
+
+def final_lines(report: dict) -> str:
+    """One line per opponent of ``report["final_eval"]`` in the words of ``training.train``'s summary
+    (:func:`training.progress.rate_text`): a win rate with its 95% CI and wins/draws/losses, or, for a
+    one-seat game played alone, the success rate."""
+    from training.progress import rate_text
+
+    return "\n".join(f"  alone: {rate_text(s).strip()}" if "success_rate" in s else f"  vs {opp:10s} {rate_text(s)}"
+                     for opp, s in report["final_eval"].items())
+
+
 def interrupted_message(e: Interrupted) -> str:
     """The lines a run stopped by a signal prints: the signal, the stage and the learner steps reached, the
     last checkpoint kept (an ``rllib:`` agent spec) and the exit status."""
@@ -352,15 +377,37 @@ def interrupted_message(e: Interrupted) -> str:
         return f"interrupted by {e.name} before training started; Ray was not started (exit status {e.exit_code})"
     ray_text = "; Ray shut down" if info.get("ray_shut_down") else ""
     lines = [f"interrupted by {e.name} during {info['stage']} at {info['steps']:,} of {info['planned']:,} learner "
-             f"steps, after {info['seconds']:.0f} s{ray_text}"]
+             f"steps, after {seconds_text(info['seconds'])}{ray_text}"]
     if info.get("checkpoint") is not None:
         lines.append(f"  kept: checkpoint {info['checkpoint']} ({info['checkpoint_steps']:,} learner steps; "
                      f"rllib:{info['checkpoint']} is an agent spec)")
     else:
         lines.append("  no checkpoint kept (one is written every checkpoint_every learner steps)")
-    lines.append(f"  outputs so far (config.json, metrics.jsonl) in {info['run_dir']}; no report.json")
+    if info.get("written", True):
+        lines.append(f"  outputs so far (config.json, metrics.jsonl) in {info['run_dir']}; no report.json")
+    else:
+        lines.append("  no outputs written (the run had not started)")
     lines.append(f"  exit status {e.exit_code}")
     return "\n".join(lines)
+
+
+def _new_dirs(path: Path) -> list[Path]:
+    """``path`` and its ancestors that do not exist yet, deepest first (removed again, when empty, after a
+    run that never started)."""
+    out = []
+    for p in (path, *path.parents):
+        if p.exists() or p.is_symlink():
+            break
+        out.append(p)
+    return out
+
+
+def _remove_empty(dirs: list[Path]) -> None:
+    for d in dirs:
+        try:
+            d.rmdir()
+        except OSError:  # not empty (something else wrote there meanwhile): kept
+            return
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -385,7 +432,9 @@ def main(argv: list[str] | None = None) -> dict:
                     help="module to import first in every process (registers extra env ids); repeatable")
     ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
     add_trust_argument(ap)  # the model files of ppo:PATH evaluation opponents (set before Ray starts)
+    made: list[Path] = []
     with stop_on_signals() as guard:
+        _record_signals()
         try:
             args = ap.parse_args(argv)
             trust_models_from_args(args)
@@ -408,21 +457,29 @@ def main(argv: list[str] | None = None) -> dict:
                 sets.append(f"address={json.dumps(args.address)}")
             try:
                 cfg = apply_overrides(load_config(args.config), sets)
+                check_address(cfg["address"])
+                check_cpus(cfg, runners_flag=args.num_env_runners is not None)
                 check_config(cfg)  # the game, the seat and every agent spec, before Ray starts
+                made = _new_dirs(Path(cfg["out_dir"]) / run_name(cfg))
                 prepare_run_dir(cfg)
             except (TrainConfigError, ValueError, KeyError) as e:
                 ap.error(str(e))
-            report = train(cfg, guard)
+            try:
+                report = train(cfg, guard)
+            except (RayStartError, TrainConfigError) as e:
+                _remove_empty(made)  # a run that never started leaves no run folder
+                ap.error(str(e))
         except Interrupted as e:
             end_children()
+            if e.info and not e.info.get("written", True):
+                _remove_empty(made)
             print(interrupted_message(e), file=sys.stderr, flush=True)
             sys.exit(e.exit_code)
-    from training.train import final_eval_lines
-
     tp = report["throughput"]
-    print(f"\nrun {report['run']}: {report['learner_steps']} learner steps in {tp['train_seconds']:.0f} s "
-          f"({tp['env_steps_per_s']:.0f} env steps/s incl. opponents, {cfg['num_env_runners']} env runners)")
-    print(final_eval_lines(report))
+    print(f"\nrun {report['run']}: {count(report['learner_steps'], 'learner step')} in "
+          f"{seconds_text(tp['train_seconds'])} ({tp['env_steps_per_s']:.0f} env steps/s incl. opponents, "
+          f"{count(cfg['num_env_runners'], 'env runner')})")
+    print(final_lines(report))
     print(f"report: {Path(cfg['out_dir']) / report['run'] / 'report.json'}")
     return report
 

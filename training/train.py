@@ -455,13 +455,6 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     return report
 
 
-def final_eval_lines(report: dict) -> str:
-    """One line per fixed opponent of ``report["final_eval"]``: win rate, 95% CI, wins/draws/losses."""
-    return "\n".join(f"  vs {opp:10s} win rate {s['win_rate']:.3f}  95% CI [{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}]"
-                     f"  ({s['wins']}W {s['draws']}D {s['losses']}L of {s['games']})"
-                     for opp, s in report["final_eval"].items())
-
-
 def main(argv: list[str] | None = None) -> dict:
     """Command-line entry point (see the module docstring).
 

@@ -188,19 +188,20 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
         raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {kind} needs the path of {what}; accepted: {_FORMS}")
     if kind in ("ppo", "rllib"):
         game = None
-        if kind == "ppo" and env_config is not None:  # its errors are the config's, not the path's
+        if env_config is not None:  # its errors are the config's, not the path's
             from monolith_envs import make_game
 
             game = make_game(env_id, **env_config)
         try:
             if kind == "ppo":
                 agent = MaskablePPOAgent(rest, name=f"ppo:{rest}")
-                if game is not None:  # a model of another game or config fails here, not at its first move
-                    agent.check_game(game, f"{env_id} {env_config}")
-                return agent
-            from .rllib_agent import RLlibAgent
+            else:
+                from .rllib_agent import RLlibAgent
 
-            return RLlibAgent(rest, name=f"rllib:{rest}")
+                agent = RLlibAgent(rest, name=f"rllib:{rest}")
+            if game is not None:  # a model of another game or config fails here, not at its first move
+                agent.check_game(game, f"{env_id} {env_config}")
+            return agent
         except (FileNotFoundError, AgentError):
             raise
         except (OSError, ValueError) as e:  # a path the system refuses to look at (too long, ...)

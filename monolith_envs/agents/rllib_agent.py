@@ -177,12 +177,32 @@ def _check_ctor(info: Any, module_cls: type, d: Path) -> dict:
     return kw
 
 
+def _read_pickle(path: Path, limit: int) -> bytes:
+    """The bytes of ``path``, checked to be one whole pickle without running it (``pickletools`` only parses
+    the opcodes): a truncated or damaged file is a :class:`ModelFileError` that says so, not a refusal that
+    asks to trust it.
+
+    Raises:
+        ModelFileError: the file is corrupt or cut short.
+    """
+    import pickletools
+
+    data = read_capped(path, limit)
+    try:
+        for _ in pickletools.genops(data):
+            pass
+    except Exception as e:  # noqa: BLE001  (ValueError "pickle exhausted", an unknown opcode, a bad length, ...)
+        raise ModelFileError(f"{path}: the file is corrupt or truncated, not a readable pickle "
+                             f"({short_error(e, 160)}); write the checkpoint again (training.rllib)") from None
+    return data
+
+
 def _load_untrusted(d: Path, module_cls: type) -> Any:
     import torch
 
     if (d / "module_state.msgpack").exists():
         raise _refuse(d, "a msgpack state file may hold pickled arrays; only module_state.pkl is read")
-    info = restricted_loads(read_capped(d / _CTOR_FILE, MAX_CTOR_BYTES), _CTOR_GLOBALS, f"{d / _CTOR_FILE}",
+    info = restricted_loads(_read_pickle(d / _CTOR_FILE, MAX_CTOR_BYTES), _CTOR_GLOBALS, f"{d / _CTOR_FILE}",
                             _RENAMED)
     try:
         kw = _check_ctor(info, module_cls, d)
@@ -190,7 +210,7 @@ def _load_untrusted(d: Path, module_cls: type) -> Any:
         raise
     except Exception as e:  # noqa: BLE001  (a malformed space or value is a refusal, not a traceback)
         raise _refuse(d, short_error(e, 200)) from None
-    state = restricted_loads(read_capped(d / _STATE_FILE, MAX_STATE_BYTES), _STATE_GLOBALS, f"{d / _STATE_FILE}")
+    state = restricted_loads(_read_pickle(d / _STATE_FILE, MAX_STATE_BYTES), _STATE_GLOBALS, f"{d / _STATE_FILE}")
     if not (isinstance(state, dict) and all(isinstance(k, str) and isinstance(v, np.ndarray)
                                             and v.dtype.kind in "fiub" for k, v in state.items())):
         raise _refuse(d, "module_state.pkl must map weight names to numeric numpy arrays")
@@ -271,6 +291,37 @@ class RLlibAgent(BaseAgent):
         self.deterministic = deterministic
         self.name = name
 
+    def sizes(self) -> tuple[int, int] | None:
+        """``(observation values, actions)`` the checkpoint's policy takes (known once it is loaded), or None
+        when the module's spaces do not say."""
+        space = getattr(self.module, "observation_space", None)
+        if space is None or "observation" not in getattr(space, "spaces", {}):
+            return None
+        return int(space["observation"].shape[0]), int(space["action_mask"].shape[0])
+
+    def check_fits(self, n_obs: int, n_actions: int, what: str = "the env") -> None:
+        """Raise :class:`AgentError` unless the policy takes ``n_obs`` observation values and ``n_actions``
+        actions (``what`` names where they come from in the message)."""
+        want = self.sizes()
+        if want is not None and (int(n_obs), int(n_actions)) != want:
+            raise AgentError(f"{self.name}: the checkpoint's policy takes {want[0]} observation values and "
+                             f"{want[1]} actions, {what} gives {n_obs} and {n_actions} (a checkpoint of another "
+                             "game or config?)")
+
+    def check_game(self, game: Any, what: str = "this env") -> None:
+        """Raise :class:`AgentError` unless the policy fits ``game`` (a rules engine): its observation and
+        action sizes.  :func:`~monolith_envs.agents.make_agent` calls it when given the game config, so a
+        checkpoint of another game is refused before the first game is played."""
+        self.check_fits(int(game.obs_spec.size), int(game.layout.n), what)
+
+    def bind(self, env: Any) -> None:
+        """Give the agent the env (see :class:`~monolith_envs.agents.base.BaseAgent`); refuse one whose
+        observation or action sizes are not the checkpoint's (:meth:`check_game`)."""
+        super().bind(env)
+        game = getattr(self.ctx, "game", None)
+        if game is not None:
+            self.check_game(game, f"the {getattr(game, 'env_id', type(game).__name__)} env")
+
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         """``float64[n]``: the masked policy's probabilities (exactly 0 on illegal actions).
 
@@ -278,13 +329,7 @@ class RLlibAgent(BaseAgent):
             AgentError: an observation or mask whose size is not the module's (a checkpoint of another game
                 or config).
         """
-        space = getattr(self.module, "observation_space", None)
-        if space is not None and "observation" in getattr(space, "spaces", {}):
-            want = (int(space["observation"].shape[0]), int(space["action_mask"].shape[0]))
-            got = (int(np.asarray(observation).size), int(np.asarray(action_mask).size))
-            if got != want:
-                raise AgentError(f"{self.name}: the checkpoint's policy takes {want[0]} observation values and "
-                                 f"{want[1]} actions, the env gives {got[0]} and {got[1]} (another game or config?)")
+        self.check_fits(int(np.asarray(observation).size), int(np.asarray(action_mask).size))
         return self.module.action_probabilities(observation, action_mask)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:

@@ -21,6 +21,18 @@ else:
     pytest.importorskip("ray")
 
 
+@pytest.fixture()
+def no_ray(monkeypatch):
+    """Fail the test if the command gets as far as starting Ray or training."""
+    from training import rllib
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("the command went on to train; the config should have been refused first")
+
+    monkeypatch.setattr(rllib, "train", refuse)
+    monkeypatch.setattr(rllib, "_init_ray", refuse)
+
+
 @pytest.fixture(scope="module")
 def ray_local():
     """A 2-CPU local Ray instance whose workers can import this checkout (``tests.distributed.*``)."""

@@ -21,18 +21,6 @@ pytest.importorskip("ray")
 TOY = "toy_tictactoe_v0"
 
 
-@pytest.fixture()
-def no_ray(monkeypatch):
-    """Fail the test if the command gets as far as starting Ray or training."""
-    from training import rllib
-
-    def refuse(*_args, **_kwargs):
-        raise AssertionError("the command went on to train; the config should have been refused first")
-
-    monkeypatch.setattr(rllib, "train", refuse)
-    monkeypatch.setattr(rllib, "_init_ray", refuse)
-
-
 def _refused(capsys, tmp_path, *sets: str) -> str:
     from training.rllib import main
 

@@ -189,7 +189,7 @@ def test_unreadable_checkpoint_files_are_one_error_without_reading(checkpoint, t
     with pytest.raises(ModelFileError) as exc:
         rllib_agent.load_rllib_module(bad, trusted=False)
     says = {"fifo": "not a regular file", "dev-zero link": "not a regular file", "folder": "not a regular file",
-            "garbage": "cannot be loaded without running code", "oversized": "2048 bytes, more than the 1024"}[kind]
+            "garbage": "corrupt or truncated, not a readable pickle", "oversized": "2048 bytes, more than the 1024"}[kind]
     assert says in str(exc.value) and str(f) in str(exc.value)
 
 
