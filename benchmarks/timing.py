@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from monolith_envs.core.seeds import SEED_MODULUS, seed_plus
+
 __all__ = [
     "BUDGETS",
     "Budget",
@@ -23,14 +25,8 @@ __all__ = [
 ]
 
 #: every seed a benchmark derives from ``--seed`` (``seed + k`` for the k-th game, ``seed + 10_000`` for the
-#: reset timings, ...) wraps modulo 2**128, the rule of the package's game seeds (``make_vec``'s per-game seeds,
-#: ``monolith_envs.vector._slots.SEED_MODULUS``), so any ``--seed`` from 0 to 2**128-1 gives valid game seeds
-SEED_MODULUS = 2**128
-
-
-def seed_plus(seed: int, k: int = 0) -> int:
-    """``(seed + k) % 2**128``: the seed ``k`` after ``seed``, wrapped into 0 to 2**128-1 (:data:`SEED_MODULUS`)."""
-    return (int(seed) + int(k)) % SEED_MODULUS
+#: reset timings, ...) wraps modulo 2**128, the rule of the package's game seeds (``seed_plus``,
+#: ``SEED_MODULUS`` of :mod:`monolith_envs.core.seeds`), so any ``--seed`` from 0 to 2**128-1 gives valid seeds
 
 
 @dataclass(frozen=True)

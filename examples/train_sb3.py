@@ -253,7 +253,7 @@ def main(argv: list[str] | None = None) -> dict:
     from monolith_envs.agents import RandomAgent
     from monolith_envs.agents.baselines.net import piece_layout
     from monolith_envs.agents.sb3_features import PieceEncoder
-    from monolith_envs.core.interrupt import children_ignore_sigint, end_executor, ignore_sigint
+    from monolith_envs.core.interrupt import end_executor, ignore_sigint
     from monolith_envs.core.outfiles import write_bytes_atomic
     from monolith_envs.wrappers import SingleAgentEnv
 
@@ -288,8 +288,9 @@ def main(argv: list[str] | None = None) -> dict:
         t0 = time.perf_counter()
         what = "action values" if game["warm_start"] == "values" else "decisions"
         print(f"warm start: fitting the policy to the heuristic's {what}", flush=True)
-        with children_ignore_sigint():  # the workers ignore Ctrl-C: this process stops them
-            pool = ProcessPoolExecutor(args.workers, mp_context=get_context("spawn"), initializer=ignore_sigint)
+        # the workers ignore Ctrl-C (this process stops them): they start at the first submit, inside the
+        # warm start's children_ignore_sigint block, and their initializer ignores SIGINT from then on
+        pool = ProcessPoolExecutor(args.workers, mp_context=get_context("spawn"), initializer=ignore_sigint)
         try:
             summary = warm_start(model, env_id, game, samples, args.seed, pool)
         except BaseException:  # Ctrl-C included: end the workers now, without waiting for their queued jobs

@@ -74,10 +74,11 @@ def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: 
     """``[fn(job + (queue,)) for job in jobs]`` on ``executor`` (in order), with a tqdm bar of ``total``.
 
     ``fn`` calls ``queue.put(n)`` (``queue`` is its job's last element) after each ``n`` units of work; the
-    bar follows those counts while the jobs run.  Without an executor the jobs run here, one by one.  When
-    the wait ends in an exception (a signal stop, a job's error) with jobs still running, the executor's
-    processes are ended first (:func:`~monolith_envs.core.interrupt.end_executor`): they would otherwise
-    report to the progress queue after it is gone, each with a traceback.
+    bar follows those counts while the jobs run (a job's error is raised once every job has ended).  Without
+    an executor the jobs run here, one by one.  When the wait is stopped (a signal) with jobs submitted and
+    still running, the executor's processes are ended first
+    (:func:`~monolith_envs.core.interrupt.end_executor`): they would otherwise report to the progress queue
+    after it is gone, each with a traceback.
     """
     from tqdm import tqdm
 
@@ -97,15 +98,16 @@ def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: 
                 manager.start()
             q = manager.Queue()
             with children_ignore_sigint():
-                futs = [executor.submit(fn, tuple(j) + (q,)) for j in jobs]
+                for j in jobs:  # one by one: a stop part way still ends the jobs submitted so far
+                    futs.append(executor.submit(fn, tuple(j) + (q,)))
             while not all(f.done() for f in futs):
                 try:
                     bar.update(q.get(timeout=0.2))
                 except queue_mod.Empty:
                     pass
             return [f.result() for f in futs]
-        except BaseException:  # a stop (or a job's error): the jobs still running would report to a queue that
-            if any(not f.done() for f in futs):  # is about to go, each with a traceback: end them first
+        except BaseException:  # a stop: the jobs still running would report to a queue that is about to go,
+            if any(not f.done() for f in futs):  # each with a traceback: end them first
                 end_executor(executor)
             raise
         finally:  # also when interrupted right after the start: a manager left running blocks the exit

@@ -17,7 +17,7 @@ from typing import Any
 
 from monolith_envs.agents.model_files import short_error
 from monolith_envs.core.config import short_repr
-from monolith_envs.core.interrupt import STOP_SIGNALS, Interrupted
+from monolith_envs.core.interrupt import STOP_SIGNALS, Interrupted, signals_deferred
 from monolith_envs.core.words import count
 from training.config import TrainConfigError
 
@@ -114,8 +114,6 @@ def _init_ray(cfg: dict) -> bool:
         RayStartError: the cluster cannot be reached, or it has fewer CPUs than ``num_env_runners``.
         Interrupted: a stop arrived while Ray started (from the handlers in force before).
     """
-    import threading
-
     import ray
 
     if ray.is_initialized():
@@ -125,34 +123,32 @@ def _init_ray(cfg: dict) -> bool:
     if target is not None:
         _reach(*target)
     kw: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False}
-    main_thread = threading.current_thread() is threading.main_thread()
-    old = {s: signal.getsignal(s) for s in STOP_SIGNALS} if main_thread else {}
-    held: list[int] = []
-    for s in old:
-        signal.signal(s, lambda signum, _frame: held.append(signum))
     utils = getattr(getattr(ray, "_private", None), "utils", None)
     set_handler = getattr(utils, "set_sigterm_handler", None)
     if set_handler is not None:
         utils.set_sigterm_handler = lambda _handler: None  # ray.init's sys.exit handler would replace the hold
     env_before = os.environ.get(_NO_CRASH_HANDLER)
     os.environ[_NO_CRASH_HANDLER] = "1"
+    stopped = False  # Ray's own SIGTERM handler ended ray.init
     try:
-        try:
-            if address:
-                ray.init(address=address, log_to_driver=False)
-            else:
-                if cfg["ray_num_cpus"]:
-                    kw["num_cpus"] = cfg["ray_num_cpus"]
-                ray.init(**kw)
-        except SystemExit as e:  # Ray's SIGTERM handler, where it could not be kept out
-            if e.code != signal.SIGTERM or not callable(old.get(signal.SIGTERM)):
-                raise
-            held.append(signal.SIGTERM)
-        except (ConnectionError, TimeoutError, RuntimeError, ValueError) as e:
-            if not address or held:
-                raise
-            raise RayStartError(f"config key 'address' (--address): cannot join the Ray cluster at {address!r} "
-                                f"({short_error(e, 300)})") from None
+        with signals_deferred():  # a stop is held, then given to the handler in force before (also SIG_DFL)
+            try:
+                if address:
+                    ray.init(address=address, log_to_driver=False)
+                else:
+                    if cfg["ray_num_cpus"]:
+                        kw["num_cpus"] = cfg["ray_num_cpus"]
+                    ray.init(**kw)
+            except SystemExit as e:  # Ray's SIGTERM handler, where it could not be kept out
+                if e.code != signal.SIGTERM:
+                    raise
+                stopped = True
+            except (ConnectionError, TimeoutError, RuntimeError, ValueError) as e:
+                if not address:
+                    raise
+                raise RayStartError(f"config key 'address' (--address): cannot join the Ray cluster at {address!r} "
+                                    f"({short_error(e, 300)})") from None
+            # (a stop held in the block replaces any error raised in it: the handler runs as the block ends)
     finally:
         if set_handler is not None:
             utils.set_sigterm_handler = set_handler
@@ -160,10 +156,8 @@ def _init_ray(cfg: dict) -> bool:
             os.environ.pop(_NO_CRASH_HANDLER, None)
         else:
             os.environ[_NO_CRASH_HANDLER] = env_before
-        for s, h in old.items():
-            signal.signal(s, h if h is not None else signal.SIG_DFL)
-        if held and callable(old.get(held[0])):
-            old[held[0]](held[0], None)  # raises Interrupted (stop_on_signals' handler), over any other error
+    if stopped:  # the handlers in force before Ray's start are back: they take the stop now
+        os.kill(os.getpid(), signal.SIGTERM)  # (Python runs the handler before the next line)
     cpus = int(ray.cluster_resources().get("CPU", 0))
     if cfg["num_env_runners"] > cpus:
         where = f"the Ray cluster at {address!r}" if address else "the local Ray instance"

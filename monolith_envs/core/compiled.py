@@ -17,12 +17,16 @@ PURE_PYTHON_ENV = "MONOLITH_ENVS_PURE_PYTHON"
 
 #: the builders already warned about in this process
 _WARNED: set = set()
+#: set in the environment once the warning was given, so the worker processes a command starts (which
+#: inherit the environment) do not give it again, each in Python's ``file:line`` form
+_SAID_ENV = "MONOLITH_ENVS_NOT_COMPILED_SAID"
 
 
 class NotCompiledWarning(UserWarning):
     """A compiled observation builder is not built (no C compiler at install, or a checkout whose extensions
     were never built), so its Python reference runs: the same values at about half the speed. Given once per
-    builder and process; ``MONOLITH_ENVS_PURE_PYTHON=1`` chooses the Python builders and silences it."""
+    process, and not again in the worker processes it starts; ``MONOLITH_ENVS_PURE_PYTHON=1`` chooses the
+    Python builders and silences it."""
 
 
 def pure_python_requested() -> bool:
@@ -53,8 +57,10 @@ class CompiledObserver:
             RuntimeError: ``requested`` is true but the extension is not built.
         """
         if requested is None:
-            if self._extension is None and not pure_python_requested() and self._extension_name not in _WARNED:
+            if (self._extension is None and not pure_python_requested() and self._extension_name not in _WARNED
+                    and os.environ.get(_SAID_ENV) != "1"):
                 _WARNED.add(self._extension_name)
+                os.environ[_SAID_ENV] = "1"
                 warnings.warn(f"the compiled observation builder {self._extension_name} is not built: the Python "
                               "one runs (the same values, about half the speed); build it with a C compiler: pip "
                               "install -e . (or python setup.py build_ext --inplace in a checkout), or set "

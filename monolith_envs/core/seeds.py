@@ -12,6 +12,14 @@ import argparse
 from .config import plain_int, short_repr
 
 MAX_SEED = 2**128 - 1
+#: seeds derived from a seed (``seed + k``, the k-th game of a vector slot, ...) wrap around modulo this, so
+#: any seed from 0 to ``MAX_SEED`` gives valid seeds for every game derived from it
+SEED_MODULUS = MAX_SEED + 1
+
+
+def seed_plus(seed: int, k: int = 0) -> int:
+    """``(seed + k) % 2**128``: the seed ``k`` after ``seed``, wrapped into 0 to ``MAX_SEED``."""
+    return (int(seed) + int(k)) % SEED_MODULUS
 
 
 def seed_text(seed: int) -> str:

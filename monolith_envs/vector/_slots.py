@@ -15,10 +15,8 @@ import numpy as np
 
 from ..core.chance import NoDrawRng
 from ..core.game import IllegalActionError
+from ..core.seeds import SEED_MODULUS  # game seeds wrap around at 2**128 (env.py reads it from here too)
 from ._obs import row_writer
-
-#: game seeds wrap around at 2**128 (the episode log and ``reset`` take seeds from 0 to 2**128-1)
-SEED_MODULUS = 2**128
 
 __all__ = ["Slots", "ARRAY_FIELDS", "array_shapes", "explain_illegal", "returns_lister", "mask_byter",
            "byte_rows"]

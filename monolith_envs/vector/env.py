@@ -212,8 +212,11 @@ class VectorEnv:
         acts = np.asarray(actions)
         if acts.shape == (self.num_envs,) and acts.dtype == object and all(
                 isinstance(a, int) and not isinstance(a, bool) for a in acts.tolist()):
-            i, big = next((k, a) for k, a in enumerate(acts.tolist()) if not 0 <= a < self.num_actions)
-            raise self._out_of_range(i, big)  # Python ints too large for int64
+            # Python ints (numpy keeps them as objects when one is too large for int64, or when asked to)
+            out = next(((k, a) for k, a in enumerate(acts.tolist()) if not 0 <= a < self.num_actions), None)
+            if out is not None:
+                raise self._out_of_range(*out)
+            acts = acts.astype(np.int64)
         if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
             raise ValueError(f"make_vec step: actions must be an integer array of shape ({self.num_envs},), got "
                              f"{acts.dtype} of shape {acts.shape}")

@@ -2,6 +2,7 @@
 (``monolith_envs.core.compiled.CompiledObserver``), used by the three games' observers."""
 
 import copy
+import os
 import pickle
 
 import numpy as np
@@ -22,7 +23,9 @@ class _Built(CompiledObserver):
     _extension_name = "monolith_envs.example._fastobs"
 
 
-def test_an_unbuilt_extension_is_chosen_only_when_asked_and_then_named_in_the_error():
+def test_an_unbuilt_extension_is_chosen_only_when_asked_and_then_named_in_the_error(monkeypatch):
+    monkeypatch.setattr(compiled, "_WARNED", set())
+    monkeypatch.setenv(compiled._SAID_ENV, "0")  # not said yet; removed again after the test
     with pytest.warns(NotCompiledWarning):
         assert _Unbuilt()._use_compiled(None) is False
     assert _Unbuilt()._use_compiled(False) is False
@@ -36,6 +39,7 @@ def test_a_missing_builder_is_said_once_per_process_unless_python_is_chosen(monk
     import warnings
 
     monkeypatch.setattr(compiled, "_WARNED", set())
+    monkeypatch.setenv(compiled._SAID_ENV, "0")  # not said yet; removed again after the test
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")
         for _ in range(3):
@@ -45,7 +49,13 @@ def test_a_missing_builder_is_said_once_per_process_unless_python_is_chosen(monk
                     "runs (the same values, about half the speed); build it with a C compiler: pip install -e . (or "
                     f"python setup.py build_ext --inplace in a checkout), or set {PURE_PYTHON_ENV}=1 to choose the "
                     "Python builders"]
+    assert os.environ[compiled._SAID_ENV] == "1"  # a worker process started now inherits it: no second warning
     monkeypatch.setattr(compiled, "_WARNED", set())
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        _Unbuilt()._use_compiled(None)  # as in such a worker: its own _WARNED is empty
+    assert not [w for w in seen if issubclass(w.category, NotCompiledWarning)]
+    monkeypatch.setenv(compiled._SAID_ENV, "0")
     monkeypatch.setenv(PURE_PYTHON_ENV, "1")
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("always")

@@ -169,3 +169,30 @@ def test_a_stop_after_the_last_checkpoint_says_where_a_resume_goes_on():
                         "steps after the checkpoint are played again)")
     e.info.update(checkpoint_steps=16384)
     assert interrupted_message(e).splitlines()[3] == "  resume with: python -m training.train --resume runs/r"
+
+
+def test_a_stop_while_jobs_are_submitted_ends_the_ones_already_running(monkeypatch):
+    """A stop part way through the submissions: the jobs already submitted are ended before the progress
+    queue goes (they were left running, each to fail on the closed queue with a traceback)."""
+    from concurrent.futures import Future
+
+    import monolith_envs.core.interrupt as interrupt
+    from training.progress import map_with_progress
+
+    ended = []
+
+    class StopsOnThirdSubmit:
+        def __init__(self):
+            self.submitted = []
+
+        def submit(self, fn, job):
+            if len(self.submitted) == 2:
+                raise KeyboardInterrupt
+            self.submitted.append(Future())  # never done: still running
+            return self.submitted[-1]
+
+    monkeypatch.setattr(interrupt, "end_executor", lambda ex: ended.append(ex))
+    ex = StopsOnThirdSubmit()
+    with pytest.raises(KeyboardInterrupt):
+        map_with_progress(lambda job: None, [(k,) for k in range(5)], 5, "jobs", "job", ex, enabled=False)
+    assert len(ex.submitted) == 2 and ended == [ex]

@@ -125,6 +125,17 @@ def test_bad_actions_are_refused(bad, err, needle):
         assert info.value.game_index == i and info.value.action == int(bad[i])
 
 
+def test_an_object_array_of_legal_python_ints_is_played():
+    """``np.array([...], dtype=object)`` of in-range ints plays as the int64 array does (a StopIteration
+    escaped once the check for ints beyond int64 found none out of range)."""
+    with make_vec(ARENA, 3) as vec, make_vec(ARENA, 3) as ref:
+        res, want = vec.reset(seed=2), ref.reset(seed=2)
+        legal = res.action_mask.argmax(1)
+        res, want = vec.step(np.array([int(a) for a in legal], dtype=object)), ref.step(legal)
+        assert np.array_equal(res.observation, want.observation)
+        assert np.array_equal(res.current_seat, want.current_seat)
+
+
 def test_workers_beyond_the_games_are_refused_naming_num_envs():
     with pytest.raises(ConfigError, match=r"workers=3 is more processes than games: .* at most num_envs=2"):
         make_vec(ARENA, 2, workers=3)
