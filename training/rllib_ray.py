@@ -116,7 +116,8 @@ def _init_ray(cfg: dict) -> bool:
     """
     import ray
 
-    if ray.is_initialized():
+    if ray.is_initialized():  # the caller's Ray: its CPUs must still cover the env runners
+        check_cluster_cpus(cfg)
         return False
     address = cfg["address"]
     target = check_address(address)
@@ -158,13 +159,26 @@ def _init_ray(cfg: dict) -> bool:
             os.environ[_NO_CRASH_HANDLER] = env_before
     if stopped:  # the handlers in force before Ray's start are back: they take the stop now
         os.kill(os.getpid(), signal.SIGTERM)  # (Python runs the handler before the next line)
+    check_cluster_cpus(cfg)
+    return True
+
+
+def check_cluster_cpus(cfg: dict) -> None:
+    """Refuse more env runners than the joined Ray instance has CPUs (each runner takes one: RLlib would wait
+    for them for ever).
+
+    Raises:
+        RayStartError: fewer CPUs than ``num_env_runners``.
+    """
+    import ray
+
     cpus = int(ray.cluster_resources().get("CPU", 0))
     if cfg["num_env_runners"] > cpus:
+        address = cfg["address"]
         where = f"the Ray cluster at {address!r}" if address else "the local Ray instance"
         raise RayStartError(f"config key 'num_env_runners' ({cfg['num_env_runners']}) needs one CPU per env runner, "
                             f"but {where} has {count(cpus, 'CPU')}: use at most {cpus} env runners, or a larger "
                             "cluster")
-    return True
 
 
 

@@ -81,6 +81,20 @@ def test_a_cluster_with_fewer_cpus_than_env_runners_is_an_error_once_joined(monk
         _init_ray({"address": "auto", "ray_num_cpus": 0, "num_env_runners": 4})
 
 
+def test_a_ray_already_joined_is_checked_for_cpus_too(monkeypatch):
+    """A caller that joined Ray itself (training.rllib.train as a library): too few CPUs still refused."""
+    import ray
+
+    from training.rllib_ray import RayStartError, _init_ray
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: True)
+    monkeypatch.setattr(ray, "cluster_resources", lambda: {"CPU": 2.0})
+    with pytest.raises(RayStartError, match=r"'num_env_runners' \(3\) needs one CPU per env runner, but the local "
+                                            r"Ray instance has 2 CPUs: use at most 2 env runners"):
+        _init_ray({"address": None, "ray_num_cpus": 0, "num_env_runners": 3})
+    assert _init_ray({"address": None, "ray_num_cpus": 0, "num_env_runners": 2}) is False
+
+
 # 3. --address
 
 @pytest.mark.parametrize("address", ["foo bar", "host", "host:0", "host:99999", ":80", "ray://", "a:b"])
