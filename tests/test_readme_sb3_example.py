@@ -47,7 +47,7 @@ def test_every_offered_game_has_a_measured_expectation_in_the_readme():
 @pytest.mark.parametrize("argv, needle", [
     (["--steps", "0"], "argument --steps: expected a whole number >= 1, got 0"),
     (["--env", "chess"], "argument --env: invalid choice: 'chess'"),
-    (["--shaping", "-1"], "argument --shaping: expected a number >= 0, got -1"),
+    (["--shaping", "-1"], "argument --shaping: expected a number from 0 (no shaping) to 1e6, got '-1'"),
     (["--seed", "x"], "argument --seed"),
 ])
 def test_bad_arguments_are_one_error_line(argv, needle, capsys):

@@ -135,7 +135,7 @@ def test_benchmarks_run_stops_on_a_signal_with_what_it_measured(sig, code, tmp_p
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert out.startswith("# monolith_envs benchmarks (smoke)") and "monolith_arena_v0" in out
     name = signal.Signals(sig).name
-    m = re.search(rf"interrupted by {name}: (\d+) configurations and 0 training runs measured in \d+ s "
+    m = re.search(rf"interrupted by {name}: (\d+) configurations? and 0 training runs measured in \d+ s "
                   r"\(shown above\); nothing written", err)
     assert m and int(m.group(1)) >= 1, err
     assert list(tmp_path.iterdir()) == []  # a partial run replaces no result file
@@ -150,7 +150,7 @@ def test_benchmarks_run_stops_its_training_workers_on_sigint(tmp_path):
     got, below = cmd.signal(signal.SIGINT)
     err = cmd.stderr()
     assert got == 130 and "Traceback" not in err, cmd.text()
-    assert "interrupted by SIGINT: 1 configurations and 1 training runs measured" in err
+    assert "interrupted by SIGINT: 1 configuration and 1 training run measured" in err
     assert cmd.stdout().startswith("# monolith_envs benchmarks (smoke)")
     assert len(below) >= 2 and not wait_gone(below)
 

@@ -99,7 +99,7 @@ def test_trust_flag_help_names_ppo_and_rllib(capsys):
         assert code == 0
         text = " ".join(output.split())
         assert "ppo:PATH model files and rllib:CHECKPOINT folders run the code" in text, module
-        assert "mcts:N, ppo:PATH, rllib:CHECKPOINT" in text, module  # the --agents / --opponents specs
+        assert "mcts:N" in text and ", ppo:PATH, rllib:CHECKPOINT" in text, module  # the --agents / --opponents specs
     assert _parser().prog == "python -m agents.play"
 
 
