@@ -42,7 +42,7 @@ from .pickle_limits import OverBound as _OverBound
 __all__ = ["CHECKED_CALLS", "MAX_LOAD_ELEMENTS", "MAX_LOAD_NODES", "MAX_PARAMS", "MAX_SPACE_ELEMENTS", "ModelFileError",
            "ModelTrustError", "NUMPY_GLOBALS", "RestrictedUnpickler", "TRUST_ENV_VAR", "TRUST_HINT", "brief",
            "add_trust_argument", "check_finite", "mlp_params", "model_kind_hint", "open_regular", "read_capped",
-           "restricted_loads", "short_error",
+           "restricted_loads", "short_error", "CorruptModelError", "check_whole_pickle",
            "trust_models_from_args", "trust_models_from_env"]
 
 #: environment variable that marks every model file as trusted (``1``); set by ``--trust-model-files``
@@ -75,6 +75,28 @@ class ModelFileError(AgentError):
 
 class ModelTrustError(ModelFileError):
     """A model file that cannot be loaded without running code from it (names the file and the entry)."""
+
+
+class CorruptModelError(ModelFileError):
+    """A pickle in a model file that is cut short or damaged (it cannot be parsed at all, so trusting the file
+    would not help); names the file and the entry."""
+
+
+def check_whole_pickle(data: bytes, what: str, hint: str = "") -> None:
+    """Parse ``data``'s opcodes without running any (``pickletools``): a truncated or damaged pickle is a
+    :class:`CorruptModelError` saying so, before an unpickler would report it as needing trust.
+
+    Raises:
+        CorruptModelError: ``data`` is not one whole pickle (``hint`` is added to the message).
+    """
+    import pickletools
+
+    try:
+        for _ in pickletools.genops(data):
+            pass
+    except Exception as e:  # noqa: BLE001  (ValueError "pickle exhausted", an unknown opcode, a bad length, ...)
+        raise CorruptModelError(f"{what}: the file is corrupt or truncated, not a readable pickle "
+                                f"({short_error(e, 160)}){hint}") from None
 
 
 def trust_models_from_env() -> bool:
@@ -489,11 +511,12 @@ def restricted_loads(data: bytes, allowed: Iterable[tuple[str, str]], what: str,
         renamed: former ``(module, name)`` pairs read as allowed ones (see :class:`RestrictedUnpickler`).
 
     Raises:
-        ModelTrustError: the pickle needs anything outside ``allowed`` (or calls what it may only name), or is
-            not a readable pickle.
+        ModelTrustError: the pickle needs anything outside ``allowed`` (or calls what it may only name).
+        CorruptModelError: the pickle is cut short or damaged (:func:`check_whole_pickle`).
         ModelFileError: the pickle asks for more than the size bounds (a space over :data:`MAX_SPACE_ELEMENTS`
             values, ...); the message names the bound.
     """
+    check_whole_pickle(data, what)
     try:
         return _check_expansion(RestrictedUnpickler(io.BytesIO(data), allowed, renamed, max_bytes=len(data) + 2**20).load())
     except _OverBound as e:

@@ -42,6 +42,7 @@ from .model_files import (
     NUMPY_GLOBALS,
     TRUST_ENV_VAR,
     TRUST_HINT,
+    CorruptModelError,
     ModelFileError,
     ModelTrustError,
     brief,
@@ -164,10 +165,12 @@ def _safe_objects(path: Path, data: dict) -> dict[str, Any]:
         try:
             raw = base64.b64decode(str(item[":serialized:"]).encode(), validate=False)
             out[key] = restricted_loads(raw, ALLOWED_GLOBALS, f"{path}: entry {key!r}", RENAMED_GLOBALS)
-        except (ModelTrustError, ValueError):
+        except (ModelTrustError, CorruptModelError, ValueError) as e:
             if key not in _NEEDED:
                 out[key] = _training_default(key)
                 continue
+            if isinstance(e, CorruptModelError):  # trusting the file would not help
+                raise
             raise ModelTrustError(
                 f"{path}: entry {key!r} cannot be loaded without running code from the file; {TRUST_HINT}") from None
     return out

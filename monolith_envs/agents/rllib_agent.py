@@ -36,6 +36,7 @@ from .model_files import (
     ModelTrustError,
     brief,
     check_finite,
+    check_whole_pickle,
     mlp_params,
     read_capped,
     restricted_loads,
@@ -178,22 +179,15 @@ def _check_ctor(info: Any, module_cls: type, d: Path) -> dict:
 
 
 def _read_pickle(path: Path, limit: int) -> bytes:
-    """The bytes of ``path``, checked to be one whole pickle without running it (``pickletools`` only parses
-    the opcodes): a truncated or damaged file is a :class:`ModelFileError` that says so, not a refusal that
-    asks to trust it.
+    """The bytes of ``path``, checked to be one whole pickle without running it
+    (:func:`~monolith_envs.agents.model_files.check_whole_pickle`): a truncated or damaged file says so, not a
+    refusal that asks to trust it.
 
     Raises:
-        ModelFileError: the file is corrupt or cut short.
+        ModelFileError: the file is corrupt or cut short (a ``CorruptModelError``), or over ``limit`` bytes.
     """
-    import pickletools
-
     data = read_capped(path, limit)
-    try:
-        for _ in pickletools.genops(data):
-            pass
-    except Exception as e:  # noqa: BLE001  (ValueError "pickle exhausted", an unknown opcode, a bad length, ...)
-        raise ModelFileError(f"{path}: the file is corrupt or truncated, not a readable pickle "
-                             f"({short_error(e, 160)}); write the checkpoint again (training.rllib)") from None
+    check_whole_pickle(data, str(path), "; write the checkpoint again (training.rllib)")
     return data
 
 

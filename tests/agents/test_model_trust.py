@@ -105,3 +105,26 @@ def test_every_command_that_names_the_trust_flag_takes_it(tmp_path, capsys, monk
     from training.rllib import main as rllib_main  # Ray is imported only for a run
 
     assert trusted_after(rllib_main, ["--list-keys"])
+
+
+def test_a_cut_short_entry_is_called_corrupt_not_untrusted(toy_model, tmp_path):
+    """A damaged pickle cannot be parsed at all: the message says so and does not ask to trust the file."""
+    import base64
+    import json
+    import zipfile
+
+    from monolith_envs.agents.model_files import CorruptModelError
+    from tests.agents.model_zips import rewrite_zip
+
+    def cut(d):
+        raw = base64.b64decode(d["observation_space"][":serialized:"])
+        d["observation_space"][":serialized:"] = base64.b64encode(raw[: len(raw) // 2]).decode()
+
+    bad = rewrite_zip(toy_model, tmp_path / "cut.zip", "data", data_edit=cut)
+    with zipfile.ZipFile(bad) as z:
+        assert ":serialized:" in json.loads(z.read("data"))["observation_space"]
+    with pytest.raises(CorruptModelError) as exc:
+        MaskablePPOAgent(bad)
+    text = str(exc.value)
+    assert "entry 'observation_space'" in text and "corrupt or truncated, not a readable pickle" in text
+    assert "--trust-model-files" not in text
