@@ -459,6 +459,9 @@ def main(argv: list[str] | None = None) -> dict:
                 cfg = apply_overrides(load_config(args.config), sets)
                 check_address(cfg["address"])
                 check_cpus(cfg, runners_flag=args.num_env_runners is not None)
+                if cfg["address"] and cfg["ray_num_cpus"]:  # it sizes a local instance only
+                    print(f"note: config key 'ray_num_cpus' ({cfg['ray_num_cpus']}) is ignored with --address: "
+                          "the cluster's own CPUs count (checked once it is joined)", file=sys.stderr)
                 check_config(cfg)  # the game, the seat and every agent spec, before Ray starts
                 made = _new_dirs(Path(cfg["out_dir"]) / run_name(cfg))
                 prepare_run_dir(cfg)

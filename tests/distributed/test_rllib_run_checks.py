@@ -128,6 +128,16 @@ def test_an_address_where_nothing_listens_is_one_error_line_and_no_run_folder(ca
     assert not (tmp_path / "sub").exists()  # nothing written: config.json, metrics.jsonl, tb/ come after Ray
 
 
+def test_ray_num_cpus_with_an_address_is_said_to_be_ignored(capsys, tmp_path):
+    port = _closed_port()
+    assert _main(tmp_path, "--address", f"127.0.0.1:{port}", "--set", "ray_num_cpus=1") == 2
+    err = capsys.readouterr().err
+    assert ("note: config key 'ray_num_cpus' (1) is ignored with --address: the cluster's own CPUs count "
+            "(checked once it is joined)") in err
+    assert _main(tmp_path, "--address", f"127.0.0.1:{port}") == 2
+    assert "ray_num_cpus" not in capsys.readouterr().err
+
+
 def test_auto_without_a_cluster_is_one_error_line_and_no_run_folder(capsys, tmp_path, monkeypatch):
     import ray
 
