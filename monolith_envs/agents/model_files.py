@@ -501,7 +501,7 @@ def _check_expansion(obj: Any) -> Any:
 
 
 def restricted_loads(data: bytes, allowed: Iterable[tuple[str, str]], what: str,
-                     renamed: Mapping[tuple[str, str], tuple[str, str]] | None = None) -> Any:
+                     renamed: Mapping[tuple[str, str], tuple[str, str]] | None = None, corrupt_hint: str = "") -> Any:
     """Unpickle ``data`` with :class:`RestrictedUnpickler`.
 
     Args:
@@ -509,6 +509,7 @@ def restricted_loads(data: bytes, allowed: Iterable[tuple[str, str]], what: str,
         allowed: the ``(module, name)`` pairs it may build.
         what: the file (and entry) for the message.
         renamed: former ``(module, name)`` pairs read as allowed ones (see :class:`RestrictedUnpickler`).
+        corrupt_hint: added to the message of a corrupt pickle (what to do, e.g. write the file again).
 
     Raises:
         ModelTrustError: the pickle needs anything outside ``allowed`` (or calls what it may only name).
@@ -516,7 +517,7 @@ def restricted_loads(data: bytes, allowed: Iterable[tuple[str, str]], what: str,
         ModelFileError: the pickle asks for more than the size bounds (a space over :data:`MAX_SPACE_ELEMENTS`
             values, ...); the message names the bound.
     """
-    check_whole_pickle(data, what)
+    check_whole_pickle(data, what, corrupt_hint)
     try:
         return _check_expansion(RestrictedUnpickler(io.BytesIO(data), allowed, renamed, max_bytes=len(data) + 2**20).load())
     except _OverBound as e:

@@ -36,7 +36,6 @@ from .model_files import (
     ModelTrustError,
     brief,
     check_finite,
-    check_whole_pickle,
     mlp_params,
     read_capped,
     restricted_loads,
@@ -178,17 +177,8 @@ def _check_ctor(info: Any, module_cls: type, d: Path) -> dict:
     return kw
 
 
-def _read_pickle(path: Path, limit: int) -> bytes:
-    """The bytes of ``path``, checked to be one whole pickle without running it
-    (:func:`~monolith_envs.agents.model_files.check_whole_pickle`): a truncated or damaged file says so, not a
-    refusal that asks to trust it.
-
-    Raises:
-        ModelFileError: the file is corrupt or cut short (a ``CorruptModelError``), or over ``limit`` bytes.
-    """
-    data = read_capped(path, limit)
-    check_whole_pickle(data, str(path), "; write the checkpoint again (training.rllib)")
-    return data
+#: what a corrupt checkpoint file's message says to do
+_REWRITE = "; write the checkpoint again (training.rllib)"
 
 
 def _load_untrusted(d: Path, module_cls: type) -> Any:
@@ -196,15 +186,16 @@ def _load_untrusted(d: Path, module_cls: type) -> Any:
 
     if (d / "module_state.msgpack").exists():
         raise _refuse(d, "a msgpack state file may hold pickled arrays; only module_state.pkl is read")
-    info = restricted_loads(_read_pickle(d / _CTOR_FILE, MAX_CTOR_BYTES), _CTOR_GLOBALS, f"{d / _CTOR_FILE}",
-                            _RENAMED)
+    info = restricted_loads(read_capped(d / _CTOR_FILE, MAX_CTOR_BYTES), _CTOR_GLOBALS, f"{d / _CTOR_FILE}",
+                            _RENAMED, corrupt_hint=_REWRITE)
     try:
         kw = _check_ctor(info, module_cls, d)
     except ModelFileError:
         raise
     except Exception as e:  # noqa: BLE001  (a malformed space or value is a refusal, not a traceback)
         raise _refuse(d, short_error(e, 200)) from None
-    state = restricted_loads(_read_pickle(d / _STATE_FILE, MAX_STATE_BYTES), _STATE_GLOBALS, f"{d / _STATE_FILE}")
+    state = restricted_loads(read_capped(d / _STATE_FILE, MAX_STATE_BYTES), _STATE_GLOBALS, f"{d / _STATE_FILE}",
+                             corrupt_hint=_REWRITE)
     if not (isinstance(state, dict) and all(isinstance(k, str) and isinstance(v, np.ndarray)
                                             and v.dtype.kind in "fiub" for k, v in state.items())):
         raise _refuse(d, "module_state.pkl must map weight names to numeric numpy arrays")
