@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from ..core.base import GameBase
 from ..core.chance import NoDrawRng
 from ..core.game import IllegalActionError
-from ..core.seeds import SEED_MODULUS  # game seeds wrap around at 2**128 (env.py reads it from here too)
+from ..core.seeds import SEED_MODULUS  # game seeds wrap around at 2**128
 from ._obs import row_writer
 
 __all__ = ["Slots", "ARRAY_FIELDS", "array_shapes", "explain_illegal", "returns_lister", "mask_byter",
@@ -61,7 +62,7 @@ def mask_byter(game: Any) -> Any:
     """``f(state) -> bytes``, the legal actions as ``layout.n`` bytes of 0/1: the game's own
     ``legal_mask_bytes`` where it has one (no array built), else the bytes of ``game.legal_mask(state)``."""
     fast = getattr(game, "legal_mask_bytes", None)
-    return fast if callable(fast) else (lambda s: np.ascontiguousarray(game.legal_mask(s), np.bool_).tobytes())
+    return fast if callable(fast) else (lambda s: GameBase.legal_mask_bytes(game, s))  # the default's definition
 
 
 def byte_rows(rows: np.ndarray) -> list[memoryview]:

@@ -22,8 +22,8 @@ from ..core.aec import MASK_IN, check_mask_in, observation_space_for
 from ..core.config import ConfigError, short_repr
 from ..core.game import IllegalActionError, MonolithEnvError
 from ..core.processes import local_worker_limit, worker_limit_why
-from ..core.seeds import check_seed
-from ._slots import ARRAY_FIELDS, SEED_MODULUS, Slots, array_shapes
+from ..core.seeds import SEED_MODULUS, check_seed
+from ._slots import ARRAY_FIELDS, Slots, array_shapes
 from ._workers import WorkerError, WorkerPool
 
 __all__ = ["VectorEnv", "VecResult", "make_vec", "WorkerError", "MAX_NUM_ENVS", "MASK_PLACEMENTS"]
@@ -210,10 +210,10 @@ class VectorEnv:
         if self._broken is not None:
             raise MonolithEnvError(f"make_vec step: {self._broken}")
         acts = np.asarray(actions)
-        if acts.shape == (self.num_envs,) and acts.dtype == object and all(
-                isinstance(a, int) and not isinstance(a, bool) for a in acts.tolist()):
+        items = acts.tolist() if acts.shape == (self.num_envs,) and acts.dtype == object else None
+        if items is not None and all(isinstance(a, int) and not isinstance(a, bool) for a in items):
             # Python ints (numpy keeps them as objects when one is too large for int64, or when asked to)
-            out = next(((k, a) for k, a in enumerate(acts.tolist()) if not 0 <= a < self.num_actions), None)
+            out = next(((k, a) for k, a in enumerate(items) if not 0 <= a < self.num_actions), None)
             if out is not None:
                 raise self._out_of_range(*out)
             acts = acts.astype(np.int64)
