@@ -43,6 +43,7 @@ from typing import Any
 from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
 from monolith_envs.core.cli import ArgumentParser
 from monolith_envs.core.interrupt import Interrupted, SignalGuard, end_children, stop_on_signals
+from monolith_envs.core.outfiles import missing_folders, remove_empty_folders
 from monolith_envs.core.words import count
 from training.config import TrainConfigError
 from training.resume import move_earlier_run
@@ -391,25 +392,6 @@ def interrupted_message(e: Interrupted) -> str:
     return "\n".join(lines)
 
 
-def _new_dirs(path: Path) -> list[Path]:
-    """``path`` and its ancestors that do not exist yet, deepest first (removed again, when empty, after a
-    run that never started)."""
-    out = []
-    for p in (path, *path.parents):
-        if p.exists() or p.is_symlink():
-            break
-        out.append(p)
-    return out
-
-
-def _remove_empty(dirs: list[Path]) -> None:
-    for d in dirs:
-        try:
-            d.rmdir()
-        except OSError:  # not empty (something else wrote there meanwhile): kept
-            return
-
-
 def main(argv: list[str] | None = None) -> dict:
     """Command-line entry point (see the module docstring).
 
@@ -463,19 +445,19 @@ def main(argv: list[str] | None = None) -> dict:
                     print(f"note: config key 'ray_num_cpus' ({cfg['ray_num_cpus']}) is ignored with --address: "
                           "the cluster's own CPUs count (checked once it is joined)", file=sys.stderr)
                 check_config(cfg)  # the game, the seat and every agent spec, before Ray starts
-                made = _new_dirs(Path(cfg["out_dir"]) / run_name(cfg))
+                made = missing_folders(Path(cfg["out_dir"]) / run_name(cfg))
                 prepare_run_dir(cfg)
             except (TrainConfigError, ValueError, KeyError) as e:
                 ap.error(str(e))
             try:
                 report = train(cfg, guard)
             except (RayStartError, TrainConfigError) as e:
-                _remove_empty(made)  # a run that never started leaves no run folder
+                remove_empty_folders(made)  # a run that never started leaves no run folder
                 ap.error(str(e))
         except Interrupted as e:
             end_children()
             if e.info and not e.info.get("written", True):
-                _remove_empty(made)
+                remove_empty_folders(made)
             print(interrupted_message(e), file=sys.stderr, flush=True)
             sys.exit(e.exit_code)
     tp = report["throughput"]
