@@ -211,7 +211,7 @@ def main(argv: list[str] | None = None) -> dict:
         out = check_output_dir(args.out_dir or (RESULTS_DIR if args.publish else RUNS_DIR), "--out-dir")
     except OutputPathError as exc:
         ap.error(str(exc))
-    cpus = args.cpus or os.cpu_count() or 1
+    cpus = ray_cpus(args)
     for line in skipped_runners(cpus):
         print(f"note: not measured: {line}", file=sys.stderr, flush=True)
     try:
@@ -226,6 +226,11 @@ def main(argv: list[str] | None = None) -> dict:
     write_text_atomic(out / f"{stem}.md", md)
     print(md)
     return res
+
+
+def ray_cpus(args: Any) -> int:
+    """The CPUs of the local Ray instance: ``--cpus``, or (0) every CPU of this machine."""
+    return args.cpus or os.cpu_count() or 1
 
 
 def skipped_runners(cpus: int) -> list[str]:
@@ -249,7 +254,7 @@ def _run(args: Any, env_config: dict) -> dict:
     budget = dataclasses.replace(budget, train_n_steps=DECISIONS_PER_UPDATE // N_ENVS)
     steps = budget.train_steps
     games = (40, 6) if args.quick else (120, 12)
-    cpus = args.cpus or os.cpu_count() or 1
+    cpus = ray_cpus(args)
     runners = [n for n in ENV_RUNNERS if n <= cpus]
     meta: dict[str, Any] = {"env_id": args.env, "env_config": env_config, "date": time.strftime("%Y-%m-%d %H:%M UTC",
                             time.gmtime()), "machine": platform.processor() or platform.machine(),
