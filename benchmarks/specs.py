@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["MAIN_CONFIGS", "REFERENCES", "BenchSpec", "config_label", "monolith_specs", "reference_specs"]
+__all__ = ["MAIN_CONFIGS", "REFERENCES", "BenchSpec", "monolith_specs", "reference_specs"]
 
 
 @dataclass(frozen=True)
@@ -81,13 +81,6 @@ REFERENCES: list[tuple[str, str]] = [
     ("openspiel", "chess"),
     ("openspiel", "backgammon"),
 ]
-
-
-def config_label(config: dict[str, Any]) -> str:
-    """A short label for a config dict not listed in :data:`MAIN_CONFIGS`."""
-    if not config:
-        return "default"
-    return " ".join(f"{k}={v}" for k, v in sorted(config.items()))
 
 
 def _generic_configs(env_id: str) -> list[tuple[str, dict[str, Any]]]:

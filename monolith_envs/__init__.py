@@ -58,7 +58,8 @@ _ENV_ID = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,99}")
 def register(env_id: str, module: str | Callable[[], Any]) -> None:
     """Register an env id: a module path, or a zero-argument callable returning such a module-like object.
 
-    The module must expose ``env(**kw)``, ``raw_env(**kw)`` and ``Game`` (the game class). Registering an
+    The module must expose ``env(**kw)`` and ``raw_env(**kw)`` (:func:`env_module` checks both when the id is
+    first used), and may expose ``Game`` (the game class; else :func:`game_class` takes ``raw_env.game_cls``). Registering an
     id again replaces its entry, except the package's own ids, which stay.
 
     Raises:
@@ -87,6 +88,7 @@ def env_module(env_id: str) -> Any:
 
     Raises:
         UnknownEnvError: unknown env id (lists the valid ones).
+        ConfigError: the registered module cannot be imported, or has no callable ``env`` / ``raw_env``.
     """
     try:
         entry = _REGISTRY[env_id]
@@ -112,8 +114,6 @@ def env_module(env_id: str) -> Any:
     return mod
 
 
-_module = env_module
-
 
 def game_class(env_id: str) -> Any:
     """The game class of ``env_id``; its ``GAME_INFO`` is the game's static
@@ -121,6 +121,7 @@ def game_class(env_id: str) -> Any:
 
     Raises:
         UnknownEnvError: unknown env id.
+        ConfigError: the registered module cannot be imported, or has no callable ``env`` / ``raw_env``.
     """
     mod = env_module(env_id)
     return getattr(mod, "Game", None) or mod.raw_env.game_cls
@@ -142,12 +143,13 @@ def make(env_id: str, *, wrapped: bool = True, render_mode: str | None = None, i
 
     Raises:
         UnknownEnvError: unknown env id (lists the valid ones).
-        ConfigError: unknown config key (lists the valid ones) or bad value, ``wrapped`` not a bool, or a
-            ``mask_in`` other than the two.
+        ConfigError: unknown config key (lists the valid ones) or bad value, ``wrapped`` not a bool, a
+            ``mask_in`` other than the two, or a registered module that cannot be imported or has no ``env`` /
+            ``raw_env``.
     """
     if not isinstance(wrapped, (bool, np.bool_)):
         raise ConfigError(f"make: wrapped={wrapped!r} is not allowed; expected True or False")
-    mod = _module(env_id)
+    mod = env_module(env_id)
     fn = mod.env if wrapped else mod.raw_env
     return fn(render_mode=render_mode, illegal_action=illegal_action, mask_in=mask_in, **config)
 

@@ -358,7 +358,15 @@ class SingleAgentEnv(gym.Env):
         """Apply the learner's action, then the opponents' until the learner must act or the episode ends.
 
         Returns ``(observation, reward, terminated, truncated, info)``; ``reward`` is the learner's reward
-        summed over every AEC step since its previous decision.
+        summed over every AEC step since its previous decision, plus, with ``shaping``, the potential term
+        ``shaping_gamma * phi(next) - phi(previous)`` (the game's own reward is then ``info["game_reward"]``).
+
+        Raises:
+            gymnasium.error.ResetNeeded: before ``reset()``, after the episode ended, or after an opponent's
+                error stopped it.
+            RuntimeError: the learner is not the seat to act (the AEC env was driven from outside).
+            IllegalActionError: ``action`` not an integer in range, or not legal now (with
+                ``illegal_action="raise"``, the default).
         """
         aec = self.aec
         if getattr(aec, "agent_selection", None) is None:

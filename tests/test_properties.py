@@ -1,4 +1,4 @@
-"""Property-based tests over seeds and action sequences, for every registered env (ARCHITECTURE §7 item 3).
+"""Property-based tests over seeds and action sequences, for every registered env (ARCHITECTURE §6 item 3).
 
 Hypothesis draws a seed and a sequence of choices; choice ``c`` picks ``legal[c % len(legal)]``, so every
 drawn sequence is a legal game prefix and failures shrink to short, readable ones.

@@ -120,6 +120,13 @@ class MCTSAgent(BaseAgent):
 
     # ------------------------------------------------------------------ search
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """A legal action for the acting seat (arguments as :meth:`BaseAgent.act`).
+
+        Returns the most visited root action after ``simulations`` simulations.
+
+        Raises:
+            AgentError: not bound to an env, a mask of another size or with no legal action, or no ``rng``.
+        """
         ctx = self._require_ctx()
         check_mask(ctx, action_mask)
         check_rng(rng)

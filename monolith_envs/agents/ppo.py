@@ -557,6 +557,13 @@ class MaskablePPOAgent(BaseAgent):
                              "config (num_players, mode, modules)")
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray | None, rng: np.random.Generator) -> int:
+        """A legal action for the acting seat (arguments as :meth:`BaseAgent.act`).
+
+        Returns the policy's most probable legal action (``deterministic``) or one sampled from it.
+
+        Raises:
+            AgentError: no mask, or sizes other than the model's.
+        """
         if action_mask is None:
             raise AgentError("MaskablePPOAgent.act needs the action mask")
         sizes = self.sizes()

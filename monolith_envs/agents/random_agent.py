@@ -19,4 +19,11 @@ class RandomAgent(BaseAgent):
     name = "random"
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """A legal action for the acting seat (arguments as :meth:`BaseAgent.act`).
+
+        Returns a uniformly drawn legal action.
+
+        Raises:
+            AgentError: a mask with no legal action, or ``rng`` not a numpy ``Generator``.
+        """
         return masked_choice(action_mask, rng)

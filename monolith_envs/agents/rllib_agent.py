@@ -318,6 +318,13 @@ class RLlibAgent(BaseAgent):
         return self.module.action_probabilities(observation, action_mask)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """A legal action for the acting seat (arguments as :meth:`BaseAgent.act`).
+
+        Returns the module's most probable legal action (``deterministic``) or one sampled from it.
+
+        Raises:
+            AgentError: a mask with no legal action, or action probabilities that are not finite.
+        """
         mask = np.asarray(action_mask).astype(bool)
         if not mask.any():
             raise AgentError("the action mask has no legal action")

@@ -73,6 +73,7 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         super().__init__(observation_space=observation_space["observation"], **kwargs)
 
     def setup(self) -> None:
+        """Build the networks on the flat observation, then keep the Dict space (observation and mask)."""
         super().setup()
         self.observation_space = self.observation_space_with_mask
 
@@ -89,6 +90,7 @@ class MaskedPPOTorchRLModule(DefaultPPOTorchRLModule):
         return out
 
     def compute_values(self, batch: dict, embeddings: Any = None) -> torch.Tensor:
+        """Value estimates ``float32[B]`` of a batch whose observations may still hold the mask."""
         if embeddings is None and isinstance(batch[Columns.OBS], dict):
             batch, _ = split_obs(batch)
         return super().compute_values(batch, embeddings)

@@ -1,5 +1,5 @@
 """Monolith Arena content: faction TOML files parsed into frozen dataclasses (docs/monolith_arena.md §5,
-ARCHITECTURE §6).
+ARCHITECTURE §5).
 
 One TOML file per faction (schema: §5.2) names its tiles and, for Runes, Banner auras and Orders, effects
 from the small vocabulary of §5.3.  :func:`load_content` reads and validates a list of such files and

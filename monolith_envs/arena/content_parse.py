@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..core.content import TomlFile
+from ..core.content import TomlFile, is_int
 from .content_schema import (
     ALL_TILE_FIELDS,
     AURA_EFFECTS,
@@ -87,10 +87,6 @@ def _error(path: str, line: int, tile_id: str, field: str, problem: str, allowed
     return ContentError(path, line, tile_id, field, problem, allowed, label="tile")
 
 
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
 class _TileParser:
     """Validates one ``[[tiles]]`` entry and builds its :class:`TileType`."""
 
@@ -113,7 +109,7 @@ class _TileParser:
         v = self.raw.get(field, default)
         if v is None:
             raise self.err(field, "missing", f"an integer from {lo} to {hi}")
-        if not _is_int(v):
+        if not is_int(v):
             raise self.err(field, f"{v!r} is not an integer", f"an integer from {lo} to {hi}")
         if v < lo:
             raise self.err(field, f"{v} is too small", f"an integer >= {lo} and <= {hi}")
@@ -135,7 +131,7 @@ class _TileParser:
             raise self.err(field, f"{v!r} is not a list of edges", "a list of edges 0-5")
         out = []
         for e in v:
-            if not _is_int(e) or not 0 <= e <= 5:
+            if not is_int(e) or not 0 <= e <= 5:
                 raise self.err(field, f"edge {e!r} is out of range", "edges 0-5")
             if e in out:
                 raise self.err(field, f"edge {e} is listed twice", "each edge 0-5 at most once")
@@ -150,7 +146,7 @@ class _TileParser:
             raise self.err(field, f"{v!r} is not a list", allowed)
         out: list[tuple[int, int]] = []
         for p in v:
-            if not isinstance(p, list) or len(p) != 2 or not all(_is_int(x) for x in p):
+            if not isinstance(p, list) or len(p) != 2 or not all(is_int(x) for x in p):
                 raise self.err(field, f"{p!r} is not an [edge, strength] pair", allowed)
             e, s = p
             if not 0 <= e <= 5:
@@ -193,7 +189,7 @@ class _TileParser:
         for param in ("amount", "uses"):
             if param in raw:
                 a, (lo, hi) = raw[param], BOUNDS[param]
-                if not _is_int(a) or not lo <= a <= hi:
+                if not is_int(a) or not lo <= a <= hi:
                     raise self.err(field, f"{param} {a!r} of {name!r} is not an integer from {lo} to {hi}",
                                    f"an integer >= {lo} and <= {hi}")
                 kw[param] = a
@@ -277,7 +273,7 @@ class _TileParser:
         notes = self._str("notes", "")
         init_raw = raw.get("initiative", [])
         lo, hi = BOUNDS["initiative"]
-        if not isinstance(init_raw, list) or any(not _is_int(x) or not lo <= x <= hi for x in init_raw):
+        if not isinstance(init_raw, list) or any(not is_int(x) or not lo <= x <= hi for x in init_raw):
             raise self.err("initiative", f"{init_raw!r} is not a list of initiatives",
                            f"integers from {lo} to {hi}")
         if len(init_raw) > MAX_INITIATIVES:
@@ -375,7 +371,7 @@ def parse_faction(file: TomlFile, index: int, offset: int, seen_ids: dict[str, s
         raise _error(path, src.faction_line("name"), "", "faction.name", f"{fname!r} is not a string",
                            "a string")
     lo, hi = BOUNDS["banner_hp"]
-    if not _is_int(hp) or not lo <= hp <= hi:
+    if not is_int(hp) or not lo <= hp <= hi:
         raise _error(path, src.faction_line("banner_hp"), "", "faction.banner_hp",
                            f"{hp!r} is not an integer from {lo} to {hi}", f"an integer >= {lo} and <= {hi}")
     tiles_raw = data.get("tiles", [])

@@ -249,7 +249,11 @@ class ArenaGame(GameBase):
         The draw depends only on what ``viewer`` knows: decks and pools are sorted by instance id (copies of
         a type have consecutive ids) before shuffling, so two states that ``viewer`` cannot tell apart give
         the same sample for the same ``rng`` state (information-set search relies on this).
+
+        Raises:
+            ValueError: ``viewer`` is not a seat (as ``observe`` refuses it).
         """
+        viewer = check_seat(viewer, self.num_players)
         s = fast_clone(state)
         tb = self.tables
         for q in range(self.n):

@@ -35,7 +35,7 @@ from .turns import start_turn
 
 __all__ = [
     "new_position", "empty_position", "put_tile", "set_hand", "set_deck", "set_hp", "set_pool",
-    "set_monolith", "set_turn", "begin_turn", "settle_position", "effects", "find_instance", "tile_at",
+    "set_monolith", "set_turn", "begin_turn", "settle_position", "effects", "find_instance",
 ]
 
 
@@ -284,14 +284,6 @@ def settle_position(game, s: ArenaState) -> None:
     """Run the state check (docs/monolith_arena.md §4.6 step 6) on a hand-built position."""
     dirty(s)
     settle(game.rules, s)
-
-
-def tile_at(game, s: ArenaState, hex: int):
-    """``(owner, tile id, facing, wounds)`` of the tile on ``hex``, or None."""
-    i = s.board[hex]
-    if i < 0:
-        return None
-    return i // PER_SEAT, game.tables.id_of[s.itype[i]], s.facing[i], s.wounds[i]
 
 
 def effects(game, s: ArenaState) -> dict:

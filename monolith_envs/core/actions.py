@@ -1,4 +1,4 @@
-"""Named action families laid out as one flat ``Discrete(n)`` (ARCHITECTURE §3)."""
+"""Named action families laid out as one flat ``Discrete(n)`` (ARCHITECTURE §2)."""
 
 from __future__ import annotations
 

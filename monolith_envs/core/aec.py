@@ -1,6 +1,6 @@
 """``RulesAECEnv``: the one PettingZoo AEC adapter, generic over any :class:`~monolith_envs.core.game.Game`.
 
-ARCHITECTURE §5.  Agents are ``player_0 .. player_{n-1}``; ``agent_selection`` follows the engine's
+ARCHITECTURE §2.  Agents are ``player_0 .. player_{n-1}``; ``agent_selection`` follows the engine's
 ``current_player`` (the same player often acts several times in a row); rewards are the change of the
 engine's ``returns`` since the previous step; every agent stays in ``agents`` until the match ends, then
 each is stepped once with ``None`` (dead-agent step) and sees its final reward through ``last()``.

@@ -31,7 +31,8 @@ class ArgumentParser(argparse.ArgumentParser):
 
     Sub-parsers made with ``add_subparsers().add_parser`` are of this class too."""
 
-    def error(self, message: str):  # noqa: D102 - argparse's contract: report and exit 2
+    def error(self, message: str):
+        """argparse's contract: print ``PROG: error: MESSAGE`` as one line on stderr and exit with status 2."""
         self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
 
 

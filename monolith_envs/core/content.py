@@ -45,6 +45,7 @@ __all__ = [
     "MAX_KEYS",
     "MAX_FILE_BYTES",
     "REQUIRED",
+    "is_int",
     "TomlFile",
     "load_toml",
     "load_toml_resource",
@@ -424,7 +425,8 @@ def load_toml_resource(package: str, *parts: str, max_bytes: int = MAX_FILE_BYTE
 # ---------------------------------------------------------------------------------------------------
 
 
-def _is_int(v: Any) -> bool:
+def is_int(v: Any) -> bool:
+    """Whether ``v`` is an integer as TOML gives one (an ``int``, not a ``bool``)."""
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -495,7 +497,7 @@ class Fields:
     def int(self, field: str, lo: int | None = None, hi: int | None = None, default: Any = REQUIRED) -> int:
         """An integer in ``lo .. hi``."""
         v = self.raw(field, default)
-        if not _is_int(v):
+        if not is_int(v):
             raise self.err(field, f"{short_repr(v)} is not an integer", _rng(lo, hi))
         if (lo is not None and v < lo) or (hi is not None and v > hi):
             raise self.err(field, f"{v} is out of range", _rng(lo, hi))
@@ -504,7 +506,7 @@ class Fields:
     def number(self, field: str, lo: float | None = None, hi: float | None = None, default: Any = REQUIRED) -> float:
         """A finite int or float in ``lo .. hi``, returned as a float."""
         v = self.raw(field, default)
-        if not (_is_int(v) or isinstance(v, float)) or not math.isfinite(v):
+        if not (is_int(v) or isinstance(v, float)) or not math.isfinite(v):
             raise self.err(field, f"{short_repr(v)} is not a number", _rng(lo, hi, "a number"))
         if (lo is not None and v < lo) or (hi is not None and v > hi):
             raise self.err(field, f"{v} is out of range", _rng(lo, hi, "a number"))
@@ -554,7 +556,7 @@ class Fields:
         items = self.list(field, default, min_len, max_len)
         out: list[int] = []
         for x in items:
-            if not _is_int(x) or (lo is not None and x < lo) or (hi is not None and x > hi):
+            if not is_int(x) or (lo is not None and x < lo) or (hi is not None and x > hi):
                 raise self.err(field, f"value {short_repr(x)} is out of range", "a list of " + _rng(lo, hi, "integers"))
             if unique and x in out:
                 raise self.err(field, f"value {x} is listed twice", "each value at most once")

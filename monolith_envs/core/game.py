@@ -290,7 +290,7 @@ class Game(Protocol):
         """
 
     def observe(self, state: Any, player: int) -> np.ndarray:
-        """``float32[obs_spec.size]``: what ``player`` may know, seat-relative (ARCHITECTURE §4)."""
+        """``float32[obs_spec.size]``: what ``player`` may know, seat-relative (ARCHITECTURE §2)."""
 
     def state_vector(self, state: Any) -> np.ndarray:
         """``float32[m]``: an omniscient vector for centralised critics (``AECEnv.state()``)."""

@@ -1,4 +1,4 @@
-"""Named observation pieces packed into one flat float32 vector (ARCHITECTURE §4)."""
+"""Named observation pieces packed into one flat float32 vector (ARCHITECTURE §2)."""
 
 from __future__ import annotations
 

@@ -61,6 +61,7 @@ class Int(Spec):
     hi: int
 
     def check(self, v: Any, path: str) -> None:
+        """Raises :class:`StateError` naming ``path``, ``v`` and what is allowed when ``v`` does not fit."""
         if not _is_int(v) or not self.lo <= v <= self.hi:
             raise state_error(path, v, f"an integer from {self.lo} to {self.hi}")
 
@@ -70,6 +71,7 @@ class Bool(Spec):
     """``True`` or ``False``."""
 
     def check(self, v: Any, path: str) -> None:
+        """Raises :class:`StateError` naming ``path``, ``v`` and what is allowed when ``v`` does not fit."""
         if type(v) is not bool:
             raise state_error(path, v, "true or false")
 
@@ -82,6 +84,7 @@ class Float(Spec):
     hi: float = math.inf
 
     def check(self, v: Any, path: str) -> None:
+        """Raises :class:`StateError` naming ``path``, ``v`` and what is allowed when ``v`` does not fit."""
         if not (isinstance(v, float) or _is_int(v)) or not math.isfinite(v) or not self.lo <= v <= self.hi:
             raise state_error(path, v, f"a finite number from {self.lo} to {self.hi}")
 
@@ -97,6 +100,7 @@ class Choice(Spec):
     names: tuple = ()
 
     def check(self, v: Any, path: str) -> None:
+        """Raises :class:`StateError` naming ``path``, ``v`` and what is allowed when ``v`` does not fit."""
         if isinstance(v, bool) or v not in self.values or type(v) not in {type(x) for x in self.values}:
             shown = self.names or self.values
             raise state_error(path, v, "one of " + ", ".join(map(str, shown)))
@@ -112,6 +116,7 @@ class List(Spec):
     max_len: int = 1 << 16
 
     def check(self, v: Any, path: str) -> None:
+        """Raises :class:`StateError` naming ``path``, ``v`` and what is allowed when ``v`` does not fit."""
         if type(v) is not list:
             raise state_error(path, v, "a list")
         if self.length is not None and len(v) != self.length:

@@ -1,4 +1,4 @@
-"""``check_env``: the conformance suite every env id and config must pass (ARCHITECTURE §7 item 2).
+"""``check_env``: the conformance suite every env id and config must pass (ARCHITECTURE §6 item 2).
 
 Shipped in the package (like pgx's ``api_test``) so that users who add content or games can run it::
 

@@ -26,6 +26,7 @@
 #define NBOARD 52  /* board sockets: 13 positions x 4 */
 #define NPOS 13
 #define PRIV0 52
+#define NSOCK 60   /* socket ids 0 .. NSOCK - 1 (board.py NSOCK) */
 #define MAXK 256
 #define MAXCHECKS 8
 
@@ -189,7 +190,7 @@ static PyObject *make_context(PyObject *self, PyObject *args) {
             c->arg[k][j] = (unsigned char)arg;
         }
     }
-    if (c->place < 0 || c->set_aside < c->place + 6 * 60 || c->end_turn < c->set_aside + 6 || c->cast <= c->end_turn ||
+    if (c->place < 0 || c->set_aside < c->place + 6 * NSOCK || c->end_turn < c->set_aside + 6 || c->cast <= c->end_turn ||
         c->cast > 1L << 20) {
         PyErr_SetString(PyExc_ValueError, "make_context: codes must be ascending action family starts "
                         "(PLACE + 360 <= SET_ASIDE, SET_ASIDE + 6 <= END_TURN < CAST)");
@@ -373,7 +374,7 @@ static PyObject *turn_legal(PyObject *self, PyObject *const *args, Py_ssize_t na
     Turn t;
     t.c = c;
     t.d = d;
-    long acts[6 * 60 + 8 + MAXK];
+    long acts[6 * NSOCK + 8 + MAXK];
     int m = 0;
     PyObject *tn = field(d, F_turn), *o, *res = NULL;
     Seq pools, hands, hand;
@@ -422,7 +423,7 @@ static PyObject *turn_legal(PyObject *self, PyObject *const *args, Py_ssize_t na
         }
         for (long f = 0; f < 6; f++) {
             if (!t.pool[f]) continue;
-            long fb = c->place + f * 60;
+            long fb = c->place + f * NSOCK;
             for (long sid = 0; sid < NBOARD; sid++) {
                 signed char r = t.req[sid];
                 if (r < 0 || (r && r != f + 1)) continue;

@@ -4,12 +4,9 @@ docs/monolith_strategy.md §6.1 (538 actions for K = 29)."""
 from __future__ import annotations
 
 from ..core.actions import ActionLayout
+from .board import NSOCK
 
-__all__ = ["build_layout", "Offsets", "FAMILIES"]
-
-FAMILIES = ("place", "set_aside", "end_turn", "cast", "choose_opponent", "choose_face", "choose_socket",
-            "choose_index", "decline", "pay_gems", "pay_card", "discard", "round_side", "start_bonus",
-            "final_reveal")
+__all__ = ["build_layout", "Offsets"]
 
 
 def _face(i: int) -> str:
@@ -20,13 +17,13 @@ def build_layout(K: int) -> ActionLayout:
     """The layout for ``K`` action-card kinds (total 451 + 3K)."""
     return ActionLayout(
         [
-            ("place", (6, 60), ("face", "sid")),
+            ("place", (6, NSOCK), ("face", "sid")),
             ("set_aside", (6,), ("face",)),
             ("end_turn", (), ()),
             ("cast", (K,), ("kind",)),
             ("choose_opponent", (3,), ("i",)),
             ("choose_face", (6,), ("face",)),
-            ("choose_socket", (60,), ("sid",)),
+            ("choose_socket", (NSOCK,), ("sid",)),
             ("choose_index", (2,), ("j",)),
             ("decline", (), ()),
             ("pay_gems", (), ()),

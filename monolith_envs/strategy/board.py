@@ -6,12 +6,13 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from .content import Content
-from .state import Side, StrategyState
+from .state import Phase, Side, StrategyState
 
 __all__ = ["Rules", "PRIV0", "NSOCK"]
 
 PRIV0 = 52   # first private socket id (docs §2.2)
-NSOCK = 60
+NSOCK = 60   # sockets, ids 0 .. NSOCK - 1 (docs §2.2)
+_ACTION = int(Phase.ACTION)  # a plain int: compared on every mask
 
 
 _NO_FACES = ((),) * 6
@@ -211,7 +212,7 @@ class Rules:
         private sockets that take it."""
         pool = s.pool[p]
         out: list = []
-        bump = s.turn["stack_ready"] and s.phase == 1 and s.turn["player"] == p
+        bump = s.turn["stack_ready"] and s.phase == _ACTION and s.turn["player"] == p
         sock_seat, sock_face, blocked = s.sock_seat, s.sock_face, s.blocked
         by_face = self.geometry(s)[3]
         any_blocked = True in blocked
@@ -220,7 +221,7 @@ class Rules:
         for f in range(6):
             if not pool[f]:
                 continue
-            fb = base + f * 60
+            fb = base + f * NSOCK
             if bump:
                 out += [fb + sid for sid in by_face[f] if not blocked[sid] and (
                     sock_seat[sid] < 0 or (sock_seat[sid] != p and sock_face[sid] <= f))]
@@ -239,7 +240,7 @@ class Rules:
         """Socket ids available to ``seat`` for a die showing ``face`` (docs §4.6 rules 1-4); Stacker bumps
         count when ``stacker`` and the turn's ``stack_ready`` is set."""
         out = []
-        bump = stacker and s.turn["stack_ready"] and s.phase == 1 and s.turn["player"] == seat
+        bump = stacker and s.turn["stack_ready"] and s.phase == _ACTION and s.turn["player"] == seat
         sock_seat, sock_face, blocked = s.sock_seat, s.sock_face, s.blocked
         for sid, req in self.geometry(s)[0]:
             if blocked[sid] or (req and req != face):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..core.config import ConfigError, ConfigKey, boolean, int_range, number_range, one_of, validate_config
+from ..core.config import ConfigKey, boolean, int_range, number_range, one_of, validate_config
 
 __all__ = ["ENV_ID", "CONFIG_KEYS", "validate"]
 
@@ -47,6 +47,3 @@ def validate(given: Mapping[str, Any] | None) -> dict:
         ConfigError: unknown key or bad value.
     """
     return validate_config(ENV_ID, CONFIG_KEYS, given, _cross)
-
-
-_ = ConfigError

@@ -41,7 +41,6 @@ CONDITIONS: dict[str, bool] = {  # name -> takes a number; all but fewest_vp are
     "pair": False, "all_even": False, "all_odd": False, "fewest_vp": False,
 }
 SCALES = ("flat", "per_die", "per_pair", "per_pips", "per_shared_card")
-VICTIM_OPS = frozenset(("lose_vp", "lose_gems", "discard", "exile_die"))
 # op -> (allowed extra fields, required fields, contexts or None for all)
 OPS: dict[str, tuple[frozenset, frozenset, tuple[str, ...] | None]] = {
     "gain_vp": (frozenset(("n", "scale", "k", "max")), frozenset(), None),

@@ -9,9 +9,10 @@ decision (``pending``) whose answer pushes the continuation.
 
 from __future__ import annotations
 
+from ..core.game import InvariantError
 from .board import PRIV0, Rules
 from .content import BOARD, Line
-from .state import Kind, StrategyState
+from .state import Kind, Phase, StrategyState
 
 __all__ = ["get_line", "push_lines", "TASKS", "ctx_of", "win"]
 
@@ -44,7 +45,7 @@ def win(s: StrategyState, p: int) -> None:
     """VICTORY: the game ends at once with ``p`` as sole winner (docs §4.11, §8)."""
     s.winner = p
     s.terminal = True
-    s.phase = 5
+    s.phase = Phase.OVER
     s.pending = None
     s.tasks.clear()
 
@@ -94,7 +95,8 @@ def board_selector(R: Rules, s: StrategyState, who: str, ctx: dict) -> list:
     if who == "lowest":
         m = min(tot.values())
         return [q for q in order if tot.get(q, 99) == m]
-    raise AssertionError(who)
+    raise InvariantError(f"monolith_strategy: unknown recipient selector {who!r} (the content loader admits only "
+                         "the selectors of docs §5.2)")
 
 
 def recipients(R: Rules, s: StrategyState, ln: Line, ctx: dict) -> list | None:
@@ -114,7 +116,8 @@ def recipients(R: Rules, s: StrategyState, ln: Line, ctx: dict) -> list | None:
     if who == "trailer":
         m = min(s.vp)
         return [q for q in order if s.vp[q] == m]
-    raise AssertionError(who)
+    raise InvariantError(f"monolith_strategy: unknown recipient selector {who!r} (the content loader admits only "
+                         "the selectors of docs §5.2)")
 
 
 def opponent_pick(R: Rules, s: StrategyState, decider: int, eligible: list, then: dict) -> None:
@@ -374,7 +377,7 @@ def _op(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
     elif op == "adjust_face":
         _face_src(R, s, r, 0, {"mode": "adjust"})
     elif op == "extra_placement":
-        if s.phase == 1 and s.turn["player"] == r:
+        if s.phase == Phase.ACTION and s.turn["player"] == r:
             s.turn["left"] += a
     elif op == "move_die":
         opts = move_sources(R, s, r)
@@ -390,7 +393,7 @@ def _op(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
     elif op == "guard":
         s.guard[r] += a
     elif op == "stack":
-        if s.phase == 1 and s.turn["player"] == r:
+        if s.phase == Phase.ACTION and s.turn["player"] == r:
             s.turn["stack_ready"] = True
     elif op == "secret_rune":
         look = min(ln.look, len(s.rune_deck))
@@ -415,7 +418,8 @@ def _op(R: Rules, s: StrategyState, t: dict, ln: Line, rng) -> None:
     elif op == "extra_fate":
         pass  # applied by the setup itself (docs §4.15)
     else:  # pragma: no cover - the loader admits only the ops above
-        raise AssertionError(op)
+        raise InvariantError(f"monolith_strategy: unknown effect op {op!r} (the content loader admits only the ops "
+                             "of docs §5.2)")
 
 
 def keep_rune(s: StrategyState, p: int, cands: list, j: int) -> None:

@@ -275,8 +275,12 @@ class StrategyGame(GameBase):
         return render_svg(self, state, viewer)
 
     def resample_hidden(self, state: StrategyState, viewer: int, rng: np.random.Generator) -> StrategyState:
-        """A copy with everything ``viewer`` cannot know redrawn (docs §7 visibility)."""
-        return hidden.resample(self, state, viewer, rng)
+        """A copy with everything ``viewer`` cannot know redrawn (docs §7 visibility).
+
+        Raises:
+            ValueError: ``viewer`` is not a seat (as ``observe`` refuses it).
+        """
+        return hidden.resample(self, state, check_seat(viewer, self.num_players), rng)
 
     def state_schema(self) -> dict:
         """Field specs of a serialised state of this game, checked by ``from_dict`` (state_check.py)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..core.game import InvariantError
 from .board import PRIV0
-from .state import Kind, StrategyState
+from .state import Kind, Phase, StrategyState
 
 __all__ = ["check"]
 
@@ -132,7 +132,7 @@ def check(game, s: StrategyState) -> None:
         if not game.legal_list(s):
             _bad(13, f"{Kind(pd['k']).name} of seat {pd['seat']} has no legal action")
     # 15 chase
-    if any(ch is not None for ch in s.chase) and s.phase != 2 and not s.terminal:
+    if any(ch is not None for ch in s.chase) and s.phase != Phase.RESOLUTION and not s.terminal:
         _bad(15, f"chase markers {s.chase} outside the Resolution Phase")
     # private sockets: faces in range
     for p in range(n):

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.compiled import PURE_PYTHON_ENV, CompiledObserver
 from ..core.observation import ObsSpec
-from .board import PRIV0, Rules
+from .board import NSOCK, PRIV0, Rules
 from .state import Kind, Phase, Side, StrategyState
 
 try:
@@ -53,7 +53,7 @@ def build_spec(R: Rules) -> ObsSpec:
         ("positions", (13, C + 10), 0, 1,
          "per position: card one-hot, covered-normal, covered-exalted, dice /4 and total /24 per rel seat",
          (("card", C), ("covered_normal", 1), ("covered_exalted", 1), ("dice", 4), ("total", 4))),
-        ("sockets", (60, 15), 0, 1,
+        ("sockets", (NSOCK, 15), 0, 1,
          "per socket id: exists, requirement one-hot (ANY,1-6), reserved, blocked, occupant rel seat, face/6",
          (("exists", 1), ("requirement", 7), ("reserved", 1), ("blocked", 1), ("occupant", 4), ("face", 1))),
         ("players", (4, 25 + K + 2 * C), 0, 1, "per rel seat: public facts (docs §7 block P)",
@@ -64,7 +64,7 @@ def build_spec(R: Rules) -> ObsSpec:
         ("my_runes", (2, C), 0, 1, "my private Runes one-hot (revealed or not)"),
         ("decision_ctx", (82 + K + 3 * C,), 0, 1, "open decision context (docs §7 block D)",
          (("remaining", 1), ("purpose", 3), ("stone", 4), ("src_action", K), ("src_board", C), ("src_exalted", 5),
-          ("face", 6), ("socket", 60), ("owed", 1), ("reveal_target", 1), ("earmarked", 1),
+          ("face", 6), ("socket", NSOCK), ("owed", 1), ("reveal_target", 1), ("earmarked", 1),
           ("candidates", 2 * C))),
     ])
 

@@ -7,7 +7,7 @@ from itertools import compress
 
 from ..core.compiled import pure_python_requested
 from . import effects
-from .board import PRIV0, Rules
+from .board import NSOCK, PRIV0, Rules
 from .effects import has_move_source, push_lines
 from .state import Kind, Phase, Side, StrategyState
 
@@ -237,7 +237,7 @@ def turn_apply(R: Rules, s: StrategyState, pd: dict, a: int, rng) -> None:
     p = s.turn["player"]
     tn = s.turn
     if a < o.SET_ASIDE:
-        f, sid = divmod(a - o.PLACE, 60)
+        f, sid = divmod(a - o.PLACE, NSOCK)
         face = f + 1
         s.pool[p][f] -= 1
         tn["left"] -= 1
@@ -330,12 +330,12 @@ def turn_reason(R: Rules, s: StrategyState, a: int) -> str:
     p = s.turn["player"]
     tn, pool = s.turn, s.pool[p]
     if a < o.SET_ASIDE:
-        f, sid = divmod(a - o.PLACE, 60)
+        f, sid = divmod(a - o.PLACE, NSOCK)
         if tn["left"] < 1:
             return f"player_{p} has no placement left this turn"
         if not pool[f]:
             return f"player_{p} has no die showing {f + 1} in the pool"
-        bump = tn["stack_ready"] and s.phase == 1
+        bump = tn["stack_ready"] and s.phase == Phase.ACTION
         return _socket_reason(R, s, p, f + 1, sid, bump)
     if a < o.END_TURN:
         f = a - o.SET_ASIDE

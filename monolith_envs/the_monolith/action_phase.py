@@ -6,7 +6,9 @@ from __future__ import annotations
 from .board import has_enemy_living, has_modifier, kill, neighbours, occupancy_check, occupies
 from .effects import auto_powers, usable_powers
 from .orders import use_power
-from .state import NONE, Frame, Phase, Sub, Win
+from .state import MOVES_WARRIOR, NONE, Frame, Phase, Sub, Win, Zone
+
+_SLAY, _MANEUVER, _BOAST = int(Zone.SLAY), int(Zone.MANEUVER), int(Zone.BOAST)  # hearts' zones on the action board
 
 __all__ = ["frame_action_start", "start_rest"]
 
@@ -118,7 +120,7 @@ def frame_extra_kill(g, s, p: int, left: int, rng) -> None:
 def frame_move_again(g, s, p: int, left: int, rng) -> None:
     """docs §4.8 extra moves: while ``left`` > 0 and the maneuvered warrior (or ``p``'s shaman, if still alive)
     can move, ask a free MANEUVER_DEST from its space (no new window)."""
-    if left > 0 and s.man_space >= 0 and (s.man_kind == 0 or s.shaman_alive[p]):
+    if left > 0 and s.man_space >= 0 and (s.man_kind == MOVES_WARRIOR or s.shaman_alive[p]):
         s.stack.append([Frame.MOVE_AGAIN, p, left - 1])
         s.man_free = True
         s.sub, s.current = Sub.MANEUVER_DEST, p
@@ -212,20 +214,20 @@ def apply_action_choose(g, s, p: int, a: int, rng) -> None:
     elif g.A_SLAY <= a < g.A_MANEUVER:
         r = a - g.A_SLAY
         sp, q = r // 3, (p + r % 3 + 1) % s.n
-        b[0] -= 1
+        b[_SLAY] -= 1
         s.spent[p] += 1
         kill(s, p, q, sp)
         s.last_space = sp
         _open_window(g, s, p, Win.AFTER_SLAY, rng)
     elif g.A_MANEUVER <= a < g.A_BOAST:
         r = a - g.A_MANEUVER
-        b[1] -= 1
+        b[_MANEUVER] -= 1
         s.spent[p] += 1
-        s.man_space, s.man_kind, s.man_free = r // 2, r % 2, False
+        s.man_space, s.man_kind, s.man_free = r // 2, r % 2, False  # kind: MOVES_WARRIOR or MOVES_SHAMAN
         s.sub = Sub.MANEUVER_DEST
     elif g.A_BOAST <= a < g.A_SACRIFICE:
         sp = a - g.A_BOAST
-        b[2] -= 1
+        b[_BOAST] -= 1
         s.boast[sp][p] += 1
         s.last_space = sp
         _open_window(g, s, p, Win.AFTER_BOAST, rng)
@@ -253,7 +255,7 @@ def apply_maneuver_dest(g, s, p: int, a: int, rng) -> None:
     free extra move (§4.8) ends there, a paid one opens the after_maneuver window."""
     t = a - g.A_SPACE
     src = s.man_space
-    if s.man_kind == 0:
+    if s.man_kind == MOVES_WARRIOR:
         s.living[src][p] -= 1
         s.living[t][p] += 1
     else:
@@ -270,7 +272,7 @@ def apply_maneuver_dest(g, s, p: int, a: int, rng) -> None:
 def apply_power_window(g, s, p: int, a: int, rng) -> None:
     """docs §4.8 POWER_WINDOW: pass closes the window (the action then counts, §4.6); ``use_power(k)`` uses
     that power and comes back here."""
-    if a == 0:
+    if a == g.A_PASS:
         s.sub = NONE
         s.win_used = [False] * 4
     else:

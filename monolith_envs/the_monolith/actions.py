@@ -126,7 +126,7 @@ def action_name(off: Offsets, a: int) -> str:
     if not 0 <= a < off.n:
         raise ValueError(f"action {a} outside 0..{off.n - 1}")
     N = off.N
-    if a == 0:
+    if a == off.PASS:
         return "pass"
     if a < off.SPACE:
         return f"order({ORDERS[a - 1]})"

@@ -8,7 +8,7 @@ objective draws); the rest resolve at once.
 from __future__ import annotations
 
 from .board import controllers, controllers_at, has_enemy_living, occupies, tunnels_now
-from .state import NONE, Frame, Sub, Win
+from .state import MOVES_WARRIOR, NONE, SHAMAN_SLOT, Frame, Sub, Win
 
 __all__ = ["selector_spaces", "count", "gain", "reads_control", "resolve", "power", "power_usable", "usable_powers",
            "auto_powers", "WINDOW_CODE", "CONTROL_PREDICATES"]
@@ -184,7 +184,7 @@ def resolve(g, s, p: int, eff, rng, ev_space: int = NONE, window: int = NONE) ->
 
 def power(g, s, p: int, k: int):
     """``(window, cost, cost_amount, effect, card index or -1)`` of power slot ``k`` of ``p``, or None."""
-    if k == 3:
+    if k == SHAMAN_SLOT:
         sh = g.shamans[s.shaman_id[p]]
         return sh.window, sh.cost, sh.cost_amount, sh.effect, -1
     if k < len(s.held[p]):
@@ -205,7 +205,7 @@ def _effect_usable(g, s, p: int, eff) -> bool:
     if op == "extra_kill":
         return s.last_space >= 0 and has_enemy_living(s, p, s.last_space)
     if op == "move_again":
-        return s.man_space >= 0 and (s.man_kind == 0 or s.shaman_alive[p])
+        return s.man_space >= 0 and (s.man_kind == MOVES_WARRIOR or s.shaman_alive[p])
     if op == "recruit_anywhere":
         return not s.rec_anywhere
     if op == "free_fate":
@@ -237,7 +237,7 @@ def usable_powers(g, s, p: int, window: int, used: list) -> list:
     dw = g.div_window
     ks = [k for k, c in enumerate(s.held[p]) if dw[c] == window]
     if g.shaman_window[s.shaman_id[p]] == window:
-        ks.append(3)
+        ks.append(SHAMAN_SLOT)
     return [k for k in ks if power_usable(g, s, p, k, window, used)] if ks else ks
 
 
@@ -247,8 +247,8 @@ def auto_powers(g, s, p: int, window: int, rng) -> None:
     window (action_turn, after_*) opens. The reference cards and shamans have no cost-free power in these
     windows; content files may."""
     free = g.div_free_window  # the window code of a cost-free card power, None for a costed one
-    for k in (0, 1, 2, 3):  # held is read again after each effect, as power() reads it
-        if k == 3:
+    for k in (0, 1, 2, SHAMAN_SLOT):  # held is read again after each effect, as power() reads it
+        if k == SHAMAN_SLOT:
             if g.shaman_free_window[s.shaman_id[p]] != window:
                 continue
         else:

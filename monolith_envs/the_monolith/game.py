@@ -393,7 +393,12 @@ class MonolithGame(GameBase):
 
         While another seat decides OBJ_REVEAL, the viewer knows that seat holds an objective that scores now
         (else the pass would have been automatic, docs §4.12), so hands are redrawn until one does (at most
-        64 tries; then that seat keeps its hand)."""
+        64 tries; then that seat keeps its hand).
+
+        Raises:
+            ValueError: ``viewer`` is not a seat (as ``observe`` refuses it).
+        """
+        viewer = check_seat(viewer, self.num_players)
         s = fast_clone(state)
         pool = sorted(list(s.obj_deck) + [o for q in range(s.n) if q != viewer for o in s.objectives[q]]
                       + [o for o, up in s.obj_discard if not up])

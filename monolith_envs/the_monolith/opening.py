@@ -163,7 +163,7 @@ def apply_draft_open(g, s, p: int, a: int, rng) -> None:
 def apply_draft_respond(g, s, p: int, a: int, rng) -> None:
     """docs §4.10 DRAFT_RESPOND: pass for good or become the high bidder; the next responder clockwise
     decides or, when all others have passed, the high bidder takes the shaman at its bid."""
-    if a == 0:
+    if a == g.A_PASS:
         s.d_passed[p] = True
     else:
         s.d_high = a - g.A_NUMBER

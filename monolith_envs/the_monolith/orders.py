@@ -282,7 +282,7 @@ def use_power(g, s, p: int, k: int, resume: int, rng) -> None:
 def apply_div_raise(g, s, p: int, a: int, rng) -> None:
     """docs §4.4 DIV_RAISE: pass forfeits (the bid returns to available); ``number(r)`` adds r hearts to it."""
     i = s.focus_slot
-    if a == 0:  # forfeit
+    if a == g.A_PASS:  # forfeit
         s.available[p] += s.bids[i][p]
         s.bids[i][p] = 0
     else:
@@ -355,7 +355,7 @@ def apply_march_group(g, s, p: int, a: int, rng) -> None:
 def apply_march_step(g, s, p: int, a: int, rng) -> None:
     """docs §4.4 MARCH_STEP: stop ends the order; a step pays a free step or 1 heart and moves the group
     (occupancy check), then MARCH_REGROUP if ``p`` has 2+ living warriors there; or use a march power."""
-    if a == 0:
+    if a == g.A_PASS:
         _end_order(s)
         return
     if a >= g.A_POWER:
@@ -385,7 +385,7 @@ def apply_march_regroup(g, s, p: int, a: int, rng) -> None:
 def apply_shaman_step(g, s, p: int, a: int, rng) -> None:
     """docs §4.4 SHAMAN_STEP: stop ends the order; a step moves the shaman (occupancy check) and cremates
     there; or use a shaman_order power."""
-    if a == 0:
+    if a == g.A_PASS:
         _end_order(s)
         return
     if a >= g.A_POWER:
@@ -418,7 +418,7 @@ def apply_recruit_hearts(g, s, p: int, a: int, rng) -> None:
 def apply_recruit_place(g, s, p: int, a: int, rng) -> None:
     """docs §4.4 RECRUIT_PLACE: one warrior (from reserves, else anger) living on the chosen space, paid
     placements first; pass declines the bonus; the order ends when none is left. Or use a recruit power."""
-    if a == 0:
+    if a == g.A_PASS:
         _end_order(s)
         return
     if a >= g.A_POWER:

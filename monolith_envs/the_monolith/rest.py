@@ -77,7 +77,7 @@ def apply_obj_reveal(g, s, p: int, a: int, rng) -> None:
     """docs §4.7 step 2c OBJ_REVEAL: the objective scores now and goes face up to the discard pile (``p``
     may reveal again), or pass ends ``p``'s reveals."""
     fr = s.stack.pop()  # the REST_OBJ frame of this seat
-    if a == 0:
+    if a == g.A_PASS:
         s.stack.append([Frame.REST_OBJ, fr[1] + 1, 0])
     else:
         o = s.objectives[p].pop(a - g.A_OBJECTIVE)

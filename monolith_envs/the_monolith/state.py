@@ -13,9 +13,14 @@ from typing import Any
 
 from ..core.state import state_class, transient
 
-__all__ = ["Phase", "Sub", "Frame", "Win", "Zone", "MonolithState", "NONE", "fast_clone"]
+__all__ = ["Phase", "Sub", "Frame", "Win", "Zone", "MonolithState", "NONE", "SHAMAN_SLOT", "MOVES_WARRIOR",
+           "MOVES_SHAMAN", "fast_clone"]
 
 NONE = -1
+#: power slot of the shaman's ability (``use_power(3)``); slots 0-2 are the held divinations (docs §4.8)
+SHAMAN_SLOT = 3
+#: ``man_kind``, what a maneuver moves (docs §4.6 maneuver): a warrior, or the seat's shaman
+MOVES_WARRIOR, MOVES_SHAMAN = 0, 1
 
 
 class Phase(IntEnum):
@@ -210,7 +215,7 @@ class MonolithState:
     rec_bonus: int = 0
     rec_anywhere: bool = False
     man_space: int = NONE
-    man_kind: int = 0
+    man_kind: int = MOVES_WARRIOR
     man_free: bool = False
     owed: int = 0
     surge_first: bool = False

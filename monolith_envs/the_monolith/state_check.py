@@ -10,6 +10,7 @@ from typing import Any
 
 from ..core.state import StateError
 from ..core.state_schema import Bool, Float, Int, List, Spec, check_invariants, probe_state, state_error
+from .rest import turn_order
 from .state import NONE, Frame, Phase, Sub, Win
 
 __all__ = ["schema", "cross_check", "check_decider", "fixed_decider"]
@@ -171,10 +172,6 @@ def _need_frame(s, *kinds) -> list:
     return fr
 
 
-def _turn_order(s) -> list:
-    return [(s.first + k) % s.n for k in range(s.n)]
-
-
 def _event_move_decider(g, s) -> int:
     """EVENT_MOVE (docs §4.7 step 2b): the wandering event ``events[event_focus]`` is moved by the first seat in
     turn order that it paid (what it scores is read again: nothing it counts changes during step 2b)."""
@@ -191,7 +188,7 @@ def _event_move_decider(g, s) -> int:
     if card.lifetime != "wandering" or card.scoring is None:
         raise state_error(f"state.events[{i}][0]", ev, "a wandering event that scores (only such an event is moved)")
     ctrl = controllers(g, s)
-    payers = [p for p in _turn_order(s) if gain(g, s, p, card.scoring, sp, ctrl) > 0]
+    payers = [p for p in turn_order(s) if gain(g, s, p, card.scoring, sp, ctrl) > 0]
     if not payers:
         raise state_error(f"state.events[{i}]", s.events[i], "a wandering event that paid a seat this rest phase "
                           "(its first payer moves it)")
@@ -214,7 +211,7 @@ def fixed_decider(g, s):
         if g.config["shaman_assignment"] != "draft":
             raise state_error("state.sub", sub, "no draft sub-phase: shaman_assignment is "
                               f"{g.config['shaman_assignment']!r}, not 'draft'")
-        left = [p for p in _turn_order(s) if not s.d_assigned[p]]
+        left = [p for p in turn_order(s) if not s.d_assigned[p]]
         if sub == Sub.DRAFT_FREE_PICK:
             if len(left) != 1:
                 raise state_error("state.d_assigned", s.d_assigned, "exactly one seat without a shaman at "

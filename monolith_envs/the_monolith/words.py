@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.words import count
-from .state import Sub
+from .state import SHAMAN_SLOT, Sub
 
 __all__ = ["action_words", "effect_words", "event_scoring_words", "space_words", "stop_and_step", "ZONES", "PASSED", "NUMBER_DONE"]
 
@@ -83,7 +83,7 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
     if fam in ("use_power", "discard_div"):
         k = idx[0]
         held = s.held[s.current] if s is not None else []
-        if fam == "use_power" and k == 3:
+        if fam == "use_power" and k == SHAMAN_SLOT:
             what = "its shaman's ability"
         elif k < len(held):
             what = f"{g.divs[held[k]].key} {g.divs[held[k]].name}"
@@ -148,14 +148,14 @@ def _counted(pred: str, sel: str, many: bool = False) -> str:
         pred, f"{pred.replace('_', ' ')} {where}".strip())
 
 
-#: when an event's scoring effect scores (docs §4.8 step 2b, §6.3)
+#: when an event's scoring effect scores (docs §4.7 step 2b, §5.5)
 _LIFETIME_WORDS = {"until_scored": "at the next rest scoring, then it is discarded",
                    "persistent": "at every rest scoring", "wandering": "at every rest scoring, and it moves"}
 
 
 def event_scoring_words(card: Any) -> str:
     """An event card's scoring in words, ``""`` when it has none: ``each seat at the next rest scoring, then
-    it is discarded: +2 favour per temple you control`` (docs §4.8 step 2b)."""
+    it is discarded: +2 favour per temple you control`` (docs §4.7 step 2b)."""
     if card.scoring is None:
         return ""
     return f"each seat {_LIFETIME_WORDS.get(card.lifetime, 'at rest scoring')}: {effect_words(card.scoring)}"

@@ -1,4 +1,4 @@
-"""Seeded random play over every mode (docs/monolith_arena.md §9 invariants; ARCHITECTURE §7 layer 2/3).
+"""Seeded random play over every mode (docs/monolith_arena.md §9 invariants; ARCHITECTURE §6 layers 2-3).
 
 Per game: ``check_invariants`` after every apply; sampled masked actions apply on a clone (all of them when
 there are few), sampled unmasked actions raise; ``to_dict``/``from_dict`` round-trips with the same mask;

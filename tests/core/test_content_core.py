@@ -100,7 +100,9 @@ def test_field_readers():
     assert r.number("f", 0, 1) == 0.5 and r.bool("b") is True and r.str("s", pattern="[a-z]+") == "ab"
     assert r.int_list("l", 0, 9, unique=True) == (1, 2) and r.str_list("w", ("a", "b")) == ("a",)
     assert r.choice("s", ("ab", "cd")) == "ab" and r.table_of("sub").int("k", 0, 9) == 7
-    assert r.tables("ts") == [{}] and "n" in r and REQUIRED is not None
+    assert r.tables("ts") == [{}] and "n" in r
+    with pytest.raises(ContentError, match="missing"):  # REQUIRED, the readers' default: the field must be there
+        r.int("missing", 0, 5, default=REQUIRED)
     with pytest.raises(ContentError) as ei:
         r.int("n", 0, 2)
     e = ei.value

@@ -208,6 +208,18 @@ def test_observe_refuses_what_is_not_a_seat(env_id, player):
 
 
 @pytest.mark.parametrize("env_id", GAMES)
+@pytest.mark.parametrize("viewer", [1.0, True, -1, 5])
+def test_resample_hidden_refuses_what_is_not_a_seat(env_id, viewer):
+    """A viewer that is no seat would redraw every seat's hidden information: refused, as observe refuses it."""
+    g, s, _ = _played(env_id, 2)
+    with pytest.raises(ValueError, match=r"is not a seat"):
+        g.resample_hidden(s, viewer, np.random.default_rng(0))
+    a = g.resample_hidden(s, np.int64(1), np.random.default_rng(3))
+    b = g.resample_hidden(s, 1, np.random.default_rng(3))
+    assert g.to_dict(a) == g.to_dict(b)
+
+
+@pytest.mark.parametrize("env_id", GAMES)
 def test_observe_takes_numpy_integer_seats(env_id):
     g, s, _ = _played(env_id, 2)
     assert np.array_equal(g.observe(s, np.int64(1)), g.observe(s, 1))

@@ -17,8 +17,7 @@ def test_heuristic_beats_three_random_agents():
     for seed in range(games):
         me = seed % 4
         agents = [heur if p == me else RandomAgent() for p in range(4)]
-        res = play_match(env, agents, seed=seed)
+        play_match(env, agents, seed=seed)
         game = env.unwrapped.game
         first += game.ranking(env.unwrapped.game_state)[0] == me
-        assert res is not None
     assert first >= 32, f"heuristic first in {first}/{games}"

@@ -35,6 +35,7 @@ from monolith_envs.agents.model_files import (
     short_error,
 )
 from monolith_envs.agents.pickle_limits import check_torch_file
+from monolith_envs.agents.puct import to_absolute  # re-exported: the seat-relative value head's inverse
 
 __all__ = ["CHECKPOINT_FORMAT", "CheckpointError", "MAX_CHECKPOINT_BYTES", "MAX_HIDDEN_LAYERS", "MAX_HIDDEN_WIDTH",
            "PolicyValueNet", "checkpoint_shapes", "load_checkpoint", "masked_log_softmax", "net_for_game",
@@ -111,17 +112,6 @@ def masked_log_softmax(logits: torch.Tensor, masks: torch.Tensor) -> torch.Tenso
     ``logits float32[B, n]``, ``masks bool[B, n]`` (each row with at least one True) -> ``float32[B, n]``.
     """
     return torch.log_softmax(logits.masked_fill(~masks, float("-inf")), dim=-1)
-
-
-def to_absolute(values_rel: np.ndarray, seat: int) -> np.ndarray:
-    """Seat-relative values (entry ``i`` = seat ``(seat + i) % n``) -> values indexed by seat (``float64[n]``)."""
-    v = np.asarray(values_rel, np.float64)
-    return np.roll(v, seat)
-
-
-def to_relative(values_abs: np.ndarray, seat: int) -> np.ndarray:
-    """Values indexed by seat -> seat-relative (entry 0 = ``seat``); the inverse of :func:`to_absolute`."""
-    return np.roll(np.asarray(values_abs, np.float64), -seat)
 
 
 def net_for_game(game: Any, hidden: tuple[int, ...] = (256, 256)) -> PolicyValueNet:

@@ -203,6 +203,14 @@ class BaselineAgent(BaseAgent):
             self._choose(game)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """A legal action for the acting seat (arguments as :meth:`BaseAgent.act`).
+
+        Returns the most probable legal action of the network (or, with ``+search:N``, the search's most
+        visited one).
+
+        Raises:
+            AgentError: no network chosen yet (not bound), no mask, or sizes other than the network's.
+        """
         if self.net is None:
             raise AgentError(f"{self.name}: no network chosen yet; call agent.bind(env) after env.reset() "
                              "(or build the agent with env_config)")

@@ -221,6 +221,8 @@ class ArenaHeuristic(StatePolicyAgent):
         return scores
 
     def policy(self, game: Any, state: Any, seat: int, rng: np.random.Generator) -> int:
+        """The legal action of ``seat`` (to act in ``state``, a determinization) with the best lookahead value
+        (:meth:`action_scores`; ties broken with ``rng``)."""
         legal = np.flatnonzero(game.legal_mask(state))
         if legal.size == 1:
             return int(legal[0])

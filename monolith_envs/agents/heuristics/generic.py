@@ -50,6 +50,14 @@ class StatePolicyAgent(BaseAgent):
         raise NotImplementedError
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """A legal action for the acting seat (arguments as :meth:`BaseAgent.act`).
+
+        The bound env's state is first passed through ``resample_hidden`` for the seat, then :meth:`policy`
+        chooses; an action the mask refuses falls back to a uniform legal one.
+
+        Raises:
+            AgentError: not bound to an env, a mask of another size or with no legal action, or no ``rng``.
+        """
         ctx = self._require_ctx()
         check_mask(ctx, action_mask)
         check_rng(rng)
@@ -86,6 +94,7 @@ class LookaheadAgent(StatePolicyAgent):
         return float(self.value(game, s)[seat])
 
     def policy(self, game: Any, state: Any, seat: int, rng: np.random.Generator) -> int:
+        """The legal action with the best :meth:`score` for ``seat`` (ties broken with ``rng``)."""
         legal = np.flatnonzero(game.legal_mask(state))
         scores = np.array([self.score(game, state, seat, a, rng) for a in legal])
         best = np.flatnonzero(scores >= scores.max() - 1e-9)

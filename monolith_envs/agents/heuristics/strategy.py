@@ -19,8 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from monolith_envs.strategy.board import NSOCK
 from monolith_envs.strategy.effects import get_line
-from monolith_envs.strategy.state import Kind
+from monolith_envs.strategy.state import Kind, Phase
 
 from .generic import StatePolicyAgent
 
@@ -108,7 +109,7 @@ def _op_value(R, s, ln, amount: int, me: int) -> float:
     if op == "discard":
         return -0.4 * amount
     if op == "gain_die":
-        return DIE * min(amount, s.src_dice[me]) * (0.3 if s.phase != 1 else 1.0)
+        return DIE * min(amount, s.src_dice[me]) * (0.3 if s.phase != Phase.ACTION else 1.0)
     if op == "take_primus":
         return 0.3 if s.primus != me else 0.0
     if op == "chase":
@@ -213,7 +214,7 @@ def _turn(game, s, me: int, legal: list) -> int:
     places = [a for a in legal if a < o.SET_ASIDE]
     best, best_v = None, -1e9
     for a in places:
-        f, sid = divmod(a, 60)
+        f, sid = divmod(a, NSOCK)
         v = place_value(game, s, me, f + 1, sid)
         if v > best_v:
             best, best_v = a, v
@@ -308,7 +309,7 @@ def action_prior(game: Any, s: Any, seat: int, legal: np.ndarray, rng: np.random
     out = np.zeros(len(legal))
     for i, a in enumerate(int(x) for x in legal):
         if a < o.SET_ASIDE:
-            f, sid = divmod(a, 60)
+            f, sid = divmod(a, NSOCK)
             out[i] = place_value(game, s, seat, f + 1, sid)
         elif o.CAST <= a < o.CAST + R.K:
             out[i] = CAST_VALUE.get(ids[a - o.CAST], 0.0)
@@ -337,6 +338,7 @@ class StrategyHeuristic(StatePolicyAgent):
     name = "heuristic"
 
     def policy(self, game: Any, state: Any, seat: int, rng: np.random.Generator) -> int:
+        """The heuristic's legal action for ``seat`` in ``state`` (:func:`state_policy`)."""
         return int(state_policy(game, state, seat, rng))
 
 

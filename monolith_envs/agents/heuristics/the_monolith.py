@@ -163,6 +163,7 @@ class TheMonolithHeuristic(StatePolicyAgent):
         self.name = name
 
     def policy(self, game: Any, state: Any, seat: int, rng: np.random.Generator) -> int:
+        """The heuristic's legal action for ``seat`` in ``state`` (:func:`choose`)."""
         return choose(game, state, seat, rng)
 
 
