@@ -32,7 +32,7 @@ import numpy as np
 import monolith_envs
 from monolith_envs.core.actions import coerce_action
 from monolith_envs.core.aec import check_mask_in, observation_space_for
-from monolith_envs.core.config import ConfigError, number_range
+from monolith_envs.core.config import ConfigError, UnknownKeywordError, number_range
 from monolith_envs.core.game import IllegalActionError
 from monolith_envs.core.seeds import check_seed
 from monolith_envs.registration import METADATA, RENDER_MODES
@@ -130,14 +130,19 @@ def _check_keywords(env_id: str, config: dict, in_env_config: frozenset = frozen
     hints = [f"{k!r}: did you mean {m[0]!r}?" for k in unknown
              if isinstance(k, str) and (m := difflib.get_close_matches(k, known, n=1))]
     where = []
+    keywords = [k for k in unknown if k not in in_env_config]
     for label, keys in (("unknown config key(s) in env_config", [k for k in unknown if k in in_env_config]),
-                        ("unknown keyword(s)", [k for k in unknown if k not in in_env_config])):
+                        ("unknown keyword(s)", keywords)):
         if keys:
             where.append(f"{label} {', '.join(map(repr, keys))}")
-    raise ConfigError(f"{env_id}: {' and '.join(where)}"
-                      + (f" ({'; '.join(hints)})" if hints else "")
-                      + f"; SingleAgentEnv takes {', '.join(WRAPPER_KEYWORDS)}, illegal_action, and the game's "
-                      f"config keys: {', '.join(game_keys)}")
+    text = (f"{env_id}: {' and '.join(where)}" + (f" ({'; '.join(hints)})" if hints else "")
+            + f"; SingleAgentEnv takes {', '.join(WRAPPER_KEYWORDS)}, illegal_action, and the game's config keys: "
+            f"{', '.join(game_keys)}")
+    if keywords:  # Python's own words for a keyword argument a function does not take, and its TypeError
+        raise UnknownKeywordError(f"SingleAgentEnv() got an unexpected keyword argument {keywords[0]!r}"
+                                  + (f" (and {', '.join(map(repr, keywords[1:]))})" if keywords[1:] else "")
+                                  + f"; {text}")
+    raise ConfigError(text)
 
 
 class SingleAgentEnv(gym.Env):

@@ -322,6 +322,21 @@ def _draw_hex(sc: Scene, game, state, tb, h: int, netted, segs) -> None:
                 sc.text(x0 + w / 2, y0 + hh / 2, label, size, _DARK, "middle", bold=True)
 
 
+#: rows kept for the pending resolution under the seats' panels, whatever its length, so every picture of one
+#: game config has the same size (video recorders such as Gymnasium's RecordVideo need that)
+PENDING_ROWS = 3
+
+
+def pending_rows(line: str) -> list[str]:
+    """The pending line wrapped on exactly :data:`PENDING_ROWS` rows: blank rows after a short one, and a
+    longer one cut after its last whole row with ``…``."""
+    rows = wrap_text(line, 12.5, W - 24)
+    if len(rows) > PENDING_ROWS:
+        rows = rows[:PENDING_ROWS]
+        rows[-1] += " …"
+    return rows + [""] * (PENDING_ROWS - len(rows))
+
+
 def draw(game, state, viewer: int | None = None) -> Scene:
     """The :class:`Scene` of ``state`` as seat ``viewer`` may see it (``None``: omniscient), 560 wide.
 
@@ -336,7 +351,7 @@ def draw(game, state, viewer: int | None = None) -> Scene:
     panel_h = 58 if module else 42
     top = 462
     status = status_lines(game, state, viewer)
-    status = status[:3] + wrap_text(status[3], 12.5, W - 24)  # the pending line on as many rows as it needs
+    status = status[:3] + pending_rows(status[3])
     height = top + n * (panel_h + 6) + len(status) * 18 + len(LEGEND) * 15 + 20
     sc = Scene(W, height, _BG, title=f"Monolith Arena, decision {state.decisions}")
     sc.text(W / 2, 22, "Monolith Arena", 18, _DARK, "middle", bold=True)

@@ -8,7 +8,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .game import MonolithEnvError
 
-__all__ = ["ConfigError", "ConfigKey", "validate_config", "one_of", "int_range", "number_range", "boolean",
+__all__ = ["ConfigError", "UnknownKeywordError", "ConfigKey", "validate_config", "one_of", "int_range", "number_range", "boolean",
            "C_INT_MAX", "parse_value", "parse_settings", "plain_int", "plain_float", "short_repr"]
 
 C_INT_MAX = 2**31 - 1
@@ -24,6 +24,12 @@ def short_repr(value: Any, limit: int = 60) -> str:
 
 class ConfigError(MonolithEnvError, ValueError):
     """A configuration key that does not exist, or a value that is not allowed (names key, value, allowed)."""
+
+
+class UnknownKeywordError(ConfigError, TypeError):
+    """A keyword argument that a constructor does not take: a :class:`ConfigError` that is also the
+    ``TypeError`` Python raises for an unexpected keyword, with its words (``got an unexpected keyword argument
+    'x'``), so code that retries without an optional keyword (TorchRL's ``GymEnv`` with ``frameskip``) works."""
 
 
 Check = Callable[[Any], "str | None"]

@@ -148,7 +148,9 @@ def draw(game, s: StrategyState, viewer: int | None = None) -> Scene:
     """
     R = game.rules
     check_viewer(viewer, R.n)
-    rows = 4 if s.board[13] >= 0 else 3
+    # position 13 (a second Fate, docs §2.2) is the fourth row; its room is kept in every multiplayer picture,
+    # so the pictures of one config have one size (video recorders need that); solo never has it
+    rows = 4 if R.n > 1 else 3
     grid_h = rows * (CH + 8)
     panel_h = 30 + 14 * 5 + 42 * 2 + 4
     height = 40 + grid_h + panel_h + 16 + 64 + len(LEGEND) * 15 + 16

@@ -371,7 +371,7 @@ def _side(sc: Scene, g, s, x: float, viewer) -> float:
     ask = _ask_lines(g, s)
     for k, line in enumerate(ask):
         sc.text(x, y + 39 + 14 * k, line, 11, _INK, max_width=PANEL_WIDTH - 6)
-    y += 14 * (len(ask) - 1)
+    y += 14  # room for two lines whatever the decision, so every picture of a game has one size
     sc.text(x, y + 55, f"First P{s.first} · surge {'-' if s.surge < 0 else f'P{s.surge}'}", 10.5, _GREY)
     y += 73
     sc.text(x, y, "Favour", 11, _INK, bold=True)
@@ -412,7 +412,7 @@ def _side(sc: Scene, g, s, x: float, viewer) -> float:
     sc.text(x, y + 8, "Divination row", 12, _INK, bold=True)
     for k, ln in enumerate(row or ["-"]):
         sc.text(x, y + 24 + _ROW * k, ln[:62], ROW_SIZE, _INK, max_width=_TEXT_WIDTH)
-    y += 24 + _ROW * max(1, len(row)) + 4
+    y += 24 + _ROW * max(1, g.R) + 4  # room for a full row (the picture's size does not change in a game)
     ev = [g.events[e].name + (f" @ {sp}" if sp >= 0 else "") for e, sp in s.events]
     sc.text(x, y + 4, "Events: " + (", ".join(ev) or "-"), ROW_SIZE, _INK, max_width=_TEXT_WIDTH)
     return y + 12
@@ -424,10 +424,11 @@ def _panel_height(rows: int) -> float:
 
 
 def side_height(g, s) -> float:
-    """How far down the side column reaches from :data:`_TOP` (:func:`_side` draws it): its headline and
-    favour track, the seats' panels of six rows each, the divination row and the events."""
-    rows = sum(1 for i in range(g.R) if s.row[i] >= 0)
-    return 8 + 73 + 14 * (len(_ask_lines(g, s)) - 1) + 14 + 14 * s.n + 6 + s.n * (_panel_height(6) + 6) + 24 + _ROW * max(1, rows) + 4 + 12
+    """How far down the side column reaches from :data:`_TOP` (:func:`_side` draws it): its headline with
+    room for two lines of the open decision, the favour track, the seats' panels of six rows each, room for a
+    full divination row, and the events. It depends on the config only (seats and row size), so every
+    picture of one game has the same size (video recorders need that)."""
+    return 8 + 73 + 14 + 14 + 14 * s.n + 6 + s.n * (_panel_height(6) + 6) + 24 + _ROW * max(1, g.R) + 4 + 12
 
 
 def draw(g, s, viewer: int | None = None) -> Scene:

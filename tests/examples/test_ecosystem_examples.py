@@ -32,6 +32,26 @@ def test_torchrl_example_plays_masked_games_on_one_env_and_on_serial_env():
     assert "every action legal" in lines[1]
 
 
+def test_torchrl_gym_env_builds_a_registered_id_and_plays_masked_games():
+    """TorchRL's GymEnv passes frameskip to gymnasium.make and drops it on Python's unexpected-keyword
+    TypeError; with mask_in="observation" its ActionMask transform keeps every action legal to the end."""
+    pytest.importorskip("torchrl", reason="torchrl is not installed")
+    from torchrl.envs import ActionMask, GymEnv, TransformedEnv
+
+    import monolith_envs  # noqa: F401  (registers the Gymnasium ids)
+
+    env = TransformedEnv(GymEnv("monolith_envs/MonolithArena-v0", opponents=["random"], mask_in="observation",
+                                categorical_action_encoding=True), ActionMask())
+    try:
+        env.set_seed(0)
+        td = env.rollout(500, break_when_any_done=True)
+        assert bool(td["next", "done"][-1]) and not bool(td["next", "done"][:-1].any())
+        legal = td["action_mask"].gather(-1, td["action"].unsqueeze(-1))
+        assert bool(legal.all()) and abs(float(td["next", "reward"].sum())) == 1.0
+    finally:
+        env.close()
+
+
 def test_torchrl_serial_env_rand_action_ignores_the_masks_as_the_example_says():
     """The note of the example: a batched env's rand_action draws illegal actions, which the game refuses."""
     pytest.importorskip("torchrl", reason="torchrl is not installed")

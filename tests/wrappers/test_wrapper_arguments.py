@@ -205,5 +205,24 @@ def test_an_unknown_key_is_named_where_it_was_given():
                                     "('num_player': did you mean 'num_players'?); SingleAgentEnv takes")
     with pytest.raises(ConfigError) as ei:
         SingleAgentEnv("monolith_arena_v0", ["random"], {"num_player": 2}, oponents=1)
-    assert str(ei.value).startswith("monolith_arena_v0: unknown config key(s) in env_config 'num_player' and "
+    assert str(ei.value).startswith("SingleAgentEnv() got an unexpected keyword argument 'oponents'; "
+                                    "monolith_arena_v0: unknown config key(s) in env_config 'num_player' and "
                                     "unknown keyword(s) 'oponents' (")
+
+
+def test_an_unknown_keyword_is_pythons_type_error_and_a_config_error():
+    """A keyword the wrapper does not take is a TypeError in Python's words (code such as TorchRL's GymEnv
+    retries without an optional keyword on it) and a ConfigError; a key inside env_config is not a keyword."""
+    import gymnasium as gym
+
+    from monolith_envs.core.config import UnknownKeywordError
+    from monolith_envs.wrappers import SingleAgentEnv
+
+    with pytest.raises(TypeError, match=r"^SingleAgentEnv\(\) got an unexpected keyword argument 'frameskip'; ") as ei:
+        gym.make("monolith_envs/MonolithArena-v0", opponents=["random"], frameskip=1)
+    assert isinstance(ei.value, ConfigError) and "SingleAgentEnv takes opponents" in str(ei.value)
+    with pytest.raises(UnknownKeywordError, match=r"argument 'a' \(and 'b'\); "):
+        SingleAgentEnv("monolith_arena_v0", ["random"], a=1, b=2)
+    with pytest.raises(ConfigError) as ei:
+        SingleAgentEnv("monolith_arena_v0", ["random"], {"frameskip": 1})
+    assert not isinstance(ei.value, TypeError)
