@@ -31,6 +31,7 @@ ARRAY_FIELDS = {
     "terminated": np.bool_,
     "truncated": np.bool_,
     "final_returns": np.float32,
+    "final_observation": np.float32,
     "actions": np.int64,
     "seat_observation": np.float32,
 }
@@ -46,6 +47,7 @@ def array_shapes(num_envs: int, num_players: int, num_actions: int, obs_size: in
         "terminated": (num_envs,),
         "truncated": (num_envs,),
         "final_returns": (num_envs, num_players),
+        "final_observation": (num_envs, obs_size),
         "actions": (num_envs,),
         "seat_observation": (num_players, num_envs, obs_size),
     }
@@ -110,6 +112,8 @@ class Slots:
         self.seed = 0
         self.obs_rows = list(arrays["observation"][lo:hi])  # row views, made once
         self.mask_rows = byte_rows(arrays["action_mask"][lo:hi])  # written with the game's mask bytes
+        self.final_rows = list(arrays["final_observation"][lo:hi])
+        self.final_written: list[int] = []  # the local slots whose final_observation row the last step wrote
 
     def _start(self, j: int) -> int:
         """Start the next game of local slot ``j``, write its first observation and mask; return its seat."""
@@ -130,8 +134,9 @@ class Slots:
         """Start game 0 of every slot: slot ``i`` with seed ``seed + i``; clear rewards and end flags."""
         lo, hi, a = self.lo, self.hi, self.a
         self.seed = seed
-        for name in ("rewards", "terminated", "truncated", "final_returns"):
+        for name in ("rewards", "terminated", "truncated", "final_returns", "final_observation"):
             a[name][lo:hi] = 0
+        self.final_written = []
         seats = []
         for j in range(hi - lo):
             self.games[j] = 0
@@ -156,8 +161,9 @@ class Slots:
         next game in the same step.
 
         The rewards, end flags and final returns of the slots are cleared whole first (the caller may have
-        changed the arrays handed out in place), then the slots whose returns changed or whose game ended
-        are written."""
+        changed the arrays handed out in place), and the final observations the previous step wrote; then
+        the slots whose returns changed or whose game ended are written. A game that ends writes its last
+        state, from the view of the seat that just acted, into its ``final_observation`` row."""
         game, a = self.game, self.a
         lo, hi = self.lo, self.hi
         acts = a["actions"][lo:hi].tolist()
@@ -166,6 +172,10 @@ class Slots:
         term[lo:hi] = False
         trunc[lo:hi] = False
         final[lo:hi] = 0.0
+        final_rows, cur = self.final_rows, a["current_seat"]  # current_seat: the acting seats until the end
+        for j in self.final_written:
+            final_rows[j].fill(0.0)
+        written = self.final_written = []
         apply, returns_list, is_terminal = game.apply, self.returns_list, game.is_terminal
         current_player, mask_bytes, write_obs = game.current_player, self.mask_bytes, self.write_obs
         limit = game.max_decisions
@@ -199,6 +209,8 @@ class Slots:
                 write_obs(state, seat, obs_rows[j])
                 continue
             final[i] = ret
+            write_obs(state, int(cur[i]), final_rows[j])  # the last state, as the seat that just acted sees it
+            written.append(j)
             seats[j] = self._start(j)
         a["current_seat"][lo:hi] = seats
 

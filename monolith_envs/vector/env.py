@@ -55,6 +55,10 @@ class VecResult(NamedTuple):
         rewards: ``float32[N, P]``, what each seat got from this step (0 after ``reset``).
         terminated, truncated: ``bool[N]``, the game ended on this step (and the slot started its next game).
         final_returns: ``float32[N, P]``, the returns of the game that ended on this step; 0 where none did.
+        final_observation: ``float32[N, m]``, where a game ended on this step (``terminated | truncated``),
+            its last state from the view of the seat that just acted (the AEC env's ``observe(agent)`` of
+            that seat after the step), to bootstrap a truncated game's value; read it only there (other rows
+            are 0).
     """
 
     observation: np.ndarray
@@ -64,6 +68,7 @@ class VecResult(NamedTuple):
     terminated: np.ndarray
     truncated: np.ndarray
     final_returns: np.ndarray
+    final_observation: np.ndarray
 
 
 def _int_arg(value: Any, name: str, low: int, high: int) -> int:

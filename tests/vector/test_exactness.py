@@ -1,7 +1,7 @@
 """make_vec plays exactly the games of the AEC env: every game a vector env plays is replayed, action by
 action, in a fresh ``make(env_id, **config)`` reset with the game's seed, comparing the observation, the mask
 and the acting seat before each step, the rewards of every seat after it (and their sum with the game's
-returns), the end flags and the final returns, and every seat's ``observe(seat)``. Every env id, 1 to 4 seats, in process and with 2 workers."""
+returns), the end flags, the final returns and final observations, and every seat's ``observe(seat)``. Every env id, 1 to 4 seats, in process and with 2 workers."""
 
 from __future__ import annotations
 
@@ -66,6 +66,7 @@ def test_vector_games_replay_exactly_in_the_aec_env(env_id, config, workers):
             u = rng.random(res.action_mask.shape)
             u[~res.action_mask] = -1.0
             actions = u.argmax(1)
+            acted = [env.agent_selection for env in envs]
             res = vec.step(actions)
             for i, env in enumerate(envs):
                 env.step(int(actions[i]))
@@ -81,13 +82,15 @@ def test_vector_games_replay_exactly_in_the_aec_env(env_id, config, workers):
                 if term or trunc:
                     ends["terminated" if term else "truncated"] += 1
                     np.testing.assert_array_equal(res.final_returns[i], raw.game.returns(raw.game_state))
+                    np.testing.assert_array_equal(res.final_observation[i], env.observe(acted[i])["observation"])
+                    assert res.final_observation[i].any()
                     games_done[i] += 1
                     new_seed = seed + i + NUM_ENVS * games_done[i]
                     assert vec.episode_seeds()[i] == new_seed
                     envs[i] = _start(env_id, config, new_seed)
                     paid[i] = 0.0
                 else:
-                    assert not res.final_returns[i].any()
+                    assert not res.final_returns[i].any() and not res.final_observation[i].any()
             if min(games_done) >= 1 and step % 7 == 6:
                 break
         assert min(games_done) >= 1, f"a slot finished no game in {MAX_STEPS} steps"
