@@ -30,10 +30,12 @@ __all__ = [
     "DEFAULT_CONFIG",
     "KEYS",
     "MAX_CONFIG_BYTES",
+    "MAX_RUN_ARRAY_BYTES",
     "TrainConfigError",
     "apply_overrides",
     "check_run_folder_keys",
     "check_config",
+    "check_memory",
     "describe_keys",
     "load_config",
     "mix_at",
@@ -271,6 +273,9 @@ _FLOAT_RANGES = {
 }
 #: the run derives seeds up to ``seed * 1000 + n_envs`` (training envs) and ``seed + 2 * 10**6 + games``
 MAX_TRAIN_SEED = (2**128 - 1) // 1000 - 64
+#: the most memory a run's two big arrays may take, each (PPO's rollout buffer: ``n_steps x n_envs`` observations
+#: and masks; the warm start's ``pretrain_samples`` states): refused before any work rather than a MemoryError later
+MAX_RUN_ARRAY_BYTES = 16 * 2**30
 _NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+=-]{0,99}")
 
 
@@ -427,6 +432,7 @@ def check_config(cfg: Mapping[str, Any], resuming: bool = False) -> None:
     if isinstance(seat, int) and not 0 <= seat < game.num_players:
         raise TrainConfigError(f"config key 'seat': {cfg['env_id']} with this env_config has {game.num_players} "
                                f"seat(s); use 0 to {game.num_players - 1}, 'rotate' or 'random', got {seat}")
+    check_memory(cfg, game.obs_spec.size, game.layout.n)
     if game.num_players > 1 and not cfg["eval_opponents"]:
         raise TrainConfigError("config key 'eval_opponents': empty; the evaluations need at least one opponent "
                                "agent spec, e.g. ['random', 'heuristic']")
@@ -453,6 +459,28 @@ def check_config(cfg: Mapping[str, Any], resuming: bool = False) -> None:
             load_init(cfg)
         except InitFromError as e:
             raise TrainConfigError(str(e)) from None
+
+
+def check_memory(cfg: Mapping[str, Any], obs_size: int, n_actions: int) -> None:
+    """Refuse a config whose rollout buffer (``n_steps x n_envs`` float32 observations and masks, as
+    MaskablePPO keeps them) or warm-start states (``pretrain_samples`` float16 observations, bool masks and
+    float32 targets) would take more than :data:`MAX_RUN_ARRAY_BYTES`.
+
+    Raises:
+        TrainConfigError: naming the keys, the size they need and the limit.
+    """
+    limit = MAX_RUN_ARRAY_BYTES / 2**30
+    rollout = cfg["n_steps"] * cfg["n_envs"]
+    need = rollout * 4 * (obs_size + n_actions)
+    if need > MAX_RUN_ARRAY_BYTES:
+        raise TrainConfigError(f"config keys 'n_steps' x 'n_envs': a rollout of {rollout:,} steps holds {rollout:,} "
+                               f"observations of {obs_size:,} values and masks of {n_actions:,} actions, about "
+                               f"{need / 2**30:,.1f} GiB; at most {limit:.0f} GiB: lower n_steps or n_envs")
+    need = cfg["pretrain_samples"] * (2 * obs_size + 5 * n_actions)
+    if need > MAX_RUN_ARRAY_BYTES:
+        raise TrainConfigError(f"config key 'pretrain_samples': {cfg['pretrain_samples']:,} warm-start states of "
+                               f"{obs_size:,} observation values and {n_actions:,} actions need about "
+                               f"{need / 2**30:,.1f} GiB; at most {limit:.0f} GiB: ask for fewer")
 
 
 def config_file(p: Path) -> Path:

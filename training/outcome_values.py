@@ -194,6 +194,36 @@ def fit_value(net: Any, data: dict[str, np.ndarray], epochs: int = 10, lr: float
             "holdout_mse_after": after, "holdout_sign_agreement": sign}
 
 
+def check_entry_game(entry: dict, meta: dict) -> None:
+    """The game the index entry names for the self-play (``env_id``, ``env_config``) is the file's: the same env
+    id, and a game of the file's seats, observation size and actions.
+
+    Raises:
+        OutcomeValuesError: ``env_config`` missing or not a table, another env id than the file's, a config the
+            game refuses, or a game of other sizes; one line naming the entry and what differs.
+    """
+    import monolith_envs
+    from monolith_envs.core.config import ConfigError
+
+    name, cfg = entry["name"], entry.get("env_config")
+    if not isinstance(cfg, dict):
+        raise OutcomeValuesError(f"baseline {name!r}: its index entry's env_config must be a table of the game's "
+                                 f"config keys, got {cfg!r:.80}")
+    if entry["env_id"] != meta.get("env_id"):
+        raise OutcomeValuesError(f"baseline {name!r}: its index entry names {entry['env_id']!r:.60}, the file was "
+                                 f"trained on {meta.get('env_id')!r:.60}")
+    try:
+        game = monolith_envs.make_game(entry["env_id"], **cfg)
+    except (ConfigError, TypeError) as e:
+        raise OutcomeValuesError(f"baseline {name!r}: its index entry's env_config is refused: {e}") from None
+    got = (game.num_players, game.obs_spec.size, game.layout.n)
+    want = (meta.get("num_players"), meta.get("obs_size"), meta.get("n_actions"))
+    if got != want:
+        raise OutcomeValuesError(f"baseline {name!r}: its index entry's env_config {cfg} makes a game of {got[0]} "
+                                 f"seats, {got[1]} observation values and {got[2]} actions; the file's network "
+                                 f"takes {want[0]}, {want[1]} and {want[2]}")
+
+
 def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs: int = 64, temperature: float = 1.0,
                    lr: float = 1e-3, seed: int = 0, root: str | Path | None = None, progress: bool = False,
                    replace_worse: bool = False) -> dict:
@@ -237,6 +267,7 @@ def refit_baseline(name: str, states: int = 200_000, epochs: int = 10, num_envs:
     try:
         torch.set_num_threads(1)
         net, meta = load_baseline_file(target, checked_bytes(entry, root))  # a changed file is refused
+        check_entry_game(entry, meta)
         t0 = time.perf_counter()
         stage = "self-play"
         data = collect_outcomes(net, entry["env_id"], entry["env_config"], states, num_envs, temperature, seed,

@@ -88,6 +88,26 @@ def _checked_checkpoint(path: Path) -> dict:
     return data
 
 
+def curve_point_problem(point: dict) -> str | None:
+    """What is wrong with one learning-curve point (``{"step": int, OPPONENT: {"win_rate": x, "ci95": [lo, hi],
+    "games": n, ...}, ...}``, as the run's evaluations write it), or None; the curve's picture and the report
+    read every field."""
+    for opp, v in point.items():
+        if opp == "step":
+            continue
+        if not isinstance(v, dict):
+            return f"has {opp!r:.40}: {v!r:.60}, not a table of win_rate, ci95 and games"
+        rate, ci, games = v.get("win_rate"), v.get("ci95"), v.get("games")
+        if not (isinstance(rate, (int, float)) and not isinstance(rate, bool) and 0 <= rate <= 1):
+            return f"has {opp!r:.40} win_rate {rate!r:.40}, not a number from 0 to 1"
+        if not (isinstance(ci, list) and len(ci) == 2 and all(
+                isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x <= 1 for x in ci)):
+            return f"has {opp!r:.40} ci95 {ci!r:.60}, not a list of two numbers from 0 to 1"
+        if not (isinstance(games, int) and not isinstance(games, bool) and games >= 0):
+            return f"has {opp!r:.40} games {games!r:.40}, not a count"
+    return None
+
+
 def _read_json(path: Path) -> Any:
     from monolith_envs.core.content import ContentError
     from monolith_envs.core.jsonfile import read_json
@@ -183,6 +203,12 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
         pts = _read_json(d / "learning_curve.json")
         if isinstance(pts, list):
             curve = [p for p in pts if isinstance(p, dict) and isinstance(p.get("step"), int) and p["step"] <= steps]
+            for k, point in enumerate(curve):
+                problem = curve_point_problem(point)
+                if problem:
+                    raise TrainConfigError(f"--resume: {d / 'learning_curve.json'}: point {k} (step {point['step']}) "
+                                           f"{problem}; fix the file or remove it (the run then resumes without "
+                                           "its earlier curve points)")
     resume = {"checkpoint": path, "steps": steps, "curve": curve}
     if (cfg["pretrain_samples"] > 0 or cfg["init_from"]) and (d / WARM_START_FILE).is_file():
         ws = _read_json(d / WARM_START_FILE)

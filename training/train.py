@@ -345,7 +345,18 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
             from monolith_envs.agents.model_files import open_regular
 
             with open_regular(Path(resume["checkpoint"])) as fh:  # a regular file (a FIFO is not waited on)
-                model.set_parameters(fh, exact_match=True, device="cpu")
+                try:
+                    model.set_parameters(fh, exact_match=True, device="cpu")
+                except (RuntimeError, ValueError, KeyError) as e:  # torch: missing keys, size mismatch
+                    from monolith_envs.agents.model_files import short_error
+
+                    vec.close()
+                    vec = None
+                    raise TrainConfigError(
+                        f"--resume: checkpoint {resume['checkpoint']} holds another network than this run builds "
+                        f"(features {cfg['features']!r}, features_dim {cfg['features_dim']}, net_arch "
+                        f"{cfg['net_arch']}, activation and the game's sizes must be those of the run that wrote it): "
+                        f"{short_error(e, 300)}") from None
             model.num_timesteps = start
             purge_tensorboard_after(run_dir / "tb", "ppo", start)  # steps logged past the checkpoint: hidden
         if cfg["init_from"] and not resume:  # a baseline's weights (plain tensors) instead of a warm start

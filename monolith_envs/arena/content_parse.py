@@ -174,6 +174,8 @@ class _TileParser:
         name = raw.get("effect")
         if name is None:
             raise self.err(field, "effect table without 'effect' key", "effect names: " + ", ".join(vocab))
+        if not isinstance(name, str):  # a list or table is no name (nor hashable)
+            raise self.err(field, f"effect {name!r:.60} is not an effect name", "effect names: " + ", ".join(vocab))
         if context != "order" and kind == "banner" and name in BANNER_NO_EFFECTS:
             raise self.err(field, f"a Banner aura cannot be {name!r}: a Regeneration source is discarded when used "
                            "(spec §4.7), a Banner never is", ", ".join(vocab))

@@ -236,7 +236,7 @@ class _Reader:
         if not isinstance(d, dict):
             self.fail(item, field, "expected an effect table {op = ..., ...}")
         op = d.get("op")
-        if op not in EFFECT_OPS:
+        if not isinstance(op, str) or op not in EFFECT_OPS:  # a list or table is no op (nor hashable)
             self.fail(item, f"{field}.op", f"{op!r} is not an effect op; one of {', '.join(EFFECT_OPS)}")
         spec = EFFECT_OPS[op]
         self.table(d, where, ("op",) + tuple(spec), ())

@@ -47,6 +47,16 @@ def test_effect_amounts_are_bounded(tmp_path, effect):
     assert (e.tile_id, e.field) == ("xx_rune", "effects") and "from 1 to 9" in str(e)
 
 
+@pytest.mark.parametrize("name", ["[0]", "{ a = 1 }", "3", "true"])
+def test_an_effect_name_that_is_not_a_string_is_a_content_error(tmp_path, name):
+    """A list or table as the effect name was hashed against the vocabulary (TypeError: unhashable)."""
+    rune = RUNE.replace('{{ effect = "melee_bonus", amount = 1, kinds = ["champion"] }}',
+                        '{{ effect = ' + name.replace("{", "{{").replace("}", "}}") + ', amount = 1 }}')
+    e = _err(tmp_path, make_text(rune=rune))
+    assert (e.tile_id, e.field) == ("xx_rune", "effects") and "is not an effect name" in str(e)
+    assert "melee_bonus" in str(e)  # the names allowed
+
+
 @pytest.mark.parametrize("hp", ["0", "1000", "1000000000000"])
 def test_banner_hp_bounded(tmp_path, hp):
     e = _err(tmp_path, make_text(header=HEADER.replace("banner_hp = 20", f"banner_hp = {hp}")))

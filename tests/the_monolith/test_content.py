@@ -60,6 +60,8 @@ effect = { op = "extra_kill", amount = 1 }
 @pytest.mark.parametrize("change,needle", [
     (("rating = 2", "rating = 9"), "'card X1', field 'rating'"),
     (('op = "extra_kill"', 'op = "explode"'), "effect.op"),
+    (('op = "extra_kill"', 'op = [0]'), "effect.op"),  # a list or table was hashed: TypeError
+    (('op = "extra_kill"', 'op = { a = 1 }'), "effect.op"),
     (('window = "after_slay"', 'window = "march"'), "cannot be used in window"),
     (("amount = 1", "amount = 1, sel = \"event_space\""), "unknown field"),
     (('cost = "discard"', 'cost = "anger"'), "cost_amount"),

@@ -94,3 +94,27 @@ def test_a_corrupt_index_is_one_error_line_not_a_traceback(root, capsys):
         outcome_values.main(["arena_2p", "--root", str(root), "--states", "10"])
     err = capsys.readouterr().err
     assert e.value.code == 1 and "not a readable JSON index" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda e: e.pop("env_config"), "env_config must be a table"),
+    (lambda e: e.update(env_config="x"), "env_config must be a table"),
+    (lambda e: e.update(env_id="the_monolith_v0"), "the file was trained on 'monolith_arena_v0'"),
+    (lambda e: e.update(env_config={"num_players": 4, "mode": "ffa"}), "makes a game of 4 seats"),
+    (lambda e: e.update(env_config={"num_players": 7}), "env_config is refused"),
+])
+def test_an_index_entry_naming_another_game_is_one_error_before_any_game(root, capsys, change, words):
+    """The entry's env id and config make the refit's self-play games: another env id, a config of other
+    sizes (4 seats for a 2-seat network: it played and printed a result) or no config table is refused."""
+    import json
+
+    index = json.loads((root / "index.json").read_text())
+    entry = next(e for e in index["baselines"] if e["name"] == "arena_2p")
+    change(entry)
+    (root / "index.json").write_text(json.dumps(index))
+    before = (root / "arena_2p.pt").read_bytes()
+    with pytest.raises(SystemExit) as e:
+        outcome_values.main(["arena_2p", "--root", str(root), "--states", "50", "--num-envs", "2"])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and words in err and "Traceback" not in err and "self-play" not in err, err[-600:]
+    assert (root / "arena_2p.pt").read_bytes() == before

@@ -59,6 +59,12 @@ def test_a_bad_value_is_one_error_line_before_any_work(no_training, tmp_path, ca
      "token), got 7"),
     (["pretrain_targets=teacher", "pretrain_opponents=[]", "pretrain_samples=200"],
      "config key 'pretrain_opponents': empty; the teacher's warm-start games need at least one opponent"),
+    (["n_steps=1000000", "n_envs=64", "batch_size=64"],  # a raw MemoryError when PPO's buffer was built
+     "config keys 'n_steps' x 'n_envs': a rollout of 64,000,000 steps holds 64,000,000 observations of 4,532 "
+     "values and masks of 500 actions, about 1,199.7 GiB; at most 16 GiB: lower n_steps or n_envs"),
+    (["pretrain_samples=100000000"],
+     "config key 'pretrain_samples': 100,000,000 warm-start states of 4,532 observation values and 500 actions "
+     "need about 1,077.0 GiB; at most 16 GiB: ask for fewer"),
 ])
 def test_settings_that_only_fail_together_are_one_error_line_before_any_work(no_training, tmp_path, capsys,
                                                                               settings, message):
