@@ -16,6 +16,7 @@ import numpy as np
 from . import registration as _registration  # noqa: F401 - registers the Gymnasium ids
 from .core.aec import ResetNeededError
 from .core.config import ConfigError
+from .core.content import ContentError
 from .core.game import IllegalActionError, InvariantError, MonolithEnvError
 from .vector import make_vec
 
@@ -28,6 +29,7 @@ __all__ = [
     "available_envs",
     "register",
     "ConfigError",
+    "ContentError",
     "IllegalActionError",
     "InvariantError",
     "MonolithEnvError",

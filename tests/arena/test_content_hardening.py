@@ -92,8 +92,9 @@ def test_deep_nesting(tmp_path):
 
 
 def test_dev_zero_and_fifo_through_the_env_config(tmp_path):
-    with pytest.raises(ContentError, match="/dev/zero: not a regular file"):
+    with pytest.raises(monolith_envs.ContentError, match="/dev/zero: not a regular file"):  # the package's export
         monolith_envs.make("monolith_arena_v0", faction_files=["/dev/zero"])
+    assert monolith_envs.ContentError is ContentError
     fifo = tmp_path / "f.toml"
     os.mkfifo(fifo)
     box = []
