@@ -90,7 +90,7 @@ class TheMonolithPieces(Pieces):
         return space_words(g, sp)
 
     def final_reveal(self, game: Any, state: Any, viewer: int) -> list[str]:
-        """The other seats' objectives, named (they were face down; docs §4.8: the game is over)."""
+        """The other seats' objectives, named (they were hidden, docs §7; the game is over, docs §4.7 step 3, §8)."""
         g, s = game, state
         return [wrap(f"P{p} objectives: " + ", ".join(f"{g.objs[o].key} {g.objs[o].name}" for o in s.objectives[p]),
                      WIDTH, "    ")

@@ -18,7 +18,7 @@ The rules, each module a part of §3-§4 (functions ``f(g, s, ...)`` of the rule
     turns:          turn flow (§4.1).
     main_phase:     the MAIN and DISCARD decisions.
     order_steps, orders: placement and Orders (§4.2-§4.4, §4.8, §5.3) and their options.
-    features, relocation: Features (§5.2) and tiles entering, moving on and leaving the board (§4.5).
+    features, relocation: Features (§4.4) and tiles entering, moving on and leaving the board (§4.5).
     effects, effects_update: continuous effects (§4.6) and their incremental updates.
     battle:         Battles (§4.7).
     endgame:        HP, eliminations, end of game and returns (§4.9, §8).

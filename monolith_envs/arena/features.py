@@ -1,6 +1,6 @@
-"""Features (docs/monolith_arena.md §5.2, §4.3): Maneuver, Teleport (printed or through a Teleportation
-Rune), Swap and Rotate; their options in MAIN (:func:`feature_rows`), their destinations and partners, and
-the steps that resolve them (also the facing step shared with a Move Order).
+"""Features (docs/monolith_arena.md §4.4; their keywords in the table of §5.3): Maneuver, Teleport (printed
+or through a Teleportation Rune), Swap and Rotate; their options in MAIN (:func:`feature_rows`), their
+destinations and partners, and the steps that resolve them (also the facing step shared with a Move Order).
 """
 
 from __future__ import annotations

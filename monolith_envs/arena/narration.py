@@ -108,7 +108,7 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     changed = _changed(before, after)
     seen: dict = {}
     hits = _hit_lines(game, before, action, seen) if changed or family == "SELECT_TRIANGLE" else []
-    # a whole Battle inside this one step (the board filled up, docs §4.6): said as one
+    # a whole Battle inside this one step (the board filled up, docs §4.7): said as one
     whole = bool(seen.get("battle")) and not before.b_active and not after.b_active
     if whole:
         lines.append("  a Battle starts" + _why(seen.get("trigger", -1), text))

@@ -1,4 +1,4 @@
-"""Text and picture renderers of Monolith Arena (docs/monolith_arena.md §7, end of "Engine and wrapper notes").
+"""Text and picture renderers of Monolith Arena (docs/monolith_arena.md §7.3 "Renders").
 
 * :func:`render_text` prints the board rows of docs/monolith_arena.md §2.1, each hex as ``owner.type/facing/wounds``
   (``type`` = tile id; tokens ``N`` netted, ``P<k>`` poison markers, ``S<k>`` Monolith segment k, ``M`` the

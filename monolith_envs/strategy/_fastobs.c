@@ -178,7 +178,7 @@ static int static_part(const Ctx *c, PyObject *d, const Out *out) {
     return 0;
 }
 
-/* the decision context (docs §7 block D) */
+/* the decision context (docs §7, the `decision_ctx` piece: block D of the obs spec) */
 static int decision_part(const Ctx *c, PyObject *d, PyObject *pd, long kind, long me, long decider, const Out *out) {
     const long b = c->a_dec;
     long x;

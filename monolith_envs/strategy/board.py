@@ -113,7 +113,8 @@ class Rules:
     # ------------------------------------------------------------------ cards and sockets
     def active(self, s: StrategyState, pos: int):
         """``(kind, obj)`` of the active card at ``pos``: ("card", BoardCard), ("exalted", RoundCard) or
-        (None, None) (empty, or covered by a normal-side Round card) (docs §4.6 rule 1)."""
+        (None, None) (empty, or covered by a normal-side Round card: docs §4.2; an available socket exists
+        on the active card: docs §4.6)."""
         if pos == s.rc_pos:
             if s.rc_side == Side.EXALTED:
                 return "exalted", self.content.round_cards[s.rc_round - 1]
@@ -237,8 +238,8 @@ class Rules:
         return out
 
     def available(self, s: StrategyState, seat: int, face: int, stacker: bool = True) -> list:
-        """Socket ids available to ``seat`` for a die showing ``face`` (docs §4.6 rules 1-4); Stacker bumps
-        count when ``stacker`` and the turn's ``stack_ready`` is set."""
+        """Socket ids available to ``seat`` for a die showing ``face`` (an "available" socket of
+        docs §4.6); Stacker bumps count when ``stacker`` and the turn's ``stack_ready`` is set."""
         out = []
         bump = stacker and s.turn["stack_ready"] and s.phase == _ACTION and s.turn["player"] == seat
         sock_seat, sock_face, blocked = s.sock_seat, s.sock_face, s.blocked

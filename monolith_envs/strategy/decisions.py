@@ -113,7 +113,8 @@ def a_socket_src(R, s, pd, a, rng):
 
 
 def a_socket_dst(R, s, pd, a, rng):
-    """move_die (docs §5.2): no Immediate trigger (D31); a private destination is revealed."""
+    """move_die (docs §5.2): no Immediate trigger (§4.7: moving a die never triggers Immediate lines); a private
+    destination is revealed."""
     p, dst = pd["seat"], a - R.off.CHOOSE_SOCKET
     src, face = pd["from_sid"], pd["face"]
     if src >= PRIV0:

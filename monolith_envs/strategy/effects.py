@@ -121,7 +121,8 @@ def recipients(R: Rules, s: StrategyState, ln: Line, ctx: dict) -> list | None:
 
 
 def opponent_pick(R: Rules, s: StrategyState, decider: int, eligible: list, then: dict) -> None:
-    """Open an OPPONENT decision (or skip it when nobody is eligible, docs §4.20 g)."""
+    """Open an OPPONENT decision (or skip it when nobody is eligible: docs §4.20, a choice
+    with no legal option is skipped)."""
     if not eligible:
         return
     s.pending = {"k": int(Kind.OPPONENT), "seat": decider, "elig": eligible, "then": then}
@@ -242,7 +243,7 @@ def t_line(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 
 def t_rcp(R: Rules, s: StrategyState, t: dict, rng) -> None:
-    """Condition, then cost (docs §4.10 D12), then the op (at once when there is no cost: the same as
+    """Condition, then cost (docs §4.10, §4.9), then the op (at once when there is no cost: the same as
     pushing the ``op`` task, which would be popped next)."""
     _rcp(R, s, t, get_line(R, t["src"]), rng)
 
@@ -511,7 +512,7 @@ def t_steal_gems1(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 
 def t_hlimit(R: Rules, s: StrategyState, t: dict, rng) -> None:
-    """Hand limit (docs §4.12 D17): discard down to the limit at once."""
+    """Hand limit (docs §4.12): discard down to the limit at once."""
     p = t["p"]
     over = R.hand_size(s, p) - R.hand_limit
     if over > 0:

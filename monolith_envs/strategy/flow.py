@@ -38,7 +38,7 @@ def roll_pool(s: StrategyState, p: int, rng) -> None:
 
 
 def round_card_roll(R: Rules, s: StrategyState, rng) -> None:
-    """Place the Round card of round ``rc_round`` (2d6, solo 1d6, docs §4.2 D3/D4), then SIDE."""
+    """Place the Round card of round ``rc_round`` (2d6, solo 1d6, docs §4.2), then SIDE."""
     pos = int(rng.integers(1, 7))
     if not R.solo:
         pos += int(rng.integers(1, 7))
@@ -50,7 +50,7 @@ def round_card_roll(R: Rules, s: StrategyState, rng) -> None:
 
 # ---------------------------------------------------------------------------------------------- flow steps
 def f_bonus(R: Rules, s: StrategyState, rng) -> None:
-    """Start bonus (docs §3 step 8): each non-Primus player from the seat after the Primus."""
+    """Start bonus (docs §3): each non-Primus player from the seat after the Primus."""
     s.flow = Flow.ROUND_CARD
     for q in reversed(R.order(s)[1:]):
         s.tasks.append({"t": "bonus", "p": q})
@@ -108,7 +108,7 @@ def f_resolution(R: Rules, s: StrategyState, rng) -> None:
 
 
 def f_advance(R: Rules, s: StrategyState, rng) -> None:
-    """Advancement steps 1-2 (docs §4.17): clean-up, then the next Round card and its SIDE."""
+    """Advancement, first part (docs §4.17): clean-up, then the next Round card and its SIDE."""
     s.phase = Phase.ADVANCEMENT
     for p in range(R.n):
         s.pool[p][0] += s.aside[p]  # returned dice show 1 until the Chance roll
@@ -135,7 +135,7 @@ def _cast_back(s: StrategyState, p: int) -> None:
 
 
 def f_advance_rest(R: Rules, s: StrategyState, rng) -> None:
-    """Advancement steps 3-5: cast cards back, one die from the Source, next round's Chance roll."""
+    """Advancement, rest (docs §4.17): cast cards back, one die from the Source, next round's Chance roll."""
     for p in range(R.n):
         _cast_back(s, p)
         if s.src_dice[p]:
@@ -168,7 +168,8 @@ def rank_keys(R: Rules, s: StrategyState) -> list:
 
 
 def f_end(R: Rules, s: StrategyState, rng) -> None:
-    """Rank after Final Scoring; a shared top place on all keys means no winner (docs §8 D35)."""
+    """Rank after Final Scoring; a shared top place on all three keys (VP, gem value, Power cards held)
+    means no winner (docs §8)."""
     keys = rank_keys(R, s)
     s.ranking = keys
     best = max(keys)

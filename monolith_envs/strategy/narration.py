@@ -219,7 +219,7 @@ class _Watched(list):
     """The replay's task stack (:func:`_replay`): it notes each ``vp`` task popped (the seat, the VP still
     to gain, its VP then) and, once the next task is popped or the work stops, says when a toll stone the
     seat could not pay stopped the gain short: the engine declines an unaffordable toll without a question
-    (docs §4.11, §4.20 a; at Final Scoring only gems not earmarked pay it, §4.18)."""
+    (docs §4.11, §4.20; at Final Scoring only gems not earmarked pay it, §4.18)."""
 
     def __init__(self, game: Any, s: Any):
         super().__init__(s.tasks)
@@ -355,7 +355,7 @@ def _source(game: Any, key: Any, after: Any) -> str:
     return f"{card_name(game.rules.content, src)} ({src_text(game, src)})"
 
 
-#: the line that says the Resolution Phase starts (docs §4.7), after the last die's Immediate effect if any
+#: the line that says the Resolution Phase starts (docs §4.9), after the last die's Immediate effect if any
 RESOLVE_LINE = "  every die is placed: the cards resolve"
 
 

@@ -14,7 +14,7 @@ __all__ = ["offer", "TASKS", "pay_apply", "use_earmark"]
 def offer(R: Rules, s: StrategyState, p: int, amt: int, purpose: str, then: dict, other: dict | None,
           stone: int = -1, src=None) -> None:
     """Offer a payment of ``amt`` gems to ``p``: declined automatically when p cannot pay it in full
-    (docs §4.20 a); ``then`` runs after full payment, ``other`` (if any) after a decline."""
+    (docs §4.20); ``then`` runs after full payment, ``other`` (if any) after a decline."""
     if R.spend_value(s, p) < amt:
         if other is not None:
             s.tasks.append(other)
@@ -47,7 +47,7 @@ def pay_apply(R: Rules, s: StrategyState, pd: dict, fam: str, k: int) -> None:
 
 
 def use_earmark(R: Rules, s: StrategyState, p: int) -> None:
-    """One completed reveal step uses one earmarked gem, in earmark order (docs §4.18 step 3)."""
+    """One completed reveal step uses one earmarked gem, in earmark order (docs §4.18)."""
     items = s.reveal[p]["items"]
     if not items:
         return
@@ -103,7 +103,7 @@ def t_vp_step(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 # ---------------------------------------------------------------------------------------------- final reveal
 def t_reveal_p(R: Rules, s: StrategyState, t: dict, rng) -> None:
-    """REVEAL_COUNT for one player (automatic k = 0 with no gem value, docs §4.20 c)."""
+    """REVEAL_COUNT for one player (automatic k = 0 with no gem value, docs §4.18, §4.20)."""
     p = t["p"]
     kmax = min(R.content.final_reveal_max, R.gem_value(s, p))
     if kmax > 0:
@@ -145,7 +145,7 @@ def reveal_src_apply(R: Rules, s: StrategyState, pd: dict, fam: str, k: int) -> 
 
 
 def t_reveal_end(R: Rules, s: StrategyState, t: dict, rng) -> None:
-    """Untouched earmarks stay with the player; a started card is gone (docs §4.18 step 4)."""
+    """Untouched earmarks stay with the player; a started card is gone (docs §4.18)."""
     s.reveal[t["p"]] = None
 
 

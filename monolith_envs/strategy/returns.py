@@ -38,8 +38,8 @@ def returns(game, s: StrategyState) -> np.ndarray:
 
 
 def outcome(game, s: StrategyState) -> tuple:
-    """WIN / LOSS per seat; DRAW for every seat tied on top when nobody wins (docs §8 D35; the others
-    LOSS); SUCCESS / FAILURE in solo."""
+    """WIN / LOSS per seat; DRAW for every seat tied on top when nobody wins (docs §8, §11: nobody wins a tie on
+    all three keys; the others LOSS); SUCCESS / FAILURE in solo."""
     from ..core.game import Outcome
 
     core_returns.require_terminal(game, s)

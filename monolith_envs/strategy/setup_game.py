@@ -80,7 +80,7 @@ def new_state(R: Rules, rng) -> StrategyState:
 
 
 def roll_off(R: Rules, rng) -> int:
-    """Primus roll-off (docs §3 step 7, D1): 3 dice each in seat order; tied top players roll again."""
+    """Primus roll-off (docs §3): 3 dice each in seat order; tied top players roll again."""
     alive = list(range(R.n))
     while True:
         sums = {p: sum(int(rng.integers(1, 7)) for _ in range(3)) for p in alive}

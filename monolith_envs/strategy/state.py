@@ -74,8 +74,8 @@ class Flow(IntEnum):
     ACTION = 4         # first turn of the Action Phase
     PRE = 5            # Player Powers (docs §4.8)
     RESOLUTION = 6     # docs §4.9
-    ADVANCE = 7        # Advancement steps 1-2 (docs §4.17)
-    ADVANCE_REST = 8   # Advancement steps 3-5
+    ADVANCE = 7        # Advancement: clean-up, next Round card (docs §4.17)
+    ADVANCE_REST = 8   # Advancement: cards back, Source die, Chance roll
     FINAL = 9          # Final Scoring (docs §4.18)
     END = 10           # rank and finish
 

@@ -196,7 +196,8 @@ def start_turn(s: StrategyState, p: int) -> None:
 
 
 def t_turn(R: Rules, s: StrategyState, t: dict | None, rng) -> None:
-    """Open the TURN decision, or end the turn when ``end_turn`` is the only legal action (D28).
+    """Open the TURN decision, or end the turn when ``end_turn`` is the only legal action (docs §4.6,
+    §4.20).
 
     Also called at once, with ``t = None``, where a ``turn`` task would be pushed and popped next with no
     decision open in between (after a place or set-aside without Immediate lines, and for the next turn
@@ -218,7 +219,7 @@ def t_turn(R: Rules, s: StrategyState, t: dict | None, rng) -> None:
 
 
 def end_turn(R: Rules, s: StrategyState) -> None:
-    """Next seat clockwise (from the turn player, D40) with a pool die; none: the Action Phase ends."""
+    """Next seat clockwise (from the turn player, docs §4.6) with a pool die; none: the Action Phase ends."""
     p = s.turn["player"]
     n = R.n
     s.turn["stack_ready"] = False
@@ -252,7 +253,7 @@ def turn_apply(R: Rules, s: StrategyState, pd: dict, a: int, rng) -> None:
             where = [p, slot]
         else:
             q = s.sock_seat[sid]
-            if q >= 0:  # Stacker bump (docs §5.6 D36)
+            if q >= 0:  # Stacker bump (docs §5.6: the lower die goes back to its owner's pool with its face)
                 s.pool[q][s.sock_face[sid] - 1] += 1
                 tn["stack_ready"] = False
             s.sock_seat[sid] = p
@@ -288,7 +289,8 @@ def turn_apply(R: Rules, s: StrategyState, pd: dict, a: int, rng) -> None:
 
 
 def _socket_reason(R: Rules, s: StrategyState, p: int, face: int, sid: int, bump: bool) -> str:
-    """Why a die showing ``face`` of seat p may not enter socket ``sid`` (docs §4.6 rules 1-4), or ''."""
+    """Why a die showing ``face`` of seat p may not enter socket ``sid`` (not an "available" socket of
+    docs §4.6), or ''."""
     if sid >= PRIV0:
         slot, i = divmod(sid - PRIV0, 4)
         if slot >= len(s.priv[p]):

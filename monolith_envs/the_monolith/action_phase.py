@@ -48,7 +48,8 @@ def _next_not_out(s, p: int, include_self: bool) -> int:
 
 
 def frame_action_start(g, s, _a: int, _b: int, rng) -> None:
-    """docs §4.6 start: out = no hearts on the board; the surge holder opens (D19)."""
+    """docs §4.6 start: out = no hearts on the board; the surge holder opens (if it is out, the next seat
+    clockwise that is not out)."""
     for p in range(s.n):
         s.out[p] = sum(s.board[p]) == 0
     h = s.surge

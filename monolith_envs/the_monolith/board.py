@@ -114,7 +114,7 @@ def _weights(g, s) -> list:
 
 
 def controller(g, s, sp: int, weights: list | None = None) -> int:
-    """docs §4.1 (D16): the seat with the strictly largest u_p(s) >= 1, or -1."""
+    """docs §4.1 (control): the seat with the strictly largest u_p(s) >= 1, or -1."""
     if weights is None:
         weights = _weights(g, s)
     row = s.living[sp]
@@ -182,7 +182,7 @@ def occupancy_check(s, q: int, sp: int) -> None:
 
 
 def kill(s, p: int, q: int, sp: int) -> None:
-    """One kill by ``p`` of ``q`` in ``sp`` (docs §4.6 slay, D23): a living warrior if ``q`` has one there
+    """One kill by ``p`` of ``q`` in ``sp`` (docs §4.6 slay): a living warrior if ``q`` has one there
     (+1 favour), else ``q``'s shaman (+3); ``kills_today`` + 1; then the occupancy check."""
     if s.living[sp][q] > 0:
         s.living[sp][q] -= 1

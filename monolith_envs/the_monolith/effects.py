@@ -108,7 +108,8 @@ def gain(g, s, p: int, eff, ev_space: int = NONE, ctrl: list | None = None) -> i
 
 
 def _deal_one(g, s, rng) -> int:
-    """Top card of the divination deck; an empty deck reshuffles the discard pile first (D47); -1 if none."""
+    """Top card of the divination deck; an empty deck reshuffles the discard pile first (docs §4.7
+    step 3); -1 if none."""
     if not s.div_deck and s.div_discard:
         perm = rng.permutation(len(s.div_discard))
         s.div_deck = [s.div_discard[int(j)] for j in perm]
@@ -226,7 +227,7 @@ def power_usable(g, s, p: int, k: int, window: int, used: list) -> bool:
 
 
 def recruit_supply_needed(s) -> int:
-    """Warriors (reserves + anger) a recruit order still needs after an anger cost is paid in it (docs §4.4, D22:
+    """Warriors (reserves + anger) a recruit order still needs after an anger cost is paid in it (docs §4.4, §12:
     h never exceeds the supply): 2 at RECRUIT_HEARTS (h >= 2), else the paid placements left and at least one
     (a recruit power used with nothing left to place does nothing). Only content files have such powers."""
     return 2 if s.sub == Sub.RECRUIT_HEARTS else max(s.rec_paid, 1)

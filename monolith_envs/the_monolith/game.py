@@ -446,7 +446,7 @@ class MonolithGame(GameBase):
 
     # ------------------------------------------------------------------ helpers
     def action_name(self, a: int) -> str:
-        """e.g. ``slay(s=9,o=1)`` (docs §6.2 helpers)."""
+        """e.g. ``slay(s=9,o=1)`` (docs §6.1)."""
         return action_name(self.off, int(a))
 
     def action_index(self, name: str) -> int:

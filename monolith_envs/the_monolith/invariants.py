@@ -16,8 +16,8 @@ def _bad(k: int, msg: str):
 def check(g, s) -> None:
     """Raise :class:`InvariantError` naming the invariant (docs §9 numbering) and the values.
 
-    Invariant 12 (non-terminal states have a legal action other than a lone pass) and 14 (clone and
-    serialisation) are checked here too; 13 (hidden information) is the conformance suite's leak check.
+    Invariant 12 (non-terminal states have a legal action other than a lone pass) is checked here too;
+    13 (hidden information) and 14 (clone and serialisation) are the conformance suite's checks.
     """
     n, N = s.n, g.N
     drafting = min(s.shaman_id) < 0  # the draft runs before the shamans' setups (docs §3 step 5)
@@ -73,7 +73,7 @@ def check(g, s) -> None:
             if s.row[i] < 0:
                 _bad(6, f"bids on empty slot {i}")
     for p in range(n):
-        # 4 while discarding down, also while an on_acquire objective draw (D23) is resolved first (§4.4)
+        # 4 while discarding down, also while an on_acquire objective draw is resolved first (docs §4.4, §12)
         discarding = (s.sub == Sub.DIV_DISCARD and s.current == p) or [Frame.ACQ_DISCARD, p, 0] in s.stack
         if len(s.held[p]) > (4 if discarding else 3):
             _bad(7, f"seat {p} holds {len(s.held[p])} divinations")

@@ -158,7 +158,7 @@ def _chance(g: Any, s0: Any, kind: Frame, arg: tuple, after: Any, steps: list, d
 def _scripts(g: Any, s0: Any, kind: Frame, arg: tuple, after: Any):
     """The draws that may have led from ``s0`` to ``after``, as :class:`_Script` rngs: the tower lift
     (docs §4.9) with the hearts stuck in ``after`` and the board of ``after`` (the action phase started)
-    or as it was (no heart landed); a reshuffle (docs D37, D47) into an order whose cards not dealt are
+    or as it was (no heart landed); a reshuffle (docs §4.7 steps 2f and 3) into an order whose cards not dealt are
     the deck of ``after``, the dealt ones in the order ``after`` shows them first, then in other orders."""
     probe = _Probe(fast_clone(s0))
     probe.s.stack.pop()

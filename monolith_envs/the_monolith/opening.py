@@ -23,7 +23,7 @@ def blank_state(g) -> MonolithState:
 
 
 def new_state(g, rng) -> MonolithState:
-    """docs §3 steps 1-10. Draws, in order (D45): first player, shamans (random), the divination, event
+    """docs §3 steps 1-9. Draws, in order (§3 step 3): first player, shamans (random), the divination, event
     and objective deck permutations; then the draft (if any) and the setup objective discards."""
     s = blank_state(g)
     n = g.n
@@ -61,7 +61,7 @@ def apply_shaman_setup(g, s, p: int) -> None:
 
 
 def frame_finish_setup(g, s, _a, _b, rng) -> None:
-    """docs §3 steps 6-10 after the shamans are known."""
+    """docs §3 steps 6-9 after the shamans are known."""
     for p in range(s.n):
         apply_shaman_setup(g, s, p)
     s.day = 1
@@ -79,7 +79,7 @@ def frame_finish_setup(g, s, _a, _b, rng) -> None:
 
 
 def frame_setup_discard(g, s, idx: int, _b, rng) -> None:
-    """docs §3 step 9: each seat in turn order discards down to 1 objective, face down."""
+    """docs §3 step 8: each seat in turn order discards down to 1 objective, face down."""
     while idx < s.n:
         p = (s.first + idx) % s.n
         idx += 1

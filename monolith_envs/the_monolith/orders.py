@@ -270,7 +270,7 @@ def use_power(g, s, p: int, k: int, resume: int, rng) -> None:
     if cost == "anger":
         s.anger[p] -= amount
         s.limbo[p] += amount
-        if resume == Sub.RECRUIT_PLACE:  # D22: the optional bonus never exceeds the warriors left to place
+        if resume == Sub.RECRUIT_PLACE:  # docs §12: the optional bonus never exceeds the warriors left to place
             s.rec_bonus = min(s.rec_bonus, s.reserves[p] + s.anger[p] - s.rec_paid)
     s.stack.append([Frame.RESUME, int(resume), p])
     if cost == "discard":
@@ -300,7 +300,7 @@ def apply_div_discard(g, s, p: int, a: int, rng) -> None:
 
 
 def commit(s, p: int) -> None:
-    """docs §4.4 commit (D46): available hearts and outbid bids into the tower; the surge marker if free."""
+    """docs §4.4 *Commit*: available hearts and outbid bids into the tower; the surge marker if free."""
     s.tower_today[p] += s.available[p]
     s.available[p] = 0
     for i in range(len(s.row)):

@@ -1,4 +1,4 @@
-"""The text picture of a Monolith state: ``render_text`` (docs §6.2 helpers); the drawing (``svg`` and
+"""The text picture of a Monolith state: ``render_text`` (legend: docs §11 "Render legend"); the drawing (``svg`` and
 ``rgb_array``) is :mod:`monolith_envs.the_monolith.render_svg`."""
 
 from __future__ import annotations

@@ -125,7 +125,8 @@ def frame_rest_script(g, s, idx: int, _b, rng) -> None:
 
 
 def frame_obj_draw(g, s, p: int, left: int, rng) -> None:
-    """Draw one objective (D39); an empty deck reshuffles the whole discard pile (D37); OBJ_DISCARD at 4."""
+    """Draw one objective, one at a time; an empty deck reshuffles the whole discard pile (docs §4.7 step 2f);
+    OBJ_DISCARD at 4."""
     if left <= 0:
         return
     s.stack.append([Frame.OBJ_DRAW, p, left - 1])
