@@ -102,15 +102,17 @@ def env_module(env_id: str) -> Any:
                     f"opponents=[...]); the AEC env is {ids[env_id]!r})")
         raise UnknownEnvError(msg) from None
     if not isinstance(entry, str):
-        return entry()
-    try:
-        mod = importlib.import_module(entry)
-    except ImportError as exc:
-        raise ConfigError(f"env id {env_id!r} is registered to the module {entry!r}, which cannot be imported: "
-                          f"{type(exc).__name__}: {exc}") from exc
+        mod, source = entry(), f"the callable {entry!r:.80}, whose result"
+    else:
+        try:
+            mod = importlib.import_module(entry)
+        except ImportError as exc:
+            raise ConfigError(f"env id {env_id!r} is registered to the module {entry!r}, which cannot be imported: "
+                              f"{type(exc).__name__}: {exc}") from exc
+        source = f"the module {entry!r}, which"
     missing = [name for name in ("env", "raw_env") if not callable(getattr(mod, name, None))]
     if missing:
-        raise ConfigError(f"env id {env_id!r} is registered to the module {entry!r}, which has no "
+        raise ConfigError(f"env id {env_id!r} is registered to {source} has no "
                           f"{' and no '.join(missing)}; an env module defines env() and raw_env() (see "
                           "monolith_envs.monolith_arena_v0)")
     return mod

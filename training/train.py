@@ -314,16 +314,18 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     if earlier:
         print(f"note: {run_dir} held an earlier run; its {len(earlier)} outputs (report, models, checkpoints, logs) "
               f"are moved to {kept} (--set name=NEW starts a run beside it)", file=sys.stderr, flush=True)
-    (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
+    if not resume:  # a resumed run writes it once its checkpoint has loaded into this run's network
+        (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
     t_start = time.perf_counter()
     start = int(resume["steps"]) if resume else 0
     planned = planned_steps(cfg, start)
     warm = cfg["pretrain_samples"] > 0 and not resume
     names = (["warm-start collection", "warm-start fit"] if warm else []) + ["PPO", "evaluation"]
     stages = StageLog(names, enabled=cfg["progress_bar"])
-    if cfg["progress_bar"]:
-        print(f"training {cfg['name']} on {cfg['env_id']} {json.dumps(cfg['env_config'])}: "
-              f"{' -> '.join(names)}; outputs in {run_dir}", file=sys.stderr, flush=True)
+    banner = (f"training {cfg['name']} on {cfg['env_id']} {json.dumps(cfg['env_config'])}: "
+              f"{' -> '.join(names)}; outputs in {run_dir}")
+    if cfg["progress_bar"] and not resume:
+        print(banner, file=sys.stderr, flush=True)
     curve: list[dict] = list(resume["curve"]) if resume else []
     track: dict[str, Any] = {"checkpoint": resume["checkpoint"] if resume else None, "checkpoint_steps": start,
                              "planned": planned, "run_dir": run_dir, "start": start}
@@ -357,6 +359,9 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
                         f"(features {cfg['features']!r}, features_dim {cfg['features_dim']}, net_arch "
                         f"{cfg['net_arch']}, activation and the game's sizes must be those of the run that wrote it): "
                         f"{short_error(e, 300)}") from None
+            (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))  # the run goes on: its config now
+            if cfg["progress_bar"]:
+                print(banner, file=sys.stderr, flush=True)
             model.num_timesteps = start
             purge_tensorboard_after(run_dir / "tb", "ppo", start)  # steps logged past the checkpoint: hidden
         if cfg["init_from"] and not resume:  # a baseline's weights (plain tensors) instead of a warm start
@@ -518,7 +523,7 @@ def main(argv: list[str] | None = None) -> dict:
                 ap.error(str(e))
             try:
                 report = train(cfg, resume, guard)
-            except TrainConfigError as e:  # the run folder's earlier outputs could not be moved aside
+            except TrainConfigError as e:  # earlier outputs not moved aside, or a checkpoint of another network
                 ap.error(str(e))
         except Interrupted as e:
             end_children()

@@ -15,8 +15,9 @@ forward passes of batch ``G`` per decision, not ``G * simulations`` passes of ba
   determinizations share one tree keyed by action sequences, and at a node only the actions legal in the
   current determinization compete (their priors renormalised over them).
 * **Chance** during play is drawn inside ``game.apply`` from the game's own ``rng`` (an open-loop tree).
-* **Selection**: PUCT, ``Q(a) + c * P(a) * sqrt(N + 1) / (1 + N(a))``, with ``N`` the node's visits and each
-  prior floored at ``1e-3`` before it is renormalised over the legal actions; ``Q`` is the mean final return of
+* **Selection**: PUCT, ``Q(a) + c * P(a) * sqrt(N + 1) / (1 + N(a))``, with ``N`` the node's visits and ``P``
+  the prior plus ``1e-3``, renormalised over the legal actions (an action unseen at expansion keeps a small
+  prior); ``Q`` is the mean final return of
   the seat that acts at the node (values are vectors over seats, so 3-4 players and teams work) and an
   unvisited action's ``Q`` is the node's value (see Leaves) for that seat.
 * **Root noise** (self-play): ``P = (1 - frac) * P + frac * Dirichlet(alpha)`` over the legal root actions.

@@ -122,7 +122,14 @@ class GameBase:
         return np.concatenate([np.asarray(self.observe(state, p), np.float32) for p in range(self.num_players)])
 
     def resample_hidden(self, state: Any, viewer: int, rng: np.random.Generator) -> Any:
-        """A clone of ``state`` (the default of a perfect-information game: nothing is hidden)."""
+        """A clone of ``state`` (the default of a perfect-information game: nothing is hidden).
+
+        Raises:
+            ValueError: ``viewer`` is not a seat (as ``observe`` refuses it).
+        """
+        from .observation import check_seat
+
+        check_seat(viewer, self.num_players)
         return self.clone(state)
 
     def render_svg(self, state: Any, viewer: int | None = None) -> str:

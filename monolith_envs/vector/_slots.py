@@ -114,6 +114,7 @@ class Slots:
         self.mask_rows = byte_rows(arrays["action_mask"][lo:hi])  # written with the game's mask bytes
         self.final_rows = list(arrays["final_observation"][lo:hi])
         self.final_written: list[int] = []  # the local slots whose final_observation row the last step wrote
+        self.seats: list[int] = [0] * k  # the seat to act in each local slot (what current_seat says)
 
     def _start(self, j: int) -> int:
         """Start the next game of local slot ``j``, write its first observation and mask; return its seat."""
@@ -142,6 +143,7 @@ class Slots:
             self.games[j] = 0
             seats.append(self._start(j))
         a["current_seat"][lo:hi] = seats
+        self.seats = seats
 
     def illegal(self, j: int, action: int) -> IllegalActionError:
         """The error of the masked-out ``action`` in local slot ``j``, its message led by the game index (the
@@ -161,7 +163,9 @@ class Slots:
         next game in the same step.
 
         The rewards, end flags and final returns of the slots are cleared whole first (the caller may have
-        changed the arrays handed out in place), and the final observations the previous step wrote; then
+        changed the arrays handed out in place), and the final observation rows the previous step wrote (a row
+        is only meaningful where its game ended; clearing every row would cost a copy of the observation
+        array per step); then
         the slots whose returns changed or whose game ended are written. A game that ends writes its last
         state, from the view of the seat that just acted, into its ``final_observation`` row."""
         game, a = self.game, self.a
@@ -172,7 +176,7 @@ class Slots:
         term[lo:hi] = False
         trunc[lo:hi] = False
         final[lo:hi] = 0.0
-        final_rows, cur = self.final_rows, a["current_seat"]  # current_seat: the acting seats until the end
+        final_rows, acting = self.final_rows, self.seats  # the seats to act, our copy (the caller may write theirs)
         for j in self.final_written:
             final_rows[j].fill(0.0)
         written = self.final_written = []
@@ -209,10 +213,11 @@ class Slots:
                 write_obs(state, seat, obs_rows[j])
                 continue
             final[i] = ret
-            write_obs(state, int(cur[i]), final_rows[j])  # the last state, as the seat that just acted sees it
+            write_obs(state, acting[j], final_rows[j])  # the last state, as the seat that just acted sees it
             written.append(j)
             seats[j] = self._start(j)
         a["current_seat"][lo:hi] = seats
+        self.seats = seats
 
     def observe(self, seat: int) -> None:
         """Write seat ``seat``'s observation of each slot's game into ``arrays["seat_observation"][seat]``."""

@@ -57,8 +57,8 @@ class VecResult(NamedTuple):
         final_returns: ``float32[N, P]``, the returns of the game that ended on this step; 0 where none did.
         final_observation: ``float32[N, m]``, where a game ended on this step (``terminated | truncated``),
             its last state from the view of the seat that just acted (the AEC env's ``observe(agent)`` of
-            that seat after the step), to bootstrap a truncated game's value; read it only there (other rows
-            are 0).
+            that seat after the step), to bootstrap a truncated game's value. Read it only there: the other rows
+            are not rewritten on every step (they hold 0, unless the caller wrote into them).
     """
 
     observation: np.ndarray

@@ -73,3 +73,9 @@ def test_bad_registrations_and_ids_are_one_clear_error(monkeypatch):
     with pytest.raises(monolith_envs.ConfigError, match="'weird_v0' is registered to the module 'json', which has no "
                                                         "env and no raw_env"):
         monolith_envs.make_vec("weird_v0", 2)
+    import types
+
+    monkeypatch.setitem(monolith_envs._REGISTRY, "empty_v0", lambda: types.SimpleNamespace(env=print))
+    with pytest.raises(monolith_envs.ConfigError, match=r"'empty_v0' is registered to the callable .*, whose result "
+                                                        "has no raw_env; an env module defines"):
+        monolith_envs.make("empty_v0")  # was AttributeError: a callable's module was not checked

@@ -40,11 +40,13 @@ def test_a_checkpoint_of_another_network_is_refused_in_one_line(runs, tmp_path, 
 
     run = _copy(runs, tmp_path)
     shutil.copy(runs / "b" / "checkpoints" / "model_128_steps.zip", run / "checkpoints" / "model_128_steps.zip")
+    config = (run / "config.json").read_text()
     with pytest.raises(SystemExit) as ei:
-        main(["--resume", str(run), "--set", "total_timesteps=256"])
+        main(["--resume", str(run), "--set", "total_timesteps=256", "--set", "progress_bar=true"])
     err = capsys.readouterr().err
     assert ei.value.code == 2 and "holds another network than this run builds" in err, err[-800:]
-    assert "net_arch [16]" in err and "Traceback" not in err
+    assert "net_arch [16]" in err and "Traceback" not in err and "training a on" not in err  # no banner
+    assert (run / "config.json").read_text() == config  # the refused --set did not reach the run's config
     assert not (run / "checkpoints" / "model_256_steps.zip").exists()
 
 

@@ -420,3 +420,22 @@ def test_an_error_that_cannot_be_pickled_keeps_its_notes_on_the_way_back():
     out = _transportable(exc)
     assert type(out) is MonolithEnvError and str(out) == "Local: boom"
     assert out.__notes__ == ["raised in worker 0 (games 0..1) during step"]
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_final_observation_ignores_seats_and_rows_changed_in_place(workers):
+    """final_observation holds, where a game ended, the view of the seat that acted: the vector keeps its own
+    copy of the seats, so a caller writing into current_seat (or into final_observation) changes nothing there."""
+    with make_vec(ARENA, 3, workers=workers, max_decisions=7) as vec, make_vec(ARENA, 3, max_decisions=7) as ref:
+        res, want = vec.reset(seed=9), ref.reset(seed=9)
+        ended = 0
+        for _ in range(30):
+            actions = want.action_mask.argmax(1)
+            res.current_seat[:] = 1 - res.current_seat  # the other seat, written by the caller
+            res.final_observation[:] = 5.0
+            res, want = vec.step(actions), ref.step(actions)
+            done = want.terminated | want.truncated
+            ended += int(done.sum())
+            np.testing.assert_array_equal(res.final_observation[done], want.final_observation[done])
+            np.testing.assert_array_equal(res.current_seat, want.current_seat)
+        assert ended >= 9  # 3 games cut at 7 decisions, over 30 steps

@@ -209,7 +209,8 @@ class BaselineAgent(BaseAgent):
         visited one).
 
         Raises:
-            AgentError: no network chosen yet (not bound), no mask, or sizes other than the network's.
+            AgentError: no network chosen yet (not bound), no mask, a mask with no legal action, or sizes other
+                than the network's.
         """
         if self.net is None:
             raise AgentError(f"{self.name}: no network chosen yet; call agent.bind(env) after env.reset() "
