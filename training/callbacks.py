@@ -59,8 +59,8 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
     from stable_baselines3.common.callbacks import BaseCallback
     from tqdm import tqdm
 
-    from training.config import phase_at
     from training.evaluate import eval_labels, evaluate_against
+    from training.schedule import phase_at
     from training.selfplay import policy_weights
 
     n_envs = cfg["n_envs"]
@@ -102,7 +102,7 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
     class OpponentSchedule(BaseCallback):
         """``opponent_schedule``: at each rollout's start, the mix of the last phase whose ``from_step`` the run
         has reached replaces the envs' opponent mix, and the change is printed (the envs of a resumed run
-        are built with the mix in force at its checkpoint, :func:`training.config.mix_at`)."""
+        are built with the mix in force at its checkpoint, :func:`training.schedule.mix_at`)."""
 
         def _on_training_start(self) -> None:
             self.phase = phase_at(cfg, start)

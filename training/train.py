@@ -60,13 +60,11 @@ from training.config import (
     check_config,
     describe_keys,
     load_config,
-    mix_at,
-    opponent_phases,
-    phase_begins,
     run_dir,
 )
 from training.progress import StageLog, format_summary, interrupted_message, plot_curve
 from training.resume import WARM_START_FILE, move_earlier_run, purge_tensorboard_after
+from training.schedule import mix_at, opponent_phases, phase_begins
 
 QUICK_CONFIG = CONFIG_DIR / "quick.toml"
 # the keys that set a run's budget: ``--quick --config FILE`` takes these from quick.toml, the rest from FILE
