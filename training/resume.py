@@ -9,7 +9,10 @@ with ``torch.load(weights_only=True)``.
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -300,5 +303,17 @@ def purge_tensorboard_after(tb_dir: Path, log_name: str, step: int) -> Path | No
     folder = Path(tb_dir) / f"{log_name}_{latest}"
     if latest < 1 or not folder.is_dir():
         return None
-    SummaryWriter(log_dir=str(folder), purge_step=int(step)).close()
+    # TensorBoard reads a folder's event files in the order of their names, events.out.tfevents.<second>.<host>.
+    # <pid>.<writer number>, so the purge must sort after every file there and before the resumed session's:
+    # it is written aside and moved in as <second>.0-purge with a second later than every file's (waiting for
+    # it, at most a second), which sorts before the names of that second (a writer number would not: 9 then 10
+    # sort "10" first, and the purge, read last, dropped the new session's events too)
+    seconds = [int(m.group(1)) for f in folder.glob("events.out.tfevents.*")
+               if (m := re.match(r"events\.out\.tfevents\.(\d+)\.", f.name))]
+    while int(time.time()) <= max(seconds, default=-1):
+        time.sleep(0.05)
+    with tempfile.TemporaryDirectory(dir=folder) as tmp:
+        SummaryWriter(log_dir=tmp, purge_step=int(step)).close()
+        written = next(Path(tmp).glob("events.out.tfevents.*"))
+        written.replace(folder / f"events.out.tfevents.{int(time.time()):010d}.0-purge.{os.getpid()}")
     return folder

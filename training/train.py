@@ -437,6 +437,9 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
                       checkpoint=track["checkpoint"], checkpoint_steps=track["checkpoint_steps"], run_dir=run_dir)
         raise
     finally:
+        sb3_logger = getattr(model, "_logger", None)  # set by learn(); its TensorBoard writer buffers the last
+        if sb3_logger is not None:  # events until closed (a run read right after it missed its last rollouts)
+            sb3_logger.close()
         if interrupted:  # end the workers now: no clean close of envs that may be mid-step
             if vec is not None:
                 end_processes(getattr(vec.unwrapped, "processes", []))

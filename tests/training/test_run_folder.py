@@ -212,3 +212,32 @@ def test_a_resume_hides_in_tensorboard_what_the_stopped_session_logged_past_its_
     acc.Reload()
     shown = [(e.step, round(e.value, 2)) for e in acc.Scalars("rollout/win_rate")]
     assert shown == [(0, 0.0), (10, 0.1), (20, 0.2), (30, 0.3), (40, 0.4), (50, -0.5), (60, -0.6), (70, -0.7)]
+
+
+def test_the_purge_is_read_before_the_resumed_sessions_events_whatever_the_writer_numbers(tmp_path, monkeypatch):
+    """TensorBoard reads a folder's event files in name order, and a writer's number ends the name: writers 9
+    and 10 of one second sort "10" first. The purge is moved in under a name that sorts before the next
+    writer's file, so the resumed session's events stay (a resume test lost them when its process had made
+    nine writers before)."""
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+    from tensorboard.summary.writer import event_file_writer
+    from torch.utils.tensorboard import SummaryWriter
+
+    from training.resume import purge_tensorboard_after
+
+    tb = tmp_path / "tb"
+    first = SummaryWriter(str(tb / "ppo_1"))
+    for step in range(0, 101, 10):
+        first.add_scalar("rollout/win_rate", step / 100, step)
+    first.close()
+    monkeypatch.setattr(event_file_writer, "_global_uid", event_file_writer.AtomicCounter(9))  # 9, then 10
+    purge_tensorboard_after(tb, "ppo", 50)
+    second = SummaryWriter(str(tb / "ppo_1"))  # writer 10 (or 9), the same second
+    for step in range(50, 71, 10):
+        second.add_scalar("rollout/win_rate", -step / 100, step)
+    second.close()
+    names = sorted(p.name for p in (tb / "ppo_1").iterdir())
+    assert [n for n in names if "purge" in n] == [names[1]] and len(names) == 3, names
+    acc = EventAccumulator(str(tb / "ppo_1"))
+    acc.Reload()
+    assert [e.step for e in acc.Scalars("rollout/win_rate")] == [0, 10, 20, 30, 40, 50, 60, 70]
