@@ -124,8 +124,10 @@ def _measure(budget: Budget, mono: list[BenchSpec], ref_specs: list[BenchSpec], 
     from .references import measure_reference, pettingzoo_runner
 
     c4_runner = None  # connect four's AEC loop, kept for the run: each Monolith row's "× C4" is paired with it
-    for spec in ref_specs[:1] + mono + ref_specs[1:]:
-        _log(f"measuring {spec.name}", t0, quiet)
+    order = ref_specs[:1] + mono + ref_specs[1:]
+    t_rows = time.perf_counter()
+    for k, spec in enumerate(order):
+        _log(f"measuring {spec.name} ({k + 1} of {len(order)}{_eta(t_rows, k, len(order))})", t0, quiet)
         if spec.kind == "monolith":
             rows.append(measure_monolith(spec, budget, seed, c4_runner=c4_runner))
         else:
@@ -137,19 +139,29 @@ def _measure(budget: Budget, mono: list[BenchSpec], ref_specs: list[BenchSpec], 
     if train and budget.train_steps > 0:
         from .train_bench import measure_training
 
-        for spec in _training_specs(mono, ref_specs, budget):
-            if any(r["name"] == spec.name and any(e.startswith("unavailable") for e in r["errors"]) for r in rows):
-                continue
-            for vec in train_vecs:
-                _log(f"training throughput {spec.name} ({vec})", t0, quiet)
-                entry = {"name": spec.name, "kind": spec.kind, "env_id": spec.env_id, "label": spec.label,
-                         "vec": vec, "vec_class": "DummyVecEnv" if vec == "dummy" else "SubprocVecEnv"}
-                try:
-                    entry.update(measure_training(spec, budget, vec, seed))
-                except Exception as exc:  # noqa: BLE001
-                    entry["error"] = f"{type(exc).__name__}: {exc}"
-                    _log(f"  error: {entry['error']}", t0, quiet)
-                training.append(entry)
+        jobs = [(spec, vec) for spec in _training_specs(mono, ref_specs, budget) for vec in train_vecs
+                if not any(r["name"] == spec.name and any(e.startswith("unavailable") for e in r["errors"])
+                           for r in rows)]
+        t_jobs = time.perf_counter()
+        for k, (spec, vec) in enumerate(jobs):  # a spec's training throughput with one vec env class
+            _log(f"training throughput {spec.name} ({vec}; {k + 1} of {len(jobs)}{_eta(t_jobs, k, len(jobs))})",
+                 t0, quiet)
+            entry = {"name": spec.name, "kind": spec.kind, "env_id": spec.env_id, "label": spec.label,
+                     "vec": vec, "vec_class": "DummyVecEnv" if vec == "dummy" else "SubprocVecEnv"}
+            try:
+                entry.update(measure_training(spec, budget, vec, seed))
+            except Exception as exc:  # noqa: BLE001
+                entry["error"] = f"{type(exc).__name__}: {exc}"
+                _log(f"  error: {entry['error']}", t0, quiet)
+            training.append(entry)
+
+
+def _eta(start: float, done: int, total: int) -> str:
+    """``"; about N s left"`` from the mean time of the ``done`` items measured since ``start`` (``""`` before the
+    first): the items of a run share one time budget each, so the mean is a fair guess."""
+    if done == 0:
+        return ""
+    return f"; about {(time.perf_counter() - start) / done * (total - done):.0f} s left"
 
 
 def _result(budget: Budget, meta: dict, rows: list[dict], training: list[dict], t0: float) -> dict:

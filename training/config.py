@@ -126,7 +126,8 @@ KEYS: tuple[Key, ...] = (
     Key("eval_workers", int, 2, "worker processes of the final evaluation"),
     Key("checkpoint_every", int, 50_000, "learner steps between checkpoints (0 = none but the step-0 one after "
         "a warm start, the one of a stop and the final model)"),
-    Key("progress_bar", bool, True, "show a tqdm progress bar"),
+    Key("progress_bar", bool, True, "show progress on stderr: stage banners, tqdm bars and each interim "
+        "evaluation's win rates (false: quiet; the report is the same)"),
 )
 _BY_NAME = {k.name: k for k in KEYS}
 

@@ -366,6 +366,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--record-dir", default=None, metavar="DIR",
                     help="write every match's episode log to DIR, a new or empty folder (replay: python -m "
                          "monolith_envs replay FILE)")
+    ap.add_argument("--no-progress", action="store_true", help="no progress bar (the tables and the JSON are the same)")
     add_trust_argument(ap)
     with stop_on_signals():
         args = None
@@ -477,7 +478,7 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
     except OutputPathError as e:
         ap.error(str(e))
     res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
-                         progress=True, record_dir=args.record_dir)
+                         progress=not args.no_progress, record_dir=args.record_dir)
     from monolith_envs.core.interrupt import Interrupted, signals_deferred
 
     written = None

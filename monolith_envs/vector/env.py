@@ -159,6 +159,7 @@ class VectorEnv:
         self.infos: dict[str, np.ndarray] = {"action_mask": arrays["action_mask"]} if self.mask_in == "info" else {}
         self._rows = np.arange(n_envs)
         self._seed: int | None = None
+        self._seed_rng: np.random.Generator | None = None  # draws the base seed of an unseeded reset()
         self._games = np.zeros(n_envs, np.int64)
         self._closed = False
         self._broken: str | None = "reset() has not been called"
@@ -169,7 +170,9 @@ class VectorEnv:
         ``seed + i + N * k``; every game seed modulo 2**128, so near the largest seed they wrap to 0, 1, ...).
         Game seeds are consecutive: runs whose base seeds are close share games (base seeds 0 and 1 play
         the same games shifted by one slot), so give separate runs base seeds far apart (``run * 10**12``).
-        ``seed=None`` draws the base seed from OS entropy. ``options`` is taken for Gymnasium's signature
+        ``seed=None`` draws the base seed from the vector's own generator, as Gymnasium's ``np_random``: the
+        one the last seeded ``reset(seed=s)`` started (so ``reset(seed=s)`` then ``reset()`` reproduces), or,
+        before any seeded reset, one from OS entropy. ``options`` is taken for Gymnasium's signature
         and ignored, as the AEC env's ``reset`` does (the games have no reset options).
 
         Returns:
@@ -182,8 +185,12 @@ class VectorEnv:
         """
         self._check_open()
         if seed is None:
-            seed = int(np.random.default_rng().integers(0, 2**63 - 1))
-        seed = check_seed(seed, "make_vec reset: seed")
+            if self._seed_rng is None:
+                self._seed_rng = np.random.default_rng()  # OS entropy: no seeded reset yet
+            seed = int(self._seed_rng.integers(0, 2**63 - 1))
+        else:
+            seed = check_seed(seed, "make_vec reset: seed")
+            self._seed_rng = np.random.default_rng(seed)  # the next unseeded resets follow from this seed
         self._broken = "a previous reset() failed; call reset() again"
         if self._pool is not None:
             self._pool.send_all("reset", seed)

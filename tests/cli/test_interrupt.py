@@ -146,7 +146,7 @@ def test_benchmarks_run_stops_its_training_workers_on_sigint(tmp_path):
     """During the SubprocVecEnv training measurement: its worker processes end with the command."""
     cmd = Command(["benchmarks.run", "--budget", "smoke", "--no-refs", "--import", "tests.preload_toy",
                    "--env", "toy_tictactoe_v0", "--no-write"])
-    cmd.wait_for(lambda c: "(subproc)" in c.stderr() and len(descendants(c.proc.pid)) >= 2)
+    cmd.wait_for(lambda c: "(subproc;" in c.stderr() and len(descendants(c.proc.pid)) >= 2)
     got, below = cmd.signal(signal.SIGINT)
     err = cmd.stderr()
     assert got == 130 and "Traceback" not in err, cmd.text()

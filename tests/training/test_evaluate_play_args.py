@@ -372,3 +372,18 @@ def test_evaluate_refuses_more_workers_than_the_machine_takes(no_games, capsys, 
     err = capsys.readouterr().err
     assert ei.value.code == 2 and err.strip().endswith(
         "error: --workers 9: more local processes than this machine takes: at most 8 (4 per CPU, 2 CPUs)"), err
+
+
+def test_no_progress_leaves_the_bar_out_and_the_results_alike(tmp_path, capsys):
+    """--no-progress: no tqdm bar on stderr (log files of long evaluations filled with its updates); the
+    result is the same as with the bar."""
+    argv = ["--env", TOY, "--agents", "random,mcts:5", "--preload", "tests.conftest", "--games", "4",
+            "--workers", "1", "--seed", "3"]
+    with_bar = evaluate.main(argv + ["--out", str(tmp_path / "a.json")])
+    err = capsys.readouterr().err
+    assert "games: 100%" in err
+    quiet = evaluate.main(argv + ["--out", str(tmp_path / "b.json"), "--no-progress"])
+    err = capsys.readouterr().err
+    assert "games:" not in err and "\r" not in err, err
+    drop = lambda pairs: [{k: v for k, v in p.items() if k != "seconds"} for p in pairs]  # noqa: E731
+    assert drop(quiet["pairs"]) == drop(with_bar["pairs"])

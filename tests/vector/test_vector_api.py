@@ -439,3 +439,24 @@ def test_final_observation_ignores_seats_and_rows_changed_in_place(workers):
             np.testing.assert_array_equal(res.final_observation[done], want.final_observation[done])
             np.testing.assert_array_equal(res.current_seat, want.current_seat)
         assert ended >= 9  # 3 games cut at 7 decisions, over 30 steps
+
+
+def test_an_unseeded_reset_follows_the_last_seeded_one_as_gymnasiums_np_random():
+    """reset(seed=s) then reset() gives the same games every time (the AEC env and the Gymnasium wrapper
+    continue their generator so; the vector drew OS entropy); before any seeded reset the games differ."""
+    runs = []
+    for _ in range(2):
+        with make_vec(ARENA, 2) as vec:
+            vec.reset(seed=0)
+            first = vec.episode_seeds()
+            vec.reset()
+            second = vec.episode_seeds()
+            vec.reset()
+            runs.append((first, second, vec.episode_seeds()))
+    assert runs[0] == runs[1]
+    first, second, third = runs[0]
+    assert first == [0, 1] and len({first[0], second[0], third[0]}) == 3 and second[1] == second[0] + 1
+    with make_vec(ARENA, 2) as a, make_vec(ARENA, 2) as b:
+        a.reset()
+        b.reset()
+        assert a.episode_seeds() != b.episode_seeds()  # OS entropy: 2 draws below 2**63 that meet are negligible
