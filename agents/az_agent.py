@@ -20,7 +20,7 @@ import numpy as np
 from monolith_envs.agents.mcts import MAX_SIMULATIONS
 from monolith_envs.agents.model_files import brief
 
-from .base import AgentError, BaseAgent, check_rng
+from .base import AgentError, BaseAgent, check_bound_state, check_rng
 
 __all__ = ["AZAgent", "make_az_agent", "parse_az_spec"]
 
@@ -147,6 +147,7 @@ class AZAgent(BaseAgent):
             probs, _ = self.net.evaluate(np.asarray(observation, np.float32)[None], mask[None])
             return int(np.argmax(probs[0]))
         ctx = self._require_ctx()
+        check_bound_state(ctx, mask)  # the search reads the bound env's state
         check_rng(rng)  # the search draws its determinizations from it
         if self._search is None or self._search.game is not ctx.game:
             from training.az.search import BatchedPUCT

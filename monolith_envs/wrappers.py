@@ -486,6 +486,9 @@ class SingleAgentEnv(gym.Env):
             seat = aec.agent_name_mapping[agent]
             obs = aec.observe(agent)
             opponent = self.opponents[seat]
+            if hasattr(opponent, "bind") and getattr(getattr(opponent, "ctx", None), "raw", None) is not aec.unwrapped:
+                opponent.bind(self.aec)  # one agent object may play in several envs (gymnasium.make_vec passes
+                # the same opponents to every copy): it reads the state of the env it acts in
             try:
                 a = opponent.act(obs["observation"], obs["action_mask"], self._opp_rngs[seat])
                 aec.step(coerce_action(a, self.game.layout.n))  # 464.99 or "464" is refused, never truncated

@@ -25,7 +25,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-__all__ = ["Agent", "AgentError", "BaseAgent", "EnvContext", "check_mask", "check_rng", "masked_choice"]
+__all__ = ["Agent", "AgentError", "BaseAgent", "EnvContext", "check_bound_state", "check_mask", "check_rng",
+           "masked_choice"]
 
 
 class AgentError(RuntimeError):
@@ -152,6 +153,17 @@ def check_rng(rng: Any) -> None:
     if not isinstance(rng, np.random.Generator):
         raise AgentError(f"act() needs rng, a numpy.random.Generator (e.g. np.random.default_rng(seed)), got "
                          f"{type(rng).__name__}")
+
+
+def check_bound_state(ctx: EnvContext, action_mask: Any) -> None:
+    """Raise :class:`AgentError` unless ``action_mask``'s legal actions are those of the bound env's current
+    state: an agent that reads the state (heuristics, search) asked to act in another env than the one it is
+    bound to would otherwise choose from that other game (bind the agent to each env before it acts there)."""
+    legal = np.asarray(ctx.game.legal_mask(ctx.state), bool)
+    if not np.array_equal(np.asarray(action_mask) != 0, legal):
+        raise AgentError("the action mask is not the legal actions of the bound env's current state: the agent "
+                         "is bound to another env (or game) than the one it acts in; call agent.bind(env) for the "
+                         "env it acts in")
 
 
 def check_mask(ctx: EnvContext, action_mask: Any) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import AgentError, BaseAgent, check_mask, check_rng
+from .base import AgentError, BaseAgent, check_bound_state, check_mask, check_rng
 from .heuristics.generic import StatePolicy, ValueFn, random_policy, returns_value
 
 __all__ = ["MAX_C", "MAX_ROLLOUT_DEPTH", "MAX_ROOT_K", "MAX_SIMULATIONS", "MCTSAgent", "Node"]
@@ -129,6 +129,7 @@ class MCTSAgent(BaseAgent):
         """
         ctx = self._require_ctx()
         check_mask(ctx, action_mask)
+        check_bound_state(ctx, action_mask)
         check_rng(rng)
         legal_root = np.flatnonzero(action_mask)
         if legal_root.size == 0:

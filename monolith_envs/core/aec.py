@@ -249,9 +249,10 @@ class RulesAECEnv(AECEnv):
         ``note``, since its actions no longer replay from the seed alone.
 
         Raises:
-            MonolithEnvError: ``reset()`` was never called, ``state`` is not a state of this game and config
-                (another class than the one ``reset()`` made, or one the game's state check refuses, e.g. of
-                another number of seats), or ``state`` is terminal; the env is unchanged.
+            MonolithEnvError: ``reset()`` was never called, the episode is over (call ``reset()``, then
+                ``set_game_state``), ``state`` is not a state of this game and config (another class than the
+                one ``reset()`` made, or one the game's state check refuses, e.g. of another number of seats),
+                or ``state`` is terminal; the env is unchanged.
         """
         if self.episode_log is None:
             raise ResetNeededError("set_game_state() before reset(): call reset() first")
@@ -266,6 +267,9 @@ class RulesAECEnv(AECEnv):
                                    f"and config: {exc}") from None
         if self.game.is_terminal(state):
             raise MonolithEnvError("set_game_state() needs a state that is not terminal")
+        if self._done or not self.agents:  # the agents' end flags and list are those of a finished episode
+            raise ResetNeededError("set_game_state() after the episode ended: call reset() first, then "
+                                   "set_game_state(state) (it continues the new episode from state)")
         self.game_state = state
         self._mask = None
         self._prev_returns = [float(x) for x in self.game.returns(state)]

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..base import AgentError, BaseAgent, check_rng
+from ..base import AgentError, BaseAgent, check_bound_state, check_rng
 from .registry import find_baseline, load_baseline
 
 __all__ = ["BaselineAgent", "VariantWarning", "parse_baseline_options", "parse_baseline_spec",
@@ -231,6 +231,7 @@ class BaselineAgent(BaseAgent):
             logits = self.net.logits(obs.reshape(1, -1))[0]
             return int(legal[int(np.argmax(logits[legal]))])
         ctx = self._require_ctx()
+        check_bound_state(ctx, mask)  # the search reads the bound env's state
         check_rng(rng)  # the search draws its determinizations from it
         if self._search is None or self._search.game is not ctx.game:
             from ..heuristics import value_fn_for

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..base import BaseAgent, check_mask, check_rng, masked_choice
+from ..base import BaseAgent, check_bound_state, check_mask, check_rng, masked_choice
 
 __all__ = ["LookaheadAgent", "StatePolicy", "StatePolicyAgent", "ValueFn", "random_policy", "returns_value"]
 
@@ -56,10 +56,12 @@ class StatePolicyAgent(BaseAgent):
         chooses; an action the mask refuses falls back to a uniform legal one.
 
         Raises:
-            AgentError: not bound to an env, a mask of another size or with no legal action, or no ``rng``.
+            AgentError: not bound to an env, a mask of another size, with no legal action or not that of the
+                bound env's state (bound to another env), or no ``rng``.
         """
         ctx = self._require_ctx()
         check_mask(ctx, action_mask)
+        check_bound_state(ctx, action_mask)
         check_rng(rng)
         seat = ctx.seat
         state = ctx.game.resample_hidden(ctx.state, seat, rng)
