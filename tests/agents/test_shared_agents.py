@@ -66,7 +66,7 @@ def test_set_game_state_after_the_end_asks_for_reset():
     env = monolith_envs.make("monolith_strategy_v0", num_players=2)
     env.reset(seed=0)
     saved = None
-    for k, agent in enumerate(env.agent_iter()):
+    for k, _agent in enumerate(env.agent_iter()):
         obs, _, term, trunc, _ = env.last()
         if k == 10:
             saved = env.unwrapped.game.clone(env.unwrapped.game_state)
