@@ -426,6 +426,10 @@ class SingleAgentEnv(gym.Env):
 
         The opponents then act until the learner must decide.  Returns ``(observation, learner's reward
         meanwhile, episode over)``.  The AEC env's reward bookkeeping restarts from ``state``'s returns.
+
+        Raises:
+            MonolithEnvError: as the AEC env's ``set_game_state``: before ``reset()``, after the episode ended
+                (``reset()``, then ``set_state``), a state of another game or config, or a terminal state.
         """
         self.aec.set_game_state(state)
         self._failed = None  # a new state: an earlier opponent's error no longer stops the episode
