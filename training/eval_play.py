@@ -106,4 +106,7 @@ def _worker_init() -> None:
 def _executor(workers: int) -> ProcessPoolExecutor | None:
     if workers <= 1:
         return None
-    return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"), initializer=_worker_init)
+    from monolith_envs.core.interrupt import start_workers
+
+    return start_workers(ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
+                                             initializer=_worker_init), workers)

@@ -306,11 +306,13 @@ def purge_tensorboard_after(tb_dir: Path, log_name: str, step: int) -> Path | No
     # TensorBoard reads a folder's event files in the order of their names, events.out.tfevents.<second>.<host>.
     # <pid>.<writer number>, so the purge must sort after every file there and before the resumed session's:
     # it is written aside and moved in as <second>.0-purge with a second later than every file's (waiting for
-    # it, at most a second), which sorts before the names of that second (a writer number would not: 9 then 10
-    # sort "10" first, and the purge, read last, dropped the new session's events too)
+    # it: at most a second, or 2 s when a file is named by a clock ahead of this one), which sorts before the
+    # names of that second (a writer number would not: 9 then 10 sort "10" first, and the purge, read last,
+    # dropped the new session's events too)
     seconds = [int(m.group(1)) for f in folder.glob("events.out.tfevents.*")
                if (m := re.match(r"events\.out\.tfevents\.(\d+)\.", f.name))]
-    while int(time.time()) <= max(seconds, default=-1):
+    give_up = time.time() + 2.0  # a file named by a clock ahead of this one (a folder copied from another
+    while int(time.time()) <= max(seconds, default=-1) and time.time() < give_up:  # machine) is not waited for
         time.sleep(0.05)
     with tempfile.TemporaryDirectory(dir=folder) as tmp:
         SummaryWriter(log_dir=tmp, purge_step=int(step)).close()

@@ -48,6 +48,7 @@ from monolith_envs.core.interrupt import (
     end_executor,
     end_processes,
     ignore_sigint,
+    start_workers,
     stop_on_signals,
 )
 from monolith_envs.core.outfiles import write_text_atomic
@@ -331,8 +332,9 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     interrupted = False
     try:
         vec = make_vec_env(cfg, start)
-        executor = (ProcessPoolExecutor(cfg["eval_workers"], mp_context=mp.get_context("spawn"),
-                                        initializer=ignore_sigint) if cfg["eval_workers"] > 1 else None)
+        executor = (start_workers(ProcessPoolExecutor(cfg["eval_workers"], mp_context=mp.get_context("spawn"),
+                                                      initializer=ignore_sigint), cfg["eval_workers"])
+                    if cfg["eval_workers"] > 1 else None)
         model = MaskablePPO(
             policy_class(cfg), vec, learning_rate=cfg["learning_rate"], n_steps=cfg["n_steps"],
             batch_size=cfg["batch_size"], n_epochs=cfg["n_epochs"], gamma=cfg["gamma"],

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 __all__ = ["Interrupted", "SignalGuard", "signals_deferred", "stop_on_signals", "children_ignore_sigint", "ignore_sigint", "STOP_SIGNALS",
-           "end_children", "end_executor", "end_processes"]
+           "end_children", "end_executor", "end_processes", "start_workers"]
 
 #: The signals that stop a command: Ctrl-C and a polite kill.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -188,6 +188,19 @@ def end_processes(processes: Iterable[Any], timeout: float = 3.0) -> None:
         if p.is_alive():
             p.kill()
             p.join(1.0)
+
+
+def start_workers(executor: Any, workers: int) -> Any:
+    """Start the ``workers`` processes of a spawn-context ``ProcessPoolExecutor`` now, with the stop signals held
+    (:func:`signals_deferred`) and SIGINT blocked for the workers (:func:`children_ignore_sigint`), and return
+    it. A pool starts a worker inside a ``submit``; a stop that cut that start in two (the process launched,
+    its start-up data not yet written to it) left a worker that printed ``EOFError: Ran out of input`` with a
+    traceback under the command's clean stop message. ``workers`` trivial tasks, submitted together, make the
+    pool start all of its workers at once, each start whole."""
+    with children_ignore_sigint(), signals_deferred():
+        for _ in range(workers):
+            executor.submit(int)
+    return executor
 
 
 def end_executor(executor: Any) -> None:

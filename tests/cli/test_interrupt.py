@@ -173,3 +173,33 @@ def test_signals_deferred_holds_a_signal_until_the_block_ends_then_passes_it_on(
         assert _signal.getsignal(_signal.SIGTERM) is not None and callable(_signal.getsignal(_signal.SIGTERM))
     finally:
         _signal.signal(_signal.SIGTERM, old)
+
+
+def test_start_workers_starts_every_worker_whole_before_a_stop_is_handled():
+    """A stop that arrives while a pool starts its workers waits until every worker has started (one cut in
+    two printed 'EOFError: Ran out of input'); the workers start with SIGINT blocked."""
+    import multiprocessing as mp
+    import os
+    import signal as _signal
+    from concurrent.futures import ProcessPoolExecutor
+
+    from monolith_envs.core.interrupt import Interrupted, end_executor, start_workers, stop_on_signals
+
+    pool = ProcessPoolExecutor(2, mp_context=mp.get_context("spawn"))
+    submit = pool.submit
+    calls = []
+
+    def submit_then_stop(*args, **kwargs):
+        calls.append(len(pool._processes))
+        if len(calls) == 1:
+            os.kill(os.getpid(), _signal.SIGTERM)  # the stop arrives while the first worker starts
+        return submit(*args, **kwargs)
+
+    pool.submit = submit_then_stop
+    try:
+        with pytest.raises(Interrupted), stop_on_signals():
+            start_workers(pool, 2)
+            pytest.fail("the held stop was not raised when the start ended")
+        assert calls == [0, 1] and len(pool._processes) == 2  # both workers started before the stop was raised
+    finally:
+        end_executor(pool)

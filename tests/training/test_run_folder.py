@@ -241,3 +241,18 @@ def test_the_purge_is_read_before_the_resumed_sessions_events_whatever_the_write
     acc = EventAccumulator(str(tb / "ppo_1"))
     acc.Reload()
     assert [e.step for e in acc.Scalars("rollout/win_rate")] == [0, 10, 20, 30, 40, 50, 60, 70]
+
+
+def test_an_event_file_named_by_a_clock_ahead_is_not_waited_for(tmp_path):
+    """A run folder copied from a machine whose clock was ahead: the purge waits at most 2 s, not until this
+    clock reaches the file's second (an hour here)."""
+    import time
+
+    from training.resume import purge_tensorboard_after
+
+    folder = tmp_path / "tb" / "ppo_1"
+    folder.mkdir(parents=True)
+    (folder / f"events.out.tfevents.{int(time.time()) + 3600:010d}.host.1.0").write_bytes(b"")
+    t0 = time.monotonic()
+    assert purge_tensorboard_after(tmp_path / "tb", "ppo", 5) == folder
+    assert time.monotonic() - t0 < 30 and len(list(folder.glob("*purge*"))) == 1

@@ -173,10 +173,11 @@ def _executor(workers: int) -> Any:
         return None
     import multiprocessing as mp
 
-    from monolith_envs.core.interrupt import children_ignore_sigint, ignore_sigint
+    from monolith_envs.core.interrupt import children_ignore_sigint, ignore_sigint, start_workers
 
     with children_ignore_sigint():
-        return ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"), initializer=ignore_sigint)
+        return start_workers(ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
+                                                 initializer=ignore_sigint), workers)
 
 
 def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
