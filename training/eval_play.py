@@ -5,7 +5,6 @@ and the spawned process pool those tasks run on."""
 from __future__ import annotations
 
 import importlib
-import multiprocessing as mp
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -106,7 +105,6 @@ def _worker_init() -> None:
 def _executor(workers: int) -> ProcessPoolExecutor | None:
     if workers <= 1:
         return None
-    from monolith_envs.core.interrupt import start_workers
+    from monolith_envs.core.interrupt import spawn_pool
 
-    return start_workers(ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
-                                             initializer=_worker_init), workers)
+    return spawn_pool(workers, _worker_init)

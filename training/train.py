@@ -32,11 +32,9 @@ Outputs under ``<out_dir>/<name>/``:
 from __future__ import annotations
 
 import json
-import multiprocessing as mp
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +46,7 @@ from monolith_envs.core.interrupt import (
     end_executor,
     end_processes,
     ignore_sigint,
-    start_workers,
+    spawn_pool,
     stop_on_signals,
 )
 from monolith_envs.core.outfiles import write_text_atomic
@@ -332,9 +330,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     interrupted = False
     try:
         vec = make_vec_env(cfg, start)
-        executor = (start_workers(ProcessPoolExecutor(cfg["eval_workers"], mp_context=mp.get_context("spawn"),
-                                                      initializer=ignore_sigint), cfg["eval_workers"])
-                    if cfg["eval_workers"] > 1 else None)
+        executor = spawn_pool(cfg["eval_workers"]) if cfg["eval_workers"] > 1 else None
         model = MaskablePPO(
             policy_class(cfg), vec, learning_rate=cfg["learning_rate"], n_steps=cfg["n_steps"],
             batch_size=cfg["batch_size"], n_epochs=cfg["n_epochs"], gamma=cfg["gamma"],
@@ -439,8 +435,8 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
                       checkpoint=track["checkpoint"], checkpoint_steps=track["checkpoint_steps"], run_dir=run_dir)
         raise
     finally:
-        sb3_logger = getattr(model, "_logger", None)  # set by learn(); its TensorBoard writer buffers the last
-        if sb3_logger is not None:  # events until closed (a run read right after it missed its last rollouts)
+        sb3_logger = getattr(model, "_logger", None)  # set by learn(), which leaves its TensorBoard writer open:
+        if sb3_logger is not None:  # closed, so the event file is released when the run ends or stops
             sb3_logger.close()
         if interrupted:  # end the workers now: no clean close of envs that may be mid-step
             if vec is not None:

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 __all__ = ["Interrupted", "SignalGuard", "signals_deferred", "stop_on_signals", "children_ignore_sigint", "ignore_sigint", "STOP_SIGNALS",
-           "end_children", "end_executor", "end_processes", "start_workers"]
+           "end_children", "end_executor", "end_processes", "spawn_pool", "start_workers"]
 
 #: The signals that stop a command: Ctrl-C and a polite kill.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -201,6 +201,18 @@ def start_workers(executor: Any, workers: int) -> Any:
         for _ in range(workers):
             executor.submit(int)
     return executor
+
+
+def spawn_pool(workers: int, initializer: Any = None) -> Any:
+    """A ``ProcessPoolExecutor`` of ``workers`` spawned processes running ``initializer`` first (default:
+    :func:`ignore_sigint`), all started now by :func:`start_workers`; this process stops them
+    (:func:`end_executor`)."""
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
+                               initializer=initializer or ignore_sigint)
+    return start_workers(pool, workers)
 
 
 def end_executor(executor: Any) -> None:

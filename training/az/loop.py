@@ -33,7 +33,6 @@ import json
 import math
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -171,13 +170,9 @@ def _executor(workers: int) -> Any:
     """A pool of ``workers`` spawned processes that ignore SIGINT (None for ``workers`` 1)."""
     if workers <= 1:
         return None
-    import multiprocessing as mp
+    from monolith_envs.core.interrupt import spawn_pool
 
-    from monolith_envs.core.interrupt import children_ignore_sigint, ignore_sigint, start_workers
-
-    with children_ignore_sigint():
-        return start_workers(ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
-                                                 initializer=ignore_sigint), workers)
+    return spawn_pool(workers)
 
 
 def run(cfg: dict, progress: bool = True, guard: Any = None) -> dict:
