@@ -91,6 +91,11 @@ def _checked_checkpoint(path: Path) -> dict:
     return data
 
 
+def _fraction(x: Any) -> bool:
+    """Whether ``x`` is a number (not a bool) from 0 to 1."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x <= 1
+
+
 def curve_point_problem(point: dict) -> str | None:
     """What is wrong with one learning-curve point (``{"step": int, OPPONENT: {"win_rate": x, "ci95": [lo, hi],
     "games": n, ...}, ...}``, as the run's evaluations write it), or None; the curve's picture and the report
@@ -101,10 +106,9 @@ def curve_point_problem(point: dict) -> str | None:
         if not isinstance(v, dict):
             return f"has {opp!r:.40}: {v!r:.60}, not a table of win_rate, ci95 and games"
         rate, ci, games = v.get("win_rate"), v.get("ci95"), v.get("games")
-        if not (isinstance(rate, (int, float)) and not isinstance(rate, bool) and 0 <= rate <= 1):
+        if not _fraction(rate):
             return f"has {opp!r:.40} win_rate {rate!r:.40}, not a number from 0 to 1"
-        if not (isinstance(ci, list) and len(ci) == 2 and all(
-                isinstance(x, (int, float)) and not isinstance(x, bool) and 0 <= x <= 1 for x in ci)):
+        if not (isinstance(ci, list) and len(ci) == 2 and all(_fraction(x) for x in ci)):
             return f"has {opp!r:.40} ci95 {ci!r:.60}, not a list of two numbers from 0 to 1"
         if not (isinstance(games, int) and not isinstance(games, bool) and games >= 0):
             return f"has {opp!r:.40} games {games!r:.40}, not a count"

@@ -59,8 +59,10 @@ def local_cpus() -> int:
         from ray._private.utils import get_num_cpus
 
         return int(get_num_cpus())
-    except Exception:  # noqa: BLE001  (another Ray version: the OS's count)
-        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    except Exception:  # noqa: BLE001  (another Ray version: this process's usable CPUs, as Ray counts them)
+        from monolith_envs.core.processes import usable_cpus
+
+        return usable_cpus()
 
 
 def check_cpus(cfg: dict, runners_flag: bool = False) -> None:

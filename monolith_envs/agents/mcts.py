@@ -125,7 +125,8 @@ class MCTSAgent(BaseAgent):
         Returns the most visited root action after ``simulations`` simulations.
 
         Raises:
-            AgentError: not bound to an env, a mask of another size or with no legal action, or no ``rng``.
+            AgentError: not bound to an env, a mask of another size, with no legal action or not that of the
+                bound env's state (bound to another env), or no ``rng``.
         """
         ctx = self._require_ctx()
         check_mask(ctx, action_mask)

@@ -9,7 +9,7 @@ from typing import Any, Callable, Mapping, Sequence
 from .game import MonolithEnvError
 
 __all__ = ["ConfigError", "UnknownKeywordError", "ConfigKey", "validate_config", "one_of", "int_range", "number_range", "boolean",
-           "C_INT_MAX", "parse_value", "parse_settings", "plain_int", "plain_float", "short_repr"]
+           "C_INT_MAX", "is_integral", "parse_value", "parse_settings", "plain_int", "plain_float", "short_repr"]
 
 C_INT_MAX = 2**31 - 1
 """Upper bound for integer config values that compiled code stores in a C ``int`` (e.g. ``max_decisions``)."""
@@ -59,14 +59,15 @@ def one_of(*values: Any) -> Check:
         for a in values:
             if type(v) is type(a) and v == a:
                 return None
-            if isinstance(a, int) and not isinstance(a, bool) and _is_int(v) and v == a:
+            if isinstance(a, int) and not isinstance(a, bool) and is_integral(v) and v == a:
                 return None
         return "one of " + ", ".join(repr(a) for a in values)
 
     return check
 
 
-def _is_int(v: Any) -> bool:
+def is_integral(v: Any) -> bool:
+    """Whether ``v`` is a Python or numpy integer (a ``bool`` or ``numpy.bool_`` is not)."""
     import numpy as np
 
     return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
@@ -76,7 +77,7 @@ def int_range(lo: int, hi: int | None = None) -> Check:
     """Allowed: an integer in ``lo .. hi`` (``hi=None``: no upper bound)."""
 
     def check(v: Any) -> str | None:
-        if _is_int(v) and v >= lo and (hi is None or v <= hi):
+        if is_integral(v) and v >= lo and (hi is None or v <= hi):
             return None
         return f"an integer >= {lo}" if hi is None else f"an integer from {lo} to {hi}"
 
@@ -189,7 +190,7 @@ def validate_config(
                 elif isinstance(v, str) and "," in v and "list" in allowed:
                     hint = f" (a list, not the text {v[:60]!r}: on a command line TOML's form, {_list_hint(k.name, v)})"
                 raise ConfigError(f"{env_id}: config {k.name}={v!r} is not allowed; expected {allowed}{hint}")
-        if _is_int(v):
+        if is_integral(v):
             v = int(v)  # numpy integers become exact Python ints (JSON-safe in episode logs)
         elif type(v) is not bool and _is_bool(v):
             v = bool(v)  # and numpy booleans Python bools

@@ -426,8 +426,8 @@ def load_toml_resource(package: str, *parts: str, max_bytes: int = MAX_FILE_BYTE
 
 
 def is_int(v: Any) -> bool:
-    """Whether ``v`` is an integer as TOML gives one (an ``int``, not a ``bool``)."""
-    return isinstance(v, int) and not isinstance(v, bool)
+    """Whether ``v`` is an integer as TOML or JSON gives one (an ``int``, not a ``bool``)."""
+    return type(v) is int or (isinstance(v, int) and not isinstance(v, bool))
 
 
 def _rng(lo: int | float | None, hi: int | float | None, what: str = "an integer") -> str:

@@ -20,6 +20,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from .chance import DRAW_CALLS, describe_draw, json_value
+from .config import is_integral
 from .game import MonolithEnvError
 
 __all__ = ["ScriptedRng", "ScriptedRngError"]
@@ -32,10 +33,6 @@ class ScriptedRngError(MonolithEnvError, AssertionError):
 
 def _count(size: Any) -> int:
     return int(np.prod(size)) if np.ndim(size) else int(size)
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
 
 
 class ScriptedRng:
@@ -95,7 +92,7 @@ class ScriptedRng:
         v, where = self._take(what)
         vals = [v] if size is None else self._list(v, _count(size), where)
         for x in vals:
-            if not _is_int(x) or not lo <= x < hi:
+            if not is_integral(x) or not lo <= x < hi:
                 raise ScriptedRngError(f"{where}: scripted value {x!r} is not an integer in {lo}..{hi - 1}")
         out = int(v) if size is None else np.array(vals, np.int64).reshape(size)
         return self._served(what, out)
@@ -105,11 +102,11 @@ class ScriptedRng:
         its elements in the new order."""
         what = describe_draw("permutation", (x,), {})
         v, where = self._take(what)
-        items = list(range(int(x))) if _is_int(x) else json_value(list(np.asarray(x)))
+        items = list(range(int(x))) if is_integral(x) else json_value(list(np.asarray(x)))
         got = self._list(v, len(items), where)
         if Counter(map(repr, json_value(got))) != Counter(map(repr, items)):
             raise ScriptedRngError(f"{where}: scripted value {v!r} is not a permutation of {items!r}")
-        dtype = np.int64 if _is_int(x) else np.asarray(x).dtype
+        dtype = np.int64 if is_integral(x) else np.asarray(x).dtype
         return self._served(what, np.array(got, dtype))
 
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:
@@ -124,7 +121,7 @@ class ScriptedRng:
             kw["p"] = p
         what = describe_draw("choice", (a,), kw)
         v, where = self._take(what)
-        items = list(range(int(a))) if _is_int(a) else json_value(list(np.asarray(a)))
+        items = list(range(int(a))) if is_integral(a) else json_value(list(np.asarray(a)))
         probs = None if p is None else [float(x) for x in p]
         vals = [v] if size is None else self._list(v, _count(size), where)
         pool = Counter(map(repr, items))
@@ -140,7 +137,7 @@ class ScriptedRng:
                 pool[key] -= 1
         if size is None:
             return self._served(what, v)
-        dtype = np.int64 if _is_int(a) else np.asarray(a).dtype
+        dtype = np.int64 if is_integral(a) else np.asarray(a).dtype
         return self._served(what, np.array(vals, dtype).reshape(size))
 
     def random(self, size: Any = None) -> Any:

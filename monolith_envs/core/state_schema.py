@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from .content import is_int
 from .state import StateError, from_dict, transient_fields
 
 __all__ = ["Bool", "Choice", "Float", "Int", "List", "Spec", "check_built", "check_fields", "check_invariants",
@@ -49,10 +50,6 @@ def state_error(path: str, value: Any, allowed: str) -> StateError:
     return StateError(f"{path} = {r}: expected {allowed}")
 
 
-def _is_int(v: Any) -> bool:
-    return type(v) is int or (isinstance(v, int) and not isinstance(v, bool))
-
-
 @dataclass(frozen=True)
 class Int(Spec):
     """An ``int`` (not a bool) in ``lo .. hi``."""
@@ -62,7 +59,7 @@ class Int(Spec):
 
     def check(self, v: Any, path: str) -> None:
         """Raises :class:`StateError` naming ``path``, ``v`` and what is allowed when ``v`` does not fit."""
-        if not _is_int(v) or not self.lo <= v <= self.hi:
+        if not is_int(v) or not self.lo <= v <= self.hi:
             raise state_error(path, v, f"an integer from {self.lo} to {self.hi}")
 
 
@@ -85,7 +82,7 @@ class Float(Spec):
 
     def check(self, v: Any, path: str) -> None:
         """Raises :class:`StateError` naming ``path``, ``v`` and what is allowed when ``v`` does not fit."""
-        if not (isinstance(v, float) or _is_int(v)) or not math.isfinite(v) or not self.lo <= v <= self.hi:
+        if not (isinstance(v, float) or is_int(v)) or not math.isfinite(v) or not self.lo <= v <= self.hi:
             raise state_error(path, v, f"a finite number from {self.lo} to {self.hi}")
 
 

@@ -95,8 +95,14 @@ def board_selector(R: Rules, s: StrategyState, who: str, ctx: dict) -> list:
     if who == "lowest":
         m = min(tot.values())
         return [q for q in order if tot.get(q, 99) == m]
-    raise InvariantError(f"monolith_strategy: unknown recipient selector {who!r} (the content loader admits only "
-                         "the selectors of docs §5.2)")
+    raise _unknown_selector(who)
+
+
+def _unknown_selector(who: str) -> InvariantError:
+    """The error of a recipient selector the engine does not know (the content loader admits only the
+    selectors of docs §5.2, so this is a bug)."""
+    return InvariantError(f"monolith_strategy: unknown recipient selector {who!r} (the content loader admits only "
+                          "the selectors of docs §5.2)")
 
 
 def recipients(R: Rules, s: StrategyState, ln: Line, ctx: dict) -> list | None:
@@ -116,8 +122,7 @@ def recipients(R: Rules, s: StrategyState, ln: Line, ctx: dict) -> list | None:
     if who == "trailer":
         m = min(s.vp)
         return [q for q in order if s.vp[q] == m]
-    raise InvariantError(f"monolith_strategy: unknown recipient selector {who!r} (the content loader admits only "
-                         "the selectors of docs §5.2)")
+    raise _unknown_selector(who)
 
 
 def opponent_pick(R: Rules, s: StrategyState, decider: int, eligible: list, then: dict) -> None:

@@ -7,7 +7,15 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..core.config import ConfigError, ConfigKey, _is_int, int_range, number_range, one_of, validate_config
+from ..core.config import (
+    ConfigError,
+    ConfigKey,
+    int_range,
+    is_integral,
+    number_range,
+    one_of,
+    validate_config,
+)
 
 __all__ = ["ENV_ID", "CONFIG_KEYS", "validate"]
 
@@ -50,7 +58,7 @@ def _path(v: Any) -> str | None:
 
 
 def _first(v: Any) -> str | None:
-    return None if _is_int(v) and -1 <= v <= 3 else "-1 (random) or a seat 0..3"
+    return None if is_integral(v) and -1 <= v <= 3 else "-1 (random) or a seat 0..3"
 
 
 CONFIG_KEYS: tuple[ConfigKey, ...] = (
