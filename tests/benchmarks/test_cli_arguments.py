@@ -10,18 +10,12 @@ import sys
 import pytest
 
 from benchmarks import distributed, profiling, vector
+from tests.usage import one_usage_error
 
 
 def _usage_error(main, argv: list[str], capsys) -> str:
     """The one ``error:`` line of ``main(argv)``, which must exit with status 2 and print no traceback."""
-    with pytest.raises(SystemExit) as info:
-        main(argv)
-    assert info.value.code == 2
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    lines = [line for line in err.splitlines() if "error:" in line]
-    assert len(lines) == 1, err
-    return lines[0]
+    return one_usage_error(capsys, lambda: main(argv))
 
 
 @pytest.fixture

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.usage import one_usage_error
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 
@@ -29,14 +31,7 @@ def _load(name: str):
 
 def _refused(capsys, parse, argv: list[str]) -> str:
     """``parse(argv)`` ends with argparse's exit status 2; returns its one ``error:`` line."""
-    with pytest.raises(SystemExit) as exc:
-        parse(argv)
-    assert exc.value.code == 2
-    err = capsys.readouterr().err
-    assert "Traceback" not in err
-    errors = [line for line in err.splitlines() if ": error: " in line]
-    assert len(errors) == 1, err
-    return errors[0]
+    return one_usage_error(capsys, lambda: parse(argv))
 
 
 def _run(script: str, *args: str, timeout: float = 420) -> subprocess.CompletedProcess:
