@@ -8,7 +8,7 @@ Command line (needs the ``[distributed]``, ``[train]`` extras)::
 Writes ``distributed.{md,json}`` (``distributed-quick`` with ``--quick``) into ``runs/benchmarks/``, or with
 ``--publish`` into the committed ``benchmarks/results/`` (as ``benchmarks.run`` does).  Every figure is a wall-clock
 rate after an untimed warm-up (model build, first rollouts, worker start), on a local Ray instance of
-``--cpus`` CPUs (default: this machine's); the machine's load average is recorded before and after.
+``--cpus`` CPUs (default: those this process may use); the machine's load average is recorded before and after.
 
 * Training: learner decisions/s and all-seat decisions/s (learner plus opponents) of whole training
   iterations (sampling + PPO updates), the learner seat against uniformly random opponents.  MaskablePPO:
@@ -47,7 +47,7 @@ from monolith_envs.core.words import count
 
 __all__ = ["main", "measure_fuzz", "measure_rllib", "skipped_runners"]
 
-#: ``--cpus`` (0: every CPU of this machine), ``--workers`` and ``--repeats``: (low, high)
+#: ``--cpus`` (0: the CPUs this process may use), ``--workers`` and ``--repeats``: (low, high)
 CPUS, WORKERS, REPEATS = (0, 1024), (1, 64), (1, 20)
 #: the committed results (written only with ``--publish``)
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
@@ -185,8 +185,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=SET_HELP + " (repeatable)")
     ap.add_argument("--quick", action="store_true", help="smaller budgets (about 2 minutes)")
     ap.add_argument("--cpus", type=number_arg(int, *CPUS), default=0,
-                    help="CPUs of the local Ray instance, an integer from %d to %d (default 0: all of this "
-                         "machine's)" % CPUS)
+                    help="CPUs of the local Ray instance, an integer from %d to %d (default 0: those this "
+                         "process may use, its affinity and container quota)" % CPUS)
     ap.add_argument("--workers", type=number_arg(int, *WORKERS), default=2,
                     help="fuzz workers of both backends, an integer from %d to %d (default 2)" % WORKERS)
     ap.add_argument("--repeats", type=number_arg(int, *REPEATS), default=3,
@@ -229,8 +229,12 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 def ray_cpus(args: Any) -> int:
-    """The CPUs of the local Ray instance: ``--cpus``, or (0) every CPU of this machine."""
-    return args.cpus or os.cpu_count() or 1
+    """The CPUs of the local Ray instance: ``--cpus``, or (0) the CPUs this process may use
+    (:func:`monolith_envs.core.processes.usable_cpus`: its affinity and the container's CPU quota, as
+    ``training.rllib`` counts them)."""
+    from monolith_envs.core.processes import usable_cpus
+
+    return args.cpus or usable_cpus()
 
 
 def skipped_runners(cpus: int) -> list[str]:

@@ -84,6 +84,18 @@ def test_distributed_measures_only_the_runner_counts_that_fit_cpus(fake_ray, tmp
     assert "not measured" not in capsys.readouterr().err
 
 
+def test_distributed_default_cpus_are_those_this_process_may_use(monkeypatch):
+    """``--cpus 0`` sizes the Ray instance by the process's CPU affinity (and quota), not the machine's count:
+    on a machine of 64 CPUs with 2 allowed, Ray would otherwise start runners the process cannot run."""
+    monkeypatch.setattr(distributed.os, "cpu_count", lambda: 64)
+    import monolith_envs.core.processes as processes
+    monkeypatch.setattr(processes.os, "cpu_count", lambda: 64)
+    monkeypatch.setattr(processes.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert distributed.ray_cpus(types.SimpleNamespace(cpus=0)) == min(2, processes.usable_cpus())
+    assert processes.usable_cpus() <= 2
+    assert distributed.ray_cpus(types.SimpleNamespace(cpus=5)) == 5
+
+
 def test_distributed_quick_uses_the_same_decisions_per_update_everywhere(fake_ray, tmp_path):
     from benchmarks.train_bench import N_ENVS
 
