@@ -78,6 +78,8 @@ def resolve_step(g, s, fx, hits) -> None:
     # Venom candidates in ascending (target hex, source hex) order, with the instance hit
     venomous = sorted((x, src, board[x]) for x, st, src, ven in live if ven and st >= 1)
     wounds = s.wounds  # (the board is still that of fx: hits change wounds and HP only)
+    # the supply of step 4: the markers of the tiles removed in step 5 are not back in it yet
+    venom_supply = s.poison_supply
     gone = [board[h] for h in fx.occ if board[h] % PER_SEAT and wounds[board[h]] > tough0[h]]
     for r in consumed:
         if board[r] >= 0 and board[r] not in gone:
@@ -87,15 +89,16 @@ def resolve_step(g, s, fx, hits) -> None:
     # wounds and HP are not inputs of the continuous effects: only the mask is stale
     dirty_mask(s)
     settle(g, s)
-    # Venom (§4.7): a marker per venomous hit on a target that survived this step, that is still on the
-    # board after the removals and the state check with its cascades (a Banner always survives), while
-    # the supply lasts (the markers of the removed tiles are back in it)
+    # Venom (§4.7, step 4): a marker per venomous hit on a target that survives this step, that is still
+    # on the board after the removals and the state check with its cascades (a Banner always survives),
+    # while the supply of step 4 lasts: the markers of the tiles removed in step 5 return after the venom
     for x, _src, inst in venomous:
-        if s.poison_supply <= 0:
+        if venom_supply <= 0:
             break
         if board[x] == inst:
             s.poison[inst] += 1
             s.poison_supply -= 1
+            venom_supply -= 1
 
 
 def start_battle(g, s, trigger: int) -> None:

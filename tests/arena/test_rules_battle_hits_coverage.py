@@ -211,6 +211,19 @@ def test_venom_while_the_supply_lasts_in_target_hex_order():
     assert p.hp() == [20, 16] and p.poison_supply() == 0
 
 
+def test_venom_uses_the_supply_of_step_4_before_the_removed_tiles_markers_return():
+    # supply 0 (3 markers on the P1 Banner, 2 on the Axeman at 5). Phase 3: the Mygalomorph kills the
+    # Axeman (toughness 0) and wounds the Golem at 14. Venom is step 4, the removal step 5 (§4.7): the
+    # supply is still empty when the Golem's marker would go on, so it gets none; then the Axeman's 2
+    # markers return. Poison step: the Banner loses 3 (HP 17), the Golem takes nothing more (w=1)
+    p = position(VENOM.format(banner="p=3", targets="5: gr_axeman f=3 p=2\n14: gr_golem f=0"))
+    assert p.poison_supply() == 0
+    p.battle()
+    assert p.tile(5) is None
+    assert (p.tile(14).wounds, p.tile(14).poison) == (1, 0)
+    assert p.hp() == [20, 17] and p.poison_supply() == 2
+
+
 def test_venom_comes_only_from_melee():
     # the Chaos at 10 gains Venom next to its Banner at 11; its shot (edge 2 at f=1 -> SW -> 14) wounds
     # the Golem (edge presented (3+3-1) mod 6 = 5, not armored) but leaves no marker; its melee edge 0
