@@ -136,10 +136,9 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
                          f"wound{'s' * (got != 1)}, {after.wounds[i]} in all{can}")
         if was == Loc.BOARD and now != Loc.BOARD:
             lines.append(f"    {tile_words(tb, before, i)} is removed from hex {at:02d}")
-        elif (was == Loc.BOARD and now == Loc.BOARD and after.hexof[i] != before.hexof[i]
-              and (i, before.hexof[i], after.hexof[i]) not in said):
-            lines.append(f"    {tile_words(tb, before, i)} moves from hex {before.hexof[i]:02d} to hex "
-                         f"{after.hexof[i]:02d}")
+        elif (was == Loc.BOARD and now == Loc.BOARD and after.hexof[i] != at
+              and (i, at, after.hexof[i]) not in said):  # (a tile placed now is at its new hex already)
+            lines.append(f"    {tile_words(tb, before, i)} moves from hex {at:02d} to hex {after.hexof[i]:02d}")
     teams = _teams(game)
     lives = (before.pool, after.pool) if teams else (before.hp, after.hp)
     for p, (a, b) in enumerate(zip(*lives)):

@@ -239,3 +239,25 @@ def test_a_tile_placed_and_killed_in_the_same_step_is_said_to_be_removed():
     assert "    P0 Banner (hex 18) hits P3 Demon on hex 15 for 1" in lines
     assert "    P3 Demon is removed from hex 15" in lines
     assert lines.index("    P3 Demon is removed from hex 15") < lines.index("    team A pool 3 -> 0 (-3)")
+
+
+def test_a_placed_tile_is_not_said_to_move_from_an_unknown_hex():
+    """Placing a tile put it on the board from no hex: the narration said ``moves from hex -1 to hex 18``
+    under every placement. Seeded random games, every step narrated: no hex -1, and a placement says only
+    where the tile goes."""
+    import monolith_envs
+
+    game = monolith_envs.make_game(ARENA)
+    placements = 0
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        state = game.initial_state(rng)
+        while not game.is_terminal(state):
+            action = int(rng.choice(np.flatnonzero(game.legal_mask(state))))
+            placing = "places" in game.describe_action(state, action)
+            text = "\n".join(_play(game, state, action))
+            assert "hex -1" not in text, text
+            if placing:
+                placements += 1
+                assert "moves from hex" not in text, text
+    assert placements >= 20
