@@ -18,7 +18,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 
-from ..core.aec import MASK_IN, check_mask_in, observation_space_for
+from ..core.aec import MASK_IN, ResetNeededError, check_mask_in, observation_space_for
 from ..core.config import ConfigError, short_repr
 from ..core.game import IllegalActionError, MonolithEnvError
 from ..core.processes import local_worker_limit, worker_limit_why
@@ -162,7 +162,7 @@ class VectorEnv:
         self._seed_rng: np.random.Generator | None = None  # draws the base seed of an unseeded reset()
         self._games = np.zeros(n_envs, np.int64)
         self._closed = False
-        self._broken: str | None = "reset() has not been called"
+        self._broken: str | None = "reset() has not been called; call reset() first"
 
     # ------------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict | None = None) -> VecResult:
@@ -215,12 +215,14 @@ class VectorEnv:
             ValueError: ``actions`` is not an integer array of shape ``(N,)``.
             IllegalActionError: an action out of range or masked out; the message names the first such game
                 (``game_index``); nothing is played.
-            MonolithEnvError: ``step`` before ``reset``, after a failed step, or after ``close``.
+            ResetNeededError: ``step`` before ``reset`` or after a failed step (a ``MonolithEnvError``, as the
+                AEC env raises before its first ``reset``).
+            MonolithEnvError: after ``close``.
             WorkerError: a worker died or hung (the vector env is then closed).
         """
         self._check_open()
         if self._broken is not None:
-            raise MonolithEnvError(f"make_vec step: {self._broken}")
+            raise ResetNeededError(f"make_vec step: {self._broken}")
         acts = np.asarray(actions)
         items = acts.tolist() if acts.shape == (self.num_envs,) and acts.dtype == object else None
         if items is not None and all(isinstance(a, int) and not isinstance(a, bool) for a in items):
@@ -270,8 +272,9 @@ class VectorEnv:
 
         Raises:
             ValueError: ``seat`` is not an integer from 0 to P-1.
-            MonolithEnvError: before ``reset``, after a ``step`` or ``reset`` that failed part way, or after
-                ``close``.
+            ResetNeededError: before ``reset``, or after a ``step`` or ``reset`` that failed part way (a
+                ``MonolithEnvError``).
+            MonolithEnvError: after ``close``.
         """
         self._check_open()
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.num_players:
@@ -296,8 +299,8 @@ class VectorEnv:
             a tuple of N states, entry ``i`` for game ``i`` (the game whose observation is ``observation[i]``).
 
         Raises:
-            MonolithEnvError: the games run in worker processes (``workers > 0``), before ``reset``, after a
-                ``step`` or ``reset`` that failed part way, or after ``close``.
+            MonolithEnvError: the games run in worker processes (``workers > 0``), or after ``close``.
+            ResetNeededError: before ``reset``, or after a ``step`` or ``reset`` that failed part way.
         """
         self._check_open()
         if self._pool is not None:
@@ -311,8 +314,9 @@ class VectorEnv:
         ``make(env_id, **config).reset(seed=...)``.
 
         Raises:
-            MonolithEnvError: before ``reset``, after a ``step`` or ``reset`` that failed part way, or after
-                ``close``.
+            ResetNeededError: before ``reset``, or after a ``step`` or ``reset`` that failed part way (a
+                ``MonolithEnvError``).
+            MonolithEnvError: after ``close``.
         """
         self._check_open()
         self._check_readable("episode_seeds")
@@ -323,9 +327,9 @@ class VectorEnv:
         """Reads need games in a known state: after ``reset``, and not after a ``step`` or ``reset`` that failed
         part way (some slots played on, some not)."""
         if self._seed is None:
-            raise MonolithEnvError(f"make_vec {what}: call reset() first")
+            raise ResetNeededError(f"make_vec {what}: call reset() first")
         if self._broken is not None:
-            raise MonolithEnvError(f"make_vec {what}: {self._broken}")
+            raise ResetNeededError(f"make_vec {what}: {self._broken}")
 
     # ------------------------------------------------------------------ lifetime
     def _check_open(self) -> None:

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import monolith_envs
-from monolith_envs import ConfigError, IllegalActionError, MonolithEnvError, make_vec
+from monolith_envs import ConfigError, IllegalActionError, MonolithEnvError, ResetNeededError, make_vec
 from monolith_envs.core.content import ContentError
 from monolith_envs.vector import WorkerError
 from tests.vector.failing_game import ENV_ID as FAILING_ID
@@ -219,7 +219,7 @@ def test_engine_error_arrives_as_the_same_exception_and_step_then_needs_reset(wo
         assert (info.value.path, info.value.line, info.value.field) == ("broken.toml", 3, "cell")
         if workers:
             assert any("worker 1 (games 2..3)" in n for n in info.value.__notes__)
-        with pytest.raises(MonolithEnvError, match="call reset"):
+        with pytest.raises(ResetNeededError, match="call reset"):
             vec.step(np.array([0, 1, 2, 3]))
         vec.reset(seed=0)
         vec.step(np.array([0, 1, 2, 3]))
@@ -460,3 +460,16 @@ def test_an_unseeded_reset_follows_the_last_seeded_one_as_gymnasiums_np_random()
         a.reset()
         b.reset()
         assert a.episode_seeds() != b.episode_seeds()  # OS entropy: 2 draws below 2**63 that meet are negligible
+
+
+def test_a_call_before_reset_raises_the_aec_envs_reset_needed_error():
+    """``step``, ``observe`` and the readers before the first ``reset`` raise what the AEC env raises then
+    (``ResetNeededError``, a ``MonolithEnvError``), so one ``except`` serves both APIs."""
+    aec = monolith_envs.make("monolith_arena_v0")
+    with pytest.raises(ResetNeededError):
+        aec.step(0)
+    with make_vec("monolith_arena_v0", 2) as vec:
+        for call in (lambda: vec.step(np.zeros(2, np.int64)), lambda: vec.observe(0), vec.episode_seeds,
+                     vec.game_states):
+            with pytest.raises(ResetNeededError, match="call reset"):
+                call()
