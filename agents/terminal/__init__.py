@@ -34,7 +34,7 @@ import numpy as np
 from monolith_envs.core.narration import WIDTH, wrap
 from monolith_envs.core.words import seat_values
 
-__all__ = ["HELP", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "next_stage", "not_legal_text", "pieces_for",
+__all__ = ["HELP", "HELP_INTRO", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "next_stage", "not_legal_text", "pieces_for",
            "reason_words", "seat_values", "wrap"]
 
 #: a number leading an option's label (The Monolith's "9 Briar Barrow", Arena's "slot 3: Horror"), skipped
@@ -53,12 +53,13 @@ _ENGINE_WHY = re.compile(r"not legal in [A-Z][A-Z0-9_]*(?: of player_\d+)?(?::\s
 #: an engine's detail that says no more than which decision is open (then the game's words for it replace it)
 _ONLY_DECISION = ("the decision now", "it answers another kind of decision")
 
+#: how a move is entered (the first lines of ``help``); each game's :class:`Pieces` gives its own examples
+HELP_INTRO = """\
+Enter a move in stages: pick an option by its number in the list (1, 2, ...)
+or by name: a unique prefix is enough."""
+
+#: the commands (the rest of ``help``, after the game's :attr:`Pieces.help_intro`)
 HELP = """\
-Enter a move in stages: pick an option by its number in the list (1, 2, ...,
-not a hex or space number) or by name: a unique prefix is enough, and a number
-that leads the name may be left out (briar b chooses 9 Briar Barrow), as may
-Arena's "slot N:" (horror chooses slot 3: Horror) and a card's code (carrion
-chooses O09 Carrion Feast).
 Commands at any prompt:
   back     undo the last stage of this decision (a decision already played,
            e.g. The Monolith's order before its warriors, stays played)
@@ -109,6 +110,8 @@ class Pieces:
 
     #: what the board's marks mean (shown at the start and by ``legend``)
     legend_text = "The board is the game's text render (render_text); see the game's documentation."
+    #: how a move is entered, with the game's own examples: the first lines of ``help`` (then :data:`HELP`)
+    help_intro = HELP_INTRO
     #: right after the player's own decision, print only the board lines that changed (HumanAgent); a game
     #: whose board reflows (its rows move when one changes) keeps the whole board
     board_diff = False
@@ -433,7 +436,7 @@ class StagedEntry:
         if low in ("quit", "exit", "q"):
             raise QuitGame
         if low in ("help", "?", "h"):
-            self.output_fn(HELP)
+            self.output_fn(self.pieces.help_intro + "\n" + HELP)
             return None
         if low == "legend":
             self.output_fn(self.pieces.legend(self.game))

@@ -51,6 +51,10 @@ class ArenaPieces(Pieces):
     """Terminal play of Monolith Arena (``docs/monolith_arena.md``)."""
 
     legend_text = LEGEND
+    help_intro = """\
+Enter a move in stages: pick an option by its number in the list (1, 2, ...,
+not a hex number) or by name: a unique prefix is enough, "slot N:" may be left
+out (horror chooses slot 3: Horror), and hex 5 chooses hex 05."""
     board_diff = True  # fixed rows: a changed line stays where it was
 
     # ------------------------------------------------------------------ board

@@ -117,6 +117,11 @@ class StrategyPieces(Pieces):
     """Terminal play of ``monolith_strategy_v0`` (``docs/monolith_strategy.md``)."""
 
     legend_text = LEGEND
+    help_intro = """\
+Enter a move in stages: pick an option by its number in the list (1, 2, ...,
+not a socket number or a die's face) or by name: a unique prefix is enough
+(nudge chooses Nudge), socket 17 chooses socket 17 and die showing 5 a die
+showing 5."""
 
     # ------------------------------------------------------------------ board
     def _cell(self, game: Any, s: Any, pos: int) -> list[str]:

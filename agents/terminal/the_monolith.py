@@ -83,6 +83,11 @@ class TheMonolithPieces(Pieces):
     """Terminal play of ``the_monolith_v0`` (``docs/the_monolith.md``)."""
 
     legend_text = LEGEND
+    help_intro = """\
+Enter a move in stages: pick an option by its number in the list (1, 2, ...,
+not a space number) or by name: a unique prefix is enough, and a number that
+leads the name may be left out (briar b chooses 9 Briar Barrow), as may a
+card's code (carrion chooses O09 Carrion Feast)."""
     board_diff = True  # fixed rows: a changed line stays where it was
 
     # ------------------------------------------------------------------ board
