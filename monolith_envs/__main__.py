@@ -361,12 +361,12 @@ CHECK_MAX_GAMES = 100_000
 
 class _DefaultsShown(argparse.ArgumentDefaultsHelpFormatter):
     """Help that gives each option's default: ``none`` for an empty one (None, an empty list), and nothing
-    more where the option's help already states it (``default: ...``)."""
+    more where the option's help already states it (``default: ...``) or for a positional argument."""
 
     def _get_help_string(self, action: argparse.Action) -> str:
         d, text = action.default, action.help or ""
-        if "default:" in text or d is argparse.SUPPRESS:
-            return text
+        if "default:" in text or d is argparse.SUPPRESS or not action.option_strings:
+            return text  # (a required positional has no default to show)
         if d is None or (isinstance(d, list) and not d):
             return f"{text} (default: none)"
         return super()._get_help_string(action)
