@@ -383,3 +383,9 @@ def test_help_shows_defaults_but_not_empty_ones(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "``" not in capsys.readouterr().out
+    for command in ("replay", "info", "fuzz", "check"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        positional = out[out.index("positional arguments:"):out.index("options:")]
+        assert "default" not in positional, (command, positional)  # a required argument has no default
