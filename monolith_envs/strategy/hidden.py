@@ -24,8 +24,9 @@ def _earmarked(s: StrategyState, q: int, K: int) -> list:
     return out
 
 
-#: the open decisions of a seat that owes gems: a payment under way, the final gem reveal (docs §4.11, §4.18)
-_OWES = (int(Kind.PAY_MORE), int(Kind.REVEAL_COUNT), int(Kind.REVEAL_SRC))
+#: the open decisions that say what a seat's hand can pay: a payment offered (only to a seat that can pay it in
+#: full, docs §4.20) or under way, the final gem reveal (docs §4.11, §4.18)
+_OWES = (int(Kind.PAY_OFFER), int(Kind.PAY_MORE), int(Kind.REVEAL_COUNT), int(Kind.REVEAL_SRC))
 #: resamples tried for a world where the seat paying now can still pay, before its hand is kept as it is
 _TRIES = 32
 
@@ -35,10 +36,12 @@ def resample(game, state: StrategyState, viewer: int, rng) -> StrategyState:
     players' uncast hands (same Skill, Power and Player Power counts; a card earmarked in the final gem
     reveal stays), undealt Player Powers, their unrevealed private Runes and their Secrecy candidates.
 
-    When another seat is in the middle of a payment (PAY_MORE, docs §4.11) or of the final gem reveal
-    (REVEAL_COUNT, REVEAL_SRC, §4.18), its redrawn hand must still cover what it owes: hands are redrawn
-    until one does (at most ``_TRIES`` times; then that seat's hand is kept), and REVEAL_COUNT's largest
-    count is that of the redrawn hand, so every legal action of the copy applies."""
+    When another seat has a payment open (PAY_OFFER, offered only to a seat that can pay in full, §4.20;
+    PAY_MORE, §4.11) or is in the final gem reveal (REVEAL_COUNT, REVEAL_SRC, §4.18), its redrawn hand must
+    still be one that opens that decision: it covers what the seat owes, and at REVEAL_SRC (asked only of a
+    seat holding a gem card) it holds a gem card. Hands are redrawn until one does (at most ``_TRIES`` times;
+    then that seat's hand is kept), and REVEAL_COUNT's largest count is that of the redrawn hand, so the copy
+    has the decision and every legal action of it that the state has."""
     pd = state.pending
     payer = pd["seat"] if pd is not None and pd["k"] in _OWES and pd["seat"] != viewer else -1
     for _ in range(_TRIES if payer >= 0 else 1):
@@ -49,13 +52,17 @@ def resample(game, state: StrategyState, viewer: int, rng) -> StrategyState:
 
 
 def _can_pay(R, s: StrategyState) -> bool:
-    """Whether the seat of the open payment or reveal can go on with its hand (REVEAL_COUNT's largest count
-    set from it)."""
+    """Whether the seat of the open payment or reveal could have that decision with its hand: it can pay what
+    is left (PAY_OFFER: all of it), it has a gem value (REVEAL_COUNT, whose largest count is set from it),
+    and at REVEAL_SRC it holds a gem card (an earmarked one stays in its hand)."""
     pd = s.pending
+    p = pd["seat"]
     if pd["k"] == Kind.REVEAL_COUNT:
-        pd["kmax"] = min(R.content.final_reveal_max, R.gem_value(s, pd["seat"]))
+        pd["kmax"] = min(R.content.final_reveal_max, R.gem_value(s, p))
         return pd["kmax"] > 0
-    return R.spend_value(s, pd["seat"]) >= pd["rem"]
+    if pd["k"] == Kind.REVEAL_SRC and not any(s.hand[p][k] for k in R.gem_kinds):
+        return False
+    return R.spend_value(s, p) >= pd["rem"]
 
 
 def _redraw(game, state: StrategyState, viewer: int, rng, keep: int) -> StrategyState:
