@@ -75,6 +75,8 @@ def close_turn(g, s) -> bool:
     if s.alive[seat]:
         s.first_turn_done[seat] = True
     s.fresh[seat] = [False] * g.H
+    base = seat * PER_SEAT  # "used a Feature this turn" (docs §7.1): the turn is over
+    s.used[base:base + PER_SEAT] = _ZEROS_SEAT
     clear_pending(s)
     return s.last_round and not any(s.last_round_owed)
 

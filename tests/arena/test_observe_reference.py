@@ -101,3 +101,34 @@ def test_aec_observation_matches_reference(name):
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             steps += 1
     assert steps >= 200
+
+
+def test_a_features_used_flag_lasts_only_its_turn():
+    """The hex rows' ``used`` flag is "a Feature used this turn" (docs §7.1): set after P0's Nightmare
+    teleports, cleared when P0's turn ends (it stayed set through the other seats' turns), in both
+    builders; the rules never read it outside its owner's turn."""
+    import numpy as np
+
+    from monolith_envs.arena.positions_text import parse_position
+
+    g, s = parse_position("""
+factions: lords_of_the_abyss, dragon_empire
+0: la_banner
+9: la_nightmare f=0
+18: de_banner
+turn: P0
+""")
+    lo, _hi = g.obs_spec["hex"].field("used")
+
+    def used_hexes(seat):
+        rows = g.obs_spec.view(g.observe(s, seat), "hex")
+        assert np.array_equal(g.observer.observe_python(s, seat), g.observe(s, seat))
+        return [h for h in range(19) if rows[h, lo] == 1.0]
+
+    o = g.off
+    for action in (o.FEATURE + 1 * 19 + 9, o.HEX + 4, o.ROT + 2):  # teleport the Nightmare to hex 4
+        g.apply(s, action)
+    assert used_hexes(0) == used_hexes(1) == [4]
+    g.apply(s, o.END)
+    assert s.turn_seat == 1
+    assert used_hexes(0) == used_hexes(1) == []
