@@ -34,7 +34,7 @@ import numpy as np
 from monolith_envs.core.narration import WIDTH, wrap
 from monolith_envs.core.words import seat_values
 
-__all__ = ["HELP", "HELP_INTRO", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "next_stage", "not_legal_text", "pieces_for",
+__all__ = ["HELP", "HELP_INTRO", "help_text", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "next_stage", "not_legal_text", "pieces_for",
            "reason_words", "seat_values", "wrap"]
 
 #: a number leading an option's label (The Monolith's "9 Briar Barrow", Arena's "slot 3: Horror"), skipped
@@ -58,19 +58,27 @@ HELP_INTRO = """\
 Enter a move in stages: pick an option by its number in the list (1, 2, ...)
 or by name: a unique prefix is enough."""
 
-#: the commands (the rest of ``help``, after the game's :attr:`Pieces.help_intro`)
+#: the commands of every game (``help``, after the game's :attr:`Pieces.help_intro`; then its
+#: :attr:`Pieces.help_more`)
 HELP = """\
 Commands at any prompt:
-  back     undo the last stage of this decision (a decision already played,
-           e.g. The Monolith's order before its warriors, stays played)
+  back     undo the last stage of this decision (a decision already played
+           stays played)
   board    show the board again
   legend   what the board's marks mean
-  map      which spaces connect (The Monolith)
   help     this text
   quit     end the game (Ctrl-D, Ctrl-C)
-  #N or a full action name (e.g. END_TURN) plays that action directly.
+  #N (an action's number) or an action's full name plays that action directly.
 A stage with a single option waits for Enter (or 1): a line typed ahead is not
 applied to the next stage."""
+
+
+def help_text(pieces: "Pieces") -> str:
+    """What ``help`` shows in terminal play: the game's :attr:`~Pieces.help_intro`, the commands of every
+    game (:data:`HELP`) with the game's own :attr:`~Pieces.help_commands` before ``help``, and the game's
+    :attr:`~Pieces.help_more`, each line within :data:`WIDTH`."""
+    commands = HELP.replace("\n  help ", f"\n{pieces.help_commands}\n  help ") if pieces.help_commands else HELP
+    return "\n".join(x for x in (pieces.help_intro, commands, pieces.help_more) if x)
 
 
 class QuitGame(Exception):
@@ -112,6 +120,10 @@ class Pieces:
     legend_text = "The board is the game's text render (render_text); see the game's documentation."
     #: how a move is entered, with the game's own examples: the first lines of ``help`` (then :data:`HELP`)
     help_intro = HELP_INTRO
+    #: the game's own commands (lines in the form of :data:`HELP`'s), listed before ``help``, or ``""``
+    help_commands = ""
+    #: the game's own lines after :data:`HELP` (its action names), or ``""``
+    help_more = ""
     #: right after the player's own decision, print only the board lines that changed (HumanAgent); a game
     #: whose board reflows (its rows move when one changes) keeps the whole board
     board_diff = False
@@ -436,7 +448,7 @@ class StagedEntry:
         if low in ("quit", "exit", "q"):
             raise QuitGame
         if low in ("help", "?", "h"):
-            self.output_fn(self.pieces.help_intro + "\n" + HELP)
+            self.output_fn(help_text(self.pieces))
             return None
         if low == "legend":
             self.output_fn(self.pieces.legend(self.game))

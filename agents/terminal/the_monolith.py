@@ -88,6 +88,11 @@ Enter a move in stages: pick an option by its number in the list (1, 2, ...,
 not a space number) or by name: a unique prefix is enough, and a number that
 leads the name may be left out (briar b chooses 9 Briar Barrow), as may a
 card's code (carrion chooses O09 Carrion Feast)."""
+    help_commands = "  map      which spaces connect"
+    help_more = """\
+Full action names are as docs/the_monolith.md §6 writes them: pass, relent,
+order(o=commit). back never undoes a decision already played (an order played
+before its warriors are chosen stays played)."""
     board_diff = True  # fixed rows: a changed line stays where it was
 
     # ------------------------------------------------------------------ board

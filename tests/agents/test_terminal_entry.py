@@ -216,24 +216,26 @@ def test_arena_tile_is_chosen_by_its_name_without_its_slot():
 
 
 def test_help_fits_the_terminal_width():
-    from agents.terminal import HELP, HELP_INTRO, Pieces
+    from agents.terminal import HELP_INTRO, Pieces, help_text
 
     assert Pieces.help_intro == HELP_INTRO
     for env_id in (ARENA, "monolith_strategy_v0", MONOLITH):
-        assert max(len(line) for line in (pieces_for(env_id).help_intro + "\n" + HELP).splitlines()) <= WIDTH
+        assert max(len(line) for line in help_text(pieces_for(env_id)).splitlines()) <= WIDTH
 
 
 @pytest.mark.parametrize("env_id, own, others", [
-    (ARENA, ("not a hex number", "horror chooses slot 3: Horror"), ("Briar", "carrion", "socket", "nudge")),
-    ("monolith_strategy_v0", ("not a socket number", "socket 17 chooses socket 17", "nudge chooses Nudge"),
-     ("Briar", "carrion", "horror", "hex")),
-    (MONOLITH, ("not a space number", "briar b chooses 9 Briar Barrow", "carrion chooses O09"),
-     ("horror", "socket", "nudge", "hex")),
+    (ARENA, ("not a hex number", "horror chooses slot 3: Horror", "END_TURN"),
+     ("Briar", "carrion", "socket", "nudge", "The Monolith", "map ", "end_turn", "relent")),
+    ("monolith_strategy_v0", ("not a socket number", "socket 17 chooses socket 17", "nudge chooses Nudge", "end_turn"),
+     ("Briar", "carrion", "horror", "hex", "The Monolith", "map ", "END_TURN", "relent")),
+    (MONOLITH, ("not a space number", "briar b chooses 9 Briar Barrow", "carrion chooses O09", "map ", "relent"),
+     ("horror", "socket", "nudge", "hex", "END_TURN", "end_turn")),
 ])
 def test_help_gives_examples_of_its_own_game_only(env_id, own, others):
-    """``help`` shows how a move is entered with the game's own options (Strategy's showed The Monolith's
-    spaces and Arena's slots), then the commands."""
-    from agents.terminal import HELP
+    """``help`` shows how a move is entered, the commands and the action names with the game's own examples
+    (Strategy's showed The Monolith's spaces, Arena's slots and an END_TURN it does not have; The Monolith's
+    showed END_TURN), and every full action name it gives plays."""
+    import re
 
     env = monolith_envs.make(env_id, wrapped=False)
     env.reset(seed=1)
@@ -243,10 +245,13 @@ def test_help_gives_examples_of_its_own_game_only(env_id, own, others):
         StagedEntry(env.game, env.game_state, env.game.legal_mask(env.game_state), pieces_for(env_id), 0, inp,
                     out.append).read()
     shown = "\n".join(out)
-    intro = shown[shown.index("Enter a move in stages"):shown.index(HELP)]
-    flat = " ".join(intro.split())
-    assert all(x in flat for x in own), flat
-    assert not any(x in flat for x in others), flat
+    text = " ".join(shown[shown.index("Enter a move in stages"):].split())
+    assert all(x in text for x in own), text
+    assert not any(x in text for x in others), text
+    names = re.search(r"writes them: (.*?)\.( |$)", text).group(1)
+    layout_names = {env.game.layout.decode(a).replace(" ", "") for a in range(env.game.layout.n)}
+    for name in re.split(r", (?=[A-Za-z_]+(?:\(|,|$))", names):
+        assert name.replace(" ", "") in layout_names, name
 
 
 def test_a_number_that_is_also_another_options_own_number_is_noted():
