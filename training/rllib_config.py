@@ -47,7 +47,8 @@ KEYS: tuple[Key, ...] = tuple(_OVERRIDE.get(n, _TRAIN[n]) for n in _SHARED) + (
     Key("envs_per_env_runner", int, 1, "env copies stepped by each env runner"),
     Key("train_batch_size", int, 2000, "learner decisions per training iteration, over all env runners"),
     Key("address", str, "", "Ray cluster to join ('auto', 'HOST:PORT'); empty = start a local Ray instance"),
-    Key("ray_num_cpus", int, 0, "CPUs of a local Ray instance (0 = all of this machine's)"),
+    Key("ray_num_cpus", int, 0, "CPUs of a local Ray instance (0 = those this process may use: its affinity and "
+        "container quota)"),
     Key("preload", list, [], "modules every process imports first (env runners, evaluation workers): "
         "they register extra env ids"),
 )

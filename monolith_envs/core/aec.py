@@ -61,7 +61,8 @@ RENDER_MODES = (None, "ansi", "human", "rgb_array", "svg")
 class ResetNeededError(MonolithEnvError, AssertionError):
     """A call that needs an episode (``step``, ``last``, ``observe``, ``state``, ``render``, ``agent_iter``)
     before the first ``reset()``: the same error from the bare env and from its order-enforcing wrapper (an
-    ``AssertionError`` too, as PettingZoo's wrapper raises)."""
+    ``AssertionError`` too, as PettingZoo's wrapper raises). ``make_vec`` raises it too, before its first
+    ``reset`` and after a ``step`` or ``reset`` that failed part way."""
 
 
 _STEP_AFTER_END = "step() after the episode ended and every agent was stepped out with None; call reset()"

@@ -38,7 +38,6 @@ def test_tiny_budget_runs_and_updates_the_policy(tmp_path):
     before, after = summary["curve"][0], summary["curve"][-1]
     assert (before["decisions"], after["decisions"]) == (0, 4096)
     assert before["games"] == after["games"] == 40  # 40 slots, one game each
-    assert 0 <= before["wins"] <= 40 and 0 <= after["wins"] <= 40
     updates = summary["updates"]
     assert len(updates) == 8 and updates[-1]["games"] > 0
     assert updates[-1]["entropy"] < updates[0]["entropy"]
