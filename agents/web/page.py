@@ -10,8 +10,8 @@ page and a New game button (the button also when an opponent's agent failed to m
 go on).  A move is sent with the decision it was chosen at; when the server answers that the game has moved
 on (409) or failed (5xx), the page reloads the state.  Every option is numbered; its number typed on the
 keyboard chooses it (a number that could go on, e.g. 1 when there are 12 options, waits 1.5 s or Enter for the
-next digit, shown in ``typed``; a digit with no option, e.g. 0 or 9 of 3 options, is said there for 1.5 s and
-chooses nothing; the only legal move is taken with 1 or Enter), Escape forgets the digits typed,
+next digit, shown in ``typed``; a number with no option, e.g. 0 or 9 of 3 options, or 19 of 12, is said there for
+1.5 s and chooses nothing; the only legal move is taken with 1 or Enter), Escape forgets the digits typed,
 Backspace goes back one stage of the move being entered.
 
 Element ids (stable, used by the tests): ``status``, ``board`` (holds the SVG; class ``wide`` when the
@@ -299,11 +299,10 @@ function typedClear() { clearTimeout(typedTimer); typedTimer = null; typed = "";
 function typedPick() { const k = +typed - 1; typedClear(); if (node && node.options && node.options[k]) choose(k); }
 function typeDigit(d) {  // a number that no further digit can extend is chosen at once; else wait for one
   const n = +(typed + d), count = node && node.options ? node.options.length : 0;
-  if (n < 1 || n > count) {  // the digits so far end there; a lone digit with no option says so
-    const again = typed !== ""; typedClear();
-    if (again) typeDigit(d);
-    else if (count) {
-      $("typed").textContent = "no option " + d + ": the options are 1-" + count;
+  if (n < 1 || n > count) {  // no such option (0, or 19 of 12): said, and nothing is chosen
+    const shown = typed + d; typedClear();
+    if (count) {
+      $("typed").textContent = "no option " + shown + ": the options are 1-" + count;
       $("typed").hidden = false;
       typedTimer = setTimeout(typedClear, TYPED_WAIT_MS);
     }

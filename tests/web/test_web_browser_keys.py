@@ -117,3 +117,38 @@ def test_an_option_whose_later_stages_are_forced_names_the_whole_move(driver, tm
         assert all(labels[k] == f"{k + 1}){st['stages']['options'][k]['label']}" for k in plain)
     finally:
         served.close()
+
+
+def test_two_digits_past_the_last_option_choose_nothing(driver, tmp_path):  # noqa: F811
+    """With 10-18 options, "1" waits for a second digit; one that makes no option (19 of 12) is said and
+    chooses nothing (it played option 9, the second digit alone: a misplay with no way back)."""
+    served = Served("monolith_strategy_v0", {"num_players": 2}, 1, tmp_path)
+    try:
+        for _ in range(400):  # the first option of every stage until the first stage has 10-18 options
+            _, st = served.request("GET", "/api/state")
+            node = st["stages"]
+            assert not st["over"]
+            if node is None:  # the opponent is moving
+                time.sleep(0.05)
+                continue
+            count = len(node.get("options", []))
+            if 10 <= count <= 18:
+                break
+            while "action" not in node:
+                node = node["options"][0]["node"]
+            served.request("POST", "/api/action", {"game_id": st["game_id"], "action": node["action"]})
+        else:
+            raise AssertionError("no stage with 10-18 options within 200 moves")
+        wd = driver
+        wd.cmd("POST", "/url", {"url": served.url})
+        assert _async(wd, WAIT_READY) == "ready"
+        assert len(_labels(wd)) == count
+        before = served.web.raw.num_decisions
+        wd.key("1")
+        assert wd.text("#typed").startswith("option 1...")
+        wd.key("9")
+        assert wd.text("#typed") == f"no option 19: the options are 1-{count}"
+        time.sleep(2.0)  # past the wait for a further digit: still nothing chosen
+        assert served.web.raw.num_decisions == before and len(_labels(wd)) == count
+    finally:
+        served.close()
