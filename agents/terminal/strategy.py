@@ -113,6 +113,19 @@ def _tolls_ahead(game: Any, s: Any, pd: dict) -> str:
             "paid after this cost or the gain stops there")
 
 
+def _reveal_tolls(game: Any, s: Any, pd: dict) -> str:
+    """For the final reveal (REVEAL_COUNT), the toll stones its largest count would reach (docs §4.18: a toll
+    is paid only from the gems and cards the reveal does not earmark, or the VP stop there), e.g. ``; on the
+    way: the toll stone on space 10 (2 gems), paid from what is not earmarked or the VP stop there``."""
+    v, kmax = s.vp[pd["seat"]], int(pd.get("kmax", 0))
+    stones = [(sp, cost) for sp, (_i, cost) in sorted(game.rules.toll_at.items()) if v < sp <= v + kmax]
+    if not stones:
+        return ""
+    said = ", ".join(f"space {sp} ({count(cost, 'gem')})" for sp, cost in stones)
+    return (f"; on the way: the toll stone{'s' if len(stones) > 1 else ''} on {said}, paid from what is not "
+            "earmarked or the VP stop there")
+
+
 class StrategyPieces(Pieces):
     """Terminal play of ``monolith_strategy_v0`` (``docs/monolith_strategy.md``)."""
 
@@ -243,7 +256,8 @@ decline, place(face=1, sid=5)."""
             Kind.RUNE_PICK: f"{who} keeps one Rune as a private Rune (the other goes under the deck)",
             Kind.DISCARD: f"{who} discards down to the hand limit ({pd.get('owed', 1)} to go)",
             Kind.REVEAL_COUNT: f"{who} reveals k gems" + (f" (up to {pd.get('kmax', 0)})" if viewer in (None, pd["seat"])
-                                                          else "") + " for k VP at Final Scoring",
+                                                          else "") + " for k VP at Final Scoring"
+                               + (_reveal_tolls(game, s, pd) if viewer in (None, pd["seat"]) else ""),
             Kind.REVEAL_SRC: f"{who} earmarks what pays for the reveal ({count(pd.get('rem', 0), 'gem')} to go)",
         }.get(Kind(k), f"{who} decides {Kind(k).name}")
 

@@ -163,3 +163,30 @@ def test_dice_an_effect_moves_are_narrated_and_a_placement_is_not_repeated(seed3
     lines = text.splitlines()
     placed = [i for i, line in enumerate(lines) if line.startswith("P0 places a ")]
     assert placed and not any(lines[i + 1].startswith("  dice: P0 ") for i in placed)  # the action, not a change
+
+
+def test_the_final_reveal_says_the_toll_stones_its_largest_count_would_reach():
+    """REVEAL_COUNT's "k gems for k VP" can be cut short by a toll stone paid only from what is not earmarked
+    (docs §4.18): the revealing seat is told which stones lie within its largest count; the other seats,
+    who do not know that count, are not."""
+    import numpy as np
+
+    from monolith_envs.strategy.state import Kind
+
+    game = monolith_envs.make_game("monolith_strategy_v0", num_players=2)
+    told = 0
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        s = game.initial_state(rng)
+        while not game.is_terminal(s):
+            pd = s.pending
+            if pd and pd["k"] == Kind.REVEAL_COUNT:
+                p, v, kmax = pd["seat"], s.vp[pd["seat"]], pd["kmax"]
+                stones = [sp for sp in sorted(game.rules.toll_at) if v < sp <= v + kmax]
+                own, other = PIECES.decision(game, s, p), PIECES.decision(game, s, 1 - p)
+                assert ("on the way" in own) == bool(stones) and "on the way" not in other
+                for sp in stones:
+                    assert f"space {sp} ({game.rules.toll_at[sp][1]} gem" in own
+                told += bool(stones)
+            game.apply(s, int(rng.choice(np.flatnonzero(game.legal_mask(s)))), rng)
+    assert told >= 5
