@@ -14,7 +14,7 @@ from ..core.drawing import check_viewer
 from .board import PRIV0
 from .state import Kind, StrategyState
 
-__all__ = ["render_text", "status_line", "pool_faces", "KIND_ASKS"]
+__all__ = ["render_text", "status_line", "pool_faces", "hand_size_words", "KIND_ASKS"]
 
 PHASES = ("setup", "action", "resolution", "advancement", "final scoring", "over")
 
@@ -38,6 +38,15 @@ KIND_ASKS = {
     Kind.PAY_OFFER: "decides whether to pay", Kind.PAY_MORE: "pays the rest", Kind.DISCARD: "discards to the hand limit",
     Kind.REVEAL_COUNT: "chooses how many gems to reveal", Kind.REVEAL_SRC: "earmarks what pays for the reveal",
 }
+
+
+def hand_size_words(R, s: StrategyState, p: int) -> str:
+    """Seat ``p``'s hand size (docs §4.12: the cards in hand and those cast this round, the count the hand
+    limit applies to), with its parts when a card is cast: ``"2"``, or ``"2 (1 held + 1 cast)"`` (a hand
+    shown as empty next to a hand size of 1 read as a mistake)."""
+    cast = sum(s.cast[p])
+    size = R.hand_size(s, p)
+    return f"{size} ({sum(s.hand[p])} held + {cast} cast)" if cast else str(size)
 
 
 def status_line(game, s: StrategyState) -> str:
@@ -138,7 +147,7 @@ def render_text(game, s: StrategyState, viewer: int | None = None) -> str:
         pool = pool_faces(s.pool[p]) or "-"
         tag = "*" if p == s.primus else " "
         out.append(f"P{p}{tag} vp {s.vp[p]:>2}  gems {s.gems[p]}  pool [{pool}]  source {s.src_dice[p]}  "
-                   f"aside {s.aside[p]}  guard {s.guard[p]}  hand size {R.hand_size(s, p)}")
+                   f"aside {s.aside[p]}  guard {s.guard[p]}  hand size {hand_size_words(R, s, p)}")
         if viewer is None or viewer == p:
             h = [kinds[k] + (f"x{s.hand[p][k]}" if s.hand[p][k] > 1 else "") for k in range(R.K) if s.hand[p][k]]
             out.append("     hand: " + (" ".join(h) or "-"))

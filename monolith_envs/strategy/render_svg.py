@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..core.drawing import Scene, check_viewer, mix, wrap_text
 from .board import PRIV0
-from .render import pool_faces, status_line
+from .render import hand_size_words, pool_faces, status_line
 from .state import StrategyState
 
 __all__ = ["draw", "render_svg", "render_rgb", "SEAT_COLOURS", "LEGEND"]
@@ -83,7 +83,7 @@ def _panel(sc: Scene, game, s: StrategyState, p: int, x: float, y: float, w: flo
         sc.text(x + 8, y + 12, f"P{p}" + (" ★ Primus" if p == s.primus else ""), 13, col, bold=True)
         sc.text(x + w - 8, y + 12, f"{s.vp[p]} VP", 13, _INK, "end", bold=True)
         pool = pool_faces(s.pool[p]) or "-"
-        rows = [f"gems {s.gems[p]} · guard {s.guard[p]} · hand size {R.hand_size(s, p)}",
+        rows = [f"gems {s.gems[p]} · guard {s.guard[p]} · hand size {hand_size_words(R, s, p)}",
                 f"pool {pool}", f"source {s.src_dice[p]} · aside {s.aside[p]}"]
         if viewer is None or viewer == p:
             hand = [kinds[k] + (f" ×{s.hand[p][k]}" if s.hand[p][k] > 1 else "") for k in range(R.K) if s.hand[p][k]]
