@@ -59,3 +59,21 @@ def test_every_decision_kind_is_said_in_words_on_the_status_line():
     g, s = parse_position(POS)
     s.pending = dict(s.pending, k=Kind.PAY_OFFER)
     assert " · P0 decides whether to pay · " in g.render_text(s).splitlines()[0]
+
+
+def test_hand_size_says_its_parts_when_a_card_is_cast():
+    """Cast cards count toward the hand limit (docs §4.12): with one cast and none held, the text and the
+    picture say ``hand size 1 (0 held + 1 cast)``, not a bare ``hand size 1`` beside ``hand: -``."""
+    import monolith_envs
+    from monolith_envs.strategy.render import hand_size_words
+
+    game = monolith_envs.make_game("monolith_strategy_v0", num_players=2)
+    s = game.initial_state(np.random.default_rng(0))
+    R = game.rules
+    s.hand[0] = [0] * R.K
+    s.cast[0] = [0] * R.K
+    assert hand_size_words(R, s, 0) == "0"
+    s.cast[0][R.gem_kinds[0]] = 1
+    assert hand_size_words(R, s, 0) == "1 (0 held + 1 cast)"
+    assert "hand size 1 (0 held + 1 cast)" in game.render_text(s, viewer=0)
+    assert "hand size 1 (0 held + 1 cast)" in game.render_svg(s, viewer=0)
