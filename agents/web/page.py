@@ -122,7 +122,7 @@ g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharra
     <button id="new-game">New game</button>
   </div>
   <div class="panel" id="notes-panel" hidden><div id="notes" style="white-space: pre-wrap; font-size: 13px"></div></div>
-  <div class="panel"><b>Moves</b> <small>(yours in bold; the other seats' latest highlighted)</small><div id="narration"></div></div>
+  <div class="panel"><b>Moves</b> <small id="moves-key">(yours in bold; the other seats' latest highlighted)</small><div id="narration"></div></div>
 </div>
 </main>
 <script>
@@ -186,6 +186,8 @@ function show(st) {
   $("notes-panel").hidden = !(st.notes && st.notes.length);
   $("ask").textContent = st.ask || "";
   $("ask").hidden = !st.ask;
+  $("moves-key").textContent = st.players.length > 1 ? "(yours in bold; the other seats' latest highlighted)"
+    : "(yours in bold)";  // a one-seat game has no other seats
   const nar = $("narration");
   nar.textContent = "";
   st.narration.forEach((e, k) => {

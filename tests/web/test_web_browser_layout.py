@@ -49,3 +49,14 @@ def test_the_persons_moves_are_marked_without_a_seat_colour(driver, tmp_path):  
         assert legend == "(yours in bold; the other seats' latest highlighted)"
     finally:
         served.close()
+
+
+def test_a_solo_games_moves_legend_names_no_other_seats(driver, tmp_path):  # noqa: F811
+    served = Served("monolith_strategy_v0", {"num_players": 1}, 1, tmp_path)
+    wd = driver
+    try:
+        wd.cmd("POST", "/url", {"url": served.url})
+        assert _async(wd, WAIT_READY) == "ready"
+        assert wd.text("#moves-key") == "(yours in bold)"
+    finally:
+        served.close()
