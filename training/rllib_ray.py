@@ -83,11 +83,11 @@ def check_cpus(cfg: dict, runners_flag: bool = False) -> None:
     if cfg["ray_num_cpus"]:
         raise TrainConfigError(f"{runners} ({n}) needs {count(n, 'CPU')} of the local Ray instance (one per env "
                                f"runner), but config key 'ray_num_cpus' gives it {cpus}: use at most {cpus} env "
-                               f"runners (0 samples in the driver), or ray_num_cpus of at least {n} (0 = all "
-                               f"{count(local_cpus(), 'CPU')} of this machine)")
+                               f"runners (0 samples in the driver), or ray_num_cpus of at least {n} (0 = the "
+                               f"{count(local_cpus(), 'CPU')} this process may use)")
     raise TrainConfigError(f"{runners} ({n}) needs {count(n, 'CPU')} of the local Ray instance (one per env runner), "
-                           f"but this machine has {count(cpus, 'CPU')} (config key 'ray_num_cpus' is 0: all of "
-                           f"them): use at most {cpus} env runners (0 samples in the driver), or join a larger "
+                           f"but this process may use {count(cpus, 'CPU')} (config key 'ray_num_cpus' is 0: all "
+                           f"of them): use at most {cpus} env runners (0 samples in the driver), or join a larger "
                            f"cluster with --address")
 
 

@@ -56,8 +56,8 @@ Enter a move in stages: pick an option by its number in the list (1, 2, ...,
 not a hex number) or by name: a unique prefix is enough, "slot N:" may be left
 out (horror chooses slot 3: Horror), and hex 5 chooses hex 05."""
     help_more = """\
-Full action names are as docs/monolith_arena.md §6 writes them: END_TURN,
-UNFOLD, PLACE(slot=0, hex=5, rot=2)."""
+Full action names (docs/monolith_arena.md §6), e.g. END_TURN, UNFOLD,
+PLACE(slot=0, hex=5, rot=2)."""
     board_diff = True  # fixed rows: a changed line stays where it was
 
     # ------------------------------------------------------------------ board

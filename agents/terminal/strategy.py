@@ -136,8 +136,8 @@ not a socket number or a die's face) or by name: a unique prefix is enough
 (nudge chooses Nudge), socket 17 chooses socket 17 and die showing 5 a die
 showing 5."""
     help_more = """\
-Full action names are as docs/monolith_strategy.md §6 writes them: end_turn,
-decline, place(face=1, sid=5)."""
+Full action names (docs/monolith_strategy.md §6), e.g. end_turn, decline,
+place(face=1, sid=5)."""
 
     # ------------------------------------------------------------------ board
     def _cell(self, game: Any, s: Any, pos: int) -> list[str]:

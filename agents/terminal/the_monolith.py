@@ -90,9 +90,8 @@ leads the name may be left out (briar b chooses 9 Briar Barrow), as may a
 card's code (carrion chooses O09 Carrion Feast)."""
     help_commands = "  map      which spaces connect"
     help_more = """\
-Full action names are as docs/the_monolith.md §6 writes them: pass, relent,
-order(o=commit). back never undoes a decision already played (an order played
-before its warriors are chosen stays played)."""
+Full action names (docs/the_monolith.md §6), e.g. pass, relent,
+order(o=commit)."""
     board_diff = True  # fixed rows: a changed line stays where it was
 
     # ------------------------------------------------------------------ board

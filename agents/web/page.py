@@ -20,7 +20,8 @@ browser's local storage), ``decision``, ``auto`` (stages
 taken at once and the ones chosen so far), ``stage-title``, ``typed`` (the digits typed so far of an option's
 number), ``hint`` (shown when options can be clicked on
 the board), ``options`` (one ``button.opt`` per option), ``back``, ``error``, ``narration`` (one ``div.entry``
-per move, one ``div.ln`` per line in it: a long line wraps under its own text), ``notes`` (the game's notes on the position, e.g. what the Strategy Game's cards do, in
+per move, one ``div.ln`` per line in it: a long line wraps under its own text), ``moves-key`` (the
+Moves legend; a one-seat game names no other seats), ``notes`` (the game's notes on the position, e.g. what the Strategy Game's cards do, in
 ``notes-panel``, hidden when there are none), ``ask`` (what the open decision asks, in words, where the game
 says, e.g. a Strategy payment's cost and purpose; hidden otherwise), ``result``, ``verdict``, ``reason`` (why
 the game ended so, e.g. Arena's tie-break; hidden when the game does not say), ``hidden-list`` (what the board

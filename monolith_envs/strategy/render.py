@@ -42,11 +42,11 @@ KIND_ASKS = {
 
 def hand_size_words(R, s: StrategyState, p: int) -> str:
     """Seat ``p``'s hand size (docs §4.12: the cards in hand and those cast this round, the count the hand
-    limit applies to), with its parts when a card is cast: ``"2"``, or ``"2 (1 held + 1 cast)"`` (a hand
-    shown as empty next to a hand size of 1 read as a mistake)."""
+    limit applies to), saying how many of them are cast: ``"2"``, or ``"2 (1 cast)"`` (a hand shown as empty
+    next to a bare hand size of 1 read as a mistake)."""
     cast = sum(s.cast[p])
     size = R.hand_size(s, p)
-    return f"{size} ({sum(s.hand[p])} held + {cast} cast)" if cast else str(size)
+    return f"{size} ({cast} cast)" if cast else str(size)
 
 
 def status_line(game, s: StrategyState) -> str:

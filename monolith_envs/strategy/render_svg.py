@@ -83,7 +83,8 @@ def _panel(sc: Scene, game, s: StrategyState, p: int, x: float, y: float, w: flo
         sc.text(x + 8, y + 12, f"P{p}" + (" ★ Primus" if p == s.primus else ""), 13, col, bold=True)
         sc.text(x + w - 8, y + 12, f"{s.vp[p]} VP", 13, _INK, "end", bold=True)
         pool = pool_faces(s.pool[p]) or "-"
-        rows = [f"gems {s.gems[p]} · guard {s.guard[p]} · hand size {hand_size_words(R, s, p)}",
+        size = hand_size_words(R, s, p).replace(" cast)", "\u00a0cast)")  # "(1 cast)" is never cut in two
+        rows = [f"gems {s.gems[p]} · guard {s.guard[p]} · hand size {size}",
                 f"pool {pool}", f"source {s.src_dice[p]} · aside {s.aside[p]}"]
         if viewer is None or viewer == p:
             hand = [kinds[k] + (f" ×{s.hand[p][k]}" if s.hand[p][k] > 1 else "") for k in range(R.K) if s.hand[p][k]]

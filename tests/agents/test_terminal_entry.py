@@ -248,7 +248,7 @@ def test_help_gives_examples_of_its_own_game_only(env_id, own, others):
     text = " ".join(shown[shown.index("Enter a move in stages"):].split())
     assert all(x in text for x in own), text
     assert not any(x in text for x in others), text
-    names = re.search(r"writes them: (.*?)\.( |$)", text).group(1)
+    names = re.search(r"§6\), e\.g\. (.*?)\.( |$)", text).group(1)
     layout_names = {env.game.layout.decode(a).replace(" ", "") for a in range(env.game.layout.n)}
     for name in re.split(r", (?=[A-Za-z_]+(?:\(|,|$))", names):
         assert name.replace(" ", "") in layout_names, name

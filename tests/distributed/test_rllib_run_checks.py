@@ -65,7 +65,7 @@ def test_all_of_the_machine_cpus_are_counted_when_ray_num_cpus_is_0(no_ray, caps
     monkeypatch.setattr(rllib_ray, "local_cpus", lambda: 2)
     assert _main(tmp_path, "--num-env-runners", "3") == 2
     line = _one_error(capsys)
-    assert "--num-env-runners (3)" in line and "this machine has 2 CPUs" in line and "at most 2" in line
+    assert "--num-env-runners (3)" in line and "this process may use 2 CPUs" in line and "at most 2" in line
 
 
 def test_a_cluster_with_fewer_cpus_than_env_runners_is_an_error_once_joined(monkeypatch):

@@ -63,17 +63,26 @@ def test_every_decision_kind_is_said_in_words_on_the_status_line():
 
 def test_hand_size_says_its_parts_when_a_card_is_cast():
     """Cast cards count toward the hand limit (docs §4.12): with one cast and none held, the text and the
-    picture say ``hand size 1 (0 held + 1 cast)``, not a bare ``hand size 1`` beside ``hand: -``."""
+    picture say ``hand size 1 (1 cast)``, not a bare ``hand size 1`` beside ``hand: -``; in the 4-player
+    picture's narrower panels too, on one line."""
     import monolith_envs
     from monolith_envs.strategy.render import hand_size_words
 
-    game = monolith_envs.make_game("monolith_strategy_v0", num_players=2)
-    s = game.initial_state(np.random.default_rng(0))
-    R = game.rules
-    s.hand[0] = [0] * R.K
-    s.cast[0] = [0] * R.K
-    assert hand_size_words(R, s, 0) == "0"
-    s.cast[0][R.gem_kinds[0]] = 1
-    assert hand_size_words(R, s, 0) == "1 (0 held + 1 cast)"
-    assert "hand size 1 (0 held + 1 cast)" in game.render_text(s, viewer=0)
-    assert "hand size 1 (0 held + 1 cast)" in game.render_svg(s, viewer=0)
+    for n in (2, 4):
+        game = monolith_envs.make_game("monolith_strategy_v0", num_players=n)
+        s = game.initial_state(np.random.default_rng(0))
+        R = game.rules
+        for p in range(n):
+            s.gems[p] = 20 if p else 0
+            s.guard[p] = 3 if p else 0
+            s.hand[p] = [0] * R.K
+            s.cast[p] = [0] * R.K
+        assert hand_size_words(R, s, 0) == "0"
+        for p in range(n):
+            s.cast[p][R.gem_kinds[0]] = 1
+            s.hand[p][R.gem_kinds[0]] = 5 if p else 0
+        assert hand_size_words(R, s, 0) == "1 (1 cast)" and hand_size_words(R, s, 1) == "6 (1 cast)"
+        assert "hand size 1 (1 cast)" in game.render_text(s, viewer=0)
+        svg = game.render_svg(s, viewer=0)
+        assert "hand size 1 (1\u00a0cast)</text>" in svg
+        assert ">gems 20 · guard 3 · hand size 6 (1\u00a0cast)</text>" in svg  # the widest, on one line

@@ -138,7 +138,7 @@ def test_two_digits_past_the_last_option_choose_nothing(driver, tmp_path):  # no
                 node = node["options"][0]["node"]
             served.request("POST", "/api/action", {"game_id": st["game_id"], "action": node["action"]})
         else:
-            raise AssertionError("no stage with 10-18 options within 200 moves")
+            raise AssertionError("no stage with 10-18 options within 400 requests")
         wd = driver
         wd.cmd("POST", "/url", {"url": served.url})
         assert _async(wd, WAIT_READY) == "ready"
