@@ -208,6 +208,10 @@ class ArenaGame(GameBase):
         """Omniscient observation from seat 0's point of view (hidden Monolith tiles shown)."""
         return self.observer.observe(state, 0, omniscient=True)
 
+    def state_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The bounds of :meth:`state_vector`: the observation's (the same layout, docs §7)."""
+        return self.obs_spec.low, self.obs_spec.high
+
     def render_text(self, state: ArenaState, viewer: int | None = None) -> str:
         """Text picture (docs/monolith_arena.md §7 render notes) as ``viewer`` sees it; None = omniscient."""
         from .render import render_text

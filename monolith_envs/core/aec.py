@@ -185,11 +185,12 @@ class RulesAECEnv(AECEnv):
 
     @property
     def state_space(self) -> spaces.Box:
-        """Box of ``state()`` vectors (omniscient, for centralised critics)."""
+        """Box of ``state()`` vectors (omniscient, for centralised critics): the game's ``state_bounds()``, or unbounded."""
         if self._state_space is None:
             probe = self.game.initial_state(np.random.default_rng(0))
             m = int(np.asarray(self.game.state_vector(probe)).size)
-            self._state_space = spaces.Box(-np.inf, np.inf, shape=(m,), dtype=np.float32)
+            low, high = getattr(self.game, "state_bounds", lambda: None)() or (-np.inf, np.inf)
+            self._state_space = spaces.Box(low, high, shape=(m,), dtype=np.float32)
         return self._state_space
 
     # ------------------------------------------------------------------ episode

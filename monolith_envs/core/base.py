@@ -121,6 +121,15 @@ class GameBase:
         """
         return np.concatenate([np.asarray(self.observe(state, p), np.float32) for p in range(self.num_players)])
 
+    def state_bounds(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """``(low, high)``, ``float32[m]`` each: the bounds of every :meth:`state_vector` value, for the env's
+        ``state_space``: the observation's bounds once per seat for this default ``state_vector``; ``None``
+        (unbounded) when a subclass gives its own ``state_vector`` without its own bounds."""
+        if type(self).state_vector is not GameBase.state_vector:
+            return None
+        spec = self.obs_spec
+        return np.tile(spec.low, self.num_players), np.tile(spec.high, self.num_players)
+
     def resample_hidden(self, state: Any, viewer: int, rng: np.random.Generator) -> Any:
         """A clone of ``state`` (the default of a perfect-information game: nothing is hidden).
 
