@@ -2,7 +2,7 @@
 
 The page reads ``GET /api/state`` and shows: the board as the person's seat sees it (the game's SVG), the
 current decision as the stages of terminal play (buttons; options that name a board element are also
-clickable on the board, outlined in gold; one chosen earlier in the move is outlined in dashed blue; a board
+clickable on the board, outlined in gold, as is where the only legal move goes; one chosen earlier in the move is outlined in dashed blue; a board
 that draws an element's own outline, ``id="outline-<the element's id>"`` above every mark (The Monolith's
 spaces), has that outline lit instead, so that no mark drawn over the element hides it), the
 narration of every move, and at the end the result with each seat's returns, a link to the game's replay
@@ -271,6 +271,8 @@ function renderStage() {
     $("auto").textContent = done.join("\\n");
     $("stage-title").textContent = "the only legal move:";
     opts.appendChild(optionButton(node.name, node.code, () => send(node.action), 0));
+    const onBoard = (node.targets || []).filter(t => mark(t, "target")).length;  // where the move goes
+    $("board").classList.toggle("picking", onBoard > 0);
     return;
   }
   $("auto").textContent = done.join("\\n");
@@ -324,6 +326,8 @@ function send(action) {  // with the decision it was chosen at: refused if the g
 
 $("board").addEventListener("click", ev => {
   const el = ev.target.closest ? ev.target.closest("[data-target]") : null;
+  if (el && !busy && node && node.action !== undefined && (node.targets || []).includes(el.getAttribute("data-target"))
+      && !stray(ev)) { send(node.action); return; }  // the only legal move, clicked where it goes
   if (!el || busy || !node || !node.options || stray(ev)) return;
   const k = node.options.findIndex(o => o.target === el.getAttribute("data-target"));
   if (k >= 0) choose(k);

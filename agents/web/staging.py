@@ -34,8 +34,9 @@ def stage_tree(game: Any, state: Any, mask: np.ndarray, pieces: Any) -> dict | N
     Returns:
         ``None`` when no action is legal, else a node.  A node is ``{"auto": [str], "title": str,
         "options": [option]}`` (a stage to choose in) or ``{"auto": [str], "action": int, "name": str,
-        "code": str}`` (the move is complete: ``name`` in words, ``code`` the layout's name such as
-        ``SELECT_HEX(hex=7)``); ``auto`` lists the stages taken at once on the way (``"tile: slot 1: Gunner (the
+        "code": str, "targets": [str]}`` (the move is complete: ``name`` in words, ``code`` the layout's name such
+        as ``SELECT_HEX(hex=7)``, ``targets`` the ``data-target`` of the board elements its forced stages name);
+        ``auto`` lists the stages taken at once on the way (``"tile: slot 1: Gunner (the
         only choice)"``).  An option is ``{"label": str, "target": str | None, "node": node}``; ``target`` is
         the ``data-target`` of the board element the option names (``"hex:5"``), if any.
     """
@@ -53,13 +54,16 @@ def stage_tree(game: Any, state: Any, mask: np.ndarray, pieces: Any) -> dict | N
 
     def node(chosen: list, acts: list[int]) -> dict:
         auto: list[str] = []
+        targets: list[str] = []  # the board elements the stages taken at once name
         while True:
             if chosen and len(chosen) - 1 == len(lay[chosen[0]].args):
                 a = lay.index(chosen[0], *chosen[1:])
-                return {"auto": auto, "action": a, "name": pieces.action_text(game, state, a), "code": lay.decode(a)}
+                return {"auto": auto, "action": a, "name": pieces.action_text(game, state, a), "code": lay.decode(a),
+                        "targets": targets}
             title, opts = options(chosen, acts)
             if len(opts) == 1 and (chosen or several or lay[opts[0][0]].shape):
-                value, label, _, acts = opts[0]
+                value, label, target, acts = opts[0]
+                targets += [target] if target else []
                 auto.append(f"{title}: {label} ({'the only choice' if chosen else 'the only kind of move now'})")
                 chosen = chosen + [value]
                 continue

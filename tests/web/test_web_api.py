@@ -4,6 +4,7 @@ refusal of malformed and foreign requests, the hidden information of the page's 
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -80,8 +81,30 @@ def test_stage_tree_names_board_targets_and_forced_stages():
     first = tree["options"][0]
     assert first["target"] == "hex:0" and first["label"] == "hex 00 (empty)"
     assert first["node"] == {"auto": [], "action": game.layout.index("SELECT_HEX", 0),
-                             "name": "places its Banner on hex 00", "code": "SELECT_HEX(hex=0)"}
+                             "name": "places its Banner on hex 00", "code": "SELECT_HEX(hex=0)", "targets": []}
     assert stage_tree(game, env.game_state, np.zeros(game.layout.n, bool), None) is None
+
+
+def test_a_forced_move_names_the_board_elements_of_its_stages():
+    """The only legal move (every stage forced) carries the ``data-target`` of the hexes its stages name, so
+    the page outlines where it goes (it outlined nothing): e.g. a Push Back's only destination hex."""
+    game = monolith_envs.make_game("monolith_arena_v0")
+    pieces = pieces_for("monolith_arena_v0")
+    seen = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        s = game.initial_state(rng)
+        while not game.is_terminal(s) and seen < 5:
+            mask = game.legal_mask(s)
+            tree = stage_tree(game, s, mask, pieces)
+            if "action" in tree and "hex=" in tree["code"]:
+                hexes = [int(x) for x in re.findall(r"hex=(\d+)", tree["code"])]
+                assert tree["targets"] == [f"hex:{h}" for h in hexes], tree
+                seen += 1
+            elif "action" in tree:
+                assert all(t.startswith("hex:") for t in tree["targets"])
+            game.apply(s, int(rng.choice(np.flatnonzero(mask))), rng)
+    assert seen >= 5
 
 
 @pytest.fixture

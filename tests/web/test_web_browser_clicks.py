@@ -98,3 +98,48 @@ def test_the_larger_board_fills_the_column_and_scrolls_in_its_box(driver, tmp_pa
     finally:
         wd.cmd("POST", "/window/rect", {"width": 1400, "height": 1000})
         served.close()
+
+
+def test_the_only_legal_move_is_outlined_where_it_goes_and_a_click_there_plays_it(driver, tmp_path):  # noqa: F811
+    """A forced move whose stages name a hex (a Push Back's only destination, a placement's only hex): the hex
+    is outlined in gold as any option's, and a click on it plays the move (nothing was outlined)."""
+    import time
+
+    import numpy as np
+
+    from agents.terminal import pieces_for
+    from agents.web import stage_tree
+
+    served = Served("monolith_arena_v0", {}, 2, tmp_path)
+    wd = driver
+    try:
+        game, pieces = served.web.game, pieces_for("monolith_arena_v0")
+        node = None
+        for seed in range(40):  # a seeded random game's position where seat 0's only legal move goes onto a hex
+            rng = np.random.default_rng(seed)
+            state = game.initial_state(rng)
+            while not game.is_terminal(state):
+                mask = game.legal_mask(state)
+                if game.current_player(state) == 0:
+                    node = stage_tree(game, state, mask, pieces)
+                    if "action" in node and node["targets"]:
+                        break
+                game.apply(state, int(rng.choice(np.flatnonzero(mask))), rng)
+            if node is not None and "action" in node and node["targets"]:
+                break
+        with served.web.lock:
+            served.web.raw.set_game_state(state)
+        wd.cmd("POST", "/url", {"url": served.url})
+        assert _async(wd, WAIT_READY) == "ready"
+        assert wd.text("#stage-title") == "the only legal move:"
+        target = node["targets"][-1]
+        css = f'#board [data-target="{target}"]'
+        assert wd.js(f"return document.querySelector('{css}').classList.contains('target')")
+        before = served.web.raw.num_decisions
+        wd.click(css)
+        deadline = time.time() + 10
+        while served.web.raw.num_decisions == before and time.time() < deadline:
+            time.sleep(0.05)
+        assert served.web.raw.episode_log.actions[before] == node["action"]
+    finally:
+        served.close()
