@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -47,3 +48,12 @@ class Served:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(10)
+
+
+def played(served: Served, before: int, action: int) -> bool:
+    """Wait (at most 10 s) until the game of ``served`` has gone past decision ``before``; whether the action
+    played there is ``action``."""
+    deadline = time.time() + 10
+    while served.web.raw.num_decisions == before and time.time() < deadline:
+        time.sleep(0.05)
+    return served.web.raw.num_decisions > before and served.web.raw.episode_log.actions[before] == action

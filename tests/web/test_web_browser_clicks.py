@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import Served
+from .helpers import Served, played
 from .test_web_browser import PLAY_TO_END, WAIT_READY, _async, driver  # noqa: F401 - the fixture
 
 
@@ -103,8 +103,6 @@ def test_the_larger_board_fills_the_column_and_scrolls_in_its_box(driver, tmp_pa
 def test_the_only_legal_move_is_outlined_where_it_goes_and_a_click_there_plays_it(driver, tmp_path):  # noqa: F811
     """A forced move whose stages name a hex (a Push Back's only destination, a placement's only hex): the hex
     is outlined in gold as any option's, and a click on it plays the move (nothing was outlined)."""
-    import time
-
     import numpy as np
 
     from agents.terminal import pieces_for
@@ -137,9 +135,6 @@ def test_the_only_legal_move_is_outlined_where_it_goes_and_a_click_there_plays_i
         assert wd.js(f"return document.querySelector('{css}').classList.contains('target')")
         before = served.web.raw.num_decisions
         wd.click(css)
-        deadline = time.time() + 10
-        while served.web.raw.num_decisions == before and time.time() < deadline:
-            time.sleep(0.05)
-        assert served.web.raw.episode_log.actions[before] == node["action"]
+        assert played(served, before, node["action"])
     finally:
         served.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import time
 
-from .helpers import Served
+from .helpers import Served, played
 from .test_web_browser import WAIT_READY, _async, driver  # noqa: F401 - the fixture
 
 
@@ -82,10 +82,7 @@ def test_the_only_legal_move_is_said_in_words_and_taken_with_1(driver, tmp_path)
         assert wd.text("#stage-title") == "the only legal move:" and _labels(wd) == ["1)chooses P1"]
         before = served.web.raw.num_decisions
         wd.key("1")
-        deadline = time.time() + 10
-        while served.web.raw.num_decisions == before and time.time() < deadline:
-            time.sleep(0.05)
-        assert served.web.raw.episode_log.actions[before] == node["action"]
+        assert played(served, before, node["action"])
     finally:
         served.close()
 
