@@ -11,14 +11,14 @@ go on).  A move is sent with the decision it was chosen at; when the server answ
 on (409) or failed (5xx), the page reloads the state.  Every option is numbered; its number typed on the
 keyboard chooses it (a number that could go on, e.g. 1 when there are 12 options, waits 1.5 s or Enter for the
 next digit, shown in ``typed``; a number with no option, e.g. 0 or 9 of 3 options, or 19 of 12, is said there for
-1.5 s and chooses nothing; the only legal move is taken with 1 or Enter), Escape forgets the digits typed,
+1.5 s and chooses nothing; the only legal move is taken with 1 or Enter, or a click where it goes), Escape forgets the digits typed,
 Backspace goes back one stage of the move being entered.
 
 Element ids (stable, used by the tests): ``status``, ``board`` (holds the SVG; class ``wide`` when the
 ``zoom`` button has made it fill the column's width, scrolling in its own box; the choice is kept in the
 browser's local storage), ``decision``, ``auto`` (stages
 taken at once and the ones chosen so far), ``stage-title``, ``typed`` (the digits typed so far of an option's
-number), ``hint`` (shown when options can be clicked on
+number), ``hint`` (shown when options, or the only legal move, can be clicked on
 the board), ``options`` (one ``button.opt`` per option), ``back``, ``error``, ``narration`` (one ``div.entry``
 per move, one ``div.ln`` per line in it: a long line wraps under its own text), ``moves-key`` (the
 Moves legend; a one-seat game names no other seats), ``notes`` (the game's notes on the position, e.g. what the Strategy Game's cards do, in
@@ -273,6 +273,7 @@ function renderStage() {
     opts.appendChild(optionButton(node.name, node.code, () => send(node.action), 0));
     const onBoard = (node.targets || []).filter(t => mark(t, "target")).length;  // where the move goes
     $("board").classList.toggle("picking", onBoard > 0);
+    $("hint").hidden = !onBoard;
     return;
   }
   $("auto").textContent = done.join("\\n");

@@ -208,8 +208,11 @@ class ArenaGame(GameBase):
         """Omniscient observation from seat 0's point of view (hidden Monolith tiles shown)."""
         return self.observer.observe(state, 0, omniscient=True)
 
-    def state_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """The bounds of :meth:`state_vector`: the observation's (the same layout, docs §7)."""
+    def state_bounds(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The bounds of :meth:`state_vector`: the observation's (the same layout, docs §7); ``None`` for a
+        subclass with its own ``state_vector``."""
+        if type(self).state_vector is not ArenaGame.state_vector:
+            return None
         return self.obs_spec.low, self.obs_spec.high
 
     def render_text(self, state: ArenaState, viewer: int | None = None) -> str:

@@ -226,12 +226,16 @@ class Game(Protocol):
         max_decisions: truncation limit (number of ``apply`` calls per episode).
 
     :class:`~monolith_envs.core.base.GameBase` gives defaults for ``clone``, ``to_dict``, ``from_dict``,
-    ``state_vector``, ``returns_list``, ``resample_hidden``, ``check_invariants``, ``end_reason``,
+    ``state_vector``, ``state_bounds``, ``returns_list``, ``resample_hidden``, ``check_invariants``, ``end_reason``,
     ``describe_action``, ``utility``, ``teams`` and ``zero_sum``.
 
     Optional fast path (not part of the protocol check): ``returns_list(state) -> list[float]``, equal to
     ``returns(state).tolist()``; :class:`~monolith_envs.core.aec.RulesAECEnv` calls it after every step
     when the game defines it.
+
+    Optional bounds (not part of the protocol check): ``state_bounds() -> (low, high) | None``, the
+    ``float32[m]`` bounds of every ``state_vector`` value; ``RulesAECEnv.state_space`` uses them, and without
+    them (or with ``None``) it is ``Box(-inf, inf)``.
 
     Optional narration (not part of the protocol check either): ``narrate(before, after, action, seat) ->
     list[str]``, what ``action`` by ``seat`` did, from the states before and after one ``apply``, in lines
