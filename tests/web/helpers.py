@@ -57,3 +57,32 @@ def played(served: Served, before: int, action: int) -> bool:
     while served.web.raw.num_decisions == before and time.time() < deadline:
         time.sleep(0.05)
     return served.web.raw.num_decisions > before and served.web.raw.episode_log.actions[before] == action
+
+
+def move_of(st: dict, pick: int = 0) -> int:
+    """The action reached by taking option ``pick`` (0: the first, -1: the last) at every stage of the person's
+    decision in the state ``st`` that ``GET /api/state`` answered."""
+    node = st["stages"]
+    while "action" not in node:
+        node = node["options"][pick]["node"]
+    return node["action"]
+
+
+def walk_until(served: Served, stop, what: str, limit: int, pick: int = 0) -> dict:
+    """Play the person's moves through the API (:func:`move_of` with ``pick``), waiting while the opponents
+    move, until ``stop(state)`` holds for the state answered, and return that state.
+
+    Raises:
+        AssertionError: the game ended first, or no such state came within ``limit`` requests (``what``
+            names the state sought).
+    """
+    for _ in range(limit):
+        _, st = served.request("GET", "/api/state")
+        assert not st["over"], f"the game ended before {what}"
+        if st["stages"] is None:  # the opponents are moving
+            time.sleep(0.05)
+            continue
+        if stop(st):
+            return st
+        served.request("POST", "/api/action", {"game_id": st["game_id"], "action": move_of(st, pick)})
+    raise AssertionError(f"{what} within {limit} requests")

@@ -19,7 +19,7 @@ from agents.play import main as play_main
 from agents.terminal import StagedEntry, pieces_for
 from agents.web import MAX_BODY, stage_tree
 
-from .helpers import SHORT, Served
+from .helpers import SHORT, Served, move_of
 
 
 def _leaves(node: dict) -> list[int]:
@@ -126,10 +126,7 @@ def test_a_game_played_through_the_api_ends_with_the_engines_returns(served):
         ask = getattr(web.pieces, "decision", None)  # what the decision asks, in words, where the game says
         assert st["ask"] == (ask(web.game, web.raw.game_state) if ask else "")
         asks.add(st["ask"])
-        node = st["stages"]
-        while "action" not in node:
-            node = node["options"][-1]["node"]
-        status, st = served.request("POST", "/api/action", {"game_id": st["game_id"], "action": node["action"]})
+        status, st = served.request("POST", "/api/action", {"game_id": st["game_id"], "action": move_of(st, -1)})
         assert status == 200, st
     game, state = web.game, web.raw.game_state
     assert st["decisions"] == len(st["narration"]) == len(web.raw.episode_log.actions)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import time
 
-from .helpers import Served, played
+from .helpers import Served, played, walk_until
 from .test_web_browser import WAIT_READY, _async, driver  # noqa: F401 - the fixture
 
 
@@ -65,16 +65,8 @@ def test_every_option_is_numbered_and_two_digit_numbers_choose_from_the_keyboard
 def test_the_only_legal_move_is_said_in_words_and_taken_with_1(driver, tmp_path):  # noqa: F811
     served = Served("monolith_strategy_v0", {"num_players": 2}, 0, tmp_path)
     try:
-        for _ in range(50):  # the person takes the last option of every stage until a move is forced
-            _, st = served.request("GET", "/api/state")
-            node = st["stages"]
-            if "action" in node:
-                break
-            while "action" not in node:
-                node = node["options"][-1]["node"]
-            served.request("POST", "/api/action", {"game_id": st["game_id"], "action": node["action"]})
-        else:
-            raise AssertionError("no forced move within 50 moves")
+        # the person takes the last option of every stage until a move is forced
+        node = walk_until(served, lambda st: "action" in st["stages"], "no forced move", 50, pick=-1)["stages"]
         assert node["code"] == "choose_opponent(i=0)" and node["name"] == "chooses P1"  # Sabotage's target
         wd = driver
         wd.cmd("POST", "/url", {"url": served.url})
@@ -92,17 +84,12 @@ def test_an_option_whose_later_stages_are_forced_names_the_whole_move(driver, tm
     Shift)``), as terminal play says the only card before it is taken."""
     served = Served("monolith_strategy_v0", {"num_players": 2}, 5, tmp_path)
     try:
-        for _ in range(80):  # the person takes the first option of every stage until such an option is offered
-            _, st = served.request("GET", "/api/state")
-            node = st["stages"]
-            forced = [o for o in node.get("options", []) if "action" in o["node"] and o["node"]["auto"]]
-            if forced:
-                break
-            while "action" not in node:
-                node = node["options"][0]["node"]
-            served.request("POST", "/api/action", {"game_id": st["game_id"], "action": node["action"]})
-        else:
-            raise AssertionError("no option with forced later stages within 80 moves")
+        def forced_options(st: dict) -> list:
+            return [o for o in st["stages"].get("options", []) if "action" in o["node"] and o["node"]["auto"]]
+
+        # the person takes the first option of every stage until such an option is offered
+        st = walk_until(served, forced_options, "no option with forced later stages", 80)
+        forced = forced_options(st)
         wd = driver
         wd.cmd("POST", "/url", {"url": served.url})
         assert _async(wd, WAIT_READY) == "ready"
@@ -121,21 +108,10 @@ def test_two_digits_past_the_last_option_choose_nothing(driver, tmp_path):  # no
     chooses nothing (it played option 9, the second digit alone: a misplay with no way back)."""
     served = Served("monolith_strategy_v0", {"num_players": 2}, 1, tmp_path)
     try:
-        for _ in range(400):  # the first option of every stage until the first stage has 10-18 options
-            _, st = served.request("GET", "/api/state")
-            node = st["stages"]
-            assert not st["over"]
-            if node is None:  # the opponent is moving
-                time.sleep(0.05)
-                continue
-            count = len(node.get("options", []))
-            if 10 <= count <= 18:
-                break
-            while "action" not in node:
-                node = node["options"][0]["node"]
-            served.request("POST", "/api/action", {"game_id": st["game_id"], "action": node["action"]})
-        else:
-            raise AssertionError("no stage with 10-18 options within 400 requests")
+        # the first option of every stage until the first stage has 10-18 options
+        st = walk_until(served, lambda st: 10 <= len(st["stages"].get("options", [])) <= 18,
+                        "no stage with 10-18 options", 400)
+        count = len(st["stages"]["options"])
         wd = driver
         wd.cmd("POST", "/url", {"url": served.url})
         assert _async(wd, WAIT_READY) == "ready"

@@ -4,17 +4,10 @@ is now.  Skipped without ``chromium`` / ``chromedriver``, as the other browser t
 
 from __future__ import annotations
 
-from .helpers import SHORT, Served
+from .helpers import SHORT, Served, move_of
 from .test_web_browser import WAIT_READY, _async, driver  # noqa: F401 - the fixture
 
 ARENA = SHORT[0]
-
-
-def _first_action(st: dict) -> int:
-    node = st["stages"]
-    while "action" not in node:
-        node = node["options"][0]["node"]
-    return node["action"]
 
 
 def test_a_stale_tab_does_not_play_its_old_choice_and_catches_up(driver, tmp_path):  # noqa: F811
@@ -26,7 +19,7 @@ def test_a_stale_tab_does_not_play_its_old_choice_and_catches_up(driver, tmp_pat
         at = wd.js("return S.decisions")
         # "the other tab" plays the first hex; this page still offers the hexes of decision `at`
         status, st = served.request("POST", "/api/action", {"game_id": served.web.game_id,
-                                                            "action": _first_action(served.web.view())})
+                                                            "action": move_of(served.web.view())})
         assert status == 200 and st["decisions"] > at
         played = list(served.web.raw.episode_log.actions)
         wd.click("#options button.opt:last-child")

@@ -10,7 +10,7 @@ import socket
 
 import pytest
 
-from .helpers import SHORT, Served
+from .helpers import SHORT, Served, move_of
 
 
 @pytest.fixture
@@ -73,24 +73,17 @@ def test_odd_content_lengths_are_refused_not_a_server_failure(served, length, co
     assert _snapshot(served) == before
 
 
-def _a_move(st: dict) -> int:
-    node = st["stages"]
-    while "action" not in node:
-        node = node["options"][0]["node"]
-    return node["action"]
-
-
 def test_a_move_chosen_at_an_older_decision_is_not_played(served):
     status, st = served.request("GET", "/api/state")
     gid, at = st["game_id"], st["decisions"]
-    first = _a_move(st)
+    first = move_of(st)
     status, st2 = served.request("POST", "/api/action", {"game_id": gid, "action": first, "decision": at})
     assert status == 200 and st2["decisions"] > at
     # the same request again (a second tab that still shows decision `at`, or a repeated click): refused even
     # when an action of that number is legal now, and nothing changes
     played = list(served.web.raw.episode_log.actions)
     before = _snapshot(served)
-    for stale in (_a_move(st2), first):
+    for stale in (move_of(st2), first):
         status, err = served.request("POST", "/api/action", {"game_id": gid, "action": stale, "decision": at})
         assert status == 409 and f"chosen at decision {at}, but the game is at decision {st2['decisions']}" in (
             err["error"])
@@ -105,9 +98,9 @@ def test_a_move_chosen_at_an_older_decision_is_not_played(served):
     assert status == 400 and "optionally 'decision'" in err["error"]
     # with the current decision, or without one (scripts), the move is played
     status, st3 = served.request("POST", "/api/action",
-                                 {"game_id": gid, "action": _a_move(st2), "decision": st2["decisions"]})
+                                 {"game_id": gid, "action": move_of(st2), "decision": st2["decisions"]})
     assert status == 200 and st3["decisions"] > st2["decisions"]
-    status, st4 = served.request("POST", "/api/action", {"game_id": gid, "action": _a_move(st3)})
+    status, st4 = served.request("POST", "/api/action", {"game_id": gid, "action": move_of(st3)})
     assert status == 200 and st4["decisions"] > st3["decisions"]
 
 
