@@ -92,6 +92,16 @@ def _hand(s: Any, p: int) -> str:
     return f"hand {held} + {cast} cast" if cast else f"hand {held}"
 
 
+def _stones_within(game: Any, v: int, gain: int) -> str:
+    """The toll stones a gain of ``gain`` VP from space ``v`` would reach, in words (``"the toll stones on
+    space 5 (1 gem), space 10 (2 gems)"``), or ``""`` when it reaches none (docs §4.11)."""
+    stones = [(sp, cost) for sp, (_i, cost) in sorted(game.rules.toll_at.items()) if v < sp <= v + gain]
+    if not stones:
+        return ""
+    said = ", ".join(f"space {sp} ({count(cost, 'gem')})" for sp, cost in stones)
+    return f"the toll stone{'s' if len(stones) > 1 else ''} on {said}"
+
+
 def _tolls_ahead(game: Any, s: Any, pd: dict) -> str:
     """For a gem cost offered for a VP gain, the toll stones that gain would reach (public: the payer's VP and
     the track; docs §4.11), e.g. ``; the +4 VP from space 4 reach the toll stone on space 5 (1 gem), paid
@@ -105,25 +115,18 @@ def _tolls_ahead(game: Any, s: Any, pd: dict) -> str:
     if ln.op != "gain_vp":
         return ""
     v, gain = s.vp[pd["seat"]], amount(game.rules, s, ln, then["ctx"], then["r"])
-    stones = [(sp, cost) for sp, (_i, cost) in sorted(game.rules.toll_at.items()) if v < sp <= v + gain]
+    stones = _stones_within(game, v, gain)
     if not stones:
         return ""
-    said = ", ".join(f"space {sp} ({count(cost, 'gem')})" for sp, cost in stones)
-    return (f"; the +{gain} VP from space {v} reach the toll stone{'s' if len(stones) > 1 else ''} on {said}, "
-            "paid after this cost or the gain stops there")
+    return f"; the +{gain} VP from space {v} reach {stones}, paid after this cost or the gain stops there"
 
 
 def _reveal_tolls(game: Any, s: Any, pd: dict) -> str:
     """For the final reveal (REVEAL_COUNT), the toll stones its largest count would reach (docs §4.18: a toll
     is paid only from the gems and cards the reveal does not earmark, or the VP stop there), e.g. ``; on the
     way: the toll stone on space 10 (2 gems), paid from what is not earmarked or the VP stop there``."""
-    v, kmax = s.vp[pd["seat"]], int(pd.get("kmax", 0))
-    stones = [(sp, cost) for sp, (_i, cost) in sorted(game.rules.toll_at.items()) if v < sp <= v + kmax]
-    if not stones:
-        return ""
-    said = ", ".join(f"space {sp} ({count(cost, 'gem')})" for sp, cost in stones)
-    return (f"; on the way: the toll stone{'s' if len(stones) > 1 else ''} on {said}, paid from what is not "
-            "earmarked or the VP stop there")
+    stones = _stones_within(game, s.vp[pd["seat"]], int(pd.get("kmax", 0)))
+    return f"; on the way: {stones}, paid from what is not earmarked or the VP stop there" if stones else ""
 
 
 class StrategyPieces(Pieces):
