@@ -321,6 +321,11 @@ class Rules:
         phys, cards = self.spendable(s, p)
         return phys + sum(self.gems_of[k] * v for k, v in cards.items())
 
+    def holds_gem_card(self, s: StrategyState, p: int) -> bool:
+        """Whether ``p`` holds an uncast gem card (earmarked or not): the final reveal asks REVEAL_SRC only then
+        (docs §4.18, §4.20)."""
+        return any(s.hand[p][k] for k in self.gem_kinds)
+
     def gem_value(self, s: StrategyState, p: int) -> int:
         """Physical gems plus the printed gems of the uncast cards in hand (docs §2.3, §8): a card cast this
         round lies in the Action Pool, not in hand, until Advancement or Final Scoring returns it."""

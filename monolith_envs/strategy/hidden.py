@@ -60,7 +60,7 @@ def _can_pay(R, s: StrategyState) -> bool:
     if pd["k"] == Kind.REVEAL_COUNT:
         pd["kmax"] = min(R.content.final_reveal_max, R.gem_value(s, p))
         return pd["kmax"] > 0
-    if pd["k"] == Kind.REVEAL_SRC and not any(s.hand[p][k] for k in R.gem_kinds):
+    if pd["k"] == Kind.REVEAL_SRC and not R.holds_gem_card(s, p):
         return False
     return R.spend_value(s, p) >= pd["rem"]
 

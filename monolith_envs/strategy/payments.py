@@ -116,7 +116,7 @@ def start_reveal(R: Rules, s: StrategyState, p: int, k: int) -> None:
     if k == 0:
         return
     s.reveal[p] = {"target": k, "items": [], "marked": 0}
-    if any(s.hand[p][g] for g in R.gem_kinds):
+    if R.holds_gem_card(s, p):
         s.pending = {"k": int(Kind.REVEAL_SRC), "seat": p, "rem": k}
         return
     s.reveal[p]["items"].append(["g", k])
