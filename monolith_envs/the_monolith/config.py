@@ -8,6 +8,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from ..core.config import (
+    C_INT_MAX,
     ConfigError,
     ConfigKey,
     int_range,
@@ -75,7 +76,8 @@ CONFIG_KEYS: tuple[ConfigKey, ...] = (
     ConfigKey("draft_max_bid", 6, "highest bid in the shaman draft", int_range(0, 10)),
     ConfigKey("reward_mode", "win_loss", "win_loss, rank or score (§8)", one_of("win_loss", "rank", "score")),
     ConfigKey("score_scale", 0.02, "scale of score rewards (1e-6 to 1e6)", number_range(*SCORE_SCALE_RANGE)),
-    ConfigKey("max_decisions", 5000, "truncation limit (decisions per episode)", int_range(1)),
+    ConfigKey("max_decisions", 5000, "truncation limit (decisions per episode; at most 2**31-1)",
+              int_range(1, C_INT_MAX)),
     ConfigKey("map_file", None, "map TOML (None = data/map.toml)", _path),
     ConfigKey("shaman_file", None, "shamans TOML (None = data/shamans.toml)", _path),
     ConfigKey("divination_file", None, "divinations TOML (None = data/divinations.toml)", _path),

@@ -99,6 +99,13 @@ def test_div_row_size_follows_the_spec_range():
     assert MonolithGame({"div_row_size": 5}).row_size == 5
 
 
+def test_max_decisions_is_bounded_by_a_c_int_as_in_arena():
+    # docs/the_monolith.md §config: 1..2**31-1, the range of Arena's key
+    with pytest.raises(ConfigError, match=r"max_decisions=2147483648 .*from 1 to 2147483647"):
+        MonolithGame({"max_decisions": 2**31})
+    assert MonolithGame({"max_decisions": 2**31 - 1}).max_decisions == 2**31 - 1
+
+
 @pytest.mark.parametrize("text, want", [
     ("decision ORDER_CHOOSE P0\nspace 9: P0{99W}", "warriors add up to 99"),
     ("decision ORDER_CHOOSE P0\nP0 available=30", "hearts add up to 30"),
