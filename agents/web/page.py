@@ -89,8 +89,9 @@ g.hl-target > g > polyline { stroke: #ffc21a; stroke-width: 4px; }
 g.hl-chosen > polyline { stroke: #0a2140; stroke-width: 8px; }
 g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharray: 6 3; }
 [data-target].target:hover { opacity: .75; }
-/* one column (after the rules it overrides): a shorter board, so the decision under it is in view */
-@media (max-width: 860px) {
+/* one column (after the rules it overrides) on a narrow portrait window or a very narrow one: a shorter
+   board, so the decision under it is in view; a landscape window (800x600) keeps the two columns */
+@media (max-width: 860px) and (orientation: portrait), (max-width: 560px) {
   main { grid-template-columns: minmax(0, 1fr); }
   #board svg { max-height: 55vh; }
   #board.wide { max-height: 55vh; }

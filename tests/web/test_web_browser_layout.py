@@ -28,6 +28,26 @@ def test_in_a_narrow_window_the_decision_is_in_view_under_the_board(driver, tmp_
         served.close()
 
 
+@pytest.mark.parametrize("eid,cfg,seed", SHORT, ids=[e for e, _, _ in SHORT])
+def test_a_small_landscape_window_keeps_the_board_beside_the_decision(driver, tmp_path, eid, cfg, seed):  # noqa: F811
+    """At 800x600 the board stays in its column at the window's height (one column would cap it at 55% of
+    it), and the decision is in view beside it."""
+    served = Served(eid, cfg, seed, tmp_path)
+    wd = driver
+    try:
+        wd.cmd("POST", "/window/rect", {"width": 800, "height": 600})
+        wd.cmd("POST", "/url", {"url": served.url})
+        assert _async(wd, WAIT_READY) == "ready"
+        view_h = wd.js("return window.innerHeight")
+        board = wd.js("return document.querySelector('#board svg').getBoundingClientRect().toJSON()")
+        first = wd.js("return document.querySelector('#options button.opt').getBoundingClientRect().toJSON()")
+        assert board["height"] > 0.7 * view_h, (board, view_h)
+        assert first["left"] >= board["right"] and first["bottom"] <= view_h, (board, first, view_h)
+    finally:
+        wd.cmd("POST", "/window/rect", {"width": 1400, "height": 1000})
+        served.close()
+
+
 def test_the_persons_moves_are_marked_without_a_seat_colour(driver, tmp_path):  # noqa: F811
     """Every board draws player_0 in red and player_1 in blue: the person's own moves are in bold, and the
     legend names no colour that could be read as a seat's."""
