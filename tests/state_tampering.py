@@ -13,7 +13,7 @@ from monolith_envs.core.state import StateError
 
 def position_after(env_id: str, steps: int) -> tuple:
     """``(game, to_dict of the state)`` after ``steps`` random legal actions (the AEC env reset with seed 3,
-    actions drawn from ``default_rng(0)``), the reviewer's setup."""
+    actions drawn from ``default_rng(0)``)."""
     e = me.make(env_id, wrapped=False)
     e.reset(seed=3)
     rng = np.random.default_rng(0)

@@ -1,4 +1,4 @@
-"""Monolith Arena's texts, after a second review: a Morlock's kill step says which tile killed which (it read
+"""Monolith Arena's texts, more of them: a Morlock's kill step says which tile killed which (it read
 as two bare removals), and the drawing's "Last:" line says the last step of a multi-step Order or ability in
 the words terminal play uses (an Assassin's strike read ``selects hex 11``; a Push Back, a move, a charge, a
 swap and a rotation read ``selects hex NN`` or ``chooses the facing E``)."""
@@ -132,7 +132,7 @@ def test_push_back_says_which_tile_goes_where():
     assert _play(game, s, "SELECT_HEX(hex=4)") == ["P0 pushes back hex 04 (P1 Knight)"]
     assert _last(game, s) == "Last: P0 pushes back hex 04 (P1 Knight)"
     assert _play(game, s, "SELECT_HEX(hex=9)") == ["P0 pushes with hex 09 (P0 Golem)"]
-    # the push is said once: no "P1 Knight moves from hex 04 to hex 00" under it (test_arena_review_fixes)
+    # the push is said once: no "P1 Knight moves from hex 04 to hex 00" under it (test_arena_narration_last_line)
     assert _play(game, s, "SELECT_HEX(hex=0)") == ["P0 pushes the tile on hex 04 (P1 Knight) back to hex 00"]
     assert _last(game, s) == "Last: P0 pushes the tile on hex 04 (P1 Knight) back to hex 00"
 

@@ -1,4 +1,4 @@
-"""The Monolith's narration, more of it (review of terminal and browser play): a march reads as one
+"""The Monolith's narration, more of it (terminal and browser play): a march reads as one
 order in stages and says when it ends by itself; the steps after a chance draw (the tower lift that
 leaves every heart in the tower, a reshuffle of the divination deck) are narrated one by one like the
 others; the objective draws of two scriptoriums are told apart."""
@@ -12,7 +12,7 @@ import pytest
 from agents.terminal import WIDTH, pieces_for
 from monolith_envs.the_monolith.narration import _trace
 from monolith_envs.the_monolith.state import Phase
-from tests.agents.test_monolith_narration_review import _steps
+from tests.agents.test_monolith_narration_auction import _steps
 
 MONOLITH = "the_monolith_v0"
 PIECES = pieces_for(MONOLITH)

@@ -396,7 +396,7 @@ def test_arena_use_a_feature_lists_only_the_kinds_with_a_legal_use():
 
 
 def test_the_note_on_a_number_chosen_by_place_is_given_once_a_game_for_each_kind():
-    # a review: nearly every socket pick printed "note: 2 chose option 2 (socket 01 ...); socket 02 ... is option 3"
+    # nearly every socket pick once printed "note: 2 chose option 2 (socket 01 ...); socket 02 ... is option 3"
     answers = iter(["1"] * 400 + ["quit"])
     out: list[str] = []
     main(["monolith_strategy_v0", "--opponents", "random", "--seed", "7"], input_fn=lambda p: next(answers),
@@ -416,7 +416,7 @@ def test_the_note_on_a_number_chosen_by_place_is_given_once_a_game_for_each_kind
      "  P2 objectives: O14 Balanced Realm, O11 Trespasser, O02 Keeper of Scrolls\n"),
 ])
 def test_the_end_of_a_game_names_what_the_board_hid(env_id, settings, revealed):
-    # a review: after the game the other seats' hands and objectives were still "5 hidden"
+    # after the game the other seats' hands and objectives were still "5 hidden"
     seed = "7" if env_id == "monolith_strategy_v0" else "3"
     answers = iter(["1"] * 3000 + ["quit"])
     out: list[str] = []

@@ -27,7 +27,7 @@ def _play(vec, steps: int) -> list:
 @pytest.mark.parametrize("spec", ["heuristic", "mcts:6"])
 def test_one_opponent_object_in_every_copy_plays_as_one_object_per_copy(spec):
     """The same games as opponents built per copy from the spec (the object was bound to the copy that
-    reset last, and searched or scored that game's state: 173 of 261 heuristic decisions in a review)."""
+    reset last, and searched or scored that game's state: 173 of 261 heuristic decisions of those games)."""
     kw = {"id": "monolith_envs/TheMonolith-v0", "num_envs": 2, "vectorization_mode": "sync", "num_players": 3}
     shared = make_agent(spec, "the_monolith_v0")
     a, b = gym.make_vec(**kw, opponents=[shared]), gym.make_vec(**kw, opponents=[spec])

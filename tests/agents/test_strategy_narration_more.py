@@ -10,7 +10,7 @@ from agents.terminal import WIDTH
 from agents.terminal.strategy import PIECES
 from monolith_envs.strategy.effects import get_line
 from monolith_envs.strategy.words import effect_words, offer_words
-from tests.agents.test_strategy_narration_review import _step
+from tests.agents.test_strategy_narration_toll_stones import _step
 
 _play = _step  # with a config: seats, Exalted sides, Player Powers
 

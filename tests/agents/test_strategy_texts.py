@@ -113,7 +113,7 @@ def test_a_cost_prompt_says_what_paying_and_declining_do():
     for _ in range(49):  # random play of seed 5 reaches a card line with a gem cost at decision 49
         game.apply(state, int(rng.choice(np.flatnonzero(game.legal_mask(state)))), rng)
     assert state.pending["k"] == Kind.PAY_OFFER and state.pending["purpose"] == "cost"
-    # P0 has 2 VP: the +3 VP would reach the toll stone on space 5, itself a payment (a review: 2 gems paid for
+    # P0 has 2 VP: the +3 VP would reach the toll stone on space 5, itself a payment (the text once let 2 gems be paid for
     # +4 VP that the next toll then stopped, with no word of it before)
     assert PIECES.decision(game, state) == ("P0 may pay 1 gem for 'each here: may pay 1 gem for +3 VP': pay to get "
                                             "it, or decline and it is skipped; the +3 VP from space 2 reach the toll "

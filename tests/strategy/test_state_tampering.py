@@ -18,13 +18,13 @@ from tests.state_tampering import position_after, positions_of_play, refused, ro
 _FREE = (Kind.FACE_SRC, Kind.FACE_NEW, Kind.SOCKET_SRC, Kind.SOCKET_DST, Kind.RUNE_PICK)
 
 
-def _reviewer_state(steps: int):
+def _played_state(steps: int):
     return position_after("monolith_strategy_v0", steps)
 
 
 
-def test_reviewer_turn_left_0_after_50_steps_isrefused():
-    g, d = _reviewer_state(50)
+def test_played_state_turn_left_0_after_50_steps_isrefused():
+    g, d = _played_state(50)
     assert d["pending"]["k"] == Kind.TURN and d["turn"]["left"] == 1 and not d["turn"]["mandatory_done"]
     g.from_dict(copy.deepcopy(d))  # untampered: accepted
     d["turn"]["left"] = 0

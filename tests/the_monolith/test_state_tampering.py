@@ -18,13 +18,13 @@ from tests.state_tampering import position_after, positions_of_play, refused, ro
 _FREE = (Sub.ACTION_CHOOSE, Sub.MANEUVER_DEST)
 
 
-def _reviewer_state(steps: int):
+def _played_state(steps: int):
     return position_after("the_monolith_v0", steps)
 
 
 
-def test_reviewer_current_2_after_175_steps_is_refused():
-    g, d = _reviewer_state(175)
+def test_played_state_current_2_after_175_steps_is_refused():
+    g, d = _played_state(175)
     assert d["current"] == 0
     g.check_state(g.from_dict(copy.deepcopy(d)))  # untampered: accepted
     d["current"] = 2
@@ -32,15 +32,15 @@ def test_reviewer_current_2_after_175_steps_is_refused():
     assert "expected 0" in msg
 
 
-def test_reviewer_sub_as_bare_int_after_300_steps_is_refused():
-    g, d = _reviewer_state(300)
+def test_played_state_sub_as_bare_int_after_300_steps_is_refused():
+    g, d = _played_state(300)
     assert d["sub"]["value"] == int(Sub.SHAMAN_STEP)
     d["sub"] = 1  # a bare int instead of the __enum__ record
     refused(g, d, "state.sub = 1")
 
 
-def test_reviewer_sub_of_another_phase_after_300_steps_is_refused():
-    g, d = _reviewer_state(300)
+def test_played_state_sub_of_another_phase_after_300_steps_is_refused():
+    g, d = _played_state(300)
     d["sub"]["value"] = int(Sub.DRAFT_OPEN_BID)  # the right record, a sub-phase of another phase
     refused(g, d, "state.sub")
 
@@ -48,7 +48,7 @@ def test_reviewer_sub_of_another_phase_after_300_steps_is_refused():
 @pytest.mark.parametrize("field, value", [("phase", 2), ("sub", {"__enum__": "monolith_envs.the_monolith.state:Phase",
                                                                  "value": 1})])
 def test_a_bare_int_phase_or_an_enum_of_the_wrong_kind_is_refused(field, value):
-    g, d = _reviewer_state(40)
+    g, d = _played_state(40)
     d[field] = value
     refused(g, d, f"state.{field}")
 

@@ -1,4 +1,4 @@
-"""Config values found in review (docs/monolith_strategy.md §1): numpy scalars are numbers like Python's
+"""Config values (docs/monolith_strategy.md §1): numpy scalars are numbers like Python's
 (num_players and max_decisions accepted np.int64, score_scale refused np.float32); bools and non-finite
 values stay refused."""
 

@@ -1,4 +1,4 @@
-"""Monolith Arena's texts after a new player's review (a third one).
+"""Monolith Arena's texts as a new player reads them, continued.
 
 The drawing's "Last:" line names a tile whose placement filled the board (the
 Battle that followed removed it), each move is narrated once, the "Last:" line

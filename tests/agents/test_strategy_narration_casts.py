@@ -1,4 +1,4 @@
-"""A new player's third review of The Strategy Game's narration
+"""The Strategy Game's narration as a new player reads it, continued
 (``monolith_envs/strategy/narration.py``; the same lines in browser play):
 every card cast says what it did, the result is said once, the words of a
 pool die's choice and of Final Scoring's earmarks read plainly, the dice line
@@ -13,7 +13,7 @@ import monolith_envs
 from agents.terminal import WIDTH
 from agents.terminal.strategy import PIECES
 from monolith_envs.strategy.state import Kind
-from tests.agents.test_strategy_narration_review import _step
+from tests.agents.test_strategy_narration_toll_stones import _step
 
 STRATEGY = "monolith_strategy_v0"
 

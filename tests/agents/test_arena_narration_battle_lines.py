@@ -1,4 +1,4 @@
-"""Monolith Arena's terminal (and browser) texts after a new player's review: battle lines name each tile's hex
+"""Monolith Arena's terminal (and browser) texts as a new player reads them: battle lines name each tile's hex
 (two tiles may share a name), every seat's hand is shown (hands are face up, docs/monolith_arena.md D5), the
 status line after the end says the result instead of whose turn it was, a maneuver that stays says so, an
 Order's options read as the Orders they imitate, the drawing's "Last:" line names a discarded tile and a

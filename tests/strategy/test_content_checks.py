@@ -1,4 +1,4 @@
-"""Content checks found in review (docs/monolith_strategy.md §5.8): a board card's number names one card
+"""Content checks (docs/monolith_strategy.md §5.8): a board card's number names one card
 (positions accept a card by id or number), so a repeated number is a ContentError, not a silent pick."""
 
 from __future__ import annotations

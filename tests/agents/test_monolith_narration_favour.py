@@ -1,4 +1,4 @@
-"""Fixes from a new player's review of terminal and browser play: The Monolith's occupancy check in plain
+"""The Monolith's texts in terminal and browser play: the occupancy check in plain
 English, where the favour of a slay or a revealed objective came from, the maneuvered unit and a sacrifice
 by name, decision lines that ask instead of repeating the result; an action typed by its code name that is
 not legal now says why in the game's words (what the game asks now), in terminal and browser play."""
@@ -17,7 +17,7 @@ from agents.terminal import WIDTH, Pieces, not_legal_text, pieces_for, reason_wo
 from agents.web.session import WebError, WebGame
 from monolith_envs.arena.state import Sub as ArenaSub
 from monolith_envs.the_monolith.state import Sub
-from tests.agents.test_monolith_narration_review import _steps
+from tests.agents.test_monolith_narration_auction import _steps
 
 MONOLITH = "the_monolith_v0"
 PIECES = pieces_for(MONOLITH)
@@ -33,7 +33,7 @@ def _said(seed: int, n: int, step: int) -> list[str]:
 
 # ---------------------------------------------------------------- the occupancy check (docs §4.6)
 def test_four_boast_hearts_lost_on_the_monolith_read_plainly():
-    # the review: "P2: living warriors on the map 6 -> 5, 4 boast hearts on 0 The Monolith spent (no unit of
+    # it read: "P2: living warriors on the map 6 -> 5, 4 boast hearts on 0 The Monolith spent (no unit of
     # its there)"; here P1 slays P0's last unit on the Monolith, where P0 had 4 boast hearts
     g = monolith_envs.make_game(MONOLITH, num_players=4)
     rng, pick = np.random.default_rng(0), np.random.default_rng([0, 7])
@@ -60,7 +60,7 @@ def test_hearts_lost_when_a_unit_moves_away_read_plainly():
 
 # ---------------------------------------------------------------- where favour came from; units by name
 def test_a_slay_says_where_its_favour_came_from():
-    # docs §4.6: a slain warrior +1 favour, a slain shaman +3 (the review: "P1: favour 2 -> 5" alone)
+    # docs §4.6: a slain warrior +1 favour, a slain shaman +3 (it read: "P1: favour 2 -> 5" alone)
     assert _said(1, 3, 55) == [
         "P0 slays a unit of P1 in 13 Cinder Hollow",
         "  P0: favour 0 -> 1 (a warrior slain +1), hearts on the board: slay 0, maneuver\n      0, boast 2",
@@ -71,7 +71,7 @@ def test_a_slay_says_where_its_favour_came_from():
 
 
 def test_a_sacrifice_and_a_maneuvered_shaman_are_said_by_name():
-    # the review: "P0 sacrifices a warrior in 1 Ashen Hold (a boast heart)"; "P0 maneuvers its shaman from 1
+    # it read: "P0 sacrifices a warrior in 1 Ashen Hold (a boast heart)"; "P0 maneuvers its shaman from 1
     # Ashen Hold" then "P0 moves the unit to 3 Ashen Hollow"
     assert _said(0, 3, 20)[0] == "P2 sacrifices a warrior in 16 Dusk Hold to its anger, paying a slay heart"
     assert _said(0, 3, 23) == ["P0 moves its shaman to 13 Cinder Hollow"]
@@ -79,7 +79,7 @@ def test_a_sacrifice_and_a_maneuvered_shaman_are_said_by_name():
 
 # ---------------------------------------------------------------- decision lines that ask
 def test_decision_lines_ask_instead_of_repeating_the_result():
-    # the review: "P0 discards an objective (face down)" right before "P0 discards an objective face down"
+    # it read: "P0 discards an objective (face down)" right before "P0 discards an objective face down"
     g = monolith_envs.make_game(MONOLITH, num_players=4)
     s = g.initial_state(np.random.default_rng(4))
     while s.sub != Sub.OBJ_DISCARD or s.current != 0:

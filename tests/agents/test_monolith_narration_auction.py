@@ -1,4 +1,4 @@
-"""The Monolith's narration as a new player reads it (review of terminal and browser play): cards won at
+"""The Monolith's narration as a new player reads it (terminal and browser play): cards won at
 auction, powers used, the tower lift, a skipped action phase and the rest phase's scoring step by step
 with the favour's sources, recruits, events, the march prompt's "or stop", the map's locked spaces."""
 

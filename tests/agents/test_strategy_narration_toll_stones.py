@@ -1,4 +1,4 @@
-"""A new player's review of The Strategy Game's narration (``monolith_envs/strategy/narration.py``, the same lines in
+"""The Strategy Game's narration as a new player reads it (``monolith_envs/strategy/narration.py``, the same lines in
 browser play): a toll stone is said in order (the line whose gain reached it, the payment with its stone
 and cost, then the VP), a gain a toll stone stopped says so, chase markers say where they go and whose
 bonus a gain is, the Exalted side's round-start gain is said after the round begins, the seat line's hand
