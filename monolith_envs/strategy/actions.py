@@ -3,10 +3,19 @@ docs/monolith_strategy.md §6.1 (538 actions for K = 29)."""
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 from ..core.actions import ActionLayout
 from .board import NSOCK
 
 __all__ = ["build_layout", "Offsets"]
+
+
+class Bonus(IntEnum):
+    """``start_bonus(bonus)``: the argument of the start bonus family (docs §3)."""
+
+    SKILL = 0  # the top Skill card
+    GEM = 1  # one gem from the Source
 
 
 def _face(i: int) -> str:

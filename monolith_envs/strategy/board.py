@@ -6,7 +6,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 from .content import Content
-from .state import Phase, Side, StrategyState
+from .state import CARD_KIND, CARD_PAID, GEMS_LEFT, ITEM_GEMS, ITEM_TYPE, Phase, Side, StrategyState
 
 __all__ = ["Rules", "PRIV0", "NSOCK"]
 
@@ -307,10 +307,10 @@ class Rules:
         rv = s.reveal[p]
         if rv:
             for it in rv["items"]:
-                if it[0] == "g":
-                    phys -= it[1]
-                elif not it[3]:
-                    cards[it[1]] -= 1
+                if it[ITEM_TYPE] == ITEM_GEMS:
+                    phys -= it[GEMS_LEFT]
+                elif not it[CARD_PAID]:
+                    cards[it[CARD_KIND]] -= 1
         return phys, {k: v for k, v in cards.items() if v > 0}
 
     def spend_value(self, s: StrategyState, p: int) -> int:

@@ -8,6 +8,7 @@ Each ``m_*(R, s, pd)`` returns the legal flat actions (ascending) of the open de
 
 from __future__ import annotations
 
+from .actions import Bonus
 from .board import PRIV0
 from .effects import discard_card, keep_rune, place_private_reveal
 from .payments import pay_apply, reveal_src_apply, start_reveal
@@ -19,13 +20,14 @@ __all__ = ["MASKS", "APPLIES"]
 def m_bonus(R, s, pd):
     """BONUS mask (docs §3, §6.2): ``start_bonus`` Skill if the Skill deck has a card, gem if the Source has one."""
     o = R.off
-    return ([o.START_BONUS] if s.skill_deck else []) + ([o.START_BONUS + 1] if s.source_gems else [])
+    return (([o.START_BONUS + Bonus.SKILL] if s.skill_deck else [])
+            + ([o.START_BONUS + Bonus.GEM] if s.source_gems else []))
 
 
 def a_bonus(R, s, pd, a, rng):
     """Start bonus (docs §3): the top Skill into the hand (then the hand limit, §4.12) or one gem from the Source."""
     p = pd["seat"]
-    if a == R.off.START_BONUS:
+    if a == R.off.START_BONUS + Bonus.SKILL:
         s.hand[p][s.skill_deck.pop(0)] += 1
         s.tasks.append({"t": "hlimit", "p": p})
     else:
@@ -35,12 +37,12 @@ def a_bonus(R, s, pd, a, rng):
 
 def m_side(R, s, pd):
     """SIDE mask (docs §4.2, §6.2): both ``round_side`` actions, normal and Exalted."""
-    return [R.off.ROUND_SIDE, R.off.ROUND_SIDE + 1]
+    return [R.off.ROUND_SIDE + Side.NORMAL, R.off.ROUND_SIDE + Side.EXALTED]
 
 
 def a_side(R, s, pd, a, rng):
     """The Primus holder's SIDE choice: the Round card shows its normal or its Exalted side (docs §4.2)."""
-    s.rc_side = int(Side.EXALTED) if a == R.off.ROUND_SIDE + 1 else int(Side.NORMAL)
+    s.rc_side = int(Side.EXALTED) if a == R.off.ROUND_SIDE + Side.EXALTED else int(Side.NORMAL)
 
 
 def m_opponent(R, s, pd):

@@ -4,7 +4,7 @@ Powers, other players' unrevealed private Runes and another player's Secrecy can
 
 from __future__ import annotations
 
-from .state import Kind, StrategyState
+from .state import CARD_KIND, CARD_PAID, ITEM_GEMS, ITEM_TYPE, Kind, StrategyState
 
 __all__ = ["resample"]
 
@@ -19,8 +19,8 @@ def _earmarked(s: StrategyState, q: int, K: int) -> list:
     out = [0] * K
     rv = s.reveal[q] if q < len(s.reveal) else None
     for it in (rv or {}).get("items", ()):
-        if it[0] != "g" and not it[3]:
-            out[it[1]] += 1
+        if it[ITEM_TYPE] != ITEM_GEMS and not it[CARD_PAID]:
+            out[it[CARD_KIND]] += 1
     return out
 
 

@@ -6,7 +6,17 @@ from __future__ import annotations
 
 from .board import Rules
 from .effects import to_pile, win
-from .state import Kind, StrategyState
+from .state import (
+    CARD_KIND,
+    CARD_LEFT,
+    CARD_PAID,
+    GEMS_LEFT,
+    ITEM_CARD,
+    ITEM_GEMS,
+    ITEM_TYPE,
+    Kind,
+    StrategyState,
+)
 
 __all__ = ["offer", "TASKS", "pay_apply", "use_earmark"]
 
@@ -52,19 +62,19 @@ def use_earmark(R: Rules, s: StrategyState, p: int) -> None:
     if not items:
         return
     it = items[0]
-    if it[0] == "g":
+    if it[ITEM_TYPE] == ITEM_GEMS:
         s.gems[p] -= 1
         s.source_gems += 1
-        it[1] -= 1
-        if it[1] == 0:
+        it[GEMS_LEFT] -= 1
+        if it[GEMS_LEFT] == 0:
             items.pop(0)
     else:
-        if not it[3]:
-            s.hand[p][it[1]] -= 1
-            to_pile(R, s, it[1])
-            it[3] = True
-        it[2] -= 1
-        if it[2] == 0:
+        if not it[CARD_PAID]:
+            s.hand[p][it[CARD_KIND]] -= 1
+            to_pile(R, s, it[CARD_KIND])
+            it[CARD_PAID] = True
+        it[CARD_LEFT] -= 1
+        if it[CARD_LEFT] == 0:
             items.pop(0)
 
 
@@ -119,7 +129,7 @@ def start_reveal(R: Rules, s: StrategyState, p: int, k: int) -> None:
     if R.holds_gem_card(s, p):
         s.pending = {"k": int(Kind.REVEAL_SRC), "seat": p, "rem": k}
         return
-    s.reveal[p]["items"].append(["g", k])
+    s.reveal[p]["items"].append([ITEM_GEMS, k])
     s.reveal[p]["marked"] = k
     s.tasks.append({"t": "vp", "p": p, "left": k, "rv": True})
 
@@ -132,10 +142,10 @@ def reveal_src_apply(R: Rules, s: StrategyState, pd: dict, fam: str, k: int) -> 
     if fam == "pay_gems":
         phys, _ = R.spendable(s, p)
         x = min(phys, pd["rem"])
-        rv["items"].append(["g", x])
+        rv["items"].append([ITEM_GEMS, x])
     else:
         x = R.gems_of[k]
-        rv["items"].append(["c", k, x, False])
+        rv["items"].append([ITEM_CARD, k, x, False])
     rv["marked"] += x
     rem = pd["rem"] - x
     if rem > 0:

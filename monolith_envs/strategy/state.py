@@ -22,7 +22,19 @@ from typing import Any
 
 from ..core.state import state_class, transient
 
-__all__ = ["Phase", "Kind", "Side", "Flow", "StrategyState"]
+__all__ = ["Phase", "Kind", "Side", "Flow", "StrategyState", "ITEM_TYPE", "ITEM_GEMS", "ITEM_CARD", "GEMS_LEFT",
+           "CARD_KIND", "CARD_LEFT", "CARD_PAID"]
+
+# An earmark of the Final Scoring reveal (docs §4.18), an entry of ``state.reveal[p]["items"]``: a plain list, as
+# it is saved with the state and changed in place, ``[ITEM_GEMS, gems left]`` or
+# ``[ITEM_CARD, card kind, gems left, paid]``. These name its type and its fields.
+ITEM_TYPE = 0
+#: ``item[ITEM_TYPE]``: physical gems, or one copy of a gem card
+ITEM_GEMS, ITEM_CARD = "g", "c"
+#: an ITEM_GEMS item: the earmarked gems not yet used
+GEMS_LEFT = 1
+#: an ITEM_CARD item: the card kind, its gems not yet used, whether the copy already went to the pile
+CARD_KIND, CARD_LEFT, CARD_PAID = 1, 2, 3
 
 
 class Phase(IntEnum):

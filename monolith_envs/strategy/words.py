@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.words import count
+from .actions import Bonus
 from .board import PRIV0
 from .render_svg import _req  # a socket's required face as the drawing labels it: any, 1-6
-from .state import Kind
+from .state import Kind, Side
 
 __all__ = ["action_words", "card_name", "effect_words", "offer_words", "socket_words"]
 
@@ -178,9 +179,9 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
     if fam in ("pay_card", "discard"):
         return f"{'pays with' if fam == 'pay_card' else 'discards'} {c.actions[idx[0]].name}"
     if fam == "round_side":
-        return "chooses the " + ("Exalted side" if idx[0] else "normal side") + " of the Round card"
+        return "chooses the " + ("Exalted side" if idx[0] == Side.EXALTED else "normal side") + " of the Round card"
     if fam == "start_bonus":
-        return "takes " + ("the top Skill card" if idx[0] == 0 else "a gem from the Source")
+        return "takes " + ("the top Skill card" if idx[0] == Bonus.SKILL else "a gem from the Source")
     if fam == "final_reveal":  # docs §4.18: k gems shown for k VP
         return f"reveals {count(idx[0], 'gem')} for {idx[0]} VP"
     return game.layout.decode(int(action))

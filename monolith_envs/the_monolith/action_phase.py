@@ -189,7 +189,7 @@ def mask_maneuver_dest(g, s, p: int) -> list:
 
 def mask_power_window(g, s, p: int) -> list:
     """docs §4.8 POWER_WINDOW after a slay, maneuver or boast: pass, or ``use_power(k)`` per power usable now."""
-    return [0] + [g.A_POWER + k for k in usable_powers(g, s, p, s.win_kind, s.win_used)]
+    return [g.A_PASS] + [g.A_POWER + k for k in usable_powers(g, s, p, s.win_kind, s.win_used)]
 
 
 def mask_extra_kill(g, s, p: int) -> list:

@@ -6,12 +6,25 @@ Default sizes (N = 21 spaces, R = 6 row slots, S = 6 shamans) give 42 + 10N + R 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
 
 from ..core.actions import ActionLayout
 
 __all__ = ["Offsets", "build_layout", "ORDERS", "action_name", "action_index"]
 
 ORDERS = ("march", "shaman", "recruit", "divination", "commit")
+
+
+class Order(IntEnum):
+    """``order(o)``: the argument o of the order family, in the order of :data:`ORDERS` (docs §6.1)."""
+
+    MARCH = 0
+    SHAMAN = 1
+    RECRUIT = 2
+    DIVINATION = 3
+    COMMIT = 4
+
+
 NUMBER_SIZE = 20
 
 

@@ -170,8 +170,8 @@ class MonolithGame(GameBase):
                 mask_fn, apply_fn = table[sub]
                 legal = mask_fn(self, s, s.current)
                 s.legal_cache = legal
-                if len(legal) == 1 and legal[0] == 0:
-                    apply_fn(self, s, s.current, 0, rng)
+                if len(legal) == 1 and legal[0] == self.A_PASS:
+                    apply_fn(self, s, s.current, self.A_PASS, rng)
                     continue
                 if not legal:
                     raise InvariantError(f"the_monolith: decision {Sub(s.sub).name} of seat {s.current} has no "
@@ -415,7 +415,7 @@ class MonolithGame(GameBase):
                     k = len(s.objectives[q])
                     s.objectives[q], perm = perm[:k], perm[k:]
             s.legal_cache = None
-            if not reveal or tries == 64 or TABLE[s.sub][0](self, s, s.current) != [0]:
+            if not reveal or tries == 64 or TABLE[s.sub][0](self, s, s.current) != [self.A_PASS]:
                 break
         down = [i for i, (o, up) in enumerate(s.obj_discard) if not up]
         for i in down:

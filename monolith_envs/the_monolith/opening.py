@@ -122,7 +122,7 @@ def mask_draft_open(g, s, p: int) -> list:
 def mask_draft_respond(g, s, p: int) -> list:
     """docs §4.10 DRAFT_RESPOND: pass for good, or ``number(v)`` for each bid above the high bid up to
     ``draft_max_bid``."""
-    return [0] + [g.A_NUMBER + v for v in range(s.d_high + 1, g.config["draft_max_bid"] + 1)]
+    return [g.A_PASS] + [g.A_NUMBER + v for v in range(s.d_high + 1, g.config["draft_max_bid"] + 1)]
 
 
 def _next_responder(g, s) -> None:

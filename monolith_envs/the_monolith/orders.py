@@ -7,6 +7,7 @@ automatic steps between decisions.
 
 from __future__ import annotations
 
+from .actions import Order
 from .board import controllers_at, cremate, has_modifier, modifiers, neighbours, occupancy_check
 from .effects import auto_powers, resolve, usable_powers
 from .state import NONE, Frame, Phase, Sub, Win
@@ -129,7 +130,7 @@ def mask_div_raise(g, s, p: int) -> list:
     own = s.bids[i][p]
     other = max(s.bids[i][q] for q in range(s.n) if q != p)
     lo = max(1, other - own + 1)
-    return [0] + [g.A_NUMBER + r for r in range(lo, s.available[p] + 1)]
+    return [g.A_PASS] + [g.A_NUMBER + r for r in range(lo, s.available[p] + 1)]
 
 
 def mask_div_discard(g, s, p: int) -> list:
@@ -163,15 +164,15 @@ def mask_order_choose(g, s, p: int) -> list:
         living = s.living
         for sp in g.active_spaces:
             if living[sp][p]:
-                out.append(g.A_ORDER + 0)
+                out.append(g.A_ORDER + Order.MARCH)
                 break
     if av >= 1 and s.shaman_alive[p]:
-        out.append(g.A_ORDER + 1)
+        out.append(g.A_ORDER + Order.SHAMAN)
     if av >= 2 and s.reserves[p] + s.anger[p] >= 2:
-        out.append(g.A_ORDER + 2)
+        out.append(g.A_ORDER + Order.RECRUIT)
     if _can_bid(g, s, p):
-        out.append(g.A_ORDER + 3)
-    out.append(g.A_ORDER + 4)
+        out.append(g.A_ORDER + Order.DIVINATION)
+    out.append(g.A_ORDER + Order.COMMIT)
     return out + _power_actions(g, s, p, Win.ORDER_TURN, s.turn_used)
 
 
@@ -188,7 +189,7 @@ def mask_march_group(g, s, p: int) -> list:
 def mask_march_step(g, s, p: int) -> list:
     """docs §4.4 MARCH_STEP: stop (after at least one step), ``space(t)`` for each adjacent space when a free
     step or an available heart can pay, and the usable march powers (§4.8)."""
-    out = [0] if s.march_steps >= 1 else []
+    out = [g.A_PASS] if s.march_steps >= 1 else []
     if s.free_steps > 0 or s.available[p] >= 1:
         out += [g.A_SPACE + t for t in neighbours(g, s, p, s.march_cur)]
     return out + _power_actions(g, s, p, Win.MARCH, s.turn_used)
@@ -202,7 +203,7 @@ def mask_march_regroup(g, s, p: int) -> list:
 def mask_shaman_step(g, s, p: int) -> list:
     """docs §4.4 SHAMAN_STEP: stop, ``space(t)`` for each space adjacent to the shaman while steps are left,
     and the usable shaman_order powers (§4.8)."""
-    out = [0]
+    out = [g.A_PASS]
     if s.sh_steps >= 1:
         out += [g.A_SPACE + t for t in neighbours(g, s, p, s.shaman_space[p])]
     return out + _power_actions(g, s, p, Win.SHAMAN_ORDER, s.turn_used)
@@ -232,7 +233,7 @@ def recruit_spaces(g, s, p: int) -> list:
 def mask_recruit_place(g, s, p: int) -> list:
     """docs §4.4 RECRUIT_PLACE: ``space(s)`` for each recruit space, pass once the paid placements are done,
     and the usable recruit powers (§4.8)."""
-    out = [0] if s.rec_paid == 0 else []
+    out = [g.A_PASS] if s.rec_paid == 0 else []
     out += [g.A_SPACE + sp for sp in recruit_spaces(g, s, p)]
     return out + _power_actions(g, s, p, Win.RECRUIT, s.turn_used)
 
@@ -321,19 +322,19 @@ def apply_order_choose(g, s, p: int, a: int, rng) -> None:
         return
     o = a - g.A_ORDER
     s.turn_used = [False] * 4
-    if o == 0:
+    if o == Order.MARCH:
         s.march_steps = s.free_steps = 0
         _open_order_window(g, s, p, Win.MARCH, Sub.MARCH_SOURCE, rng)
-    elif o == 1:
+    elif o == Order.SHAMAN:
         s.available[p] -= 1
         s.spent[p] += 1
         cremate(s, p, s.shaman_space[p])
         s.sh_steps = 3 + modifiers(g, s, p).get("shaman_steps", 0)
         _open_order_window(g, s, p, Win.SHAMAN_ORDER, Sub.SHAMAN_STEP, rng)
-    elif o == 2:
+    elif o == Order.RECRUIT:
         s.rec_anywhere = False
         _open_order_window(g, s, p, Win.RECRUIT, Sub.RECRUIT_HEARTS, rng)
-    elif o == 3:
+    elif o == Order.DIVINATION:
         s.sub = Sub.DIV_CARD
     else:
         commit(s, p)

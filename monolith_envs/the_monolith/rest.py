@@ -70,7 +70,7 @@ def mask_obj_reveal(g, s, p: int) -> list:
     """docs §6.2 OBJ_REVEAL: pass, and each held objective that would score now (controllers read once)."""
     hand = s.objectives[p]
     ctrl = controllers(g, s) if any(g.obj_reads_control[o] for o in hand) else None
-    return [0] + [g.A_OBJECTIVE + k for k, o in enumerate(hand) if objective_gain(g, s, p, o, ctrl) >= 1]
+    return [g.A_PASS] + [g.A_OBJECTIVE + k for k, o in enumerate(hand) if objective_gain(g, s, p, o, ctrl) >= 1]
 
 
 def apply_obj_reveal(g, s, p: int, a: int, rng) -> None:

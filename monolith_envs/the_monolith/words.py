@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.words import count
-from .state import SHAMAN_SLOT, Sub
+from .state import MOVES_WARRIOR, SHAMAN_SLOT, Sub
 
 __all__ = ["action_words", "effect_words", "event_scoring_words", "space_words", "stop_and_step", "ZONES", "PASSED", "NUMBER_DONE"]
 
@@ -104,7 +104,7 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
         whose = f"P{(s.current + o + 1) % s.n}" if s is not None else f"the player {o + 1} seat(s) on"
         return f"slays a unit of {whose} in {space_words(g, sp)}"
     if fam == "maneuver":
-        return f"maneuvers {'a warrior' if idx[1] == 0 else 'its shaman'} from {space_words(g, idx[0])}"
+        return f"maneuvers {'a warrior' if idx[1] == MOVES_WARRIOR else 'its shaman'} from {space_words(g, idx[0])}"
     if fam == "boast":
         return f"boasts in {space_words(g, idx[0])}"
     if fam == "sacrifice":

@@ -19,9 +19,10 @@ from typing import Any
 
 import numpy as np
 
+from monolith_envs.strategy.actions import Bonus
 from monolith_envs.strategy.board import NSOCK
 from monolith_envs.strategy.effects import get_line
-from monolith_envs.strategy.state import Kind, Phase
+from monolith_envs.strategy.state import Kind, Phase, Side
 
 from .generic import StatePolicyAgent
 
@@ -266,9 +267,9 @@ def state_policy(game: Any, s: Any, seat: int, rng: np.random.Generator) -> int:
     if k == Kind.TURN:
         return _turn(game, s, seat, legal)
     if k == Kind.BONUS:
-        return o.START_BONUS if o.START_BONUS in legal else legal[-1]
+        return o.START_BONUS + Bonus.SKILL if o.START_BONUS + Bonus.SKILL in legal else legal[-1]
     if k == Kind.SIDE:
-        return o.ROUND_SIDE + 1
+        return o.ROUND_SIDE + Side.EXALTED
     if k == Kind.OPPONENT:
         src = pd.get("src")
         key = "gems" if src and "gems" in get_line(R, src).op else "vp"

@@ -69,6 +69,7 @@ def _lookahead(game: Any, s: Any, seat: int, legal: list, rng: np.random.Generat
 
 def _action_choice(game: Any, s: Any, p: int, legal: list) -> int:
     from monolith_envs.the_monolith.board import controller, occupies
+    from monolith_envs.the_monolith.state import MOVES_WARRIOR, Zone
 
     g = game
     legal_set = set(legal)
@@ -98,13 +99,13 @@ def _action_choice(game: Any, s: Any, p: int, legal: list) -> int:
                        and g.slots[sp] - s.blood[sp] - sum(s.boast[sp]) >= 1 for sp in g.active_spaces)
         slay_ok = any(occupies(s, p, sp) and any(occupies(s, q, sp) for q in range(s.n) if q != p)
                       for sp in g.active_spaces)
-        if boast_ok and b[1] and g.A_FATE + 1 in legal_set:
-            return g.A_FATE + 1
-        if slay_ok and b[2] and g.A_FATE + 2 in legal_set:
-            return g.A_FATE + 2
-        if boast_ok and b[0] and g.A_FATE in legal_set:
-            return g.A_FATE
-    mans = [a for a in legal if g.A_MANEUVER <= a < g.A_BOAST and (a - g.A_MANEUVER) % 2 == 0]
+        if boast_ok and b[Zone.MANEUVER] and g.A_FATE + Zone.MANEUVER in legal_set:
+            return g.A_FATE + Zone.MANEUVER
+        if slay_ok and b[Zone.BOAST] and g.A_FATE + Zone.BOAST in legal_set:
+            return g.A_FATE + Zone.BOAST
+        if boast_ok and b[Zone.SLAY] and g.A_FATE + Zone.SLAY in legal_set:
+            return g.A_FATE + Zone.SLAY
+    mans = [a for a in legal if g.A_MANEUVER <= a < g.A_BOAST and (a - g.A_MANEUVER) % 2 == MOVES_WARRIOR]
     if mans:
         return max(mans, key=lambda a: (s.living[(a - g.A_MANEUVER) // 2][p], -a))
     return g.A_RELENT
@@ -125,6 +126,7 @@ def _maneuver_dest(game: Any, s: Any, p: int, legal: list) -> int:
 
 def choose(game: Any, s: Any, seat: int, rng: np.random.Generator) -> int:
     """The heuristic's action for ``seat`` (the decider of ``s``); see the module docstring."""
+    from monolith_envs.the_monolith.actions import Order
     from monolith_envs.the_monolith.state import Sub
 
     g = game
@@ -133,9 +135,9 @@ def choose(game: Any, s: Any, seat: int, rng: np.random.Generator) -> int:
         return legal[0]
     sub = s.sub
     if sub == Sub.ORDER_CHOOSE:
-        return g.A_ORDER + 4 if g.A_ORDER + 4 in legal else legal[0]
-    if sub in (Sub.DIV_RAISE, Sub.DRAFT_RESPOND) and 0 in legal:
-        return 0
+        return g.A_ORDER + Order.COMMIT if g.A_ORDER + Order.COMMIT in legal else legal[0]
+    if sub in (Sub.DIV_RAISE, Sub.DRAFT_RESPOND) and g.A_PASS in legal:
+        return g.A_PASS
     if sub == Sub.DRAFT_OPEN_BID:
         return legal[0]
     if sub == Sub.ACTION_CHOOSE:
