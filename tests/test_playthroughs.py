@@ -32,9 +32,7 @@ def renderable(env_id: str) -> str | None:
 
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_stored_playthroughs_match(env_id):
-    why = renderable(env_id)
-    if why:
-        pytest.skip(why)
+    assert renderable(env_id) is None  # every registered game prints its state (the command skips one that cannot)
     if REGENERATE:
         regenerate([env_id], make, FOLDER)
     problems = compare([env_id], make, FOLDER)

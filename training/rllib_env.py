@@ -37,6 +37,8 @@ from agents.base import BaseAgent
 from monolith_envs.core.game import Outcome
 from training.selfplay import OpponentPool
 
+_MAX_EMPTY_EPISODES = 100
+
 __all__ = ["LEARNER", "IllegalLearnerAction", "ModuleSnapshotAgent", "MonolithMultiAgentEnv", "SHARED_MODULE"]
 
 LEARNER = "learner"
@@ -154,10 +156,29 @@ class MonolithMultiAgentEnv(MultiAgentEnv):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Draw the seats' roles and the episode seed, play non-learner seats until a learner must act.
 
+        ``reset(seed=s)`` reproduces an episode: the roles, opponents and episode seed are drawn from a
+        generator seeded with ``s``, and ``seat="rotate"`` restarts its rotation at seat 0.  An episode that
+        ends before any learner seat acted (a tiny ``max_decisions``) is replaced by the next one.
+
         Returns ``({"player_<seat>": obs_dict}, {"player_<seat>": {"seat": seat}})``.
+
+        Raises:
+            MonolithEnvError: 100 episodes in a row ended before a learner seat acted.
         """
         if seed is not None:
             self._rng = np.random.default_rng(seed)
+            self._episode = 0
+        for _ in range(_MAX_EMPTY_EPISODES):
+            obs, infos = self._start_episode()
+            if obs:
+                return obs, infos
+        raise monolith_envs.MonolithEnvError(
+            f"{self.env_id}: {_MAX_EMPTY_EPISODES} episodes in a row ended before a learner seat acted "
+            f"(max_decisions={self.game.max_decisions}?); reset() returns a decision point of a learner, so give "
+            "the game room for one")
+
+    def _start_episode(self) -> tuple[dict, dict]:
+        """Start one episode (see :meth:`reset`); empty dicts when it ended before a learner seat acted."""
         n = self.game.num_players
         first = (self._episode % n if self.seat_mode == "rotate" else int(self._rng.integers(n))
                  if self.seat_mode == "random" else int(self.seat_mode))
@@ -179,8 +200,6 @@ class MonolithMultiAgentEnv(MultiAgentEnv):
         self._acted = set()
         self.agents = [self.possible_agents[s] for s in self.learners]
         obs, _, _, _, infos = self._advance()
-        if not obs:  # over before any learner seat acted: draw another episode
-            return self.reset()
         return obs, infos
 
     def step(self, action_dict: Mapping[str, Any]):

@@ -15,17 +15,6 @@ import monolith_envs
 ARENA = "monolith_arena_v0"
 
 
-def _arena_ok() -> bool:
-    try:
-        monolith_envs.make(ARENA)
-    except ModuleNotFoundError:
-        return False
-    return True
-
-
-pytestmark = pytest.mark.skipif(not _arena_ok(), reason="monolith_arena_v0 is not importable yet")
-
-
 def test_arena_heuristic_beats_random():
     from training.evaluate import run_pairing
 

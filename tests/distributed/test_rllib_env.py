@@ -41,3 +41,32 @@ def test_adapter_plays_whole_episodes(env_id, label, cfg):
             seat = env.aec.agent_name_mapping[a]
             assert not obs[a]["action_mask"].any() and infos[a]["win"] in (-1, 0, 1)
             assert total[a] == pytest.approx(float(ret[seat]), abs=1e-5)
+
+
+def _first_episode(env, seed):
+    """The learner seats that got an observation, the opponent seats, and the observation."""
+    obs, _ = env.reset(seed=seed)
+    (agent, o), = obs.items()
+    return [agent], sorted(env.opponents), o["observation"].tolist()
+
+
+def test_a_seeded_reset_gives_the_same_episode_whatever_came_before():
+    from training.rllib_env import MonolithMultiAgentEnv
+
+    cfg = {"env_id": "monolith_arena_v0", "opponent_mix": {"learner": 0.0, "random": 1.0}}
+    fresh = MonolithMultiAgentEnv(cfg)
+    used = MonolithMultiAgentEnv(cfg)
+    used.reset()
+    a, b = _first_episode(fresh, 1), _first_episode(used, 1)
+    assert a[0] == b[0] == ["player_0"]  # "rotate" starts again at seat 0 (it followed the episodes played)
+    assert a == b
+
+
+def test_no_learner_decision_within_max_decisions_is_one_clear_error():
+    from training.rllib_env import MonolithMultiAgentEnv
+
+    env = MonolithMultiAgentEnv({"env_id": "monolith_arena_v0", "env_config": {"max_decisions": 1}, "seat": 1,
+                                 "opponent_mix": {"random": 1.0}})
+    with pytest.raises(monolith_envs.MonolithEnvError,
+                       match=r"100 episodes in a row ended before a learner seat acted \(max_decisions=1\?\)"):
+        env.reset(seed=0)

@@ -207,9 +207,8 @@ def test_overrides_and_shipped_configs():
                 load_config(p)
             continue
         c = load_config(p)
-        if _importable(c["env_id"]):
-            env = monolith_envs.make(c["env_id"], **c["env_config"])  # the game accepts env_config
-            assert env.unwrapped.game.num_players == c["env_config"].get("num_players", 2)
+        env = monolith_envs.make(c["env_id"], **c["env_config"])  # the game accepts env_config
+        assert env.unwrapped.game.num_players == c["env_config"].get("num_players", 2)
 
 
 def test_bad_game_config_key_is_reported(tmp_path, capsys):
@@ -246,14 +245,6 @@ def test_tournament_parallel_equals_serial_and_writes_json(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------- smoke runs
-def _importable(env_id: str) -> bool:
-    try:
-        monolith_envs.make(env_id)
-    except ModuleNotFoundError:
-        return False
-    return True
-
-
 def _smoke_args(env_id: str, out_dir, name: str, games: int) -> list[str]:
     """``training.train`` arguments of a 256-step run with a warm start, snapshots, checkpoints and
     ``games`` games per evaluation against random, written to ``out_dir / name``."""
@@ -273,8 +264,6 @@ def _smoke_args(env_id: str, out_dir, name: str, games: int) -> list[str]:
 def test_smoke_training_run(env_id, tmp_path):
     from training.train import main
 
-    if not _importable(env_id):
-        pytest.skip(f"{env_id} is registered but its module is not importable yet")
     report = main(_smoke_args(env_id, tmp_path, "smoke", games=2))
     run = tmp_path / "smoke"
     assert report["learner_steps"] == 256
