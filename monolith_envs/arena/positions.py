@@ -51,7 +51,7 @@ def new_position(factions: Sequence[str], **config):
     return game, empty_position(game, factions)
 
 
-def empty_position(game, factions: Sequence[str] | None = None, **_ignored) -> ArenaState:
+def empty_position(game, factions: Sequence[str] | None = None) -> ArenaState:
     """A state in sub-phase MAIN of seat 0 (turn seat 0, ``first_turn_done`` all True so no opening rules,
     nothing discarded or used this turn) with an empty board, empty hands, no Banner placed (use
     :func:`put_tile` with the faction's banner id) and full decks (every tile but the Banner, top = lowest instance id).

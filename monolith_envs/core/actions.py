@@ -140,9 +140,20 @@ class ActionLayout:
         return fam.offset + flat
 
     def view(self, mask: np.ndarray, name: str) -> np.ndarray:
-        """A writable view of the family's slice of a flat ``mask`` (shape = the family's shape)."""
+        """A writable view of the family's slice of one flat ``mask`` (``bool[n]`` or ``int8[n]``; shape = the
+        family's shape).
+
+        Raises:
+            ValueError: ``mask`` is not one flat mask of ``n`` entries (a batch: take one row).
+        """
         fam = self[name]
-        return mask[fam.offset : fam.stop].reshape(fam.shape)
+        try:
+            return mask[fam.offset : fam.stop].reshape(fam.shape)
+        except (ValueError, AttributeError, TypeError):
+            shape = getattr(mask, "shape", None)
+            got = f"an array of shape {tuple(shape)}" if shape is not None else type(mask).__name__
+            raise ValueError(f"expected one flat action mask of {self.n} entries (shape ({self.n},)), got {got}; "
+                             "for a batch, take one row (mask[i])") from None
 
     def split(self, action: int) -> tuple[str, tuple[int, ...]]:
         """``(family name, multi-index)`` of a flat action.

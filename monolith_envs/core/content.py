@@ -1,9 +1,11 @@
 """Safe reading and strict validation of content files (TOML), shared by every game's content loader.
 
 A game's ``content.py`` reads its files with :func:`load_toml` (a path) or :func:`load_toml_resource` (a
-file shipped in the package) and reads each table (a tile, a card, a section) through :class:`Fields`,
-whose typed readers check the type and the bounds of every value.  Every problem is a
-:class:`ContentError` naming the file, the line (when known), the item (tile or card id) and the field.
+file shipped in the package).  :class:`Fields` is a typed, bounded reader of one table (a tile, a card, a
+section) for a new game's loader; the three games' loaders check their fields with readers of their own
+(``arena/content_parse.py``, ``strategy/content.py``, ``the_monolith/content.py``), with the same kind of
+messages.  Every problem is a :class:`ContentError` naming the file, the line (when known), the item (tile
+or card id) and the field.
 
 What :func:`load_toml` refuses (each a ``ContentError``, never a hang, a ``RecursionError`` or a
 ``UnicodeDecodeError``): anything that is not a regular file (``/dev/zero``, a FIFO, a directory; a FIFO is

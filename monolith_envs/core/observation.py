@@ -135,13 +135,35 @@ class ObsSpec:
         return np.zeros(self.size, np.float32)
 
     def view(self, vec: np.ndarray, name: str) -> np.ndarray:
-        """Writable view of piece ``name`` inside ``vec``, with the piece's shape."""
+        """Writable view of piece ``name`` inside one observation ``vec`` (``float32[size]``), with the
+        piece's shape.
+
+        Raises:
+            KeyError: an unknown piece name.
+            ValueError: ``vec`` is not one flat observation of ``size`` values (a batch: take one row).
+        """
         p = self[name]
-        return vec[p.offset : p.stop].reshape(p.shape)
+        try:
+            return vec[p.offset : p.stop].reshape(p.shape)
+        except (ValueError, AttributeError, TypeError):
+            raise ValueError(self._not_one_observation(vec)) from None
 
     def views(self, vec: np.ndarray) -> dict[str, np.ndarray]:
-        """``{name: view}`` for every piece."""
-        return {p.name: vec[p.offset : p.stop].reshape(p.shape) for p in self.pieces}
+        """``{name: view}`` for every piece of one observation ``vec`` (``float32[size]``).
+
+        Raises:
+            ValueError: ``vec`` is not one flat observation of ``size`` values (a batch: take one row).
+        """
+        try:
+            return {p.name: vec[p.offset : p.stop].reshape(p.shape) for p in self.pieces}
+        except (ValueError, AttributeError, TypeError):
+            raise ValueError(self._not_one_observation(vec)) from None
+
+    def _not_one_observation(self, vec: object) -> str:
+        shape = getattr(vec, "shape", None)
+        got = f"an array of shape {tuple(shape)}" if shape is not None else type(vec).__name__
+        return (f"expected one flat observation of {self.size} values (shape ({self.size},)), got {got}; "
+                "for a batch, take one row (vec[i])")
 
     def offsets(self) -> dict[str, int]:
         """``{name: offset}`` of every piece and ``{"piece.field": start}`` of every sub-field (within a row)."""

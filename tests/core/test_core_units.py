@@ -72,6 +72,20 @@ def test_obs_spec_views_and_space():
     assert "score shape=[2] idx=18..19 [-1,1] scaled score" in spec.describe()
 
 
+def test_views_of_a_batch_or_a_short_vector_name_what_they_take():
+    spec = ObsSpec([("board", (3, 3, 2)), ("score", (2,), -1.0, 1.0, "scaled score")])
+    lay = layout()
+    for bad, got in ((np.zeros((4, 20), np.float32), r"\(4, 20\)"), (np.zeros(10, np.float32), r"\(10,\)"),
+                     ([0.0] * 20, "list")):
+        with pytest.raises(ValueError, match=rf"one flat observation of 20 values \(shape \(20,\)\), got .*{got}"):
+            spec.views(bad)
+        with pytest.raises(ValueError, match=rf"one flat observation of 20 values .*{got}"):
+            spec.view(bad, "score")
+    with pytest.raises(ValueError, match=r"one flat action mask of 347 entries \(shape \(347,\)\), got an array of "
+                                         r"shape \(2, 347\); for a batch, take one row"):
+        lay.view(np.zeros((2, 347), bool), "PLACE")
+
+
 class Phase(enum.IntEnum):
     SETUP = 0
     MAIN = 3
