@@ -76,26 +76,37 @@ def board_selector(R: Rules, s: StrategyState, who: str, ctx: dict) -> list:
         here = (seat[b], seat[b + 1], seat[b + 2], seat[b + 3])
         return [q for q in order if q in here]
     tot = _totals(R, s, ctx)
+    seats = seats_by_totals(who, tot, order, where[0] if isinstance(where, list) else None)
+    if seats is not None:
+        return seats
+    raise _unknown_selector(who)
+
+
+def seats_by_totals(who: str, tot: dict, order: list, owner: int | None = None) -> list | None:
+    """Seats named by a BOARD selector (docs §5.2), in ``order``, from ``tot`` = ``{seat: pip total here}``
+    (the seats with a die here only); ``owner`` is the owner of a private Rune (its ``each_opponent`` is
+    every other seat).  ``None`` for a selector that is not a BOARD one.  The engine's
+    :func:`board_selector` and the heuristic's payout estimate (hypothetical dice) both use it."""
     if who == "each_here":
         return [q for q in order if q in tot]
     if who == "each_opponent":
-        if isinstance(where, list):
-            return [q for q in order if q != where[0]]
+        if owner is not None:
+            return [q for q in order if q != owner]
         return [q for q in order if q not in tot]
+    if who not in ("highest", "highest_unique", "others_here", "lowest"):
+        return None
     if not tot:
         return []
-    if who in ("highest", "highest_unique", "others_here"):
-        m = max(tot.values())
-        top = [q for q in order if tot.get(q, -1) == m]
-        if who == "highest":
-            return top
-        if who == "highest_unique":
-            return top if len(top) == 1 else []
-        return [q for q in order if q in tot and q not in top]
     if who == "lowest":
         m = min(tot.values())
         return [q for q in order if tot.get(q, 99) == m]
-    raise _unknown_selector(who)
+    m = max(tot.values())
+    top = [q for q in order if tot.get(q, -1) == m]
+    if who == "highest":
+        return top
+    if who == "highest_unique":
+        return top if len(top) == 1 else []
+    return [q for q in order if q in tot and q not in top]
 
 
 def _unknown_selector(who: str) -> InvariantError:

@@ -21,7 +21,7 @@ import numpy as np
 
 from monolith_envs.strategy.actions import Bonus
 from monolith_envs.strategy.board import NSOCK
-from monolith_envs.strategy.effects import get_line
+from monolith_envs.strategy.effects import get_line, seats_by_totals
 from monolith_envs.strategy.state import Kind, Phase, Side
 
 from .generic import StatePolicyAgent
@@ -45,27 +45,9 @@ KEEP_VALUE = {"wealth": 2.0, "momentum": 1.2, "mastery": 0.8, "renewal": 0.6, "a
 
 # ---------------------------------------------------------------------------------------------- card payout
 def _recipients(who: str, dice: dict, order: list, owner_priv: int | None) -> list:
-    tot = {q: sum(f) for q, f in dice.items()}
-    if who == "each_here":
-        return [q for q in order if q in tot]
-    if who == "each_opponent":
-        if owner_priv is not None:
-            return [q for q in order if q != owner_priv]
-        return [q for q in order if q not in tot]
-    if not tot:
-        return []
-    m = max(tot.values())
-    top = [q for q in order if tot.get(q, -1) == m]
-    if who == "highest":
-        return top
-    if who == "highest_unique":
-        return top if len(top) == 1 else []
-    if who == "others_here":
-        return [q for q in order if q in tot and q not in top]
-    if who == "lowest":
-        lo = min(tot.values())
-        return [q for q in order if tot.get(q, 99) == lo]
-    return []
+    """The seats a line pays with ``dice`` (``{seat: [faces]}``) on its card: the engine's BOARD selector on
+    these totals; none for any other selector."""
+    return seats_by_totals(who, {q: sum(f) for q, f in dice.items()}, order, owner_priv) or []
 
 
 def _cond(R, s, ln, faces: list, me: int) -> bool:
