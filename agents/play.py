@@ -236,7 +236,7 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
     """Load the agents, then play one game in the terminal (or serve the browser with ``--web``); see
     :func:`main` for what it returns. ``progress["started"]`` is set when the game (or the server) starts."""
     from agents import AgentError, HumanAgent, make_agent
-    from agents.match import MatchResult, seat_rngs, seat_verdict
+    from agents.match import MatchResult, seat_verdict, start_episode
     from agents.terminal import QuitGame, pieces_for, seat_values, wrap
     from monolith_envs.core.interrupt import Interrupted
 
@@ -257,12 +257,7 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
              + table_text([a.name for a in agents], seat, game.teams)))
     out(pieces.legend(game))
     out("type help at any prompt for the commands; quit (or Ctrl-D) ends the game")
-    env.reset(seed=seed)
-    rngs = seat_rngs(seed, n)
-    for ag in agents:
-        ag.reset()
-        if hasattr(ag, "bind"):
-            ag.bind(env)
+    rngs = start_episode(env, agents, seed)
     try:
         while True:
             agent = raw.agent_selection

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.match import MatchResult, seat_rngs, seat_verdict
+from agents.match import MatchResult, seat_verdict, start_episode
 from agents.terminal import not_legal_text
 from monolith_envs.core.seeds import MAX_SEED
 from monolith_envs.core.words import table_text
@@ -80,14 +80,7 @@ class WebGame:
         self.seed = (self.first_seed + self.count) % (MAX_SEED + 1)
         self.count += 1
         self.narration: list[dict] = []
-        self.env.reset(seed=self.seed)
-        n = self.game.num_players
-        self.rngs = seat_rngs(self.seed, n)
-        for s, ag in enumerate(self.agents):
-            if s != self.seat:
-                ag.reset()
-                if hasattr(ag, "bind"):
-                    ag.bind(self.env)
+        self.rngs = start_episode(self.env, self.agents, self.seed, skip=self.seat)
         if not self._over() and not self._yours():  # a second tab, while the opponents open: this game's board
             self._last_view = self._view()
         self._advance()

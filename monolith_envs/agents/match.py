@@ -10,7 +10,7 @@ import numpy as np
 
 from monolith_envs.core.game import Outcome
 
-__all__ = ["MatchResult", "play_match", "seat_rngs", "seat_verdict"]
+__all__ = ["MatchResult", "play_match", "seat_rngs", "seat_verdict", "start_episode"]
 
 
 @dataclass
@@ -52,6 +52,18 @@ def seat_rngs(seed: int, n: int) -> list[np.random.Generator]:
     return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(n)]
 
 
+def start_episode(env: Any, agents: Sequence[Any], seed: int, skip: int | None = None) -> list[np.random.Generator]:
+    """Reset ``env`` with ``seed``, then reset each agent and bind it to ``env`` (agents that have ``bind``),
+    all but ``agents[skip]`` (a person's seat).  Returns the seats' generators, :func:`seat_rngs`."""
+    env.reset(seed=seed)
+    for s, ag in enumerate(agents):
+        if s != skip:
+            ag.reset()
+            if hasattr(ag, "bind"):
+                ag.bind(env)
+    return seat_rngs(seed, len(agents))
+
+
 def play_match(env: Any, agents: Sequence[Any], seed: int, render: Any = None) -> MatchResult:
     """Play one match to the end.
 
@@ -74,12 +86,7 @@ def play_match(env: Any, agents: Sequence[Any], seed: int, render: Any = None) -
     n = raw.game.num_players
     if len(agents) != n:
         raise ValueError(f"{raw.env_id} has {n} seats, got {len(agents)} agents")
-    env.reset(seed=seed)
-    rngs = seat_rngs(seed, n)
-    for ag in agents:
-        ag.reset()
-        if hasattr(ag, "bind"):
-            ag.bind(env)
+    rngs = start_episode(env, agents, seed)
     names = raw.possible_agents
     while True:
         agent = raw.agent_selection
