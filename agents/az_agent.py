@@ -133,6 +133,8 @@ class AZAgent(BaseAgent):
                      getattr(self.ctx.game, "config", {}))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """The network's legal action with the highest probability, or with search the most visited one
+        (``AgentError``: an empty mask, or the cases the class lists)."""
         mask = np.asarray(action_mask, bool)
         legal = np.flatnonzero(mask)
         if legal.size == 0:

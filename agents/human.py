@@ -100,6 +100,8 @@ class HumanAgent(BaseAgent):
         self.output_fn(text)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """Print the board as the acting seat sees it and read a legal move in stages (raises
+        :class:`agents.terminal.QuitGame` on ``quit`` or Ctrl-D; ``AgentError`` before :meth:`bind`)."""
         from .terminal import StagedEntry, pieces_for
 
         ctx = self._require_ctx()

@@ -101,6 +101,8 @@ class RowAttentionEncoder(BaseFeaturesExtractor):
         self.body = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        """``obs float32[B, n]`` -> ``float32[B, rows * d + d + global_dim]``: the ``rows`` contextual
+        place codes, the global token's output, then the global vector."""
         off, rows, width = self.anchor
         b = obs.shape[0]
         g = self.global_enc(obs.index_select(1, self.rest))
@@ -140,6 +142,8 @@ class AlignedHead(nn.Module):
         self.pooled_mlp = nn.Sequential(nn.Linear(d + ctx, hidden), nn.ReLU(), nn.Linear(hidden, max(1, pooled_out)))
 
     def forward(self, latent: torch.Tensor) -> torch.Tensor:
+        """``latent float32[B, rows * d + d + global_dim]`` -> logits ``float32[B, num_actions]``, families
+        in layout order (place-aligned ones from the per-place MLP, the others from the pooled MLP)."""
         b = latent.shape[0]
         rows, d = self.rows, self.d
         codes = latent[:, :rows * d].reshape(b, rows, d)

@@ -41,6 +41,8 @@ class SnapshotAgent(BaseAgent):
         self.name = name
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """A legal action from the frozen policy's masked distribution: sampled with ``rng`` (uniform over
+        the legal actions if it gives them no mass), or its most probable when ``deterministic``."""
         import torch
 
         mask = np.asarray(action_mask, bool)

@@ -62,6 +62,9 @@ PLACE(slot=0, hex=5, rot=2)."""
 
     # ------------------------------------------------------------------ board
     def board(self, game: Any, state: Any, viewer: int) -> str:
+        """The board as ``viewer`` sees it: the 19 hexes (seat, tile, facing, wounds, flags), a key of the
+        tile names, each seat's HP or pool, deck, discard and face-up hand, then whose turn it is or the
+        result."""
         tb = game.tables
         netted, segs = _netted(game, state), _segments(game, state)
         key: dict[str, str] = {}
@@ -106,6 +109,7 @@ PLACE(slot=0, hex=5, rot=2)."""
 
     # ------------------------------------------------------------------ staged entry
     def stage_name(self, game: Any, family: str, arg: str) -> str:
+        """The stage's name in Arena's words (``slot`` is a ``tile``, ``rot`` a ``facing``, ...)."""
         return _STAGES.get(arg, arg)
 
     def aliases(self, game: Any, state: Any, family: str, arg: str, value: int) -> tuple[str, ...]:
@@ -113,6 +117,7 @@ PLACE(slot=0, hex=5, rot=2)."""
         return (DIR_NAMES[value],) if arg in ("rot", "facing") else ()
 
     def family_option(self, game: Any, state: Any, family: str) -> str:
+        """The family's text; USE_FEATURE names the kinds of Feature with a legal use now."""
         if family == "USE_FEATURE":  # the kinds of feature that have a legal use now, in layout order
             lay = game.layout
             fam = lay[family]
@@ -123,6 +128,8 @@ PLACE(slot=0, hex=5, rot=2)."""
         return _FAMILIES.get(family, family)
 
     def option(self, game: Any, state: Any, family: str, arg: str, value: int) -> str:
+        """One option in Arena's words: a hand slot with its tile, a hex with its tile (or empty), a compass
+        facing, an Order's mode, a Feature kind or a tile type; anything else as the default."""
         tb, seat = game.tables, state.acting_seat
         if arg == "slot":
             i = state.hand[seat][value]
@@ -142,6 +149,7 @@ PLACE(slot=0, hex=5, rot=2)."""
         return super().option(game, state, family, arg, value)
 
     def reason(self, game: Any, state: Any, family: str, chosen: tuple, arg: str, value: int) -> str | None:
+        """Why a PLACE hex cannot be chosen (it holds a tile), or ``None`` to use the engine's reason."""
         if arg == "hex" and family == "PLACE" and state.board[value] >= 0:
             return f"it holds {self._tile(game.tables, state, state.board[value])}; a tile is placed on an empty hex"
         return None

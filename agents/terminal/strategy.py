@@ -172,6 +172,9 @@ place(face=1, sid=5)."""
         return lines
 
     def board(self, game: Any, state: Any, viewer: int) -> str:
+        """The board as ``viewer`` sees it: the status line, the positions with their sockets, each seat's
+        VP, gems, dice, hand (``viewer``'s by name) and private Runes, the track, decks, card notes and the
+        open decision."""
         R = game.rules
         c = R.content
         s = state
@@ -295,9 +298,11 @@ place(face=1, sid=5)."""
 
     # ------------------------------------------------------------------ staged entry
     def stage_name(self, game: Any, family: str, arg: str) -> str:
+        """The stage's name in the game's words (``sid`` is a ``socket``, ``kind`` a ``card``, ...)."""
         return _STAGES.get((family, arg), arg)
 
     def family_option(self, game: Any, state: Any, family: str) -> str:
+        """The family's text; at REVEAL_SRC ``pay_gems`` / ``pay_card`` read as earmarking (docs §4.18)."""
         if (state.pending or {}).get("k") == Kind.REVEAL_SRC:  # nothing is paid yet (docs §4.18)
             return {"pay_gems": "earmark gems", "pay_card": "earmark a gem card"}.get(family, family)
         return _FAMILIES.get(family, family)
@@ -347,6 +352,8 @@ place(face=1, sid=5)."""
         return out
 
     def option(self, game: Any, state: Any, family: str, arg: str, value: int) -> str:
+        """One option in the game's words: a die, a socket, a card with its lines, an opponent with VP, gems
+        and hand, a face, a Secrecy candidate, a Round card side, a start bonus or a reveal count."""
         R = game.rules
         c = R.content
         s, pd = state, state.pending or {}

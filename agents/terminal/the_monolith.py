@@ -106,6 +106,9 @@ order(o=commit)."""
                 for p in range(s.n) if p != viewer and s.objectives[p]]
 
     def board(self, game: Any, state: Any, viewer: int) -> str:
+        """The board as ``viewer`` sees it: day and phase, each active space (building, tunnel, slots, blood,
+        boasts, controller, units), each seat's favour, hearts, warriors and cards (only ``viewer``'s
+        objectives named), the row, events, decks and the open decision."""
         g, s = game, state
         dec = "game over" if s.terminal or s.sub < 0 else f"P{s.current} {self._ask(g, s)}"
         out = [wrap(f"day {s.day}/{g.num_days}, {Phase(s.phase).name.lower().replace('_', ' ')} phase; first "
@@ -215,12 +218,14 @@ order(o=commit)."""
 
     # ------------------------------------------------------------------ staged entry
     def stage_name(self, game: Any, family: str, arg: str) -> str:
+        """The stage's name in the game's words (``s`` is a ``space``, ``z`` a ``zone``, ...)."""
         if (family, arg) == ("slay", "o"):
             return "opponent"
         return {"o": "order", "s": "space", "v": "number", "slot": "row card", "z": "zone", "id": "shaman",
                 "kind": "unit", "k": "card"}.get(arg, arg)
 
     def family_option(self, game: Any, state: Any, family: str) -> str:
+        """The family's text, worded for the open decision (e.g. what ``pass`` means there)."""
         if family == "pass" and state.sub >= 0:
             return _PASS.get(Sub(state.sub), "pass")
         if state.sub >= 0 and (family, Sub(state.sub)) in _FAMILY_IN:
@@ -232,6 +237,8 @@ order(o=commit)."""
         return f" ({u})" if u else " (empty)"
 
     def option(self, game: Any, state: Any, family: str, arg: str, value: int) -> str:
+        """One option in the game's words: an order, a space with its units, a number, a row card with its
+        bids, a power or card with its effect, a heart zone, an opponent, a unit kind or a shaman."""
         g, s = game, state
         p = s.current
         if arg == "o" and family == "order":

@@ -134,7 +134,8 @@ def activations(g, s, fx, p: int):
 
 
 def attack_hits(g, s, fx, h: int, k: int, extra_melee: int = 0, melee_only: bool = False):
-    """Hits made by ``k`` activations of the tile on ``h`` (melee and ranged; strikes excluded)."""
+    """Hits made by ``k`` activations of the tile on ``h`` (melee and ranged; strikes excluded)
+    (docs/monolith_arena.md §4.7 Hits)."""
     tb = g.tables
     board = s.board
     inst = board[h]
@@ -171,7 +172,8 @@ def attack_hits(g, s, fx, h: int, k: int, extra_melee: int = 0, melee_only: bool
 
 
 def run_battle(g, s) -> None:
-    """Run the Battle from its stored resume point until it ends or needs an ASSASSIN_TARGET choice."""
+    """Run the Battle from its stored resume point until it ends or needs an ASSASSIN_TARGET choice
+    (docs/monolith_arena.md §4.7 Sequence)."""
     tb = g.tables
     while True:
         if s.terminal:
@@ -314,13 +316,15 @@ def end_of_battle(g, s) -> None:
 
 
 def strike_targets(g, s, seat: int) -> list:
-    """ASSASSIN_TARGET options: hexes of the enemy tiles of ``seat``."""
+    """ASSASSIN_TARGET options: hexes of the enemy tiles of ``seat``
+    (docs/monolith_arena.md §4.7 step 3.2, §6.2)."""
     board, rel = s.board, g.rel[seat]
     return [h for h in range(len(board)) if board[h] >= 0 and rel[board[h] // PER_SEAT] == ENEMY]
 
 
 def choose_strike_target(g, s, x: int) -> None:
-    """ASSASSIN_TARGET: the pending strike hits the tile on ``x``; the next strike, or the Battle goes on."""
+    """ASSASSIN_TARGET: the pending strike hits the tile on ``x``; the next strike, or the Battle goes on
+    (docs/monolith_arena.md §4.7 step 3.2, D28)."""
     s.b_targets.append(x)
     if len(s.b_targets) < len(s.b_strikes):
         s.p_a = s.b_strikes[len(s.b_targets)]

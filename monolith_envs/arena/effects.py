@@ -84,13 +84,15 @@ def memo_order(t: int, seat: int, last_round: bool) -> int:
 
 
 def place_row(board) -> bytes:
-    """The PLACE row of one hand slot: 6 bytes per hex, 1 when the hex is empty."""
+    """The PLACE row of one hand slot: 6 bytes per hex, 1 when the hex is empty
+    (docs/monolith_arena.md §4.3, §6.1)."""
     return b"".join([ONES6 if x < 0 else ZEROS6 for x in board])
 
 
 
 def compute_fx(g, s) -> Fx:
-    """Compute the continuous effects of ``s`` (pure; no removal). See :class:`Fx`."""
+    """Compute the continuous effects of ``s`` (pure; no removal: docs/monolith_arena.md §4.6 steps 1-5).
+    See :class:`Fx`."""
     tb = g.tables
     board, itype, facing = s.board, s.itype, s.facing
     REL = g.rel
@@ -268,7 +270,8 @@ def add_effect(code, amount, feature, targets, src_hex, src_inst, init_b, melee_
                 pierce, venom, maneuver, rotate, tele, regen, disarmed, charge_b, touched) -> None:
     """Apply one effect of the source on ``src_hex`` (instance ``src_inst``) to ``targets``, in
     :func:`compute_fx` and :func:`place_fx` (``tough`` receives the toughness bonus; regen / tele entries are
-    appended, the caller sorts them; hexes whose printed values change are appended to ``touched``)."""
+    appended, the caller sorts them; hexes whose printed values change are appended to ``touched``)
+    (docs/monolith_arena.md §4.6 steps 3-5, §5.3 Rune and aura effects)."""
     if code == _INIT:
         for x in targets:
             init_b[x] += amount
@@ -315,7 +318,8 @@ def add_effect(code, amount, feature, targets, src_hex, src_inst, init_b, melee_
 
 def effective_inits(printed: tuple, bonus: int, extra: int) -> tuple:
     """Effective initiatives of a tile with ``printed`` initiatives (not empty), an initiative ``bonus`` and
-    ``extra`` extra attacks (each at one below the lowest effective initiative, at least 0)."""
+    ``extra`` extra attacks (each at one below the lowest effective initiative, at least 0)
+    (docs/monolith_arena.md §4.6 step 5, D33)."""
     if not bonus and not extra:
         return printed
     vals = [v + bonus for v in printed]
@@ -329,7 +333,7 @@ def source_targets(tb, rel_o, occ, owner, typ, h: int, t: int, f: int, o: int, e
     """Occupied hexes that ``effect`` (an entry of ``tb.fx_effects``) of the tile of type ``t`` at facing
     ``f`` owned by ``o`` on hex ``h`` applies to (``rel_o``: relations of ``o``): the scope's candidates
     (connected hexes, neighbours, or all own tiles) holding a tile of an accepted relation and kind; only a
-    seat's own tiles are OWN to it."""
+    seat's own tiles are OWN to it (docs/monolith_arena.md §4.6 steps 3-4, §5.3 parameters)."""
     _code, _amount, kmask, wbits, scope, _feature = effect
     kind = tb.kind
     if scope == _BOUNDLESS:

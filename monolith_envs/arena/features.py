@@ -48,7 +48,7 @@ _S_FEATURE_FACING = int(Sub.FEATURE_FACING)
 
 def teleport_rune(g, s, fx, h):
     """Instance of the Teleportation Rune the tile on ``h`` would spend, -1 for printed Teleport, None
-    when it cannot teleport."""
+    when it cannot teleport (docs/monolith_arena.md §4.4)."""
     i = s.board[h]
     if g.tables.teleport[s.itype[i]]:
         return -1
@@ -61,7 +61,8 @@ def teleport_rune(g, s, fx, h):
 def feature_rows(g, s, fx, seat) -> list:
     """``[(h, inst, maneuver, teleport, swap, rotate)]`` for the own non-netted tiles that could use a
     Feature in this position if it is unused this turn: ``teleport`` 1 = printed, 2 = through a
-    Teleportation Rune (its uses left are checked per state), 0 = no (or no legal destination)."""
+    Teleportation Rune (its uses left are checked per state), 0 = no (or no legal destination)
+    (docs/monolith_arena.md §4.4, §6.2)."""
     tb = g.tables
     board = s.board
     module = g.module
@@ -99,7 +100,8 @@ def feature_rows(g, s, fx, seat) -> list:
 
 
 def feature_dests(g, s, fx, h, teleport: bool):
-    """FEATURE_DEST options: maneuver = own hex or adjacent legal; teleport = any legal hex."""
+    """FEATURE_DEST options: maneuver = own hex or adjacent legal; teleport = any legal hex
+    (docs/monolith_arena.md §4.5, §6.2)."""
     if not g.module:  # can_relocate without the Monolith module: any other empty hex
         board = s.board
         if teleport:
@@ -111,14 +113,16 @@ def feature_dests(g, s, fx, h, teleport: bool):
 
 
 def swap_partners(g, s, fx, seat, h):
-    """Own non-netted Champions (not the swapper, not in a segment) the tile on ``h`` may swap with."""
+    """Own non-netted Champions (not the swapper, not in a segment) the tile on ``h`` may swap with
+    (docs/monolith_arena.md §4.4, §6.2)."""
     tb = g.tables
     return [x for x in range(NUM_HEXES) if x != h and is_own(s, seat, x) and not fx.netted[x]
             and tb.kind[s.itype[s.board[x]]] == Kind.CHAMPION and (not g.module or fx.segowner[x] < 0)]
 
 
 def mask_features(g, s, fx, seat: int, m: bytearray) -> None:
-    """Set the USE_FEATURE entries of the MAIN mask ``m`` (rows memoised on ``fx``, used bits per state)."""
+    """Set the USE_FEATURE entries of the MAIN mask ``m`` (rows memoised on ``fx``, used bits per state)
+    (docs/monolith_arena.md §4.4, §6.2)."""
     memo = fx.memo
     feats = memo.get(-2 - seat)  # memo_features(seat)
     if feats is None:
@@ -139,7 +143,8 @@ def mask_features(g, s, fx, seat: int, m: bytearray) -> None:
 
 
 def use_feature(g, s, kind: int, h: int) -> None:
-    """USE_FEATURE: the tile on ``h`` starts using Feature ``kind`` (a :class:`FeatureKind`)."""
+    """USE_FEATURE: the tile on ``h`` starts using Feature ``kind`` (a :class:`FeatureKind`)
+    (docs/monolith_arena.md §4.4)."""
     i = s.board[h]
     s.p_a = h
     bit, e, sub = _STEP_BY_KIND[kind]
@@ -154,7 +159,8 @@ def use_feature(g, s, kind: int, h: int) -> None:
 
 
 def choose_feature_dest(g, s, x: int) -> None:
-    """FEATURE_DEST: the Maneuver or Teleport goes to ``x``; the facing is chosen next."""
+    """FEATURE_DEST: the Maneuver or Teleport goes to ``x``; the facing is chosen next
+    (docs/monolith_arena.md §4.4, §6.2)."""
     s.p_b = x
     s.sub_phase = _S_FEATURE_FACING
     s.mask_cache = None  # dirty_mask
@@ -162,7 +168,7 @@ def choose_feature_dest(g, s, x: int) -> None:
 
 def finish_move(g, s, f: int) -> None:
     """MOVE_FACING / FEATURE_FACING: the tile on hex A goes to hex B (A = B: it stays) facing ``f``; then the
-    state check and back to MAIN."""
+    state check and back to MAIN (docs/monolith_arena.md §4.5)."""
     fx = get_fx(g, s)
     i = s.board[s.p_a]
     if s.p_b != s.p_a:
@@ -175,7 +181,8 @@ def finish_move(g, s, f: int) -> None:
 
 
 def choose_swap_partner(g, s, x: int) -> None:
-    """SWAP_TARGET: the tile on hex A and the own Champion on ``x`` exchange hexes."""
+    """SWAP_TARGET: the tile on hex A and the own Champion on ``x`` exchange hexes
+    (docs/monolith_arena.md §4.4)."""
     h = s.p_a
     i, j = s.board[h], s.board[x]
     s.board[h], s.board[x] = j, i
@@ -187,13 +194,15 @@ def choose_swap_partner(g, s, x: int) -> None:
 
 
 def rotate_facings(g, s) -> list:
-    """ROTATE_FACING options: every facing but the current one of the tile on hex A."""
+    """ROTATE_FACING options: every facing but the current one of the tile on hex A
+    (docs/monolith_arena.md §6.2)."""
     cur = s.facing[s.board[s.p_a]]
     return [f for f in range(6) if f != cur]
 
 
 def choose_rotation(g, s, f: int) -> None:
-    """ROTATE_FACING (a Rotate Feature or a Rotate Order): the tile on hex A turns to ``f``."""
+    """ROTATE_FACING (a Rotate Feature or a Rotate Order): the tile on hex A turns to ``f``
+    (docs/monolith_arena.md §4.4, §5.3)."""
     fx = get_fx(g, s)
     s.facing[s.board[s.p_a]] = f
     s.fx_cache = move_fx(g, s, fx, s.p_a, s.p_a)  # (None: recomputed by settle)

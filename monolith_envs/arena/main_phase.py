@@ -24,7 +24,7 @@ _L_DISCARD, _S_DISCARD, _S_MAIN = int(Loc.DISCARD), int(Sub.DISCARD), int(Sub.MA
 
 
 def mask_main(g, s, m: bytearray) -> None:
-    """Set the legal MAIN actions of the acting seat in ``m``."""
+    """Set the legal MAIN actions of the acting seat in ``m`` (docs/monolith_arena.md §4.1 step 4, §6.2)."""
     o = g.off
     tb = g.tables
     seat = s.acting_seat
@@ -69,7 +69,8 @@ def mask_main(g, s, m: bytearray) -> None:
 
 
 def mask_discard(g, s, m: bytearray) -> None:
-    """DISCARD (a full hand at the start of the turn): every occupied hand slot."""
+    """DISCARD (a full hand at the start of the turn): every occupied hand slot
+    (docs/monolith_arena.md §4.1 step 3, §6.2)."""
     o = g.off
     hand = s.hand[s.acting_seat]
     for k in range(g.H):
@@ -79,7 +80,8 @@ def mask_discard(g, s, m: bytearray) -> None:
 
 def discard(g, s, k: int) -> None:
     """DISCARD: the tile in hand slot ``k`` goes to the discard pile (forced or voluntary, both count for
-    the unfold condition, docs/monolith_arena.md §4.10); a forced discard leads to MAIN."""
+    the unfold condition, docs/monolith_arena.md §4.10); a forced discard leads to MAIN
+    (docs/monolith_arena.md §4.1 steps 3-4, D4)."""
     seat = s.acting_seat
     hand = s.hand[seat]
     i = hand[k]
@@ -117,7 +119,7 @@ _DECODED: dict = {}  # hand size -> _decode_main table (the layout depends on it
 
 
 def apply_main(g, s, a: int) -> None:
-    """Apply the legal MAIN (or DISCARD) action ``a``."""
+    """Apply the legal MAIN (or DISCARD) action ``a`` (docs/monolith_arena.md §4.1 steps 3-4, §6.1)."""
     table = _DECODED.get(g.H)
     if table is None:
         table = _DECODED[g.H] = _decode_main(g)

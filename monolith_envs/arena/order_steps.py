@@ -32,7 +32,8 @@ _EFFECT_STEP = {  # Order effect -> (pending effect, first sub-phase)
 
 def mask_place(g, s, fx, seat: int, k: int, m: bytearray) -> None:
     """Set the PLACE entries of hand slot ``k`` in the MAIN mask ``m``: every empty hex at every facing, or
-    after an unfold only the exception placement of a fresh tile onto an own empty segment (D26)."""
+    after an unfold only the exception placement of a fresh tile onto an own empty segment (D26;
+    docs/monolith_arena.md §4.3, §4.10, §6.2)."""
     o = g.off
     base = o.PLACE + k * o.PLACE_SLOT
     if not s.unfolded:
@@ -48,7 +49,7 @@ def mask_place(g, s, fx, seat: int, k: int, m: bytearray) -> None:
 
 def place_tile(g, s, k: int, h: int, f: int) -> None:
     """PLACE: the tile in hand slot ``k`` goes onto hex ``h`` facing ``f``; the state check, then a Battle
-    when the board is full (docs/monolith_arena.md §4.2)."""
+    when the board is full (docs/monolith_arena.md §4.2-§4.3, §4.7)."""
     seat = s.acting_seat
     i = s.hand[seat][k]
     fx = get_fx(g, s)
@@ -66,7 +67,8 @@ def place_tile(g, s, k: int, h: int, f: int) -> None:
 
 
 def play_order(g, s, k: int) -> None:
-    """PLAY_ORDER: the Order in hand slot ``k`` is discarded and its effect begins (a choice: its mode first)."""
+    """PLAY_ORDER: the Order in hand slot ``k`` is discarded and its effect begins (a choice: its mode first)
+    (docs/monolith_arena.md §4.3, §5.3)."""
     seat = s.acting_seat
     i = s.hand[seat][k]
     s.hand[seat][k] = -1
@@ -86,7 +88,8 @@ def play_order(g, s, k: int) -> None:
 
 
 def begin_effect(g, s, ef) -> None:
-    """Enter the first sub-phase of Order effect ``ef`` (or resolve it at once: Battle)."""
+    """Enter the first sub-phase of Order effect ``ef`` (or resolve it at once: Battle)
+    (docs/monolith_arena.md §5.3, §6.2)."""
     name = ef.effect
     dirty_mask(s)
     if name == "battle":
@@ -99,7 +102,8 @@ def begin_effect(g, s, ef) -> None:
 
 
 def choose_mode(g, s, k: int) -> None:
-    """ORDER_MODE: option ``k`` of the pending choice Order is resolved."""
+    """ORDER_MODE: option ``k`` of the pending choice Order is resolved
+    (docs/monolith_arena.md §5.3, §6.2)."""
     s.p_mode = k
     begin_effect(g, s, effect_of(g, s))
 
@@ -110,13 +114,13 @@ def _step(s, sub: Sub) -> None:
 
 
 def choose_charger(g, s, x: int) -> None:
-    """CHARGE_TILE: the Cavalry tile on ``x`` charges."""
+    """CHARGE_TILE: the Cavalry tile on ``x`` charges (docs/monolith_arena.md §4.8 step 1)."""
     s.p_a = x
     _step(s, Sub.CHARGE_DEST)
 
 
 def choose_charge_dest(g, s, x: int) -> None:
-    """CHARGE_DEST: the charger goes to ``x``."""
+    """CHARGE_DEST: the charger goes to ``x`` (docs/monolith_arena.md §4.8 step 2)."""
     s.p_b = x
     _step(s, Sub.CHARGE_FACING)
 
@@ -139,13 +143,14 @@ def resolve_charge(g, s, fx, f: int) -> None:
 
 
 def choose_move_tile(g, s, x: int) -> None:
-    """MOVE_TILE: the tile on ``x`` moves."""
+    """MOVE_TILE: the tile on ``x`` moves (docs/monolith_arena.md §5.3, §6.2)."""
     s.p_a = x
     _step(s, Sub.MOVE_DEST)
 
 
 def choose_move_dest(g, s, x: int) -> None:
-    """MOVE_DEST: the tile goes to ``x`` (a Banner moves at once: it has no facing)."""
+    """MOVE_DEST: the tile goes to ``x`` (a Banner moves at once: it has no facing)
+    (docs/monolith_arena.md §4.5, §6.2)."""
     s.p_b = x
     if s.board[s.p_a] % PER_SEAT == 0:
         relocate(g, s, get_fx(g, s), s.board[s.p_a], x)
@@ -156,25 +161,26 @@ def choose_move_dest(g, s, x: int) -> None:
 
 
 def move_facings(g, s) -> list:
-    """MOVE_FACING options: every facing, but not the current one when the tile stays on its hex."""
+    """MOVE_FACING options: every facing, but not the current one when the tile stays on its hex
+    (docs/monolith_arena.md §4.5, §6.2)."""
     cur = s.facing[s.board[s.p_a]]
     return [f for f in range(6) if s.p_b != s.p_a or f != cur]
 
 
 def choose_push_target(g, s, x: int) -> None:
-    """PUSH_TARGET: the enemy tile on ``x`` is pushed."""
+    """PUSH_TARGET: the enemy tile on ``x`` is pushed (docs/monolith_arena.md §5.3 Push Back geometry)."""
     s.p_a = x
     _step(s, Sub.PUSH_PUSHER)
 
 
 def choose_pusher(g, s, x: int) -> None:
-    """PUSH_PUSHER: the own tile on ``x`` pushes."""
+    """PUSH_PUSHER: the own tile on ``x`` pushes (docs/monolith_arena.md §5.3 Push Back geometry)."""
     s.p_b = x
     _step(s, Sub.PUSH_DEST)
 
 
 def choose_push_dest(g, s, x: int) -> None:
-    """PUSH_DEST: the pushed tile goes to ``x``."""
+    """PUSH_DEST: the pushed tile goes to ``x`` (docs/monolith_arena.md §4.5, §5.3 Push Back geometry)."""
     fx = get_fx(g, s)
     s.p_c = x
     relocate(g, s, fx, s.board[s.p_a], x)
@@ -184,7 +190,8 @@ def choose_push_dest(g, s, x: int) -> None:
 
 
 def choose_net_target(g, s, x: int) -> None:
-    """NET_TARGET: the Net-order marker goes onto the enemy tile on ``x``."""
+    """NET_TARGET: the Net-order marker goes onto the enemy tile on ``x``
+    (docs/monolith_arena.md §4.6, §5.3)."""
     s.net_marker_on = s.board[x]
     dirty(s)
     settle(g, s)
@@ -192,7 +199,8 @@ def choose_net_target(g, s, x: int) -> None:
 
 
 def choose_wound_target(g, s, x: int) -> None:
-    """WOUND_TARGET: the tile on ``x`` takes the Order's wounds (one resolution step)."""
+    """WOUND_TARGET: the tile on ``x`` takes the Order's wounds (one resolution step)
+    (docs/monolith_arena.md §4.7 Regeneration, §5.3)."""
     fx = get_fx(g, s)
     s.p_a = x
     ef = effect_of(g, s)
@@ -201,7 +209,8 @@ def choose_wound_target(g, s, x: int) -> None:
 
 
 def choose_area(g, s, tri: int) -> None:
-    """AREA_TARGET: the tiles of triangle ``tri`` take the Order's wounds (one resolution step)."""
+    """AREA_TARGET: the tiles of triangle ``tri`` take the Order's wounds (one resolution step)
+    (docs/monolith_arena.md §4.7 Regeneration, §5.3)."""
     fx = get_fx(g, s)
     resolve_step(g, s, fx, area_hits(g, s, s.acting_seat, tri, effect_of(g, s)))
     _after_order_wounds(g, s)
@@ -220,7 +229,8 @@ def _after_order_wounds(g, s) -> None:
 
 
 def choose_entrench_target(g, s, x: int) -> None:
-    """ENTRENCH_TARGET: the Entrenchment marker goes onto the own tile on ``x``."""
+    """ENTRENCH_TARGET: the Entrenchment marker goes onto the own tile on ``x``
+    (docs/monolith_arena.md §5.3)."""
     s.entrench_on = s.board[x]
     dirty(s)
     settle(g, s)
@@ -228,6 +238,7 @@ def choose_entrench_target(g, s, x: int) -> None:
 
 
 def choose_rotate_target(g, s, x: int) -> None:
-    """ROTATE_TARGET: the tile on ``x`` is rotated (its new facing is chosen next)."""
+    """ROTATE_TARGET: the tile on ``x`` is rotated (its new facing is chosen next)
+    (docs/monolith_arena.md §5.3, §6.2)."""
     s.p_a = x
     _step(s, Sub.ROTATE_FACING)

@@ -19,7 +19,8 @@ __all__ = ["move_tiles", "move_dests", "charge_facings", "charge_dests", "charge
 
 
 def move_tiles(g, s, fx, seat):
-    """Hexes of own non-netted tiles a Move Order may pick (a Banner needs a destination, D10)."""
+    """Hexes of own non-netted tiles a Move Order may pick (a Banner needs a destination, D10)
+    (docs/monolith_arena.md §5.3, §6.2)."""
     out = []
     for h in range(NUM_HEXES):
         i = s.board[h]
@@ -32,7 +33,8 @@ def move_tiles(g, s, fx, seat):
 
 
 def move_dests(g, s, fx, h):
-    """MOVE_DEST options for the tile on ``h``: its own hex (not a Banner) or adjacent legal hexes."""
+    """MOVE_DEST options for the tile on ``h``: its own hex (not a Banner) or adjacent legal hexes
+    (docs/monolith_arena.md §4.5, §6.2)."""
     i = s.board[h]
     out = [x for x in NEIGHBOURS[h] if can_relocate(g, s, fx, h, x)]
     if i % PER_SEAT:
@@ -41,7 +43,8 @@ def move_dests(g, s, fx, h):
 
 
 def charge_facings(g, s, h, dest):
-    """Facings at ``dest`` aiming a melee edge of the charger (now on ``h``) at an adjacent enemy."""
+    """Facings at ``dest`` aiming a melee edge of the charger (now on ``h``) at an adjacent enemy
+    (docs/monolith_arena.md §4.8 step 2, §6.2)."""
     tb = g.tables
     i = s.board[h]
     t = s.itype[i]
@@ -57,12 +60,14 @@ def charge_facings(g, s, h, dest):
 
 
 def charge_dests(g, s, fx, h):
-    """CHARGE_DEST options: adjacent legal hexes from which some facing aims a melee edge at an enemy."""
+    """CHARGE_DEST options: adjacent legal hexes from which some facing aims a melee edge at an enemy
+    (docs/monolith_arena.md §4.8 step 2, §6.2)."""
     return [x for x in NEIGHBOURS[h] if can_relocate(g, s, fx, h, x) and charge_facings(g, s, h, x)]
 
 
 def charge_tiles(g, s, fx, seat):
-    """CHARGE_TILE options: own non-netted Cavalry tiles with at least one (destination, facing)."""
+    """CHARGE_TILE options: own non-netted Cavalry tiles with at least one (destination, facing)
+    (docs/monolith_arena.md §4.8, §6.2)."""
     tb = g.tables
     return [h for h in range(NUM_HEXES) if is_own(s, seat, h) and not fx.netted[h]
             and tb.cavalry[s.itype[s.board[h]]] and charge_dests(g, s, fx, h)]
@@ -80,7 +85,8 @@ def push_dests(g, s, fx, T, U):
 
 
 def push_pushers(g, s, fx, seat, T):
-    """Own non-netted tiles adjacent to ``T`` with at least one legal push destination."""
+    """Own non-netted tiles adjacent to ``T`` with at least one legal push destination
+    (docs/monolith_arena.md §5.3 Push Back geometry)."""
     return [U for U in NEIGHBOURS[T] if is_own(s, seat, U) and not fx.netted[U] and push_dests(g, s, fx, T, U)]
 
 
@@ -102,29 +108,33 @@ def matches(g, s, seat, h, who, kinds) -> bool:
 
 
 def wound_targets(g, s, fx, seat, ef):
-    """Hexes of tiles matching the Order's ``who``/``kinds`` (WOUND_TARGET)."""
+    """Hexes of tiles matching the Order's ``who``/``kinds`` (WOUND_TARGET;
+    docs/monolith_arena.md §5.3, §6.2)."""
     return [h for h in range(NUM_HEXES) if matches(g, s, seat, h, ef.who, ef.kinds)]
 
 
 def entrench_targets(g, s, fx, seat, ef):
-    """Hexes of own tiles matching the Order's ``kinds`` (ENTRENCH_TARGET)."""
+    """Hexes of own tiles matching the Order's ``kinds`` (ENTRENCH_TARGET;
+    docs/monolith_arena.md §5.3, §6.2)."""
     return [h for h in range(NUM_HEXES) if matches(g, s, seat, h, "own", ef.kinds)]
 
 
 def rotate_targets(g, s, fx, seat, ef):
-    """Hexes of non-netted, non-Banner tiles matching ``who``/``kinds`` (ROTATE_TARGET)."""
+    """Hexes of non-netted, non-Banner tiles matching ``who``/``kinds`` (ROTATE_TARGET;
+    docs/monolith_arena.md §5.3, §6.2)."""
     who = ef.who if ef.who in ("own", "enemy", "any") else "any"
     return [h for h in range(NUM_HEXES) if matches(g, s, seat, h, who, ef.kinds) and not fx.netted[h]
             and s.board[h] % PER_SEAT != 0]
 
 
 def net_targets(g, s, fx, seat):
-    """Hexes of enemy tiles (NET_TARGET)."""
+    """Hexes of enemy tiles (NET_TARGET; docs/monolith_arena.md §5.3, §6.2)."""
     return [h for h in range(NUM_HEXES) if is_enemy(g, s, seat, h)]
 
 
 def area_hits(g, s, seat, tri, ef):
-    """Hits of an area Order on triangle ``tri``: own and enemy tiles of ``kinds`` (allies skipped)."""
+    """Hits of an area Order on triangle ``tri``: own and enemy tiles of ``kinds`` (allies skipped)
+    (docs/monolith_arena.md §4.9 Teams, §5.3)."""
     who = "enemy" if ef.who == "enemy" else "any"
     return [(h, int(ef.amount), -1, False) for h in TRIANGLES[tri] if matches(g, s, seat, h, who, ef.kinds)]
 
@@ -162,7 +172,8 @@ def effect_legal(g, s, fx, seat, ef) -> bool:
 
 def has_match(g, s, fx, seat, who, kinds, rotatable: bool = False) -> bool:
     """Is some tile matching ``who``/``kinds`` on the board (``_match``; ``rotatable``: also not netted and
-    not a Banner)?  ``who`` other than "own"/"enemy" accepts every relation but ALLY."""
+    not a Banner)?  ``who`` other than "own"/"enemy" accepts every relation but ALLY
+    (docs/monolith_arena.md §5.3)."""
     rels = WHO_RELS.get(who, (OWN, ENEMY))
     rel = g.rel[seat]
     kind = g.tables.kind
@@ -175,7 +186,7 @@ def has_match(g, s, fx, seat, who, kinds, rotatable: bool = False) -> bool:
 
 
 def can_move(g, s, fx, seat) -> bool:
-    """``bool(move_tiles(s, fx, seat))``."""
+    """``bool(move_tiles(s, fx, seat))``: is a Move Order playable (docs/monolith_arena.md §5.3)?"""
     owner, netted, board = fx.owner, fx.netted, s.board
     for h in fx.occ:
         if owner[h] == seat and not netted[h]:
@@ -185,7 +196,7 @@ def can_move(g, s, fx, seat) -> bool:
 
 
 def can_charge(g, s, fx, seat) -> bool:
-    """``bool(charge_tiles(s, fx, seat))``."""
+    """``bool(charge_tiles(s, fx, seat))``: does a Charge exist (docs/monolith_arena.md §4.8, §5.3)?"""
     owner, netted, typ, cavalry = fx.owner, fx.netted, fx.typ, g.tables.cavalry
     for h in fx.occ:
         if owner[h] == seat and not netted[h] and cavalry[typ[h]]:
@@ -196,7 +207,7 @@ def can_charge(g, s, fx, seat) -> bool:
 
 
 def can_push(g, s, fx, seat) -> bool:
-    """``bool(push_targets(s, fx, seat))``."""
+    """``bool(push_targets(s, fx, seat))``: is a Push Back playable (docs/monolith_arena.md §5.3)?"""
     rel = g.rel[seat]
     owner, netted, board = fx.owner, fx.netted, s.board
     ent = s.entrench_on

@@ -42,7 +42,12 @@ __all__ = [
 def new_position(factions: Sequence[str], **config):
     """``(game, state)``: a new :class:`ArenaGame` for ``config`` (``factions`` set, ``num_players`` and
     ``mode`` inferred when omitted: 2 = duel, 3 = ffa, 4 = ffa unless ``mode="teams"``) and its
-    :func:`empty_position`."""
+    :func:`empty_position`.
+
+    Raises:
+        ConfigError: a bad config or faction id (a ``ValueError``).
+        ValueError: as :func:`empty_position`.
+    """
     cfg = dict(config)
     cfg["factions"] = list(factions)
     cfg.setdefault("num_players", len(factions))
@@ -59,6 +64,9 @@ def empty_position(game, factions: Sequence[str] | None = None) -> ArenaState:
     Args:
         game: an :class:`ArenaGame`.
         factions: faction ids per seat; default: ``game.config["factions"]`` (must then be a list).
+
+    Raises:
+        ValueError: no ``factions`` given while the config says ``"random"``, or not one faction per seat.
     """
     tb = game.tables
     if factions is None:
@@ -81,7 +89,12 @@ def empty_position(game, factions: Sequence[str] | None = None) -> ArenaState:
 
 def find_instance(game, s: ArenaState, seat: int, tile, where=(Loc.DECK, Loc.DISCARD, Loc.OUT)) -> int:
     """Lowest-id instance of type ``tile`` owned by ``seat`` whose location is in ``where`` (tried in that
-    order). Raises ValueError when none is left."""
+    order).
+
+    Raises:
+        KeyError: an unknown tile id.
+        ValueError: no such instance is left.
+    """
     t = game.tables.resolve_type(tile)
     base = seat * PER_SEAT
     for lc in where:
@@ -113,7 +126,13 @@ def put_tile(game, s: ArenaState, seat: int, tile, hex: int, facing: int = 0, wo
     """Put a tile of type ``tile`` owned by ``seat`` on the empty ``hex`` at ``facing`` with ``wounds`` and
     ``poison`` markers (taken from the supply). A Banner is the seat's instance 0, always facing 0; with the
     module it carries its folded Monolith. A tile put on an empty segment becomes its content.
-    Returns the instance id."""
+    Returns the instance id.
+
+    Raises:
+        KeyError: an unknown tile id.
+        ValueError: the hex is occupied, the tile is an Order, the poison supply is short, the Banner is
+            another seat's or already on the board, or no copy of the tile is left.
+    """
     tb = game.tables
     t = tb.resolve_type(tile)
     if s.board[hex] >= 0:
@@ -150,7 +169,12 @@ def put_tile(game, s: ArenaState, seat: int, tile, hex: int, facing: int = 0, wo
 
 def set_hand(game, s: ArenaState, seat: int, tiles: Iterable, fresh: Sequence[bool] | bool = False) -> list:
     """Replace ``seat``'s hand with tiles of the given types (slot order; ``None`` = empty slot). Previous
-    hand tiles go back on top of the deck. ``fresh``: one flag for all, or one per slot. Returns instances."""
+    hand tiles go back on top of the deck. ``fresh``: one flag for all, or one per slot. Returns instances.
+
+    Raises:
+        KeyError: an unknown tile id.
+        ValueError: more tiles than hand slots, or no copy of a tile is left.
+    """
     H = game.H
     tiles = list(tiles)
     if len(tiles) > H:
@@ -180,7 +204,12 @@ def set_hand(game, s: ArenaState, seat: int, tiles: Iterable, fresh: Sequence[bo
 
 def set_deck(game, s: ArenaState, seat: int, tiles: Iterable) -> list:
     """Make ``seat``'s deck exactly ``tiles`` (listed bottom to top: the last one is drawn first). Other deck
-    tiles leave the game (location OUT). Returns the instances (same order)."""
+    tiles leave the game (location OUT). Returns the instances (same order).
+
+    Raises:
+        KeyError: an unknown tile id.
+        ValueError: no copy of a tile is left in the deck, the discard pile or out of the game.
+    """
     for i in list(s.deck[seat]):
         s.loc[i] = int(Loc.OUT)
     s.deck[seat] = []
@@ -217,7 +246,13 @@ def set_monolith(game, s: ArenaState, seat: int, contents: Sequence = (None, Non
         folded: True: contents inside (off the board). False: ``hexes`` = (h2, h3) and contents stand there.
         facings: facings of the contents. revealed: public flags (forced True when unfolded).
         owners: owner seat of each content (default ``seat``; another seat for an enemy tile inside).
-    Returns the content instances (-1 for empty)."""
+    Returns the content instances (-1 for empty).
+
+    Raises:
+        KeyError: an unknown tile id.
+        ValueError: the Banner is not on the board, an unfolded segment's hex is occupied (an empty
+            segment's included), or no copy of a content is left.
+    """
     B = s.hexof[seat * PER_SEAT]
     if B < 0:
         raise ValueError("put the Banner on the board first")

@@ -92,7 +92,11 @@ def _enum_ok(cls: type) -> type:
 
 
 def clone_state(obj: Any) -> Any:
-    """Deep, exact copy of a plain-data state (numpy arrays copied, immutables shared)."""
+    """Deep, exact copy of a plain-data state (numpy arrays copied, immutables shared).
+
+    Raises:
+        StateError: a value that is not plain data (a type the copy does not know).
+    """
     if isinstance(obj, _IMMUTABLE) or isinstance(obj, enum.Enum):
         return obj
     if isinstance(obj, np.ndarray):

@@ -32,7 +32,8 @@ def _by_face(opn) -> tuple:
 
 
 class Rules:
-    """Immutable tables shared by every state of one game: content, seat count, solo flag, decks.
+    """Immutable tables shared by every state of one game: content, seat count, solo flag, decks
+    (docs §2.1, §3).
 
     Attributes:
         content: the :class:`Content`; n: seats; solo: n == 1; K, C, X: kinds, board cards, Exalted sides.
@@ -107,7 +108,7 @@ class Rules:
 
     # ------------------------------------------------------------------ seats
     def order(self, s: StrategyState) -> list:
-        """Seats in turn order from the Primus holder."""
+        """Seats in turn order from the Primus holder (docs §4.9, §4.16)."""
         return self.order_cache[s.primus]
 
     # ------------------------------------------------------------------ cards and sockets
@@ -126,7 +127,7 @@ class Rules:
 
     def socket_req(self, s: StrategyState, sid: int, seat: int):
         """Requirement (0 = ANY, 1-6) of socket ``sid`` as seen by ``seat``, or None if it does not exist;
-        second value: reserved."""
+        second value: reserved (docs §2.2, §5.4)."""
         if sid >= PRIV0:
             slot, idx = divmod(sid - PRIV0, 4)
             pr = s.priv[seat]
@@ -137,7 +138,7 @@ class Rules:
         return self.geometry(s)[1].get(sid, (None, False))
 
     def occupant(self, s: StrategyState, sid: int, seat: int):
-        """``(seat, face)`` of the die in ``sid`` (private ids relative to ``seat``) or None."""
+        """``(seat, face)`` of the die in ``sid`` (private ids relative to ``seat``) or None (docs §2.2)."""
         if sid >= PRIV0:
             slot, idx = divmod(sid - PRIV0, 4)
             pr = s.priv[seat]
@@ -153,7 +154,7 @@ class Rules:
         ``open`` lists ``(sid, requirement)`` of every existing, non-reserved board socket of an active card;
         ``rows`` maps every existing board socket to ``(requirement, reserved)``; ``key`` identifies the
         layout; ``by_face[f]`` lists (ascending) the open sockets a die showing ``f + 1`` may enter
-        (requirement ANY or ``f + 1``)."""
+        (requirement ANY or ``f + 1``) (docs §2.2, §4.2, §4.6)."""
         gc = s.geo_cache
         if gc is not None and gc[0] == s.rc_pos and gc[1] == s.rc_side and gc[2] == s.rc_round:
             return gc[3]
@@ -257,12 +258,14 @@ class Rules:
         return out
 
     def blockable(self, s: StrategyState) -> list:
-        """SOCKET_BLOCK options: board sockets on an active card, existing, not reserved, empty, unblocked."""
+        """SOCKET_BLOCK options: board sockets on an active card, existing, not reserved, empty, unblocked
+        (docs §4.12, §6.2)."""
         blocked, seat = s.blocked, s.sock_seat
         return [sid for sid, _ in self.geometry(s)[0] if not blocked[sid] and seat[sid] < 0]
 
     def dice_on(self, s: StrategyState, where) -> dict:
-        """``{seat: [faces]}`` of the dice on a card: ``where`` is a position (int) or ``[owner, slot]``."""
+        """``{seat: [faces]}`` of the dice on a card: ``where`` is a position (int) or ``[owner, slot]``
+        (docs §4.9)."""
         out: dict = {}
         if type(where) is int or isinstance(where, int):
             base = (where - 1) * 4
@@ -283,7 +286,7 @@ class Rules:
 
     def own_socketed(self, s: StrategyState, seat: int, reserved: bool = False) -> list:
         """``(sid, face)`` of every die of ``seat`` in a socket (private ids relative to ``seat``); dice in
-        reserved sockets only when ``reserved``."""
+        reserved sockets only when ``reserved`` (docs §2.2, §6.2 SOCKET_SRC)."""
         out = []
         for sid in range(52):
             if s.sock_seat[sid] == seat:
@@ -314,7 +317,8 @@ class Rules:
         return phys, {k: v for k, v in cards.items() if v > 0}
 
     def spend_value(self, s: StrategyState, p: int) -> int:
-        """Gems ``p`` may pay now: physical gems plus the printed gems of the spendable cards (``spendable``)."""
+        """Gems ``p`` may pay now: physical gems plus the printed gems of the spendable cards (``spendable``;
+        docs §4.10, §4.11)."""
         if not s.reveal[p]:  # nothing earmarked: every uncast gem card counts (``spendable`` lists them all)
             hand, gems_of = s.hand[p], self.gems_of
             return s.gems[p] + sum([gems_of[k] * hand[k] for k in self.gem_kinds])

@@ -17,7 +17,8 @@ __all__ = ["run", "TASKS", "roll_pool", "round_card_roll"]
 
 
 def run(R: Rules, s: StrategyState, rng) -> None:
-    """Run the engine until a decision is open (``pending``) or the game is over."""
+    """Run the engine until a decision is open (``pending``) or the game is over: tasks first (LIFO), the
+    round outline's next step when the stack is empty (docs §4.1, §4.20)."""
     tasks, task_fns, flow_fns = s.tasks, TASKS, FLOW
     while s.pending is None and not s.terminal:
         if tasks:
@@ -265,7 +266,8 @@ def t_res_ret(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 
 def t_res_priv(R: Rules, s: StrategyState, t: dict, rng) -> None:
-    """Private Runes after position 13: owners from the Primus holder, slot 0 before slot 1."""
+    """Private Runes after position 13: owners from the Primus holder, slot 0 before slot 1 (docs §4.9,
+    §4.14)."""
     lst = t["list"]
     if lst is None:
         lst = [[o, sl] for o in R.order(s) for sl in range(len(s.priv[o]))]

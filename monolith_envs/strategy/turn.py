@@ -57,7 +57,7 @@ def _line_ok(R: Rules, s: StrategyState, p: int, ln) -> bool:
 def cast_checks(R: Rules) -> list:
     """Per action kind: None when it can never be cast in this game (a ``chosen_opponent`` line with one
     seat, or a ``set_face`` on others alone), else the tuple of its lines whose requirement depends on the
-    position (:func:`_line_ok` is True for every other line whatever the state)."""
+    position (:func:`_line_ok` is True for every other line whatever the state) (docs §4.12)."""
     out: list = []
     for card in R.content.actions:
         lines, never = [], False
@@ -99,7 +99,7 @@ def _check_code(ln) -> tuple:
 
 def mask_checks(R: Rules) -> list:
     """Per action kind: None (never castable, as :func:`cast_checks`) or the list of ``(check, argument)``
-    pairs of its position-dependent lines, for the compiled TURN lists."""
+    pairs of its position-dependent lines, for the compiled TURN lists (docs §4.12)."""
     return [None if lines is None else [_check_code(ln) for ln in lines] for lines in R.cast_checks]
 
 
@@ -126,7 +126,7 @@ def mask_context(R: Rules, compiled: bool | None = None):
 
 
 def castable(R: Rules, s: StrategyState, p: int, k: int) -> bool:
-    """True when seat p (the turn player) may cast kind k now."""
+    """True when seat p (the turn player) may cast kind k now (docs §4.6, §4.12)."""
     tn = s.turn
     if not s.hand[p][k]:
         return False
@@ -140,7 +140,8 @@ def castable(R: Rules, s: StrategyState, p: int, k: int) -> bool:
 
 def turn_mask_list(R: Rules, s: StrategyState, pd: dict | None = None) -> list:
     """Legal TURN actions (flat indexes, ``list`` of ``int``), ascending (``pd``, the open decision, is not
-    needed: the turn record says everything; it makes this the decision table's mask function).
+    needed: the turn record says everything; it makes this the decision table's mask function)
+    (docs §4.6, §4.12, §6.2).
 
     Computed by the compiled ``_fastmask.turn_legal`` when ``R.mask_ctx`` holds its context (see
     :func:`mask_context`), else by :func:`turn_mask_python`; both give the same list
@@ -190,7 +191,7 @@ def _new_turn(s: StrategyState, p: int) -> None:
 
 
 def start_turn(s: StrategyState, p: int) -> None:
-    """Seat p's turn starts: its ``turn`` task opens the TURN decision."""
+    """Seat p's turn starts with ``left = 1``: its ``turn`` task opens the TURN decision (docs §4.6)."""
     _new_turn(s, p)
     s.tasks.append({"t": "turn"})
 
@@ -233,7 +234,7 @@ def end_turn(R: Rules, s: StrategyState) -> None:
 
 def turn_apply(R: Rules, s: StrategyState, pd: dict, a: int, rng) -> None:
     """Apply a legal TURN action (the engine then continues with :func:`flow.run`); ``pd`` is the TURN
-    decision that was open (the table's apply signature)."""
+    decision that was open (the table's apply signature) (docs §4.6, §4.7, §4.12)."""
     o = R.off
     p = s.turn["player"]
     tn = s.turn

@@ -23,7 +23,11 @@ _BUILDING = {"building:scriptorium": "scriptorium", "building:mausoleum": "mauso
 
 
 def selector_spaces(g, s, p: int, sel: str, ev_space: int = NONE, tun: list | None = None) -> list:
-    """Active spaces matching selector ``sel`` for seat ``p`` (docs §5.3)."""
+    """Active spaces matching selector ``sel`` for seat ``p`` (docs §5.3).
+
+    Raises:
+        ValueError: ``sel`` is not a selector of docs §5.3 (the content loader refuses such names).
+    """
     act = g.active_spaces
     if sel == "any":
         return act
@@ -50,7 +54,11 @@ def selector_spaces(g, s, p: int, sel: str, ev_space: int = NONE, tun: list | No
 
 
 def count(g, s, p: int, pred: str, sel: str, ev_space: int = NONE, ctrl: list | None = None) -> int:
-    """The predicate's count for ``p`` over the spaces matching ``sel`` (docs §5.3 predicates)."""
+    """The predicate's count for ``p`` over the spaces matching ``sel`` (docs §5.3 predicates).
+
+    Raises:
+        ValueError: an unknown selector ``sel`` (from :func:`selector_spaces`).
+    """
     if pred == "anger":
         return s.anger[p]
     if pred == "kills_today":
@@ -91,12 +99,14 @@ def count(g, s, p: int, pred: str, sel: str, ev_space: int = NONE, ctrl: list | 
 
 
 def reads_control(eff) -> bool:
-    """Whether :func:`gain` of ``eff`` reads the controllers (a favour_per or favour_if over a control predicate)."""
+    """Whether :func:`gain` of ``eff`` reads the controllers (a favour_per or favour_if over a
+    control predicate; docs §4.1, §5.3)."""
     return eff is not None and eff.op in ("favour_per", "favour_if") and eff.pred in CONTROL_PREDICATES
 
 
 def gain(g, s, p: int, eff, ev_space: int = NONE, ctrl: list | None = None) -> int:
-    """Favour that a favour effect would give ``p`` now (0 for other ops)."""
+    """Favour that a favour effect would give ``p`` now (0 for other ops; docs §5.3 favour, favour_per,
+    favour_if)."""
     if eff.op == "favour":
         return eff.amount
     if eff.op == "favour_per":
@@ -184,7 +194,8 @@ def resolve(g, s, p: int, eff, rng, ev_space: int = NONE, window: int = NONE) ->
 
 
 def power(g, s, p: int, k: int):
-    """``(window, cost, cost_amount, effect, card index or -1)`` of power slot ``k`` of ``p``, or None."""
+    """``(window, cost, cost_amount, effect, card index or -1)`` of power slot ``k`` of ``p``, or None
+    (docs §4.8)."""
     if k == SHAMAN_SLOT:
         sh = g.shamans[s.shaman_id[p]]
         return sh.window, sh.cost, sh.cost_amount, sh.effect, -1
@@ -234,7 +245,7 @@ def recruit_supply_needed(s) -> int:
 
 
 def usable_powers(g, s, p: int, window: int, used: list) -> list:
-    """Power slots of ``p`` usable now in ``window``."""
+    """Power slots of ``p`` usable now in ``window`` (docs §4.8)."""
     dw = g.div_window
     ks = [k for k, c in enumerate(s.held[p]) if dw[c] == window]
     if g.shaman_window[s.shaman_id[p]] == window:

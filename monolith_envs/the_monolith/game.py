@@ -160,7 +160,12 @@ class MonolithGame(GameBase):
 
     # ------------------------------------------------------------------ flow
     def run(self, s: MonolithState, rng) -> None:
-        """Run pending rule steps until a real decision or the end (docs §4.12)."""
+        """Run pending rule steps until a real decision or the end (docs §4.12).
+
+        Raises:
+            InvariantError: a decision with no legal action, no decision and no rule step pending, or
+                ``_MAX_AUTO`` automatic steps without reaching a decision (an engine bug).
+        """
         table, frames = TABLE, FRAMES
         for _ in range(_MAX_AUTO):
             if s.terminal:

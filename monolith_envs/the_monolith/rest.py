@@ -11,12 +11,13 @@ __all__ = ["turn_order", "final_ranking", "objective_gain"]
 
 
 def turn_order(s) -> list:
-    """Seats in turn order from the first player."""
+    """Seats in turn order from the first player, clockwise (rising seat numbers; docs §4.4)."""
     return [(s.first + k) % s.n for k in range(s.n)]
 
 
 def frame_rest_divs(g, s, _a, _b, rng) -> None:
-    """2a: held rest_scoring divinations in slot order, then the shaman's rest_scoring ability."""
+    """2a: held rest_scoring divinations in slot order, then the shaman's rest_scoring ability
+    (docs §4.7 step 2a)."""
     for p in turn_order(s):
         for c in list(s.held[p]):
             d = g.divs[c]
@@ -29,7 +30,7 @@ def frame_rest_divs(g, s, _a, _b, rng) -> None:
 
 def frame_rest_events(g, s, i: int, _b, rng) -> None:
     """2b: events in reveal order score for every seat in turn order; until_scored ones are discarded; a
-    wandering one that gave favour is moved by the first seat it paid (EVENT_MOVE)."""
+    wandering one that gave favour is moved by the first seat it paid (EVENT_MOVE) (docs §4.7 step 2b)."""
     while i < len(s.events):
         ev, sp = s.events[i]
         card = g.events[ev]
@@ -55,12 +56,13 @@ def frame_rest_events(g, s, i: int, _b, rng) -> None:
 
 def objective_gain(g, s, p: int, obj: int, ctrl: list | None = None) -> int:
     """Favour objective ``obj`` would give ``p`` if revealed now (``ctrl``: :func:`controllers` of ``s``, if
-    already known)."""
+    already known) (docs §4.7 step 2c, §5.6)."""
     return gain(g, s, p, g.objs[obj].effect, NONE, ctrl)
 
 
 def frame_rest_obj(g, s, idx: int, _b, rng) -> None:
-    """2c: OBJ_REVEAL for the seat at turn-order index ``idx`` (passes itself when nothing scores)."""
+    """2c: OBJ_REVEAL for the seat at turn-order index ``idx`` (passes itself when nothing scores)
+    (docs §4.7 step 2c, §4.12)."""
     if idx < s.n:
         s.stack.append([Frame.REST_OBJ, idx, 0])
         s.sub, s.current = Sub.OBJ_REVEAL, (s.first + idx) % s.n
@@ -88,7 +90,7 @@ def apply_obj_reveal(g, s, p: int, a: int, rng) -> None:
 
 
 def frame_rest_temples(g, s, _a, _b, rng) -> None:
-    """2d: +2 favour per controlled temple."""
+    """2d: +2 favour per controlled temple (docs §4.7 step 2d)."""
     ctrl = controllers_at(g, s, g.temples)
     for sp in g.temples:  # the active temples, in space order
         if ctrl[sp] >= 0:
@@ -97,7 +99,7 @@ def frame_rest_temples(g, s, _a, _b, rng) -> None:
 
 def frame_rest_boasts(g, s, _a, _b, rng) -> None:
     """2e: boast hearts go home and score 3, +1 if the owner controls the Monolith, + boast_bonus; a blood
-    marker fills each slot that held a heart."""
+    marker fills each slot that held a heart (docs §4.7 step 2e)."""
     from .board import modifiers
 
     mono_ctrl = controllers_at(g, s, (g.mono,))[g.mono]
@@ -113,7 +115,7 @@ def frame_rest_boasts(g, s, _a, _b, rng) -> None:
 
 
 def frame_rest_script(g, s, idx: int, _b, rng) -> None:
-    """2f: in turn order, one objective draw per controlled scriptorium."""
+    """2f: in turn order, one objective draw per controlled scriptorium (docs §4.7 step 2f)."""
     if idx >= s.n:
         return
     p = (s.first + idx) % s.n
@@ -180,7 +182,8 @@ def end_reason(s) -> str:
 
 
 def frame_rest_end(g, s, _a, _b, rng) -> None:
-    """Step 3: on the last day +1 per held objective and the end; otherwise the reset and the event draw."""
+    """Step 3: on the last day +1 per held objective and the end; otherwise the reset and the event draw
+    (docs §4.7 step 3, §8)."""
     n = s.n
     if s.day >= g.num_days:
         for p in range(n):
@@ -267,7 +270,8 @@ def apply_event_move(g, s, p: int, a: int, rng) -> None:
 
 
 def frame_event_reveal(g, s, drawer: int, _b, rng) -> None:
-    """Reveal effects of the event just put into play (the last of ``events``); instants are discarded."""
+    """Reveal effects of the event just put into play (the last of ``events``); instants are discarded
+    (docs §4.7 step 3, §5.5, §12)."""
     ev, sp = s.events[-1]
     card = g.events[ev]
     for eff in card.reveal:
@@ -282,7 +286,7 @@ def frame_event_reveal(g, s, drawer: int, _b, rng) -> None:
 
 
 def frame_start_day(g, s, first_day: int, _b, rng) -> None:
-    """A new day's order phase with the first player (day + 1 unless it is day 1)."""
+    """A new day's order phase with the first player (day + 1 unless it is day 1) (docs §4.3, §4.4)."""
     if not first_day:
         s.day += 1
     s.phase = Phase.ORDER

@@ -93,6 +93,8 @@ class PolicyValueNet(nn.Module):
         self.value = nn.Linear(width, int(num_players))
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``obs float32[B, obs_size]`` -> ``(logits float32[B, n_actions], values float32[B, num_players])``,
+        values in [-1, 1] (tanh), unmasked logits."""
         z = self.trunk(obs)
         return self.policy(z), torch.tanh(self.value(z))
 
