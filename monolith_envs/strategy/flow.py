@@ -195,16 +195,25 @@ def t_bonus(R: Rules, s: StrategyState, t: dict, rng) -> None:
 
 
 def t_pp_fire(R: Rules, s: StrategyState, t: dict, rng) -> None:
-    """Task ``pp_fire``: a queued Player Power runs with its owner as actor and leaves the game; a discarded one
-    never triggers (docs §4.8)."""
+    """Task ``pp_fire``: a queued Player Power runs its lines with its owner as actor, then leaves the game
+    (task ``pp_leave``); a discarded one never triggers (docs §4.8).  While its lines run (an Overcharge's
+    SOCKET_SRC, a Triumph's toll) it is still one of its owner's cast cards and in ``pp_queue``."""
     p, k = t["p"], t["k"]
     if [p, k] not in s.pp_queue:
         return
-    s.pp_queue.remove([p, k])
-    s.cast[p][k] -= 1
-    s.pp_gone[k] += 1
     card = R.content.actions[k]
+    s.tasks.append({"t": "pp_leave", "p": p, "k": k})  # the task stack: it runs after the card's lines
     push_lines(s, "a", k, "effect", len(card.effect), effects.ctx_of("PRE", p, 0, False))
+
+
+def t_pp_leave(R: Rules, s: StrategyState, t: dict, rng) -> None:
+    """Task ``pp_leave``: a Player Power whose lines have run leaves the game: out of ``pp_queue`` and its
+    owner's cast cards, into ``pp_gone`` (docs §4.8)."""
+    p, k = t["p"], t["k"]
+    if [p, k] in s.pp_queue:
+        s.pp_queue.remove([p, k])
+        s.cast[p][k] -= 1
+        s.pp_gone[k] += 1
 
 
 def _first_die(seat: list, start: int, n: int) -> int:
@@ -292,7 +301,7 @@ def t_chase_check(R: Rules, s: StrategyState, t: dict, rng) -> None:
             s.tasks.append({"t": "vp", "p": p, "left": ch[1], "rv": False})
 
 
-TASKS = {"bonus": t_bonus, "turn": t_turn, "pp_fire": t_pp_fire, "res_pos": t_res_pos, "res_ret": t_res_ret,
+TASKS = {"bonus": t_bonus, "turn": t_turn, "pp_fire": t_pp_fire, "pp_leave": t_pp_leave, "res_pos": t_res_pos, "res_ret": t_res_ret,
          "res_priv": t_res_priv, "chase_check": t_chase_check}
 TASKS.update(effects.TASKS)
 TASKS.update(payments.TASKS)

@@ -189,8 +189,9 @@ def _changes(a: list[tuple], b: list[tuple], p: int, card: bool = False) -> list
 
 def _key(t: dict | None) -> Any:
     """A task's card line as a hashable key (``(src, where)``), or None for work of no card; a Player Power
-    firing (``pp_fire``, docs §4.8: the card leaves its owner's cast cards) is keyed by its first line."""
-    if t and t.get("t") == "pp_fire":
+    firing (``pp_fire``) and leaving the game after its lines (``pp_leave``, docs §4.8: the card leaves its
+    owner's cast cards) are keyed by its first line."""
+    if t and t.get("t") in ("pp_fire", "pp_leave"):
         return ("a", t["k"], "effect", 0), 0  # the where of its lines (flow.t_pp_fire: ctx_of("PRE", p, 0))
     if not t or not t.get("src"):
         return None

@@ -123,7 +123,7 @@ _CTX = ("c", "actor", "where", "atk")
 TASK_KEYS = {
     "block": ("left", "p", "src"), "bonus": ("p",), "chase_check": (), "discard": ("left", "p", "src"),
     "hlimit": ("p",), "line": ("ctx", "i", "rec", "src"), "op": ("ctx", "r", "src", "nrec"), "pp_fire": ("k", "p"),
-    "rcp": ("ctx", "r", "src", "nrec"), "res_pos": ("pos",), "res_priv": ("i", "list"), "res_ret": ("where",),
+    "pp_leave": ("k", "p"), "rcp": ("ctx", "r", "src", "nrec"), "res_pos": ("pos",), "res_priv": ("i", "list"), "res_ret": ("where",),
     "reveal_end": ("p",), "reveal_p": ("p",), "steal_gems1": ("a", "atk", "r", "v"),
     "steal_vp1": ("a", "atk", "r", "v"), "turn": (), "vp": ("left", "p", "rv"), "vp_step": ("left", "p", "rv"),
 }

@@ -230,16 +230,19 @@ def test_overcharge_says_which_die_it_sets_and_to_what():
 
 
 def test_a_player_power_firing_is_named_with_its_effect():
-    # docs §4.8: queued Player Powers fire before the resolution and leave the game; their card leaving was
-    # said untagged or as "then the resolution"
+    # docs §4.8: queued Player Powers fire before the resolution, run their lines, then leave the game; their
+    # card leaving was said untagged or as "then the resolution". Overcharge waits for its owner's SOCKET_SRC
+    # choice, still one of P1's cast cards
     env, before, a, seat = random_steps(STRATEGY, 1, 28, num_players=4, exalted=True, player_powers=True)
     assert pieces_for(STRATEGY).narrate(env.game, before, env.game_state, a, seat) == [
         "P1 places a 5 in socket 12: 4 SR4 Skill Rune",
         "  every die is placed: the cards resolve",
         "  then Usurper (caster: take the Primus Token and lock it (no one else takes it\n      this round)):",
-        "      P0: hand 1 + 1 cast -> 1 + 0 cast, takes the Primus",
-        "  then Overcharge (caster: set a socketed die to 6):",
-        "      P1: hand 1 + 1 cast -> 1 + 0 cast"]
+        "      P0: hand 1 + 1 cast -> 1 + 0 cast, takes the Primus"]
+    s = env.game_state
+    k = s.pending["src"][1]
+    assert env.game.rules.content.actions[k].name == "Overcharge" and s.pending["src"] == ["a", k, "effect", 0]
+    assert s.pending["seat"] == 1 and [1, k] in s.pp_queue and s.cast[1][k] == 1
 
 
 def test_a_cost_payment_names_what_it_buys():
