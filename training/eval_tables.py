@@ -14,7 +14,7 @@ from typing import Any
 
 from monolith_envs.core.words import count
 
-__all__ = ["format_solo_table", "format_table", "partial_lines", "truncation_note", "wilson_interval"]
+__all__ = ["format_solo_table", "format_table", "partial_lines", "side_sign", "truncation_note", "wilson_interval"]
 
 
 def wilson_interval(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -105,6 +105,22 @@ def truncation_note(results: Sequence[Any], max_decisions: int, solo: bool) -> s
             f"with --set to play them out): {'; '.join(parts)}")
 
 
+_SIGN = {"win": 1, "success": 1, "draw": 0, "loss": -1, "failure": 0}
+
+
+def side_sign(outcome: tuple | None, mine: list) -> int:
+    """A game's result for the agent at seats ``mine``: 1 a win, 0 a draw or truncation (``outcome`` None),
+    -1 a loss, from the game's per-seat outcome values (``"win"``, ``"loss"``, ...).  A first place shared
+    with a seat of another side (an Arena free-for-all that ends tied at the top gives every tied seat WIN)
+    is 0: not a win of the agent, not a loss."""
+    if outcome is None:
+        return 0
+    o = _SIGN[outcome[mine[0]]]
+    if o > 0 and any(w == "win" for q, w in enumerate(outcome) if q not in mine):
+        return 0
+    return o
+
+
 def partial_lines(pairs: Sequence[tuple], results: dict, solo: bool) -> list[str]:
     """One line per pair (or agent alone) with finished games, for an evaluation stopped before its end: the
     row agent's wins, draws and losses of those games (alone: successes) and the win rate with its 95% Wilson
@@ -117,13 +133,14 @@ def partial_lines(pairs: Sequence[tuple], results: dict, solo: bool) -> list[str
         games = results.get(i) or []
         if not games:
             continue
-        mine = [None if g[5] is None else g[5][0 if solo else g[1][0]] for g in games]
-        n = len(mine)
-        won = sum(1 for o in mine if o in ("win", "success"))
-        lo, hi = wilson_interval(won, n)
+        n = len(games)
         if solo:
+            won = sum(1 for g in games if g[5] is not None and g[5][0] == "success")
+            lo, hi = wilson_interval(won, n)
             out.append(f"{a}: {won} successes of {n} games: {won / n:.1%} ({lo:.1%}-{hi:.1%})")
         else:
-            draws, lost = sum(1 for o in mine if o in ("draw", None)), sum(1 for o in mine if o == "loss")
+            signs = [side_sign(g[5], g[1]) for g in games]
+            won, draws, lost = signs.count(1), signs.count(0), signs.count(-1)
+            lo, hi = wilson_interval(won, n)
             out.append(f"{a} vs {b}: {won}W {draws}D {lost}L of {n} games: {won / n:.1%} ({lo:.1%}-{hi:.1%})")
     return out

@@ -68,6 +68,7 @@ from training.eval_tables import (
     format_solo_table,
     format_table,
     partial_lines,
+    side_sign,
     truncation_note,
     wilson_interval,
 )
@@ -84,7 +85,6 @@ MAX_AGENTS = 32
 """Most agent specs of one evaluation (every pair plays --games matches: 32 specs are 496 pairings)."""
 
 
-_SIGN = {"win": 1, "success": 1, "draw": 0, "loss": -1, "failure": 0}
 
 
 def run_pairing(env_id: str, spec_a: str, spec_b: str, games: int, seed: int = 0, env_config: dict | None = None,
@@ -229,7 +229,7 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
         pr = PairResult(a, b)
         for _k, mine, ret, dec, trunc, outcome, secs in sorted(results[pi]):
             pr.truncated += bool(trunc)
-            o = 0 if outcome is None else _SIGN[outcome[mine[0]]]
+            o = side_sign(outcome, mine)
             pr.outcomes.append(o)
             pr.seats.append(mine[0])
             pr.returns.append(ret)

@@ -387,3 +387,19 @@ def test_no_progress_leaves_the_bar_out_and_the_results_alike(tmp_path, capsys):
     assert "games:" not in err and "\r" not in err, err
     drop = lambda pairs: [{k: v for k, v in p.items() if k != "seconds"} for p in pairs]  # noqa: E731
     assert drop(quiet["pairs"]) == drop(with_bar["pairs"])
+
+
+def test_a_first_place_shared_with_another_side_is_not_a_win():
+    """Arena's free-for-all gives every seat tied at the top WIN; the table's heading says a shared first place
+    counts as a non-win, and the tallies and ratings do so."""
+    from training.eval_tables import partial_lines, side_sign
+
+    assert side_sign(("loss", "win", "loss", "win"), (1,)) == 0  # tied at the top with seat 3
+    assert side_sign(("loss", "win", "loss", "loss"), (1,)) == 1
+    assert side_sign(("loss", "win", "loss", "win"), (0,)) == -1
+    assert side_sign(("win", "loss", "win", "loss"), (0, 2)) == 1  # allies (teams) win together
+    assert side_sign(None, (0,)) == 0
+    games = [(0, (1,), [0.0] * 4, 50, False, ("loss", "win", "loss", "win"), 0.1),
+             (1, (2,), [0.0] * 4, 50, False, ("loss", "loss", "win", "loss"), 0.1)]
+    assert partial_lines([("a", "b")], {0: games}, solo=False)[0].startswith("a vs b: 1W 1D 0L of 2 games: 50.0%")
+
