@@ -35,6 +35,7 @@ __all__ = [
     "apply_overrides",
     "check_run_folder_keys",
     "check_config",
+    "check_unattended",
     "check_memory",
     "describe_keys",
     "load_config",
@@ -51,6 +52,19 @@ MAX_CONFIG_BYTES = 256 * 1024
 
 class TrainConfigError(ValueError):
     """A config key that does not exist, a value of the wrong type, or an unreadable config file."""
+
+
+def check_unattended(key: str, spec: str) -> None:
+    """Refuse a ``human`` agent spec in config key ``key``: training plays its games unattended, on worker
+    processes with no terminal (a human agent there ends the run with the workers' ``EOFError``).
+
+    Raises:
+        TrainConfigError: ``spec`` names the human agent.
+    """
+    if isinstance(spec, str) and spec.split(":", 1)[0].strip().lower() == "human":
+        raise TrainConfigError(f"config key {key!r}: agent spec {short_repr(spec)}: training plays unattended, with "
+                               "no one to answer a human agent; play a game yourself with python -m agents.play "
+                               "ENV_ID --opponents SPEC")
 
 
 @dataclass(frozen=True)
@@ -403,12 +417,12 @@ def check_config(cfg: Mapping[str, Any], resuming: bool = False) -> None:
                                "least one opponent agent spec for the other seats, e.g. ['random'] or "
                                "['heuristic'] (or pretrain_samples = 0 for no warm start)")
     specs = [("eval_opponents", s) for s in cfg["eval_opponents"]]
-    if cfg["pretrain_samples"] > 0:
-        specs += [("pretrain_teacher", cfg["pretrain_teacher"])]
-        specs += [("pretrain_opponents", s) for s in cfg["pretrain_opponents"]]
+    specs += [("pretrain_teacher", cfg["pretrain_teacher"])]  # checked even when no warm start uses it
+    specs += [("pretrain_opponents", s) for s in cfg["pretrain_opponents"]]
     specs += [("opponent_mix", s) for s in cfg["opponent_mix"] if s != "self"]
     specs += [("opponent_schedule", s) for phase in cfg["opponent_schedule"] for s in phase["mix"] if s != "self"]
     for key, spec in specs:
+        check_unattended(key, spec)
         try:
             make_agent(spec, cfg["env_id"], cfg["env_config"])
         except Exception as e:  # noqa: BLE001  (any failure to build a named agent is a config error)

@@ -203,7 +203,7 @@ def check_entry_game(entry: dict, meta: dict) -> None:
             game refuses, or a game of other sizes; one line naming the entry and what differs.
     """
     import monolith_envs
-    from monolith_envs.core.config import ConfigError
+    from monolith_envs.core.game import MonolithEnvError
 
     name, cfg = entry["name"], entry.get("env_config")
     if not isinstance(cfg, dict):
@@ -214,7 +214,7 @@ def check_entry_game(entry: dict, meta: dict) -> None:
                                  f"trained on {meta.get('env_id')!r:.60}")
     try:
         game = monolith_envs.make_game(entry["env_id"], **cfg)
-    except (ConfigError, TypeError) as e:
+    except (MonolithEnvError, TypeError) as e:  # a ConfigError, or a ContentError of a content file it names
         raise OutcomeValuesError(f"baseline {name!r}: its index entry's env_config is refused: {e}") from None
     got = (game.num_players, game.obs_spec.size, game.layout.n)
     want = (meta.get("num_players"), meta.get("obs_size"), meta.get("n_actions"))

@@ -50,7 +50,7 @@ KEYS: tuple[Key, ...] = tuple(_OVERRIDE.get(n, _TRAIN[n]) for n in _SHARED) + (
     Key("ray_num_cpus", int, 0, "CPUs of a local Ray instance (0 = those this process may use: its affinity and "
         "container quota)"),
     Key("preload", list, [], "modules every process imports first (env runners, evaluation workers): "
-        "they register extra env ids"),
+        "they register extra env ids; set by --preload (or --set), never read from a config file"),
 )
 _BY_NAME = {k.name: k for k in KEYS}
 NOT_APPLICABLE = tuple(k.name for k in TRAIN_KEYS if k.name not in _BY_NAME)
@@ -153,11 +153,15 @@ def load_config(path: str | Path | None = None) -> dict:
     A bare file name is also looked up in ``training/configs/``.
 
     Raises:
-        TrainConfigError: missing file, TOML syntax error, unknown key or wrong type.
+        TrainConfigError: missing file, TOML syntax error, unknown key or wrong type, or a ``preload`` key
+            (modules to import come from ``--preload`` only).
     """
     if path is None:
         return validate({})
     p, raw = read_toml(Path(path))
+    if "preload" in raw:  # a file is data: it names no code to import
+        raise TrainConfigError(f"{p}: config key 'preload' is not read from a config file (a file must not make "
+                               "every process import a module); give --preload MODULE on the command line")
     cfg = validate(raw)
     cfg["name"] = cfg["name"] or p.stem
     return cfg

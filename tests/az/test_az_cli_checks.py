@@ -27,6 +27,8 @@ from training.config import TrainConfigError
     ({"replay_size": 10**15}, "config key 'replay_size': must be an integer from 1 to 100,000,000"),
     ({"workers": 1000}, "config key 'workers': must be an integer from 1 to 256"),
     ({"total_timesteps": 10, "n_steps": 4}, "this is a config of the MaskablePPO recipe"),
+    ({"eval_opponents": ["random", "human"]}, "config key 'eval_opponents': agent spec 'human': training plays "
+                                              "unattended"),
 ])
 def test_bad_values_are_refused_naming_the_key_and_the_range(over, message):
     with pytest.raises(TrainConfigError) as e:

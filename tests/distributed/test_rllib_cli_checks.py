@@ -83,6 +83,21 @@ def test_an_unwritable_out_dir_is_refused_before_ray(no_ray, capsys, tmp_path):
     assert "config key 'out_dir': cannot write the run folder" in capsys.readouterr().err
 
 
+def test_a_config_file_names_no_module_to_import(no_ray, capsys, tmp_path):
+    """A config file is data: its ``preload`` would make every process import a module (``this`` prints the Zen
+    of Python), so it is refused before anything is imported; ``--preload`` on the command line stays."""
+    from training.rllib import main
+
+    cfg = tmp_path / "p.toml"
+    cfg.write_text(f'preload = ["this"]\nout_dir = "{tmp_path / "runs"}"\n')
+    with pytest.raises(SystemExit) as exc:
+        main(["--config", str(cfg)])
+    assert exc.value.code == 2
+    out, err = capsys.readouterr()
+    assert "The Zen of Python" not in out + err
+    assert "config key 'preload' is not read from a config file" in err and "--preload MODULE" in err
+
+
 def test_rllib_own_ranges_still_hold(tmp_path):
     from training.rllib_config import apply_overrides, load_config
 

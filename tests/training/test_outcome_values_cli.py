@@ -206,3 +206,19 @@ def test_an_index_that_cannot_be_written_leaves_the_old_file(root, monkeypatch):
     with pytest.raises(OSError, match="No space left"):
         outcome_values.refit_baseline("arena_2p", states=2000, epochs=5, num_envs=16, root=root)
     assert snapshot(root) == before
+
+
+def test_an_index_entry_naming_an_unreadable_content_file_is_one_error(root, capsys):
+    """index.json is data: an entry whose env_config names a file that is not a faction file is refused on one
+    line (its ContentError was a traceback)."""
+    index = root / "index.json"
+    data = json.loads(index.read_text())
+    for e in data["baselines"]:
+        if e["name"] == "arena_2p":
+            e["env_config"] = {**e["env_config"], "faction_files": ["/etc/passwd"]}
+    index.write_text(json.dumps(data))
+    with pytest.raises(SystemExit) as e:
+        outcome_values.main(["arena_2p", "--states", "50", "--epochs", "1", "--num-envs", "2", "--root", str(root)])
+    err = capsys.readouterr().err
+    assert e.value.code in (1, 2) and "Traceback" not in err
+    assert "baseline 'arena_2p': its index entry's env_config is refused: /etc/passwd" in err

@@ -40,6 +40,10 @@ def no_training(monkeypatch):
                           "(minibatches are cut from a rollout), got 100,000"),
     ("total_timesteps=true", "config key 'total_timesteps': expected int, got bool True"),
     ("n_steps=1", "config key 'batch_size': PPO's minibatch (and the warm start's), at most one rollout, n_steps x n_envs = 1 x 8 = 8 steps"),
+    ("eval_opponents=['human']", "config key 'eval_opponents': agent spec 'human': training plays unattended"),
+    ("opponent_mix={HUMAN = 1.0}", "config key 'opponent_mix': agent spec 'HUMAN': training plays unattended"),
+    ("pretrain_opponents=['human']", "config key 'pretrain_opponents': agent spec 'human': training plays"),
+    ("pretrain_teacher='mcts:-1'", "config key 'pretrain_teacher': agent spec 'mcts:-1'"),
     ("x=" + "[" * 50_000, "override 'x=[[[["),
     ("seed=" + "[" * 50_000 + "]" * 50_000, "tables or arrays nested too deeply"),
 ])

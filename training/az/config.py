@@ -15,7 +15,14 @@ from typing import Any
 from monolith_envs.agents.mcts import MAX_SIMULATIONS
 from monolith_envs.core.processes import local_worker_limit, worker_limit_why
 from monolith_envs.core.seeds import check_seed
-from training.config import Key, TrainConfigError, _check_type, check_run_folder_keys, read_toml
+from training.config import (
+    Key,
+    TrainConfigError,
+    _check_type,
+    check_run_folder_keys,
+    check_unattended,
+    read_toml,
+)
 
 __all__ = ["AZ_KEYS", "load_az_config", "validate_az"]
 
@@ -117,6 +124,8 @@ def validate_az(cfg: Mapping[str, Any]) -> dict:
                                f"{out['hidden']}")
     if not all(isinstance(s, str) for s in out["eval_opponents"]):
         raise TrainConfigError(f"config key 'eval_opponents': expected a list of agent specs, got {out['eval_opponents']}")
+    for spec in out["eval_opponents"]:
+        check_unattended("eval_opponents", spec)
     bad = sorted(set(out["quick"]) - set(_BY_NAME) - {"quick"})
     if bad or "quick" in out["quick"]:
         raise TrainConfigError(f"config key 'quick': unknown override key(s) {bad or ['quick']}; valid keys: "
