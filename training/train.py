@@ -70,7 +70,7 @@ QUICK_CONFIG = CONFIG_DIR / "quick.toml"
 QUICK_BUDGET_KEYS = ("total_timesteps", "snapshot_every", "pretrain_samples", "pretrain_epochs", "pretrain_rounds",
                      "eval_every", "eval_games", "final_eval_games", "checkpoint_every")
 
-__all__ = ["main", "make_vec_env", "planned_steps", "plot_curve", "policy_class", "policy_kwargs", "quick_config", "train",
+__all__ = ["env_seed_base", "main", "make_vec_env", "planned_steps", "plot_curve", "policy_class", "policy_kwargs", "quick_config", "train",
            "warm_start"]
 
 
@@ -192,6 +192,18 @@ def _make_env_fn(cfg: dict, rank: int, worker: bool = False, start: int = 0):
         return env
 
     return make
+
+
+def env_seed_base(seed: int, start: int = 0) -> int:
+    """The seed of the first reset of training env rank 0 (rank ``r`` takes ``base + r``): ``seed * 1000`` for
+    a run from step 0, so runs whose seeds differ play different episodes; a run resumed at learner step
+    ``start`` > 0 takes a base drawn from ``(seed, start)`` (a multiple of 1000 below 2**74), so it does not
+    replay the first session's episodes."""
+    if start == 0:
+        return seed * 1000
+    import numpy as np
+
+    return int(np.random.SeedSequence([seed, start]).generate_state(1, np.uint64)[0]) * 1000
 
 
 def make_vec_env(cfg: dict, start: int = 0):
@@ -339,6 +351,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
             policy_kwargs=policy_kwargs(cfg), tensorboard_log=str(run_dir / "tb"),
             seed=cfg["seed"], device="cpu", verbose=0,
         )
+        vec.seed(env_seed_base(cfg["seed"], start))  # MaskablePPO(seed=s) gave rank r the episodes of seed s + r
         if resume:  # weights and optimizer state only (torch weights_only load: no code runs from the file)
             from monolith_envs.agents.model_files import open_regular
 
