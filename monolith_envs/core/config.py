@@ -187,6 +187,8 @@ def validate_config(
                     word = v.strip().lower()
                     hint = (f" (the boolean, not the text {v!r}: in Python {word.capitalize()}, on a command "
                             f"line --set {k.name}={word} without quotes)")
+                elif isinstance(v, str) and v.lstrip().startswith("[") and "list" in allowed:
+                    hint = f" ({_broken_list_hint(v)})"
                 elif isinstance(v, str) and "," in v and "list" in allowed:
                     hint = f" (a list, not the text {v[:60]!r}: on a command line TOML's form, {_list_hint(k.name, v)})"
                 raise ConfigError(f"{env_id}: config {k.name}={v!r} is not allowed; expected {allowed}{hint}")
@@ -209,6 +211,13 @@ def _list_hint(name: str, text: str) -> str:
     items = [x.strip() for x in text[:400].split(",")]
     shown = ", ".join(x if _PLAIN_INT.fullmatch(x) else json.dumps(x) for x in items)
     return "--set " + shlex.quote(f"{name}=[{shown}]")
+
+
+def _broken_list_hint(text: str) -> str:
+    """For ``text`` that starts with ``[`` but did not parse: a TOML list with a syntax error, not
+    comma-separated items to rewrite (splitting it on commas would suggest a wrong value)."""
+    return (f"{short_repr(text)} is not valid TOML: a list like '[\"a\", \"b\"]' or '[1, 2]', strings in double "
+            "quotes, closed by ]")
 
 
 _PLAIN_INT = re.compile(r"[+-]?[0-9]+")

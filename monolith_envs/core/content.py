@@ -107,10 +107,11 @@ class ContentError(MonolithEnvError, ValueError):
         where = f"{self.path}:{self.line}" if line else self.path
         parts = []
         if item:
-            parts.append(f"{label} '{item}'")
+            parts.append(f"{label} '{_cut(item, 80)}'")
         if field:
-            parts.append(f"field '{field}'")
-        msg = where + (": " + ", ".join(parts) if parts else "") + f": {problem}"
+            parts.append(f"field '{_cut(field, 80)}'")
+        # an empty path (no file to name, e.g. an empty path given) leaves out its part, not a leading ": "
+        msg = ": ".join(x for x in (where, ", ".join(parts), _cut(problem, 1000)) if x)
         if allowed:
             msg += f"; allowed: {allowed}"
         super().__init__(msg)
@@ -119,6 +120,13 @@ class ContentError(MonolithEnvError, ValueError):
     def tile_id(self) -> str:
         """The item id (name used by tile-based games)."""
         return self.item
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` for a one-line message: whole when it has at most ``limit`` characters, else its first
+    ``limit`` characters, ``...`` and its length (an item id or key read from a file may be of any length)."""
+    text = str(text)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -139,6 +147,8 @@ def read_text(path: str | os.PathLike, max_bytes: int = MAX_FILE_BYTES) -> str:
     if "\x00" in p:
         raise ContentError(p.replace("\x00", "\\x00"), 0, "", "", "the path contains a NUL byte",
                            "a path without NUL bytes")
+    if not p:  # os.open("") says "No such file or directory" under an empty name
+        raise ContentError("", 0, "", "", "an empty path; give a TOML file's path", "a readable regular TOML file")
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(p, flags)

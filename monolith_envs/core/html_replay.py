@@ -316,6 +316,9 @@ def pack_frames(frames: list[dict]) -> dict:
     return {"lines": lines, "frames": out}
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def render_html(log: EpisodeLog, frames: list[dict]) -> str:
     """The page for ``frames`` (from :func:`episode_frames`) of ``log``."""
     title = (f"{log.env_id} seed {log.seed}, {len(log.actions)} decisions"
@@ -323,6 +326,9 @@ def render_html(log: EpisodeLog, frames: list[dict]) -> str:
     # every "<" as \u003c: no "</script>", "<!--" or "<script" inside the script element, whatever the log's
     # text holds (those would end the element early or put it into the double-escaped state)
     data = json.dumps(pack_frames(frames), separators=(",", ":")).replace("<", "\\u003c")
+    # a lone surrogate (a log's note or env id may hold one) as the text \ud800: UTF-8 cannot encode it (the
+    # data above is JSON's ASCII, its escapes intact)
+    title = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", title)
     # one pass over the template: a note that holds a placeholder's name is never itself substituted
     values = {"__TITLE__": html.escape(title), "__FRAMES__": data}
     return re.sub("__TITLE__|__FRAMES__", lambda m: values[m.group(0)], _PAGE)

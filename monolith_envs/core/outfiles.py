@@ -215,5 +215,6 @@ def write_bytes_atomic(path: str | os.PathLike, data: bytes) -> Path:
 
 
 def write_text_atomic(path: str | os.PathLike, text: str) -> Path:
-    """:func:`write_bytes_atomic` of ``text`` encoded as UTF-8."""
-    return write_bytes_atomic(path, text.encode("utf-8"))
+    """:func:`write_bytes_atomic` of ``text`` encoded as UTF-8 (a lone surrogate, which UTF-8 cannot encode,
+    written as the text ``\\ud800``, not raised as a ``UnicodeEncodeError``)."""
+    return write_bytes_atomic(path, text.encode("utf-8", "backslashreplace"))

@@ -31,6 +31,8 @@ __all__ = ["SEEDS", "PlaythroughError", "main_configs", "playthrough", "legal_te
 #: The seeds of the stored games (two per main config).
 SEEDS: tuple[int, ...] = (0, 1)
 CONFIGS_FILE = "configs.json"
+#: Longest label of a config in ``configs.json`` (its files are ``<label>_seed<seed>.txt``).
+MAX_LABEL_CHARS = 100
 
 Make = Callable[..., Any]
 
@@ -52,12 +54,19 @@ def _load_configs(folder: Path) -> dict[str, dict[str, dict]]:
         raise PlaythroughError(str(exc)) from None
     if not isinstance(data, dict):
         raise PlaythroughError(f"{path}: expected an object {{env_id: {{label: config}}}}")
+    from .config import short_repr
+
     for env_id, configs in data.items():
         if not isinstance(configs, dict) or not all(isinstance(c, dict) for c in configs.values()):
-            raise PlaythroughError(f"{path}: entry {env_id!r} must map labels to config objects")
+            raise PlaythroughError(f"{path}: entry {short_repr(env_id)} must map labels to config objects")
         for label in configs:
-            if not label or any(ch in label for ch in "/\\ ") or label.startswith("."):
-                raise PlaythroughError(f"{path}: label {label!r} of {env_id!r} cannot be a file name")
+            # not printable: a control character or a lone surrogate ("\ud800"), which no file name or
+            # UTF-8 output can hold
+            if (not label or any(ch in label for ch in "/\\ ") or label.startswith(".") or not label.isprintable()
+                    or len(label) > MAX_LABEL_CHARS):
+                raise PlaythroughError(f"{path}: label {short_repr(label)} of {short_repr(env_id)} cannot be a file "
+                                       f"name; give 1-{MAX_LABEL_CHARS} printable characters without '/', '\\', "
+                                       "spaces or a leading '.'")
     return data
 
 
@@ -233,11 +242,13 @@ def run_command(env_ids: Sequence[str], regenerate_files: bool, folder: str | Pa
         MonolithEnvError: comparing with a ``folder`` that is not a folder (the command: one ``error:`` line).
         OutputPathError: rewriting into a ``folder`` that cannot be created or written (empty, a file, ...).
     """
+    from .replay import printable
+
     kept = []
     for env_id in env_ids:
         why = cannot_print(env_id, make)
         if why:
-            print(f"skipped: {why}")
+            print(f"skipped: {printable(why)}")
         else:
             kept.append(env_id)
     env_ids = kept
@@ -246,7 +257,7 @@ def run_command(env_ids: Sequence[str], regenerate_files: bool, folder: str | Pa
 
         check_output_dir(folder, "--dir", "the playthroughs")  # an empty path, a file, /proc/...: one error
         paths = regenerate(env_ids, make, folder)
-        print(f"wrote {len(paths)} playthroughs under {folder}")
+        print(f"wrote {len(paths)} playthroughs under {printable(str(folder))}")
         return 0
     if not Path(folder).is_dir():
         from .game import MonolithEnvError
@@ -255,6 +266,6 @@ def run_command(env_ids: Sequence[str], regenerate_files: bool, folder: str | Pa
                                "tests/playthroughs, is relative to the repository root: run from there or give --dir)")
     problems = compare(env_ids, make, folder)
     for line in problems:
-        print(line)
+        print(printable(line))  # a path or label: control characters and lone surrogates shown escaped
     print(f"{len(problems)} playthrough(s) differ" if problems else "every playthrough matches")
     return 1 if problems else 0

@@ -43,9 +43,10 @@ MAX_LOG_NUMBERS = 4_000_000
 bytes, so a log of 240 MB of actions would take gigabytes to read; a 5,000-decision game holds about 10,000."""
 RESERVED_CONFIG_KEYS = ("env_id", "wrapped", "render_mode", "illegal_action", "mask_in")
 """Arguments of ``monolith_envs.make`` that are not game config keys, refused in a log's ``config``."""
-#: C0 and C1 control characters, DEL, and the Unicode bidirectional overrides (they reorder what is shown)
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-_CONTROL_KEEP_NL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+#: C0 and C1 control characters, DEL, the Unicode bidirectional overrides (they reorder what is shown) and
+#: lone surrogates (U+D800-U+DFFF: JSON's "\ud800" reads as one, and no UTF-8 stream can print it)
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_CONTROL_KEEP_NL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def _escape_char(m: "re.Match[str]") -> str:
@@ -54,7 +55,8 @@ def _escape_char(m: "re.Match[str]") -> str:
 
 
 def printable(text: str, keep_newlines: bool = False) -> str:
-    """``text`` with every control character shown as an escape (``\\x1b``, ``\\u202e``), safe to print.
+    """``text`` with every control character and lone surrogate shown as an escape (``\\x1b``, ``\\u202e``,
+    ``\\ud800``), safe to print (to a terminal, or to any UTF-8 stream).
 
     Text read from a file (a log's note, a chance event, an env id) may hold terminal escape sequences
     that would retitle the terminal, clear the screen or fake output; printed through this function they

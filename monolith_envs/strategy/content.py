@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ..core.config import short_repr
 from ..core.content import ContentError, load_toml, load_toml_resource
 
 __all__ = ["ContentError", "Line", "BoardCard", "RoundCard", "ActionCard", "Content", "load_content",
@@ -206,7 +207,7 @@ class _Ctx:
             return default
         v = d[field]
         if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-            raise self.err(card, field, f"{v!r} is not allowed; expected an integer from {lo} to {hi}")
+            raise self.err(card, field, f"{short_repr(v)} is not allowed; expected an integer from {lo} to {hi}")
         return v
 
     def str_(self, d: dict, card: str, field: str, allowed: tuple | None = None, default: str | None = None) -> str:
@@ -217,13 +218,13 @@ class _Ctx:
         v = d[field]
         if not isinstance(v, str) or not v or len(v) > 60 or (allowed is not None and v not in allowed):
             want = f"one of {', '.join(allowed)}" if allowed else "a non-empty string of at most 60 characters"
-            raise self.err(card, field, f"{v!r} is not allowed; expected {want}")
+            raise self.err(card, field, f"{short_repr(v)} is not allowed; expected {want}")
         return v
 
     def bool_(self, d: dict, card: str, field: str, default: bool) -> bool:
         v = d.get(field, default)
         if not isinstance(v, bool):
-            raise self.err(card, field, f"{v!r} is not allowed; expected true or false")
+            raise self.err(card, field, f"{short_repr(v)} is not allowed; expected true or false")
         return v
 
     def keys(self, d: Any, card: str, allowed: frozenset | set, what: str) -> None:
@@ -236,10 +237,10 @@ class _Ctx:
     def sockets(self, d: dict, card: str) -> tuple:
         v = d.get("sockets", [])
         if not isinstance(v, list) or len(v) > 4:
-            raise self.err(card, "sockets", f"{v!r}: expected a list of at most 4 requirements (0 = ANY, 1-6)")
+            raise self.err(card, "sockets", f"{short_repr(v)}: expected a list of at most 4 requirements (0 = ANY, 1-6)")
         for x in v:
             if isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 6:
-                raise self.err(card, "sockets", f"requirement {x!r} is not allowed; expected 0 (ANY) or 1-6")
+                raise self.err(card, "sockets", f"requirement {short_repr(x)} is not allowed; expected 0 (ANY) or 1-6")
         return tuple(v)
 
     def lines(self, d: dict, card: str, group: str, context: str) -> tuple:
@@ -255,24 +256,24 @@ class _Ctx:
         op = self.str_(d, where, "op", tuple(OPS))
         allowed, required, contexts = OPS[op]
         if contexts is not None and ctx not in contexts:
-            raise self.err(where, "op", f"{op!r} is not allowed in the {ctx} context; allowed in {', '.join(contexts)}")
+            raise self.err(where, "op", f"{short_repr(op)} is not allowed in the {ctx} context; allowed in {', '.join(contexts)}")
         who = self.str_(d, where, "who", tuple(SELECTORS))
         if ctx not in SELECTORS[who]:
             ok = [s for s, c in SELECTORS.items() if ctx in c]
-            raise self.err(where, "who", f"{who!r} is not allowed in the {ctx} context; allowed: {', '.join(ok)}")
+            raise self.err(where, "who", f"{short_repr(who)} is not allowed in the {ctx} context; allowed: {', '.join(ok)}")
         extra = set(d) - {"op", "who", "cond", "cost"}
         for f in sorted(extra):
             if f not in allowed:
-                raise self.err(where, f, f"not a parameter of {op!r}; its parameters: "
+                raise self.err(where, f, f"not a parameter of {short_repr(op)}; its parameters: "
                                f"{', '.join(sorted(allowed)) or 'none'}")
         for f in sorted(required):
             if f not in d:
-                raise self.err(where, f, f"{op!r} needs this field")
+                raise self.err(where, f, f"{short_repr(op)} needs this field")
         kw: dict[str, Any] = {"op": op, "who": who}
         kw["n"] = self.int_(d, where, "n", 1, 20, 1)
         kw["scale"] = self.str_(d, where, "scale", SCALES, "flat")
         if kw["scale"] in ("per_die", "per_pair", "per_pips") and ctx != BOARD:
-            raise self.err(where, "scale", f"{kw['scale']!r} is BOARD only (this line runs in {ctx})")
+            raise self.err(where, "scale", f"{short_repr(kw['scale'])} is BOARD only (this line runs in {ctx})")
         kw["k"] = self.int_(d, where, "k", 1, 36, 1)
         if "k" in d and kw["scale"] != "per_pips":
             raise self.err(where, "k", "only used with scale = \"per_pips\"")
@@ -282,23 +283,23 @@ class _Ctx:
             raise self.err(where, "cost", f"costs are paid by recipients of BOARD lines, not in {ctx}")
         conds = d.get("cond", [])
         if not isinstance(conds, list) or len(conds) > 4:
-            raise self.err(where, "cond", f"{conds!r}: expected a list of at most 4 conditions")
+            raise self.err(where, "cond", f"{short_repr(conds)}: expected a list of at most 4 conditions")
         out = []
         for c in conds:
             if not isinstance(c, str):
-                raise self.err(where, "cond", f"{c!r} is not a condition string")
+                raise self.err(where, "cond", f"{short_repr(c)} is not a condition string")
             name, _, num = c.partition(":")
             if name not in CONDITIONS:
-                raise self.err(where, "cond", f"unknown condition {name!r}; allowed: {', '.join(CONDITIONS)}")
+                raise self.err(where, "cond", f"unknown condition {short_repr(name)}; allowed: {', '.join(CONDITIONS)}")
             if name != "fewest_vp" and ctx != BOARD:
-                raise self.err(where, "cond", f"{name!r} is BOARD only (this line runs in {ctx})")
+                raise self.err(where, "cond", f"{short_repr(name)} is BOARD only (this line runs in {ctx})")
             if CONDITIONS[name]:
                 if not num.isdigit() or not 1 <= int(num) <= 24:
-                    raise self.err(where, "cond", f"{c!r}: {name} needs a number from 1 to 24 (\"{name}:9\")")
+                    raise self.err(where, "cond", f"{short_repr(c)}: {name} needs a number from 1 to 24 (\"{name}:9\")")
                 out.append((name, int(num)))
             else:
                 if num:
-                    raise self.err(where, "cond", f"{c!r}: {name} takes no number")
+                    raise self.err(where, "cond", f"{short_repr(c)}: {name} takes no number")
                 out.append((name, 0))
         kw["cond"] = tuple(out)
         if "deck" in d:
@@ -307,9 +308,9 @@ class _Ctx:
             fr = self.str_(d, where, "from", tuple(FROM_SELECTORS))
             if ctx not in FROM_SELECTORS[fr]:
                 ok = [k for k, ctxs in FROM_SELECTORS.items() if ctx in ctxs]
-                raise self.err(where, "from", f"{fr!r} is not allowed in the {ctx} context; " + (
+                raise self.err(where, "from", f"{short_repr(fr)} is not allowed in the {ctx} context; " + (
                     "allowed there: " + ", ".join(ok) if ok else
-                    f"no 'from' is, so {op!r} (which needs one) cannot be used in that context"))
+                    f"no 'from' is, so {short_repr(op)} (which needs one) cannot be used in that context"))
             kw["from_"] = fr
         if op == "reroll":
             kw["which"] = self.str_(d, where, "which", ("one", "all"))
@@ -322,7 +323,7 @@ class _Ctx:
             elif isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= 6:
                 kw["face"] = f
             else:
-                raise self.err(where, "face", f"{f!r} is not allowed; expected 1-6 or \"any\"")
+                raise self.err(where, "face", f"{short_repr(f)} is not allowed; expected 1-6 or \"any\"")
             if kw["where"] == "socketed" and (kw["which"] != "chosen" or kw["face"] == 0):
                 raise self.err(where, "where", "socketed set_face needs which = \"chosen\" and a fixed face")
             if kw["which"] != "chosen" and kw["face"] == 0:
@@ -333,7 +334,7 @@ class _Ctx:
             kw["which"] = self.str_(d, where, "which", ("lowest",))
         if op in ("reroll", "adjust_face", "move_die", "extra_placement", "block_socket", "stack",
                   "secret_rune", "guard") and who != "self":
-            raise self.err(where, "who", f"{op!r} acts on the actor's own dice or turn; use who = \"self\"")
+            raise self.err(where, "who", f"{short_repr(op)} acts on the actor's own dice or turn; use who = \"self\"")
         kw["look"] = self.int_(d, where, "look", 1, 2, 0)
         kw["bonus"] = self.int_(d, where, "bonus", 1, 10, 0)
         kw["lock"] = self.bool_(d, where, "lock", False)
@@ -392,7 +393,7 @@ def _build(path: str, data: dict) -> Content:
     for t in tolls:
         if (not isinstance(t, list) or len(t) != 2 or any(isinstance(x, bool) or not isinstance(x, int) for x in t)
                 or not last < t[0] < victory or not 1 <= t[1] <= 10):
-            raise c.err("[track]", "tolls", f"{t!r}: each stone is [space, cost] with spaces strictly increasing "
+            raise c.err("[track]", "tolls", f"{short_repr(t)}: each stone is [space, cost] with spaces strictly increasing "
                         f"in 1..{victory - 1} and cost 1..10")
         last = t[0]
     goal = c.int_(track, "[track]", "solo_goal_stone", 1, len(tolls), min(4, len(tolls)))
@@ -407,7 +408,7 @@ def _build(path: str, data: dict) -> Content:
         c.keys(d, card, {"id", "number", "set", "name", "keyword", "sockets", "enabled", "solo", "effect",
                          "setup"}, "board_card")
         bid = c.str_(d, card, "id")
-        card = f"board card {bid!r}"
+        card = f"board card {short_repr(bid)}"
         if bid in ids:
             raise c.err(card, "id", "duplicate id")
         ids.add(bid)
@@ -429,11 +430,11 @@ def _build(path: str, data: dict) -> Content:
     names = {b.id: b.id for b in board}  # a card is named by its id or its number (positions)
     for b in board:
         if names.setdefault(b.number, b.id) != b.id:
-            raise c.err(f"board card {b.id!r}", "number", f"{b.number!r} already names card {names[b.number]!r}")
+            raise c.err(f"board card {short_repr(b.id)}", "number", f"{short_repr(b.number)} already names card {short_repr(names[b.number])}")
     counts = {s: sum(1 for b in board if b.set == s and b.enabled) for s in BOARD_SETS}
     for s, lo, hi in (("starting", 5, 5), ("solo", 2, 2), ("fate", 2, 12)):
         if not lo <= counts[s] <= hi:
-            raise c.err("file", "board_card", f"{counts[s]} enabled cards of set {s!r}; expected {lo}-{hi}")
+            raise c.err("file", "board_card", f"{counts[s]} enabled cards of set {short_repr(s)}; expected {lo}-{hi}")
     if counts["rune"] + counts["blank"] < 9:
         raise c.err("file", "board_card", "the Rune pool needs at least 9 enabled Runes")
     solo_runes = [b for b in board if b.set in ("rune", "blank") and b.enabled and b.solo and not b.attack]
@@ -469,7 +470,7 @@ def _build(path: str, data: dict) -> Content:
         card = f"action_card[{i}]"
         c.keys(d, card, {"id", "name", "deck", "copies", "keyword", "gems", "solo", "effect"}, "action_card")
         aid = c.str_(d, card, "id")
-        card = f"action card {aid!r}"
+        card = f"action card {short_repr(aid)}"
         if aid in aids:
             raise c.err(card, "id", "duplicate id")
         aids.add(aid)

@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from ..core.config import short_repr
 from ..core.content import ContentError, load_toml, load_toml_resource
 
 __all__ = [
@@ -204,7 +205,7 @@ class _Reader:
             return default
         v = d[field]
         if type(v) is not int or not lo <= v <= hi:
-            self.fail(item, field, f"{v!r} is not an integer from {lo} to {hi}")
+            self.fail(item, field, f"{short_repr(v)} is not an integer from {lo} to {hi}")
         return v
 
     def str(self, d: dict, item: str, field: str, allowed: tuple | None = None, default: str | None = None) -> str:
@@ -214,7 +215,7 @@ class _Reader:
             return default
         v = d[field]
         if not isinstance(v, str) or (allowed is not None and v not in allowed):
-            self.fail(item, field, f"{v!r} is not allowed" + (f"; one of {', '.join(allowed)}" if allowed else ""))
+            self.fail(item, field, f"{short_repr(v)} is not allowed" + (f"; one of {', '.join(allowed)}" if allowed else ""))
         if allowed is None and not 1 <= len(v) <= 64:
             self.fail(item, field, "a name of 1 to 64 characters")
         return v
@@ -222,7 +223,7 @@ class _Reader:
     def bool(self, d: dict, item: str, field: str) -> bool:
         v = d.get(field)
         if not isinstance(v, bool):
-            self.fail(item, field, f"{v!r} is not true or false")
+            self.fail(item, field, f"{short_repr(v)} is not true or false")
         return v
 
     def list(self, d: dict, item: str, field: str, max_len: int) -> list:
@@ -237,7 +238,7 @@ class _Reader:
             self.fail(item, field, "expected an effect table {op = ..., ...}")
         op = d.get("op")
         if not isinstance(op, str) or op not in EFFECT_OPS:  # a list or table is no op (nor hashable)
-            self.fail(item, f"{field}.op", f"{op!r} is not an effect op; one of {', '.join(EFFECT_OPS)}")
+            self.fail(item, f"{field}.op", f"{short_repr(op)} is not an effect op; one of {', '.join(EFFECT_OPS)}")
         spec = EFFECT_OPS[op]
         self.table(d, where, ("op",) + tuple(spec), ())
         kw: dict[str, Any] = {"op": op}
@@ -251,12 +252,15 @@ class _Reader:
         return Effect(**kw)
 
 
-def _read(path: str | None, default_name: str) -> tuple[str, dict]:
+def _read(path: str | None, default_name: str, key: str = "") -> tuple[str, dict]:
     """``(file name for messages, parsed table)`` through the core's safe TOML reader (regular files only,
-    size, depth and integer limits)."""
+    size, depth and integer limits); ``key`` (``map_file``) names an empty path."""
     if path is None:
         tf = load_toml_resource("monolith_envs.the_monolith", "data", default_name)
         return f"data/{default_name}", tf.data
+    if not os.fspath(path):
+        raise ContentError("", 0, "", "", f"{key or 'the path'}: an empty path; give a TOML file's path or None",
+                           f"a readable regular TOML file, or None for the shipped data/{default_name}")
     tf = load_toml(path)
     return tf.path, tf.data
 
@@ -342,7 +346,7 @@ def _load_map(fname: str, doc: dict) -> MapData:
 def _check_card_effect(r: _Reader, item: str, field: str, eff: Effect, window: str, context: str) -> None:
     if context == "card":
         if eff.op not in _WINDOW_OPS[window]:
-            r.fail(item, f"{field}.op", f"{eff.op!r} cannot be used in window {window!r}; allowed: "
+            r.fail(item, f"{field}.op", f"{short_repr(eff.op)} cannot be used in window {short_repr(window)}; allowed: "
                    f"{', '.join(_WINDOW_OPS[window])}")
         if eff.who != "self":
             r.fail(item, f"{field}.who", "'each' is for events only")
@@ -377,7 +381,7 @@ def _load_shamans(fname: str, doc: dict, roles: set) -> tuple:
         if start != "monolith":
             role = start[5:] if start.startswith("role:") else ""
             if role not in roles or role == "monolith":
-                r.fail(item, "start", f"{start!r}: 'monolith' or 'role:<role>' with a role of the map's spaces ("
+                r.fail(item, "start", f"{short_repr(start)}: 'monolith' or 'role:<role>' with a role of the map's spaces ("
                        + ", ".join(sorted(x for x in roles if x != "monolith"))
                        + "; each home quadrant needs one, checked when the game is built)")
             start = role
@@ -425,7 +429,7 @@ def _load_cards(fname: str, doc: dict, kind: str, max_cards: int) -> tuple:
             if (cost == "anger") != (ca > 0):
                 r.fail(item, "cost_amount", "1..16 exactly when cost is 'anger'")
             if window in ("passive", "on_acquire", "rest_scoring") and cost != "none":
-                r.fail(item, "cost", f"window {window!r} resolves on its own and costs nothing")
+                r.fail(item, "cost", f"window {short_repr(window)} resolves on its own and costs nothing")
             eff = r.effect(cd["effect"], item, "effect")
             _check_card_effect(r, item, "effect", eff, window, "card")
             out.append(Card(key, name, r.int(cd, item, "rating", 1, 4), window, cost, ca, eff))
@@ -436,7 +440,7 @@ def _load_cards(fname: str, doc: dict, kind: str, max_cards: int) -> tuple:
             for j, ed in enumerate(r.list(cd, item, "reveal", 4)):
                 eff = r.effect(ed, item, f"reveal[{j}]")
                 if eff.op not in _REVEAL_OPS:
-                    r.fail(item, f"reveal[{j}].op", f"{eff.op!r} is not a reveal effect; one of {', '.join(_REVEAL_OPS)}")
+                    r.fail(item, f"reveal[{j}].op", f"{short_repr(eff.op)} is not a reveal effect; one of {', '.join(_REVEAL_OPS)}")
                 reveal.append(eff)
             scoring = None
             if "scoring" in cd:
@@ -453,7 +457,7 @@ def _load_cards(fname: str, doc: dict, kind: str, max_cards: int) -> tuple:
                 if eff.op == "take_unearned" and eff.to != "available":
                     r.fail(item, f"{fld}.to", "events give hearts to 'available' only")
             if life in ("until_scored", "wandering") and scoring is None:
-                r.fail(item, "lifetime", f"{life!r} needs a scoring effect")
+                r.fail(item, "lifetime", f"{short_repr(life)} needs a scoring effect")
             if life == "wandering" and place == "none":
                 r.fail(item, "lifetime", "'wandering' needs a placed event")
             out.append(Card(key, name, place=place, reveal=tuple(reveal), scoring=scoring, lifetime=life))
@@ -469,7 +473,7 @@ def _load_cards(fname: str, doc: dict, kind: str, max_cards: int) -> tuple:
 @functools.lru_cache(maxsize=16)
 def _load_cached(paths: tuple) -> Content:
     files = dict(zip(DEFAULT_FILES, paths))
-    docs = {k: _read(files[k], DEFAULT_FILES[k]) for k in DEFAULT_FILES}
+    docs = {k: _read(files[k], DEFAULT_FILES[k], k) for k in DEFAULT_FILES}
     mp = _load_map(*docs["map_file"])
     shamans = _load_shamans(*docs["shaman_file"], {s.role for s in mp.spaces})
     divs = _load_cards(*docs["divination_file"], "div", 64)
