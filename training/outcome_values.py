@@ -339,7 +339,10 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--num-envs", type=int, default=64, help="games stepped together by make_vec")
     ap.add_argument("--temperature", type=float, default=1.0, help="softmax temperature of the self-play moves")
     ap.add_argument("--lr", type=float, default=1e-3, help="Adam learning rate")
-    ap.add_argument("--seed", type=int, default=0, help="rollout and fit seed")
+    ap.add_argument("--seed", type=int, default=10**9,
+                    help="rollout and fit seed; the self-play games take seeds SEED, SEED+1, ... (the default is far "
+                         "from the seeds evaluations use: training.evaluate's default 0, the documented 50,000+ "
+                         "and 2,000,000+)")
     ap.add_argument("--root", default=None, help="folder of index.json and the files (default: the package's, "
                                                  "monolith_envs/baselines)")
     ap.add_argument("--replace-worse", action="store_true",
