@@ -96,26 +96,22 @@ def test_the_monolith_content_error_cuts_a_long_value(tmp_path):
     assert len(str(ei.value)) < 400
 
 
-def test_strategy_content_error_cuts_a_long_value(tmp_path):
-    src = (PKG / "strategy" / "data" / "reference.toml").read_text(encoding="utf-8")
-    assert "sockets = [0, 0, 0]" in src
-    bad = tmp_path / "reference.toml"
-    bad.write_text(src.replace("sockets = [0, 0, 0]", "sockets = [" + ", ".join(["0"] * 100_000) + "]", 1),
-                   encoding="utf-8")
-    with pytest.raises(ContentError, match="expected a list of at most 4 requirements") as ei:
-        monolith_envs.make("monolith_strategy_v0", content=str(bad))
-    assert len(str(ei.value)) < 400
-
-
-def test_arena_content_error_cuts_a_long_value(tmp_path):
-    src = (PKG / "arena" / "data" / "dragon_empire.toml").read_text(encoding="utf-8")
-    assert 'kinds = ["champion"] }]' in src
-    bad = tmp_path / "dragon_empire.toml"
-    bad.write_text(src.replace('kinds = ["champion"] }]', "kinds = [" + ", ".join(['"champion"'] * 200) + "] }]", 1),
-                   encoding="utf-8")
-    with pytest.raises(ContentError, match="is not a non-empty list of distinct kinds") as ei:
-        monolith_envs.make("monolith_arena_v0", faction_files=[str(bad)],
-                           factions=["dragon_empire", "lords_of_the_abyss"])
+@pytest.mark.parametrize("env_id, data_file, old, new, key, extra, message", [
+    ("monolith_strategy_v0", "strategy/data/reference.toml", "sockets = [0, 0, 0]",
+     "sockets = [" + ", ".join(["0"] * 100_000) + "]", "content", {}, "expected a list of at most 4 requirements"),
+    ("monolith_arena_v0", "arena/data/dragon_empire.toml", 'kinds = ["champion"] }]',
+     "kinds = [" + ", ".join(['"champion"'] * 200) + "] }]", "faction_files",
+     {"factions": ["dragon_empire", "lords_of_the_abyss"]}, "is not a non-empty list of distinct kinds"),
+])
+def test_strategy_and_arena_content_errors_cut_a_long_value(tmp_path, env_id, data_file, old, new, key, extra,
+                                                            message):
+    src = (PKG / data_file).read_text(encoding="utf-8")
+    assert old in src
+    bad = tmp_path / Path(data_file).name
+    bad.write_text(src.replace(old, new, 1), encoding="utf-8")
+    value = [str(bad)] if key == "faction_files" else str(bad)
+    with pytest.raises(ContentError, match=message) as ei:
+        monolith_envs.make(env_id, **{key: value}, **extra)
     assert len(str(ei.value)) < 400
 
 
