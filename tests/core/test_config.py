@@ -120,3 +120,15 @@ def test_a_list_given_as_comma_separated_text_is_refused_with_the_toml_form():
 
     key, value = shlex.split(hint)[0].split("=", 1)
     assert key == "factions" and parse_value(value) == ["o'brien", 'a"b', "c"]
+
+
+def test_a_long_refused_value_is_cut_in_the_message():
+    import pytest
+
+    import monolith_envs
+    from monolith_envs.core.config import ConfigError
+
+    with pytest.raises(ConfigError, match=r"config mode='xxx.*\.\.\. \(100,002 characters\) is not allowed; expected one "
+                                          r"of 'duel', 'ffa', 'teams'") as ei:
+        monolith_envs.make("monolith_arena_v0", mode="x" * 100_000)
+    assert len(str(ei.value)) < 300
