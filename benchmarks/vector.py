@@ -359,8 +359,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{platform.python_version()}; {args.seconds:g} s x {args.repeats} repeats per figure; dec/s = decisions per "
           f"second, x = a ratio of decisions per CPU second (CPU) or per wall second; every column: {COLUMNS_DOC}")
     if args.json:
+        from .report import machine_info
+
         args.json.write_text(json.dumps({"rows": rows, "argv": sys.argv[1:], "cpus": os.cpu_count(),
-                                         "python": platform.python_version()}, indent=1))
+                                         "python": platform.python_version(), "machine": machine_info()}, indent=1))
     return 0
 
 

@@ -3,6 +3,8 @@ and bad arguments give one error line and exit status 2."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -31,7 +33,9 @@ def test_command_prints_the_table(capsys, tmp_path):
     assert "| the_monolith_v0 | 4 |" in text and "make_vec N=4 dec/s" in text
     import json
 
-    row = json.loads(out.read_text())["rows"][0]
+    data = json.loads(out.read_text())
+    assert data["machine"]["cores"] == os.cpu_count() and data["machine"]["date"].endswith(" UTC")
+    row = data["rows"][0]
     assert row["vec"]["decisions_per_s"] > 0 and row["vec_workers"]["decisions_per_s"] > 0
     assert row["vec_over_aec"] == pytest.approx(row["vec"]["decisions_per_s"] / row["aec"]["decisions_per_s"])
     assert row["aec_readme"]["decisions"] > 0 and "AEC, README draw, dec/s" in text
