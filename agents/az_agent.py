@@ -6,7 +6,10 @@ search of ``N`` simulations without root noise; it reads the engine through ``bi
 information before each simulation, then plays the most visited action).
 
 ``PATH`` is a checkpoint written by :func:`training.az.net.save_checkpoint`, loaded as plain tensors
-(``weights_only=True``) after its size, metadata and weights are checked (:func:`training.az.net.load_checkpoint`).
+(``weights_only=True``) after its size, metadata and weights are checked (:func:`training.az.net.load_checkpoint`);
+finite weights so large that the network's outputs overflow are refused too: when the file is loaded (on an
+observation of zeros and one of ones) and at every decision (the logits of the legal actions, and with search
+every prior and value).
 The env it plays must be the checkpoint's game with its number of seats, observation and action sizes: checked
 when the agent is made for an env id (and config), and again at every :meth:`AZAgent.bind`.
 """
@@ -18,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from monolith_envs.agents.mcts import MAX_SIMULATIONS
-from monolith_envs.agents.model_files import brief
+from monolith_envs.agents.model_files import ModelFileError, brief
+from monolith_envs.agents.puct import FiniteOutputs, check_finite_outputs
 
 from .base import AgentError, BaseAgent, check_bound_state, check_rng
 
@@ -55,6 +59,7 @@ def make_az_agent(rest: str, env_id: str, env_config: dict | None = None) -> AZA
     Raises:
         ValueError: a malformed spec (see :func:`parse_az_spec`).
         training.az.net.CheckpointError: a missing or bad checkpoint.
+        ModelFileError: a checkpoint whose network's outputs are not finite (its weights overflow).
         AgentError: a checkpoint of another game, number of seats or observation / action sizes.
     """
     path, sims = parse_az_spec(rest)
@@ -74,9 +79,12 @@ class AZAgent(BaseAgent):
 
     Raises:
         training.az.net.CheckpointError: the file is missing or not a checkpoint of this recipe.
+        ModelFileError: the network's outputs are not finite (NaN or inf) for an observation of zeros or one of
+            ones: finite weights so large that they overflow.
         AgentError: a checkpoint of another game than ``env_id`` (or, with ``env_config``, of another number of
             seats or sizes); :meth:`bind` to such an env; :meth:`act` with an observation or mask of another
-            size than the network's, or (with search) before :meth:`bind`.
+            size than the network's, or (with search) before :meth:`bind`; :meth:`act` when the network's
+            logits of the legal actions (with search: a prior of a legal action or a value) are not finite.
     """
 
     def __init__(self, path: str, simulations: int = 0, c_puct: float = 1.5, name: str | None = None,
@@ -94,12 +102,23 @@ class AZAgent(BaseAgent):
         self.name = name or (f"az:{path}" + (f"+search:{simulations}" if simulations else ""))
         self._search: Any = None
         self._torch = torch
+        self._check_probe()
         if env_id is not None:
             self._check_env_id(env_id)
             if env_config is not None:
                 from monolith_envs import make_game
 
                 self.check_game(make_game(env_id, **env_config), f"{env_id} {brief(env_config, 120)}")
+
+    def _check_probe(self) -> None:
+        """Refuse (``ModelFileError``) a network whose logits or values are not finite for an observation of
+        zeros or one of ones: weights so large that the network overflows (every decision would be refused)."""
+        obs = np.stack([np.zeros(self.meta["obs_size"], np.float32), np.ones(self.meta["obs_size"], np.float32)])
+        with self._torch.no_grad():
+            logits, values = self.net(self._torch.as_tensor(obs))
+        if not (self._torch.isfinite(logits).all() and self._torch.isfinite(values).all()):
+            raise ModelFileError(f"{self.name}: the network's output is not finite (NaN or inf) for an observation "
+                                 "of zeros or ones; the file's weights overflow (a diverged or damaged checkpoint)")
 
     def _trained_on(self) -> str:
         return f"{self.meta['env_id']} {brief(self.meta['env_config'], 120)}"
@@ -134,7 +153,8 @@ class AZAgent(BaseAgent):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         """The network's legal action with the highest probability, or with search the most visited one
-        (``AgentError``: an empty mask, or the cases the class lists)."""
+        (``AgentError``: an empty mask, logits of the legal actions, or with search priors or values, that are
+        not finite, or the cases the class lists)."""
         mask = np.asarray(action_mask, bool)
         legal = np.flatnonzero(mask)
         if legal.size == 0:
@@ -146,7 +166,13 @@ class AZAgent(BaseAgent):
         if legal.size == 1:
             return int(legal[0])
         if self.simulations <= 0:
-            probs, _ = self.net.evaluate(np.asarray(observation, np.float32)[None], mask[None])
+            from training.az.net import masked_log_softmax
+
+            torch = self._torch
+            with torch.no_grad():  # PolicyValueNet.evaluate's probabilities, with the logits kept for the check
+                logits, _ = self.net(torch.as_tensor(np.asarray(observation, np.float32).reshape(1, -1)))
+                probs = torch.exp(masked_log_softmax(logits, torch.as_tensor(mask[None]))).double().numpy()
+            check_finite_outputs(self.name, logits[0].numpy()[legal], probs[0][legal])
             return int(np.argmax(probs[0]))
         ctx = self._require_ctx()
         check_bound_state(ctx, mask)  # the search reads the bound env's state
@@ -155,6 +181,6 @@ class AZAgent(BaseAgent):
             from training.az.search import BatchedPUCT
 
             self._search = BatchedPUCT(ctx.game, self.simulations, self.c_puct, noise_frac=0.0)
-        visits = self._search.run(self.net, [ctx.state], [ctx.seat], [rng])[0]
+        visits = self._search.run(FiniteOutputs(self.net, self.name), [ctx.state], [ctx.seat], [rng])[0]
         visits = np.where(mask, visits, -1.0)
         return int(np.argmax(visits))

@@ -39,6 +39,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 import torch
@@ -47,7 +48,8 @@ from torch.distributions import Categorical
 
 import monolith_envs
 from monolith_envs.agents.heuristics import value_fn_for
-from monolith_envs.agents.model_files import ModelFileError, read_capped, short_error
+from monolith_envs.agents.model_files import ModelFileError, check_finite, read_capped, short_error
+from monolith_envs.agents.pickle_limits import check_torch_file
 from monolith_envs.core.interrupt import stop_on_signals
 from monolith_envs.core.outfiles import (
     OutputPathError,
@@ -425,6 +427,57 @@ def advantages(rewards, ended, seats, values, last_values, gamma: float, lam: fl
     return adv
 
 
+def load_weights(agent: Agent, path: Path, obs_size: int) -> None:
+    """Load ``--load PATH`` into ``agent``: a regular file (never a FIFO or device) of at most twice this
+    network's weights, a torch zip of plain tensors read as weights only (data, never code), every weight
+    finite, and the network's outputs finite for an observation of zeros and one of ones (finite weights can
+    overflow it).  A refused file is one ``error: --load PATH: ...`` line on stderr.
+
+    Raises:
+        SystemExit: status 2, for a missing or unreadable file, a file that is not a saved network (not a
+            torch zip, not a dict of tensors, the weights of another network), or weights or outputs that are
+            not finite (NaN or inf).
+    """
+    def refuse(why: str) -> NoReturn:
+        print(f"error: --load {path}: {why}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+    hint = "save one with --save and the same --env, --hidden and --row-dim"
+    cap = 2 * sum(t.numel() * t.element_size() for t in agent.state_dict().values()) + 2**20
+    try:
+        data = read_capped(path, cap)
+    except (FileNotFoundError, ModelFileError) as err:
+        print(f"error: --load: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
+    bad = check_torch_file(io.BytesIO(data))  # nesting and key sizes bounded before torch's unpickler runs
+    if bad is not None:
+        refuse(f"not a saved network of this example ({bad}); {hint}")
+    try:
+        state = torch.load(io.BytesIO(data), weights_only=True)
+    except Exception as err:  # noqa: BLE001 - any unreadable file is the user's input
+        refuse(f"not a saved network of this example ({short_error(err, 200)}); {hint}")
+    if not (isinstance(state, dict) and state and all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                                      for k, v in state.items())):
+        refuse(f"not a saved network of this example (a torch file of {type(state).__name__}, not the name -> "
+               f"tensor dict that --save writes); {hint}")
+    try:
+        check_finite(state, f"--load {path}")
+    except ModelFileError as err:
+        print(f"error: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
+    try:
+        agent.load_state_dict(state)
+    except Exception as err:  # noqa: BLE001 - any mismatched file is the user's input
+        refuse(f"not weights of this network ({short_error(err, 300)}); {hint}")
+    with torch.no_grad():
+        obs = torch.stack([torch.zeros(obs_size), torch.ones(obs_size)])
+        h = agent.trunk(obs)
+        ok = bool(torch.isfinite(agent.actor(h)).all() and torch.isfinite(agent.critic(h)).all())
+    if not ok:
+        refuse("the network's output is not finite (NaN or inf) for an observation of zeros or ones; the file's "
+               "weights overflow (a diverged or damaged network)")
+
+
 def train(args: argparse.Namespace) -> dict:
     t_start = time.perf_counter()
     torch.set_num_threads(args.threads)
@@ -436,20 +489,7 @@ def train(args: argparse.Namespace) -> dict:
         P, m, n = vec.num_players, vec.obs_size, vec.num_actions
         agent = Agent(m, n, args.hidden, table_pieces(vec.game.obs_spec) if args.row_dim else (), args.row_dim)
         if args.load:
-            # a regular file (never a FIFO or device) at most twice this network's weights, read as weights only:
-            # data, never code
-            cap = 2 * sum(t.numel() * t.element_size() for t in agent.state_dict().values()) + 2**20
-            try:
-                data = read_capped(args.load, cap)
-            except (FileNotFoundError, ModelFileError) as err:
-                print(f"error: --load: {err}", file=sys.stderr)
-                raise SystemExit(2) from None
-            try:
-                agent.load_state_dict(torch.load(io.BytesIO(data), weights_only=True))
-            except Exception as err:  # noqa: BLE001 - any unreadable or mismatched file is the user's input
-                print(f"error: --load {args.load}: not weights of this network ({short_error(err, 300)}); save them "
-                      "with --save and the same --env, --hidden and --row-dim", file=sys.stderr)
-                raise SystemExit(2) from None
+            load_weights(agent, args.load, m)
         seed_eval = eval_seed(args)
 
         def report(label: str, decisions: int, phase: str) -> None:

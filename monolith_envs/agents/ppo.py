@@ -19,7 +19,9 @@ Trusted or not, a file is checked before it is unpacked: a regular file, a zip w
 :data:`MAX_ZIP_BYTES` in all (``data``: :data:`MAX_DATA_BYTES`), a ``data`` JSON object, ``n_steps`` /
 ``n_envs`` / ``net_arch`` that build a rollout buffer and a network of bounded size, and policy settings
 (:func:`check_policy`: a known class per role, bounded feature-extractor settings, at most :data:`MAX_PARAMS`
-weights counted on torch's ``meta`` device) checked before the policy is built; weights must be finite.
+weights counted on torch's ``meta`` device) checked before the policy is built; weights must be finite, and
+so must the policy's logits for an observation of zeros and one of ones (finite weights can be so large that
+the network overflows; :class:`MaskablePPOAgent` checks the logits of the legal actions at every decision too).
 Every failure is a :class:`ModelFileError` (:class:`ModelTrustError` for code the file would run) naming the
 file and the reason.
 """
@@ -56,6 +58,7 @@ from .model_files import (
 )
 from .pickle_limits import check_torch_file
 from .ppo_runs import MAX_RUN_CONFIG_BYTES, _seats_of, run_config_of  # noqa: F401 (re-exported)
+from .puct import check_finite_outputs
 
 __all__ = ["ALLOWED_GLOBALS", "MaskablePPOAgent", "check_policy", "read_model_zip", "ModelFileError", "ModelTrustError",
            "TRUST_ENV_VAR", "load_maskable_ppo", "trust_models_from_env"]
@@ -395,7 +398,8 @@ def load_maskable_ppo(path: str | Path, device: str = "cpu", trusted: bool | Non
         FileNotFoundError: no such file.
         ModelTrustError: an untrusted file that needs code outside :data:`ALLOWED_GLOBALS`.
         ModelFileError: a path that is not a regular file (a folder, a device, a FIFO); policy settings refused by
-            :func:`check_policy`; weights with NaN or inf values.
+            :func:`check_policy`; weights with NaN or inf values, or finite weights that overflow the network (its
+            logits are not finite for an observation of zeros or one of ones).
         ModelFileError: a file that cannot be loaded: not a zip, entries over the size bounds (checked on the
             declared sizes, before anything is unpacked), ``data`` nested too deeply, ``n_steps`` / ``n_envs`` /
             ``net_arch`` over their bounds, unreadable or pickled tensors (``policy.pth`` is read by
@@ -453,7 +457,47 @@ def _load_checked(p: Path, fh: BinaryIO, device: str, trusted: bool, MaskablePPO
     except Exception as e:  # noqa: BLE001  (a corrupt or hostile file is an error line, not a traceback)
         raise ModelFileError(f"{p}: not a loadable MaskablePPO model ({short_error(e, 240)})") from None
     check_finite(model.policy.state_dict(), f"{p}: policy.pth")
+    _check_probe(p, model)
     return model
+
+
+def policy_logits(policy: Any, model_input: Any) -> np.ndarray | None:
+    """``float32[B, n]``: the unmasked logits of a ``MaskableActorCriticPolicy`` for ``model_input`` (what its
+    ``predict`` takes, batched or not), computed as its ``get_distribution`` does but without building the
+    distribution (which refuses NaN logits with a long ``ValueError``); ``None`` for any other policy."""
+    try:
+        import torch
+        from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+        from stable_baselines3.common.policies import BasePolicy
+    except ImportError:  # no sb3-contrib: no policy of it either
+        return None
+    if not isinstance(policy, MaskableActorCriticPolicy):
+        return None
+    obs_t, _ = policy.obs_to_tensor(model_input)
+    with torch.no_grad():
+        features = BasePolicy.extract_features(policy, obs_t, policy.pi_features_extractor)
+        return policy.action_net(policy.mlp_extractor.forward_actor(features)).cpu().numpy()
+
+
+def _filled(space: Any, value: float) -> Any:
+    """An observation of ``space`` (a Box, or a Dict of them) with every entry ``value``."""
+    spaces = getattr(space, "spaces", None)
+    if isinstance(spaces, dict):
+        return {k: _filled(v, value) for k, v in spaces.items()}
+    return np.full(space.shape, value, dtype=space.dtype)
+
+
+def _check_probe(p: Path, model: Any) -> None:
+    """Refuse (``ModelFileError``) a policy whose logits are not finite for an observation of zeros or one of
+    ones: finite weights so large that the network overflows, so every decision would be refused."""
+    try:
+        inputs = [_filled(model.observation_space, v) for v in (0, 1)]
+        logits = [policy_logits(model.policy, x) for x in inputs]
+    except Exception:  # noqa: BLE001  (a space this probe cannot fill: the decisions check their own logits)
+        return
+    if any(lg is not None and not np.isfinite(lg).all() for lg in logits):
+        raise ModelFileError(f"{p}: the policy's output is not finite (NaN or inf) for an observation of zeros or "
+                             "ones; the file's weights overflow (a diverged or damaged model)")
 
 
 _UNREAD = object()  # MaskablePPOAgent: its run's record not read yet
@@ -562,7 +606,8 @@ class MaskablePPOAgent(BaseAgent):
         Returns the policy's most probable legal action (``deterministic``) or one sampled from it.
 
         Raises:
-            AgentError: no mask, or sizes other than the model's.
+            AgentError: no mask, sizes other than the model's, or logits of the legal actions that are not
+                finite (NaN or inf: the model's weights overflow the network).
         """
         if action_mask is None:
             raise AgentError("MaskablePPOAgent.act needs the action mask")
@@ -573,16 +618,30 @@ class MaskablePPOAgent(BaseAgent):
         if not mask.any():
             raise AgentError("the action mask has no legal action")
         if self.deterministic:
+            self._check_logits(observation, mask)
             action, _ = self.model.predict(self._model_input(observation, mask), action_masks=mask,
                                            deterministic=True)
             return int(action)
         probs = self.action_probabilities(observation, mask)
         return int(rng.choice(probs.size, p=probs))
 
+    def _check_logits(self, observation: np.ndarray, mask: np.ndarray) -> None:
+        """Raise :class:`AgentError` when the policy's logits of the legal actions (``mask``) are not finite (a
+        model that is not a ``MaskableActorCriticPolicy``'s is not checked)."""
+        policy = getattr(self.model, "policy", None)
+        logits = None if policy is None else policy_logits(policy, self._model_input(observation, mask))
+        if logits is not None:
+            check_finite_outputs(self.name, logits.reshape(-1)[np.asarray(mask, bool).reshape(-1)])
+
     def action_probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-        """``float64[n]`` probabilities of the masked policy (zero on illegal actions, sums to 1)."""
+        """``float64[n]`` probabilities of the masked policy (zero on illegal actions, sums to 1).
+
+        Raises:
+            AgentError: logits of the legal actions that are not finite (the model's weights overflow).
+        """
         import torch
 
+        self._check_logits(observation, action_mask)
         policy = self.model.policy
         obs_t, _ = policy.obs_to_tensor(self._model_input(observation, action_mask))
         with torch.no_grad():

@@ -36,7 +36,45 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["BatchedPUCT", "to_absolute", "visit_target"]
+__all__ = ["BatchedPUCT", "FiniteOutputs", "check_finite_outputs", "to_absolute", "visit_target"]
+
+
+def check_finite_outputs(name: str, *outputs: Any, where: str = "this observation") -> None:
+    """Refuse network outputs (arrays: the logits or priors of the legal actions, the values) with a NaN or an
+    infinite entry: a model file whose weights are finite but so large that the network overflows.  An
+    ``argmax`` over NaN would pick action 0 whether it is legal or not, and a search over NaN priors or values
+    means nothing, so an agent stops with this error instead.
+
+    Raises:
+        AgentError: ``"{name}: the network's output is not finite (NaN or inf) for {where}; the file's weights
+            overflow"``.
+    """
+    for out in outputs:
+        if not np.isfinite(np.asarray(out, np.float64)).all():
+            from .base import AgentError
+
+            raise AgentError(f"{name}: the network's output is not finite (NaN or inf) for {where}; the file's "
+                             "weights overflow (a diverged or damaged model)")
+
+
+class FiniteOutputs:
+    """A policy-value network for :class:`BatchedPUCT` whose ``evaluate`` refuses outputs that are not finite
+    (:func:`check_finite_outputs`: the priors of the legal actions and the values), named ``name`` in the error.
+
+    Raises:
+        AgentError: from ``evaluate``, a NaN or infinite prior of a legal action or value.
+    """
+
+    def __init__(self, net: Any, name: str):
+        self.net = net
+        self.name = name
+
+    def evaluate(self, obs: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``net.evaluate(obs, masks)``, checked (see the class)."""
+        probs, values = self.net.evaluate(obs, masks)
+        check_finite_outputs(self.name, np.asarray(probs)[np.asarray(masks, bool)], values,
+                             where="a state of its search")
+        return probs, values
 
 
 def to_absolute(values_rel: np.ndarray, seat: int) -> np.ndarray:

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..base import AgentError, BaseAgent, check_bound_state, check_rng
+from ..puct import FiniteOutputs, check_finite_outputs
 from .registry import find_baseline, load_baseline
 
 __all__ = ["BaselineAgent", "VariantWarning", "parse_baseline_options", "parse_baseline_spec",
@@ -141,8 +142,10 @@ class BaselineAgent(BaseAgent):
         NoBaselineError: no baseline for ``env_id`` (at construction) or for the config (with ``env_config``
             or at :meth:`bind`).
         AgentError: torch is missing (the ``[train]`` extra); :meth:`act` before the network is chosen, with
-            search before :meth:`bind`, or with an observation or mask of other sizes than the network's.
-        ModelFileError: a baseline file that was changed or cannot be read as plain tensors.
+            search before :meth:`bind`, or with an observation or mask of other sizes than the network's;
+            :meth:`act` when the network's outputs for the legal actions are not finite (its weights overflow).
+        ModelFileError: a baseline file that was changed or cannot be read as plain tensors, or whose network's
+            outputs overflow (see :func:`~monolith_envs.agents.baselines.net.load_baseline_file`).
         monolith_envs.ConfigError: a bad ``env_config``.
     """
 
@@ -209,8 +212,9 @@ class BaselineAgent(BaseAgent):
         visited one).
 
         Raises:
-            AgentError: no network chosen yet (not bound), no mask, a mask with no legal action, or sizes other
-                than the network's.
+            AgentError: no network chosen yet (not bound), no mask, a mask with no legal action, sizes other
+                than the network's, or logits of the legal actions (with search: a prior of a legal action or a
+                value) that are not finite (NaN or inf: the file's weights overflow the network).
         """
         if self.net is None:
             raise AgentError(f"{self.name}: no network chosen yet; call agent.bind(env) after env.reset() "
@@ -229,6 +233,7 @@ class BaselineAgent(BaseAgent):
             return int(legal[0])
         if self.simulations == 0:
             logits = self.net.logits(obs.reshape(1, -1))[0]
+            check_finite_outputs(self.name, logits[legal])
             return int(legal[int(np.argmax(logits[legal]))])
         ctx = self._require_ctx()
         check_bound_state(ctx, mask)  # the search reads the bound env's state
@@ -240,5 +245,5 @@ class BaselineAgent(BaseAgent):
             self._search = BatchedPUCT(ctx.game, self.simulations, self.c_puct, noise_frac=0.0,
                                        leaf_value_fn=value_fn_for(self.env_id) if self.leaf_mix else None,
                                        leaf_mix=self.leaf_mix)
-        visits = self._search.run(self.net, [ctx.state], [ctx.seat], [rng])[0]
+        visits = self._search.run(FiniteOutputs(self.net, self.name), [ctx.state], [ctx.seat], [rng])[0]
         return int(legal[int(np.argmax(visits[legal]))])

@@ -279,7 +279,8 @@ def load_baseline_file(path: str | Path, data: bytes | None = None) -> tuple[Bas
         ModelFileError: not a regular file, too large, not readable by ``torch.load(weights_only=True)`` (a
             pickle that names any class or function is refused before anything runs), not a baseline file,
             metadata out of bounds, or weights that are not floating tensors of the expected shapes with
-            finite values.
+            finite values, or finite weights so large that the network's outputs are not finite (NaN or inf) for
+            an observation of zeros or one of ones.
     """
     what = str(path)
     if data is None:
@@ -308,4 +309,10 @@ def load_baseline_file(path: str | Path, data: bytes | None = None) -> tuple[Bas
     net = BaselineNet(meta)
     net.load_state_dict({k: weights[k].to(torch.float32) for k in shapes}, strict=True)
     net.eval()
+    size = int(meta["obs_size"])
+    with torch.no_grad():  # finite weights can still overflow the network: every decision would be refused
+        logits, value = net(torch.stack([torch.zeros(size), torch.ones(size)]))
+    if not (torch.isfinite(logits).all() and torch.isfinite(value).all()):
+        raise ModelFileError(f"{what}: the network's output is not finite (NaN or inf) for an observation of zeros "
+                             "or ones; the file's weights overflow (a diverged or damaged baseline)")
     return net, meta
