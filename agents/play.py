@@ -275,9 +275,12 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
         out(f"\ngame ended by {by} after {_decisions(raw.num_decisions)}")
         _record(args.record, raw, agents, seat, out)
         return getattr(ended, "exit_code", 130) if isinstance(ended, KeyboardInterrupt) else None
-    except Exception:  # an agent or engine error: keep the game so far, then report the error as usual
+    except Exception as e:  # an agent or engine error: keep the game so far, then report the error
         out(f"\ngame stopped by an error after {_decisions(raw.num_decisions)}")
         _record(args.record, raw, agents, seat, out)
+        if isinstance(e, AgentError):  # an opponent that cannot go on (a network whose output overflows here)
+            print(f"{ap.prog}: error: {e}", file=sys.stderr)
+            return 1
         raise
     out(pieces.board(game, raw.game_state, seat))
     hidden = pieces.final_reveal(game, raw.game_state, seat) if game.is_terminal(raw.game_state) else []

@@ -477,8 +477,12 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
                 check_output_dir(args.record_dir, "--record-dir")
     except OutputPathError as e:
         ap.error(str(e))
-    res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
-                         progress=not args.no_progress, record_dir=args.record_dir)
+    try:
+        res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
+                             progress=not args.no_progress, record_dir=args.record_dir)
+    except AgentError as e:  # an agent that cannot go on in a game (a network whose output overflows there)
+        print(f"{ap.prog}: error: {e}; nothing written", file=sys.stderr)
+        raise SystemExit(1) from None
     from monolith_envs.core.interrupt import Interrupted, signals_deferred
 
     written = None

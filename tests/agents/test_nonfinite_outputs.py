@@ -232,3 +232,38 @@ def test_cleanrl_load_refuses_a_file_that_is_not_a_saved_network(cleanrl, capsys
         path.write_bytes(content)
     line = _load_refused(cleanrl, capsys, path)
     assert why in line and "IndexError" not in line
+
+
+def test_play_reports_an_opponent_that_cannot_go_on_mid_game_on_one_line(monkeypatch, capsys):
+    """agents.play: an AgentError raised by an opponent during the game (a network whose output overflows on a
+    position met in play) stops the game with one error line and exit status 1, not a traceback."""
+    import agents
+    from agents.play import main
+    from monolith_envs.agents.base import AgentError
+    from tests.agents.test_play import always
+
+    real = agents.make_agent
+
+    class Overflowing:
+        name = "az:x.pt"
+
+        def __init__(self, inner):
+            self.inner, self.moves = inner, 0
+
+        def reset(self):
+            self.inner.reset()
+
+        def act(self, observation, action_mask, rng):
+            self.moves += 1
+            if self.moves > 2:
+                raise AgentError("az:x.pt: the network's output is not finite (NaN or inf) for this observation")
+            return self.inner.act(observation, action_mask, rng)
+
+    monkeypatch.setattr(agents, "make_agent", lambda spec, *a, **k: Overflowing(real("random", *a, **k)))
+    out: list[str] = []
+    code = main(["monolith_arena_v0", "--opponents", "random", "--seed", "4"], input_fn=always("1"),
+                output_fn=out.append)
+    err = capsys.readouterr().err
+    assert code == 1 and "Traceback" not in err
+    assert "error: az:x.pt: the network's output is not finite" in err
+    assert any("game stopped by an error after" in line for line in out)

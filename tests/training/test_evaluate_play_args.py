@@ -403,3 +403,23 @@ def test_a_first_place_shared_with_another_side_is_not_a_win():
              (1, (2,), [0.0] * 4, 50, False, ("loss", "loss", "win", "loss"), 0.1)]
     assert partial_lines([("a", "b")], {0: games}, solo=False)[0].startswith("a vs b: 1W 1D 0L of 2 games: 50.0%")
 
+
+
+def test_an_agent_that_cannot_go_on_mid_game_is_one_error_line(monkeypatch, capsys, tmp_path):
+    """An AgentError raised during a game (a network whose output overflows on a position met in play) ends the
+    command with one error line and exit status 1, and writes no results."""
+    import training.evaluate as ev
+    from agents import AgentError
+
+    def fails(_task):
+        raise AgentError("az:x.pt: the network's output is not finite (NaN or inf) for this observation")
+
+    monkeypatch.setattr(ev, "_play_chunk", fails)
+    out = tmp_path / "e.json"
+    with pytest.raises(SystemExit) as e:
+        ev.main(["--env", "monolith_arena_v0", "--agents", "random,heuristic", "--games", "2", "--workers", "1",
+                 "--no-progress", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert e.value.code == 1 and "Traceback" not in err
+    assert "error: az:x.pt: the network's output is not finite" in err and "nothing written" in err
+    assert not out.exists() or out.stat().st_size == 0
