@@ -30,6 +30,7 @@ import gymnasium as gym
 import numpy as np
 
 import monolith_envs
+from monolith_envs.agents.match import side_sign
 from monolith_envs.core.actions import coerce_action
 from monolith_envs.core.aec import check_mask_in, observation_space_for
 from monolith_envs.core.config import ConfigError, UnknownKeywordError, number_range
@@ -178,7 +179,8 @@ class SingleAgentEnv(gym.Env):
     ``action_space`` = ``Discrete(num_actions)``.  ``info`` carries ``"seat"``, ``"action_mask"`` and, at the end,
     ``"returns"`` (``float32[num_players]``), ``"outcome"`` (the learner's ``Outcome`` value from
     ``game.outcome``: ``"win"``, ``"draw"``, ``"loss"``, ``"success"``, ``"failure"``, or ``"truncated"``) and
-    ``"win"`` (1 for win or success, 0 for draw or truncation, -1 for loss or failure; allies share one);
+    ``"win"`` (1 for win or success, 0 for draw, truncation or a first place shared with another side, -1 for
+    loss or failure; allies share one);
     with shaping, ``info`` also carries ``"game_reward"``, the unshaped part of the reward.  With
     ``env_config={"illegal_action": "penalize"}`` (what Gymnasium's and SB3's env checkers need, since they
     step random actions; the default of an env made from a Gymnasium id, see
@@ -417,6 +419,9 @@ class SingleAgentEnv(gym.Env):
                 outcome = self.game.outcome(state)[self.learner].value
             info["outcome"] = outcome
             info["win"] = _WIN_SIGN[outcome]
+            if outcome == "win":  # a first place shared with another side is 0, as training.evaluate counts it
+                team = next(t for t in self.game.teams if self.learner in t)
+                info["win"] = 1 if side_sign(self.game.outcome(state), team) > 0 else 0
         if self.render_mode == "human":
             self.render()
         return self._obs(), reward, terminated, truncated, info

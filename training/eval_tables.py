@@ -12,6 +12,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from monolith_envs.agents.match import side_sign
 from monolith_envs.core.words import count
 
 __all__ = ["format_solo_table", "format_table", "partial_lines", "side_sign", "truncation_note", "wilson_interval"]
@@ -103,22 +104,6 @@ def truncation_note(results: Sequence[Any], max_decisions: int, solo: bool) -> s
     parts = [f"{r.agent if solo else f'{r.a} vs {r.b}'}: {r.truncated} of {count(r.games, 'game')}" for r in cut]
     return (f"note: games stopped at max_decisions={max_decisions:,} (counted as {counted}; raise max_decisions "
             f"with --set to play them out): {'; '.join(parts)}")
-
-
-_SIGN = {"win": 1, "success": 1, "draw": 0, "loss": -1, "failure": 0}
-
-
-def side_sign(outcome: tuple | None, mine: list) -> int:
-    """A game's result for the agent at seats ``mine``: 1 a win, 0 a draw or truncation (``outcome`` None),
-    -1 a loss, from the game's per-seat outcome values (``"win"``, ``"loss"``, ...).  A first place shared
-    with a seat of another side (an Arena free-for-all that ends tied at the top gives every tied seat WIN)
-    is 0: not a win of the agent, not a loss."""
-    if outcome is None:
-        return 0
-    o = _SIGN[outcome[mine[0]]]
-    if o > 0 and any(w == "win" for q, w in enumerate(outcome) if q not in mine):
-        return 0
-    return o
 
 
 def partial_lines(pairs: Sequence[tuple], results: dict, solo: bool) -> list[str]:

@@ -199,6 +199,9 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
         e.info.setdefault("games_total", games * len(pairs))
         e.info.setdefault("partial", partial_lines(pairs, results, solo))  # the finished games' tallies
         raise
+    except BaseException:  # an agent's error in a game: the queued games are ended, not played out
+        interrupted = True
+        raise
     finally:
         bar.close()
         if own and ex is not None:
@@ -481,7 +484,9 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         res = run_tournament(args.env, specs, args.games, args.seed, env_config, args.workers, args.preload,
                              progress=not args.no_progress, record_dir=args.record_dir)
     except AgentError as e:  # an agent that cannot go on in a game (a network whose output overflows there)
-        print(f"{ap.prog}: error: {e}; nothing written", file=sys.stderr)
+        kept = (f" (the finished games' episode logs stay in {args.record_dir})" if args.record_dir is not None
+                else "")
+        print(f"{ap.prog}: error: {e}; the other games were stopped and no results written{kept}", file=sys.stderr)
         raise SystemExit(1) from None
     from monolith_envs.core.interrupt import Interrupted, signals_deferred
 

@@ -17,7 +17,8 @@ Only learner seats appear in the dicts RLlib sees.  The reward of a learner seat
 over every decision since its previous one (its own action and everything played after it), delivered
 with its next observation or at the end; at the end every learner seat that acted gets its last
 observation (an all-zero mask) with ``terminated`` (or ``truncated`` at ``max_decisions``), and its
-``info["win"]``: 1 for a win (or a solo success), 0 a draw or truncation, -1 a loss, from ``game.outcome``.
+``info["win"]``: 1 for a win (or a solo success), 0 a draw, a truncation or a first place shared with another
+side, -1 a loss, from ``game.outcome``.
 
 Spaces: every agent has ``Dict({"observation": Box(float32[obs_size]), "action_mask": Box(int8[n])})`` and
 ``Discrete(n)``, the AEC env's own spaces.  Importing this module imports Ray (``MultiAgentEnv``).
@@ -34,6 +35,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 import monolith_envs
 from agents.base import BaseAgent
+from monolith_envs.agents.match import side_sign
 from monolith_envs.core.game import Outcome
 from training.selfplay import OpponentPool
 
@@ -249,6 +251,15 @@ class MonolithMultiAgentEnv(MultiAgentEnv):
             self.opponent_steps += 1
             self._collect()
 
+    def _win(self, outcome: tuple | None, seat: int) -> int:
+        """``infos[agent]["win"]``: 1 / 0 / -1 from the seat's outcome; a first place shared with another side
+        is 0, as ``training.evaluate`` counts it (:func:`monolith_envs.agents.match.side_sign`)."""
+        if outcome is None:
+            return 0
+        win = _SCORE[outcome[seat]]
+        team = next(t for t in self.game.teams if seat in t)
+        return 0 if win > 0 and side_sign(outcome, team) == 0 else win
+
     def _finish(self, truncated: bool):
         aec = self.aec
         done = [s for s in self.learners if s in self._acted]
@@ -257,8 +268,8 @@ class MonolithMultiAgentEnv(MultiAgentEnv):
         obs = {a: aec.observe(a) for a in names}
         rew = {self.possible_agents[s]: self._pending[s] for s in done}
         outcome = None if truncated else self.game.outcome(aec.game_state)
-        infos = {self.possible_agents[s]: {"seat": s, "returns": ret.tolist(),
-                                           "win": 0 if outcome is None else _SCORE[outcome[s]]} for s in done}
+        infos = {self.possible_agents[s]: {"seat": s, "returns": ret.tolist(), "win": self._win(outcome, s)}
+                 for s in done}
         term = {a: not truncated for a in names}
         trunc = {a: truncated for a in names}
         term["__all__"], trunc["__all__"] = not truncated, truncated

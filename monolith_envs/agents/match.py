@@ -10,7 +10,7 @@ import numpy as np
 
 from monolith_envs.core.game import Outcome
 
-__all__ = ["MatchResult", "play_match", "seat_rngs", "seat_verdict", "start_episode"]
+__all__ = ["MatchResult", "play_match", "seat_rngs", "seat_verdict", "side_sign", "start_episode"]
 
 
 @dataclass
@@ -45,6 +45,22 @@ def seat_verdict(result: MatchResult, seat: int) -> str:
     ``"truncated"``."""
     o = result.seat_outcome(seat)
     return "truncated" if o is None else o.value
+
+
+def side_sign(outcome: Sequence[Any] | None, seats: Sequence[int]) -> int:
+    """A game's result for the side at ``seats`` (one seat, or a team's seats): 1 a win, 0 a draw or a
+    truncation (``outcome`` None), -1 a loss, from the game's per-seat outcomes (:class:`Outcome` values or
+    their names, ``"win"``, ``"loss"``, ...; SUCCESS counts as a win, FAILURE as 0 alone).  A first place shared
+    with a seat of another side (an Arena free-for-all that ends tied at the top gives every tied seat WIN)
+    is 0: not a win of this side, not a loss.  ``training.evaluate``, the Gymnasium wrapper's ``info["win"]``
+    and the RLlib env's ``infos[agent]["win"]`` all count this way."""
+    if outcome is None:
+        return 0
+    names = [o.value if isinstance(o, Outcome) else o for o in outcome]
+    sign = {"win": 1, "success": 1, "draw": 0, "loss": -1, "failure": 0}[names[seats[0]]]
+    if sign > 0 and any(w == "win" for q, w in enumerate(names) if q not in seats):
+        return 0
+    return sign
 
 
 def seat_rngs(seed: int, n: int) -> list[np.random.Generator]:

@@ -618,16 +618,23 @@ class MaskablePPOAgent(BaseAgent):
         if not mask.any():
             raise AgentError("the action mask has no legal action")
         if self.deterministic:
-            self._check_logits(observation, mask)
-            action, _ = self.model.predict(self._model_input(observation, mask), action_masks=mask,
-                                           deterministic=True)
+            try:
+                action, _ = self.model.predict(self._model_input(observation, mask), action_masks=mask,
+                                               deterministic=True)
+            except ValueError:  # torch's distribution refuses NaN logits
+                self._check_logits(observation, mask)
+                raise
+            if not mask.reshape(-1)[int(action)]:  # the argmax of NaN probabilities (infinite logits)
+                self._check_logits(observation, mask)
             return int(action)
         probs = self.action_probabilities(observation, mask)
         return int(rng.choice(probs.size, p=probs))
 
     def _check_logits(self, observation: np.ndarray, mask: np.ndarray) -> None:
         """Raise :class:`AgentError` when the policy's logits of the legal actions (``mask``) are not finite (a
-        model that is not a ``MaskableActorCriticPolicy``'s is not checked)."""
+        model that is not a ``MaskableActorCriticPolicy``'s is not checked).  Called only once a move went
+        wrong (a refused distribution, an illegal or non-finite result), so a sound model runs its network once
+        a move."""
         policy = getattr(self.model, "policy", None)
         logits = None if policy is None else policy_logits(policy, self._model_input(observation, mask))
         if logits is not None:
@@ -641,11 +648,16 @@ class MaskablePPOAgent(BaseAgent):
         """
         import torch
 
-        self._check_logits(observation, action_mask)
         policy = self.model.policy
         obs_t, _ = policy.obs_to_tensor(self._model_input(observation, action_mask))
-        with torch.no_grad():
-            dist = policy.get_distribution(obs_t, action_masks=np.asarray(action_mask, bool)[None])
-            probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+        try:
+            with torch.no_grad():
+                dist = policy.get_distribution(obs_t, action_masks=np.asarray(action_mask, bool)[None])
+                probs = dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+        except ValueError:  # torch's distribution refuses NaN logits
+            self._check_logits(observation, action_mask)
+            raise
         probs[~np.asarray(action_mask, bool)] = 0.0
+        if not np.isfinite(probs).all() or not probs.sum() > 0:  # infinite logits: NaN probabilities
+            self._check_logits(observation, action_mask)
         return probs / probs.sum()

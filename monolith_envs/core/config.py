@@ -191,7 +191,8 @@ def validate_config(
                     hint = f" ({_broken_list_hint(v)})"
                 elif isinstance(v, str) and "," in v and "list" in allowed:
                     hint = f" (a list, not the text {v[:60]!r}: on a command line TOML's form, {_list_hint(k.name, v)})"
-                raise ConfigError(f"{env_id}: config {k.name}={short_repr(v)} is not allowed; expected {allowed}{hint}")
+                raise ConfigError(f"{env_id}: config {k.name}={short_repr(v, 300)} is not allowed; "
+                                  f"expected {allowed}{hint}")
         if is_integral(v):
             v = int(v)  # numpy integers become exact Python ints (JSON-safe in episode logs)
         elif type(v) is not bool and _is_bool(v):

@@ -71,7 +71,7 @@
     X(sub_march_group, "sub.MARCH_GROUP") X(sub_shaman_step, "sub.SHAMAN_STEP") \
     X(sub_maneuver_dest, "sub.MANEUVER_DEST") X(sub_power_window, "sub.POWER_WINDOW") \
     X(sub_extra_kill, "sub.EXTRA_KILL") X(sub_event_move, "sub.EVENT_MOVE") X(sub_div_raise, "sub.DIV_RAISE") \
-    X(sub_div_amount, "sub.DIV_AMOUNT")
+    X(sub_div_amount, "sub.DIV_AMOUNT") X(sub_event_place, "sub.EVENT_PLACE")
 
 /* table member <- tables key, with its length: the map size N, the event count E, ... */
 #define CTX_TABLES(X) \
@@ -407,6 +407,15 @@ static int cards_blocks(const Ctx *c, PyObject *d, long viewer, const long *rel,
         float *b = o + c->a_events + e * c->ew;
         b[c->ev_in_play] = 1.0f;
         if (sp >= 0) b[c->ev_space + sp] = 1.0f;
+    }
+    {   /* the event drawn and being placed (EVENT_PLACE): in play, on no space yet (docs §7) */
+        long sub_v, drawn;
+        TRY(get_int(d, K_sub, &sub_v));
+        TRY(get_int(d, K_event_focus, &drawn));
+        if (sub_v == c->sub_event_place && drawn >= 0) {
+            TRY(in_range(drawn, 0, c->E, "the event being placed"));
+            o[c->a_events + drawn * c->ew + c->ev_in_play] = 1.0f;
+        }
     }
     TRY(get_list(d, K_event_discard, &edisc));
     for (Py_ssize_t j = 0; j < edisc.len; j++) {

@@ -337,6 +337,8 @@ class Observer(CompiledObserver):
             vec[eo + e * ew + in_play] = 1
             if sp >= 0:
                 vec[eo + e * ew + space_at + sp] = 1
+        if s.sub == Sub.EVENT_PLACE and s.event_focus >= 0:  # the event drawn and being placed: in play, no space
+            vec[eo + s.event_focus * ew + in_play] = 1
         for e in s.event_discard:
             vec[eo + e * ew + discarded] = 1
         ds = o["deck_sizes"]

@@ -421,5 +421,28 @@ def test_an_agent_that_cannot_go_on_mid_game_is_one_error_line(monkeypatch, caps
                  "--no-progress", "--out", str(out)])
     err = capsys.readouterr().err
     assert e.value.code == 1 and "Traceback" not in err
-    assert "error: az:x.pt: the network's output is not finite" in err and "nothing written" in err
+    assert "error: az:x.pt: the network's output is not finite" in err and "no results written" in err
     assert not out.exists() or out.stat().st_size == 0
+
+
+
+def test_the_wrapper_counts_a_shared_first_place_as_evaluation_does(monkeypatch):
+    """The same rule everywhere a win is counted (monolith_envs.agents.match.side_sign): the Gymnasium wrapper's
+    info["win"] (and the RLlib env's infos[agent]["win"]) at the end of an Arena free-for-all tied at the top."""
+    import numpy as np
+
+    from monolith_envs.agents.match import side_sign
+    from monolith_envs.core.game import Outcome
+    from monolith_envs.wrappers import SingleAgentEnv
+
+    W, L = Outcome.WIN, Outcome.LOSS
+    assert side_sign((L, W, L, W), (1,)) == 0 and side_sign((L, W, L, L), (1,)) == 1
+    assert side_sign((W, L, W, L), (0, 2)) == 1 and side_sign((L, W, L, W), (0, 2)) == -1
+    env = SingleAgentEnv("monolith_arena_v0", ["random"], {"num_players": 4, "mode": "ffa"}, seat=1, seed=0)
+    env.reset(seed=0)
+    monkeypatch.setattr(env.game, "outcome", lambda state: (L, W, L, W))  # tied at the top with seat 3
+    rng = np.random.default_rng(0)
+    term = trunc = False
+    while not (term or trunc):
+        _, _, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+    assert term and info["outcome"] == "win" and info["win"] == 0
