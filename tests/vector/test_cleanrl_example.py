@@ -237,5 +237,5 @@ def test_load_of_a_fifo_or_a_pickle_is_refused_without_waiting_or_running_it(tmp
     torch.save({"w": Payload()}, evil)
     proc = _run(["--load", str(evil), "--total-decisions", "0", "--eval-games", "0"], tmp_path)
     assert proc.returncode == 2 and not marker.exists()
-    assert proc.stderr.startswith(f"error: --load {evil}: not weights of this network (")
+    assert proc.stderr.startswith(f"error: --load {evil}: not a saved network of this example (")
     assert "weights_only" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
