@@ -174,7 +174,7 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     from monolith_envs.core.interrupt import Interrupted, end_executor
 
     results: dict[int, list[tuple]] = {i: [] for i in range(len(pairs))}
-    bar = tqdm(total=games * len(pairs), desc="games", disable=not progress, file=sys.stderr)
+    bar = tqdm(total=games * len(pairs), desc="games", unit="game", disable=not progress, file=sys.stderr)
     interrupted = False
     try:
         if ex is None:

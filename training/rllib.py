@@ -310,8 +310,13 @@ def train(cfg: dict, guard: SignalGuard | None = None) -> dict:
                 track["stage"] = "training"
             log.write(row)
             if cfg["progress_bar"]:
-                print(f"train: {steps}/{cfg['total_timesteps']} learner steps, "
-                      f"{row['env_steps_per_s']:.0f} env steps/s", file=sys.stderr)
+                spent = time.perf_counter() - t0
+                left = spent / max(steps, 1) * max(cfg["total_timesteps"] - steps, 0)
+                evals = "".join(f", {k} {v:.0%}" for k, v in row.get("eval", {}).items())
+                print(f"train: {steps:,}/{cfg['total_timesteps']:,} learner steps, {row['env_steps_per_s']:.0f} "
+                      f"env steps/s, {seconds_text(left)} left"
+                      + (f"; evaluation at {steps:,} (win rate):{evals[1:]}" if evals else ""),
+                      file=sys.stderr, flush=True)
         t_train = time.perf_counter() - t0 - t_eval
         opp_steps = _opponent_steps(algo)
         final_path = save(run_dir / "final_checkpoint")
@@ -465,7 +470,14 @@ def main(argv: list[str] | None = None) -> dict:
           f"{seconds_text(tp['train_seconds'])} ({tp['env_steps_per_s']:.0f} env steps/s incl. opponents, "
           f"{count(cfg['num_env_runners'], 'env runner')})")
     print(final_lines(report))
-    print(f"report: {Path(cfg['out_dir']) / report['run'] / 'report.json'}")
+    run_path = Path(cfg["out_dir"]) / report["run"]
+    print(f"report: {run_path / 'report.json'}")
+    from training.progress import evaluate_command
+
+    model = run_path / "final_checkpoint"
+    spec = {"env_id": cfg["env_id"], "env_config": cfg["env_config"], "final_eval": report.get("final_eval", {})}
+    for opp in dict.fromkeys(cfg["eval_opponents"] or ["random"]):
+        print(f"evaluate it: {evaluate_command(spec, model, 'rllib', [opp])}", file=sys.stderr)
     return report
 
 

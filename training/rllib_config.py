@@ -40,6 +40,14 @@ _OVERRIDE = {
     "batch_size": dataclasses.replace(_TRAIN["batch_size"], doc="PPO minibatch size (RLlib minibatch_size)"),
     "eval_workers": dataclasses.replace(_TRAIN["eval_workers"], default=1,
                                         doc="worker processes of the evaluations (rllib: agents)"),
+    "name": dataclasses.replace(_TRAIN["name"], doc="run name; outputs go to <out_dir>/<name>/ (default: the "
+                                "config file's stem, else rllib_<env_id>)"),
+    "checkpoint_every": dataclasses.replace(_TRAIN["checkpoint_every"], doc="learner steps between checkpoints "
+                                            "in checkpoints/ (0 = none; final_checkpoint/ is always written, and a "
+                                            "stop keeps the checkpoints written so far)"),
+    "progress_bar": dataclasses.replace(_TRAIN["progress_bar"], doc="show progress on stderr: one line per "
+                                        "training iteration (learner steps, env steps/s, time left) and each "
+                                        "interim evaluation's win rates (false: quiet; the report is the same)"),
 }
 KEYS: tuple[Key, ...] = tuple(_OVERRIDE.get(n, _TRAIN[n]) for n in _SHARED) + (
     Key("num_env_runners", int, 1, "RLlib env runners (Ray actors sampling episodes; 0 = sample in the "

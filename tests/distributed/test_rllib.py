@@ -163,7 +163,11 @@ def test_arena_trains_through_the_command_line(ray_local, tmp_path, capsys):
                 "--set", "n_epochs=1", "--set", "final_eval_games=2", "--set", "eval_every=0",
                 "--set", "progress_bar=false", "--set", "opponent_mix={learner = 1, random = 1}"])
     assert rep["learner_steps"] >= 300 and rep["final_eval"]["random"]["games"] == 2
-    assert "env steps/s incl. opponents" in capsys.readouterr().out
+    out, err = capsys.readouterr()
+    assert "env steps/s incl. opponents" in out
+    run = tmp_path / rep["run"]  # the command that evaluates the final checkpoint, as training.train prints it
+    assert (f"evaluate it: python -m training.evaluate --env monolith_arena_v0 --agents "
+            f"rllib:{run / 'final_checkpoint'},random --games 200") in err
 
 
 def test_bad_configs_are_refused_by_name(tmp_path):
