@@ -225,6 +225,7 @@ def main(argv: list[str] | None = None) -> dict:
     md = _markdown(res)
     write_text_atomic(out / f"{stem}.md", md)
     print(md)
+    print(f"wrote {out / f'{stem}.md'} and {out / f'{stem}.json'}", file=sys.stderr, flush=True)
     return res
 
 

@@ -59,6 +59,12 @@ class StageLog:
         self._current = None
 
 
+def _advance(bar: Any, n: int) -> None:
+    """Advance ``bar`` by ``n`` units, up to its total: jobs that finish whole episodes collect a few states
+    past their share, and a bar past 100% loses its percentage and its ETA."""
+    bar.update(max(0, min(n, (bar.total or 0) - bar.n)) if bar.total else n)
+
+
 class _LocalQueue:
     """In-process stand-in for a manager queue: ``put(n)`` advances the bar at once."""
 
@@ -66,7 +72,7 @@ class _LocalQueue:
         self.bar = bar
 
     def put(self, n: int) -> None:
-        self.bar.update(n)
+        _advance(self.bar, n)
 
 
 def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: int, desc: str, unit: str,
@@ -102,7 +108,7 @@ def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: 
                     futs.append(executor.submit(fn, tuple(j) + (q,)))
             while not all(f.done() for f in futs):
                 try:
-                    bar.update(q.get(timeout=0.2))
+                    _advance(bar, q.get(timeout=0.2))
                 except queue_mod.Empty:
                     pass
             return [f.result() for f in futs]
@@ -154,7 +160,8 @@ def format_summary(report: dict, run_dir: Path) -> str:
     """The end-of-run summary: headline win rates with intervals, stage times, every output path and the
     TensorBoard command."""
     rate = report["throughput"].get("learner_steps_per_s")
-    ppo = f"{rate:.0f} learner steps/s in PPO" if rate is not None else "no PPO step in this session"
+    ppo = (f"{rate:.0f} learner steps/s in PPO, evaluations not counted" if rate is not None
+           else "no PPO step in this session")
     resumed = report.get("resumed_from")
     span = (f"{report['total_seconds']:.0f} s in this session, resumed at step {resumed['steps']:,}" if resumed
             else f"{report['total_seconds']:.0f} s in all")

@@ -108,13 +108,13 @@ def test_the_summary_says_when_a_session_ran_no_ppo_step(tmp_path):
     first = format_summary(report, tmp_path).splitlines()[0]
     assert first == "run r on monolith_arena_v0: 18,432 learner steps, 26 s in all (no PPO step in this session)"
     report["throughput"]["learner_steps_per_s"] = 491.4
-    assert format_summary(report, tmp_path).splitlines()[0].endswith("(491 learner steps/s in PPO)")
+    assert format_summary(report, tmp_path).splitlines()[0].endswith("(491 learner steps/s in PPO, evaluations not counted)")
     # a resumed session: its own time, and the stage times that include the first session's warm start
     report.update(resumed_from={"checkpoint": "c.zip", "steps": 16384},
                   stage_seconds={"warm-start collection": 22.0, "warm-start fit": 3.0, "PPO": 20.0})
     lines = format_summary(report, tmp_path).splitlines()
     assert lines[0] == ("run r on monolith_arena_v0: 18,432 learner steps, 26 s in this session, resumed at step "
-                        "16,384 (491 learner steps/s in PPO)")
+                        "16,384 (491 learner steps/s in PPO, evaluations not counted)")
     assert lines[1] == ("  stages (with the warm start of the first session): warm-start collection 22 s, "
                         "warm-start fit 3 s, PPO 20 s")
 
@@ -196,3 +196,21 @@ def test_a_stop_while_jobs_are_submitted_ends_the_ones_already_running(monkeypat
     with pytest.raises(KeyboardInterrupt):
         map_with_progress(lambda job: None, [(k,) for k in range(5)], 5, "jobs", "job", ex, enabled=False)
     assert len(ex.submitted) == 2 and ended == [ex]
+
+
+def test_a_collection_bar_stops_at_its_total():
+    """Collection jobs finish whole episodes, so they report a few states past their share: the bar stops at
+    its total (past it, tqdm shows no percentage and no ETA)."""
+    import io
+
+    from tqdm import tqdm
+
+    from training.progress import _advance
+
+    bar = tqdm(total=100, file=io.StringIO())
+    for n in (60, 30, 25, 5):
+        _advance(bar, n)
+    assert bar.n == 100
+    open_ended = tqdm(total=None, file=io.StringIO())
+    _advance(open_ended, 7)
+    assert open_ended.n == 7
