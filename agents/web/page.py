@@ -66,6 +66,8 @@ button[disabled] { opacity: .55; cursor: wait; }
 #back { margin-top: 6px; }
 #error { color: #a00; white-space: pre-wrap; }
 #narration { max-height: 34vh; overflow-y: auto; font-family: monospace; font-size: 12.5px; }
+/* the game's own notes (Strategy's "what the cards do"): scrolled in their box, so the Moves stay in view */
+#notes { max-height: 24vh; overflow-y: auto; }
 #narration .entry { white-space: pre-wrap; border-bottom: 1px solid #eee; padding: 2px 0; }
 #narration .entry.you { font-weight: bold; }  /* not a colour: the boards draw each seat in its own colour */
 #narration .entry.fresh { background: #fff6d8; }

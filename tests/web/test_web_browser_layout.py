@@ -48,6 +48,26 @@ def test_a_small_landscape_window_keeps_the_board_beside_the_decision(driver, tm
         served.close()
 
 
+def test_the_strategy_card_notes_scroll_in_their_box_so_the_moves_stay_in_view(driver, tmp_path):  # noqa: F811
+    """At 1280x800 the Strategy Game's "what the cards do" notes (a dozen lines) pushed the Moves panel below the
+    window; they now scroll in a box of at most a quarter of the window's height."""
+    served = Served(*SHORT[1], tmp_path)
+    wd = driver
+    try:
+        wd.cmd("POST", "/window/rect", {"width": 1280, "height": 800})
+        wd.cmd("POST", "/url", {"url": served.url})
+        assert _async(wd, WAIT_READY) == "ready"
+        view_h = wd.js("return window.innerHeight")
+        notes = wd.js("return document.getElementById('notes').getBoundingClientRect().toJSON()")
+        moves = wd.js("return document.getElementById('narration').getBoundingClientRect().toJSON()")
+        assert 0 < notes["height"] <= 0.25 * view_h + 1, (notes, view_h)
+        assert wd.js("return document.getElementById('notes').scrollHeight") > notes["height"]  # it scrolls
+        assert moves["top"] < view_h, (moves, view_h)
+    finally:
+        wd.cmd("POST", "/window/rect", {"width": 1400, "height": 1000})
+        served.close()
+
+
 def test_the_persons_moves_are_marked_without_a_seat_colour(driver, tmp_path):  # noqa: F811
     """Every board draws player_0 in red and player_1 in blue: the person's own moves are in bold, and the
     legend names no colour that could be read as a seat's."""
