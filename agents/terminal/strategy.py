@@ -256,7 +256,7 @@ place(face=1, sid=5)."""
             Kind.OPPONENT: f"{who} chooses the opponent{what}",
             Kind.FACE_SRC: f"{who} chooses one of its pool dice by its face{what}",
             Kind.FACE_NEW: f"{who} chooses the die's new face{what}",
-            Kind.SOCKET_SRC: f"{who} chooses one of its socketed dice",
+            Kind.SOCKET_SRC: self._socket_src(game, pd, who, what),
             Kind.SOCKET_DST: f"{who} chooses where the die goes",
             Kind.SOCKET_BLOCK: f"{who} chooses a socket to block",
             Kind.RUNE_PICK: f"{who} keeps one Rune as a private Rune (the other goes under the deck)",
@@ -266,6 +266,20 @@ place(face=1, sid=5)."""
                                + (_reveal_tolls(game, s, pd) if viewer in (None, pd["seat"]) else ""),
             Kind.REVEAL_SRC: f"{who} earmarks what pays for the reveal ({count(pd.get('rem', 0), 'gem')} to go)",
         }.get(Kind(k), f"{who} decides {Kind(k).name}")
+
+    @staticmethod
+    def _socket_src(game: Any, pd: dict, who: str, what: str) -> str:
+        """SOCKET_SRC in words: a die set to a face (Overcharge) says the face, and a Player Power's decision
+        (docs §4.8: it fires when every die is placed) starts with the card and its owner: ``Overcharge (P0's
+        Player Power): P0 chooses a socketed die to set to 6``."""
+        if pd.get("mode") != "set":
+            return f"{who} chooses one of its socketed dice"
+        face = pd.get("face") or 0
+        ask = f"{who} chooses a socketed die to set to " + (str(face) if face else "a face it chooses next")
+        src = pd.get("src")
+        if src and src[0] == "a" and game.rules.is_pp[src[1]]:
+            return f"{game.rules.content.actions[src[1]].name} ({who}'s Player Power): {ask}"
+        return ask + what
 
     def _payment(self, game: Any, s: Any, pd: dict, who: str) -> str:
         """A toll or cost payment in words: what paying and declining do (docs §4.10, §4.11)."""
@@ -308,7 +322,15 @@ place(face=1, sid=5)."""
         return _FAMILIES.get(family, family)
 
     def _socket(self, game: Any, s: Any, sid: int, seat: int) -> str:
-        return socket_words(game, s, sid, seat)
+        """A socket option; at an Overcharge's socketed die (SOCKET_SRC, mode ``set``) the die's face change:
+        ``socket 05: 2 SR2 Gem Rune, needs 2, holds P0's 2 -> 6``."""
+        words = socket_words(game, s, sid, seat)
+        pd = s.pending or {}
+        occ = game.rules.occupant(s, sid, seat)
+        if pd.get("k") == Kind.SOCKET_SRC and pd.get("mode") == "set" and pd.get("face") and occ is not None:
+            held = f", holds P{occ[0]}'s {occ[1]}"
+            words = (words if words.endswith(held) else f"{words}, holds your {occ[1]}") + f" -> {pd['face']}"
+        return words
 
     def reason(self, game: Any, state: Any, family: str, chosen: tuple, arg: str, value: int) -> str | None:
         """Why a die cannot go into socket ``value`` (docs §4.6 availability), in the game's words."""

@@ -28,7 +28,7 @@ from .state import Kind, Phase
 from .table import TABLE
 from .words import card_name, effect_words, offer_words
 
-__all__ = ["RESOLVE_LINE", "line_text", "narrate", "src_text", "winner_words"]
+__all__ = ["RESOLVE_LINE", "RESOLVE_PP_LINE", "line_text", "narrate", "src_text", "winner_words"]
 
 
 def line_text(ln: Any, self_word: str = "you") -> str:
@@ -139,8 +139,12 @@ def _dice_changes(game: Any, before: Any, after: Any, action: int, seat: int) ->
         if p == seat and fam == "set_aside" and pool[idx[0]] > 0:  # the action's own die
             pool[idx[0]] -= 1
             aside += 1
-        # dice into sockets (a placement) and back out of them keep their faces: no change to say
-        moved = [a - b for a, b in zip(_socketed(before, p), _socketed(after, p))]
+        # dice into sockets (a placement) and back out of them keep their faces: no change to say; a socketed
+        # die the action itself set (Overcharge) comes back with its new face
+        was = _socketed(before, p)
+        if p == seat:
+            _face_set(game, before, action, was)
+        moved = [a - b for a, b in zip(was, _socketed(after, p))]
         if [x + y for x, y in zip(pool, moved)] == list(after.pool[p]) and aside == after.aside[p]:
             continue
         (pa, aa), (pb, ab) = _dice(before.pool[p], before.aside[p]), _dice(after.pool[p], after.aside[p])
@@ -148,6 +152,19 @@ def _dice_changes(game: Any, before: Any, after: Any, action: int, seat: int) ->
         if parts:  # a socketed die's face set (Overcharge) leaves the pool as it was: nothing to say
             out.append(f"P{p} " + ", ".join(parts))
     return "; ".join(out)
+
+
+def _face_set(game: Any, before: Any, action: int, faces: list[int]) -> None:
+    """When ``action`` answers an Overcharge's socketed die (``SOCKET_SRC`` in mode ``set``, docs §5.2),
+    move that die in ``faces`` (:func:`_socketed` of the deciding seat) from its old face to the new one."""
+    pd = before.pending or {}
+    fam, idx = game.layout.split(int(action))
+    if fam != "choose_socket" or pd.get("k") != Kind.SOCKET_SRC or pd.get("mode") != "set":
+        return
+    occ, face = game.rules.occupant(before, idx[0], pd["seat"]), pd.get("face") or 0
+    if occ is not None and 1 <= occ[1] <= 6 and 1 <= face <= 6:
+        faces[occ[1] - 1] -= 1
+        faces[face - 1] += 1
 
 
 def _hand_change(x: tuple, y: tuple) -> str:
@@ -162,17 +179,21 @@ def _hand_change(x: tuple, y: tuple) -> str:
 GUARD_STOP = "Guard charge stops it"
 
 
-def _changes(a: list[tuple], b: list[tuple], p: int, card: bool = False) -> list[str]:
+def _changes(a: list[tuple], b: list[tuple], p: int, card: bool = False, leaves: str = "") -> list[str]:
     """Seat ``p``'s changes between two tallies, e.g. ``["VP 9 -> 11", "gems 2 -> 0"]``; the cards in hand
     with the cast ones apart as the seat lines say them (``hand 0 + 5 cast -> 1 + 5 cast``) when their
     number changes (a card cast, said by its action, and cast cards back in hand are no change); a Guard
     charge gained (``Guard 0 -> 1``; one spent is said where it stops an attack, :func:`_unchanged`, and
     the round's clean-up says nothing; with ``card``, the changes a card line made, one spent is said too:
     ``Guard charge stops it (Guard 1 -> 0)``); a chase marker put down says where (``chase marker on space 8
-    (+3 VP)``, docs §4.15), one cleared says nothing (the round's clean-up)."""
+    (+3 VP)``, docs §4.15), one cleared says nothing (the round's clean-up); with ``leaves``, the name of
+    the Player Power whose lines made the changes, its cast cards going down with the hand unchanged is that
+    card leaving the game, said last (docs §4.8): ``Overcharge leaves the game (hand 1 + 1 cast -> 1 + 0
+    cast)``."""
     (v0, g0, h0, r0, c0, k0, d0), (v1, g1, h1, r1, c1, k1, d1) = a[p], b[p]
     out = [f"{name} {x} -> {y}" for name, x, y in (("VP", v0, v1), ("gems", g0, g1)) if x != y]
-    if sum(h0) != sum(h1):
+    gone = h0[1] - h1[1] if leaves and h0[0] == h1[0] else 0  # said last: the card leaves after its lines
+    if sum(h0) != sum(h1) and gone <= 0:
         out.append(_hand_change(h0, h1))
     if r0 != r1:
         out.append(f"private Runes {r0} -> {r1}")
@@ -184,6 +205,9 @@ def _changes(a: list[tuple], b: list[tuple], p: int, card: bool = False) -> list
         out.append(f"chase marker on space {c1[0]} (+{c1[1]} VP)")
     if k1 and not k0:
         out.append("takes the Primus")
+    if gone > 0:
+        who = leaves if gone == 1 else f"{gone} {leaves} cards"
+        out.append(f"{who} {'leaves' if gone == 1 else 'leave'} the game ({_hand_change(h0, h1)})")
     return out
 
 
@@ -358,6 +382,16 @@ def _source(game: Any, key: Any, after: Any) -> str:
 
 #: the line that says the Resolution Phase starts (docs §4.9), after the last die's Immediate effect if any
 RESOLVE_LINE = "  every die is placed: the cards resolve"
+#: the same when Player Powers are queued: they fire first, each leaving the game after its lines (docs §4.8)
+RESOLVE_PP_LINE = "  every die is placed: the Player Powers fire, then the cards resolve"
+
+
+def _pp_name(game: Any, key: Any) -> str:
+    """The Player Power whose lines (and leaving the game) a segment's ``key`` is (:func:`_key`), or ``""``."""
+    src = key[0] if key is not None and isinstance(key[0], tuple) else None
+    if not src or src[0] != "a" or not game.rules.is_pp[src[1]]:
+        return ""
+    return game.rules.content.actions[src[1]].name
 
 
 def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
@@ -384,11 +418,12 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     last = max((n for n, seg in enumerate(segs) if not _is_round(seg[0])), default=-1)
     board = R.content.board
     resolves = before.phase == Phase.ACTION and after.phase != Phase.ACTION  # the last die was placed
+    resolve_line = RESOLVE_PP_LINE if before.pp_queue else RESOLVE_LINE
     for n, (key, a, b, notes) in enumerate(segs):
         placed = (key is None and n == 0) or (key is not None and isinstance(key[0], tuple) and key[0][0] == "b"
                                                and board[key[0][1]].immediate)  # an Immediate card: at placement
         if resolves and not placed:  # the resolution starts here, after any Immediate effect of the last die
-            lines.append(RESOLVE_LINE)
+            lines.append(resolve_line)
             resolves = False
         if _is_round(key):  # the round begins here: its Round card, its dice
             lines.append(_round_line(after))
@@ -398,7 +433,8 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
                 dice = ""
             continue
         card = key is not None and isinstance(key[0], tuple)  # a card line's work: a Guard charge it spent
-        per = {p: _changes(a, b, p, card and not (why and why[0].startswith(f"  P{p}'s Guard")))
+        pp = _pp_name(game, key)
+        per = {p: _changes(a, b, p, card and not (why and why[0].startswith(f"  P{p}'s Guard")), pp)
                for p in range(R.n)}
         primus = next((p for p in range(R.n) if b[p][5]), primus)
         for p, note in notes:  # a gain a toll stone stopped short, a placement a card gave
@@ -420,7 +456,7 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     if dice:
         lines.append(f"  dice: {dice}")
     if resolves:
-        lines.append(RESOLVE_LINE)
+        lines.append(resolve_line)
     card = _chosen_for(game, before, action)
     # said unless a line of its changes names the card and what it does
     chosen = [f"  for {card}"] if card and not any(x.startswith(f"  then {card}") for x in lines) else []
@@ -474,8 +510,8 @@ def winner_words(game: Any, s: Any) -> str:
 
 def _cast_lines(game: Any, before: Any, after: Any, action: int, seat: int, said: bool) -> list[str]:
     """For a card cast (docs §4.8, §5.5-5.7) whose narration would say nothing more (``said`` false) and
-    that asks its caster nothing next: a Player Power is queued (``Triumph (caster: +3 VP) is queued: it
-    fires before the cards resolve``); another card changed nothing, and why where it is plain (``then
+    that asks its caster nothing next: a Player Power is queued (``Triumph is queued: it fires before the
+    cards resolve (P0: +3 VP)``); another card changed nothing, and why where it is plain (``then
     Synergy (...): nothing changes (it comes to 0 VP)``).  ``[]`` otherwise."""
     fam, idx = game.layout.split(int(action))
     if fam != "cast":
@@ -483,9 +519,10 @@ def _cast_lines(game: Any, before: Any, after: Any, action: int, seat: int, said
     R = game.rules
     k = idx[0]
     card = R.content.actions[k]
+    if R.is_pp[k]:  # its lines said by its caster's seat, a parenthesis in them as a clause of its own
+        said_pp = "; ".join(line_text(ln, f"P{seat}") for ln in card.effect).replace(" (", "; ").replace(")", "")
+        return [f"  {card.name} is queued: it fires before the cards resolve ({said_pp})"]
     what = "; ".join(line_text(ln, "caster") for ln in card.effect)
-    if R.is_pp[k]:
-        return [f"  {card.name} ({what}) is queued: it fires before the cards resolve"]
     pd = after.pending or {}
     if said or (pd.get("seat") == seat and pd.get("k") != Kind.TURN):
         return []  # it changed something, or it asks its caster next (an opponent, a die, a socket)

@@ -165,7 +165,9 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
     if fam == "choose_socket":
         if pd.get("k") == Kind.SOCKET_SRC and pd.get("mode") == "set":  # Overcharge: a socketed die to a face
             face = pd.get("face") or 0
-            return f"sets its die in socket {idx[0]:02d} to " + (str(face) if face else "a face it chooses next")
+            occ = game.rules.occupant(state, idx[0], seat)
+            was = f" from {occ[1]}" if occ is not None else ""
+            return f"sets its die in socket {idx[0]:02d}{was} to " + (str(face) if face else "a face it chooses next")
         verb = {Kind.SOCKET_BLOCK: "blocks", Kind.SOCKET_DST: "moves the die to"}.get(pd.get("k"), "picks its die in")
         return f"{verb} socket {idx[0]:02d}"
     if fam == "choose_index":

@@ -37,12 +37,12 @@ def test_augment_says_the_placement_it_gives():
 
 
 def test_a_player_power_cast_says_when_it_fires():
-    # Player Powers wait in the queue until every die is placed (docs §4.8)
+    # Player Powers wait in the queue until every die is placed (docs §4.8); the card's lines are said by its
+    # caster's seat, with no parenthesis inside another
     assert _narrate(0, 5, num_players=4, exalted=True, player_powers=True) == [
         "P1 casts Usurper",
-        "  Usurper (caster: take the Primus Token and lock it (no one else"
-        " takes it this\n      round)) is queued: it fires before the cards"
-        " resolve"]
+        "  Usurper is queued: it fires before the cards resolve (P1: take the"
+        " Primus\n      Token and lock it; no one else takes it this round)"]
 
 
 def test_a_cast_that_changes_nothing_says_so_and_why():

@@ -86,8 +86,8 @@ def test_a_socketed_die_set_to_a_face_says_no_empty_dice_line():
     game, before, after, a, seat = _play(5, 31, num_players=2, exalted=True, player_powers=True)
     assert before.pool == after.pool and before.aside == after.aside
     assert PIECES.narrate(game, before, after, a, seat) == [
-        "P1 sets its die in socket 21 to 6",
+        "P1 sets its die in socket 21 from 2 to 6",
         "  then Overcharge (caster: set a socketed die to 6):",
-        "      P1: hand 1 + 1 cast -> 1 + 0 cast",
+        "      P1: Overcharge leaves the game (hand 1 + 1 cast -> 1 + 0 cast)",
         "  then F3.4 Fate of Tribute (each here: may pay 1 gem for +3 VP):",
         "      P1: may pay 1 gem for +3 VP"]

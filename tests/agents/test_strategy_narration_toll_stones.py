@@ -226,7 +226,7 @@ def test_overcharge_says_which_die_it_sets_and_to_what():
     g, s = env.game, env.game_state
     a = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
     assert s.pending["mode"] == "set" and s.pending["face"] == 6
-    assert g.describe_action(s, a) == f"sets its die in socket {g.layout.split(a)[1][0]:02d} to 6"
+    assert g.describe_action(s, a) == f"sets its die in socket {g.layout.split(a)[1][0]:02d} from 5 to 6"
 
 
 def test_a_player_power_firing_is_named_with_its_effect():
@@ -236,9 +236,9 @@ def test_a_player_power_firing_is_named_with_its_effect():
     env, before, a, seat = random_steps(STRATEGY, 1, 28, num_players=4, exalted=True, player_powers=True)
     assert pieces_for(STRATEGY).narrate(env.game, before, env.game_state, a, seat) == [
         "P1 places a 5 in socket 12: 4 SR4 Skill Rune",
-        "  every die is placed: the cards resolve",
+        "  every die is placed: the Player Powers fire, then the cards resolve",
         "  then Usurper (caster: take the Primus Token and lock it (no one else takes it\n      this round)):",
-        "      P0: hand 1 + 1 cast -> 1 + 0 cast, takes the Primus"]
+        "      P0: takes the Primus, Usurper leaves the game (hand 1 + 1 cast -> 1 + 0\n          cast)"]
     s = env.game_state
     k = s.pending["src"][1]
     assert env.game.rules.content.actions[k].name == "Overcharge" and s.pending["src"] == ["a", k, "effect", 0]
