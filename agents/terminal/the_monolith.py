@@ -14,11 +14,17 @@ from monolith_envs.core.words import count
 from monolith_envs.the_monolith.board import controllers, neighbours, tunnels_now, units_text
 from monolith_envs.the_monolith.narration import narrate
 from monolith_envs.the_monolith.state import Phase, Sub
-from monolith_envs.the_monolith.words import ZONES, effect_words, space_words, stop_and_step
+from monolith_envs.the_monolith.words import (
+    ZONES,
+    effect_words,
+    event_scoring_words,
+    space_words,
+    stop_and_step,
+)
 
 from . import WIDTH, Pieces, wrap
 
-__all__ = ["PIECES", "TheMonolithPieces", "effect_text"]
+__all__ = ["PIECES", "TheMonolithPieces", "effect_text", "event_text"]
 
 LEGEND = """\
 Legend. One line per space of the map: its number, name, building, T when it
@@ -77,6 +83,20 @@ _ASK = {Sub.DRAFT_NOMINATE: "names a shaman to auction", Sub.DRAFT_OPEN_BID: "op
 def effect_text(e: Any) -> str:
     """A card's effect in words (:func:`monolith_envs.the_monolith.words.effect_words`)."""
     return effect_words(e)
+
+
+def event_text(card: Any) -> str:
+    """What an event does (docs §4.7, §5.5): its reveal effects once placed (an ``instant`` one is then
+    discarded) and its scoring (:func:`monolith_envs.the_monolith.words.event_scoring_words`), e.g. ``at the
+    next rest scoring, each seat: +4 favour if you control this event's space; then it is discarded``."""
+    parts = []
+    if card.reveal:
+        parts.append("when placed: " + "; ".join(effect_words(e) for e in card.reveal)
+                     + ("; then it is discarded" if card.lifetime == "instant" else ""))
+    scoring = event_scoring_words(card)
+    if scoring:
+        parts.append(scoring)
+    return "; ".join(parts) or "no effect"
 
 
 class TheMonolithPieces(Pieces):
@@ -149,8 +169,12 @@ order(o=commit)."""
                 bids = ", ".join(f"P{p} {b}" for p, b in enumerate(s.bids[i]) if b)
                 row.append(f"{i}: {g.divs[s.row[i]].key} {g.divs[s.row[i]].name}" + (f" [{bids}]" if bids else ""))
         out.append(wrap("row: " + ("; ".join(row) or "-"), WIDTH, "    "))
-        ev = ", ".join(f"{g.events[e].key} {g.events[e].name}" + (f" on {sp}" if sp >= 0 else "")
-                       for e, sp in s.events) or "-"
+        ev = [f"{g.events[e].key} {g.events[e].name}" + (f" on {sp}" if sp >= 0 else "")
+              + (" (to move)" if s.sub == Sub.EVENT_MOVE and i == s.event_focus else "")
+              for i, (e, sp) in enumerate(s.events)]
+        if s.sub == Sub.EVENT_PLACE and s.event_focus >= 0:  # drawn, in play on no space yet (docs §4.7 step 3)
+            ev.append(f"{g.events[s.event_focus].key} {g.events[s.event_focus].name} (being placed)")
+        ev = ", ".join(ev) or "-"
         out.append(wrap(f"events: {ev}; decks: divination {len(s.div_deck)}, event {len(s.event_deck)}, "
                         f"objective {len(s.obj_deck)}", WIDTH, "    "))
         out.append(wrap(dec if not s.terminal else "game over: ranking " + " ".join(f"P{p}" for p in g.ranking(s))))
@@ -168,6 +192,14 @@ order(o=commit)."""
                 return "moves the marching group (it may stop after its first step)"
         if sub == Sub.MANEUVER_DEST:
             return f"chooses where {'its shaman' if s.man_kind else 'the warrior'} moves"
+        if sub == Sub.EVENT_PLACE and s.event_focus >= 0:
+            card = g.events[s.event_focus]
+            return f"places {card.key} {card.name} ({event_text(card)}): choose a space"
+        if sub == Sub.EVENT_MOVE and 0 <= s.event_focus < len(s.events):
+            ev, sp = s.events[s.event_focus]
+            card = g.events[ev]
+            return (f"moves the wandering event {card.key} {card.name} ({effect_words(card.scoring)}) "
+                    f"from {space_words(g, sp)}: choose another space")
         return _ASK.get(sub, sub.name)
 
     def asking(self, game: Any, state: Any) -> str:

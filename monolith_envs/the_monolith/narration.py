@@ -21,6 +21,7 @@ from ..core.narration import wrap
 from ..core.words import count
 from .board import controllers
 from .effects import gain, power
+from .rest import turn_order
 from .state import NONE, Frame, Phase, Sub, fast_clone
 from .table import FRAMES, TABLE
 from .words import ZONES, effect_words, event_scoring_words, space_words
@@ -367,6 +368,17 @@ _REST_HEADS = {Frame.REST_DIVS: "divinations and shamans that score at rest",
                Frame.REST_END: "final scoring: +1 favour per objective still held"}
 
 
+def _least_favour(s: Any) -> str:
+    """Why the drawer of the rest phase's event draws it (docs §4.7 step 3): ``least favour``, and on a tie
+    the seats tied with it and the tie-break (the latest in the new turn order draws)."""
+    low = min(s.favour)
+    tied = [p for p in turn_order(s) if s.favour[p] == low]
+    if len(tied) < 2:
+        return "least favour"
+    others = " and ".join(f"P{p}" for p in tied[:-1])
+    return f"least favour, tied with {others}: the {'later' if len(tied) == 2 else 'latest'} in turn order draws"
+
+
 def _frame_lines(g: Any, kind: Any, arg: Any, s0: Any, s1: Any, head_only: bool = False) -> list[str]:
     """What one rule step did (its heading first, then its effects); ``head_only``: the heading alone."""
     lines: list[str] = []
@@ -407,7 +419,7 @@ def _frame_lines(g: Any, kind: Any, arg: Any, s0: Any, s1: Any, head_only: bool 
         if drawn >= 0:
             ev = g.events[drawn]
             if s1.sub == Sub.EVENT_PLACE:
-                lines.append(f"  P{s1.current} (least favour) draws the event {ev.key} {ev.name} to place")
+                lines.append(f"  P{s1.current} ({_least_favour(s1)}) draws the event {ev.key} {ev.name} to place")
             elif drawn in s1.event_discard and all(e != drawn for e, _ in s1.events):
                 lines.append(f"  the event {ev.key} {ev.name} is drawn; it has nowhere to go: discarded")
             else:

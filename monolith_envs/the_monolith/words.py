@@ -120,7 +120,7 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
 _SELECTED = {"any": "space", "monolith": "Monolith", "no_building": "space without a building", "tunnel": "tunnel",
              "not_tunnel": "space that is not a tunnel", "own_stronghold": "own stronghold",
              "enemy_stronghold": "enemy stronghold", "home_quadrant": "space of your home quadrant",
-             "event_space": "space with an event"}
+             "event_space": "space of this event"}
 _MODIFIERS = {"shaman_steps": "+{n} step for the shaman order", "recruit_bonus": "+{n} warrior when recruiting",
               "boast_uncontested": "may boast in a space it occupies but does not contest",
               "shaman_control_weight": "its shaman counts {n} toward control",
@@ -148,17 +148,24 @@ def _counted(pred: str, sel: str, many: bool = False) -> str:
         pred, f"{pred.replace('_', ' ')} {where}".strip())
 
 
-#: when an event's scoring effect scores (docs §4.7 step 2b, §5.5)
-_LIFETIME_WORDS = {"until_scored": "at the next rest scoring, then it is discarded",
-                   "persistent": "at every rest scoring", "wandering": "at every rest scoring, and it moves"}
+#: when an event's scoring effect scores (docs §4.7 step 2b, §5.5), and what becomes of the event after
+_LIFETIME_WORDS = {"until_scored": ("at the next rest scoring", "; then it is discarded"),
+                   "persistent": ("at every rest scoring", ""),
+                   "wandering": ("at every rest scoring", "; then the first seat it paid moves it")}
+#: a ``favour_if`` over the event's own space (selector ``event_space``, docs §5.3) by its predicate
+_ON_EVENT_SPACE = {"controlled": "you control this event's space", "occupied": "you occupy this event's space",
+                   "contested": "you contest this event's space",
+                   "shaman_in": "your living shaman is on this event's space"}
 
 
 def event_scoring_words(card: Any) -> str:
-    """An event card's scoring in words, ``""`` when it has none: ``each seat at the next rest scoring, then
-    it is discarded: +2 favour per temple you control`` (docs §4.7 step 2b)."""
+    """An event card's scoring in words, ``""`` when it has none, as the rule reads for each seat (docs
+    §4.7 step 2b, §5.5): ``at the next rest scoring, each seat: +4 favour if you control this event's
+    space; then it is discarded``."""
     if card.scoring is None:
         return ""
-    return f"each seat {_LIFETIME_WORDS.get(card.lifetime, 'at rest scoring')}: {effect_words(card.scoring)}"
+    when, after = _LIFETIME_WORDS.get(card.lifetime, ("at rest scoring", ""))
+    return f"{when}, each seat: {effect_words(card.scoring)}{after}"
 
 
 def effect_words(e: Any) -> str:
@@ -175,6 +182,8 @@ def effect_words(e: Any) -> str:
         each = f"for every {e.divisor} {_counted(e.pred, e.sel, True)}" if e.divisor > 1 else f"per {per}"
         return f"+{n} favour {each}" + (f" (at most {e.cap})" if e.cap else "")
     if e.op == "favour_if":
+        if e.sel == "event_space" and e.threshold <= 1 and e.pred in _ON_EVENT_SPACE:  # its one space
+            return f"+{n} favour if {_ON_EVENT_SPACE[e.pred]}"
         if e.pred == "shaman_in":
             where = _SELECTED.get(e.sel, e.sel.replace("_", " "))
             where = "the Monolith" if e.sel == "monolith" else ("an " if where[0] in "aeiou" else "a ") + where

@@ -76,7 +76,8 @@ def test_a_lift_that_keeps_every_heart_in_the_tower_scores_the_rest_phase_step_b
                      "  no seat has hearts on the board: there is no action phase today",
                      "  the rest phase scores", "  divinations and shamans that score at rest",
                      "  P2: favour 2 -> 4 (D05 Hearth Ward +2)",
-                     "  P1 (least favour) draws the event E08 Cave-In to place"]
+                     "  P1 (least favour, tied with P0: the later in turn order draws) draws the event\n"
+                     "      E08 Cave-In to place"]
     assert s.event_focus == b.event_deck[0] and g.events[b.event_deck[0]].key == "E08"
 
 
@@ -118,5 +119,5 @@ def test_chance_steps_are_replayed_so_no_step_is_lumped(cfg):
 def test_an_event_drawn_with_a_scoring_effect_says_what_it_will_score():
     # seed 4: E11 Pilgrimage was said as "is drawn" and nothing more until rest scoring paid its favour
     drawn = [x for lines in _narrations(4, 4) for x in lines if "the event E11 Pilgrimage is drawn" in x]
-    assert drawn == ["  the event E11 Pilgrimage is drawn; it scores each seat at the next rest\n"
-                     "      scoring, then it is discarded: +2 favour per temple you control"]
+    assert drawn == ["  the event E11 Pilgrimage is drawn; it scores at the next rest scoring, each\n"
+                     "      seat: +2 favour per temple you control; then it is discarded"]
