@@ -202,6 +202,15 @@ order(o=commit)."""
                     f"from {space_words(g, sp)}: choose another space")
         return _ASK.get(sub, sub.name)
 
+    def decision(self, game: Any, state: Any, viewer: int | None = None) -> str:
+        """What browser play shows above the options: at EVENT_PLACE and EVENT_MOVE, which event is placed or
+        moved and what it does (:meth:`asking`'s words); ``""`` for the other decisions, whose options and
+        stage say them."""
+        s = state
+        if s.terminal or s.sub not in (Sub.EVENT_PLACE, Sub.EVENT_MOVE):
+            return ""
+        return self.asking(game, s)
+
     def asking(self, game: Any, state: Any) -> str:
         """What the open decision asks, in words (``P0 gives an order``), for the message that says why a
         typed action is not legal now; ``""`` when the game is over."""

@@ -110,3 +110,12 @@ def test_a_shaman_in_an_events_space_reads_as_its_own_space():
     g = monolith_envs.make_game(MONOLITH, num_players=3)
     assert effect_words(_event(g, "E01").scoring) == "+5 favour if your living shaman is on this event's space"
     assert effect_words(_event(g, "E07").scoring) == "+4 favour if you control this event's space"
+
+
+def test_browser_play_asks_the_event_decisions_in_the_same_words():
+    """The page's ask line (pieces.decision) names the event at EVENT_PLACE and is empty elsewhere, where the
+    options and the stage say what is asked."""
+    g, _b, s, *_ = _entering(1, Sub.EVENT_PLACE)
+    assert PIECES.decision(g, s) == PIECES.asking(g, s) != ""
+    g2, _b2, s2, *_ = _entering(1, Sub.ORDER_CHOOSE)
+    assert s2.sub == Sub.ORDER_CHOOSE and PIECES.decision(g2, s2) == "" != PIECES.asking(g2, s2)
