@@ -52,8 +52,9 @@ def side_sign(outcome: Sequence[Any] | None, seats: Sequence[int]) -> int:
     truncation (``outcome`` None), -1 a loss, from the game's per-seat outcomes (:class:`Outcome` values or
     their names, ``"win"``, ``"loss"``, ...; SUCCESS counts as a win, FAILURE as 0 alone).  A first place shared
     with a seat of another side (an Arena free-for-all that ends tied at the top gives every tied seat WIN)
-    is 0: not a win of this side, not a loss.  ``training.evaluate``, the Gymnasium wrapper's ``info["win"]``
-    and the RLlib env's ``infos[agent]["win"]`` all count this way."""
+    is 0: not a win of this side, not a loss.  ``training.evaluate`` counts this way; the Gymnasium wrapper's
+    ``info["win"]`` and the RLlib env's ``infos[agent]["win"]`` take the shared-first-place rule from it (they
+    count a solo FAILURE as -1)."""
     if outcome is None:
         return 0
     names = [o.value if isinstance(o, Outcome) else o for o in outcome]

@@ -499,8 +499,11 @@ class MaskablePPOAgent(BaseAgent):
             except ValueError:  # torch's distribution refuses NaN logits
                 self._check_logits(observation, mask)
                 raise
-            if not mask.reshape(-1)[int(action)]:  # the argmax of NaN probabilities (infinite logits)
-                self._check_logits(observation, mask)
+            if not mask.reshape(-1)[int(action)]:  # the argmax of NaN probabilities (infinite logits), or legal
+                self._check_logits(observation, mask)  # logits all below the mask's own -1e8
+                raise AgentError(f"{self.name}: the policy's most probable action {int(action)} is masked out (its "
+                                 "legal actions' logits are below the value masked actions get); the model cannot "
+                                 "play this position")
             return int(action)
         probs = self.action_probabilities(observation, mask)
         return int(rng.choice(probs.size, p=probs))
@@ -535,4 +538,6 @@ class MaskablePPOAgent(BaseAgent):
         probs[~np.asarray(action_mask, bool)] = 0.0
         if not np.isfinite(probs).all() or not probs.sum() > 0:  # infinite logits: NaN probabilities
             self._check_logits(observation, action_mask)
+            raise AgentError(f"{self.name}: the policy gives its legal actions no probability (their logits are "
+                             "below the value masked actions get); the model cannot play this position")
         return probs / probs.sum()

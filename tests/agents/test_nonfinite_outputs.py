@@ -267,3 +267,39 @@ def test_play_reports_an_opponent_that_cannot_go_on_mid_game_on_one_line(monkeyp
     assert code == 1 and "Traceback" not in err
     assert "error: az:x.pt: the network's output is not finite" in err
     assert any("game stopped by an error after" in line for line in out)
+
+
+def test_ppo_policy_whose_legal_logits_are_below_the_mask_value_is_an_agent_error_not_an_illegal_move():
+    """sb3-contrib gives masked actions a logit of -1e8: a policy whose legal actions' logits are all below it
+    makes predict's argmax a masked action (and the masked probabilities sum to 0). The agent stops with an
+    AgentError instead of returning an illegal action or raising numpy's NaN error."""
+    import gymnasium as gym
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from monolith_envs.agents.base import AgentError
+    from monolith_envs.agents.ppo import MaskablePPOAgent
+
+    class Env(gym.Env):
+        observation_space = gym.spaces.Box(-1, 1, (3,), np.float32)
+        action_space = gym.spaces.Discrete(4)
+
+        def reset(self, seed=None, options=None):
+            return np.zeros(3, np.float32), {}
+
+        def step(self, action):
+            return np.zeros(3, np.float32), 0.0, True, False, {}
+
+        def action_masks(self):
+            return np.ones(4, bool)
+
+    model = MaskablePPO("MlpPolicy", Env(), n_steps=8, batch_size=8, device="cpu")
+    with torch.no_grad():
+        model.policy.action_net.weight.zero_()
+        model.policy.action_net.bias.copy_(torch.tensor([-1e9, -1e9, 0.0, 0.0]))
+    mask = np.array([1, 1, 0, 0], np.int8)
+    for deterministic, words in ((True, "most probable action 2 is masked out"),
+                                 (False, "gives its legal actions no probability")):
+        agent = MaskablePPOAgent(model, deterministic=deterministic)
+        with pytest.raises(AgentError, match=words):
+            agent.act(np.zeros(3, np.float32), mask, np.random.default_rng(0))

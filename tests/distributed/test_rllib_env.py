@@ -70,3 +70,18 @@ def test_no_learner_decision_within_max_decisions_is_one_clear_error():
     with pytest.raises(monolith_envs.MonolithEnvError,
                        match=r"100 episodes in a row ended before a learner seat acted \(max_decisions=1\?\)"):
         env.reset(seed=0)
+
+
+def test_a_shared_first_place_is_no_win_and_allies_win_together():
+    """infos[agent]["win"] at the end of a game: a first place shared with another side is 0 (as
+    training.evaluate counts it), allies of the 2v2 teams mode who both WIN each count a win."""
+    from monolith_envs.core.game import Outcome
+    from training.rllib_env import MonolithMultiAgentEnv
+
+    W, L = Outcome.WIN, Outcome.LOSS
+    ffa = MonolithMultiAgentEnv({"env_id": "monolith_arena_v0", "env_config": {"num_players": 4, "mode": "ffa"}})
+    assert [ffa._win((L, W, L, W), s) for s in range(4)] == [-1, 0, -1, 0]
+    assert [ffa._win((L, W, L, L), s) for s in range(4)] == [-1, 1, -1, -1]
+    teams = MonolithMultiAgentEnv({"env_id": "monolith_arena_v0", "env_config": {"num_players": 4, "mode": "teams"}})
+    assert [teams._win((W, L, W, L), s) for s in range(4)] == [1, -1, 1, -1]
+    assert ffa._win(None, 0) == 0
