@@ -60,6 +60,8 @@ def status_line(game, s: StrategyState) -> str:
         return f"game over after round {s.round}: {who}; VP " + " ".join(map(str, s.vp))
     pd = s.pending
     dec = f"P{pd['seat']} {KIND_ASKS.get(Kind(pd['k']), Kind(pd['k']).name)}" if pd else "-"
+    if pd and pd["k"] == Kind.SOCKET_SRC and pd.get("mode") == "set" and pd.get("face"):
+        dec += f" to set to {pd['face']}"  # Overcharge (docs §4.8): the die becomes this face
     return f"round {s.round}/{R.content.rounds} · {PHASES[s.phase]} · {dec} · Primus P{s.primus}" + (
         " (locked)" if s.primus_locked else "")
 

@@ -81,3 +81,12 @@ def test_usurper_firing_and_overcharge_question_in_a_four_player_game():
         "socket 42: 11 R9 Rune of Lore, needs any, holds P1's 3 -> 6"]
     assert [g.describe_action(s, x) for x in acts] == ["sets its die in socket 12 from 5 to 6",
                                                        "sets its die in socket 42 from 3 to 6"]
+
+
+def test_the_status_line_at_overchargess_question_says_the_new_face():
+    from monolith_envs.strategy.render import status_line
+
+    env, _before, _a, _seat = random_steps(STRATEGY, 1, 28, num_players=4, exalted=True, player_powers=True)
+    s = env.game_state
+    assert s.pending["mode"] == "set" and s.pending["face"] == 6
+    assert " · P1 chooses a socketed die to set to 6 · " in status_line(env.game, s)
