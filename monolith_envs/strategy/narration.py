@@ -102,9 +102,10 @@ def _toll_reached(game: Any, s: Any) -> tuple | None:
 def _tally(game: Any, s: Any) -> list[tuple]:
     """Per seat what narration reports: VP, gems, cards ``(in hand, cast)`` (docs §4.12: both count toward
     the hand limit), private Runes, chase marker ``(space, bonus)``, whether it holds the Primus, Guard
-    charges."""
+    charges.  The Primus is 0 (another seat holds it), 1 (held) or 2 (held and locked: Usurper, docs §4.8)."""
     return [(s.vp[p], s.gems[p], (sum(s.hand[p]), sum(s.cast[p])), len(s.priv[p]),
-             None if s.chase[p] is None else tuple(s.chase[p]), p == s.primus, s.guard[p])
+             None if s.chase[p] is None else tuple(s.chase[p]),
+             (2 if s.primus_locked else 1) if p == s.primus else 0, s.guard[p])
             for p in range(game.rules.n)]
 
 
@@ -204,7 +205,9 @@ def _changes(a: list[tuple], b: list[tuple], p: int, card: bool = False, leaves:
     if c1 is not None and c1 != c0:
         out.append(f"chase marker on space {c1[0]} (+{c1[1]} VP)")
     if k1 and not k0:
-        out.append("takes the Primus")
+        out.append("takes the Primus" + (" and locks it (no one else takes it this round)" if k1 == 2 else ""))
+    elif k1 == 2 and k0 == 1:  # Usurper cast by the holder (docs §4.8)
+        out.append("keeps the Primus, locked (no one else takes it this round)")
     if gone > 0:
         who = leaves if gone == 1 else f"{gone} {leaves} cards"
         out.append(f"{who} {'leaves' if gone == 1 else 'leave'} the game ({_hand_change(h0, h1)})")

@@ -238,7 +238,8 @@ def test_a_player_power_firing_is_named_with_its_effect():
         "P1 places a 5 in socket 12: 4 SR4 Skill Rune",
         "  every die is placed: the Player Powers fire, then the cards resolve",
         "  then Usurper (caster: take the Primus Token and lock it (no one else takes it\n      this round)):",
-        "      P0: takes the Primus, Usurper leaves the game (hand 1 + 1 cast -> 1 + 0\n          cast)"]
+        "      P0: takes the Primus and locks it (no one else takes it this round),\n"
+        "          Usurper leaves the game (hand 1 + 1 cast -> 1 + 0 cast)"]
     s = env.game_state
     k = s.pending["src"][1]
     assert env.game.rules.content.actions[k].name == "Overcharge" and s.pending["src"] == ["a", k, "effect", 0]

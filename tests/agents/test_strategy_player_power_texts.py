@@ -73,7 +73,8 @@ def test_usurper_firing_and_overcharge_question_in_a_four_player_game():
     assert PIECES.narrate(g, before, s, a, seat)[1:] == [
         RESOLVE_PP_LINE,
         "  then Usurper (caster: take the Primus Token and lock it (no one else takes it\n      this round)):",
-        "      P0: takes the Primus, Usurper leaves the game (hand 1 + 1 cast -> 1 + 0\n          cast)"]
+        "      P0: takes the Primus and locks it (no one else takes it this round),\n"
+        "          Usurper leaves the game (hand 1 + 1 cast -> 1 + 0 cast)"]
     assert PIECES.decision(g, s) == "Overcharge (P1's Player Power): P1 chooses a socketed die to set to 6"
     acts = [int(x) for x in np.flatnonzero(env.observe(env.agent_selection)["action_mask"])]
     assert [PIECES.option(g, s, "choose_socket", "sid", g.layout.split(x)[1][0]) for x in acts] == [
@@ -90,3 +91,17 @@ def test_the_status_line_at_overchargess_question_says_the_new_face():
     s = env.game_state
     assert s.pending["mode"] == "set" and s.pending["face"] == 6
     assert " · P1 chooses a socketed die to set to 6 · " in status_line(env.game, s)
+
+
+def test_usurper_cast_by_the_holder_says_the_primus_is_kept_locked():
+    """docs §4.8: Usurper takes the Primus Token and locks it; cast by the seat that holds it already, only the
+    lock changes, which the seat's line now says (it said nothing)."""
+    from monolith_envs.strategy.narration import _changes
+
+    seat = (0, 0, (1, 1), 0, None, 1, 0)  # VP, gems, (hand, cast), private Runes, chase, Primus held, Guard
+    locked = (0, 0, (1, 0), 0, None, 2, 0)
+    assert _changes([seat], [locked], 0, leaves="Usurper") == [
+        "keeps the Primus, locked (no one else takes it this round)",
+        "Usurper leaves the game (hand 1 + 1 cast -> 1 + 0 cast)"]
+    assert _changes([(0, 0, (1, 1), 0, None, 0, 0)], [locked], 0) == [
+        "hand 1 + 1 cast -> 1 + 0 cast", "takes the Primus and locks it (no one else takes it this round)"]
