@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from monolith_envs.agents.mcts import MAX_SIMULATIONS
-from monolith_envs.agents.model_files import ModelFileError, brief
-from monolith_envs.agents.puct import FiniteOutputs, check_finite_outputs
+from monolith_envs.agents.model_files import brief
+from monolith_envs.agents.puct import FiniteOutputs, check_finite_outputs, check_loaded_outputs
 
 from .base import AgentError, BaseAgent, check_bound_state, check_rng
 
@@ -116,9 +116,7 @@ class AZAgent(BaseAgent):
         obs = np.stack([np.zeros(self.meta["obs_size"], np.float32), np.ones(self.meta["obs_size"], np.float32)])
         with self._torch.no_grad():
             logits, values = self.net(self._torch.as_tensor(obs))
-        if not (self._torch.isfinite(logits).all() and self._torch.isfinite(values).all()):
-            raise ModelFileError(f"{self.name}: the network's output is not finite (NaN or inf) for an observation "
-                                 "of zeros or ones; the file's weights overflow (a diverged or damaged checkpoint)")
+        check_loaded_outputs(self.name, logits, values, kind="checkpoint")
 
     def _trained_on(self) -> str:
         return f"{self.meta['env_id']} {brief(self.meta['env_config'], 120)}"
@@ -166,13 +164,8 @@ class AZAgent(BaseAgent):
         if legal.size == 1:
             return int(legal[0])
         if self.simulations <= 0:
-            from training.az.net import masked_log_softmax
-
-            torch = self._torch
-            with torch.no_grad():  # PolicyValueNet.evaluate's probabilities, with the logits kept for the check
-                logits, _ = self.net(torch.as_tensor(np.asarray(observation, np.float32).reshape(1, -1)))
-                probs = torch.exp(masked_log_softmax(logits, torch.as_tensor(mask[None]))).double().numpy()
-            check_finite_outputs(self.name, logits[0].numpy()[legal], probs[0][legal])
+            probs, _ = self.net.evaluate(np.asarray(observation, np.float32)[None], mask[None])
+            check_finite_outputs(self.name, probs[0][legal])  # a NaN or infinite legal logit makes them NaN
             return int(np.argmax(probs[0]))
         ctx = self._require_ctx()
         check_bound_state(ctx, mask)  # the search reads the bound env's state

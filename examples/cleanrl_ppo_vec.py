@@ -50,6 +50,7 @@ import monolith_envs
 from monolith_envs.agents.heuristics import value_fn_for
 from monolith_envs.agents.model_files import ModelFileError, check_finite, read_capped, short_error
 from monolith_envs.agents.pickle_limits import check_torch_file
+from monolith_envs.agents.puct import check_loaded_outputs
 from monolith_envs.core.interrupt import stop_on_signals
 from monolith_envs.core.outfiles import (
     OutputPathError,
@@ -470,12 +471,13 @@ def load_weights(agent: Agent, path: Path, obs_size: int) -> None:
     except Exception as err:  # noqa: BLE001 - any mismatched file is the user's input
         refuse(f"not weights of this network ({short_error(err, 300)}); {hint}")
     with torch.no_grad():
-        obs = torch.stack([torch.zeros(obs_size), torch.ones(obs_size)])
-        h = agent.trunk(obs)
-        ok = bool(torch.isfinite(agent.actor(h)).all() and torch.isfinite(agent.critic(h)).all())
-    if not ok:
-        refuse("the network's output is not finite (NaN or inf) for an observation of zeros or ones; the file's "
-               "weights overflow (a diverged or damaged network)")
+        h = agent.trunk(torch.stack([torch.zeros(obs_size), torch.ones(obs_size)]))
+        outputs = agent.actor(h), agent.critic(h)
+    try:
+        check_loaded_outputs(f"--load {path}", *outputs, kind="network")
+    except ModelFileError as err:
+        print(f"error: {err}", file=sys.stderr)
+        raise SystemExit(2) from None
 
 
 def train(args: argparse.Namespace) -> dict:

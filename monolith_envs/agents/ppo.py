@@ -58,7 +58,7 @@ from .model_files import (
 from .pickle_limits import check_torch_file
 from .ppo_policy import check_policy
 from .ppo_runs import MAX_RUN_CONFIG_BYTES, _seats_of, run_config_of  # noqa: F401 (re-exported)
-from .puct import check_finite_outputs
+from .puct import check_finite_outputs, check_loaded_outputs
 
 __all__ = ["ALLOWED_GLOBALS", "MaskablePPOAgent", "check_policy", "read_model_zip", "ModelFileError", "ModelTrustError",
            "TRUST_ENV_VAR", "load_maskable_ppo", "trust_models_from_env"]
@@ -370,9 +370,7 @@ def _check_probe(p: Path, model: Any) -> None:
         logits = [policy_logits(model.policy, x) for x in inputs]
     except Exception:  # noqa: BLE001  (a space this probe cannot fill: the decisions check their own logits)
         return
-    if any(lg is not None and not np.isfinite(lg).all() for lg in logits):
-        raise ModelFileError(f"{p}: the policy's output is not finite (NaN or inf) for an observation of zeros or "
-                             "ones; the file's weights overflow (a diverged or damaged model)")
+    check_loaded_outputs(str(p), *(lg for lg in logits if lg is not None), part="policy")
 
 
 _UNREAD = object()  # MaskablePPOAgent: its run's record not read yet

@@ -36,7 +36,24 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["BatchedPUCT", "FiniteOutputs", "check_finite_outputs", "to_absolute", "visit_target"]
+__all__ = ["BatchedPUCT", "FiniteOutputs", "check_finite_outputs", "check_loaded_outputs", "to_absolute",
+           "visit_target"]
+
+
+def check_loaded_outputs(what: str, *outputs: Any, part: str = "network", kind: str = "model") -> None:
+    """Refuse a model file just loaded whose network gives outputs (arrays or CPU tensors: its logits, values
+    for an observation of zeros and one of ones) with a NaN or an infinite entry: finite weights so large
+    that the network overflows, so every decision would be refused (:func:`check_finite_outputs`).
+
+    Raises:
+        ModelFileError: ``"{what}: the {part}'s output is not finite (NaN or inf) for an observation of zeros
+            or ones; the file's weights overflow (a diverged or damaged {kind})"``.
+    """
+    if not all(np.isfinite(np.asarray(out, np.float64)).all() for out in outputs):
+        from .model_files import ModelFileError
+
+        raise ModelFileError(f"{what}: the {part}'s output is not finite (NaN or inf) for an observation of zeros "
+                             f"or ones; the file's weights overflow (a diverged or damaged {kind})")
 
 
 def check_finite_outputs(name: str, *outputs: Any, where: str = "this observation") -> None:

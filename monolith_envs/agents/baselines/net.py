@@ -29,6 +29,7 @@ from torch import nn
 
 from ..model_files import ModelFileError, check_finite, read_capped, short_error
 from ..pickle_limits import check_torch_file
+from ..puct import check_loaded_outputs
 
 __all__ = ["FORMAT", "MAX_FILE_BYTES", "BaselineNet", "PieceEncoderMixin", "expected_shapes", "load_baseline_file",
            "piece_layout", "save_baseline_file"]
@@ -312,7 +313,5 @@ def load_baseline_file(path: str | Path, data: bytes | None = None) -> tuple[Bas
     size = int(meta["obs_size"])
     with torch.no_grad():  # finite weights can still overflow the network: every decision would be refused
         logits, value = net(torch.stack([torch.zeros(size), torch.ones(size)]))
-    if not (torch.isfinite(logits).all() and torch.isfinite(value).all()):
-        raise ModelFileError(f"{what}: the network's output is not finite (NaN or inf) for an observation of zeros "
-                             "or ones; the file's weights overflow (a diverged or damaged baseline)")
+    check_loaded_outputs(what, logits, value, kind="baseline")
     return net, meta
