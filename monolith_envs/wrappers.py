@@ -30,7 +30,7 @@ import gymnasium as gym
 import numpy as np
 
 import monolith_envs
-from monolith_envs.agents.match import side_sign
+from monolith_envs.agents.match import seat_win
 from monolith_envs.core.actions import coerce_action
 from monolith_envs.core.aec import check_mask_in, observation_space_for
 from monolith_envs.core.config import ConfigError, UnknownKeywordError, number_range
@@ -408,6 +408,7 @@ class SingleAgentEnv(gym.Env):
         if terminated or truncated:
             state = aec.game_state
             info["returns"] = np.asarray(self.game.returns(state), np.float32)
+            outcomes = None  # the game's per-seat outcomes, where the rules finished the game
             if truncated:
                 outcome = "truncated"
             elif any(aec.infos[a].get("illegal_action") for a in aec.possible_agents):
@@ -416,12 +417,11 @@ class SingleAgentEnv(gym.Env):
                 info["illegal_action"] = mine
                 outcome = ("failure" if self.num_players == 1 else "loss") if mine else "draw"
             else:
-                outcome = self.game.outcome(state)[self.learner].value
+                outcomes = self.game.outcome(state)
+                outcome = outcomes[self.learner].value
             info["outcome"] = outcome
-            info["win"] = _WIN_SIGN[outcome]
-            if outcome == "win":  # a first place shared with another side is 0, as training.evaluate counts it
-                team = next(t for t in self.game.teams if self.learner in t)
-                info["win"] = 1 if side_sign(self.game.outcome(state), team) > 0 else 0
+            info["win"] = (_WIN_SIGN[outcome] if outcomes is None  # a first place shared with another side: 0
+                           else seat_win(outcomes, self.learner, self.game.teams))
         if self.render_mode == "human":
             self.render()
         return self._obs(), reward, terminated, truncated, info

@@ -85,8 +85,6 @@ MAX_AGENTS = 32
 """Most agent specs of one evaluation (every pair plays --games matches: 32 specs are 496 pairings)."""
 
 
-
-
 def run_pairing(env_id: str, spec_a: str, spec_b: str, games: int, seed: int = 0, env_config: dict | None = None,
                 workers: int = 2, preload: Sequence[str] = (), executor: Any = None, chunk: int | None = None,
                 progress: bool = False, record_dir: str | Path | None = None) -> PairResult:

@@ -35,8 +35,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 import monolith_envs
 from agents.base import BaseAgent
-from monolith_envs.agents.match import side_sign
-from monolith_envs.core.game import Outcome
+from monolith_envs.agents.match import seat_win
 from training.selfplay import OpponentPool
 
 _MAX_EMPTY_EPISODES = 100
@@ -45,7 +44,6 @@ __all__ = ["LEARNER", "IllegalLearnerAction", "ModuleSnapshotAgent", "MonolithMu
 
 LEARNER = "learner"
 SHARED_MODULE = "shared"
-_SCORE = {Outcome.WIN: 1, Outcome.SUCCESS: 1, Outcome.DRAW: 0, Outcome.LOSS: -1, Outcome.FAILURE: -1}
 
 
 class IllegalLearnerAction(RuntimeError):
@@ -253,12 +251,8 @@ class MonolithMultiAgentEnv(MultiAgentEnv):
 
     def _win(self, outcome: tuple | None, seat: int) -> int:
         """``infos[agent]["win"]``: 1 / 0 / -1 from the seat's outcome; a first place shared with another side
-        is 0, as ``training.evaluate`` counts it (:func:`monolith_envs.agents.match.side_sign`)."""
-        if outcome is None:
-            return 0
-        win = _SCORE[outcome[seat]]
-        team = next(t for t in self.game.teams if seat in t)
-        return 0 if win > 0 and side_sign(outcome, team) == 0 else win
+        is 0, as ``training.evaluate`` counts it (:func:`monolith_envs.agents.match.seat_win`)."""
+        return seat_win(outcome, seat, self.game.teams)
 
     def _finish(self, truncated: bool):
         aec = self.aec

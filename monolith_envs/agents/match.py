@@ -10,7 +10,7 @@ import numpy as np
 
 from monolith_envs.core.game import Outcome
 
-__all__ = ["MatchResult", "play_match", "seat_rngs", "seat_verdict", "side_sign", "start_episode"]
+__all__ = ["MatchResult", "play_match", "seat_rngs", "seat_verdict", "seat_win", "side_sign", "start_episode"]
 
 
 @dataclass
@@ -53,8 +53,7 @@ def side_sign(outcome: Sequence[Any] | None, seats: Sequence[int]) -> int:
     their names, ``"win"``, ``"loss"``, ...; SUCCESS counts as a win, FAILURE as 0 alone).  A first place shared
     with a seat of another side (an Arena free-for-all that ends tied at the top gives every tied seat WIN)
     is 0: not a win of this side, not a loss.  ``training.evaluate`` counts this way; the Gymnasium wrapper's
-    ``info["win"]`` and the RLlib env's ``infos[agent]["win"]`` take the shared-first-place rule from it (they
-    count a solo FAILURE as -1)."""
+    ``info["win"]`` and the RLlib env's ``infos[agent]["win"]`` too, but for a solo FAILURE (:func:`seat_win`)."""
     if outcome is None:
         return 0
     names = [o.value if isinstance(o, Outcome) else o for o in outcome]
@@ -62,6 +61,18 @@ def side_sign(outcome: Sequence[Any] | None, seats: Sequence[int]) -> int:
     if sign > 0 and any(w == "win" for q, w in enumerate(names) if q not in seats):
         return 0
     return sign
+
+
+def seat_win(outcome: Sequence[Any] | None, seat: int, teams: Sequence[Sequence[int]]) -> int:
+    """The ``"win"`` entry of a finished episode's info for ``seat`` (the Gymnasium wrapper's ``info["win"]``,
+    the RLlib env's ``infos[agent]["win"]``): :func:`side_sign` of the seat's side in ``teams`` (``game.teams``),
+    except that a solo FAILURE is -1."""
+    if outcome is None:
+        return 0
+    own = outcome[seat]
+    if (own.value if isinstance(own, Outcome) else own) == "failure":
+        return -1
+    return side_sign(outcome, next(t for t in teams if seat in t))
 
 
 def seat_rngs(seed: int, n: int) -> list[np.random.Generator]:
