@@ -3,69 +3,57 @@ without ``chromium`` / ``chromedriver``, as the other browser tests)."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from .helpers import SHORT, Served
 from .test_web_browser import WAIT_READY, _async, driver  # noqa: F401 - the fixture
 
 
-@pytest.mark.parametrize("eid,cfg,seed", SHORT, ids=[e for e, _, _ in SHORT])
-def test_in_a_narrow_window_the_decision_is_in_view_under_the_board(driver, tmp_path, eid, cfg, seed):  # noqa: F811
-    served = Served(eid, cfg, seed, tmp_path)
-    wd = driver
+@contextmanager
+def page_in_window(wd, tmp_path, game: tuple, width: int, height: int):
+    """The page of a served ``game`` (``(env_id, config, seed)``) loaded in a ``width`` x ``height`` window;
+    yields a function giving an element's bounding rectangle (a CSS selector) and the window's inner height.
+    The window and the server are restored and closed afterwards."""
+    served = Served(*game, tmp_path)
     try:
-        wd.cmd("POST", "/window/rect", {"width": 700, "height": 900})
+        wd.cmd("POST", "/window/rect", {"width": width, "height": height})
         wd.cmd("POST", "/url", {"url": served.url})
         assert _async(wd, WAIT_READY) == "ready"
-        view_h = wd.js("return window.innerHeight")
-        board = wd.js("return document.querySelector('#board svg').getBoundingClientRect().toJSON()")
-        title = wd.js("return document.getElementById('stage-title').getBoundingClientRect().toJSON()")
-        first = wd.js("return document.querySelector('#options button.opt').getBoundingClientRect().toJSON()")
+        yield (lambda sel: wd.js(f"return document.querySelector({sel!r}).getBoundingClientRect().toJSON()"),
+               wd.js("return window.innerHeight"))
+    finally:
+        wd.cmd("POST", "/window/rect", {"width": 1400, "height": 1000})
+        served.close()
+
+
+@pytest.mark.parametrize("game", SHORT, ids=[e for e, _, _ in SHORT])
+def test_in_a_narrow_window_the_decision_is_in_view_under_the_board(driver, tmp_path, game):  # noqa: F811
+    with page_in_window(driver, tmp_path, game, 700, 900) as (rect, view_h):
+        board, title, first = rect("#board svg"), rect("#stage-title"), rect("#options button.opt")
         assert board["height"] > 200 and board["height"] <= 0.56 * view_h, (board, view_h)
         assert title["top"] > board["top"] and first["bottom"] <= view_h, (title, first, view_h)  # no scrolling
-    finally:
-        wd.cmd("POST", "/window/rect", {"width": 1400, "height": 1000})
-        served.close()
 
 
-@pytest.mark.parametrize("eid,cfg,seed", SHORT, ids=[e for e, _, _ in SHORT])
-def test_a_small_landscape_window_keeps_the_board_beside_the_decision(driver, tmp_path, eid, cfg, seed):  # noqa: F811
+@pytest.mark.parametrize("game", SHORT, ids=[e for e, _, _ in SHORT])
+def test_a_small_landscape_window_keeps_the_board_beside_the_decision(driver, tmp_path, game):  # noqa: F811
     """At 800x600 the board stays in its column at the window's height (one column would cap it at 55% of
     it), and the decision is in view beside it."""
-    served = Served(eid, cfg, seed, tmp_path)
-    wd = driver
-    try:
-        wd.cmd("POST", "/window/rect", {"width": 800, "height": 600})
-        wd.cmd("POST", "/url", {"url": served.url})
-        assert _async(wd, WAIT_READY) == "ready"
-        view_h = wd.js("return window.innerHeight")
-        board = wd.js("return document.querySelector('#board svg').getBoundingClientRect().toJSON()")
-        first = wd.js("return document.querySelector('#options button.opt').getBoundingClientRect().toJSON()")
+    with page_in_window(driver, tmp_path, game, 800, 600) as (rect, view_h):
+        board, first = rect("#board svg"), rect("#options button.opt")
         assert board["height"] > 0.7 * view_h, (board, view_h)
         assert first["left"] >= board["right"] and first["bottom"] <= view_h, (board, first, view_h)
-    finally:
-        wd.cmd("POST", "/window/rect", {"width": 1400, "height": 1000})
-        served.close()
 
 
 def test_the_strategy_card_notes_scroll_in_their_box_so_the_moves_stay_in_view(driver, tmp_path):  # noqa: F811
     """At 1280x800 the Strategy Game's "what the cards do" notes (a dozen lines) pushed the Moves panel below the
     window; they now scroll in a box of at most a quarter of the window's height."""
-    served = Served(*SHORT[1], tmp_path)
-    wd = driver
-    try:
-        wd.cmd("POST", "/window/rect", {"width": 1280, "height": 800})
-        wd.cmd("POST", "/url", {"url": served.url})
-        assert _async(wd, WAIT_READY) == "ready"
-        view_h = wd.js("return window.innerHeight")
-        notes = wd.js("return document.getElementById('notes').getBoundingClientRect().toJSON()")
-        moves = wd.js("return document.getElementById('narration').getBoundingClientRect().toJSON()")
+    with page_in_window(driver, tmp_path, SHORT[1], 1280, 800) as (rect, view_h):
+        notes, moves = rect("#notes"), rect("#narration")
         assert 0 < notes["height"] <= 0.25 * view_h + 1, (notes, view_h)
-        assert wd.js("return document.getElementById('notes').scrollHeight") > notes["height"]  # it scrolls
+        assert driver.js("return document.getElementById('notes').scrollHeight") > notes["height"]  # it scrolls
         assert moves["top"] < view_h, (moves, view_h)
-    finally:
-        wd.cmd("POST", "/window/rect", {"width": 1400, "height": 1000})
-        served.close()
 
 
 def test_the_persons_moves_are_marked_without_a_seat_colour(driver, tmp_path):  # noqa: F811
