@@ -1,11 +1,9 @@
 """Safe reading and strict validation of content files (TOML), shared by every game's content loader.
 
 A game's ``content.py`` reads its files with :func:`load_toml` (a path) or :func:`load_toml_resource` (a
-file shipped in the package).  :class:`Fields` is a typed, bounded reader of one table (a tile, a card, a
-section) for a new game's loader; the three games' loaders check their fields with readers of their own
-(``arena/content_parse.py``, ``strategy/content.py``, ``the_monolith/content.py``), with the same kind of
-messages.  Every problem is a :class:`ContentError` naming the file, the line (when known), the item (tile
-or card id) and the field.
+file shipped in the package); :class:`monolith_envs.core.fields.Fields` reads one table of it (a tile, a
+card, a section) for a new game's loader.  Every problem is a :class:`ContentError` naming the file, the
+line (when known), the item (tile or card id) and the field.
 
 What :func:`load_toml` refuses (each a ``ContentError``, never a hang, a ``RecursionError`` or a
 ``UnicodeDecodeError``): anything that is not a regular file (``/dev/zero``, a FIFO, a directory; a FIFO is
@@ -27,7 +25,6 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,12 +38,10 @@ from .game import MonolithEnvError
 
 __all__ = [
     "ContentError",
-    "Fields",
     "INT_LIMIT",
     "MAX_DEPTH",
     "MAX_KEYS",
     "MAX_FILE_BYTES",
-    "REQUIRED",
     "is_int",
     "TomlFile",
     "load_toml",
@@ -66,15 +61,6 @@ MAX_KEYS = 20_000
 
 INT_LIMIT = 2**31 - 1
 """Default bound of any integer in a content file: ``|v| <= INT_LIMIT`` (a C ``int``)."""
-
-
-class _Required:
-    def __repr__(self) -> str:
-        return "REQUIRED"
-
-
-REQUIRED: Any = _Required()
-"""Default of a :class:`Fields` reader meaning "the field must be present"."""
 
 
 class ContentError(MonolithEnvError, ValueError):
@@ -432,173 +418,6 @@ def load_toml_resource(package: str, *parts: str, max_bytes: int = MAX_FILE_BYTE
     return _make(p, decode_utf8(data, p), max_depth, int_limit, label)
 
 
-# ---------------------------------------------------------------------------------------------------
-# Typed field readers
-# ---------------------------------------------------------------------------------------------------
-
-
 def is_int(v: Any) -> bool:
     """Whether ``v`` is an integer as TOML or JSON gives one (an ``int``, not a ``bool``)."""
     return type(v) is int or (isinstance(v, int) and not isinstance(v, bool))
-
-
-def _rng(lo: int | float | None, hi: int | float | None, what: str = "an integer") -> str:
-    if lo is not None and hi is not None:
-        return f"{what} from {lo} to {hi}"
-    if lo is not None:
-        return f"{what} >= {lo}"
-    if hi is not None:
-        return f"{what} <= {hi}"
-    return what
-
-
-class Fields:
-    """Typed, bounded reader of one TOML table (a tile, a card, a section).
-
-    Args:
-        table: the parsed table (anything else raises ``ContentError`` at construction).
-        path: the file name for messages.
-        item: id of the tile/card ("" for a section).
-        prefix: prepended to field names in messages (e.g. ``"faction."``).
-        label: the word for an item in messages (``"tile"``, ``"card"``).
-        line: ``line(field) -> int`` gives the line of a field (0 = unknown); default: none known.
-
-    Every reader takes the field name, its bounds and a ``default`` (:data:`REQUIRED`: the field must be
-    present) and raises ``ContentError(path, line, item, prefix + field, problem, allowed)`` for a missing
-    required field, a wrong type or a value out of bounds. Bools are never integers.
-    """
-
-    def __init__(self, table: Any, path: str, item: str = "", prefix: str = "", label: str = "item",
-                 line: Callable[[str], int] | None = None):
-        self.path = path
-        self.item = item
-        self.prefix = prefix
-        self.label = label
-        self._line = line
-        if not isinstance(table, dict):
-            raise self.err("", f"{short_repr(table)} is not a table", "a TOML table")
-        self.table = table
-
-    def err(self, field: str, problem: str, allowed: str = "") -> ContentError:
-        """The :class:`ContentError` for ``field`` of this table."""
-        line = self._line(field) if self._line else 0
-        name = self.prefix + field if field else self.prefix.rstrip(".")
-        return ContentError(self.path, line, self.item, name, problem, allowed, self.label)
-
-    def __contains__(self, field: str) -> bool:
-        return field in self.table
-
-    def check_keys(self, allowed: Iterable[str], required: Iterable[str] = ()) -> None:
-        """Every key is in ``allowed`` and every key of ``required`` is present."""
-        allowed = tuple(allowed)
-        for k in required:
-            if k not in self.table:
-                raise self.err(k, "missing", "required: " + ", ".join(required))
-        for k in self.table:
-            if k not in allowed:
-                raise self.err(k, f"unknown field {k!r}", ", ".join(allowed))
-
-    def raw(self, field: str, default: Any = REQUIRED) -> Any:
-        """The value as parsed (no check), or ``default``."""
-        if field in self.table:
-            return self.table[field]
-        if default is REQUIRED:
-            raise self.err(field, "missing")
-        return default
-
-    def int(self, field: str, lo: int | None = None, hi: int | None = None, default: Any = REQUIRED) -> int:
-        """An integer in ``lo .. hi``."""
-        v = self.raw(field, default)
-        if not is_int(v):
-            raise self.err(field, f"{short_repr(v)} is not an integer", _rng(lo, hi))
-        if (lo is not None and v < lo) or (hi is not None and v > hi):
-            raise self.err(field, f"{v} is out of range", _rng(lo, hi))
-        return v
-
-    def number(self, field: str, lo: float | None = None, hi: float | None = None, default: Any = REQUIRED) -> float:
-        """A finite int or float in ``lo .. hi``, returned as a float."""
-        v = self.raw(field, default)
-        if not (is_int(v) or isinstance(v, float)) or not math.isfinite(v):
-            raise self.err(field, f"{short_repr(v)} is not a number", _rng(lo, hi, "a number"))
-        if (lo is not None and v < lo) or (hi is not None and v > hi):
-            raise self.err(field, f"{v} is out of range", _rng(lo, hi, "a number"))
-        return float(v)
-
-    def bool(self, field: str, default: Any = REQUIRED) -> bool:
-        """``true`` or ``false``."""
-        v = self.raw(field, default)
-        if not isinstance(v, bool):
-            raise self.err(field, f"{short_repr(v)} is not a boolean", "true or false")
-        return v
-
-    def str(self, field: str, default: Any = REQUIRED, pattern: str | None = None, max_len: int = 1000,
-            allowed: str = "") -> str:
-        """A string of at most ``max_len`` characters, fully matching ``pattern`` when given."""
-        v = self.raw(field, default)
-        what = allowed or ("a string matching " + pattern if pattern else "a string")
-        if not isinstance(v, str):
-            raise self.err(field, f"{short_repr(v)} is not a string", what)
-        if len(v) > max_len:
-            raise self.err(field, f"string of {len(v)} characters is too long", f"at most {max_len} characters")
-        if pattern is not None and not re.fullmatch(pattern, v):
-            raise self.err(field, f"{short_repr(v)} is not allowed", what)
-        return v
-
-    def choice(self, field: str, options: Sequence[Any], default: Any = REQUIRED) -> Any:
-        """One of ``options`` (compared by type and value)."""
-        v = self.raw(field, default)
-        if not any(type(v) is type(o) and v == o for o in options):
-            raise self.err(field, f"{short_repr(v)} is not allowed", ", ".join(map(str, options)))
-        return v
-
-    def list(self, field: str, default: Any = (), min_len: int = 0, max_len: int = 64) -> list:
-        """A list (items unchecked) of ``min_len .. max_len`` items."""
-        v = self.raw(field, default)
-        if isinstance(v, tuple):
-            v = list(v)
-        if not isinstance(v, list):
-            raise self.err(field, f"{short_repr(v)} is not a list", f"a list of {min_len} to {max_len} items")
-        if not min_len <= len(v) <= max_len:
-            raise self.err(field, f"list of {len(v)} items", f"a list of {min_len} to {max_len} items")
-        return v
-
-    def int_list(self, field: str, lo: int | None = None, hi: int | None = None, default: Any = (),
-                 min_len: int = 0, max_len: int = 64, unique: bool = False) -> tuple[int, ...]:
-        """A list of integers in ``lo .. hi`` (``unique``: no value twice), as a tuple."""
-        items = self.list(field, default, min_len, max_len)
-        out: list[int] = []
-        for x in items:
-            if not is_int(x) or (lo is not None and x < lo) or (hi is not None and x > hi):
-                raise self.err(field, f"value {short_repr(x)} is out of range", "a list of " + _rng(lo, hi, "integers"))
-            if unique and x in out:
-                raise self.err(field, f"value {x} is listed twice", "each value at most once")
-            out.append(x)
-        return tuple(out)
-
-    def str_list(self, field: str, options: Sequence[str] | None = None, default: Any = (), min_len: int = 0,
-                 max_len: int = 64, unique: bool = False) -> tuple[str, ...]:
-        """A list of strings (each one of ``options`` when given), as a tuple."""
-        items = self.list(field, default, min_len, max_len)
-        allowed = ", ".join(options) if options is not None else "strings"
-        out: list[str] = []
-        for x in items:
-            if not isinstance(x, str) or (options is not None and x not in options):
-                raise self.err(field, f"value {short_repr(x)} is not allowed", allowed)
-            if unique and x in out:
-                raise self.err(field, f"value {x!r} is listed twice", "each value at most once")
-            out.append(x)
-        return tuple(out)
-
-    def table_of(self, field: str, default: Any = REQUIRED, item: str | None = None) -> Fields:
-        """A nested table as its own :class:`Fields` (field names prefixed with ``field.``)."""
-        v = self.raw(field, default)
-        return Fields(v, self.path, self.item if item is None else item, f"{self.prefix}{field}.", self.label,
-                      self._line)
-
-    def tables(self, field: str, default: Any = (), min_len: int = 0, max_len: int = 256) -> list[dict]:
-        """A list of tables (``[[field]]`` or an array of inline tables)."""
-        items = self.list(field, default, min_len, max_len)
-        for i, x in enumerate(items):
-            if not isinstance(x, dict):
-                raise self.err(field, f"entry {i} ({short_repr(x)}) is not a table", "tables")
-        return items

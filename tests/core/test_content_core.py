@@ -1,4 +1,4 @@
-"""core/content.py: safe reading of content files and the typed, bounded field readers."""
+"""core/content.py: safe reading of content files; core/fields.py: the typed, bounded field readers."""
 
 from __future__ import annotations
 
@@ -8,14 +8,13 @@ import threading
 import pytest
 
 from monolith_envs.core.content import (
-    REQUIRED,
     ContentError,
-    Fields,
     load_toml,
     load_toml_resource,
     parse_toml,
     read_text,
 )
+from monolith_envs.core.fields import REQUIRED, Fields
 
 
 def test_reads_a_regular_utf8_file(tmp_path):
