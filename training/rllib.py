@@ -9,7 +9,8 @@ One shared policy (the RLModule ``"shared"``, :class:`~training.rllib_module.Mas
 action mask applied to its logits) plays every learner seat of :class:`~training.rllib_env.MonolithMultiAgentEnv`;
 the other seats are frozen snapshots of it and fixed agents per ``opponent_mix`` (see
 :mod:`training.rllib_config`, ``--list-keys``).  The learner runs in this process; ``num_env_runners`` Ray
-actors sample episodes, on any node of the cluster.  Outputs under ``<out_dir>/<name>/``:
+actors sample episodes, on any node of the cluster.  Outputs under ``<out_dir>/<name>/``
+(``--out-dir``, ``--name``):
 
 * ``config.json``; ``metrics.jsonl`` (one JSON line per training iteration: steps, throughput, PPO losses,
   episode return and the learner seats' win rate, evaluations) and, with the ``[train]`` extra,
@@ -417,6 +418,11 @@ def main(argv: list[str] | None = None) -> dict:
                          "Ray instance)")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
                     help="module to import first in every process (registers extra env ids); repeatable")
+    ap.add_argument("--out-dir", default=None, metavar="DIR",
+                    help="root of run outputs (the config key out_dir; default: runs)")
+    ap.add_argument("--name", default=None,
+                    help="run name; outputs go to <out-dir>/<name>/ (the config key name; default: the config file's "
+                         "stem, else rllib_<env_id>)")
     ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
     add_trust_argument(ap)  # the model files of ppo:PATH evaluation opponents (set before Ray starts)
     made: list[Path] = []
@@ -442,6 +448,9 @@ def main(argv: list[str] | None = None) -> dict:
                 sets.append("preload=" + json.dumps(args.preload))
             if args.address is not None:
                 sets.append(f"address={json.dumps(args.address)}")
+            for key, value in (("out_dir", args.out_dir), ("name", args.name)):
+                if value is not None:
+                    sets.append(f"{key}={json.dumps(value)}")
             try:
                 cfg = apply_overrides(load_config(args.config), sets)
                 check_address(cfg["address"])

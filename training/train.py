@@ -503,6 +503,11 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--resume", default=None, metavar="RUN_DIR",
                     help="continue an interrupted run from its newest checkpoint (RUN_DIR/checkpoints/), with "
                          "its config.json, to its total_timesteps; outputs stay in RUN_DIR")
+    ap.add_argument("--out-dir", default=None, metavar="DIR",
+                    help="root of run outputs (the config key out_dir; default: runs)")
+    ap.add_argument("--name", default=None,
+                    help="run name; outputs go to <out-dir>/<name>/ (the config key name; default: the config "
+                         "file's stem)")
     ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
     add_trust_argument(ap)  # the model files of ppo:PATH evaluation opponents
     with stop_on_signals() as guard:
@@ -519,6 +524,9 @@ def main(argv: list[str] | None = None) -> dict:
             if args.resume is not None and (args.config is not None or args.quick):
                 ap.error("--resume RUN_DIR continues a run with its own config.json; it takes no --config or "
                          "--quick (--set may change e.g. total_timesteps)")
+            if args.resume is not None and (args.out_dir is not None or args.name is not None):
+                ap.error("--resume RUN_DIR keeps its outputs in RUN_DIR; it takes no --out-dir or --name")
+            folder = [f"{k}={json.dumps(v)}" for k, v in (("out_dir", args.out_dir), ("name", args.name)) if v is not None]
             resume = None
             try:
                 if args.resume is not None:
@@ -527,7 +535,7 @@ def main(argv: list[str] | None = None) -> dict:
                     cfg, resume = load_run(args.resume, args.set)
                 else:
                     base = quick_config(args.config) if args.quick else load_config(args.config)
-                    cfg = apply_overrides(base, args.set)
+                    cfg = apply_overrides(base, args.set + folder)
                 check_config(cfg, resuming=resume is not None)
                 policy_kwargs(cfg)  # features = 'aligned' must fit the game
                 run_dir(cfg)

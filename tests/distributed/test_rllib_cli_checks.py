@@ -72,6 +72,16 @@ def test_the_escaping_name_writes_nothing_outside_out_dir(no_ray, capsys, tmp_pa
     assert not (tmp_path / "escape").exists() and not (tmp_path / "sub").exists()
 
 
+def test_the_out_dir_and_name_flags_are_the_config_keys(no_ray, capsys, tmp_path):
+    from training.rllib import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--out-dir", str(tmp_path / "sub"), "--name", "../escape"])
+    assert exc.value.code == 2
+    assert "config key 'name': must be 1 to 100 letters" in capsys.readouterr().err
+    assert not (tmp_path / "escape").exists() and not (tmp_path / "sub").exists()
+
+
 def test_an_unwritable_out_dir_is_refused_before_ray(no_ray, capsys, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")

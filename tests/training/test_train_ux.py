@@ -214,3 +214,17 @@ def test_a_collection_bar_stops_at_its_total():
     open_ended = tqdm(total=None, file=io.StringIO())
     _advance(open_ended, 7)
     assert open_ended.n == 7
+
+
+def test_out_dir_and_name_flags_choose_the_run_folder_over_the_config(tmp_path, capsys):
+    from training.train import main
+
+    report = main(["--quick", *TINY, "--set", "progress_bar=false", "--out-dir", str(tmp_path / "root"), "--name", "flagged"])
+    assert report["learner_steps"] >= 128
+    assert (tmp_path / "root" / "flagged" / "final_model.zip").exists() and not (tmp_path / "root" / "ux").exists()
+    for argv, words in ((["--name", "../up"], "config key 'name': must be 1 to 100 letters"),
+                        (["--resume", str(tmp_path / "root" / "flagged"), "--name", "x"],
+                         "--resume RUN_DIR keeps its outputs in RUN_DIR; it takes no --out-dir or --name")):
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        assert e.value.code == 2 and words in capsys.readouterr().err
