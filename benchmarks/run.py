@@ -126,8 +126,9 @@ def _measure(budget: Budget, mono: list[BenchSpec], ref_specs: list[BenchSpec], 
     c4_runner = None  # connect four's AEC loop, kept for the run: each Monolith row's "× C4" is paired with it
     order = ref_specs[:1] + mono + ref_specs[1:]
     t_rows = time.perf_counter()
+    then = ", then the training throughput" if train and budget.train_steps > 0 else ""
     for k, spec in enumerate(order):
-        _log(f"measuring {spec.name} ({k + 1} of {len(order)}{_eta(t_rows, k, len(order))})", t0, quiet)
+        _log(f"measuring {spec.name} ({k + 1} of {len(order)}{_eta(t_rows, k, len(order), then)})", t0, quiet)
         if spec.kind == "monolith":
             rows.append(measure_monolith(spec, budget, seed, c4_runner=c4_runner))
         else:
@@ -156,12 +157,14 @@ def _measure(budget: Budget, mono: list[BenchSpec], ref_specs: list[BenchSpec], 
             training.append(entry)
 
 
-def _eta(start: float, done: int, total: int) -> str:
+def _eta(start: float, done: int, total: int, then: str = "") -> str:
     """``"; about N s left"`` from the mean time of the ``done`` items measured since ``start`` (``""`` before the
-    first): the items of a run share one time budget each, so the mean is a fair guess."""
+    first): the items of a run share one time budget each, so the mean is a fair guess.  ``then`` names the stage
+    that follows (its time is not counted: ``"; about N s left in this stage, then ..."``)."""
     if done == 0:
-        return ""
-    return f"; about {(time.perf_counter() - start) / done * (total - done):.0f} s left"
+        return f"; {then[2:]} after these" if then else ""
+    left = f"; about {(time.perf_counter() - start) / done * (total - done):.0f} s left"
+    return f"{left} in this stage{then}" if then else left
 
 
 def _result(budget: Budget, meta: dict, rows: list[dict], training: list[dict], t0: float) -> dict:

@@ -111,3 +111,14 @@ def test_quick_run_never_overwrites_committed_results(result, tmp_path, monkeypa
     run.main(["--quick", "--quiet", "--publish"])
     assert (published / "latest-quick.md").read_text() == render_markdown(result)
     assert "wrote runs/benchmarks/latest-quick.md" in capsys.readouterr().err
+
+
+def test_the_time_left_counts_this_stage_and_names_the_one_after_it(monkeypatch):
+    import benchmarks.run as run
+
+    monkeypatch.setattr(run.time, "perf_counter", lambda: 110.0)
+    then = ", then the training throughput"
+    assert run._eta(100.0, 2, 5) == "; about 15 s left"
+    assert run._eta(100.0, 2, 5, then) == "; about 15 s left in this stage, then the training throughput"
+    assert run._eta(100.0, 0, 5, then) == "; then the training throughput after these"
+    assert run._eta(100.0, 0, 5) == ""
