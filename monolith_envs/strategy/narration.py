@@ -128,11 +128,29 @@ def _socketed(s: Any, p: int) -> list[int]:
     return n
 
 
-def _dice_changes(game: Any, before: Any, after: Any, action: int, seat: int) -> str:
+def _source_dice(before: Any, after: Any) -> list[str]:
+    """The Advancement's die from the Source (docs §4.17 step 4) in words, ``["  P0, P1: a die from the Source
+    into the pool"]``, or ``[]`` when no seat's Source gave one."""
+    took = [f"P{p}" for p in range(len(after.src_dice)) if after.src_dice[p] < before.src_dice[p]]
+    return [f"  {', '.join(took)}: a die from the Source into the pool"] if took else []
+
+
+def _onto_round_card(before: Any, after: Any) -> list[tuple[int, int]]:
+    """``[(seat, face)]`` of the dice put into the Round card's sockets between ``before`` and ``after`` (an
+    Exalted start's ``auto_socket``, docs §4.5: the position's socket ids, §4.2), in socket order."""
+    lo = (after.rc_pos - 1) * 4
+    return [(after.sock_seat[sid], after.sock_face[sid]) for sid in range(max(lo, 0), max(lo + 4, 0))
+            if after.sock_seat[sid] >= 0
+            and (before.sock_seat[sid], before.sock_face[sid]) != (after.sock_seat[sid], after.sock_face[sid])]
+
+
+def _dice_changes(game: Any, before: Any, after: Any, action: int, seat: int,
+                  onto: list[tuple[int, int]] = ()) -> str:
     """The seats whose pool or set-aside dice changed in this step beyond the action itself (an exile, a
     reroll, a face set, the Chance Phase's rolls), e.g. ``P1 pool [4 6] -> [6], set aside 0 -> 1``; dice
     going into sockets (a placement) or back out of them with their faces, and the acting seat's die that a
-    set-aside takes, are no change to say.  ``""`` when none."""
+    set-aside takes, are no change to say; ``onto`` (``[(seat, face)]``: dice an Exalted start put onto the
+    Round card right after the roll) are shown in the pool, as rolled.  ``""`` when none."""
     fam, idx = game.layout.split(int(action))
     out = []
     for p in range(game.rules.n):
@@ -148,7 +166,11 @@ def _dice_changes(game: Any, before: Any, after: Any, action: int, seat: int) ->
         moved = [a - b for a, b in zip(was, _socketed(after, p))]
         if [x + y for x, y in zip(pool, moved)] == list(after.pool[p]) and aside == after.aside[p]:
             continue
-        (pa, aa), (pb, ab) = _dice(before.pool[p], before.aside[p]), _dice(after.pool[p], after.aside[p])
+        now = list(after.pool[p])
+        for q, face in onto:  # rolled, then put onto the Round card by its Exalted start: shown as rolled
+            if q == p:
+                now[face - 1] += 1
+        (pa, aa), (pb, ab) = _dice(before.pool[p], before.aside[p]), _dice(now, after.aside[p])
         parts = ([f"pool {pa} -> {pb}"] if pa != pb else []) + ([f"set aside {aa} -> {ab}"] if aa != ab else [])
         if parts:  # a socketed die's face set (Overcharge) leaves the pool as it was: nothing to say
             out.append(f"P{p} " + ", ".join(parts))
@@ -402,8 +424,8 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     its parts joined by newlines) that never name a hidden card: the action, what it changed itself, then
     each change of the resolution that went on after it, tagged with the card and line that made it
     (``then SR2 Gem Rune (each here: gain gems 1 per die): P0: gems 0 -> 2``), a gain a toll stone
-    stopped, a Guard charge that stopped an attack, the Primus, the round (said where it begins, before the
-    new round's dice and Exalted start), the dice that changed, a toll stone or gem cost the step ends at
+    stopped, a Guard charge that stopped an attack, the Primus, the round (the dice from the Source, then
+    where it begins, before the Chance roll and then the Exalted start, as docs §4.17, §4.4 and §4.5 order them), the dice that changed, a toll stone or gem cost the step ends at
     (the line whose gain reached it: the question that follows is about it, so it is said last) and who won
     and why, in one line (:func:`_result`).  A card cast says what it did, or that it is queued (a
     Player Power) or changed nothing (:func:`_cast_lines`).
@@ -415,7 +437,10 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     lines = [f"P{seat} {game.describe_action(before, int(action))}"]
     segs = _segments(game, before, after, action)
     toll = _toll_reached(game, after)
-    dice = _dice_changes(game, before, after, action, seat)
+    onto = [x for key, *_ in segs if key is not None and isinstance(key[0], tuple) and key[0][0] == "x"
+            and key[0][2] == "start" and get_line(R, list(key[0])).op == "auto_socket"
+            for x in _onto_round_card(before, after)][:R.n]  # an Offering's dice: said as rolled, then onto it
+    dice = _dice_changes(game, before, after, action, seat, onto)
     why = _unchanged(game, before, after, action, segs)  # said before the resolution that may follow
     primus, round_said = before.primus, False
     last = max((n for n, seg in enumerate(segs) if not _is_round(seg[0])), default=-1)
@@ -428,13 +453,18 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
         if resolves and not placed:  # the resolution starts here, after any Immediate effect of the last die
             lines.append(resolve_line)
             resolves = False
-        if _is_round(key):  # the round begins here: its Round card, its dice
+        if _is_round(key):  # the round begins here: its Round card, the Source dice, the Chance roll
+            lines += _source_dice(before, after)  # Advancement step 4, then the round begins (docs §4.17)
             lines.append(_round_line(after))
             round_said = True
             if dice:
                 lines.append(f"  dice: {dice}")
                 dice = ""
             continue
+        start = key is not None and isinstance(key[0], tuple) and key[0][0] == "x" and key[0][2] == "start"
+        if start and dice:  # the Chance roll comes before the Exalted start (docs §4.5, D21)
+            lines.append(f"  dice: {dice}")
+            dice = ""
         card = key is not None and isinstance(key[0], tuple)  # a card line's work: a Guard charge it spent
         pp = _pp_name(game, key)
         per = {p: _changes(a, b, p, card and not (why and why[0].startswith(f"  P{p}'s Guard")), pp)
@@ -442,6 +472,9 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
         primus = next((p for p in range(R.n) if b[p][5]), primus)
         for p, note in notes:  # a gain a toll stone stopped short, a placement a card gave
             per[p].append(note)
+        if start and get_line(R, list(key[0])).op == "auto_socket":
+            for p, face in _onto_round_card(before, after):
+                per[p].append(f"a {face} goes onto it")
         if toll and n == last and toll[1] == key:  # the toll stone this line's gain has reached
             per[toll[0]].append(toll[2])
             toll = None
