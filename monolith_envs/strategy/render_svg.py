@@ -99,6 +99,8 @@ def _panel(sc: Scene, game, s: StrategyState, p: int, x: float, y: float, w: flo
         for k, row in enumerate(lines):
             sc.text(x + 8, y + 30 + 14 * k, row, 10, _INK, max_width=w - 16)
         yy = y + 30 + 14 * len(lines)
+        if not s.priv[p]:  # their room (two private Runes) stays: say it is empty
+            sc.text(x + 8, yy + 4, "private Runes: none", 10, _GREY)
         for slot, pr in enumerate(s.priv[p]):
             shown = viewer is None or viewer == p or pr["revealed"]
             if not shown:
@@ -161,6 +163,12 @@ def draw(game, s: StrategyState, viewer: int | None = None) -> Scene:
     sc.text(10, 15, f"{status_line(game, s)} · {view}"[:140], 12.5, (255, 255, 255), bold=True)
     for pos in range(1, 14):
         if pos == 13 and s.board[13] < 0:
+            if R.n > 1:  # the fourth row's room, kept: say what would be there
+                x0, y0 = 16, 40 + 3 * (CH + 8)
+                sc.polyline([(x0, y0), (x0 + CW, y0), (x0 + CW, y0 + CH), (x0, y0 + CH), (x0, y0)], (175, 170, 155),
+                            1.2, dash=5)
+                sc.text(24, 40 + 3 * (CH + 8) + 12, "13 · no second Fate", 11, _GREY, bold=True)
+                sc.text(24, 40 + 3 * (CH + 8) + 27, "Fate 3.6 deals one here", 10, _GREY)
             continue
         r, col = divmod(pos - 1, 4)
         _card(sc, game, s, pos, 16 + col * (CW + 8), 40 + r * (CH + 8))
