@@ -178,11 +178,13 @@ class ActionLayout:
         fam = self._by_name[name]
         if not idx:
             return name
-        parts = []
-        for a, i in zip(fam.args, idx):
-            lab = self._labels.get(a)
-            parts.append(f"{a}={lab(i) if lab else i}")
-        return f"{name}({', '.join(parts)})"
+        return f"{name}({', '.join(f'{a}={self.label(a, i)}' for a, i in zip(fam.args, idx))})"
+
+    def label(self, arg: str, index: int) -> str:
+        """How argument ``arg``'s ``index`` is written in action names: its label (a die face 1-6 for index
+        0-5, ...), else the index itself."""
+        lab = self._labels.get(arg)
+        return lab(index) if lab else str(index)
 
     def names(self, mask: np.ndarray) -> list[str]:
         """Readable names of every action set in ``mask``."""

@@ -91,6 +91,15 @@ def main_configs(env_id: str, make: Make, folder: str | Path) -> list[tuple[str,
     return out
 
 
+def _labelled(layout, arg: str, values: Iterable[int]) -> str:
+    """The values of ``arg`` as action names write them (:meth:`ActionLayout.label`), runs of whole numbers
+    merged (``1-3,5``)."""
+    words = [layout.label(arg, i) for i in sorted(set(values))]
+    if all(w.isdigit() for w in words):
+        return _ranges(int(w) for w in words)
+    return ",".join(words)
+
+
 def _ranges(values: Iterable[int]) -> str:
     v = sorted(set(values))
     parts = []
@@ -106,7 +115,8 @@ def _ranges(values: Iterable[int]) -> str:
 
 def legal_text(layout, mask: np.ndarray) -> list[str]:
     """The legal actions of ``mask`` by family, each family's index tuples merged into boxes (axis by axis,
-    last axis first), e.g. ``PLACE(slot=0-1, hex=0-8,10-18, rot=0-5)``; families in layout order."""
+    last axis first), e.g. ``PLACE(slot=0-1, hex=0-8,10-18, rot=0-5)``, each value as action names write it
+    (a labelled one, such as Strategy's die face 1-6, by its label); families in layout order."""
     by_family: dict[str, list[tuple[int, ...]]] = {}
     for a in np.flatnonzero(mask):
         name, idx = layout.split(int(a))
@@ -128,7 +138,7 @@ def legal_text(layout, mask: np.ndarray) -> list[str]:
             boxes = [key[:axis] + (frozenset(vals),) + key[axis:] for key, vals in merged.items()]
         boxes.sort(key=lambda b: tuple(min(s) for s in b))
         for box in boxes:
-            args = ", ".join(f"{a}={_ranges(s)}" for a, s in zip(fam.args, box))
+            args = ", ".join(f"{a}={_labelled(layout, a, s)}" for a, s in zip(fam.args, box))
             out.append(f"{fam.name}({args})")
     return out
 

@@ -22,6 +22,11 @@ def _face(i: int) -> str:
     return str(i + 1)
 
 
+def _opponent(i: int) -> str:
+    """``choose_opponent(i)`` counts seats from the decider, 1 = the next seat clockwise (docs §6.1 F4)."""
+    return str(i + 1)
+
+
 def build_layout(K: int) -> ActionLayout:
     """The layout for ``K`` action-card kinds (total 451 + 3K)."""
     return ActionLayout(
@@ -42,7 +47,7 @@ def build_layout(K: int) -> ActionLayout:
             ("start_bonus", (2,), ("bonus",)),
             ("final_reveal", (7,), ("k",)),
         ],
-        labels={"face": _face},
+        labels={"face": _face, "i": _opponent},
     )
 
 

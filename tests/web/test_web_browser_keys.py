@@ -67,7 +67,7 @@ def test_the_only_legal_move_is_said_in_words_and_taken_with_1(driver, tmp_path)
     try:
         # the person takes the last option of every stage until a move is forced
         node = walk_until(served, lambda st: "action" in st["stages"], "no forced move", 50, pick=-1)["stages"]
-        assert node["code"] == "choose_opponent(i=0)" and node["name"] == "chooses P1"  # Sabotage's target
+        assert node["code"] == "choose_opponent(i=1)" and node["name"] == "chooses P1"  # Sabotage's target
         wd = driver
         wd.cmd("POST", "/url", {"url": served.url})
         assert _async(wd, WAIT_READY) == "ready"
