@@ -320,11 +320,11 @@ def _check_record_path(ap: argparse.ArgumentParser, path: str) -> list[Path]:
     probe file in it: an empty path, a NUL byte, a folder, a device, a file in the way of a folder or an
     unwritable place is one ``error:`` line, not a traceback after the game.  Returns the folders it made
     (removed again by ``remove_empty_folders`` when no game starts)."""
-    from monolith_envs.core.outfiles import OutputPathError, check_output_file, missing_folders
+    from monolith_envs.core.outfiles import EarlierOutput, OutputPathError, check_output_file, missing_folders
 
     missing = missing_folders(path)
-    try:
-        check_output_file(path, "--record")
+    try:  # an earlier episode log may be replaced, no other file
+        check_output_file(path, "--record", EarlierOutput("an episode log", "{", '"format": "monolith_envs.episode_log/'))
     except OutputPathError as e:
         ap.error(str(e))
     return missing

@@ -55,6 +55,7 @@ from typing import Any
 from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
 from monolith_envs.core.config import plain_int
 from monolith_envs.core.outfiles import (
+    EarlierOutput,
     OutputPathError,
     check_output_dir,
     check_output_file,
@@ -83,6 +84,10 @@ MAX_WORKERS = 64
 """Most worker processes."""
 MAX_AGENTS = 32
 """Most agent specs of one evaluation (every pair plays --games matches: 32 specs are 496 pairings)."""
+
+
+#: an earlier ``--out`` report, which a new evaluation may replace (any other existing file is refused)
+EVALUATION_REPORT = EarlierOutput("an evaluation report of training.evaluate (JSON)", "{", '"env_id"', '"games_per_pair"')
 
 
 def run_pairing(env_id: str, spec_a: str, spec_b: str, games: int, seed: int = 0, env_config: dict | None = None,
@@ -473,7 +478,8 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
                      f"{', '.join(names[:3])}{', ...' if names[3:] else ''}); give a new or empty folder")
     try:  # the outputs are checked by creating their folders and a probe file, before the first game
         with new_folders_removed_on_error(path.parent, *([] if args.record_dir is None else [args.record_dir])):
-            check_output_file(path if args.out is None else args.out, "--out")  # the text as given: "" is not "."
+            check_output_file(path if args.out is None else args.out, "--out",  # the text as given: "" is not "."
+                              EVALUATION_REPORT)
             if args.record_dir is not None:
                 check_output_dir(args.record_dir, "--record-dir")
     except OutputPathError as e:

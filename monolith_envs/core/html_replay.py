@@ -44,11 +44,16 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .narration import narrator
-from .outfiles import OutputPathError, check_output_file, write_text_atomic
+from .outfiles import EarlierOutput, OutputPathError, check_output_file, write_text_atomic
 from .replay import EngineRaised, EpisodeLog, replay_steps
 from .words import seat_values
 
 __all__ = ["episode_frames", "pack_frames", "render_html", "write_html_replay"]
+
+
+#: an earlier ``--html`` page, which a new one may replace (any other existing file is refused)
+HTML_REPLAY = EarlierOutput("an HTML replay of monolith_envs", "<!DOCTYPE html>",
+                            '<meta name="generator" content="monolith_envs replay">')
 
 
 def episode_frames(log: EpisodeLog, make: Callable[..., Any]) -> list[dict]:
@@ -137,7 +142,7 @@ def _seat_name(agent: str, mapping: dict) -> str:
 
 
 _PAGE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
+<html lang="en"><head><meta charset="utf-8"><meta name="generator" content="monolith_envs replay">
 <title>__TITLE__</title>
 <style>
 body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color: #222; }
@@ -348,7 +353,7 @@ def write_html_replay(log: EpisodeLog, out: str | Path, make: Callable[..., Any]
         EngineRaised: the engine raised while replaying, after the page (up to that decision, its last frame
             saying what was raised) was written.
     """
-    out = check_output_file(out, "--html")
+    out = check_output_file(out, "--html", HTML_REPLAY)
     frames = episode_frames(log, make)
     page = render_html(log, frames)
     try:

@@ -20,7 +20,7 @@ from typing import Iterator
 
 from .game import MonolithEnvError
 
-__all__ = ["OutputPathError", "check_output_dir", "check_output_file", "missing_folders", "new_folders_removed_on_error",
+__all__ = ["EarlierOutput", "OutputPathError", "check_output_dir", "check_output_file", "missing_folders", "new_folders_removed_on_error",
            "remove_empty_folders", "write_text_atomic", "write_bytes_atomic"]
 
 
@@ -129,15 +129,38 @@ def remove_empty_folders(folders: list[Path]) -> None:
             p.rmdir()
 
 
-def check_output_file(path: str | os.PathLike, what: str = "output file") -> Path:
+class EarlierOutput:
+    """What an earlier output of a command looks like, so that only such a file is replaced: its first
+    :data:`HEAD_BYTES` bytes, decoded as UTF-8 (errors replaced) and stripped, start with ``start`` and hold
+    every one of ``marks``.  ``kind`` names it in errors (``"an episode log"``)."""
+
+    HEAD_BYTES = 4096
+
+    def __init__(self, kind: str, start: str, *marks: str):
+        self.kind, self.start, self.marks = kind, start, marks
+
+    def matches(self, path: Path) -> bool:
+        """True when ``path`` reads as such an output (False when it cannot be read)."""
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(self.HEAD_BYTES).decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+        except OSError:
+            return False
+        return head.startswith(self.start) and all(m in head for m in self.marks)
+
+
+def check_output_file(path: str | os.PathLike, what: str = "output file", earlier: EarlierOutput | None = None) -> Path:
     """Check that the file ``path`` can be written: create its folder if needed and a probe file in it.
 
     An existing target must be a regular file (a folder, a device such as ``/dev/full`` or a FIFO is
-    refused); it is left as it is until :func:`write_text_atomic` replaces it.
+    refused); it is left as it is until :func:`write_text_atomic` replaces it.  With ``earlier``, an existing
+    non-empty file is replaced only when it reads as an earlier output of that kind (a model, a config or any
+    other file given by mistake is refused, not overwritten).
 
     Raises:
         OutputPathError: naming ``what``, the path and the problem (an empty or blank path, a NUL byte, not a
-            regular file, a folder that cannot be created or written).
+            regular file, not an earlier output of the kind ``earlier`` describes, a folder that cannot be
+            created or written).
     """
     p = _text(path, what, "file")
     try:
@@ -150,6 +173,9 @@ def check_output_file(path: str | os.PathLike, what: str = "output file") -> Pat
     if st is not None and not stat.S_ISREG(st.st_mode):
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
         raise OutputPathError(f"{what} {p}: is {kind}; give a file path")
+    if st is not None and st.st_size > 0 and earlier is not None and not earlier.matches(p):
+        raise OutputPathError(f"{what} {p}: the file exists and is not {earlier.kind}, so it is not replaced; "
+                              "give a new path (or remove the file first)")
     folder = p.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
