@@ -24,7 +24,7 @@ from monolith_envs.agents.mcts import MAX_SIMULATIONS
 from monolith_envs.agents.model_files import brief
 from monolith_envs.agents.puct import FiniteOutputs, check_finite_outputs, check_loaded_outputs
 
-from .base import AgentError, BaseAgent, check_bound_state, check_rng
+from .base import AgentError, BaseAgent, check_bound_state, check_rng, observation_vector
 
 __all__ = ["AZAgent", "make_az_agent", "parse_az_spec"]
 
@@ -154,6 +154,7 @@ class AZAgent(BaseAgent):
         (``AgentError``: an empty mask, logits of the legal actions, or with search priors or values, that are
         not finite, or the cases the class lists)."""
         mask = np.asarray(action_mask, bool)
+        observation = observation_vector(self.name, observation)
         legal = np.flatnonzero(mask)
         if legal.size == 0:
             raise AgentError("the action mask has no legal action")

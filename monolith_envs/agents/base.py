@@ -21,12 +21,13 @@ state (see :mod:`monolith_envs.agents.mcts`).  ``agent.reset()`` is called at th
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 __all__ = ["Agent", "AgentError", "BaseAgent", "EnvContext", "check_bound_state", "check_mask", "check_rng",
-           "masked_choice"]
+           "masked_choice", "observation_vector"]
 
 
 class AgentError(RuntimeError):
@@ -128,6 +129,26 @@ class BaseAgent:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
+
+
+def observation_vector(name: str, observation: Any) -> np.ndarray:
+    """The flat ``float32`` observation a network agent reads: the vector itself, or the ``"observation"``
+    entry of the AEC env's ``{"observation", "action_mask"}`` dict (what ``env.last()`` gives).
+
+    Raises:
+        AgentError: naming the agent, for anything that is not numbers (another dict, text, ``None``).
+    """
+    if isinstance(observation, Mapping) and "observation" in observation:
+        observation = observation["observation"]
+    try:
+        out = np.asarray(observation, np.float32)
+    except (TypeError, ValueError):
+        out = None
+    if out is None or out.ndim == 0:
+        kind = type(observation).__name__
+        raise AgentError(f"{name}: the observation must be the flat vector (or the env's dict with "
+                         f"'observation' and 'action_mask'), got {kind}")
+    return out
 
 
 def masked_choice(action_mask: np.ndarray, rng: np.random.Generator) -> int:

@@ -37,7 +37,7 @@ from typing import Any, BinaryIO
 
 import numpy as np
 
-from .base import AgentError, BaseAgent
+from .base import AgentError, BaseAgent, observation_vector
 from .model_files import (
     MAX_PARAMS,
     NUMPY_GLOBALS,
@@ -484,6 +484,7 @@ class MaskablePPOAgent(BaseAgent):
         """
         if action_mask is None:
             raise AgentError("MaskablePPOAgent.act needs the action mask")
+        observation = observation_vector(self.name, observation)
         sizes = self.sizes()
         if sizes is not None and (len(observation), len(action_mask)) != sizes:
             self.check_fits(int(np.size(observation)), int(np.size(action_mask)), "this env")

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import AgentError, BaseAgent
+from .base import AgentError, BaseAgent, observation_vector
 from .model_files import (
     MAX_PARAMS,
     NUMPY_GLOBALS,
@@ -328,7 +328,7 @@ class RLlibAgent(BaseAgent):
         mask = np.asarray(action_mask).astype(bool)
         if not mask.any():
             raise AgentError("the action mask has no legal action")
-        probs = self.action_probabilities(observation, mask)
+        probs = self.action_probabilities(observation_vector(self.name, observation), mask)
         if not np.isfinite(probs).all():
             raise AgentError("the policy's action probabilities are not finite (NaN or inf): its weights or this "
                              "observation overflow the network")

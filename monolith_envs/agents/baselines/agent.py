@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ..base import AgentError, BaseAgent, check_bound_state, check_rng
+from ..base import AgentError, BaseAgent, check_bound_state, check_rng, observation_vector
 from ..puct import FiniteOutputs, check_finite_outputs
 from .registry import find_baseline, load_baseline
 
@@ -222,7 +222,7 @@ class BaselineAgent(BaseAgent):
         if action_mask is None:
             raise AgentError(f"{self.name}.act needs the action mask")
         mask = np.asarray(action_mask).astype(bool)
-        obs = np.asarray(observation, np.float32)
+        obs = observation_vector(self.name, observation)
         if mask.size != self.meta["n_actions"] or obs.size != self.meta["obs_size"]:
             raise AgentError(f"{self.name}: the network takes {self.meta['obs_size']} observation values and "
                              f"{self.meta['n_actions']} actions, got {obs.size} and {mask.size}")
