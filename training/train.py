@@ -2,8 +2,12 @@
 
 Command line (the main job)::
 
-    python -m training.train [--config FILE | --quick] [--set key=value ...] [--list-keys] [--trust-model-files]
-    python -m training.train --resume RUN_DIR [--set key=value ...]
+    python -m training.train [--config FILE | --quick] [--set key=value ...] [--no-progress] [--list-keys]
+                             [--trust-model-files]
+    python -m training.train --resume RUN_DIR [--set key=value ...] [--no-progress]
+
+``--no-progress`` is ``--set progress_bar=false`` (no stage banners, tqdm bars or interim evaluations' win
+rates on stderr, e.g. for a log file; the report is the same), on a new run and on ``--resume`` alike.
 
 ``--trust-model-files`` lets the model files of ``ppo:PATH`` evaluation opponents run the code they name
 when loaded (only for files you trust; the same as ``MONOLITH_ENVS_TRUST_MODELS=1``).
@@ -508,6 +512,9 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--name", default=None,
                     help="run name; outputs go to <out-dir>/<name>/ (the config key name; default: the config "
                          "file's stem)")
+    ap.add_argument("--no-progress", action="store_true",
+                    help="no stage banners, tqdm bars or interim evaluations' win rates on stderr: the same as "
+                         "--set progress_bar=false (also with --resume)")
     ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
     add_trust_argument(ap)  # the model files of ppo:PATH evaluation opponents
     with stop_on_signals() as guard:
@@ -527,15 +534,17 @@ def main(argv: list[str] | None = None) -> dict:
             if args.resume is not None and (args.out_dir is not None or args.name is not None):
                 ap.error("--resume RUN_DIR keeps its outputs in RUN_DIR; it takes no --out-dir or --name")
             folder = [f"{k}={json.dumps(v)}" for k, v in (("out_dir", args.out_dir), ("name", args.name)) if v is not None]
+            # after the --set items, so it wins over a --set progress_bar=true (progress_bar may change on resume)
+            quiet = ["progress_bar=false"] if args.no_progress else []
             resume = None
             try:
                 if args.resume is not None:
                     from training.resume import load_run
 
-                    cfg, resume = load_run(args.resume, args.set)
+                    cfg, resume = load_run(args.resume, args.set + quiet)
                 else:
                     base = quick_config(args.config) if args.quick else load_config(args.config)
-                    cfg = apply_overrides(base, args.set + folder)
+                    cfg = apply_overrides(base, args.set + folder + quiet)
                 check_config(cfg, resuming=resume is not None)
                 policy_kwargs(cfg)  # features = 'aligned' must fit the game
                 run_dir(cfg)

@@ -29,11 +29,31 @@ class ArgumentParser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` whose errors are one escaped, bounded ``PROG: error: ...`` line, without
     the usage that argparse prints before it (then exit status 2; ``--help`` shows the usage).
 
+    Parsing the command line also makes this package's warnings one ``PROG: warning: ...`` line
+    (:func:`plain_warnings`; e.g. the ``NotCompiledWarning`` of a checkout whose C parts are not built), so
+    every command built on this class shows them alike; a sub-command's line names it (``python -m
+    monolith_envs check: warning: ...``).
+
     Sub-parsers made with ``add_subparsers().add_parser`` are of this class too."""
+
+    def parse_known_args(self, args=None, namespace=None):  # noqa: ANN001, ANN201 - argparse's signature
+        """argparse's, after :func:`plain_warnings` for this parser's ``prog`` (argparse parses a
+        sub-command's arguments through its sub-parser's ``parse_known_args``, so its ``prog`` is named)."""
+        plain_warnings(self.prog)
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str):
         """argparse's contract: print ``PROG: error: MESSAGE`` as one line on stderr and exit with status 2."""
         self.exit(2, f"{self.prog}: error: {one_line(message)}\n")
+
+
+def plain_doc(text: str) -> str:
+    """A docstring's text for ``--help``, without its reStructuredText markup: double backticks dropped, a role
+    such as :mod:`training.az.loop` written as its target (with a leading ``~``, its last name only)."""
+    import re
+
+    text = re.sub(r":[a-z]+:`~[\w.]*?([\w]+)`", r"\1", text)
+    return re.sub(r":[a-z]+:`([^`]*)`", r"\1", text).replace("``", "")
 
 
 def import_modules(names: Iterable[str], flag: str = "--preload") -> None:
@@ -146,7 +166,8 @@ def plain_warnings(prog: str) -> None:
     """Show warnings of ``UserWarning`` subclasses defined in this package (e.g. a baseline playing a rules
     variant it was not trained on) on stderr as one line, ``"<prog>: warning: <message>"``, instead of
     Python's ``file:line`` form with a line of source; every other warning is shown as before. For the
-    commands' ``main`` functions (it changes ``warnings.showwarning`` of the process)."""
+    commands' ``main`` functions (it changes ``warnings.showwarning`` of the process); :class:`ArgumentParser`
+    calls it when it parses a command line. Called again, it replaces its own handler (the newest ``prog``)."""
     import sys
     import warnings
 

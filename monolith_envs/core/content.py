@@ -11,9 +11,17 @@ opened non-blocking, so it cannot hang), a file above ``max_bytes``, bytes that 
 syntax error, tables or arrays nested deeper than ``max_depth``, a dotted key (``a.b.c = 1``, ``[a.b.c]``)
 of more than ``max_depth + 2`` parts or more than ``max_keys`` keys (both counted on the text, before
 ``tomllib`` parses it: a deep dotted key costs ``tomllib`` time and memory quadratic in its depth), any
-integer outside ``-int_limit .. int_limit`` (the default fits a C ``int``), and any control character
+integer outside ``-int_limit .. int_limit`` (the default fits a C ``int``) when :func:`parse_toml` is called
+itself, and any control character
 (U+0000-U+001F, U+007F-U+009F: terminal escape sequences) in a key or a string (a string may hold tabs and
 newlines), wherever it is in the file.  A path holding a NUL byte is refused too.
+
+An integer outside ``-int_limit .. int_limit`` in a file read by :func:`load_toml` or
+:func:`load_toml_resource` (a game's content file) is left in the data for the game's loader, which refuses it
+with the field's own range, in the words it uses for any value out of that range (``faction.banner_hp:
+-999999999999999999999 is not an integer from 1 to 999``; the file-wide limit named a range the field does
+not take).  Every game's loader bounds each integer it reads (:class:`~monolith_envs.core.fields.Fields`
+refuses one beyond :data:`INT_LIMIT` even where a reader has no bounds), so none reaches a game.
 """
 
 from __future__ import annotations
@@ -183,7 +191,7 @@ def decode_utf8(data: bytes, path: str) -> str:
 
 
 def parse_toml(text: str, path: str, max_depth: int = MAX_DEPTH, int_limit: int = INT_LIMIT,
-               label: str = "item", max_keys: int = MAX_KEYS) -> dict:
+               label: str = "item", max_keys: int = MAX_KEYS, refuse_big_ints: bool = True) -> dict:
     """Parse TOML text and check its nesting depth, its keys, every integer and every string.
 
     Before ``tomllib`` runs, the text is scanned (strings and comments skipped) for bracket nesting deeper
@@ -194,7 +202,10 @@ def parse_toml(text: str, path: str, max_depth: int = MAX_DEPTH, int_limit: int 
         ContentError: a syntax error (with its line), nesting deeper than ``max_depth``, too deep a dotted
             key, too many keys, an integer outside ``-int_limit .. int_limit`` or with too many digits, or
             a string or key holding a control character (naming the dotted key path from the nearest table
-            with a string ``id``, which is named as the item with the word ``label``).
+            with a string ``id``, which is named as the item with the word ``label``).  With
+            ``refuse_big_ints=False`` an integer outside ``-int_limit .. int_limit`` is kept, for a loader
+            that bounds every integer it reads to refuse with the field's own range (an integer too long to
+            read at all is refused still).
     """
     _precheck(text, path, max_depth, max_keys)
     try:
@@ -209,7 +220,7 @@ def parse_toml(text: str, path: str, max_depth: int = MAX_DEPTH, int_limit: int 
     except ValueError as exc:  # e.g. an integer with more digits than Python converts
         raise ContentError(path, 0, "", "", f"value cannot be read: {exc}",
                            f"integers from {-int_limit} to {int_limit}") from None
-    _check_tree(data, text, path, max_depth, int_limit, label)
+    _check_tree(data, text, path, max_depth, int_limit if refuse_big_ints else None, label)
     return data
 
 
@@ -295,9 +306,9 @@ def _precheck(text: str, path: str, max_depth: int, max_keys: int = MAX_KEYS) ->
         i += 1
 
 
-def _check_tree(data: Any, text: str, path: str, max_depth: int, int_limit: int, label: str) -> None:
-    """Exact depth and integer limits over the parsed data; a table in an array (``[[tiles]]``) with a
-    string ``id`` names the item, and the field is the key path inside it."""
+def _check_tree(data: Any, text: str, path: str, max_depth: int, int_limit: int | None, label: str) -> None:
+    """Exact depth and integer limits over the parsed data (``int_limit=None``: integers unchecked); a table in
+    an array (``[[tiles]]``) with a string ``id`` names the item, and the field is the key path inside it."""
     stack: list[tuple[Any, str, str, int, bool]] = [(data, "", "", 0, False)]
     while stack:
         v, item, key, depth, in_list = stack.pop()
@@ -314,8 +325,10 @@ def _check_tree(data: Any, text: str, path: str, max_depth: int, int_limit: int,
             stack.extend((x, item, f"{key}.{k}" if key else str(k), depth + 1, False) for k, x in v.items())
         elif isinstance(v, list):
             stack.extend((x, item, f"{key}[{i}]", depth + 1, True) for i, x in enumerate(v))
-        elif isinstance(v, int) and not isinstance(v, bool) and not -int_limit <= v <= int_limit:
-            raise ContentError(path, _value_line(text, key, str(v)), item, key, f"integer {short_repr(v)} is too large",
+        elif (int_limit is not None and isinstance(v, int) and not isinstance(v, bool)
+              and not -int_limit <= v <= int_limit):
+            raise ContentError(path, _value_line(text, key, str(v)), item, key,
+                               f"integer {short_repr(v)} is too {'small' if v < 0 else 'large'}",
                                f"integers from {-int_limit} to {int_limit}", label)
         elif isinstance(v, str) and _CONTROL_IN_TEXT.search(v):
             c = _CONTROL_IN_TEXT.search(v).group()
@@ -382,25 +395,28 @@ class TomlFile:
         return [i + 1 for i, ln in enumerate(lines) if pat.match(ln)]
 
 
-def _make(path: str, text: str, max_depth: int, int_limit: int, label: str) -> TomlFile:
-    data = parse_toml(text, path, max_depth, int_limit, label)
+def _make(path: str, text: str, max_depth: int, int_limit: int, label: str, refuse_big_ints: bool) -> TomlFile:
+    data = parse_toml(text, path, max_depth, int_limit, label, refuse_big_ints=refuse_big_ints)
     return TomlFile(path, text, data, hashlib.sha256(text.encode("utf-8")).hexdigest(),
                     tuple(text.splitlines()))
 
 
 def load_toml(path: str | os.PathLike, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH,
-              int_limit: int = INT_LIMIT, label: str = "item") -> TomlFile:
+              int_limit: int = INT_LIMIT, label: str = "item", refuse_big_ints: bool = False) -> TomlFile:
     """Read (:func:`read_text`) and parse (:func:`parse_toml`) one TOML file.
+
+    An integer outside ``-int_limit .. int_limit`` is kept for the game's loader to refuse with the field's
+    own range (see the module's text), unless ``refuse_big_ints`` refuses it here.
 
     Raises:
         ContentError: anything :func:`read_text` or :func:`parse_toml` refuses.
     """
     p = os.fspath(path)
-    return _make(p, read_text(p, max_bytes), max_depth, int_limit, label)
+    return _make(p, read_text(p, max_bytes), max_depth, int_limit, label, refuse_big_ints)
 
 
 def load_toml_resource(package: str, *parts: str, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH,
-                       int_limit: int = INT_LIMIT, label: str = "item") -> TomlFile:
+                       int_limit: int = INT_LIMIT, label: str = "item", refuse_big_ints: bool = False) -> TomlFile:
     """Read and parse a TOML file shipped in ``package`` (``importlib.resources``), e.g.
     ``load_toml_resource("monolith_envs.arena", "data", "dragon_empire.toml")``.
 
@@ -415,7 +431,7 @@ def load_toml_resource(package: str, *parts: str, max_bytes: int = MAX_FILE_BYTE
         raise ContentError(p, 0, "", "", f"cannot read the file: {exc.strerror or exc}", "a shipped TOML file") from None
     if len(data) > max_bytes:
         raise ContentError(p, 0, "", "", f"file of {len(data)} bytes is too large", f"at most {max_bytes} bytes")
-    return _make(p, decode_utf8(data, p), max_depth, int_limit, label)
+    return _make(p, decode_utf8(data, p), max_depth, int_limit, label, refuse_big_ints)
 
 
 def is_int(v: Any) -> bool:

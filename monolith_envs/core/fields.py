@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .config import short_repr
-from .content import ContentError, is_int
+from .content import INT_LIMIT, ContentError, is_int
 
 __all__ = ["Fields", "REQUIRED"]
 
@@ -24,6 +24,13 @@ class _Required:
 
 REQUIRED: Any = _Required()
 """Default of a :class:`Fields` reader meaning "the field must be present"."""
+
+
+def _int_bounds(lo: int | None, hi: int | None) -> tuple[int, int]:
+    """``lo .. hi`` within ``-INT_LIMIT .. INT_LIMIT``: a content file's integers beyond a C ``int`` reach the
+    readers (:func:`~monolith_envs.core.content.load_toml` leaves them to the field's own range), and a reader
+    without bounds refuses them too."""
+    return (-INT_LIMIT if lo is None else max(lo, -INT_LIMIT)), (INT_LIMIT if hi is None else min(hi, INT_LIMIT))
 
 
 def _rng(lo: int | float | None, hi: int | float | None, what: str = "an integer") -> str:
@@ -49,7 +56,8 @@ class Fields:
 
     Every reader takes the field name, its bounds and a ``default`` (:data:`REQUIRED`: the field must be
     present) and raises ``ContentError(path, line, item, prefix + field, problem, allowed)`` for a missing
-    required field, a wrong type or a value out of bounds. Bools are never integers.
+    required field, a wrong type or a value out of bounds. Bools are never integers, and an integer beyond a C
+    ``int`` (``|v| > INT_LIMIT``) is out of range wherever a reader has no bounds, in the same words.
     """
 
     def __init__(self, table: Any, path: str, item: str = "", prefix: str = "", label: str = "item",
@@ -95,17 +103,20 @@ class Fields:
         v = self.raw(field, default)
         if not is_int(v):
             raise self.err(field, f"{short_repr(v)} is not an integer", _rng(lo, hi))
-        if (lo is not None and v < lo) or (hi is not None and v > hi):
-            raise self.err(field, f"{v} is out of range", _rng(lo, hi))
+        a, b = _int_bounds(lo, hi)
+        if not a <= v <= b:
+            raise self.err(field, f"{short_repr(v)} is out of range", _rng(a, b))
         return v
 
     def number(self, field: str, lo: float | None = None, hi: float | None = None, default: Any = REQUIRED) -> float:
         """A finite int or float in ``lo .. hi``, returned as a float."""
         v = self.raw(field, default)
-        if not (is_int(v) or isinstance(v, float)) or not math.isfinite(v):
+        if not (is_int(v) or isinstance(v, float)) or (isinstance(v, float) and not math.isfinite(v)):
             raise self.err(field, f"{short_repr(v)} is not a number", _rng(lo, hi, "a number"))
-        if (lo is not None and v < lo) or (hi is not None and v > hi):
-            raise self.err(field, f"{v} is out of range", _rng(lo, hi, "a number"))
+        if ((lo is not None and v < lo) or (hi is not None and v > hi)
+                or (is_int(v) and not -INT_LIMIT <= v <= INT_LIMIT)):  # (float() of 10**400 overflows)
+            raise self.err(field, f"{short_repr(v)} is out of range", _rng(lo, hi, "a number") if (lo, hi) != (None, None)
+                           else f"a number; integers from {-INT_LIMIT} to {INT_LIMIT}")
         return float(v)
 
     def bool(self, field: str, default: Any = REQUIRED) -> bool:
@@ -150,10 +161,11 @@ class Fields:
                  min_len: int = 0, max_len: int = 64, unique: bool = False) -> tuple[int, ...]:
         """A list of integers in ``lo .. hi`` (``unique``: no value twice), as a tuple."""
         items = self.list(field, default, min_len, max_len)
+        a, b = _int_bounds(lo, hi)
         out: list[int] = []
         for x in items:
-            if not is_int(x) or (lo is not None and x < lo) or (hi is not None and x > hi):
-                raise self.err(field, f"value {short_repr(x)} is out of range", "a list of " + _rng(lo, hi, "integers"))
+            if not is_int(x) or not a <= x <= b:
+                raise self.err(field, f"value {short_repr(x)} is out of range", "a list of " + _rng(a, b, "integers"))
             if unique and x in out:
                 raise self.err(field, f"value {x} is listed twice", "each value at most once")
             out.append(x)

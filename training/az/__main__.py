@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
-from monolith_envs.core.cli import ArgumentParser
+from monolith_envs.core.cli import ArgumentParser, plain_doc
 
 
 def _continue_command(argv: list[str]) -> str:
@@ -113,8 +113,8 @@ def _main(argv: list[str], guard: Any) -> tuple[dict, argparse.Namespace]:
     from monolith_envs.core.interrupt import Interrupted
     from monolith_envs.core.seeds import seed_arg
 
-    ap = ArgumentParser(prog="python -m training.az", description=__doc__.split("\n\n")[0],
-                                 epilog=__doc__.split("\n\n")[1].replace("``", ""))
+    ap = ArgumentParser(prog="python -m training.az", description=plain_doc(__doc__.split("\n\n")[0]),
+                        epilog=plain_doc(__doc__.split("\n\n")[1]))
     ap.add_argument("--config", default="az_arena_2p.toml", help="recipe config: a path, or a name in "
                     "training/configs/ (default: training/configs/az_arena_2p.toml, the full Arena duel recipe; "
                     "with --quick its short run)")

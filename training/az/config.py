@@ -98,7 +98,7 @@ def validate_az(cfg: Mapping[str, Any]) -> dict:
                                "with python -m training.train --config FILE (python -m training.az runs the "
                                "search-based self-play configs, training/configs/az_*.toml)")
     if unknown:
-        raise TrainConfigError(f"unknown config key(s) {unknown}; valid keys: {sorted(_BY_NAME)}")
+        raise TrainConfigError(f"unknown config {_keys(unknown)}; valid keys: {', '.join(sorted(_BY_NAME))}")
     out = {k.name: copy.deepcopy(k.default) for k in AZ_KEYS}
     for k, v in cfg.items():
         out[k] = _check_type(_BY_NAME[k], v)
@@ -128,9 +128,14 @@ def validate_az(cfg: Mapping[str, Any]) -> dict:
         check_unattended("eval_opponents", spec)
     bad = sorted(set(out["quick"]) - set(_BY_NAME) - {"quick"})
     if bad or "quick" in out["quick"]:
-        raise TrainConfigError(f"config key 'quick': unknown override key(s) {bad or ['quick']}; valid keys: "
-                               f"{sorted(set(_BY_NAME) - {'quick'})}")
+        raise TrainConfigError(f"config key 'quick': unknown override {_keys(bad or ['quick'])}; valid keys: "
+                               f"{', '.join(sorted(set(_BY_NAME) - {'quick'}))}")
     return out
+
+
+def _keys(names: list[str]) -> str:
+    """``key 'a'`` or ``keys 'a', 'b'``: key names for a message, in plain words (not a Python list)."""
+    return ("key " if len(names) == 1 else "keys ") + ", ".join(map(repr, names))
 
 
 def load_az_config(path: str | Path, quick: bool = False) -> dict:
