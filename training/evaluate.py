@@ -87,7 +87,8 @@ MAX_AGENTS = 32
 
 
 #: an earlier ``--out`` report, which a new evaluation may replace (any other existing file is refused)
-EVALUATION_REPORT = EarlierOutput("an evaluation report of training.evaluate (JSON)", "{", '"env_id"', '"games_per_pair"')
+EVALUATION_REPORT = EarlierOutput("an evaluation report of training.evaluate (JSON)", "{",
+                                  json_keys=("env_id", "games_per_pair", "pairs"))
 
 
 def run_pairing(env_id: str, spec_a: str, spec_b: str, games: int, seed: int = 0, env_config: dict | None = None,

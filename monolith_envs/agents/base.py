@@ -132,22 +132,34 @@ class BaseAgent:
 
 
 def observation_vector(name: str, observation: Any) -> np.ndarray:
-    """The flat ``float32`` observation a network agent reads: the vector itself, or the ``"observation"``
-    entry of the AEC env's ``{"observation", "action_mask"}`` dict (what ``env.last()`` gives).
+    """The flat observation a network agent reads, ``float32[obs_size]``: the vector itself (a list, a numpy
+    array, a torch tensor; one row of shape ``(1, obs_size)`` is taken as the vector), or the
+    ``"observation"`` entry of the AEC env's ``{"observation", "action_mask"}`` dict (what ``env.last()``
+    gives).
 
     Raises:
-        AgentError: naming the agent, for anything that is not numbers (another dict, text, ``None``).
+        AgentError: naming the agent, for anything else: not numbers (another dict, text, ``None``), a batch
+            of several rows, or values that are not finite (NaN or inf).
     """
     if isinstance(observation, Mapping) and "observation" in observation:
         observation = observation["observation"]
+    if hasattr(observation, "detach") and hasattr(observation, "cpu"):  # a torch tensor
+        observation = observation.detach().cpu().numpy()
     try:
-        out = np.asarray(observation, np.float32)
-    except (TypeError, ValueError):
+        raw = np.asarray(observation)
+        out = None if raw.dtype == object else raw.astype(np.float32, copy=False)
+    except (TypeError, ValueError, RuntimeError):
         out = None
-    if out is None or out.ndim == 0:
-        kind = type(observation).__name__
-        raise AgentError(f"{name}: the observation must be the flat vector (or the env's dict with "
-                         f"'observation' and 'action_mask'), got {kind}")
+    if out is not None and out.ndim == 2 and out.shape[0] == 1:
+        out = out[0]
+    if out is None or out.ndim != 1:
+        shape = getattr(out, "shape", None)
+        what = type(observation).__name__ + (f" of shape {shape}" if shape and len(shape) != 1 else "")
+        raise AgentError(f"{name}: the observation must be the flat vector float32[obs_size] (or the env's dict "
+                         f"with 'observation' and 'action_mask'), got {what}")
+    if not np.isfinite(out).all():
+        raise AgentError(f"{name}: the observation holds values that are not finite (NaN or inf); the envs' "
+                         "observations are finite")
     return out
 
 

@@ -48,7 +48,7 @@ __all__ = ["AURA_EFFECTS", "BOARD_KINDS", "BOUNDS", "FEATURES", "HAND_TILES", "K
 @functools.lru_cache(maxsize=1)
 def _reference_files() -> tuple[TomlFile, ...]:
     """The shipped reference files, read once (package data does not change while running)."""
-    return tuple(load_toml_resource("monolith_envs.arena", "data", n, label="tile") for n in REFERENCE_FILES)
+    return tuple(load_toml_resource("monolith_envs.arena", "data", n, label="tile", refuse_big_ints=False) for n in REFERENCE_FILES)
 
 
 def _build(files: tuple[TomlFile, ...]) -> Content:
@@ -113,7 +113,7 @@ def load_content(paths: Sequence[str | os.PathLike] | None = None) -> Content:
     paths = [os.fspath(p) for p in paths]
     if not paths:
         raise ContentError("<faction_files>", 0, "", "", "no faction files given", "at least one file")
-    docs = tuple(load_toml(p, label="tile") for p in paths)  # each path checked and read first
+    docs = tuple(load_toml(p, label="tile", refuse_big_ints=False) for p in paths)  # each path checked and read first
     seen: dict[str, str] = {}
     for p in paths:
         key = os.path.realpath(p)

@@ -113,9 +113,9 @@ class _TileParser:
         if not is_int(v):
             raise self.err(field, f"{short_repr(v)} is not an integer", f"an integer from {lo} to {hi}")
         if v < lo:
-            raise self.err(field, f"{v} is too small", f"an integer >= {lo} and <= {hi}")
+            raise self.err(field, f"{short_repr(v)} is too small", f"an integer >= {lo} and <= {hi}")
         if v > hi:
-            raise self.err(field, f"{v} is too large", f"an integer >= {lo} and <= {hi}")
+            raise self.err(field, f"{short_repr(v)} is too large", f"an integer >= {lo} and <= {hi}")
         return v
 
     def _str(self, field: str, default: str | None) -> str:
@@ -151,11 +151,11 @@ class _TileParser:
                 raise self.err(field, f"{short_repr(p)} is not an [edge, strength] pair", allowed)
             e, s = p
             if not 0 <= e <= 5:
-                raise self.err(field, f"edge {e} is out of range", allowed)
+                raise self.err(field, f"edge {short_repr(e)} is out of range", allowed)
             if s < lo:
-                raise self.err(field, f"strength {s} on edge {e} is below {lo}", allowed)
+                raise self.err(field, f"strength {short_repr(s)} on edge {e} is below {lo}", allowed)
             if s > hi:
-                raise self.err(field, f"strength {s} on edge {e} is above {hi}", allowed)
+                raise self.err(field, f"strength {short_repr(s)} on edge {e} is above {hi}", allowed)
             if any(e == q for q, _ in out):
                 raise self.err(field, f"edge {e} is listed twice", allowed)
             out.append((e, s))

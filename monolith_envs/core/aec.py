@@ -89,10 +89,9 @@ class RulesAECEnv(AECEnv):
     With ``mask_in="observation"``, observations are ``{"observation": float32[obs_size], "action_mask":
     int8[num_actions]}`` (a ``Dict`` space). With ``mask_in="info"`` (PettingZoo classic's other convention,
     for AgileRL and SuperSuit's observation wrappers) they are the plain ``float32[obs_size]`` vector (the
-    game's ``Box``), and ``infos[agent]["action_mask"]`` (so also ``last()``'s info, which is that dict itself,
-    as PettingZoo's ``api_test`` requires: copy the mask before writing into it) holds the ``int8`` mask, kept
-    current after every ``reset`` and ``step``; the all-zero mask of the agents not to act is read-only. Either
-    way the mask is all zeros for every agent that is not to act.
+    game's ``Box``), and ``infos[agent]["action_mask"]`` holds the ``int8`` mask after every ``reset`` and ``step``
+    (``last()``'s info is that dict, as PettingZoo's ``api_test`` requires: copy the mask before writing into
+    it). Either way the mask is all zeros for every agent not to act.
 
     ``initial_state`` gets the episode generator (``numpy.random.default_rng(episode_seed)``); ``apply`` gets
     it wrapped in a :class:`~monolith_envs.core.chance.ChanceRecorder`, so its draws are the chance events

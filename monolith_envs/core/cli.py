@@ -29,17 +29,25 @@ class ArgumentParser(argparse.ArgumentParser):
     """``argparse.ArgumentParser`` whose errors are one escaped, bounded ``PROG: error: ...`` line, without
     the usage that argparse prints before it (then exit status 2; ``--help`` shows the usage).
 
-    Parsing the command line also makes this package's warnings one ``PROG: warning: ...`` line
-    (:func:`plain_warnings`; e.g. the ``NotCompiledWarning`` of a checkout whose C parts are not built), so
-    every command built on this class shows them alike; a sub-command's line names it (``python -m
-    monolith_envs check: warning: ...``).
+    Parsing the process's own command line (``args`` left out, or equal to ``sys.argv[1:]``) also makes this
+    package's warnings one ``PROG: warning: ...`` line (:func:`plain_warnings`; e.g. the ``NotCompiledWarning``
+    of a checkout whose C parts are not built), so every command shows them alike; a sub-command's line names it
+    (``python -m monolith_envs check: warning: ...``).  A ``main(argv)`` called in-process with other arguments
+    (a notebook, a test) leaves ``warnings.showwarning`` as it is, so ``catch_warnings(record=True)`` and
+    ``pytest.warns`` still see the package's warnings.
 
     Sub-parsers made with ``add_subparsers().add_parser`` are of this class too."""
 
     def parse_known_args(self, args=None, namespace=None):  # noqa: ANN001, ANN201 - argparse's signature
-        """argparse's, after :func:`plain_warnings` for this parser's ``prog`` (argparse parses a
-        sub-command's arguments through its sub-parser's ``parse_known_args``, so its ``prog`` is named)."""
-        plain_warnings(self.prog)
+        """argparse's, after :func:`plain_warnings` for this parser's ``prog`` when ``args`` is the process's
+        command line (argparse parses a sub-command's arguments through its sub-parser's ``parse_known_args``,
+        so its ``prog`` is named, once the top parser has installed the handler)."""
+        import sys
+        import warnings
+
+        own = args is None or list(args) == sys.argv[1:]
+        if own or getattr(warnings.showwarning, "plain_prog", None) is not None:
+            plain_warnings(self.prog)
         return super().parse_known_args(args, namespace)
 
     def error(self, message: str):

@@ -16,12 +16,11 @@ itself, and any control character
 (U+0000-U+001F, U+007F-U+009F: terminal escape sequences) in a key or a string (a string may hold tabs and
 newlines), wherever it is in the file.  A path holding a NUL byte is refused too.
 
-An integer outside ``-int_limit .. int_limit`` in a file read by :func:`load_toml` or
-:func:`load_toml_resource` (a game's content file) is left in the data for the game's loader, which refuses it
-with the field's own range, in the words it uses for any value out of that range (``faction.banner_hp:
--999999999999999999999 is not an integer from 1 to 999``; the file-wide limit named a range the field does
-not take).  Every game's loader bounds each integer it reads (:class:`~monolith_envs.core.fields.Fields`
-refuses one beyond :data:`INT_LIMIT` even where a reader has no bounds), so none reaches a game.
+:func:`load_toml` and :func:`load_toml_resource` refuse such an integer too, unless the caller passes
+``refuse_big_ints=False``: the three games' content loaders do, since each bounds every integer it reads and
+so refuses it with the field's own range, in the words it uses for any value out of that range
+(``faction.banner_hp: -999999999999999999999 is not an integer from 1 to 999``; the file-wide limit named a
+range the field does not take).  A loader of another game keeps the file-wide refusal unless it does the same.
 """
 
 from __future__ import annotations
@@ -402,11 +401,11 @@ def _make(path: str, text: str, max_depth: int, int_limit: int, label: str, refu
 
 
 def load_toml(path: str | os.PathLike, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH,
-              int_limit: int = INT_LIMIT, label: str = "item", refuse_big_ints: bool = False) -> TomlFile:
+              int_limit: int = INT_LIMIT, label: str = "item", refuse_big_ints: bool = True) -> TomlFile:
     """Read (:func:`read_text`) and parse (:func:`parse_toml`) one TOML file.
 
-    An integer outside ``-int_limit .. int_limit`` is kept for the game's loader to refuse with the field's
-    own range (see the module's text), unless ``refuse_big_ints`` refuses it here.
+    An integer outside ``-int_limit .. int_limit`` is refused here, or with ``refuse_big_ints=False`` kept for
+    a loader that bounds every integer it reads to refuse with the field's own range (see the module's text).
 
     Raises:
         ContentError: anything :func:`read_text` or :func:`parse_toml` refuses.
@@ -416,7 +415,7 @@ def load_toml(path: str | os.PathLike, max_bytes: int = MAX_FILE_BYTES, max_dept
 
 
 def load_toml_resource(package: str, *parts: str, max_bytes: int = MAX_FILE_BYTES, max_depth: int = MAX_DEPTH,
-                       int_limit: int = INT_LIMIT, label: str = "item", refuse_big_ints: bool = False) -> TomlFile:
+                       int_limit: int = INT_LIMIT, label: str = "item", refuse_big_ints: bool = True) -> TomlFile:
     """Read and parse a TOML file shipped in ``package`` (``importlib.resources``), e.g.
     ``load_toml_resource("monolith_envs.arena", "data", "dragon_empire.toml")``.
 

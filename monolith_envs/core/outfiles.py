@@ -132,21 +132,36 @@ def remove_empty_folders(folders: list[Path]) -> None:
 class EarlierOutput:
     """What an earlier output of a command looks like, so that only such a file is replaced: its first
     :data:`HEAD_BYTES` bytes, decoded as UTF-8 (errors replaced) and stripped, start with ``start`` and hold
-    every one of ``marks``.  ``kind`` names it in errors (``"an episode log"``)."""
+    every one of ``marks``; with ``json_keys``, the whole file (at most :data:`MAX_JSON_BYTES`) is a JSON object
+    holding those keys instead.  ``kind`` names it in errors (``"an episode log"``)."""
 
     HEAD_BYTES = 4096
+    MAX_JSON_BYTES = 64 * 2**20
 
-    def __init__(self, kind: str, start: str, *marks: str):
-        self.kind, self.start, self.marks = kind, start, marks
+    def __init__(self, kind: str, start: str, *marks: str, json_keys: tuple[str, ...] = ()):
+        self.kind, self.start, self.marks, self.json_keys = kind, start, marks, json_keys
 
     def matches(self, path: Path) -> bool:
         """True when ``path`` reads as such an output (False when it cannot be read)."""
         try:
             with open(path, "rb") as fh:
-                head = fh.read(self.HEAD_BYTES).decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+                data = fh.read(self.MAX_JSON_BYTES + 1 if self.json_keys else self.HEAD_BYTES)
         except OSError:
             return False
-        return head.startswith(self.start) and all(m in head for m in self.marks)
+        head = data[:self.HEAD_BYTES].decode("utf-8", "replace").lstrip("\ufeff \t\r\n")
+        if not (head.startswith(self.start) and all(m in head for m in self.marks)):
+            return False
+        if not self.json_keys:
+            return True
+        if len(data) > self.MAX_JSON_BYTES:
+            return False
+        import json
+
+        try:
+            obj = json.loads(data.decode("utf-8-sig"))
+        except (ValueError, RecursionError):
+            return False
+        return isinstance(obj, dict) and all(k in obj for k in self.json_keys)
 
 
 def check_output_file(path: str | os.PathLike, what: str = "output file", earlier: EarlierOutput | None = None) -> Path:

@@ -344,12 +344,12 @@ class _Ctx:
 def _read(name: str):
     """Parse the file through the shared safe TOML reader (size, depth and integer limits, UTF-8)."""
     if os.path.isabs(name) or os.sep in name or (os.altsep and os.altsep in name):
-        return load_toml(name, label="card")
+        return load_toml(name, label="card", refuse_big_ints=False)
     if not importlib.resources.files("monolith_envs.strategy").joinpath("data", name).is_file():
         raise ContentError(name, 0, "", "", "no such content file in monolith_envs/strategy/data",
                            f"a file name there, or a path to a TOML file (a bare name is looked up only there; "
                            f"write ./{name} for a file in the current folder)")
-    return load_toml_resource("monolith_envs.strategy", "data", name, label="card")
+    return load_toml_resource("monolith_envs.strategy", "data", name, label="card", refuse_big_ints=False)
 
 
 _CACHE: dict = {}

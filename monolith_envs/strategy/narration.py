@@ -145,12 +145,14 @@ def _onto_round_card(before: Any, after: Any) -> list[tuple[int, int]]:
 
 
 def _dice_changes(game: Any, before: Any, after: Any, action: int, seat: int,
-                  onto: list[tuple[int, int]] = ()) -> str:
+                  onto: list[tuple[int, int]] = (), rolled: bool = False) -> str:
     """The seats whose pool or set-aside dice changed in this step beyond the action itself (an exile, a
     reroll, a face set, the Chance Phase's rolls), e.g. ``P1 pool [4 6] -> [6], set aside 0 -> 1``; dice
     going into sockets (a placement) or back out of them with their faces, and the acting seat's die that a
     set-aside takes, are no change to say; ``onto`` (``[(seat, face)]``: dice an Exalted start put onto the
-    Round card right after the roll) are shown in the pool, as rolled.  ``""`` when none."""
+    Round card right after the roll) are shown in the pool, as rolled; with ``rolled`` (the step holds the
+    Chance roll, docs §4.4) every seat with dice says what it rolled (``P1 rolls [2 5 6]``: the faces before
+    it do not matter, and round 1's dice had none yet).  ``""`` when none."""
     fam, idx = game.layout.split(int(action))
     out = []
     for p in range(game.rules.n):
@@ -164,14 +166,16 @@ def _dice_changes(game: Any, before: Any, after: Any, action: int, seat: int,
         if p == seat:
             _face_set(game, before, action, was)
         moved = [a - b for a, b in zip(was, _socketed(after, p))]
-        if [x + y for x, y in zip(pool, moved)] == list(after.pool[p]) and aside == after.aside[p]:
-            continue
         now = list(after.pool[p])
         for q, face in onto:  # rolled, then put onto the Round card by its Exalted start: shown as rolled
             if q == p:
                 now[face - 1] += 1
+        said = rolled and sum(now) > 0  # a roll is said even where it shows the faces the seat had
+        if not said and [x + y for x, y in zip(pool, moved)] == list(after.pool[p]) and aside == after.aside[p]:
+            continue
         (pa, aa), (pb, ab) = _dice(before.pool[p], before.aside[p]), _dice(now, after.aside[p])
-        parts = ([f"pool {pa} -> {pb}"] if pa != pb else []) + ([f"set aside {aa} -> {ab}"] if aa != ab else [])
+        parts = ([f"rolls {pb}"] if said else [f"pool {pa} -> {pb}"] if pa != pb else []) + (
+            [f"set aside {aa} -> {ab}"] if aa != ab else [])
         if parts:  # a socketed die's face set (Overcharge) leaves the pool as it was: nothing to say
             out.append(f"P{p} " + ", ".join(parts))
     return "; ".join(out)
@@ -440,7 +444,8 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     onto = [x for key, *_ in segs if key is not None and isinstance(key[0], tuple) and key[0][0] == "x"
             and key[0][2] == "start" and get_line(R, list(key[0])).op == "auto_socket"
             for x in _onto_round_card(before, after)][:R.n]  # an Offering's dice: said as rolled, then onto it
-    dice = _dice_changes(game, before, after, action, seat, onto)
+    rolled = before.phase != Phase.ACTION and after.phase == Phase.ACTION  # the Chance roll (docs §4.4)
+    dice = _dice_changes(game, before, after, action, seat, onto, rolled)
     why = _unchanged(game, before, after, action, segs)  # said before the resolution that may follow
     primus, round_said = before.primus, False
     last = max((n for n, seg in enumerate(segs) if not _is_round(seg[0])), default=-1)

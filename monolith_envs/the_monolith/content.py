@@ -256,12 +256,12 @@ def _read(path: str | None, default_name: str, key: str = "") -> tuple[str, dict
     """``(file name for messages, parsed table)`` through the core's safe TOML reader (regular files only,
     size, depth and integer limits); ``key`` (``map_file``) names an empty path."""
     if path is None:
-        tf = load_toml_resource("monolith_envs.the_monolith", "data", default_name)
+        tf = load_toml_resource("monolith_envs.the_monolith", "data", default_name, refuse_big_ints=False)
         return f"data/{default_name}", tf.data
     if not os.fspath(path):
         raise ContentError("", 0, "", "", f"{key or 'the path'}: an empty path; give a TOML file's path or None",
                            f"a readable regular TOML file, or None for the shipped data/{default_name}")
-    tf = load_toml(path)
+    tf = load_toml(path, refuse_big_ints=False)  # every integer bounded below, with its field's range
     return tf.path, tf.data
 
 

@@ -16,12 +16,18 @@ from monolith_envs.agents.base import AgentError, observation_vector
 
 def test_observation_vector_reads_the_dict_and_names_what_it_cannot_read():
     vec = np.arange(5, dtype=np.float64)
-    for given in (vec, list(vec), {"observation": vec, "action_mask": np.ones(3, np.int8)}):
+    import torch
+
+    for given in (vec, list(vec), vec[None], torch.tensor(vec, requires_grad=True),
+                  {"observation": vec, "action_mask": np.ones(3, np.int8)}):
         out = observation_vector("x", given)
-        assert out.dtype == np.float32 and np.array_equal(out, vec.astype(np.float32))
-    for bad, kind in (({"obs": vec}, "dict"), ("text", "str"), (None, "NoneType"), (3.0, "float")):
+        assert out.dtype == np.float32 and out.shape == (5,) and np.array_equal(out, vec.astype(np.float32))
+    for bad, kind in (({"obs": vec}, "dict"), ("text", "str"), (None, "NoneType"), (3.0, "float"),
+                      ([1, None, 3], "list"), (np.ones((3, 5)), r"ndarray of shape \(3, 5\)")):
         with pytest.raises(AgentError, match=rf"^x: the observation must be the flat vector .* got {kind}$"):
             observation_vector("x", bad)
+    with pytest.raises(AgentError, match=r"^x: the observation holds values that are not finite"):
+        observation_vector("x", [0.0, float("nan")])
 
 
 @pytest.mark.parametrize("spec", ["baseline", "baseline+search:4"])

@@ -86,7 +86,7 @@ def test_the_exalted_round_start_gain_is_said_after_the_round_begins(reported):
     _, text = reported
     assert ("P1 chooses the Exalted side of the Round card\n"
             "  round 5 begins; Round card 5 covers position 7\n"
-            "  dice: P0 pool [1 1 1 2 2] -> [2 3 4 5 6]; P1 pool [2 2 3 3 3] -> [3 4 4 5 6]\n"
+            "  dice: P0 rolls [2 3 4 5 6]; P1 rolls [3 4 4 5 6]\n"
             "  then Exalted Last Light (those with the fewest VP: +2 VP):\n"
             "      P0: toll stone on space 5 (pay 1 gem to go on)\n"
             "round 5/5 · action · P0 decides whether to pay · Primus P1\n") in text

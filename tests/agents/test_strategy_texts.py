@@ -54,8 +54,9 @@ def test_resolution_after_a_decision_is_tagged_with_its_card_line(seed3_game):
             "  then SR6 Glory Rune (each here: +1 VP per die here): P1: VP 11 -> 13\n") in text
     # an Immediate action card's effect is tagged too, and so are the Exalted side's start lines
     assert "P1 casts Tribute\n  then Tribute (caster: +1 VP): P1: VP 0 -> 1" in text
-    assert ("P1 chooses the Exalted side of the Round card\n  then Exalted Dawn (everyone: draw 1 Skill card):\n"
-            "      P0: hand 1 -> 2; P1: hand 0 -> 1\n") in text
+    assert ("P1 chooses the Exalted side of the Round card\n  dice: P0 rolls [2 4 6]; P1 rolls [2 2 3]\n"
+            "  then Exalted Dawn (everyone: draw 1 Skill card):\n"
+            "      P0: hand 1 -> 2; P1: hand 0 -> 1\n") in text  # the Chance roll, then the Exalted start (D21)
 
 
 def test_the_result_is_said_once(seed3_game):

@@ -27,7 +27,8 @@ def restore_showwarning():
     warnings.showwarning = saved
 
 
-def test_parsing_makes_package_warnings_one_line(capsys, restore_showwarning):
+def test_parsing_makes_package_warnings_one_line(capsys, restore_showwarning, monkeypatch):
+    monkeypatch.setattr(sys, "argv", ["demo"])  # the process's own (empty) command line
     ap = ArgumentParser(prog="python -m demo")
     sub = ap.add_subparsers(dest="cmd")
     sub.add_parser("check")
@@ -43,6 +44,23 @@ def test_parsing_makes_package_warnings_one_line(capsys, restore_showwarning):
     assert capsys.readouterr().err.splitlines() == ["python -m demo: warning: not built: the Python one runs",
                                                     "python -m demo check: warning: again"]
     assert passed_on == ["not ours"]  # other warnings are shown as before
+
+
+def test_an_in_process_main_with_its_own_arguments_leaves_warnings_recordable(monkeypatch, restore_showwarning):
+    """``main(argv)`` from a notebook or a test: the package's warnings stay visible to ``catch_warnings`` (and
+    ``pytest.warns``), and no handler is left behind."""
+    monkeypatch.setattr(sys, "argv", ["pytest", "-q"])
+    before = warnings.showwarning
+    ap = ArgumentParser(prog="python -m demo")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        ap.parse_args([])
+        warnings.warn("not built", NotCompiledWarning, stacklevel=1)
+    assert [str(w.message) for w in seen] == ["not built"]
+    assert warnings.showwarning is before
+    with pytest.warns(NotCompiledWarning, match="again"):
+        ap.parse_args([])
+        warnings.warn("again", NotCompiledWarning, stacklevel=1)
 
 
 CHILD = """

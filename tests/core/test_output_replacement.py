@@ -49,6 +49,14 @@ def test_evaluate_out_refuses_a_model_and_replaces_its_own_report(tmp_path, caps
     for _ in range(2):  # a new report, then the same path again
         main(argv + ["--out", str(report)])
     assert '"games_per_pair": 1' in report.read_text()
+    import json
+
+    long = json.loads(report.read_text())  # a report of 32 long agent paths: its keys beyond the first 4 KB
+    long["agents"] = [f"ppo:{'runs/' * 40}{k}/final_model.zip" for k in range(32)]
+    report.write_text(json.dumps(long, indent=2))
+    assert report.stat().st_size > 4096
+    main(argv + ["--out", str(report)])
+    assert json.loads(report.read_text())["agents"] == ["random", "heuristic"]
 
 
 def test_replay_html_and_play_record_refuse_another_file(tmp_path):
