@@ -45,7 +45,8 @@ _ORDERS = {"march": "march (move warriors; 1 heart, more per extra step)",
            "commit": "commit (send your available hearts to the tower; you are done ordering)"}
 _FAMILIES = {"pass": "pass", "order": "give an order", "space": "choose a space", "number": "choose a number",
              "row": "choose a row card", "use_power": "use a power", "discard_div": "discard a divination",
-             "objective": "choose an objective", "fate": "manipulate fate (move a heart to the next zone)",
+             "objective": "choose an objective", "fate": "manipulate fate (move a heart to the next zone; a free fate move pays, else 1 "
+                                                            "warrior from anger to limbo)",
              "slay": "slay (kill an enemy unit)", "maneuver": "maneuver (move a unit one space)",
              "boast": "boast (put a heart in a free slot)", "sacrifice": "sacrifice (a warrior to your anger)",
              "relent": "relent (spend every heart on the board; you are out)", "shaman": "choose a shaman"}

@@ -505,8 +505,9 @@ def narrate_steps(g: Any, before: Any, after: Any, action: int, head: Any) -> li
     for kind, arg, s0, s1, lumped in steps:
         if kind == "action":
             lines.append(head(s0, s1))
-            lines += _changes(g, s0, s1, detail=_is_power(g, s0, action), recruit=s0.sub == Sub.RECRUIT_PLACE,
-                              why=_action_why(g, s0, s1, action))
+            paid = g.layout.split(int(action))[0] in ("fate", "sacrifice")  # its anger and limbo said (docs §4.6)
+            lines += _changes(g, s0, s1, detail=paid or _is_power(g, s0, action),
+                              recruit=s0.sub == Sub.RECRUIT_PLACE, why=_action_why(g, s0, s1, action))
         elif lumped and kind == Frame.LIFT and s1.phase == Phase.ACTION and s1.day == s0.day:
             lines += _frame_lines(g, kind, arg, s0, s1) + ["  the action phase starts"]
         elif lumped:  # a chance draw that the replay could not work out: the rest at once

@@ -1,0 +1,37 @@
+"""The Monolith's narration says what an action cost in warriors: a fate move paid with anger (docs §4.6:
+a free fate move, else 1 anger to limbo) and a sacrifice (a warrior to anger) say the anger and limbo
+counts (the fate move said only the hearts' zones), and the terminal menu says the fate move's cost."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from monolith_envs import make_game
+from monolith_envs.the_monolith.narration import narrate
+
+
+def test_fate_and_sacrifice_say_the_anger_and_limbo_they_moved():
+    g = make_game("the_monolith_v0", num_players=3)
+    seen = {"fate": 0, "sacrifice": 0}
+    for seed in range(12):
+        rng, choose = np.random.default_rng(seed), np.random.default_rng(seed + 1)
+        s = g.initial_state(rng)
+        while not g.is_terminal(s):
+            a = int(choose.choice(np.flatnonzero(g.legal_mask(s))))
+            fam, p, before = g.layout.split(a)[0], g.current_player(s), g.clone(s)
+            g.apply(s, a, rng)
+            if fam not in seen:
+                continue
+            text = " ".join(" ".join(narrate(g, before, s, a, p)).split())
+            for name in ("anger", "limbo"):
+                old, new = getattr(before, name)[p], getattr(s, name)[p]
+                if old != new:
+                    assert f"{name} {old} -> {new}" in text, text
+                    seen[fam] += 1
+    assert seen["fate"] >= 4 and seen["sacrifice"] >= 2
+
+
+def test_the_menu_names_the_fate_move_cost():
+    from agents.terminal.the_monolith import _FAMILIES
+
+    assert _FAMILIES["fate"].endswith("a free fate move pays, else 1 warrior from anger to limbo)")
