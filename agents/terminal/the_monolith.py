@@ -12,7 +12,7 @@ from typing import Any
 
 from monolith_envs.core.words import count
 from monolith_envs.the_monolith.board import controllers, neighbours, tunnels_now, units_text
-from monolith_envs.the_monolith.narration import narrate
+from monolith_envs.the_monolith.narration import narrate, power_cost_words
 from monolith_envs.the_monolith.state import Phase, Sub
 from monolith_envs.the_monolith.words import (
     ZONES,
@@ -299,12 +299,14 @@ order(o=commit)."""
             return (f"slot {value}: {g.divs[c].key} {g.divs[c].name} ({g.divs[c].window.replace('_', ' ')}: "
                     f"{effect_text(g.divs[c].effect)})" + (f", bids {bids}" if bids else ""))
         if family in ("use_power", "discard_div"):
+            cost = power_cost_words(g, s, p, value) if family == "use_power" else ""
+            cost = f"; {cost}" if cost else ""
             if value == 3 and family == "use_power":
                 sh = g.shamans[s.shaman_id[p]]
-                return f"your shaman's ability ({effect_text(sh.effect)})"
+                return f"your shaman's ability ({effect_text(sh.effect)}{cost})"
             if value < len(s.held[p]):
                 c = g.divs[s.held[p][value]]
-                return f"{c.key} {c.name} ({effect_text(c.effect)})"
+                return f"{c.key} {c.name} ({effect_text(c.effect)}{cost})"
             return f"held card {value}"
         if family == "objective":
             if value < len(s.objectives[p]):

@@ -26,7 +26,7 @@ from .state import NONE, Frame, Phase, Sub, fast_clone
 from .table import FRAMES, TABLE
 from .words import ZONES, effect_words, event_scoring_words, space_words
 
-__all__ = ["narrate"]
+__all__ = ["narrate", "power_cost_words"]
 
 #: at most this many orders of the reshuffled cards are tried to find the one the game drew
 _MAX_ORDERS = 120
@@ -544,13 +544,21 @@ def _head(g: Any, s0: Any, s1: Any, action: int, seat: int) -> str:
     if fam == "use_power":
         pw = power(g, s0, seat, idx[0])
         if pw is not None:
-            window, cost, amount, eff, _card = pw
-            what = {"discard": "the card is discarded",
-                    "anger": f"{count(amount, 'warrior')} from anger to limbo"}.get(cost)
-            head += f": {effect_words(eff)}" + (f" ({what})" if what else "")
+            what = power_cost_words(g, s0, seat, idx[0])
+            head += f": {effect_words(pw[3])}" + (f" ({what})" if what else "")
     elif fam == "space" and s0.sub == Sub.RECRUIT_PLACE:
         if s1.sub == Sub.RECRUIT_PLACE and s1.rec_paid > 0:
             head += f" ({s1.rec_paid} more to place)"
         elif s1.sub == Sub.RECRUIT_PLACE and s1.rec_bonus > 0:
             head += f" (up to {count(s1.rec_bonus, 'bonus warrior')} more)"
     return head
+
+
+def power_cost_words(g: Any, s: Any, p: int, k: int) -> str:
+    """What using seat ``p``'s power ``k`` costs (docs §4.8), in words: ``"the card is discarded"``, ``"1 warrior
+    from anger to limbo"``, or ``""`` (no cost, or no such power)."""
+    pw = power(g, s, p, k)
+    if pw is None:
+        return ""
+    _window, cost, amount, _eff, _card = pw
+    return {"discard": "the card is discarded", "anger": f"{count(amount, 'warrior')} from anger to limbo"}.get(cost, "")

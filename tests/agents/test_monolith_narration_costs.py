@@ -35,3 +35,27 @@ def test_the_menu_names_the_fate_move_cost():
     from agents.terminal.the_monolith import _FAMILIES
 
     assert _FAMILIES["fate"].endswith("a free fate move pays, else 1 warrior from anger to limbo)")
+
+
+def test_a_power_option_says_its_cost_before_it_is_chosen():
+    from agents.terminal.the_monolith import TheMonolithPieces
+    from monolith_envs.the_monolith.effects import power
+
+    g, pieces = make_game("the_monolith_v0", num_players=3), TheMonolithPieces()
+    costs = set()
+    for seed in range(10):
+        rng, choose = np.random.default_rng(seed), np.random.default_rng(seed + 1)
+        s = g.initial_state(rng)
+        while not g.is_terminal(s):
+            legal = np.flatnonzero(g.legal_mask(s))
+            for a in legal:
+                fam, idx = g.layout.split(int(a))
+                if fam == "use_power":
+                    _window, cost, amount, _eff, _card = power(g, s, s.current, idx[0])
+                    text = pieces.option(g, s, "use_power", "k", idx[0])
+                    want = {"discard": "; the card is discarded)",
+                            "anger": f"; {amount} warrior{'s' if amount > 1 else ''} from anger to limbo)"}.get(cost)
+                    assert want is None or text.endswith(want), text
+                    costs.add(cost)
+            g.apply(s, int(choose.choice(legal)), rng)
+    assert {"discard", "anger"} <= costs
