@@ -33,10 +33,19 @@ def _hit_trace(log: list, seen: dict | None = None):
     ``seen["battle"]`` is set when a step of a Battle ran (not only an Order's own hits), and
     ``seen["trigger"]`` to what started the first one (``b_trigger``). A Battle's kill step
     (docs §4.7 step 2: a kill edge removes the enemy tile it points at, and the killer) appends
-    ``("kill", killer instance, its hex, victim instance, its hex)`` for each kill edge that finds its victim."""
+    ``("kill", killer instance, its hex, victim instance, its hex)`` for each kill edge that finds its victim.
+    In a Battle each initiative phase's first step appends ``("phase", initiative)`` (the poison step
+    ``("poison",)``) before its hits, and every step appends ``("removed", instance, hex)`` for each tile it
+    took off the board (docs §4.7: removals at the end of each step, before the next phase attacks)."""
     from . import battle, order_steps
 
     orig, orig_kill = battle.resolve_step, battle.kill_step
+    stage: list = [None]
+
+    def removed(board0: list, s) -> None:
+        for h, inst in enumerate(board0):
+            if inst >= 0 and s.board[h] != inst:
+                log.append(("removed", inst, h))
 
     def traced_kill(g, s, fx):
         if seen is not None:
@@ -52,9 +61,17 @@ def _hit_trace(log: list, seen: dict | None = None):
                 x = battle.NB[h][d]
                 if x >= 0 and board[x] >= 0 and board[x] % PER_SEAT and rel[board[x] // PER_SEAT] == battle.ENEMY:
                     log.append(("kill", board[h], h, board[x], x))
-        return orig_kill(g, s, fx)
+        board0 = list(board)
+        out = orig_kill(g, s, fx)
+        removed(board0, s)
+        return out
 
     def traced(g, s, fx, hits):
+        if s.b_active and hits:
+            now = ("poison",) if s.b_stage == BattleStage.POISON else ("phase", s.b_phase)
+            if now != stage[0]:
+                log.append(now)
+                stage[0] = now
         by_t: dict[int, list] = {}
         for x, st, src, ven in hits:
             by_t.setdefault(x, []).append((st, src, ven))
@@ -71,7 +88,10 @@ def _hit_trace(log: list, seen: dict | None = None):
             for j, (st, src, _ven) in enumerate(lst):
                 who = s.board[src] if src >= 0 else ("poison" if poison else "order")
                 log.append((who, src, s.board[x], x, st, j < k))
-        return orig(g, s, fx, hits)
+        board0 = list(s.board)
+        out = orig(g, s, fx, hits)
+        removed(board0, s)
+        return out
 
     battle.resolve_step = order_steps.resolve_step = traced
     battle.kill_step = traced_kill
@@ -85,9 +105,10 @@ def _hit_trace(log: list, seen: dict | None = None):
 def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
     """What ``action`` by ``seat`` did, as lines of at most 80 columns (``WIDTH``) (a line longer than
     that is wrapped, its parts joined by newlines): the action in words (``P0 places ...``), then ``a Battle
-    starts (the board is full)`` (why, unless the action names the Battle Order), each hit (``P0 Knight
-    (hex 04) hits P1 Crossbowman on hex 09 for 2``), kill, wound, removal and move (not one the action's
-    words said), HP or pool changes, eliminations, ``the Battle ends``, whose turn it is now and the tiles
+    starts (the board is full)`` (why, unless the action names the Battle Order), the kill step's kills and
+    removals, then each initiative phase of a Battle (``initiative 3:``, then ``poison:``) with its hits
+    (``P0 Knight (hex 04) hits P1 Crossbowman on hex 09 for 2``) and the removals at the end of its step, then
+    the wounds of the tiles that live and any other removal or move (not one the action's words said), HP or pool changes, eliminations, ``the Battle ends``, whose turn it is now and the tiles
     that seat draws (hands are public, D5), or the result.
     A Monolith setup pick is said without the tile (it is hidden from the other seats), so the lines can be
     shown to every seat.
@@ -135,7 +156,8 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
             lines.append(f"    {tile_words(tb, before, i)} on hex {at:02d} is hit: {got} "
                          f"wound{'s' * (got != 1)}, {after.wounds[i]} in all{can}")
         if was == Loc.BOARD and now != Loc.BOARD:
-            lines.append(f"    {tile_words(tb, before, i)} is removed from hex {at:02d}")
+            if (i, at) not in seen.get("removed", ()):  # not said already, in its step
+                lines.append(f"    {tile_words(tb, before, i)} is removed from hex {at:02d}")
         elif (was == Loc.BOARD and now == Loc.BOARD and after.hexof[i] != at
               and (i, at, after.hexof[i]) not in said):  # (a tile placed now is at its new hex already)
             lines.append(f"    {tile_words(tb, before, i)} moves from hex {at:02d} to hex {after.hexof[i]:02d}")
@@ -182,17 +204,27 @@ def _hit_lines(game: Any, before: Any, action: int, seen: dict | None = None) ->
             game.apply(game.clone(before), int(action), NoDrawRng("while narrating a Battle"))
     except Exception:  # noqa: BLE001 - narration must never stop the game; the wound lines still follow
         return None
-    lines = []
+    lines, pad = [], "    "
+    gone = seen.setdefault("removed", set()) if seen is not None else set()
     for entry in log:
-        if entry[0] == "kill":  # the kill step: the removals follow among the narration's other lines
+        if entry[0] in ("phase", "poison"):  # a Battle's initiative phase, or its poison step (docs §4.7)
+            lines.append(f"    initiative {entry[1]}:" if entry[0] == "phase" else "    poison:")
+            pad = "      "
+            continue
+        if entry[0] == "removed":  # at the end of its step, before the next phase attacks
+            _, inst, at = entry
+            lines.append(f"{pad}{tile_words(tb, before, inst)} is removed from hex {at:02d}")
+            gone.add((inst, at))
+            continue
+        if entry[0] == "kill":  # the kill step, before the initiative phases
             _, src, src_hex, tgt, tgt_hex = entry
-            lines.append(f"    {tile_words(tb, before, src)} (hex {src_hex:02d}) kills "
+            lines.append(f"{pad}{tile_words(tb, before, src)} (hex {src_hex:02d}) kills "
                          f"{tile_words(tb, before, tgt)} on hex {tgt_hex:02d}")
             continue
         src, src_hex, tgt, tgt_hex, st, absorbed = entry
         who = {"poison": "poison", "order": "the order"}.get(src) or f"{tile_words(tb, before, src)} (hex {src_hex:02d})"
         target = f"{tile_words(tb, before, tgt)} on hex {tgt_hex:02d}" if tgt >= 0 else f"the empty hex {tgt_hex:02d}"
-        lines.append(f"    {who} hits {target} for {st}" + (", absorbed by a Regeneration rune" if absorbed else ""))
+        lines.append(f"{pad}{who} hits {target} for {st}" + (", absorbed by a Regeneration rune" if absorbed else ""))
     return lines
 
 

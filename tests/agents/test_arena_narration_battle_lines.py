@@ -52,9 +52,10 @@ def test_battle_lines_name_the_hex_of_every_tile():
         "P0 plays the order Battle",
         "  a Battle starts",
         "  Battle:",
-        "    P0 Banner (hex 04) hits P1 Crossbowman on hex 08 for 1",
-        "    P0 Banner (hex 04) hits P1 Crossbowman on hex 09 for 1",
-        "    P1 Crossbowman is removed from hex 08",
+        "    initiative 0:",  # the Banners' phase: hits, then the step's removals (docs §4.7)
+        "      P0 Banner (hex 04) hits P1 Crossbowman on hex 08 for 1",
+        "      P0 Banner (hex 04) hits P1 Crossbowman on hex 09 for 1",
+        "      P1 Crossbowman is removed from hex 08",
         # toughness 1, +1 from the Banner next to it: it lives with up to 2 wounds
         "    P1 Crossbowman on hex 09 is hit: 1 wound, 1 in all (removed at 3 wounds)",
         "  the Battle ends",
@@ -74,7 +75,7 @@ hand P0: hf_battle
 turn: P0
 """)
     lines = _play(game, s, game.off.ORDER)
-    assert "    P0 Herne (hex 09) hits P1 Golem on hex 05 for 2" in lines
+    assert "      P0 Herne (hex 09) hits P1 Golem on hex 05 for 2" in lines
     assert "    P1 Golem on hex 05 is hit: 2 wounds, 2 in all (removed at 3 wounds)" in lines
     assert not any("wound(s)" in line for line in lines)
 
@@ -175,8 +176,9 @@ factions: harbingers_of_the_forest, guardians_of_the_realm
 hand P0: hf_battle
 turn: P0
 """)
-    assert _play(game, s, game.off.ORDER)[3:5] == [
-        "    P1 Banner (hex 07) hits P0 Spark on hex 03 for 1", "    P0 Spark is removed from hex 03"]
+    assert _play(game, s, game.off.ORDER)[3:6] == [
+        "    initiative 0:", "      P1 Banner (hex 07) hits P0 Spark on hex 03 for 1",
+        "      P0 Spark is removed from hex 03"]
     assert [game.tables.name_of[s.itype[i]] for i in s.discard[0]] == ["Battle", "Spark"]
     assert status_lines(game, s, 0)[2] == "Last: P0 plays the order Battle"
 
@@ -236,9 +238,9 @@ def test_a_tile_placed_and_killed_in_the_same_step_is_said_to_be_removed():
             break
     lines = PIECES.narrate(game, before, env.unwrapped.game_state, action, seat)
     assert lines[0] == "P3 places Demon on hex 15 facing SW"
-    assert "    P0 Banner (hex 18) hits P3 Demon on hex 15 for 1" in lines
-    assert "    P3 Demon is removed from hex 15" in lines
-    assert lines.index("    P3 Demon is removed from hex 15") < lines.index("    team A pool 3 -> 0 (-3)")
+    assert "      P0 Banner (hex 18) hits P3 Demon on hex 15 for 1" in lines
+    assert "      P3 Demon is removed from hex 15" in lines
+    assert lines.index("      P3 Demon is removed from hex 15") < lines.index("    team A pool 3 -> 0 (-3)")
 
 
 def test_a_placed_tile_is_not_said_to_move_from_an_unknown_hex():

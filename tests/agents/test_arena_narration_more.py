@@ -60,8 +60,8 @@ def test_a_morlock_kill_says_who_killed_what_then_the_removals():
         "  a Battle starts",
         "  Battle:",
         "    P0 Morlock (hex 09) kills P1 Knight on hex 05",
+        "    P1 Knight is removed from hex 05",  # the kill step's removals, before the initiative phases
         "    P0 Morlock is removed from hex 09",
-        "    P1 Knight is removed from hex 05",
         "  the Battle ends",
         "  now the turn of P1",
         "  P1 draws Pikeman, Pikeman, Pikeman (deck 30 left)",  # hands are public (D5): the draw is said
@@ -72,13 +72,15 @@ def test_a_kill_comes_before_the_hits_of_the_same_battle():
     # two P1 Knights: the one on 05 is killed before the initiative phases, the one on 04 then fights
     position = MORLOCK.replace("16: hf_banner", "8: hf_banner").replace("0: de_banner", "0: de_banner\n4: de_knight f=3")
     game, s = parse_position(position)
-    assert _play(game, s, "ORDER")[2:10] == [
+    assert _play(game, s, "ORDER")[2:12] == [
         "  Battle:",
         "    P0 Morlock (hex 09) kills P1 Knight on hex 05",
-        "    P1 Knight (hex 04) hits P0 Banner on hex 08 for 3",
-        "    P0 Banner (hex 08) hits P1 Knight on hex 04 for 1",
-        "    P0 Morlock is removed from hex 09",
         "    P1 Knight is removed from hex 05",
+        "    P0 Morlock is removed from hex 09",
+        "    initiative 1:",
+        "      P1 Knight (hex 04) hits P0 Banner on hex 08 for 3",
+        "    initiative 0:",
+        "      P0 Banner (hex 08) hits P1 Knight on hex 04 for 1",
         "    P1 Knight on hex 04 is hit: 1 wound, 1 in all (removed at 2 wounds)",
         "    P0 HP 20 -> 17 (-3)",
     ]
@@ -98,10 +100,11 @@ turn: P0
 def test_the_last_line_says_an_assassins_strike_in_words():
     game, s = parse_position(ASSASSIN)
     _play(game, s, "ORDER")
-    assert _play(game, s, "SELECT_HEX(hex=11)")[:3] == [
+    assert _play(game, s, "SELECT_HEX(hex=11)")[:4] == [
         "P0 strikes with the Assassin on hex 13 at hex 11 (P1 Knight)",
         "  Battle:",
-        "    P0 Assassin (hex 13) hits P1 Knight on hex 11 for 1",
+        "    initiative 3:",
+        "      P0 Assassin (hex 13) hits P1 Knight on hex 11 for 1",
     ]
     assert s.board[13] < 0  # the Assassin fell in the Battle: still named, from the board before the strike
     assert _last(game, s) == "Last: P0 strikes with the Assassin on hex 13 at hex 11 (P1 Knight)"

@@ -148,21 +148,23 @@ def test_arena_battle_narration_names_the_tile_that_hits_and_the_one_hit():
     assert res is not None and res.decisions == 106
     text = "\n".join(out)
     last_battle = text[text.rindex("P1 strikes with the Assassin on hex 13 at hex 00 (P0 Banner)"):]
-    assert last_battle.splitlines()[:10] == [
+    assert last_battle.splitlines()[:12] == [
         "P1 strikes with the Assassin on hex 13 at hex 00 (P0 Banner)",
         "  Battle:",
-        "    P1 Hunter (hex 01) hits P0 Banner on hex 00 for 1",
-        "    P1 Assassin (hex 13) hits P0 Banner on hex 00 for 1",
-        "    P1 Hunter (hex 01) hits P0 Banner on hex 00 for 1",
-        "    P0 Banner (hex 00) hits P1 Hunter on hex 01 for 1",
-        "    P0 Banner (hex 00) hits P1 Morlock on hex 03 for 1",
-        "    P1 Morlock is removed from hex 03",
-        "    P1 Hunter is removed from hex 01",
+        "    initiative 3:",  # each initiative phase with its hits, then its step's removals (docs §4.7)
+        "      P1 Hunter (hex 01) hits P0 Banner on hex 00 for 1",
+        "      P1 Assassin (hex 13) hits P0 Banner on hex 00 for 1",
+        "    initiative 0:",
+        "      P1 Hunter (hex 01) hits P0 Banner on hex 00 for 1",
+        "      P0 Banner (hex 00) hits P1 Hunter on hex 01 for 1",
+        "      P0 Banner (hex 00) hits P1 Morlock on hex 03 for 1",
+        "      P1 Hunter is removed from hex 01",
+        "      P1 Morlock is removed from hex 03",
         "    P0 HP 19 -> 16 (-3)",
     ]
     hits = [line for line in text.splitlines() if " hits " in line]
     assert len(hits) == 6
-    pattern = re.compile(r"    (P[01] [A-Z][\w /'-]+ \(hex \d\d\)|poison|the order) hits "
+    pattern = re.compile(r" {4,6}(P[01] [A-Z][\w /'-]+ \(hex \d\d\)|poison|the order) hits "
                          r"(P[01] [A-Z][\w /'-]+ on hex \d\d|the empty hex \d\d) for \d+(, absorbed by a Regeneration rune)?")
     assert all(pattern.fullmatch(line) for line in hits), hits
 

@@ -61,8 +61,8 @@ def test_an_arena_battle_is_narrated_at_its_step(arena):
     assert battle["step"] == 105
     assert battle["narration"][:3] == ["P0 places Landsknecht on hex 09 facing W", "  a Battle starts (the board is full)",
                                        "  Battle:"]
-    assert "    P0 Landsknecht (hex 09) hits P1 Pupil on hex 08 for 2" in battle["narration"]
-    assert "    P1 Pupil is removed from hex 08" in battle["narration"]
+    assert "      P0 Landsknecht (hex 09) hits P1 Pupil on hex 08 for 2" in battle["narration"]
+    assert "      P1 Pupil is removed from hex 08" in battle["narration"]
     assert battle["narration"][-2:] == ["    P1 HP 20 -> 18 (-2)", "  the Battle ends"]
     # the same lines as terminal (and browser) play, each of at most 80 columns
     assert battle["narration"] == _terminal_lines(log, 105)
