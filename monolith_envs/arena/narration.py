@@ -161,6 +161,7 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
         elif (was == Loc.BOARD and now == Loc.BOARD and after.hexof[i] != at
               and (i, at, after.hexof[i]) not in said):  # (a tile placed now is at its new hex already)
             lines.append(f"    {tile_words(tb, before, i)} moves from hex {at:02d} to hex {after.hexof[i]:02d}")
+    lines += _net_lines(game, before, after)
     teams = _teams(game)
     lives = (before.pool, after.pool) if teams else (before.hp, after.hp)
     for p, (a, b) in enumerate(zip(*lives)):
@@ -314,3 +315,22 @@ def _kinds(game: Any, state: Any) -> str:
         return ""
     kinds = [f"{k.capitalize()}s" for k in effect_of(game.rules, state).kinds]
     return f" ({', '.join(kinds[:-1])} and {kinds[-1]})" if len(kinds) > 1 else f" ({kinds[0]})" if kinds else ""
+
+
+def _net_lines(game: Any, before: Any, after: Any) -> list[str]:
+    """``"    P0 Banner on hex 09 is netted"`` for each tile on the board that a net holds now and did not
+    before (placed, moved or netted where it stands), ``"... is no longer netted"`` for one freed (docs §4.6:
+    a netted tile neither attacks nor gives its aura or Rune bonus)."""
+    from .effects import compute_fx
+
+    f0, f1 = compute_fx(game.rules, before), compute_fx(game.rules, after)
+    out = []
+    for h, inst in enumerate(after.board):
+        if inst < 0:
+            continue
+        was = before.loc[inst] == Loc.BOARD and bool(f0.netted[before.hexof[inst]])
+        now = bool(f1.netted[h])
+        if now != was:
+            out.append(f"    {tile_words(game.tables, after, inst)} on hex {h:02d} is "
+                       + ("netted (no attacks, aura or bonus)" if now else "no longer netted"))
+    return out
