@@ -347,8 +347,11 @@ def _rest_why(g: Any, kind: Any, arg: tuple, s0: Any, s1: Any) -> dict:
         for p in range(s0.n):
             h = sum(s0.boast[sp][p] for sp in g.active_spaces)
             if h:
-                per = 3 + (1 if mono == p else 0) + modifiers(g, s0, p).get("boast_bonus", 0)
-                parts[p].append((f"{count(h, 'boast heart')} going home, +{per} each", h * per, False))
+                extra = modifiers(g, s0, p).get("boast_bonus", 0)
+                per = 3 + (1 if mono == p else 0) + extra
+                why = ([" +1 for the Monolith"] if mono == p else []) + ([f" +{extra} from a power"] if extra else [])
+                split = f": 3{''.join(why)}" if why else ""  # docs §4.7 rest step 3
+                parts[p].append((f"{count(h, 'boast heart')} going home, +{per} each{split}", h * per, False))
     elif kind == Frame.REST_END and s1.terminal:
         for p in range(s0.n):
             k = len(s0.objectives[p])

@@ -113,9 +113,13 @@ def test_the_rest_phase_names_each_scoring_step_and_the_favour_sources():
                     for p in range(s0.n):
                         h = sum(s0.boast[sp][p] for sp in g.active_spaces)
                         if h:
-                            per = 3 + (mono == p) + (g.shamans[s0.shaman_id[p]].name == "Orsk the Boastful")
-                            assert (f"  P{p}: favour {s0.favour[p]} -> {s1.favour[p]} ({h} boast heart"
-                                    f"{'s' if h > 1 else ''} going home, +{per} each)") in text
+                            orsk = g.shamans[s0.shaman_id[p]].name == "Orsk the Boastful"
+                            per = 3 + (mono == p) + orsk
+                            split = (": 3" + (" +1 for the Monolith" if mono == p else "")
+                                     + (" +1 from a power" if orsk else "")) if per > 3 else ""
+                            assert (f"P{p}: favour {s0.favour[p]} -> {s1.favour[p]} ({h} boast heart"
+                                    f"{'s' if h > 1 else ''} going home, +{per} each{split})") in " ".join(
+                                        text.split()), text  # wrapped lines joined
                 if kind == Frame.REST_DIVS:
                     seen.add("divs")
                     assert "  divinations and shamans that score at rest" in text
