@@ -197,7 +197,8 @@ function show(st) {
   st.narration.forEach((e, k) => {
     const div = document.createElement("div");
     div.className = "entry" + (e.seat === st.seat ? " you" : "") + (k >= fresh && e.seat !== st.seat ? " fresh" : "");
-    e.lines.join("\\n").split("\\n").forEach(line => {  // one block per line: a long one wraps under its own text
+    // one block per line, the terminal's 80-column wrapping undone: the panel wraps a long line under its own text
+    e.lines.map(item => item.replace(/\\n\\s*/g, " ")).forEach(line => {
       const ln = document.createElement("div"), pad = line.length - line.trimStart().length + 2;
       ln.className = "ln";
       ln.style.paddingLeft = pad + "ch";

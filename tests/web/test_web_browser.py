@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 
 import numpy as np
 import pytest
@@ -97,7 +98,8 @@ def test_a_game_clicked_through_to_the_end_shows_the_engines_result(driver, tmp_
         entries = wd.js("return [...document.querySelectorAll('#narration .entry')].map(e => [...e.children]"
                         ".map(ln => ln.textContent).join('\\n'))")
         assert len(entries) == n == len(web.narration)
-        assert entries == ["\n".join(e["lines"]) for e in web.narration]
+        # one block per narrated line, its terminal wrapping undone (the panel wraps it at its own width)
+        assert entries == ["\n".join(re.sub(r"\n\s*", " ", x) for x in e["lines"]) for e in web.narration]
         opp = [e for e in web.narration if e["seat"] == 1]
         assert opp and wd.js("return document.querySelectorAll('#narration .entry:not(.you)').length") == len(opp)
         outcome = game.outcome(state)
