@@ -444,7 +444,8 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     onto = [x for key, *_ in segs if key is not None and isinstance(key[0], tuple) and key[0][0] == "x"
             and key[0][2] == "start" and get_line(R, list(key[0])).op == "auto_socket"
             for x in _onto_round_card(before, after)][:R.n]  # an Offering's dice: said as rolled, then onto it
-    rolled = before.phase != Phase.ACTION and after.phase == Phase.ACTION  # the Chance roll (docs §4.4)
+    # the Chance roll (docs §4.4): the action phase begins, or a new round's does within the step
+    rolled = after.phase == Phase.ACTION and (before.phase != Phase.ACTION or after.round != before.round)
     dice = _dice_changes(game, before, after, action, seat, onto, rolled)
     why = _unchanged(game, before, after, action, segs)  # said before the resolution that may follow
     primus, round_said = before.primus, False

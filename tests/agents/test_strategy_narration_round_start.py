@@ -14,9 +14,9 @@ from monolith_envs import make_game
 from monolith_envs.strategy.narration import narrate
 
 
-def _round_starts(n: int, games: int):
+def _round_starts(n: int, games: int, exalted: bool = True):
     """``(before, after, lines)`` of every step of seeded random games in which a round's dice were rolled."""
-    g = make_game("monolith_strategy_v0", num_players=n, exalted=True)
+    g = make_game("monolith_strategy_v0", num_players=n, exalted=exalted)
     for seed in range(games):
         rng, choose = np.random.default_rng(seed), np.random.default_rng(seed + 1)
         s = g.initial_state(rng)
@@ -56,3 +56,16 @@ def test_source_die_round_line_roll_then_the_exalted_start(n):
             assert int(face) == min(int(f) for f in rolls[p].split()), lines  # the lowest die of the roll
             assert sum(after.pool[int(p)]) == len(rolls[p].split()) - 1  # it left the pool
     assert starts >= 2 and offerings >= (1 if n == 1 else 2)
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_without_exalted_sides_every_seat_still_says_its_roll(n):
+    """With ``exalted = false`` a new round begins in the step of the last card's resolution (no side
+    choice): its roll is said for every seat with dice all the same."""
+    rounds = 0
+    for _before, after, lines in _round_starts(n, 6, exalted=False):
+        joined = " ".join(" ".join(lines).split())
+        rolls = dict(re.findall(r"P(\d) rolls \[([^\]]*)\]", joined))
+        assert sorted(rolls) == [str(p) for p in range(n) if sum(after.pool[p])], lines
+        rounds += 1
+    assert rounds >= 10
