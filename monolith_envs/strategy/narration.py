@@ -23,7 +23,8 @@ from ..core.state import states_equal
 from ..core.words import count
 from .effects import get_line
 from .flow import FLOW, TASKS
-from .render import PHASES, pool_faces
+from .narration_dice import dice_changes, exalted_start, onto_round_card, source_dice
+from .render import PHASES
 from .state import Kind, Phase
 from .table import TABLE
 from .words import card_name, effect_words, offer_words
@@ -107,91 +108,6 @@ def _tally(game: Any, s: Any) -> list[tuple]:
              None if s.chase[p] is None else tuple(s.chase[p]),
              (2 if s.primus_locked else 1) if p == s.primus else 0, s.guard[p])
             for p in range(game.rules.n)]
-
-
-def _dice(pool: list, aside: int) -> tuple[str, int]:
-    """A seat's unsocketed dice by face (``pool[f]`` dice show ``f + 1``: ``"[4 6]"``, ``"[-]"``) and its
-    set-aside count."""
-    return "[" + (pool_faces(pool) or "-") + "]", aside
-
-
-def _socketed(s: Any, p: int) -> list[int]:
-    """How many of seat ``p``'s dice in sockets (the board's and its private Runes') show each face 1-6."""
-    n = [0] * 6
-    for sid in range(len(s.sock_seat)):
-        if s.sock_seat[sid] == p and 1 <= s.sock_face[sid] <= 6:
-            n[s.sock_face[sid] - 1] += 1
-    for pr in s.priv[p]:
-        for f in pr["occ"]:
-            if 1 <= f <= 6:
-                n[f - 1] += 1
-    return n
-
-
-def _source_dice(before: Any, after: Any) -> list[str]:
-    """The Advancement's die from the Source (docs §4.17 step 4) in words, ``["  P0, P1: a die from the Source
-    into the pool"]``, or ``[]`` when no seat's Source gave one."""
-    took = [f"P{p}" for p in range(len(after.src_dice)) if after.src_dice[p] < before.src_dice[p]]
-    return [f"  {', '.join(took)}: a die from the Source into the pool"] if took else []
-
-
-def _onto_round_card(before: Any, after: Any) -> list[tuple[int, int]]:
-    """``[(seat, face)]`` of the dice put into the Round card's sockets between ``before`` and ``after`` (an
-    Exalted start's ``auto_socket``, docs §4.5: the position's socket ids, §4.2), in socket order."""
-    lo = (after.rc_pos - 1) * 4
-    return [(after.sock_seat[sid], after.sock_face[sid]) for sid in range(max(lo, 0), max(lo + 4, 0))
-            if after.sock_seat[sid] >= 0
-            and (before.sock_seat[sid], before.sock_face[sid]) != (after.sock_seat[sid], after.sock_face[sid])]
-
-
-def _dice_changes(game: Any, before: Any, after: Any, action: int, seat: int,
-                  onto: list[tuple[int, int]] = (), rolled: bool = False) -> str:
-    """The seats whose pool or set-aside dice changed in this step beyond the action itself (an exile, a
-    reroll, a face set, the Chance Phase's rolls), e.g. ``P1 pool [4 6] -> [6], set aside 0 -> 1``; dice
-    going into sockets (a placement) or back out of them with their faces, and the acting seat's die that a
-    set-aside takes, are no change to say; ``onto`` (``[(seat, face)]``: dice an Exalted start put onto the
-    Round card right after the roll) are shown in the pool, as rolled; with ``rolled`` (the step holds the
-    Chance roll, docs §4.4) every seat with dice says what it rolled (``P1 rolls [2 5 6]``: the faces before
-    it do not matter, and round 1's dice had none yet).  ``""`` when none."""
-    fam, idx = game.layout.split(int(action))
-    out = []
-    for p in range(game.rules.n):
-        pool, aside = list(before.pool[p]), before.aside[p]
-        if p == seat and fam == "set_aside" and pool[idx[0]] > 0:  # the action's own die
-            pool[idx[0]] -= 1
-            aside += 1
-        # dice into sockets (a placement) and back out of them keep their faces: no change to say; a socketed
-        # die the action itself set (Overcharge) comes back with its new face
-        was = _socketed(before, p)
-        if p == seat:
-            _face_set(game, before, action, was)
-        moved = [a - b for a, b in zip(was, _socketed(after, p))]
-        now = list(after.pool[p])
-        for q, face in onto:  # rolled, then put onto the Round card by its Exalted start: shown as rolled
-            if q == p:
-                now[face - 1] += 1
-        said = rolled and sum(now) > 0  # a roll is said even where it shows the faces the seat had
-        if not said and [x + y for x, y in zip(pool, moved)] == list(after.pool[p]) and aside == after.aside[p]:
-            continue
-        (pa, aa), (pb, ab) = _dice(before.pool[p], before.aside[p]), _dice(now, after.aside[p])
-        parts = ([f"rolls {pb}"] if said else [f"pool {pa} -> {pb}"] if pa != pb else []) + (
-            [f"set aside {aa} -> {ab}"] if aa != ab else [])
-        if parts:  # a socketed die's face set (Overcharge) leaves the pool as it was: nothing to say
-            out.append(f"P{p} " + ", ".join(parts))
-    return "; ".join(out)
-
-
-def _face_set(game: Any, before: Any, action: int, faces: list[int]) -> None:
-    """When ``action`` answers an Overcharge's socketed die (``SOCKET_SRC`` in mode ``set``, docs §5.2),
-    move that die in ``faces`` (:func:`_socketed` of the deciding seat) from its old face to the new one."""
-    pd = before.pending or {}
-    fam, idx = game.layout.split(int(action))
-    if fam != "choose_socket" or pd.get("k") != Kind.SOCKET_SRC or pd.get("mode") != "set":
-        return
-    occ, face = game.rules.occupant(before, idx[0], pd["seat"]), pd.get("face") or 0
-    if occ is not None and 1 <= occ[1] <= 6 and 1 <= face <= 6:
-        faces[occ[1] - 1] -= 1
-        faces[face - 1] += 1
 
 
 def _hand_change(x: tuple, y: tuple) -> str:
@@ -441,12 +357,12 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     lines = [f"P{seat} {game.describe_action(before, int(action))}"]
     segs = _segments(game, before, after, action)
     toll = _toll_reached(game, after)
-    onto = [x for key, *_ in segs if key is not None and isinstance(key[0], tuple) and key[0][0] == "x"
-            and key[0][2] == "start" and get_line(R, list(key[0])).op == "auto_socket"
-            for x in _onto_round_card(before, after)][:R.n]  # an Offering's dice: said as rolled, then onto it
+    # an Offering's dice (an Exalted start line that auto-sockets): said as rolled, then onto the Round card
+    offering = next((key for key, *_ in segs if exalted_start(key) and get_line(R, list(key[0])).op == "auto_socket"), None)
+    onto = onto_round_card(before, after) if offering is not None else []
     # the Chance roll (docs §4.4): the action phase begins, or a new round's does within the step
     rolled = after.phase == Phase.ACTION and (before.phase != Phase.ACTION or after.round != before.round)
-    dice = _dice_changes(game, before, after, action, seat, onto, rolled)
+    dice = dice_changes(game, before, after, action, seat, onto, rolled)
     why = _unchanged(game, before, after, action, segs)  # said before the resolution that may follow
     primus, round_said = before.primus, False
     last = max((n for n, seg in enumerate(segs) if not _is_round(seg[0])), default=-1)
@@ -460,14 +376,14 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
             lines.append(resolve_line)
             resolves = False
         if _is_round(key):  # the round begins here: its Round card, the Source dice, the Chance roll
-            lines += _source_dice(before, after)  # Advancement step 4, then the round begins (docs §4.17)
+            lines += source_dice(before, after)  # Advancement step 4, then the round begins (docs §4.17)
             lines.append(_round_line(after))
             round_said = True
             if dice:
                 lines.append(f"  dice: {dice}")
                 dice = ""
             continue
-        start = key is not None and isinstance(key[0], tuple) and key[0][0] == "x" and key[0][2] == "start"
+        start = exalted_start(key)
         if start and dice:  # the Chance roll comes before the Exalted start (docs §4.5, D21)
             lines.append(f"  dice: {dice}")
             dice = ""
@@ -478,8 +394,8 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
         primus = next((p for p in range(R.n) if b[p][5]), primus)
         for p, note in notes:  # a gain a toll stone stopped short, a placement a card gave
             per[p].append(note)
-        if start and get_line(R, list(key[0])).op == "auto_socket":
-            for p, face in _onto_round_card(before, after):
+        if key == offering:
+            for p, face in onto:
                 per[p].append(f"a {face} goes onto it")
         if toll and n == last and toll[1] == key:  # the toll stone this line's gain has reached
             per[toll[0]].append(toll[2])
