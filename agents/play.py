@@ -189,9 +189,7 @@ def main(argv: list[str] | None = None, input_fn=input, output_fn=print):
         ap.error("--record is for terminal play; with --web every finished game's log is kept (its folder is "
                  "printed) and the page links its replay")
     trust_models_from_args(args)
-    from monolith_envs.core.cli import game_settings, import_modules, plain_warnings
-
-    plain_warnings("python -m agents.play")
+    from monolith_envs.core.cli import game_settings, import_modules
 
     try:
         import_modules(args.preload, "--preload")

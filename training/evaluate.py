@@ -344,12 +344,11 @@ def main(argv: list[str] | None = None) -> dict:
     Bad arguments (``--games 0``, ``--seed -1``, an unwritable ``--out``, ...) are one ``error:`` line and
     exit status 2, before the first game; Ctrl-C or SIGTERM exits with status 130 or 143.
     """
-    from monolith_envs.core.cli import ArgumentParser, plain_warnings
+    from monolith_envs.core.cli import ArgumentParser
     from monolith_envs.core.interrupt import Interrupted, end_children, stop_on_signals
     from monolith_envs.core.processes import local_worker_limit, worker_limit_why
     from monolith_envs.core.seeds import MAX_SEED, seed_arg
 
-    plain_warnings("python -m training.evaluate")
     ap = ArgumentParser(prog="python -m training.evaluate", description=__doc__.split("\n\n")[0])
     ap.add_argument("--env", required=True, help="env id, e.g. monolith_arena_v0")
     ap.add_argument("--agents", required=True,
