@@ -8,26 +8,22 @@ import numpy as np
 
 from monolith_envs import make_game
 from monolith_envs.the_monolith.narration import narrate
+from tests.agents.random_steps import random_game_steps
 
 
 def test_fate_and_sacrifice_say_the_anger_and_limbo_they_moved():
     g = make_game("the_monolith_v0", num_players=3)
     seen = {"fate": 0, "sacrifice": 0}
-    for seed in range(12):
-        rng, choose = np.random.default_rng(seed), np.random.default_rng(seed + 1)
-        s = g.initial_state(rng)
-        while not g.is_terminal(s):
-            a = int(choose.choice(np.flatnonzero(g.legal_mask(s))))
-            fam, p, before = g.layout.split(a)[0], g.current_player(s), g.clone(s)
-            g.apply(s, a, rng)
-            if fam not in seen:
-                continue
-            text = " ".join(" ".join(narrate(g, before, s, a, p)).split())
-            for name in ("anger", "limbo"):
-                old, new = getattr(before, name)[p], getattr(s, name)[p]
-                if old != new:
-                    assert f"{name} {old} -> {new}" in text, text
-                    seen[fam] += 1
+    for before, s, a, p in random_game_steps(g, range(12)):
+        fam = g.layout.split(a)[0]
+        if fam not in seen:
+            continue
+        text = " ".join(" ".join(narrate(g, before, s, a, p)).split())
+        for name in ("anger", "limbo"):
+            old, new = getattr(before, name)[p], getattr(s, name)[p]
+            if old != new:
+                assert f"{name} {old} -> {new}" in text, text
+                seen[fam] += 1
     assert seen["fate"] >= 4 and seen["sacrifice"] >= 2
 
 

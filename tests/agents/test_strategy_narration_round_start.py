@@ -7,27 +7,21 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 import pytest
 
 from monolith_envs import make_game
 from monolith_envs.strategy.narration import narrate
+from tests.agents.random_steps import random_game_steps
 
 
 def _round_starts(n: int, games: int, exalted: bool = True):
     """``(before, after, lines)`` of every step of seeded random games in which a round's dice were rolled."""
     g = make_game("monolith_strategy_v0", num_players=n, exalted=exalted)
-    for seed in range(games):
-        rng, choose = np.random.default_rng(seed), np.random.default_rng(seed + 1)
-        s = g.initial_state(rng)
-        while not g.is_terminal(s):
-            a = int(choose.choice(np.flatnonzero(g.legal_mask(s))))
-            before, p = g.clone(s), g.current_player(s)
-            g.apply(s, a, rng)
-            lines = narrate(g, before, s, a, p)
-            if any(x.startswith("  dice: ") for x in lines) and (s.round != before.round or before.round == 1
-                                                                    and any("Exalted side" in x for x in lines[:1])):
-                yield before, s, lines
+    for before, s, a, p in random_game_steps(g, range(games)):
+        lines = narrate(g, before, s, a, p)
+        if any(x.startswith("  dice: ") for x in lines) and (s.round != before.round or before.round == 1
+                                                                and any("Exalted side" in x for x in lines[:1])):
+            yield before, s, lines
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
