@@ -323,7 +323,8 @@ def _net_lines(game: Any, before: Any, after: Any) -> list[str]:
     a netted tile neither attacks nor gives its aura or Rune bonus)."""
     from .effects import compute_fx
 
-    f0, f1 = compute_fx(game.rules, before), compute_fx(game.rules, after)
+    # ``after``'s effects through its cache (the wound lines read them too); ``before`` is only read
+    f0, f1 = compute_fx(game.rules, before), get_fx(game.rules, after)
     out = []
     for h, inst in enumerate(after.board):
         if inst < 0:
