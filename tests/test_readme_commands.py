@@ -16,7 +16,7 @@ def test_readme_test_command_is_the_ci_command_and_shows_skip_reasons():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     section = readme.split("**Tests**", 1)[1]
     command = _bash_blocks(section)[0].strip()
-    assert command == "python -m pytest -q -rs -n 2"
+    assert command == "python -m pytest -q -rs -n 2 --dist loadfile"
     dev = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]["dev"]
     assert any(dep.startswith("pytest-xdist") for dep in dev)  # -n 2 needs it, and [dev] is what the README installs
     ci = [line for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines() if line.strip()]
