@@ -250,16 +250,16 @@ _ENDS_MOVE = (Sub.MOVE_FACING, Sub.FEATURE_FACING, Sub.CHARGE_FACING)
 
 
 def _moves_at_facing(before: Any, after: Any, family: str, idx: tuple) -> list[str]:
-    """``["  (it moves when its facing is chosen, next)"]`` for a move or charge destination (``family``
-    SELECT_HEX, its arguments ``idx``) whose tile is still where it was, the facing to come (docs §4.4: the
-    board shows it there until then); ``[]`` otherwise."""
+    """``["  (it stays on hex 04 until its facing is chosen, the next step)"]`` (the hex it stands on) for a move
+    or charge destination (``family`` SELECT_HEX, its arguments ``idx``) whose tile is still where it was, the
+    facing to come (docs §4.4: the board shows it there until then); ``[]`` otherwise."""
     if family != "SELECT_HEX" or before.sub_phase not in _SAYS_MOVE:
         return []
     a, h = before.p_a, idx[0]
     if (a == h or not 0 <= a < len(before.board) or before.board[a] < 0 or after.sub_phase not in _ENDS_MOVE
             or after.board[a] != before.board[a]):
         return []
-    return ["  (it moves when its facing is chosen, next)"]
+    return [f"  (it stays on hex {a:02d} until its facing is chosen, the next step)"]
 
 
 def _placed(before: Any, family: str, idx: tuple) -> tuple[int, int] | None:

@@ -142,7 +142,7 @@ def test_a_maneuver_that_stays_says_the_tile_only_turns():
         "P0 keeps the tile on hex 05 (P0 Herne) and only turns it"]
     assert _play(game, s, _action(game, s, "SELECT_ROT(facing=1(E))")) == ["P0 turns the tile to face E"]
     assert _play(game, moved, _action(game, moved, "SELECT_HEX(hex=1)")) == [
-        "P0 moves the tile on hex 05 (P0 Herne) to hex 01", "  (it moves when its facing is chosen, next)"]
+        "P0 moves the tile on hex 05 (P0 Herne) to hex 01", "  (it stays on hex 05 until its facing is chosen, the next step)"]
 
 
 def test_order_options_are_named_as_the_orders_they_imitate():

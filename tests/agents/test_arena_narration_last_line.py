@@ -50,7 +50,7 @@ def test_a_move_is_said_once_with_or_without_a_facing():
     _play(game, s, "SELECT_HEX(hex=4)")
     assert _play(game, s, "SELECT_HEX(hex=5)") == [
         "P1 moves the tile on hex 04 (P1 Knight) to hex 05",
-        "  (it moves when its facing is chosen, next)",  # the board shows it on hex 04 until then
+        "  (it stays on hex 04 until its facing is chosen, the next step)",  # the board shows it on hex 04 until then
     ]
     # the facing that ends the move: it went on
     # "    P1 Knight moves from hex 04 to hex 05"
@@ -71,7 +71,7 @@ def test_a_move_the_action_did_not_name_is_still_said():
     s.board[9], s.board[13], s.hexof[golem] = -1, golem, 13
     assert PIECES.narrate(game, before, s, a, 1) == [
         "P1 moves the tile on hex 04 (P1 Knight) to hex 05",
-        "  (it moves when its facing is chosen, next)",
+        "  (it stays on hex 04 until its facing is chosen, the next step)",
         "    P0 Golem moves from hex 09 to hex 13",
     ]
 

@@ -147,7 +147,7 @@ def test_a_move_order_is_said_whole_by_its_facing():
     assert _last(game, s) == "Last: P1 picks the tile to move: hex 04 (P1 Knight)"
     # the board keeps the tile on hex 04 until its facing is chosen: the narration says so
     assert _play(game, s, "SELECT_HEX(hex=5)") == ["P1 moves the tile on hex 04 (P1 Knight) to hex 05",
-                                                   "  (it moves when its facing is chosen, next)"]
+                                                   "  (it stays on hex 04 until its facing is chosen, the next step)"]
     assert s.board[4] >= 0 and s.board[5] < 0
     assert _last(game, s) == "Last: P1 moves the tile on hex 04 (P1 Knight) to hex 05"
     # the step before said where it goes: no "P1 Knight moves from hex 04 to hex 05" line
@@ -184,7 +184,7 @@ def test_a_charge_names_the_option_the_charger_and_its_way():
     assert _last(game, s) == "Last: P1 chooses Charge"
     _play(game, s, "SELECT_HEX(hex=3)")
     assert _play(game, s, "SELECT_HEX(hex=8)") == ["P1 charges with the tile on hex 03 (P1 Knight) to hex 08",
-                                                   "  (it moves when its facing is chosen, next)"]
+                                                   "  (it stays on hex 03 until its facing is chosen, the next step)"]
     lines = _play(game, s, "SELECT_ROT(facing=1(E))")
     assert lines[:3] == ["P1 turns the charger to face E", "  effects:",
                          "    P1 Knight (hex 08) hits P0 Golem on hex 09 for 2"]
