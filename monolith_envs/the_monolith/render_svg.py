@@ -47,7 +47,10 @@ LEGEND = ("● n: living warriors of a seat · ◆: its shaman (✕ dead) · ♥
           "red drops: blood",
           "Brown line: spaces a warrior may step between; tunnels also join every other tunnel · coloured "
           "outline: controller",
-          "Fill: temple gold · mausoleum violet · scriptorium blue · the Monolith dark · black: locked quadrant")
+          "Fill: temple gold · mausoleum violet · scriptorium blue · the Monolith dark · black: locked quadrant · "
+          "T: a tunnel now · E: an event placed there")
+#: the colours of an event's ``E`` badge (fill, then line and letter)
+_EVENT_FILL, _EVENT_INK = (235, 225, 255), (90, 50, 140)
 
 
 def _centre(cells) -> tuple:
@@ -233,10 +236,13 @@ def _space(sc: Scene, g, s, sp, tun, ctrl, stronghold_of) -> None:
         left, right, drop = x0 + _NAME_INSET, x1 - _NAME_INSET, 0.0  # clear of the browser's click outline
         size = min(11.0, (right - left) / text_width(label, 1.0, True))
         bx, by = _badge(cells)
-        if tun[sid] and cy - 40 - 7 < by + 9:  # the name's line meets the tunnel badge: beside it, or under it
-            beside = min(11.0, (bx - 10 - left) / text_width(label, 1.0, True))
+        event = any(at == sid for _, at in s.events)
+        if (tun[sid] or event) and cy - 40 - 7 < by + 9:  # the name's line meets a badge: beside it, or under
+            lo = _event_badge(cells)[0] + 10 if event else left
+            hi = bx - 10 if tun[sid] else right
+            beside = min(11.0, (hi - lo) / text_width(label, 1.0, True))
             if beside >= size:
-                right = bx - 10
+                left, right = lo, hi
             else:  # a short space: the name, its kind and the marks a little lower
                 drop = by + 9 + 7 - (cy - 40)
         halo = _fill_of(g, sid)
@@ -292,6 +298,12 @@ def _badge(cells) -> tuple:
     return x1 - 16, y0 + 16
 
 
+def _event_badge(cells) -> tuple:
+    """The centre of an event's ``E`` badge: the top left corner of the space, inside its outline."""
+    x0, y0, _, _ = _box(cells)
+    return x0 + 16, y0 + 16
+
+
 def _highlight(sc: Scene, sp) -> None:
     """The outline that browser play lights up on a space it may click (``id="outline-space-<sid>"``, above
     every other mark): a dark line with a thinner one on it, both without a stroke here (nothing in the
@@ -323,14 +335,24 @@ def _links(sc: Scene, g) -> None:
             sc.line(x1, y1, x2, y2, _LINK, 2.5)
 
 
-def _badges(sc: Scene, g, tun) -> None:
-    """The ``T`` badge of every tunnel (drawn after the texts, which keep off it, so no halo covers it)."""
+def _badges(sc: Scene, g, s, tun) -> None:
+    """The ``T`` badge of every tunnel and the ``E`` badge of every space with an event placed on it (docs §11;
+    drawn after the texts, which keep off them, so no halo covers them)."""
     spaces = g.content.map.spaces
     for sid in range(len(spaces)):
         if tun[sid] and spaces[sid].cells:
             x, y = _badge(spaces[sid].cells)
             sc.circle(x, y, 8, (255, 250, 200), _LINK, 2)
             sc.text(x, y, "T", 9, _LINK, "middle", bold=True)
+    placed: dict = {}
+    for e, sid in s.events:  # one badge a space, however many events lie there (its title names them all)
+        placed.setdefault(sid, []).append(g.events[e].name)
+    for sid, names in placed.items():
+        if 0 <= sid < len(spaces) and spaces[sid].cells:
+            x, y = _event_badge(spaces[sid].cells)
+            with sc.group(title=("events" if len(names) > 1 else "event") + f" on space {sid}: " + ", ".join(names)):
+                sc.circle(x, y, 8, _EVENT_FILL, _EVENT_INK, 2)
+                sc.text(x, y, "E", 9, _EVENT_INK, "middle", bold=True)
 
 
 def _decision(g, s) -> str:
@@ -461,7 +483,7 @@ def draw(g, s, viewer: int | None = None) -> Scene:
     _links(sc, g)
     for sp in spaces:
         _space(sc, g, s, sp, tun, ctrl, stronghold_of)
-    _badges(sc, g, tun)
+    _badges(sc, g, s, tun)
     for sp in spaces:  # over everything, so that no mark hides it
         _highlight(sc, sp)
     _side(sc, g, s, map_w + 14, viewer)

@@ -1,5 +1,5 @@
 """Where the drawings put things, measured in the Scene: The Monolith's unit marks stay inside their space
-however many seats stand there, its tunnel badge keeps off the space's name, the outline that browser play
+however many seats stand there, its tunnel and event badges keep off the space's name, the outline that browser play
 lights up on a space is drawn over every mark and inside the controller's line; Arena's hex-number and
 initiative tabs keep off every front wedge and attack bar, and tile names end 5 units before the W and E
 wedges."""
@@ -130,6 +130,39 @@ def test_monolith_tunnel_badge_keeps_off_the_space_name():
         # space is a tunnel (the name keeps 14 units from the sides, clear of the outline browser play
         # lights up on a space it may click; the narrowest long name, 15 Cinder Scriptorium, is 7.75)
         assert label.style["size"] >= 7.7, sp.name
+
+
+def test_monolith_event_badge_marks_the_space_and_keeps_off_the_name_and_the_tunnel_badge():
+    """docs §11: an ``E`` badge on each space with an event placed there (one a space, its title naming
+    every event there), the name beside both badges or under them; here every space is a tunnel too."""
+    g, s = monolith_position("decision ORDER_CHOOSE P0")
+    g.base_tunnel = [bool(a) for a in g.active]
+    live = [sp for sp in g.content.map.spaces if sp.cells and g.active[sp.id]]
+    s.events = [[k % len(g.events), sp.id] for k, sp in enumerate(live)] + [[1, live[0].id], [2, -1]]
+    sc = monolith_draw(g, s)
+    items = list(_walk(sc._root))
+    e_badges = [(it, grp) for it, grp in items if it.kind == "text" and it.geo[2] == "E"]
+    t_badges = [it for it, _ in items if it.kind == "text" and it.geo[2] == "T"]
+    names = {it.geo[2]: it for it, _ in items if it.kind == "text"}
+    both = 0
+    assert len(e_badges) == len(live)  # one a space: two events on live[0], none for the unplaced one
+    first = [grp["title"] for it, grp in e_badges if _inside_cells((it.geo[0], it.geo[1]) * 2, set(live[0].cells))]
+    assert first == [f"events on space {live[0].id}: {g.events[0].name}, {g.events[1].name}"]
+    for sp in live:
+        cells = {tuple(c) for c in sp.cells}
+        lx0, ly0, lx1, ly1 = _text_box(names[f"{sp.id} {sp.name}"])
+        (ex, ey), = [it.geo[:2] for it, _ in e_badges if _inside_cells((it.geo[0], it.geo[1]) * 2, cells)]
+        assert _inside_cells((ex - 9, ey - 9, ex + 9, ey + 9), cells), sp.name
+        assert lx0 > ex + 9 or ly1 < ey - 9 or ly0 > ey + 9, (sp.name, (lx0, ly0, lx1, ly1), (ex, ey))
+        tunnel = [b.geo[:2] for b in t_badges if _inside_cells((b.geo[0], b.geo[1]) * 2, cells)]
+        both += len(tunnel)
+        for bx, by in tunnel:  # not every space: an event can close a tunnel (Cave-In)
+            assert ex + 18 < bx - 9, sp.name  # the two badges apart
+            assert lx1 < bx - 9 or ly1 < by - 9 or ly0 > by + 9, (sp.name, (lx0, ly0, lx1, ly1), (bx, by))
+    assert both >= len(live) - 3  # most spaces carry both badges
+    g.base_tunnel = [False] * len(g.active)
+    s.events = []  # no event, no badge
+    assert not [it for it, _ in _walk(monolith_draw(g, s)._root) if it.kind == "text" and it.geo[2] == "E"]
 
 
 def test_monolith_space_names_keep_clear_of_the_clickable_outline():
