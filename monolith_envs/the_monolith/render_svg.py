@@ -20,7 +20,10 @@ colours on the spaces that may be clicked.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..core.drawing import Scene, check_viewer, mix, text_width
+from .actions import ORDERS
 from .board import controllers, tunnels_now
 from .state import SUB_ASKS, Phase, Sub
 from .words import stop_and_step
@@ -355,12 +358,36 @@ def _badges(sc: Scene, g, s, tun) -> None:
                 sc.text(x, y, "E", 9, _EVENT_INK, "middle", bold=True)
 
 
+#: the words of an action family in the list of kinds that ORDER_CHOOSE and ACTION_CHOOSE offer
+_KIND_WORDS = {"use_power": "use a power", "fate": "manipulate fate"}
+#: the order of that list: the decision's own words (``SUB_ASKS``), then a power and pass
+_KIND_ORDER = (*ORDERS, "slay", "maneuver", "boast", "sacrifice", "relent", "manipulate fate", "use a power", "pass")
+
+
+def offered_kinds(g, s) -> list[str]:
+    """The kinds of action the open ORDER_CHOOSE or ACTION_CHOOSE decision offers now (docs §4.4, §4.6), in
+    the order its own words name them: the orders by name (``["march", "commit"]``), the other families by
+    their words (``"slay"``, ``"manipulate fate"``, ``"use a power"``); ``[]`` at any other decision."""
+    if s.terminal or s.sub not in (Sub.ORDER_CHOOSE, Sub.ACTION_CHOOSE):
+        return []
+    kinds: list[str] = []
+    for a in np.flatnonzero(g.legal_mask(s)):
+        family, idx = g.layout.split(int(a))
+        word = ORDERS[idx[0]] if family == "order" else _KIND_WORDS.get(family, family.replace("_", " "))
+        if word not in kinds:
+            kinds.append(word)
+    return sorted(kinds, key=lambda k: _KIND_ORDER.index(k) if k in _KIND_ORDER else len(_KIND_ORDER))
+
+
 def _decision(g, s) -> str:
     if s.terminal:
         return "game over · ranking " + " ".join(f"P{p}" for p in g.ranking(s))
     if s.sub < 0:
         return "no open decision"
     ask = SUB_ASKS[Sub(s.sub)].split(" (§")[0]
+    kinds = offered_kinds(g, s)
+    if kinds:  # only the kinds offered now: "the order phase: commit" when nothing else is possible
+        ask = ask.split(": ")[0] + ": " + (", ".join(kinds[:-1]) + " or " if len(kinds) > 1 else "") + kinds[-1]
     if s.sub in (Sub.MARCH_STEP, Sub.SHAMAN_STEP):  # say "or stop" only where stopping is legal (§4.4)
         stop, step = stop_and_step(g, s)
         if not stop:

@@ -99,12 +99,41 @@ def test_monolith_drawing_shows_the_named_map_and_hides_objectives():
     assert "2" in omni and "†3" in omni  # P0's 2 living and 3 dead warriors on space 9
     assert any(x.startswith("objectives: ") and "hidden" not in x for x in omni)
     assert "objectives: 2 hidden" in p1
-    at = omni.index("Open decision:")  # the decision in words, in two lines of the side column
-    assert " ".join(omni[at + 1:at + 3]) == "P0, the order phase: march, shaman, recruit, divination or commit"
+    at = omni.index("Open decision:")  # the decision in words, in the side column: only the orders offered
+    assert omni[at + 1] == "P0, the order phase: march, shaman or commit"
+    assert sorted(n.split("=")[1].rstrip(")") for n in g.layout.names(g.legal_mask(s))) == ["commit", "march", "shaman"]
     targets = _targets(g.render_svg(s))
     assert {f"space:{sp.id}" for sp in g.content.map.spaces} == targets
     svg = g.render_svg(s)
     assert svg.count('stroke="#a57d4b"') >= len([1 for a, b in g.content.map.dashed if g.active[a] and g.active[b]])
+
+
+def test_monolith_drawing_names_only_the_orders_and_actions_offered():
+    """The open ORDER_CHOOSE / ACTION_CHOOSE decision lists the kinds its legal actions have (docs §4.4, §4.6),
+    read here from the legal actions' names, over seeded random games of 3 and 4 players."""
+    words = {"fate": "manipulate fate", "use_power": "use a power"}
+    checked = 0
+    for n in (3, 4):
+        env = monolith_envs.make("the_monolith_v0", num_players=n)
+        env.reset(seed=n)
+        rng = np.random.default_rng(n)
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            g, s = env.unwrapped.game, env.unwrapped.game_state
+            status = _texts(g.render_svg(s))[0].split(" · ")  # the status line on top says it whole
+            ask = next((x for x in status if "the order phase: " in x or "the action phase: " in x), None)
+            if ask is not None:
+                names = g.layout.names(obs["action_mask"])
+                kinds = {nm.split("=")[1].rstrip(")") if nm.startswith("order(") else
+                         words.get(nm.split("(")[0], nm.split("(")[0]) for nm in names}
+                said = ask.split(" phase: ", 1)[1].replace(" or ", ", ").split(", ")
+                assert set(said) == kinds and len(said) == len(kinds), (ask, sorted(kinds))
+                checked += 1
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert checked >= 100
 
 
 @pytest.mark.parametrize("eid,cfg", [("monolith_arena_v0", {}), ("monolith_strategy_v0", {"num_players": 2}),
