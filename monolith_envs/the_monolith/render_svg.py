@@ -243,9 +243,11 @@ def _space(sc: Scene, g, s, sp, tun, ctrl, stronghold_of) -> None:
         if (tun[sid] or event) and cy - 40 - 7 < by + 9:  # the name's line meets a badge: beside it, or under
             lo = _event_badge(cells)[0] + 10 if event else left
             hi = bx - 10 if tun[sid] else right
-            beside = min(11.0, (hi - lo) / text_width(label, 1.0, True))
-            if beside >= size:
-                left, right = lo, hi
+            mid, half = (left + right) / 2, text_width(label, size, True) / 2
+            if lo <= mid - half and mid + half <= hi:
+                pass  # centred, the name already clears the badges: it stays over its kind line
+            elif min(11.0, (hi - lo) / text_width(label, 1.0, True)) >= size:
+                left, right = lo, hi  # beside the badges
             else:  # a short space: the name, its kind and the marks a little lower
                 drop = by + 9 + 7 - (cy - 40)
         halo = _fill_of(g, sid)

@@ -20,7 +20,7 @@ from monolith_envs.arena.render_svg import draw as arena_draw
 from monolith_envs.arena.tables import Kind
 from monolith_envs.core.drawing import text_width
 from monolith_envs.the_monolith import parse_position as monolith_position
-from monolith_envs.the_monolith.render_svg import _TOP, CELL, SEAT_COLOURS, outline
+from monolith_envs.the_monolith.render_svg import _TOP, CELL, SEAT_COLOURS, _centre, outline
 from monolith_envs.the_monolith.render_svg import draw as monolith_draw
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -144,7 +144,11 @@ def test_monolith_event_badge_marks_the_space_and_keeps_off_the_name_and_the_tun
     e_badges = [(it, grp) for it, grp in items if it.kind == "text" and it.geo[2] == "E"]
     t_badges = [it for it, _ in items if it.kind == "text" and it.geo[2] == "T"]
     names = {it.geo[2]: it for it, _ in items if it.kind == "text"}
-    both = 0
+    both = centred = 0
+
+    def t_badges_of(sp) -> list:
+        return [b.geo[:2] for b in t_badges if _inside_cells((b.geo[0], b.geo[1]) * 2, {tuple(c) for c in sp.cells})]
+
     assert len(e_badges) == len(live)  # one a space: two events on live[0], none for the unplaced one
     first = [grp["title"] for it, grp in e_badges if _inside_cells((it.geo[0], it.geo[1]) * 2, set(live[0].cells))]
     assert first == [f"events on space {live[0].id}: {g.events[0].name}, {g.events[1].name}"]
@@ -154,12 +158,17 @@ def test_monolith_event_badge_marks_the_space_and_keeps_off_the_name_and_the_tun
         (ex, ey), = [it.geo[:2] for it, _ in e_badges if _inside_cells((it.geo[0], it.geo[1]) * 2, cells)]
         assert _inside_cells((ex - 9, ey - 9, ex + 9, ey + 9), cells), sp.name
         assert lx0 > ex + 9 or ly1 < ey - 9 or ly0 > ey + 9, (sp.name, (lx0, ly0, lx1, ly1), (ex, ey))
-        tunnel = [b.geo[:2] for b in t_badges if _inside_cells((b.geo[0], b.geo[1]) * 2, cells)]
+        cx = _centre(sp.cells)[0]
+        if cx - (lx1 - lx0) / 2 > ex + 10 and cx + (lx1 - lx0) / 2 < min((bx for bx, _ in t_badges_of(sp)), default=math.inf) - 10:
+            centred += 1  # a name that clears the badges where it is stays centred over its kind line
+            assert abs((lx0 + lx1) / 2 - cx) < 0.01, sp.name
+        tunnel = t_badges_of(sp)
         both += len(tunnel)
         for bx, by in tunnel:  # not every space: an event can close a tunnel (Cave-In)
             assert ex + 18 < bx - 9, sp.name  # the two badges apart
             assert lx1 < bx - 9 or ly1 < by - 9 or ly0 > by + 9, (sp.name, (lx0, ly0, lx1, ly1), (bx, by))
     assert both >= len(live) - 3  # most spaces carry both badges
+    assert centred >= 5
     g.base_tunnel = [False] * len(g.active)
     s.events = []  # no event, no badge
     assert not [it for it, _ in _walk(monolith_draw(g, s)._root) if it.kind == "text" and it.geo[2] == "E"]
