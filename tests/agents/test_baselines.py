@@ -18,6 +18,7 @@ from monolith_envs.agents.baselines import (  # noqa: E402
     BaselineAgent,
     NoBaselineError,
     baseline_dir,
+    find_baseline,
     list_baselines,
     load_baseline,
     parse_baseline_options,
@@ -85,6 +86,10 @@ def test_a_config_without_a_baseline_is_one_error_naming_the_configs_that_have_o
                             "Python: the same keywords for make_vec and gymnasium.make)")
     with pytest.raises(NoBaselineError, match="no baseline for monolith_strategy_v0; baselines exist for"):
         BaselineAgent("monolith_strategy_v0", root=tmp_path)
+    # a partial config that names neither key says so (it read "with ;")
+    with pytest.raises(NoBaselineError, match=r"no baseline for the_monolith_v0 with a config that sets none of "
+                                              r"num_players, mode \(give the game's full config, game.config\); "):
+        find_baseline("the_monolith_v0", {"first_player": 0}, root=tmp_path)
     # chosen when bound: a 4-seat Arena env has no baseline here
     agent = BaselineAgent(ARENA, root=tmp_path)
     env = monolith_envs.make(ARENA, num_players=4, mode="ffa")
