@@ -40,7 +40,7 @@ _HEX_DONE = {
     Sub.WOUND_TARGET: "wounds ", Sub.ENTRENCH_TARGET: "entrenches ", Sub.ROTATE_TARGET: "picks the tile to rotate: ",
     Sub.FEATURE_DEST: "moves the tile to ", Sub.SWAP_TARGET: "swaps with ",
     Sub.UNFOLD_SEG2: "unfolds the Monolith's second segment onto ",
-    Sub.UNFOLD_SEG3: "unfolds the Monolith's third segment onto ", Sub.ASSASSIN_TARGET: "strikes with the Assassin at ",
+    Sub.UNFOLD_SEG3: "unfolds the Monolith's third segment onto ", Sub.ASSASSIN_TARGET: "has the Assassin strike ",
 }
 # SELECT_HEX that ends a step begun on another hex (``state.p_a``), in words by its sub-phase: {a} that hex
 # and {h} the one chosen, each with the tile on it (``a``, ``h``)
@@ -144,7 +144,7 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
                 return f"keeps the tile on hex {h:02d}{on(h)}{turns}"
             return f"moves the tile on hex {a:02d}{on(a)} to hex {h:02d}" + on(h)
         if sub == Sub.ASSASSIN_TARGET and a >= 0:  # two Assassins: which one strikes
-            return f"strikes with the Assassin on hex {a:02d} at hex {h:02d}" + on(h)
+            return f"strikes hex {h:02d}{on(h)} with the Assassin on hex {a:02d}"
         if sub in _HEX_FROM and a >= 0 and state.board[a] >= 0:  # the tile chosen before: which one goes
             return _HEX_FROM[sub].format(a=f"hex {a:02d}{on(a)}", h=f"hex {h:02d}{on(h)}")
         return f"{_HEX_DONE.get(sub, 'selects ')}hex {h:02d}" + on(h)
@@ -196,7 +196,7 @@ class _Before:
 def last_move_words(game: Any, state: Any, seat: int, action: int, context: tuple | None = None) -> str:
     """The last move (``state.last_move``) in words, said from the state *after* it (the drawing's "Last:"
     line). With the ``context`` of the state it was played in (:func:`move_context`), as terminal play says
-    it (:func:`action_words`: ``strikes with the Assassin on hex 13 at hex 11 (P1 Knight)``); without, as
+    it (:func:`action_words`: ``strikes hex 11 (P1 Knight) with the Assassin on hex 13``); without, as
     :func:`action_words` says it without a state (``selects hex 11``). Either way a placed tile still on its
     hex is named (``places Axeman on hex 00 facing NE``), as are a discarded tile and a played Order (from the
     discard pile: ``discards Spark``); with the context also a placed tile that the Battle it

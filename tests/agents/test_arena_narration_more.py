@@ -11,7 +11,7 @@ from agents.terminal import WIDTH
 from agents.terminal.arena import PIECES
 from monolith_envs.arena import parse_position
 from monolith_envs.arena.render_svg import status_lines
-from monolith_envs.arena.words import last_move_words, move_context
+from monolith_envs.arena.words import action_words, last_move_words, move_context
 
 
 def _action(game, state, label: str) -> int:
@@ -101,23 +101,28 @@ def test_the_last_line_says_an_assassins_strike_in_words():
     game, s = parse_position(ASSASSIN)
     _play(game, s, "ORDER")
     assert _play(game, s, "SELECT_HEX(hex=11)")[:4] == [
-        "P0 strikes with the Assassin on hex 13 at hex 11 (P1 Knight)",
+        "P0 strikes hex 11 (P1 Knight) with the Assassin on hex 13",
         "  Battle:",
         "    initiative 3:",
         "      P0 Assassin (hex 13) hits P1 Knight on hex 11 for 1",
     ]
     assert s.board[13] < 0  # the Assassin fell in the Battle: still named, from the board before the strike
-    assert _last(game, s) == "Last: P0 strikes with the Assassin on hex 13 at hex 11 (P1 Knight)"
-    assert "Last: P0 strikes with the Assassin on hex 13 at hex 11 (P1 Knight)" in game.render_svg(s)
+    assert _last(game, s) == "Last: P0 strikes hex 11 (P1 Knight) with the Assassin on hex 13"
+    assert "Last: P0 strikes hex 11 (P1 Knight) with the Assassin on hex 13" in game.render_svg(s)
     # without the context (an engine that does not keep it) the words stay what they were
     assert last_move_words(game, s, 0, s.last_move[1]) == "selects hex 11"
+    # with a state that does not name the striking Assassin, the strike is still said in words
+    game, s = parse_position(ASSASSIN)
+    _play(game, s, "ORDER")
+    s.p_a = -1
+    assert action_words(game, s, _action(game, s, "SELECT_HEX(hex=11)")) == "has the Assassin strike hex 11 (P1 Knight)"
 
 
 def test_the_engine_keeps_the_context_of_the_last_move():
     game, s = parse_position(ASSASSIN)
     game.apply(s, game.off.ORDER)
     game.apply(s, _action(game, s, "SELECT_HEX(hex=11)"))
-    assert status_lines(game, s, None)[2] == "Last: P0 strikes with the Assassin on hex 13 at hex 11 (P1 Knight)"
+    assert status_lines(game, s, None)[2] == "Last: P0 strikes hex 11 (P1 Knight) with the Assassin on hex 13"
 
 
 BOARD = """

@@ -147,9 +147,9 @@ def test_arena_battle_narration_names_the_tile_that_hits_and_the_one_hit():
     res = main([ARENA, "--opponents", "random", "--seed", "4"], input_fn=lambda _p: "1", output_fn=out.append)
     assert res is not None and res.decisions == 106
     text = "\n".join(out)
-    last_battle = text[text.rindex("P1 strikes with the Assassin on hex 13 at hex 00 (P0 Banner)"):]
+    last_battle = text[text.rindex("P1 strikes hex 00 (P0 Banner) with the Assassin on hex 13"):]
     assert last_battle.splitlines()[:12] == [
-        "P1 strikes with the Assassin on hex 13 at hex 00 (P0 Banner)",
+        "P1 strikes hex 00 (P0 Banner) with the Assassin on hex 13",
         "  Battle:",
         "    initiative 3:",  # each initiative phase with its hits, then its step's removals (docs §4.7)
         "      P1 Hunter (hex 01) hits P0 Banner on hex 00 for 1",
