@@ -362,14 +362,13 @@ def _badges(sc: Scene, g, s, tun) -> None:
 
 #: the words of an action family in the list of kinds that ORDER_CHOOSE and ACTION_CHOOSE offer
 _KIND_WORDS = {"use_power": "use a power", "fate": "manipulate fate"}
-#: the order of that list: the decision's own words (``SUB_ASKS``), then a power and pass
-_KIND_ORDER = (*ORDERS, "slay", "maneuver", "boast", "sacrifice", "relent", "manipulate fate", "use a power", "pass")
 
 
 def offered_kinds(g, s) -> list[str]:
     """The kinds of action the open ORDER_CHOOSE or ACTION_CHOOSE decision offers now (docs §4.4, §4.6), in
-    the order its own words name them: the orders by name (``["march", "commit"]``), the other families by
-    their words (``"slay"``, ``"manipulate fate"``, ``"use a power"``); ``[]`` at any other decision."""
+    the action layout's order, as terminal and browser play list the options (docs §6.1): the orders by name
+    (``["march", "commit", "use a power"]``), the other families by their words (``"use a power"``,
+    ``"manipulate fate"``, ``"slay"``); ``[]`` at any other decision."""
     if s.terminal or s.sub not in (Sub.ORDER_CHOOSE, Sub.ACTION_CHOOSE):
         return []
     kinds: list[str] = []
@@ -378,7 +377,7 @@ def offered_kinds(g, s) -> list[str]:
         word = ORDERS[idx[0]] if family == "order" else _KIND_WORDS.get(family, family.replace("_", " "))
         if word not in kinds:
             kinds.append(word)
-    return sorted(kinds, key=lambda k: _KIND_ORDER.index(k) if k in _KIND_ORDER else len(_KIND_ORDER))
+    return kinds
 
 
 def _decision(g, s) -> str:
