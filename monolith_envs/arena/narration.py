@@ -15,7 +15,7 @@ from typing import Any
 
 from ..core.narration import wrap
 from .context import effect_of
-from .effects import get_fx
+from .effects import compute_fx, get_fx
 from .render import _teams
 from .state import INSTANCES_PER_SEAT as PER_SEAT
 from .state import BattleStage, Loc, Sub, Trigger
@@ -321,8 +321,6 @@ def _net_lines(game: Any, before: Any, after: Any) -> list[str]:
     """``"    P0 Banner on hex 09 is netted"`` for each tile on the board that a net holds now and did not
     before (placed, moved or netted where it stands), ``"... is no longer netted"`` for one freed (docs §4.6:
     a netted tile neither attacks nor gives its aura or Rune bonus)."""
-    from .effects import compute_fx
-
     # ``after``'s effects through its cache (the wound lines read them too); ``before`` is only read
     f0, f1 = compute_fx(game.rules, before), get_fx(game.rules, after)
     out = []

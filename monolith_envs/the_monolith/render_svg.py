@@ -218,9 +218,10 @@ def _fill_of(g, sid: int) -> tuple:
     return _LOCKED if not g.active[sid] else _MONO if sid == g.mono else _BUILD_COLOUR[g.building[sid]]
 
 
-def _space(sc: Scene, g, s, sp, tun, ctrl, stronghold_of) -> None:
+def _space(sc: Scene, g, s, sp, tun, ctrl, stronghold_of, events_at: dict) -> None:
     """The marks of a space (drawn over the fills and the lines): name, kind, units, hearts, blood, control;
-    the texts on a halo of the space's fill, so that the brown lines under them do not strike them through."""
+    the texts on a halo of the space's fill, so that the brown lines under them do not strike them through.
+    ``events_at``: :func:`_events_at` (the name keeps off an event's badge)."""
     sid = sp.id
     cells = sp.cells
     active = g.active[sid]
@@ -239,7 +240,7 @@ def _space(sc: Scene, g, s, sp, tun, ctrl, stronghold_of) -> None:
         left, right, drop = x0 + _NAME_INSET, x1 - _NAME_INSET, 0.0  # clear of the browser's click outline
         size = min(11.0, (right - left) / text_width(label, 1.0, True))
         bx, by = _badge(cells)
-        event = any(at == sid for _, at in s.events)
+        event = sid in events_at
         if (tun[sid] or event) and cy - 40 - 7 < by + 9:  # the name's line meets a badge: beside it, or under
             lo = _event_badge(cells)[0] + 10 if event else left
             hi = bx - 10 if tun[sid] else right
@@ -340,20 +341,27 @@ def _links(sc: Scene, g) -> None:
             sc.line(x1, y1, x2, y2, _LINK, 2.5)
 
 
-def _badges(sc: Scene, g, s, tun) -> None:
-    """The ``T`` badge of every tunnel and the ``E`` badge of every space with an event placed on it (docs §11;
-    drawn after the texts, which keep off them, so no halo covers them)."""
+def _events_at(g, s) -> dict:
+    """``{space: [event name, ...]}`` of the events placed on the map (``s.events``, in reveal order)."""
+    placed: dict = {}
+    for e, sid in s.events:
+        if sid >= 0:
+            placed.setdefault(sid, []).append(g.events[e].name)
+    return placed
+
+
+def _badges(sc: Scene, g, tun, events_at: dict) -> None:
+    """The ``T`` badge of every tunnel and the ``E`` badge of every space with an event placed on it
+    (``events_at``: :func:`_events_at`; docs §11), drawn after the texts, which keep off them, so no halo
+    covers them."""
     spaces = g.content.map.spaces
     for sid in range(len(spaces)):
         if tun[sid] and spaces[sid].cells:
             x, y = _badge(spaces[sid].cells)
             sc.circle(x, y, 8, (255, 250, 200), _LINK, 2)
             sc.text(x, y, "T", 9, _LINK, "middle", bold=True)
-    placed: dict = {}
-    for e, sid in s.events:  # one badge a space, however many events lie there (its title names them all)
-        placed.setdefault(sid, []).append(g.events[e].name)
-    for sid, names in placed.items():
-        if 0 <= sid < len(spaces) and spaces[sid].cells:
+    for sid, names in events_at.items():  # one badge a space, however many events lie there (its title names each)
+        if sid < len(spaces) and spaces[sid].cells:
             x, y = _event_badge(spaces[sid].cells)
             with sc.group(title=("events" if len(names) > 1 else "event") + f" on space {sid}: " + ", ".join(names)):
                 sc.circle(x, y, 8, _EVENT_FILL, _EVENT_INK, 2)
@@ -500,7 +508,7 @@ def draw(g, s, viewer: int | None = None) -> Scene:
               f"favour " + " ".join(f"P{p} {s.favour[p]}" for p in range(s.n)) + f" · {view}")
     sc.rect(0, 0, width, _TOP - 4, (44, 40, 50))
     sc.text(10, (_TOP - 4) / 2, status, 12.5, (255, 255, 255), bold=True, max_width=width - 20)
-    tun, ctrl = tunnels_now(g, s), controllers(g, s)
+    tun, ctrl, events_at = tunnels_now(g, s), controllers(g, s), _events_at(g, s)
     stronghold_of = {h: p for p, h in enumerate(g.hold)}
     owner = {tuple(c): sp.id for sp in g.content.map.spaces for c in sp.cells}
     spaces = [sp for sp in g.content.map.spaces if sp.cells]
@@ -510,8 +518,8 @@ def draw(g, s, viewer: int | None = None) -> Scene:
     _borders(sc, g, owner)
     _links(sc, g)
     for sp in spaces:
-        _space(sc, g, s, sp, tun, ctrl, stronghold_of)
-    _badges(sc, g, s, tun)
+        _space(sc, g, s, sp, tun, ctrl, stronghold_of, events_at)
+    _badges(sc, g, tun, events_at)
     for sp in spaces:  # over everything, so that no mark hides it
         _highlight(sc, sp)
     _side(sc, g, s, map_w + 14, viewer)

@@ -97,9 +97,13 @@ def find_baseline(env_id: str, config: dict | None = None, root: str | Path | No
             continue
         if config is None or all(config.get(k) == v for k, v in e["select"].items()):
             return e
-    chosen = {} if config is None else select_of(config)
-    wanted = ("" if config is None else " with " + " ".join(f"{k}={v}" for k, v in chosen.items()) if chosen else
-              f" with a config that sets none of {', '.join(SELECT_KEYS)} (give the game's full config, game.config)")
+    if config is None:
+        wanted = ""
+    elif chosen := select_of(config):
+        wanted = " with " + " ".join(f"{k}={v}" for k, v in chosen.items())
+    else:
+        wanted = (f" with a config that sets none of {', '.join(SELECT_KEYS)} "
+                  "(give the game's full config, game.config)")
     same = [e for e in entries if e["env_id"] == env_id]
     hint = ("" if not same else "; play one of those configs, e.g. "
             + " ".join(f"--set {k}={_toml(v)}" for k, v in same[0]["select"].items())
