@@ -62,11 +62,13 @@ class HumanAgent(BaseAgent):
         self.pieces = pieces
         self._noted: set = set()  # the number notes given this game (StagedEntry)
         self._shown: tuple[int, list[str]] | None = None  # (decision number, board lines) last printed
+        self._block: list[str] | None = None  # the pieces' stable block as last printed in full
 
     def reset(self) -> None:
         """A new game: the number notes are given again, and the first board is printed whole."""
         self._noted = set()
         self._shown = None
+        self._block = None
 
     def _show_board(self, text: str, decision: int) -> None:
         """Print the board. For a game whose terminal pieces allow it (``board_diff``: Arena, The Monolith),
@@ -74,8 +76,9 @@ class HumanAgent(BaseAgent):
         lines changed and the line count is the same: only those lines, each with the lines it continues and
         the lines that continue it (indented 4 or more), then the board's last line (whose decision it is), so
         a turn of many small decisions (The Monolith's order, space, warriors, steps) does not reprint the whole
-        board each time; ``board`` prints it whole."""
-        lines = text.splitlines()
+        board each time; ``board`` prints it whole. A stable block is said in one line while unchanged
+        (:meth:`_collapse_block`)."""
+        lines = self._collapse_block(text.splitlines())
         last = self._shown
         self._shown = (decision, lines)
         if (getattr(self.pieces, "board_diff", False) and last is not None and last[0] + 1 == decision
@@ -97,7 +100,25 @@ class HumanAgent(BaseAgent):
             if len(changed) * 3 <= len(lines):
                 self.output_fn("\n".join(["the board lines that changed (board shows it whole):", *changed, caption]))
                 return
-        self.output_fn(text)
+        self.output_fn("\n".join(lines))
+
+    def _collapse_block(self, lines: list[str]) -> list[str]:
+        """``lines`` with the pieces' stable block (``stable_block``: its heading line, then the lines under it,
+        indented or starting with a number; Strategy's "what the cards do:", a line per card position) said in
+        one line while it is the same as the last one printed in full this game: ``what the cards do: as before
+        (board shows them)``."""
+        head = getattr(self.pieces, "stable_block", None)
+        if head is None or head not in lines:
+            return lines
+        start = lines.index(head)
+        stop = start + 1
+        while stop < len(lines) and (lines[stop][:1].isspace() or lines[stop][:1].isdigit()):
+            stop += 1
+        block = lines[start:stop]
+        if block == self._block:
+            return [*lines[:start], f"{head} as before (board shows them)", *lines[stop:]]
+        self._block = block
+        return lines
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         """Print the board as the acting seat sees it and read a legal move in stages (raises

@@ -269,8 +269,8 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
             out("\n".join(pieces.narrate(game, before, raw.game_state, a, s)))
     except (QuitGame, KeyboardInterrupt, EOFError) as ended:
         stop = ended.name if isinstance(ended, Interrupted) else "SIGINT"
-        by = ("Ctrl-C" if stop == "SIGINT" else stop) if isinstance(ended, KeyboardInterrupt) else f"P{seat}"
-        out(f"\ngame ended by {by} after {_decisions(raw.num_decisions)}")
+        by = ("Ctrl-C" if stop == "SIGINT" else stop) if isinstance(ended, KeyboardInterrupt) else f"P{seat} quitting"
+        out(f"\ngame ended by {by} after {_decisions(raw.num_decisions)}, unfinished (no result)")
         _record(args.record, raw, agents, seat, out)
         return getattr(ended, "exit_code", 130) if isinstance(ended, KeyboardInterrupt) else None
     except Exception as e:  # an agent or engine error: keep the game so far, then report the error

@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     f = sub.add_parser("fuzz", help="random masked rollouts with per-step checks and invariants", formatter_class=fmt)
     f.add_argument("env_id", help="a registered env id (see the list command)")
     f.add_argument("--games", type=_int_at_least(1, MAX_GAMES), default=FUZZ_GAMES,
-                   help=f"number of rollouts (1 to {MAX_GAMES:_}); the default takes about 3 minutes on 2 cores in "
+                   help=f"number of rollouts (1 to {MAX_GAMES:_}); the default takes about 1.5 minutes on 2 cores in "
                         "the largest configs (Ctrl-C stops early with the summary)")
     f.add_argument("--seed", type=seed_arg, default=0, help="seed of the first rollout (0 to 2**128-1)")
     f.add_argument("--workers", type=_int_at_least(1, MAX_WORKERS), default=2,
@@ -352,8 +352,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
-#: fuzz's default --games: at most about 3 minutes on 2 idle cores with every per-step check (README "Rules
-#: fuzzing and replay": The Monolith ~3 min, Arena and Strategy ~1 min)
+#: fuzz's default --games: at most about 1.5 minutes on 2 idle cores with every per-step check (README "Rules
+#: fuzzing and replay": The Monolith ~1.5 min, Arena and Strategy ~0.5 min)
 FUZZ_GAMES = 200
 
 #: check's largest --games (each episode runs every conformance check at every decision)

@@ -287,6 +287,20 @@ def warm_start(cfg: dict, policy: Any, n_actions: int, executor: Any, stages: St
             "collect_seconds": stages.seconds["warm-start collection"], "fit_seconds": stages.seconds["warm-start fit"]}
 
 
+def name_note(base: dict, cfg: dict) -> str | None:
+    """A note when ``--set`` changed the game (``env_id``, or the seats or mode of ``env_config``) of the config
+    file ``base`` but not the run's ``name``, which still names the file's game (``cfg``: after the
+    overrides); None otherwise."""
+    def game(c: dict) -> tuple:
+        ec = c.get("env_config") or {}
+        return c["env_id"], ec.get("num_players"), ec.get("mode")
+
+    if cfg["name"] != base["name"] or game(cfg) == game(base):
+        return None
+    return (f"note: the run folder keeps the config file's name {cfg['name']!r}, made for {base['env_id']}, while "
+            f"this run trains {cfg['env_id']} {json.dumps(cfg.get('env_config') or {})}; --name NAME names it")
+
+
 def _against(labels: list[str]) -> str:
     """The evaluation banner's wording for :func:`training.evaluate.eval_labels`' labels: the opponents, or
     "alone" for a one-seat config."""
@@ -545,6 +559,9 @@ def main(argv: list[str] | None = None) -> dict:
                 else:
                     base = quick_config(args.config) if args.quick else load_config(args.config)
                     cfg = apply_overrides(base, args.set + folder + quiet)
+                    note = name_note(base, cfg)
+                    if note:
+                        print(note, file=sys.stderr, flush=True)
                 check_config(cfg, resuming=resume is not None)
                 policy_kwargs(cfg)  # features = 'aligned' must fit the game
                 run_dir(cfg)

@@ -87,6 +87,8 @@ class QuitGame(Exception):
 
 #: the longest line read as an answer (a longer one is refused without being echoed)
 MAX_ANSWER = 200
+#: the answer to ``back`` where no stage of the decision can be undone
+NOTHING_TO_UNDO = "nothing to undo: this is the first stage of the move (a decision already played stays played)"
 
 
 def _own_number(label: str) -> int | None:
@@ -127,6 +129,9 @@ class Pieces:
     #: right after the player's own decision, print only the board lines that changed (HumanAgent); a game
     #: whose board reflows (its rows move when one changes) keeps the whole board
     board_diff = False
+    #: the heading line of a board block that seldom changes (its lines are indented under it), or None: the
+    #: player's board says it in one line while it is the same as the last one printed in full (HumanAgent)
+    stable_block: str | None = None
 
     def legend(self, game: Any) -> str:
         """The legend, already fitting :data:`WIDTH` columns."""
@@ -381,10 +386,10 @@ class StagedEntry:
             if text is None:
                 continue
             if text == "back":
-                if chosen and not (len(chosen) == 1 and len(self._options([])[1]) == 1):
+                if self._can_undo(chosen):
                     chosen.pop()
-                else:  # nothing chosen, or only the one kind of action there is (said as a heading)
-                    self.output_fn("nothing to undo: this is the first stage of the move")
+                else:
+                    self.output_fn(wrap(NOTHING_TO_UNDO))
                 continue
             direct = self._direct(text)
             if direct is not None:
@@ -404,12 +409,17 @@ class StagedEntry:
         return self.pieces.stage_note(self.game, self.state, fam.name, fam.args[len(chosen) - 1],
                                       tuple(chosen[1:]))
 
+    def _can_undo(self, chosen: list) -> bool:
+        """Whether ``back`` has a stage of this decision to undo: not when nothing is chosen, nor when the only
+        stage chosen is the one kind of action there is (said as a heading, not asked)."""
+        return bool(chosen) and not (len(chosen) == 1 and len(self._options([])[1]) == 1)
+
     def _confirm_only(self, title: str, opt: tuple[Any, str], chosen: list) -> bool:
         """A stage with one option: announce it and wait for Enter, ``1``, ``y`` or its name.  Returns True
         when it is taken; False after a command, ``back`` (then ``chosen`` is shorter) or refused input, or
         when an action typed in full was chosen (then in ``_finished``)."""
         value, label = opt
-        undo = " (back undoes a stage)" if chosen else ""  # nothing to undo at the decision's first stage
+        undo = " (back undoes a stage)" if self._can_undo(chosen) else ""
         self.output_fn(wrap(f"the only {title}: {label}; press Enter to take it{undo}"))
         text = self._ask(title, allow_empty=True)
         if text is None:
@@ -418,10 +428,10 @@ class StagedEntry:
         if low in ("", "1", "y", "yes", "ok"):
             return True
         if low == "back":
-            if chosen:
+            if self._can_undo(chosen):
                 chosen.pop()
             else:
-                self.output_fn("nothing to undo: this is the first stage of the move")
+                self.output_fn(wrap(NOTHING_TO_UNDO))
             return False
         if self._match_value(text, [opt], chosen) == [value]:
             return True

@@ -57,7 +57,8 @@ not a hex number) or by name: a unique prefix is enough, "slot N:" may be left
 out (horror chooses slot 3: Horror), and hex 5 chooses hex 05."""
     help_more = """\
 Full action names (docs/monolith_arena.md §6), e.g. END_TURN, UNFOLD,
-PLACE(slot=0, hex=5, rot=2)."""
+PLACE(slot=0, hex=5, rot=2). Their slots count from 0, the hand's from 1:
+slot=0 is the hand's slot 1."""
     board_diff = True  # fixed rows: a changed line stays where it was
 
     # ------------------------------------------------------------------ board

@@ -141,6 +141,7 @@ showing 5."""
     help_more = """\
 Full action names (docs/monolith_strategy.md §6), e.g. end_turn, decline,
 place(face=1, sid=5)."""
+    stable_block = "what the cards do:"  # changes when a card does (a new round, a Rune drawn)
 
     # ------------------------------------------------------------------ board
     def _cell(self, game: Any, s: Any, pos: int) -> list[str]:

@@ -34,8 +34,9 @@ __all__ = ["EngineRaised", "EpisodeLog", "LogError", "load_log", "replay_steps",
 LOG_FORMAT = "monolith_envs.episode_log/2"
 #: Formats :meth:`EpisodeLog.from_json` reads (``/1``: before chance events were logged).
 READ_FORMATS = ("monolith_envs.episode_log/1", LOG_FORMAT)
-MAX_LOG_BYTES = 256 << 20
-"""Size cap of an episode log file (256 MiB; a 5,000-decision Arena log is about 30 KiB)."""
+MAX_LOG_BYTES = 64 << 20
+"""Size cap of an episode log file (64 MiB, room for the :data:`MAX_LOG_NUMBERS` numbers a log may hold; a
+5,000-decision Arena log is about 30 KiB). Reading one takes some 6 times its size in memory."""
 MAX_DEPTH = 32
 """Deepest JSON nesting accepted (a log is 4 levels deep)."""
 MAX_LOG_NUMBERS = 4_000_000

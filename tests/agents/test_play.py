@@ -117,7 +117,7 @@ def test_illegal_input_says_why_and_commands_work():
     assert "nothing to undo" in text
 
 
-@pytest.mark.parametrize("ending, returned, by", [(EOFError, None, "P0"), (KeyboardInterrupt, 130, "Ctrl-C")])
+@pytest.mark.parametrize("ending, returned, by", [(EOFError, None, "P0 quitting"), (KeyboardInterrupt, 130, "Ctrl-C")])
 def test_ctrl_d_and_ctrl_c_end_the_game_cleanly(ending, returned, by, tmp_path):
     out = []
 
@@ -127,7 +127,7 @@ def test_ctrl_d_and_ctrl_c_end_the_game_cleanly(ending, returned, by, tmp_path):
     rec = tmp_path / "game.json"
     assert main([ARENA, "--opponents", "random", "--seed", "4", "--record", str(rec)], input_fn=inp,
                 output_fn=out.append) == returned  # 130: the exit status of an interrupt, as other commands
-    assert f"game ended by {by} after 0 decisions" in "\n".join(out)
+    assert f"game ended by {by} after 0 decisions, unfinished (no result)" in "\n".join(out)
     assert load_log(rec).actions == []
 
 
@@ -185,7 +185,7 @@ def test_terminal_eof_in_a_real_process_has_no_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "agents.play", ARENA, "--opponents", "random", "--seed", "4"],
                           input="help\n1\n", capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
-    assert "game ended by P0 after 2 decisions" in proc.stdout  # its banner hex, then P1's
+    assert "game ended by P0 quitting after 2 decisions" in proc.stdout  # its banner hex, then P1's
 
 
 def test_terminal_ctrl_c_in_a_real_process_exits_130_and_keeps_the_record(tmp_path):
@@ -242,7 +242,7 @@ def test_one_opponent_spec_plays_every_opponent_seat(capsys):
     main([ARENA, "--set", "num_players=3", "--set", "mode=ffa", "--opponents", "random", "--seed", "3"],
          input_fn=always("quit"))
     out = " ".join(capsys.readouterr().out.split())
-    assert "opponents: P1 random, P2 random" in out and "game ended by P0 after 0 decisions" in out, out[:600]
+    assert "opponents: P1 random, P2 random" in out and "game ended by P0 quitting after 0 decisions" in out, out[:600]
 
 
 @pytest.mark.parametrize("seat, partner, opponents", [(0, "P2", "P1 random, P3 random"),

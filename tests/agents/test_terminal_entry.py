@@ -226,7 +226,7 @@ def test_help_fits_the_terminal_width():
 
 
 @pytest.mark.parametrize("env_id, own, others", [
-    (ARENA, ("not a hex number", "horror chooses slot 3: Horror", "END_TURN"),
+    (ARENA, ("not a hex number", "horror chooses slot 3: Horror", "END_TURN", "slot=0 is the hand's slot 1"),
      ("Briar", "carrion", "socket", "nudge", "The Monolith", "map ", "end_turn", "relent")),
     ("monolith_strategy_v0", ("not a socket number", "socket 17 chooses socket 17", "nudge chooses Nudge", "end_turn"),
      ("Briar", "carrion", "horror", "hex", "The Monolith", "map ", "END_TURN", "relent")),
@@ -294,6 +294,25 @@ def test_a_lone_first_stage_does_not_offer_back():
     assert "nothing to undo: this is the first stage of the move" in text
 
 
+def test_back_at_the_first_asked_stage_after_a_lone_kind_has_nothing_to_undo():
+    """One legal action of a family with parts: its kind is a heading (not asked), so at the first part asked
+    (itself with one option) ``back`` has nothing to undo (it used to drop the heading and ask the same stage
+    again without a word), and that line does not offer ``back``; the stages after it do."""
+    env, _, _ = _arena_main()
+    lay = env.game.layout
+    legal = np.flatnonzero(env.game.legal_mask(env.game_state))
+    place = next(int(a) for a in legal if lay.decode(int(a)).startswith("PLACE"))
+    out = []
+    a = StagedEntry(env.game, env.game_state, _mask(env, [place]), pieces_for(ARENA), 0,
+                    scripted(["back", "", "back", "", "", ""]), out.append).read()
+    assert a == place
+    text = " ".join("\n".join(out).split())
+    assert text.count("nothing to undo: this is the first stage of the move") == 1
+    first = text.index("press Enter to take it")
+    assert not text[first:].startswith("press Enter to take it (back undoes a stage)")
+    assert "press Enter to take it (back undoes a stage)" in text  # the later stages offer it
+
+
 def test_the_board_after_ones_own_decision_shows_only_what_changed():
     """Right after this seat's previous decision (nobody moved in between) a game with fixed board rows (Arena,
     The Monolith) prints only the changed lines, each with the lines it continues and that continue it, then
@@ -331,3 +350,38 @@ def test_the_board_after_ones_own_decision_shows_only_what_changed():
     strategy._show_board("\n".join(board), 1)
     strategy._show_board("\n".join(after), 2)
     assert out[-1] == "\n".join(after)  # a reflowing board: always whole
+
+
+def test_the_strategy_board_says_an_unchanged_card_list_in_one_line():
+    """The Strategy Game's board ends with what every active card does (a line per card position, some
+    wrapped): while that list is the one last printed in full this game, the player's board says it in one
+    line; a changed card (a new round's cover) prints it whole again, as do ``board`` and a new game."""
+    from agents.human import HumanAgent
+
+    env = monolith_envs.make("monolith_strategy_v0", wrapped=False, num_players=2)
+    env.reset(seed=1)
+    pieces = pieces_for("monolith_strategy_v0")
+    out: list[str] = []
+    human = HumanAgent(output_fn=out.append, pieces=pieces)
+    full = pieces.board(env.game, env.game_state, 0)
+    lines = full.splitlines()
+    start = lines.index("what the cards do:")
+    cards = [line for line in lines[start + 1:] if line[:2].strip().isdigit()]
+    assert len(cards) >= 9 and any(line.startswith("10 ") for line in cards)  # positions 10-12 too
+    human._show_board(full, 1)
+    assert out[-1] == full
+    human._show_board(full, 3)
+    shown = out[-1].splitlines()
+    assert "what the cards do: as before (board shows them)" in shown
+    assert not set(cards) & set(shown)
+    assert shown[:start] == lines[:start] and shown[-1] == lines[-1]  # the rest and the open decision as they were
+    changed = full.replace(cards[0], cards[0] + " (changed)")
+    human._show_board(changed, 5)
+    assert out[-1] == changed
+    human.reset()
+    human._show_board(changed, 7)
+    assert out[-1] == changed
+    arena = HumanAgent(output_fn=out.append, pieces=pieces_for(ARENA))  # no stable block: as printed
+    arena._show_board(full, 1)
+    arena._show_board(full, 5)
+    assert out[-1] == full

@@ -314,3 +314,16 @@ def test_arena_factions_take_a_numpy_array_of_ids():
             monolith_envs.make_game("monolith_arena_v0", factions=bad)
     with pytest.raises(ConfigError, match="factions lists 1 id for 2 players"):
         monolith_envs.make_game("monolith_arena_v0", factions=ids[:1])
+
+
+def test_an_episode_log_over_the_size_cap_is_refused_before_it_is_read(tmp_path):
+    """The cap leaves room for the most numbers a log may hold (parsing takes some 6 times a file's size in
+    memory, so it is 64 MiB, not more); a file one byte over it is refused by its size, naming the limit."""
+    from monolith_envs.core.replay import MAX_LOG_BYTES, MAX_LOG_NUMBERS
+
+    assert MAX_LOG_BYTES == 64 << 20 and MAX_LOG_NUMBERS * 8 <= MAX_LOG_BYTES
+    path = tmp_path / "big.json"
+    with open(path, "wb") as fh:
+        fh.truncate(MAX_LOG_BYTES + 1)  # sparse: nothing is written
+    with pytest.raises(LogError, match=f"{MAX_LOG_BYTES + 1} bytes is larger than the {MAX_LOG_BYTES}-byte limit"):
+        load_log(path)

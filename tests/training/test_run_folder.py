@@ -256,3 +256,22 @@ def test_an_event_file_named_by_a_clock_ahead_is_not_waited_for(tmp_path):
     t0 = time.monotonic()
     assert purge_tensorboard_after(tmp_path / "tb", "ppo", 5) == folder
     assert time.monotonic() - t0 < 30 and len(list(folder.glob("*purge*"))) == 1
+
+
+def test_a_run_whose_game_was_changed_by_set_says_its_folder_keeps_the_files_name():
+    """``--set env_id=...`` (or the seats or mode) on a config file whose ``name`` is its stem: the run folder
+    still carries the file's game in its name, and a note says so with the way to name it; a renamed run, or
+    a change that keeps the game, gets none."""
+    from training.config import apply_overrides
+    from training.train import name_note
+
+    base = load_config(None)  # the main job's file: monolith_arena_2p, a monolith_arena_v0 duel
+    assert base["name"] == "monolith_arena_2p" and base["env_id"] == "monolith_arena_v0"
+    other = apply_overrides(base, ['env_id="the_monolith_v0"'])
+    note = name_note(base, other)
+    assert note is not None and "'monolith_arena_2p', made for monolith_arena_v0" in note
+    assert "this run trains the_monolith_v0" in note and note.endswith("--name NAME names it")
+    seats = apply_overrides(base, ["env_config.num_players=4", 'env_config.mode="ffa"'])
+    assert '"num_players": 4' in name_note(base, seats)
+    assert name_note(base, apply_overrides(base, ['env_id="the_monolith_v0"', 'name="monolith_2p"'])) is None
+    assert name_note(base, apply_overrides(base, ["total_timesteps=5000"])) is None
