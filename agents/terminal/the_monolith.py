@@ -13,6 +13,7 @@ from typing import Any
 from monolith_envs.core.words import count
 from monolith_envs.the_monolith.board import controllers, neighbours, tunnels_now, units_text
 from monolith_envs.the_monolith.narration import narrate, power_cost_words
+from monolith_envs.the_monolith.orders import recruit_bonus
 from monolith_envs.the_monolith.state import Phase, Sub
 from monolith_envs.the_monolith.words import (
     ZONES,
@@ -54,12 +55,13 @@ _PASS = {Sub.DIV_RAISE: "forfeit the bid", Sub.MARCH_STEP: "stop marching", Sub.
          Sub.RECRUIT_PLACE: "decline the bonus warriors", Sub.POWER_WINDOW: "use no power",
          Sub.OBJ_REVEAL: "keep your objectives hidden", Sub.DRAFT_RESPOND: "pass for good",
          Sub.EXTRA_KILL: "no extra kill", Sub.ORDER_CHOOSE: "pass"}
-_NUMBER = {Sub.MARCH_GROUP: "{v} warrior{s} march{es}", Sub.MARCH_REGROUP: "{v} warrior{s} march{es} on",
-           Sub.RECRUIT_HEARTS: "{v} heart{s}", Sub.DIV_AMOUNT: "bid {v} heart{s}", Sub.DIV_RAISE: "raise by {v}",
+_NUMBER = {Sub.MARCH_GROUP: "{v} warrior{s} march{es}", Sub.MARCH_REGROUP: "{v} warrior{s} in the marching group",
+           Sub.DIV_AMOUNT: "bid {v} heart{s}", Sub.DIV_RAISE: "raise by {v}",
            Sub.DRAFT_OPEN_BID: "open at {v}", Sub.DRAFT_RESPOND: "bid {v}"}
 _FAMILY_IN = {("number", Sub.DRAFT_RESPOND): "bid higher", ("number", Sub.DRAFT_OPEN_BID): "open the bidding",
               ("number", Sub.DIV_RAISE): "raise the bid", ("number", Sub.MARCH_REGROUP): "set the group size",
               ("space", Sub.MARCH_STEP): "march on to a space", ("space", Sub.SHAMAN_STEP): "move the shaman",
+              ("space", Sub.MANEUVER_DEST): "move the maneuvered unit to a space",
               ("space", Sub.RECRUIT_PLACE): "place a warrior", ("space", Sub.EXTRA_KILL): "kill once more",
               ("use_power", Sub.POWER_WINDOW): "use a power now",
               ("objective", Sub.OBJ_DISCARD): "discard an objective (face down)",
@@ -268,6 +270,8 @@ order(o=commit)."""
 
     def family_option(self, game: Any, state: Any, family: str) -> str:
         """The family's text, worded for the open decision (e.g. what ``pass`` means there)."""
+        if family == "pass" and state.sub == Sub.RECRUIT_PLACE and state.rec_paid == 0 and state.rec_bonus > 0:
+            return f"decline the {count(state.rec_bonus, 'bonus warrior')} left (free: not paid with hearts)"
         if family == "pass" and state.sub >= 0:
             return _PASS.get(Sub(state.sub), "pass")
         if state.sub >= 0 and (family, Sub(state.sub)) in _FAMILY_IN:
@@ -289,6 +293,10 @@ order(o=commit)."""
         if arg == "s":
             return self._space(g, value) + self._units_of(s, value)
         if arg == "v":
+            if s.sub == Sub.RECRUIT_HEARTS:  # what the hearts buy: a warrior each, and the order's bonus
+                bonus = recruit_bonus(g, s, p, value)
+                return (f"{value} hearts: {value} warriors" + (f" + {bonus} bonus" if bonus > 0 else "")
+                        + " to place")
             text = _NUMBER.get(Sub(s.sub), "{v}") if s.sub >= 0 else "{v}"
             return text.format(v=value, s="" if value == 1 else "s", es="es" if value == 1 else "")
         if arg == "slot":

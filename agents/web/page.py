@@ -19,7 +19,8 @@ Element ids (stable, used by the tests): ``status``, ``board`` (holds the SVG; c
 browser's local storage), ``decision``, ``auto`` (stages
 taken at once and the ones chosen so far), ``stage-title``, ``typed`` (the digits typed so far of an option's
 number), ``hint`` (shown when options, or the only legal move, can be clicked on
-the board), ``options`` (one ``button.opt`` per option), ``back``, ``error``, ``narration`` (one ``div.entry``
+the board, or an element chosen earlier in the move is outlined there), ``options`` (one ``button.opt`` per
+option: its number, then its label, which wraps under its own text), ``back``, ``error``, ``narration`` (one ``div.entry``
 per move, one ``div.ln`` per line in it: a long line wraps under its own text), ``moves-key`` (the
 Moves legend; a one-seat game names no other seats), ``notes`` (the game's notes on the position, e.g. what the Strategy Game's cards do, in
 ``notes-panel``, hidden when there are none), ``ask`` (what the open decision asks, in words, where the game
@@ -60,7 +61,8 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 4
 button.opt { text-align: left; padding: 5px 8px; font-size: 14px; border: 1px solid #99a; background: #eef1f6;
   border-radius: 4px; cursor: pointer; }
 button.opt:hover:not([disabled]) { background: #dde6f5; }
-button.opt .key { display: inline-block; min-width: 2.2em; color: #667; }
+button.opt { display: flex; align-items: baseline; }  /* a wrapped label goes on under its text, not its number */
+button.opt .key { flex: none; min-width: 2.2em; color: #667; }
 #typed { color: #356; }
 button[disabled] { opacity: .55; cursor: wait; }
 #back { margin-top: 6px; }
@@ -242,7 +244,7 @@ function optionButton(text, title, onclick, k) {
   const b = document.createElement("button");
   b.className = "opt";
   const s = document.createElement("span"); s.className = "key"; s.textContent = (k + 1) + ")"; b.appendChild(s);
-  b.appendChild(document.createTextNode(text));
+  const t = document.createElement("span"); t.textContent = text; b.appendChild(t);
   if (title) b.title = title;
   b.disabled = busy;
   b.addEventListener("click", ev => { if (!stray(ev)) onclick(); });
@@ -265,9 +267,9 @@ function renderStage() {
   for (const el of document.querySelectorAll("#board [data-target], #board [id^='outline-']")) {
     el.classList.remove("target", "chosen", "outlined", "hl-target", "hl-chosen");
   }
-  for (const p of path) if (p.target) mark(p.target, "chosen");
+  const chosen = path.filter(p => p.target && mark(p.target, "chosen")).length;
   $("board").classList.remove("picking");
-  $("hint").hidden = true;
+  setHint(0, 0);
   const done = path.flatMap(p => p.said).concat(node ? node.auto : []);
   $("back").hidden = path.length === 0;
   if (!node) { $("stage-title").textContent = ""; $("auto").textContent = ""; return; }
@@ -277,7 +279,7 @@ function renderStage() {
     opts.appendChild(optionButton(node.name, node.code, () => send(node.action), 0));
     const onBoard = (node.targets || []).filter(t => mark(t, "target")).length;  // where the move goes
     $("board").classList.toggle("picking", onBoard > 0);
-    $("hint").hidden = !onBoard;
+    setHint(onBoard, chosen);
     return;
   }
   $("auto").textContent = done.join("\\n");
@@ -292,7 +294,14 @@ function renderStage() {
     if (o.target && mark(o.target, "target")) onBoard++;
   });
   $("board").classList.toggle("picking", onBoard > 0);
-  $("hint").hidden = !onBoard;
+  setHint(onBoard, chosen);
+}
+
+function setHint(onBoard, chosen) {  // what the outlines on the board mean now (hidden when there are none)
+  const parts = (onBoard ? ["or click one outlined in gold on the board"] : [])
+    .concat(chosen ? ["dashed blue on the board: chosen earlier in this move"] : []);
+  $("hint").textContent = parts.join("; ");
+  $("hint").hidden = !parts.length;
 }
 
 function choose(k) {

@@ -41,7 +41,7 @@ W = 560
 LEGEND = ("Fill: owner (pale: Rune, ring: Banner) · white wedge: front edge · upper left: hex · upper right: initiative",
           "Dark bar: melee · gold bar: ranged (longer = stronger) · grey rim bar: armour · red dots: wounds",
           "Green dots: poison · hatching: netted · thick coloured outline: Monolith segment (Sk once unfolded)",
-          "Dashed gold outline: the hexes chosen for the pending resolution · ▶: the seat to act")
+          "Dashed gold outline: hexes chosen for the pending resolution · ▶: the seat to act · hand *: drawn this turn")
 
 
 def hex_center(h: int) -> tuple:

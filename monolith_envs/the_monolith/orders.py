@@ -407,13 +407,20 @@ def apply_recruit_hearts(g, s, p: int, a: int, rng) -> None:
         use_power(g, s, p, a - g.A_POWER, Sub.RECRUIT_HEARTS, rng)
         return
     h = a - g.A_NUMBER
+    bonus = recruit_bonus(g, s, p, h)
     s.available[p] -= h
     s.spent[p] += h
+    s.rec_paid = h
+    s.rec_bonus = bonus
+    s.sub = Sub.RECRUIT_PLACE
+
+
+def recruit_bonus(g, s, p: int, h: int) -> int:
+    """docs §4.4 the bonus warriors of a recruit order paid with ``h`` hearts: the mausoleums ``p`` controls
+    plus ``recruit_bonus``, capped by the warriors left after the ``h`` paid ones (reserves + anger - h)."""
     ctrl = controllers_at(g, s, g.mausoleums)
     m = sum(1 for sp in g.mausoleums if ctrl[sp] == p)
-    s.rec_paid = h
-    s.rec_bonus = min(m + modifiers(g, s, p).get("recruit_bonus", 0), s.reserves[p] + s.anger[p] - h)
-    s.sub = Sub.RECRUIT_PLACE
+    return min(m + modifiers(g, s, p).get("recruit_bonus", 0), s.reserves[p] + s.anger[p] - h)
 
 
 def apply_recruit_place(g, s, p: int, a: int, rng) -> None:

@@ -18,7 +18,8 @@ PASSED = {Sub.DIV_RAISE: "forfeits the bid", Sub.MARCH_STEP: "stops marching", S
           Sub.OBJ_REVEAL: "passes (its objectives stay hidden)", Sub.DRAFT_RESPOND: "passes for good",
           Sub.EXTRA_KILL: "takes no extra kill"}
 #: ``number(v)`` in words, by the sub-phase it is played in (``{s}``: the plural's ``s``, "" for 1)
-NUMBER_DONE = {Sub.MARCH_GROUP: "picks {v} warrior{s} to march", Sub.MARCH_REGROUP: "goes on with {v} warrior{s}",
+NUMBER_DONE = {Sub.MARCH_GROUP: "picks {v} warrior{s} to march",
+               Sub.MARCH_REGROUP: "keeps {v} warrior{s} in the marching group",
                Sub.RECRUIT_HEARTS: "pays {v} heart{s} to recruit", Sub.DIV_AMOUNT: "bids {v} heart{s}",
                Sub.DIV_RAISE: "raises by {v}", Sub.DRAFT_OPEN_BID: "opens the bidding at {v}",
                Sub.DRAFT_RESPOND: "bids {v}"}

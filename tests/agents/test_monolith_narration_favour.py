@@ -90,7 +90,7 @@ def test_decision_lines_ask_instead_of_repeating_the_result():
     s.sub = Sub.MARCH_GROUP
     assert [PIECES.option(g, s, "number", "v", v) for v in (1, 2)] == ["1 warrior marches", "2 warriors march"]
     s.sub = Sub.MARCH_REGROUP
-    assert PIECES.option(g, s, "number", "v", 1) == "1 warrior marches on"
+    assert PIECES.option(g, s, "number", "v", 1) == "1 warrior in the marching group"
 
 
 # ---------------------------------------------------------------- an action typed by its code name

@@ -28,20 +28,20 @@ def test_a_march_reads_as_one_order_in_stages_not_as_two_marches():
     said = _narrations(0)
     assert [lines[0] for lines in said[35:41]] == [
         "P2 orders march", "P2 starts a march from 16 Dusk Hold", "P2 picks all 3 warriors there to march",
-        "P2 marches to 17 Dusk Temple", "P2 goes on with 2 warriors", "P2 stops marching"]
+        "P2 marches to 17 Dusk Temple", "P2 keeps 2 warriors in the marching group", "P2 stops marching"]
     assert said[176] == ["P1 picks 1 warrior of 2 there to march"]
 
 
 def test_a_march_or_a_shaman_that_cannot_go_on_says_that_it_stops():
     # P1's march has no heart left for a step: the rules stop it (its only choice), which was not said
     said = _narrations(0)
-    assert said[88] == ["P1 goes on with 2 warriors",
+    assert said[88] == ["P1 keeps 2 warriors in the marching group",
                         "  P1's march ends: no heart or free step left to pay a step",
                         "  P0 wins D03 Barrow Chant (row slot 2) for its bid of 3 hearts"]
     assert said[34] == ["P1 moves the shaman to 12 Cinder Temple", "  P1's shaman stops: no steps left"]
 
 
-_STAGE = r"(orders march|starts a march from |picks .* to march|marches to |goes on with |uses )"
+_STAGE = r"(orders march|starts a march from |picks .* to march|marches to |keeps .* in the marching group|uses )"
 
 
 @pytest.mark.parametrize("seed,n", [(0, 2), (1, 3), (2, 4)])

@@ -68,3 +68,32 @@ def test_a_strategy_socket_keeps_its_gold_outline(driver, tmp_path):  # noqa: F8
             assert target.startswith("socket:") and shapes[0][:2] == [GOLD, "3.5px"], (target, shapes)
     finally:
         served.close()
+
+
+def test_the_hint_says_what_the_dashed_blue_outline_is_and_labels_wrap_under_their_text(driver, tmp_path):  # noqa: F811
+    """At a stage after a hex was chosen on the board (Arena: the facing of a tile placed there) the hint says
+    what its dashed blue outline means, also where no option is on the board; a stage with gold targets and
+    nothing chosen says only how to click. A wrapped option label goes on under its own text, not its number."""
+    served = Served("monolith_arena_v0", {}, 2, tmp_path)
+    wd = driver
+    try:
+        wd.cmd("POST", "/url", {"url": served.url})
+        assert _async(wd, WAIT_READY) == "ready"
+        assert wd.text("#hint") == "or click one outlined in gold on the board"  # the Banner's hex: nothing chosen
+        for _ in range(120):
+            if wd.js("return document.querySelectorAll('#board [data-target].chosen').length"):
+                break
+            wd.js("const b = document.querySelectorAll('#options button.opt'); b[Math.min(1, b.length - 1)].click();")
+            assert _async(wd, WAIT_READY) == "ready"
+        else:
+            pytest.fail("no stage after a board element was chosen")
+        assert wd.js("return !document.getElementById('hint').hidden")
+        assert wd.text("#hint").endswith("dashed blue on the board: chosen earlier in this move")
+        wd.js("""const b = document.querySelector('#options button.opt');
+b.lastChild.textContent = 'a label long enough to wrap '.repeat(12); document.getElementById('options').style.width = '220px';""")
+        key = wd.js("return document.querySelector('#options button.opt').firstChild.getBoundingClientRect().left")
+        lines = wd.js("""const b = document.querySelector('#options button.opt'), r = document.createRange();
+r.selectNodeContents(b.lastChild); return [...r.getClientRects()].map(x => Math.round(x.left));""")
+        assert len(lines) > 2 and len(set(lines)) == 1 and lines[0] > key + 10, (key, lines)
+    finally:
+        served.close()

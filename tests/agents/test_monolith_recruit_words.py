@@ -1,0 +1,65 @@
+"""The Monolith's recruit and maneuver decisions in play say what they buy and move: a number of hearts
+names the warriors it places and the order's bonus (as the engine then grants it), declining names the
+bonus warriors left, and a maneuver's destination stage names the maneuvered unit (docs §4.4, §4.6)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import monolith_envs
+from agents.terminal import pieces_for
+from monolith_envs.the_monolith.state import Sub
+
+PIECES = pieces_for("the_monolith_v0")
+
+
+def _states(subs, seeds=range(40), players=(3, 4)):
+    """Random 3-4 player games (heuristic-free, seeded): each state whose open decision is in ``subs``."""
+    for n in players:
+        for seed in seeds:
+            game = monolith_envs.make_game("the_monolith_v0", num_players=n)
+            rng = np.random.default_rng(seed)
+            s = game.initial_state(rng)
+            while not game.is_terminal(s):
+                if s.sub in subs:
+                    yield game, s
+                legal = np.flatnonzero(game.legal_mask(s))
+                game.apply(s, int(rng.choice(legal)), rng)
+
+
+def test_recruit_hearts_say_the_warriors_and_the_bonus_the_engine_then_grants():
+    seen = bonus_seen = 0
+    for game, s in _states({Sub.RECRUIT_HEARTS}):
+        for a in np.flatnonzero(game.legal_mask(s)):
+            name = game.layout.decode(int(a))
+            if not name.startswith("number"):
+                continue
+            h = int(a) - game.A_NUMBER
+            label = PIECES.option(game, s, "number", "v", h)
+            after = game.clone(s)
+            game.apply(after, int(a), np.random.default_rng(0))
+            bonus = after.rec_bonus
+            assert after.rec_paid == h
+            assert label == f"{h} hearts: {h} warriors" + (f" + {bonus} bonus" if bonus else "") + " to place"
+            seen += 1
+            bonus_seen += bonus > 0
+        if seen > 40 and bonus_seen > 3:
+            break
+    assert seen > 40 and bonus_seen > 3, (seen, bonus_seen)
+
+
+def test_declining_names_the_bonus_left_and_a_maneuver_destination_names_the_unit():
+    declined = moved = 0
+    for game, s in _states({Sub.RECRUIT_PLACE, Sub.MANEUVER_DEST}):
+        if s.sub == Sub.RECRUIT_PLACE and game.legal_mask(s)[game.A_PASS]:
+            assert s.rec_paid == 0 and s.rec_bonus > 0
+            left = s.rec_bonus
+            assert PIECES.family_option(game, s, "pass") == (
+                f"decline the {left} bonus warrior{'s' if left > 1 else ''} left (free: not paid with hearts)")
+            declined += 1
+        elif s.sub == Sub.MANEUVER_DEST:
+            assert PIECES.family_option(game, s, "space") == "move the maneuvered unit to a space"
+            moved += 1
+        if declined > 3 and moved > 3:
+            break
+    assert declined > 3 and moved > 3, (declined, moved)
