@@ -282,6 +282,13 @@ order(o=commit)."""
         u = units_text(s, sp)
         return f" ({u})" if u else " (empty)"
 
+    def notes(self, game: Any, state: Any, viewer: int) -> list[str]:
+        """Browser play's notes beside the board: how option labels write the units of a space (the terminal's
+        legend says it), e.g. ``P0{2W,1w,S}``; the same for every position."""
+        return ["Units in the options: P0{2W,1w,S} is seat 0 with 2 living warriors (W), 1 dead warrior (w) and "
+                "its living shaman (S; s = dead); the picture draws them as ● n (living), † n (dead) and ◆ (the shaman, "
+                "✕ when dead)."]
+
     def option(self, game: Any, state: Any, family: str, arg: str, value: int) -> str:
         """One option in the game's words: an order, a space with its units, a number, a row card with its
         bids, a power or card with its effect, a heart zone, an opponent, a unit kind or a shaman."""

@@ -152,7 +152,7 @@ async function api(method, url, body) {
   if (body !== undefined) { opts.headers["Content-Type"] = "application/json"; opts.body = JSON.stringify(body); }
   let r;
   try { r = await fetch(url, opts); }
-  catch (e) { throw new Error("the server does not answer (was it stopped?): " + e.message); }
+  catch (e) { throw new Error("the server does not answer (was it stopped? start it again and reload this page): " + e.message); }
   let d = null;
   try { d = await r.json(); } catch (e) { throw new Error("the server answered " + r.status + " without JSON"); }
   if (!r.ok) {

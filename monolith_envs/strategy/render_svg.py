@@ -90,7 +90,8 @@ def _panel(sc: Scene, game, s: StrategyState, p: int, x: float, y: float, w: flo
             hand = [kinds[k] + (f" ×{s.hand[p][k]}" if s.hand[p][k] > 1 else "") for k in range(R.K) if s.hand[p][k]]
             rows.append("hand: " + (", ".join(hand) or "-"))
         else:
-            rows.append(f"hand: {sum(s.hand[p])} hidden")  # cast cards are public, listed below
+            n = sum(s.hand[p])  # cast cards are public, listed below; the hand size above counts both
+            rows.append(f"hand: {n} card{'' if n == 1 else 's'}, hidden")
         cast = [kinds[k] + (f" ×{s.cast[p][k]}" if s.cast[p][k] > 1 else "") for k in range(R.K) if s.cast[p][k]]
         rows.append("cast: " + (", ".join(cast) or "-"))
         lines = [line for row in rows for line in wrap_text(row, 10, w - 16)]  # a long hand: more lines

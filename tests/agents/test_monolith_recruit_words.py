@@ -63,3 +63,22 @@ def test_declining_names_the_bonus_left_and_a_maneuver_destination_names_the_uni
         if declined > 3 and moved > 3:
             break
     assert declined > 3 and moved > 3, (declined, moved)
+
+
+def test_browser_play_explains_the_unit_codes_of_the_option_labels(tmp_path):
+    """Option labels write a space's units as the terminal does (``P0{2W,S}``), which browser play has no
+    legend for: The Monolith's notes beside the board say what they mean, in the picture's marks too."""
+    from agents.web.session import WebGame
+    from monolith_envs.agents import make_agent
+
+    env = monolith_envs.make("the_monolith_v0", num_players=3)
+    web = WebGame(env, [None, make_agent("random", "the_monolith_v0"), make_agent("random", "the_monolith_v0")],
+                  0, 5, PIECES, log_dir=tmp_path)
+    try:
+        notes = web.view()["notes"]
+    finally:
+        web.close()
+    assert len(notes) == 1 and notes[0].startswith("Units in the options: P0{2W,1w,S} is seat 0 with 2 living")
+    from monolith_envs.the_monolith.render_svg import LEGEND
+    assert all(mark in " ".join(LEGEND) for mark in ("●", "†", "◆", "✕"))  # the marks the note names
+    assert not hasattr(pieces_for("monolith_arena_v0"), "notes")  # Arena's labels carry no such codes

@@ -76,13 +76,13 @@ def test_arena_drawing_names_tiles_seats_and_hidden_segments():
 def test_strategy_drawing_names_cards_sockets_and_hides_hands():
     g, s = strategy_position(STRATEGY)
     omni, p0 = _texts(g.render_svg(s)), _texts(g.render_svg(s, 0))
-    assert "hand: Augment, Sabotage" in p0 and "hand: 1 hidden" in p0 and "hand: Jinx" not in p0
+    assert "hand: Augment, Sabotage" in p0 and "hand: 1 card, hidden" in p0 and "hand: Jinx" not in p0
     assert "private 0: hidden Rune" in p0 and "hand: Jinx" in omni
     # a cast card is public and counts toward the hand size, not toward the hidden hand
     s.cast[1][s.hand[1].index(1)] += 1
     s.hand[1][s.hand[1].index(1)] -= 1
     p0 = _texts(g.render_svg(s, 0))
-    assert "hand: 0 hidden" in p0 and any(x.startswith("cast: ") and "Jinx" in x for x in p0)
+    assert "hand: 0 cards, hidden" in p0 and any(x.startswith("cast: ") and "Jinx" in x for x in p0)
     assert any("hand size 1" in x for x in p0)
     assert any("Rune of Sequence" in x for x in omni) and not any("Rune of Sequence" in x for x in p0)
     assert any("Primus Rune" in x for x in omni) and "Score track" in omni

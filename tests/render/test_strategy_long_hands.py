@@ -43,4 +43,4 @@ def test_every_card_of_a_long_hand_is_shown_inside_the_panel():
                                                             t.get("font-weight") == "bold"))
             left = float(t.get("x")) - (width if t.get("text-anchor") == "end" else 0)
             assert left + width <= right - 4, (t.text, left, width, right)
-    assert "hand: 1 hidden" in [t.text for t in _panel_texts(g.render_svg(s, 0), 1)]
+    assert "hand: 1 card, hidden" in [t.text for t in _panel_texts(g.render_svg(s, 0), 1)]

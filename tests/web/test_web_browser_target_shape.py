@@ -70,15 +70,21 @@ def test_a_strategy_socket_keeps_its_gold_outline(driver, tmp_path):  # noqa: F8
         served.close()
 
 
+def _arena_page(wd, tmp_path) -> Served:
+    """An Arena duel served (seed 2) and open in the browser, ready for a decision."""
+    served = Served("monolith_arena_v0", {}, 2, tmp_path)
+    wd.cmd("POST", "/url", {"url": served.url})
+    assert _async(wd, WAIT_READY) == "ready"
+    return served
+
+
 def test_the_hint_says_what_the_dashed_blue_outline_is_and_labels_wrap_under_their_text(driver, tmp_path):  # noqa: F811
     """At a stage after a hex was chosen on the board (Arena: the facing of a tile placed there) the hint says
     what its dashed blue outline means, also where no option is on the board; a stage with gold targets and
     nothing chosen says only how to click. A wrapped option label goes on under its own text, not its number."""
-    served = Served("monolith_arena_v0", {}, 2, tmp_path)
     wd = driver
+    served = _arena_page(wd, tmp_path)
     try:
-        wd.cmd("POST", "/url", {"url": served.url})
-        assert _async(wd, WAIT_READY) == "ready"
         assert wd.text("#hint") == "or click one outlined in gold on the board"  # the Banner's hex: nothing chosen
         for _ in range(120):
             if wd.js("return document.querySelectorAll('#board [data-target].chosen').length"):
@@ -97,3 +103,14 @@ r.selectNodeContents(b.lastChild); return [...r.getClientRects()].map(x => Math.
         assert len(lines) > 2 and len(set(lines)) == 1 and lines[0] > key + 10, (key, lines)
     finally:
         served.close()
+
+
+def test_a_click_after_the_server_stopped_says_to_start_it_again(driver, tmp_path):  # noqa: F811
+    """The server ended (Ctrl-C) while the page is open: a click plays nothing and says what to do."""
+    wd = driver
+    _arena_page(wd, tmp_path).close()
+    wd.js("document.querySelector('#options button.opt').click();")
+    text = _async(wd, """const done = arguments[arguments.length - 1], t0 = Date.now();
+(function tick() { const e = document.getElementById('error').textContent;
+  if (e || Date.now() - t0 > 30000) return done(e); setTimeout(tick, 50); })();""")
+    assert text.startswith("the server does not answer (was it stopped? start it again and reload this page)")
