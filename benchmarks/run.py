@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> dict:
     """
     ap = ArgumentParser(prog="python -m benchmarks.run", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--quick", action="store_true", help="short budget (about 1-2 minutes)")
+    ap.add_argument("--quick", action="store_true", help="short budget (about 2-3 minutes)")
     ap.add_argument("--budget", choices=sorted(BUDGETS), help="explicit budget (overrides --quick)")
     ap.add_argument("--env", action="append", dest="envs", metavar="ID",
                     help="Monolith env id to measure (repeatable; default: every registered id)")
@@ -238,7 +238,8 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--publish", action="store_true",
                     help="write into the committed benchmarks/results/ (replaces the published tables)")
     ap.add_argument("--stem", type=_stem,
-                    help="output file stem, a plain file name (default: latest, or latest-quick for a short budget)")
+                    help="output file stem, a plain file name (default: latest; latest-quick with --quick or "
+                         "--budget quick, latest-smoke with --budget smoke)")
     ap.add_argument("--no-write", action="store_true", help="print only")
     ap.add_argument("--quiet", action="store_true", help="no progress lines")
     args = ap.parse_args(argv)

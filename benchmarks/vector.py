@@ -224,23 +224,30 @@ def _fmt(x: float | None, digits: int = 0) -> str:
 
 
 def table(rows: list[dict]) -> str:
-    """The markdown table of the rows of :func:`bench_config`."""
+    """The markdown table of the rows of :func:`bench_config`; the ``workers=k`` columns only when a worker run
+    was measured (``--workers 0`` skips it, and its columns)."""
     n = rows[0]["num_envs"] if rows else 0
     k = next((r["workers"] for r in rows if "workers" in r), 0)
-    head = (f"| Env | P | AEC dec/s | make_vec N={n} dec/s | × AEC | × AEC (CPU) | workers={k} dec/s | "
-            f"× 1 process | × 1 process (CPU) | CPU use, workers={k} | AEC, README draw, dec/s | × it (CPU) | "
-            f"bare engine dec/s | engine ÷ AEC (CPU) | make_vec ÷ engine (CPU) |")
-    lines = [head, "|" + "---|" * head.count(" | ") + "---|"]
-    for r in rows:
-        w = r.get("vec_workers", {})
-        label = r["env_id"] + ("" if not r["config"] else " " + ",".join(f"{a}={b}" for a, b in r["config"].items()))
-        lines.append(
-            f"| {label} | {r['players']} | {_fmt(r['aec']['decisions_per_s'])} | {_fmt(r['vec']['decisions_per_s'])} | "
-            f"{_fmt(r['vec_over_aec'], 2)} | {_fmt(r['vec_over_aec_cpu'], 2)} | {_fmt(w.get('decisions_per_s'))} | "
-            f"{_fmt(r.get('workers_over_vec'), 2)} | {_fmt(r.get('workers_over_vec_cpu'), 2)} | "
-            f"{_fmt(w.get('cpu_share'), 2)} | {_fmt(r['aec_readme']['decisions_per_s'])} | "
-            f"{_fmt(r['vec_over_aec_readme_cpu'], 2)} | {_fmt(r['engine']['decisions_per_s'])} | "
-            f"{_fmt(r['engine_over_aec_cpu'], 2)} | {_fmt(r['vec_over_engine_cpu'], 2)} |")
+    workers = any(r.get("vec_workers") for r in rows)
+    cols = [("Env", lambda r: r["env_id"] + ("" if not r["config"] else
+                                             " " + ",".join(f"{a}={b}" for a, b in r["config"].items()))),
+            ("P", lambda r: str(r["players"])),
+            ("AEC dec/s", lambda r: _fmt(r["aec"]["decisions_per_s"])),
+            (f"make_vec N={n} dec/s", lambda r: _fmt(r["vec"]["decisions_per_s"])),
+            ("× AEC", lambda r: _fmt(r["vec_over_aec"], 2)),
+            ("× AEC (CPU)", lambda r: _fmt(r["vec_over_aec_cpu"], 2))]
+    if workers:
+        cols += [(f"workers={k} dec/s", lambda r: _fmt(r.get("vec_workers", {}).get("decisions_per_s"))),
+                 ("× 1 process", lambda r: _fmt(r.get("workers_over_vec"), 2)),
+                 ("× 1 process (CPU)", lambda r: _fmt(r.get("workers_over_vec_cpu"), 2)),
+                 (f"CPU use, workers={k}", lambda r: _fmt(r.get("vec_workers", {}).get("cpu_share"), 2))]
+    cols += [("AEC, README draw, dec/s", lambda r: _fmt(r["aec_readme"]["decisions_per_s"])),
+             ("× it (CPU)", lambda r: _fmt(r["vec_over_aec_readme_cpu"], 2)),
+             ("bare engine dec/s", lambda r: _fmt(r["engine"]["decisions_per_s"])),
+             ("engine ÷ AEC (CPU)", lambda r: _fmt(r["engine_over_aec_cpu"], 2)),
+             ("make_vec ÷ engine (CPU)", lambda r: _fmt(r["vec_over_engine_cpu"], 2))]
+    lines = ["| " + " | ".join(h for h, _ in cols) + " |", "|" + "---|" * len(cols)]
+    lines += ["| " + " | ".join(f(r) for _, f in cols) + " |" for r in rows]
     return "\n".join(lines)
 
 

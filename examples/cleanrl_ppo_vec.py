@@ -92,18 +92,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="decisions played for training (all seats together), rounded down to whole rollouts; "
                         "0: no PPO update, only the evaluation (after the warm start, unless --load or "
                         "--warm-states 0)")
-    p.add_argument("--num-envs", type=bounded(int, 1, 1024), default=32)
+    p.add_argument("--num-envs", type=bounded(int, 1, 1024), default=32, help="games stepped together (make_vec N)")
     p.add_argument("--num-steps", type=bounded(int, 1, 4096), default=64, help="steps per rollout")
     p.add_argument("--workers", type=bounded(int, 0, 64), default=0, help="make_vec worker processes")
     p.add_argument("--lr", type=bounded(float, 1e-7, 1.0), default=2.5e-4, help="Adam step, annealed linearly to 0")
     p.add_argument("--gamma", type=bounded(float, 0.0, 1.0), default=0.99, help="discount per own decision")
-    p.add_argument("--gae-lambda", type=bounded(float, 0.0, 1.0), default=0.95)
-    p.add_argument("--update-epochs", type=bounded(int, 1, 100), default=4)
-    p.add_argument("--num-minibatches", type=bounded(int, 1, 1024), default=4)
-    p.add_argument("--clip-coef", type=bounded(float, 0.0, 10.0), default=0.2)
-    p.add_argument("--ent-coef", type=bounded(float, 0.0, 10.0), default=0.01)
-    p.add_argument("--vf-coef", type=bounded(float, 0.0, 10.0), default=0.5)
-    p.add_argument("--max-grad-norm", type=bounded(float, 0.0, 1e6), default=0.5)
+    p.add_argument("--gae-lambda", type=bounded(float, 0.0, 1.0), default=0.95, help="GAE lambda")
+    p.add_argument("--update-epochs", type=bounded(int, 1, 100), default=4, help="passes over each rollout")
+    p.add_argument("--num-minibatches", type=bounded(int, 1, 1024), default=4, help="minibatches per pass")
+    p.add_argument("--clip-coef", type=bounded(float, 0.0, 10.0), default=0.2, help="PPO ratio clip")
+    p.add_argument("--ent-coef", type=bounded(float, 0.0, 10.0), default=0.01, help="entropy bonus weight")
+    p.add_argument("--vf-coef", type=bounded(float, 0.0, 10.0), default=0.5, help="value loss weight")
+    p.add_argument("--max-grad-norm", type=bounded(float, 0.0, 1e6), default=0.5, help="gradient norm clip")
     p.add_argument("--hidden", type=bounded(int, 1, 4096), default=256, help="width of the two hidden layers")
     p.add_argument("--row-dim", type=bounded(int, 0, 1024), default=32,
                    help="encoded size of one row of each table of the observation (one shared layer per table, "

@@ -325,7 +325,8 @@ def main(argv: list[str] | None = None) -> dict:
     agents = shlex.quote(f"ppo:{out / 'model.zip'},random")
     print(f"model: {out / 'model.zip'}; training.evaluate plays it with the most probable action: python -m "
           f"training.evaluate --env {env_id} --agents {agents} --games 200"
-          + "".join(f" --set {shlex.quote(f'{k}={v}')}" for k, v in game["config"].items()))
+          + "".join(f" --set {shlex.quote(f'{k}={v}')}" for k, v in game["config"].items())
+          + f" --out {shlex.quote(str(out / 'eval_random.json'))}")
     return s
 
 

@@ -145,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="legal and illegal actions tried per step")
     f.add_argument("--check-every", type=_int_at_least(0), default=1,
                    help="run the per-step conformance checks every K decisions (0 = invariants only, fastest)")
-    f.add_argument("--no-progress", action="store_true", help="no progress bar")
+    f.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a terminal)")
     f.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     f.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local: a process pool on this machine; ray: Ray tasks (needs the [distributed] extra)")

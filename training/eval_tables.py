@@ -56,7 +56,8 @@ def format_table(specs: Sequence[str], pairs: Sequence[Any], ratings: dict, oppo
     w0 = max(8, max(len(n) for n in names))
     head = ("win rate of row vs column [95% Wilson CI] (draws count as non-wins)" if opponents <= 1 else
             f"first places of row, at one seat (rotating) against {opponents} copies of column [95% Wilson CI] "
-            "(a shared first place counts as a non-win)")
+            f"(a shared first place counts as a non-win; an equal share is {100 / (opponents + 1):.0f}%; each cell "
+            "is its own match, so a pair's two cells need not add up to 100%)")
     lines = [head] + (["(column #k is the agent of row #k; a long spec's heading shows only its end)"]
                       if labelled else [])
     lines.append(" " * w0 + " | " + " | ".join(_heading(n, w).ljust(w) for n in names))
@@ -64,7 +65,8 @@ def format_table(specs: Sequence[str], pairs: Sequence[Any], ratings: dict, oppo
         row = [cell.get((r, c), "-" if r == c else "").ljust(w) for c in specs]
         lines.append(name.ljust(w0) + " | " + " | ".join(row))
     lines.append("")
-    lines.append("openskill (Plackett-Luce) ratings, by ordinal = mu - 3 sigma:")
+    lines.append("openskill (Plackett-Luce) ratings, strongest first (ordinal = mu - 3 sigma, the skill it is "
+                 "sure of; a new agent starts at mu 25, sigma 8.33):")
     for s, r in sorted(ratings.items(), key=lambda kv: -kv[1]["ordinal"]):
         lines.append(f"  {s.ljust(w0)}  mu={r['mu']:6.2f}  sigma={r['sigma']:5.2f}  ordinal={r['ordinal']:6.2f}")
     return "\n".join(lines)

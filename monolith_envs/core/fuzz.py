@@ -338,7 +338,8 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                     pool = mp.get_context("spawn").Pool(workers, initializer=_init_pool_worker,
                                                         initargs=(game_cls, config, tuple(preload)))
                 it = _pool_results(pool, jobs, _chunk_size(games, workers, check_every), 2 * workers)
-            bar = tqdm(total=games, unit="game", disable=not progress) if tqdm else None
+            # disable=None: no bar when stderr is not a terminal (a log file), as the check command
+            bar = tqdm(total=games, unit="game", disable=None if progress else True) if tqdm else None
             for r in it:
                 tally.games += 1
                 tally.decisions += r.decisions

@@ -244,6 +244,14 @@ def test_fuzz_out_is_created_before_the_run(tmp_path, capsys):
     assert out.is_dir() and list(out.iterdir()) == []  # created, the probe removed
 
 
+def test_fuzz_shows_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path, capsys):
+    """As ``check`` does: with stderr sent to a file (here captured) the bar's ``\r`` frames stay out of it."""
+    assert main(["fuzz", TOY, "--games", "3", "--workers", "1", "--out", str(tmp_path / "f")]) == 0
+    cap = capsys.readouterr()
+    assert "fuzz " in cap.out and "failures=0" in cap.out
+    assert "\r" not in cap.err and "game/s" not in cap.err
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["--out-dir", "/proc/bench"], "error: --out-dir /proc/bench: cannot be created as a folder"),
     (["--stem", "../../x"], "error: argument --stem: '../../x' is not a plain file name"),

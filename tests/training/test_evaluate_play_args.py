@@ -210,6 +210,7 @@ def test_a_tournament_of_three_or_more_sides_plays_each_pair_in_both_orders():
     assert [p.seats for p in res["pairs"]] == [[0, 1, 2], [0, 1, 2]]  # the single agent's seat rotates
     table = evaluate.format_table(["random", "heuristic"], res["pairs"], res["ratings"], opponents=2)
     assert table.splitlines()[0].startswith("first places of row, at one seat (rotating) against 2 copies of column")
+    assert "an equal share is 33%" in table.splitlines()[0]  # a 3-seat game: 33% first places is par
     rows = {line.split("|")[0].strip(): [c.strip() for c in line.split("|")[1:]] for line in table.splitlines()[2:4]}
     first = {(p.a, p.b): p.wins for p in res["pairs"]}
     assert rows["random"][1].startswith(f"{first[('random', 'heuristic')] / 3:5.1%}".strip())

@@ -96,3 +96,21 @@ def test_bad_arguments_exit_2_with_one_error_line(argv, needle, capsys):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert needle in err and "Traceback" not in err
+
+
+def test_the_table_has_the_worker_columns_only_when_a_worker_run_was_measured():
+    from benchmarks.vector import table
+
+    def row(workers):
+        m = {"decisions_per_s": 1000.0, "cpu_share": 1.4}
+        r = {"env_id": "toy_v0", "config": {}, "players": 2, "num_envs": 4, "workers": workers, "aec": m, "vec": m,
+             "vec_over_aec": 1.0, "vec_over_aec_cpu": 1.0, "aec_readme": m, "vec_over_aec_readme_cpu": 1.2,
+             "engine": m, "engine_over_aec_cpu": 1.3, "vec_over_engine_cpu": 0.8}
+        return dict(r, vec_workers=m, workers_over_vec=1.1, workers_over_vec_cpu=0.7) if workers else r
+
+    with_workers, without = table([row(2)]).splitlines(), table([row(0)]).splitlines()
+    assert "| workers=2 dec/s | × 1 process | × 1 process (CPU) | CPU use, workers=2 |" in with_workers[0]
+    assert "workers" not in without[0] and "1 process" not in without[0]
+    for lines, cols in ((with_workers, 15), (without, 11)):
+        assert [line.count("|") - 1 for line in lines] == [cols] * 3  # heading, rule and row: the same columns
+    assert without[2] == "| toy_v0 | 2 | 1,000 | 1,000 | 1.00 | 1.00 | 1,000 | 1.20 | 1,000 | 1.30 | 0.80 |"
