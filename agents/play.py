@@ -269,7 +269,11 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
             out("\n".join(pieces.narrate(game, before, raw.game_state, a, s)))
     except (QuitGame, KeyboardInterrupt, EOFError) as ended:
         stop = ended.name if isinstance(ended, Interrupted) else "SIGINT"
-        by = ("Ctrl-C" if stop == "SIGINT" else stop) if isinstance(ended, KeyboardInterrupt) else f"P{seat} quitting"
+        if isinstance(ended, KeyboardInterrupt):
+            by = "Ctrl-C" if stop == "SIGINT" else stop
+        else:  # quit, or the end of the input (Ctrl-D, a pipe that ran out)
+            eof = isinstance(ended, EOFError) or str(ended) == "end of input"
+            by = f"the end of P{seat}'s input" if eof else f"P{seat} quitting"
         out(f"\ngame ended by {by} after {_decisions(raw.num_decisions)}, unfinished (no result)")
         _record(args.record, raw, agents, seat, out)
         return getattr(ended, "exit_code", 130) if isinstance(ended, KeyboardInterrupt) else None

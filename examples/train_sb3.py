@@ -326,7 +326,7 @@ def main(argv: list[str] | None = None) -> dict:
     print(f"model: {out / 'model.zip'}; training.evaluate plays it with the most probable action: python -m "
           f"training.evaluate --env {env_id} --agents {agents} --games 200"
           + "".join(f" --set {shlex.quote(f'{k}={v}')}" for k, v in game["config"].items())
-          + f" --out {shlex.quote(str(out / 'eval_random.json'))}")
+          + f" --out-dir {shlex.quote(str(out))}")
     return s
 
 

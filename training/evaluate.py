@@ -369,6 +369,9 @@ def main(argv: list[str] | None = None) -> dict:
                     help="module to import first in every process (registers extra env ids)")
     ap.add_argument("--out", default=None, help="JSON output path, replaced if it exists (default: runs/eval/eval_<env>_<seed>.json, or "
                     "eval_<env>_<seed>-2.json, -3, ... when that file exists: a default never replaces a result)")
+    ap.add_argument("--out-dir", default=None, metavar="DIR",
+                    help="folder of the default JSON name instead of runs/eval (eval_<env>_<seed>.json, -2, -3, ...: "
+                         "never replaces a result); not with --out")
     ap.add_argument("--record-dir", default=None, metavar="DIR",
                     help="write every match's episode log to DIR, a new or empty folder (replay: python -m "
                          "monolith_envs replay FILE)")
@@ -461,7 +464,10 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         ap.error(f"--agents: {dup[0]!r} repeats an earlier spec of {specs} (the same agent; each spec once)")
     if len(specs) < (1 if solo else 2):
         ap.error(f"--agents needs {'one spec or more' if solo else 'at least two'} distinct specs, got {specs}")
-    path = Path(args.out) if args.out is not None else Path("runs") / "eval" / f"eval_{args.env}_{args.seed}.json"
+    if args.out is not None and args.out_dir is not None:
+        ap.error("--out names the file, --out-dir the folder of the default name: give one of them")
+    folder = Path(args.out_dir) if args.out_dir is not None else Path("runs") / "eval"
+    path = Path(args.out) if args.out is not None else folder / f"eval_{args.env}_{args.seed}.json"
     if args.record_dir is not None and args.record_dir.strip() and Path(args.record_dir).is_dir():
         try:
             inside = sorted(Path(args.record_dir).iterdir())
@@ -478,7 +484,8 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
                      f"{', '.join(names[:3])}{', ...' if names[3:] else ''}); give a new or empty folder")
     try:  # the outputs are checked by creating their folders and a probe file, before the first game
         with new_folders_removed_on_error(path.parent, *([] if args.record_dir is None else [args.record_dir])):
-            check_output_file(path if args.out is None else args.out, "--out",  # the text as given: "" is not "."
+            check_output_file(path if args.out is None else args.out,  # the text as given: "" is not "."
+                              "--out-dir" if args.out_dir is not None else "--out",
                               EVALUATION_REPORT)
             if args.record_dir is not None:
                 check_output_dir(args.record_dir, "--record-dir")

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import multiprocessing as mp
 import queue as queue_mod
-import re
 import shlex
 import sys
 import time
@@ -143,9 +142,9 @@ def evaluate_command(report: dict, model: Path | str, kind: str = "ppo",
     run's env config.
 
     Against ``opponents`` (default: random) in a multi-seat config; alone (success rate) in a one-seat config
-    (one whose final evaluation is ``alone``, or ``opponents=[]``). Its ``--out`` is a JSON file beside the
-    model, named after the opponents (``eval_random.json``; ``eval_alone.json``), so a pasted command writes
-    into the run's folder, not ``runs/eval/`` under the current one.
+    (one whose final evaluation is ``alone``, or ``opponents=[]``). Its ``--out-dir`` is the model's folder, so
+    a pasted command writes its JSON there (``eval_<env>_<seed>.json``, ``-2``, ... on later runs), not into
+    ``runs/eval/`` under the current folder.
     """
     def toml_text(v: Any) -> str:  # a value as `--set` reads it back (monolith_envs.core.config.parse_value)
         if isinstance(v, bool):
@@ -157,11 +156,10 @@ def evaluate_command(report: dict, model: Path | str, kind: str = "ppo",
     alone = list(report.get("final_eval", {})) == ["alone"] or opponents == []
     against = [] if alone else opponents or ["random"]
     agents = ",".join([f"{kind}:{model}", *against])
-    # the results beside the model (not runs/eval/ under the current folder): eval_random.json, eval_alone.json
-    name = "_".join(re.sub(r"[^A-Za-z0-9.]+", "_", a).strip("_") for a in against) or "alone"
-    out = Path(model).parent / f"eval_{name[:80]}.json"
+    # the results beside the model (not in runs/eval/ under the current folder), under evaluate's default
+    # name, which never replaces an earlier result: eval_<env>_<seed>.json, then -2, -3, ...
     return (f"python -m training.evaluate --env {report['env_id']} --agents {shlex.quote(agents)} --games 200{sets} "
-            f"--out {shlex.quote(str(out))}")
+            f"--out-dir {shlex.quote(str(Path(model).parent))}")
 
 
 def format_summary(report: dict, run_dir: Path) -> str:

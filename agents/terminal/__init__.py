@@ -449,7 +449,7 @@ class StagedEntry:
         try:
             text = _readable(self.input_fn(f"P{self.seat} {title}> ")).strip()
         except EOFError:  # Ctrl-D; Ctrl-C's KeyboardInterrupt goes on to the runner (exit status 130)
-            raise QuitGame from None
+            raise QuitGame("end of input") from None
         if len(text) > MAX_ANSWER:  # not echoed back: a pasted page would flood the terminal
             self.output_fn(wrap(f"that line has {len(text):,} characters; an answer is an option's number or "
                                 "name (help lists the commands)"))

@@ -302,8 +302,8 @@ order(o=commit)."""
         if arg == "v":
             if s.sub == Sub.RECRUIT_HEARTS:  # what the hearts buy: a warrior each, and the order's bonus
                 bonus = recruit_bonus(g, s, p, value)
-                return (f"{value} hearts: {value} warriors" + (f" + {bonus} bonus" if bonus > 0 else "")
-                        + " to place")
+                return (f"{value} hearts: {value} warriors to place"
+                        + (f" + {count(bonus, 'bonus warrior')} (optional)" if bonus > 0 else ""))
             text = _NUMBER.get(Sub(s.sub), "{v}") if s.sub >= 0 else "{v}"
             return text.format(v=value, s="" if value == 1 else "s", es="es" if value == 1 else "")
         if arg == "slot":

@@ -40,7 +40,8 @@ def test_recruit_hearts_say_the_warriors_and_the_bonus_the_engine_then_grants():
             game.apply(after, int(a), np.random.default_rng(0))
             bonus = after.rec_bonus
             assert after.rec_paid == h
-            assert label == f"{h} hearts: {h} warriors" + (f" + {bonus} bonus" if bonus else "") + " to place"
+            extra = f" + {bonus} bonus warrior{'s' if bonus > 1 else ''} (optional)" if bonus else ""
+            assert label == f"{h} hearts: {h} warriors to place{extra}"
             seen += 1
             bonus_seen += bonus > 0
         if seen > 40 and bonus_seen > 3:

@@ -117,7 +117,8 @@ def test_illegal_input_says_why_and_commands_work():
     assert "nothing to undo" in text
 
 
-@pytest.mark.parametrize("ending, returned, by", [(EOFError, None, "P0 quitting"), (KeyboardInterrupt, 130, "Ctrl-C")])
+@pytest.mark.parametrize("ending, returned, by", [(EOFError, None, "the end of P0's input"),
+                                                 (KeyboardInterrupt, 130, "Ctrl-C")])
 def test_ctrl_d_and_ctrl_c_end_the_game_cleanly(ending, returned, by, tmp_path):
     out = []
 
@@ -185,7 +186,7 @@ def test_terminal_eof_in_a_real_process_has_no_traceback(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "agents.play", ARENA, "--opponents", "random", "--seed", "4"],
                           input="help\n1\n", capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
-    assert "game ended by P0 quitting after 2 decisions" in proc.stdout  # its banner hex, then P1's
+    assert "game ended by the end of P0's input after 2 decisions" in proc.stdout  # its banner hex, then P1's
 
 
 def test_terminal_ctrl_c_in_a_real_process_exits_130_and_keeps_the_record(tmp_path):

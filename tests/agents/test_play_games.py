@@ -151,7 +151,7 @@ def test_ctrl_d_in_a_real_process_ends_cleanly(env_id, extra, decisions, tmp_pat
            "--seed", "4"]
     proc = subprocess.run(cmd, input="help\n1\n", capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
-    assert f"game ended by P0 quitting after {decisions} decisions" in proc.stdout
+    assert f"game ended by the end of P0's input after {decisions} decisions" in proc.stdout
 
 
 def test_opponents_for_a_one_seat_game_is_an_error(capsys):

@@ -58,14 +58,15 @@ def test_a_quick_run_ends_with_its_final_model_and_the_command_that_evaluates_it
     err = capsys.readouterr().err.strip().splitlines()
     assert err[-3] == f"final model: {final}"
     assert err[-2].startswith("evaluate it: python -m training.evaluate --env the_monolith_v0 --agents az:")
-    assert " --games 200 --set num_players=3 --set max_decisions=40 --out " in err[-2]
-    assert err[-2].endswith("/eval_random.json")
+    assert err[-2].endswith(f" --games 200 --set num_players=3 --set max_decisions=40 --out-dir {final.parent}")
     argv = shlex.split(err[-2].removeprefix("evaluate it: "))
     assert argv[:3] == ["python", "-m", "training.evaluate"]
     assert argv[argv.index("--agents") + 1] == f"az:{final},random"
     argv[argv.index("--games") + 1] = "1"  # the printed command, shortened: it runs as printed
     out = evaluate.main(argv[3:] + ["--workers", "1"])  # its results where the command says, beside the model
-    assert (final.parent / "eval_random.json").is_file()
+    assert (final.parent / "eval_the_monolith_v0_0.json").is_file()
+    evaluate.main(argv[3:] + ["--workers", "1"])  # again: a second file, the first result kept
+    assert (final.parent / "eval_the_monolith_v0_0-2.json").is_file()
     assert out["agents"] == [f"az:{final}", "random"] and out["env_config"] == {"num_players": 3, "max_decisions": 40}
     assert out["pairs"][0]["games"] == 1
 
@@ -84,7 +85,7 @@ def test_the_evaluate_commands_play_the_model_against_each_opponent_not_the_oppo
     solo = dict(report, env_id="monolith_strategy_v0", env_config={"num_players": 1})
     assert final_lines(solo).splitlines()[1] == ("evaluate it: python -m training.evaluate --env monolith_strategy_v0 "
                                                  "--agents az:runs/r/final.pt --games 200 --set num_players=1 "
-                                                 "--out runs/r/eval_alone.json")
+                                                 "--out-dir runs/r")
 
 
 SOLO = """env_id = "monolith_strategy_v0"

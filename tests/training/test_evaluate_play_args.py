@@ -40,6 +40,10 @@ def no_games(monkeypatch):
     (["--out", "{tmp}"], "error: --out {tmp}: is a folder; give a file path"),
     (["--out", "{tmp}/a\x00b.json"], "error: --out: the path contains a NUL byte; give a file path"),
     (["--out", "{tmp}/ok.json", "--record-dir", "/proc/nope"], "error: --record-dir /proc/nope: cannot be created as a folder ("),
+    (["--out", "{tmp}/ok.json", "--out-dir", "{tmp}"], "error: --out names the file, --out-dir the folder of the default "
+                                                     "name: give one of them"),
+    (["--out-dir", "/proc/nope"], "error: --out-dir /proc/nope/eval_toy_tictactoe_v0_0.json: its folder /proc/nope cannot be "
+                                  "created ("),
 ])
 def test_evaluate_refuses_bad_arguments_before_the_first_game(no_games, tmp_path, capsys, args, message):
     args = [a.replace("{tmp}", str(tmp_path)) for a in args]

@@ -534,23 +534,21 @@ def test_evaluate_again_command_repeats_the_run_config_and_has_no_opponent_when_
             "final_eval": {"alone": {}}}
     assert evaluate_command(solo, model) == (
         "python -m training.evaluate --env monolith_strategy_v0 --agents ppo:runs/x/final_model.zip --games 200"
-        " --set num_players=1 --set exalted=true --out runs/x/eval_alone.json")
+        " --set num_players=1 --set exalted=true --out-dir runs/x")
     tower = {"env_id": "the_monolith_v0", "env_config": {"num_players": 4, "tower_weights": [1, 0, 3.5],
                                                          "map_file": None}, "final_eval": {"random": {}}}
     line = evaluate_command(tower, model)
     assert line.split(" --agents ")[1] == (
         "ppo:runs/x/final_model.zip,random --games 200 --set num_players=4 --set 'tower_weights=[1,0,3.5]' "
-        "--out runs/x/eval_random.json")  # quoted: [ ] glob; the results beside the model
+        "--out-dir runs/x")  # quoted: [ ] glob; the results beside the model
     from monolith_envs.core.config import parse_settings
 
     words = shlex.split(line)
-    sets = words[words.index("--games") + 3:words.index("--out"):2]  # the values after each --set
+    sets = words[words.index("--games") + 3:words.index("--out-dir"):2]  # the values after each --set
     assert parse_settings(sets) == {"num_players": 4, "tower_weights": [1, 0, 3.5]}  # reads back as given
     spaced = shlex.split(evaluate_command(tower, Path("my runs/x/final_model.zip")))  # a path with a space
     assert spaced[spaced.index("--agents") + 1] == "ppo:my runs/x/final_model.zip,random"
-    assert spaced[spaced.index("--out") + 1] == "my runs/x/eval_random.json"
-    mcts = evaluate_command(tower, model, opponents=["mcts:200:c=1.4"])
-    assert mcts.endswith(" --out runs/x/eval_mcts_200_c_1.4.json")
+    assert spaced[spaced.index("--out-dir") + 1] == "my runs/x"
 
 
 def _strip_times(obj):
