@@ -9,11 +9,12 @@ Routes (everything else is a 404; any other method a 405):
   never plays a move chosen in an older position); ``POST /api/new``
   ``{"game_id": str}`` starts the next game.  Both answer with the new state.
 
-Every request is checked before anything else: the ``Host`` header must name this server on a local name
+Every request is checked before anything else: its one ``Host`` header must name this server on a local name
 (``127.0.0.1``, ``localhost``, ``[::1]`` or the ``--host`` it was started with; on a server listening on every
-address, ``--host 0.0.0.0`` or ``::``, also any IP address) and its port, which blocks DNS rebinding (it needs
-a host name); an ``Origin`` header, when sent, must be this server's own origin, and ``Sec-Fetch-Site:
-cross-site`` is refused.  A POST must be ``application/json`` with a ``Content-Length`` of at most
+address, ``--host 0.0.0.0`` or ``::`` or another spelling of them such as ``0``, also any IP address) and its
+port, which blocks DNS rebinding (it needs a host name); an ``Origin`` header, when sent, must be this server's
+own origin, and ``Sec-Fetch-Site: cross-site`` is refused.  A POST must be ``application/json`` (UTF-8, the
+only ``charset`` taken) with a ``Content-Length`` of at most
 :data:`MAX_BODY` bytes, a JSON object with exactly the expected keys.  Every refusal is a 4xx JSON answer
 ``{"error": "..."}`` and changes nothing in the game.  At most :data:`MAX_CONNECTIONS` connections are
 served at once (each holds a thread), at most :data:`MAX_PER_CLIENT` from one address of another machine and
@@ -144,6 +145,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _check_origin(self) -> str | None:
         """Why this request is refused (another site, another Host), or None."""
+        if len(self.headers.get_all("Host") or []) > 1:  # which one a proxy or the checks would read is unclear
+            return "refused: more than one Host header"
         host = (self.headers.get("Host") or "").strip().lower()
         if host not in self._allowed_hosts() and not self._ip_host(host):
             port = self.server.server_address[1]
@@ -160,9 +163,15 @@ class _Handler(BaseHTTPRequestHandler):
     def _body(self, keys: dict[str, str], optional: dict[str, str] | None = None) -> dict | None:
         """The JSON object of a POST with exactly ``keys`` (name -> what it is) and any of ``optional``;
         answers the error itself and returns None when the body is refused."""
-        ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        ctype, _, params = (self.headers.get("Content-Type") or "").partition(";")
+        ctype = ctype.strip().lower()
         if ctype != "application/json":
             self._error(415, f"the body must be application/json, got {ctype or 'no Content-Type'!r}")
+            return None
+        charset = next((v.strip().strip('"').lower() for k, _, v in (p.partition("=") for p in params.split(";"))
+                        if k.strip().lower() == "charset"), "utf-8")
+        if charset not in ("utf-8", "utf8"):  # the body is read as UTF-8, JSON's own encoding (RFC 8259)
+            self._error(415, f"the body must be UTF-8 JSON, got charset {charset[:40]!r}")
             return None
         length = (self.headers.get("Content-Length") or "").strip()
         if _DIGITS.fullmatch(length) is None:  # ASCII digits only: str.isdigit() also takes '²' and '٣'
@@ -307,7 +316,9 @@ class _Server(ThreadingHTTPServer):
         self._reaper_stop = threading.Event()
         super().__init__(addr, _Handler)
         bound = addr[0].strip("[]")
-        self.wildcard = bound in ("", "0.0.0.0", "::")  # every address: other machines name it by IP address
+        # every address (by what the socket is bound to, so "0", "0x0" and "::0" count as "0.0.0.0" and "::" do):
+        # other machines name it by IP address
+        self.wildcard = bound == "" or ipaddress.ip_address(str(self.server_address[0]).split("%")[0]).is_unspecified
         extra = () if self.wildcard else (_host_name(bound).lower(),)
         self.host_names = set(_LOCAL + extra)
 

@@ -28,8 +28,14 @@ __all__ = ["WebError", "WebGame"]
 
 _VERDICT = {"win": "you win", "draw": "a draw", "loss": "you lose", "success": "you reach the goal",
             "failure": "you miss the goal", "truncated": "the game was cut at its decision limit"}
-#: finished games whose replay pages are kept (the oldest are dropped)
+#: finished games whose replay pages are kept (the oldest are dropped: their pages deleted, their logs kept)
 KEEP_FINISHED = 20
+
+
+def _shown(x: int) -> str:
+    """An integer of a request as an answer says it: its first 20 digits and ``...`` when longer (not 400
+    digits back)."""
+    return str(x) if abs(x) < 10**20 else str(x)[:20] + "..."
 
 
 class WebError(Exception):
@@ -115,8 +121,9 @@ class WebGame:
             f"P{i}={'you' if i == self.seat else a.name}" for i, a in enumerate(self.agents))
         path = log.save(self.log_dir / f"game{self.count}_{self.game_id}.json")
         self.finished[self.game_id] = Path(path)
-        while len(self.finished) > KEEP_FINISHED:
-            self.finished.pop(next(iter(self.finished)))
+        while len(self.finished) > KEEP_FINISHED:  # its episode log stays; its replay page (most of the bytes) goes
+            dropped = self.finished.pop(next(iter(self.finished)))
+            dropped.with_suffix(".html").unlink(missing_ok=True)
 
     # ------------------------------------------------------------------ requests
     def _check_id(self, game_id: Any) -> None:
@@ -147,17 +154,16 @@ class WebGame:
                 raise WebError(400, f"action must be an integer action number 0..{n - 1}, got "
                                     f"{type(action).__name__}")
             if not 0 <= action < n:
-                shown = str(action) if abs(action) < 10**20 else str(action)[:20] + "..."  # not 400 digits back
-                raise WebError(400, f"action must be 0..{n - 1}, got {shown}")
+                raise WebError(400, f"action must be 0..{n - 1}, got {_shown(action)}")
             if decision is not None and type(decision) is not int:
                 raise WebError(400, "decision must be an integer decision number, got "
                                     f"{type(decision).__name__}")
             if decision is not None and decision < 0:
-                raise WebError(400, f"decision must be a decision number, 0 or more, got {str(decision)[:20]}")
+                raise WebError(400, f"decision must be a decision number, 0 or more, got {_shown(decision)}")
             if self._over():
                 raise WebError(409, "the game is over; start a new game")
             if decision is not None and decision != self.raw.num_decisions:
-                raise WebError(409, f"this move was chosen at decision {str(decision)[:20]}, but the game is at "
+                raise WebError(409, f"this move was chosen at decision {_shown(decision)}, but the game is at "
                                     f"decision {self.raw.num_decisions} (played from another tab, or sent twice); "
                                     "nothing was played: choose again in the current position")
             if not self._yours():

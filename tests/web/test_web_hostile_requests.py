@@ -226,3 +226,55 @@ def test_a_request_trickling_in_is_cut_at_the_request_deadline(tmp_path, monkeyp
         assert status == 200 and st["env_id"] == "monolith_arena_v0"
     finally:
         served.close()
+
+
+def test_two_host_headers_a_foreign_charset_and_a_huge_decision_are_refused_by_name(served):
+    """Found by a second try to break the server: a request with two Host headers was judged by its first;
+    a body declared in another charset was read as UTF-8 anyway; a 300-digit decision was cut to 20 digits
+    with no sign of the cut."""
+    before = _snapshot(served)
+    gid = before[0]
+    body = json.dumps({"game_id": gid, "action": 0}).encode()
+    for first, second in ((f"127.0.0.1:{served.port}", "evil.example"), ("evil.example", f"127.0.0.1:{served.port}")):
+        status, _, answer = _raw(served, (f"POST /api/action HTTP/1.1\r\nHost: {first}\r\nHost: {second}\r\n"
+                                          f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n")
+                                 .encode() + body)
+        assert status.startswith("HTTP/1.0 403 ") and answer["error"] == "refused: more than one Host header"
+    for ctype, ok in (("application/json; charset=latin-1", False), ('application/json; charset="ISO-8859-1"', False),
+                      ("application/json; charset=UTF-8", True), ("application/json;charset=utf8", True)):
+        status, _, answer = _raw(served, (f"POST /api/new HTTP/1.1\r\nHost: 127.0.0.1:{served.port}\r\n"
+                                          f"Content-Type: {ctype}\r\nContent-Length: 2\r\n\r\n{{}}").encode())
+        if ok:  # the charset passes; the empty object is then refused for its missing game_id
+            assert status.startswith("HTTP/1.0 400 ") and "game_id" in answer["error"], answer
+        else:
+            assert status.startswith("HTTP/1.0 415 ") and "the body must be UTF-8 JSON, got charset" in answer["error"]
+    status, err = served.request("POST", "/api/action", {"game_id": gid, "action": 0, "decision": 10**300})
+    assert status == 409 and "chosen at decision 10000000000000000000..., but" in err["error"]
+    assert _snapshot(served) == before
+
+
+def test_dropped_finished_games_lose_their_replay_page_not_their_log(tmp_path, monkeypatch):
+    """Only KEEP_FINISHED finished games keep a replay page: an older one's page is deleted from the log
+    folder (the folder grew by ~170 KB a game without bound), its episode log stays."""
+    import agents.web.session as session_mod
+
+    monkeypatch.setattr(session_mod, "KEEP_FINISHED", 1)
+    served = Served("monolith_arena_v0", {}, 0, tmp_path)
+    try:
+        pages = []
+        for _ in range(2):
+            status, st = served.request("GET", "/api/state")
+            while not st.get("result"):
+                status, st = served.request("POST", "/api/action", {"game_id": st["game_id"], "action": move_of(st)})
+                assert status == 200, st
+            gid = st["game_id"]
+            status, _ = served.request("GET", f"/replay/{gid}.html")
+            assert status == 200
+            pages.append(served.web.log_dir / next(p.name for p in served.web.log_dir.glob(f"*_{gid}.html")))
+            served.request("POST", "/api/new", {"game_id": gid})
+        assert not pages[0].exists() and pages[0].with_suffix(".json").is_file()  # dropped: the log is kept
+        assert pages[1].is_file()
+        status, _ = served.request("GET", f"/replay/{pages[0].stem.split('_')[-1]}.html")
+        assert status == 404
+    finally:
+        served.close()

@@ -62,3 +62,22 @@ def test_a_server_on_loopback_still_refuses_an_ip_address_host(tmp_path):
         assert status == 403 and "is not this server" in err["error"] and "IP address" not in err["error"]
     finally:
         served.close()
+
+
+@pytest.mark.parametrize("host, everywhere", [("0", True), ("0x0", True), ("0.0", True), ("::0", True),
+                                              ("0.0.0.0", True), ("[::]", True), ("127.0.0.1", False),
+                                              ("localhost", False), ("::1", False)])
+def test_every_spelling_of_every_address_is_known_as_such(tmp_path, host, everywhere):
+    """``--host 0`` (or ``0x0``, ``::0``) binds every address as ``0.0.0.0`` does: the server must know it, so
+    that it warns and accepts its IP address (it was judged by the text, and listened everywhere unsaid)."""
+    env = monolith_envs.make("monolith_arena_v0", wrapped=False)
+    web = WebGame(env, [None, make_agent("random", "monolith_arena_v0")], 0, 2, pieces_for("monolith_arena_v0"),
+                  log_dir=tmp_path)
+    try:
+        server = make_server(web, host, 0)
+    except OSError as e:  # a machine without IPv6
+        pytest.skip(f"cannot listen on {host}: {e}")
+    try:
+        assert server.wildcard is everywhere
+    finally:
+        server.server_close()
