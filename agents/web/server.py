@@ -81,6 +81,16 @@ class _Handler(BaseHTTPRequestHandler):
         finally:
             self.server.arrived(self.connection)
 
+    def parse_request(self) -> bool:
+        """The base class's parse, then an HTTP/0.9 request (``GET /`` with no version), which it would answer
+        with a bare body and no status line, refused with a 505 JSON answer as an unknown version is."""
+        if not super().parse_request():
+            return False
+        if self.request_version == "HTTP/0.9":
+            self.send_error(505, "Invalid HTTP version", "HTTP/0.9 is not served; send HTTP/1.0 or 1.1")
+            return False
+        return True
+
     def _late(self) -> bool:
         """Answer 408 and return True when the request's deadline passed before it arrived whole."""
         if not self.server.late(self.connection):

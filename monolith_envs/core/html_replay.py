@@ -30,7 +30,8 @@ Element ids (stable, used by the tests): ``frame`` (the SVG board), ``slider``, 
 ``next``, ``last``, ``head`` (the sticky block holding the title, controls, action, chance, narration and
 returns), ``status`` (``step k / N``), ``action`` (the move in words), ``code`` (its layout name and action
 index), ``chance``, ``narration`` (what the move did: the game's narration lines after the move's own, as text,
-monospace; hidden when no step of the game has narration), ``text``, ``moves`` (the list of
+monospace; at the final position a line saying no move is played from it; hidden when no step of the game has
+narration), ``text``, ``moves`` (the list of
 moves, one ``li`` per decision), ``returns`` (the table of each seat's returns, shown at the last step).
 """
 
@@ -256,6 +257,7 @@ function show(i) {
   // the lines after the move's own (the bold line above says it), as text: never read as markup
   const said = f.narration[0] === f.player + " " + f.action_text ? f.narration.slice(1) : f.narration;
   $("narration").textContent = said.join("\\n");
+  if (f.action === null && !f.engine_error) $("narration").textContent = "(the final position: no move is played from it)";
   $("narration").scrollTop = 0;
   $("text").textContent = f.text.map((n) => lines[n]).join("\\n");
   fitHead();  // after the head's content: the returns table (shown at the end) makes it taller

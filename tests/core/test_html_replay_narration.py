@@ -160,8 +160,9 @@ def test_the_narration_shows_under_the_move_in_headless_chromium(arena, tmp_path
                    " n = document.getElementById('narration').getBoundingClientRect();"
                    " return [a.bottom, n.top, n.bottom, document.getElementById('head').getBoundingClientRect().bottom]")
         assert at[0] <= at[1] and at[2] <= at[3], at  # under the move, inside the sticky head
-        wd.click("#last")  # the final state: no move, an empty box of the same height (the board stays put)
-        assert wd.js("return document.getElementById('narration').textContent") == ""
+        wd.click("#last")  # the final state: no move, said in the box, of the same height (the board stays put)
+        assert wd.js("return document.getElementById('narration').textContent") == (
+            "(the final position: no move is played from it)")
         assert wd.js("return document.getElementById('narration').hidden") is False and wd.js(box) == height
     finally:
         wd.close()

@@ -45,6 +45,7 @@ def test_requests_the_base_class_refuses_get_a_json_error_with_a_status_line(ser
     cases = [
         (b"GARBAGE\r\n\r\n", "400", "Bad request syntax"),
         (b"GET / HTTP/9.9\r\n" + host + b"\r\n", "505", "Invalid HTTP version"),
+        (b"GET /\r\n\r\n", "505", "HTTP/0.9 is not served"),  # no version: it was a bare body, no status line
         (b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\n" + host + b"\r\n", "414", "Request-URI Too Long"),
         (b"GET / HTTP/1.1\r\n" + host + b"".join(b"X-%d: 1\r\n" % i for i in range(120)) + b"\r\n", "431",
          "Too many headers"),
