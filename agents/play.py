@@ -235,7 +235,7 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
     :func:`main` for what it returns. ``progress["started"]`` is set when the game (or the server) starts."""
     from agents import AgentError, HumanAgent, make_agent
     from agents.match import MatchResult, seat_verdict, start_episode
-    from agents.terminal import QuitGame, pieces_for, seat_values, wrap
+    from agents.terminal import InputEnded, QuitGame, pieces_for, seat_values, wrap
     from monolith_envs.core.interrupt import Interrupted
 
     raw, game = env.unwrapped, env.unwrapped.game
@@ -272,8 +272,7 @@ def _session(ap, args, env, settings, seat: int, seed: int, specs, input_fn, out
         if isinstance(ended, KeyboardInterrupt):
             by = "Ctrl-C" if stop == "SIGINT" else stop
         else:  # quit, or the end of the input (Ctrl-D, a pipe that ran out)
-            eof = isinstance(ended, EOFError) or str(ended) == "end of input"
-            by = f"the end of P{seat}'s input" if eof else f"P{seat} quitting"
+            by = f"the end of P{seat}'s input" if isinstance(ended, (InputEnded, EOFError)) else f"P{seat} quitting"
         out(f"\ngame ended by {by} after {_decisions(raw.num_decisions)}, unfinished (no result)")
         _record(args.record, raw, agents, seat, out)
         return getattr(ended, "exit_code", 130) if isinstance(ended, KeyboardInterrupt) else None

@@ -34,7 +34,7 @@ import numpy as np
 from monolith_envs.core.narration import WIDTH, wrap
 from monolith_envs.core.words import seat_values
 
-__all__ = ["HELP", "HELP_INTRO", "help_text", "WIDTH", "Pieces", "QuitGame", "StagedEntry", "next_stage", "not_legal_text", "pieces_for",
+__all__ = ["HELP", "HELP_INTRO", "help_text", "WIDTH", "Pieces", "QuitGame", "InputEnded", "StagedEntry", "next_stage", "not_legal_text", "pieces_for",
            "reason_words", "seat_values", "wrap"]
 
 #: a number leading an option's label (The Monolith's "9 Briar Barrow", Arena's "slot 3: Horror"), skipped
@@ -83,6 +83,10 @@ def help_text(pieces: "Pieces") -> str:
 
 class QuitGame(Exception):
     """The person ended the game (``quit`` or Ctrl-D; Ctrl-C raises ``KeyboardInterrupt`` as usual)."""
+
+
+class InputEnded(QuitGame):
+    """The :class:`QuitGame` of the input running out (Ctrl-D, a pipe that ended), not of a ``quit``."""
 
 
 #: the longest line read as an answer (a longer one is refused without being echoed)
@@ -291,8 +295,8 @@ class StagedEntry:
         game, state, mask: the position and its ``int8[n]`` legal mask.
         pieces: the game's :class:`Pieces`.
         seat: the person's seat.
-        input_fn: reads a line given a prompt (``EOFError`` ends the game as ``QuitGame``; ``KeyboardInterrupt``
-            propagates).
+        input_fn: reads a line given a prompt (``EOFError`` ends the game as :class:`InputEnded`, a
+            ``QuitGame``; ``KeyboardInterrupt`` propagates).
         output_fn: prints text.
         explain: ``explain(action) -> str``, the engine's reason an action is illegal (optional).
 
@@ -449,7 +453,7 @@ class StagedEntry:
         try:
             text = _readable(self.input_fn(f"P{self.seat} {title}> ")).strip()
         except EOFError:  # Ctrl-D; Ctrl-C's KeyboardInterrupt goes on to the runner (exit status 130)
-            raise QuitGame("end of input") from None
+            raise InputEnded from None
         if len(text) > MAX_ANSWER:  # not echoed back: a pasted page would flood the terminal
             self.output_fn(wrap(f"that line has {len(text):,} characters; an answer is an option's number or "
                                 "name (help lists the commands)"))

@@ -58,10 +58,10 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 4
 #hidden-list ul { margin: 2px 0 0; padding-left: 20px; }
 #auto { color: #555; font-size: 13px; white-space: pre-wrap; }
 #options { display: flex; flex-direction: column; gap: 4px; max-height: 46vh; overflow-y: auto; }
-button.opt { text-align: left; padding: 5px 8px; font-size: 14px; border: 1px solid #99a; background: #eef1f6;
-  border-radius: 4px; cursor: pointer; }
+/* flex: a wrapped label goes on under its text, not its number */
+button.opt { display: flex; align-items: baseline; text-align: left; padding: 5px 8px; font-size: 14px;
+  border: 1px solid #99a; background: #eef1f6; border-radius: 4px; cursor: pointer; }
 button.opt:hover:not([disabled]) { background: #dde6f5; }
-button.opt { display: flex; align-items: baseline; }  /* a wrapped label goes on under its text, not its number */
 button.opt .key { flex: none; min-width: 2.2em; color: #667; }
 #typed { color: #356; }
 button[disabled] { opacity: .55; cursor: wait; }

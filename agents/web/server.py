@@ -326,9 +326,9 @@ class _Server(ThreadingHTTPServer):
         self._reaper_stop = threading.Event()
         super().__init__(addr, _Handler)
         bound = addr[0].strip("[]")
-        # every address (by what the socket is bound to, so "0", "0x0" and "::0" count as "0.0.0.0" and "::" do):
-        # other machines name it by IP address
-        self.wildcard = bound == "" or ipaddress.ip_address(str(self.server_address[0]).split("%")[0]).is_unspecified
+        # every address (by what the socket is bound to, so "", "0", "0x0" and "::0" count as "0.0.0.0" and "::"
+        # do): other machines name it by IP address
+        self.wildcard = ipaddress.ip_address(str(self.server_address[0]).split("%")[0]).is_unspecified
         extra = () if self.wildcard else (_host_name(bound).lower(),)
         self.host_names = set(_LOCAL + extra)
 
