@@ -38,7 +38,7 @@ def render_text(g, s, viewer: int | None = None) -> str:
                      f"slots {g.slots[sp]} blood {s.blood[sp]} boast {boast:<8} ctrl {c:<3} {units_text(s, sp)}")
     for p in range(s.n):
         sh = g.shamans[s.shaman_id[p]].name if s.shaman_id[p] >= 0 else "?"
-        if viewer is None or viewer == p:
+        if viewer is None or viewer == p or s.terminal:  # the game over: every hand shown
             objs = ",".join(g.objs[o].key for o in s.objectives[p]) or "-"
         else:
             objs = f"{len(s.objectives[p])} hidden"

@@ -444,7 +444,7 @@ def _side(sc: Scene, g, s, x: float, viewer) -> float:
     for p in range(s.n):
         col = SEAT_COLOURS[p]
         sh = g.shamans[s.shaman_id[p]].name if s.shaman_id[p] >= 0 else "no shaman yet"
-        if viewer is None or viewer == p:
+        if viewer is None or viewer == p or s.terminal:  # the game over: every hand shown
             objs = ", ".join(g.objs[o].name for o in s.objectives[p]) or "-"
         else:
             objs = f"{len(s.objectives[p])} hidden"

@@ -36,3 +36,26 @@ def test_env_render_modes():
     env = the_monolith_v0.env(render_mode="ansi", num_players=2)
     env.reset(seed=3)
     assert "The Monolith" in env.render()
+
+
+def test_render_shows_every_hand_of_objectives_once_the_game_is_over():
+    """Objectives are secret until revealed (spec §5.6); once the game is over the text and the picture show
+    the objectives each seat still holds to every viewer, as the browser's result panel does."""
+    from monolith_envs.the_monolith.render_svg import render_svg
+
+    env = the_monolith_v0.env(num_players=3)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    g, s = env.unwrapped.game, env.unwrapped.game_state
+    assert g.is_terminal(s)
+    held = {p: [g.objs[o] for o in s.objectives[p]] for p in range(s.n)}
+    assert any(held[p] for p in (1, 2)), "this seed leaves another seat with objectives in hand"
+    txt = g.render_text(s, viewer=0)
+    svg = render_svg(g, s, viewer=0)
+    assert "hidden" not in txt and "hidden" not in svg
+    for p in (1, 2):
+        for ob in held[p]:
+            assert ob.key in txt and ob.name in svg
