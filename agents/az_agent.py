@@ -92,6 +92,10 @@ class AZAgent(BaseAgent):
         super().__init__()
         import torch
 
+        from monolith_envs.agents.torch_fork import guard_fork
+
+        guard_fork()  # a forked process runs the network on one thread (a multi-threaded one would hang)
+
         from training.az.net import load_checkpoint
 
         self.net, self.meta = load_checkpoint(path)

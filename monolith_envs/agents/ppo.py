@@ -59,6 +59,7 @@ from .pickle_limits import check_torch_file
 from .ppo_policy import check_policy
 from .ppo_runs import MAX_RUN_CONFIG_BYTES, _seats_of, run_config_of  # noqa: F401 (re-exported)
 from .puct import check_finite_outputs, check_loaded_outputs
+from .torch_fork import guard_fork
 
 __all__ = ["ALLOWED_GLOBALS", "MaskablePPOAgent", "check_policy", "read_model_zip", "ModelFileError", "ModelTrustError",
            "TRUST_ENV_VAR", "load_maskable_ppo", "trust_models_from_env"]
@@ -394,6 +395,7 @@ class MaskablePPOAgent(BaseAgent):
 
     def __init__(self, model: Any, deterministic: bool = True, name: str = "ppo", trusted: bool | None = None):
         super().__init__()
+        guard_fork()  # a forked process runs the model on one thread (a multi-threaded one would hang)
         self.model = load_maskable_ppo(model, trusted=trusted) if isinstance(model, (str, Path)) else model
         #: the game the model was trained on, from its run's config.json (:func:`run_config_of`), or None
         self.trained_on = run_config_of(Path(model)) if isinstance(model, (str, Path)) else None

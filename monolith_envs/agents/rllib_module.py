@@ -27,6 +27,10 @@ import torch
 from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
 from ray.rllib.core.columns import Columns
 
+from .torch_fork import guard_fork
+
+guard_fork()  # a forked process runs the module on one thread (a multi-threaded one would hang)
+
 __all__ = ["MaskedPPOTorchRLModule", "masked_logits", "split_obs"]
 
 _MIN = torch.finfo(torch.float32).min

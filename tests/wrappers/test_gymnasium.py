@@ -237,3 +237,42 @@ def test_the_single_agent_env_pickles_and_the_copy_plays_on_the_same_way(opponen
             break
     env.close()
     copy.close()
+
+
+_FORKED_BASELINE = """
+import gymnasium as gym, numpy as np, torch, monolith_envs
+torch.set_num_threads(2)  # the parent runs the network on two threads before it forks, as on any multi-core machine
+if __name__ == "__main__":
+    envs = gym.make_vec("monolith_envs/MonolithArena-v0", num_envs=2, vectorization_mode="async",
+                        opponents=["baseline"], vector_kwargs={"context": "fork"})
+    obs, info = envs.reset(seed=0)
+    for _ in range(6):
+        obs, reward, terminated, truncated, info = envs.step(
+            np.array([np.flatnonzero(m)[-1] for m in info["action_mask"]]))
+    envs.close()
+    print("played", obs.shape)
+"""
+
+
+def test_async_make_vec_with_a_torch_opponent_does_not_hang_in_forked_workers(tmp_path):
+    """A torch network that ran on several threads before Gymnasium forked its workers used to hang every
+    worker in its first forward pass (README, "Gymnasium"); each forked child now runs torch on one thread
+    (``monolith_envs.agents.torch_fork``). Run in a fresh interpreter, with a deadline instead of a hang."""
+    pytest.importorskip("torch")
+    import subprocess
+
+    script = tmp_path / "forked_baseline.py"
+    script.write_text(_FORKED_BASELINE)
+    import os
+    import signal
+
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # the hung workers too
+        proc.communicate()
+        pytest.fail("the async vector env with a baseline opponent did not finish 6 steps in 120 s")
+    assert proc.returncode == 0, err[-2000:]
+    assert out.strip() == f"played (2, {gym.make(ARENA, opponents=['random']).observation_space.shape[0]})"

@@ -30,9 +30,12 @@ from torch import nn
 from ..model_files import ModelFileError, check_finite, read_capped, short_error
 from ..pickle_limits import check_torch_file
 from ..puct import check_loaded_outputs
+from ..torch_fork import guard_fork
 
 __all__ = ["FORMAT", "MAX_FILE_BYTES", "BaselineNet", "PieceEncoderMixin", "expected_shapes", "load_baseline_file",
            "piece_layout", "save_baseline_file"]
+
+guard_fork()  # a forked process runs these networks on one thread (a multi-threaded one would hang)
 
 #: the ``format`` entry of a baseline file, and its version
 FORMAT = "monolith-envs-baseline"
