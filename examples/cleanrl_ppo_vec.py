@@ -333,7 +333,7 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     p = wins / games
     centre = (p + z * z / (2 * games)) / (1 + z * z / games)
     half = z * np.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return float(centre - half), float(centre + half)
+    return max(0.0, float(centre - half)), min(1.0, float(centre + half))  # no -0.0 from rounding at 0 wins
 
 
 def eval_seed(args: argparse.Namespace) -> int:
@@ -498,7 +498,8 @@ def train(args: argparse.Namespace) -> dict:
             result = evaluate(agent, args, args.eval_games, seed=seed_eval)
             low, high = wilson(result["wins"], result["games"])
             curve.append({"decisions": decisions, "phase": phase, **result, "wilson_low": low, "wilson_high": high})
-            print(f"{label}: {result['wins']}/{result['games']} wins against random ({100 * result['win_rate']:.1f}%, "
+            what = "successes (solo: no opponent)" if P == 1 else "wins against random"
+            print(f"{label}: {result['wins']}/{result['games']} {what} ({100 * result['win_rate']:.1f}%, "
                   f"95% Wilson {100 * low:.1f}-{100 * high:.1f}%, {phase})", flush=True)
 
         if args.eval_games:

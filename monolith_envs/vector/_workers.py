@@ -14,6 +14,7 @@ waits for an answer with a deadline, checking that the process is alive, so a de
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import pickle
 import signal
 import time
@@ -109,8 +110,12 @@ def _worker_main(conn: Any, index: int, game_cls: Any, config: dict, lo: int, hi
         conn.send(("ok", None, seq))
 
 
-def _shutdown(procs: list, conns: list, grace: float) -> None:
-    """End every worker: ask, wait ``grace`` seconds, then terminate and kill what is left."""
+def _shutdown(procs: list, conns: list, grace: float, owner_pid: int) -> None:
+    """End every worker: ask, wait ``grace`` seconds, then terminate and kill what is left. Only in the process
+    that started them (``owner_pid``): a forked child's copy of the pool, collected or at the child's exit,
+    leaves its parent's workers alone."""
+    if os.getpid() != owner_pid:
+        return
     for conn in conns:
         try:
             conn.send(("close", None, -1))
@@ -174,8 +179,10 @@ class WorkerPool:
         #: awaited, and older answers left by an interrupted wait are dropped
         self.sent = [0] * workers
         self.closed = False
+        #: the process that started the workers: only it talks to them or ends them
+        self.owner_pid = os.getpid()
         # ends the workers when the pool is collected or at exit (it holds the lists, not the pool)
-        self.finalizer = weakref.finalize(self, _shutdown, self.procs, self.conns, 1.0)
+        self.finalizer = weakref.finalize(self, _shutdown, self.procs, self.conns, 1.0, self.owner_pid)
         for k, (lo, hi) in enumerate(self.bounds):
             parent, child = ctx.Pipe()
             proc = ctx.Process(target=_worker_main, name=f"monolith-vec-{k}", daemon=True,
@@ -276,4 +283,4 @@ class WorkerPool:
         """End every worker (idempotent)."""
         self.closed = True
         self.finalizer.detach()
-        _shutdown(self.procs, self.conns, grace)
+        _shutdown(self.procs, self.conns, grace, self.owner_pid)

@@ -10,8 +10,11 @@ processes that write into one shared-memory block.
 
 from __future__ import annotations
 
+import functools
 import math
 import multiprocessing
+import os
+import threading
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -40,6 +43,24 @@ VECTOR_REFUSES = {
     "illegal_action": ("raise", "a masked-out action always raises IllegalActionError naming the game"),
     "wrapped": (True, "a vector env has no PettingZoo wrapper to leave out"),
 }
+
+
+def _one_caller(method: Any) -> Any:
+    """A :class:`VectorEnv` method that refuses to run while another thread is inside one: the vector's arrays
+    and its workers' pipes hold one call at a time (two threads would read each other's answers)."""
+
+    @functools.wraps(method)
+    def run(self: "VectorEnv", *args: Any, **kwargs: Any) -> Any:
+        if not self._lock.acquire(blocking=False):
+            raise MonolithEnvError(f"make_vec {method.__name__}: the vector env is in use by another thread (its "
+                                   "step, reset or observe has not returned): use a vector from one thread at a "
+                                   "time, or one vector per thread")
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            self._lock.release()
+
+    return run
 
 
 class VecResult(NamedTuple):
@@ -92,6 +113,11 @@ class VectorEnv:
         infos: with ``mask_in="info"``, ``{"action_mask": bool[N, n]}`` (a view of the result's mask, the
             other PettingZoo convention); ``{}`` otherwise. The result's arrays are the same in both modes:
             ``observation`` is always the plain ``float32[N, m]`` array with the mask beside it.
+
+    One thread at a time: a ``reset``, ``step`` or ``observe`` called while another thread is inside one raises
+    ``MonolithEnvError`` (use one vector per thread). With ``workers > 0`` only the process that made the vector
+    uses it: in a forked child every method raises ``MonolithEnvError``, and the child's exit or garbage
+    collection leaves the parent's workers running.
     """
 
     def __init__(self, env_id: str, num_envs: int, *, workers: int = 0, mask_in: str = "observation",
@@ -99,6 +125,7 @@ class VectorEnv:
         from .. import game_class
 
         game_cls = game_class(env_id)
+        self._lock = threading.Lock()  # one reset / step / observe at a time (_one_caller)
         self.env_id = env_id
         self.num_envs = n_envs = _int_arg(num_envs, "num_envs", 1, MAX_NUM_ENVS)
         if (isinstance(workers, (int, np.integer)) and not isinstance(workers, bool)
@@ -165,6 +192,7 @@ class VectorEnv:
         self._broken: str | None = "reset() has not been called; call reset() first"
 
     # ------------------------------------------------------------------ episode
+    @_one_caller
     def reset(self, seed: int | None = None, options: dict | None = None) -> VecResult:
         """Start a new game in every slot: game ``i`` with seed ``seed + i`` (its later games take
         ``seed + i + N * k``; every game seed modulo 2**128, so near the largest seed they wrap to 0, 1, ...).
@@ -202,6 +230,7 @@ class VectorEnv:
         self._broken = None
         return self._result
 
+    @_one_caller
     def step(self, actions: Any) -> VecResult:
         """Play one action in every game: ``actions[i]`` for the acting seat of game ``i``.
 
@@ -265,6 +294,7 @@ class VectorEnv:
         err.action = action
         return err
 
+    @_one_caller
     def observe(self, seat: int) -> np.ndarray:
         """``float32[N, m]``: seat ``seat``'s observation of every game (for all-seat self-play and centralised
         critics), the same vector as the AEC env's ``observe(f"player_{seat}")["observation"]``. A view of a
@@ -336,6 +366,11 @@ class VectorEnv:
         if self._closed or (self._pool is not None and self._pool.closed):
             self._closed = True
             raise MonolithEnvError("make_vec: the vector env is closed")
+        if self._pool is not None and self._pool.owner_pid != os.getpid():
+            raise MonolithEnvError(f"make_vec: this vector env's worker processes belong to process "
+                                   f"{self._pool.owner_pid}, which made it; process {os.getpid()} is a fork of it "
+                                   "and cannot use them (it would play that process's games): call make_vec in "
+                                   "this process")
 
     def close(self) -> None:
         """End every worker process (idempotent; ``with`` and garbage collection also do it)."""

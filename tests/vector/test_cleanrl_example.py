@@ -146,6 +146,11 @@ def test_wilson_interval(wins, games, low, high):
     assert lo == pytest.approx(low, abs=1e-4) and hi == pytest.approx(high, abs=1e-4)
 
 
+def test_wilson_interval_at_no_wins_starts_at_a_plain_zero():
+    lo, hi = _example_module().wilson(0, 20)
+    assert f"{100 * lo:.1f}" == "0.0" and hi == pytest.approx(0.1611, abs=1e-4)  # it printed "-0.0-16.1%"
+
+
 def test_evaluation_seeds_never_meet_training_seeds():
     mod = _example_module()
     base = ["--num-envs", "32", "--eval-games", "200"]
