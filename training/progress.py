@@ -158,8 +158,9 @@ def evaluate_command(report: dict, model: Path | str, kind: str = "ppo",
     agents = ",".join([f"{kind}:{model}", *against])
     # the results beside the model (not in runs/eval/ under the current folder), under evaluate's default
     # name, which never replaces an earlier result: eval_<env>_<seed>.json, then -2, -3, ...
-    return (f"python -m training.evaluate --env {report['env_id']} --agents {shlex.quote(agents)} --games 200{sets} "
-            f"--out-dir {shlex.quote(str(Path(model).parent))}")
+    pre = "".join(f" --preload {shlex.quote(m)}" for m in report.get("preload") or [])  # a game of the user's
+    return (f"python -m training.evaluate --env {report['env_id']} --agents {shlex.quote(agents)} --games 200{sets}"
+            f"{pre} --out-dir {shlex.quote(str(Path(model).parent))}")
 
 
 def format_summary(report: dict, run_dir: Path) -> str:

@@ -484,7 +484,8 @@ def main(argv: list[str] | None = None) -> dict:
     from training.progress import evaluate_command
 
     model = run_path / "final_checkpoint"
-    spec = {"env_id": cfg["env_id"], "env_config": cfg["env_config"], "final_eval": report.get("final_eval", {})}
+    spec = {"env_id": cfg["env_id"], "env_config": cfg["env_config"], "final_eval": report.get("final_eval", {}),
+            "preload": cfg["preload"]}
     for opp in dict.fromkeys(cfg["eval_opponents"] or ["random"]):
         print(f"evaluate it: {evaluate_command(spec, model, 'rllib', [opp])}", file=sys.stderr)
     return report

@@ -35,6 +35,7 @@ Outputs under ``<out_dir>/<name>/``:
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import time
@@ -43,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from monolith_envs.agents.model_files import add_trust_argument, trust_models_from_args
+from monolith_envs.core.cli import import_modules, preload_worker
 from monolith_envs.core.interrupt import (
     Interrupted,
     SignalGuard,
@@ -156,10 +158,10 @@ def policy_class(cfg: dict) -> Any:
     return MaskableActorCriticPolicy
 
 
-def _make_env_fn(cfg: dict, rank: int, worker: bool = False, start: int = 0):
+def _make_env_fn(cfg: dict, rank: int, worker: bool = False, start: int = 0, preload: tuple[str, ...] = ()):
     """A picklable env factory for rank ``rank`` (a training env with its own opponent pool, drawing from the
     opponent mix in force at learner step ``start``); ``worker``: it runs in a worker process of its own,
-    which then ignores SIGINT."""
+    which then ignores SIGINT and imports the ``preload`` modules (``--preload``: they register the env id)."""
     env_id, env_config, seed = cfg["env_id"], dict(cfg["env_config"]), cfg["seed"]
     mix, pool_size, seat = mix_at(cfg, start), cfg["pool_size"], cfg["seat"]
     shaping, coef, gamma = cfg["shaping"], cfg["shaping_coef"], cfg["gamma"]
@@ -171,6 +173,7 @@ def _make_env_fn(cfg: dict, rank: int, worker: bool = False, start: int = 0):
 
         if worker:
             ignore_sigint()  # a terminal's Ctrl-C reaches every process; the learner ends the workers itself
+            import_modules(preload)
         torch.set_num_threads(1)
         from training.selfplay import OpponentPool
         from training.wrapper import SingleAgentEnv
@@ -210,13 +213,14 @@ def env_seed_base(seed: int, start: int = 0) -> int:
     return int(np.random.SeedSequence([seed, start]).generate_state(1, np.uint64)[0]) * 1000
 
 
-def make_vec_env(cfg: dict, start: int = 0):
+def make_vec_env(cfg: dict, start: int = 0, preload: tuple[str, ...] = ()):
     """The training ``VecEnv`` (``DummyVecEnv`` or ``SubprocVecEnv`` per ``vec_env``) with ``VecMonitor``; its
-    opponents are drawn from the mix in force at learner step ``start`` (a resumed run's checkpoint)."""
+    opponents are drawn from the mix in force at learner step ``start`` (a resumed run's checkpoint); its
+    worker processes import the ``preload`` modules first."""
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecMonitor
 
     subproc = cfg["vec_env"] == "subproc" and cfg["n_envs"] > 1
-    fns = [_make_env_fn(cfg, i, worker=subproc, start=start) for i in range(cfg["n_envs"])]
+    fns = [_make_env_fn(cfg, i, worker=subproc, start=start, preload=preload) for i in range(cfg["n_envs"])]
     if subproc:
         from monolith_envs.core.interrupt import children_ignore_sigint, signals_deferred
 
@@ -309,7 +313,8 @@ def _against(labels: list[str]) -> str:
     return f"against each of {', '.join(labels)} (seats rotate)"
 
 
-def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = None) -> dict:
+def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = None,
+          preload: tuple[str, ...] = ()) -> dict:
     """Run one training job from a validated config (see :mod:`training.config`); returns the report dict.
 
     ``resume`` (from :func:`training.resume.load_run`): ``{"checkpoint": Path, "steps": int, "curve":
@@ -321,6 +326,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     checkpoint of the last rollout boundary is saved when no update was running, and the exception is
     raised again with ``info`` saying the stage, the steps and the checkpoint kept.  ``guard`` (from
     :func:`~monolith_envs.core.interrupt.stop_on_signals`) holds a signal back while a checkpoint is written.
+    ``preload``: modules (already imported here) that every worker process imports first (``--preload``).
 
     Raises:
         monolith_envs.UnknownEnvError / ConfigError: bad ``env_id`` / ``env_config``.
@@ -359,8 +365,9 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     vec = executor = model = None
     interrupted = False
     try:
-        vec = make_vec_env(cfg, start)
-        executor = spawn_pool(cfg["eval_workers"]) if cfg["eval_workers"] > 1 else None
+        vec = make_vec_env(cfg, start, preload)
+        executor = (spawn_pool(cfg["eval_workers"], functools.partial(preload_worker, preload) if preload else None)
+                    if cfg["eval_workers"] > 1 else None)
         model = MaskablePPO(
             policy_class(cfg), vec, learning_rate=cfg["learning_rate"], n_steps=cfg["n_steps"],
             batch_size=cfg["batch_size"], n_epochs=cfg["n_epochs"], gamma=cfg["gamma"],
@@ -492,6 +499,8 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     }
     if resume:
         report["resumed_from"] = {"checkpoint": str(resume["checkpoint"]), "steps": start}
+    if preload:
+        report["preload"] = list(preload)  # the printed evaluate command passes them on
     report["opponents_drawn"] = dict(drawn)  # opponents drawn per kind over this session's episodes
     if cfg["opponent_schedule"]:
         report["opponent_phases"] = opponent_phases(cfg, steps)
@@ -530,11 +539,18 @@ def main(argv: list[str] | None = None) -> dict:
                     help="no stage banners, tqdm bars or interim evaluations' win rates on stderr: the same as "
                          "--set progress_bar=false (also with --resume)")
     ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
+    ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
+                    help="import MODULE first, here and in every worker process (e.g. one that registers a game "
+                         "of your own with monolith_envs.register); repeatable; give it again with --resume")
     add_trust_argument(ap)  # the model files of ppo:PATH evaluation opponents
     with stop_on_signals() as guard:
         try:
             args = ap.parse_args(argv)
             trust_models_from_args(args)
+            try:
+                import_modules(args.preload)
+            except ImportError as e:
+                ap.error(str(e))
             if args.list_keys:
                 print(f"# The defaults below hold for a key that a config file leaves out. Without --config the run "
                       f"is {DEFAULT_CONFIG.relative_to(CONFIG_DIR.parent.parent)}, which sets many of them;\n# a "
@@ -568,7 +584,7 @@ def main(argv: list[str] | None = None) -> dict:
             except TrainConfigError as e:
                 ap.error(str(e))
             try:
-                report = train(cfg, resume, guard)
+                report = train(cfg, resume, guard, tuple(args.preload))
             except TrainConfigError as e:  # earlier outputs not moved aside, or a checkpoint of another network
                 ap.error(str(e))
         except Interrupted as e:

@@ -64,6 +64,16 @@ def plain_doc(text: str) -> str:
     return re.sub(r":[a-z]+:`([^`]*)`", r"\1", text).replace("``", "")
 
 
+def preload_worker(names: tuple[str, ...]) -> None:
+    """A spawned worker's start (``functools.partial(preload_worker, names)`` as a process pool's initializer):
+    ignore SIGINT, as :func:`~monolith_envs.core.interrupt.spawn_pool`'s default does, then import ``names``
+    (:func:`import_modules`) so that the env ids they register exist in the worker too."""
+    from .interrupt import ignore_sigint
+
+    ignore_sigint()
+    import_modules(names)
+
+
 def import_modules(names: Iterable[str], flag: str = "--preload") -> None:
     """Import each module of ``names`` (e.g. one that registers envs with ``monolith_envs.register``).
 
