@@ -122,8 +122,11 @@ def step_checks(
         StepCheckFailure: the first failed check, with details.
     """
     en = set(enabled)
-    mask = np.asarray(game.legal_mask(state))
+    mask = game.legal_mask(state)
     layout = game.layout
+    if not isinstance(mask, np.ndarray):  # the AEC env calls array methods on it
+        raise StepCheckFailure("mask_nonempty", f"legal_mask must return a numpy array bool[{layout.n}], got a "
+                                                f"{type(mask).__name__}")
     if mask.dtype != np.bool_ or mask.shape != (layout.n,):
         raise StepCheckFailure("mask_nonempty", f"legal_mask must be bool[{layout.n}], got {mask.dtype}{mask.shape}")
     legal = np.flatnonzero(mask)
@@ -312,34 +315,25 @@ def check_env(
 
     probe = raw()
     report = ConformanceReport(probe.env_id, config)
-
-    if "api_test" in names:
-        from pettingzoo.test import api_test
-
-        try:
-            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
-                warnings.simplefilter("ignore")
-                api_test(raw(), num_cycles=api_cycles)
-        except Exception as exc:  # noqa: BLE001
-            raise ConformanceError("api_test", f"PettingZoo api_test failed: {exc!r}") from exc
-        report.checks.append("api_test")
-    if "seed_test" in names:
-        from pettingzoo.test import seed_test
-
-        try:
-            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
-                warnings.simplefilter("ignore")
-                seed_test(raw, num_cycles=api_cycles)
-        except Exception as exc:  # noqa: BLE001
-            raise ConformanceError("seed_test", f"PettingZoo seed_test failed: {exc!r}") from exc
-        report.checks.append("seed_test")
+    if "mask_nonempty" in names:  # first: every other check steps the AEC env, which calls array methods on it
+        mask = probe.game.legal_mask(probe.game.initial_state(np.random.default_rng(seed)))
+        if not isinstance(mask, np.ndarray):
+            raise ConformanceError("mask_nonempty", f"legal_mask must return a numpy array bool[{probe.game.layout.n}], "
+                                                    f"got a {type(mask).__name__} (at the initial state of seed {seed})")
 
     if "reset_reproduces" in names:
         env = raw()
         first, acts = _transcript(env, seed, act_seed=seed)
         _transcript(env, seed + REPLAY_SEED_OFFSET, act_seed=seed + 1)  # use the instance for another match
-        again, _ = _transcript(env, seed, actions=acts)
-        fresh, _ = _transcript(raw(), seed, actions=acts)
+        try:
+            again, _ = _transcript(env, seed, actions=acts)
+            fresh, _ = _transcript(raw(), seed, actions=acts)
+        except Exception as exc:  # noqa: BLE001 - a replayed action refused: the match went another way
+            raise ConformanceError(
+                "reset_reproduces",
+                f"replaying reset(seed={seed})'s {len(acts)} actions raised {type(exc).__name__}: {str(exc)[:300]}; the same seed "
+                "and actions must give the same match (initial_state and apply may draw only from the rng they "
+                "are given)") from exc
         for label, other in (("a reused instance", again), ("a fresh instance", fresh)):
             if len(other) != len(first) or any(x != y for x, y in zip(first, other)):
                 k = next((i for i, (x, y) in enumerate(zip(first, other)) if x != y), min(len(first), len(other)))
@@ -376,8 +370,36 @@ def check_env(
             report.lengths.append(steps)
             if progress is not None:
                 progress(report)
-        report.checks.extend(c for c in CHECKS if c in names and c not in report.checks)
+        report.checks.extend(c for c in CHECKS if c in names and c not in report.checks and c not in _PETTINGZOO)
+    # PettingZoo's own tests last: the checks above name a wrong observation or mask precisely, where api_test
+    # would report any of them as an out-of-bounds observation
+    if "api_test" in names:
+        from pettingzoo.test import api_test
+
+        try:
+            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+                warnings.simplefilter("ignore")
+                api_test(raw(), num_cycles=api_cycles)
+        except Exception as exc:  # noqa: BLE001
+            raise ConformanceError("api_test", f"PettingZoo api_test failed: {exc!r}") from exc
+        report.checks.append("api_test")
+    if "seed_test" in names:
+        from pettingzoo.test import seed_test
+
+        try:
+            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
+                warnings.simplefilter("ignore")
+                seed_test(raw, num_cycles=api_cycles)
+        except Exception as exc:  # noqa: BLE001
+            raise ConformanceError("seed_test", f"PettingZoo seed_test failed: {exc!r}") from exc
+        report.checks.append("seed_test")
+
+    report.checks.sort(key=CHECKS.index)
     return report
+
+
+#: the checks that run PettingZoo's own tests
+_PETTINGZOO = ("api_test", "seed_test")
 
 
 def _check_static_info(game: Game) -> None:

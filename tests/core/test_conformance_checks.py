@@ -267,3 +267,54 @@ def test_fuzz_reports_infinite_returns_that_the_zero_sum_check_cannot_see():
     assert failed and all(r.failure == "finite" for r in failed)
     assert "are not finite" in failed[0].message and "inf" in failed[0].message
     assert not any(fuzz_rollout(ToyGame(), seed).failure for seed in range(12))
+
+
+_GLOBAL_MATCHES = [0]
+
+
+class PrefilledByAGlobalCounter(ToyGame):
+    """Each new match starts with one cell taken, a different one per match in the process (a global counter,
+    not the seed): replaying a match's actions from the same seed meets a taken cell."""
+
+    def initial_state(self, rng):
+        s = super().initial_state(rng)
+        _GLOBAL_MATCHES[0] += 1
+        s.board[_GLOBAL_MATCHES[0] % 9] = 1
+        return s
+
+
+class ListMask(ToyGame):
+    def legal_mask(self, s):
+        return super().legal_mask(s).tolist()
+
+
+def test_a_replay_that_raises_is_the_reset_reproduces_failure_naming_the_cause():
+    broken = module_for(PrefilledByAGlobalCounter, "toy_broken_replay_v0").raw_env
+    with pytest.raises(ConformanceError) as info:
+        check_env(broken, {}, games=3, seed=0, only=["reset_reproduces"])
+    assert info.value.check == "reset_reproduces"
+    assert "raised IllegalActionError" in str(info.value) and "only from the rng they are given" in str(info.value)
+
+
+def test_the_checks_of_the_package_name_a_wrong_observation_or_mask_before_pettingzoos_tests_run():
+    """With every check on, a float64 observation is named by observe_all (api_test would call it out of bounds),
+    and a mask given as a list by mask_nonempty (the AEC env calls array methods on it)."""
+    with pytest.raises(ConformanceError) as info:
+        check_env(module_for(Float64Obs, "toy_broken_f64_all_v0").raw_env, {}, games=3, seed=0)
+    assert info.value.check == "observe_all" and "float32" in str(info.value)
+    with pytest.raises(ConformanceError) as info:
+        check_env(module_for(ListMask, "toy_broken_list_mask_v0").raw_env, {}, games=3, seed=0)
+    assert info.value.check == "mask_nonempty" and "must return a numpy array bool[9], got a list" in str(info.value)
+
+
+def test_a_state_class_without_its_decorator_is_named_when_cloned():
+    from dataclasses import dataclass as plain_dataclass
+
+    from monolith_envs.core.state import StateError, clone_state
+
+    @plain_dataclass
+    class Undecorated:
+        cells: list
+
+    with pytest.raises(StateError, match="cannot clone a Undecorated: a state class needs the @state_class decorator"):
+        clone_state(Undecorated([1, 2]))
