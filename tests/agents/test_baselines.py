@@ -188,6 +188,7 @@ BEATS_RANDOM: dict[str, tuple[int, int, int]] = {
     "arena_2p": (40, 36, 70000),  # measured 38 wins of 40 (the 450k-step file; the 1.2M-step one passes too)
     "arena_4p": (40, 17, 70000),  # measured 23 first places of 40 (an equal share: 10)
     "strategy_2p": (40, 36, 70000),  # measured 39 wins of 40
+    "strategy_3p": (40, 34, 70000),  # measured 39 first places of 40 (an equal share: 13.3)
     "strategy_solo": (40, 20, 70000),  # measured 31 successes of 40 (random alone: 0 of 40)
     "the_monolith_3p": (40, 28, 70000),  # measured 39 first places of 40 (an equal share: 13.3)
     "the_monolith_4p": (20, 14, 70000),  # measured 19 first places of 20 (an equal share: 5)
@@ -254,10 +255,10 @@ def test_the_spec_works_in_evaluate_play_and_the_gymnasium_wrapper(capsys):
                     output_fn=out.append)
     assert res is not None and not res.truncated and "opponents: P1 baseline" in " ".join(out)
     with pytest.raises(SystemExit) as e:
-        play_main(["monolith_strategy_v0", "--opponents", "baseline,baseline", "--seed", "4"],
-                  input_fn=lambda prompt: "1", output_fn=out.append)
+        play_main(["monolith_strategy_v0", "--set", "num_players=4", "--opponents", "baseline,baseline,baseline",
+                   "--seed", "4"], input_fn=lambda prompt: "1", output_fn=out.append)
     assert e.value.code == 2
-    assert "no baseline for monolith_strategy_v0 with num_players=3; baselines exist for: " in capsys.readouterr().err
+    assert "no baseline for monolith_strategy_v0 with num_players=4; baselines exist for: " in capsys.readouterr().err
     # an opponent of the single-agent wrapper, chosen for the env's config at reset
     env = SingleAgentEnv(ARENA, ["baseline"], seed=3)
     obs, info = env.reset(seed=3)

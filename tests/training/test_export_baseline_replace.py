@@ -52,13 +52,14 @@ def test_the_command_says_which_baseline_it_replaces_and_removes_its_file(run, o
     assert res.returncode == 0, res.stderr
     lines = res.stdout.strip().splitlines()
     assert lines[0] == "replaces baseline 'arena_2p' (the same env and config); removed its file arena_2p.pt"
-    assert names(out) == ["arena_4p", "strategy_2p", "strategy_solo", "t2p", "the_monolith_3p", "the_monolith_4p"]
+    assert names(out) == ["arena_4p", "strategy_2p", "strategy_3p", "strategy_solo", "t2p", "the_monolith_3p",
+                          "the_monolith_4p"]
     assert not (out / "arena_2p.pt").exists()
     assert sorted(f.name for f in out.glob("*.pt")) == sorted(e["file"] for e in list_baselines(out))
     assert {f.name: f.read_bytes() for f in out.glob("*.pt") if f.name != "t2p.pt"} == others  # only one removed
     total = sum((out / e["file"]).stat().st_size for e in list_baselines(out))
     assert lines[1].startswith(f"wrote {out / 't2p.pt'} (")
-    assert lines[1].endswith(f"for monolith_arena_v0 {DUEL}; all 6 baseline files of index.json: {total:,} bytes")
+    assert lines[1].endswith(f"for monolith_arena_v0 {DUEL}; all 7 baseline files of index.json: {total:,} bytes")
 
     # the same export again: a plain re-export of t2p replaces nothing else and says that it rewrote the file
     again = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
@@ -66,7 +67,7 @@ def test_the_command_says_which_baseline_it_replaces_and_removes_its_file(run, o
     said = again.stdout.strip().splitlines()
     assert said[0] == "replaces baseline 't2p' (the same name): t2p.pt rewritten"
     assert said[1].startswith(f"wrote {out / 't2p.pt'} (")
-    assert names(out)[3] == "t2p" and len(names(out)) == 6
+    assert names(out)[4] == "t2p" and len(names(out)) == 7
 
 
 def write_index(out: Path, entries: list[dict]) -> None:
