@@ -251,7 +251,8 @@ def interrupted_message(e: Any) -> str:
         lines.append(f"  kept: checkpoint {info['checkpoint']} ({kept:,} learner steps)")
         again = (f" (it goes on from step {kept:,}: the steps after the checkpoint are played again)"
                  if kept < info["steps"] else "")
-        lines.append(f"  resume with: python -m training.train --resume {shlex.quote(str(run_dir))}{again}")
+        pre = "".join(f" --preload {shlex.quote(m)}" for m in info.get("preload") or [])  # not in config.json
+        lines.append(f"  resume with: python -m training.train --resume {shlex.quote(str(run_dir))}{pre}{again}")
     else:
         lines.append(f"  no checkpoint yet (one is written right after a warm start, at a rollout boundary every "
                      f"checkpoint_every learner steps, and on a stop while a rollout is collected, not during an "

@@ -470,7 +470,8 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
             track["checkpointer"].save_on_interrupt()
         e.info.update(stage=stages.current, done=dict(stages.seconds), seconds=time.perf_counter() - t_start,
                       steps=int(model.num_timesteps) if model is not None else start, planned=planned,
-                      checkpoint=track["checkpoint"], checkpoint_steps=track["checkpoint_steps"], run_dir=run_dir)
+                      checkpoint=track["checkpoint"], checkpoint_steps=track["checkpoint_steps"], run_dir=run_dir,
+                      preload=list(preload))
         raise
     finally:
         sb3_logger = getattr(model, "_logger", None)  # set by learn(), which leaves its TensorBoard writer open:

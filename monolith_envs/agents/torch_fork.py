@@ -6,7 +6,8 @@ runtime's limit, not torch's own). Gymnasium's ``AsyncVectorEnv`` forks its work
 single-agent env with a ``baseline`` or ``ppo:`` opponent has run the network while the template env was
 built, so without this every worker would hang in its first ``reset``. :func:`guard_fork` registers, once per
 process, a hook that sets ``torch.set_num_threads(1)`` in every forked child, as PyTorch's own ``DataLoader``
-workers run; a child that wants more threads can set them again itself.
+workers run. A forked child must stay on one thread (setting more hangs it the same way): a worker that needs
+several torch threads is started with ``spawn`` or ``forkserver`` instead.
 """
 
 from __future__ import annotations

@@ -59,7 +59,9 @@ CHECKS: tuple[str, ...] = (
 
 
 class ConformanceError(MonolithEnvError, AssertionError):
-    """A conformance check failed. ``check`` is its name (one of :data:`CHECKS`)."""
+    """A conformance check failed. ``check`` is its name (one of :data:`CHECKS`, or ``"exception"``: the game's
+    code raised outside any check, e.g. a bug in ``apply`` or ``observe``; the message names the exception and
+    the episode seed)."""
 
     def __init__(self, check: str, message: str):
         self.check = check
@@ -315,62 +317,74 @@ def check_env(
 
     probe = raw()
     report = ConformanceReport(probe.env_id, config)
-    if "mask_nonempty" in names:  # first: every other check steps the AEC env, which calls array methods on it
-        mask = probe.game.legal_mask(probe.game.initial_state(np.random.default_rng(seed)))
-        if not isinstance(mask, np.ndarray):
-            raise ConformanceError("mask_nonempty", f"legal_mask must return a numpy array bool[{probe.game.layout.n}], "
-                                                    f"got a {type(mask).__name__} (at the initial state of seed {seed})")
+    # the game's own errors outside any check (a bug in apply, observe or reset) as one ConformanceError, as
+    # PettingZoo's api_test reported them when it ran first
+    where = [f"the mask probe (the initial state of seed {seed})"]
+    try:
+        if "mask_nonempty" in names:  # first: every other check steps the AEC env, which calls array methods on it
+            mask = probe.game.legal_mask(probe.game.initial_state(np.random.default_rng(seed)))
+            if not isinstance(mask, np.ndarray):
+                raise ConformanceError("mask_nonempty", f"legal_mask must return a numpy array bool[{probe.game.layout.n}], "
+                                                        f"got a {type(mask).__name__} (at the initial state of seed {seed})")
 
-    if "reset_reproduces" in names:
-        env = raw()
-        first, acts = _transcript(env, seed, act_seed=seed)
-        _transcript(env, seed + REPLAY_SEED_OFFSET, act_seed=seed + 1)  # use the instance for another match
-        try:
-            again, _ = _transcript(env, seed, actions=acts)
-            fresh, _ = _transcript(raw(), seed, actions=acts)
-        except Exception as exc:  # noqa: BLE001 - a replayed action refused: the match went another way
-            raise ConformanceError(
-                "reset_reproduces",
-                f"replaying reset(seed={seed})'s {len(acts)} actions raised {type(exc).__name__}: {str(exc)[:300]}; the same seed "
-                "and actions must give the same match (initial_state and apply may draw only from the rng they "
-                "are given)") from exc
-        for label, other in (("a reused instance", again), ("a fresh instance", fresh)):
-            if len(other) != len(first) or any(x != y for x, y in zip(first, other)):
-                k = next((i for i, (x, y) in enumerate(zip(first, other)) if x != y), min(len(first), len(other)))
+        where[0] = f"the reset_reproduces check (seed {seed})"
+        if "reset_reproduces" in names:
+            env = raw()
+            first, acts = _transcript(env, seed, act_seed=seed)
+            _transcript(env, seed + REPLAY_SEED_OFFSET, act_seed=seed + 1)  # use the instance for another match
+            try:
+                again, _ = _transcript(env, seed, actions=acts)
+                fresh, _ = _transcript(raw(), seed, actions=acts)
+            except Exception as exc:  # noqa: BLE001 - a replayed action refused: the match went another way
                 raise ConformanceError(
                     "reset_reproduces",
-                    f"reset(seed={seed}) with the same actions diverges on {label} at transcript row {k}")
-        report.checks.append("reset_reproduces")
+                    f"replaying reset(seed={seed})'s {len(acts)} actions raised {type(exc).__name__}: {str(exc)[:300]}; the same seed "
+                    "and actions must give the same match (initial_state and apply may draw only from the rng they "
+                    "are given)") from exc
+            for label, other in (("a reused instance", again), ("a fresh instance", fresh)):
+                if len(other) != len(first) or any(x != y for x, y in zip(first, other)):
+                    k = next((i for i, (x, y) in enumerate(zip(first, other)) if x != y), min(len(first), len(other)))
+                    raise ConformanceError(
+                        "reset_reproduces",
+                        f"reset(seed={seed}) with the same actions diverges on {label} at transcript row {k}")
+            report.checks.append("reset_reproduces")
 
-    if "config_kept" in names:
-        env = raw()
-        want = dict(env.game.config)
-        for s in (seed, seed + 1):
-            env.reset(seed=s)
-            if dict(env.game.config) != want:
-                raise ConformanceError(
-                    "config_kept", f"config changed by reset(seed={s}): {dict(env.game.config)} != {want}")
-        report.checks.append("config_kept")
+        where[0] = "the config_kept check"
+        if "config_kept" in names:
+            env = raw()
+            want = dict(env.game.config)
+            for s in (seed, seed + 1):
+                env.reset(seed=s)
+                if dict(env.game.config) != want:
+                    raise ConformanceError(
+                        "config_kept", f"config changed by reset(seed={s}): {dict(env.game.config)} != {want}")
+            report.checks.append("config_kept")
 
-    if "outcome" in names:
-        _check_static_info(probe.game)
+        if "outcome" in names:
+            _check_static_info(probe.game)
 
-    step_names = [c for c in ("mask_nonempty", "masked_actions_apply", "unmasked_actions_raise", "rejected_no_draw",
-                              "mask_json_roundtrip", "clone", "observe_all", "hidden_info", "finite") if c in names]
-    episode_names = {"observe_all", "dead_steps", "zero_sum", "invariants", "ends", "mask_nonempty",
-                     "rejected_no_draw", "chance_logged", "outcome", "finite"} & names
-    if step_names or episode_names:
-        env = raw()
-        game = env.game
-        for g in range(games):
-            ep_seed = seed + g
-            steps = _check_episode(env, game, ep_seed, names, step_names, sample, raw)
-            report.episodes += 1
-            report.decisions += steps
-            report.lengths.append(steps)
-            if progress is not None:
-                progress(report)
-        report.checks.extend(c for c in CHECKS if c in names and c not in report.checks and c not in _PETTINGZOO)
+        step_names = [c for c in ("mask_nonempty", "masked_actions_apply", "unmasked_actions_raise", "rejected_no_draw",
+                                  "mask_json_roundtrip", "clone", "observe_all", "hidden_info", "finite") if c in names]
+        episode_names = {"observe_all", "dead_steps", "zero_sum", "invariants", "ends", "mask_nonempty",
+                         "rejected_no_draw", "chance_logged", "outcome", "finite"} & names
+        if step_names or episode_names:
+            env = raw()
+            game = env.game
+            for g in range(games):
+                ep_seed = seed + g
+                where[0] = f"the episode of seed {ep_seed}"
+                steps = _check_episode(env, game, ep_seed, names, step_names, sample, raw)
+                report.episodes += 1
+                report.decisions += steps
+                report.lengths.append(steps)
+                if progress is not None:
+                    progress(report)
+            report.checks.extend(c for c in CHECKS if c in names and c not in report.checks and c not in _PETTINGZOO)
+    except ConformanceError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the game's code raised: the user's bug, named with where
+        raise ConformanceError("exception", f"the game raised {type(exc).__name__}: {str(exc)[:300]} during "
+                                            f"{where[0]}") from exc
     # PettingZoo's own tests last: the checks above name a wrong observation or mask precisely, where api_test
     # would report any of them as an out-of-bounds observation
     if "api_test" in names:

@@ -110,6 +110,30 @@ def _worker_main(conn: Any, index: int, game_cls: Any, config: dict, lo: int, hi
         conn.send(("ok", None, seq))
 
 
+#: every live pool of this process, for the fork hook below
+_POOLS: "weakref.WeakSet[WorkerPool]" = weakref.WeakSet()
+
+
+def _forget_pools_in_child() -> None:
+    """In a forked child: the pools' workers belong to the parent. Drop them from the child's copy of
+    ``multiprocessing``'s child list (its exit hook would terminate them: they are daemons) and close the child's
+    copies of their pipes (the parent's ends stay open in the parent)."""
+    from multiprocessing import process
+
+    for pool in list(_POOLS):
+        for proc in pool.procs:
+            process._children.discard(proc)  # noqa: SLF001 - the list multiprocessing's exit hook walks
+        for conn in pool.conns:
+            try:
+                conn.close()
+            except OSError:
+                pass
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pools_in_child)
+
+
 def _shutdown(procs: list, conns: list, grace: float, owner_pid: int) -> None:
     """End every worker: ask, wait ``grace`` seconds, then terminate and kill what is left. Only in the process
     that started them (``owner_pid``): a forked child's copy of the pool, collected or at the child's exit,
@@ -181,6 +205,7 @@ class WorkerPool:
         self.closed = False
         #: the process that started the workers: only it talks to them or ends them
         self.owner_pid = os.getpid()
+        _POOLS.add(self)
         # ends the workers when the pool is collected or at exit (it holds the lists, not the pool)
         self.finalizer = weakref.finalize(self, _shutdown, self.procs, self.conns, 1.0, self.owner_pid)
         for k, (lo, hi) in enumerate(self.bounds):

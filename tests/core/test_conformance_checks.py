@@ -318,3 +318,21 @@ def test_a_state_class_without_its_decorator_is_named_when_cloned():
 
     with pytest.raises(StateError, match="cannot clone a Undecorated: a state class needs the @state_class decorator"):
         clone_state(Undecorated([1, 2]))
+
+
+class ApplyRaisesAfterThreeMoves(ToyGame):
+    def apply(self, s, action, rng):
+        if s.decisions >= 3:
+            raise KeyError("a bug in apply")
+        super().apply(s, action, rng)
+
+
+def test_a_bug_in_the_games_code_is_one_conformance_error_naming_the_exception_and_where():
+    broken = module_for(ApplyRaisesAfterThreeMoves, "toy_broken_apply_bug_v0").raw_env
+    with pytest.raises(ConformanceError) as info:
+        check_env(broken, {}, games=3, seed=0)
+    assert info.value.check == "exception"
+    assert "the game raised KeyError: 'a bug in apply' during the reset_reproduces check (seed 0)" in str(info.value)
+    with pytest.raises(ConformanceError, match=r"\[exception\] the game raised KeyError: 'a bug in apply' during "
+                                               r"the episode of seed 0"):
+        check_env(broken, {}, games=3, seed=0, only=["zero_sum"])

@@ -20,7 +20,7 @@ def seen(monkeypatch):
     import training.train as train_module
 
     got: list[dict] = []
-    monkeypatch.setattr(train_module, "train", lambda cfg, resume, guard: got.append(dict(cfg)) or {})
+    monkeypatch.setattr(train_module, "train", lambda cfg, resume, guard, preload=(): got.append(dict(cfg)) or {})
     monkeypatch.setattr(train_module, "format_summary", lambda report, folder: "summary")
     return got
 

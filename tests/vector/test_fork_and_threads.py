@@ -38,7 +38,10 @@ def test_a_forked_child_cannot_use_or_end_its_parents_workers():
         except BaseException:  # noqa: BLE001 - any other outcome is reported by the exit code
             code = 5
         try:
-            vec._pool.finalizer()  # what the child's exit would run
+            from multiprocessing import util
+
+            util._exit_function()  # multiprocessing's exit hook, as a normal exit (sys.exit) runs it
+            vec._pool.finalizer()  # the vector's own exit hook
             vec.close()
             del vec
             gc.collect()
@@ -73,7 +76,10 @@ def test_a_call_while_another_thread_is_inside_one_is_refused_and_the_first_call
     thread = threading.Thread(target=other_thread)
     thread.start()
     try:
-        time.sleep(0.5)
+        deadline = time.monotonic() + 10
+        while not vec._lock.locked() and time.monotonic() < deadline:  # the other thread is inside its step
+            time.sleep(0.01)
+        time.sleep(0.2)
         for call in (lambda: vec.reset(seed=1), lambda: vec.step(actions), lambda: vec.observe(0)):
             with pytest.raises(MonolithEnvError, match="in use by another thread .* one vector per thread"):
                 call()
