@@ -15,6 +15,7 @@ import math
 import multiprocessing
 import os
 import threading
+import weakref
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -43,6 +44,21 @@ VECTOR_REFUSES = {
     "illegal_action": ("raise", "a masked-out action always raises IllegalActionError naming the game"),
     "wrapped": (True, "a vector env has no PettingZoo wrapper to leave out"),
 }
+
+
+#: every live vector of this process, for the fork hook below
+_VECTORS: "weakref.WeakSet[VectorEnv]" = weakref.WeakSet()
+
+
+def _fresh_locks_in_child() -> None:
+    """In a forked child: a fresh lock for every vector (another thread of the parent may have held one while
+    the process forked; that thread does not exist in the child)."""
+    for vec in list(_VECTORS):
+        vec._lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_locks_in_child)
 
 
 def _one_caller(method: Any) -> Any:
@@ -126,6 +142,7 @@ class VectorEnv:
 
         game_cls = game_class(env_id)
         self._lock = threading.Lock()  # one reset / step / observe at a time (_one_caller)
+        _VECTORS.add(self)
         self.env_id = env_id
         self.num_envs = n_envs = _int_arg(num_envs, "num_envs", 1, MAX_NUM_ENVS)
         if (isinstance(workers, (int, np.integer)) and not isinstance(workers, bool)

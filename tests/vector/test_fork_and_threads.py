@@ -91,3 +91,26 @@ def test_a_call_while_another_thread_is_inside_one_is_refused_and_the_first_call
     single.reset(seed=0)
     np.testing.assert_array_equal(outcome["obs"], single.step(actions).observation)  # the first call's step, whole
     vec.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
+def test_an_in_process_vector_works_in_a_child_forked_while_another_thread_was_inside_a_call():
+    """workers=0: the child has its own copy of the games; the lock a parent thread held at the fork is not
+    held in the child (its holder does not exist there)."""
+    vec = make_vec(ARENA, 2)
+    res = vec.reset(seed=0)
+    actions = _first_legal(res.action_mask)
+    vec._lock.acquire()  # as a parent thread inside step() when the process forks
+    try:
+        pid = os.fork()
+        if pid == 0:
+            try:
+                obs = vec.step(actions).observation
+                code = 0 if obs.shape == (2, vec.obs_size) else 3
+            except BaseException:  # noqa: BLE001 - reported by the exit code
+                code = 4
+            os._exit(code)
+    finally:
+        vec._lock.release()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
