@@ -146,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--check-every", type=_int_at_least(0), default=1,
                    help="run the per-step conformance checks every K decisions (0 = invariants only, fastest)")
     f.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a terminal)")
+    f.add_argument("--max-failures", type=_int_at_least(1), default=None, metavar="N",
+                   help="stop after N failures (default: play every game; a broken game fails them all)")
     f.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     f.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local: a process pool on this machine; ray: Ray tasks (needs the [distributed] extra)")
@@ -200,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                 n = run_fuzz(monolith_envs.game_class(args.env_id), args.games, args.seed, args.workers, args.config,
                              args.out, sample=args.sample, progress=not args.no_progress, check_every=args.check_every,
                              backend=args.backend, address=args.address, preload=args.preload,
-                             env_id=args.env_id)
+                             env_id=args.env_id, max_failures=args.max_failures)
                 return 1 if n else 0
             if args.cmd == "replay":
                 from monolith_envs.core.replay import (

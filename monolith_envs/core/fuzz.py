@@ -263,7 +263,7 @@ def _check_args(games: int, seed: int, workers: int, sample: int, check_every: i
 def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, out_dir: str,
              sample: int = 8, checks: Iterable[str] = CHECKS, progress: bool = True,
              check_every: int = 1, backend: str = "local", address: str | None = None,
-             preload: Sequence[str] = (), env_id: str | None = None) -> int:
+             preload: Sequence[str] = (), env_id: str | None = None, max_failures: int | None = None) -> int:
     """Run ``games`` rollouts with seeds ``seed .. seed+games-1`` on ``workers`` processes.
 
     Args:
@@ -276,6 +276,8 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
             game changes it in the workers too, with any ``workers``).
         env_id: the id the game was looked up by (default ``GAME_INFO.env_id``); it names the logs and the
             reproduce command (a game class registered under another id replays under that id).
+        max_failures: stop after this many failures (the rollouts still running are dropped, and the summary
+            says so); ``None``: every game runs.
 
     The jobs are made as they are submitted (a bounded number in flight), so ``games`` costs no memory.
     Prints each failure (seed, step, action history tail, the exact command that reproduces it: same
@@ -296,6 +298,11 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
         Interrupted: SIGINT or SIGTERM, after the summary.
     """
     _check_args(games, seed, workers, sample, check_every)
+    if max_failures is not None and (isinstance(max_failures, bool) or not isinstance(max_failures, int)
+                                     or max_failures < 1):
+        raise MonolithEnvError(f"fuzz: max_failures={max_failures!r} is not allowed; expected None or an integer "
+                               "of at least 1")
+    cut = False  # stopped at max_failures
     if backend != "ray":
         limit = local_worker_limit()
         if workers > limit:  # the value given, whatever --games is: the same command is refused or not
@@ -352,13 +359,16 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                         tally.failures += 1
                         tally.logs.append(str(path))
                         del tally.logs[:-MAX_LISTED_LOGS]
+                    if max_failures is not None and tally.failures >= max_failures:
+                        cut = True
+                        break
         except Interrupted as exc:
             stopped = exc
         finally:
             if bar:
                 bar.close()
             if pool is not None:
-                if stopped is not None:
+                if stopped is not None or cut:
                     pool.terminate()  # running rollouts are dropped; no new worker starts
                 else:
                     pool.close()
@@ -375,6 +385,9 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
               + (("per-step checks every decision)" if check_every == 1 else
                   f"per-step checks every {check_every} decisions)") if check_every else "invariants only)"),
               flush=True)
+        if cut:
+            print(f"stopped at --max-failures {max_failures}: {tally.games} of {games} games played; failure logs in "
+                  f"{out}", flush=True)
         if stopped is not None:
             more = tally.failures - len(tally.logs)
             print(f"interrupted by {stopped.name}: stopped after {tally.games} of {games} games"

@@ -230,6 +230,19 @@ def test_fuzz_command_summary_and_failure_report(tmp_path, capsys):
     assert "FAILURE [invariants] seed=" in out and "reproduce: python -m monolith_envs fuzz" in out
     logs = sorted(tmp_path.glob("*.json"))
     assert logs and load_log(logs[0]).note.startswith("[invariants]")
+    failed = out.count("FAILURE [")
+    # --max-failures stops the run there, with a line saying so (a game broken everywhere fails every game)
+    for workers in ("1", "2"):
+        cut = tmp_path / f"cut{workers}"
+        code = main(["fuzz", "toy_fuzzbad_v0", "--games", "40", "--workers", workers, "--no-progress",
+                     "--out", str(cut), "--max-failures", "2"])
+        out = capsys.readouterr().out
+        assert code == 1 and out.count("FAILURE [") == 2 and len(list(cut.glob("*.json"))) == 2
+        assert "failures=2 " in out and "stopped at --max-failures 2: " in out and " of 40 games played" in out
+    assert failed >= 3  # so the cut above is the option's doing
+    with pytest.raises(SystemExit) as exit_info:
+        main(["fuzz", "toy_fuzzbad_v0", "--max-failures", "0"])
+    assert exit_info.value.code == 2 and "--max-failures: 0 is below 1" in capsys.readouterr().err
 
 
 def test_set_game_state_continues_from_a_hand_built_position():
