@@ -172,6 +172,12 @@ def load_run(run_dir: str | Path, overrides: list[str] = ()) -> tuple[dict, dict
     raw = _read_json(d / "config.json")
     if not isinstance(raw, dict):
         raise TrainConfigError(f"--resume: {d / 'config.json'} is not a JSON object")
+    import monolith_envs
+
+    if isinstance(raw.get("env_id"), str) and raw["env_id"] not in monolith_envs.available_envs():
+        raise TrainConfigError(f"--resume: the run trained {raw['env_id'][:100]!r}, which is not a registered env id "
+                               "here; a game registered by a module of yours needs --preload MODULE again (config.json "
+                               "does not keep it)")
     if raw.get("recipe") == "az" or {"simulations", "games_per_iteration"} <= set(raw):
         raise TrainConfigError(f"--resume: {str(run_dir)!r} is a run of python -m training.az, which has no resume: "
                                "start a new run from its last checkpoint or samples (init_checkpoint, init_samples; "

@@ -549,6 +549,7 @@ def main(argv: list[str] | None = None) -> dict:
             args = ap.parse_args(argv)
             trust_models_from_args(args)
             try:
+                args.preload = list(dict.fromkeys(args.preload))  # each module once (the commands printed too)
                 import_modules(args.preload)
             except ImportError as e:
                 ap.error(str(e))

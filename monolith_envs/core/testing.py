@@ -324,41 +324,9 @@ def check_env(
         if "mask_nonempty" in names:  # first: every other check steps the AEC env, which calls array methods on it
             mask = probe.game.legal_mask(probe.game.initial_state(np.random.default_rng(seed)))
             if not isinstance(mask, np.ndarray):
-                raise ConformanceError("mask_nonempty", f"legal_mask must return a numpy array bool[{probe.game.layout.n}], "
-                                                        f"got a {type(mask).__name__} (at the initial state of seed {seed})")
-
-        where[0] = f"the reset_reproduces check (seed {seed})"
-        if "reset_reproduces" in names:
-            env = raw()
-            first, acts = _transcript(env, seed, act_seed=seed)
-            _transcript(env, seed + REPLAY_SEED_OFFSET, act_seed=seed + 1)  # use the instance for another match
-            try:
-                again, _ = _transcript(env, seed, actions=acts)
-                fresh, _ = _transcript(raw(), seed, actions=acts)
-            except Exception as exc:  # noqa: BLE001 - a replayed action refused: the match went another way
-                raise ConformanceError(
-                    "reset_reproduces",
-                    f"replaying reset(seed={seed})'s {len(acts)} actions raised {type(exc).__name__}: {str(exc)[:300]}; the same seed "
-                    "and actions must give the same match (initial_state and apply may draw only from the rng they "
-                    "are given)") from exc
-            for label, other in (("a reused instance", again), ("a fresh instance", fresh)):
-                if len(other) != len(first) or any(x != y for x, y in zip(first, other)):
-                    k = next((i for i, (x, y) in enumerate(zip(first, other)) if x != y), min(len(first), len(other)))
-                    raise ConformanceError(
-                        "reset_reproduces",
-                        f"reset(seed={seed}) with the same actions diverges on {label} at transcript row {k}")
-            report.checks.append("reset_reproduces")
-
-        where[0] = "the config_kept check"
-        if "config_kept" in names:
-            env = raw()
-            want = dict(env.game.config)
-            for s in (seed, seed + 1):
-                env.reset(seed=s)
-                if dict(env.game.config) != want:
-                    raise ConformanceError(
-                        "config_kept", f"config changed by reset(seed={s}): {dict(env.game.config)} != {want}")
-            report.checks.append("config_kept")
+                raise ConformanceError("mask_nonempty", f"legal_mask must return a numpy array "
+                                                        f"bool[{probe.game.layout.n}], got a {type(mask).__name__} "
+                                                        f"(at the initial state of seed {seed})")
 
         if "outcome" in names:
             _check_static_info(probe.game)
@@ -379,7 +347,38 @@ def check_env(
                 report.lengths.append(steps)
                 if progress is not None:
                     progress(report)
-            report.checks.extend(c for c in CHECKS if c in names and c not in report.checks and c not in _PETTINGZOO)
+        where[0] = f"the reset_reproduces check (seed {seed})"
+        if "reset_reproduces" in names:
+            env = raw()
+            first, acts = _transcript(env, seed, act_seed=seed)
+            _transcript(env, seed + REPLAY_SEED_OFFSET, act_seed=seed + 1)  # use the instance for another match
+            try:
+                again, _ = _transcript(env, seed, actions=acts)
+                fresh, _ = _transcript(raw(), seed, actions=acts)
+            except Exception as exc:  # noqa: BLE001 - a replayed action refused: the match went another way
+                raise ConformanceError(
+                    "reset_reproduces",
+                    f"replaying reset(seed={seed})'s {len(acts)} actions raised {type(exc).__name__}: "
+                    f"{str(exc)[:300]}; the same seed and actions must give the same match (initial_state and apply "
+                    "may draw only from the rng they are given)") from exc
+            for label, other in (("a reused instance", again), ("a fresh instance", fresh)):
+                if len(other) != len(first) or any(x != y for x, y in zip(first, other)):
+                    k = next((i for i, (x, y) in enumerate(zip(first, other)) if x != y), min(len(first), len(other)))
+                    raise ConformanceError(
+                        "reset_reproduces",
+                        f"reset(seed={seed}) with the same actions diverges on {label} at transcript row {k}")
+            report.checks.append("reset_reproduces")
+        where[0] = "the config_kept check"
+        if "config_kept" in names:
+            env = raw()
+            want = dict(env.game.config)
+            for s in (seed, seed + 1):
+                env.reset(seed=s)
+                if dict(env.game.config) != want:
+                    raise ConformanceError(
+                        "config_kept", f"config changed by reset(seed={s}): {dict(env.game.config)} != {want}")
+            report.checks.append("config_kept")
+        report.checks.extend(c for c in CHECKS if c in names and c not in report.checks and c not in _PETTINGZOO)
     except ConformanceError:
         raise
     except Exception as exc:  # noqa: BLE001 - the game's code raised: the user's bug, named with where

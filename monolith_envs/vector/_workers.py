@@ -112,6 +112,9 @@ def _worker_main(conn: Any, index: int, game_cls: Any, config: dict, lo: int, hi
 
 #: every live pool of this process, for the fork hook below
 _POOLS: "weakref.WeakSet[WorkerPool]" = weakref.WeakSet()
+#: this process was forked from one that imported this module: a forkserver it started is its parent's, which
+#: the child cannot use (multiprocessing raises ChildProcessError), so new pools here default to spawn
+_FORKED = [False]
 
 
 def _forget_pools_in_child() -> None:
@@ -120,6 +123,7 @@ def _forget_pools_in_child() -> None:
     copies of their pipes (the parent's ends stay open in the parent)."""
     from multiprocessing import process
 
+    _FORKED[0] = True
     for pool in list(_POOLS):
         for proc in pool.procs:
             process._children.discard(proc)  # noqa: SLF001 - the list multiprocessing's exit hook walks
@@ -174,7 +178,8 @@ class WorkerPool:
         timeout: seconds to wait for any answer of a worker (the start-up, which imports the package in a
             fresh process, gets at least 60 s).
         start_method: a ``multiprocessing`` start method; None: ``"forkserver"`` where available (the server
-            imports the package once, then each worker is forked from it), else ``"spawn"``.
+            imports the package once, then each worker is forked from it), else ``"spawn"``, and ``"spawn"`` in a
+            process forked from one that had imported this module (its parent's forkserver is not its own).
 
     Attributes:
         arrays: the shared arrays (numpy views of one shared block).
@@ -187,7 +192,8 @@ class WorkerPool:
     def __init__(self, game_cls: Any, config: dict, num_envs: int, workers: int, shapes: dict[str, tuple],
                  timeout: float, start_method: str | None = None):
         if start_method is None:
-            start_method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+            start_method = ("forkserver" if "forkserver" in mp.get_all_start_methods() and not _FORKED[0]
+                            else "spawn")
         ctx = mp.get_context(start_method)
         if start_method == "forkserver":
             ctx.set_forkserver_preload(["monolith_envs.vector._workers"])

@@ -330,7 +330,10 @@ class ApplyRaisesAfterThreeMoves(ToyGame):
 def test_a_bug_in_the_games_code_is_one_conformance_error_naming_the_exception_and_where():
     broken = module_for(ApplyRaisesAfterThreeMoves, "toy_broken_apply_bug_v0").raw_env
     with pytest.raises(ConformanceError) as info:
-        check_env(broken, {}, games=3, seed=0)
+        check_env(broken, {}, games=3, seed=0)  # the per-step checks run first and name the move
+    assert info.value.check == "masked_actions_apply" and "raised KeyError('a bug in apply')" in str(info.value)
+    with pytest.raises(ConformanceError) as info:
+        check_env(broken, {}, games=3, seed=0, only=["reset_reproduces"])
     assert info.value.check == "exception"
     assert "the game raised KeyError: 'a bug in apply' during the reset_reproduces check (seed 0)" in str(info.value)
     with pytest.raises(ConformanceError, match=r"\[exception\] the game raised KeyError: 'a bug in apply' during "

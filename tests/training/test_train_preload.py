@@ -36,3 +36,14 @@ def test_a_preload_that_cannot_be_imported_is_one_error_line():
     assert res.returncode == 2 and "Traceback" not in res.stderr
     assert res.stderr.strip().splitlines()[-1] == ("python -m training.train: error: --preload 'no_such_module_here': "
                                                    "cannot import it (No module named 'no_such_module_here')")
+
+
+def test_resuming_a_run_of_a_preloaded_game_without_preload_says_to_give_it_again(tmp_path):
+    run = tmp_path / "toy"
+    run.mkdir()
+    (run / "config.json").write_text(json.dumps({"env_id": "toy_tictactoe_v0", "env_config": {}}))
+    res = subprocess.run([sys.executable, "-m", "training.train", "--resume", str(run)], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert ("--resume: the run trained 'toy_tictactoe_v0', which is not a registered env id here; a game registered "
+            "by a module of yours needs --preload MODULE again") in res.stderr

@@ -114,3 +114,24 @@ def test_an_in_process_vector_works_in_a_child_forked_while_another_thread_was_i
         vec._lock.release()
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="os.fork is POSIX only")
+def test_a_forked_child_makes_its_own_worker_vector():
+    """The parent's forkserver is not the child's (multiprocessing raised ChildProcessError): a pool made in a
+    forked child starts its workers with spawn."""
+    parent = make_vec(ARENA, 2, workers=1)
+    parent.reset(seed=0)
+    parent.close()
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            with make_vec(ARENA, 2, workers=2) as vec:
+                res = vec.reset(seed=0)
+                code = 0 if vec.step(_first_legal(res.action_mask)).observation.shape == (2, vec.obs_size) else 3
+        except BaseException:  # noqa: BLE001 - reported by the exit code
+            code = 4
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
