@@ -115,11 +115,6 @@ def env_module(env_id: str) -> Any:
         raise ConfigError(f"env id {env_id!r} is registered to {source} has no "
                           f"{' and no '.join(missing)}; an env module defines env() and raw_env() (see "
                           "monolith_envs.monolith_arena_v0)")
-    built = getattr(mod.raw_env, "env_id", None)  # set by make_env_fns
-    if isinstance(built, str) and built != env_id:
-        raise ConfigError(f"env id {env_id!r} is registered to {source} builds envs of {built!r} "
-                          f"(make_env_fns({built!r}, ...)): register it as {built!r}, or make its env functions with "
-                          f"make_env_fns({env_id!r}, ...)")
     return mod
 
 

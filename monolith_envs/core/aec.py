@@ -599,8 +599,8 @@ def make_env_fns(env_id: str, game_cls: Callable[[dict], Game]):
     def env(render_mode: str | None = None, illegal_action: str = "raise", **config: Any):
         return OrderEnforcingEnv(raw_env(render_mode, illegal_action, **config))
 
-    raw_env.game_cls = env.game_cls = game_cls
-    raw_env.env_id = env.env_id = env_id  # the id the envs report, checked against the registered one
+    raw_env.game_cls = game_cls
+    env.game_cls = game_cls
     raw_env.__doc__ = f"The bare ``{env_id}`` AEC environment (see RulesAECEnv)."
     env.__doc__ = f"The ``{env_id}`` AEC environment wrapped in PettingZoo's OrderEnforcingWrapper."
     return env, raw_env

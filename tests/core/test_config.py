@@ -133,22 +133,3 @@ def test_a_long_refused_value_is_cut_in_the_message():
         monolith_envs.make("monolith_arena_v0", mode="x" * 100_000)
     assert len(str(ei.value)) < 500
 
-
-def test_a_module_registered_under_another_id_than_its_envs_report_is_refused_naming_both():
-    import pytest
-
-    import monolith_envs
-    from monolith_envs.core.config import ConfigError
-    from tests.toy_game import ToyGame, module_for
-
-    mod = module_for(ToyGame, "toy_named_v0")
-    monolith_envs.register("toy_named_v1", lambda: mod)
-    try:
-        with pytest.raises(ConfigError, match=r"env id 'toy_named_v1' is registered to the callable .* builds envs "
-                                              r"of 'toy_named_v0' \(make_env_fns\('toy_named_v0', \.\.\.\)\)"):
-            monolith_envs.make("toy_named_v1")
-        monolith_envs.register("toy_named_v0", lambda: mod)
-        assert monolith_envs.make("toy_named_v0").unwrapped.env_id == "toy_named_v0"
-    finally:
-        monolith_envs._REGISTRY.pop("toy_named_v1", None)
-        monolith_envs._REGISTRY.pop("toy_named_v0", None)
