@@ -16,6 +16,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from monolith_envs.core.cli import preload_flags
+
 __all__ = ["StageLog", "format_summary", "interrupted_message", "map_with_progress", "output_files", "plot_curve", "rate_text"]
 
 
@@ -158,9 +160,8 @@ def evaluate_command(report: dict, model: Path | str, kind: str = "ppo",
     agents = ",".join([f"{kind}:{model}", *against])
     # the results beside the model (not in runs/eval/ under the current folder), under evaluate's default
     # name, which never replaces an earlier result: eval_<env>_<seed>.json, then -2, -3, ...
-    pre = "".join(f" --preload {shlex.quote(m)}" for m in report.get("preload") or [])  # a game of the user's
     return (f"python -m training.evaluate --env {report['env_id']} --agents {shlex.quote(agents)} --games 200{sets}"
-            f"{pre} --out-dir {shlex.quote(str(Path(model).parent))}")
+            f"{preload_flags(report.get('preload') or [])} --out-dir {shlex.quote(str(Path(model).parent))}")
 
 
 def format_summary(report: dict, run_dir: Path) -> str:
@@ -251,7 +252,7 @@ def interrupted_message(e: Any) -> str:
         lines.append(f"  kept: checkpoint {info['checkpoint']} ({kept:,} learner steps)")
         again = (f" (it goes on from step {kept:,}: the steps after the checkpoint are played again)"
                  if kept < info["steps"] else "")
-        pre = "".join(f" --preload {shlex.quote(m)}" for m in info.get("preload") or [])  # not in config.json
+        pre = preload_flags(info.get("preload") or [])  # config.json does not keep them
         lines.append(f"  resume with: python -m training.train --resume {shlex.quote(str(run_dir))}{pre}{again}")
     else:
         lines.append(f"  no checkpoint yet (one is written right after a warm start, at a rollout boundary every "

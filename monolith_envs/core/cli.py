@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import shlex
 from typing import Iterable
 
 #: the longest error message printed (longer ones end with "...")
@@ -62,6 +63,12 @@ def plain_doc(text: str) -> str:
 
     text = re.sub(r":[a-z]+:`~[\w.]*?([\w]+)`", r"\1", text)
     return re.sub(r":[a-z]+:`([^`]*)`", r"\1", text).replace("``", "")
+
+
+def preload_flags(names: Iterable[str]) -> str:
+    """The ``--preload`` options of a printed command (reproduce, resume, evaluate): `` --preload NAME`` for
+    each module, shell-quoted; ``""`` for none."""
+    return "".join(f" --preload {shlex.quote(name)}" for name in names)
 
 
 def preload_worker(names: tuple[str, ...]) -> None:

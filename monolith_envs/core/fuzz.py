@@ -24,7 +24,7 @@ import numpy as np
 
 from .chance import ChanceRecorder
 from .game import InvariantError, MonolithEnvError, Utility
-from .interrupt import Interrupted, children_ignore_sigint, ignore_sigint, stop_on_signals
+from .interrupt import Interrupted, children_ignore_sigint, stop_on_signals
 from .outfiles import check_output_dir
 from .processes import local_worker_limit, worker_limit_why
 from .replay import EpisodeLog, printable
@@ -157,11 +157,11 @@ def _init_worker(game_cls: Any, config: dict) -> None:
 
 
 def _init_pool_worker(game_cls: Any, config: dict, preload: Sequence[str] = ()) -> None:
-    ignore_sigint()  # the parent stops its workers on Ctrl-C
-    if preload:  # a spawned worker imports the --preload modules too: one may change a registered game
-        from .cli import import_modules
+    from .cli import preload_worker
 
-        import_modules(preload, "--preload")
+    # the parent stops its workers on Ctrl-C; a spawned worker imports the --preload modules too: one may change
+    # a registered game
+    preload_worker(tuple(preload))
     _init_worker(game_cls, config)
 
 
@@ -231,7 +231,9 @@ def _report(r: RolloutResult, env_id: str, full_config: dict, config: dict, out:
     log = EpisodeLog(env_id, full_config, r.seed, r.actions, note=f"[{r.failure}] {r.message[:2000]}",
                      chance=list(r.chance))
     path = log.save(out / f"{env_id}_seed{r.seed}.json")
-    pre = "".join(f" --preload {shlex.quote(m)}" for m in preload)
+    from .cli import preload_flags
+
+    pre = preload_flags(preload)
     msg = [
         f"FAILURE [{r.failure}] seed={r.seed} step={r.decisions}",
         f"  {printable(r.message.splitlines()[0]) if r.message else ''}",  # escapes shown, not obeyed

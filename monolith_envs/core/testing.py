@@ -58,6 +58,18 @@ CHECKS: tuple[str, ...] = (
 )
 
 
+#: the checks that run PettingZoo's own tests (last: the checks before them name a fault precisely)
+_PETTINGZOO = ("api_test", "seed_test")
+
+
+def _not_an_array(mask: Any, n: int) -> str | None:
+    """What is wrong with a ``legal_mask`` result that is not a numpy array (the AEC env calls array methods on
+    it), or ``None``."""
+    if isinstance(mask, np.ndarray):
+        return None
+    return f"legal_mask must return a numpy array bool[{n}], got a {type(mask).__name__}"
+
+
 class ConformanceError(MonolithEnvError, AssertionError):
     """A conformance check failed. ``check`` is its name (one of :data:`CHECKS`, or ``"exception"``: the game's
     code raised outside any check, e.g. a bug in ``apply`` or ``observe``; the message names the exception and
@@ -126,9 +138,9 @@ def step_checks(
     en = set(enabled)
     mask = game.legal_mask(state)
     layout = game.layout
-    if not isinstance(mask, np.ndarray):  # the AEC env calls array methods on it
-        raise StepCheckFailure("mask_nonempty", f"legal_mask must return a numpy array bool[{layout.n}], got a "
-                                                f"{type(mask).__name__}")
+    wrong = _not_an_array(mask, layout.n)
+    if wrong:
+        raise StepCheckFailure("mask_nonempty", wrong)
     if mask.dtype != np.bool_ or mask.shape != (layout.n,):
         raise StepCheckFailure("mask_nonempty", f"legal_mask must be bool[{layout.n}], got {mask.dtype}{mask.shape}")
     legal = np.flatnonzero(mask)
@@ -323,10 +335,9 @@ def check_env(
     try:
         if "mask_nonempty" in names:  # first: every other check steps the AEC env, which calls array methods on it
             mask = probe.game.legal_mask(probe.game.initial_state(np.random.default_rng(seed)))
-            if not isinstance(mask, np.ndarray):
-                raise ConformanceError("mask_nonempty", f"legal_mask must return a numpy array "
-                                                        f"bool[{probe.game.layout.n}], got a {type(mask).__name__} "
-                                                        f"(at the initial state of seed {seed})")
+            wrong = _not_an_array(mask, probe.game.layout.n)
+            if wrong:
+                raise ConformanceError("mask_nonempty", f"{wrong} (at the initial state of seed {seed})")
 
         if "outcome" in names:
             _check_static_info(probe.game)
@@ -409,10 +420,6 @@ def check_env(
 
     report.checks.sort(key=CHECKS.index)
     return report
-
-
-#: the checks that run PettingZoo's own tests
-_PETTINGZOO = ("api_test", "seed_test")
 
 
 def _check_static_info(game: Game) -> None:
