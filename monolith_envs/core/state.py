@@ -121,13 +121,12 @@ def clone_state(obj: Any) -> Any:
         return {k: (v if isinstance(v, _IMMUTABLE) else clone_state(v)) for k, v in obj.items()}
     if t in (set, frozenset):
         return t(obj)
+    plain = "numbers, strings, enums, lists, tuples, dicts, sets, numpy arrays, @state_class objects"
     if dataclasses.is_dataclass(obj):
         raise StateError(f"cannot clone a {t.__name__}: a state class needs the @state_class decorator "
-                         "(monolith_envs.core.state), which lists its fields for clone and JSON; its fields hold "
-                         "plain data only (numbers, strings, enums, lists, tuples, dicts, sets, numpy arrays, "
-                         "other @state_class objects)")
-    raise StateError(f"cannot clone a {t.__name__}: states hold plain data only (numbers, strings, enums, lists, "
-                     "tuples, dicts, sets, numpy arrays, @state_class objects)")
+                         f"(monolith_envs.core.state), which lists its fields for clone and JSON; its fields hold "
+                         f"plain data only ({plain})")
+    raise StateError(f"cannot clone a {t.__name__}: states hold plain data only ({plain})")
 
 
 def states_equal(a: Any, b: Any) -> bool:

@@ -13,6 +13,12 @@ __all__ = ["render_text"]
 
 
 
+def objectives_shown(s, viewer: int | None, p: int) -> bool:
+    """Whether a picture for ``viewer`` (None: omniscient) names seat ``p``'s objectives in hand, not only their
+    count: its own, and every seat's once the game is over (secret until revealed otherwise, spec §5.6)."""
+    return viewer is None or viewer == p or bool(s.terminal)
+
+
 def render_text(g, s, viewer: int | None = None) -> str:
     """Day, phase, decision; one line per active space; pools; row; events; the legal actions by name; every
     line at most 100 columns (a longer one continues on indented lines).
@@ -38,7 +44,7 @@ def render_text(g, s, viewer: int | None = None) -> str:
                      f"slots {g.slots[sp]} blood {s.blood[sp]} boast {boast:<8} ctrl {c:<3} {units_text(s, sp)}")
     for p in range(s.n):
         sh = g.shamans[s.shaman_id[p]].name if s.shaman_id[p] >= 0 else "?"
-        if viewer is None or viewer == p or s.terminal:  # the game over: every hand shown
+        if objectives_shown(s, viewer, p):
             objs = ",".join(g.objs[o].key for o in s.objectives[p]) or "-"
         else:
             objs = f"{len(s.objectives[p])} hidden"

@@ -25,6 +25,7 @@ import numpy as np
 from ..core.drawing import Scene, check_viewer, mix, text_width
 from .actions import ORDERS
 from .board import controllers, tunnels_now
+from .render import objectives_shown
 from .state import SUB_ASKS, Phase, Sub
 from .words import stop_and_step
 
@@ -444,7 +445,7 @@ def _side(sc: Scene, g, s, x: float, viewer) -> float:
     for p in range(s.n):
         col = SEAT_COLOURS[p]
         sh = g.shamans[s.shaman_id[p]].name if s.shaman_id[p] >= 0 else "no shaman yet"
-        if viewer is None or viewer == p or s.terminal:  # the game over: every hand shown
+        if objectives_shown(s, viewer, p):
             objs = ", ".join(g.objs[o].name for o in s.objectives[p]) or "-"
         else:
             objs = f"{len(s.objectives[p])} hidden"
