@@ -30,12 +30,10 @@ from .processes import local_worker_limit, worker_limit_why
 from .replay import EpisodeLog, printable
 from .returns import float_tolerance
 from .seeds import MAX_SEED, check_seed
-from .testing import CHECKS, StepCheckFailure, step_checks
+from .state_checks import STEP_CHECKS, StepCheckFailure, step_checks, terminal_failure
+from .testing import CHECKS
 
 __all__ = ["RolloutResult", "fuzz_rollout", "STEP_CHECKS"]
-
-STEP_CHECKS = ("mask_nonempty", "masked_actions_apply", "unmasked_actions_raise", "rejected_no_draw", "mask_json_roundtrip",
-               "clone", "observe_all", "hidden_info", "finite")
 
 
 @dataclass
@@ -76,7 +74,8 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
             ``finite`` (also on the final returns), ``ends``).
         sample: legal / illegal actions tried per step.
         check_every: run the per-step checks on every ``check_every``-th decision (1 = all; the game's
-            invariants and the end-of-game checks always run). ``0`` turns the per-step checks off.
+            invariants and the end-of-game checks always run; the terminal state's mask and ``pure_queries``
+            when per-step checks run). ``0`` turns the per-step checks off.
 
     Returns:
         A :class:`RolloutResult`; never raises for a rules failure (it is reported in the result).
@@ -119,6 +118,10 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
                     game.check_invariants(state)
                 except InvariantError as exc:
                     return fail("invariants", str(exc))
+        if game.is_terminal(state) and step_names and check_every:
+            failed = terminal_failure(game, state, enabled)
+            if failed:
+                return fail(failed[0], f"at the end: {failed[1]}")
         ret = np.asarray(game.returns(state), np.float64)
         if "finite" in enabled and not np.isfinite(ret).all():
             return fail("finite", f"returns {ret.tolist()} are not finite")

@@ -24,14 +24,23 @@ from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
-from .chance import ChanceError, ChanceRecorder
+from .chance import ChanceError
 from .game import ChanceMode, Game, IllegalActionError, InvariantError, MonolithEnvError, Outcome, Utility
 from .returns import float_tolerance
 from .scripted import ScriptedRng, ScriptedRngError
 from .seeds import MAX_SEED
+from .state_checks import (
+    PURE_QUERIES,
+    STEP_CHECKS,
+    StepCheckFailure,
+    _not_an_array,
+    pure_queries_failure,
+    step_checks,
+    terminal_failure,
+)
 
-__all__ = ["CHECKS", "ConformanceError", "ConformanceReport", "check_env", "check_env_seeds", "step_checks",
-           "StepCheckFailure",
+__all__ = ["CHECKS", "ConformanceError", "ConformanceReport", "PURE_QUERIES", "check_env", "check_env_seeds",
+           "pure_queries_failure", "step_checks", "StepCheckFailure", "terminal_failure",
            "ScriptedRng", "ScriptedRngError"]
 
 #: Every check of the suite, in the order they run.
@@ -46,6 +55,7 @@ CHECKS: tuple[str, ...] = (
     "rejected_no_draw",    # a rejected action draws nothing, in the engine and through env.step
     "mask_json_roundtrip",  # mask equals a recomputation on from_dict(json(to_dict(state)))
     "clone",               # clone equal and independent
+    "pure_queries",        # legal_mask, observe, returns, ... leave the state as it was
     "observe_all",         # every agent observable; obs in space; non-acting masks all zero
     "dead_steps",          # each agent stepped with None exactly once at the end, sees its final reward
     "zero_sum",            # returns sum to 0 in zero-sum modes
@@ -62,14 +72,6 @@ CHECKS: tuple[str, ...] = (
 _PETTINGZOO = ("api_test", "seed_test")
 
 
-def _not_an_array(mask: Any, n: int) -> str | None:
-    """What is wrong with a ``legal_mask`` result that is not a numpy array (the AEC env calls array methods on
-    it), or ``None``."""
-    if isinstance(mask, np.ndarray):
-        return None
-    return f"legal_mask must return a numpy array bool[{n}], got a {type(mask).__name__}"
-
-
 class ConformanceError(MonolithEnvError, AssertionError):
     """A conformance check failed. ``check`` is its name (one of :data:`CHECKS`, or ``"exception"``: the game's
     code raised outside any check, e.g. a bug in ``apply`` or ``observe``; the message names the exception and
@@ -77,16 +79,6 @@ class ConformanceError(MonolithEnvError, AssertionError):
 
     def __init__(self, check: str, message: str):
         self.check = check
-        super().__init__(f"[{check}] {message}")
-
-
-class StepCheckFailure(MonolithEnvError):
-    """A per-step check failed inside :func:`step_checks` (``check``: its name; ``detail``: the message
-    without the ``[check]`` tag)."""
-
-    def __init__(self, check: str, message: str):
-        self.check = check
-        self.detail = message
         super().__init__(f"[{check}] {message}")
 
 
@@ -100,141 +92,6 @@ class ConformanceReport:
     episodes: int = 0
     decisions: int = 0
     lengths: list[int] = field(default_factory=list)
-
-
-def _sample(idx: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
-    if idx.size <= k:
-        return idx
-    return rng.choice(idx, size=k, replace=False)
-
-
-def _same_state(game: Game, a: Any, b: Any) -> bool:
-    """Exact equality of two states: structural for registered plain-data states, else via ``to_dict``."""
-    from .state import _FIELDS, states_equal
-
-    if type(a) in _FIELDS:
-        return states_equal(a, b)
-    return game.to_dict(a) == game.to_dict(b)
-
-
-def step_checks(
-    game: Game,
-    state: Any,
-    rng: np.random.Generator,
-    enabled: Iterable[str] = CHECKS,
-    sample: int = 12,
-) -> np.ndarray:
-    """Run the per-step checks on one non-terminal ``state`` (it is not modified) and return its mask.
-
-    Checks (each only if named in ``enabled``): ``mask_nonempty``, ``masked_actions_apply`` (up to ``sample``
-    legal actions applied to clones), ``unmasked_actions_raise`` (up to ``sample`` illegal actions must raise
-    :class:`IllegalActionError` and leave the clone unchanged), ``mask_json_roundtrip``, ``clone``,
-    ``hidden_info`` (every viewer), ``observe_all`` (shape, dtype, bounds for every viewer), ``finite`` (the
-    returns and every viewer's observation hold no inf or NaN).
-
-    Raises:
-        StepCheckFailure: the first failed check, with details.
-    """
-    en = set(enabled)
-    mask = game.legal_mask(state)
-    layout = game.layout
-    wrong = _not_an_array(mask, layout.n)
-    if wrong:
-        raise StepCheckFailure("mask_nonempty", wrong)
-    if mask.dtype != np.bool_ or mask.shape != (layout.n,):
-        raise StepCheckFailure("mask_nonempty", f"legal_mask must be bool[{layout.n}], got {mask.dtype}{mask.shape}")
-    legal = np.flatnonzero(mask)
-    if "mask_nonempty" in en:
-        if game.is_terminal(state):
-            raise StepCheckFailure("mask_nonempty", "step_checks called on a terminal state")
-        if legal.size == 0:
-            raise StepCheckFailure("mask_nonempty", "no legal action although the game is not over")
-        if not 0 <= game.current_player(state) < game.num_players:
-            raise StepCheckFailure("mask_nonempty", f"current_player {game.current_player(state)} is not a seat")
-    if "masked_actions_apply" in en:
-        for a in _sample(legal, sample, rng):
-            c = game.clone(state)
-            try:
-                game.apply(c, int(a), ChanceRecorder(np.random.default_rng(int(a))))
-            except Exception as exc:  # noqa: BLE001 - report any failure of a masked action
-                raise StepCheckFailure(
-                    "masked_actions_apply", f"masked action {layout.decode(int(a))} raised {exc!r}"
-                ) from exc
-    if "unmasked_actions_raise" in en or "rejected_no_draw" in en:
-        name = "unmasked_actions_raise" if "unmasked_actions_raise" in en else "rejected_no_draw"
-        illegal = np.flatnonzero(~mask)
-        for a in _sample(illegal, sample, rng):
-            c = game.clone(state)
-            rec = ChanceRecorder(np.random.default_rng(0))
-            try:
-                game.apply(c, int(a), rec)
-            except IllegalActionError:
-                if "rejected_no_draw" in en and rec.events:
-                    raise StepCheckFailure(
-                        "rejected_no_draw", f"illegal {layout.decode(int(a))} drew "
-                        f"{[str(e) for e in rec.events]} before it was rejected") from None
-                if not _same_state(game, c, state):
-                    raise StepCheckFailure(
-                        name, f"illegal {layout.decode(int(a))} raised but changed the state") from None
-                continue
-            except Exception as exc:  # noqa: BLE001
-                raise StepCheckFailure(
-                    name, f"illegal {layout.decode(int(a))} raised {exc!r}, expected IllegalActionError",
-                ) from exc
-            raise StepCheckFailure(name, f"unmasked action {layout.decode(int(a))} was accepted")
-    data = game.to_dict(state) if ("mask_json_roundtrip" in en or "clone" in en) else None
-    if "mask_json_roundtrip" in en:
-        back = game.from_dict(json.loads(json.dumps(data)))
-        m2 = np.asarray(game.legal_mask(back))
-        if not np.array_equal(m2, mask):
-            diff = [layout.decode(int(a)) for a in np.flatnonzero(m2 != mask)[:6]]
-            raise StepCheckFailure("mask_json_roundtrip", f"mask differs after a JSON round-trip at {diff}")
-        if game.to_dict(back) != data:
-            raise StepCheckFailure("mask_json_roundtrip", "from_dict(to_dict(state)) differs from the state")
-    if "clone" in en:
-        c = game.clone(state)
-        if not _same_state(game, c, state):
-            raise StepCheckFailure("clone", "clone differs from the original")
-        if legal.size:
-            game.apply(c, int(legal[0]), np.random.default_rng(1))
-            if game.to_dict(state) != data:
-                raise StepCheckFailure("clone", "applying an action to a clone changed the original")
-    n = game.num_players
-    if "finite" in en:
-        r = np.asarray(game.returns(state), np.float64)
-        if not np.isfinite(r).all():
-            raise StepCheckFailure("finite", f"returns {r.tolist()} are not finite")
-    if "observe_all" in en or "hidden_info" in en or "finite" in en:
-        spec = game.obs_spec
-        for p in range(n):
-            o = game.observe(state, p)
-            if "finite" in en:
-                bad = np.flatnonzero(~np.isfinite(np.asarray(o, np.float64)))
-                if bad.size:
-                    raise StepCheckFailure("finite", f"observe(state, {p})[{int(bad[0])}] = {o[int(bad[0])]} is not "
-                                           "finite")
-            if "observe_all" in en:
-                if not isinstance(o, np.ndarray) or o.dtype != np.float32 or o.shape != (spec.size,):
-                    raise StepCheckFailure(
-                        "observe_all", f"observe(state, {p}) must be float32[{spec.size}], got "
-                        f"{getattr(o, 'dtype', type(o))}{getattr(o, 'shape', '')}")
-                bad = np.flatnonzero((o < spec.low) | (o > spec.high) | ~np.isfinite(o))
-                if bad.size:
-                    i = int(bad[0])
-                    piece = next(pc for pc in spec.pieces if pc.offset <= i < pc.stop)
-                    raise StepCheckFailure(
-                        "observe_all", f"observe(state, {p})[{i}] = {o[i]} outside [{piece.low}, {piece.high}] "
-                        f"(piece {piece.name!r})")
-            if "hidden_info" in en:
-                other = game.resample_hidden(state, p, rng)
-                o2 = game.observe(other, p)
-                if o.tobytes() != np.asarray(o2).tobytes():
-                    idx = np.flatnonzero(np.asarray(o2) != o)[:5]
-                    names = [next(pc.name for pc in spec.pieces if pc.offset <= i < pc.stop) for i in idx]
-                    raise StepCheckFailure(
-                        "hidden_info", f"player {p}'s observation changes when hidden information is resampled "
-                        f"(indices {idx.tolist()} in pieces {names})")
-    return mask
 
 
 def _transcript(env, seed: int, actions: list[int] | None = None, act_seed: int = 0) -> tuple[list, list[int]]:
@@ -342,9 +199,8 @@ def check_env(
         if "outcome" in names:
             _check_static_info(probe.game)
 
-        step_names = [c for c in ("mask_nonempty", "masked_actions_apply", "unmasked_actions_raise", "rejected_no_draw",
-                                  "mask_json_roundtrip", "clone", "observe_all", "hidden_info", "finite") if c in names]
-        episode_names = {"observe_all", "dead_steps", "zero_sum", "invariants", "ends", "mask_nonempty",
+        step_names = [c for c in STEP_CHECKS if c in names]
+        episode_names = {"observe_all", "dead_steps", "zero_sum", "invariants", "ends", "mask_nonempty", "pure_queries",
                          "rejected_no_draw", "chance_logged", "outcome", "finite"} & names
         if step_names or episode_names:
             env = raw()
@@ -518,7 +374,7 @@ def _check_episode(env, game: Game, ep_seed: int, names: set, step_names: list, 
         try:
             mask = step_checks(game, state, rng, step_names, sample)
         except StepCheckFailure as exc:
-            raise ConformanceError(exc.check, f"{where}: {exc}") from exc
+            raise ConformanceError(exc.check, f"{where}: {exc.detail}") from exc
         if "observe_all" in names:
             for other in env.possible_agents:
                 o = env.observe(other)
@@ -547,6 +403,8 @@ def _check_episode(env, game: Game, ep_seed: int, names: set, step_names: list, 
                 raise ConformanceError("invariants", f"{where}: {exc}; last actions {hist}") from exc
     final = np.asarray(game.returns(env.game_state), np.float64)
     terminal = game.is_terminal(env.game_state)
+    if terminal:
+        _check_terminal_queries(game, env.game_state, names, f"seed {ep_seed}, the end after {steps} decisions")
     if "ends" in names and not terminal:
         raise ConformanceError(
             "ends", f"seed {ep_seed}: episode truncated at max_decisions={game.max_decisions} in random play")
@@ -569,6 +427,13 @@ def _check_episode(env, game: Game, ep_seed: int, names: set, step_names: list, 
     if "chance_logged" in names:
         _check_chance_log(env, game, ep_seed, raw)
     return steps
+
+
+def _check_terminal_queries(game: Game, state: Any, names: set, where: str) -> None:
+    """:func:`terminal_failure` as a :class:`ConformanceError` naming ``where``."""
+    failed = terminal_failure(game, state, names)
+    if failed:
+        raise ConformanceError(failed[0], f"{where}: {failed[1]}")
 
 
 def _check_chance_log(env, game: Game, ep_seed: int, raw) -> None:

@@ -192,6 +192,21 @@ class EveryoneWins(ToyGame):
         return (Outcome.WIN, Outcome.WIN)
 
 
+class CountsMaskCalls(ToyGame):
+    """legal_mask writes into the state (a counter in the decisions field)."""
+
+    def legal_mask(self, s):
+        m = super().legal_mask(s)
+        if s.winner == -2 and (s.board != -1).sum() == 2:
+            s.decisions += 1
+        return m
+
+
+class MaskOpenAtTheEnd(ToyGame):
+    def legal_mask(self, s):
+        return np.ones(9, bool) if s.winner != -2 else super().legal_mask(s)
+
+
 class LimitTooLow(ToyGame):
     """Its truncation limit is shorter than its games."""
 
@@ -210,6 +225,7 @@ BROKEN = [
     ("unmasked_actions_raise", AcceptsCellFourTwice, None, {}),
     ("mask_json_roundtrip", LossyJson, None, {}),
     ("clone", ShallowClone, None, {}),
+    ("pure_queries", CountsMaskCalls, None, {}),
     ("observe_all", ShortObsForWaiting, None, {}),
     ("dead_steps", ToyGame, NoDeadStepsEnv, {}),
     ("zero_sum", NotZeroSum, None, {}),
@@ -237,6 +253,28 @@ def test_check_catches_broken_variant(check, game_cls, aec_cls, config):
         check_env(broken, config, games=15, seed=0, only=[check])
     assert info.value.check == check
     assert f"[{check}]" in str(info.value)
+
+
+def test_a_mask_left_open_at_the_end_is_named():
+    broken = module_for(MaskOpenAtTheEnd, "toy_open_end_v0").raw_env
+    with pytest.raises(ConformanceError, match=r"\[mask_nonempty\] seed 0, the end after \d+ decisions: the game is "
+                       r"over but legal_mask has 9 legal actions \(MARK\(cell=0\)"):
+        check_env(broken, games=3, seed=0, only=["mask_nonempty"])
+
+
+def test_the_query_that_wrote_into_the_state_is_named():
+    broken = module_for(CountsMaskCalls, "toy_counts_mask_v0").raw_env
+    with pytest.raises(ConformanceError, match=r"\[pure_queries\] seed \d+, step 2: legal_mask changed the state"):
+        check_env(broken, games=3, seed=0, only=["pure_queries"])
+
+
+def test_fuzz_names_a_mask_left_open_at_the_end():
+    from monolith_envs.core.fuzz import fuzz_rollout
+
+    result = fuzz_rollout(MaskOpenAtTheEnd(), seed=0)
+    assert result.failure == "mask_nonempty"
+    assert result.message.startswith("at the end: the game is over but legal_mask has 9 legal actions")
+    assert fuzz_rollout(ToyGame(), seed=0).failure is None
 
 
 def test_rolling_before_rejecting_is_named_with_the_draw():
