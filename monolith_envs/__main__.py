@@ -1,7 +1,8 @@
 """Command line: ``python -m monolith_envs {list,info,fuzz,replay,check,playthrough} ...`` (also installed as
 ``monolith-envs``).
 
-Exit status: 0 success; 1 a fuzz run or ``check`` found a failure, or a replay ended with a broken invariant or
+Exit status: 0 success; 1 a fuzz run or ``check`` found a failure, a ``playthrough`` differs from the stored
+one, or a replay ended with a broken invariant or
 met an exception of the engine (e.g. the log of such a fuzz failure; ``--html`` writes the page up to it); 2 bad input
 (bad arguments, a bad ``--config``, a malformed or non-replaying episode log, an output path that cannot be
 written), reported on one line ``error: ...`` on stderr, never as a traceback; 130 / 143 stopped by Ctrl-C
@@ -51,6 +52,28 @@ def _int_at_least(lo: int, hi: int | None = None):
 
     parse.__name__ = f"int>={lo}" if hi is None else f"int in {lo}..{hi}"
     return parse
+
+
+#: the default --timeout of fuzz (each rollout) and check (each episode and check), in seconds: far above any
+#: game of the package (a checked episode takes seconds), so only a game method that never returns meets it
+DEFAULT_TIMEOUT = 300.0
+
+
+def _timeout(text: str) -> float | None:
+    """``--timeout``: a positive number of seconds, or ``none`` (no limit)."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        v = float(text) if len(text) <= 40 else None
+    except ValueError:
+        v = None
+    if v is None or not 0 < v < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive number of seconds (or none: no limit)")
+    return v
+
+
+_TIMEOUT_HELP = ("seconds {what} may take before it fails as timeout, naming where the game's code was (a method "
+                 f"that never returns); none: no limit (default {DEFAULT_TIMEOUT:g})")
 
 
 def _preload(modules: list[str]) -> None:
@@ -149,6 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     f.add_argument("--max-failures", type=_int_at_least(1), default=None, metavar="N",
                    help="stop after N failures (default: play every game; a broken game fails them all)")
     f.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
+    f.add_argument("--timeout", type=_timeout, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=_TIMEOUT_HELP.format(what="each rollout"))
     f.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local: a process pool on this machine; ray: Ray tasks (needs the [distributed] extra)")
     f.add_argument("--address", default=None,
@@ -169,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--seed", type=seed_arg, default=0, help="seed of the first episode (0 to 2**128-1)")
     c.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     c.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a terminal)")
+    c.add_argument("--timeout", type=_timeout, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=_TIMEOUT_HELP.format(what="each episode and each other check"))
     pt = sub.add_parser("playthrough", help="compare (or --regenerate) the stored golden playthroughs",
                         formatter_class=fmt)
     pt.add_argument("env_ids", nargs="*", help="default: every registered env id")
@@ -202,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
                 n = run_fuzz(monolith_envs.game_class(args.env_id), args.games, args.seed, args.workers, args.config,
                              args.out, sample=args.sample, progress=not args.no_progress, check_every=args.check_every,
                              backend=args.backend, address=args.address, preload=args.preload,
-                             env_id=args.env_id, max_failures=args.max_failures)
+                             env_id=args.env_id, max_failures=args.max_failures, timeout=args.timeout)
                 return 1 if n else 0
             if args.cmd == "replay":
                 from monolith_envs.core.replay import (
@@ -321,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
 
                 try:
                     rep = check_env(monolith_envs.env_module(args.env_id).raw_env, args.config, games=args.games,
-                                    seed=args.seed, progress=progress)
+                                    seed=args.seed, progress=progress, timeout=args.timeout)
                 except ConformanceError as exc:  # a failing check is a finding (1), not bad input (2)
                     close_bar()
                     print(f"check failed: {_one_line(exc)}", file=sys.stderr)

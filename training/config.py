@@ -78,7 +78,7 @@ class Key:
 
 
 KEYS: tuple[Key, ...] = (
-    Key("name", str, "", "run name; outputs go to <out_dir>/<name>/ (default: the config file's stem)"),
+    Key("name", str, "", "run name; outputs go to <out_dir>/<name>/ (default: the config file's stem, with _quick for --quick)"),
     Key("out_dir", str, "runs", "root directory of run outputs"),
     Key("env_id", str, "monolith_arena_v0", "registered env id to train on"),
     Key("env_config", dict, {}, "the game's config keys (table), e.g. {num_players = 2, reward_mode = 'score'}"),

@@ -429,7 +429,7 @@ class StagedEntry:
         if text is None:
             return False
         low = text.lower()
-        if low in ("", "1", "y", "yes", "ok"):
+        if low in ("", "1", "+1", "y", "yes", "ok"):
             return True
         if low == "back":
             if self._can_undo(chosen):
@@ -521,6 +521,10 @@ class StagedEntry:
             j = _carrying(opts, k)
             hint = f"; {opts[j - 1][1]} is option {j}" if j else ""
             self.output_fn(wrap(f"{k} is not one of the options: choose 1-{len(opts)}{hint} (help lists the commands)"))
+            return None
+        if re.fullmatch(r"[+-]?\d+(\s+[+-]?\d+)+", text):  # "1 2": two numbers, not the number 12
+            self.output_fn(wrap(f"{text!r} is more than one number: type one option's number, 1-{len(opts)}, or its "
+                                "name (help lists the commands)"))
             return None
         hits = self._match_value(text, opts, chosen)
         if len(hits) == 1:

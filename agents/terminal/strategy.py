@@ -133,6 +133,20 @@ class StrategyPieces(Pieces):
     """Terminal play of ``monolith_strategy_v0`` (``docs/monolith_strategy.md``)."""
 
     legend_text = LEGEND
+
+    def legend(self, game: Any) -> str:
+        """The legend; in solo the board sentence is the solo board's (docs §2: 6 cards, the second Fate of
+        Fate 3.6 on position 7) and the track line names the goal."""
+        if game.num_players != 1:
+            return wrap(self.legend_text)
+        text = self.legend_text.replace(
+            "The board is 12 cards in reading order, three to a row (a 13th with\nFate 3.6)",
+            "The solo board is 6 cards in reading order, three to a row (a 7th with\nFate 3.6)")
+        text = text.replace("track line gives every player's VP and the toll stones (space and cost).",
+                            "track line gives your VP, the toll stones (space and cost) and the solo goal (G): "
+                            "end on or past it to succeed.")
+        return wrap(text)
+
     help_intro = """\
 Enter a move in stages: pick an option by its number in the list (1, 2, ...,
 not a socket number or a die's face) or by name: a unique prefix is enough

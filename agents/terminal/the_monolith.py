@@ -284,7 +284,12 @@ order(o=commit)."""
 
     def notes(self, game: Any, state: Any, viewer: int) -> list[str]:
         """Browser play's notes beside the board: how option labels write the units of a space (the terminal's
-        legend says it), e.g. ``P0{2W,1w,S}``; the same for every position."""
+        legend says it), e.g. ``P0{2W,1w,S}``, while the open decision offers a space; ``[]`` at other decisions
+        and once the game is over."""
+        lay = game.layout
+        if game.is_terminal(state) or not any("s" in lay[lay.split(int(a))[0]].args
+                                              for a in game.legal_mask(state).nonzero()[0]):
+            return []
         return ["Units in the options: P0{2W,1w,S} is seat 0 with 2 living warriors (W), 1 dead warrior (w) and "
                 "its living shaman (S; s = dead); the picture draws them as ● n (living), † n (dead) and ◆ (the shaman, "
                 "✕ when dead)."]

@@ -129,7 +129,7 @@ def _tile_lines(name: str) -> list:
 #: the row of the hex number's and the initiative's tabs, this far above a hex's centre: inside every front
 #: wedge and attack bar (both tabs stay clear of them whatever the facing; tests/render/test_picture_geometry.py)
 TAB_Y = -14.0
-_TAB_SIZE = 8.0
+_TAB_SIZE = 9.0
 #: a tile's name is at most this wide, so that it ends well clear of the W and E wedges (their bases 30.2 out)
 #: and of a W or E melee bar (31.5 out), even in a browser whose font runs a little wider than DejaVu Sans
 NAME_WIDTH = 50.0
@@ -313,7 +313,7 @@ def _draw_hex(sc: Scene, game, state, tb, h: int, netted, segs) -> None:
         x0, y0, w, hh = tab_box(cx, cy, str(h), right=False)
         if i >= 0:  # a light tab under the hex number of an occupied hex
             sc.rect(x0, y0, w, hh, (245, 245, 240), rx=3)
-        sc.text(x0 + w / 2, cy + TAB_Y, str(h), _TAB_SIZE, (70, 70, 70), "middle")
+        sc.text(x0 + w / 2, cy + TAB_Y, str(h), _TAB_SIZE, (40, 40, 40), "middle", bold=True)
         for p, k in segs.get(h, ()):  # last: each label keeps off every mark drawn before it
             if not state.mono_folded[p]:
                 label = f"S{k}"

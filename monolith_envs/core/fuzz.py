@@ -23,6 +23,7 @@ from typing import Any, Iterable, Iterator, Sequence
 import numpy as np
 
 from .chance import ChanceRecorder
+from .deadline import DeadlineExceeded, check_timeout, deadline
 from .game import InvariantError, MonolithEnvError, Utility
 from .interrupt import Interrupted, children_ignore_sigint, stop_on_signals
 from .outfiles import check_output_dir
@@ -44,7 +45,7 @@ class RolloutResult:
         seed: the episode seed.
         decisions: actions applied.
         returns: final returns (``None`` on failure).
-        failure: ``None``, or the failed check name (a name from ``CHECKS``, or ``"exception"``).
+        failure: ``None``, or the failed check name (a name from ``CHECKS``, ``"exception"``, or ``"timeout"``).
         message: the failure's message (with a traceback for unexpected exceptions).
         actions: every action applied before the failure (the episode log's actions).
         history: readable names of the last actions.
@@ -64,7 +65,7 @@ class RolloutResult:
 
 
 def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: int = 8,
-                 check_every: int = 1) -> RolloutResult:
+                 check_every: int = 1, timeout: float | None = None) -> RolloutResult:
     """Play one random masked rollout of ``game`` from ``seed`` and check every step.
 
     Args:
@@ -76,6 +77,9 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
         check_every: run the per-step checks on every ``check_every``-th decision (1 = all; the game's
             invariants and the end-of-game checks always run; the terminal state's mask and ``pure_queries``
             when per-step checks run). ``0`` turns the per-step checks off.
+        timeout: seconds the rollout may take (wall clock; ``None``: no limit); past it the rollout fails with
+            ``"timeout"``, naming where the game's code was (:mod:`monolith_envs.core.deadline`: in the main
+            thread only).
 
     Returns:
         A :class:`RolloutResult`; never raises for a rules failure (it is reported in the result).
@@ -95,41 +99,55 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
                              [decode(a) for a in actions[-12:]], time.perf_counter() - t0, chance.events)
 
     try:
-        state = game.initial_state(game_rng)
-        while not game.is_terminal(state):
-            if len(actions) >= game.max_decisions:
-                if "ends" in enabled:
-                    return fail("ends", f"no end after max_decisions={game.max_decisions} decisions")
-                break
-            if step_names and check_every and len(actions) % check_every == 0:
-                try:
-                    mask = step_checks(game, state, check_rng, step_names, sample)
-                except StepCheckFailure as exc:
-                    return fail(exc.check, exc.detail)
-            else:
-                mask = game.legal_mask(state)
-            legal = np.flatnonzero(mask)
-            a = int(legal[pick_rng.integers(legal.size)])
-            chance.step = len(actions)
-            actions.append(a)
-            game.apply(state, a, chance)
-            if "invariants" in enabled:
-                try:
-                    game.check_invariants(state)
-                except InvariantError as exc:
-                    return fail("invariants", str(exc))
-        if game.is_terminal(state) and step_names and check_every:
-            failed = terminal_failure(game, state, enabled)
-            if failed:
-                return fail(failed[0], f"at the end: {failed[1]}")
-        ret = np.asarray(game.returns(state), np.float64)
-        if "finite" in enabled and not np.isfinite(ret).all():
-            return fail("finite", f"returns {ret.tolist()} are not finite")
-        if "zero_sum" in enabled and game.utility is Utility.ZERO_SUM and abs(ret.sum()) > float_tolerance(*ret):
-            return fail("zero_sum", f"returns {ret.tolist()} do not sum to 0")
+        with deadline(timeout):
+            ret = _play(game, enabled, step_names, sample, check_every, game_rng, pick_rng, check_rng, chance,
+                        actions, fail)
+    except DeadlineExceeded as exc:
+        return fail("timeout", f"the rollout did not end within {exc.seconds:g} s (the timeout); it was at "
+                               f"{exc.where}: a game method that never returns?")
     except Exception as exc:  # noqa: BLE001 - any crash is a finding
         return fail("exception", f"{exc!r}\n{traceback.format_exc()}")
+    if isinstance(ret, RolloutResult):
+        return ret
     return RolloutResult(seed, len(actions), ret.tolist(), None, "", [], [], time.perf_counter() - t0)
+
+
+def _play(game: Any, enabled: set, step_names: list, sample: int, check_every: int, game_rng: Any, pick_rng: Any,
+          check_rng: Any, chance: ChanceRecorder, actions: list[int], fail: Any) -> Any:
+    """The moves and checks of :func:`fuzz_rollout`: the final returns, or the failure's result."""
+    state = game.initial_state(game_rng)
+    while not game.is_terminal(state):
+        if len(actions) >= game.max_decisions:
+            if "ends" in enabled:
+                return fail("ends", f"no end after max_decisions={game.max_decisions} decisions")
+            break
+        if step_names and check_every and len(actions) % check_every == 0:
+            try:
+                mask = step_checks(game, state, check_rng, step_names, sample)
+            except StepCheckFailure as exc:
+                return fail(exc.check, exc.detail)
+        else:
+            mask = game.legal_mask(state)
+        legal = np.flatnonzero(mask)
+        a = int(legal[pick_rng.integers(legal.size)])
+        chance.step = len(actions)
+        actions.append(a)
+        game.apply(state, a, chance)
+        if "invariants" in enabled:
+            try:
+                game.check_invariants(state)
+            except InvariantError as exc:
+                return fail("invariants", str(exc))
+    if game.is_terminal(state) and step_names and check_every:
+        failed = terminal_failure(game, state, enabled)
+        if failed:
+            return fail(failed[0], f"at the end: {failed[1]}")
+    ret = np.asarray(game.returns(state), np.float64)
+    if "finite" in enabled and not np.isfinite(ret).all():
+        return fail("finite", f"returns {ret.tolist()} are not finite")
+    if "zero_sum" in enabled and game.utility is Utility.ZERO_SUM and abs(ret.sum()) > float_tolerance(*ret):
+        return fail("zero_sum", f"returns {ret.tolist()} do not sum to 0")
+    return ret
 
 
 # ---------------------------------------------------------------------- command line
@@ -168,18 +186,19 @@ def _init_pool_worker(game_cls: Any, config: dict, preload: Sequence[str] = ()) 
     _init_worker(game_cls, config)
 
 
-def _work(args: tuple[int, int, tuple[str, ...], int]) -> RolloutResult:
-    seed, sample, checks, every = args
-    return fuzz_rollout(_WORKER_GAME, seed, checks, sample, every)
+def _work(args: tuple[int, int, tuple[str, ...], int, float | None]) -> RolloutResult:
+    seed, sample, checks, every, timeout = args
+    return fuzz_rollout(_WORKER_GAME, seed, checks, sample, every, timeout)
 
 
-def _work_chunk(jobs: list[tuple[int, int, tuple[str, ...], int]]) -> list[RolloutResult]:
+def _work_chunk(jobs: list[tuple[int, int, tuple[str, ...], int, float | None]]) -> list[RolloutResult]:
     return [_work(j) for j in jobs]
 
 
-def _jobs(seed: int, games: int, sample: int, checks: tuple[str, ...], every: int) -> Iterator[tuple]:
+def _jobs(seed: int, games: int, sample: int, checks: tuple[str, ...], every: int,
+          timeout: float | None = None) -> Iterator[tuple]:
     """The jobs of seeds ``seed .. seed+games-1``, made one at a time (10^10 games cost no memory)."""
-    return ((s, sample, checks, every) for s in range(seed, seed + games))
+    return ((s, sample, checks, every, timeout) for s in range(seed, seed + games))
 
 
 def _chunk_size(games: int, workers: int, check_every: int) -> int:
@@ -229,7 +248,7 @@ class _Tally:
 
 
 def _report(r: RolloutResult, env_id: str, full_config: dict, config: dict, out: Path, sample: int,
-            check_every: int, preload: Sequence[str]) -> tuple[str, Path]:
+            check_every: int, preload: Sequence[str], timeout: float | None = None) -> tuple[str, Path]:
     """Write the failure's episode log (atomically) and return its report text and the log path."""
     log = EpisodeLog(env_id, full_config, r.seed, r.actions, note=f"[{r.failure}] {r.message[:2000]}",
                      chance=list(r.chance))
@@ -244,7 +263,8 @@ def _report(r: RolloutResult, env_id: str, full_config: dict, config: dict, out:
         f"  episode log: {path}",
         f"  reproduce: python -m monolith_envs fuzz {shlex.quote(env_id)} --games 1 --seed {r.seed} "
         f"--workers 1 --config {shlex.quote(json.dumps(config))} --sample {sample} "
-        f"--check-every {check_every} --out {shlex.quote(str(out))}{pre}",
+        f"--check-every {check_every}" + ("" if timeout is None else f" --timeout {timeout:g}")
+        + f" --out {shlex.quote(str(out))}{pre}",
         f"  replay:    python -m monolith_envs replay {shlex.quote(str(path))}{pre}",
     ]
     return "\n".join(msg), path
@@ -268,7 +288,8 @@ def _check_args(games: int, seed: int, workers: int, sample: int, check_every: i
 def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, out_dir: str,
              sample: int = 8, checks: Iterable[str] = CHECKS, progress: bool = True,
              check_every: int = 1, backend: str = "local", address: str | None = None,
-             preload: Sequence[str] = (), env_id: str | None = None, max_failures: int | None = None) -> int:
+             preload: Sequence[str] = (), env_id: str | None = None, max_failures: int | None = None,
+             timeout: float | None = None) -> int:
     """Run ``games`` rollouts with seeds ``seed .. seed+games-1`` on ``workers`` processes.
 
     Args:
@@ -283,6 +304,9 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
             reproduce command (a game class registered under another id replays under that id).
         max_failures: stop after this many failures (the rollouts still running are dropped, and the summary
             says so); ``None``: every game runs.
+        timeout: seconds each rollout may take (``None``: no limit); a rollout past it is the failure
+            ``"timeout"`` naming where the game's code was, and the run goes on (local workers and one process;
+            where a rollout does not run in a main thread, e.g. some Ray workers, there is no limit).
 
     The jobs are made as they are submitted (a bounded number in flight), so ``games`` costs no memory.
     Prints each failure (seed, step, action history tail, the exact command that reproduces it: same
@@ -299,10 +323,15 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
             :data:`MAX_WORKERS` (local backend: above :func:`~monolith_envs.core.processes.local_worker_limit`,
             whatever ``games`` is; within it, more workers than games start only one per game), a seed outside 0 to 2**128-1 (for the last game too), ``sample`` or
             ``check_every`` out of range, an ``out_dir`` that cannot be created and written (checked by
-            creating it, before the run), or (ray) an unreachable cluster.
+            creating it, before the run), a ``timeout`` that is not a positive number, or (ray) an unreachable
+            cluster.
         Interrupted: SIGINT or SIGTERM, after the summary.
     """
     _check_args(games, seed, workers, sample, check_every)
+    try:
+        timeout = check_timeout(timeout, "timeout")
+    except ValueError as exc:
+        raise MonolithEnvError(f"fuzz: {exc}") from None
     if max_failures is not None and (isinstance(max_failures, bool) or not isinstance(max_failures, int)
                                      or max_failures < 1):
         raise MonolithEnvError(f"fuzz: max_failures={max_failures!r} is not allowed; expected None or an integer "
@@ -320,7 +349,7 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
     env_id = env_id or game.env_id
     full_config = dict(game.config)
     checks = tuple(checks)
-    jobs = _jobs(seed, games, sample, checks, check_every)
+    jobs = _jobs(seed, games, sample, checks, check_every, timeout)
     try:
         from tqdm import tqdm
     except ImportError:  # the core needs only numpy/gymnasium/pettingzoo
@@ -359,7 +388,8 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                     bar.update(1)
                 if r.failure:
                     with guard.deferred():  # the log is written, reported and counted, or not at all
-                        text, path = _report(r, env_id, full_config, config, out, sample, check_every, preload)
+                        text, path = _report(r, env_id, full_config, config, out, sample, check_every, preload,
+                                             timeout)
                         (bar.write(text) if bar else print(text, flush=True))
                         tally.failures += 1
                         tally.logs.append(str(path))

@@ -62,7 +62,7 @@ def _game(game_cls: Any, config: dict) -> Any:
 
 def _chunk(game_cls: Any, config: dict, jobs: list[tuple]) -> list[RolloutResult]:
     game = _game(game_cls, config)
-    return [fuzz_rollout(game, seed, checks, sample, every) for seed, sample, checks, every in jobs]
+    return [fuzz_rollout(game, seed, checks, sample, every, timeout) for seed, sample, checks, every, timeout in jobs]
 
 
 def _probe(address: str, timeout: float) -> None:
@@ -124,7 +124,7 @@ def ray_results(game_cls: Any, config: dict, jobs: Iterable[tuple], workers: int
 
     Args:
         game_cls, config: the game (``config`` as the user gave it; each worker validates it again).
-        jobs: ``(seed, sample, checks, check_every)`` per game, as :func:`~monolith_envs.core.fuzz.run_fuzz`
+        jobs: ``(seed, sample, checks, check_every, timeout)`` per game, as :func:`~monolith_envs.core.fuzz.run_fuzz`
             builds them: a list, or any iterable (read as the tasks are submitted, so a generator of 10^10
             jobs costs no memory).
         workers: tasks running at once (``2 * workers`` in flight); with no ``address`` also the CPUs of

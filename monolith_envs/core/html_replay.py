@@ -172,6 +172,7 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 #chance { font-family: monospace; font-size: 12px; color: #667; margin: 4px 0; }
 #narration { font-family: monospace; font-size: 12px; white-space: pre; margin: 4px 0; padding: 4px 6px;
              background: #fff; border: 1px solid #ddd; height: 8.5em; overflow: auto; resize: vertical; }
+#narration:empty::before { content: "(the move's line above says all it did)"; color: #999; }
 </style></head>
 <body>
 <div id="head">
@@ -237,8 +238,10 @@ function keepInView(li) {  // scroll the list of moves only (never the page) so 
   const seenTop = Math.max(top, head.getBoundingClientRect().bottom);
   const seenBottom = Math.min(bottom, innerHeight);
   if (seenBottom - seenTop >= 3 * r.height) { top = seenTop; bottom = seenBottom; }
-  if (r.top < top) moves.scrollTop -= top - r.top;
-  else if (r.bottom > bottom) moves.scrollTop += r.bottom - bottom;
+  // with two moves of context on either side where the box has room (not flush with its edge)
+  const pad = Math.max(0, Math.min(2 * r.height, (bottom - top - r.height) / 2));
+  if (r.top < top + pad) moves.scrollTop -= top + pad - r.top;
+  else if (r.bottom > bottom - pad) moves.scrollTop += r.bottom - (bottom - pad);
 }
 function show(i) {
   i = Math.max(0, Math.min(frames.length - 1, i | 0));

@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable, Mapping
 import numpy as np
 
 from .chance import ChanceError
+from .deadline import DeadlineExceeded, check_timeout, deadline
 from .game import ChanceMode, Game, IllegalActionError, InvariantError, MonolithEnvError, Outcome, Utility
 from .returns import float_tolerance
 from .scripted import ScriptedRng, ScriptedRngError
@@ -73,9 +74,10 @@ _PETTINGZOO = ("api_test", "seed_test")
 
 
 class ConformanceError(MonolithEnvError, AssertionError):
-    """A conformance check failed. ``check`` is its name (one of :data:`CHECKS`, or ``"exception"``: the game's
-    code raised outside any check, e.g. a bug in ``apply`` or ``observe``; the message names the exception and
-    the episode seed)."""
+    """A conformance check failed. ``check`` is its name (one of :data:`CHECKS`; ``"exception"``: the game's
+    code raised outside any check, e.g. a bug in ``apply`` or ``observe``, the message naming the exception and
+    the episode seed; ``"timeout"``: an episode or check ran past ``check_env``'s ``timeout``, the message
+    naming where it was)."""
 
     def __init__(self, check: str, message: str):
         self.check = check
@@ -146,6 +148,7 @@ def check_env(
     sample: int = 12,
     api_cycles: int = 200,
     progress: Callable[[ConformanceReport], None] | None = None,
+    timeout: float | None = None,
 ) -> ConformanceReport:
     """Run the conformance suite on the env that ``env_fn(**config)`` builds.
 
@@ -161,14 +164,17 @@ def check_env(
         api_cycles: cycles for PettingZoo's ``api_test`` / ``seed_test``.
         progress: called with the report after each checked episode (a progress bar; the caller may also
             keep the report to say what was checked when it is stopped).
+        timeout: seconds each episode, and each other check, may take (wall clock; ``None``: no limit). A
+            game method that never returns then fails the check ``"timeout"``, naming where it was stuck
+            (:mod:`monolith_envs.core.deadline`: the main thread only, elsewhere no limit).
 
     Returns:
         A :class:`ConformanceReport` (its ``env_id`` is the env's).
 
     Raises:
         ConformanceError: the first failing check, naming it, the episode seed, step and details.
-        ValueError: unknown check names in ``only`` / ``skip``, or seeds past the largest
-            (:func:`check_env_seeds`).
+        ValueError: unknown check names in ``only`` / ``skip``, seeds past the largest
+            (:func:`check_env_seeds`), or a ``timeout`` that is not a positive number.
         TypeError: ``env_fn`` is not callable (an env id string: pass the env module's ``raw_env``).
     """
     if not callable(env_fn):
@@ -180,6 +186,7 @@ def check_env(
     if unknown:
         raise ValueError(f"unknown checks {sorted(unknown)}; checks: {', '.join(CHECKS)}")
     check_env_seeds(seed, games)
+    timeout = check_timeout(timeout, "timeout")
 
     def raw():
         return env_fn(**config)
@@ -191,7 +198,8 @@ def check_env(
     where = [f"the mask probe (the initial state of seed {seed})"]
     try:
         if "mask_nonempty" in names:  # first: every other check steps the AEC env, which calls array methods on it
-            mask = probe.game.legal_mask(probe.game.initial_state(np.random.default_rng(seed)))
+            with deadline(timeout):
+                mask = probe.game.legal_mask(probe.game.initial_state(np.random.default_rng(seed)))
             wrong = _not_an_array(mask, probe.game.layout.n)
             if wrong:
                 raise ConformanceError("mask_nonempty", f"{wrong} (at the initial state of seed {seed})")
@@ -208,7 +216,8 @@ def check_env(
             for g in range(games):
                 ep_seed = seed + g
                 where[0] = f"the episode of seed {ep_seed}"
-                steps = _check_episode(env, game, ep_seed, names, step_names, sample, raw)
+                with deadline(timeout):
+                    steps = _check_episode(env, game, ep_seed, names, step_names, sample, raw)
                 report.episodes += 1
                 report.decisions += steps
                 report.lengths.append(steps)
@@ -216,38 +225,19 @@ def check_env(
                     progress(report)
         where[0] = f"the reset_reproduces check (seed {seed})"
         if "reset_reproduces" in names:
-            env = raw()
-            first, acts = _transcript(env, seed, act_seed=seed)
-            _transcript(env, seed + REPLAY_SEED_OFFSET, act_seed=seed + 1)  # use the instance for another match
-            try:
-                again, _ = _transcript(env, seed, actions=acts)
-                fresh, _ = _transcript(raw(), seed, actions=acts)
-            except Exception as exc:  # noqa: BLE001 - a replayed action refused: the match went another way
-                raise ConformanceError(
-                    "reset_reproduces",
-                    f"replaying reset(seed={seed})'s {len(acts)} actions raised {type(exc).__name__}: "
-                    f"{str(exc)[:300]}; the same seed and actions must give the same match (initial_state and apply "
-                    "may draw only from the rng they are given)") from exc
-            for label, other in (("a reused instance", again), ("a fresh instance", fresh)):
-                if len(other) != len(first) or any(x != y for x, y in zip(first, other)):
-                    k = next((i for i, (x, y) in enumerate(zip(first, other)) if x != y), min(len(first), len(other)))
-                    raise ConformanceError(
-                        "reset_reproduces",
-                        f"reset(seed={seed}) with the same actions diverges on {label} at transcript row {k}")
+            with deadline(timeout):
+                _check_reset_reproduces(raw, seed)
             report.checks.append("reset_reproduces")
         where[0] = "the config_kept check"
         if "config_kept" in names:
-            env = raw()
-            want = dict(env.game.config)
-            for s in (seed, seed + 1):
-                env.reset(seed=s)
-                if dict(env.game.config) != want:
-                    raise ConformanceError(
-                        "config_kept", f"config changed by reset(seed={s}): {dict(env.game.config)} != {want}")
+            with deadline(timeout):
+                _check_config_kept(raw, seed)
             report.checks.append("config_kept")
         report.checks.extend(c for c in CHECKS if c in names and c not in report.checks and c not in _PETTINGZOO)
     except ConformanceError:
         raise
+    except DeadlineExceeded as exc:
+        raise _timed_out(where[0], exc) from None
     except Exception as exc:  # noqa: BLE001 - the game's code raised: the user's bug, named with where
         raise ConformanceError("exception", f"the game raised {type(exc).__name__}: {str(exc)[:300]} during "
                                             f"{where[0]}") from exc
@@ -259,7 +249,10 @@ def check_env(
         try:
             with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
                 warnings.simplefilter("ignore")
-                api_test(raw(), num_cycles=api_cycles)
+                with deadline(timeout):
+                    api_test(raw(), num_cycles=api_cycles)
+        except DeadlineExceeded as exc:
+            raise _timed_out("PettingZoo's api_test", exc) from None
         except Exception as exc:  # noqa: BLE001
             raise ConformanceError("api_test", f"PettingZoo api_test failed: {exc!r}") from exc
         report.checks.append("api_test")
@@ -269,13 +262,54 @@ def check_env(
         try:
             with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
                 warnings.simplefilter("ignore")
-                seed_test(raw, num_cycles=api_cycles)
+                with deadline(timeout):
+                    seed_test(raw, num_cycles=api_cycles)
+        except DeadlineExceeded as exc:
+            raise _timed_out("PettingZoo's seed_test", exc) from None
         except Exception as exc:  # noqa: BLE001
             raise ConformanceError("seed_test", f"PettingZoo seed_test failed: {exc!r}") from exc
         report.checks.append("seed_test")
 
     report.checks.sort(key=CHECKS.index)
     return report
+
+
+def _timed_out(what: str, exc: DeadlineExceeded) -> ConformanceError:
+    return ConformanceError("timeout", f"{what} did not end within {exc.seconds:g} s (the timeout); it was at "
+                            f"{exc.where}: a game method that never returns?")
+
+
+def _check_reset_reproduces(raw: Callable[[], Any], seed: int) -> None:
+    """``reset_reproduces``: a seeded reset on a reused instance, and on a fresh one, replays the transcript."""
+    env = raw()
+    first, acts = _transcript(env, seed, act_seed=seed)
+    _transcript(env, seed + REPLAY_SEED_OFFSET, act_seed=seed + 1)  # use the instance for another match
+    try:
+        again, _ = _transcript(env, seed, actions=acts)
+        fresh, _ = _transcript(raw(), seed, actions=acts)
+    except Exception as exc:  # noqa: BLE001 - a replayed action refused: the match went another way
+        raise ConformanceError(
+            "reset_reproduces",
+            f"replaying reset(seed={seed})'s {len(acts)} actions raised {type(exc).__name__}: "
+            f"{str(exc)[:300]}; the same seed and actions must give the same match (initial_state and apply "
+            "may draw only from the rng they are given)") from exc
+    for label, other in (("a reused instance", again), ("a fresh instance", fresh)):
+        if len(other) != len(first) or any(x != y for x, y in zip(first, other)):
+            k = next((i for i, (x, y) in enumerate(zip(first, other)) if x != y), min(len(first), len(other)))
+            raise ConformanceError(
+                "reset_reproduces",
+                f"reset(seed={seed}) with the same actions diverges on {label} at transcript row {k}")
+
+
+def _check_config_kept(raw: Callable[[], Any], seed: int) -> None:
+    """``config_kept``: the config survives seeded resets."""
+    env = raw()
+    want = dict(env.game.config)
+    for s in (seed, seed + 1):
+        env.reset(seed=s)
+        if dict(env.game.config) != want:
+            raise ConformanceError(
+                "config_kept", f"config changed by reset(seed={s}): {dict(env.game.config)} != {want}")
 
 
 def _check_static_info(game: Game) -> None:

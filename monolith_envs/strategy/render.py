@@ -110,6 +110,8 @@ def _track(game, s: StrategyState) -> list:
         who = "".join(str(p) for p in range(R.n) if s.vp[p] == sp)
         ch = [str(p) for p in range(R.n) if s.chase[p] is not None and s.chase[p][0] == sp]
         tag = f"T{stones[sp]}" if sp in stones else ("V" if sp == R.victory else "")
+        if R.n == 1 and sp == game.solo_goal:
+            tag += "G"
         cell = f"{sp}{tag}"
         if who:
             cell += f"<{who}>"
@@ -117,7 +119,8 @@ def _track(game, s: StrategyState) -> list:
             cell += f"(c{''.join(ch)})"
         marks.append(cell)
     tolls = ", ".join(f"T{i + 1}@{sp} costs {cost}" for i, (sp, cost) in enumerate(R.content.tolls))
-    return ["track: " + " ".join(marks), f"       toll stones: {tolls}; VICTORY at {R.victory}"]
+    goal = [f"       solo goal (G): end on or past {game.solo_goal} VP"] if R.n == 1 else []
+    return ["track: " + " ".join(marks), f"       toll stones: {tolls}; VICTORY at {R.victory}"] + goal
 
 
 def render_text(game, s: StrategyState, viewer: int | None = None) -> str:

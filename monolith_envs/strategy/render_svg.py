@@ -132,8 +132,11 @@ def _track(sc: Scene, game, s: StrategyState, y: float) -> None:
         col = (130, 95, 45) if sp in stones else (40, 140, 60) if sp == R.victory else (215, 210, 195)
         title = f"space {sp}" + (f": toll stone, costs {stones[sp]}" if sp in stones else
                                  ": victory" if sp == R.victory else "")
+        goal = R.n == 1 and sp == game.solo_goal
+        if goal:
+            title += " · the solo goal: end on or past it"
         with sc.group(title=title, id=f"track-{sp}"):
-            sc.rect(x0, y, seg - 2, 30, col, None)
+            sc.rect(x0, y, seg - 2, 30, col, (205, 160, 20) if goal else None, 2.5 if goal else 1)
             light = sp in stones or sp == R.victory
             sc.text(x0 + (seg - 2) / 2, y + 8, str(sp), 9, (255, 255, 255) if light else (60, 60, 60), "middle")
             on = [p for p in range(R.n) if s.vp[p] == sp]
@@ -141,7 +144,8 @@ def _track(sc: Scene, game, s: StrategyState, y: float) -> None:
                 sc.circle(x0 + (seg - 2) / 2 + (k - (len(on) - 1) / 2) * 7, y + 21, 3.5, SEAT_COLOURS[p], (255, 255, 255),
                           0.8)
     tolls = ", ".join(f"{sp} (cost {cost})" for sp, cost in R.content.tolls)
-    sc.text(20, y + 42, f"toll stones at {tolls} · victory at {R.victory}", 10, _GREY)
+    goal = f" · solo goal: end on or past {game.solo_goal} (gold frame)" if R.n == 1 else ""
+    sc.text(20, y + 42, f"toll stones at {tolls} · victory at {R.victory}{goal}", 10, _GREY)
 
 
 def draw(game, s: StrategyState, viewer: int | None = None) -> Scene:

@@ -78,7 +78,8 @@ SUB_ASKS = {
     Sub.MARCH_REGROUP: "march: set the new group size (§4.4)",
     Sub.SHAMAN_STEP: "the shaman order: step the shaman or stop (§4.4)",
     Sub.RECRUIT_HEARTS: "recruit: pay 2 or more hearts (§4.4)",
-    Sub.RECRUIT_PLACE: "recruit: place one warrior on a recruit space, or pass to decline the bonus (§4.4)",
+    Sub.RECRUIT_PLACE: "recruit: place one warrior on a recruit space (once the paid ones are placed, pass declines "
+                       "the bonus warriors) (§4.4)",
     Sub.DIV_CARD: "divination: pick a card of the row to bid on (§4.4)",
     Sub.DIV_AMOUNT: "divination: pick the number of hearts to bid (§4.4)",
     Sub.ACTION_CHOOSE: "the action phase: slay, maneuver, boast, sacrifice, relent or manipulate fate (§4.6)",

@@ -44,7 +44,7 @@ def test_the_training_config_check_uses_the_games_config_for_a_baseline_opponent
     with pytest.raises(TrainConfigError) as ei:
         check_config(cfg)
     assert "config key 'eval_opponents': agent spec 'baseline': no baseline for monolith_arena_v0 with " \
-           "num_players=3 mode=ffa; baselines exist for:" in str(ei.value)
+           "num_players=3 mode=ffa; monolith_arena_v0 has baselines for: num_players=2 mode=duel (arena_2p)" in str(ei.value)
     cfg["env_config"] = {"num_players": 2, "mode": "duel"}
     check_config(cfg)  # the duel has one
 

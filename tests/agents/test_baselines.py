@@ -79,9 +79,8 @@ def test_a_config_without_a_baseline_is_one_error_naming_the_configs_that_have_o
     fake_baseline(tmp_path, "the_monolith_v0", {"num_players": 4}, name="the_monolith_4p")
     with pytest.raises(NoBaselineError) as e:
         BaselineAgent("the_monolith_v0", env_config={"num_players": 2}, root=tmp_path)
-    assert str(e.value) == ("no baseline for the_monolith_v0 with num_players=2; baselines exist for: "
-                            "monolith_arena_v0 with num_players=2 mode=duel (arena_2p), "
-                            "the_monolith_v0 with num_players=4 (the_monolith_4p); play one of those configs, e.g. "
+    assert str(e.value) == ("no baseline for the_monolith_v0 with num_players=2; the_monolith_v0 has baselines for: "
+                            "num_players=4 (the_monolith_4p); play one of those configs, e.g. "
                             "--set num_players=4 (training.evaluate, agents.play) or make(env_id, num_players=4) (in "
                             "Python: the same keywords for make_vec and gymnasium.make)")
     with pytest.raises(NoBaselineError, match="no baseline for monolith_strategy_v0; baselines exist for"):
@@ -258,7 +257,7 @@ def test_the_spec_works_in_evaluate_play_and_the_gymnasium_wrapper(capsys):
         play_main(["monolith_strategy_v0", "--set", "num_players=4", "--opponents", "baseline,baseline,baseline",
                    "--seed", "4"], input_fn=lambda prompt: "1", output_fn=out.append)
     assert e.value.code == 2
-    assert "no baseline for monolith_strategy_v0 with num_players=4; baselines exist for: " in capsys.readouterr().err
+    assert "no baseline for monolith_strategy_v0 with num_players=4; monolith_strategy_v0 has baselines for: num_players=2 (strategy_2p)" in capsys.readouterr().err
     # an opponent of the single-agent wrapper, chosen for the env's config at reset
     env = SingleAgentEnv(ARENA, ["baseline"], seed=3)
     obs, info = env.reset(seed=3)

@@ -79,7 +79,21 @@ def test_browser_play_explains_the_unit_codes_of_the_option_labels(tmp_path):
         notes = web.view()["notes"]
     finally:
         web.close()
-    assert len(notes) == 1 and notes[0].startswith("Units in the options: P0{2W,1w,S} is seat 0 with 2 living")
+    assert notes == []  # the first decision (an objective to discard) offers no space
+    # the note is there while a decision offers a space, and only then (not at the orders, nor at the end)
+    game = monolith_envs.make_game("the_monolith_v0", num_players=3)
+    state = game.initial_state(np.random.default_rng(5))
+    rng = np.random.default_rng(0)
+    seen = {True: 0, False: 0}
+    while not game.is_terminal(state):
+        legal = np.flatnonzero(game.legal_mask(state))
+        offers_space = any("s" in game.layout[game.layout.split(int(a))[0]].args for a in legal)
+        notes = PIECES.notes(game, state, 0)
+        assert bool(notes) == offers_space, (Sub(state.sub), notes)
+        seen[offers_space] += 1
+        game.apply(state, int(rng.choice(legal)), rng)
+    assert seen[True] > 10 and seen[False] > 10
+    assert PIECES.notes(game, state, 0) == []
     from monolith_envs.the_monolith.render_svg import LEGEND
     assert all(mark in " ".join(LEGEND) for mark in ("●", "†", "◆", "✕"))  # the marks the note names
     assert not hasattr(pieces_for("monolith_arena_v0"), "notes")  # Arena's labels carry no such codes

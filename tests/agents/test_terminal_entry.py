@@ -53,11 +53,16 @@ def _mask(env, actions):
     return m
 
 
-def test_single_option_stage_waits_for_enter_and_refuses_input_typed_ahead():
+def _place_or_end():
+    """(env, slot, hex, place, mask): an Arena decision whose mask holds one PLACE (facing 2) and END_TURN."""
     env, slot, h = _arena_main()
     lay = env.game.layout
     place = lay.index("PLACE", slot, h, 2)
-    mask = _mask(env, [place, lay.index("END_TURN")])
+    return env, slot, h, place, _mask(env, [place, lay.index("END_TURN")])
+
+
+def test_single_option_stage_waits_for_enter_and_refuses_input_typed_ahead():
+    env, slot, h, place, mask = _place_or_end()
     out = []
     inp = scripted(["place", f"hex {h:02d}", "", "3", "1", "4", "back", "", ""])
     a = StagedEntry(env.game, env.game_state, mask, pieces_for(ARENA), 0, inp, out.append).read()
@@ -385,3 +390,18 @@ def test_the_strategy_board_says_an_unchanged_card_list_in_one_line():
     arena._show_board(full, 1)
     arena._show_board(full, 5)
     assert out[-1] == full
+
+
+def test_plus_one_takes_a_single_option_and_two_numbers_are_not_read_as_one():
+    env, slot, h, place, mask = _place_or_end()
+    lay = env.game.layout
+    out = []
+    # "+1" at the lone tile, hex and facing stages takes them (it was refused there, while "1" was taken)
+    inp = scripted(["place", "+1", "+1", "+1"])
+    assert StagedEntry(env.game, env.game_state, mask, pieces_for(ARENA), 0, inp, out.append).read() == place
+    out.clear()
+    inp = scripted(["1 2", "1", "", "", ""])  # "1 2" was read as option 12
+    assert StagedEntry(env.game, env.game_state, mask, pieces_for(ARENA), 0, inp, out.append).read() in (
+        place, lay.index("END_TURN"))
+    assert "'1 2' is more than one number: type one option's number, 1-2, or its name" in " ".join(
+        " ".join(out).split())

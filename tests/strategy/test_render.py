@@ -86,3 +86,25 @@ def test_hand_size_says_its_parts_when_a_card_is_cast():
         svg = game.render_svg(s, viewer=0)
         assert "hand size 1 (1\u00a0cast)</text>" in svg
         assert ">gems 20 · guard 3 · hand size 6 (1\u00a0cast)</text>" in svg  # the widest, on one line
+
+
+def test_solo_marks_its_goal_on_the_track_in_text_picture_and_legend():
+    """Solo success is ending on or past the goal stone (docs §4.19): the track showed only VICTORY at 25."""
+    import monolith_envs
+    from agents.terminal import pieces_for
+
+    for stone, space in ((4, 20), (2, 10)):
+        g = monolith_envs.make_game("monolith_strategy_v0", num_players=1, solo_goal_stone=stone)
+        s = g.initial_state(np.random.default_rng(0))
+        assert g.solo_goal == space
+        text = " ".join(g.render_text(s).split())
+        assert f" {space}T{stone}G " in text and f"solo goal (G): end on or past {space} VP" in text
+        svg = g.render_svg(s)
+        assert f"space {space}: toll stone, costs {stone} · the solo goal: end on or past it" in svg
+        assert f"solo goal: end on or past {space} (gold frame)" in svg
+    legend = " ".join(pieces_for("monolith_strategy_v0").legend(g).split())
+    assert legend.startswith("Legend. The solo board is 6 cards in reading order") and "the solo goal (G)" in legend
+    g3 = monolith_envs.make_game("monolith_strategy_v0", num_players=3)
+    s3 = g3.initial_state(np.random.default_rng(0))
+    assert "G " not in g3.render_text(s3).split("track:")[1] and "solo goal" not in g3.render_svg(s3)
+    assert " ".join(pieces_for("monolith_strategy_v0").legend(g3).split()).startswith("Legend. The board is 12 cards")

@@ -23,6 +23,7 @@ ARGS = {
     "ConformanceError": ("seed_test", "two resets with seed 3 differ"),
     "StepCheckFailure": ("mask", "action 4 is legal but apply refused it"),
     "Interrupted": (15,),  # a signal number (SIGTERM)
+    "DeadlineExceeded": (2.5, "my_game.py:12 in apply"),
 }
 
 

@@ -110,7 +110,11 @@ def find_baseline(env_id: str, config: dict | None = None, root: str | Path | No
             + " (training.evaluate, agents.play) or make(env_id, " + ", ".join(f"{k}={v!r}" for k, v in
                                                                              same[0]["select"].items())
             + ") (in Python: the same keywords for make_vec and gymnasium.make)")
-    raise NoBaselineError(f"no baseline for {env_id}{wanted}; baselines exist for: {_describe(entries)}{hint}")
+    # the baselines of this env id when it has some (the whole list of every game's ran past a one-line error)
+    have = (f"{env_id} has baselines for: " + ", ".join(" ".join(f"{k}={v}" for k, v in e["select"].items())
+                                                        + f" ({e['name']})" for e in same)
+            if same else f"baselines exist for: {_describe(entries)}")
+    raise NoBaselineError(f"no baseline for {env_id}{wanted}; {have}{hint}")
 
 
 def _toml(v: Any) -> str:

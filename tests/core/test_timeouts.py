@@ -1,0 +1,127 @@
+"""A game method that never returns fails ``check_env`` and ``fuzz`` as ``timeout``, naming where it was,
+instead of hanging them (monolith_envs/core/deadline.py)."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+
+import pytest
+
+from monolith_envs.__main__ import main
+from monolith_envs.core.deadline import DeadlineExceeded, deadline
+from monolith_envs.core.fuzz import fuzz_rollout
+from monolith_envs.core.game import MonolithEnvError
+from monolith_envs.core.testing import ConformanceError, check_env
+from tests.cli.hangs_game import HANGS_ID, HangsOnTheCentre, hangs_module
+from tests.toy_game import ToyGame, module_for
+
+HANGS = hangs_module().raw_env
+
+
+@pytest.fixture
+def hangs_registered():
+    """``toy_hangs_v0`` registered (by the commands' ``--preload``) for one test only: a registered game that
+    hangs would hang every later test that plays each registered env."""
+    import sys
+
+    import monolith_envs
+
+    sys.modules.pop("tests.cli.preload_hangs", None)  # each --preload imports it anew, so it registers again
+    yield HANGS_ID
+    monolith_envs._REGISTRY.pop(HANGS_ID, None)
+    sys.modules.pop("tests.cli.preload_hangs", None)
+
+
+def test_check_env_names_the_episode_and_the_method_that_never_returned():
+    t0 = time.monotonic()
+    with pytest.raises(ConformanceError) as info:
+        check_env(HANGS, games=5, seed=0, timeout=0.5)
+    assert time.monotonic() - t0 < 20
+    assert info.value.check == "timeout"
+    msg = str(info.value)
+    assert msg.startswith("[timeout] the episode of seed ")
+    assert "did not end within 0.5 s (the timeout)" in msg and "hangs_game.py" in msg and " in apply" in msg
+    assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_check_env_without_a_timeout_is_unchanged_and_a_bad_timeout_is_refused():
+    toy = module_for(ToyGame).raw_env
+    assert check_env(toy, games=2, seed=0, timeout=30).episodes == 2
+    for bad in (0, -1, float("inf"), "5", True):
+        with pytest.raises(ValueError, match=r"timeout=.*expected a positive number of seconds, or None"):
+            check_env(toy, games=1, timeout=bad)
+
+
+def test_fuzz_rollout_fails_as_timeout_and_keeps_the_actions_to_replay():
+    results = [fuzz_rollout(HangsOnTheCentre(), seed, timeout=0.3) for seed in range(4)]
+    hung = [r for r in results if r.failure]
+    assert hung, "random play marks the centre in most games"
+    for r in hung:
+        assert r.failure == "timeout"
+        assert r.message.startswith("the rollout did not end within 0.3 s (the timeout); it was at ")
+        assert " in apply" in r.message  # the per-step checks apply the centre to a clone at the first step
+        assert r.seconds < 5
+    plain = [fuzz_rollout(HangsOnTheCentre(), seed, checks=("invariants",), timeout=0.3) for seed in range(4)]
+    assert [r.actions[-1] for r in plain if r.failure == "timeout"] == [4] * sum(r.failure is not None for r in plain)
+    assert any(r.failure for r in plain)
+
+
+def test_deadline_restores_the_previous_alarm_handler_and_is_off_outside_the_main_thread():
+    def mine(*_):
+        pass
+
+    old = signal.signal(signal.SIGALRM, mine)
+    try:
+        with pytest.raises(DeadlineExceeded) as info:
+            with deadline(0.2):
+                while True:
+                    pass
+        assert info.value.seconds == 0.2 and " in test_deadline_restores" in info.value.where
+        assert signal.getsignal(signal.SIGALRM) is mine
+    finally:
+        signal.signal(signal.SIGALRM, old)
+    seen = []
+
+    def in_thread():
+        with deadline(0.01):  # no limit here: it does nothing, and raises nothing
+            time.sleep(0.05)
+        seen.append("done")
+
+    t = threading.Thread(target=in_thread)
+    t.start()
+    t.join()
+    assert seen == ["done"]
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_fuzz_command_reports_a_hung_rollout_and_goes_on(workers, tmp_path, capsys, hangs_registered):
+    code = main(["fuzz", "toy_hangs_v0", "--games", "4", "--workers", workers, "--timeout", "0.5", "--no-progress",
+                 "--out", str(tmp_path), "--preload", "tests.cli.preload_hangs"])
+    out, err = capsys.readouterr()
+    assert code == 1, err
+    assert "FAILURE [timeout] seed=" in out and "did not end within 0.5 s" in out
+    assert "--timeout 0.5 --out" in out  # the reproduce command keeps the limit
+    assert "games=4 " in out  # the run went on past the hung rollouts
+    assert len(list(tmp_path.glob("toy_hangs_v0_seed*.json"))) == out.count("FAILURE [timeout]")
+
+
+def test_check_command_reports_a_hang_on_one_line(capsys, hangs_registered):
+    assert main(["check", "toy_hangs_v0", "--games", "3", "--timeout", "0.5", "--no-progress",
+                 "--preload", "tests.cli.preload_hangs"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("check failed: [timeout] the episode of seed 0 did not end within 0.5 s")
+    assert err.count("\n") == 1
+
+
+def test_timeout_flags_refuse_a_bad_value(capsys):
+    for cmd in ("fuzz", "check"):
+        with pytest.raises(SystemExit) as ei:
+            main([cmd, "toy_tictactoe_v0", "--timeout", "0"])
+        assert ei.value.code == 2
+        assert "'0' is not a positive number of seconds (or none: no limit)" in capsys.readouterr().err
+    with pytest.raises(MonolithEnvError, match="fuzz: timeout=-2: expected a positive number"):
+        from monolith_envs.core.fuzz import run_fuzz
+
+        run_fuzz(ToyGame, 1, 0, 1, {}, "unused", timeout=-2)
