@@ -26,7 +26,7 @@ def test_wrapped_env_passes_pettingzoo_api_test():
     from pettingzoo.test import api_test
 
     from monolith_envs import monolith_arena_v0
-    from monolith_envs.core.aec import OrderEnforcingEnv
+    from monolith_envs.core.order_enforcing import OrderEnforcingEnv
 
     env = monolith_arena_v0.env(num_players=3, mode="ffa", monolith_module=True)
     assert isinstance(env, OrderEnforcingEnv)
