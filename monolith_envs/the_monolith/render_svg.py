@@ -49,7 +49,7 @@ _MARGIN = 8  # the marks on a space keep this far inside it (the controller's ou
 #: the legend lines at the bottom of the drawing
 LEGEND = ("● n: living warriors of a seat · ◆: its shaman (✕ dead) · ♥ n: its boast hearts · † n: its dead · "
           "red drops: blood",
-          "Brown line: spaces a warrior may step between; tunnels also join every other tunnel · coloured "
+          "Brown line (dots at its ends): spaces a warrior may step between; tunnels also join every other tunnel · coloured "
           "outline: controller",
           "Fill: temple gold · mausoleum violet · scriptorium blue · the Monolith dark · black: locked quadrant · "
           "T: a tunnel now · E: an event placed there")
@@ -340,6 +340,8 @@ def _links(sc: Scene, g) -> None:
         if g.active[a] and g.active[b] and spaces[a].cells and spaces[b].cells:
             (x1, y1), (x2, y2) = _centre(spaces[a].cells), _centre(spaces[b].cells)
             sc.line(x1, y1, x2, y2, _LINK, 2.5)
+            for x, y in ((x1, y1), (x2, y2)):  # a dot at each end: a line only passing over a space has none there
+                sc.circle(x, y, 4.5, _LINK, (255, 255, 255), 1)
 
 
 def _events_at(g, s) -> dict:

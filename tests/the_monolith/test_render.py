@@ -59,3 +59,22 @@ def test_render_shows_every_hand_of_objectives_once_the_game_is_over():
     for p in (1, 2):
         for ob in held[p]:
             assert ob.key in txt and ob.name in svg
+
+
+def test_every_map_link_has_a_dot_at_each_end_where_it_joins_a_space():
+    """A link line may pass over another space (20 to 0 and 0 to 10 read as one line through the Monolith):
+    a dot marks each of its two ends, at the centres of the spaces it joins."""
+    import monolith_envs
+    from monolith_envs.the_monolith.render_svg import _LINK, _centre
+
+    g = monolith_envs.make_game("the_monolith_v0", num_players=2)
+    s = g.initial_state(np.random.default_rng(1))
+    svg = g.render_svg(s)
+    fill = "#{:02x}{:02x}{:02x}".format(*_LINK)
+    spaces = g.content.map.spaces
+    links = [(a, b) for a, b in g.content.map.dashed if g.active[a] and g.active[b] and spaces[a].cells and spaces[b].cells]
+    assert len(links) >= 8
+    for a, b in links:
+        for sid in (a, b):
+            x, y = _centre(spaces[sid].cells)
+            assert re.search(rf'<circle cx="{x:g}" cy="{y:g}" r="4.5" fill="{fill}"', svg), (sid, x, y)
