@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from types import FrameType
 
@@ -66,7 +67,8 @@ def deadline(seconds: float | None) -> Iterator[None]:
     """Raise :class:`DeadlineExceeded` in the block once it has run ``seconds`` (wall clock).
 
     ``None``, a thread other than the main one, or a platform without ``signal.setitimer``: no limit. The
-    previous ``SIGALRM`` handler and timer are restored when the block ends.
+    previous ``SIGALRM`` handler is restored when the block ends, and a real-time timer the caller had set goes
+    on with the time it had left (one that was due during the block fires just after it).
     """
     if seconds is None or not deadline_supported():
         yield
@@ -76,9 +78,12 @@ def deadline(seconds: float | None) -> Iterator[None]:
         raise DeadlineExceeded(seconds, _where(frame))
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    start = time.monotonic()
+    before, interval = signal.setitimer(signal.ITIMER_REAL, seconds)  # a timer of the caller's: restored below
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if before > 0:  # the caller's timer goes on with what it had left (at least a moment, if that passed)
+            signal.setitimer(signal.ITIMER_REAL, max(before - (time.monotonic() - start), 1e-3), interval)

@@ -80,7 +80,14 @@ def test_deadline_restores_the_previous_alarm_handler_and_is_off_outside_the_mai
                     pass
         assert info.value.seconds == 0.2 and " in test_deadline_restores" in info.value.where
         assert signal.getsignal(signal.SIGALRM) is mine
+        # a timer of the caller's goes on after the block with the time it had left
+        signal.setitimer(signal.ITIMER_REAL, 30.0)
+        with deadline(5):
+            time.sleep(0.2)
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 29.0 < left < 29.85
     finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
     seen = []
 
