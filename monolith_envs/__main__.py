@@ -61,14 +61,17 @@ DEFAULT_TIMEOUT = 300.0
 
 def _timeout(text: str) -> float | None:
     """``--timeout``: a positive number of seconds, or ``none`` (no limit)."""
+    from monolith_envs.core.deadline import MAX_TIMEOUT
+
     if text.strip().lower() == "none":
         return None
     try:
         v = float(text) if len(text) <= 40 else None
     except ValueError:
         v = None
-    if v is None or not 0 < v < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive number of seconds (or none: no limit)")
+    if v is None or not 0 < v <= MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a positive number of seconds up to {MAX_TIMEOUT:g} "
+                                         "(or none: no limit)")
     return v
 
 

@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterator
 from types import FrameType
 
-__all__ = ["DeadlineExceeded", "deadline", "deadline_supported", "check_timeout"]
+__all__ = ["DeadlineExceeded", "MAX_TIMEOUT", "REPEAT_S", "deadline", "deadline_supported", "check_timeout"]
 
 
 class DeadlineExceeded(BaseException):
@@ -43,16 +43,26 @@ def deadline_supported() -> bool:
     return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
+#: the longest limit, in seconds (about 115 days; the timer takes no more than about 9e9)
+MAX_TIMEOUT = 1e7
+
+#: after the first :class:`DeadlineExceeded`, the block is interrupted again every this many seconds until it
+#: ends (code that catches the first one, e.g. a bare ``except:`` retry loop, would otherwise run forever)
+REPEAT_S = 1.0
+
+
 def check_timeout(seconds: float | None, what: str) -> float | None:
     """``seconds`` as a float, or ``None`` for no limit.
 
     Raises:
-        ValueError: not a positive finite number of seconds (``what`` names the argument).
+        ValueError: not a positive number of seconds up to :data:`MAX_TIMEOUT` (``what`` names the argument).
     """
     if seconds is None:
         return None
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 < seconds < float("inf"):
-        raise ValueError(f"{what}={seconds!r}: expected a positive number of seconds, or None for no limit")
+    if (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+            or not 0 < seconds <= MAX_TIMEOUT):
+        raise ValueError(f"{what}={seconds!r:.40}: expected a positive number of seconds up to {MAX_TIMEOUT:g}, or "
+                         "None for no limit")
     return float(seconds)
 
 
@@ -64,26 +74,59 @@ def _where(frame: FrameType | None) -> str:
 
 @contextlib.contextmanager
 def deadline(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`DeadlineExceeded` in the block once it has run ``seconds`` (wall clock).
+    """Raise :class:`DeadlineExceeded` in the block once it has run ``seconds`` (wall clock), and again every
+    :data:`REPEAT_S` seconds until the block ends (so code that swallows the first one is interrupted again).
 
     ``None``, a thread other than the main one, or a platform without ``signal.setitimer``: no limit. The
-    previous ``SIGALRM`` handler is restored when the block ends, and a real-time timer the caller had set goes
-    on with the time it had left (one that was due during the block fires just after it).
+    caller's ``SIGALRM`` handler is restored when the block ends. A real-time timer the caller had set keeps
+    its time: when it is due during the block, the caller's handler runs then (an enclosing
+    :func:`deadline` raises its own exception), and one still running goes on after the block with what it had
+    left.
+
+    Raises:
+        ValueError: ``seconds`` is not ``None`` nor a positive number up to :data:`MAX_TIMEOUT`.
     """
+    seconds = check_timeout(seconds, "seconds")
     if seconds is None or not deadline_supported():
         yield
         return
-
-    def on_alarm(_signum: int, frame: FrameType | None) -> None:
-        raise DeadlineExceeded(seconds, _where(frame))
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
     start = time.monotonic()
-    before, interval = signal.setitimer(signal.ITIMER_REAL, seconds)  # a timer of the caller's: restored below
+    ours_at = start + seconds
+    caller: list = [None, 0.0]  # when the caller's timer is due (monotonic), and its interval
+    done = [False]
+
+    def arm() -> None:
+        due = ours_at if caller[0] is None else min(ours_at, caller[0])
+        signal.setitimer(signal.ITIMER_REAL, max(due - time.monotonic(), 1e-4))
+
+    def on_alarm(signum: int, frame: FrameType | None) -> None:
+        nonlocal ours_at
+        if done[0]:
+            return
+        now = time.monotonic()
+        if caller[0] is not None and now >= caller[0] - 1e-4:  # the caller's timer is due: its handler runs
+            caller[0] = now + caller[1] if caller[1] > 0 else None
+            arm()
+            if callable(previous):
+                previous(signum, frame)
+            return
+        if now >= ours_at - 1e-4:
+            ours_at = now + REPEAT_S
+            arm()
+            raise DeadlineExceeded(seconds, _where(frame))
+        arm()
+
+    previous = signal.getsignal(signal.SIGALRM)
     try:
+        signal.signal(signal.SIGALRM, on_alarm)
+        before, interval = signal.setitimer(signal.ITIMER_REAL, 0)  # the caller's timer, kept in `caller`
+        if before > 0:
+            caller[:] = [start + before, interval]
+        arm()
         yield
     finally:
+        done[0] = True
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-        if before > 0:  # the caller's timer goes on with what it had left (at least a moment, if that passed)
-            signal.setitimer(signal.ITIMER_REAL, max(before - (time.monotonic() - start), 1e-3), interval)
+        if caller[0] is not None:  # the caller's timer goes on with what it has left
+            signal.setitimer(signal.ITIMER_REAL, max(caller[0] - time.monotonic(), 1e-3), caller[1])

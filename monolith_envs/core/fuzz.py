@@ -31,7 +31,7 @@ from .processes import local_worker_limit, worker_limit_why
 from .replay import EpisodeLog, printable
 from .returns import float_tolerance
 from .seeds import MAX_SEED, check_seed
-from .state_checks import STEP_CHECKS, StepCheckFailure, step_checks, terminal_failure
+from .state_checks import STEP_CHECKS, StepCheckFailure, pure_queries_failure, step_checks, terminal_failure
 from .testing import CHECKS
 
 __all__ = ["RolloutResult", "fuzz_rollout", "STEP_CHECKS"]
@@ -75,8 +75,8 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
             ``finite`` (also on the final returns), ``ends``).
         sample: legal / illegal actions tried per step.
         check_every: run the per-step checks on every ``check_every``-th decision (1 = all; the game's
-            invariants and the end-of-game checks always run; the terminal state's mask and ``pure_queries``
-            when per-step checks run). ``0`` turns the per-step checks off.
+            invariants and the end-of-game checks always run; ``pure_queries`` after each checked decision's
+            ``apply`` and the terminal state's mask when per-step checks run). ``0`` turns the per-step checks off.
         timeout: seconds the rollout may take (wall clock; ``None``: no limit); past it the rollout fails with
             ``"timeout"``, naming where the game's code was (:mod:`monolith_envs.core.deadline`: in the main
             thread only).
@@ -116,6 +116,9 @@ def _play(game: Any, enabled: set, step_names: list, sample: int, check_every: i
           check_rng: Any, chance: ChanceRecorder, actions: list[int], fail: Any) -> Any:
     """The moves and checks of :func:`fuzz_rollout`: the final returns, or the failure's result."""
     state = game.initial_state(game_rng)
+    pure = "pure_queries" in enabled and bool(check_every)  # on states no query has read yet
+    if pure and (wrong := pure_queries_failure(game, state)):
+        return fail("pure_queries", f"the initial state: {wrong}")
     while not game.is_terminal(state):
         if len(actions) >= game.max_decisions:
             if "ends" in enabled:
@@ -133,6 +136,8 @@ def _play(game: Any, enabled: set, step_names: list, sample: int, check_every: i
         chance.step = len(actions)
         actions.append(a)
         game.apply(state, a, chance)
+        if pure and (len(actions) - 1) % check_every == 0 and (wrong := pure_queries_failure(game, state)):
+            return fail("pure_queries", f"after {game.layout.decode(a)}: {wrong}")
         if "invariants" in enabled:
             try:
                 game.check_invariants(state)
@@ -172,9 +177,14 @@ def check_out_dir(out_dir: str | os.PathLike) -> Path:
     return check_output_dir(out_dir, "--out", "the failure logs")
 
 
-def _init_worker(game_cls: Any, config: dict) -> None:
-    global _WORKER_GAME
-    _WORKER_GAME = game_cls(config)
+_WORKER_SPEC: Any = None
+
+
+def _init_worker(game_cls: Any, config: dict, game: Any = None) -> None:
+    """Keep what builds this process's game (built at its first rollout, under that rollout's ``timeout``: a
+    game whose construction never returns is a failure, not a pool that hangs); ``game``: one already built."""
+    global _WORKER_GAME, _WORKER_SPEC
+    _WORKER_GAME, _WORKER_SPEC = game, (game_cls, config)
 
 
 def _init_pool_worker(game_cls: Any, config: dict, preload: Sequence[str] = ()) -> None:
@@ -187,7 +197,17 @@ def _init_pool_worker(game_cls: Any, config: dict, preload: Sequence[str] = ()) 
 
 
 def _work(args: tuple[int, int, tuple[str, ...], int, float | None]) -> RolloutResult:
+    global _WORKER_GAME
     seed, sample, checks, every, timeout = args
+    if _WORKER_GAME is None:
+        game_cls, config = _WORKER_SPEC
+        try:
+            with deadline(timeout):
+                _WORKER_GAME = game_cls(config)
+        except DeadlineExceeded as exc:
+            return RolloutResult(seed, 0, None, "timeout", f"building the game in a worker ({game_cls.__name__}"
+                                 f"(config)) did not end within {exc.seconds:g} s (the timeout); it was at {exc.where}",
+                                 [], [], exc.seconds)
     return fuzz_rollout(_WORKER_GAME, seed, checks, sample, every, timeout)
 
 
@@ -263,7 +283,7 @@ def _report(r: RolloutResult, env_id: str, full_config: dict, config: dict, out:
         f"  episode log: {path}",
         f"  reproduce: python -m monolith_envs fuzz {shlex.quote(env_id)} --games 1 --seed {r.seed} "
         f"--workers 1 --config {shlex.quote(json.dumps(config))} --sample {sample} "
-        f"--check-every {check_every}" + ("" if timeout is None else f" --timeout {timeout:g}")
+        f"--check-every {check_every}" + ("" if timeout is None else f" --timeout {timeout:.15g}")
         + f" --out {shlex.quote(str(out))}{pre}",
         f"  replay:    python -m monolith_envs replay {shlex.quote(str(path))}{pre}",
     ]
@@ -345,7 +365,12 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                                    "for a cluster")
         workers = min(workers, games)  # never more processes than games
     out = check_out_dir(out_dir)
-    game = game_cls(config)  # validates the config before workers start
+    try:
+        with deadline(timeout):
+            game = game_cls(config)  # validates the config before workers start
+    except DeadlineExceeded as exc:
+        raise MonolithEnvError(f"fuzz: building the game ({game_cls.__name__}(config)) did not end within "
+                               f"{exc.seconds:g} s (--timeout); it was at {exc.where}") from None
     env_id = env_id or game.env_id
     full_config = dict(game.config)
     checks = tuple(checks)
@@ -370,7 +395,7 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                 t0 = time.perf_counter()  # the rate leaves out the start of Ray
                 it = ray_results(game_cls, config, jobs, workers, address)
             elif workers <= 1:
-                _init_worker(game_cls, config)
+                _init_worker(game_cls, config, game)
                 it = map(_work, jobs)
             else:
                 import multiprocessing as mp

@@ -13,13 +13,14 @@ import numpy as np
 
 from .chance import ChanceRecorder
 from .game import Game, IllegalActionError, MonolithEnvError
+from .state import _FIELDS, states_equal
 
 __all__ = ["PURE_QUERIES", "STEP_CHECKS", "StepCheckFailure", "pure_queries_failure", "step_checks",
            "terminal_failure"]
 
 #: the per-step checks (names of :data:`monolith_envs.core.testing.CHECKS` that :func:`step_checks` runs)
 STEP_CHECKS = ("mask_nonempty", "masked_actions_apply", "unmasked_actions_raise", "rejected_no_draw", "mask_json_roundtrip",
-               "clone", "pure_queries", "observe_all", "hidden_info", "finite")
+               "clone", "observe_all", "hidden_info", "finite")
 
 
 def _not_an_array(mask: Any, n: int) -> str | None:
@@ -48,50 +49,52 @@ def _sample(idx: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
 
 def _same_state(game: Game, a: Any, b: Any) -> bool:
     """Exact equality of two states: structural for registered plain-data states, else via ``to_dict``."""
-    from .state import _FIELDS, states_equal
-
     if type(a) in _FIELDS:
         return states_equal(a, b)
     return game.to_dict(a) == game.to_dict(b)
 
 
-#: the read-only methods of the Game contract that ``pure_queries`` calls (``observe`` for every seat)
-PURE_QUERIES = ("legal_mask", "current_player", "is_terminal", "returns", "observe", "state_vector")
+#: the read-only methods of the Game contract that ``pure_queries`` calls, in this order (``observe`` for every
+#: seat; ``state_vector`` after it, as its default calls ``observe``; ``outcome`` at a terminal state)
+PURE_QUERIES = ("legal_mask", "current_player", "is_terminal", "returns", "observe", "state_vector", "outcome")
 
 
-def _queries(game: Game, state: Any) -> None:
-    """Call every read-only method of the contract on ``state`` (``outcome`` too at a terminal state)."""
-    game.legal_mask(state)
-    game.current_player(state)
-    terminal = game.is_terminal(state)
-    game.returns(state)
-    for p in range(game.num_players):
-        game.observe(state, p)
-    game.state_vector(state)
-    if terminal:
-        game.outcome(state)
+def _query_calls(game: Game, state: Any) -> list:
+    """``[(name, call)]``: each read-only method of the contract as a call on a state like ``state`` (``outcome``
+    when it is terminal), in :data:`PURE_QUERIES` order."""
+    calls: list = [(name, (lambda s, f=name: getattr(game, f)(s))) for name in PURE_QUERIES[:4]]
+    calls += [(f"observe(state, {p})", (lambda s, p=p: game.observe(s, p))) for p in range(game.num_players)]
+    calls.append(("state_vector", game.state_vector))
+    if game.is_terminal(game.clone(state)):  # asked of a copy: ``state`` itself is never queried
+        calls.append(("outcome", game.outcome))
+    return calls
 
 
 def pure_queries_failure(game: Game, state: Any) -> str | None:
     """What changed ``state`` among the read-only methods of the Game contract, or ``None`` when they all
     leave it as it was (compared with :func:`_same_state`: transient cache fields do not count).
 
-    Each method is called on a clone first; only when the clone changes is each called alone on a fresh clone,
-    to name the one that wrote (``legal_mask``, ``observe(state, 1)``, ...).
+    Give it a state no query has read yet (just made by ``initial_state`` or ``apply``): a query that writes
+    the same value at every call, or only at its first, leaves no trace on a state already read. The methods
+    are called on a clone; only when the clone changes is each called alone on a fresh clone, to name the one
+    that wrote (``legal_mask``, ``observe(state, 1)``, ...). ``None`` too when a clone differs from ``state``
+    before any query: that is the ``clone`` check's failure, not a query's.
     """
     probe = game.clone(state)
-    _queries(game, probe)
+    if not _same_state(game, probe, state):
+        return None
+    calls = _query_calls(game, state)
+    for _name, call in calls:
+        call(probe)
     if _same_state(game, probe, state):
         return None
-    calls = [(name, (lambda s, f=name: getattr(game, f)(s))) for name in PURE_QUERIES if name != "observe"]
-    calls += [(f"observe(state, {p})", (lambda s, p=p: game.observe(s, p))) for p in range(game.num_players)]
-    if game.is_terminal(state):
-        calls.append(("outcome", game.outcome))
+    keep = ("keep derived values in a transient field" if type(state) in _FIELDS
+            else "keep derived values out of the state")
     for name, call in calls:
         c = game.clone(state)
         call(c)
         if not _same_state(game, c, state):
-            return f"{name} changed the state (a query must only read it: keep derived values in a transient field)"
+            return f"{name} changed the state (a query must only read it: {keep})"
     return "the read-only methods together changed the state (each alone did not)"
 
 
@@ -107,17 +110,13 @@ def step_checks(
     Checks (each only if named in ``enabled``): ``mask_nonempty``, ``masked_actions_apply`` (up to ``sample``
     legal actions applied to clones), ``unmasked_actions_raise`` (up to ``sample`` illegal actions must raise
     :class:`IllegalActionError` and leave the clone unchanged), ``mask_json_roundtrip``, ``clone``,
-    ``hidden_info`` (every viewer), ``pure_queries`` (:func:`pure_queries_failure`), ``observe_all`` (shape, dtype, bounds for every viewer), ``finite`` (the
+    ``hidden_info`` (every viewer), ``observe_all`` (shape, dtype, bounds for every viewer), ``finite`` (the
     returns and every viewer's observation hold no inf or NaN).
 
     Raises:
         StepCheckFailure: the first failed check, with details.
     """
     en = set(enabled)
-    if "pure_queries" in en:
-        wrong = pure_queries_failure(game, state)
-        if wrong:
-            raise StepCheckFailure("pure_queries", wrong)
     mask = game.legal_mask(state)
     layout = game.layout
     wrong = _not_an_array(mask, layout.n)
@@ -221,22 +220,20 @@ def step_checks(
 
 def terminal_failure(game: Game, state: Any, enabled: Iterable[str]) -> tuple[str, str] | None:
     """The checks of a terminal ``state``, as ``(check, message)`` of the first that fails, or ``None``: the mask
-    is a numpy array, all False, and ``current_player`` is -1 (``mask_nonempty``); the read-only methods leave
-    the state as it was (``pure_queries``)."""
-    en = set(enabled)
-    if "mask_nonempty" in en:
-        mask = game.legal_mask(state)
-        wrong = _not_an_array(mask, game.layout.n)
-        if wrong:
-            return "mask_nonempty", wrong
-        if mask.any():
-            shown = [game.layout.decode(int(a)) for a in np.flatnonzero(mask)[:4]]
-            return "mask_nonempty", (f"the game is over but legal_mask has {int(np.count_nonzero(mask))} legal "
-                                     f"actions ({', '.join(shown)}, ...); it must be all False")
-        if game.current_player(state) != -1:
-            return "mask_nonempty", f"the game is over but current_player is {game.current_player(state)}, not -1"
-    if "pure_queries" in en:
-        wrong = pure_queries_failure(game, state)
-        if wrong:
-            return "pure_queries", wrong
+    is a numpy ``bool[layout.n]``, all False, and ``current_player`` is -1 (``mask_nonempty``)."""
+    if "mask_nonempty" not in set(enabled):
+        return None
+    mask = game.legal_mask(state)
+    n = game.layout.n
+    wrong = _not_an_array(mask, n)
+    if wrong:
+        return "mask_nonempty", wrong
+    if mask.dtype != np.bool_ or mask.shape != (n,):
+        return "mask_nonempty", f"at the end legal_mask must be bool[{n}], got {mask.dtype}{mask.shape}"
+    if mask.any():
+        shown = [game.layout.decode(int(a)) for a in np.flatnonzero(mask)[:4]]
+        return "mask_nonempty", (f"the game is over but legal_mask has {int(np.count_nonzero(mask))} legal "
+                                 f"actions ({', '.join(shown)}, ...); it must be all False")
+    if game.current_player(state) != -1:
+        return "mask_nonempty", f"the game is over but current_player is {game.current_player(state)}, not -1"
     return None

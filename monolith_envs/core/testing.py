@@ -16,6 +16,7 @@ golden scenarios: ``game.apply(state, action, ScriptedRng([4, 2, 6]))``.
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
 import json
 import warnings
@@ -24,7 +25,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
-from .chance import ChanceError
+from .chance import ChanceError, ChanceRecorder
 from .deadline import DeadlineExceeded, check_timeout, deadline
 from .game import ChanceMode, Game, IllegalActionError, InvariantError, MonolithEnvError, Outcome, Utility
 from .returns import float_tolerance
@@ -191,7 +192,11 @@ def check_env(
     def raw():
         return env_fn(**config)
 
-    probe = raw()
+    try:
+        with deadline(timeout):
+            probe = raw()
+    except DeadlineExceeded as exc:  # a bad config still raises its own error (ConfigError), as without a limit
+        raise _timed_out("building the env (env_fn(**config))", exc) from None
     report = ConformanceReport(probe.env_id, config)
     # the game's own errors outside any check (a bug in apply, observe or reset) as one ConformanceError, as
     # PettingZoo's api_test reported them when it ran first
@@ -211,7 +216,9 @@ def check_env(
         episode_names = {"observe_all", "dead_steps", "zero_sum", "invariants", "ends", "mask_nonempty", "pure_queries",
                          "rejected_no_draw", "chance_logged", "outcome", "finite"} & names
         if step_names or episode_names:
-            env = raw()
+            where[0] = "building the env of the episodes (env_fn(**config))"
+            with deadline(timeout):
+                env = raw()
             game = env.game
             for g in range(games):
                 ep_seed = seed + g
@@ -384,6 +391,9 @@ def _check_episode(env, game: Game, ep_seed: int, names: set, step_names: list, 
     """One seeded random episode with the per-step and per-episode checks; returns its length."""
     rng = np.random.default_rng(10_000 + ep_seed)
     env.reset(seed=ep_seed)
+    pure = "pure_queries" in names  # on states no query has read yet: a fresh initial state, a replayed apply
+    if pure and (wrong := pure_queries_failure(game, game.initial_state(np.random.default_rng(ep_seed)))):
+        raise ConformanceError("pure_queries", f"seed {ep_seed}, the initial state: {wrong}")
     seen_reward = {a: 0.0 for a in env.possible_agents}
     dead_stepped: list[str] = []
     steps = 0
@@ -424,10 +434,16 @@ def _check_episode(env, game: Game, ep_seed: int, names: set, step_names: list, 
         if ({"rejected_no_draw", "chance_logged"} & names) and steps % 4 == 0 and env.illegal_action == "raise":
             _try_illegal(env, game, where, rng)
         a = int(rng.choice(np.flatnonzero(mask)))
+        if pure:  # the same apply with the same draws, on a copy no query will read before the check
+            unread, draws = game.clone(state), copy.deepcopy(env._rng)
         try:
             env.step(a)
         except ChanceError as exc:
             raise ConformanceError("chance_logged", f"{where}: {exc}") from exc
+        if pure:
+            game.apply(unread, a, ChanceRecorder(draws))
+            if wrong := pure_queries_failure(game, unread):
+                raise ConformanceError("pure_queries", f"{where}, after {game.layout.decode(a)}: {wrong}")
         steps += 1
         if "invariants" in names:
             try:

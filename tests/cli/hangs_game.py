@@ -29,3 +29,15 @@ _HANGS = module_for(HangsOnTheCentre, HANGS_ID)
 def hangs_module():
     """The registry entry of ``toy_hangs_v0``."""
     return _HANGS
+
+
+class HangsWhenBuiltInAWorker(ToyGame):
+    """The toy game, whose construction never returns in a multiprocessing worker (it returns in the process
+    that starts the workers, so the config check before them passes)."""
+
+    def __init__(self, config=None):
+        import multiprocessing
+
+        while multiprocessing.parent_process() is not None:
+            pass
+        super().__init__(config)

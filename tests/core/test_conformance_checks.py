@@ -2,6 +2,7 @@
 
 import copy
 import dataclasses
+import re
 
 import numpy as np
 import pytest
@@ -264,8 +265,56 @@ def test_a_mask_left_open_at_the_end_is_named():
 
 def test_the_query_that_wrote_into_the_state_is_named():
     broken = module_for(CountsMaskCalls, "toy_counts_mask_v0").raw_env
-    with pytest.raises(ConformanceError, match=r"\[pure_queries\] seed \d+, step 2: legal_mask changed the state"):
+    with pytest.raises(ConformanceError, match=r"\[pure_queries\] seed \d+, step 1, after MARK\(cell=\d\): legal_mask changed the state \(a query "
+                       r"must only read it: keep derived values in a transient field\)"):
         check_env(broken, games=3, seed=0, only=["pure_queries"])
+
+
+class MarksTheEnd(ToyGame):
+    """is_terminal writes the same value at every call, once the game is over: no trace on a state already read."""
+
+    def is_terminal(self, s):
+        if s.winner != -2:
+            s.decisions = 99
+        return super().is_terminal(s)
+
+
+class SortsHiddenCards(ToyGame):
+    """observe sorts the hidden cards in place (state_vector's default calls observe: observe is named)."""
+
+    def observe(self, s, p):
+        s.cards.sort()
+        return super().observe(s, p)
+
+
+class FloatMaskAtTheEnd(ToyGame):
+    def legal_mask(self, s):
+        return np.zeros(9, np.float32) if s.winner != -2 else super().legal_mask(s)
+
+
+@pytest.mark.parametrize("game_cls, named", [(MarksTheEnd, "is_terminal"), (SortsHiddenCards, r"observe\(state, 0\)")])
+def test_a_query_that_writes_once_or_the_same_value_is_caught_by_check_env_and_fuzz(game_cls, named):
+    from monolith_envs.core.fuzz import fuzz_rollout
+
+    broken = module_for(game_cls, f"toy_{game_cls.__name__.lower()}_v0").raw_env
+    with pytest.raises(ConformanceError, match=rf"\[pure_queries\] seed \d+, .*: {named} changed the state"):
+        check_env(broken, games=10, seed=0)
+    failures = [fuzz_rollout(game_cls(), seed) for seed in range(10)]
+    assert any(r.failure == "pure_queries" and re.search(rf"{named} changed the state", r.message) for r in failures)
+
+
+def test_a_broken_clone_is_named_as_clone_not_as_a_query():
+    broken = module_for(ShallowClone, "toy_shallow_clone_all_v0").raw_env
+    with pytest.raises(ConformanceError) as info:
+        check_env(broken, games=5, seed=0, only=["pure_queries", "clone"])
+    assert info.value.check == "clone"
+
+
+def test_a_float_mask_at_the_end_is_named():
+    broken = module_for(FloatMaskAtTheEnd, "toy_float_end_v0").raw_env
+    with pytest.raises(ConformanceError, match=r"\[mask_nonempty\] seed 0, the end after \d+ decisions: at the end "
+                                               r"legal_mask must be bool\[9\], got float32\(9,\)"):
+        check_env(broken, games=3, seed=0, only=["mask_nonempty"])
 
 
 def test_fuzz_names_a_mask_left_open_at_the_end():

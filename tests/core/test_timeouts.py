@@ -49,8 +49,8 @@ def test_check_env_names_the_episode_and_the_method_that_never_returned():
 def test_check_env_without_a_timeout_is_unchanged_and_a_bad_timeout_is_refused():
     toy = module_for(ToyGame).raw_env
     assert check_env(toy, games=2, seed=0, timeout=30).episodes == 2
-    for bad in (0, -1, float("inf"), "5", True):
-        with pytest.raises(ValueError, match=r"timeout=.*expected a positive number of seconds, or None"):
+    for bad in (0, -1, float("inf"), 1e10, 10**400, "5", True):
+        with pytest.raises(ValueError, match=r"timeout=.*expected a positive number of seconds up to 1e\+07, or None"):
             check_env(toy, games=1, timeout=bad)
 
 
@@ -127,8 +127,83 @@ def test_timeout_flags_refuse_a_bad_value(capsys):
         with pytest.raises(SystemExit) as ei:
             main([cmd, "toy_tictactoe_v0", "--timeout", "0"])
         assert ei.value.code == 2
-        assert "'0' is not a positive number of seconds (or none: no limit)" in capsys.readouterr().err
+        assert "'0' is not a positive number of seconds up to 1e+07 (or none: no limit)" in capsys.readouterr().err
+    for cmd in ("fuzz", "check"):
+        with pytest.raises(SystemExit):
+            main([cmd, "toy_tictactoe_v0", "--timeout", "1e10"])  # past what the timer takes
+        assert "'1e10' is not a positive number of seconds up to 1e+07" in capsys.readouterr().err
     with pytest.raises(MonolithEnvError, match="fuzz: timeout=-2: expected a positive number"):
         from monolith_envs.core.fuzz import run_fuzz
 
         run_fuzz(ToyGame, 1, 0, 1, {}, "unused", timeout=-2)
+
+
+class SwallowsTheFirstTimeout(ToyGame):
+    """apply catches the first interruption (a bare except: retry loop), then loops again."""
+
+    def apply(self, s, action, rng):
+        if int(action) == 4:
+            try:
+                while True:
+                    pass
+            except BaseException:  # noqa: BLE001 - the point of the test
+                pass
+            while True:
+                pass
+        super().apply(s, action, rng)
+
+
+def test_a_game_that_swallows_the_first_timeout_is_interrupted_again():
+    t0 = time.monotonic()
+    with pytest.raises(ConformanceError, match=r"\[timeout\]"):
+        check_env(module_for(SwallowsTheFirstTimeout, "toy_swallows_v0").raw_env, games=5, seed=0, timeout=0.3)
+    assert time.monotonic() - t0 < 10
+
+
+class SlowToBuild(ToyGame):
+    def __init__(self, config=None):
+        while True:
+            pass
+
+
+def test_building_the_game_is_under_the_limit_too(tmp_path):
+    from monolith_envs.core.fuzz import run_fuzz
+
+    with pytest.raises(ConformanceError, match=r"\[timeout\] building the env \(env_fn\(\*\*config\)\) did not end "
+                                               r"within 0.3 s"):
+        check_env(module_for(SlowToBuild, "toy_slow_build_v0").raw_env, games=1, timeout=0.3)
+    with pytest.raises(MonolithEnvError, match=r"fuzz: building the game \(SlowToBuild\(config\)\) did not end within "
+                                               r"0.3 s \(--timeout\)"):
+        run_fuzz(SlowToBuild, 1, 0, 1, {}, str(tmp_path), timeout=0.3, progress=False)
+
+
+def test_an_enclosing_limit_fires_inside_and_tiny_or_huge_limits_leave_no_handler():
+    before = signal.getsignal(signal.SIGALRM)
+    with pytest.raises(DeadlineExceeded) as info:
+        with deadline(0.3):
+            with deadline(60):
+                while True:
+                    pass
+    assert info.value.seconds == 0.3  # the outer one, on time
+    for _ in range(200):
+        try:
+            with deadline(1e-7):
+                pass
+        except DeadlineExceeded:
+            pass
+    with pytest.raises(ValueError):
+        with deadline(1e10):
+            pass
+    assert signal.getsignal(signal.SIGALRM) is before and signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_game_that_never_finishes_building_in_a_worker_fails_each_rollout_as_timeout(tmp_path, capsys):
+    from monolith_envs.core.fuzz import run_fuzz
+    from tests.cli.hangs_game import HangsWhenBuiltInAWorker
+
+    t0 = time.monotonic()
+    assert run_fuzz(HangsWhenBuiltInAWorker, 2, 0, 2, {}, str(tmp_path), timeout=0.5, progress=False) == 2
+    assert time.monotonic() - t0 < 60
+    out = capsys.readouterr().out
+    assert out.count("FAILURE [timeout]") == 2
+    assert "building the game in a worker (HangsWhenBuiltInAWorker(config)) did not end within 0.5 s" in out
