@@ -76,7 +76,7 @@ def _timeout(text: str) -> float | None:
 
 
 _TIMEOUT_HELP = ("seconds {what} may take before it fails as timeout, naming where the game's code was (a method "
-                 f"that never returns); none: no limit (default {DEFAULT_TIMEOUT:g})")
+                 "that never returns); none: no limit")
 
 
 def _preload(modules: list[str]) -> None:

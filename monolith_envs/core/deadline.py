@@ -26,11 +26,14 @@ class DeadlineExceeded(BaseException):
     Attributes:
         seconds: the limit, in seconds.
         where: the innermost frame when the limit passed, as ``file:line in function``.
+        token: the object the :func:`deadline` block that raised it yielded (``None`` when made by hand), so a
+            caller tells its own limit from an enclosing one.
     """
 
-    def __init__(self, seconds: float, where: str):
+    def __init__(self, seconds: float, where: str, token: object = None):
         self.seconds = seconds
         self.where = where
+        self.token = token  # what the raising deadline() block yielded: which limit it was
         super().__init__(f"still running after {seconds:g} s, at {where}")
 
     def __reduce__(self):
@@ -73,7 +76,7 @@ def _where(frame: FrameType | None) -> str:
 
 
 @contextlib.contextmanager
-def deadline(seconds: float | None) -> Iterator[None]:
+def deadline(seconds: float | None) -> Iterator[object]:
     """Raise :class:`DeadlineExceeded` in the block once it has run ``seconds`` (wall clock), and again every
     :data:`REPEAT_S` seconds until the block ends (so code that swallows the first one is interrupted again).
 
@@ -81,14 +84,18 @@ def deadline(seconds: float | None) -> Iterator[None]:
     caller's ``SIGALRM`` handler is restored when the block ends. A real-time timer the caller had set keeps
     its time: when it is due during the block, the caller's handler runs then (an enclosing
     :func:`deadline` raises its own exception), and one still running goes on after the block with what it had
-    left.
+    left (a watchdog left to ``SIGALRM``'s default action still ends the process when due).
+
+    Yields:
+        a token, the ``token`` of the :class:`DeadlineExceeded` this block raises.
 
     Raises:
         ValueError: ``seconds`` is not ``None`` nor a positive number up to :data:`MAX_TIMEOUT`.
     """
     seconds = check_timeout(seconds, "seconds")
+    token = object()
     if seconds is None or not deadline_supported():
-        yield
+        yield token
         return
     start = time.monotonic()
     ours_at = start + seconds
@@ -106,14 +113,24 @@ def deadline(seconds: float | None) -> Iterator[None]:
         now = time.monotonic()
         if caller[0] is not None and now >= caller[0] - 1e-4:  # the caller's timer is due: its handler runs
             caller[0] = now + caller[1] if caller[1] > 0 else None
-            arm()
-            if callable(previous):
-                previous(signum, frame)
+            if previous == signal.SIG_DFL:  # a watchdog: the default action ends the process, as it would have
+                signal.signal(signal.SIGALRM, signal.SIG_DFL)
+                signal.raise_signal(signal.SIGALRM)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            try:
+                if callable(previous):
+                    previous(signum, frame)  # an enclosing deadline raises here, and arms its next time
+            finally:
+                delay, interval = signal.getitimer(signal.ITIMER_REAL)  # what the caller's handler armed
+                if delay > 0:
+                    caller[:] = [time.monotonic() + delay, interval]
+                if not done[0]:
+                    arm()
             return
         if now >= ours_at - 1e-4:
             ours_at = now + REPEAT_S
             arm()
-            raise DeadlineExceeded(seconds, _where(frame))
+            raise DeadlineExceeded(seconds, _where(frame), token)
         arm()
 
     previous = signal.getsignal(signal.SIGALRM)
@@ -123,7 +140,7 @@ def deadline(seconds: float | None) -> Iterator[None]:
         if before > 0:
             caller[:] = [start + before, interval]
         arm()
-        yield
+        yield token
     finally:
         done[0] = True
         signal.setitimer(signal.ITIMER_REAL, 0)

@@ -98,11 +98,14 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
         return RolloutResult(seed, len(actions), None, check, msg, actions,
                              [decode(a) for a in actions[-12:]], time.perf_counter() - t0, chance.events)
 
+    token = None
     try:
-        with deadline(timeout):
+        with deadline(timeout) as token:
             ret = _play(game, enabled, step_names, sample, check_every, game_rng, pick_rng, check_rng, chance,
                         actions, fail)
     except DeadlineExceeded as exc:
+        if exc.token is not token:  # an enclosing limit of the caller's
+            raise
         return fail("timeout", f"the rollout did not end within {exc.seconds:g} s (the timeout); it was at "
                                f"{exc.where}: a game method that never returns?")
     except Exception as exc:  # noqa: BLE001 - any crash is a finding
@@ -117,7 +120,7 @@ def _play(game: Any, enabled: set, step_names: list, sample: int, check_every: i
     """The moves and checks of :func:`fuzz_rollout`: the final returns, or the failure's result."""
     state = game.initial_state(game_rng)
     pure = "pure_queries" in enabled and bool(check_every)  # on states no query has read yet
-    if pure and (wrong := pure_queries_failure(game, state)):
+    if pure and (wrong := pure_queries_failure(game, state, "outcome" in enabled)):
         return fail("pure_queries", f"the initial state: {wrong}")
     while not game.is_terminal(state):
         if len(actions) >= game.max_decisions:
@@ -136,7 +139,7 @@ def _play(game: Any, enabled: set, step_names: list, sample: int, check_every: i
         chance.step = len(actions)
         actions.append(a)
         game.apply(state, a, chance)
-        if pure and (len(actions) - 1) % check_every == 0 and (wrong := pure_queries_failure(game, state)):
+        if pure and (len(actions) - 1) % check_every == 0 and (wrong := pure_queries_failure(game, state, "outcome" in enabled)):
             return fail("pure_queries", f"after {game.layout.decode(a)}: {wrong}")
         if "invariants" in enabled:
             try:
@@ -178,13 +181,14 @@ def check_out_dir(out_dir: str | os.PathLike) -> Path:
 
 
 _WORKER_SPEC: Any = None
+_WORKER_BUILD_FAILED: str | None = None  # why this worker could not build its game (then every game fails so)
 
 
 def _init_worker(game_cls: Any, config: dict, game: Any = None) -> None:
     """Keep what builds this process's game (built at its first rollout, under that rollout's ``timeout``: a
     game whose construction never returns is a failure, not a pool that hangs); ``game``: one already built."""
-    global _WORKER_GAME, _WORKER_SPEC
-    _WORKER_GAME, _WORKER_SPEC = game, (game_cls, config)
+    global _WORKER_GAME, _WORKER_SPEC, _WORKER_BUILD_FAILED
+    _WORKER_GAME, _WORKER_SPEC, _WORKER_BUILD_FAILED = game, (game_cls, config), None
 
 
 def _init_pool_worker(game_cls: Any, config: dict, preload: Sequence[str] = ()) -> None:
@@ -199,15 +203,20 @@ def _init_pool_worker(game_cls: Any, config: dict, preload: Sequence[str] = ()) 
 def _work(args: tuple[int, int, tuple[str, ...], int, float | None]) -> RolloutResult:
     global _WORKER_GAME
     seed, sample, checks, every, timeout = args
+    global _WORKER_BUILD_FAILED
     if _WORKER_GAME is None:
         game_cls, config = _WORKER_SPEC
-        try:
-            with deadline(timeout):
-                _WORKER_GAME = game_cls(config)
-        except DeadlineExceeded as exc:
-            return RolloutResult(seed, 0, None, "timeout", f"building the game in a worker ({game_cls.__name__}"
-                                 f"(config)) did not end within {exc.seconds:g} s (the timeout); it was at {exc.where}",
-                                 [], [], exc.seconds)
+        if _WORKER_BUILD_FAILED is None:  # tried once a worker: every later game of it fails at once, the same way
+            try:
+                with deadline(timeout):
+                    _WORKER_GAME = game_cls(config)
+            except DeadlineExceeded as exc:
+                _WORKER_BUILD_FAILED = (f"building the game in a worker process ({game_cls.__name__}(config)) did not "
+                                        f"end within {exc.seconds:g} s (the timeout); it was at {exc.where} (it was "
+                                        "built in time in the main process: the reproduce command, on one worker, "
+                                        "builds it there)")
+        if _WORKER_BUILD_FAILED is not None:
+            return RolloutResult(seed, 0, None, "timeout", _WORKER_BUILD_FAILED, [], [], 0.0)
     return fuzz_rollout(_WORKER_GAME, seed, checks, sample, every, timeout)
 
 
@@ -365,10 +374,13 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                                    "for a cluster")
         workers = min(workers, games)  # never more processes than games
     out = check_out_dir(out_dir)
+    token = None
     try:
-        with deadline(timeout):
+        with deadline(timeout) as token:
             game = game_cls(config)  # validates the config before workers start
     except DeadlineExceeded as exc:
+        if exc.token is not token:  # an enclosing limit of the caller's
+            raise
         raise MonolithEnvError(f"fuzz: building the game ({game_cls.__name__}(config)) did not end within "
                                f"{exc.seconds:g} s (--timeout); it was at {exc.where}") from None
     env_id = env_id or game.env_id

@@ -134,7 +134,8 @@ def states_equal(a: Any, b: Any) -> bool:
     if type(a) is not type(b):
         return False
     if isinstance(a, np.ndarray):
-        return a.dtype == b.dtype and a.shape == b.shape and bool(np.array_equal(a, b))
+        return (a.dtype == b.dtype and a.shape == b.shape
+                and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")))  # NaN == NaN, as for floats below
     fields = _FIELDS.get(type(a))
     if fields is not None:
         return all(states_equal(getattr(a, f), getattr(b, f)) for f in fields)

@@ -51,7 +51,7 @@ def _same_state(game: Game, a: Any, b: Any) -> bool:
     """Exact equality of two states: structural for registered plain-data states, else via ``to_dict``."""
     if type(a) in _FIELDS:
         return states_equal(a, b)
-    return game.to_dict(a) == game.to_dict(b)
+    return states_equal(game.to_dict(a), game.to_dict(b))  # numpy arrays left in a to_dict compare too
 
 
 #: the read-only methods of the Game contract that ``pure_queries`` calls, in this order (``observe`` for every
@@ -59,18 +59,18 @@ def _same_state(game: Game, a: Any, b: Any) -> bool:
 PURE_QUERIES = ("legal_mask", "current_player", "is_terminal", "returns", "observe", "state_vector", "outcome")
 
 
-def _query_calls(game: Game, state: Any) -> list:
+def _query_calls(game: Game, state: Any, outcome: bool = True) -> list:
     """``[(name, call)]``: each read-only method of the contract as a call on a state like ``state`` (``outcome``
     when it is terminal), in :data:`PURE_QUERIES` order."""
     calls: list = [(name, (lambda s, f=name: getattr(game, f)(s))) for name in PURE_QUERIES[:4]]
     calls += [(f"observe(state, {p})", (lambda s, p=p: game.observe(s, p))) for p in range(game.num_players)]
     calls.append(("state_vector", game.state_vector))
-    if game.is_terminal(game.clone(state)):  # asked of a copy: ``state`` itself is never queried
+    if outcome and game.is_terminal(game.clone(state)):  # asked of a copy: ``state`` itself is never queried
         calls.append(("outcome", game.outcome))
     return calls
 
 
-def pure_queries_failure(game: Game, state: Any) -> str | None:
+def pure_queries_failure(game: Game, state: Any, outcome: bool = True) -> str | None:
     """What changed ``state`` among the read-only methods of the Game contract, or ``None`` when they all
     leave it as it was (compared with :func:`_same_state`: transient cache fields do not count).
 
@@ -78,12 +78,13 @@ def pure_queries_failure(game: Game, state: Any) -> str | None:
     the same value at every call, or only at its first, leaves no trace on a state already read. The methods
     are called on a clone; only when the clone changes is each called alone on a fresh clone, to name the one
     that wrote (``legal_mask``, ``observe(state, 1)``, ...). ``None`` too when a clone differs from ``state``
-    before any query: that is the ``clone`` check's failure, not a query's.
+    before any query: that is the ``clone`` check's failure, not a query's. ``outcome=False`` leaves
+    ``outcome`` out (the ``outcome`` check is not run: a game may not have it yet).
     """
     probe = game.clone(state)
     if not _same_state(game, probe, state):
         return None
-    calls = _query_calls(game, state)
+    calls = _query_calls(game, state, outcome)
     for _name, call in calls:
         call(probe)
     if _same_state(game, probe, state):
@@ -229,7 +230,7 @@ def terminal_failure(game: Game, state: Any, enabled: Iterable[str]) -> tuple[st
     if wrong:
         return "mask_nonempty", wrong
     if mask.dtype != np.bool_ or mask.shape != (n,):
-        return "mask_nonempty", f"at the end legal_mask must be bool[{n}], got {mask.dtype}{mask.shape}"
+        return "mask_nonempty", f"legal_mask must be bool[{n}], got {mask.dtype}{mask.shape}"
     if mask.any():
         shown = [game.layout.decode(int(a)) for a in np.flatnonzero(mask)[:4]]
         return "mask_nonempty", (f"the game is over but legal_mask has {int(np.count_nonzero(mask))} legal "

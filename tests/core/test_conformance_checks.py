@@ -312,7 +312,7 @@ def test_a_broken_clone_is_named_as_clone_not_as_a_query():
 
 def test_a_float_mask_at_the_end_is_named():
     broken = module_for(FloatMaskAtTheEnd, "toy_float_end_v0").raw_env
-    with pytest.raises(ConformanceError, match=r"\[mask_nonempty\] seed 0, the end after \d+ decisions: at the end "
+    with pytest.raises(ConformanceError, match=r"\[mask_nonempty\] seed 0, the end after \d+ decisions: "
                                                r"legal_mask must be bool\[9\], got float32\(9,\)"):
         check_env(broken, games=3, seed=0, only=["mask_nonempty"])
 
@@ -426,3 +426,54 @@ def test_a_bug_in_the_games_code_is_one_conformance_error_naming_the_exception_a
     with pytest.raises(ConformanceError, match=r"\[exception\] the game raised KeyError: 'a bug in apply' during "
                                                r"the episode of seed 0"):
         check_env(broken, {}, games=3, seed=0, only=["zero_sum"])
+
+
+class NoOutcomeYet(ToyGame):
+    def outcome(self, s):
+        raise NotImplementedError("outcome comes later")
+
+
+def test_pure_queries_leaves_outcome_out_when_the_outcome_check_is_skipped():
+    from monolith_envs.core.fuzz import fuzz_rollout
+
+    game = module_for(NoOutcomeYet, "toy_no_outcome_v0").raw_env
+    assert "pure_queries" in check_env(game, games=5, seed=0, skip=["outcome"]).checks
+    with pytest.raises(ConformanceError, match="NotImplementedError"):
+        check_env(game, games=5, seed=0)
+    assert fuzz_rollout(NoOutcomeYet(), 0, checks=[c for c in CHECKS if c != "outcome"]).failure is None
+
+
+@dataclasses.dataclass
+class PlainState:  # not a @state_class: compared through to_dict, which leaves numpy arrays in
+    board: np.ndarray
+    cards: np.ndarray
+    player: int
+    decisions: int
+    winner: int
+    returns: np.ndarray
+
+
+class PlainStateGame(ToyGame):
+    def initial_state(self, rng):
+        return PlainState(**vars(super().initial_state(rng)))
+
+    def clone(self, s):
+        return PlainState(s.board.copy(), s.cards.copy(), s.player, s.decisions, s.winner, s.returns.copy())
+
+    def to_dict(self, s):
+        return dict(vars(s))
+
+
+class PlainStateSortsCards(PlainStateGame):
+    def observe(self, s, p):
+        s.cards.sort()
+        return super().observe(s, p)
+
+
+def test_a_state_whose_to_dict_keeps_arrays_is_compared_and_named():
+    ok = module_for(PlainStateGame, "toy_plain_state_v0").raw_env
+    bad = module_for(PlainStateSortsCards, "toy_plain_sorts_v0").raw_env
+    check_env(ok, games=5, seed=0, only=["pure_queries", "clone"])
+    with pytest.raises(ConformanceError, match=r"\[pure_queries\] .*observe\(state, 0\) changed the state \(a query "
+                                               r"must only read it: keep derived values out of the state\)"):
+        check_env(bad, games=10, seed=0, only=["pure_queries"])

@@ -206,4 +206,42 @@ def test_a_game_that_never_finishes_building_in_a_worker_fails_each_rollout_as_t
     assert time.monotonic() - t0 < 60
     out = capsys.readouterr().out
     assert out.count("FAILURE [timeout]") == 2
-    assert "building the game in a worker (HangsWhenBuiltInAWorker(config)) did not end within 0.5 s" in out
+    assert "building the game in a worker process (HangsWhenBuiltInAWorker(config)) did not end within 0.5 s" in out
+
+
+def test_an_enclosing_limit_of_the_callers_passes_through_check_env_and_fuzz_and_repeats():
+    with pytest.raises(DeadlineExceeded) as info:
+        with deadline(0.5) as mine:
+            check_env(HANGS, games=5, seed=0, timeout=60)
+    assert info.value.token is mine and info.value.seconds == 0.5
+    with pytest.raises(DeadlineExceeded) as info:
+        with deadline(0.5) as mine:
+            for seed in range(10):
+                fuzz_rollout(HangsOnTheCentre(), seed, timeout=60)
+    assert info.value.token is mine
+    # the outer limit fires again after code inside an inner limit swallowed its first interruption
+    fired = []
+    with pytest.raises(DeadlineExceeded):
+        with deadline(0.3):
+            with deadline(60):
+                try:
+                    while True:
+                        pass
+                except DeadlineExceeded:
+                    fired.append(time.monotonic())
+                while True:
+                    pass
+    assert len(fired) == 1
+
+
+def test_a_watchdog_left_to_the_default_action_still_ends_the_process():
+    import subprocess
+    import sys
+
+    code = ("import signal, time; from monolith_envs.core.deadline import deadline\n"
+            "signal.alarm(1)\n"
+            "with deadline(60):\n"
+            "    time.sleep(20)\n")
+    t0 = time.monotonic()
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
+    assert r.returncode == -signal.SIGALRM and time.monotonic() - t0 < 15
