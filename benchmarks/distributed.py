@@ -105,7 +105,8 @@ def _local_pool(game_cls: Any, config: dict, workers: int):
 
     with children_ignore_sigint():  # a terminal's Ctrl-C is the parent's to handle: it ends the pool
         pool = mp.get_context("spawn").Pool(workers, initializer=fuzz._init_worker, initargs=(game_cls, config))
-    pool.map(fuzz._work, [(10**9 + i, 8, ("invariants",), 0) for i in range(workers)])  # warm the workers
+    # warm the workers: each builds its game at its first rollout (one job a worker, chunksize 1)
+    pool.map(fuzz._work, [(10**9 + i, 8, ("invariants",), 0, None) for i in range(4 * workers)], chunksize=1)
     return pool
 
 
@@ -116,11 +117,11 @@ def measure_fuzz(env_id: str, config: dict, workers: int, games: int, check_ever
     from monolith_envs.core.testing import CHECKS
 
     game_cls = monolith_envs.game_class(env_id)
-    jobs = [(s, 8, tuple(CHECKS), check_every) for s in range(games)]
+    jobs = [(s, 8, tuple(CHECKS), check_every, None) for s in range(games)]
     if backend == "ray":
         from monolith_envs.core.fuzz_ray import ray_results
 
-        list(ray_results(game_cls, config, [(10**9 + i, 8, ("invariants",), 0) for i in range(2 * workers)],
+        list(ray_results(game_cls, config, [(10**9 + i, 8, ("invariants",), 0, None) for i in range(2 * workers)],
                          workers, chunk=1))  # warm the workers
         t0 = time.perf_counter()
         results = list(ray_results(game_cls, config, jobs, workers))

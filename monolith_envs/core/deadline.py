@@ -42,8 +42,10 @@ class DeadlineExceeded(BaseException):
 
 
 def deadline_supported() -> bool:
-    """True where :func:`deadline` can limit time: the main thread, with ``signal.setitimer``."""
-    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    """True where :func:`deadline` can limit time: the main thread, with ``signal.setitimer`` and
+    ``signal.pthread_sigmask``."""
+    return (hasattr(signal, "setitimer") and hasattr(signal, "pthread_sigmask")
+            and threading.current_thread() is threading.main_thread())
 
 
 #: the longest limit, in seconds (about 115 days; the timer takes no more than about 9e9)
@@ -76,7 +78,7 @@ def _where(frame: FrameType | None) -> str:
 
 
 @contextlib.contextmanager
-def deadline(seconds: float | None) -> Iterator[object]:
+def deadline(seconds: float | None, token: object = None) -> Iterator[object]:
     """Raise :class:`DeadlineExceeded` in the block once it has run ``seconds`` (wall clock), and again every
     :data:`REPEAT_S` seconds until the block ends (so code that swallows the first one is interrupted again).
 
@@ -87,13 +89,15 @@ def deadline(seconds: float | None) -> Iterator[object]:
     left (a watchdog left to ``SIGALRM``'s default action still ends the process when due).
 
     Yields:
-        a token, the ``token`` of the :class:`DeadlineExceeded` this block raises.
+        ``token`` (a new object when ``None``), the ``token`` of the :class:`DeadlineExceeded` this block raises;
+        a caller that tells its own limit from an enclosing one gives it, so that a limit passing before the
+        ``with`` has bound the name is still told apart.
 
     Raises:
         ValueError: ``seconds`` is not ``None`` nor a positive number up to :data:`MAX_TIMEOUT`.
     """
     seconds = check_timeout(seconds, "seconds")
-    token = object()
+    token = object() if token is None else token
     if seconds is None or not deadline_supported():
         yield token
         return
@@ -135,15 +139,21 @@ def deadline(seconds: float | None) -> Iterator[object]:
 
     previous = signal.getsignal(signal.SIGALRM)
     try:
-        signal.signal(signal.SIGALRM, on_alarm)
-        before, interval = signal.setitimer(signal.ITIMER_REAL, 0)  # the caller's timer, kept in `caller`
-        if before > 0:
-            caller[:] = [start + before, interval]
-        arm()
+        # SIGALRM held while the handler and the timers change hands: a caller's timer due now is not lost
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        try:
+            signal.signal(signal.SIGALRM, on_alarm)
+            before, interval = signal.setitimer(signal.ITIMER_REAL, 0)  # the caller's timer, kept in `caller`
+            if before > 0:
+                caller[:] = [start + before, interval]
+            arm()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
         yield token
     finally:
         done[0] = True
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        if previous is not None:  # None: a handler set outside Python, which signal() cannot put back
+            signal.signal(signal.SIGALRM, previous)
         if caller[0] is not None:  # the caller's timer goes on with what it has left
             signal.setitimer(signal.ITIMER_REAL, max(caller[0] - time.monotonic(), 1e-3), caller[1])

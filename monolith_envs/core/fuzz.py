@@ -98,9 +98,9 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
         return RolloutResult(seed, len(actions), None, check, msg, actions,
                              [decode(a) for a in actions[-12:]], time.perf_counter() - t0, chance.events)
 
-    token = None
+    token = object()  # made here: a limit that passes before the block begins still carries it
     try:
-        with deadline(timeout) as token:
+        with deadline(timeout, token):
             ret = _play(game, enabled, step_names, sample, check_every, game_rng, pick_rng, check_rng, chance,
                         actions, fail)
     except DeadlineExceeded as exc:
@@ -292,7 +292,7 @@ def _report(r: RolloutResult, env_id: str, full_config: dict, config: dict, out:
         f"  episode log: {path}",
         f"  reproduce: python -m monolith_envs fuzz {shlex.quote(env_id)} --games 1 --seed {r.seed} "
         f"--workers 1 --config {shlex.quote(json.dumps(config))} --sample {sample} "
-        f"--check-every {check_every}" + ("" if timeout is None else f" --timeout {timeout:.15g}")
+        f"--check-every {check_every}" + (" --timeout none" if timeout is None else f" --timeout {timeout:.15g}")
         + f" --out {shlex.quote(str(out))}{pre}",
         f"  replay:    python -m monolith_envs replay {shlex.quote(str(path))}{pre}",
     ]
@@ -374,9 +374,9 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                                    "for a cluster")
         workers = min(workers, games)  # never more processes than games
     out = check_out_dir(out_dir)
-    token = None
+    token = object()
     try:
-        with deadline(timeout) as token:
+        with deadline(timeout, token):
             game = game_cls(config)  # validates the config before workers start
     except DeadlineExceeded as exc:
         if exc.token is not token:  # an enclosing limit of the caller's

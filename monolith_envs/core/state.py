@@ -146,8 +146,8 @@ def states_equal(a: Any, b: Any) -> bool:
             eq = a == b  # fast path: lists of scalars / nested lists compare natively
         except ValueError:  # arrays inside: compare element by element
             eq = None
-        if type(eq) is bool:
-            return eq
+        if eq is True:
+            return True  # else compared element by element: a NaN in each list (a JSON round-trip makes new ones)
         return all(states_equal(x, y) for x, y in zip(a, b))
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(states_equal(a[k], b[k]) for k in a)

@@ -141,8 +141,11 @@ def step_checks(
         if legal.size:
             try:
                 game.apply(c, int(legal[0]), np.random.default_rng(1))
-            except Exception:  # noqa: BLE001 - an apply that raises is masked_actions_apply's finding, named there
-                pass
+            except Exception as exc:  # a masked action that raises: masked_actions_apply's finding, named so
+                if "masked_actions_apply" not in en:
+                    raise
+                raise StepCheckFailure("masked_actions_apply", f"masked action {layout.decode(int(legal[0]))} raised "
+                                       f"{exc!r}") from exc
             if not states_equal(game.to_dict(state), data):
                 raise StepCheckFailure("clone", "applying an action to a clone changed the original")
     if "masked_actions_apply" in en:

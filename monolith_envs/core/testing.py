@@ -196,8 +196,9 @@ def check_env(
 
     @contextlib.contextmanager
     def limit():
-        with deadline(timeout) as token:
-            ours.add(token)
+        token = object()
+        ours.add(token)
+        with deadline(timeout, token):
             yield
 
     try:

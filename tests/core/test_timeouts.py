@@ -245,3 +245,13 @@ def test_a_watchdog_left_to_the_default_action_still_ends_the_process():
     t0 = time.monotonic()
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert r.returncode == -signal.SIGALRM and time.monotonic() - t0 < 15
+
+
+def test_the_reproduce_line_keeps_no_limit_and_nan_lists_compare_equal(tmp_path, capsys):
+    from monolith_envs.core.fuzz import run_fuzz
+    from monolith_envs.core.state import states_equal
+    from tests.distributed.faulty import FaultyToyGame
+
+    assert run_fuzz(FaultyToyGame, 9, 0, 1, {}, str(tmp_path), timeout=None, progress=False) >= 1
+    assert "--check-every 1 --timeout none --out" in capsys.readouterr().out  # not the command's default 300
+    assert states_equal([float("nan"), 1], [float("nan"), 1]) and not states_equal([float("nan")], [0.0])
