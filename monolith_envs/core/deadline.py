@@ -36,6 +36,11 @@ class DeadlineExceeded(BaseException):
         self.token = token  # what the raising deadline() block yielded: which limit it was
         super().__init__(f"still running after {seconds:g} s, at {where}")
 
+    def said(self, what: str, limit: str = "the timeout") -> str:
+        """``"{what} did not end within {seconds} s ({limit}); it was at {where}"``: the one wording of every
+        checker's timeout message."""
+        return f"{what} did not end within {self.seconds:g} s ({limit}); it was at {self.where}"
+
     def __reduce__(self):
         """Pickles as ``DeadlineExceeded(seconds, where)`` with its attributes."""
         return type(self), (self.seconds, self.where), self.__dict__

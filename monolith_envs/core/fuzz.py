@@ -106,8 +106,7 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
     except DeadlineExceeded as exc:
         if exc.token is not token:  # an enclosing limit of the caller's
             raise
-        return fail("timeout", f"the rollout did not end within {exc.seconds:g} s (the timeout); it was at "
-                               f"{exc.where}: a game method that never returns?")
+        return fail("timeout", f"{exc.said('the rollout')}: a game method that never returns?")
     except Exception as exc:  # noqa: BLE001 - any crash is a finding
         return fail("exception", f"{exc!r}\n{traceback.format_exc()}")
     if isinstance(ret, RolloutResult):
@@ -201,9 +200,8 @@ def _init_pool_worker(game_cls: Any, config: dict, preload: Sequence[str] = ()) 
 
 
 def _work(args: tuple[int, int, tuple[str, ...], int, float | None]) -> RolloutResult:
-    global _WORKER_GAME
+    global _WORKER_GAME, _WORKER_BUILD_FAILED
     seed, sample, checks, every, timeout = args
-    global _WORKER_BUILD_FAILED
     if _WORKER_GAME is None:
         game_cls, config = _WORKER_SPEC
         if _WORKER_BUILD_FAILED is None:  # tried once a worker: every later game of it fails at once, the same way
@@ -211,10 +209,9 @@ def _work(args: tuple[int, int, tuple[str, ...], int, float | None]) -> RolloutR
                 with deadline(timeout):
                     _WORKER_GAME = game_cls(config)
             except DeadlineExceeded as exc:
-                _WORKER_BUILD_FAILED = (f"building the game in a worker process ({game_cls.__name__}(config)) did not "
-                                        f"end within {exc.seconds:g} s (the timeout); it was at {exc.where} (it was "
-                                        "built in time in the main process: the reproduce command, on one worker, "
-                                        "builds it there)")
+                _WORKER_BUILD_FAILED = (f"{exc.said(f'building the game in a worker process ({game_cls.__name__}(config))')}"
+                                        " (it was built in time in the main process: the reproduce command, on one "
+                                        "worker, builds it there)")
         if _WORKER_BUILD_FAILED is not None:
             return RolloutResult(seed, 0, None, "timeout", _WORKER_BUILD_FAILED, [], [], 0.0)
     return fuzz_rollout(_WORKER_GAME, seed, checks, sample, every, timeout)
@@ -381,8 +378,8 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
     except DeadlineExceeded as exc:
         if exc.token is not token:  # an enclosing limit of the caller's
             raise
-        raise MonolithEnvError(f"fuzz: building the game ({game_cls.__name__}(config)) did not end within "
-                               f"{exc.seconds:g} s (--timeout); it was at {exc.where}") from None
+        raise MonolithEnvError(f"fuzz: {exc.said(f'building the game ({game_cls.__name__}(config))', '--timeout')}"
+                               ) from None
     env_id = env_id or game.env_id
     full_config = dict(game.config)
     checks = tuple(checks)

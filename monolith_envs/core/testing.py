@@ -192,26 +192,27 @@ def check_env(
     def raw():
         return env_fn(**config)
 
-    ours: set = set()  # the tokens of this check's own limits (an enclosing one of the caller's passes through)
+    where = ["building the env (env_fn(**config))"]  # what runs now, for the messages
 
     @contextlib.contextmanager
     def limit():
+        """The block under ``timeout``: past it, ConformanceError("timeout") naming ``where[0]``; an enclosing
+        limit of the caller's passes through as it is."""
         token = object()
-        ours.add(token)
-        with deadline(timeout, token):
-            yield
+        try:
+            with deadline(timeout, token):
+                yield
+        except DeadlineExceeded as exc:
+            if exc.token is not token:
+                raise
+            raise ConformanceError("timeout", f"{exc.said(where[0])}: a game method that never returns?") from None
 
-    try:
-        with limit():
-            probe = raw()
-    except DeadlineExceeded as exc:  # a bad config still raises its own error (ConfigError), as without a limit
-        if exc.token not in ours:  # an enclosing limit of the caller's: theirs to handle
-            raise
-        raise _timed_out("building the env (env_fn(**config))", exc) from None
+    with limit():  # a bad config still raises its own error (ConfigError), as without a limit
+        probe = raw()
     report = ConformanceReport(probe.env_id, config)
     # the game's own errors outside any check (a bug in apply, observe or reset) as one ConformanceError, as
     # PettingZoo's api_test reported them when it ran first
-    where = [f"the mask probe (the initial state of seed {seed})"]
+    where[0] = f"the mask probe (the initial state of seed {seed})"
     try:
         if "mask_nonempty" in names:  # first: every other check steps the AEC env, which calls array methods on it
             with limit():
@@ -254,10 +255,6 @@ def check_env(
         report.checks.extend(c for c in CHECKS if c in names and c not in report.checks and c not in _PETTINGZOO)
     except ConformanceError:
         raise
-    except DeadlineExceeded as exc:
-        if exc.token not in ours:
-            raise
-        raise _timed_out(where[0], exc) from None
     except Exception as exc:  # noqa: BLE001 - the game's code raised: the user's bug, named with where
         raise ConformanceError("exception", f"the game raised {type(exc).__name__}: {str(exc)[:300]} during "
                                             f"{where[0]}") from exc
@@ -266,41 +263,34 @@ def check_env(
     if "api_test" in names:
         from pettingzoo.test import api_test
 
+        where[0] = "PettingZoo's api_test"
         try:
             with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
                 warnings.simplefilter("ignore")
                 with limit():
                     api_test(raw(), num_cycles=api_cycles)
-        except DeadlineExceeded as exc:
-            if exc.token not in ours:
-                raise
-            raise _timed_out("PettingZoo's api_test", exc) from None
+        except ConformanceError:  # its timeout
+            raise
         except Exception as exc:  # noqa: BLE001
             raise ConformanceError("api_test", f"PettingZoo api_test failed: {exc!r}") from exc
         report.checks.append("api_test")
     if "seed_test" in names:
         from pettingzoo.test import seed_test
 
+        where[0] = "PettingZoo's seed_test"
         try:
             with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()):
                 warnings.simplefilter("ignore")
                 with limit():
                     seed_test(raw, num_cycles=api_cycles)
-        except DeadlineExceeded as exc:
-            if exc.token not in ours:
-                raise
-            raise _timed_out("PettingZoo's seed_test", exc) from None
+        except ConformanceError:  # its timeout
+            raise
         except Exception as exc:  # noqa: BLE001
             raise ConformanceError("seed_test", f"PettingZoo seed_test failed: {exc!r}") from exc
         report.checks.append("seed_test")
 
     report.checks.sort(key=CHECKS.index)
     return report
-
-
-def _timed_out(what: str, exc: DeadlineExceeded) -> ConformanceError:
-    return ConformanceError("timeout", f"{what} did not end within {exc.seconds:g} s (the timeout); it was at "
-                            f"{exc.where}: a game method that never returns?")
 
 
 def _check_reset_reproduces(raw: Callable[[], Any], seed: int) -> None:
