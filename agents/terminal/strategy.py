@@ -14,7 +14,7 @@ from typing import Any
 from monolith_envs.core.words import count
 from monolith_envs.strategy.board import PRIV0
 from monolith_envs.strategy.narration import line_text, narrate, src_text, winner_words
-from monolith_envs.strategy.render import _req, pool_faces, status_line
+from monolith_envs.strategy.render import _req, pool_words, socketless_words, status_line
 from monolith_envs.strategy.state import Kind
 from monolith_envs.strategy.words import socket_words
 
@@ -76,8 +76,9 @@ def _parts(parts: list[str], indent: str = "     ") -> list[str]:
     """``parts`` joined by ``", "`` in lines of at most WIDTH columns, broken between parts (a seat line
     that does not fit goes on, indented, in the next line without splitting ``hand 0 + 1 cast``)."""
     lines = [parts[0]]
-    for x in parts[1:]:
-        if len(lines[-1]) + 2 + len(x) <= WIDTH:
+    for k, x in enumerate(parts[1:], 2):
+        comma = k < len(parts)  # a line broken after x ends in its comma: room kept for it
+        if len(lines[-1]) + 2 + len(x) + comma <= WIDTH:
             lines[-1] += ", " + x
         else:
             lines[-1] += ","
@@ -203,7 +204,7 @@ place(face=1, sid=5)."""
             for i in range(max(len(x) for x in cells)):
                 out.append("|".join(_clip(x[i] if i < len(x) else "", w).ljust(w) for x in cells).rstrip())
         for p in range(R.n):
-            pool = pool_faces(s.pool[p]) or "-"
+            pool = pool_words(s, p)
             you = " (you)" if p == viewer else ""
             out += _parts([f"P{p}{'*' if p == s.primus else ''}{you} VP {s.vp[p]}", f"gems {s.gems[p]}",
                            f"pool [{pool}]", f"source {s.src_dice[p]}", f"aside {s.aside[p]}", f"guard {s.guard[p]}",
@@ -383,6 +384,8 @@ place(face=1, sid=5)."""
                 out.append(f"{pos:>2} {obj.exalted_name}: {_exalted_lines(obj)}")
             elif kind == "card" and obj.sockets:
                 out.append(f"{pos:>2} {obj.id}: " + ("at once: " if obj.immediate else "") + _card_lines(obj))
+            elif kind == "card":  # Fate 3.6: no sockets, its work done at setup
+                out.append(f"{pos:>2} {obj.id}: {socketless_words(R, obj)}")
         for pr in s.priv[viewer] if 0 <= viewer < R.n else ():
             card = c.board[pr["card"]]
             out.append(f"   your {card.id}: " + ("at once: " if card.immediate else "") + _card_lines(card))

@@ -46,9 +46,17 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 4
 #board svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 70px); }
 /* "larger board": the drawing fills the column's width and the board scrolls in its own box */
 #board.wide { max-height: calc(100vh - 70px); overflow: auto; }
-#board.wide svg { max-height: none; }
+#board.wide svg { max-height: none; min-width: var(--natural-width, 0px); }  /* at least its drawn size */
 #zoom { font-size: 12px; padding: 2px 8px; flex: none; }
-#side { display: flex; flex-direction: column; gap: 10px; position: sticky; top: 8px; }
+/* the side column stays in the window: the Moves (then the notes) shrink to fit, and it scrolls past that */
+#side { display: flex; flex-direction: column; gap: 10px; position: sticky; top: 8px;
+  max-height: calc(100vh - 60px); overflow-y: auto; }  /* in view under the header, scrolled or not */
+#side > .panel { flex: none; }
+#side > #decision { flex: 0 1 auto; min-height: 10em; display: flex; flex-direction: column; }
+#decision > * { flex: none; }
+#decision > #options { flex: 0 1 auto; min-height: 4.5em; }
+#side > #moves-panel { flex: 0 1 auto; min-height: 7em; display: flex; flex-direction: column; }
+#side > #notes-panel:not([hidden]) { flex: 0 1 auto; min-height: 5em; display: flex; flex-direction: column; }
 .panel { background: #fff; border: 1px solid #ccc; padding: 8px 10px; }
 #stage-title { font-weight: bold; margin: 4px 0; }
 #hint { color: #8a6500; font-size: 13px; margin: -2px 0 4px; }
@@ -67,9 +75,9 @@ button.opt .key { flex: none; min-width: 2.2em; color: #667; }
 button[disabled] { opacity: .55; cursor: wait; }
 #back { margin-top: 6px; }
 #error { color: #a00; white-space: pre-wrap; }
-#narration { max-height: 34vh; overflow-y: auto; font-family: monospace; font-size: 12.5px; }
+#narration { flex: 1 1 auto; min-height: 0; max-height: 34vh; overflow-y: auto; font-family: monospace; font-size: 12.5px; }
 /* the game's own notes (Strategy's "what the cards do"): scrolled in their box, so the Moves stay in view */
-#notes { max-height: 24vh; overflow-y: auto; }
+#notes { flex: 1 1 auto; min-height: 0; max-height: 24vh; overflow-y: auto; }
 #narration .entry { white-space: pre-wrap; border-bottom: 1px solid #eee; padding: 2px 0; }
 #narration .entry.you { font-weight: bold; }  /* not a colour: the boards draw each seat in its own colour */
 #narration .entry.fresh { background: #fff6d8; }
@@ -99,7 +107,7 @@ g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharra
   main { grid-template-columns: minmax(0, 1fr); }
   #board svg { max-height: 55vh; }
   #board.wide { max-height: 55vh; }
-  #side { position: static; }
+  #side { position: static; max-height: none; overflow-y: visible; }
 }
 </style></head>
 <body data-state="loading">
@@ -128,7 +136,7 @@ g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharra
     <button id="new-game">New game</button>
   </div>
   <div class="panel" id="notes-panel" hidden><div id="notes" style="white-space: pre-wrap; font-size: 13px"></div></div>
-  <div class="panel"><b>Moves</b> <small id="moves-key">(yours in bold; the other seats' latest highlighted)</small><div id="narration"></div></div>
+  <div class="panel" id="moves-panel"><b>Moves</b> <small id="moves-key">(yours in bold; the other seats' latest highlighted)</small><div id="narration"></div></div>
 </div>
 </main>
 <script>
@@ -188,6 +196,8 @@ function show(st) {
   $("status").textContent = st.env_id + ", seed " + st.seed + ": you are P" + st.seat + " (player_" + st.seat + "); " +
     st.table + "; decision " + st.decisions + (st.over ? " (game over)" : "");
   $("board").innerHTML = st.svg;
+  const svg = $("board").querySelector("svg");  // "larger board" draws it at least at its own width
+  if (svg && svg.getAttribute("width")) $("board").style.setProperty("--natural-width", svg.getAttribute("width") + "px");
   $("notes").textContent = (st.notes || []).join("\\n");
   $("notes-panel").hidden = !(st.notes && st.notes.length);
   $("ask").textContent = st.ask || "";

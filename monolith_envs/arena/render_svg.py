@@ -310,10 +310,10 @@ def _draw_hex(sc: Scene, game, state, tb, h: int, netted, segs) -> None:
                     sc.circle(cx - 4.75 * (len(row) - 1) + 9.5 * k, y, r, c, _DARK, 1)
         for p, _k in segs.get(h, ()):
             sc.polygon(hex_corners(cx, cy, _R - 4), None, mix(OWNER_COLOURS[p % 4], 0.4, (0, 0, 0)), 4)
-        x0, y0, w, hh = tab_box(cx, cy, str(h), right=False)
+        x0, y0, w, hh = tab_box(cx, cy, f"{h:02d}", right=False)
         if i >= 0:  # a light tab under the hex number of an occupied hex
             sc.rect(x0, y0, w, hh, (245, 245, 240), rx=3)
-        sc.text(x0 + w / 2, cy + TAB_Y, str(h), _TAB_SIZE, (40, 40, 40), "middle", bold=True)
+        sc.text(x0 + w / 2, cy + TAB_Y, f"{h:02d}", _TAB_SIZE, (40, 40, 40), "middle", bold=True)
         for p, k in segs.get(h, ()):  # last: each label keeps off every mark drawn before it
             if not state.mono_folded[p]:
                 label = f"S{k}"
@@ -388,7 +388,7 @@ def draw(game, state, viewer: int | None = None) -> Scene:
                 elif state.mono_folded[p]:
                     where = f"folded on hex {state.seg_hex[p][0]}"
                 else:
-                    where = "unfolded on hexes " + ", ".join(str(h) for h in state.seg_hex[p])
+                    where = "unfolded on hexes " + ", ".join(f"{h:02d}" for h in state.seg_hex[p])
                 sc.text(18, y + 45, f"Monolith {where} · S2: {_seg_text(tb, state, p, 0, viewer)} · "
                         f"S3: {_seg_text(tb, state, p, 1, viewer)}", 10.5, _DARK, max_width=W - 36)
         y += panel_h + 6

@@ -14,12 +14,16 @@ It needs nothing but a browser: no scripts, styles or images are loaded from any
 Layout: the title, the controls, the played action, its narration (a box 7 lines high at every step, so
 the board below does not move; longer narration scrolls in it, and it can be dragged taller; the lines are
 the game's, at most 80 columns, never wrapped again) and the returns table stay at the top of the window
-(``position: sticky``) however far the page is scrolled.  The list of moves is never taller than the rest of
+(``position: sticky``) however far the page is scrolled (in a window under 700 px high the narration box
+is 4 lines high, to leave the board more of it).  Above the action, a grey "the move from this
+position:" says that the board shows the position the move is played from.  The list of moves is never taller than the rest of
 the window and scrolls inside its own box to keep the current move in view (in the part of the box on
 screen); stepping never scrolls the page itself, and Home / End / the arrows do not also scroll it.  The
 list (300 px, long moves wrapped) stays beside the board, which shrinks to make room (The Monolith's
 1125 px drawing in a 1366 px window); below 760 px the list goes under the board, and the controls wrap
-as whole buttons.
+as whole buttons.  The board is drawn as large as the window's height under the head allows (larger than
+its drawn size on a large screen; in a low window never under 3/4 of it: the page scrolls instead), and
+never wider than the room beside the list.
 
 The drawings are stored once per distinct line: the page holds a table of the distinct SVG and text lines,
 and each step holds only its changes from the step before (``[start, end, [line numbers]]`` splices), which
@@ -144,6 +148,7 @@ def _seat_name(agent: str, mapping: dict) -> str:
 
 _PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="generator" content="monolith_envs replay">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>__TITLE__</title>
 <style>
 body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color: #222; }
@@ -153,6 +158,7 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 #wrap { display: flex; gap: 16px; align-items: flex-start; margin-top: 8px; }
 @media (max-width: 760px) { #wrap { flex-wrap: wrap; } }
 #frame { border: 1px solid #999; background: #fff; line-height: 0; flex: 0 1 auto; min-width: 0; }
+/* sized by fitBoard(): the window's height under the head, or the room beside the moves */
 #frame svg { max-width: 100%; height: auto; display: block; }
 #moves { font-family: monospace; font-size: 12px; overflow: auto; margin: 0; flex: 0 0 auto;
          width: 300px; box-sizing: border-box;
@@ -168,11 +174,14 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 #text { font-family: monospace; font-size: 12px; white-space: pre; background: #fff; padding: 6px;
         border: 1px solid #ccc; max-height: 560px; overflow: auto; margin-top: 16px; }
 #action { font-weight: bold; margin: 4px 0; }
+#action-label { color: #667; }
 #code { color: #667; font-family: monospace; font-size: 12px; margin-left: 6px; }
 #chance { font-family: monospace; font-size: 12px; color: #667; margin: 4px 0; }
 #narration { font-family: monospace; font-size: 12px; white-space: pre; margin: 4px 0; padding: 4px 6px;
              background: #fff; border: 1px solid #ddd; height: 8.5em; overflow: auto; resize: vertical; }
-#narration:empty::before { content: "(the move's line above says all it did)"; color: #999; }
+/* a low window keeps more of its height for the board: a narration box of 4 lines (it still scrolls) */
+@media (max-height: 700px) { #narration { height: 4.5em; } }
+#narration:empty::before { content: "(the move's line above says all it did; the next step shows the result)"; color: #999; }
 </style></head>
 <body>
 <div id="head">
@@ -186,7 +195,7 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 <input id="slider" type="range" min="0" max="0" value="0">
 <span id="status"></span>
 </div>
-<div><span id="action"></span><span id="code"></span></div>
+<div><span id="action-label"></span><span id="action"></span><span id="code"></span></div>
 <div id="chance"></div>
 <div id="narration" hidden></div>
 <table id="returns" hidden><thead><tr><th>seat</th><th>outcome</th><th>return</th></tr></thead><tbody></tbody></table>
@@ -230,6 +239,19 @@ let k = -1, timer = null;
 const head = $("head");
 function fitHead() {  // the sticky head's height: the list of moves below it fits in the rest of the window
   document.documentElement.style.setProperty("--head", head.offsetHeight + "px");
+  fitBoard(head.offsetHeight);
+}
+function fitBoard(headHeight) {  // the board as large as the window's height under the head and the room allow
+  const svg = $("frame").querySelector("svg");
+  if (!svg) return;
+  const w = parseFloat(svg.getAttribute("width")), h = parseFloat(svg.getAttribute("height"));
+  if (!(w > 0 && h > 0)) return;
+  const wrap = $("wrap"), beside = wrap.offsetWidth >= 760;  // under 760 px the moves go under the board
+  const roomW = wrap.clientWidth - (beside ? moves.offsetWidth + 16 : 0) - 2;
+  const roomH = innerHeight - headHeight - 36;
+  // the window's height, but never under 3/4 of the drawn size for it (a low window scrolls instead)
+  const scale = Math.min(roomW / w, Math.max(roomH / h, 0.75));
+  svg.style.width = Math.max(120, Math.floor(w * scale)) + "px";
 }
 function keepInView(li) {  // scroll the list of moves only (never the page) so that li is in its box
   const box = moves.getBoundingClientRect(), r = li.getBoundingClientRect();
@@ -254,6 +276,8 @@ function show(i) {
   if (location.hash !== "#step=" + k) history.replaceState(null, "", "#step=" + k);
   $("slider").value = k;
   $("status").textContent = "step " + k + " / " + (frames.length - 1);
+  // the board shows the position before the step's move: the move is the one played from it
+  $("action-label").textContent = f.action === null ? "" : "the move from this position: ";
   $("action").textContent = f.action === null ? f.result : f.player + " " + f.action_text;
   $("code").textContent = f.action === null ? "" : f.action_name + ", action " + f.action;
   $("chance").textContent = f.action === null || !f.chance.length ? "" : "random draws (episode log): " + f.chance.join("; ");

@@ -9,12 +9,13 @@ is :mod:`monolith_envs.strategy.render_svg`.
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 from ..core.drawing import check_viewer
 from .board import PRIV0
-from .state import Kind, StrategyState
+from .state import Kind, Phase, StrategyState
 
-__all__ = ["render_text", "status_line", "pool_faces", "hand_size_words", "KIND_ASKS"]
+__all__ = ["render_text", "status_line", "pool_faces", "pool_words", "socketless_words", "hand_size_words", "KIND_ASKS"]
 
 PHASES = ("setup", "action", "resolution", "advancement", "final scoring", "over")
 
@@ -27,6 +28,23 @@ def pool_faces(counts) -> str:
     """A seat's unsocketed dice by face, lowest first (``counts[f]`` dice show ``f + 1``): ``"2 4 4"``; ``""``
     when there are none."""
     return " ".join(str(f + 1) for f in range(6) for _ in range(counts[f]))
+
+
+def socketless_words(R: Any, card: Any) -> str:
+    """What a card without sockets does, in a few words: Fate 3.6 dealt the second Fate at setup (on position
+    13; in solo on 7, docs §4.15); another such card ``"no sockets"``."""
+    if any(ln.op == "extra_fate" for ln in card.setup):
+        return f"no sockets; at setup it dealt the second Fate, on card {7 if R.solo else 13}"
+    return "no sockets"
+
+
+def pool_words(s: StrategyState, p: int) -> str:
+    """Seat ``p``'s pool as drawn: its faces (``"2 4 4"``, ``"-"`` for none), or, before the round's Chance
+    roll (setup and Advancement: the faces are not rolled yet, docs §11), ``"3 dice, not rolled yet"``."""
+    n = sum(s.pool[p])
+    if n and s.phase in (Phase.SETUP, Phase.ADVANCEMENT):
+        return f"{n} {'die' if n == 1 else 'dice'}, not rolled yet"
+    return pool_faces(s.pool[p]) or "-"
 
 
 #: the open decision of each kind in a few words, after the deciding seat (docs §6.2)
@@ -149,7 +167,7 @@ def render_text(game, s: StrategyState, viewer: int | None = None) -> str:
     if 1 <= s.rc_pos <= 13 and s.rc_side and 1 <= s.rc_round <= len(c.round_cards):
         out.append(f"Round {s.rc_round}: {c.round_cards[s.rc_round - 1].exalted_name} (on card {s.rc_pos})")
     for p in range(R.n):
-        pool = pool_faces(s.pool[p]) or "-"
+        pool = pool_words(s, p)
         tag = "*" if p == s.primus else " "
         out.append(f"P{p}{tag} vp {s.vp[p]:>2}  gems {s.gems[p]}  pool [{pool}]  source {s.src_dice[p]}  "
                    f"aside {s.aside[p]}  guard {s.guard[p]}  hand size {hand_size_words(R, s, p)}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..core.drawing import Scene, check_viewer, mix, wrap_text
 from .board import PRIV0
-from .render import hand_size_words, pool_faces, status_line
+from .render import hand_size_words, pool_words, socketless_words, status_line
 from .state import StrategyState
 
 __all__ = ["draw", "render_svg", "render_rgb", "SEAT_COLOURS", "LEGEND"]
@@ -67,6 +67,10 @@ def _card(sc: Scene, game, s: StrategyState, pos: int, x: float, y: float) -> No
                     (150, 60, 0), "end", bold=True)
     if kind is None:
         return
+    if kind == "card" and not obj.sockets:  # Fate 3.6: its work was done at setup
+        for k, line in enumerate(wrap_text(socketless_words(R, obj), 10, CW - 16, indent="")[:3]):
+            sc.text(x + 8, y + 50 + 14 * k, line, 10, _INK)
+        return
     base = (pos - 1) * 4
     for i, req in enumerate(obj.sockets):
         sid = base + i
@@ -82,7 +86,7 @@ def _panel(sc: Scene, game, s: StrategyState, p: int, x: float, y: float, w: flo
         sc.rect(x, y, w, h, (255, 255, 255), col, 2.5, rx=6)
         sc.text(x + 8, y + 12, f"P{p}" + (" ★ Primus" if p == s.primus else ""), 13, col, bold=True)
         sc.text(x + w - 8, y + 12, f"{s.vp[p]} VP", 13, _INK, "end", bold=True)
-        pool = pool_faces(s.pool[p]) or "-"
+        pool = pool_words(s, p)
         size = hand_size_words(R, s, p).replace(" cast)", "\u00a0cast)")  # "(1 cast)" is never cut in two
         rows = [f"gems {s.gems[p]} · guard {s.guard[p]} · hand size {size}",
                 f"pool {pool}", f"source {s.src_dice[p]} · aside {s.aside[p]}"]
@@ -172,8 +176,9 @@ def draw(game, s: StrategyState, viewer: int | None = None) -> Scene:
                 x0, y0 = 16, 40 + 3 * (CH + 8)
                 sc.polyline([(x0, y0), (x0 + CW, y0), (x0 + CW, y0 + CH), (x0, y0 + CH), (x0, y0)], (175, 170, 155),
                             1.2, dash=5)
-                sc.text(24, 40 + 3 * (CH + 8) + 12, "13 · no second Fate", 11, _GREY, bold=True)
-                sc.text(24, 40 + 3 * (CH + 8) + 27, "Fate 3.6 deals one here", 10, _GREY)
+                sc.text(24, 40 + 3 * (CH + 8) + 12, "13 · empty", 11, _GREY, bold=True)
+                for k, line in enumerate(wrap_text("a second Fate comes here when Fate 3.6 is dealt", 10, CW - 16, indent="")):
+                    sc.text(24, 40 + 3 * (CH + 8) + 27 + 13 * k, line, 10, _GREY)
             continue
         r, col = divmod(pos - 1, 4)
         _card(sc, game, s, pos, 16 + col * (CW + 8), 40 + r * (CH + 8))

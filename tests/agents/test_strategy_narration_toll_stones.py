@@ -99,9 +99,10 @@ def test_the_seat_line_counts_cards_in_hand_and_cast_apart(reported):
             "     hand: -\n"
             "     cast: Augment, Guard, Pilfer, Jinx, Shift\n") in text
     assert "\nP1* VP 14, gems 1, pool [1], source 0, aside 0, guard 0, hand 2 + 1 cast\n" in text
-    # a seat line too long for 80 columns goes on in the next line
-    assert ("P0* (you) VP 1, gems 2, pool [3 6 6], source 2, aside 0, guard 0,\n"
-            "     hand 0 + 1 cast\n") in text
+    # a seat line too long for 80 columns goes on in the next line (at Advancement, before the Chance roll:
+    # the pool's faces are not rolled yet, docs §11)
+    assert ("P0* (you) VP 1, gems 2, pool [3 dice, not rolled yet], source 2, aside 0,\n"
+            "     guard 0, hand 0 + 1 cast\n") in text
     assert "the only opponent: P1 (14 VP, 2 gems, hand 2 + 1 cast); press Enter" in text
     assert '"hand 2 + 1 cast": cards cast this round count toward\nthe hand limit of 5 too' in LEGEND
     assert all(len(x) <= WIDTH for x in LEGEND.splitlines())

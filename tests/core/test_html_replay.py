@@ -330,3 +330,31 @@ def test_a_wide_board_leaves_the_list_of_moves_beside_it(tmp_path, window, besid
             assert at["moves"][1] <= at["width"] + 0.5 and at["frame"][1] <= at["width"] + 0.5, at
     finally:
         wd.close()
+
+
+@pytest.mark.parametrize("window,grows", [("1920,1400", True), ("1920,1080", False), ("1366,768", False)])
+def test_the_board_fills_the_windows_height_and_the_move_is_said_to_be_played_from_it(page, tmp_path, window, grows):
+    """The board was drawn at its own size, leaving most of a large screen empty: it now takes the window's
+    height under the head (larger than drawn in a tall window, within the room beside the moves), the
+    page sets a phone's viewport, and a grey label says the move is the one played from the position shown."""
+    text = page.read_text()
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in text
+    chrome, driver = _browser()
+    wd = WebDriver(chrome, driver, tmp_path / "profile", window=window)
+    try:
+        wd.cmd("POST", "/url", {"url": page.as_uri() + "#step=5"})
+        at = wd.js("""const s = document.querySelector('#frame svg').getBoundingClientRect();
+            const m = document.getElementById('moves').getBoundingClientRect();
+            const h = document.getElementById('head').getBoundingClientRect();
+            return {w: s.width, bottom: s.bottom, right: s.right, top: s.top, moves: m.left, head: h.bottom,
+                    drawn: +document.querySelector('#frame svg').getAttribute('width'), height: innerHeight};""")
+        assert (at["w"] > at["drawn"] + 20) == grows, at
+        assert at["right"] <= at["moves"], at  # the list of moves stays beside it
+        # the whole board in the window under the head, or (a low window) at least 3/4 of its drawn size
+        assert at["bottom"] <= at["height"] + 1 or abs(at["w"] - 0.75 * at["drawn"]) <= 1, at
+        assert at["w"] >= 0.75 * at["drawn"] - 1, at
+        assert wd.text("#action-label") == "the move from this position:"
+        wd.click("#last")
+        assert wd.text("#action-label") == "" and wd.text("#action").startswith("game over:")
+    finally:
+        wd.close()

@@ -88,3 +88,32 @@ def test_a_solo_games_moves_legend_names_no_other_seats(driver, tmp_path):  # no
         assert wd.text("#moves-key") == "(yours in bold)"
     finally:
         served.close()
+
+
+@pytest.mark.parametrize("window", [(700, 900), (800, 600)])
+def test_larger_board_draws_the_board_at_least_at_its_own_width_where_the_column_is_narrower(
+        driver, tmp_path, window):  # noqa: F811
+    """"larger board" lifted only the height cap, so a board held by the column's width (Strategy in a narrow
+    or small window, any board on a phone) did not grow: it is now drawn at least at its own width (940 px
+    for Strategy), and the board's box scrolls sideways."""
+    with page_in_window(driver, tmp_path, SHORT[1], *window) as (rect, _view_h):
+        before = rect("#board svg")["width"]
+        assert before < 900, before
+        driver.click("#zoom")
+        after = rect("#board svg")["width"]
+        assert after >= 940 - 0.5, (before, after)
+        assert driver.js("const b = document.getElementById('board'); return b.scrollWidth > b.clientWidth")
+        driver.click("#zoom")  # "whole board": back to the column's width
+        assert abs(rect("#board svg")["width"] - before) < 1
+
+
+def test_the_side_column_stays_in_the_window_with_the_moves_in_view(driver, tmp_path):  # noqa: F811
+    """At 1280x800 the Strategy Game's side column (decision, card notes, Moves) was taller than the window,
+    so its newest moves were below it: the column now fits the window, the Moves box shrinking to fit."""
+    with page_in_window(driver, tmp_path, SHORT[1], 1280, 800) as (rect, view_h):
+        for _ in range(4):
+            driver.click("#options button.opt")
+            assert _async(driver, WAIT_READY) in ("ready", "over")
+        side, moves = rect("#side"), rect("#narration")
+        assert side["bottom"] <= view_h + 1, (side, view_h)
+        assert moves["bottom"] <= view_h and moves["height"] >= 40, (moves, view_h)
