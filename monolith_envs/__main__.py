@@ -359,12 +359,12 @@ def main(argv: list[str] | None = None) -> int:
                 except Interrupted:
                     close_bar()
                     done = seen[0] if seen else None
-                    print(f"check stopped after {done.episodes if done else 0} of {args.games} episodes "
+                    print(f"check stopped after {done.episodes if done else 0} of {args.games} games "
                           f"({done.decisions if done else 0} decisions): no check failed in them", file=sys.stderr)
                     raise
                 close_bar()
                 print(f"{args.env_id}: {len(rep.checks)} checks passed over {rep.episodes} "
-                      f"episode{'s' if rep.episodes != 1 else ''}, {rep.decisions} decisions")
+                      f"game{'s' if rep.episodes != 1 else ''}, {rep.decisions} decisions")
                 return 0
             if args.cmd == "playthrough":
                 from monolith_envs.core.playthrough import run_command

@@ -33,7 +33,7 @@ import monolith_envs
 from monolith_envs.agents.match import seat_win
 from monolith_envs.core.actions import coerce_action
 from monolith_envs.core.aec import check_mask_in, observation_space_for
-from monolith_envs.core.config import ConfigError, UnknownKeywordError, number_range
+from monolith_envs.core.config import ConfigError, UnknownKeywordError, number_range, warn_ignored_options
 from monolith_envs.core.game import IllegalActionError
 from monolith_envs.core.seeds import check_seed
 from monolith_envs.registration import METADATA, RENDER_MODES
@@ -291,8 +291,9 @@ class SingleAgentEnv(gym.Env):
         the next seat).
 
         Returns ``(observation float32[obs_size], info)``. ``options`` is ignored (the games have no reset
-        options).
+        options; options given are warned about, :class:`~monolith_envs.core.config.IgnoredOptionsWarning`).
         """
+        warn_ignored_options(self.env_id, options)
         if seed is not None:
             seed = check_seed(seed)  # the range the constructor and the AEC env take
         for _ in range(_MAX_EMPTY_EPISODES):

@@ -16,7 +16,7 @@ from pettingzoo import AECEnv
 
 from .actions import coerce_action
 from .chance import ChanceRecorder, NoDrawRng
-from .config import ConfigError
+from .config import ConfigError, warn_ignored_options
 from .game import Game, IllegalActionError, MonolithEnvError
 from .replay import EpisodeLog
 from .seeds import MAX_SEED, seed_text
@@ -200,12 +200,14 @@ class RulesAECEnv(AECEnv):
         there was none), so every episode is replayable from its log. The configuration is kept.
 
         ``options`` is taken for PettingZoo's and Gymnasium's signature and ignored: the games have no reset
-        options (PettingZoo's ``api_test`` passes some); config keys go to ``make()``.
+        options (PettingZoo's ``api_test`` passes some); config keys go to ``make()``. Options given (not
+        ``None`` or empty) are warned about once (:class:`~monolith_envs.core.config.IgnoredOptionsWarning`).
 
         Raises:
             TypeError, ValueError: ``seed`` is not None or an integer from 0 to 2**128-1 (a ``bool`` is not a
                 seed; the message names it).
         """
+        warn_ignored_options(self.env_id, options)
         if seed is not None:
             if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
                 raise TypeError(f"{self.env_id}: reset(seed={seed!r}): a seed is a non-negative integer or None, "

@@ -3,13 +3,31 @@
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from .game import MonolithEnvError
 
 __all__ = ["ConfigError", "UnknownKeywordError", "ConfigKey", "validate_config", "one_of", "int_range", "number_range", "boolean",
-           "C_INT_MAX", "is_integral", "parse_value", "parse_settings", "plain_int", "plain_float", "short_repr"]
+           "C_INT_MAX", "is_integral", "parse_value", "parse_settings", "plain_int", "plain_float", "short_repr",
+           "IgnoredOptionsWarning", "warn_ignored_options"]
+
+class IgnoredOptionsWarning(UserWarning):
+    """``reset(options=...)`` was given options: the games take none at reset, so they change nothing (config
+    keys go to :func:`monolith_envs.make`)."""
+
+
+def warn_ignored_options(where: str, options: Any) -> None:
+    """Warn (:class:`IgnoredOptionsWarning`, from the caller's caller) when ``options`` holds anything: the
+    ``reset`` of the AEC env, the Gymnasium wrapper and ``make_vec`` take ``options`` for the signature of
+    PettingZoo and Gymnasium and ignore it. ``None`` and an empty dict are silent."""
+    if options:
+        shown = sorted(map(str, options)) if isinstance(options, Mapping) else options
+        warnings.warn(f"{where}: reset(options=...) got {short_repr(shown)}, which changes nothing: the games take "
+                      "no reset options; config keys go to make() (or make_vec())", IgnoredOptionsWarning,
+                      stacklevel=3)
+
 
 C_INT_MAX = 2**31 - 1
 """Upper bound for integer config values that compiled code stores in a C ``int`` (e.g. ``max_decisions``)."""

@@ -23,7 +23,7 @@ from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 
 from ..core.aec import MASK_IN, ResetNeededError, check_mask_in, observation_space_for
-from ..core.config import ConfigError, short_repr
+from ..core.config import ConfigError, short_repr, warn_ignored_options
 from ..core.game import IllegalActionError, MonolithEnvError
 from ..core.processes import local_worker_limit, worker_limit_why
 from ..core.seeds import SEED_MODULUS, check_seed
@@ -218,7 +218,8 @@ class VectorEnv:
         ``seed=None`` draws the base seed from the vector's own generator, as Gymnasium's ``np_random``: the
         one the last seeded ``reset(seed=s)`` started (so ``reset(seed=s)`` then ``reset()`` reproduces), or,
         before any seeded reset, one from OS entropy. ``options`` is taken for Gymnasium's signature
-        and ignored, as the AEC env's ``reset`` does (the games have no reset options).
+        and ignored, as the AEC env's ``reset`` does (the games have no reset options; options given are
+        warned about, :class:`~monolith_envs.core.config.IgnoredOptionsWarning`).
 
         Returns:
             the :class:`VecResult` (rewards 0, no game ended).
@@ -229,6 +230,7 @@ class VectorEnv:
             MonolithEnvError: the vector env is closed.
         """
         self._check_open()
+        warn_ignored_options(f"make_vec({self.env_id!r})", options)
         if seed is None:
             if self._seed_rng is None:
                 self._seed_rng = np.random.default_rng()  # OS entropy: no seeded reset yet

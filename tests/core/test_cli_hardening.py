@@ -180,7 +180,7 @@ def test_preload_registers_an_env_for_fuzz_check_and_replay(tmp_path):
     assert r.returncode == 0 and "end: terminal=True" in r.stdout, r.stderr
     r = subprocess.run(run + ["check", TOY, "--games", "1", "--preload", "tests.preload_toy"],
                        capture_output=True, text=True, env=env, timeout=120)
-    assert r.returncode == 0 and "checks passed over 1 episode," in r.stdout, r.stderr
+    assert r.returncode == 0 and "checks passed over 1 game," in r.stdout, r.stderr
 
 
 def test_an_engine_exception_in_a_replay_is_a_finding_with_its_step(tmp_path, capsys, monkeypatch):
@@ -248,7 +248,7 @@ def test_check_reports_each_episode_and_says_what_was_checked_when_stopped(capsy
     monkeypatch.setattr(testing, "check_env", stopped)
     assert main(["check", TOY, "--games", "5", "--no-progress"]) == 130
     err = capsys.readouterr().err
-    assert f"check stopped after 2 of 5 episodes ({counts[1][1]} decisions): no check failed in them" in err, err
+    assert f"check stopped after 2 of 5 games ({counts[1][1]} decisions): no check failed in them" in err, err
     assert err.rstrip().endswith("interrupted by SIGINT") and "Traceback" not in err
 
 

@@ -85,4 +85,4 @@ def test_monolith_envs_check_says_not_compiled_in_one_line():
                      "monolith_envs.arena._fastobs is not built: the Python one runs (the same values, about half "
                      "the speed); build it with a C compiler: pip install -e . (or python setup.py build_ext "
                      "--inplace in a checkout), or set MONOLITH_ENVS_PURE_PYTHON=1 to choose the Python builders"]
-    assert f"{len(CHECKS)} checks passed over 1 episode," in r.stdout
+    assert f"{len(CHECKS)} checks passed over 1 game," in r.stdout

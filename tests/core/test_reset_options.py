@@ -1,0 +1,42 @@
+"""``reset(options=...)``: the games take no reset options, so options given are warned about (they were
+silently ignored: a mistyped option gave no feedback) and change nothing; ``None`` and ``{}`` are silent."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import monolith_envs
+from monolith_envs.core.config import IgnoredOptionsWarning
+
+
+def _silent(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return call()
+
+
+def test_the_aec_env_warns_about_options_and_plays_the_same_game():
+    env = monolith_envs.make("monolith_arena_v0")
+    _silent(lambda: env.reset(seed=3, options=None))
+    first = env.observe(env.agent_selection)["observation"].copy()
+    _silent(lambda: env.reset(seed=3, options={}))
+    with pytest.warns(IgnoredOptionsWarning, match=r"monolith_arena_v0: reset\(options=\.\.\.\) got \['bogus'\], "
+                                                   r"which changes nothing.*config keys go to make\(\)"):
+        env.reset(seed=3, options={"bogus": 1})
+    assert np.array_equal(env.observe(env.agent_selection)["observation"], first)
+
+
+def test_make_vec_and_the_gymnasium_wrapper_warn_too():
+    with monolith_envs.make_vec("monolith_strategy_v0", 2) as vec:
+        plain = _silent(lambda: vec.reset(seed=5)).observation.copy()
+        with pytest.warns(IgnoredOptionsWarning, match=r"make_vec\('monolith_strategy_v0'\).*got \['num_players'\]"):
+            res = vec.reset(seed=5, options={"num_players": 4})
+        assert np.array_equal(res.observation, plain)
+    env = gym.make("monolith_envs/MonolithArena-v0", opponents=["random"])
+    _silent(lambda: env.reset(seed=1, options=None))
+    with pytest.warns(IgnoredOptionsWarning, match=r"monolith_arena_v0: .*got \['y'\]"):
+        env.reset(seed=1, options={"y": 2})
