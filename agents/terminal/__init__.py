@@ -164,6 +164,11 @@ class Pieces:
         text's prefixes, e.g. ``("NW",)`` for a rotation; default: none."""
         return ()
 
+    def option_direction(self, game: Any, state: Any, family: str, arg: str, value: int) -> float | None:
+        """The direction an option points on the board, in degrees clockwise from east (the drawing's x axis,
+        y down), for a page to draw it at the board element chosen before (Arena's facings); default: none."""
+        return None
+
     def stage_note(self, game: Any, state: Any, family: str, arg: str, chosen: tuple) -> str | None:
         """A line shown above the options of the stage for ``arg`` (e.g. where the group stands and which
         spaces it connects to), or ``None``."""

@@ -117,6 +117,10 @@ slot=0 is the hand's slot 1."""
         """A rotation or facing is also chosen by its compass letters (``E``, ``NW``)."""
         return (DIR_NAMES[value],) if arg in ("rot", "facing") else ()
 
+    def option_direction(self, game: Any, state: Any, family: str, arg: str, value: int) -> float | None:
+        """A facing's edge of the pointy-top hex, clockwise from east: NE 300, E 0, SE 60, ... NW 240."""
+        return (300.0 + 60.0 * value) % 360.0 if arg in ("rot", "facing") else None
+
     def family_option(self, game: Any, state: Any, family: str) -> str:
         """The family's text; USE_FEATURE names the kinds of Feature with a legal use now."""
         if family == "USE_FEATURE":  # the kinds of feature that have a legal use now, in layout order

@@ -20,7 +20,10 @@ browser's local storage), ``decision``, ``auto`` (stages
 taken at once and the ones chosen so far), ``stage-title``, ``typed`` (the digits typed so far of an option's
 number), ``hint`` (shown when options, or the only legal move, can be clicked on
 the board, or an element chosen earlier in the move is outlined there), ``options`` (one ``button.opt`` per
-option: its number, then its label, which wraps under its own text), ``back``, ``error``, ``narration`` (one ``div.entry``
+option: its number, then its label, which wraps under its own text), ``facing-picks`` (a group drawn on
+the board at a stage whose options point from the element chosen before, Arena's facings: one
+``polygon.facing-pick`` arrow per option, ``data-option`` its index; a click chooses it, hovering its button
+lights it up), ``back``, ``error``, ``narration`` (one ``div.entry``
 per move, one ``div.ln`` per line in it: a long line wraps under its own text), ``moves-key`` (the
 Moves legend; a one-seat game names no other seats), ``notes`` (the game's notes on the position, e.g. what the Strategy Game's cards do, in
 ``notes-panel``, hidden when there are none), ``ask`` (what the open decision asks, in words, where the game
@@ -101,6 +104,10 @@ g.hl-target > g > polyline { stroke: #ffc21a; stroke-width: 4px; }
 g.hl-chosen > polyline { stroke: #0a2140; stroke-width: 8px; }
 g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharray: 6 3; }
 [data-target].target:hover { opacity: .75; }
+/* options that point from the element chosen before (Arena's facings): an arrow each, drawn on the board */
+#board svg .facing-pick, #board.picking svg .facing-pick { fill: #ffc21a; stroke: #2a1c00; stroke-width: 2px;
+  cursor: pointer; pointer-events: auto; }
+#board svg .facing-pick:hover, #board svg .facing-pick.hot { fill: #ffffff; stroke-width: 3px; }
 /* one column (after the rules it overrides) on a narrow portrait window or a very narrow one: a shorter
    board, so the decision under it is in view; a landscape window (800x600) keeps the two columns */
 @media (max-width: 860px) and (orientation: portrait), (max-width: 560px) {
@@ -278,6 +285,8 @@ function renderStage() {
     el.classList.remove("target", "chosen", "outlined", "hl-target", "hl-chosen");
   }
   const chosen = path.filter(p => p.target && mark(p.target, "chosen")).length;
+  const arrows = document.getElementById("facing-picks");
+  if (arrows) arrows.remove();
   $("board").classList.remove("picking");
   setHint(0, 0);
   const done = path.flatMap(p => p.said).concat(node ? node.auto : []);
@@ -303,12 +312,47 @@ function renderStage() {
                                   () => choose(k), k));
     if (o.target && mark(o.target, "target")) onBoard++;
   });
-  $("board").classList.toggle("picking", onBoard > 0);
-  setHint(onBoard, chosen);
+  const pointed = drawDirections(node.options);
+  $("board").classList.toggle("picking", onBoard + pointed > 0);
+  setHint(onBoard, chosen, pointed);
 }
 
-function setHint(onBoard, chosen) {  // what the outlines on the board mean now (hidden when there are none)
+function drawDirections(options) {  // an arrow on the board for each option that points from the element
+  // chosen before (Arena's facings: the tile's front edge), to click instead of its button; returns how many
+  const at = [...path].reverse().find(p => p.target);
+  const svg = $("board").querySelector("svg");
+  if (!at || !svg || !options.some(o => o.direction !== undefined)) return 0;
+  const el = svg.querySelector('[data-target="' + at.target + '"]');
+  const shape = el && (el.querySelector(".target-shape") || el.querySelector("polygon, rect"));
+  if (!shape) return 0;
+  const box = shape.getBBox(), cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+  const r = Math.min(box.width, box.height) / 2;  // a pointy-top hex: its centre to an edge's middle
+  const NS = "http://www.w3.org/2000/svg", g = document.createElementNS(NS, "g");
+  g.id = "facing-picks";
+  options.forEach((o, k) => {
+    if (o.direction === undefined) return;
+    const a = o.direction * Math.PI / 180, ux = Math.cos(a), uy = Math.sin(a), w = 0.22 * r;
+    const pt = (d, side) => (cx + ux * d * r - uy * side).toFixed(1) + "," + (cy + uy * d * r + ux * side).toFixed(1);
+    const tri = document.createElementNS(NS, "polygon");
+    tri.setAttribute("points", [pt(0.95, 0), pt(0.55, w), pt(0.55, -w)].join(" "));
+    tri.setAttribute("class", "facing-pick");
+    tri.dataset.option = String(k);
+    const title = document.createElementNS(NS, "title");
+    title.textContent = o.label + " (option " + (k + 1) + ")";
+    tri.appendChild(title);
+    tri.addEventListener("click", ev => { ev.stopPropagation(); if (!stray(ev) && !busy) choose(k); });
+    g.appendChild(tri);
+    const button = $("options").children[k];  // its button lights the arrow up
+    button.addEventListener("mouseenter", () => tri.classList.add("hot"));
+    button.addEventListener("mouseleave", () => tri.classList.remove("hot"));
+  });
+  svg.appendChild(g);
+  return g.childElementCount;
+}
+
+function setHint(onBoard, chosen, pointed) {  // what the marks on the board mean now (hidden when there are none)
   const parts = (onBoard ? ["or click one outlined in gold on the board"] : [])
+    .concat(pointed ? ["or click one of the gold arrows on the board"] : [])
     .concat(chosen ? ["dashed blue on the board: chosen earlier in this move"] : []);
   $("hint").textContent = parts.join("; ");
   $("hint").hidden = !parts.length;

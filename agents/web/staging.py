@@ -38,7 +38,9 @@ def stage_tree(game: Any, state: Any, mask: np.ndarray, pieces: Any) -> dict | N
         as ``SELECT_HEX(hex=7)``, ``targets`` the ``data-target`` of the board elements its forced stages name);
         ``auto`` lists the stages taken at once on the way (``"tile: slot 1: Gunner (the
         only choice)"``).  An option is ``{"label": str, "target": str | None, "node": node}``; ``target`` is
-        the ``data-target`` of the board element the option names (``"hex:5"``), if any.
+        the ``data-target`` of the board element the option names (``"hex:5"``), if any; an option that
+        points somewhere from the element chosen before (Arena's facings) also has ``"direction"``, degrees
+        clockwise from east (``pieces.option_direction``).
     """
     lay = game.layout
     legal = [int(a) for a in np.flatnonzero(np.asarray(mask))]
@@ -51,6 +53,18 @@ def stage_tree(game: Any, state: Any, mask: np.ndarray, pieces: Any) -> dict | N
         title, opts = next_stage(game, state, pieces, split, chosen, acts)
         kind = TARGET_ARGS.get(lay[chosen[0]].args[len(chosen) - 1]) if chosen else None
         return title, [(v, label, f"{kind}:{v}" if kind else None, xs) for v, label, xs in opts]
+
+    def direction(chosen: list, value: Any) -> float | None:  # an argument's option that points somewhere
+        if not chosen or not hasattr(pieces, "option_direction"):
+            return None
+        return pieces.option_direction(game, state, chosen[0], lay[chosen[0]].args[len(chosen) - 1], value)
+
+    def option(chosen: list, value: Any, label: str, target: str | None, sub: list[int]) -> dict:
+        out = {"label": label, "target": target, "node": node(chosen + [value], sub)}
+        d = direction(chosen, value)
+        if d is not None:
+            out["direction"] = float(d)
+        return out
 
     def node(chosen: list, acts: list[int]) -> dict:
         auto: list[str] = []
@@ -68,7 +82,6 @@ def stage_tree(game: Any, state: Any, mask: np.ndarray, pieces: Any) -> dict | N
                 chosen = chosen + [value]
                 continue
             return {"auto": auto, "title": title,
-                    "options": [{"label": label, "target": target, "node": node(chosen + [value], sub)}
-                                for value, label, target, sub in opts]}
+                    "options": [option(chosen, value, label, target, sub) for value, label, target, sub in opts]}
 
     return node([], legal)

@@ -7,6 +7,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 
 import monolith_envs
 from agents import make_agent
@@ -48,6 +49,19 @@ class Served:
         self.server.shutdown()
         self.server.server_close()
         self.thread.join(10)
+
+
+@contextmanager
+def opened(wd, env_id: str, config: dict, seed: int, tmp_path, ready: str):
+    """A :class:`Served` game loaded in the browser ``wd`` (``ready``: the script that waits until the page is
+    ready, which must answer ``"ready"``); yields the served game, closed afterwards."""
+    served = Served(env_id, config, seed, tmp_path)
+    try:
+        wd.cmd("POST", "/url", {"url": served.url})
+        assert wd.cmd("POST", "/execute/async", {"script": ready, "args": []}) == "ready"
+        yield served
+    finally:
+        served.close()
 
 
 def played(served: Served, before: int, action: int) -> bool:
