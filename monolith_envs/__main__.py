@@ -193,8 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("env_id", help="a registered env id (see the list command)")
     c.add_argument("--config", type=_config, default={}, help="game config as JSON")
     c.add_argument("--games", type=_int_at_least(1, CHECK_MAX_GAMES), default=10,
-                   help=f"episodes played (1 to {CHECK_MAX_GAMES:_})")
-    c.add_argument("--seed", type=seed_arg, default=0, help="seed of the first episode (0 to 2**128-1)")
+                   help=f"games (episodes) played (1 to {CHECK_MAX_GAMES:_})")
+    c.add_argument("--seed", type=seed_arg, default=0, help="seed of the first game (0 to 2**128-1)")
     c.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     c.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a terminal)")
     c.add_argument("--timeout", type=_timeout, default=DEFAULT_TIMEOUT, metavar="SECONDS",

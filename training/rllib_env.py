@@ -36,6 +36,7 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 import monolith_envs
 from agents.base import BaseAgent
 from monolith_envs.agents.match import seat_win
+from monolith_envs.core.config import warn_ignored_options
 from training.selfplay import OpponentPool
 
 _MAX_EMPTY_EPISODES = 100
@@ -160,11 +161,13 @@ class MonolithMultiAgentEnv(MultiAgentEnv):
         generator seeded with ``s``, and ``seat="rotate"`` restarts its rotation at seat 0.  An episode that
         ends before any learner seat acted (a tiny ``max_decisions``) is replaced by the next one.
 
-        Returns ``({"player_<seat>": obs_dict}, {"player_<seat>": {"seat": seat}})``.
+        Returns ``({"player_<seat>": obs_dict}, {"player_<seat>": {"seat": seat}})``. ``options`` is ignored
+        (the games take none; options given are warned about, as the AEC env does).
 
         Raises:
             MonolithEnvError: 100 episodes in a row ended before a learner seat acted.
         """
+        warn_ignored_options(f"{self.env_id} (RLlib)", options)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self._episode = 0

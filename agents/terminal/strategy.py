@@ -31,8 +31,9 @@ face 1-6 a die needs; the occupant is . (empty), # (blocked) or
 showing 2.
 "Round r: covered" marks the card the Round card puts out of play this round
 (its Exalted side names the card that takes its place). Each player: * holds
-the Primus; VP, gems, pool dice faces, Source and set-aside dice, Guard
-charges, cards in hand ("hand 2 + 1 cast": cards cast this round count toward
+the Primus; VP, gems, pool dice faces ("not rolled yet" before the round's
+Chance roll), Source and set-aside dice, Guard charges, cards in hand
+("hand 2 + 1 cast": cards cast this round count toward
 the hand limit of 5 too); your own hand and private Runes (sockets 52-59). The
 track line gives every player's VP and the toll stones (space and cost).
 "What the cards do" lists each active card's lines as "who: what" (docs §5.2:
@@ -385,7 +386,7 @@ place(face=1, sid=5)."""
             elif kind == "card" and obj.sockets:
                 out.append(f"{pos:>2} {obj.id}: " + ("at once: " if obj.immediate else "") + _card_lines(obj))
             elif kind == "card":  # Fate 3.6: no sockets, its work done at setup
-                out.append(f"{pos:>2} {obj.id}: {socketless_words(R, obj)}")
+                out.append(f"{pos:>2} {obj.id}: {socketless_words(R, obj, s)}")
         for pr in s.priv[viewer] if 0 <= viewer < R.n else ():
             card = c.board[pr["card"]]
             out.append(f"   your {card.id}: " + ("at once: " if card.immediate else "") + _card_lines(card))

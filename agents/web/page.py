@@ -51,13 +51,14 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 4
 #board.wide { max-height: calc(100vh - 70px); overflow: auto; }
 #board.wide svg { max-height: none; min-width: var(--natural-width, 0px); }  /* at least its drawn size */
 #zoom { font-size: 12px; padding: 2px 8px; flex: none; }
-/* the side column stays in the window: the Moves (then the notes) shrink to fit, and it scrolls past that */
+/* the side column stays in the window: the Moves, the notes and the list of options shrink to fit (the
+   decision never under its own lines and about four options), and the column scrolls past that */
 #side { display: flex; flex-direction: column; gap: 10px; position: sticky; top: 8px;
   max-height: calc(100vh - 60px); overflow-y: auto; }  /* in view under the header, scrolled or not */
 #side > .panel { flex: none; }
-#side > #decision { flex: 0 1 auto; min-height: 10em; display: flex; flex-direction: column; }
+#side > #decision { flex: 0 1 auto; display: flex; flex-direction: column; }
 #decision > * { flex: none; }
-#decision > #options { flex: 0 1 auto; min-height: 4.5em; }
+#decision > #options { flex: 0 1 auto; }  /* its least height: fitDecision() */
 #side > #moves-panel { flex: 0 1 auto; min-height: 7em; display: flex; flex-direction: column; }
 #side > #notes-panel:not([hidden]) { flex: 0 1 auto; min-height: 5em; display: flex; flex-direction: column; }
 .panel { background: #fff; border: 1px solid #ccc; padding: 8px 10px; }
@@ -299,6 +300,7 @@ function renderStage() {
     const onBoard = (node.targets || []).filter(t => mark(t, "target")).length;  // where the move goes
     $("board").classList.toggle("picking", onBoard > 0);
     setHint(onBoard, chosen);
+    fitDecision();
     return;
   }
   $("auto").textContent = done.join("\\n");
@@ -315,7 +317,18 @@ function renderStage() {
   const pointed = drawDirections(node.options);
   $("board").classList.toggle("picking", onBoard + pointed > 0);
   setHint(onBoard, chosen, pointed);
+  fitDecision();
 }
+
+function fitDecision() {  // the decision's panel shrinks (its list of options scrolls) down to its own lines
+  // and about four options, never further: no option slides under the panels below it
+  const d = $("decision"), o = $("options");
+  const fewest = Math.min(o.scrollHeight, 120);
+  o.style.minHeight = fewest + "px";
+  d.style.minHeight = "";
+  d.style.minHeight = Math.ceil(d.scrollHeight - o.clientHeight + fewest) + "px";
+}
+window.addEventListener("resize", fitDecision);
 
 function drawDirections(options) {  // an arrow on the board for each option that points from the element
   // chosen before (Arena's facings: the tile's front edge), to click instead of its button; returns how many

@@ -92,11 +92,11 @@ def pending_line(tb, state) -> str:
         return ""
     hexes = [(h, state.board[h]) for h in (state.p_a, state.p_b, state.p_c) if 0 <= h < NUM_HEXES]
     if state.p_effect == Eff.UNFOLD:
-        where = [f"segment {k} on hex {h}" for k, h in zip((2, 3), (state.p_a, state.p_b)) if 0 <= h < NUM_HEXES]
+        where = [f"segment {k} on hex {h:02d}" for k, h in zip((2, 3), (state.p_a, state.p_b)) if 0 <= h < NUM_HEXES]
         line = f"Pending: P{state.turn_seat} unfolds the Monolith" + (": " + ", ".join(where) if where else "")
         if state.unfold_queue:
             line += " · facings still to choose: " + ", then ".join(
-                f"{tile_words(tb, state, i)} on hex {state.hexof[i]}" for i in state.unfold_queue)
+                f"{tile_words(tb, state, i)} on hex {state.hexof[i]:02d}" for i in state.unfold_queue)
         return line
     effect = _enum_name(Eff, state.p_effect).replace("_", " ").lower() if state.p_effect >= 0 else ""
     if state.p_order >= 0:
@@ -112,7 +112,7 @@ def pending_line(tb, state) -> str:
     else:
         line = f"Pending: {effect}"
     if hexes:
-        line += " · chosen: " + ", then ".join(f"hex {h}" + (f" ({tile_words(tb, state, i)})" if i >= 0 else " (empty)")
+        line += " · chosen: " + ", then ".join(f"hex {h:02d}" + (f" ({tile_words(tb, state, i)})" if i >= 0 else " (empty)")
                                                for h, i in hexes)
     return line
 
@@ -255,10 +255,10 @@ def _draw_hex(sc: Scene, game, state, tb, h: int, netted, segs) -> None:
     corners = hex_corners(cx, cy, _R - 1)
     ap = _R * math.sqrt(3) / 2
     if i < 0:
-        title = f"hex {h}: empty"
+        title = f"hex {h:02d}: empty"
     else:
         t, f = state.itype[i], state.facing[i]
-        title = (f"hex {h}: P{i // PER_SEAT} {tb.name_of[t]}, facing {f}, wounds {state.wounds[i]}"
+        title = (f"hex {h:02d}: P{i // PER_SEAT} {tb.name_of[t]}, facing {f}, wounds {state.wounds[i]}"
                  f"/{tb.tough[t]}" + (f", poison {state.poison[i]}" if state.poison[i] else "")
                  + (", netted" if netted[h] else "") + (", Net-order marker" if state.net_marker_on == i else "")
                  + (", entrenched" if state.entrench_on == i else ""))
@@ -386,7 +386,7 @@ def draw(game, state, viewer: int | None = None) -> Scene:
                 if state.seg_hex[p][0] < 0:
                     where = "not placed"
                 elif state.mono_folded[p]:
-                    where = f"folded on hex {state.seg_hex[p][0]}"
+                    where = f"folded on hex {state.seg_hex[p][0]:02d}"
                 else:
                     where = "unfolded on hexes " + ", ".join(f"{h:02d}" for h in state.seg_hex[p])
                 sc.text(18, y + 45, f"Monolith {where} · S2: {_seg_text(tb, state, p, 0, viewer)} · "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import warnings
 from dataclasses import dataclass
@@ -19,14 +20,32 @@ class IgnoredOptionsWarning(UserWarning):
 
 
 def warn_ignored_options(where: str, options: Any) -> None:
-    """Warn (:class:`IgnoredOptionsWarning`, from the caller's caller) when ``options`` holds anything: the
-    ``reset`` of the AEC env, the Gymnasium wrapper and ``make_vec`` take ``options`` for the signature of
-    PettingZoo and Gymnasium and ignore it. ``None`` and an empty dict are silent."""
-    if options:
-        shown = sorted(map(str, options)) if isinstance(options, Mapping) else options
-        warnings.warn(f"{where}: reset(options=...) got {short_repr(shown)}, which changes nothing: the games take "
-                      "no reset options; config keys go to make() (or make_vec())", IgnoredOptionsWarning,
-                      stacklevel=3)
+    """Warn (:class:`IgnoredOptionsWarning`, at the first caller outside this package, PettingZoo and
+    Gymnasium) when ``options`` is anything but ``None`` or an empty mapping: the ``reset`` of the AEC env,
+    the Gymnasium wrapper, ``make_vec`` and the RLlib env take ``options`` for the signature of PettingZoo
+    and Gymnasium and ignore it. Never raises, whatever ``options`` is."""
+    if options is None or (isinstance(options, Mapping) and len(options) == 0):
+        return
+    try:
+        shown = short_repr(list(options) if isinstance(options, Mapping) else options)
+    except Exception:  # noqa: BLE001 - a key or value that cannot be shown: its type is enough
+        shown = f"a {type(options).__name__}"
+    warnings.warn(f"{where}: reset(options=...) got {shown}, which changes nothing: the games take no reset "
+                  "options; config keys go to make() (or make_vec())", IgnoredOptionsWarning,
+                  stacklevel=_outside_callers())
+
+
+def _outside_callers() -> int:
+    """The ``stacklevel`` of the first frame outside this package, PettingZoo and Gymnasium (the user's call,
+    through any wrappers), counted from the caller of this function's caller."""
+    import sys
+
+    roots = tuple(os.path.dirname(m.__file__) + os.sep for m in (sys.modules.get("monolith_envs"),
+                  sys.modules.get("pettingzoo"), sys.modules.get("gymnasium")) if m is not None and m.__file__)
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(roots):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 C_INT_MAX = 2**31 - 1

@@ -34,7 +34,7 @@ from .seeds import MAX_SEED, check_seed
 from .state_checks import STEP_CHECKS, StepCheckFailure, pure_queries_failure, step_checks, terminal_failure
 from .testing import CHECKS
 
-__all__ = ["RolloutResult", "fuzz_rollout", "STEP_CHECKS"]
+__all__ = ["RolloutResult", "fuzz_rollout", "replay_failure", "STEP_CHECKS"]
 
 
 @dataclass
@@ -72,11 +72,13 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
         game: a :class:`~monolith_envs.core.game.Game`.
         seed: episode seed (setup and chance draws as in the env; action choices from ``seed`` too).
         checks: which checks run (per-step checks of :data:`STEP_CHECKS`, plus ``invariants``, ``zero_sum``,
-            ``finite`` (also on the final returns), ``ends``).
+            ``finite`` (also on the final returns), ``ends``, and ``chance_logged``: at the end the episode
+            replays from its seed and actions alone to the same state, :func:`replay_failure`).
         sample: legal / illegal actions tried per step.
         check_every: run the per-step checks on every ``check_every``-th decision (1 = all; the game's
             invariants and the end-of-game checks always run; ``pure_queries`` after each checked decision's
-            ``apply`` and the terminal state's mask when per-step checks run). ``0`` turns the per-step checks off.
+            ``apply``, the terminal state's mask and the replay when per-step checks run). ``0`` turns the
+            per-step checks off.
         timeout: seconds the rollout may take (wall clock; ``None``: no limit); past it the rollout fails with
             ``"timeout"``, naming where the game's code was (:mod:`monolith_envs.core.deadline`: in the main
             thread only).
@@ -101,8 +103,13 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
     token = object()  # made here: a limit that passes before the block begins still carries it
     try:
         with deadline(timeout, token):
+            final: list = []
             ret = _play(game, enabled, step_names, sample, check_every, game_rng, pick_rng, check_rng, chance,
-                        actions, fail)
+                        actions, fail, final)
+            if not isinstance(ret, RolloutResult) and check_every and "chance_logged" in enabled:
+                wrong = replay_failure(game, seed, actions, final[0])
+                if wrong:
+                    ret = fail("chance_logged", wrong)
     except DeadlineExceeded as exc:
         if exc.token is not token:  # an enclosing limit of the caller's
             raise
@@ -115,9 +122,11 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
 
 
 def _play(game: Any, enabled: set, step_names: list, sample: int, check_every: int, game_rng: Any, pick_rng: Any,
-          check_rng: Any, chance: ChanceRecorder, actions: list[int], fail: Any) -> Any:
-    """The moves and checks of :func:`fuzz_rollout`: the final returns, or the failure's result."""
+          check_rng: Any, chance: ChanceRecorder, actions: list[int], fail: Any, final: list) -> Any:
+    """The moves and checks of :func:`fuzz_rollout`: the final returns, or the failure's result; the last
+    state is put in ``final``."""
     state = game.initial_state(game_rng)
+    final.append(state)
     pure = "pure_queries" in enabled and bool(check_every)  # on states no query has read yet
     if pure and (wrong := pure_queries_failure(game, state, "outcome" in enabled)):
         return fail("pure_queries", f"the initial state: {wrong}")
@@ -155,6 +164,30 @@ def _play(game: Any, enabled: set, step_names: list, sample: int, check_every: i
     if "zero_sum" in enabled and game.utility is Utility.ZERO_SUM and abs(ret.sum()) > float_tolerance(*ret):
         return fail("zero_sum", f"returns {ret.tolist()} do not sum to 0")
     return ret
+
+
+def replay_failure(game: Any, seed: int, actions: Sequence[int], state: Any) -> str | None:
+    """``chance_logged`` for a fuzz rollout: the episode replays from its seed and actions alone, as its log
+    and ``python -m monolith_envs replay`` replay it: ``initial_state`` and every ``apply`` drawing from one
+    ``numpy.random.default_rng(seed)``, with no query between them, must end in ``state`` (compared by
+    ``to_dict``). Returns ``None``, or why not (an ``apply`` that raised, or the first differing key)."""
+    rng = np.random.default_rng(seed)
+    again = game.initial_state(rng)
+    for k, a in enumerate(actions):
+        try:
+            game.apply(again, int(a), rng)
+        except Exception as exc:  # noqa: BLE001 - the finding: the replay went another way
+            return (f"replaying seed {seed} + its actions: step {k} ({game.layout.decode(int(a))}) raised "
+                    f"{type(exc).__name__}: {exc}; initial_state or apply depends on something besides the state, "
+                    "the action and the episode's generator (a global, another generator, the clock?)")
+    want, got = game.to_dict(state), game.to_dict(again)
+    if want == got:
+        return None
+    keys = [k for k in want if want.get(k) != got.get(k)] if isinstance(want, dict) and isinstance(got, dict) else []
+    return (f"replaying seed {seed} + its {len(actions)} actions gives another final state"
+            + (f" (differing: {', '.join(map(str, keys[:4]))})" if keys else "")
+            + ": initial_state or apply depends on something besides the state, the action and the episode's "
+            "generator (a global, another generator, the clock, a query called in between?)")
 
 
 # ---------------------------------------------------------------------- command line

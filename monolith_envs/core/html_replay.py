@@ -22,8 +22,10 @@ screen); stepping never scrolls the page itself, and Home / End / the arrows do 
 list (300 px, long moves wrapped) stays beside the board, which shrinks to make room (The Monolith's
 1125 px drawing in a 1366 px window); below 760 px the list goes under the board, and the controls wrap
 as whole buttons.  The board is drawn as large as the window's height under the head allows (larger than
-its drawn size on a large screen; in a low window never under 3/4 of it: the page scrolls instead), and
-never wider than the room beside the list.
+its drawn size on a large screen; in a low window not under 3/4 of it, the page scrolls instead), and never
+wider than the room beside the list (which can make it smaller still); it keeps one size from step to step
+(the head's tallest height is allowed for).  Under 760 px wide (a phone) the head scrolls away with the page
+and the narration box is 4 lines high.
 
 The drawings are stored once per distinct line: the page holds a table of the distinct SVG and text lines,
 and each step holds only its changes from the step before (``[start, end, [line numbers]]`` splices), which
@@ -179,8 +181,10 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 #chance { font-family: monospace; font-size: 12px; color: #667; margin: 4px 0; }
 #narration { font-family: monospace; font-size: 12px; white-space: pre; margin: 4px 0; padding: 4px 6px;
              background: #fff; border: 1px solid #ddd; height: 8.5em; overflow: auto; resize: vertical; }
-/* a low window keeps more of its height for the board: a narration box of 4 lines (it still scrolls) */
-@media (max-height: 700px) { #narration { height: 4.5em; } }
+/* a low or narrow window keeps more of its height for the board: a narration box of 4 lines (it still
+   scrolls); a narrow one (a phone) lets the head scroll away with the page, the list of moves under the board */
+@media (max-height: 700px), (max-width: 760px) { #narration { height: 4.5em; } }
+@media (max-width: 760px) { #head { position: static; } }
 #narration:empty::before { content: "(the move's line above says all it did; the next step shows the result)"; color: #999; }
 </style></head>
 <body>
@@ -237,9 +241,12 @@ last.returns.forEach((r, i) => {
 });
 let k = -1, timer = null;
 const head = $("head");
+let headMost = 0;  // the tallest the sticky head has been since the window was sized: the board keeps one size
 function fitHead() {  // the sticky head's height: the list of moves below it fits in the rest of the window
-  document.documentElement.style.setProperty("--head", head.offsetHeight + "px");
-  fitBoard(head.offsetHeight);
+  const sticky = getComputedStyle(head).position === "sticky";  // not on a phone: the head scrolls away there
+  headMost = sticky ? Math.max(headMost, head.offsetHeight) : 0;
+  document.documentElement.style.setProperty("--head", headMost + "px");
+  fitBoard(headMost);
 }
 function fitBoard(headHeight) {  // the board as large as the window's height under the head and the room allow
   const svg = $("frame").querySelector("svg");
@@ -316,7 +323,7 @@ document.addEventListener("keydown", (e) => {
     keys[e.key]();
   }
 });
-window.addEventListener("resize", () => { fitHead(); keepInView(moves.children[k]); });
+window.addEventListener("resize", () => { headMost = 0; fitHead(); keepInView(moves.children[k]); });
 show(fromHash());
 </script>
 </body></html>

@@ -30,11 +30,11 @@ def pool_faces(counts) -> str:
     return " ".join(str(f + 1) for f in range(6) for _ in range(counts[f]))
 
 
-def socketless_words(R: Any, card: Any) -> str:
-    """What a card without sockets does, in a few words: Fate 3.6 dealt the second Fate at setup (on position
-    13; in solo on 7, docs §4.15); another such card ``"no sockets"``."""
-    if any(ln.op == "extra_fate" for ln in card.setup):
-        return f"no sockets; at setup it dealt the second Fate, on card {7 if R.solo else 13}"
+def socketless_words(R: Any, card: Any, s: StrategyState) -> str:
+    """What a card without sockets does, in a few words: Fate 3.6 dealt the second Fate at setup, on position
+    13 (in solo on 7, docs §4.15), when there was one to deal; otherwise ``"no sockets"``."""
+    if any(ln.op == "extra_fate" for ln in card.setup) and s.board[R.second_fate_pos] >= 0:
+        return f"no sockets; at setup it dealt the second Fate, on card {R.second_fate_pos}"
     return "no sockets"
 
 

@@ -68,7 +68,7 @@ def _card(sc: Scene, game, s: StrategyState, pos: int, x: float, y: float) -> No
     if kind is None:
         return
     if kind == "card" and not obj.sockets:  # Fate 3.6: its work was done at setup
-        for k, line in enumerate(wrap_text(socketless_words(R, obj), 10, CW - 16, indent="")[:3]):
+        for k, line in enumerate(wrap_text(socketless_words(R, obj, s), 10, CW - 16, indent="")[:3]):
             sc.text(x + 8, y + 50 + 14 * k, line, 10, _INK)
         return
     base = (pos - 1) * 4
@@ -177,7 +177,8 @@ def draw(game, s: StrategyState, viewer: int | None = None) -> Scene:
                 sc.polyline([(x0, y0), (x0 + CW, y0), (x0 + CW, y0 + CH), (x0, y0 + CH), (x0, y0)], (175, 170, 155),
                             1.2, dash=5)
                 sc.text(24, 40 + 3 * (CH + 8) + 12, "13 · empty", 11, _GREY, bold=True)
-                for k, line in enumerate(wrap_text("a second Fate comes here when Fate 3.6 is dealt", 10, CW - 16, indent="")):
+                why = "no second Fate this game (Fate\u00a03.6 deals one here at setup)"
+                for k, line in enumerate(wrap_text(why, 10, CW - 16, indent="")):
                     sc.text(24, 40 + 3 * (CH + 8) + 27 + 13 * k, line, 10, _GREY)
             continue
         r, col = divmod(pos - 1, 4)

@@ -473,3 +473,41 @@ def test_a_state_whose_to_dict_keeps_arrays_is_compared_and_named():
     with pytest.raises(ConformanceError, match=r"\[pure_queries\] .*observe\(state, 0\) changed the state \(a query "
                                                r"must only read it: keep derived values out of the state\)"):
         check_env(bad, games=10, seed=0, only=["pure_queries"])
+
+
+class FirstGameLucky(ToyGame):
+    """Rolls its die from the game object's history instead of the episode's generator: the extra-turn face on
+    every roll of the first game it sets up, never after, so the same seed and actions play another game."""
+
+    def initial_state(self, rng):
+        self.games = getattr(self, "games", 0) + 1
+        return super().initial_state(rng)
+
+    def apply(self, s, action, rng):
+        super().apply(s, action, _Fixed(self.config["extra_turn_face"] if self.games == 1 else 1))
+
+
+def test_fuzz_replays_each_rollout_from_its_seed_and_actions():
+    """A rollout's log (seed + actions) must replay to the same end, as ``replay`` replays it: an ``apply``
+    that rolls from the game object's history instead of the episode's generator plays another game the
+    second time, and fuzz says so (it ran no replay before); the real game, and the same broken game with the
+    per-step checks off (invariants only), pass."""
+    from monolith_envs.core.fuzz import fuzz_rollout, replay_failure
+
+    result = fuzz_rollout(FirstGameLucky(), seed=0)
+    assert result.failure == "chance_logged", result.message
+    assert re.match(r"replaying seed 0 \+ its \d+ actions (gives another final state|: step \d+ .* raised)",
+                    result.message), result.message
+    assert "depends on something besides the state, the action and the episode's generator" in result.message
+    assert result.actions and result.seed == 0  # the log of the failure holds the whole episode
+    assert fuzz_rollout(ToyGame(), seed=0).failure is None
+    assert fuzz_rollout(FirstGameLucky(), seed=0, check_every=0).failure is None
+    game = ToyGame()
+    rng = np.random.default_rng(7)
+    s = game.initial_state(rng)
+    played = []
+    while not game.is_terminal(s):
+        played.append(int(np.flatnonzero(game.legal_mask(s))[0]))
+        game.apply(s, played[-1], rng)
+    assert replay_failure(game, 7, played, s) is None
+    assert replay_failure(game, 8, played, s) is not None or replay_failure(game, 7, played[:-1], s) is not None

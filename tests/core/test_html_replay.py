@@ -307,15 +307,21 @@ return {frame: [f.left, f.right, f.top], moves: [m.left, m.right, m.top], now: [
 """
 
 
+def _replay_page(tmp_path, env_id: str, players: int, seed: int):
+    """The HTML replay page (its path) of a random ``players``-seat game of ``env_id`` from ``seed``."""
+    env = _make(env_id, num_players=players)
+    play_match(env, [RandomAgent()] * players, seed=seed)
+    log, out = tmp_path / "game.json", tmp_path / "game.html"
+    env.episode_log.save(log)
+    assert cli(["replay", str(log), "--html", str(out)]) == 0
+    return out
+
+
 @pytest.mark.parametrize("window,beside", [("1366,768", True), ("700,900", False)])
 def test_a_wide_board_leaves_the_list_of_moves_beside_it(tmp_path, window, beside):
     """The Monolith's drawing (1125 px wide) shrinks to leave the list of moves beside it in a 1366x768
     window, its current move on screen; in a narrow window the list goes below the board."""
-    env = _make("the_monolith_v0", num_players=4)
-    play_match(env, [RandomAgent()] * 4, seed=1)
-    log, out = tmp_path / "game.json", tmp_path / "game.html"
-    env.episode_log.save(log)
-    assert cli(["replay", str(log), "--html", str(out)]) == 0
+    out = _replay_page(tmp_path, "the_monolith_v0", 4, 1)
     chrome, driver = _browser()
     wd = WebDriver(chrome, driver, tmp_path / "profile", window=window)
     try:
@@ -356,5 +362,37 @@ def test_the_board_fills_the_windows_height_and_the_move_is_said_to_be_played_fr
         assert wd.text("#action-label") == "the move from this position:"
         wd.click("#last")
         assert wd.text("#action-label") == "" and wd.text("#action").startswith("game over:")
+    finally:
+        wd.close()
+
+
+def test_the_board_keeps_its_size_from_step_to_step_and_a_phone_scrolls_the_head_away(tmp_path):
+    """The head's height changes with a step's chance line; the board, sized to the room under it, took a
+    new size at such steps: it now allows for the tallest head seen, so stepping never enlarges it again.
+    Under 760 px wide (a phone) the head is not sticky (it covered half the screen) and the narration box is
+    4 lines high."""
+    out = _replay_page(tmp_path, "monolith_strategy_v0", 4, 2)
+    chrome, driver = _browser()
+    wd = WebDriver(chrome, driver, tmp_path / "profile", window="1280,1000")
+    try:
+        wd.cmd("POST", "/url", {"url": out.as_uri()})
+        widths, heads = [], []
+        for _ in range(40):
+            widths.append(wd.js("return document.querySelector('#frame svg').getBoundingClientRect().width"))
+            heads.append(wd.js("return document.getElementById('head').offsetHeight"))
+            wd.click("#next")
+        assert len(set(heads)) > 1, heads  # the head's height did change on the way
+        assert all(b <= a for a, b in zip(widths, widths[1:])), widths  # never back up again
+        assert widths[-1] == widths[-10], widths  # settled
+        assert wd.js("return getComputedStyle(document.getElementById('head')).position") == "sticky"
+    finally:
+        wd.close()
+    wd = WebDriver(chrome, driver, tmp_path / "profile2", window="700,900")
+    try:
+        wd.cmd("POST", "/url", {"url": out.as_uri()})
+        assert wd.js("return getComputedStyle(document.getElementById('head')).position") == "static"
+        box = wd.js("return [document.getElementById('narration').offsetHeight, "
+                    "parseFloat(getComputedStyle(document.getElementById('narration')).fontSize)]")
+        assert box[0] <= 5.5 * box[1], box
     finally:
         wd.close()

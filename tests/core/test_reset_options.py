@@ -40,3 +40,28 @@ def test_make_vec_and_the_gymnasium_wrapper_warn_too():
     _silent(lambda: env.reset(seed=1, options=None))
     with pytest.warns(IgnoredOptionsWarning, match=r"monolith_arena_v0: .*got \['y'\]"):
         env.reset(seed=1, options={"y": 2})
+
+
+def test_any_options_but_none_or_an_empty_mapping_warn_without_raising_at_the_users_line():
+    """Options that cannot be tested for truth (a numpy array), falsy ones (0, []) and ones whose repr
+    raises are warned about, never raised; the warning points at the caller's line, through PettingZoo's
+    wrappers (``make()`` wraps the env) and Gymnasium's checker."""
+
+    class Unshowable:
+        def __bool__(self):
+            raise RuntimeError("no truth")
+
+        def __repr__(self):
+            raise RuntimeError("no repr")
+
+    env = monolith_envs.make("monolith_strategy_v0")  # wrapped: reset goes through PettingZoo's wrappers
+    for options, shown in ((np.array([1, 2]), "array([1, 2])"), (0, "0"), ([], "[]"), (Unshowable(), "a Unshowable"),
+                           ({1: 2}, "[1]")):
+        with pytest.warns(IgnoredOptionsWarning) as got:
+            env.reset(seed=0, options=options)
+        assert f"got {shown}, which changes nothing" in str(got[0].message)
+        assert got[0].filename == __file__, got[0].filename
+    gym_env = gym.make("monolith_envs/MonolithStrategy-v0", opponents=["random"])
+    with pytest.warns(IgnoredOptionsWarning) as got:
+        gym_env.reset(seed=0, options={"k": 1})
+    assert got[0].filename == __file__, got[0].filename

@@ -139,11 +139,11 @@ def test_arena_pending_unfold_is_in_words():
                 line = status_lines(game, s)[3]
                 assert line == pending_line(_tables(game), s)
                 assert "unfold_queue" not in line and "A=" not in line and "B=" not in line
-                assert line.startswith(f"Pending: P{s.turn_seat} unfolds the Monolith: segment 2 on hex {s.p_a}, "
-                                       f"segment 3 on hex {s.p_b} · facings still to choose: ")
+                assert line.startswith(f"Pending: P{s.turn_seat} unfolds the Monolith: segment 2 on hex {s.p_a:02d}, "
+                                       f"segment 3 on hex {s.p_b:02d} · facings still to choose: ")
                 tb = _tables(game)
                 for i in s.unfold_queue:  # the tiles still to face, by owner, name and hex
-                    assert f"P{i // PER_SEAT} {tb.name_of[s.itype[i]]} on hex {s.hexof[i]}" in line
+                    assert f"P{i // PER_SEAT} {tb.name_of[s.itype[i]]} on hex {s.hexof[i]:02d}" in line
                 svg = game.render_svg(s)  # the whole line is in the picture, on as many rows as it needs
                 words = " ".join(" ".join(re.findall(r">([^<]*)</text>", svg)).split())
                 assert " ".join(line.split()) in words

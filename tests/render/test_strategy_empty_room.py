@@ -21,7 +21,8 @@ def _state(n: int, second_fate: bool):
 def test_the_empty_position_13_and_private_rune_rooms_say_what_goes_there():
     g, s = _state(3, second_fate=False)
     svg = render_svg(g, s)
-    assert "13 · empty" in svg and "a second Fate comes here when Fate" in svg
+    assert "13 · empty" in svg and "no second Fate this game (Fate\u00a03.6</text>" in svg
+    assert "deals one here at setup)" in svg
     assert svg.count("private Runes: none") == 3
     g, s = _state(3, second_fate=True)
     assert "13 · empty" not in render_svg(g, s)

@@ -117,3 +117,25 @@ def test_the_side_column_stays_in_the_window_with_the_moves_in_view(driver, tmp_
         side, moves = rect("#side"), rect("#narration")
         assert side["bottom"] <= view_h + 1, (side, view_h)
         assert moves["bottom"] <= view_h and moves["height"] >= 40, (moves, view_h)
+
+
+@pytest.mark.parametrize("window", [(800, 600), (1280, 450), (1280, 800)])
+def test_every_option_of_a_long_decision_is_inside_its_panel_and_takes_the_click(driver, tmp_path, window):  # noqa: F811
+    """The side column fits the window by shrinking its panels; the decision's panel never shrinks below its
+    own lines, so no option slides under the notes (a click on it went to the notes in a low window)."""
+    with page_in_window(driver, tmp_path, SHORT[1], *window) as (rect, _view_h):
+        for _ in range(12):  # to a decision with many options (a die to place)
+            if driver.js("return document.querySelectorAll('#options button.opt').length") >= 6:
+                break
+            driver.click("#options button.opt")
+            assert _async(driver, WAIT_READY) == "ready"
+        at = driver.js("""const d = document.getElementById('decision').getBoundingClientRect();
+            const o = document.getElementById('options'); o.scrollTop = 0;
+            const b = o.querySelector('button.opt').getBoundingClientRect();
+            const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+            const box = o.getBoundingClientRect();
+            return {panel: [d.top, d.bottom], box: [box.top, box.bottom], first: [b.top, b.bottom],
+                    takes: !!(hit && hit.closest('#options button.opt'))};""")
+        assert at["panel"][0] <= at["box"][0] and at["box"][1] <= at["panel"][1] + 0.5, at  # the list in its panel
+        assert at["box"][1] - at["box"][0] >= 60, at  # about 4.5 lines of options at least
+        assert at["takes"], at  # the first option takes its click
