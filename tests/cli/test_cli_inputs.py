@@ -113,9 +113,9 @@ from monolith_envs.core.interrupt import Interrupted
 cls = monolith_envs.game_class({TOY!r})
 class StopsAfterFive(cls):
     made = 0
-    def initial_state(self, rng):
+    def initial_state(self, rng):  # twice a game: its rollout, then the replay of its seed and actions
         StopsAfterFive.made += 1
-        if StopsAfterFive.made == 6:
+        if StopsAfterFive.made == 11:
             os.kill(os.getpid(), signal.SIGINT)
         return super().initial_state(rng)
 try:
