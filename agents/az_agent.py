@@ -36,6 +36,8 @@ def parse_az_spec(rest: str) -> tuple[str, int]:
         ValueError: an empty path, or ``N`` that is not an integer (ASCII digits) from 1 to
             :data:`~monolith_envs.agents.mcts.MAX_SIMULATIONS`, the bound of every search spec.
     """
+    if rest.endswith("+search"):
+        raise ValueError("az:PATH+search needs its number of simulations: az:PATH+search:N")
     path, sep, tail = rest.rpartition("+search:")
     if not sep:
         path, tail = rest, ""
@@ -105,6 +107,7 @@ class AZAgent(BaseAgent):
         self.needs_env = self.simulations > 0
         self.name = name or (f"az:{path}" + (f"+search:{simulations}" if simulations else ""))
         self._search: Any = None
+        self._trained_full: dict | None = None  # the trained config with the game's defaults (_warn_variant)
         self._torch = torch
         self._check_probe()
         if env_id is not None:
@@ -132,7 +135,8 @@ class AZAgent(BaseAgent):
 
     def check_game(self, game: Any, what: str = "this env") -> None:
         """Raise :class:`AgentError` unless ``game`` (a rules engine) is the checkpoint's game with its number of
-        seats, observation values and actions (``what`` names the game and config in the message)."""
+        seats, observation values and actions (``what`` names the game and config in the message); warn when it
+        plays rules the network was not trained on (:meth:`_warn_variant`)."""
         env_id = getattr(game, "env_id", None)
         if env_id is not None:
             self._check_env_id(env_id)
@@ -142,16 +146,27 @@ class AZAgent(BaseAgent):
             raise AgentError(f"{self.name}: the network plays {want[0]} seats with {want[1]} observation values and "
                              f"{want[2]} actions (trained on {self._trained_on()}), but {what} has {got[0]} seats, "
                              f"{got[1]} values and {got[2]} actions: another config (num_players, mode, modules)")
+        self._warn_variant(game)
 
     def bind(self, env: Any) -> None:
         """Give the agent the env (see :class:`~monolith_envs.agents.base.BaseAgent`); refuse another game or config,
         and warn (once) when it plays rules its network was not trained on (a ``VariantWarning``)."""
         super().bind(env)
         self.check_game(self.ctx.game)
+
+    def _warn_variant(self, game: Any) -> None:
+        """A ``VariantWarning`` (once per process and difference) when ``game`` plays rules the network was not
+        trained on. The checkpoint keeps the config keys its run set; the others were at their defaults, which
+        the game's class fills in (a key left out, such as Arena's ``monolith_module``, is compared too)."""
         from monolith_envs.agents.baselines.agent import warn_variant
 
-        warn_variant(self.name, f"the network of {self.path}", self.meta.get("env_config") or {},
-                     getattr(self.ctx.game, "config", {}))
+        if self._trained_full is None:
+            stored = dict(self.meta.get("env_config") or {})
+            try:
+                self._trained_full = dict(type(game)(stored).config)
+            except Exception:  # noqa: BLE001 - a game class that builds otherwise: the stored keys alone
+                self._trained_full = stored
+        warn_variant(self.name, f"the network of {self.path}", self._trained_full, getattr(game, "config", {}))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         """The network's legal action with the highest probability, or with search the most visited one

@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("--env", default="monolith_arena_v0", choices=monolith_envs.available_envs())
-    ap.add_argument("--games", type=int, default=2, help="games on one env, played with env.rand_action")
+    ap.add_argument("--games", type=int, default=2, help="games on one env, played with env.rand_action (0: none)")
     ap.add_argument("--serial", type=int, default=2, help="envs in the SerialEnv")
     ap.add_argument("--serial-steps", type=int, default=200, help="steps on the SerialEnv (0: skip it)")
     ap.add_argument("--seed", type=seed_arg, default=0, help="seed of torch and the envs, 0 to 2**64-1")
@@ -87,9 +87,10 @@ def main(argv: list[str] | None = None) -> dict:
         rollout = env.rollout(limit, break_when_any_done=True)
         returns.append([float(rollout["next", g, "reward"].sum()) for g in groups])
         decisions.append(int(rollout.batch_size[0]))
-    print(f"{args.env}: played {args.games} games on PettingZooWrapper(use_mask=True), "
-          f"{sum(decisions)} decisions, every action legal; returns per game (seats {', '.join(groups)}): "
-          + "; ".join(" ".join(f"{r:+.2f}" for r in game) for game in returns))
+    if args.games:  # --games 0: the SerialEnv part alone
+        print(f"{args.env}: played {args.games} game{'s' if args.games > 1 else ''} on PettingZooWrapper("
+              f"use_mask=True), {sum(decisions)} decisions, every action legal; returns per game (seats "
+              f"{', '.join(groups)}): " + "; ".join(" ".join(f"{r:+.2f}" for r in game) for game in returns))
     env.close()
 
     serial_games = 0

@@ -51,7 +51,8 @@ class PairResult:
         return sum(1 for o in self.outcomes if o < 0)
 
     def summary(self) -> dict:
-        """JSON-ready dict: wins, draws, losses, win_rate and its 95% Wilson interval, mean length, and
+        """JSON-ready dict: wins, draws, losses, win_rate and its 95% Wilson interval, mean length,
+        ``seconds`` (the games' play time added up: with worker processes more than the wall time), and
         ``truncated`` (matches stopped at ``max_decisions``, among the draws)."""
         n = len(self.outcomes)
         lo, hi = wilson_interval(self.wins, n)
@@ -81,8 +82,9 @@ class SoloResult:
     truncated: int = 0
 
     def summary(self) -> dict:
-        """JSON-ready dict: successes, success_rate and its 95% Wilson interval, mean_score, mean length, and
-        ``truncated`` (episodes stopped at ``max_decisions``, among the failures)."""
+        """JSON-ready dict: successes, success_rate and its 95% Wilson interval, mean_score, mean length,
+        ``seconds`` (the episodes' play time added up, as :meth:`PairResult.summary`), and ``truncated``
+        (episodes stopped at ``max_decisions``, among the failures)."""
         n = len(self.successes)
         k = sum(self.successes)
         lo, hi = wilson_interval(k, n)

@@ -367,7 +367,7 @@ def main(argv: list[str] | None = None) -> dict:
                     help="game config key; VALUE as TOML: 4, true, teams, '[\"a\", \"b\"]' (repeatable)")
     ap.add_argument("--preload", action="append", default=[], metavar="MODULE",
                     help="module to import first in every process (registers extra env ids)")
-    ap.add_argument("--out", default=None, help="JSON output path, replaced if it exists (default: runs/eval/eval_<env>_<seed>.json, or "
+    ap.add_argument("--out", default=None, help="JSON output path; an earlier evaluation report there is replaced, any other file refused (default: runs/eval/eval_<env>_<seed>.json, or "
                     "eval_<env>_<seed>-2.json, -3, ... when that file exists: a default never replaces a result)")
     ap.add_argument("--out-dir", default=None, metavar="DIR",
                     help="folder of the default JSON name instead of runs/eval (eval_<env>_<seed>.json, -2, -3, ...: "

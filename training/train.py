@@ -345,8 +345,9 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     with guard.deferred():
         earlier, kept = ([], None) if resume else move_earlier_run(run_dir)
     if earlier:
-        print(f"note: {run_dir} held an earlier run; its {len(earlier)} outputs (report, models, checkpoints, logs) "
-              f"are moved to {kept} (--set name=NEW starts a run beside it)", file=sys.stderr, flush=True)
+        print(f"note: {run_dir} held an earlier run; its {sum(f.is_file() for f in kept.rglob('*'))} files (report, "
+              f"models, checkpoints, logs, a copy of its config) are moved to {kept} (--set name=NEW starts a run "
+              "beside it)", file=sys.stderr, flush=True)
     if not resume:  # a resumed run writes it once its checkpoint has loaded into this run's network
         (run_dir / "config.json").write_text(json.dumps(cfg, indent=2))
     t_start = time.perf_counter()

@@ -331,3 +331,28 @@ def test_leaf_mix_reads_no_hidden_information_of_the_true_state():
         b = search.run(net, [twin], [seat], [np.random.default_rng(k)])[0]
         assert np.array_equal(a, b), k
     assert differ > 0  # the hidden part does change the heuristic value of some of these states
+
+
+def test_an_az_network_warns_on_a_rule_its_run_left_at_the_default(arena_ckpt):
+    """The checkpoint keeps the config keys its run set ({num_players: 2}); Arena's monolith_module, left at
+    its default (off), is still a rule it was trained without: playing with it on warns, at the spec check
+    of training.evaluate (make_agent with env_config) and at bind; the same rules do not. ``+search`` with no
+    number names the form it needs."""
+    from monolith_envs.agents.baselines import VariantWarning
+
+    with pytest.warns(VariantWarning, match=r"monolith_module"):
+        make_agent(f"az:{arena_ckpt}", "monolith_arena_v0", {"num_players": 2, "monolith_module": True})
+    other = arena_ckpt.with_name("copy.pt")  # once per process and network: another file for the bind
+    other.write_bytes(arena_ckpt.read_bytes())
+    with pytest.warns(VariantWarning, match=r"monolith_module"):
+        agent = make_agent(f"az:{other}+search:2", "monolith_arena_v0")
+        env = monolith_envs.make("monolith_arena_v0", wrapped=False, monolith_module=True)
+        env.reset(seed=0)
+        agent.bind(env)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", VariantWarning)
+        make_agent(f"az:{arena_ckpt}", "monolith_arena_v0", {"num_players": 2, "factions": "random"})
+    with pytest.raises(AgentSpecError, match=r"az:PATH\+search needs its number of simulations: az:PATH\+search:N"):
+        make_agent(f"az:{arena_ckpt}+search", "monolith_arena_v0")

@@ -25,7 +25,7 @@ def test_torchrl_example_plays_masked_games_on_one_env_and_on_serial_env():
     proc = _run("torchrl_pettingzoo.py", "--games", "1", "--serial", "2", "--serial-steps", "160")
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = proc.stdout.splitlines()
-    assert lines[0].startswith("monolith_arena_v0: played 1 games on PettingZooWrapper(use_mask=True), ")
+    assert lines[0].startswith("monolith_arena_v0: played 1 game on PettingZooWrapper(use_mask=True), ")
     returns = lines[0].rsplit(": ", 1)[1].split()
     assert sorted(returns) in (["+0.00", "+0.00"], ["+1.00", "-1.00"])  # a duel: win/loss or a draw
     assert lines[1].startswith("SerialEnv(2): 160 steps with masked_random_policy, ")
