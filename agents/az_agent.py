@@ -16,6 +16,7 @@ when the agent is made for an env id (and config), and again at every :meth:`AZA
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -36,7 +37,7 @@ def parse_az_spec(rest: str) -> tuple[str, int]:
         ValueError: an empty path, or ``N`` that is not an integer (ASCII digits) from 1 to
             :data:`~monolith_envs.agents.mcts.MAX_SIMULATIONS`, the bound of every search spec.
     """
-    if rest.endswith("+search"):
+    if rest.endswith("+search") and not Path(rest).exists():  # (a file of that name is a checkpoint path)
         raise ValueError("az:PATH+search needs its number of simulations: az:PATH+search:N")
     path, sep, tail = rest.rpartition("+search:")
     if not sep:
@@ -164,8 +165,11 @@ class AZAgent(BaseAgent):
             stored = dict(self.meta.get("env_config") or {})
             try:
                 self._trained_full = dict(type(game)(stored).config)
-            except Exception:  # noqa: BLE001 - a game class that builds otherwise: the stored keys alone
-                self._trained_full = stored
+            except Exception:  # noqa: BLE001 - a key this game refuses: its defaults, then the stored keys
+                try:
+                    self._trained_full = {**type(game)({}).config, **stored}
+                except Exception:  # noqa: BLE001 - a game class that builds otherwise: the stored keys alone
+                    self._trained_full = stored
         warn_variant(self.name, f"the network of {self.path}", self._trained_full, getattr(game, "config", {}))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:

@@ -56,7 +56,7 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 4
 #side { display: flex; flex-direction: column; gap: 10px; position: sticky; top: 8px;
   max-height: calc(100vh - 60px); overflow-y: auto; }  /* in view under the header, scrolled or not */
 #side > .panel { flex: none; }
-#side > #decision { flex: 0 1 auto; display: flex; flex-direction: column; }
+#side > #decision:not([hidden]) { flex: 0 1 auto; display: flex; flex-direction: column; }
 #decision > * { flex: none; }
 #decision > #options { flex: 0 1 auto; }  /* its least height: fitDecision() */
 #side > #moves-panel { flex: 0 1 auto; min-height: 7em; display: flex; flex-direction: column; }
@@ -292,7 +292,7 @@ function renderStage() {
   setHint(0, 0);
   const done = path.flatMap(p => p.said).concat(node ? node.auto : []);
   $("back").hidden = path.length === 0;
-  if (!node) { $("stage-title").textContent = ""; $("auto").textContent = ""; return; }
+  if (!node) { $("stage-title").textContent = ""; $("auto").textContent = ""; fitDecision(); return; }
   if (node.action !== undefined) {  // the whole move was forced
     $("auto").textContent = done.join("\\n");
     $("stage-title").textContent = "the only legal move:";
@@ -326,7 +326,9 @@ function fitDecision() {  // the decision's panel shrinks (its list of options s
   const fewest = Math.min(o.scrollHeight, 120);
   o.style.minHeight = fewest + "px";
   d.style.minHeight = "";
-  d.style.minHeight = Math.ceil(d.scrollHeight - o.clientHeight + fewest) + "px";
+  if (d.hidden) return;  // the game is over: no decision
+  const pad = parseFloat(getComputedStyle(d).paddingTop) + parseFloat(getComputedStyle(d).paddingBottom);
+  d.style.minHeight = Math.ceil(d.scrollHeight - pad - o.clientHeight + fewest) + "px";  // min-height: the content box
 }
 window.addEventListener("resize", fitDecision);
 
@@ -381,7 +383,9 @@ function choose(k) {
 }
 let typed = "", typedTimer = null;  // the digits typed so far of an option's number
 const TYPED_WAIT_MS = 1500;  // how long a number that could go on waits for its next digit
-function typedClear() { clearTimeout(typedTimer); typedTimer = null; typed = ""; $("typed").hidden = true; }
+function typedClear() {
+  clearTimeout(typedTimer); typedTimer = null; typed = ""; $("typed").hidden = true; fitDecision();
+}
 function typedPick() { const k = +typed - 1; typedClear(); if (node && node.options && node.options[k]) choose(k); }
 function typeDigit(d) {  // a number that no further digit can extend is chosen at once; else wait for one
   const n = +(typed + d), count = node && node.options ? node.options.length : 0;
@@ -390,6 +394,7 @@ function typeDigit(d) {  // a number that no further digit can extend is chosen 
     if (count) {
       $("typed").textContent = "no option " + shown + ": the options are 1-" + count;
       $("typed").hidden = false;
+      fitDecision();
       typedTimer = setTimeout(typedClear, TYPED_WAIT_MS);
     }
     return;
@@ -398,6 +403,7 @@ function typeDigit(d) {  // a number that no further digit can extend is chosen 
   if (n * 10 > count) { typedPick(); return; }
   $("typed").textContent = "option " + typed + "... (another digit within 1.5 s, or Enter; Escape forgets it)";
   $("typed").hidden = false;
+  fitDecision();
   typedTimer = setTimeout(typedPick, TYPED_WAIT_MS);
 }
 function back() { if (!busy && path.length) { node = path.pop().node; renderStage(); } }

@@ -24,11 +24,13 @@ def warn_ignored_options(where: str, options: Any) -> None:
     Gymnasium) when ``options`` is anything but ``None`` or an empty mapping: the ``reset`` of the AEC env,
     the Gymnasium wrapper, ``make_vec`` and the RLlib env take ``options`` for the signature of PettingZoo
     and Gymnasium and ignore it. Never raises, whatever ``options`` is."""
-    if options is None or (isinstance(options, Mapping) and len(options) == 0):
+    if options is None:
         return
     try:
+        if isinstance(options, Mapping) and len(options) == 0:
+            return
         shown = short_repr(list(options) if isinstance(options, Mapping) else options)
-    except Exception:  # noqa: BLE001 - a key or value that cannot be shown: its type is enough
+    except Exception:  # noqa: BLE001 - a mapping or value that cannot be shown: its type is enough
         shown = f"a {type(options).__name__}"
     warnings.warn(f"{where}: reset(options=...) got {shown}, which changes nothing: the games take no reset "
                   "options; config keys go to make() (or make_vec())", IgnoredOptionsWarning,
@@ -42,7 +44,10 @@ def _outside_callers() -> int:
 
     roots = tuple(os.path.dirname(m.__file__) + os.sep for m in (sys.modules.get("monolith_envs"),
                   sys.modules.get("pettingzoo"), sys.modules.get("gymnasium")) if m is not None and m.__file__)
-    frame, level = sys._getframe(2), 2
+    try:
+        frame, level = sys._getframe(2), 2
+    except ValueError:  # called with no caller above it (a thread's entry point)
+        return 1
     while frame is not None and frame.f_code.co_filename.startswith(roots):
         frame, level = frame.f_back, level + 1
     return level

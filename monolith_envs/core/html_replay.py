@@ -324,6 +324,15 @@ document.addEventListener("keydown", (e) => {
   }
 });
 window.addEventListener("resize", () => { headMost = 0; fitHead(); keepInView(moves.children[k]); });
+// the narration box dragged taller or back: the head's height starts over from there
+if (window.ResizeObserver) {
+  let dragged = null;
+  new ResizeObserver(() => {
+    const h = $("narration").offsetHeight;
+    if (dragged !== null && h !== dragged) { headMost = 0; fitHead(); }
+    dragged = h;
+  }).observe($("narration"));
+}
 show(fromHash());
 </script>
 </body></html>

@@ -356,3 +356,18 @@ def test_an_az_network_warns_on_a_rule_its_run_left_at_the_default(arena_ckpt):
         make_agent(f"az:{arena_ckpt}", "monolith_arena_v0", {"num_players": 2, "factions": "random"})
     with pytest.raises(AgentSpecError, match=r"az:PATH\+search needs its number of simulations: az:PATH\+search:N"):
         make_agent(f"az:{arena_ckpt}+search", "monolith_arena_v0")
+
+
+def test_a_stored_key_the_game_refuses_still_leaves_the_defaults_compared(tmp_path):
+    """A checkpoint whose config holds a key this game refuses (an older version's) still fills the rest
+    with the game's defaults, so Arena's monolith_module=true warns; a checkpoint file whose name ends in
+    "+search" is a path, not a spec missing its N."""
+    from monolith_envs.agents.baselines import VariantWarning
+
+    game = monolith_envs.make_game("monolith_arena_v0", num_players=2)
+    odd = save_checkpoint(_net(game), tmp_path / "odd.pt", "monolith_arena_v0", {"num_players": 2, "legacy_key": 1})
+    with pytest.warns(VariantWarning, match=r"monolith_module=False; this game has monolith_module=True"):
+        make_agent(f"az:{odd}", "monolith_arena_v0", {"num_players": 2, "monolith_module": True})
+    named = tmp_path / "net+search"
+    named.write_bytes(odd.read_bytes())
+    assert make_agent(f"az:{named}", "monolith_arena_v0").simulations == 0

@@ -65,3 +65,23 @@ def test_any_options_but_none_or_an_empty_mapping_warn_without_raising_at_the_us
     with pytest.warns(IgnoredOptionsWarning) as got:
         gym_env.reset(seed=0, options={"k": 1})
     assert got[0].filename == __file__, got[0].filename
+
+
+def test_the_warning_never_raises_on_a_mapping_that_fails():
+    """``warn_ignored_options`` with a mapping whose length and keys raise still warns, naming its type."""
+    import collections.abc
+
+    from monolith_envs.core.config import warn_ignored_options
+
+    class Broken(collections.abc.Mapping):
+        def __len__(self):
+            raise RuntimeError("no length")
+
+        def __getitem__(self, key):
+            raise KeyError(key)
+
+        def __iter__(self):
+            raise RuntimeError("no keys")
+
+    with pytest.warns(IgnoredOptionsWarning, match=r"got a Broken, which changes nothing"):
+        warn_ignored_options("here", Broken())

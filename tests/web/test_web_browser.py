@@ -105,6 +105,8 @@ def test_a_game_clicked_through_to_the_end_shows_the_engines_result(driver, tmp_
         outcome = game.outcome(state)
         verdict = {"win": "you win", "loss": "you lose", "draw": "a draw"}[outcome[0].value]
         assert wd.text("#verdict") == f"game over after {n} decisions: {verdict}"
+        # no empty decision panel above the result (its flex display overrode the hidden attribute)
+        assert wd.js("return getComputedStyle(document.getElementById('decision')).display") == "none"
         rows = wd.js("return [...document.querySelectorAll('#returns tbody tr')]"
                      ".map(r => [...r.cells].map(c => c.textContent))")
         ret = game.returns(state)
