@@ -24,7 +24,7 @@ import numpy as np
 
 from .chance import ChanceRecorder
 from .deadline import DeadlineExceeded, check_timeout, deadline
-from .game import InvariantError, MonolithEnvError, Utility
+from .game import ChanceMode, InvariantError, MonolithEnvError, Utility
 from .interrupt import Interrupted, children_ignore_sigint, stop_on_signals
 from .outfiles import check_output_dir
 from .processes import local_worker_limit, worker_limit_why
@@ -73,7 +73,8 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
         seed: episode seed (setup and chance draws as in the env; action choices from ``seed`` too).
         checks: which checks run (per-step checks of :data:`STEP_CHECKS`, plus ``invariants``, ``zero_sum``,
             ``finite`` (also on the final returns), ``ends``, and ``chance_logged``: at the end the episode
-            replays from its seed and actions alone to the same state, :func:`replay_failure`).
+            replays from its seed and actions alone to the same state, :func:`replay_failure`, and a game
+            declared ``setup_only`` drew nothing in ``apply``).
         sample: legal / illegal actions tried per step.
         check_every: run the per-step checks on every ``check_every``-th decision (1 = all; the game's
             invariants and the end-of-game checks always run; ``pure_queries`` after each checked decision's
@@ -107,8 +108,12 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
             ret = _play(game, enabled, step_names, sample, check_every, game_rng, pick_rng, check_rng, chance,
                         actions, fail, final)
             if not isinstance(ret, RolloutResult) and check_every and "chance_logged" in enabled:
-                wrong = replay_failure(game, seed, actions, final[0])
-                if wrong:
+                info = getattr(type(game), "GAME_INFO", None)
+                if info is not None and info.chance is ChanceMode.SETUP_ONLY and chance.events:
+                    first = chance.events[0]
+                    ret = fail("chance_logged", f"GAME_INFO.chance is setup_only, but apply drew "
+                                                f"{[str(e) for e in chance.events[:4]]} (first at step {first.step})")
+                elif wrong := replay_failure(game, seed, actions, final[0]):
                     ret = fail("chance_logged", wrong)
     except DeadlineExceeded as exc:
         if exc.token is not token:  # an enclosing limit of the caller's

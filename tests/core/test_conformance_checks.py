@@ -511,3 +511,16 @@ def test_fuzz_replays_each_rollout_from_its_seed_and_actions():
         game.apply(s, played[-1], rng)
     assert replay_failure(game, 7, played, s) is None
     assert replay_failure(game, 8, played, s) is not None or replay_failure(game, 7, played[:-1], s) is not None
+
+
+def test_fuzz_names_a_setup_only_game_that_draws_in_apply():
+    """The other half of ``chance_logged``, as ``check_env`` checks it: a game declared ``setup_only`` whose
+    ``apply`` rolls (the toy's extra-turn die) fails, naming the draw and its step."""
+    from monolith_envs.core.fuzz import fuzz_rollout
+
+    seeds = [seed for seed in range(40) if fuzz_rollout(ToyGame(), seed).failure is None]
+    results = [fuzz_rollout(DeclaresNoChance(), seed) for seed in seeds]
+    failed = [r for r in results if r.failure]
+    assert failed and all(r.failure == "chance_logged" for r in failed)
+    assert re.match(r"GAME_INFO\.chance is setup_only, but apply drew \['integers\(1, 7\) -> \d'.*\] \(first at step "
+                    r"\d+\)", failed[0].message), failed[0].message
