@@ -24,14 +24,21 @@ import numpy as np
 
 from .chance import ChanceRecorder
 from .deadline import DeadlineExceeded, check_timeout, deadline
-from .game import ChanceMode, InvariantError, MonolithEnvError, Utility
+from .game import InvariantError, MonolithEnvError, Utility
 from .interrupt import Interrupted, children_ignore_sigint, stop_on_signals
 from .outfiles import check_output_dir
 from .processes import local_worker_limit, worker_limit_why
 from .replay import EpisodeLog, printable
 from .returns import float_tolerance
 from .seeds import MAX_SEED, check_seed
-from .state_checks import STEP_CHECKS, StepCheckFailure, pure_queries_failure, step_checks, terminal_failure
+from .state_checks import (
+    STEP_CHECKS,
+    StepCheckFailure,
+    pure_queries_failure,
+    setup_only_failure,
+    step_checks,
+    terminal_failure,
+)
 from .testing import CHECKS
 
 __all__ = ["RolloutResult", "fuzz_rollout", "replay_failure", "STEP_CHECKS"]
@@ -104,17 +111,8 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
     token = object()  # made here: a limit that passes before the block begins still carries it
     try:
         with deadline(timeout, token):
-            final: list = []
-            ret = _play(game, enabled, step_names, sample, check_every, game_rng, pick_rng, check_rng, chance,
-                        actions, fail, final)
-            if not isinstance(ret, RolloutResult) and check_every and "chance_logged" in enabled:
-                info = getattr(type(game), "GAME_INFO", None)
-                if info is not None and info.chance is ChanceMode.SETUP_ONLY and chance.events:
-                    first = chance.events[0]
-                    ret = fail("chance_logged", f"GAME_INFO.chance is setup_only, but apply drew "
-                                                f"{[str(e) for e in chance.events[:4]]} (first at step {first.step})")
-                elif wrong := replay_failure(game, seed, actions, final[0]):
-                    ret = fail("chance_logged", wrong)
+            ret = _play(game, seed, enabled, step_names, sample, check_every, game_rng, pick_rng, check_rng, chance,
+                        actions, fail)
     except DeadlineExceeded as exc:
         if exc.token is not token:  # an enclosing limit of the caller's
             raise
@@ -126,12 +124,10 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
     return RolloutResult(seed, len(actions), ret.tolist(), None, "", [], [], time.perf_counter() - t0)
 
 
-def _play(game: Any, enabled: set, step_names: list, sample: int, check_every: int, game_rng: Any, pick_rng: Any,
-          check_rng: Any, chance: ChanceRecorder, actions: list[int], fail: Any, final: list) -> Any:
-    """The moves and checks of :func:`fuzz_rollout`: the final returns, or the failure's result; the last
-    state is put in ``final``."""
+def _play(game: Any, seed: int, enabled: set, step_names: list, sample: int, check_every: int, game_rng: Any,
+          pick_rng: Any, check_rng: Any, chance: ChanceRecorder, actions: list[int], fail: Any) -> Any:
+    """The moves and checks of :func:`fuzz_rollout`: the final returns, or the failure's result."""
     state = game.initial_state(game_rng)
-    final.append(state)
     pure = "pure_queries" in enabled and bool(check_every)  # on states no query has read yet
     if pure and (wrong := pure_queries_failure(game, state, "outcome" in enabled)):
         return fail("pure_queries", f"the initial state: {wrong}")
@@ -168,6 +164,10 @@ def _play(game: Any, enabled: set, step_names: list, sample: int, check_every: i
         return fail("finite", f"returns {ret.tolist()} are not finite")
     if "zero_sum" in enabled and game.utility is Utility.ZERO_SUM and abs(ret.sum()) > float_tolerance(*ret):
         return fail("zero_sum", f"returns {ret.tolist()} do not sum to 0")
+    if check_every and "chance_logged" in enabled:  # as check_env's, on the engine: no draw, then the replay
+        wrong = setup_only_failure(game, chance.events) or replay_failure(game, seed, actions, state)
+        if wrong:
+            return fail("chance_logged", wrong)
     return ret
 
 

@@ -12,11 +12,11 @@ from typing import Any, Iterable
 import numpy as np
 
 from .chance import ChanceRecorder
-from .game import Game, IllegalActionError, MonolithEnvError
+from .game import ChanceMode, Game, IllegalActionError, MonolithEnvError
 from .state import _FIELDS, states_equal
 
-__all__ = ["PURE_QUERIES", "STEP_CHECKS", "StepCheckFailure", "pure_queries_failure", "step_checks",
-           "terminal_failure"]
+__all__ = ["PURE_QUERIES", "STEP_CHECKS", "StepCheckFailure", "pure_queries_failure", "setup_only_failure",
+           "step_checks", "terminal_failure"]
 
 #: the per-step checks (names of :data:`monolith_envs.core.testing.CHECKS` that :func:`step_checks` runs)
 STEP_CHECKS = ("mask_nonempty", "masked_actions_apply", "unmasked_actions_raise", "rejected_no_draw", "mask_json_roundtrip",
@@ -223,6 +223,17 @@ def step_checks(
                         "hidden_info", f"player {p}'s observation changes when hidden information is resampled "
                         f"(indices {idx.tolist()} in pieces {names})")
     return mask
+
+
+def setup_only_failure(game: Game, events: list) -> str | None:
+    """``chance_logged``'s first half: a game whose ``GAME_INFO.chance`` is ``setup_only`` drew nothing in
+    ``apply``. ``events`` are the episode's chance events of ``apply`` (an episode log's, a
+    :class:`~monolith_envs.core.chance.ChanceRecorder`'s); returns ``None``, or what was drawn and where."""
+    info = getattr(type(game), "GAME_INFO", None)
+    if info is None or info.chance is not ChanceMode.SETUP_ONLY or not events:
+        return None
+    return f"GAME_INFO.chance is setup_only, but apply drew {[str(e) for e in events[:4]]} (first at step " \
+           f"{events[0].step})"
 
 
 def terminal_failure(game: Game, state: Any, enabled: Iterable[str]) -> tuple[str, str] | None:

@@ -27,7 +27,7 @@ import numpy as np
 
 from .chance import ChanceError, ChanceRecorder
 from .deadline import DeadlineExceeded, check_timeout, deadline
-from .game import ChanceMode, Game, IllegalActionError, InvariantError, MonolithEnvError, Outcome, Utility
+from .game import Game, IllegalActionError, InvariantError, MonolithEnvError, Outcome, Utility
 from .returns import float_tolerance
 from .scripted import ScriptedRng, ScriptedRngError
 from .seeds import MAX_SEED
@@ -37,6 +37,7 @@ from .state_checks import (
     StepCheckFailure,
     _not_an_array,
     pure_queries_failure,
+    setup_only_failure,
     step_checks,
     terminal_failure,
 )
@@ -499,10 +500,8 @@ def _check_chance_log(env, game: Game, ep_seed: int, raw) -> None:
     from .replay import EpisodeLog, LogError, replay_steps
 
     log = env.episode_log
-    info = getattr(type(game), "GAME_INFO", None)
-    if info is not None and info.chance is ChanceMode.SETUP_ONLY and log.chance:
-        raise ConformanceError("chance_logged", f"seed {ep_seed}: GAME_INFO.chance is setup_only, but apply drew "
-                               f"{[str(e) for e in log.chance[:4]]} (first at step {log.chance[0].step})")
+    if drew := setup_only_failure(game, log.chance):
+        raise ConformanceError("chance_logged", f"seed {ep_seed}: {drew}")
     back = EpisodeLog.from_json(json.loads(json.dumps(log.to_json())))
     try:
         steps = list(replay_steps(back, lambda _id, **cfg: raw()))
