@@ -275,31 +275,57 @@ def _chunk_size(games: int, workers: int, check_every: int) -> int:
     return max(1, min(16, games // (workers * 8) or 1))
 
 
-def _pool_results(pool: Any, jobs: Iterator[tuple], size: int, window: int) -> Iterator[RolloutResult]:
-    """Results of ``jobs`` run on ``pool`` in chunks of ``size``, at most ``window`` chunks in flight."""
+#: seconds a worker pool may go without returning a rollout, on top of the ``timeout`` of each rollout of a
+#: chunk in flight, before the run stops as stuck (spawning workers, imports, a loaded machine)
+STALL_GRACE_S = 60.0
+
+
+def _pool_results(pool: Any, jobs: Iterator[tuple], size: int, window: int,
+                  timeout: float | None = None) -> Iterator[RolloutResult]:
+    """Results of ``jobs`` run on ``pool`` in chunks of ``size``, at most ``window`` chunks in flight.
+
+    With a ``timeout`` per rollout, a pool that returns nothing for ``size * timeout + STALL_GRACE_S`` seconds
+    is stuck (a game's code that catches the rollout's interruption every time, or a C call that never
+    returns): :class:`MonolithEnvError` names the seeds sent that did not come back, and the caller
+    terminates the pool."""
     done: queue.SimpleQueue = queue.SimpleQueue()
     chunks = iter(lambda: list(itertools.islice(jobs, size)), [])
+    out: dict[int, list[int]] = {}  # first seed of each chunk in flight -> its seeds
     in_flight = 0
     more = True
+    stall = None if timeout is None else size * timeout + STALL_GRACE_S
     while True:
         while more and in_flight < window:
             part = next(chunks, None)
             if part is None:
                 more = False
                 break
+            out[part[0][0]] = [job[0] for job in part]
             pool.apply_async(_work_chunk, (part,), callback=done.put, error_callback=done.put)
             in_flight += 1
         if not in_flight:
             return
+        since = time.monotonic()
         while True:
             try:
                 item = done.get(timeout=0.25)  # short waits: a signal is handled at once
                 break
             except queue.Empty:
+                if stall is not None and time.monotonic() - since > stall:
+                    seeds = sorted(s for part in out.values() for s in part)
+                    listed = ", ".join(map(str, seeds[:8])) + (f" and {len(seeds) - 8} more" if len(seeds) > 8 else "")
+                    raise MonolithEnvError(
+                        f"fuzz: no rollout came back for {stall:g} s although each may take {timeout:g} s "
+                        f"(--timeout): a worker is stuck in the game's code past its limit (code that catches "
+                        f"every exception, BaseException included, so the limit's interruption too; or a call "
+                        f"that never returns); the workers were stopped. Seeds sent that did not come back: "
+                        f"{listed} (some of them only waiting behind a stuck one)") from None
                 continue
         in_flight -= 1
         if isinstance(item, BaseException):
             raise MonolithEnvError(f"fuzz: a worker failed outside the checked rollout: {item!r}")
+        if item:
+            out.pop(item[0].seed, None)
         yield from item
 
 
@@ -370,7 +396,10 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
             says so); ``None``: every game runs.
         timeout: seconds each rollout may take (``None``: no limit); a rollout past it is the failure
             ``"timeout"`` naming where the game's code was, and the run goes on (local workers and one process;
-            where a rollout does not run in a main thread, e.g. some Ray workers, there is no limit).
+            where a rollout does not run in a main thread, e.g. some Ray workers, there is no limit). With
+            local workers, a pool that returns no rollout for a chunk's limits plus :data:`STALL_GRACE_S`
+            (a game that catches every interruption) is stopped, and the run ends with an error naming the
+            seeds still running.
 
     The jobs are made as they are submitted (a bounded number in flight), so ``games`` costs no memory.
     Prints each failure (seed, step, action history tail, the exact command that reproduces it: same
@@ -387,8 +416,8 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
             :data:`MAX_WORKERS` (local backend: above :func:`~monolith_envs.core.processes.local_worker_limit`,
             whatever ``games`` is; within it, more workers than games start only one per game), a seed outside 0 to 2**128-1 (for the last game too), ``sample`` or
             ``check_every`` out of range, an ``out_dir`` that cannot be created and written (checked by
-            creating it, before the run), a ``timeout`` that is not a positive number, or (ray) an unreachable
-            cluster.
+            creating it, before the run), a ``timeout`` that is not a positive number, a stuck worker pool
+            (above), or (ray) an unreachable cluster.
         Interrupted: SIGINT or SIGTERM, after the summary.
     """
     _check_args(games, seed, workers, sample, check_every)
@@ -430,6 +459,7 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
     t0 = time.perf_counter()
     tally = _Tally()
     stopped: Interrupted | None = None
+    finished = False  # the loop over the results ended by itself (else: stopped, or an error on its way out)
     it: Any = None
     pool: Any = None
     bar = None
@@ -450,7 +480,8 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                 with guard.deferred(), children_ignore_sigint():  # a signal now stops the pool once made
                     pool = mp.get_context("spawn").Pool(workers, initializer=_init_pool_worker,
                                                         initargs=(game_cls, config, tuple(preload)))
-                it = _pool_results(pool, jobs, _chunk_size(games, workers, check_every), 2 * workers)
+                it = _pool_results(pool, jobs, _chunk_size(games, workers, check_every), 2 * workers,
+                                   timeout)
             # disable=None: no bar when stderr is not a terminal (a log file), as the check command
             bar = tqdm(total=games, unit="game", disable=None if progress else True) if tqdm else None
             for r in it:
@@ -469,13 +500,14 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                     if max_failures is not None and tally.failures >= max_failures:
                         cut = True
                         break
+            finished = True
         except Interrupted as exc:
             stopped = exc
         finally:
             if bar:
                 bar.close()
             if pool is not None:
-                if stopped is not None or cut:
+                if stopped is not None or cut or not finished:  # stopped, or a stuck or failed pool
                     pool.terminate()  # running rollouts are dropped; no new worker starts
                 else:
                     pool.close()

@@ -41,3 +41,17 @@ class HangsWhenBuiltInAWorker(ToyGame):
         while multiprocessing.parent_process() is not None:
             pass
         super().__init__(config)
+
+
+class CatchesEveryTimeout(ToyGame):
+    """The toy game; marking the centre loops forever and catches every interruption (a ``BaseException``
+    included), so no time limit inside the process ends it: only a watchdog outside it does."""
+
+    def apply(self, s, action, rng):
+        while int(action) == 4:
+            try:
+                while True:
+                    pass
+            except BaseException:  # noqa: BLE001 - the point of this game
+                pass
+        super().apply(s, action, rng)

@@ -209,6 +209,18 @@ def test_a_game_that_never_finishes_building_in_a_worker_fails_each_rollout_as_t
     assert "building the game in a worker process (HangsWhenBuiltInAWorker(config)) did not end within 0.5 s" in out
 
 
+def test_a_worker_stuck_past_every_interruption_stops_the_run_naming_the_seeds(tmp_path, monkeypatch):
+    from monolith_envs.core import fuzz
+    from tests.cli.hangs_game import CatchesEveryTimeout
+
+    monkeypatch.setattr(fuzz, "STALL_GRACE_S", 2.0)
+    t0 = time.monotonic()
+    with pytest.raises(MonolithEnvError, match=r"fuzz: no rollout came back for 2\.3 s although each may take "
+                                               r"0\.3 s \(--timeout\).*Seeds sent that did not come back: \d"):
+        fuzz.run_fuzz(CatchesEveryTimeout, 6, 0, 2, {}, str(tmp_path), timeout=0.3, progress=False)
+    assert time.monotonic() - t0 < 45  # the pool was terminated, not joined
+
+
 def test_an_enclosing_limit_of_the_callers_passes_through_check_env_and_fuzz_and_repeats():
     with pytest.raises(DeadlineExceeded) as info:
         with deadline(0.5) as mine:
