@@ -32,16 +32,20 @@ __all__ = ["AZAgent", "make_az_agent", "parse_az_spec"]
 
 def parse_az_spec(rest: str) -> tuple[str, int]:
     """``"PATH"`` or ``"PATH+search:N"`` (the part after ``az:``) -> ``(path, simulations)`` (0: policy alone).
+    ``+search`` in any case; a file named by the whole text is a path (``runs/a+search:3/final.pt``).
 
     Raises:
         ValueError: an empty path, or ``N`` that is not an integer (ASCII digits) from 1 to
             :data:`~monolith_envs.agents.mcts.MAX_SIMULATIONS`, the bound of every search spec.
     """
-    if rest.endswith("+search") and not Path(rest).exists():  # (a file of that name is a checkpoint path)
+    if rest and Path(rest).is_file():  # a file of that name is a checkpoint path, "+search:" in it or not
+        return rest, 0
+    low = rest.lower()  # "+search" in any case, as baseline+search:N
+    if low.endswith("+search"):
         raise ValueError("az:PATH+search needs its number of simulations: az:PATH+search:N")
-    path, sep, tail = rest.rpartition("+search:")
-    if not sep:
-        path, tail = rest, ""
+    cut = low.rfind("+search:")
+    sep = cut >= 0
+    path, tail = (rest[:cut], rest[cut + len("+search:"):]) if sep else (rest, "")
     if not path:
         raise ValueError("az:PATH needs a checkpoint path")
     if not sep:

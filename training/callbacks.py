@@ -142,8 +142,10 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
 
         def evaluate(self) -> None:
             t0 = time.perf_counter()
+            track["evaluating"] = int(self.num_timesteps)  # a stop now is said to be in this evaluation
             try:
                 self._evaluate()
+                track["evaluating"] = None
             finally:
                 self.seconds += time.perf_counter() - t0
 

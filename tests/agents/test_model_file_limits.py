@@ -361,3 +361,18 @@ def test_az_search_n_has_the_search_bound(n, ok):
         parse_az_spec(f"x.pt+search:{n}")
     with pytest.raises(AgentSpecError, match="at most 1000000"):
         make_agent(f"az:x.pt+search:{n}", "the_monolith_v0")
+
+
+def test_az_search_suffix_takes_any_case_and_a_file_named_by_the_whole_text_is_a_path(tmp_path):
+    from agents.az_agent import parse_az_spec
+
+    assert parse_az_spec("x.pt+SEARCH:8") == ("x.pt", 8)
+    assert parse_az_spec("runs/A+Search:2/final.pt+search:16") == ("runs/A+Search:2/final.pt", 16)
+    with pytest.raises(ValueError, match="needs its number of simulations"):
+        parse_az_spec("x.pt+Search")
+    folder = tmp_path / "run+search:3"
+    folder.mkdir()
+    (folder / "final.pt").write_bytes(b"")
+    path = str(folder / "final.pt")
+    assert parse_az_spec(path) == (path, 0)  # its folder's name is not read as a search
+    assert parse_az_spec(path + "+search:4") == (path, 4)

@@ -228,3 +228,27 @@ def test_out_dir_and_name_flags_choose_the_run_folder_over_the_config(tmp_path, 
         with pytest.raises(SystemExit) as e:
             main(argv)
         assert e.value.code == 2 and words in capsys.readouterr().err
+
+
+def test_a_stop_inside_an_evaluation_of_ppo_says_so(tmp_path, monkeypatch, capsys):
+    import signal
+
+    import training.evaluate
+    from monolith_envs.core.interrupt import Interrupted
+    from training.train import main
+
+    def stop(*args, **kwargs):
+        raise Interrupted(signal.SIGINT)
+
+    monkeypatch.setattr(training.evaluate, "evaluate_against", stop)
+    args = ["--set", "env_id=monolith_arena_v0", "--set", "total_timesteps=256", "--set", "n_steps=64",
+            "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "n_envs=1", "--set", "vec_env=dummy",
+            "--set", "net_arch=[16]", "--set", "features=flat", "--set", "shaping=none", "--set", "eval_every=64",
+            "--set", "eval_games=2", "--set", "pretrain_samples=0", "--set", "progress_bar=false",
+            "--set", "eval_opponents=['random']", "--set", "opponent_mix={random = 1.0}",
+            "--set", f"out_dir={tmp_path}", "--set", "name=r"]
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    assert info.value.code == 130
+    err = capsys.readouterr().err
+    assert "interrupted by SIGINT during an evaluation of PPO at 0 of 256 learner steps" in err, err[-2000:]
