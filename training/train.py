@@ -469,8 +469,8 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
             track["bar"].close()
         if model is not None and "checkpointer" in track:
             track["checkpointer"].save_on_interrupt()
-        at = track.get("evaluating")  # stopped inside an evaluation of the PPO stage
-        stage = "an evaluation of PPO" if at is not None and stages.current == "PPO" else stages.current
+        in_eval = track.get("evaluating") is not None and stages.current == "PPO"  # in an interim evaluation
+        stage = "an evaluation of PPO" if in_eval else stages.current
         e.info.update(stage=stage, done=dict(stages.seconds), seconds=time.perf_counter() - t_start,
                       steps=int(model.num_timesteps) if model is not None else start, planned=planned,
                       checkpoint=track["checkpoint"], checkpoint_steps=track["checkpoint_steps"], run_dir=run_dir,
