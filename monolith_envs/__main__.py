@@ -2,8 +2,9 @@
 ``monolith-envs``).
 
 Exit status: 0 success; 1 a fuzz run or ``check`` found a failure, a ``playthrough`` differs from the stored
-one, or a replay ended with a broken invariant or
-met an exception of the engine (e.g. the log of such a fuzz failure; ``--html`` writes the page up to it); 2 bad input
+one, or a replay ended with a broken invariant, met an exception of the engine (e.g. the log of such a fuzz
+failure; ``--html`` writes the page up to it), or saw the per-step check its note names (a fuzz failure's log) fail
+again at its last position (the check runs on copies of it, so the log's actions stop before it); 2 bad input
 (bad arguments, a bad ``--config``, a malformed or non-replaying episode log, an output path that cannot be
 written), reported on one line ``error: ...`` on stderr, never as a traceback; 130 / 143 stopped by Ctrl-C
 (SIGINT) / SIGTERM (fuzz first stops its workers and prints the summary of what ran).
@@ -15,6 +16,7 @@ import argparse
 import json
 import os
 import sys
+from typing import Any
 
 
 def _config(text: str | None) -> dict:
@@ -119,6 +121,35 @@ def _note_line(note: str, limit: int = 300) -> str:
     line, more = lines[0], len(lines) - 1
     return (printable(line if len(line) <= limit else line[:limit] + "...")
             + (f" (+{more} more line{'s' if more > 1 else ''} in the log's note)" if more else ""))
+
+
+def _check_again(note: str, game: Any, state: Any, seed: int) -> int:
+    """The replay's exit status after its last action, when the log's note names a per-step check of fuzz
+    (``[masked_actions_apply] ...``: fuzz writes its failure so). Such a check ran on copies of the last
+    position, so the log's actions do not hold what failed: the check runs again there, trying every action
+    (legal and masked out) instead of fuzz's sample, and says what it finds: 1 when it fails again, else 0."""
+    import numpy as np
+
+    from monolith_envs.core.replay import printable
+    from monolith_envs.core.state_checks import STEP_CHECKS, StepCheckFailure, step_checks
+
+    check = note[1:note.find("]")] if note.startswith("[") and "]" in note else ""
+    if check not in STEP_CHECKS:
+        return 0
+    rng = np.random.default_rng([seed, 2])
+    try:
+        step_checks(game, state, rng, [check], sample=game.layout.n)
+    except StepCheckFailure as exc:
+        print(f"the note's check [{check}] fails again at this position (it runs on copies of the position, so "
+              f"the log's actions stop before it): {printable(exc.detail[:1000])}")
+        return 1
+    except Exception as exc:  # noqa: BLE001 - the engine's own failure inside the check
+        print(f"the note's check [{check}] raised at this position: {type(exc).__name__}: "
+              f"{printable(str(exc)[:1000])}")
+        return 1
+    print(f"the note's check [{check}] passes at this position now, every action tried (the engine changed "
+          "since the log was written?)")
+    return 0
 
 
 def _cut(text: str, limit: int) -> str:
@@ -320,6 +351,8 @@ def main(argv: list[str] | None = None) -> int:
                     except MonolithEnvError as exc:
                         print(f"invariant violated at the end: {_one_line(exc)}")
                         return 1
+                    if not ended:
+                        return _check_again(log.note, g, s, log.seed)
                 return 0
             if args.cmd == "check":
                 from monolith_envs.core.testing import ConformanceError, check_env, check_env_seeds

@@ -229,6 +229,26 @@ def test_a_preload_that_changes_a_game_reaches_every_worker(tmp_path, workers):
     assert "injected by tests.preload_breaks_toy" in r.stdout + r.stderr
 
 
+def test_replay_of_a_check_failure_runs_the_check_again_at_the_last_position(tmp_path):
+    env = dict(os.environ, PYTHONPATH=os.getcwd())
+    run = [sys.executable, "-m", "monolith_envs", "fuzz", TOY, "--games", "4", "--workers", "1", "--no-progress",
+           "--preload", "tests.preload_breaks_toy", "--out", str(tmp_path)]
+    assert subprocess.run(run, capture_output=True, text=True, env=env, timeout=120).returncode == 1
+    logs = [p for p in sorted(tmp_path.glob("*.json"))
+            if json.loads(p.read_text())["note"].startswith("[masked_actions_apply]")]
+    assert logs, "no masked_actions_apply failure to replay"
+    replay = [sys.executable, "-m", "monolith_envs", "replay", str(logs[0]), "--quiet",
+              "--preload", "tests.preload_breaks_toy"]
+    r = subprocess.run(replay, capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 1, (r.stdout, r.stderr)
+    assert ("the note's check [masked_actions_apply] fails again at this position" in r.stdout
+            and "injected by tests.preload_breaks_toy" in r.stdout)
+    # the same log against the unbroken game: the check passes there now, and the replay says so
+    r = subprocess.run([*replay[:-2], "--preload", "tests.conftest"], capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert r.returncode == 0 and "the note's check [masked_actions_apply] passes at this position now" in r.stdout
+
+
 def test_check_reports_each_episode_and_says_what_was_checked_when_stopped(capsys, monkeypatch):
     import signal
 
