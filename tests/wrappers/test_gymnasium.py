@@ -222,6 +222,19 @@ def test_import_registers_ids_without_importing_the_wrapper_or_agents():
     assert out.split() == ["True", "False", "False", "False", "False"]
 
 
+def test_the_module_prefixed_id_imports_the_package_itself():
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    code = ("import gymnasium; e = gymnasium.make('monolith_envs:monolith_envs/MonolithArena-v0', "
+            "opponents=['random']); print(e.reset(seed=0)[0].shape)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root,
+                         env=dict(os.environ, PYTHONPATH=str(root))).stdout
+    assert out.strip() == "(4532,)"
+
+
 @pytest.mark.parametrize("opponents", [["heuristic"], ["mcts:5"]])
 def test_the_single_agent_env_pickles_and_the_copy_plays_on_the_same_way(opponents):
     import pickle
