@@ -45,6 +45,7 @@ from .game import MonolithEnvError
 
 __all__ = [
     "ContentError",
+    "item_line",
     "INT_LIMIT",
     "MAX_DEPTH",
     "MAX_KEYS",
@@ -436,3 +437,57 @@ def load_toml_resource(package: str, *parts: str, max_bytes: int = MAX_FILE_BYTE
 def is_int(v: Any) -> bool:
     """Whether ``v`` is an integer as TOML or JSON gives one (an ``int``, not a ``bool``)."""
     return type(v) is int or (isinstance(v, int) and not isinstance(v, bool))
+
+
+# ---------------------------------------------------------------------------------------------------
+# Where an item's field is written (for the line of an error)
+# ---------------------------------------------------------------------------------------------------
+
+_HEADER = re.compile(r"\s*(\[\[?)\s*([\w.\"' -]+?)\s*\]\]?\s*(#.*)?$")
+
+
+def item_line(path: str, item: str, field_name: str) -> int:
+    """Best-effort 1-based line of ``field_name`` of ``item`` in the TOML file at ``path``, for the line of a
+    :class:`ContentError` raised after the file was parsed; 0 when it is not found (or the file cannot be
+    read again). ``item`` is an error's item as the content readers name it: ``"[track]"`` (a table),
+    ``"space #3"`` or ``"space[3]"`` (the 4th ``[[space]]``), ``"card D06"`` or ``"board card 'SR1'"`` (the table whose ``id`` is
+    that), optionally followed by ``"effect[1]"`` (its 2nd ``[[...effect]]`` sub-table); ``field_name``'s
+    first part (before ``.`` or ``[``) is looked up in that table, else the table's own line is given."""
+    try:
+        lines = read_text(path).splitlines()
+    except (ContentError, OSError, ValueError):
+        return 0
+    heads = [(i, m.group(2).replace('"', "").replace("'", "").replace(" ", "")) for i, ln in enumerate(lines)
+             if (m := _HEADER.match(ln))]
+    start = None
+    if re.fullmatch(r"\[[\w.]+\]", item):
+        start = next((i for i, name in heads if name == item[1:-1]), None)
+    elif (m := re.match(r"([\w ]+?) #(\d+)", item) or re.fullmatch(r"(\w+)\[(\d+)\]", item)):
+        kind = m.group(1).strip().replace(" ", "_")
+        tops = [i for i, name in heads if name == kind]
+        start = tops[int(m.group(2))] if int(m.group(2)) < len(tops) else None
+    elif item != "file" and len(item.split()) >= 2:
+        quoted = re.search(r"'([^']*)'", item)
+        ident = quoted.group(1) if quoted else item.split()[1]
+        pat = re.compile(rf"\s*id\s*=\s*[\"']?{re.escape(ident)}[\"']?\s*(#.*)?$")
+        start = next((i for i, ln in enumerate(lines) if pat.match(ln)), None)
+    if start is None:
+        return 0
+    top = max((i for i, name in heads if i <= start and "." not in name), default=start)
+    block = next((name for i, name in heads if i == top), "")
+    stop = next((i for i, name in heads if i > start and not name.startswith(block + ".")), len(lines))
+    start = top  # the table's fields may come before its id
+    sub = re.search(r"(\w+)\[(\d+)\]\s*$", item)
+    if sub:  # the k-th sub-table of that name inside the table
+        subs = [i for i, name in heads if start < i < stop and name == f"{block}.{sub.group(1)}"]
+        if int(sub.group(2)) < len(subs):
+            start = subs[int(sub.group(2))]
+            stop = next((i for i, _ in heads if i > start), stop)
+    found = None
+    # the field, else the item's last word ("shaman 2 ability": an inline table's key)
+    for key in (re.split(r"[.\[]", field_name, maxsplit=1)[0], item.split()[-1]):
+        pat = re.compile(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=")
+        found = next((i for i in range(start, stop) if key and pat.match(lines[i])), None)
+        if found is not None:
+            break
+    return (start if found is None else found) + 1

@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Any
 
 from ..core.config import short_repr
-from ..core.content import ContentError, load_toml, load_toml_resource
+from ..core.content import ContentError, item_line, load_toml, load_toml_resource
 
 __all__ = ["ContentError", "Line", "BoardCard", "RoundCard", "ActionCard", "Content", "load_content",
            "REFERENCE_FILE", "OPS", "SELECTORS", "CONDITIONS", "SCALES"]
@@ -198,7 +198,7 @@ class _Ctx:
         self.path = path
 
     def err(self, card: str, field: str, problem: str) -> ContentError:
-        return ContentError(self.path, 0, card, field, problem, label="in")
+        return ContentError(self.path, item_line(self.path, card, field), card, field, problem, label="in")
 
     def int_(self, d: dict, card: str, field: str, lo: int, hi: int, default: Any = None) -> int:
         if field not in d:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.config import short_repr
-from ..core.content import ContentError, load_toml, load_toml_resource
+from ..core.content import ContentError, item_line, load_toml, load_toml_resource
 
 __all__ = [
     "BUILDINGS", "COSTS", "EFFECT_OPS", "MODIFIERS", "PREDICATES", "ROLES", "WINDOWS",
@@ -185,11 +185,12 @@ class _Reader:
         self.fname = fname
 
     def fail(self, item: str, field: str, msg: str):
-        raise ContentError(self.fname, 0, item, field, msg, label="in")
+        raise ContentError(self.fname, item_line(self.fname, item, field), item, field, msg, label="in")
 
     def table(self, d: Any, item: str, allowed: tuple, required: tuple) -> dict:
         if not isinstance(d, dict):
-            raise ContentError(self.fname, 0, item, "", f"expected a table, got {type(d).__name__}", label="in")
+            raise ContentError(self.fname, item_line(self.fname, item, ""), item, "",
+                               f"expected a table, got {type(d).__name__}", label="in")
         extra = [k for k in d if k not in allowed]
         if extra:
             self.fail(item, extra[0], f"unknown field; allowed: {', '.join(allowed)}")
