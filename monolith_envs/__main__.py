@@ -230,11 +230,13 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a terminal)")
     c.add_argument("--timeout", type=_timeout, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=_TIMEOUT_HELP.format(what="each episode and each other check"))
+    from monolith_envs.core.playthrough import DEFAULT_FOLDER
+
     pt = sub.add_parser("playthrough", help="compare (or --regenerate) the stored golden playthroughs",
                         formatter_class=fmt)
     pt.add_argument("env_ids", nargs="*", help="default: every registered env id")
     pt.add_argument("--regenerate", action="store_true", help="rewrite the stored files instead of comparing")
-    pt.add_argument("--dir", default="tests/playthroughs", help="the folder of the stored playthroughs")
+    pt.add_argument("--dir", default=DEFAULT_FOLDER, help="the folder of the stored playthroughs")
     pt.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
     args = parser.parse_args(argv)
     if args.cmd == "fuzz" and args.address is not None and args.backend != "ray":

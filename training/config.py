@@ -460,9 +460,12 @@ def check_memory(cfg: Mapping[str, Any], obs_size: int, n_actions: int) -> None:
 
 def config_file(p: Path) -> Path:
     """The file that ``--config p`` names: ``p`` itself, or for a bare name that is not a file here the shipped
-    config of that name in ``training/configs/`` (``p`` unchanged when there is neither)."""
-    if not p.exists() and p.parent == Path(".") and (CONFIG_DIR / p).is_file():
-        return CONFIG_DIR / p
+    config of that name in ``training/configs/``, with or without its ``.toml`` (``p`` unchanged when there is
+    neither)."""
+    if not p.exists() and p.parent == Path("."):
+        for name in (p.name, p.name + ".toml") if p.suffix != ".toml" else (p.name,):
+            if (CONFIG_DIR / name).is_file():
+                return CONFIG_DIR / name
     return p
 
 

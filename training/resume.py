@@ -251,8 +251,9 @@ def move_earlier_run(run_dir: Path, files: tuple[str, ...] = EARLIER_RUN_FILES, 
                      keep: tuple[Path, ...] = ()) -> tuple[list[str], Path | None]:
     """Move an earlier run's outputs in ``run_dir`` into a new folder ``run_dir/earlier_run`` (or
     ``earlier_run_2``, ``_3``, ...: nothing is ever deleted) before a new run (not a resumed one) starts there:
-    its checkpoints (``--resume`` would continue the newest of them), report, learning curve, models and
-    TensorBoard logs, with a copy of its ``config.json`` (so ``--resume run_dir/earlier_run`` works).
+    its checkpoints (``--resume`` would continue the newest of them), report, learning curve, models,
+    TensorBoard logs and the ``eval_*.json`` results of ``training.evaluate --out-dir run_dir`` (the command
+    a run prints), with a copy of its ``config.json`` (so ``--resume run_dir/earlier_run`` works).
 
     Returns ``(names moved, sorted, "checkpoints/model_<steps>_steps.zip" for each checkpoint; the folder)``;
     ``([], None)`` for a new folder.  Other files (the user's own) stay where they are.
@@ -267,6 +268,8 @@ def move_earlier_run(run_dir: Path, files: tuple[str, ...] = EARLIER_RUN_FILES, 
     import shutil
 
     moving = [name for name in files if (run_dir / name).exists()]
+    # the evaluations of the earlier model that the printed "evaluate it" commands wrote into the folder
+    moving += [p.name for p in sorted(run_dir.glob("eval_*.json")) if p.is_file()]
     ckpts = (_checkpoint_files(run_dir) if checkpoint_glob is None
              else [(0, p) for p in sorted((run_dir / "checkpoints").glob(checkpoint_glob)) if p.is_file()])
     moving += [f"checkpoints/{p.name}" for _steps, p in ckpts]

@@ -525,7 +525,8 @@ def main(argv: list[str] | None = None) -> dict:
     from monolith_envs.core.cli import ArgumentParser
 
     ap = ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--config", default=None, help=f"TOML config (default: {DEFAULT_CONFIG.name})")
+    ap.add_argument("--config", default=None, help=f"TOML config: a path, or a name in training/configs/, with or "
+                    f"without .toml (default: {DEFAULT_CONFIG.name})")
     ap.add_argument("--quick", action="store_true",
                     help=f"a run small enough for a minute or two: {QUICK_CONFIG.name} (Monolith Arena), or with "
                          f"--config the budget of {QUICK_CONFIG.name} on that config's game and recipe")
@@ -571,7 +572,7 @@ def main(argv: list[str] | None = None) -> dict:
             folder = [f"{k}={json.dumps(v)}" for k, v in (("out_dir", args.out_dir), ("name", args.name)) if v is not None]
             # after the --set items, so it wins over a --set progress_bar=true (progress_bar may change on resume)
             quiet = ["progress_bar=false"] if args.no_progress else []
-            resume = None
+            resume, note = None, None
             try:
                 if args.resume is not None:
                     from training.resume import load_run
@@ -581,13 +582,13 @@ def main(argv: list[str] | None = None) -> dict:
                     base = quick_config(args.config) if args.quick else load_config(args.config)
                     cfg = apply_overrides(base, args.set + folder + quiet)
                     note = name_note(base, cfg)
-                    if note:
-                        print(note, file=sys.stderr, flush=True)
                 check_config(cfg, resuming=resume is not None)
                 policy_kwargs(cfg)  # features = 'aligned' must fit the game
                 run_dir(cfg)
             except TrainConfigError as e:
                 ap.error(str(e))
+            if note:  # once the config is known to be good: never before an error about it
+                print(note, file=sys.stderr, flush=True)
             try:
                 report = train(cfg, resume, guard, tuple(args.preload))
             except TrainConfigError as e:  # earlier outputs not moved aside, or a checkpoint of another network

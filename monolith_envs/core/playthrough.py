@@ -232,6 +232,10 @@ def compare(env_ids: Sequence[str], make: Make, folder: str | Path) -> list[str]
     return problems
 
 
+#: the ``--dir`` of the ``playthrough`` command when none is given (relative to the repository root)
+DEFAULT_FOLDER = "tests/playthroughs"
+
+
 def cannot_print(env_id: str, make: Make) -> str | None:
     """None when the env's game can print its state (a playthrough needs it), else why not: a game that is
     still without ``render_text`` raises ``NotImplementedError`` or lacks the module it imports."""
@@ -272,8 +276,10 @@ def run_command(env_ids: Sequence[str], regenerate_files: bool, folder: str | Pa
     if not Path(folder).is_dir():
         from .game import MonolithEnvError
 
-        raise MonolithEnvError(f"playthrough: {str(folder)!r} is not a folder of stored playthroughs (the default, "
-                               "tests/playthroughs, is relative to the repository root: run from there or give --dir)")
+        default = Path(folder) == Path(DEFAULT_FOLDER)
+        raise MonolithEnvError(f"playthrough: {str(folder)!r} is not a folder of stored playthroughs"
+                               + (f" (the default, {DEFAULT_FOLDER}, is relative to the repository root: run from "
+                                  "there or give --dir)" if default else " (--dir)"))
     problems = compare(env_ids, make, folder)
     for line in problems:
         print(printable(line))  # a path or label: control characters and lone surrogates shown escaped

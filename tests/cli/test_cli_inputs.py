@@ -397,3 +397,14 @@ def test_help_shows_defaults_but_not_empty_ones(capsys):
         out = " ".join(capsys.readouterr().out.split())
         positional = out[out.index("positional arguments:"):out.index("options:")]
         assert "default" not in positional, (command, positional)  # a required argument has no default
+
+
+def test_playthrough_names_the_folder_and_only_speaks_of_the_default_when_it_was_used(tmp_path, monkeypatch, capsys):
+    from monolith_envs.__main__ import main as cli
+
+    assert cli(["playthrough", "toy_tictactoe_v0", "--dir", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err
+    assert f"'{tmp_path / 'none'}' is not a folder of stored playthroughs (--dir)" in err and "default" not in err
+    monkeypatch.chdir(tmp_path)  # the default folder is relative to the repository root
+    assert cli(["playthrough", "toy_tictactoe_v0"]) == 2
+    assert "(the default, tests/playthroughs, is relative to the repository root" in capsys.readouterr().err

@@ -46,9 +46,12 @@ def test_a_new_run_moves_the_earlier_runs_outputs_aside_and_keeps_other_files(tm
     (run / "warm_start.json").write_text("{}")
     (run / "tb" / "ppo_1").mkdir(parents=True)
     (run / "checkpoints" / "mine.zip").write_text("x")
+    (run / "eval_monolith_arena_v0_0.json").write_text("{}")  # what the printed "evaluate it" command writes
     moved, kept = move_earlier_run(run)
-    assert moved == ["checkpoints/model_2048_steps.zip", "checkpoints/model_4096_steps.zip", "final_model.zip",
-                     "learning_curve.json", "report.json", "tb", "warm_start.json"]
+    assert moved == ["checkpoints/model_2048_steps.zip", "checkpoints/model_4096_steps.zip",
+                     "eval_monolith_arena_v0_0.json", "final_model.zip", "learning_curve.json", "report.json", "tb",
+                     "warm_start.json"]
+    assert (run / "earlier_run" / "eval_monolith_arena_v0_0.json").is_file()
     assert kept == run / "earlier_run"
     assert latest_checkpoint(run) is None and not (run / "tb").exists()
     assert latest_checkpoint(kept) == (kept / "checkpoints" / "model_4096_steps.zip", 4096)
@@ -66,7 +69,7 @@ def test_a_new_run_moves_the_earlier_runs_outputs_aside_and_keeps_other_files(tm
     # the end-of-run summary lists each earlier run's folder once (its files and config.json copy counted),
     # not each of its files as "other"
     listed = output_files(run)
-    assert ("earlier run, 7 files", kept) in listed and ("earlier run, 2 files", run / "earlier_run_3") in listed
+    assert ("earlier run, 8 files", kept) in listed and ("earlier run, 2 files", run / "earlier_run_3") in listed
     assert ("other", run / "notes.txt") in listed and ("other", run / "earlier_run_2") in listed
     assert not any(str(p).startswith(str(kept) + "/") for _, p in listed)
 

@@ -162,3 +162,17 @@ def test_a_config_file_that_sets_no_key_is_an_error_for_train_and_az(tmp_path, t
                                "--list-keys lists every key)")
     with pytest.raises(TrainConfigError, match="sets no key"):
         load_config(path)
+
+
+def test_a_shipped_config_is_found_by_its_name_with_or_without_toml(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from training.config import CONFIG_DIR, TrainConfigError, read_toml
+
+    monkeypatch.chdir(tmp_path)  # no file of that name here
+    for name in ("az_arena_2p", "az_arena_2p.toml"):
+        assert read_toml(Path(name))[0] == CONFIG_DIR / "az_arena_2p.toml"
+    (tmp_path / "quick").write_text('env_id = "monolith_arena_v0"\n')  # a file here wins over the shipped one
+    assert read_toml(Path("quick"))[0] == Path("quick")
+    with pytest.raises(TrainConfigError, match="config file 'quik' not found; shipped configs"):
+        read_toml(Path("quik"))

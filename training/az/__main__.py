@@ -116,7 +116,7 @@ def _main(argv: list[str], guard: Any) -> tuple[dict, argparse.Namespace]:
     ap = ArgumentParser(prog="python -m training.az", description=plain_doc(__doc__.split("\n\n")[0]),
                         epilog=plain_doc(__doc__.split("\n\n")[1]))
     ap.add_argument("--config", default="az_arena_2p.toml", help="recipe config: a path, or a name in "
-                    "training/configs/ (default: training/configs/az_arena_2p.toml, the full Arena duel recipe; "
+                    "training/configs/, with or without .toml (default: training/configs/az_arena_2p.toml, the full Arena duel recipe; "
                     "with --quick its short run)")
     ap.add_argument("--quick", action="store_true", help="apply the config's [quick] overrides (a short run; a "
                     "config without a [quick] table is refused); a run name taken from the file's stem gets '_quick' (runs/az_arena_2p_quick/ for "
