@@ -352,8 +352,9 @@ def main(argv: list[str] | None = None) -> int:
                                              args.repeats, args.seed))
                 except monolith_envs.ConfigError as err:
                     parser.error(str(err))
-                print(f"measured {env_id} (the table follows when every env id is measured)", file=sys.stderr,
-                      flush=True)
+                print(f"measured {env_id} ({len(rows)} of {len(configs)}"
+                      + ("; the table follows when all are measured)" if len(rows) < len(configs) else ")"),
+                      file=sys.stderr, flush=True)
     except Interrupted as exc:
         with stop_on_signals():  # a second Ctrl-C does not cut the summary short
             if rows:

@@ -264,7 +264,8 @@ def main(argv: list[str] | None = None) -> dict:
     shaping = args.shaping if args.shaping is not None else game["shaping"]
     play = args.play or game["play"]
     t_start = time.perf_counter()
-    print(f"{game['label']} ({env_id}, {game['config']}): warm start {samples:,} decisions, {steps:,} PPO steps, "
+    print(f"{game['label']} ({env_id}, {game['config']}): warm start {samples:,} decisions or a few more "
+          f"(whole games), {steps:,} PPO steps, "
           f"shaping coefficient {shaping}, {args.games} evaluation games against random", flush=True)
 
     # SB3's checker steps with actions drawn from the whole action space, illegal ones included; with

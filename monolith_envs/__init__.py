@@ -15,7 +15,8 @@ import numpy as np
 
 from . import registration as _registration  # noqa: F401 - registers the Gymnasium ids
 from .core.aec import ResetNeededError
-from .core.config import ConfigError
+from .core.compiled import NotCompiledWarning
+from .core.config import ConfigError, IgnoredOptionsWarning
 from .core.content import ContentError
 from .core.game import IllegalActionError, InvariantError, MonolithEnvError
 from .vector import make_vec
@@ -30,9 +31,11 @@ __all__ = [
     "register",
     "ConfigError",
     "ContentError",
+    "IgnoredOptionsWarning",
     "IllegalActionError",
     "InvariantError",
     "MonolithEnvError",
+    "NotCompiledWarning",
     "ResetNeededError",
     "UnknownEnvError",
 ]

@@ -8,6 +8,7 @@ rollout is saved as an :class:`~monolith_envs.core.replay.EpisodeLog` that repla
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -116,7 +117,8 @@ def fuzz_rollout(game: Any, seed: int, checks: Iterable[str] = CHECKS, sample: i
     except DeadlineExceeded as exc:
         if exc.token is not token:  # an enclosing limit of the caller's
             raise
-        return fail("timeout", f"{exc.said('the rollout')}: a game method that never returns?")
+        return fail("timeout", f"{exc.said('the rollout')}: a game method that never returns, or a limit too "
+                               "short for this game's rollouts?")
     except Exception as exc:  # noqa: BLE001 - any crash is a finding
         return fail("exception", f"{exc!r}\n{traceback.format_exc()}")
     if isinstance(ret, RolloutResult):
@@ -437,6 +439,7 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                                    f"at most {limit} ({worker_limit_why()}); give fewer workers, or --backend ray "
                                    "for a cluster")
         workers = min(workers, games)  # never more processes than games
+    made = not os.path.lexists(out_dir)  # a folder this run makes is removed again if no log goes into it
     out = check_out_dir(out_dir)
     token = object()
     try:
@@ -518,9 +521,12 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                 with guard.deferred():  # never interrupted inside Ray's core (see fuzz_ray)
                     ray_mod.shutdown()  # ends the tasks still running
         dt = time.perf_counter() - t0
+        if made and not tally.failures:
+            with contextlib.suppress(OSError):  # only an empty folder goes
+                out.rmdir()
         print(f"fuzz {env_id}: games={tally.games} decisions={tally.decisions} "
               f"decisions/s={tally.decisions / max(dt, 1e-9):.0f} failures={tally.failures} ({dt:.1f} s, "
-              f"{workers} workers" + (" on ray, " if backend == "ray" else ", ")
+              f"{workers} worker{'s' if workers != 1 else ''}" + (" on ray, " if backend == "ray" else ", ")
               + (("per-step checks every decision)" if check_every == 1 else
                   f"per-step checks every {check_every} decisions)") if check_every else "invariants only)"),
               flush=True)

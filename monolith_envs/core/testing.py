@@ -206,7 +206,8 @@ def check_env(
         except DeadlineExceeded as exc:
             if exc.token is not token:
                 raise
-            raise ConformanceError("timeout", f"{exc.said(where[0])}: a game method that never returns?") from None
+            raise ConformanceError("timeout", f"{exc.said(where[0])}: a game method that never returns, or a "
+                                              "limit too short for this game?") from None
 
     with limit():  # a bad config still raises its own error (ConfigError), as without a limit
         probe = raw()

@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -238,10 +239,18 @@ def test_fuzz_out_is_checked_by_creating_it_even_as_root(tmp_path, capsys):
     assert err.startswith("error: --out /proc/fuzz_logs: cannot be created as a folder") and "Traceback" not in err
 
 
-def test_fuzz_out_is_created_before_the_run(tmp_path, capsys):
+def test_fuzz_out_is_created_before_the_run_and_removed_when_it_stays_empty(tmp_path, capsys, monkeypatch):
+    from monolith_envs.core import fuzz
+
     out = tmp_path / "a" / "b"
+    seen = []
+    real = fuzz.check_out_dir
+    monkeypatch.setattr(fuzz, "check_out_dir", lambda d: seen.append(real(d).is_dir()) or Path(d))
     assert main(["fuzz", TOY, "--games", "2", "--workers", "1", "--no-progress", "--out", str(out)]) == 0
-    assert out.is_dir() and list(out.iterdir()) == []  # created, the probe removed
+    assert seen == [True] and not out.exists()  # made before the run; no log went into it, so it went again
+    out.mkdir()  # a folder that was there before the run stays
+    assert main(["fuzz", TOY, "--games", "2", "--workers", "1", "--no-progress", "--out", str(out)]) == 0
+    assert out.is_dir() and list(out.iterdir()) == []  # the probe removed
 
 
 def test_fuzz_shows_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path, capsys):
