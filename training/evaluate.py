@@ -457,7 +457,7 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         for s in specs:
             make_agent(s, args.env, env_config)
     except (monolith_envs.MonolithEnvError, ValueError, FileNotFoundError, AgentError) as e:
-        ap.error(spec_error(e, args.agents))
+        ap.error(spec_error(e, args.agents).replace(" | human", ""))  # the accepted forms, less one not played here
     keys = [spec_key(s) for s in specs]
     dup = [s for i, s in enumerate(specs) if keys[i] in keys[:i]]
     if dup:

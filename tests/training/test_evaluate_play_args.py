@@ -242,6 +242,14 @@ def test_evaluate_refuses_a_spec_repeated_in_other_case_or_digits_and_any_human(
     assert ei.value.code == 2 and message in err, err
 
 
+def test_an_unknown_spec_lists_the_accepted_forms_less_human(no_games, capsys):
+    with pytest.raises(SystemExit) as ei:
+        evaluate.main(["--env", TOY, "--agents", "randm,heuristic", "--preload", "tests.conftest"])
+    err = capsys.readouterr().err
+    assert ei.value.code == 2 and "unknown agent spec 'randm'; accepted: random | heuristic" in err
+    assert "human" not in err
+
+
 def test_spec_key_keeps_model_paths_as_written():
     assert evaluate.spec_key(" MCTS:010:c=1.50 ") == "mcts:10:c=1.50"
     assert evaluate.spec_key("ppo:runs/A/model.zip") != evaluate.spec_key("ppo:runs/a/model.zip")
