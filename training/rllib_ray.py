@@ -10,6 +10,7 @@ checked once it is joined (:func:`_init_ray`).  ``address`` is checked for its f
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import signal
@@ -125,7 +126,11 @@ def _init_ray(cfg: dict) -> bool:
     target = check_address(address)
     if target is not None:
         _reach(*target)
-    kw: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False}
+    # Ray's and RLlib's own INFO and WARNING lines (the new API stack's default, deprecations inside RLlib, an
+    # optional GPU monitor) say nothing about this run: errors only, on a local instance and in this process
+    kw: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False, "logging_level": logging.ERROR}
+    for name in ("ray", "ray.rllib", "ray.tune"):
+        logging.getLogger(name).setLevel(logging.ERROR)
     utils = getattr(getattr(ray, "_private", None), "utils", None)
     set_handler = getattr(utils, "set_sigterm_handler", None)
     if set_handler is not None:
