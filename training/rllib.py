@@ -424,6 +424,8 @@ def main(argv: list[str] | None = None) -> dict:
                     help="run name; outputs go to <out-dir>/<name>/ (the config key name; default: the config file's "
                          "stem, else rllib_<env_id>)")
     ap.add_argument("--list-keys", action="store_true", help="print every config key and exit")
+    ap.add_argument("--no-progress", action="store_true",
+                    help="no progress on stderr (--set progress_bar=false, as in training.train and training.az)")
     add_trust_argument(ap)  # the model files of ppo:PATH evaluation opponents (set before Ray starts)
     made: list[Path] = []
     with stop_on_signals() as guard:
@@ -451,6 +453,8 @@ def main(argv: list[str] | None = None) -> dict:
             for key, value in (("out_dir", args.out_dir), ("name", args.name)):
                 if value is not None:
                     sets.append(f"{key}={json.dumps(value)}")
+            if args.no_progress:  # after the --set items, so it wins over a --set progress_bar=true
+                sets.append("progress_bar=false")
             try:
                 cfg = apply_overrides(load_config(args.config), sets)
                 check_address(cfg["address"])

@@ -200,3 +200,21 @@ def test_a_signal_during_training_stops_cleanly(tmp_path, sig, code):
     assert not (tmp_path / "stopped" / "report.json").exists()
     kept = [p for p in Path(ckpt).iterdir() if p.name.startswith("step_")]
     assert kept
+
+
+def test_no_progress_sets_progress_bar_false_after_the_set_items(tmp_path, monkeypatch, capsys):
+    import training.rllib
+    from training.config import TrainConfigError
+
+    seen = []
+
+    def stop(cfg, guard):
+        seen.append(cfg["progress_bar"])
+        raise TrainConfigError("stopped before Ray")
+
+    monkeypatch.setattr(training.rllib, "train", stop)
+    for extra, want in (([], True), (["--no-progress"], False), (["--set", "progress_bar=true", "--no-progress"], False)):
+        with pytest.raises(SystemExit):
+            training.rllib.main(["--env", "monolith_arena_v0", "--out-dir", str(tmp_path), *extra])
+        assert seen[-1] is want
+    assert "stopped before Ray" in capsys.readouterr().err
