@@ -16,7 +16,8 @@ when the agent is made for an env id (and config), and again at every :meth:`AZA
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
+import re
 from typing import Any
 
 import numpy as np
@@ -38,14 +39,13 @@ def parse_az_spec(rest: str) -> tuple[str, int]:
         ValueError: an empty path, or ``N`` that is not an integer (ASCII digits) from 1 to
             :data:`~monolith_envs.agents.mcts.MAX_SIMULATIONS`, the bound of every search spec.
     """
-    if rest and Path(rest).is_file():  # a file of that name is a checkpoint path, "+search:" in it or not
-        return rest, 0
-    low = rest.lower()  # "+search" in any case, as baseline+search:N
-    if low.endswith("+search"):
+    if rest and os.path.isfile(rest):  # a file of that name is a checkpoint path, "+search:" in it or not
+        return rest, 0  # (os.path.isfile: False, not an error, for a name too long for the system)
+    if re.search(r"\+search$", rest, re.IGNORECASE):  # "+search" in any case, as baseline+search:N
         raise ValueError("az:PATH+search needs its number of simulations: az:PATH+search:N")
-    cut = low.rfind("+search:")
-    sep = cut >= 0
-    path, tail = (rest[:cut], rest[cut + len("+search:"):]) if sep else (rest, "")
+    cuts = list(re.finditer(r"\+search:", rest, re.IGNORECASE))  # on the text itself: lower() may change lengths
+    sep = bool(cuts)
+    path, tail = (rest[:cuts[-1].start()], rest[cuts[-1].end():]) if sep else (rest, "")
     if not path:
         raise ValueError("az:PATH needs a checkpoint path")
     if not sep:

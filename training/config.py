@@ -462,9 +462,9 @@ def config_file(p: Path) -> Path:
     """The file that ``--config p`` names: ``p`` itself, or for a bare name that is not a file here the shipped
     config of that name in ``training/configs/``, with or without its ``.toml`` (``p`` unchanged when there is
     neither)."""
-    if not p.exists() and p.parent == Path("."):
+    if not os.path.lexists(p) and p.parent == Path("."):  # os.path: False, not an OSError, for too long a name
         for name in (p.name, p.name + ".toml") if p.suffix != ".toml" else (p.name,):
-            if (CONFIG_DIR / name).is_file():
+            if os.path.isfile(CONFIG_DIR / name):
                 return CONFIG_DIR / name
     return p
 
@@ -485,8 +485,8 @@ def read_toml(p: Path) -> tuple[Path, dict]:
     if "\x00" in text:
         raise TrainConfigError(f"config file {text.replace(chr(0), '?')!r}: the path contains a NUL byte")
     p = config_file(p)
-    if not p.exists() and not p.is_symlink():
-        if p.suffix != ".toml" and config_file(Path(text + ".toml")).is_file():
+    if not os.path.lexists(p):
+        if p.suffix != ".toml" and os.path.isfile(config_file(Path(text + ".toml"))):
             raise TrainConfigError(f"config file {text!r} not found; did you mean {text + '.toml'!r}?")
         names = sorted(x.name for x in CONFIG_DIR.glob("*.toml"))
         ppo = ", ".join(x for x in names if not x.startswith("az_"))

@@ -443,51 +443,64 @@ def is_int(v: Any) -> bool:
 # Where an item's field is written (for the line of an error)
 # ---------------------------------------------------------------------------------------------------
 
-_HEADER = re.compile(r"\s*(\[\[?)\s*([\w.\"' -]+?)\s*\]\]?\s*(#.*)?$")
+_HEADER = re.compile(r"\s*(\[\[?)([^\[\]#]*)\]\]?\s*(?:#.*)?$")  # linear: no two quantifiers share a character
+
+
+def _table_name(line: str) -> str | None:
+    """The table name of a ``[name]`` / ``[[name]]`` header line (quotes and spaces dropped), else None."""
+    m = _HEADER.match(line)
+    return None if m is None else m.group(2).replace('"', "").replace("'", "").replace(" ", "")
 
 
 def item_line(path: str, item: str, field_name: str) -> int:
     """Best-effort 1-based line of ``field_name`` of ``item`` in the TOML file at ``path``, for the line of a
     :class:`ContentError` raised after the file was parsed; 0 when it is not found (or the file cannot be
-    read again). ``item`` is an error's item as the content readers name it: ``"[track]"`` (a table),
-    ``"space #3"`` or ``"space[3]"`` (the 4th ``[[space]]``), ``"card D06"`` or ``"board card 'SR1'"`` (the table whose ``id`` is
-    that), optionally followed by ``"effect[1]"`` (its 2nd ``[[...effect]]`` sub-table); ``field_name``'s
-    first part (before ``.`` or ``[``) is looked up in that table, else the table's own line is given."""
+    read again); never raises. ``item`` is an error's item as the content readers name it: ``"[track]"`` (a
+    table), ``"space #3"`` or ``"board_card[3]"`` (the 4th ``[[space]]`` / ``[[board_card]]``), ``"card D06"``
+    or ``"board card 'SR1'"`` (the ``[[card]]`` / ``[[board_card]]`` whose ``id`` is that), optionally
+    followed by ``"effect[1]"`` (its 2nd ``[[...effect]]`` sub-table); ``field_name``'s first part (before
+    ``.`` or ``[``) is looked up in that table, else the item's last word (an inline table's key), else the
+    table's own line is given. An item that names no table of the file (``"quadrant 2"``, ``"file"``) is 0."""
     try:
         lines = read_text(path).splitlines()
     except (ContentError, OSError, ValueError):
         return 0
-    heads = [(i, m.group(2).replace('"', "").replace("'", "").replace(" ", "")) for i, ln in enumerate(lines)
-             if (m := _HEADER.match(ln))]
-    start = None
+    heads = [(i, name) for i, ln in enumerate(lines) if (name := _table_name(ln)) is not None]
+    tops = [(i, name) for i, name in heads if "." not in name]
+
+    def block_end(start: int, name: str) -> int:
+        return next((i for i, n in heads if i > start and not n.startswith(name + ".")), len(lines))
+
+    start = kind = None
     if re.fullmatch(r"\[[\w.]+\]", item):
-        start = next((i for i, name in heads if name == item[1:-1]), None)
-    elif (m := re.match(r"([\w ]+?) #(\d+)", item) or re.fullmatch(r"(\w+)\[(\d+)\]", item)):
+        kind = item[1:-1]
+        start = next((i for i, name in heads if name == kind), None)
+    elif (m := re.match(r"(\w+)\[(\d+)\]", item) or re.match(r"([\w ]+?) #(\d+)", item)):
         kind = m.group(1).strip().replace(" ", "_")
-        tops = [i for i, name in heads if name == kind]
-        start = tops[int(m.group(2))] if int(m.group(2)) < len(tops) else None
+        of_kind = [i for i, name in tops if name == kind]
+        start = of_kind[int(m.group(2))] if int(m.group(2)) < len(of_kind) else None
     elif item != "file" and len(item.split()) >= 2:
         quoted = re.search(r"'([^']*)'", item)
+        words = item[:quoted.start()].split() if quoted else item.split()[:1]
         ident = quoted.group(1) if quoted else item.split()[1]
+        kind = "_".join(words)
         pat = re.compile(rf"\s*id\s*=\s*[\"']?{re.escape(ident)}[\"']?\s*(#.*)?$")
-        start = next((i for i, ln in enumerate(lines) if pat.match(ln)), None)
-    if start is None:
+        for top, name in tops:  # the table of that kind whose id is that
+            if name == kind and any(pat.match(lines[i]) for i in range(top + 1, block_end(top, name))):
+                start = top
+                break
+    if start is None or kind is None:
         return 0
-    top = max((i for i, name in heads if i <= start and "." not in name), default=start)
-    block = next((name for i, name in heads if i == top), "")
-    stop = next((i for i, name in heads if i > start and not name.startswith(block + ".")), len(lines))
-    start = top  # the table's fields may come before its id
+    stop = block_end(start, kind)
     sub = re.search(r"(\w+)\[(\d+)\]\s*$", item)
-    if sub:  # the k-th sub-table of that name inside the table
-        subs = [i for i, name in heads if start < i < stop and name == f"{block}.{sub.group(1)}"]
+    if sub and sub.start() > 0:  # the k-th sub-table of that name inside the table
+        subs = [i for i, name in heads if start < i < stop and name == f"{kind}.{sub.group(1)}"]
         if int(sub.group(2)) < len(subs):
             start = subs[int(sub.group(2))]
             stop = next((i for i, _ in heads if i > start), stop)
-    found = None
-    # the field, else the item's last word ("shaman 2 ability": an inline table's key)
     for key in (re.split(r"[.\[]", field_name, maxsplit=1)[0], item.split()[-1]):
         pat = re.compile(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=")
         found = next((i for i in range(start, stop) if key and pat.match(lines[i])), None)
         if found is not None:
-            break
-    return (start if found is None else found) + 1
+            return found + 1
+    return start + 1

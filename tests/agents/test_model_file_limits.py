@@ -376,3 +376,8 @@ def test_az_search_suffix_takes_any_case_and_a_file_named_by_the_whole_text_is_a
     path = str(folder / "final.pt")
     assert parse_az_spec(path) == (path, 0)  # its folder's name is not read as a search
     assert parse_az_spec(path + "+search:4") == (path, 4)
+    assert parse_az_spec("runs/\u0130stanbul/final.pt+search:8") == ("runs/\u0130stanbul/final.pt", 8)  # lower() lengthens
+    long = "a" * 300 + ".pt"  # too long a name for the system: a path that does not exist, not an OSError
+    assert parse_az_spec(long) == (long, 0)
+    with pytest.raises(AgentError, match="no policy-value checkpoint"):
+        make_agent(f"az:{long}", "monolith_arena_v0")

@@ -69,3 +69,20 @@ def test_item_line_is_zero_where_it_cannot_tell(tmp_path):
     assert item_line(str(path), "file", "card") == 0
     assert item_line(str(tmp_path / "missing.toml"), "card A", "n") == 0
     assert item_line(str(path), "card #0", "missing_field") == 1  # the table's own line
+
+
+def test_item_line_finds_the_table_of_the_items_kind_and_its_sub_tables(tmp_path):
+    path = tmp_path / "x.toml"
+    path.write_text('[[board_card]]\nid = "X"\nn = 1\n\n[[action_card]]\nid = "X"\nn = 2\n\n'
+                    '[[round_card]]\nid = "R"\n  [[round_card.start]]\n  op = "a"\n  [[round_card.start]]\n  op = "b"\n')
+    assert item_line(str(path), "action card 'X'", "n") == 7  # not the board card of the same id
+    assert item_line(str(path), "board card 'X'", "n") == 3
+    assert item_line(str(path), "round_card[0] start[1]", "op") == 14
+    assert item_line(str(path), "quadrant 2", "role") == 0  # no [[quadrant]] table: no line rather than a wrong one
+
+
+def test_item_line_reads_a_long_line_of_spaces_at_once(tmp_path):
+    # a header-like line that fails to match (an element of a multi-line array) must not backtrack for ever
+    path = tmp_path / "x.toml"
+    path.write_text("[track]\ntolls = [\n[" + " " * 100_000 + "5, 1],\n]\nvictory = -1\n")
+    assert item_line(str(path), "[track]", "victory") == 5

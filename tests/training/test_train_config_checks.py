@@ -176,3 +176,5 @@ def test_a_shipped_config_is_found_by_its_name_with_or_without_toml(tmp_path, mo
     assert read_toml(Path("quick"))[0] == Path("quick")
     with pytest.raises(TrainConfigError, match="config file 'quik' not found; shipped configs"):
         read_toml(Path("quik"))
+    with pytest.raises(TrainConfigError, match="not found; shipped configs"):  # a name too long for the system
+        read_toml(Path("a" * 300))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -222,7 +223,7 @@ def load_checkpoint(path: str | Path) -> tuple[PolicyValueNet, dict]:
             format, metadata out of bounds, or weights that do not fit the recorded sizes or are not finite.
     """
     path = Path(path)
-    if not path.exists():
+    if not os.path.exists(path):  # (False, not an OSError, for a name too long for the system)
         raise CheckpointError(f"no policy-value checkpoint at {str(path)!r} (expected a .pt file written by "
                               "training.az)")
     try:
