@@ -147,8 +147,16 @@ def _check_again(note: str, game: Any, state: Any, seed: int) -> int:
         print(f"the note's check [{check}] raised at this position: {type(exc).__name__}: "
               f"{printable(str(exc)[:1000])}")
         return 1
-    print(f"the note's check [{check}] passes at this position now, every action tried (the engine changed "
-          "since the log was written?)")
+    if check == "hidden_info":  # it resamples hidden information at random: one try need not repeat a failure
+        print(f"the note's check [{check}] did not fail again at this position (it resamples hidden information at "
+              "random, so one replay need not repeat it: run the fuzz command that found it, with --games 1 and "
+              "its --seed)")
+    elif check in ("masked_actions_apply", "unmasked_actions_raise", "rejected_no_draw"):
+        print(f"the note's check [{check}] passes at this position now, every action tried (the engine changed "
+              "since the log was written?)")
+    else:
+        print(f"the note's check [{check}] passes at this position now (the engine changed since the log was "
+              "written?)")
     return 0
 
 
@@ -260,12 +268,17 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  {k.name} = {json.dumps(k.default, default=str)}  ({k.doc})")
                 return 0
             if args.cmd == "fuzz":
-                from monolith_envs.core.fuzz import run_fuzz
+                from monolith_envs.core.fuzz import StuckWorkersError, run_fuzz
 
-                n = run_fuzz(monolith_envs.game_class(args.env_id), args.games, args.seed, args.workers, args.config,
-                             args.out, sample=args.sample, progress=not args.no_progress, check_every=args.check_every,
-                             backend=args.backend, address=args.address, preload=args.preload,
-                             env_id=args.env_id, max_failures=args.max_failures, timeout=args.timeout)
+                try:
+                    n = run_fuzz(monolith_envs.game_class(args.env_id), args.games, args.seed, args.workers,
+                                 args.config, args.out, sample=args.sample, progress=not args.no_progress,
+                                 check_every=args.check_every, backend=args.backend, address=args.address,
+                                 preload=args.preload, env_id=args.env_id, max_failures=args.max_failures,
+                                 timeout=args.timeout)
+                except StuckWorkersError as exc:  # a finding about the game (a hang), not bad input
+                    print(f"error: {_one_line(exc)}", file=sys.stderr)
+                    return 1
                 return 1 if n else 0
             if args.cmd == "replay":
                 from monolith_envs.core.replay import (

@@ -314,9 +314,13 @@ def spec_key(spec: str) -> str:
     """What two agent specs that build the same agent share: for the built-in kinds without a path (``random``,
     ``heuristic``, ``mcts``, ``baseline``) the spec in lower case with numbers without leading zeros
     (``MCTS:05`` is ``mcts:5``; plain ``mcts`` is ``mcts:200``, as :func:`agents.make_agent` reads it); any
-    other spec (a model path, a registered kind) as written but its kind."""
+    other spec (a model path, a registered kind) as written but its kind, and an ``az:`` spec's ``+search:N``
+    in lower case without leading zeros."""
     kind, sep, rest = spec.strip().partition(":")
     kind = kind.lower()
+    if kind == "az":  # its path as written, its +search:N in any case and without leading zeros
+        m = list(re.finditer(r"\+search:0*(\d+)$", rest, re.IGNORECASE))
+        return f"az:{rest[:m[-1].start()]}+search:{m[-1].group(1)}" if m else f"az:{rest}"
     if kind not in ("random", "heuristic", "mcts", "baseline", "baseline+search"):
         return f"{kind}{sep}{rest}"
     if kind == "mcts" and not rest.strip():

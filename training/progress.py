@@ -189,8 +189,8 @@ def format_summary(report: dict, run_dir: Path) -> str:
     lines += [f"  {what + ':' if what else '':{width}s} {path}" for what, path in files]
     lines.append(f"watch the losses and win rates: tensorboard --logdir {shlex.quote(str(run_dir / 'tb'))}")
     lines.append(f"evaluate it again: {evaluate_command(report, run_dir / 'final_model.zip')}")
-    lines.append("  (its own 200 games, seeds 0+: not those of the final evaluation above, so its figure differs "
-                 "within the intervals)")
+    lines.append("  (other games than the final evaluation above, so its figure may differ; the intervals say by "
+                 "how much)")
     return "\n".join(lines)
 
 

@@ -269,7 +269,8 @@ def move_earlier_run(run_dir: Path, files: tuple[str, ...] = EARLIER_RUN_FILES, 
 
     moving = [name for name in files if (run_dir / name).exists()]
     # the evaluations of the earlier model that the printed "evaluate it" commands wrote into the folder
-    moving += [p.name for p in sorted(run_dir.glob("eval_*.json")) if p.is_file()]
+    moving += [p.name for p in sorted(run_dir.glob("eval_*.json"))
+               if p.is_file() and re.fullmatch(r"eval_\w+_\d+(-\d+)?\.json", p.name)]  # evaluate's default names
     ckpts = (_checkpoint_files(run_dir) if checkpoint_glob is None
              else [(0, p) for p in sorted((run_dir / "checkpoints").glob(checkpoint_glob)) if p.is_file()])
     moving += [f"checkpoints/{p.name}" for _steps, p in ckpts]

@@ -8,7 +8,6 @@ rollout is saved as an :class:`~monolith_envs.core.replay.EpisodeLog` that repla
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import os
@@ -27,7 +26,7 @@ from .chance import ChanceRecorder
 from .deadline import DeadlineExceeded, check_timeout, deadline
 from .game import InvariantError, MonolithEnvError, Utility
 from .interrupt import Interrupted, children_ignore_sigint, stop_on_signals
-from .outfiles import check_output_dir
+from .outfiles import check_output_dir, missing_folders, remove_empty_folders
 from .processes import local_worker_limit, worker_limit_why
 from .replay import EpisodeLog, printable
 from .returns import float_tolerance
@@ -42,7 +41,7 @@ from .state_checks import (
 )
 from .testing import CHECKS
 
-__all__ = ["RolloutResult", "fuzz_rollout", "replay_failure", "STEP_CHECKS"]
+__all__ = ["RolloutResult", "StuckWorkersError", "fuzz_rollout", "replay_failure", "STEP_CHECKS"]
 
 
 @dataclass
@@ -277,6 +276,12 @@ def _chunk_size(games: int, workers: int, check_every: int) -> int:
     return max(1, min(16, games // (workers * 8) or 1))
 
 
+class StuckWorkersError(MonolithEnvError):
+    """A fuzz worker pool returned no rollout for longer than the limits of the rollouts in flight allow (a
+    game that catches even the limit's interruption, or a call that never returns): a finding about the game,
+    so the command exits with status 1."""
+
+
 #: seconds a worker pool may go without returning a rollout, on top of the ``timeout`` of each rollout of a
 #: chunk in flight, before the run stops as stuck (spawning workers, imports, a loaded machine)
 STALL_GRACE_S = 60.0
@@ -286,16 +291,17 @@ def _pool_results(pool: Any, jobs: Iterator[tuple], size: int, window: int,
                   timeout: float | None = None) -> Iterator[RolloutResult]:
     """Results of ``jobs`` run on ``pool`` in chunks of ``size``, at most ``window`` chunks in flight.
 
-    With a ``timeout`` per rollout, a pool that returns nothing for ``size * timeout + STALL_GRACE_S`` seconds
-    is stuck (a game's code that catches the rollout's interruption every time, or a C call that never
-    returns): :class:`MonolithEnvError` names the seeds sent that did not come back, and the caller
-    terminates the pool."""
+    With a ``timeout`` per rollout, a pool that returns nothing for ``(size + 1) * timeout + STALL_GRACE_S``
+    seconds (a worker's first task builds the game too) is stuck (a game's code that catches the rollout's
+    interruption every time, or a C call that never returns): :class:`StuckWorkersError` names the seeds sent
+    that did not come back, and the caller terminates the pool."""
     done: queue.SimpleQueue = queue.SimpleQueue()
     chunks = iter(lambda: list(itertools.islice(jobs, size)), [])
     out: dict[int, list[int]] = {}  # first seed of each chunk in flight -> its seeds
     in_flight = 0
     more = True
-    stall = None if timeout is None else size * timeout + STALL_GRACE_S
+    # a worker's first task also builds the game under the same limit
+    stall = None if timeout is None else (size + 1) * timeout + STALL_GRACE_S
     while True:
         while more and in_flight < window:
             part = next(chunks, None)
@@ -316,12 +322,13 @@ def _pool_results(pool: Any, jobs: Iterator[tuple], size: int, window: int,
                 if stall is not None and time.monotonic() - since > stall:
                     seeds = sorted(s for part in out.values() for s in part)
                     listed = ", ".join(map(str, seeds[:8])) + (f" and {len(seeds) - 8} more" if len(seeds) > 8 else "")
-                    raise MonolithEnvError(
+                    raise StuckWorkersError(
                         f"fuzz: no rollout came back for {stall:g} s although each may take {timeout:g} s "
-                        f"(--timeout): a worker is stuck in the game's code past its limit (code that catches "
+                        f"(--timeout; {size} to a task, and a worker's first builds the game too): a worker is stuck in the game's code past its limit (code that catches "
                         f"every exception, BaseException included, so the limit's interruption too; or a call "
                         f"that never returns); the workers were stopped. Seeds sent that did not come back: "
-                        f"{listed} (some of them only waiting behind a stuck one)") from None
+                        f"{listed} (some of them only waiting behind a stuck one); a run with --workers 1 has no "
+                        "such watchdog and would hang on them") from None
                 continue
         in_flight -= 1
         if isinstance(item, BaseException):
@@ -344,6 +351,7 @@ def _report(r: RolloutResult, env_id: str, full_config: dict, config: dict, out:
     """Write the failure's episode log (atomically) and return its report text and the log path."""
     log = EpisodeLog(env_id, full_config, r.seed, r.actions, note=f"[{r.failure}] {r.message[:2000]}",
                      chance=list(r.chance))
+    out.mkdir(parents=True, exist_ok=True)  # another run that made the same folder may have removed it, empty
     path = log.save(out / f"{env_id}_seed{r.seed}.json")
     from .cli import preload_flags
 
@@ -431,7 +439,6 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                                      or max_failures < 1):
         raise MonolithEnvError(f"fuzz: max_failures={max_failures!r} is not allowed; expected None or an integer "
                                "of at least 1")
-    cut = False  # stopped at max_failures
     if backend != "ray":
         limit = local_worker_limit()
         if workers > limit:  # the value given, whatever --games is: the same command is refused or not
@@ -439,8 +446,21 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                                    f"at most {limit} ({worker_limit_why()}); give fewer workers, or --backend ray "
                                    "for a cluster")
         workers = min(workers, games)  # never more processes than games
-    made = not os.path.lexists(out_dir)  # a folder this run makes is removed again if no log goes into it
+    made = missing_folders(out_dir)  # the folders this run makes go again if no log goes into them
     out = check_out_dir(out_dir)
+    try:
+        return _run_checked(game_cls, games, seed, workers, config, out, sample, checks, progress, check_every,
+                            backend, address, preload, env_id, max_failures, timeout)
+    finally:
+        remove_empty_folders(made)  # only empty ones: a failure log keeps its folder
+
+
+def _run_checked(game_cls: Any, games: int, seed: int, workers: int, config: dict, out: Path, sample: int,
+                 checks: Iterable[str], progress: bool, check_every: int, backend: str, address: str | None,
+                 preload: Sequence[str], env_id: str | None, max_failures: int | None,
+                 timeout: float | None) -> int:
+    """:func:`run_fuzz` once its arguments are checked and ``out`` exists."""
+    cut = False  # stopped at max_failures
     token = object()
     try:
         with deadline(timeout, token):
@@ -521,9 +541,6 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                 with guard.deferred():  # never interrupted inside Ray's core (see fuzz_ray)
                     ray_mod.shutdown()  # ends the tasks still running
         dt = time.perf_counter() - t0
-        if made and not tally.failures:
-            with contextlib.suppress(OSError):  # only an empty folder goes
-                out.rmdir()
         print(f"fuzz {env_id}: games={tally.games} decisions={tally.decisions} "
               f"decisions/s={tally.decisions / max(dt, 1e-9):.0f} failures={tally.failures} ({dt:.1f} s, "
               f"{workers} worker{'s' if workers != 1 else ''}" + (" on ray, " if backend == "ray" else ", ")

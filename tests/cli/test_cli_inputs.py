@@ -247,8 +247,8 @@ def test_fuzz_out_is_created_before_the_run_and_removed_when_it_stays_empty(tmp_
     real = fuzz.check_out_dir
     monkeypatch.setattr(fuzz, "check_out_dir", lambda d: seen.append(real(d).is_dir()) or Path(d))
     assert main(["fuzz", TOY, "--games", "2", "--workers", "1", "--no-progress", "--out", str(out)]) == 0
-    assert seen == [True] and not out.exists()  # made before the run; no log went into it, so it went again
-    out.mkdir()  # a folder that was there before the run stays
+    assert seen == [True] and not (tmp_path / "a").exists()  # made before the run; no log went in: both went again
+    out.mkdir(parents=True)  # a folder that was there before the run stays
     assert main(["fuzz", TOY, "--games", "2", "--workers", "1", "--no-progress", "--out", str(out)]) == 0
     assert out.is_dir() and list(out.iterdir()) == []  # the probe removed
 

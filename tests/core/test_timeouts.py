@@ -215,8 +215,9 @@ def test_a_worker_stuck_past_every_interruption_stops_the_run_naming_the_seeds(t
 
     monkeypatch.setattr(fuzz, "STALL_GRACE_S", 2.0)
     t0 = time.monotonic()
-    with pytest.raises(MonolithEnvError, match=r"fuzz: no rollout came back for 2\.3 s although each may take "
-                                               r"0\.3 s \(--timeout\).*Seeds sent that did not come back: \d"):
+    with pytest.raises(fuzz.StuckWorkersError, match=r"fuzz: no rollout came back for 2\.6 s although each may "
+                                                     r"take 0\.3 s \(--timeout; 1 to a task.*Seeds sent that did "
+                                                     r"not come back: \d"):
         fuzz.run_fuzz(CatchesEveryTimeout, 6, 0, 2, {}, str(tmp_path), timeout=0.3, progress=False)
     assert time.monotonic() - t0 < 45  # the pool was terminated, not joined
 
@@ -267,3 +268,15 @@ def test_the_reproduce_line_keeps_no_limit_and_nan_lists_compare_equal(tmp_path,
     assert run_fuzz(FaultyToyGame, 9, 0, 1, {}, str(tmp_path), timeout=None, progress=False) >= 1
     assert "--check-every 1 --timeout none --out" in capsys.readouterr().out  # not the command's default 300
     assert states_equal([float("nan"), 1], [float("nan"), 1]) and not states_equal([float("nan")], [0.0])
+
+
+def test_the_fuzz_command_reports_a_stuck_pool_as_a_finding(monkeypatch, capsys):
+    from monolith_envs.__main__ import main
+    from monolith_envs.core import fuzz
+
+    def stuck(*args, **kwargs):
+        raise fuzz.StuckWorkersError("fuzz: no rollout came back for 61 s ...")
+
+    monkeypatch.setattr(fuzz, "run_fuzz", stuck)
+    assert main(["fuzz", "toy_tictactoe_v0", "--games", "2", "--workers", "2"]) == 1  # a hang found, not bad input
+    assert capsys.readouterr().err.startswith("error: fuzz: no rollout came back for 61 s")

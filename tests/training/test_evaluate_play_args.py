@@ -254,6 +254,8 @@ def test_spec_key_keeps_model_paths_as_written():
     assert evaluate.spec_key(" MCTS:010:c=1.50 ") == "mcts:10:c=1.50"
     assert evaluate.spec_key("ppo:runs/A/model.zip") != evaluate.spec_key("ppo:runs/a/model.zip")
     assert evaluate.spec_key("Baseline+Search:064") == "baseline+search:64"
+    assert evaluate.spec_key("az:R/x.pt+SEARCH:08") == evaluate.spec_key("az:R/x.pt+search:8") == "az:R/x.pt+search:8"
+    assert evaluate.spec_key("az:R/x.pt") != evaluate.spec_key("az:r/x.pt")
     assert evaluate.spec_key("onnx:Models/A_010.onnx") != evaluate.spec_key("onnx:models/a_10.onnx")  # registered
 
 

@@ -47,6 +47,7 @@ def test_a_new_run_moves_the_earlier_runs_outputs_aside_and_keeps_other_files(tm
     (run / "tb" / "ppo_1").mkdir(parents=True)
     (run / "checkpoints" / "mine.zip").write_text("x")
     (run / "eval_monolith_arena_v0_0.json").write_text("{}")  # what the printed "evaluate it" command writes
+    (run / "eval_notes.json").write_text("{}")  # a file of the user's, not evaluate's name: it stays
     moved, kept = move_earlier_run(run)
     assert moved == ["checkpoints/model_2048_steps.zip", "checkpoints/model_4096_steps.zip",
                      "eval_monolith_arena_v0_0.json", "final_model.zip", "learning_curve.json", "report.json", "tb",
@@ -57,6 +58,7 @@ def test_a_new_run_moves_the_earlier_runs_outputs_aside_and_keeps_other_files(tm
     assert latest_checkpoint(kept) == (kept / "checkpoints" / "model_4096_steps.zip", 4096)
     assert (kept / "final_model.zip").read_text() == "final_model.zip" and (kept / "tb" / "ppo_1").is_dir()
     assert (run / "notes.txt").is_file() and (run / "checkpoints" / "mine.zip").is_file()
+    assert (run / "eval_notes.json").is_file()
     assert move_earlier_run(run) == ([], None) and move_earlier_run(tmp_path / "new") == ([], None)
     cfg, resume = load_run(kept, ["total_timesteps=8192"])  # the moved run can still be resumed
     assert resume["steps"] == 4096 and cfg["name"] == "earlier_run"
