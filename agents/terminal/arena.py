@@ -172,6 +172,12 @@ slot=0 is the hand's slot 1."""
     _tile = staticmethod(tile_words)
 
     # ------------------------------------------------------------------ narration
+    def decision(self, game: Any, state: Any, viewer: int | None = None) -> str:
+        """What browser play shows above the options: :meth:`asking`'s words (``P0: choose an empty hex for your
+        Banner``, ``P0's turn: place a tile, discard a tile or end the turn``), since an option list alone
+        (``choose the hex:``) does not say what the choice is for; ``""`` when the game is over."""
+        return self.asking(game, state)
+
     def asking(self, game: Any, state: Any) -> str:
         """What the open decision asks, in words (for the message that says why a typed action is not legal
         now): in the main phase only the kinds of move legal now (``P0's turn: place a tile, discard a

@@ -206,13 +206,11 @@ order(o=commit)."""
         return _ASK.get(sub, sub.name)
 
     def decision(self, game: Any, state: Any, viewer: int | None = None) -> str:
-        """What browser play shows above the options: at EVENT_PLACE and EVENT_MOVE, which event is placed or
-        moved and what it does (:meth:`asking`'s words); ``""`` for the other decisions, whose options and
-        stage say them."""
-        s = state
-        if s.terminal or s.sub not in (Sub.EVENT_PLACE, Sub.EVENT_MOVE):
-            return ""
-        return self.asking(game, s)
+        """What browser play shows above the options: :meth:`asking`'s words (``P0 chooses an objective to
+        discard (face down)``; at EVENT_PLACE and EVENT_MOVE which event is placed or moved and what it does),
+        since an option list alone (``choose the card:``) does not say what the choice is for; ``""`` when the
+        game is over."""
+        return self.asking(game, state)
 
     def asking(self, game: Any, state: Any) -> str:
         """What the open decision asks, in words (``P0 gives an order``), for the message that says why a

@@ -247,8 +247,9 @@ class WebGame:
         return view
 
     def _ask(self, state: Any) -> str:
-        """What the open decision asks, in words, where the game's terminal pieces say (``decision``: the
-        Strategy Game's payments, e.g. what a toll stone costs and what declining does), else ``""``."""
+        """What the open decision asks, in words, where the game's terminal pieces say (``decision``: e.g.
+        ``P0: choose an empty hex for your Banner``, or in the Strategy Game what a toll stone costs and what
+        declining does), else ``""``."""
         ask = getattr(self.pieces, "decision", None)
         return str(ask(self.game, state)) if ask else ""
 

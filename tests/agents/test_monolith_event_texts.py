@@ -113,9 +113,9 @@ def test_a_shaman_in_an_events_space_reads_as_its_own_space():
 
 
 def test_browser_play_asks_the_event_decisions_in_the_same_words():
-    """The page's ask line (pieces.decision) names the event at EVENT_PLACE and is empty elsewhere, where the
-    options and the stage say what is asked."""
+    """The page's ask line (pieces.decision) says what each decision is for, in the words of the terminal's
+    (pieces.asking): which event at EVENT_PLACE, and the order at ORDER_CHOOSE."""
     g, _b, s, *_ = _entering(1, Sub.EVENT_PLACE)
-    assert PIECES.decision(g, s) == PIECES.asking(g, s) != ""
+    assert PIECES.decision(g, s) == PIECES.asking(g, s) and "places E" in PIECES.decision(g, s)
     g2, _b2, s2, *_ = _entering(1, Sub.ORDER_CHOOSE)
-    assert s2.sub == Sub.ORDER_CHOOSE and PIECES.decision(g2, s2) == "" != PIECES.asking(g2, s2)
+    assert s2.sub == Sub.ORDER_CHOOSE and PIECES.decision(g2, s2) == f"P{s2.current} gives an order"

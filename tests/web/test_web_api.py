@@ -147,10 +147,14 @@ def test_a_game_played_through_the_api_ends_with_the_engines_returns(served):
     # Monolith's objectives; Arena hides nothing at the end
     assert st["result"]["hidden"] == web.pieces.final_reveal(game, state, 0)
     assert bool(st["result"]["hidden"]) == (web.raw.env_id != "monolith_arena_v0")
+    # every game says what its decisions are for (the person's own, each led by P0)
+    assert asks and all(a.startswith("P0") for a in asks), asks
     if web.raw.env_id == "monolith_strategy_v0":
         assert any(a.startswith("P0's turn: ") for a in asks), asks
+    elif web.raw.env_id == "monolith_arena_v0":
+        assert "P0: choose an empty hex for your Banner" in asks, asks
     else:
-        assert asks == {""}
+        assert "P0 chooses an objective to discard (face down)" in asks, asks
     status, page = served.request("GET", st["result"]["replay"])
     assert status == 200 and '<script id="frames"' in page and f"{len(st['narration'])} decisions" in page
     status, err = served.request("POST", "/api/action", {"game_id": st["game_id"], "action": 0})

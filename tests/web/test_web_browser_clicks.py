@@ -65,7 +65,8 @@ def test_strategy_says_what_its_decision_asks_and_arena_why_it_ended(driver, tmp
     try:
         wd.cmd("POST", "/url", {"url": served.url})
         assert _async(wd, WAIT_READY) == "ready"
-        assert wd.js("return document.getElementById('ask').hidden") is True
+        ask = served.web.pieces.decision(served.web.game, served.web.raw.game_state)  # the Banner's hex
+        assert ask.startswith("P0: choose") and wd.text("#ask") == ask
         played = _async(wd, PLAY_TO_END)
         assert "error" not in played, played
         reason = served.web.game.end_reason(served.web.raw.game_state)
