@@ -94,7 +94,8 @@ button[disabled] { opacity: .55; cursor: wait; }
    shape right after the group's title (its first shape); never its other marks (a hex's wedge, its tabs) */
 [data-target].target:not(.outlined) > .target-shape,
 [data-target].target:not(.outlined):not(:has(> .target-shape)) > title:first-child + :is(rect, polygon) {
-  stroke: #f0a800; stroke-width: 3.5px; }
+  /* gold with a dark edge, so it shows next to a gold seat's tiles (Arena's P3) as on every other fill */
+  stroke: #ffc21a; stroke-width: 3.5px; filter: drop-shadow(0 0 1.2px #2a1c00) drop-shadow(0 0 1.2px #2a1c00); }
 [data-target].chosen:not(.outlined) > .target-shape,
 [data-target].chosen:not(.outlined):not(:has(> .target-shape)) > title:first-child + :is(rect, polygon) {
   stroke: #1a6fd0; stroke-width: 4px; stroke-dasharray: 6 3; }

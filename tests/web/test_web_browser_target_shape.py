@@ -11,7 +11,7 @@ import pytest
 from .helpers import Served
 from .test_web_browser import WAIT_READY, _async, driver  # noqa: F401 - the fixture
 
-GOLD, BLUE = "rgb(240, 168, 0)", "rgb(26, 111, 208)"
+GOLD, BLUE = "rgb(255, 194, 26)", "rgb(26, 111, 208)"
 
 #: per clickable element: [the stroke and its width, the class] of each shape right under its group
 PROBE = """
