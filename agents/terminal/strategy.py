@@ -278,8 +278,8 @@ place(face=1, sid=5)."""
             Kind.SOCKET_BLOCK: f"{who} chooses a socket to block",
             Kind.RUNE_PICK: f"{who} keeps one Rune as a private Rune (the other goes under the deck)",
             Kind.DISCARD: f"{who} discards down to the hand limit ({pd.get('owed', 1)} to go)",
-            Kind.REVEAL_COUNT: f"{who} reveals k gems" + (f" (up to {pd.get('kmax', 0)})" if viewer in (None, pd["seat"])
-                                                          else "") + " for k VP at Final Scoring"
+            Kind.REVEAL_COUNT: f"{who} chooses how many gems to reveal" + (
+                f" (up to {pd.get('kmax', 0)})" if viewer in (None, pd["seat"]) else "") + ", 1 VP each, at Final Scoring"
                                + (_reveal_tolls(game, s, pd) if viewer in (None, pd["seat"]) else ""),
             Kind.REVEAL_SRC: f"{who} earmarks what pays for the reveal ({count(pd.get('rem', 0), 'gem')} to go)",
         }.get(Kind(k), f"{who} decides {Kind(k).name}")

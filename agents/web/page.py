@@ -51,6 +51,7 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 4
 #board.wide { max-height: calc(100vh - 70px); overflow: auto; }
 #board.wide svg { max-height: none; min-width: var(--natural-width, 0px); }  /* at least its drawn size */
 #zoom { font-size: 12px; padding: 2px 8px; flex: none; }
+#zoom.hint { background: #ffe08a; border: 1px solid #b89a3c; }  /* the board is drawn small: say so */
 /* the side column stays in the window: the Moves, the notes and the list of options shrink to fit (the
    decision never under its own lines and about four options), and the column scrolls past that */
 #side { display: flex; flex-direction: column; gap: 10px; position: sticky; top: 8px;
@@ -202,11 +203,12 @@ async function request(method, url, body) {
 function show(st) {
   const fresh = S && S.game_id === st.game_id ? shown : 0;
   S = st; node = st.stages; path = [];
-  $("status").textContent = st.env_id + ", seed " + st.seed + ": you are P" + st.seat + " (player_" + st.seat + "); " +
+  $("status").textContent = st.env_id + ", seed " + st.seed + ": you are P" + st.seat + "; " +
     st.table + "; decision " + st.decisions + (st.over ? " (game over)" : "");
   $("board").innerHTML = st.svg;
   const svg = $("board").querySelector("svg");  // "larger board" draws it at least at its own width
   if (svg && svg.getAttribute("width")) $("board").style.setProperty("--natural-width", svg.getAttribute("width") + "px");
+  hintZoom();
   $("notes").textContent = (st.notes || []).join("\\n");
   $("notes-panel").hidden = !(st.notes && st.notes.length);
   $("ask").textContent = st.ask || "";
@@ -422,9 +424,19 @@ $("board").addEventListener("click", ev => {
 });
 function zoom(wide) {  // the board's size: fitted to the window, or the column's width (kept for this browser)
   $("board").classList.toggle("wide", wide);
-  $("zoom").textContent = wide ? "whole board" : "larger board";
+  hintZoom();
   try { localStorage.setItem("monolith-board-wide", wide ? "1" : "0"); } catch (e) { /* private mode */ }
 }
+function hintZoom() {  // a board fitted well under its drawn size (a small window, a phone) says so on the button
+  const svg = $("board").querySelector("svg"), wide = $("board").classList.contains("wide");
+  const natural = svg ? parseFloat(svg.getAttribute("width")) : 0;
+  const k = natural > 0 ? svg.getBoundingClientRect().width / natural : 1;
+  const small = !wide && k > 0 && k < 0.6;
+  $("zoom").textContent = wide ? "whole board" : small ? "larger board (now " + Math.round(100 * k) + "%)"
+    : "larger board";
+  $("zoom").classList.toggle("hint", small);
+}
+window.addEventListener("resize", hintZoom);
 let wide0 = false;
 try { wide0 = localStorage.getItem("monolith-board-wide") === "1"; } catch (e) { /* private mode */ }
 zoom(wide0);

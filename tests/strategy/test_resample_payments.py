@@ -58,8 +58,9 @@ def test_another_seats_largest_reveal_count_is_not_shown():
                       if s.pending["k"] == Kind.REVEAL_COUNT)
     p, kmax = s.pending["seat"], s.pending["kmax"]
     other = (p + 1) % 3
-    assert f"P{p} reveals k gems (up to {kmax}) for k VP at Final Scoring" in PIECES.board(game, s, p)
-    assert f"P{p} reveals k gems for k VP at Final Scoring" in PIECES.board(game, s, other)
+    assert f"P{p} chooses how many gems to reveal (up to {kmax}), 1 VP each, at Final Scoring" in PIECES.board(
+        game, s, p)
+    assert f"P{p} chooses how many gems to reveal, 1 VP each, at Final Scoring" in PIECES.board(game, s, other)
     assert "up to" not in PIECES.decision(game, s, other)
 
 

@@ -66,7 +66,7 @@ def test_a_game_clicked_through_to_the_end_shows_the_engines_result(driver, tmp_
         wd = driver
         wd.cmd("POST", "/url", {"url": served.url})
         assert _async(wd, WAIT_READY) == "ready"
-        assert wd.text("#status").startswith(f"{eid}, seed {seed}: you are P0 (player_0); opponents: P1 random")
+        assert wd.text("#status").startswith(f"{eid}, seed {seed}: you are P0; opponents: P1 random")
         assert wd.js("return document.querySelector('#board svg') !== null")
         if eid == "monolith_arena_v0":  # the first decision names a hex: click it on the board
             assert wd.text("#stage-title") == "choose the hex:"
