@@ -240,7 +240,10 @@ class WebGame:
         players = ["you" if i == self.seat else a.name for i, a in enumerate(self.agents)]
         view = {"game_id": self.game_id, "env_id": raw.env_id, "seed": self.seed, "seat": self.seat,
                 "players": players, "table": table_text(players, self.seat, game.teams),
-                "decisions": raw.num_decisions, "svg": game.render_svg(state, self.seat),
+                # a game that ended by its rules shows every seat's hidden cards on the board too, as the
+                # result lists them (a cut one keeps them hidden, as its result does)
+                "decisions": raw.num_decisions,
+                "svg": game.render_svg(state, None if over and game.is_terminal(state) else self.seat),
                 "narration": list(self.narration), "stages": stages, "over": over, "result": result,
                 "notes": self._notes(state), "ask": self._ask(state) if stages is not None else "", "busy": None}
         self._last_view = view

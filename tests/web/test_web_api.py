@@ -140,6 +140,7 @@ def test_a_game_played_through_the_api_ends_with_the_engines_returns(served):
              "monolith_strategy_v0": ("after Final Scoring: VP P0 ", "reached VICTORY"),
              "the_monolith_v0": ("favour at the end (held objectives counted): P0 ",)}[web.raw.env_id]
     assert st["result"]["reason"] == game.end_reason(state) != "" and st["ask"] == ""
+    assert st["svg"] == game.render_svg(state, None)  # the board shows what the result reveals, every seat's cards
     assert any(st["result"]["reason"].startswith(x) or x in st["result"]["reason"] for x in start)
     said = " ".join(" ".join(x.split()) for x in st["narration"][-1]["lines"])  # the last move's narration
     assert " ".join(st["result"]["reason"].split()) in said
