@@ -305,6 +305,7 @@ function fromHash() {
 window.addEventListener("hashchange", () => show(fromHash()));
 function play() {
   if (timer) { clearInterval(timer); timer = null; $("play").textContent = "play"; return; }
+  if (k >= frames.length - 1) show(0);  // at the last step, play starts again from the first
   $("play").textContent = "pause";
   timer = setInterval(() => { if (k >= frames.length - 1) { play(); } else { show(k + 1); } }, 400);
 }

@@ -240,6 +240,10 @@ def test_page_loads_steps_and_shows_pictures_in_headless_chromium(game_log, page
         end = _page_data(page.read_text())["frames"][-1]
         assert rows == [f"P{i}{o}{r:g}" for i, (o, r) in enumerate(zip(end["outcome"], end["returns"]))]
         assert end["returns"] == [round(float(r), 4) for r in res.returns]
+        wd.click("#play")  # at the last step, play starts again from the first
+        assert wd.text("#status").startswith("step ") and int(wd.text("#status").split()[1]) < n
+        wd.click("#play")  # pause
+        wd.click("#last")
         shot = Image.open(io.BytesIO(base64.b64decode(wd.cmd("GET", "/screenshot")))).convert("RGB")
     finally:
         wd.close()
