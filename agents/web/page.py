@@ -46,16 +46,16 @@ header { padding: 6px 14px; background: #2f3b4a; color: #fff; font-size: 15px; d
 main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 440px); gap: 14px; padding: 12px;
   align-items: start; }
 #board { min-width: 0; background: #fff; border: 1px solid #ccc; padding: 4px; }
-#board svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 70px); }
+#board svg { display: block; width: 100%; height: auto; max-height: calc(100vh - var(--head, 34px) - 36px); }
 /* "larger board": the drawing fills the column's width and the board scrolls in its own box */
-#board.wide { max-height: calc(100vh - 70px); overflow: auto; }
+#board.wide { max-height: calc(100vh - var(--head, 34px) - 36px); overflow: auto; }
 #board.wide svg { max-height: none; min-width: var(--natural-width, 0px); }  /* at least its drawn size */
 #zoom { font-size: 12px; padding: 2px 8px; flex: none; }
 #zoom.hint { background: #ffe08a; border: 1px solid #b89a3c; }  /* the board is drawn small: say so */
 /* the side column stays in the window: the Moves, the notes and the list of options shrink to fit (the
    decision never under its own lines and about four options), and the column scrolls past that */
 #side { display: flex; flex-direction: column; gap: 10px; position: sticky; top: 8px;
-  max-height: calc(100vh - 60px); overflow-y: auto; }  /* in view under the header, scrolled or not */
+  max-height: calc(100vh - var(--head, 34px) - 26px); overflow-y: auto; }  /* in view under the header, scrolled or not */
 #side > .panel { flex: none; }
 #side > #decision:not([hidden]) { flex: 0 1 auto; display: flex; flex-direction: column; }
 #decision > * { flex: none; }
@@ -205,6 +205,7 @@ function show(st) {
   S = st; node = st.stages; path = [];
   $("status").textContent = st.env_id + ", seed " + st.seed + ": you are P" + st.seat + "; " +
     st.table + "; decision " + st.decisions + (st.over ? " (game over)" : "");
+  fitHeader();
   $("board").innerHTML = st.svg;
   const svg = $("board").querySelector("svg");  // "larger board" draws it at least at its own width
   if (svg && svg.getAttribute("width")) $("board").style.setProperty("--natural-width", svg.getAttribute("width") + "px");
@@ -427,6 +428,10 @@ function zoom(wide) {  // the board's size: fitted to the window, or the column'
   hintZoom();
   try { localStorage.setItem("monolith-board-wide", wide ? "1" : "0"); } catch (e) { /* private mode */ }
 }
+function fitHeader() {  // the header's height (two lines in a narrow window): the board and the column fit under it
+  document.documentElement.style.setProperty("--head", document.querySelector("header").offsetHeight + "px");
+}
+window.addEventListener("resize", fitHeader);
 function hintZoom() {  // a board fitted well under its drawn size (a small window, a phone) says so on the button
   const svg = $("board").querySelector("svg"), wide = $("board").classList.contains("wide");
   const natural = svg ? parseFloat(svg.getAttribute("width")) : 0;
