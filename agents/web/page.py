@@ -252,7 +252,8 @@ function show(st) {
     body.textContent = "";
     res.returns.forEach((r, i) => {
       const tr = body.insertRow();
-      tr.insertCell().textContent = "P" + i + (i === st.seat ? " (you)" : " (" + st.players[i] + ")");
+      tr.insertCell().textContent = "P" + i + (i === st.seat ? " (you)" : " (" + st.players[i]
+        + ((st.partners || []).includes(i) ? ", your partner" : "") + ")");
       tr.insertCell().textContent = res.outcome ? res.outcome[i] : "truncated";
       tr.insertCell().textContent = String(r);
     });

@@ -194,8 +194,9 @@ class WebGame:
 
         Returns:
             ``{"game_id", "env_id", "seed", "seat", "players": [str], "table": str (who sits at the table from
-            the person's side: partners in a teams game, then opponents), "decisions": int, "svg": str (the board
-            as the person's seat sees it), "narration": [{"seat": int, "lines": [str]}], "stages": a
+            the person's side: partners in a teams game, then opponents), "partners": [int] (the person's
+            partners' seats in a teams game, else []), "decisions": int, "svg": str (the board as the person's
+            seat sees it; at the end of a game that ended by its rules, as every seat sees it), "narration": [{"seat": int, "lines": [str]}], "stages": a
             :func:`~agents.web.staging.stage_tree` node or None, "over": bool, "result": None or {"verdict":
             str, "returns": [float], "outcome": [str] or None, "replay": str (the replay page's path), "reason": str
             (why the game ended so: the game's ``end_reason``, e.g. a tie-break; "" for a truncated game), "hidden":
@@ -240,6 +241,7 @@ class WebGame:
         players = ["you" if i == self.seat else a.name for i, a in enumerate(self.agents)]
         view = {"game_id": self.game_id, "env_id": raw.env_id, "seed": self.seed, "seat": self.seat,
                 "players": players, "table": table_text(players, self.seat, game.teams),
+                "partners": sorted(i for team in game.teams if self.seat in team for i in team if i != self.seat),
                 # a game that ended by its rules shows every seat's hidden cards on the board too, as the
                 # result lists them (a cut one keeps them hidden, as its result does)
                 "decisions": raw.num_decisions,

@@ -141,6 +141,7 @@ def test_a_game_played_through_the_api_ends_with_the_engines_returns(served):
              "the_monolith_v0": ("favour at the end (held objectives counted): P0 ",)}[web.raw.env_id]
     assert st["result"]["reason"] == game.end_reason(state) != "" and st["ask"] == ""
     assert st["svg"] == game.render_svg(state, None)  # the board shows what the result reveals, every seat's cards
+    assert st["partners"] == []  # no teams in these games (the teams test names the partner)
     assert any(st["result"]["reason"].startswith(x) or x in st["result"]["reason"] for x in start)
     said = " ".join(" ".join(x.split()) for x in st["narration"][-1]["lines"])  # the last move's narration
     assert " ".join(st["result"]["reason"].split()) in said
@@ -347,5 +348,6 @@ def test_a_teams_game_names_the_partner_apart_from_the_opponents(tmp_path):
     try:
         status, st = served.request("GET", "/api/state")
         assert status == 200 and st["table"] == "partner: P3 random; opponents: P0 random, P2 random"
+        assert st["partners"] == [3]  # the result's table marks P3 "your partner"
     finally:
         served.close()
