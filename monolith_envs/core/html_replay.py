@@ -15,8 +15,7 @@ Layout: the title, the controls, the played action, its narration (a box 7 lines
 the board below does not move; longer narration scrolls in it, and it can be dragged taller; the lines are
 the game's, at most 80 columns, never wrapped again) and the returns table stay at the top of the window
 (``position: sticky``) however far the page is scrolled (in a window under 700 px high the narration box
-is 4 lines high, to leave the board more of it; under 640 px high, or 760 px wide, the top block scrolls away
-with the page, which it would otherwise cover for the most part).  Above the action, a grey "the move from this
+is 4 lines high, to leave the board more of it; under 760 px wide the top block scrolls away with the page).  Above the action, a grey "the move from this
 position:" says that the board shows the position the move is played from.  The list of moves is never taller than the rest of
 the window and scrolls inside its own box to keep the current move in view (in the part of the box on
 screen); stepping never scrolls the page itself, and Home / End / the arrows do not also scroll it.  The
@@ -185,7 +184,7 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 /* a low or narrow window keeps more of its height for the board: a narration box of 4 lines (it still
    scrolls); a narrow one (a phone) lets the head scroll away with the page, the list of moves under the board */
 @media (max-height: 700px), (max-width: 760px) { #narration { height: 4.5em; } }
-@media (max-width: 760px), (max-height: 640px) { #head { position: static; } }
+@media (max-width: 760px) { #head { position: static; } }
 #narration:empty::before { content: "(the move's line above says all it did; the next step shows the result)"; color: #999; }
 </style></head>
 <body>
