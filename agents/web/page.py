@@ -205,7 +205,6 @@ function show(st) {
   S = st; node = st.stages; path = [];
   $("status").textContent = st.env_id + ", seed " + st.seed + ": you are P" + st.seat + "; " +
     st.table + "; decision " + st.decisions + (st.over ? " (game over)" : "");
-  fitHeader();
   $("board").innerHTML = st.svg;
   const svg = $("board").querySelector("svg");  // "larger board" draws it at least at its own width
   if (svg && svg.getAttribute("width")) $("board").style.setProperty("--natural-width", svg.getAttribute("width") + "px");
@@ -432,15 +431,22 @@ function zoom(wide) {  // the board's size: fitted to the window, or the column'
 function fitHeader() {  // the header's height (two lines in a narrow window): the board and the column fit under it
   document.documentElement.style.setProperty("--head", document.querySelector("header").offsetHeight + "px");
 }
-window.addEventListener("resize", fitHeader);
+function drawnScale() {  // the board's drawn size over its own, by the limit that holds (width or height)
+  const svg = $("board").querySelector("svg");
+  const w = svg ? parseFloat(svg.getAttribute("width")) : 0, h = svg ? parseFloat(svg.getAttribute("height")) : 0;
+  if (!(w > 0 && h > 0)) return 1;
+  const r = svg.getBoundingClientRect();  // the box; the drawing keeps its aspect inside it
+  return Math.min(r.width / w, r.height / h);
+}
 function hintZoom() {  // a board fitted well under its drawn size (a small window, a phone) says so on the button
-  const svg = $("board").querySelector("svg"), wide = $("board").classList.contains("wide");
-  const natural = svg ? parseFloat(svg.getAttribute("width")) : 0;
-  const k = natural > 0 ? svg.getBoundingClientRect().width / natural : 1;
-  const small = !wide && k > 0 && k < 0.6;
-  $("zoom").textContent = wide ? "whole board" : small ? "larger board (now " + Math.round(100 * k) + "%)"
-    : "larger board";
-  $("zoom").classList.toggle("hint", small);
+  for (let pass = 0; pass < 2; pass++) {  // the label may wrap the header, which leaves the board less height
+    const wide = $("board").classList.contains("wide"), k = drawnScale();
+    const small = !wide && k > 0 && k < 0.6;
+    $("zoom").textContent = wide ? "whole board" : small ? "larger board (now " + Math.round(100 * k) + "%)"
+      : "larger board";
+    $("zoom").classList.toggle("hint", small);
+    fitHeader();
+  }
 }
 window.addEventListener("resize", hintZoom);
 let wide0 = false;
