@@ -147,10 +147,10 @@ def _check_again(note: str, game: Any, state: Any, seed: int) -> int:
         print(f"the note's check [{check}] raised at this position: {type(exc).__name__}: "
               f"{printable(str(exc)[:1000])}")
         return 1
-    if check == "hidden_info":  # it resamples hidden information at random: one try need not repeat a failure
-        print(f"the note's check [{check}] did not fail again at this position (it resamples hidden information at "
-              "random, so one replay need not repeat it: run the fuzz command that found it, with --games 1 and "
-              "its --seed)")
+    if check == "hidden_info":  # its resamples drew from fuzz's checking generator, advanced by every step before
+        print(f"the note's check [{check}] did not fail again at this position (fuzz resampled the hidden "
+              "information with a generator that every earlier step had advanced, which a replay does not "
+              "repeat: run the fuzz command that found it, with --games 1 and its --seed)")
     elif check in ("masked_actions_apply", "unmasked_actions_raise", "rejected_no_draw"):
         print(f"the note's check [{check}] passes at this position now, every action tried (the engine changed "
               "since the log was written?)")

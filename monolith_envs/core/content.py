@@ -443,7 +443,8 @@ def is_int(v: Any) -> bool:
 # Where an item's field is written (for the line of an error)
 # ---------------------------------------------------------------------------------------------------
 
-_HEADER = re.compile(r"\s*(\[\[?)([^\[\]#]*)\]\]?\s*(?:#.*)?$")  # linear: no two quantifiers share a character
+# linear: one quantifier over the name, and a name never holds a comma (an array's element is no header)
+_HEADER = re.compile(r"\s*(\[\[?)([\w.\"' -]*)\]\]?\s*(?:#.*)?$")
 
 
 def _table_name(line: str) -> str | None:

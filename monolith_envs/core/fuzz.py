@@ -447,8 +447,8 @@ def run_fuzz(game_cls: Any, games: int, seed: int, workers: int, config: dict, o
                                    "for a cluster")
         workers = min(workers, games)  # never more processes than games
     made = missing_folders(out_dir)  # the folders this run makes go again if no log goes into them
-    out = check_out_dir(out_dir)
     try:
+        out = check_out_dir(out_dir)
         return _run_checked(game_cls, games, seed, workers, config, out, sample, checks, progress, check_every,
                             backend, address, preload, env_id, max_failures, timeout)
     finally:

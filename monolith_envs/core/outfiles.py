@@ -113,13 +113,16 @@ def missing_folders(*paths: str | os.PathLike) -> list[Path]:
     made: list[Path] = []
     for f in paths:
         try:
-            p = Path(f).absolute()
-            while not p.exists() and p != p.parent:
-                made.append(p)
-                p = p.parent
-        except (OSError, ValueError):
+            # as written (a "new" of "new/../kept" is made too), but never a name through "..": it may name a
+            # folder that exists ("new/../kept" is kept); then the folders of the path resolved
+            for p in (Path(f).absolute(), Path(os.path.realpath(f))):
+                while not p.exists() and p != p.parent:
+                    if ".." not in p.parts:
+                        made.append(p)
+                    p = p.parent
+        except (OSError, ValueError, TypeError):  # TypeError: not a path at all (its output check says so)
             continue
-    return made
+    return list(dict.fromkeys(made))
 
 
 def remove_empty_folders(folders: list[Path]) -> None:

@@ -251,6 +251,10 @@ def test_fuzz_out_is_created_before_the_run_and_removed_when_it_stays_empty(tmp_
     out.mkdir(parents=True)  # a folder that was there before the run stays
     assert main(["fuzz", TOY, "--games", "2", "--workers", "1", "--no-progress", "--out", str(out)]) == 0
     assert out.is_dir() and list(out.iterdir()) == []  # the probe removed
+    # a path through ".." that names it: it stays too, and the folder made on the way goes
+    assert main(["fuzz", TOY, "--games", "1", "--workers", "1", "--no-progress", "--out",
+                 str(tmp_path / "a" / "new" / ".." / "b")]) == 0
+    assert out.is_dir() and not (tmp_path / "a" / "new").exists()
 
 
 def test_fuzz_shows_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path, capsys):

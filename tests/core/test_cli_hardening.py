@@ -249,6 +249,26 @@ def test_replay_of_a_check_failure_runs_the_check_again_at_the_last_position(tmp
     assert r.returncode == 0 and "the note's check [masked_actions_apply] passes at this position now" in r.stdout
 
 
+@pytest.mark.parametrize("check, said, code", [
+    ("hidden_info", "did not fail again at this position (fuzz resampled the hidden information", 0),
+    ("clone", "passes at this position now (the engine changed", 0),
+    ("unmasked_actions_raise", "passes at this position now, every action tried", 0),
+    ("invariants", None, 0),  # not a per-step check on copies: nothing more is said
+])
+def test_replay_words_the_outcome_of_the_notes_check_by_check(tmp_path, capsys, check, said, code):
+    from monolith_envs.core.replay import EpisodeLog
+
+    env = monolith_envs.make(TOY)
+    env.reset(seed=3)
+    env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    log = env.unwrapped.episode_log
+    path = EpisodeLog(log.env_id, log.config, log.seed, log.actions, note=f"[{check}] something",
+                      chance=log.chance).save(tmp_path / "x.json")
+    assert main(["replay", str(path), "--quiet"]) == code
+    out = capsys.readouterr().out
+    assert (f"the note's check [{check}] {said}" in out) if said else "the note's check" not in out, out
+
+
 def test_check_reports_each_episode_and_says_what_was_checked_when_stopped(capsys, monkeypatch):
     import signal
 

@@ -86,3 +86,9 @@ def test_item_line_reads_a_long_line_of_spaces_at_once(tmp_path):
     path = tmp_path / "x.toml"
     path.write_text("[track]\ntolls = [\n[" + " " * 100_000 + "5, 1],\n]\nvictory = -1\n")
     assert item_line(str(path), "[track]", "victory") == 5
+
+
+def test_item_line_reads_an_arrays_last_element_as_no_header(tmp_path):
+    path = tmp_path / "x.toml"
+    path.write_text("[track]\ntolls = [\n  [5, 1],\n  [10, 2]\n]\nvictory = -1\n")
+    assert item_line(str(path), "[track]", "victory") == 6
