@@ -340,7 +340,7 @@ place(face=1, sid=5)."""
 
     def _socket(self, game: Any, s: Any, sid: int, seat: int) -> str:
         """A socket option; at an Overcharge's socketed die (SOCKET_SRC, mode ``set``) the die's face change:
-        ``socket 05: 2 SR2 Gem Rune, needs 2, holds P0's 2 -> 6``."""
+        ``socket 05 at position 2, SR2 Gem Rune: needs 2, holds P0's 2 -> 6``."""
         words = socket_words(game, s, sid, seat)
         pd = s.pending or {}
         occ = game.rules.occupant(s, sid, seat)

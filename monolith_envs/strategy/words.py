@@ -1,5 +1,5 @@
 """The Strategy Game's actions in words, as terminal play, browser play and the replay page say them
-(``places a 4 in socket 07: 2 SR2 Gem Rune``; docs/monolith_strategy.md §6.1, the action families)."""
+(``places a 4 in socket 07 at position 2, SR2 Gem Rune``; docs/monolith_strategy.md §6.1, the action families)."""
 
 from __future__ import annotations
 
@@ -102,8 +102,8 @@ def offer_words(ln: Any, cost: int | None = None) -> str:
 
 
 def socket_words(game: Any, s: Any, sid: int, seat: int) -> str:
-    """Socket ``sid`` for seat ``seat``: where it is and what it needs (``socket 07: 2 SR2 Gem Rune, needs
-    4``, ``, holds P1's 3`` when taken; a private Rune's socket says ``your private``: the words of the
+    """Socket ``sid`` for seat ``seat``: where it is and what it needs (``socket 07 at position 2, SR2 Gem
+    Rune: needs 4``, ``, holds P1's 3`` when taken; a private Rune's socket says ``your private``: the words of the
     seat choosing it). Docs §2.2 (socket ids)."""
     R = game.rules
     c = R.content
@@ -113,7 +113,7 @@ def socket_words(game: Any, s: Any, sid: int, seat: int) -> str:
             return f"socket {sid} (private Rune slot {slot}: none)"
         card = c.board[s.priv[seat][slot]["card"]]
         req = card.sockets[i] if i < len(card.sockets) else 0
-        return f"socket {sid}: your private {card.id} {card.name}, needs {_req(req)}"
+        return f"socket {sid}, your private {card.id} {card.name}: needs {_req(req)}"
     pos, i = sid // 4 + 1, sid % 4
     kind, obj = R.active(s, pos)
     if kind is None:
@@ -121,7 +121,7 @@ def socket_words(game: Any, s: Any, sid: int, seat: int) -> str:
     req = obj.sockets[i] if i < len(obj.sockets) else 0
     occ = f", holds P{s.sock_seat[sid]}'s {s.sock_face[sid]}" if s.sock_seat[sid] >= 0 else ""
     name = obj.exalted_name if kind == "exalted" else f"{c.board[s.board[pos]].id} {c.board[s.board[pos]].name}"
-    return f"socket {sid:02d}: {pos} {name}, needs {_req(req)}{occ}"
+    return f"socket {sid:02d} at position {pos}, {name}: needs {_req(req)}{occ}"
 
 
 def action_words(game: Any, state: Any | None, action: int) -> str:
@@ -147,7 +147,7 @@ def action_words(game: Any, state: Any | None, action: int) -> str:
         elif state is None:
             where = f"socket {sid:02d}"
         else:
-            where = socket_words(game, state, sid, seat).split(", needs")[0]
+            where = socket_words(game, state, sid, seat).split(": needs")[0]
         return f"places a {face + 1} in {where}"
     if fam == "set_aside":
         return f"sets aside a die showing {idx[0] + 1}"

@@ -357,7 +357,7 @@ def _transcript(env_id: str, seed: str, answers: list[str]) -> str:
 def test_a_number_typed_with_its_word_names_that_number_not_one_starting_with_it():
     # "socket 4" once matched "socket 44" by its text (socket 04 was on offer too), "hex 1" 9 hexes
     text = _transcript("monolith_strategy_v0", "11", ["1", "1", "socket 4"])
-    assert "4) socket 04" in text and "socket 44" in text and "P0 places a 1 in socket 04: 2 SR2 Gem Rune" in text
+    assert "4) socket 04" in text and "socket 44" in text and "P0 places a 1 in socket 04 at position 2, SR2 Gem Rune" in text
     assert "P0 places a 1 in socket 44" not in text
     text = _transcript(ARENA, "1", ["hex 1"])
     assert "P0 places its Banner on hex 01" in text and "matches" not in text
@@ -365,8 +365,8 @@ def test_a_number_typed_with_its_word_names_that_number_not_one_starting_with_it
 
 def test_an_illegal_socket_typed_without_its_zero_gets_the_rules_reason():
     text = _transcript("monolith_strategy_v0", "1", ["1", "1", "2", "socket 5"])
-    assert ("socket 05: 2 SR2 Gem Rune, needs 2 is not a legal socket for this move: it needs\n    a die showing 2, "
-            "and yours shows 6") in text
+    assert ("socket 05 at position 2, SR2 Gem Rune: needs 2 is not a legal socket for this move: it needs a die "
+            "showing 2, and yours shows 6") in " ".join(text.split())  # as wrapped at 80 columns
 
 
 def test_a_hex_number_with_no_such_hex_is_still_refused():
@@ -405,7 +405,7 @@ def test_the_note_on_a_number_chosen_by_place_is_given_once_a_game_for_each_kind
     text = "\n".join(out)
     notes = [ln for ln in text.splitlines() if ln.startswith("note: ")]
     assert text.count("P0 places a ") >= 5  # many sockets were chosen by their place in the list
-    assert len(notes) == 2 and notes[0].startswith("note: 1 chose option 1 (socket 00: ")
+    assert len(notes) == 2 and notes[0].startswith("note: 1 chose option 1 (socket 00 at position 1, ")
     assert notes[1].startswith("note: 1 chose option 1 (0 gems for 0 VP); 1 gem for 1 VP is option 2")
 
 

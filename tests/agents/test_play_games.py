@@ -43,14 +43,14 @@ def test_scripted_strategy_game_narrates_dice_resolution_and_rounds():
     assert text.startswith(f"{STRATEGY}, seed 4: you are P0 (player_0); opponents: P1 random")
     assert "Legend. The board is 12 cards in reading order" in text
     assert "P1 takes a gem from the Source\n  P1: gems 0 -> 1" in text
-    assert "P1 places a 6 in socket 45: 12 R7 Rune of the Hunt" in text
+    assert "P1 places a 6 in socket 45 at position 12, R7 Rune of the Hunt" in text
     assert ("  every die is placed: the cards resolve\n  then SR1 Primus Rune (each here: +1 VP): P0: VP 0 -> 1\n"
             "  then R7 Rune of the Hunt (highest: +3 VP): P1: VP 0 -> 3") in text
     assert "  round 2 begins; Round card 2 covers position 7" in text
     assert "P1 casts Nudge" in text and "P1 blocks socket 32" in text
     assert "what the cards do:\n 1 SR1: highest alone: take the Primus Token; each here: +1 VP" in text
     assert "P0's turn: 1 placement left (placing a die is compulsory while one fits)" in text
-    assert "choose the socket by the option number on the left:\n   1) socket 00: 1 SR1 Primus Rune, needs any" in text
+    assert "choose the socket by the option number on the left:\n   1) socket 00 at position 1, SR1 Primus Rune: needs any" in text
     assert "  game over after round 5: P1 wins; after Final Scoring: VP P0 4, P1 14" in text
     assert out[-1] == "game over after 74 decisions: you lose (returns: P0 -1, P1 +1)"
 
@@ -115,9 +115,9 @@ def test_strategy_staged_entry_says_why_a_socket_is_illegal_and_commands_work():
     assert "99 is not one of the options: choose 1-2" in text
     assert "'bogus' is not a legal action here" in text
     assert "#9999: no such action (actions are #0-#537)" in text
-    assert ("socket 03: 1 SR1 Primus Rune, needs any is not a legal socket for this move: there is no such socket "
+    assert ("socket 03 at position 1, SR1 Primus Rune: needs any is not a legal socket for this move: there is no such socket "
             "on an active card") in text
-    assert ("socket 05: 2 SR2 Gem Rune, needs 2 is not a legal socket for this move: it needs a die showing 2, "
+    assert ("socket 05 at position 2, SR2 Gem Rune: needs 2 is not a legal socket for this move: it needs a die showing 2, "
             "and yours shows 1") in text
     assert "nothing to undo" in text
     assert "that line has 5,000 characters; an answer is an option's number or name" in text

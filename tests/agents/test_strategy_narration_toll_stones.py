@@ -236,7 +236,7 @@ def test_a_player_power_firing_is_named_with_its_effect():
     # choice, still one of P1's cast cards
     env, before, a, seat = random_steps(STRATEGY, 1, 28, num_players=4, exalted=True, player_powers=True)
     assert pieces_for(STRATEGY).narrate(env.game, before, env.game_state, a, seat) == [
-        "P1 places a 5 in socket 12: 4 SR4 Skill Rune",
+        "P1 places a 5 in socket 12 at position 4, SR4 Skill Rune",
         "  every die is placed: the Player Powers fire, then the cards resolve",
         "  then Usurper (caster: take the Primus Token and lock it (no one else takes it\n      this round)):",
         "      P0: takes the Primus and locks it (no one else takes it this round),\n"

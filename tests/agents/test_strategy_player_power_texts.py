@@ -31,7 +31,7 @@ def test_the_resolution_line_says_the_player_powers_fire_first():
     assert RESOLVE_LINE == "  every die is placed: the cards resolve"
     assert RESOLVE_PP_LINE == "  every die is placed: the Player Powers fire, then the cards resolve"
     lines = _seed12()
-    n = lines.index("P0 places a 2 in socket 05: 2 SR2 Gem Rune")
+    n = lines.index("P0 places a 2 in socket 05 at position 2, SR2 Gem Rune")
     assert lines[n + 1:n + 4] == [
         RESOLVE_PP_LINE,
         "  then Windfall (caster: +3 gems):",
@@ -42,9 +42,9 @@ def test_overcharge_asks_with_its_card_and_each_option_says_the_new_face():
     lines = _seed12()
     n = lines.index("Overcharge (P0's Player Power): P0 chooses a socketed die to set to 6")
     assert lines[n + 3:n + 6] == [
-        "   1) socket 05: 2 SR2 Gem Rune, needs 2, holds P0's 2 -> 6",
-        "   2) socket 06: 2 SR2 Gem Rune, needs 3, holds P0's 3 -> 6",
-        "   3) socket 16: 5 SR5 Power Rune, needs 4, holds P0's 4 -> 6"]
+        "   1) socket 05 at position 2, SR2 Gem Rune: needs 2, holds P0's 2 -> 6",
+        "   2) socket 06 at position 2, SR2 Gem Rune: needs 3, holds P0's 3 -> 6",
+        "   3) socket 16 at position 5, SR5 Power Rune: needs 4, holds P0's 4 -> 6"]
 
 
 def test_overcharge_answer_says_the_old_face_the_card_leaving_and_no_dice_line():
@@ -78,8 +78,8 @@ def test_usurper_firing_and_overcharge_question_in_a_four_player_game():
     assert PIECES.decision(g, s) == "Overcharge (P1's Player Power): P1 chooses a socketed die to set to 6"
     acts = [int(x) for x in np.flatnonzero(env.observe(env.agent_selection)["action_mask"])]
     assert [PIECES.option(g, s, "choose_socket", "sid", g.layout.split(x)[1][0]) for x in acts] == [
-        "socket 12: 4 SR4 Skill Rune, needs any, holds P1's 5 -> 6",
-        "socket 42: 11 R9 Rune of Lore, needs any, holds P1's 3 -> 6"]
+        "socket 12 at position 4, SR4 Skill Rune: needs any, holds P1's 5 -> 6",
+        "socket 42 at position 11, R9 Rune of Lore: needs any, holds P1's 3 -> 6"]
     assert [g.describe_action(s, x) for x in acts] == ["sets its die in socket 12 from 5 to 6",
                                                        "sets its die in socket 42 from 3 to 6"]
 

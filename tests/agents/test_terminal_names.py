@@ -30,10 +30,11 @@ def test_a_name_chooses_past_its_leading_code_or_number():
 def test_a_number_past_the_list_that_names_an_option_says_its_place():
     entry, out = _entry(), []
     entry.output_fn = out.append
-    opts = [(0, "socket 20: 6 SR6 Glory Rune, needs 5"), (1, "socket 33: 9 R29 Rune of Kin, needs any")]
+    opts = [(0, "socket 20 at position 6, SR6 Glory Rune: needs 5"),
+            (1, "socket 33 at position 9, R29 Rune of Kin: needs any")]
     assert entry._match("33", opts, "socket", []) is None
-    assert " ".join(out[-1].split()) == ("33 is not one of the options: choose 1-2; socket 33: 9 R29 Rune of Kin, "
-                                         "needs any is option 2 (help lists the commands)")
+    assert " ".join(out[-1].split()) == ("33 is not one of the options: choose 1-2; socket 33 at position 9, R29 "
+                                         "Rune of Kin: needs any is option 2 (help lists the commands)")
     assert entry._match("7", opts, "socket", []) is None
     assert out[-1] == "7 is not one of the options: choose 1-2 (help lists the commands)"
     # a place whose number another option carries: said after the choice, with the words that name that one
