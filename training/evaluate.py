@@ -318,9 +318,14 @@ def spec_key(spec: str) -> str:
     in lower case without leading zeros."""
     kind, sep, rest = spec.strip().partition(":")
     kind = kind.lower()
-    if kind == "az":  # its path as written, its +search:N in any case and without leading zeros
-        m = list(re.finditer(r"\+search:0*(\d+)$", rest, re.IGNORECASE))
-        return f"az:{rest[:m[-1].start()]}+search:{m[-1].group(1)}" if m else f"az:{rest}"
+    if kind == "az":  # as the agent reads it: its path as written, its +search:N in any case, no leading zeros
+        from agents.az_agent import parse_az_spec
+
+        try:
+            path, n = parse_az_spec(rest)
+        except ValueError:  # refused when the agent is made, with its own message
+            return f"az:{rest}"
+        return f"az:{path}" + (f"+search:{n}" if n else "")
     if kind not in ("random", "heuristic", "mcts", "baseline", "baseline+search"):
         return f"{kind}{sep}{rest}"
     if kind == "mcts" and not rest.strip():

@@ -324,7 +324,8 @@ def _pool_results(pool: Any, jobs: Iterator[tuple], size: int, window: int,
                     listed = ", ".join(map(str, seeds[:8])) + (f" and {len(seeds) - 8} more" if len(seeds) > 8 else "")
                     raise StuckWorkersError(
                         f"fuzz: no rollout came back for {stall:g} s although each may take {timeout:g} s "
-                        f"(--timeout; {size} to a task, and a worker's first builds the game too): a worker is stuck in the game's code past its limit (code that catches "
+                        f"(--timeout; {size} to a task, and a worker's first builds the game too): a worker is "
+                        f"stuck in the game's code past its limit (code that catches "
                         f"every exception, BaseException included, so the limit's interruption too; or a call "
                         f"that never returns); the workers were stopped. Seeds sent that did not come back: "
                         f"{listed} (some of them only waiting behind a stuck one); a run with --workers 1 has no "
