@@ -90,7 +90,7 @@ def _make_human(rest: str, env_id: str) -> HumanAgent:
     return HumanAgent()
 
 
-register_agent_kind("human", _make_human)
+register_agent_kind("human", _make_human, needs_person=True)
 
 
 def _make_az(rest: str, env_id: str):

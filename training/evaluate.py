@@ -74,7 +74,7 @@ from training.eval_tables import (
     wilson_interval,
 )
 
-__all__ = ["MAX_AGENTS", "MAX_GAMES", "MAX_WORKERS", "PairResult", "SoloResult", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
+__all__ = ["MAX_AGENTS", "MAX_GAMES", "MAX_WORKERS", "PairResult", "SoloResult", "eval_against_words", "eval_labels", "evaluate_against", "format_table", "format_solo_table",
            "main", "run_pairing", "run_solo", "run_tournament", "seating", "wilson_interval"]
 
 
@@ -274,6 +274,14 @@ def eval_labels(env_id: str, env_config: dict | None, opponents: Sequence[str]) 
     return ["alone"] if monolith_envs.make_game(env_id, **dict(env_config or {})).num_players == 1 else list(opponents)
 
 
+def eval_against_words(labels: list[str]) -> str:
+    """A training run's evaluation banner's wording for :func:`eval_labels`' ``labels``: the opponents, or
+    "alone" for a one-seat config."""
+    if labels == ["alone"]:
+        return "alone (success rate)"
+    return f"against each of {', '.join(labels)} (seats rotate)"
+
+
 def evaluate_against(env_id: str, spec: str, opponent: str, games: int, seed: int = 0,
                      env_config: dict | None = None, **kw: Any) -> dict:
     """``spec``'s result against ``opponent`` (:meth:`PairResult.summary`), or, in a one-seat config
@@ -464,9 +472,9 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
         solo = game.num_players == 1
         ffa_opponents = game.num_players - 1 if max(len(t) for t in game.teams) == 1 else 1
         for s in specs:
-            make_agent(s, args.env, env_config)
+            make_agent(s, args.env, env_config, unattended=True)
     except (monolith_envs.MonolithEnvError, ValueError, FileNotFoundError, AgentError) as e:
-        ap.error(spec_error(e, args.agents).replace(" | human", ""))  # the accepted forms, less one not played here
+        ap.error(spec_error(e, args.agents))
     keys = [spec_key(s) for s in specs]
     dup = [s for i, s in enumerate(specs) if keys[i] in keys[:i]]
     if dup:

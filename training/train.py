@@ -305,14 +305,6 @@ def name_note(base: dict, cfg: dict) -> str | None:
             f"this run trains {cfg['env_id']} {json.dumps(cfg.get('env_config') or {})}; --name NAME names it")
 
 
-def _against(labels: list[str]) -> str:
-    """The evaluation banner's wording for :func:`training.evaluate.eval_labels`' labels: the opponents, or
-    "alone" for a one-seat config."""
-    if labels == ["alone"]:
-        return "alone (success rate)"
-    return f"against each of {', '.join(labels)} (seats rotate)"
-
-
 def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = None,
           preload: tuple[str, ...] = ()) -> dict:
     """Run one training job from a validated config (see :mod:`training.config`); returns the report dict.
@@ -335,7 +327,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
     from sb3_contrib import MaskablePPO
 
     import monolith_envs
-    from training.evaluate import eval_labels, evaluate_against
+    from training.evaluate import eval_against_words, eval_labels, evaluate_against
 
     monolith_envs.make(cfg["env_id"], **cfg["env_config"])  # fail fast on env id / config errors
     guard = SignalGuard(()) if guard is None else guard  # no handlers: the deferred blocks are plain blocks
@@ -416,7 +408,7 @@ def train(cfg: dict, resume: dict | None = None, guard: SignalGuard | None = Non
             track["checkpointer"].model = model
             track["checkpointer"].save(0)
         labels = eval_labels(cfg["env_id"], cfg["env_config"], cfg["eval_opponents"])  # one-seat: ["alone"]
-        against = _against(labels)
+        against = eval_against_words(labels)
         evals = (f"; every {cfg['eval_every']:,} steps {cfg['eval_games']} games {against}"
                  if cfg["eval_every"] > 0 else "")
         rounded = (f" ({cfg['total_timesteps']:,} rounded up to whole rollouts of {cfg['n_steps']} x "

@@ -60,6 +60,7 @@ __all__ = [
     "make_agent",
     "masked_choice",
     "play_match",
+    "accepted_forms",
     "register_agent_kind",
 ]
 
@@ -73,12 +74,20 @@ class AgentSpecError(ValueError):
 REPO_KINDS = ("az",)
 _BASE_FORMS = ("random | heuristic | mcts:N[:c=1.4][:rollout=random|heuristic][:depth=D|none][:k=K|none] "
                "| ppo:PATH | rllib:CHECKPOINT | baseline | baseline+search:N[:mix=X]")
-#: kind -> (factory(rest, env_id) -> agent, the form shown in messages), added by :func:`register_agent_kind`
-_KINDS: dict[str, tuple[Callable[[str, str], Any], str]] = {}
-_FORMS = _BASE_FORMS  # the accepted forms, with the registered kinds (kept current by register_agent_kind)
+#: kind -> (factory(rest, env_id) -> agent, the form shown in messages, whether it needs a person at the
+#: terminal), added by :func:`register_agent_kind`
+_KINDS: dict[str, tuple[Callable[[str, str], Any], str, bool]] = {}
 
 
-def register_agent_kind(kind: str, factory: Callable[[str, str], Any], form: str | None = None) -> None:
+def accepted_forms(unattended: bool = False) -> str:
+    """The agent spec forms that :func:`make_agent` accepts, as its error messages list them: the built-in
+    kinds, then the registered ones in order of registration; with ``unattended``, less the kinds registered
+    with ``needs_person`` (such as the repository's ``human``)."""
+    return " | ".join([_BASE_FORMS] + [f for _, f, person in _KINDS.values() if not (unattended and person)])
+
+
+def register_agent_kind(kind: str, factory: Callable[[str, str], Any], form: str | None = None, *,
+                        needs_person: bool = False) -> None:
     """Let :func:`make_agent` build ``kind`` specs (``kind`` or ``kind:REST``) with ``factory(rest, env_id)``.
 
     Args:
@@ -86,17 +95,17 @@ def register_agent_kind(kind: str, factory: Callable[[str, str], Any], form: str
         factory: called with the text after ``kind:`` (``""`` for a bare ``kind``) and the env id; it returns
             the agent, or raises :class:`AgentSpecError` / ``ValueError`` for a malformed rest.
         form: how the kind is written in the "accepted:" list of error messages (default: ``kind``).
+        needs_person: the agent asks a person for its moves (``human``); ``make_agent(..., unattended=True)``
+            refuses it and leaves it out of the accepted forms.
 
     Raises:
         ValueError: ``kind`` is empty, not lower-case letters, digits and ``_``, or a built-in kind.
     """
-    global _FORMS
     if not (isinstance(kind, str) and kind and kind == kind.lower() and kind.replace("_", "a").isalnum()):
         raise ValueError(f"agent kind must be a lower-case word (letters, digits, _), got {kind!r}")
     if kind in ("random", "heuristic", "mcts", "ppo", "rllib", "baseline"):
         raise ValueError(f"agent kind {kind!r} is built in and cannot be registered again")
-    _KINDS[kind] = (factory, form or kind)
-    _FORMS = " | ".join([_BASE_FORMS] + [f for _, f in _KINDS.values()])
+    _KINDS[kind] = (factory, form or kind, bool(needs_person))
 
 
 def mcts_for(env_id: str, simulations: int, **overrides: Any) -> MCTSAgent:
@@ -119,17 +128,17 @@ def mcts_for(env_id: str, simulations: int, **overrides: Any) -> MCTSAgent:
     return agent
 
 
-def _number(text: str, kind: type, what: str, spec: str) -> Any:
+def _number(text: str, kind: type, what: str, spec: str, forms: str) -> Any:
     """``text`` as an ``int`` or ``float`` (``kind``); an :class:`AgentSpecError` naming ``what`` otherwise."""
     try:
         return plain_int(text) if kind is int else plain_float(text)
     except ValueError:
         noun = "an integer" if kind is int else "a number"
         raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {what} must be {noun}, got {short_repr(text)}; "
-                             f"accepted: {_FORMS}") from None
+                             f"accepted: {forms}") from None
 
 
-def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
+def make_agent(spec: str, env_id: str, env_config: dict | None = None, *, unattended: bool = False) -> Any:
     """Build an agent from a spec string (see the module docstring) for ``env_id``.
 
     ``env_config`` (optional, the game config) lets a ``baseline`` agent choose its network now, so a config
@@ -147,9 +156,13 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
             message names the configs that have one.
         AgentError: ``baseline`` without torch installed; ``ppo:PATH`` with ``env_config`` whose model takes
             other observation or action sizes than that game and config.
+
+    With ``unattended`` (agents that play on their own, as in ``training.evaluate``) a kind registered with
+    ``needs_person`` is refused, and the accepted forms in messages leave such kinds out.
     """
+    forms = accepted_forms(unattended)
     if not isinstance(spec, str):
-        raise AgentSpecError(f"an agent spec is a string, got {type(spec).__name__} {short_repr(spec)}; accepted: {_FORMS}")
+        raise AgentSpecError(f"an agent spec is a string, got {type(spec).__name__} {short_repr(spec)}; accepted: {forms}")
     import monolith_envs  # the package imports this module first
 
     if env_id not in monolith_envs.available_envs():
@@ -160,20 +173,23 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
         try:
             sims, mix = parse_baseline_options(spec)
         except ValueError as e:
-            raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {e}; accepted: {_FORMS}") from None
+            raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {e}; accepted: {forms}") from None
         return BaselineAgent(env_id, simulations=sims, env_config=env_config, name=spec.strip(), leaf_mix=mix)
     if kind in ("random", "heuristic"):
         if sep:  # "random:", "heuristic:3"
             raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {kind!r} takes no options (write it alone); "
-                                 f"accepted: {_FORMS}")
+                                 f"accepted: {forms}")
         return RandomAgent() if kind == "random" else heuristic_for(env_id)
+    if kind in _KINDS and unattended and _KINDS[kind][2]:
+        raise AgentSpecError(f"agent spec {short_repr(spec)} asks a person for its moves, and these agents play "
+                             f"unattended; accepted here: {forms}")
     if kind in _KINDS:
         try:
             agent = _KINDS[kind][0](rest, env_id)
         except (AgentSpecError, FileNotFoundError, AgentError):
             raise
         except ValueError as e:
-            raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {e}; accepted: {_FORMS}") from None
+            raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {e}; accepted: {forms}") from None
         check_game = getattr(agent, "check_game", None)
         if env_config is not None and callable(check_game):  # e.g. an az: checkpoint of another seat count
             # through make(): env_config may hold the env's own keys (illegal_action, mask_in) beside the game's
@@ -182,10 +198,10 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
     if kind == "human" and not rest:
         raise AgentSpecError("agent spec 'human' is the terminal player of the repository's commands: run "
                              "'python -m agents.play' from the repository root (it registers 'human'); "
-                             f"accepted here: {_FORMS}")
+                             f"accepted here: {forms}")
     if kind in ("ppo", "rllib") and not rest:  # "ppo", "ppo:"
         what = "a model file (ppo:PATH)" if kind == "ppo" else "a checkpoint folder (rllib:PATH)"
-        raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {kind} needs the path of {what}; accepted: {_FORMS}")
+        raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {kind} needs the path of {what}; accepted: {forms}")
     if kind in ("ppo", "rllib"):
         game = None
         if env_config is not None:  # its errors are the config's, not the path's
@@ -210,36 +226,36 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None) -> Any:
     if kind == "mcts":
         if sep and not rest:
             raise AgentSpecError(f"bad agent spec {short_repr(spec)}: the number of simulations N of mcts:N is missing "
-                                 f"(plain 'mcts' means mcts:200); accepted: {_FORMS}")
+                                 f"(plain 'mcts' means mcts:200); accepted: {forms}")
         parts = rest.split(":") if rest else ["200"]
         try:
-            sims = _number(parts[0], int, "the number of simulations N in mcts:N", spec)
+            sims = _number(parts[0], int, "the number of simulations N in mcts:N", spec, forms)
             opts: dict[str, Any] = {}
             seen: set[str] = set()
             for p in parts[1:]:
                 k, _, v = p.partition("=")
                 if k in seen:
-                    raise AgentSpecError(f"bad agent spec {short_repr(spec)}: option {short_repr(k)} given twice; accepted: {_FORMS}")
+                    raise AgentSpecError(f"bad agent spec {short_repr(spec)}: option {short_repr(k)} given twice; accepted: {forms}")
                 seen.add(k)
                 if k == "c":
-                    opts["c"] = _number(v, float, "c (the exploration constant)", spec)
+                    opts["c"] = _number(v, float, "c (the exploration constant)", spec, forms)
                 elif k == "rollout":
                     opts["rollout"] = v
                 elif k == "depth":
-                    opts["rollout_depth"] = None if v.lower() == "none" else _number(v, int, "depth", spec)
+                    opts["rollout_depth"] = None if v.lower() == "none" else _number(v, int, "depth", spec, forms)
                 elif k == "k":
-                    opts["root_k"] = None if v.lower() == "none" else _number(v, int, "k", spec)
+                    opts["root_k"] = None if v.lower() == "none" else _number(v, int, "k", spec, forms)
                 else:
-                    raise AgentSpecError(f"unknown MCTS option {short_repr(k)} in {short_repr(spec)}; accepted: {_FORMS}")
+                    raise AgentSpecError(f"unknown MCTS option {short_repr(k)} in {short_repr(spec)}; accepted: {forms}")
             agent = mcts_for(env_id, sims, **opts)
         except AgentSpecError:
             raise
         except ValueError as e:
-            raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {e}; accepted: {_FORMS}") from None
+            raise AgentSpecError(f"bad agent spec {short_repr(spec)}: {e}; accepted: {forms}") from None
         agent.name = spec.strip()
         return agent
     hint = ""
     if kind in REPO_KINDS:  # registered by the repository's agents package, which is not imported here
         hint = (f" ({kind!r} agents are added by the repository's agents package: run the repository's commands "
                 "from its root, or `import agents` there first)")
-    raise AgentSpecError(f"unknown agent spec {short_repr(spec)}{hint}; accepted: {_FORMS}")
+    raise AgentSpecError(f"unknown agent spec {short_repr(spec)}{hint}; accepted: {forms}")

@@ -36,6 +36,7 @@ from typing import Any, BinaryIO, Callable, Iterable, Mapping
 import numpy as np
 
 from .base import AgentError
+from .model_kinds import mlp_params, model_kind_hint  # noqa: F401 (re-exported: their former home)
 from .pickle_limits import MAX_SPACE_ELEMENTS, _dtype, _int, _shape, brief, check_build, walk
 from .pickle_limits import OverBound as _OverBound
 
@@ -577,26 +578,3 @@ def read_capped(path: Path, cap: int) -> bytes:
     if len(data) > cap:
         raise ModelFileError(f"{path}: more than the {cap} bytes allowed")
     return data
-
-
-def mlp_params(n_in: int, hidden: Iterable[int], n_out: int) -> int:
-    """Weights and biases of a fully connected net ``n_in -> hidden... -> n_out`` (an int, no allocation)."""
-    total, prev = 0, int(n_in)
-    for h in list(hidden) + [int(n_out)]:
-        total += prev * int(h) + int(h)
-        prev = int(h)
-    return total
-
-
-def model_kind_hint(names: Iterable[str]) -> str:
-    """What a zip's entry ``names`` look like, for an error about a model file given with the wrong agent spec
-    prefix: ``"; it looks like an SB3 model zip, which plays as ppo:PATH"`` (entries ``data`` and
-    ``policy.pth``), ``"; it looks like a torch checkpoint: a training.az checkpoint plays as az:PATH (...)"``
-    (an entry ``<name>/data.pkl``), else ``""``."""
-    names = set(names)
-    if {"data", "policy.pth"} <= names:
-        return "; it looks like an SB3 model zip, which plays as ppo:PATH"
-    if any(n.endswith("/data.pkl") for n in names):
-        return ("; it looks like a torch checkpoint: a training.az checkpoint plays as az:PATH (a baseline file of "
-                "training.export_baseline is not played by its path: the package's play as 'baseline')")
-    return ""

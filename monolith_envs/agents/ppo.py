@@ -48,13 +48,12 @@ from .model_files import (
     ModelTrustError,
     brief,
     check_finite,
-    mlp_params,
-    model_kind_hint,
     open_regular,
     restricted_loads,
     short_error,
     trust_models_from_env,
 )
+from .model_kinds import mlp_params, model_kind_hint
 from .pickle_limits import check_torch_file
 from .ppo_policy import check_policy
 from .ppo_runs import MAX_RUN_CONFIG_BYTES, _seats_of, run_config_of  # noqa: F401 (re-exported)

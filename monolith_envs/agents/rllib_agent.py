@@ -36,12 +36,12 @@ from .model_files import (
     ModelTrustError,
     brief,
     check_finite,
-    mlp_params,
     read_capped,
     restricted_loads,
     short_error,
     trust_models_from_env,
 )
+from .model_kinds import mlp_params
 
 __all__ = ["MAX_CTOR_BYTES", "MAX_STATE_BYTES", "RLlibAgent", "load_rllib_module", "module_dir"]
 

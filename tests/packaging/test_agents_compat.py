@@ -85,16 +85,25 @@ def test_human_is_registered_by_the_repository_package(monkeypatch):
     assert type(make_agent("human", ARENA)) is agents.HumanAgent
     with pytest.raises(AgentSpecError, match="bad agent spec 'human:x': 'human' takes no options"):
         make_agent("human:x", ARENA)
-    monkeypatch.delitem(lib._KINDS, "human")  # as in an install without the repository
-    monkeypatch.setattr(lib, "_FORMS", lib._BASE_FORMS)
+    monkeypatch.setattr(lib, "_KINDS", {})  # as in an install without the repository
     with pytest.raises(AgentSpecError, match=r"'human' is the terminal player .* 'python -m agents.play'.*"
                                              r"accepted here: random .* rllib:CHECKPOINT \| baseline \| baseline\+search:N\[:mix=X\]$"):
         make_agent("human", ARENA)
 
 
+def test_an_unattended_agent_refuses_a_kind_that_needs_a_person():
+    assert lib._KINDS["human"][2] is True and lib._KINDS["az"][2] is False
+    assert "| human" in lib.accepted_forms() and "human" not in lib.accepted_forms(unattended=True)
+    assert "az:PATH[+search:N]" in lib.accepted_forms(unattended=True)
+    with pytest.raises(AgentSpecError, match=r"^agent spec 'Human' asks a person for its moves, and these agents "
+                                             r"play unattended; accepted here: random \| .*az:PATH\[\+search:N\]$"):
+        make_agent("Human", ARENA, unattended=True)
+    with pytest.raises(AgentSpecError, match=r"unknown agent spec 'nope'; accepted: random .*az:PATH\[\+search:N\]$"):
+        make_agent("nope", ARENA, unattended=True)
+
+
 def test_register_agent_kind_adds_a_kind_and_its_form(monkeypatch):
     monkeypatch.setattr(lib, "_KINDS", dict(lib._KINDS))
-    monkeypatch.setattr(lib, "_FORMS", lib._FORMS)
     register_agent_kind("echo", lambda rest, env_id: (rest, env_id), form="echo:WORD")
     assert make_agent("echo:hi", ARENA) == ("hi", ARENA)
     with pytest.raises(AgentSpecError, match=r"accepted: random \| heuristic .* \| echo:WORD"):

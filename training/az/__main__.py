@@ -181,7 +181,7 @@ def _checked_config(args: argparse.Namespace) -> dict:
 
     for spec in cfg["eval_opponents"]:
         try:
-            make_agent(spec, cfg["env_id"], cfg["env_config"])
+            make_agent(spec, cfg["env_id"], cfg["env_config"], unattended=True)
         except Exception as e:  # noqa: BLE001  (any failure to build a named agent is a config error)
             raise TrainConfigError(f"config key 'eval_opponents': agent spec {short_repr(spec)}: {e}") from None
     from .loop import check_opponent_files

@@ -201,7 +201,7 @@ def _kind_hint(data: bytes) -> str:
     """Where a file that is no torch checkpoint looks like another kind of model (an SB3 zip: ``ppo:PATH``)."""
     import zipfile
 
-    from monolith_envs.agents.model_files import model_kind_hint
+    from monolith_envs.agents.model_kinds import model_kind_hint
 
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
