@@ -96,9 +96,11 @@ def play_match(env: Any, agents: Sequence[Any], seed: int, render: Any = None) -
     """Play one match to the end.
 
     Args:
-        env: an AEC env from :func:`monolith_envs.make` (reused across matches is fine).
-        agents: one agent per seat (``agents[i]`` plays ``player_i``); the same object may fill several
-            seats only if it keeps no per-seat memory.
+        env: an AEC env from :func:`monolith_envs.make` (reused across matches is fine; either ``mask_in``),
+            or an env id (a default env of it is made).
+        agents: one agent per seat (``agents[i]`` plays ``player_i``), each an agent object or an agent spec
+            string (:func:`monolith_envs.agents.make_agent`); the same object may fill several seats only if
+            it keeps no per-seat memory.
         seed: the episode seed (env reset) and the seed of the agents' generators.
         render: optional callable ``render(text)`` called with the omniscient text render after every step.
 
@@ -107,23 +109,54 @@ def play_match(env: Any, agents: Sequence[Any], seed: int, render: Any = None) -
         one-seat game takes one agent.
 
     Raises:
+        TypeError: ``env`` is not an env of this package or an env id, or ``agents`` is not a list.
         ValueError: ``len(agents)`` differs from the number of seats.
-        monolith_envs.IllegalActionError: an agent chose an illegal action.
+        monolith_envs.UnknownEnvError: an unknown env id.
+        monolith_envs.agents.AgentSpecError: a malformed agent spec string.
+        monolith_envs.IllegalActionError: an agent chose an illegal action, or an action that is not an
+            integer (``None``, a float: ``446.9`` is not truncated to 446); the message names the seat.
     """
-    raw = env.unwrapped
+    import monolith_envs
+    from monolith_envs.core.actions import coerce_action
+    from monolith_envs.core.game import IllegalActionError
+
+    if isinstance(env, str):
+        env = monolith_envs.make(env)
+    raw = getattr(env, "unwrapped", None)
+    if raw is None or not hasattr(raw, "game") or not hasattr(raw, "agent_name_mapping"):
+        raise TypeError(f"play_match: env must be an env of monolith_envs.make() or an env id, got "
+                        f"{type(env).__name__}")
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
+        raise TypeError(f"play_match: agents must be a list of agents or agent spec strings, one per seat, got "
+                        f"{type(agents).__name__}")
     n = raw.game.num_players
     if len(agents) != n:
         raise ValueError(f"{raw.env_id} has {n} seats, got {len(agents)} agents")
+    if any(isinstance(a, str) for a in agents):
+        from monolith_envs.agents import make_agent
+
+        agents = [make_agent(a, raw.env_id) if isinstance(a, str) else a for a in agents]
     rngs = start_episode(env, agents, seed)
     names = raw.possible_agents
+    n_actions = raw.game.layout.n
     while True:
         agent = raw.agent_selection
         if raw.terminations[agent] or raw.truncations[agent]:
             break
         seat = raw.agent_name_mapping[agent]
         obs = raw.observe(agent)
-        a = agents[seat].act(obs["observation"], obs["action_mask"], rngs[seat])
-        env.step(int(a))
+        if isinstance(obs, dict):
+            obs, mask = obs["observation"], obs["action_mask"]
+        else:  # mask_in="info"
+            mask = raw.infos[agent]["action_mask"]
+        a = agents[seat].act(obs, mask, rngs[seat])
+        try:
+            a = coerce_action(a, n_actions)
+        except IllegalActionError as e:  # not an integer, or out of range: named with the seat
+            rest = str(e).split(e.why, 1)[1].lstrip("; ")
+            raise IllegalActionError(e.asked, f"{e.why} (returned by the agent of seat {seat}, {agent})",
+                                     rest) from None
+        env.step(a)
         if render is not None:
             render(raw.game.render_text(raw.game_state))
     game, state = raw.game, raw.game_state

@@ -31,6 +31,7 @@ from __future__ import annotations
 import base64
 import json
 import math
+import warnings
 import zipfile
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -55,7 +56,7 @@ from .model_files import (
 )
 from .model_kinds import mlp_params, model_kind_hint
 from .pickle_limits import check_torch_file
-from .ppo_policy import check_policy
+from .ppo_policy import check_policy, check_weight_names
 from .ppo_runs import MAX_RUN_CONFIG_BYTES, _seats_of, run_config_of  # noqa: F401 (re-exported)
 from .puct import check_finite_outputs, check_loaded_outputs
 from .torch_fork import guard_fork
@@ -323,14 +324,20 @@ def _load_checked(p: Path, fh: BinaryIO, device: str, trusted: bool, MaskablePPO
     check_policy(p, data, probe)
     try:
         fh.seek(0)  # SB3 reads the same opened file the checks read
-        if trusted:  # SB3 decodes the file; the policy's classes from the probe when it read them (a class
-            # saved under its former place, training.features.PieceEncoder, then loads outside the repository)
-            extra = {k: probe[k] for k in ("policy_kwargs",) if k in probe}
-            model = MaskablePPO.load(fh, device=device, custom_objects=extra or None)
-        else:
-            model = MaskablePPO.load(fh, device=device, custom_objects=probe)
+        with warnings.catch_warnings(record=True) as caught:  # SB3's "saved with SB3 < 1.7.0": checked below
+            warnings.simplefilter("always")
+            if trusted:  # SB3 decodes the file; the policy's classes from the probe when it read them (a class
+                # saved under its former place, training.features.PieceEncoder, then loads outside the repository)
+                extra = {k: probe[k] for k in ("policy_kwargs",) if k in probe}
+                model = MaskablePPO.load(fh, device=device, custom_objects=extra or None)
+            else:
+                model = MaskablePPO.load(fh, device=device, custom_objects=probe)
     except Exception as e:  # noqa: BLE001  (a corrupt or hostile file is an error line, not a traceback)
         raise ModelFileError(f"{p}: not a loadable MaskablePPO model ({short_error(e, 240)})") from None
+    check_weight_names(p, fh, model.policy.state_dict().keys())
+    for w in caught:  # the file's weights are all there: SB3's other warnings as they were
+        if "deactivated exact_match" not in str(w.message):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     check_finite(model.policy.state_dict(), f"{p}: policy.pth")
     _check_probe(p, model)
     return model

@@ -12,7 +12,7 @@ from typing import Any
 
 from .model_files import MAX_PARAMS, MAX_SPACE_ELEMENTS, ModelFileError, brief, short_error
 
-__all__ = ["check_policy"]
+__all__ = ["check_policy", "check_weight_names"]
 
 _SB3_POLICIES = "sb3_contrib.common.maskable.policies"
 _LAYERS = "stable_baselines3.common.torch_layers"
@@ -137,3 +137,41 @@ def _count_weights(path: Path, cls: Any, obs: Any, act: Any, kwargs: dict) -> No
         raise ModelFileError(f"{path}: the policy cannot be built from its settings ({short_error(e)})") from None
     if count > MAX_PARAMS:
         raise ModelFileError(f"{path}: the policy would have {count} weights, more than the {MAX_PARAMS} allowed")
+
+
+#: prefixes of the two feature-extractor copies that SB3 before 1.7 did not save (they share ``features_extractor``)
+_SPLIT_EXTRACTORS = ("pi_features_extractor.", "vf_features_extractor.")
+
+
+def check_weight_names(path: Path, fh: Any, expected: Any) -> None:
+    """Every weight of the built policy (``expected``: its ``state_dict()`` names) is in the zip's
+    ``policy.pth`` (``fh``: the opened zip). SB3 loads a file without some of them (it takes it for a model
+    of SB3 before 1.7 and lets the missing weights keep their random initial values); here only the two
+    feature-extractor copies of such a model may be missing, when the shared ``features_extractor`` weights
+    they copy are in the file.
+
+    Raises:
+        ModelFileError: weights missing from ``policy.pth`` (the first ones named), or an entry that cannot be
+            read as a dict of tensors with ``torch.load(weights_only=True)``.
+    """
+    import io
+    import zipfile
+
+    import torch
+
+    try:
+        fh.seek(0)
+        with zipfile.ZipFile(fh) as z:
+            saved = torch.load(io.BytesIO(z.read("policy.pth")), map_location="cpu", weights_only=True)
+        if not isinstance(saved, dict):
+            raise ValueError(f"a {type(saved).__name__}, not a dict of tensors")
+    except Exception as e:  # noqa: BLE001  (any unreadable entry is this file's error)
+        raise ModelFileError(f"{path}: entry 'policy.pth' is not readable as the policy's weights "
+                             f"({short_error(e)})") from None
+    names = set(saved)
+    missing = [k for k in expected if k not in names
+               and not (k.startswith(_SPLIT_EXTRACTORS) and "features_extractor." + k.split(".", 1)[1] in names)]
+    if missing:
+        raise ModelFileError(f"{path}: entry 'policy.pth' lacks {len(missing)} of the policy's {len(list(expected))} "
+                             f"weights ({', '.join(brief(k, 60) for k in missing[:3])}{', ...' if len(missing) > 3 else ''}); "
+                             "the file is incomplete or of another network")

@@ -118,11 +118,30 @@ def _schema(n: int, H: int, T: int, nfac: int, score: bool) -> dict[str, Spec]:
     }
 
 
+def _check_mode(game: Any, s: ArenaState) -> None:
+    """The HP fields of the game's mode (docs/monolith_arena.md §2.5, §4.9): in a duel or ffa game both pools
+    are 0 (only teams keep them); in a teams game every Banner keeps its faction's HP (hits come off the
+    pools), and a live game has both pools above 0 (an alliance at 0 loses at once). So a state of another mode
+    with the same seats is refused."""
+    if not game.team_mode:
+        if list(s.pool) != [0, 0]:
+            raise state_error("state.pool", s.pool, "[0, 0]: only a teams game (mode = 'teams') keeps alliance pools")
+        return
+    for p, f in enumerate(s.factions):
+        if s.hp[p] != game.tables.fac_hp[f]:
+            raise state_error(f"state.hp[{p}]", s.hp[p], f"{game.tables.fac_hp[f]}, faction {f}'s Banner HP: in a "
+                              "teams game hits come off the alliance pools, never off a Banner")
+    if not s.terminal and min(s.pool) <= 0:
+        raise state_error("state.pool", s.pool, "both pools above 0 in a teams game that is not over (an alliance "
+                          "at 0 loses at once)")
+
+
 def cross_check(game: Any, s: ArenaState) -> None:
     """Checks across fields of a state whose fields passed :func:`schema`.
 
     Raises:
-        StateError: repeated factions, tile types that are not the factions' tiles, a board that disagrees
+        StateError: HP fields of another mode (:func:`_check_mode`), repeated factions, tile types that are not
+            the factions' tiles, a board that disagrees
             with the tiles' locations and hexes, ``terminal`` without ``GAME_OVER``, a broken invariant, or a
             state the engine cannot read (:func:`~monolith_envs.core.state_schema.probe_state`: a live game
             without a legal action, an observation out of bounds).
@@ -143,6 +162,7 @@ def cross_check(game: Any, s: ArenaState) -> None:
     for i, h in enumerate(s.hexof):
         if (h >= 0) != (s.loc[i] == Loc.BOARD) or (h >= 0 and s.board[h] != i):
             raise state_error(f"state.hexof[{i}]", h, "the hex holding the tile on the board, -1 off the board")
+    _check_mode(game, s)
     if s.terminal != (s.sub_phase == Sub.GAME_OVER):
         raise state_error("state.sub_phase", s.sub_phase, "GAME_OVER exactly when state.terminal is true")
     check_invariants(game, s)

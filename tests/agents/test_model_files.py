@@ -92,6 +92,8 @@ CASES = {
     "n_steps a string": (lambda m, d, t: rewrite_zip(m, d, "data", data_edit=lambda x: x.update(n_steps="32")),
                          "n_steps must be an integer from 1 to"),
     "no policy.pth": (_drop_pth, "not a loadable MaskablePPO model"),
+    "policy.pth a list": (lambda m, d, t: rewrite_zip(m, d, "policy.pth", state_dict_edit=lambda sd: list(sd.values())),
+                          "not a loadable MaskablePPO model"),
 }
 
 
@@ -105,6 +107,38 @@ def test_bad_model_file_is_one_clear_error(toy_model, tmp_path, case, trusted):
         load_maskable_ppo(bad, trusted=trusted)
     assert message in str(exc.value) and str(bad) in str(exc.value)
     assert not isinstance(exc.value, ModelTrustError) and not target.exists()
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+@pytest.mark.parametrize("keep, message", [
+    (lambda k: False, r"entry 'policy.pth' lacks 1\d of the policy's 1\d weights \(.*, \.\.\.\); the file is incomplete"),
+    (lambda k: "features_extractor." not in k,  # no copy of the extractor at all
+     r"lacks 6 of the policy's 14 weights \('features_extractor\.head\.0\.weight', "),
+])
+def test_a_model_missing_weights_that_sb3_would_leave_random_is_refused(toy_piece_model, tmp_path, keep, message,
+                                                                        trusted):
+    """SB3 takes a file whose ``policy.pth`` lacks the actor's feature-extractor copy for a model of SB3 before
+    1.7 and loads it, leaving every missing weight at its random initial value; here it is refused."""
+    bad = rewrite_zip(toy_piece_model, tmp_path / "bad.zip", "policy.pth",
+                      state_dict_edit=lambda sd: {k: v for k, v in sd.items() if keep(k)})
+    with pytest.raises(ModelFileError, match=message):
+        load_maskable_ppo(bad, trusted=trusted)
+
+
+def test_a_model_saved_without_the_split_feature_extractors_loads_with_the_shared_ones(toy_piece_model, tmp_path):
+    """SB3 before 1.7 saved one ``features_extractor`` for the actor and the critic: such a file has every
+    weight that matters and loads, with the same action probabilities and no SB3 warning about it."""
+    import warnings
+
+    import numpy as np
+
+    old = rewrite_zip(toy_piece_model, tmp_path / "old.zip", "policy.pth", state_dict_edit=lambda sd: {
+        k: v for k, v in sd.items() if not k.startswith(("pi_features_extractor.", "vf_features_extractor."))})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a, b = load_maskable_ppo(toy_piece_model).policy, load_maskable_ppo(old).policy
+    sa, sb = a.state_dict(), b.state_dict()
+    assert sa.keys() == sb.keys() and all(np.array_equal(sa[k].numpy(), sb[k].numpy()) for k in sa)
 
 
 def test_a_fifo_is_refused_without_reading(tmp_path):

@@ -340,3 +340,30 @@ def test_an_episode_log_over_the_size_cap_is_refused_before_it_is_read(tmp_path)
         fh.truncate(MAX_LOG_BYTES + 1)  # sparse: nothing is written
     with pytest.raises(LogError, match=f"{MAX_LOG_BYTES + 1} bytes is larger than the {MAX_LOG_BYTES}-byte limit"):
         load_log(path)
+
+
+def _arena_after(decisions, **config):
+    env = monolith_envs.make("monolith_arena_v0", **config)
+    env.reset(seed=2)
+    rng = np.random.default_rng(0)
+    for _ in range(decisions):
+        env.step(int(rng.choice(np.flatnonzero(env.last()[0]["action_mask"]))))
+    return env.unwrapped.game_state
+
+
+@pytest.mark.parametrize("into, source, decisions, named", [
+    ("teams", "ffa", 0, r"state.pool = \[0, 0\]: expected both pools above 0 in a teams game that is not over"),
+    ("teams", "ffa", 60, r"state.pool = \[0, 0\]: expected both pools above 0|state.hp\[\d\] = \d+: expected \d+"),
+    ("ffa", "teams", 0, r"state.pool = \[30, 30\]: expected \[0, 0\]: only a teams game"),
+    ("ffa", "teams", 60, r"state.pool = \[\d+, \d+\]: expected \[0, 0\]: only a teams game"),
+])
+def test_an_arena_state_of_another_mode_with_the_same_seats_is_refused(into, source, decisions, named):
+    env = monolith_envs.make("monolith_arena_v0", num_players=4, mode=into)
+    env.reset(seed=2)
+    before = env.unwrapped.game.to_dict(env.unwrapped.game_state)
+    with pytest.raises(MonolithEnvError, match="the state does not fit this env's game and config: " + named):
+        env.unwrapped.set_game_state(_arena_after(decisions, num_players=4, mode=source))
+    assert env.unwrapped.game.to_dict(env.unwrapped.game_state) == before
+    own = _arena_after(60, num_players=4, mode=into)
+    env.unwrapped.set_game_state(own)  # a state of its own mode goes on
+    assert env.unwrapped.game_state is own
