@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="legal and illegal actions tried per step")
     f.add_argument("--check-every", type=_int_at_least(0), default=1,
                    help="run the per-step conformance checks every K decisions (0 = invariants only, fastest)")
-    f.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a terminal)")
+    f.add_argument("--no-progress", action="store_true", help="no progress bar (on a terminal) or progress lines (on a log file or pipe: after 5 s, then every 30 s)")
     f.add_argument("--max-failures", type=_int_at_least(1), default=None, metavar="N",
                    help="stop after N failures (default: play every game; a broken game fails them all)")
     f.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"games (episodes) played (1 to {CHECK_MAX_GAMES:_})")
     c.add_argument("--seed", type=seed_arg, default=0, help="seed of the first game (0 to 2**128-1)")
     c.add_argument("--preload", action="append", default=[], metavar="MODULE", help=_PRELOAD_HELP)
-    c.add_argument("--no-progress", action="store_true", help="no progress bar (it is shown only on a terminal)")
+    c.add_argument("--no-progress", action="store_true", help="no progress bar (on a terminal) or progress lines (on a log file or pipe: after 5 s, then every 30 s)")
     c.add_argument("--timeout", type=_timeout, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=_TIMEOUT_HELP.format(what="each episode and each other check"))
     from monolith_envs.core.playthrough import DEFAULT_FOLDER
@@ -378,23 +378,21 @@ def main(argv: list[str] | None = None) -> int:
                     c.error(f"--seed {args.seed} with --games {args.games}: the check plays seeds --seed to --seed "
                             "+ games - 1 (and --seed + 1000 for its replay check), past the largest seed 2**128-1; "
                             "give a smaller --seed or fewer --games")
-                try:
-                    from tqdm import tqdm
-                except ImportError:  # the core needs only numpy/gymnasium/pettingzoo: no bar then
-                    tqdm = None
+                from monolith_envs.core.cli import progress_bar
+
                 seen: list = []  # the report, once the first episode is checked (for the interrupted summary)
                 bars: list = []  # the bar, made at the first episode (after the config and env id are checked)
 
                 def progress(report: object) -> None:
                     seen[:] = [report]
-                    if tqdm is not None and not bars:  # disable=None: no bar when stderr is not a terminal
-                        bars.append(tqdm(total=args.games, desc="check", unit="episode", file=sys.stderr,
-                                         disable=True if args.no_progress else None, dynamic_ncols=True))
-                    if bars:
+                    if not bars:  # a bar on a terminal, a line every 30 s on a log file (None: no progress)
+                        bars.append(progress_bar(args.games, f"check {args.env_id}", "game",
+                                                 enabled=not args.no_progress))
+                    if bars[0] is not None:
                         bars[0].update(1)
 
                 def close_bar() -> None:
-                    if bars:
+                    if bars and bars[0] is not None:
                         bars[0].close()
 
                 try:

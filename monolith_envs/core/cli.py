@@ -11,7 +11,7 @@ import argparse
 import importlib
 import importlib.util
 import shlex
-from typing import Iterable
+from typing import Any, Iterable
 
 #: the longest error message printed (longer ones end with "...")
 MAX_ERROR_CHARS = 600
@@ -208,3 +208,69 @@ def plain_warnings(prog: str) -> None:
 
     show.plain_prog, show.default = prog, default
     warnings.showwarning = show
+
+
+class LineProgress:
+    """A progress report for a log file: where tqdm draws a bar on a terminal, this prints a plain line to
+    ``file``, ``"<desc>: 40 of 200 games (20%), 12 s, about 48 s left"``, once the work has run ``first_s``
+    seconds (wall time), then at most every ``every_s`` seconds, and a last one when it is closed; work done
+    within ``first_s`` prints nothing. The same methods as the tqdm bar that :func:`progress_bar` makes
+    (``update``, ``write``, ``close``), so a caller uses either the same way."""
+
+    def __init__(self, total: int, desc: str, unit: str, file: Any = None, every_s: float = 30.0,
+                 first_s: float = 5.0):
+        import time
+
+        self.total, self.desc, self.unit, self.every_s = int(total), desc, unit, float(every_s)
+        self.file, self.n, self._clock = file, 0, time.monotonic
+        self.t0 = self._clock()
+        self._next = self.t0 + float(first_s)
+        self._printed = self._closed = False
+
+    def _line(self, last: bool = False) -> None:
+        import sys
+
+        elapsed = self._clock() - self.t0
+        text = (f"{self.desc}: {self.n:,} of {self.total:,} {self.unit}{'s' if self.total != 1 else ''} "
+                f"({100 * self.n / max(self.total, 1):.0f}%), {elapsed:.0f} s")
+        if 0 < self.n < self.total and not last:
+            text += f", about {elapsed * (self.total - self.n) / self.n:.0f} s left"
+        print(text, file=self.file or sys.stderr, flush=True)
+        self._printed = True
+
+    def update(self, n: int = 1) -> None:
+        """Count ``n`` more units; print a line when its time has come."""
+        self.n += int(n)
+        now = self._clock()
+        if now >= self._next:
+            self._next = now + self.every_s
+            self._line()
+
+    def write(self, text: str) -> None:
+        """Print ``text`` (a finding) on stdout as its own line, as ``tqdm.write`` does."""
+        print(text, flush=True)
+
+    def close(self) -> None:
+        """Print the last count (once), when a line was printed before."""
+        if not self._closed:
+            self._closed = True
+            if self._printed:
+                self._line(last=True)
+
+
+def progress_bar(total: int, desc: str, unit: str, enabled: bool = True, file: Any = None) -> Any:
+    """The progress display of a command: a tqdm bar with ETA when ``file`` (default ``sys.stderr``) is a
+    terminal, a :class:`LineProgress` (a line after 5 s, then every 30 s) when it is not (a log file, a pipe), or None when
+    ``enabled`` is False or tqdm is not installed (for a terminal)."""
+    import sys
+
+    if not enabled:
+        return None
+    stream = file or sys.stderr
+    if not (hasattr(stream, "isatty") and stream.isatty()):
+        return LineProgress(total, desc, unit, file=stream)
+    try:
+        from tqdm import tqdm
+    except ImportError:  # the core needs only numpy/gymnasium/pettingzoo
+        return None
+    return tqdm(total=total, desc=desc, unit=unit, file=stream, dynamic_ncols=True)

@@ -23,6 +23,7 @@ from typing import Any, Iterable, Iterator, Sequence
 import numpy as np
 
 from .chance import ChanceRecorder
+from .cli import progress_bar
 from .deadline import DeadlineExceeded, check_timeout, deadline
 from .game import InvariantError, MonolithEnvError, Utility
 from .interrupt import Interrupted, children_ignore_sigint, stop_on_signals
@@ -475,10 +476,6 @@ def _run_checked(game_cls: Any, games: int, seed: int, workers: int, config: dic
     full_config = dict(game.config)
     checks = tuple(checks)
     jobs = _jobs(seed, games, sample, checks, check_every, timeout)
-    try:
-        from tqdm import tqdm
-    except ImportError:  # the core needs only numpy/gymnasium/pettingzoo
-        tqdm = None
     ray_mod, ray_started = None, False
     t0 = time.perf_counter()
     tally = _Tally()
@@ -506,8 +503,8 @@ def _run_checked(game_cls: Any, games: int, seed: int, workers: int, config: dic
                                                         initargs=(game_cls, config, tuple(preload)))
                 it = _pool_results(pool, jobs, _chunk_size(games, workers, check_every), 2 * workers,
                                    timeout)
-            # disable=None: no bar when stderr is not a terminal (a log file), as the check command
-            bar = tqdm(total=games, unit="game", disable=None if progress else True) if tqdm else None
+            # a bar on a terminal; on a log file or a pipe a line every 30 s (as the check command)
+            bar = progress_bar(games, f"fuzz {env_id}", "game", enabled=progress)
             for r in it:
                 tally.games += 1
                 tally.decisions += r.decisions
