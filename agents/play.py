@@ -64,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--opponents", default=None,
                     help="comma-separated agent specs, one per other seat in seat order (a teams game's partner "
                          "too), or one spec for every other seat (random, heuristic, "
-                         "mcts:N, ppo:PATH, rllib:CHECKPOINT, baseline, baseline+search:N[:mix=X], and in this "
+                         "mcts:N (plain mcts: mcts:200), ppo:PATH, rllib:CHECKPOINT, baseline, baseline+search:N[:mix=X], and in this "
                          "repository's commands az:PATH[+search:N], a training.az checkpoint); default: heuristic in every "
                          "other seat")
     ap.add_argument("--seat", default="0", help="your seat number, or 'random'")

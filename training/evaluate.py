@@ -370,7 +370,7 @@ def main(argv: list[str] | None = None) -> dict:
     ap.add_argument("--env", required=True, help="env id, e.g. monolith_arena_v0")
     ap.add_argument("--agents", required=True,
                     help="comma-separated agent specs: random, heuristic, mcts:N[:c=X][:rollout=random|heuristic]"
-                         "[:depth=D|none][:k=K|none], ppo:PATH, rllib:CHECKPOINT, baseline, "
+                         "[:depth=D|none][:k=K|none] (plain mcts: mcts:200), ppo:PATH, rllib:CHECKPOINT, baseline, "
                          f"baseline+search:N[:mix=X], az:PATH[+search:N] (a training.az checkpoint; "
                          f"registered by this repository's agents package) (at most {MAX_AGENTS})")
     ap.add_argument("--games", type=_count_arg(1, MAX_GAMES), default=100,

@@ -258,4 +258,12 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None, *, unatte
     if kind in REPO_KINDS:  # registered by the repository's agents package, which is not imported here
         hint = (f" ({kind!r} agents are added by the repository's agents package: run the repository's commands "
                 "from its root, or `import agents` there first)")
+    else:
+        import difflib
+
+        kinds = ["random", "heuristic", "mcts", "ppo", "rllib", "baseline", "baseline+search"]
+        kinds += [k for k, (_, _, person) in _KINDS.items() if not (unattended and person)]
+        close = difflib.get_close_matches(kind, kinds, n=1, cutoff=0.75)
+        if close:
+            hint = f" (did you mean {close[0]!r}?)"
     raise AgentSpecError(f"unknown agent spec {short_repr(spec)}{hint}; accepted: {forms}")

@@ -102,6 +102,10 @@ def _hit_trace(log: list, seen: dict | None = None):
         battle.kill_step = orig_kill
 
 
+#: the setup sub-phases (docs/monolith_arena.md §3): the first turn begins when the state leaves them
+_SETUP = (Sub.SETUP_PICK, Sub.SETUP_BANNER)
+
+
 def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[str]:
     """What ``action`` by ``seat`` did, as lines of at most 80 columns (``WIDTH``) (a line longer than
     that is wrapped, its parts joined by newlines): the action in words (``P0 places ...``), then ``a Battle
@@ -175,7 +179,8 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
         lines.append("  the Battle ends")
     if after.terminal and not before.terminal:
         lines.append(f"  game over: {_winners(after)} ({game.end_reason(after)})")
-    elif after.turn_seat != before.turn_seat:
+    elif after.turn_seat != before.turn_seat or (before.sub_phase in _SETUP and after.sub_phase not in _SETUP):
+        # (the first turn may be that of the seat that was setting up: P0's opening draw is said too)
         lines.append(f"  now the turn of P{after.turn_seat}")
         lines.extend(_draw_lines(tb, before, after))
     return [wrap(x) for x in lines]

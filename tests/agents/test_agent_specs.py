@@ -5,6 +5,7 @@ refuses the same values."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -68,3 +69,16 @@ def test_a_nan_c_no_longer_reaches_the_search():
 def test_an_unreadable_model_path_is_a_spec_error():
     with pytest.raises(AgentSpecError, match="the path cannot be read"):
         make_agent("ppo:" + "x" * 5000, ENV_ID)
+
+
+@pytest.mark.parametrize("spec, meant", [("basline", "baseline"), ("heurstic", "heuristic"), ("mtcs:20", "mcts"),
+                                         ("randm", "random"), ("pp:model.zip", "ppo")])
+def test_a_misspelt_kind_is_named_with_the_kind_it_likely_meant(spec, meant):
+    with pytest.raises(AgentSpecError, match=rf"^unknown agent spec '{re.escape(spec)}' \(did you mean '{meant}'\?\); "
+                                             "accepted: random "):
+        make_agent(spec, ENV_ID)
+
+
+def test_an_unknown_kind_close_to_nothing_gets_no_guess():
+    with pytest.raises(AgentSpecError, match=r"^unknown agent spec 'xyz'; accepted: "):
+        make_agent("xyz", ENV_ID)

@@ -213,3 +213,18 @@ turn: P0
     # said once: no "P0 Wraith moves from hex 13 to hex 09" / "P0 Demon moves from hex 09 to hex 13" under it
     assert _play(game, s, "SELECT_HEX(hex=13)") == ["P0 swaps the tile on hex 09 (P0 Demon) with hex 13 (P0 Wraith)"]
     assert _last(game, s) == "Last: P0 swaps the tile on hex 09 (P0 Demon) with hex 13 (P0 Wraith)"
+
+
+def test_the_first_turn_and_its_draw_are_said_when_the_last_banner_is_placed():
+    """P1 places the last Banner and P0's first turn begins with its draw: the turn seat was P0 all through the
+    setup, and the draw was not said (every other draw is; hands are public, D5)."""
+    import monolith_envs
+
+    game = monolith_envs.make_game("monolith_arena_v0")
+    s = game.initial_state(np.random.default_rng(1))
+    first = _play(game, s, game.layout.decode(int(np.flatnonzero(game.legal_mask(s))[0])))
+    assert first == ["P0 places its Banner on hex 00"] and s.turn_seat == 0
+    lines = _play(game, s, game.layout.decode(int(np.flatnonzero(game.legal_mask(s))[0])))
+    hand = ", ".join(game.tables.name_of[s.itype[i]] for i in s.hand[0] if i >= 0)
+    assert lines == ["P1 places its Banner on hex 01", "  now the turn of P0",
+                     f"  P0 draws {hand} (deck {len(s.deck[0])} left)"] and hand

@@ -246,7 +246,10 @@ def test_an_unknown_spec_lists_the_accepted_forms_less_human(no_games, capsys):
     with pytest.raises(SystemExit) as ei:
         evaluate.main(["--env", TOY, "--agents", "randm,heuristic", "--preload", "tests.conftest"])
     err = capsys.readouterr().err
-    assert ei.value.code == 2 and "unknown agent spec 'randm'; accepted: random | heuristic" in err
+    with pytest.raises(SystemExit):  # not even as a guess
+        evaluate.main(["--env", TOY, "--agents", "humn,heuristic", "--preload", "tests.conftest"])
+    err += capsys.readouterr().err
+    assert ei.value.code == 2 and "unknown agent spec 'randm' (did you mean 'random'?); accepted: random | heuristic" in err
     assert "human" not in err
 
 
