@@ -146,6 +146,7 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None, *, unatte
 
     Raises:
         UnknownEnvError: ``env_id`` is not a registered env id.
+        ConfigError: ``env_config`` is not a dict (or None).
         AgentSpecError: a spec that is not a string, unknown agent kind, malformed options, a number outside
             its range (the message names the range; the bounds are :class:`MCTSAgent`'s), or a path that
             cannot be looked at.
@@ -161,8 +162,15 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None, *, unatte
     ``needs_person`` is refused, and the accepted forms in messages leave such kinds out.
     """
     forms = accepted_forms(unattended)
+    if env_config is not None and not isinstance(env_config, dict):
+        from ..core.config import ConfigError
+
+        raise ConfigError(f"make_agent: env_config must be a dict of game config keys (or None), got "
+                          f"{type(env_config).__name__} {short_repr(env_config)}")
     if not isinstance(spec, str):
         raise AgentSpecError(f"an agent spec is a string, got {type(spec).__name__} {short_repr(spec)}; accepted: {forms}")
+    if "\x00" in spec:  # no path or option holds one (the system refuses such a path)
+        raise AgentSpecError(f"bad agent spec {short_repr(spec)}: it contains a NUL character; accepted: {forms}")
     import monolith_envs  # the package imports this module first
 
     if env_id not in monolith_envs.available_envs():

@@ -60,8 +60,11 @@ class EnvContext:
     """
 
     def __init__(self, env: Any):
+        raw = getattr(env, "unwrapped", None)
+        if raw is None or not hasattr(raw, "game") or not hasattr(raw, "agent_name_mapping"):
+            raise AgentError(f"bind() needs an env of monolith_envs.make(), got {type(env).__name__}")
         self.env = env
-        self.raw = env.unwrapped
+        self.raw = raw
         self.game = self.raw.game
 
     @property
@@ -97,7 +100,8 @@ class BaseAgent:
         """Give the agent read access to the env's rules engine and state (see the module docstring).
 
         Raises:
-            AgentError: the agent was made for another game (:attr:`made_for`).
+            AgentError: ``env`` is not an env of :func:`monolith_envs.make`, or the agent was made for another
+                game (:attr:`made_for`).
         """
         ctx = EnvContext(env)
         if self.made_for is not None:
@@ -174,7 +178,10 @@ def masked_choice(action_mask: np.ndarray, rng: np.random.Generator) -> int:
         AgentError: the mask has no legal action.
     """
     check_rng(rng)
-    legal = np.flatnonzero(action_mask)
+    mask = np.asarray(action_mask)
+    if mask.ndim != 1:
+        raise AgentError(f"the action mask must be one row of the game's actions, got shape {mask.shape}")
+    legal = np.flatnonzero(mask)
     if legal.size == 0:
         raise AgentError("the action mask has no legal action")
     return int(legal[rng.integers(legal.size)])

@@ -260,7 +260,7 @@ class VectorEnv:
             the :class:`VecResult`; the slots whose game ended hold the first observation of their next game.
 
         Raises:
-            ValueError: ``actions`` is not an integer array of shape ``(N,)``.
+            ValueError: ``actions`` is not an integer array of shape ``(N,)`` (a list holding a bool too).
             IllegalActionError: an action out of range or masked out; the message names the first such game
                 (``game_index``); nothing is played.
             ResetNeededError: ``step`` before ``reset`` or after a failed step (a ``MonolithEnvError``, as the
@@ -271,14 +271,20 @@ class VectorEnv:
         self._check_open()
         if self._broken is not None:
             raise ResetNeededError(f"make_vec step: {self._broken}")
+        if isinstance(actions, (list, tuple)) and any(isinstance(a, (bool, np.bool_)) for a in actions):
+            k = next(k for k, a in enumerate(actions) if isinstance(a, (bool, np.bool_)))  # numpy reads True as 1
+            raise ValueError(f"make_vec step: actions[{k}] is {actions[k]!r}, a bool; actions are integers from 0 to "
+                             f"{self.num_actions - 1}")
         acts = np.asarray(actions)
         items = acts.tolist() if acts.shape == (self.num_envs,) and acts.dtype == object else None
-        if items is not None and all(isinstance(a, int) and not isinstance(a, bool) for a in items):
-            # Python ints (numpy keeps them as objects when one is too large for int64, or when asked to)
+        if items is not None and all(isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_))
+                                     for a in items):
+            # integers kept as objects (one too large for int64, a mix with numpy integers, or asked to)
+            items = [int(a) for a in items]
             out = next(((k, a) for k, a in enumerate(items) if not 0 <= a < self.num_actions), None)
             if out is not None:
                 raise self._out_of_range(*out)
-            acts = acts.astype(np.int64)
+            acts = np.asarray(items, np.int64)
         if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
             raise ValueError(f"make_vec step: actions must be an integer array of shape ({self.num_envs},), got "
                              f"{acts.dtype} of shape {acts.shape}")

@@ -82,3 +82,18 @@ def test_a_misspelt_kind_is_named_with_the_kind_it_likely_meant(spec, meant):
 def test_an_unknown_kind_close_to_nothing_gets_no_guess():
     with pytest.raises(AgentSpecError, match=r"^unknown agent spec 'xyz'; accepted: "):
         make_agent("xyz", ENV_ID)
+
+
+def test_bad_arguments_of_an_agent_are_named():
+    import monolith_envs
+    from monolith_envs.agents import AgentError, RandomAgent
+
+    for env in (None, "monolith_arena_v0", object()):
+        with pytest.raises(AgentError, match=r"^bind\(\) needs an env of monolith_envs.make\(\), got "):
+            make_agent("mcts:5", ENV_ID).bind(env)
+    with pytest.raises(AgentError, match=r"one row of the game's actions, got shape \(2, 3\)"):
+        RandomAgent().act(np.zeros(3), np.ones((2, 3)), np.random.default_rng(0))
+    with pytest.raises(monolith_envs.ConfigError, match="env_config must be a dict of game config keys .* got str"):
+        make_agent("baseline", "monolith_arena_v0", "num_players=2")
+    with pytest.raises(AgentSpecError, match=r"^bad agent spec 'ppo:a\\x00b': it contains a NUL character"):
+        make_agent("ppo:a\x00b", ENV_ID)

@@ -114,6 +114,10 @@ def test_reset_seeds_and_shapes_and_dtypes():
     (np.array([0, 500, 0]), IllegalActionError, r"^game 1 of 3: illegal action 500: out of range; actions are 0\.\.499$"),
     (np.array([0, 0, -1]), IllegalActionError, r"^game 2 of 3: illegal action -1: out of range"),
     ([0, 2**64, 0], IllegalActionError, r"^game 1 of 3: illegal action 18446744073709551616: out of range"),
+    (np.array([np.int64(0), 2**70, 0], dtype=object), IllegalActionError,
+     r"^game 1 of 3: illegal action 1180591620717411303424: out of range"),
+    ([0, 0, True], ValueError, r"^make_vec step: actions\[2\] is True, a bool; actions are integers from 0 to 499$"),
+    ((np.bool_(False), 0, 0), ValueError, r"actions\[0\] is np.False_, a bool|actions\[0\] is False, a bool"),
 ])
 def test_bad_actions_are_refused(bad, err, needle):
     vec = make_vec(ARENA, 3)
