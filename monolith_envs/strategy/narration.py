@@ -415,7 +415,7 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
         lines.append(f"  dice: {dice}")
     if resolves:
         lines.append(resolve_line)
-    card = _chosen_for(game, before, action)
+    card = _chosen_for(game, before, action, after)
     # said unless a line of its changes names the card and what it does
     chosen = [f"  for {card}"] if card and not any(x.startswith(f"  then {card}") for x in lines) else []
     lines[1:1] = chosen + why
@@ -431,15 +431,20 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
     return [wrap(x) for x in lines]
 
 
-def _chosen_for(game: Any, before: Any, action: int) -> str:
-    """For an opponent chosen for an action card's line (docs §4.13), the card and what that line does to
-    them: ``Jinx (a chosen opponent: their highest pool die turns to 1)`` (the card was cast face up);
-    ``""`` otherwise (a board card's line names its card where its changes are said)."""
+def _chosen_for(game: Any, before: Any, action: int, after: Any) -> str:
+    """For an opponent chosen for a card's line (docs §4.13), the card and what that line does to them:
+    ``Jinx (a chosen opponent: their highest pool die turns to 1)`` (an action card, cast face up), ``R36 Rune
+    of Hexes (chosen opponent: ...)`` (a board card; a private Rune still hidden is not named, as
+    :func:`_source` says); ``""`` otherwise. :func:`narrate` leaves it out when a line of the changes names the
+    card already (a line whose changes are VP, gems or cards: an exile's changes are dice, said untagged)."""
     pd = before.pending or {}
     src = pd.get("src")
-    if game.layout.split(int(action))[0] != "choose_opponent" or not src or src[0] != "a":
+    if game.layout.split(int(action))[0] != "choose_opponent" or not src:
         return ""
-    return f"{card_name(game.rules.content, src)} ({src_text(game, src)})"
+    if src[0] == "a":
+        return f"{card_name(game.rules.content, src)} ({src_text(game, src)})"
+    where = ((pd.get("then") or {}).get("ctx") or {}).get("where")
+    return _source(game, (tuple(src), tuple(where) if isinstance(where, list) else where), after)
 
 
 def _seat_changes(p: int, x: list[str]) -> str:

@@ -161,7 +161,8 @@ def test_a_guard_charge_stopping_a_line_on_several_players_is_said():
     # the single chosen opponent's case reads as before
     game, before, after, a, seat = _step(37, 83)
     assert PIECES.narrate(game, before, after, a, seat) == [
-        "P0 chooses P1", "  P1's Guard charge stops it (Guard 1 -> 0)"]
+        "P0 chooses P1", "  for R15 Rune of Plunder (highest: take 1 gem from a chosen opponent)",
+        "  P1's Guard charge stops it (Guard 1 -> 0)"]
 
 
 def test_the_final_board_ends_with_the_result_as_the_other_games_do():

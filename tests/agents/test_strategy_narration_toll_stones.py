@@ -162,17 +162,21 @@ def _step(seed: int, steps: int, **cfg):
 
 
 def test_an_opponent_chosen_for_a_line_that_changes_nothing_says_why():
-    # Rune of Thorns' "-2 VP" on a chosen opponent with 0 VP (the reporter's "Sabotage / P1 chooses P0")
+    # Rune of Spite's "-2 VP" on a chosen opponent with 0 VP (the reporter's "Sabotage / P1 chooses P0"): the card
+    # is named, then why nothing changes
     game, before, after, a, seat = _step(35, 44)
     assert PIECES.decision(game, before) == "P0 chooses the opponent (a chosen opponent: -2 VP)"
     assert before.vp == after.vp == [4, 0]
-    assert PIECES.narrate(game, before, after, a, seat) == ["P0 chooses P1", "  P1 has no VP to lose: nothing changes"]
+    assert PIECES.narrate(game, before, after, a, seat) == [
+        "P0 chooses P1", "  for R20 Rune of Spite (a chosen opponent: -2 VP)", "  P1 has no VP to lose: nothing changes"]
     # a steal on an attack card that the victim's Guard charge stops
     game, before, after, a, seat = _step(37, 83)
     assert PIECES.decision(game, before) == ("P0 chooses the opponent (highest: take 1 gem from a chosen "
                                              "opponent)")
     assert before.gems == after.gems and (before.guard[1], after.guard[1]) == (1, 0)
-    assert PIECES.narrate(game, before, after, a, seat) == ["P0 chooses P1", "  P1's Guard charge stops it (Guard 1 -> 0)"]
+    assert PIECES.narrate(game, before, after, a, seat) == [
+        "P0 chooses P1", "  for R15 Rune of Plunder (highest: take 1 gem from a chosen opponent)",
+        "  P1's Guard charge stops it (Guard 1 -> 0)"]
 
 
 def test_every_random_step_is_tagged_and_fits_80_columns():

@@ -159,8 +159,10 @@ def test_a_reveal_that_stops_at_a_toll_by_itself_says_why():
 
 def test_dice_an_effect_moves_are_narrated_and_a_placement_is_not_repeated(seed3_game):
     _, text = seed3_game
-    # Rune of Hexes' exile: P1 chooses P0, whose 6 leaves the pool for the set-aside dice
-    assert "\nP1 chooses P0\n  dice: P0 pool [6 6] -> [6], set aside 0 -> 1\n" in text
+    # Rune of Hexes' exile: P1 chooses P0, whose 6 leaves the pool for the set-aside dice; the card is named, as
+    # an action card's is (the dice it moves are said untagged)
+    assert ("\nP1 chooses P0\n  for R36 Rune of Hexes (a chosen opponent: their highest pool die is set aside)\n"
+            "  dice: P0 pool [6 6] -> [6], set aside 0 -> 1\n") in text
     lines = text.splitlines()
     placed = [i for i, line in enumerate(lines) if line.startswith("P0 places a ")]
     assert placed and not any(lines[i + 1].startswith("  dice: P0 ") for i in placed)  # the action, not a change
