@@ -11,11 +11,13 @@ returns and outcome.  A slider, step buttons (first, previous, play/pause, next,
 keys and the list of moves (the actions in words, the name as the item's tooltip; click one to go there) move through the steps; the step is kept in the address (``page.html#step=40`` opens step 40).
 It needs nothing but a browser: no scripts, styles or images are loaded from anywhere.
 
-Layout: the title, the controls, the played action, its narration (a box 7 lines high at every step, so
+Layout: the title, the controls, the played action and its narration (a box 7 lines high at every step, so
 the board below does not move; longer narration scrolls in it, and it can be dragged taller; the lines are
-the game's, at most 80 columns, never wrapped again) and the returns table stay at the top of the window
-(``position: sticky``) however far the page is scrolled (in a window under 700 px high the narration box
-is 4 lines high, to leave the board more of it; under 760 px wide the top block scrolls away with the page).  Above the action, a grey "the move from this
+the game's, at most 80 columns, never wrapped again) stay at the top of the window (``position: sticky``)
+however far the page is scrolled (in a window under 700 px high the narration box is 4 lines high, to leave
+the board more of it; under 760 px wide, or where the top block would cover more than 45% of the window's
+height, it scrolls away with the page).  The returns table of the final step is under the top block, not in
+it (the final step's action line says the result and the returns too).  Above the action, a grey "the move from this
 position:" says that the board shows the position the move is played from.  The list of moves is never taller than the rest of
 the window and scrolls inside its own box to keep the current move in view (in the part of the box on
 screen); stepping never scrolls the page itself, and Home / End / the arrows do not also scroll it.  The
@@ -33,8 +35,7 @@ keeps a page a small fraction of one picture per step.  The narration is a few l
 stored as they are.
 
 Element ids (stable, used by the tests): ``frame`` (the SVG board), ``slider``, ``first``, ``prev``, ``play``,
-``next``, ``last``, ``head`` (the sticky block holding the title, controls, action, chance, narration and
-returns), ``status`` (``step k / N``), ``action`` (the move in words), ``code`` (its layout name and action
+``next``, ``last``, ``head`` (the sticky block holding the title, controls, action, chance and narration), ``status`` (``step k / N``), ``action`` (the move in words), ``code`` (its layout name and action
 index), ``chance``, ``narration`` (what the move did: the game's narration lines after the move's own, as text,
 monospace; at the final position a line saying no move is played from it; hidden when no step of the game has
 narration), ``text``, ``moves`` (the list of
@@ -185,6 +186,7 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
    scrolls); a narrow one (a phone) lets the head scroll away with the page, the list of moves under the board */
 @media (max-height: 700px), (max-width: 760px) { #narration { height: 4.5em; } }
 @media (max-width: 760px) { #head { position: static; } }
+#head.loose { position: static; }  /* set by fitHead(): a head over 45% of a low window scrolls away too */
 #narration:empty::before { content: "(the move's line above says all it did; the next step shows the result)"; color: #999; }
 </style></head>
 <body>
@@ -202,8 +204,8 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 <div><span id="action-label"></span><span id="action"></span><span id="code"></span></div>
 <div id="chance"></div>
 <div id="narration" hidden></div>
-<table id="returns" hidden><thead><tr><th>seat</th><th>outcome</th><th>return</th></tr></thead><tbody></tbody></table>
 </div>
+<table id="returns" hidden><thead><tr><th>seat</th><th>outcome</th><th>return</th></tr></thead><tbody></tbody></table>
 <div id="wrap"><div id="frame" role="img" aria-label="the board at this step"></div><ol id="moves" start="0"></ol></div>
 <div id="text"></div>
 <script id="frames" type="application/json">__FRAMES__</script>
@@ -243,9 +245,15 @@ let k = -1, timer = null;
 const head = $("head");
 let headMost = 0;  // the tallest the sticky head has been since the window was sized: the board keeps one size
 function fitHead() {  // the sticky head's height: the list of moves below it fits in the rest of the window
-  const sticky = getComputedStyle(head).position === "sticky";  // not on a phone: the head scrolls away there
+  // not on a phone (the CSS), nor where it would cover more than 45% of the window: the head scrolls away
+  // there; once it has, it stays so until the window is sized again (the board keeps one size)
+  if (!head.classList.contains("loose") && getComputedStyle(head).position === "sticky"
+      && head.offsetHeight > 0.45 * innerHeight) head.classList.add("loose");
+  const sticky = getComputedStyle(head).position === "sticky";
   headMost = sticky ? Math.max(headMost, head.offsetHeight) : 0;
-  document.documentElement.style.setProperty("--head", headMost + "px");
+  // the final step's returns table, under the head, takes its room from the list of moves (not the board's)
+  const table = $("returns"), below = table.hidden || !sticky ? 0 : table.offsetHeight + 12;
+  document.documentElement.style.setProperty("--head", headMost + below + "px");
   fitBoard(headMost);
 }
 function fitBoard(headHeight) {  // the board as large as the window's height under the head and the room allow
@@ -294,7 +302,7 @@ function show(i) {
   if (f.action === null && !f.engine_error) $("narration").textContent = "(the final position: no move is played from it)";
   $("narration").scrollTop = 0;
   $("text").textContent = f.text.map((n) => lines[n]).join("\\n");
-  fitHead();  // after the head's content: the returns table (shown at the end) makes it taller
+  fitHead();  // after the head's content: a chance line makes it taller
   keepInView(moves.children[k]);
 }
 function fromHash() {
@@ -324,13 +332,13 @@ document.addEventListener("keydown", (e) => {
     keys[e.key]();
   }
 });
-window.addEventListener("resize", () => { headMost = 0; fitHead(); keepInView(moves.children[k]); });
+window.addEventListener("resize", () => { headMost = 0; head.classList.remove("loose"); fitHead(); keepInView(moves.children[k]); });
 // the narration box dragged taller or back: the head's height starts over from there
 if (window.ResizeObserver) {
   let dragged = null;
   new ResizeObserver(() => {
     const h = $("narration").offsetHeight;
-    if (dragged !== null && h !== dragged) { headMost = 0; fitHead(); }
+    if (dragged !== null && h !== dragged) { headMost = 0; head.classList.remove("loose"); fitHead(); }
     dragged = h;
   }).observe($("narration"));
 }

@@ -401,3 +401,23 @@ def test_the_board_keeps_its_size_from_step_to_step_and_a_phone_scrolls_the_head
     finally:
         wd.close()
 
+
+
+def test_a_low_window_scrolls_a_head_over_45_percent_away_and_the_returns_stay_out_of_it(tmp_path):
+    """At 800x600 the sticky head with the returns table of a 4-seat game covered about half the window: the
+    table is now under the head, and a head over 45% of a low window is not sticky (until the window is sized
+    again)."""
+    out = _replay_page(tmp_path, "monolith_strategy_v0", 4, 2)
+    chrome, driver = _browser()
+    position = "return getComputedStyle(document.getElementById('head')).position"
+    for window, sticky in (("1000,420", False), ("1000,700", True)):
+        wd = WebDriver(chrome, driver, tmp_path / f"profile{window}", window=window)
+        try:
+            wd.cmd("POST", "/url", {"url": out.as_uri()})
+            wd.click("#last")
+            share = wd.js("return document.getElementById('head').offsetHeight / innerHeight")
+            assert wd.js(position) == ("sticky" if sticky else "static") and (share <= 0.45) == sticky, share
+            assert wd.js("return document.getElementById('returns').hidden") is False
+            assert wd.js("return document.getElementById('head').contains(document.getElementById('returns'))") is False
+        finally:
+            wd.close()
