@@ -424,7 +424,7 @@ def check_config(cfg: Mapping[str, Any], resuming: bool = False) -> None:
     for key, spec in specs:
         check_unattended(key, spec)
         try:
-            make_agent(spec, cfg["env_id"], cfg["env_config"])
+            make_agent(spec, cfg["env_id"], cfg["env_config"], unattended=True)
         except Exception as e:  # noqa: BLE001  (any failure to build a named agent is a config error)
             raise TrainConfigError(f"config key {key!r}: agent spec {short_repr(spec)}: {e}") from None
     if cfg["init_from"] and not resuming:  # a resume starts from its checkpoint, not from the file

@@ -73,12 +73,12 @@ def _agents(token: Any, spec: str, env_id: str, count: int) -> list:
     from agents import make_agent
 
     if token is None:
-        return [make_agent(spec, env_id) for _ in range(count)]
+        return [make_agent(spec, env_id, unattended=True) for _ in range(count)]
     if _BUILT["token"] != token:  # a new evaluation: the agents of the last one (a model file may have changed)
         _BUILT.update(token=token, agents={})
     built = _BUILT["agents"].setdefault((spec, env_id), [])
     while len(built) < count:
-        built.append(make_agent(spec, env_id))
+        built.append(make_agent(spec, env_id, unattended=True))
     return built[:count]
 
 

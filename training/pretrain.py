@@ -76,11 +76,11 @@ def _collect(args: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarra
     from agents import make_agent
     from training.wrapper import SingleAgentEnv
 
-    opps = [make_agent(s, env_id) for s in opponent_specs]
+    opps = [make_agent(s, env_id, unattended=True) for s in opponent_specs]
     rng_opp = np.random.default_rng(seed)
     env = SingleAgentEnv(env_id, lambda rng, k: [opps[int(rng_opp.integers(len(opps)))] for _ in range(k)],
                          env_config, seed=seed)
-    teacher = make_agent(teacher_spec, env_id)
+    teacher = make_agent(teacher_spec, env_id, unattended=True)
     rng = np.random.default_rng(seed + 1)
     srng = np.random.default_rng(seed + 2)  # the student's turns: the teacher's draws stay those of prob 0
     obs_l, mask_l, act_l, ret_l = [], [], [], []

@@ -100,7 +100,7 @@ class OpponentPool:
         w = np.array([float(mix[k]) for k in kinds])
         for k in kinds:
             if k != "self" and k not in self.fixed:
-                self.fixed[k] = make_agent(k, self.env_id)
+                self.fixed[k] = make_agent(k, self.env_id, unattended=True)
             self.counts.setdefault(k, 0)
         self.kinds, self.probs = kinds, w / w.sum()
 

@@ -32,7 +32,7 @@ until a ``ppo:``, ``rllib:`` or ``baseline`` agent is built.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..core.config import plain_float, plain_int, short_repr
@@ -56,11 +56,11 @@ __all__ = [
     "MatchResult",
     "NoBaselineError",
     "RandomAgent",
+    "accepted_forms",
     "heuristic_for",
     "make_agent",
     "masked_choice",
     "play_match",
-    "accepted_forms",
     "register_agent_kind",
 ]
 
@@ -146,7 +146,7 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None, *, unatte
 
     Raises:
         UnknownEnvError: ``env_id`` is not a registered env id.
-        ConfigError: ``env_config`` is not a dict (or None).
+        ConfigError: ``env_config`` is not a mapping (or None).
         AgentSpecError: a spec that is not a string, unknown agent kind, malformed options, a number outside
             its range (the message names the range; the bounds are :class:`MCTSAgent`'s), or a path that
             cannot be looked at.
@@ -162,10 +162,10 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None, *, unatte
     ``needs_person`` is refused, and the accepted forms in messages leave such kinds out.
     """
     forms = accepted_forms(unattended)
-    if env_config is not None and not isinstance(env_config, dict):
+    if env_config is not None and not isinstance(env_config, Mapping):
         from ..core.config import ConfigError
 
-        raise ConfigError(f"make_agent: env_config must be a dict of game config keys (or None), got "
+        raise ConfigError(f"make_agent: env_config must be a dict (a mapping) of game config keys, or None; got "
                           f"{type(env_config).__name__} {short_repr(env_config)}")
     if not isinstance(spec, str):
         raise AgentSpecError(f"an agent spec is a string, got {type(spec).__name__} {short_repr(spec)}; accepted: {forms}")

@@ -175,11 +175,12 @@ def masked_choice(action_mask: np.ndarray, rng: np.random.Generator) -> int:
         rng: source of randomness.
 
     Raises:
-        AgentError: the mask has no legal action.
+        AgentError: the mask has no legal action, or is not one row (shape ``(n,)`` or ``(1, n)``), or
+            ``rng`` is not a numpy ``Generator``.
     """
     check_rng(rng)
     mask = np.asarray(action_mask)
-    if mask.ndim != 1:
+    if mask.ndim == 0 or mask.size != mask.shape[-1]:  # (n,) or a single row such as (1, n)
         raise AgentError(f"the action mask must be one row of the game's actions, got shape {mask.shape}")
     legal = np.flatnonzero(mask)
     if legal.size == 0:

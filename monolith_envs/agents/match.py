@@ -113,8 +113,9 @@ def play_match(env: Any, agents: Sequence[Any], seed: int, render: Any = None) -
         ValueError: ``len(agents)`` differs from the number of seats.
         monolith_envs.UnknownEnvError: an unknown env id.
         monolith_envs.agents.AgentSpecError: a malformed agent spec string.
-        monolith_envs.IllegalActionError: an agent chose an illegal action, or an action that is not an
-            integer (``None``, a float: ``446.9`` is not truncated to 446); the message names the seat.
+        monolith_envs.IllegalActionError: an agent chose an action that is masked out (also in an env made
+            with ``illegal_action="penalize"``), or one that is not an integer (``None``, a float: ``446.9`` is
+            not truncated to 446); the message names the seat.
     """
     import monolith_envs
     from monolith_envs.core.actions import coerce_action
@@ -126,9 +127,10 @@ def play_match(env: Any, agents: Sequence[Any], seed: int, render: Any = None) -
     if raw is None or not hasattr(raw, "game") or not hasattr(raw, "agent_name_mapping"):
         raise TypeError(f"play_match: env must be an env of monolith_envs.make() or an env id, got "
                         f"{type(env).__name__}")
-    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
+    if isinstance(agents, (str, bytes, dict)) or not (hasattr(agents, "__len__") and hasattr(agents, "__iter__")):
         raise TypeError(f"play_match: agents must be a list of agents or agent spec strings, one per seat, got "
                         f"{type(agents).__name__}")
+    agents = list(agents)
     n = raw.game.num_players
     if len(agents) != n:
         raise ValueError(f"{raw.env_id} has {n} seats, got {len(agents)} agents")
@@ -156,6 +158,9 @@ def play_match(env: Any, agents: Sequence[Any], seed: int, render: Any = None) -
             rest = str(e).split(e.why, 1)[1].lstrip("; ")
             raise IllegalActionError(e.asked, f"{e.why} (returned by the agent of seat {seat}, {agent})",
                                      rest) from None
+        if not mask[a]:  # refused here whatever the env's illegal_action (a penalty would end the match)
+            raise IllegalActionError(raw.game.layout.decode(a), f"masked out now (returned by the agent of seat "
+                                     f"{seat}, {agent})", "")
         env.step(a)
         if render is not None:
             render(raw.game.render_text(raw.game_state))

@@ -143,12 +143,13 @@ def _count_weights(path: Path, cls: Any, obs: Any, act: Any, kwargs: dict) -> No
 _SPLIT_EXTRACTORS = ("pi_features_extractor.", "vf_features_extractor.")
 
 
-def check_weight_names(path: Path, fh: Any, expected: Any) -> None:
+def check_weight_names(path: Path, fh: Any, expected: Any, shared: bool) -> None:
     """Every weight of the built policy (``expected``: its ``state_dict()`` names) is in the zip's
     ``policy.pth`` (``fh``: the opened zip). SB3 loads a file without some of them (it takes it for a model
     of SB3 before 1.7 and lets the missing weights keep their random initial values); here only the two
-    feature-extractor copies of such a model may be missing, when the shared ``features_extractor`` weights
-    they copy are in the file.
+    feature-extractor copies of such a model may be missing, when the policy shares one extractor between
+    actor and critic (``shared``: its ``share_features_extractor``) and the shared ``features_extractor``
+    weights they copy are in the file.
 
     Raises:
         ModelFileError: weights missing from ``policy.pth`` (the first ones named), or an entry that cannot be
@@ -170,7 +171,8 @@ def check_weight_names(path: Path, fh: Any, expected: Any) -> None:
                              f"({short_error(e)})") from None
     names = set(saved)
     missing = [k for k in expected if k not in names
-               and not (k.startswith(_SPLIT_EXTRACTORS) and "features_extractor." + k.split(".", 1)[1] in names)]
+               and not (shared and k.startswith(_SPLIT_EXTRACTORS)
+                        and "features_extractor." + k.split(".", 1)[1] in names)]
     if missing:
         raise ModelFileError(f"{path}: entry 'policy.pth' lacks {len(missing)} of the policy's {len(list(expected))} "
                              f"weights ({', '.join(brief(k, 60) for k in missing[:3])}{', ...' if len(missing) > 3 else ''}); "

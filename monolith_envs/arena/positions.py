@@ -225,13 +225,28 @@ def set_deck(game, s: ArenaState, seat: int, tiles: Iterable) -> list:
 
 
 def set_hp(game, s: ArenaState, seat: int, hp: int) -> None:
-    """Set ``seat``'s Banner HP (duel/ffa)."""
+    """Set ``seat``'s Banner HP (duel/ffa).
+
+    Raises:
+        ValueError: a teams game (its hits come off the alliance pools: :func:`set_pool`).
+    """
+    if game.team_mode:
+        raise ValueError("a teams game keeps its HP in the alliance pools (pool A / pool B), not on a Banner")
     s.hp[seat] = int(hp)
     dirty(s)
 
 
 def set_pool(game, s: ArenaState, team: int, hp: int) -> None:
-    """Set alliance ``team``'s pool (teams mode; team 0 = seats 0, 2; team 1 = seats 1, 3)."""
+    """Set alliance ``team``'s pool (teams mode; team 0 = seats 0, 2; team 1 = seats 1, 3).
+
+    Raises:
+        ValueError: not a teams game (a duel or ffa keeps Banner HP: :func:`set_hp`), or ``hp`` below 1 (an
+            alliance at 0 has lost: the game is over, docs/monolith_arena.md §4.9).
+    """
+    if not game.team_mode:
+        raise ValueError("only a teams game (mode = 'teams') keeps alliance pools; set a Banner's HP instead (hp P<seat>)")
+    if int(hp) < 1:
+        raise ValueError(f"pool {int(hp)}: an alliance at 0 has lost, so the game would be over; a pool is 1 or more")
     s.pool[team] = int(hp)
     dirty(s)
 

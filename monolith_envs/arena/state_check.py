@@ -121,8 +121,9 @@ def _schema(n: int, H: int, T: int, nfac: int, score: bool) -> dict[str, Spec]:
 def _check_mode(game: Any, s: ArenaState) -> None:
     """The HP fields of the game's mode (docs/monolith_arena.md §2.5, §4.9): in a duel or ffa game both pools
     are 0 (only teams keep them); in a teams game every Banner keeps its faction's HP (hits come off the
-    pools), and a live game has both pools above 0 (an alliance at 0 loses at once). So a state of another mode
-    with the same seats is refused."""
+    pools), and a live game has both pools above 0 (an alliance at 0 loses at once). So a live state of another
+    mode with the same seats is refused (a finished game's fields can fit both modes: a teams game that ended
+    with both pools at 0 reads as an ffa game that ended with every Banner's HP)."""
     if not game.team_mode:
         if list(s.pool) != [0, 0]:
             raise state_error("state.pool", s.pool, "[0, 0]: only a teams game (mode = 'teams') keeps alliance pools")

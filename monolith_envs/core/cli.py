@@ -210,12 +210,26 @@ def plain_warnings(prog: str) -> None:
     warnings.showwarning = show
 
 
+def _duration(seconds: float) -> str:
+    """``seconds`` in words for a progress line: ``"48 s"``, ``"12 min"``, ``"3 h 20 min"``, ``"65 days"``."""
+    s = int(round(seconds))
+    if s < 120:
+        return f"{s} s"
+    if s < 7200:
+        return f"{s // 60} min"
+    if s < 3 * 86400:
+        return f"{s // 3600} h {s % 3600 // 60} min"
+    return f"{s // 86400:,} days"
+
+
 class LineProgress:
     """A progress report for a log file: where tqdm draws a bar on a terminal, this prints a plain line to
-    ``file``, ``"<desc>: 40 of 200 games (20%), 12 s, about 48 s left"``, once the work has run ``first_s``
-    seconds (wall time), then at most every ``every_s`` seconds, and a last one when it is closed; work done
-    within ``first_s`` prints nothing. The same methods as the tqdm bar that :func:`progress_bar` makes
-    (``update``, ``write``, ``close``), so a caller uses either the same way."""
+    ``file``, ``"<desc>: 40 of 200 games (20%), 12 s, about 48 s left"`` (and a note set with
+    :meth:`set_postfix_str`, such as ``"; 2 failures"``), once the work has run ``first_s`` seconds (wall
+    time), then at most every ``every_s`` seconds, and a last one when it is closed (unless the line just
+    printed says the same); work done within ``first_s`` prints nothing. The same methods as the tqdm bar that
+    :func:`progress_bar` makes (``update``, ``write``, ``set_postfix_str``, ``close``), so a caller uses either
+    the same way."""
 
     def __init__(self, total: int, desc: str, unit: str, file: Any = None, every_s: float = 30.0,
                  first_s: float = 5.0):
@@ -225,18 +239,20 @@ class LineProgress:
         self.file, self.n, self._clock = file, 0, time.monotonic
         self.t0 = self._clock()
         self._next = self.t0 + float(first_s)
-        self._printed = self._closed = False
+        self._closed = False
+        self._printed: tuple | None = None  # (count, note) of the last line printed
+        self.note = ""
 
     def _line(self, last: bool = False) -> None:
         import sys
 
         elapsed = self._clock() - self.t0
         text = (f"{self.desc}: {self.n:,} of {self.total:,} {self.unit}{'s' if self.total != 1 else ''} "
-                f"({100 * self.n / max(self.total, 1):.0f}%), {elapsed:.0f} s")
+                f"({100 * self.n // max(self.total, 1)}%), {_duration(elapsed)}")
         if 0 < self.n < self.total and not last:
-            text += f", about {elapsed * (self.total - self.n) / self.n:.0f} s left"
-        print(text, file=self.file or sys.stderr, flush=True)
-        self._printed = True
+            text += f", about {_duration(elapsed * (self.total - self.n) / self.n)} left"
+        print(text + (f"; {self.note}" if self.note else ""), file=self.file or sys.stderr, flush=True)
+        self._printed = (self.n, self.note)
 
     def update(self, n: int = 1) -> None:
         """Count ``n`` more units; print a line when its time has come."""
@@ -246,22 +262,26 @@ class LineProgress:
             self._next = now + self.every_s
             self._line()
 
+    def set_postfix_str(self, text: str) -> None:
+        """A note said at the end of the next lines (``"2 failures"``), as tqdm's bar shows it."""
+        self.note = text
+
     def write(self, text: str) -> None:
         """Print ``text`` (a finding) on stdout as its own line, as ``tqdm.write`` does."""
         print(text, flush=True)
 
     def close(self) -> None:
-        """Print the last count (once), when a line was printed before."""
+        """Print the last count (once), when a line was printed before and it said another count or note."""
         if not self._closed:
             self._closed = True
-            if self._printed:
+            if self._printed is not None and self._printed != (self.n, self.note):
                 self._line(last=True)
 
 
 def progress_bar(total: int, desc: str, unit: str, enabled: bool = True, file: Any = None) -> Any:
     """The progress display of a command: a tqdm bar with ETA when ``file`` (default ``sys.stderr``) is a
-    terminal, a :class:`LineProgress` (a line after 5 s, then every 30 s) when it is not (a log file, a pipe), or None when
-    ``enabled`` is False or tqdm is not installed (for a terminal)."""
+    terminal, a :class:`LineProgress` (a line after 5 s, then every 30 s) when it is not (a log file, a pipe) or
+    tqdm is not installed, or None when ``enabled`` is False."""
     import sys
 
     if not enabled:
@@ -271,6 +291,6 @@ def progress_bar(total: int, desc: str, unit: str, enabled: bool = True, file: A
         return LineProgress(total, desc, unit, file=stream)
     try:
         from tqdm import tqdm
-    except ImportError:  # the core needs only numpy/gymnasium/pettingzoo
-        return None
+    except ImportError:  # the core needs only numpy/gymnasium/pettingzoo: lines then
+        return LineProgress(total, desc, unit, file=stream)
     return tqdm(total=total, desc=desc, unit=unit, file=stream, dynamic_ncols=True)

@@ -508,7 +508,7 @@ def _run_checked(game_cls: Any, games: int, seed: int, workers: int, config: dic
             for r in it:
                 tally.games += 1
                 tally.decisions += r.decisions
-                if bar:
+                if bar and not r.failure:
                     bar.update(1)
                 if r.failure:
                     with guard.deferred():  # the log is written, reported and counted, or not at all
@@ -516,6 +516,9 @@ def _run_checked(game_cls: Any, games: int, seed: int, workers: int, config: dic
                                              timeout)
                         (bar.write(text) if bar else print(text, flush=True))
                         tally.failures += 1
+                        if bar:  # counted after its report: the line that follows says it
+                            bar.set_postfix_str(f"{tally.failures} failure{'s' if tally.failures != 1 else ''}")
+                            bar.update(1)
                         tally.logs.append(str(path))
                         del tally.logs[:-MAX_LISTED_LOGS]
                     if max_failures is not None and tally.failures >= max_failures:

@@ -434,7 +434,7 @@ def narrate(game: Any, before: Any, after: Any, action: int, seat: int) -> list[
 def _chosen_for(game: Any, before: Any, action: int, after: Any) -> str:
     """For an opponent chosen for a card's line (docs §4.13), the card and what that line does to them:
     ``Jinx (a chosen opponent: their highest pool die turns to 1)`` (an action card, cast face up), ``R36 Rune
-    of Hexes (chosen opponent: ...)`` (a board card; a private Rune still hidden is not named, as
+    of Hexes (a chosen opponent: their highest pool die is set aside)`` (a board card; a private Rune still hidden is not named, as
     :func:`_source` says); ``""`` otherwise. :func:`narrate` leaves it out when a line of the changes names the
     card already (a line whose changes are VP, gems or cards: an exile's changes are dice, said untagged)."""
     pd = before.pending or {}

@@ -271,12 +271,13 @@ class VectorEnv:
         self._check_open()
         if self._broken is not None:
             raise ResetNeededError(f"make_vec step: {self._broken}")
-        if isinstance(actions, (list, tuple)) and any(isinstance(a, (bool, np.bool_)) for a in actions):
-            k = next(k for k, a in enumerate(actions) if isinstance(a, (bool, np.bool_)))  # numpy reads True as 1
-            raise ValueError(f"make_vec step: actions[{k}] is {actions[k]!r}, a bool; actions are integers from 0 to "
-                             f"{self.num_actions - 1}")
         acts = np.asarray(actions)
         items = acts.tolist() if acts.shape == (self.num_envs,) and acts.dtype == object else None
+        seq = actions if isinstance(actions, (list, tuple)) else items or ()
+        k = next((k for k, a in enumerate(seq) if isinstance(a, (bool, np.bool_))), None)
+        if k is not None:  # numpy reads a True in a list of ints as action 1
+            raise ValueError(f"make_vec step: actions[{k}] is {seq[k]!r}, a bool; actions are integers from 0 to "
+                             f"{self.num_actions - 1}")
         if items is not None and all(isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_))
                                      for a in items):
             # integers kept as objects (one too large for int64, a mix with numpy integers, or asked to)

@@ -93,7 +93,8 @@ def test_bad_arguments_of_an_agent_are_named():
             make_agent("mcts:5", ENV_ID).bind(env)
     with pytest.raises(AgentError, match=r"one row of the game's actions, got shape \(2, 3\)"):
         RandomAgent().act(np.zeros(3), np.ones((2, 3)), np.random.default_rng(0))
-    with pytest.raises(monolith_envs.ConfigError, match="env_config must be a dict of game config keys .* got str"):
+    assert RandomAgent().act(np.zeros(3), np.array([[0, 0, 1]]), np.random.default_rng(0)) == 2  # one row
+    with pytest.raises(monolith_envs.ConfigError, match="env_config must be a dict .* got str"):
         make_agent("baseline", "monolith_arena_v0", "num_players=2")
     with pytest.raises(AgentSpecError, match=r"^bad agent spec 'ppo:a\\x00b': it contains a NUL character"):
         make_agent("ppo:a\x00b", ENV_ID)

@@ -125,6 +125,16 @@ def test_a_model_missing_weights_that_sb3_would_leave_random_is_refused(toy_piec
         load_maskable_ppo(bad, trusted=trusted)
 
 
+def test_a_model_with_its_own_critic_extractor_missing_is_refused(toy_split_model, tmp_path):
+    """Only a shared extractor's copies may be missing: a critic with an extractor of its own would keep its
+    random start values (SB3 loads it, and warns only of an old SB3 version)."""
+    bad = rewrite_zip(toy_split_model, tmp_path / "bad.zip", "policy.pth", state_dict_edit=lambda sd: {
+        k: v for k, v in sd.items() if not k.startswith(("pi_features_extractor.", "vf_features_extractor."))})
+    with pytest.raises(ModelFileError, match=r"lacks 4 of the policy's \d+ weights \('pi_features_extractor\."):
+        load_maskable_ppo(bad)
+    assert load_maskable_ppo(toy_split_model).policy.share_features_extractor is False
+
+
 def test_a_model_saved_without_the_split_feature_extractors_loads_with_the_shared_ones(toy_piece_model, tmp_path):
     """SB3 before 1.7 saved one ``features_extractor`` for the actor and the critic: such a file has every
     weight that matters and loads, with the same action probabilities and no SB3 warning about it."""

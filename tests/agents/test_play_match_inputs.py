@@ -59,3 +59,24 @@ def test_an_action_that_is_not_a_legal_integer_names_the_seat(value, shown):
 def test_bad_inputs_are_clear_errors(env, agents, error, message):
     with pytest.raises(error, match=message):
         play_match(env, agents, seed=0)
+
+
+@pytest.mark.parametrize("illegal_action", ["raise", "penalize"])
+def test_a_masked_out_action_names_the_seat_whatever_the_env_does_with_it(illegal_action):
+    """An env made with ``illegal_action="penalize"`` would end the match with a penalty and no outcome
+    (``outcome()`` of an unfinished game failed); the match refuses the action first, naming the seat."""
+    env = monolith_envs.make(ENV_ID, illegal_action=illegal_action)
+    first_legal = _Returns(lambda a: a)  # seat 0 plays its first legal action; seat 1 a masked-out one
+
+    class FirstMaskedOut(_Returns):
+        def act(self, observation, action_mask, rng):
+            return int(np.flatnonzero(np.asarray(action_mask) == 0)[0])
+
+    with pytest.raises(monolith_envs.IllegalActionError,
+                       match=r"^illegal action .*: masked out now \(returned by the agent of seat 1, player_1\)"):
+        play_match(env, [first_legal, FirstMaskedOut(None)], seed=0)
+
+
+def test_a_numpy_array_of_agents_plays():
+    agents = np.array([RandomAgent(), RandomAgent()], dtype=object)
+    assert play_match(ENV_ID, agents, seed=3).decisions == play_match(ENV_ID, ["random", "random"], seed=3).decisions

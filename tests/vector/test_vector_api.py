@@ -118,6 +118,7 @@ def test_reset_seeds_and_shapes_and_dtypes():
      r"^game 1 of 3: illegal action 1180591620717411303424: out of range"),
     ([0, 0, True], ValueError, r"^make_vec step: actions\[2\] is True, a bool; actions are integers from 0 to 499$"),
     ((np.bool_(False), 0, 0), ValueError, r"actions\[0\] is np.False_, a bool|actions\[0\] is False, a bool"),
+    (np.array([0, True, 0], dtype=object), ValueError, r"actions\[1\] is True, a bool"),
 ])
 def test_bad_actions_are_refused(bad, err, needle):
     vec = make_vec(ARENA, 3)
