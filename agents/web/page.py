@@ -141,7 +141,7 @@ g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharra
     <h2 id="verdict"></h2>
     <p id="reason" hidden></p>
     <div id="hidden-list" hidden><b>hidden until now:</b><ul></ul></div>
-    <table id="returns"><thead><tr><th>seat</th><th>outcome</th><th>return</th></tr></thead><tbody></tbody></table>
+    <table id="returns"><thead><tr><th>seat</th><th>outcome</th><th title="the sum of the seat&#39;s rewards over the game (its return; with win_loss rewards 1 for a win, -1 for a loss, 0 for a draw)">return</th></tr></thead><tbody></tbody></table>
     <p><a id="replay-link" href="#" target="_blank">watch this game's replay</a></p>
     <button id="new-game">New game</button>
   </div>
