@@ -55,7 +55,8 @@ main { display: grid; grid-template-columns: minmax(0, 1fr) clamp(270px, 30vw, 4
 /* the side column stays in the window: the Moves, the notes and the list of options shrink to fit (the
    decision never under its own lines and about four options), and the column scrolls past that */
 #side { display: flex; flex-direction: column; gap: 10px; position: sticky; top: 8px;
-  max-height: calc(100vh - var(--head, 34px) - 26px); overflow-y: auto; }  /* in view under the header, scrolled or not */
+  max-height: calc(100vh - var(--head, 34px) - 26px); overflow-y: auto; overflow-x: hidden; }  /* in view under the header, scrolled or not; no sideways scroll bar over its last button */
+#side .panel { overflow-wrap: anywhere; }  /* a long name wraps in the column, never widens it */
 #side > .panel { flex: none; }
 #side > #decision:not([hidden]) { flex: 0 1 auto; display: flex; flex-direction: column; }
 #decision > * { flex: none; }
@@ -141,7 +142,7 @@ g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharra
     <h2 id="verdict"></h2>
     <p id="reason" hidden></p>
     <div id="hidden-list" hidden><b>hidden until now:</b><ul></ul></div>
-    <table id="returns"><thead><tr><th>seat</th><th>outcome</th><th title="the sum of the seat&#39;s rewards over the game (its return; with win_loss rewards 1 for a win, -1 for a loss, 0 for a draw)">return</th></tr></thead><tbody></tbody></table>
+    <table id="returns"><thead><tr><th>seat</th><th>outcome</th><th title="the sum of the seat&#39;s rewards over the game (its return, as the game&#39;s reward_mode pays it: docs/&lt;game&gt;.md, section 8)">return</th></tr></thead><tbody></tbody></table>
     <p><a id="replay-link" href="#" target="_blank">watch this game's replay</a></p>
     <button id="new-game">New game</button>
   </div>
@@ -153,6 +154,14 @@ g.hl-chosen > g > polyline { stroke: #5aa8ff; stroke-width: 4px; stroke-dasharra
 "use strict";
 const $ = id => document.getElementById(id);
 let S = null, node = null, path = [], busy = false, shown = 0;
+let followMoves = true;  // the Moves box keeps its newest line in view, unless the player scrolled it up
+$("narration").addEventListener("scroll", () => {
+  const n = $("narration");
+  followMoves = n.scrollTop + n.clientHeight >= n.scrollHeight - 4;
+});
+function followNewest() {  // after the panels above and beside it took their height (the box may have shrunk)
+  if (followMoves) $("narration").scrollTop = $("narration").scrollHeight;
+}
 // The second click of a double click (the next stage's buttons are drawn where the first click's were)
 // chooses nothing: one click makes one choice. Keyboard presses (detail 0) and single clicks choose.
 function stray(ev) { return ev.detail > 1; }
@@ -233,6 +242,7 @@ function show(st) {
   });
   shown = st.narration.length;
   nar.scrollTop = nar.scrollHeight;
+  followMoves = true;
   const res = st.result, stuck = !st.over && !st.stages && !st.busy;  // stuck: an opponent's agent failed to move
   $("result").hidden = !res && !stuck;
   $("decision").hidden = !!res || stuck;
@@ -330,9 +340,11 @@ function fitDecision() {  // the decision's panel shrinks (its list of options s
   const fewest = Math.min(o.scrollHeight, 120);
   o.style.minHeight = fewest + "px";
   d.style.minHeight = "";
-  if (d.hidden) return;  // the game is over: no decision
-  const pad = parseFloat(getComputedStyle(d).paddingTop) + parseFloat(getComputedStyle(d).paddingBottom);
-  d.style.minHeight = Math.ceil(d.scrollHeight - pad - o.clientHeight + fewest) + "px";  // min-height: the content box
+  if (!d.hidden) {  // the game is over: no decision
+    const pad = parseFloat(getComputedStyle(d).paddingTop) + parseFloat(getComputedStyle(d).paddingBottom);
+    d.style.minHeight = Math.ceil(d.scrollHeight - pad - o.clientHeight + fewest) + "px";  // the content box
+  }
+  followNewest();
 }
 window.addEventListener("resize", fitDecision);
 
@@ -438,10 +450,10 @@ function drawnScale() {  // the board's drawn size over its own, by the limit th
   const r = svg.getBoundingClientRect();  // the box; the drawing keeps its aspect inside it
   return Math.min(r.width / w, r.height / h);
 }
-function hintZoom() {  // a board fitted well under its drawn size (a small window, a phone) says so on the button
+function hintZoom() {  // a board fitted under 80% of its drawn size (a laptop, a small window, a phone) says so
   for (let pass = 0; pass < 2; pass++) {  // the label may wrap the header, which leaves the board less height
     const wide = $("board").classList.contains("wide"), k = drawnScale();
-    const small = !wide && k > 0 && k < 0.6;
+    const small = !wide && k > 0 && k < 0.8;  // at 2/3 (1366x768) Arena's tile names are 4-6 px: too small
     $("zoom").textContent = wide ? "whole board" : small ? "larger board (now " + Math.round(100 * k) + "%)"
       : "larger board";
     $("zoom").classList.toggle("hint", small);

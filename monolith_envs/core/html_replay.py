@@ -205,7 +205,7 @@ body { font-family: sans-serif; margin: 0 12px 12px; background: #f6f4ee; color:
 <div id="chance"></div>
 <div id="narration" hidden></div>
 </div>
-<table id="returns" hidden><thead><tr><th>seat</th><th>outcome</th><th title="the sum of the seat&#39;s rewards over the game (its return; with win_loss rewards 1 for a win, -1 for a loss, 0 for a draw)">return</th></tr></thead><tbody></tbody></table>
+<table id="returns" hidden><thead><tr><th>seat</th><th>outcome</th><th title="the sum of the seat&#39;s rewards over the game (its return, as the game&#39;s reward_mode pays it: docs/&lt;game&gt;.md, section 8)">return</th></tr></thead><tbody></tbody></table>
 <div id="wrap"><div id="frame" role="img" aria-label="the board at this step"></div><ol id="moves" start="0"></ol></div>
 <div id="text"></div>
 <script id="frames" type="application/json">__FRAMES__</script>

@@ -101,7 +101,7 @@ def test_larger_board_draws_the_board_at_least_at_its_own_width_where_the_column
         assert before < 900, before
         box = rect("#board svg")
         drawn = min(box["width"] / 940, box["height"] / 817)  # by the limit that holds: width or height
-        assert drawn < 0.6, drawn  # drawn well under its size: the button says how small, so a player finds it
+        assert drawn < 0.8, drawn  # drawn well under its size: the button says how small, so a player finds it
         assert driver.text("#zoom") == f"larger board (now {round(100 * drawn)}%)", driver.text("#zoom")
         if window == (800, 600):  # two columns under the header, which may wrap: the page itself does not scroll
             assert driver.js("return document.documentElement.scrollHeight <= window.innerHeight")
@@ -113,13 +113,44 @@ def test_larger_board_draws_the_board_at_least_at_its_own_width_where_the_column
         assert abs(rect("#board svg")["width"] - before) < 1
 
 
+@pytest.mark.parametrize("game", [SHORT[1], SHORT[2]])
+def test_the_moves_box_keeps_its_newest_line_in_view(driver, tmp_path, game):  # noqa: F811
+    """The Moves box was scrolled to its end before the decision's panel took its height; the box then shrank
+    and hid the newest lines (24-107 px at 1366x768). A box the player scrolled up stays where it is."""
+    newest = "const n = document.getElementById('narration'); return n.scrollHeight - n.scrollTop - n.clientHeight"
+    with page_in_window(driver, tmp_path, game, 1366, 768) as (rect, _view_h):
+        for _ in range(6):
+            assert driver.js(newest) <= 2, driver.js(newest)
+            driver.click("#options button.opt")
+            assert _async(driver, WAIT_READY) in ("ready", "over")
+        driver.js("document.getElementById('narration').scrollTop = 0")  # the player scrolls up to read
+        driver.js("window.dispatchEvent(new Event('resize'))")  # (after its scroll event)
+        assert driver.js("return document.getElementById('narration').scrollTop") == 0
+
+
+def test_a_laptop_window_says_how_small_the_board_is_drawn(driver, tmp_path):  # noqa: F811
+    """At 1366x768 every board was fitted at about 2/3 of its size (Arena's tile names 4-6 px on screen) with a
+    plain "larger board": the button says the size under 80%."""
+    with page_in_window(driver, tmp_path, SHORT[0], 1366, 768) as (rect, _view_h):
+        box = rect("#board svg")
+        svg = driver.js("const s = document.querySelector('#board svg'); "
+                        "return [parseFloat(s.getAttribute('width')), parseFloat(s.getAttribute('height'))]")
+        drawn = min(box["width"] / svg[0], box["height"] / svg[1])
+        assert drawn < 0.8 and driver.text("#zoom") == f"larger board (now {round(100 * drawn)}%)", (drawn, svg)
+        assert driver.js("return document.getElementById('zoom').classList.contains('hint')")
+
+
 def test_the_side_column_stays_in_the_window_with_the_moves_in_view(driver, tmp_path):  # noqa: F811
     """At 1280x800 the Strategy Game's side column (decision, card notes, Moves) was taller than the window,
     so its newest moves were below it: the column now fits the window, the Moves box shrinking to fit."""
     with page_in_window(driver, tmp_path, SHORT[1], 1280, 800) as (rect, view_h):
+        newest = ("const n = document.getElementById('narration'); "
+                  "return n.scrollHeight - n.scrollTop - n.clientHeight")
         for _ in range(4):
             driver.click("#options button.opt")
             assert _async(driver, WAIT_READY) in ("ready", "over")
+            # the newest line in view, after the decision's panel took its height (the box shrank under it)
+            assert driver.js(newest) <= 2, driver.js(newest)
         side, moves = rect("#side"), rect("#narration")
         assert side["bottom"] <= view_h + 1, (side, view_h)
         assert moves["bottom"] <= view_h and moves["height"] >= 40, (moves, view_h)
