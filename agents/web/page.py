@@ -203,7 +203,11 @@ async function request(method, url, body) {
   catch (e) {
     if (e.status === 409 || e.status >= 500) {  // the game moved on (another tab, a new game, a failed
       // opponent after the person's move was played): show where it is now
-      try { show(await api("GET", "/api/state")); } catch (e2) { /* the first error says enough */ }
+      try {
+        const cur = await api("GET", "/api/state"), other = S && cur.game_id !== S.game_id;
+        show(cur);
+        if (other) e.message = "a new game was started since, perhaps in another tab: this page shows it now; choose again";
+      } catch (e2) { /* the first error says enough */ }
     }
     error(e.message); if (S) { node = S.stages; path = []; } setState(false); renderStage();
   }

@@ -41,7 +41,9 @@ def test_a_stale_tab_does_not_play_its_old_choice_and_catches_up(driver, tmp_pat
             assert _async(wd, WAIT_READY) == "ready"
             if wd.js("return !document.getElementById('error').hidden"):
                 break
-        assert "is not the current game" in wd.text("#error")
+        # the page shows the new game already: the message says so (the server's said "reload the page")
+        assert wd.text("#error") == ("a new game was started since, perhaps in another tab: this page shows it now; "
+                                     "choose again")
         assert wd.js("return S.game_id") == st["game_id"] == served.web.game_id
         assert served.web.raw.num_decisions == st["decisions"]
     finally:
