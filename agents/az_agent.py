@@ -36,8 +36,9 @@ def parse_az_spec(rest: str) -> tuple[str, int]:
     ``+search`` in any case; a file named by the whole text is a path (``runs/a+search:3/final.pt``).
 
     Raises:
-        ValueError: an empty path, or ``N`` that is not an integer (ASCII digits) from 1 to
-            :data:`~monolith_envs.agents.mcts.MAX_SIMULATIONS`, the bound of every search spec.
+        ValueError: an empty path, ``N`` that is not an integer (ASCII digits) from 1 to
+            :data:`~monolith_envs.agents.mcts.MAX_SIMULATIONS`, the bound of every search spec, or a misspelt
+            ``+search:N`` after a file that exists (``final.pt+serach:8``).
     """
     if rest and os.path.isfile(rest):  # a file of that name is a checkpoint path, "+search:" in it or not
         return rest, 0  # (os.path.isfile: False, not an error, for a name too long for the system)
@@ -49,6 +50,10 @@ def parse_az_spec(rest: str) -> tuple[str, int]:
     if not path:
         raise ValueError("az:PATH needs a checkpoint path")
     if not sep:
+        near = re.search(r"\+([A-Za-z]+):\d+$", rest)  # "+serach:8": a misspelt +search:N, not part of a path
+        if near and not os.path.exists(rest) and os.path.exists(rest[:near.start()]):
+            raise ValueError(f"{brief(rest, 80)}: no such file, and {near.group(0)!r} is not +search:N (the "
+                             "search of N simulations: az:PATH+search:N)")
         return path, 0
     rng = f"an integer >= 1 and at most {MAX_SIMULATIONS}"
     if not (tail.isascii() and tail.isdigit() and len(tail) <= 20):

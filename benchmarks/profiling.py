@@ -20,7 +20,7 @@ from pathlib import Path
 
 from monolith_envs.core.cli import ArgumentParser, game_settings, import_modules
 from monolith_envs.core.interrupt import Interrupted, stop_on_signals
-from monolith_envs.core.outfiles import OutputPathError, check_output_file, write_text_atomic
+from monolith_envs.core.outfiles import EarlierOutput, OutputPathError, check_output_file, write_text_atomic
 from monolith_envs.core.seeds import seed_arg
 
 from .loops import AecRunner, EngineRunner
@@ -66,6 +66,11 @@ def _short(path: str) -> str:
             head = marker.strip("/") + "/" if marker != "/site-packages/" else ""
             return head + p.split(marker, 1)[1]
     return p
+
+
+#: what an earlier ``--out`` looks like: only such a file is replaced (a file given by mistake is refused)
+PROFILE_OUTPUT = EarlierOutput("a profile written by benchmarks.profiling", "", " loop=", "profiled decisions: ",
+                               "per decision (with profiler overhead)")
 
 
 def format_profile(stats: pstats.Stats, decisions: int, top: int = 25) -> str:
@@ -125,7 +130,7 @@ def main(argv: list[str] | None = None) -> str:
         ap.error(problem)
     if args.out:
         try:
-            check_output_file(args.out, "--out")
+            check_output_file(args.out, "--out", PROFILE_OUTPUT)
         except OutputPathError as exc:
             ap.error(str(exc))
     try:

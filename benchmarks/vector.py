@@ -337,13 +337,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.workers > args.num_envs:
         parser.error(f"--workers {args.workers} is more than --num-envs {args.num_envs}")
     if args.json is not None:
-        from monolith_envs.core.outfiles import OutputPathError, check_output_file
+        from monolith_envs.core.outfiles import EarlierOutput, OutputPathError, check_output_file
 
-        try:  # before the measurements, not after them
-            check_output_file(str(args.json), "--json")
+        try:  # before the measurements, not after them; only an earlier report of this command is replaced
+            check_output_file(str(args.json), "--json", EarlierOutput(
+                "a report of benchmarks.vector (JSON)", "{", '"rows"', json_keys=("rows", "argv", "cpus", "machine")))
         except OutputPathError as err:
             parser.error(str(err))
     rows: list[dict] = []
+    t0 = time.perf_counter()
+    print(f"measuring {len(configs)} env id{'s' if len(configs) != 1 else ''} ({', '.join(configs)}), "
+          f"{args.repeats} repeat{'s' if args.repeats != 1 else ''} of {args.seconds:g} s per figure; a line as each "
+          "is measured", file=sys.stderr, flush=True)
     try:
         with stop_on_signals():
             for env_id, config in configs.items():
@@ -352,9 +357,11 @@ def main(argv: list[str] | None = None) -> int:
                                              args.repeats, args.seed))
                 except monolith_envs.ConfigError as err:
                     parser.error(str(err))
-                print(f"measured {env_id} ({len(rows)} of {len(configs)}"
-                      + ("; the table follows when all are measured)" if len(rows) < len(configs) else ")"),
-                      file=sys.stderr, flush=True)
+                took = time.perf_counter() - t0
+                left = took / len(rows) * (len(configs) - len(rows))
+                print(f"[+{took:.0f}s] measured {env_id} ({len(rows)} of {len(configs)}"
+                      + (f"; about {left:.0f} s left; the table follows when all are measured)"
+                         if len(rows) < len(configs) else ")"), file=sys.stderr, flush=True)
     except Interrupted as exc:
         with stop_on_signals():  # a second Ctrl-C does not cut the summary short
             if rows:
@@ -367,10 +374,13 @@ def main(argv: list[str] | None = None) -> int:
           f"{platform.python_version()}; {args.seconds:g} s x {args.repeats} repeats per figure; dec/s = decisions per "
           f"second, x = a ratio of decisions per CPU second (CPU) or per wall second; every column: {COLUMNS_DOC}")
     if args.json:
+        from monolith_envs.core.outfiles import write_text_atomic
+
         from .report import machine_info
 
-        args.json.write_text(json.dumps({"rows": rows, "argv": sys.argv[1:], "cpus": os.cpu_count(),
-                                         "python": platform.python_version(), "machine": machine_info()}, indent=1))
+        write_text_atomic(args.json, json.dumps({"rows": rows, "argv": sys.argv[1:], "cpus": os.cpu_count(),
+                                                 "python": platform.python_version(), "machine": machine_info()},
+                                                indent=1))
     return 0
 
 

@@ -334,7 +334,8 @@ def _check_seed(out: dict) -> None:
 
 def check_run_folder_keys(name: str, out_dir: str) -> None:
     """``name`` ('' = not chosen yet) is one folder name under ``out_dir``, a folder path without NUL or control
-    characters (the run folder is ``<out_dir>/<name>``, never outside ``out_dir``).
+    characters or a comma (the run folder is ``<out_dir>/<name>``, never outside ``out_dir``; its model is
+    named in comma-separated lists of agent specs).
 
     Raises:
         TrainConfigError: naming the key and what is allowed.
@@ -345,6 +346,10 @@ def check_run_folder_keys(name: str, out_dir: str) -> None:
     if not out_dir or "\x00" in out_dir or len(out_dir) > 4096 or any(ord(c) < 32 for c in out_dir):
         raise TrainConfigError(f"config key 'out_dir': must be a folder path without NUL or control characters, "
                                f"got {short_repr(out_dir)}")
+    if "," in out_dir:  # the run's evaluate commands name its model in --agents ppo:PATH,random (split at commas)
+        raise TrainConfigError(f"config key 'out_dir': {short_repr(out_dir)} has a comma; the run's model is named "
+                               "in comma-separated lists of agent specs (--agents ppo:PATH,random), so choose a "
+                               "folder path without one")
 
 
 def _check_strings(out: dict) -> None:

@@ -381,3 +381,16 @@ def test_az_search_suffix_takes_any_case_and_a_file_named_by_the_whole_text_is_a
     assert parse_az_spec(long) == (long, 0)
     with pytest.raises(AgentError, match="no policy-value checkpoint"):
         make_agent(f"az:{long}", "monolith_arena_v0")
+
+
+def test_a_misspelt_search_suffix_after_a_checkpoint_that_exists_is_named(tmp_path):
+    from agents.az_agent import parse_az_spec
+
+    ckpt = tmp_path / "final.pt"
+    ckpt.write_bytes(b"")
+    with pytest.raises(ValueError, match=r"no such file, and '\+serach:8' is not \+search:N \(the search of N "):
+        parse_az_spec(f"{ckpt}+serach:8")
+    with pytest.raises(AgentSpecError, match=r"'\+serach:8' is not \+search:N"):
+        make_agent(f"az:{ckpt}+serach:8", "monolith_arena_v0")
+    other = str(tmp_path / "none.pt") + "+serach:8"  # nothing there at all: the missing file is the error
+    assert parse_az_spec(other) == (other, 0)

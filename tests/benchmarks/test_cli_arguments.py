@@ -162,3 +162,24 @@ def test_vector_interrupted_before_any_row(monkeypatch, capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "interrupted by SIGINT: 0 of 1 env ids measured; nothing written" in captured.err
+
+
+def test_profiling_and_vector_replace_only_their_own_earlier_output(tmp_path, capsys, no_profiling, monkeypatch):
+    """``--out`` / ``--json`` pointed at a file of something else (a README, a script) replaced it without a
+    word; such a file is now refused before anything is measured, and an earlier output is replaced."""
+    notes = tmp_path / "notes.md"
+    notes.write_text("my notes\n")
+    err = _usage_error(profiling.main, ["--out", str(notes)], capsys)
+    assert f"--out {notes}: the file exists and is not a profile written by benchmarks.profiling, so it is not " \
+           "replaced" in err
+    monkeypatch.setattr(vector, "bench_config", lambda *a, **k: pytest.fail("measured despite a bad argument"))
+    err = _usage_error(vector.main, ["--env", "monolith_arena_v0", "--json", str(notes)], capsys)
+    assert f"--json {notes}: the file exists and is not a report of benchmarks.vector (JSON)" in err
+    assert notes.read_text() == "my notes\n"
+    earlier = tmp_path / "profile.txt"
+    earlier.write_text("monolith_arena_v0  loop=engine\nprofiled decisions: 10; total own time 0.1 s; 1.0 µs per "
+                       "decision (with profiler overhead)\n")
+    monkeypatch.setattr(profiling, "profile_loop", lambda *a, **k: (None, 7))
+    monkeypatch.setattr(profiling, "format_profile", lambda stats, decisions, top: f"profiled decisions: {decisions}\n")
+    profiling.main(["--loop", "engine", "--out", str(earlier)])
+    assert earlier.read_text() == "monolith_arena_v0  loop=engine\nprofiled decisions: 7\n"
