@@ -59,6 +59,7 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
     from stable_baselines3.common.callbacks import BaseCallback
     from tqdm import tqdm
 
+    from monolith_envs.core.cli import stderr_bar
     from training.evaluate import eval_labels, evaluate_against
     from training.schedule import phase_at
     from training.selfplay import policy_weights
@@ -71,8 +72,7 @@ def make_callbacks(cfg: dict, run_dir: Path, curve: list, executor: Any, start: 
         """tqdm bar over learner steps (its total is :func:`planned_steps`, as the stage banner says)."""
 
         def _on_training_start(self) -> None:
-            self.bar = tqdm(total=planned_steps(cfg, start), initial=start, desc="PPO", unit="step",
-                            file=sys.stderr, dynamic_ncols=True, disable=not cfg["progress_bar"])
+            self.bar = stderr_bar(planned_steps(cfg, start), "PPO", "step", cfg["progress_bar"], initial=start)
             track["bar"] = self.bar
 
         def _on_step(self) -> bool:

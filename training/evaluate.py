@@ -139,9 +139,8 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     Raises:
         ValueError: fewer than two distinct specs (one-seat: none, or a repeated one), or ``games < 1``.
     """
-    from tqdm import tqdm
-
     import monolith_envs
+    from monolith_envs.core.cli import stderr_bar
 
     env_config = dict(env_config or {})
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
@@ -178,7 +177,7 @@ def run_tournament(env_id: str, specs: Sequence[str], games: int, seed: int = 0,
     from monolith_envs.core.interrupt import Interrupted, end_executor
 
     results: dict[int, list[tuple]] = {i: [] for i in range(len(pairs))}
-    bar = tqdm(total=games * len(pairs), desc="games", unit="game", disable=not progress, file=sys.stderr)
+    bar = stderr_bar(games * len(pairs), "games", "game", progress)
     interrupted = False
     try:
         if ex is None:

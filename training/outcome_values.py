@@ -75,7 +75,7 @@ def collect_outcomes(net: Any, env_id: str, env_config: dict, states: int, num_e
     if states < 1 or num_envs < 1 or not temperature > 0:
         raise OutcomeValuesError(f"need states >= 1, num_envs >= 1 and temperature > 0, got {states}, {num_envs}, "
                                  f"{temperature}")
-    from tqdm import tqdm
+    from monolith_envs.core.cli import stderr_bar
 
     rng = np.random.default_rng(seed)
     vec = monolith_envs.make_vec(env_id, num_envs, **env_config)
@@ -85,8 +85,7 @@ def collect_outcomes(net: Any, env_id: str, env_config: dict, states: int, num_e
     game_l: list[int] = []
     seat_l: list[int] = []
     games = 0
-    bar = tqdm(total=states, desc="self-play", unit="state", file=sys.stderr, disable=not progress,
-               dynamic_ncols=True)
+    bar = stderr_bar(states, "self-play", "state", progress)
     try:
         res = vec.reset(seed=seed)
         while len(ret_l) < states:
@@ -133,7 +132,8 @@ def fit_value(net: Any, data: dict[str, np.ndarray], epochs: int = 10, lr: float
         OutcomeValuesError: too few games to fit on after the held-out ones.
     """
     import torch
-    from tqdm import tqdm
+
+    from monolith_envs.core.cli import stderr_bar
 
     torch.manual_seed(seed)
     games = data["game"]
@@ -171,8 +171,7 @@ def fit_value(net: Any, data: dict[str, np.ndarray], epochs: int = 10, lr: float
     opt = torch.optim.Adam(params, lr=lr)
     rng = np.random.default_rng(seed)
     net.train()
-    bar = tqdm(total=epochs * math.ceil(len(train) / batch_size), desc="fit value", unit="batch", file=sys.stderr,
-               disable=not progress, dynamic_ncols=True)
+    bar = stderr_bar(epochs * math.ceil(len(train) / batch_size), "fit value", "batch", progress)
     try:
         for _ in range(epochs):
             order = train[rng.permutation(len(train))]

@@ -19,7 +19,6 @@ one teacher choice, so far fewer states are needed than for behaviour cloning.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -41,9 +40,9 @@ def _report(progress: Any, done: int, reported: int) -> int:
 
 
 def _fit_bar(progress: bool, total: int):
-    from tqdm import tqdm
+    from monolith_envs.core.cli import stderr_bar
 
-    return tqdm(total=total, desc="fit", unit="batch", file=sys.stderr, disable=not progress, dynamic_ncols=True)
+    return stderr_bar(total, "fit", "batch", progress)
 
 
 def _run_jobs(fn: Any, jobs: list[tuple], total: int, executor: Any, progress: bool) -> list:

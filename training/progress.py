@@ -88,9 +88,9 @@ def map_with_progress(fn: Callable[[tuple], Any], jobs: Sequence[tuple], total: 
     (:func:`~monolith_envs.core.interrupt.end_executor`): they would otherwise report to the progress queue
     after it is gone, each with a traceback.
     """
-    from tqdm import tqdm
+    from monolith_envs.core.cli import stderr_bar
 
-    bar = tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, disable=not enabled, dynamic_ncols=True)
+    bar = stderr_bar(total, desc, unit, enabled)
     try:
         if executor is None:
             q = _LocalQueue(bar)

@@ -232,11 +232,12 @@ class LineProgress:
     the same way."""
 
     def __init__(self, total: int, desc: str, unit: str, file: Any = None, every_s: float = 30.0,
-                 first_s: float = 5.0):
+                 first_s: float = 5.0, initial: int = 0):
         import time
 
         self.total, self.desc, self.unit, self.every_s = int(total), desc, unit, float(every_s)
-        self.file, self.n, self._clock = file, 0, time.monotonic
+        self.file, self.n, self._clock = file, int(initial), time.monotonic
+        self._start_n = self.n  # a resumed run's steps done before: the time left is from this run's rate
         self.t0 = self._clock()
         self._next = self.t0 + float(first_s)
         self._closed = False
@@ -249,8 +250,9 @@ class LineProgress:
         elapsed = self._clock() - self.t0
         text = (f"{self.desc}: {self.n:,} of {self.total:,} {self.unit}{'s' if self.total != 1 else ''} "
                 f"({100 * self.n // max(self.total, 1)}%), {_duration(elapsed)}")
-        if 0 < self.n < self.total and not last:
-            text += f", about {_duration(elapsed * (self.total - self.n) / self.n)} left"
+        done = self.n - self._start_n
+        if 0 < done and self.n < self.total and not last:
+            text += f", about {_duration(elapsed * (self.total - self.n) / done)} left"
         print(text + (f"; {self.note}" if self.note else ""), file=self.file or sys.stderr, flush=True)
         self._printed = (self.n, self.note)
 
@@ -294,3 +296,18 @@ def progress_bar(total: int, desc: str, unit: str, enabled: bool = True, file: A
     except ImportError:  # the core needs only numpy/gymnasium/pettingzoo: lines then
         return LineProgress(total, desc, unit, file=stream)
     return tqdm(total=total, desc=desc, unit=unit, file=stream, dynamic_ncols=True)
+
+
+def stderr_bar(total: int, desc: str, unit: str, enabled: bool = True, initial: int = 0) -> Any:
+    """A long stage's progress on stderr (training, evaluation): a tqdm bar with ETA on a terminal, a
+    :class:`LineProgress` on a log file or a pipe (tqdm's redrawn bar would fill it with carriage returns),
+    nothing shown when ``enabled`` is False (a disabled tqdm bar, so callers update it all the same). Both
+    have ``update``, ``close``, ``n`` and ``total``."""
+    import sys
+
+    from tqdm import tqdm
+
+    if enabled and not (hasattr(sys.stderr, "isatty") and sys.stderr.isatty()):
+        return LineProgress(total, desc, unit, file=sys.stderr, initial=initial)
+    return tqdm(total=total, initial=initial, desc=desc, unit=unit, file=sys.stderr, disable=not enabled,
+                dynamic_ncols=True)

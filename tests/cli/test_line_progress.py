@@ -89,7 +89,7 @@ def test_fuzz_and_check_on_a_pipe_print_progress_lines_with_the_failures(tmp_pat
     from monolith_envs.__main__ import main
     from tests.cli import preload_faulty  # noqa: F401  (registers toy_faulty_v0, whose invariants fail)
 
-    monkeypatch.setattr(LineProgress.__init__, "__defaults__", (None, 30.0, 0.0))  # file, every_s, first_s
+    monkeypatch.setattr(LineProgress.__init__, "__defaults__", (None, 30.0, 0.0, 0))  # file, every_s, first_s, initial
     assert main(["fuzz", "toy_faulty_v0", "--games", "3", "--workers", "1", "--out", str(tmp_path)]) == 1
     out, err = capsys.readouterr()
     lines = err.splitlines()

@@ -122,7 +122,11 @@ def test_config_files_are_read_by_the_bounded_reader(no_training, tmp_path, caps
     assert ei.value.code == 2 and message in err and "Traceback" not in err
 
 
-def test_interim_evaluations_are_printed_the_banner_states_the_bars_steps_and_every_file_is_listed(tmp_path, capsys):
+def test_interim_evaluations_are_printed_the_banner_states_the_bars_steps_and_every_file_is_listed(tmp_path, capsys,
+                                                                                                   monkeypatch):
+    from monolith_envs.core.cli import LineProgress
+
+    monkeypatch.setattr(LineProgress.__init__, "__defaults__", (None, 30.0, 0.0, 0))  # the first line at once
     report = train_mod.main([
         "--set", "env_id=monolith_arena_v0", "--set", "env_config={}", "--set", "total_timesteps=100",
         "--set", "n_steps=64", "--set", "batch_size=64", "--set", "n_epochs=1", "--set", "n_envs=2",
@@ -135,7 +139,7 @@ def test_interim_evaluations_are_printed_the_banner_states_the_bars_steps_and_ev
     assert report["learner_steps"] == 128
     banner = next(ln for ln in err.splitlines() if ln.startswith("== [1/2] PPO"))
     assert "128 learner steps (100 rounded up to whole rollouts of 64 x 2)" in banner
-    assert "| 128/128 [" in err  # the bar's total is the banner's
+    assert "\nPPO: 128 of 128 steps (100%), " in err  # the total of its progress (a log: lines) is the banner's
     for point in report["learning_curve"]:
         s = point["random"]
         assert (f"evaluation at step {point['step']:,}: vs random {s['win_rate']:.1%} (95% CI {s['ci95'][0]:.1%}-"

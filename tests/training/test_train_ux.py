@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -26,8 +27,11 @@ def test_quick_config_is_the_default_recipe_cut_down():
     assert quick["pretrain_samples"] * 10 <= default["pretrain_samples"]
 
 
-def test_main_job_announces_stages_and_ends_with_a_summary(tmp_path, capsys):
+def test_main_job_announces_stages_and_ends_with_a_summary(tmp_path, capsys, monkeypatch):
+    from monolith_envs.core.cli import LineProgress
     from training.train import main
+
+    monkeypatch.setattr(LineProgress.__init__, "__defaults__", (None, 30.0, 0.0, 0))  # the first line at once
 
     report = main(["--quick", *TINY, "--set", f"out_dir={tmp_path}"])
     out, err = capsys.readouterr()
@@ -35,8 +39,9 @@ def test_main_job_announces_stages_and_ends_with_a_summary(tmp_path, capsys):
     banners = [line for line in err.splitlines() if line.startswith("== [")]
     assert [b.split(":")[0] for b in banners] == ["== [1/4] warm-start collection", "== [2/4] warm-start fit",
                                                   "== [3/4] PPO", "== [4/4] evaluation"]
-    for bar in ("collect: 100%", "fit: 100%", "PPO: 100%", "games: 100%"):  # tqdm bars ran to the end
-        assert bar in err
+    for desc in ("collect", "fit", "PPO", "games"):  # each stage's progress (on a log: lines) ran to the end
+        assert re.search(rf"^{desc}: ([\d,]+) of \1 \w+ \(100%\), \d+ s$", err, re.M), (desc, err)
+    assert "\r" not in err  # no tqdm redraws in a log
     s = report["final_eval"]["random"]
     lo, hi = s["ci95"]
     line = next(x for x in out.splitlines() if x.strip().startswith("vs random"))

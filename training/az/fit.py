@@ -10,7 +10,6 @@ where ``log p`` is the log-softmax over the legal actions only (:func:`~training
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 import torch
@@ -57,7 +56,7 @@ def fit(net: PolicyValueNet, data: dict[str, np.ndarray], opt: torch.optim.Optim
     ``"holdout_value_mse"}``. An interrupt (:class:`~monolith_envs.core.interrupt.Interrupted`) is raised
     again with the batches done in its ``info``.
     """
-    from tqdm import tqdm
+    from monolith_envs.core.cli import stderr_bar
 
     n_actions = net.meta["n_actions"]
     n = len(data["obs"])
@@ -72,7 +71,7 @@ def fit(net: PolicyValueNet, data: dict[str, np.ndarray], opt: torch.optim.Optim
         return obs, masks, torch.as_tensor(data["pi"][idx].astype(np.float32)), torch.as_tensor(data["z"][idx])
 
     steps = epochs * math.ceil(len(rows) / batch_size)
-    bar = tqdm(total=steps, desc=desc, unit="batch", file=sys.stderr, disable=not progress, dynamic_ncols=True)
+    bar = stderr_bar(steps, desc, "batch", progress)
     net.train()
     pl = vl = 0.0
     done = 0  # batches (the bar counts nothing when disabled)

@@ -91,11 +91,10 @@ def _map_tasks(fn: Any, jobs: list[tuple], sizes: list[int], desc: str, executor
     task ends (no manager process is involved, so nothing but the workers can fail)."""
     from concurrent.futures import as_completed
 
-    from tqdm import tqdm
-
+    from monolith_envs.core.cli import stderr_bar
     from monolith_envs.core.interrupt import children_ignore_sigint
 
-    bar = tqdm(total=sum(sizes), desc=desc, unit="game", file=sys.stderr, disable=not progress, dynamic_ncols=True)
+    bar = stderr_bar(sum(sizes), desc, "game", progress)
     q = _BarQueue(bar)
     try:
         if executor is None:
