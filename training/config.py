@@ -576,8 +576,13 @@ def apply_overrides(cfg: Mapping[str, Any], overrides: list[str], keys: Mapping[
         value = _parse_value(text.strip(), item)
         top, dot, sub = key.partition(".")
         if top not in by_name:
-            raise TrainConfigError(f"unknown config key {top!r} in override {item!r}"
-                                   f"{_game_key_hint(out, by_name, top, text.strip())}; valid keys: "
+            hint = _game_key_hint(out, by_name, top, text.strip())
+            if not hint:
+                import difflib
+
+                close = difflib.get_close_matches(top, list(by_name), n=1, cutoff=0.75)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise TrainConfigError(f"unknown config key {top!r} in override {item!r}{hint}; valid keys: "
                                    f"{', '.join(by_name)}")
         # Python's True / False: booleans for a boolean key and for the game's settings (env_config), where
         # no string value is spelled so; a string key keeps the text

@@ -48,7 +48,7 @@ def _args(tmp_path: Path, body: str, **kw) -> argparse.Namespace:
     cfg = tmp_path / "c.toml"
     cfg.write_text(body)
     base = {"config": str(cfg), "quick": False, "workers": None, "seed": None, "out_dir": str(tmp_path / "runs"),
-            "name": None}
+            "name": None, "set": []}
     return argparse.Namespace(**{**base, **kw})
 
 
@@ -90,3 +90,17 @@ def test_quick_on_a_config_without_a_quick_table_is_one_error_before_any_work(tm
                              "--quick would run the full recipe; add a [quick] table") and "or run without --quick" in err[0]
     assert not (tmp_path / "runs").exists()  # nothing run, nothing written
     assert _checked_config(_args(tmp_path, "seed = 0\n", name="r"))["name"] == "r"  # without --quick: runs
+
+
+def test_set_overrides_a_key_after_quick_and_a_typo_is_named_with_the_key_meant(tmp_path):
+    body = "seed = 0\nwarm_games = 5\n[quick]\nwarm_games = 2\niterations = 0\n"
+    cfg = _checked_config(_args(tmp_path, body, name="r", quick=True, set=["warm_games=3", "env_config.num_players=2"]))
+    assert cfg["warm_games"] == 3 and cfg["iterations"] == 0 and cfg["env_config"] == {"num_players": 2}
+    with pytest.raises(TrainConfigError, match=r"unknown config key 'warm_gmes' in override 'warm_gmes=3' \(did you "
+                                               r"mean 'warm_games'\?\); valid keys: "):
+        _checked_config(_args(tmp_path, body, name="r", set=["warm_gmes=3"]))
+    with pytest.raises(TrainConfigError, match=r"config key 'warm_games': must be an integer from 0 to"):
+        _checked_config(_args(tmp_path, body, name="r", set=["warm_games=-1"]))
+    with pytest.raises(TrainConfigError, match=r"^unknown config key 'iteratons' \(did you mean 'iterations' for "
+                                               r"'iteratons'\?\); valid keys: "):
+        _checked_config(_args(tmp_path, "iteratons = 1\n", name="r"))

@@ -128,6 +128,9 @@ def _main(argv: list[str], guard: Any) -> tuple[dict, argparse.Namespace]:
     ap.add_argument("--name", default=None, help="run name; outputs go to <out-dir>/<name>/ (default: the "
                     "config's name, else the config file's stem plus '_quick' with --quick, e.g. az_arena_2p or "
                     "az_arena_2p_quick)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="override a config key, after --quick's overrides (VALUE as TOML; table entries: "
+                         "env_config.num_players=4); repeatable")
     ap.add_argument("--no-progress", action="store_true", help="no banners or bars")
     add_trust_argument(ap)  # the model files of ppo:PATH evaluation opponents
     args = ap.parse_args(argv)
@@ -155,9 +158,13 @@ def _checked_config(args: argparse.Namespace) -> dict:
     """
     from pathlib import Path
 
-    from .config import load_az_config, validate_az
+    from training.config import apply_overrides
+
+    from .config import AZ_KEYS, load_az_config, validate_az
 
     cfg = load_az_config(args.config, quick=args.quick)
+    if args.set:
+        cfg = apply_overrides(cfg, args.set, {k.name: k for k in AZ_KEYS}, validate_az)
     over = {k: v for k, v in (("workers", args.workers), ("seed", args.seed), ("out_dir", args.out_dir),
                               ("name", args.name)) if v is not None}
     cfg = validate_az({**cfg, **over})

@@ -98,7 +98,11 @@ def validate_az(cfg: Mapping[str, Any]) -> dict:
                                "with python -m training.train --config FILE (python -m training.az runs the "
                                "search-based self-play configs, training/configs/az_*.toml)")
     if unknown:
-        raise TrainConfigError(f"unknown config {_keys(unknown)}; valid keys: {', '.join(sorted(_BY_NAME))}")
+        import difflib
+
+        close = difflib.get_close_matches(unknown[0], list(_BY_NAME), n=1, cutoff=0.75)
+        hint = f" (did you mean {close[0]!r} for {unknown[0]!r}?)" if close else ""
+        raise TrainConfigError(f"unknown config {_keys(unknown)}{hint}; valid keys: {', '.join(sorted(_BY_NAME))}")
     out = {k.name: copy.deepcopy(k.default) for k in AZ_KEYS}
     for k, v in cfg.items():
         out[k] = _check_type(_BY_NAME[k], v)
