@@ -47,6 +47,7 @@ import json
 import math
 import os
 import re
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -539,6 +540,11 @@ def _main(ap: argparse.ArgumentParser, args: argparse.Namespace, max_seed: int) 
             write_text_atomic(path, json.dumps(out, indent=2))
             written = path
             print(f"wrote {path}")
+            logs = _episode_logs(args.record_dir) if args.record_dir is not None else []
+            if logs:
+                print(f"episode logs of {len(logs):,} game{'s' if len(logs) != 1 else ''} in {args.record_dir}; "
+                      f"replay one: python -m monolith_envs replay {shlex.quote(str(logs[0]))} "
+                      f"[--html FILE.html]")
     except Interrupted as e:
         e.info["games_finished"] = True
         e.info["written"] = None if written is None else str(written)

@@ -26,6 +26,9 @@ def test_evaluate_writes_under_runs_and_records_every_match(tmp_path, monkeypatc
         *_, (_, _, env) = replay_steps(log, lambda eid, **c: monolith_envs.make(eid, wrapped=False, **c))
         assert env.game.is_terminal(env.game_state)
     assert sum(len(load_log(p).actions) for p in logs) == out["pairs"][0]["mean_decisions"] * 3
+    # the last lines say where the logs are and how to replay one
+    assert capsys.readouterr().out.splitlines()[-1] == ("episode logs of 3 games in games; replay one: python -m "
+                                                        "monolith_envs replay games/pair0_game0000.json [--html FILE.html]")
 
 
 def test_a_record_dir_holding_an_earlier_evaluations_logs_is_refused(tmp_path, capsys):
