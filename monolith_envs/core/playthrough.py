@@ -18,6 +18,7 @@ raw :class:`~monolith_envs.core.aec.RulesAECEnv`).
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
@@ -283,5 +284,12 @@ def run_command(env_ids: Sequence[str], regenerate_files: bool, folder: str | Pa
     problems = compare(env_ids, make, folder)
     for line in problems:
         print(printable(line))  # a path or label: control characters and lone surrogates shown escaped
-    print(f"{len(problems)} playthrough(s) differ" if problems else "every playthrough matches")
-    return 1 if problems else 0
+    if not problems:
+        print(f"every playthrough matches ({len(env_ids)} env id{'s' if len(env_ids) != 1 else ''})")
+        return 0
+    missing = sum(p.endswith(": missing (regenerate the playthroughs)") for p in problems)
+    where = "" if Path(folder) == Path(DEFAULT_FOLDER) else f" --dir {shlex.quote(str(folder))}"
+    print(f"{len(problems)} playthrough(s) differ" + (f", {missing} of them missing" if missing else "")
+          + f"; after a change of the rules or texts that is meant, store them again: python -m monolith_envs "
+            f"playthrough --regenerate{where}")
+    return 1

@@ -124,3 +124,12 @@ def test_replay_cuts_long_log_text_says_a_log_that_stops_early_and_names_the_log
     assert main(["replay", str(bad), "--html", str(tmp_path / "bad.html")]) == 2
     assert capsys.readouterr().err == f"error: {bad}: actions[3] = 99999 is out of range: monolith_arena_v0 " \
                                       "actions are 0 to 499\n"
+
+
+def test_playthrough_in_an_empty_folder_names_the_command_that_stores_them(tmp_path, capsys):
+    assert main(["playthrough", "--dir", str(tmp_path)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert all(ln.endswith(": missing (regenerate the playthroughs)") for ln in lines[:-1]) and len(lines) > 3
+    n = len(lines) - 1
+    assert lines[-1] == (f"{n} playthrough(s) differ, {n} of them missing; after a change of the rules or texts that "
+                         f"is meant, store them again: python -m monolith_envs playthrough --regenerate --dir {tmp_path}")
