@@ -341,10 +341,12 @@ def main(argv: list[str] | None = None) -> int:
 
         try:  # before the measurements, not after them; only an earlier report of this command is replaced
             check_output_file(str(args.json), "--json", EarlierOutput(
-                "a report of benchmarks.vector (JSON)", "{", '"rows"', json_keys=("rows", "argv", "cpus", "machine")))
+                "a report of benchmarks.vector (JSON)", "{", '"rows"', json_keys=("rows", "argv", "cpus")))
         except OutputPathError as err:
             parser.error(str(err))
     rows: list[dict] = []
+    from monolith_envs.core.cli import _duration
+
     t0 = time.perf_counter()
     print(f"measuring {len(configs)} env id{'s' if len(configs) != 1 else ''} ({', '.join(configs)}), "
           f"{args.repeats} repeat{'s' if args.repeats != 1 else ''} of {args.seconds:g} s per figure; a line as each "
@@ -360,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
                 took = time.perf_counter() - t0
                 left = took / len(rows) * (len(configs) - len(rows))
                 print(f"[+{took:.0f}s] measured {env_id} ({len(rows)} of {len(configs)}"
-                      + (f"; about {left:.0f} s left; the table follows when all are measured)"
+                      + (f"; about {_duration(left)} left; the table follows when all are measured)"
                          if len(rows) < len(configs) else ")"), file=sys.stderr, flush=True)
     except Interrupted as exc:
         with stop_on_signals():  # a second Ctrl-C does not cut the summary short

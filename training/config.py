@@ -33,6 +33,7 @@ __all__ = [
     "MAX_RUN_ARRAY_BYTES",
     "TrainConfigError",
     "apply_overrides",
+    "check_no_comma",
     "check_run_folder_keys",
     "check_config",
     "check_unattended",
@@ -334,8 +335,8 @@ def _check_seed(out: dict) -> None:
 
 def check_run_folder_keys(name: str, out_dir: str) -> None:
     """``name`` ('' = not chosen yet) is one folder name under ``out_dir``, a folder path without NUL or control
-    characters or a comma (the run folder is ``<out_dir>/<name>``, never outside ``out_dir``; its model is
-    named in comma-separated lists of agent specs).
+    characters (the run folder is ``<out_dir>/<name>``, never outside ``out_dir``; :func:`run_dir` refuses a
+    comma in it).
 
     Raises:
         TrainConfigError: naming the key and what is allowed.
@@ -346,10 +347,6 @@ def check_run_folder_keys(name: str, out_dir: str) -> None:
     if not out_dir or "\x00" in out_dir or len(out_dir) > 4096 or any(ord(c) < 32 for c in out_dir):
         raise TrainConfigError(f"config key 'out_dir': must be a folder path without NUL or control characters, "
                                f"got {short_repr(out_dir)}")
-    if "," in out_dir:  # the run's evaluate commands name its model in --agents ppo:PATH,random (split at commas)
-        raise TrainConfigError(f"config key 'out_dir': {short_repr(out_dir)} has a comma; the run's model is named "
-                               "in comma-separated lists of agent specs (--agents ppo:PATH,random), so choose a "
-                               "folder path without one")
 
 
 def _check_strings(out: dict) -> None:
@@ -368,16 +365,32 @@ def _check_strings(out: dict) -> None:
                                "to start from the baseline")
 
 
-def run_dir(cfg: Mapping[str, Any]) -> Path:
-    """``<out_dir>/<name>``, created (with a write check) so an unusable folder fails before any work.
+def check_no_comma(folder: Path) -> None:
+    """Refuse a run folder whose path has a comma: the run's printed evaluate commands name its model in a
+    comma-separated list of agent specs (``--agents ppo:PATH,random``), which would split the path there.
 
     Raises:
-        TrainConfigError: an empty or unsafe ``name``, or a folder that cannot be created or written.
+        TrainConfigError: naming the folder.
+    """
+    if "," in str(folder):
+        raise TrainConfigError(f"config key 'out_dir': the run folder {short_repr(str(folder))} has a comma; the "
+                               "run's model is named in comma-separated lists of agent specs (--agents "
+                               "ppo:PATH,random), so choose a folder path without one")
+
+
+def run_dir(cfg: Mapping[str, Any]) -> Path:
+    """``<out_dir>/<name>``, created (with a write check) so an unusable folder fails before any work (a
+    resumed run's ``out_dir`` is the folder it is in now).
+
+    Raises:
+        TrainConfigError: an empty or unsafe ``name``, a folder path with a comma (:func:`check_no_comma`), or a
+            folder that cannot be created or written.
     """
     name = cfg["name"]
     if not name:
         raise TrainConfigError("config key 'name': must not be empty (outputs go to <out_dir>/<name>/)")
     d = Path(cfg["out_dir"]) / name
+    check_no_comma(d)
     try:
         d.mkdir(parents=True, exist_ok=True)
         probe = d / f".write_check_{os.getpid()}"

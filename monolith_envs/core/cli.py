@@ -248,7 +248,8 @@ class LineProgress:
         import sys
 
         elapsed = self._clock() - self.t0
-        text = (f"{self.desc}: {self.n:,} of {self.total:,} {self.unit}{'s' if self.total != 1 else ''} "
+        units = self.unit if self.total == 1 else self.unit + ("es" if self.unit.endswith(("ch", "sh", "s", "x")) else "s")
+        text = (f"{self.desc}: {self.n:,} of {self.total:,} {units} "
                 f"({100 * self.n // max(self.total, 1)}%), {_duration(elapsed)}")
         done = self.n - self._start_n
         if 0 < done and self.n < self.total and not last:

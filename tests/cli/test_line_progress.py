@@ -100,3 +100,11 @@ def test_fuzz_and_check_on_a_pipe_print_progress_lines_with_the_failures(tmp_pat
     assert main(["check", "toy_tictactoe_v0", "--games", "2"]) == 0
     err = capsys.readouterr().err
     assert err.splitlines()[0].startswith("check toy_tictactoe_v0: 1 of 2 games (50%), 0 s"), err
+
+
+def test_units_are_plural_in_english():
+    out, clock = io.StringIO(), _Clock()
+    bar = LineProgress(80, "fit", "batch", file=out, first_s=0.0)
+    bar._clock = clock
+    bar.update(80)
+    assert out.getvalue() == "fit: 80 of 80 batches (100%), 0 s\n"

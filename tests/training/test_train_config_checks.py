@@ -32,8 +32,8 @@ def no_training(monkeypatch):
     ("eval_opponents=[]", "config key 'eval_opponents': empty; the evaluations need at least one opponent"),
     ("gamma=2.0", "config key 'gamma': must be a finite number above 0 and up to 1, got 2.0"),
     ("out_dir=/proc/nope", "config key 'out_dir': cannot write the run folder '/proc/nope/"),
-    ("out_dir='runs/a,b'", "config key 'out_dir': 'runs/a,b' has a comma; the run's model is named in "
-                           "comma-separated lists of agent specs"),
+    ("out_dir='runs/a,b'", "config key 'out_dir': the run folder 'runs/a,b/monolith_arena_2p' has a comma; the "
+                           "run's model is named in comma-separated lists of agent specs"),
     ("name=../escaped", "config key 'name': must be 1 to 100 letters, digits or _ . + = -"),
     ("name=", "config key 'name': must not be empty"),
     ("total_timesteps=0", "config key 'total_timesteps': must be an integer from 1 to"),

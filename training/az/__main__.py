@@ -203,6 +203,9 @@ def _checked_config(args: argparse.Namespace) -> dict:
         from .net import net_for_game
 
         _initial_weights(net_for_game(game, tuple(cfg["hidden"])), cfg["init_checkpoint"])
+    from training.config import check_no_comma
+
+    check_no_comma(Path(cfg["out_dir"]) / cfg["name"])
     try:  # the run folder, last of the checks, before any work (a file in the way, a folder that cannot be written)
         check_output_dir(Path(cfg["out_dir"]) / cfg["name"], "config key 'out_dir':", "the run's outputs")
     except OutputPathError as e:
