@@ -104,7 +104,8 @@ def test_fuzz_and_check_on_a_pipe_print_progress_lines_with_the_failures(tmp_pat
 
 def test_units_are_plural_in_english():
     out, clock = io.StringIO(), _Clock()
-    bar = LineProgress(80, "fit", "batch", file=out, first_s=0.0)
+    bar = LineProgress(80, "fit", "batch", file=out)
     bar._clock = clock
+    bar.t0, bar._next = clock(), clock()  # the first line at the first update
     bar.update(80)
     assert out.getvalue() == "fit: 80 of 80 batches (100%), 0 s\n"
