@@ -232,7 +232,14 @@ class WebGame:
             outcome = None if truncated else tuple(game.outcome(state))
             winners = [] if outcome is None else [i for i, o in enumerate(outcome) if o.value in ("win", "success")]
             res = MatchResult(ret, raw.num_decisions, truncated, winners, outcome)
-            result = {"verdict": _VERDICT[seat_verdict(res, self.seat)],
+            verdict = _VERDICT[seat_verdict(res, self.seat)]
+            ranking = getattr(game, "ranking", None)  # a game that ranks every seat (The Monolith's favour order)
+            if (not truncated and callable(ranking) and game.num_players > 2
+                    and all(len(t) == 1 for t in game.teams)):
+                order = list(ranking(state))
+                place = order.index(self.seat) + 1
+                verdict += f" ({place}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(place, 'th')} of {len(order)})"
+            result = {"verdict": verdict,
                       "returns": [round(float(x), 4) for x in ret],
                       "outcome": None if outcome is None else [o.value for o in outcome],
                       "replay": f"/replay/{self.game_id}.html",

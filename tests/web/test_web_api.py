@@ -351,3 +351,22 @@ def test_a_teams_game_names_the_partner_apart_from_the_opponents(tmp_path):
         assert st["partners"] == [3]  # the result's table marks P3 "your partner"
     finally:
         served.close()
+
+
+@pytest.mark.parametrize("seat", [0, 2])
+def test_a_ranked_game_of_three_says_the_persons_place(tmp_path, seat):
+    """The Monolith ranks every seat (favour, then turn order): 2nd and 3rd of 3 both said "you lose"; the
+    verdict now gives the place. Two-seat games and teams keep the plain verdict (the other tests)."""
+    served = Served("the_monolith_v0", {"num_players": 3, "num_days": 1}, 4, tmp_path, seat=seat)
+    try:
+        status, st = served.request("GET", "/api/state")
+        while not st["over"]:
+            status, st = served.request("POST", "/api/action", {"game_id": st["game_id"], "action": move_of(st)})
+            assert status == 200, st
+        web = served.web
+        order = list(web.game.ranking(web.raw.game_state))
+        place = order.index(seat) + 1
+        base = "you win" if place == 1 else "you lose"
+        assert st["result"]["verdict"] == f"{base} ({place}{ {1: 'st', 2: 'nd', 3: 'rd'}[place]} of 3)"
+    finally:
+        served.close()
