@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from monolith_envs.core.config import short_repr
+from training.config_hints import unknown_key_hint
 
 __all__ = [
     "CONFIG_DIR",
@@ -554,22 +555,6 @@ def _parse_value(text: str, item: str = "") -> Any:
         raise TrainConfigError(f"override {item[:60]!r}: {e.problem}; allowed: {e.allowed}") from None
 
 
-def _game_key_hint(cfg: Mapping[str, Any], by_name: Mapping[str, Key], key: str, text: str) -> str:
-    """When ``key`` is a config key of the configured game: where it goes (``env_config.KEY``), else ``""``."""
-    env_id = cfg.get("env_id")
-    if "env_config" not in by_name or not isinstance(env_id, str):
-        return ""
-    try:
-        import monolith_envs
-
-        names = {k.name for k in monolith_envs.make_game(env_id).GAME_INFO.config_keys}
-    except Exception:  # an unknown env id is reported by validate; no hint then
-        return ""
-    if key not in names:
-        return ""
-    return f" ({key} is a config key of the game {env_id}: --set env_config.{key}={text})"
-
-
 def apply_overrides(cfg: Mapping[str, Any], overrides: list[str], keys: Mapping[str, Key] | None = None,
                     validator: Any = None) -> dict:
     """Apply ``key=value`` overrides (``table.key=value`` for an entry of a table key) and revalidate.
@@ -589,12 +574,7 @@ def apply_overrides(cfg: Mapping[str, Any], overrides: list[str], keys: Mapping[
         value = _parse_value(text.strip(), item)
         top, dot, sub = key.partition(".")
         if top not in by_name:
-            hint = _game_key_hint(out, by_name, top, text.strip())
-            if not hint:
-                import difflib
-
-                close = difflib.get_close_matches(top, list(by_name), n=1, cutoff=0.75)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = unknown_key_hint(out, by_name, top, text.strip())
             raise TrainConfigError(f"unknown config key {top!r} in override {item!r}{hint}; valid keys: "
                                    f"{', '.join(by_name)}")
         # Python's True / False: booleans for a boolean key and for the game's settings (env_config), where
