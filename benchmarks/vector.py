@@ -345,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
         except OutputPathError as err:
             parser.error(str(err))
     rows: list[dict] = []
-    from monolith_envs.core.cli import _duration
+    from monolith_envs.core.cli import duration_text
 
     t0 = time.perf_counter()
     print(f"measuring {len(configs)} env id{'s' if len(configs) != 1 else ''} ({', '.join(configs)}), "
@@ -362,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
                 took = time.perf_counter() - t0
                 left = took / len(rows) * (len(configs) - len(rows))
                 print(f"[+{took:.0f}s] measured {env_id} ({len(rows)} of {len(configs)}"
-                      + (f"; about {_duration(left)} left; the table follows when all are measured)"
+                      + (f"; about {duration_text(left)} left; the table follows when all are measured)"
                          if len(rows) < len(configs) else ")"), file=sys.stderr, flush=True)
     except Interrupted as exc:
         with stop_on_signals():  # a second Ctrl-C does not cut the summary short

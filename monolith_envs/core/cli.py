@@ -13,6 +13,8 @@ import importlib.util
 import shlex
 from typing import Any, Iterable
 
+from .words import plural_of
+
 #: the longest error message printed (longer ones end with "...")
 MAX_ERROR_CHARS = 600
 
@@ -210,7 +212,7 @@ def plain_warnings(prog: str) -> None:
     warnings.showwarning = show
 
 
-def _duration(seconds: float) -> str:
+def duration_text(seconds: float) -> str:
     """``seconds`` in words for a progress line: ``"48 s"``, ``"12 min"``, ``"3 h 20 min"``, ``"65 days"``."""
     s = int(round(seconds))
     if s < 120:
@@ -248,12 +250,12 @@ class LineProgress:
         import sys
 
         elapsed = self._clock() - self.t0
-        units = self.unit if self.total == 1 else self.unit + ("es" if self.unit.endswith(("ch", "sh", "s", "x")) else "s")
+        units = self.unit if self.total == 1 else plural_of(self.unit)
         text = (f"{self.desc}: {self.n:,} of {self.total:,} {units} "
-                f"({100 * self.n // max(self.total, 1)}%), {_duration(elapsed)}")
+                f"({100 * self.n // max(self.total, 1)}%), {duration_text(elapsed)}")
         done = self.n - self._start_n
         if 0 < done and self.n < self.total and not last:
-            text += f", about {_duration(elapsed * (self.total - self.n) / done)} left"
+            text += f", about {duration_text(elapsed * (self.total - self.n) / done)} left"
         print(text + (f"; {self.note}" if self.note else ""), file=self.file or sys.stderr, flush=True)
         self._printed = (self.n, self.note)
 
@@ -281,34 +283,31 @@ class LineProgress:
                 self._line(last=True)
 
 
-def progress_bar(total: int, desc: str, unit: str, enabled: bool = True, file: Any = None) -> Any:
+def progress_bar(total: int, desc: str, unit: str, enabled: bool = True, file: Any = None, initial: int = 0) -> Any:
     """The progress display of a command: a tqdm bar with ETA when ``file`` (default ``sys.stderr``) is a
     terminal, a :class:`LineProgress` (a line after 5 s, then every 30 s) when it is not (a log file, a pipe) or
-    tqdm is not installed, or None when ``enabled`` is False."""
+    tqdm is not installed, or None when ``enabled`` is False. ``initial``: units done before (a resumed run)."""
     import sys
 
     if not enabled:
         return None
     stream = file or sys.stderr
     if not (hasattr(stream, "isatty") and stream.isatty()):
-        return LineProgress(total, desc, unit, file=stream)
+        return LineProgress(total, desc, unit, file=stream, initial=initial)
     try:
         from tqdm import tqdm
     except ImportError:  # the core needs only numpy/gymnasium/pettingzoo: lines then
-        return LineProgress(total, desc, unit, file=stream)
-    return tqdm(total=total, desc=desc, unit=unit, file=stream, dynamic_ncols=True)
+        return LineProgress(total, desc, unit, file=stream, initial=initial)
+    return tqdm(total=total, initial=initial, desc=desc, unit=unit, file=stream, dynamic_ncols=True)
 
 
 def stderr_bar(total: int, desc: str, unit: str, enabled: bool = True, initial: int = 0) -> Any:
-    """A long stage's progress on stderr (training, evaluation): a tqdm bar with ETA on a terminal, a
-    :class:`LineProgress` on a log file or a pipe (tqdm's redrawn bar would fill it with carriage returns),
-    nothing shown when ``enabled`` is False (a disabled tqdm bar, so callers update it all the same). Both
-    have ``update``, ``close``, ``n`` and ``total``."""
-    import sys
+    """:func:`progress_bar` on stderr for a long stage (training, evaluation), where a caller updates its bar
+    whether it is shown or not: with ``enabled`` False a disabled tqdm bar instead of None. Both kinds have
+    ``update``, ``close``, ``n`` and ``total``."""
+    bar = progress_bar(total, desc, unit, enabled, initial=initial)
+    if bar is None:
+        from tqdm import tqdm
 
-    from tqdm import tqdm
-
-    if enabled and not (hasattr(sys.stderr, "isatty") and sys.stderr.isatty()):
-        return LineProgress(total, desc, unit, file=sys.stderr, initial=initial)
-    return tqdm(total=total, initial=initial, desc=desc, unit=unit, file=sys.stderr, disable=not enabled,
-                dynamic_ncols=True)
+        bar = tqdm(total=total, initial=initial, disable=True)
+    return bar

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-__all__ = ["count", "seat_values", "table_text"]
+__all__ = ["count", "plural_of", "seat_values", "table_text"]
+
+
+def plural_of(noun: str) -> str:
+    """The regular English plural of ``noun``: ``"gems"``, ``"batches"`` (``-es`` after ch, sh, s and x)."""
+    return noun + ("es" if noun.endswith(("ch", "sh", "s", "x")) else "s")
 
 
 def count(n: int, noun: str, plural: str | None = None) -> str:
     """``n`` and ``noun`` in the right number: ``count(1, "gem")`` is ``"1 gem"``, ``count(3, "gem")``
-    ``"3 gems"`` (``plural`` for a noun whose plural is not ``noun + "s"``)."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+    ``"3 gems"`` (``plural`` for a noun whose plural is not :func:`plural_of` it)."""
+    return f"{n} {noun if n == 1 else plural or plural_of(noun)}"
 
 
 def seat_values(values, digits: int = 3) -> str:
