@@ -72,6 +72,8 @@ class AgentSpecError(ValueError):
 #: kinds that the repository's ``agents`` package registers (:func:`register_agent_kind`) when imported (its
 #: ``human`` has a message of its own)
 REPO_KINDS = ("az",)
+#: the kinds :func:`make_agent` knows itself (``baseline+search`` is ``baseline`` with its search)
+_BUILTIN_KINDS = ("random", "heuristic", "mcts", "ppo", "rllib", "baseline")
 _BASE_FORMS = ("random | heuristic | mcts:N[:c=1.4][:rollout=random|heuristic][:depth=D|none][:k=K|none] "
                "| ppo:PATH | rllib:CHECKPOINT | baseline | baseline+search:N[:mix=X]")
 #: kind -> (factory(rest, env_id) -> agent, the form shown in messages, whether it needs a person at the
@@ -103,7 +105,7 @@ def register_agent_kind(kind: str, factory: Callable[[str, str], Any], form: str
     """
     if not (isinstance(kind, str) and kind and kind == kind.lower() and kind.replace("_", "a").isalnum()):
         raise ValueError(f"agent kind must be a lower-case word (letters, digits, _), got {kind!r}")
-    if kind in ("random", "heuristic", "mcts", "ppo", "rllib", "baseline"):
+    if kind in _BUILTIN_KINDS:
         raise ValueError(f"agent kind {kind!r} is built in and cannot be registered again")
     _KINDS[kind] = (factory, form or kind, bool(needs_person))
 
@@ -269,7 +271,7 @@ def make_agent(spec: str, env_id: str, env_config: dict | None = None, *, unatte
     else:
         import difflib
 
-        kinds = ["random", "heuristic", "mcts", "ppo", "rllib", "baseline", "baseline+search"]
+        kinds = [*_BUILTIN_KINDS, "baseline+search"]
         kinds += [k for k, (_, _, person) in _KINDS.items() if not (unattended and person)]
         close = difflib.get_close_matches(kind, kinds, n=1, cutoff=0.75)
         if close:

@@ -47,6 +47,13 @@ class Agent(Protocol):
         """Return a legal action (``action_mask[action] == 1``)."""
 
 
+def rules_env(env: Any) -> Any:
+    """``env.unwrapped`` when ``env`` is an AEC env of :func:`monolith_envs.make` (wrapped or not: it has the
+    rules engine and the seat names), else None."""
+    raw = getattr(env, "unwrapped", None)
+    return raw if hasattr(raw, "game") and hasattr(raw, "agent_name_mapping") else None
+
+
 class EnvContext:
     """What :meth:`BaseAgent.bind` gives an agent: the rules engine and the live state of an AEC env.
 
@@ -60,8 +67,8 @@ class EnvContext:
     """
 
     def __init__(self, env: Any):
-        raw = getattr(env, "unwrapped", None)
-        if raw is None or not hasattr(raw, "game") or not hasattr(raw, "agent_name_mapping"):
+        raw = rules_env(env)
+        if raw is None:
             raise AgentError(f"bind() needs an env of monolith_envs.make(), got {type(env).__name__}")
         self.env = env
         self.raw = raw

@@ -118,13 +118,14 @@ def play_match(env: Any, agents: Sequence[Any], seed: int, render: Any = None) -
             not truncated to 446); the message names the seat.
     """
     import monolith_envs
+    from monolith_envs.agents.base import rules_env
     from monolith_envs.core.actions import coerce_action
     from monolith_envs.core.game import IllegalActionError
 
     if isinstance(env, str):
         env = monolith_envs.make(env)
-    raw = getattr(env, "unwrapped", None)
-    if raw is None or not hasattr(raw, "game") or not hasattr(raw, "agent_name_mapping"):
+    raw = rules_env(env)
+    if raw is None:
         raise TypeError(f"play_match: env must be an env of monolith_envs.make() or an env id, got "
                         f"{type(env).__name__}")
     if isinstance(agents, (str, bytes, dict)) or not (hasattr(agents, "__len__") and hasattr(agents, "__iter__")):

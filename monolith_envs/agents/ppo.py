@@ -334,12 +334,12 @@ def _load_checked(p: Path, fh: BinaryIO, device: str, trusted: bool, MaskablePPO
                 model = MaskablePPO.load(fh, device=device, custom_objects=probe)
     except Exception as e:  # noqa: BLE001  (a corrupt or hostile file is an error line, not a traceback)
         raise ModelFileError(f"{p}: not a loadable MaskablePPO model ({short_error(e, 240)})") from None
-    check_weight_names(p, fh, model.policy.state_dict().keys(),
-                       bool(getattr(model.policy, "share_features_extractor", True)))
+    weights = model.policy.state_dict()
+    check_weight_names(p, fh, weights.keys(), bool(getattr(model.policy, "share_features_extractor", True)))
     for w in caught:  # the file's weights are all there: SB3's other warnings as they were
         if "deactivated exact_match" not in str(w.message):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-    check_finite(model.policy.state_dict(), f"{p}: policy.pth")
+    check_finite(weights, f"{p}: policy.pth")
     _check_probe(p, model)
     return model
 
